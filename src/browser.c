@@ -1,0 +1,293 @@
+/*
+ * browser.c -- vdx.Browser: vdx.launch, vdx.connect and the browser methods.
+ *
+ * A launched browser talks over the pipe transport and opens no TCP port
+ * (unless opts.port asks for one); a connected browser is reached over a
+ * WebSocket.  Either way the browser's process tree is ended on close(),
+ * on garbage collection and when the Lua state closes.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "vdx.h"
+#include "objects.h"
+#include "task.h"
+
+extern char **environ;
+
+vdx_browser *vdx__check_browser(lua_State *L, int idx) {
+  return luaL_checkudata(L, idx, VDX_BROWSER_MT);
+}
+
+static vdx_browser *check_open(lua_State *L, int idx) {
+  vdx_browser *b = vdx__check_browser(L, idx);
+  if (b->closed) luaL_error(L, "vdx.Browser is closed");
+  return b;
+}
+
+vdx_conn *vdx__browser_conn(lua_State *L, vdx_browser *b) {
+  if (b->conn == NULL || vdx__conn_closed(b->conn)) {
+    vdx__error_raise(L, "BrowserClosed", "the browser connection is closed: %s",
+                     b->conn ? vdx__conn_close_reason(b->conn)
+                             : "browser:close() was called");
+  }
+  return b->conn;
+}
+
+/* ------------------------------------------------------------- events */
+
+/* Browser-level events: a target (page) went away. */
+static void browser_event(lua_State *L, void *data, const char *method,
+                          int params) {
+  vdx_browser *b = data;
+  if (strcmp(method, "Target.detachedFromTarget") == 0) {
+    lua_getfield(L, params, "sessionId");
+    const char *sid = lua_tostring(L, -1);
+    for (vdx_page *p = b->pages; p && sid; p = p->next)
+      if (strcmp(p->session_id, sid) == 0) {
+        vdx__page_detached(L, p, "the page was closed");
+        break;
+      }
+    lua_pop(L, 1);
+  }
+}
+
+static void browser_lost(void *data, char *reason, size_t size) {
+  vdx_browser *b = data;
+  lua_State *L = vdx__main_state(b->lp);
+  if (b->proc && b->proc->exited) {
+    char tail[600];
+    const char *err = vdx__proc_stderr(b->proc);
+    size_t n = strlen(err);
+    snprintf(tail, sizeof tail, "%s", n > 500 ? err + n - 500 : err);
+    snprintf(reason, size, "chromium exited (status %d, signal %d)%s%s",
+             (int)b->proc->exit_status, b->proc->term_signal,
+             *tail ? "; its last output: " : "", tail);
+  }
+  for (vdx_page *p = b->pages; p; p = p->next)
+    vdx__page_detached(L, p, reason);
+}
+
+static void proc_exited(void *data, vdx_proc *p) {
+  vdx_browser *b = data;
+  (void)p;
+  if (b->conn) vdx__conn_close(b->conn, "chromium exited");
+}
+
+/* ------------------------------------------------------------ closing */
+
+static void browser_teardown(void *data);
+
+/* Ends the browser now, without waiting: safe in __gc and __close. */
+static void browser_shutdown(vdx_browser *b, const char *why) {
+  if (b->closed) return;
+  b->closed = 1;
+  vdx__off_teardown(b->lp, browser_teardown, b);
+  if (b->conn) {
+    vdx__conn_close(b->conn, why);
+    vdx__conn_free(b->conn);
+    b->conn = NULL;
+  }
+  if (b->proc) {
+    vdx__proc_kill(b->proc);
+    vdx__proc_release(b->proc);
+    b->proc = NULL;
+  }
+}
+
+static void browser_teardown(void *data) {
+  vdx_browser *b = data;
+  if (b->proc) vdx__proc_finish(b->proc);
+  browser_shutdown(b, "the Lua state is closing");
+}
+
+static int browser_gc(lua_State *L) {
+  browser_shutdown(vdx__check_browser(L, 1), "the browser was garbage collected");
+  return 0;
+}
+
+static int close_k(lua_State *L, int status, lua_KContext ctx) {
+  (void)status; (void)ctx;
+  lua_pushboolean(L, 1);
+  return 1;
+}
+
+/*
+ * browser:close() -> true.  Ends the launched browser's process tree and
+ * waits until it has exited (its profile directory is then removed); for a
+ * connected browser, disconnects.  Calling it again is a no-op.
+ */
+static void close_exited(void *data, vdx_proc *p) {
+  vdx_waiter *w = data;
+  lua_State *L = vdx__main_state(p->lp);
+  p->on_exit = NULL;
+  lua_pushboolean(L, 1);
+  vdx__waiter_resolve(w, L);
+}
+
+static void close_done(vdx_waiter *w, void *data) {
+  vdx_proc *p = data;
+  (void)w;
+  p->on_exit = NULL;
+  vdx__proc_release(p);
+}
+
+static int browser_close(lua_State *L) {
+  vdx_browser *b = vdx__check_browser(L, 1);
+  vdx_proc *p = b->proc;
+  lua_settop(L, 1);
+  if (!b->closed && p && !p->exited) {
+    vdx_waiter *w = vdx__waiter_new(b->lp, 10000, "browser:close()");
+    if (w == NULL) return luaL_error(L, "out of memory");
+    b->proc = NULL;
+    browser_shutdown(b, "browser:close() was called");
+    p->lp = b->lp;
+    p->on_exit = close_exited;
+    p->cb_data = w;
+    vdx__waiter_on_done(w, close_done, p);
+    vdx__proc_kill(p);
+    return vdx__await(L, w, 0, close_k);
+  }
+  browser_shutdown(b, "browser:close() was called");
+  lua_pushboolean(L, 1);
+  return 1;
+}
+
+static int browser_tostring(lua_State *L) {
+  vdx_browser *b = vdx__check_browser(L, 1);
+  if (b->closed) lua_pushliteral(L, "vdx.Browser (closed)");
+  else if (b->proc) lua_pushfstring(L, "vdx.Browser (pid %d)", b->proc->pid);
+  else lua_pushfstring(L, "vdx.Browser (%s)", b->endpoint);
+  return 1;
+}
+
+/* ------------------------------------------------------------ methods */
+
+static int version_k(lua_State *L, int status, lua_KContext ctx) {
+  (void)L; (void)status; (void)ctx;
+  return 1;
+}
+
+/* browser:version() -> { product=, protocolVersion=, userAgent=, … }. */
+static int browser_version(lua_State *L) {
+  vdx_browser *b = check_open(L, 1);
+  vdx_waiter *w = vdx__conn_call(L, vdx__browser_conn(L, b), NULL,
+                                 "Browser.getVersion", 0, 0);
+  if (w == NULL) return lua_error(L);
+  lua_settop(L, 1);
+  return vdx__await(L, w, 0, version_k);
+}
+
+static int send_k(lua_State *L, int status, lua_KContext ctx) {
+  (void)L; (void)status; (void)ctx;
+  return 1;
+}
+
+/* Shared by browser:send and page:send: method, params, opts at 2..4. */
+int vdx__send(lua_State *L, vdx_conn *c, const char *sid) {
+  static const char *const known[] = {"timeout_ms", NULL};
+  const char *method = luaL_checkstring(L, 2);
+  if (!lua_isnoneornil(L, 3)) luaL_checktype(L, 3, LUA_TTABLE);
+  vdx__check_opts(L, 4, known);
+  int timeout = (int)vdx__opt_int(L, 4, "timeout_ms", 0);
+  vdx_waiter *w = vdx__conn_call(L, c, sid, method,
+                                 lua_istable(L, 3) ? 3 : 0, timeout);
+  if (w == NULL) return lua_error(L);
+  lua_settop(L, 1);
+  return vdx__await(L, w, 0, send_k);
+}
+
+/* browser:send(method [, params [, {timeout_ms=}]]) -> result table.
+ * Raw CDP on the browser target; a CDP error raises a CDPError. */
+static int browser_send(lua_State *L) {
+  vdx_browser *b = check_open(L, 1);
+  return vdx__send(L, vdx__browser_conn(L, b), NULL);
+}
+
+/* browser:on(event, fn): fn(params) runs as a task for each browser-level
+ * event of that name ("*" receives every event as fn(method, params)). */
+static int browser_on(lua_State *L) {
+  vdx_browser *b = check_open(L, 1);
+  const char *ev = luaL_checkstring(L, 2);
+  luaL_checktype(L, 3, LUA_TFUNCTION);
+  vdx__conn_on(L, vdx__browser_conn(L, b), "", ev, 3);
+  return 0;
+}
+
+/* browser:pid() -> the browser's process id, or nil when connected. */
+static int browser_pid(lua_State *L) {
+  vdx_browser *b = vdx__check_browser(L, 1);
+  if (b->proc == NULL) return 0;
+  lua_pushinteger(L, b->proc->pid);
+  return 1;
+}
+
+/* browser:endpoint() -> the ws:// URL, or nil for a pipe connection. */
+static int browser_endpoint(lua_State *L) {
+  vdx_browser *b = vdx__check_browser(L, 1);
+  if (!*b->endpoint) return 0;
+  lua_pushstring(L, b->endpoint);
+  return 1;
+}
+
+/* browser:is_closed() -> true after close() or when the browser went away. */
+static int browser_is_closed(lua_State *L) {
+  vdx_browser *b = vdx__check_browser(L, 1);
+  lua_pushboolean(L, b->closed || b->conn == NULL || vdx__conn_closed(b->conn));
+  return 1;
+}
+
+int vdx__browser_new_context(lua_State *L);
+int vdx__browser_new_page(lua_State *L);
+int vdx__browser_contexts(lua_State *L);
+
+/* ------------------------------------------------------------- create */
+
+/* Pushes a new vdx.Browser around conn; registers teardown and events. */
+vdx_browser *vdx__browser_push(lua_State *L, vdx_conn *conn, vdx_proc *proc,
+                               int timeout_ms) {
+  vdx_browser *b = lua_newuserdatauv(L, sizeof *b, 1);
+  memset(b, 0, sizeof *b);
+  b->lp = vdx__loop(L);
+  b->conn = conn;
+  b->proc = proc;
+  b->timeout_ms = timeout_ms;
+  luaL_setmetatable(L, VDX_BROWSER_MT);
+  lua_newtable(L);
+  lua_setiuservalue(L, -2, 1);
+  vdx__on_teardown(b->lp, browser_teardown, b);
+  vdx__conn_on_lost(conn, browser_lost, b);
+  vdx__conn_observe(conn, "", browser_event, b);
+  if (proc) {
+    proc->cb_data = b;
+    proc->on_exit = proc_exited;
+  }
+  return b;
+}
+
+int vdx__browser_open(lua_State *L) {
+  static const luaL_Reg methods[] = {
+    {"close", browser_close},
+    {"version", browser_version},
+    {"send", browser_send},
+    {"on", browser_on},
+    {"pid", browser_pid},
+    {"endpoint", browser_endpoint},
+    {"is_closed", browser_is_closed},
+    {"new_context", vdx__browser_new_context},
+    {"new_page", vdx__browser_new_page},
+    {NULL, NULL}};
+  luaL_newmetatable(L, VDX_BROWSER_MT);
+  luaL_newlib(L, methods);
+  lua_setfield(L, -2, "__index");
+  lua_pushcfunction(L, browser_gc);
+  lua_setfield(L, -2, "__gc");
+  lua_pushcfunction(L, browser_gc);
+  lua_setfield(L, -2, "__close");
+  lua_pushcfunction(L, browser_tostring);
+  lua_setfield(L, -2, "__tostring");
+  lua_pop(L, 1);
+  return 0;
+}

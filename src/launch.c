@@ -1,0 +1,279 @@
+/*
+ * launch.c -- vdx.launch and vdx.connect.
+ *
+ * launch starts Chromium with --remote-debugging-pipe (no TCP port) unless
+ * opts.port asks for --remote-debugging-port, in which case it connects
+ * over WebSocket like vdx.connect.  Until the browser object exists, the
+ * process is held by a guard whose finalizer kills it, so a launch that
+ * fails half way leaves no Chromium behind.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "vdx.h"
+#include "objects.h"
+
+#define GUARD_MT "vdx.LaunchGuard"
+
+extern char **environ;
+vdx_browser *vdx__browser_push(lua_State *L, vdx_conn *conn, vdx_proc *proc,
+                               int timeout_ms);
+
+static const char *const default_flags[] = {
+  "--disable-gpu", "--disable-background-networking",
+  "--disable-component-update", "--disable-sync", "--no-first-run",
+  "--disable-quic", "--no-default-browser-check", "--mute-audio",
+  "--disable-features=Translate,MediaRouter,OptimizationHints",
+  "--password-store=basic", "--use-mock-keychain", NULL};
+
+typedef struct guard { vdx_proc *proc; } guard;
+
+static int guard_gc(lua_State *L) {
+  guard *g = luaL_checkudata(L, 1, GUARD_MT);
+  if (g->proc) {
+    vdx__proc_kill(g->proc);
+    vdx__proc_release(g->proc);
+    g->proc = NULL;
+  }
+  return 0;
+}
+
+/* ----------------------------------------------------------- helpers */
+
+static int is_exec(const char *path) {
+  struct stat st;
+  return stat(path, &st) == 0 && S_ISREG(st.st_mode) && access(path, X_OK) == 0;
+}
+
+/* Finds the browser: opts.executable, $VDX_CHROMIUM, then PATH. */
+static const char *find_browser(lua_State *L, const char *given) {
+  static const char *const names[] = {"chromium", "chromium-browser",
+                                      "google-chrome", NULL};
+  const char *env = getenv("VDX_CHROMIUM");
+  if (given) {
+    if (!is_exec(given))
+      vdx__error_raise(L, "BrowserNotFound", "opts.executable '%s' is not an "
+                       "executable file", given);
+    return given;
+  }
+  if (env && *env) {
+    if (!is_exec(env))
+      vdx__error_raise(L, "BrowserNotFound", "VDX_CHROMIUM='%s' is not an "
+                       "executable file", env);
+    return env;
+  }
+  const char *path = getenv("PATH");
+  for (int i = 0; names[i]; i++) {
+    const char *p = path ? path : "/usr/bin:/bin";
+    while (*p) {
+      const char *colon = strchr(p, ':');
+      size_t n = colon ? (size_t)(colon - p) : strlen(p);
+      lua_pushfstring(L, "%s/%s", lua_pushlstring(L, p, n), names[i]);
+      lua_remove(L, -2);
+      if (is_exec(lua_tostring(L, -1))) return lua_tostring(L, -1);
+      lua_pop(L, 1);
+      p += n + (colon ? 1 : 0);
+    }
+  }
+  vdx__error_raise(L, "BrowserNotFound", "no Chromium found (looked for "
+                   "chromium, chromium-browser and google-chrome on PATH). "
+                   "Install it with `make deps` (Debian: apt-get install "
+                   "chromium), or set VDX_CHROMIUM or opts.executable");
+  return NULL;
+}
+
+/* Pushes a table of strings: argv for the browser. */
+static void build_argv(lua_State *L, int opts, const char *exe,
+                       const char *dir, int port) {
+  int n = 0;
+  lua_newtable(L);
+  int t = lua_gettop(L);
+#define ADD(s) (lua_pushstring(L, (s)), lua_rawseti(L, t, ++n))
+  ADD(exe);
+  lua_getfield(L, opts, "headless");
+  if (lua_isnil(L, -1) || lua_toboolean(L, -1)) ADD("--headless");
+  lua_pop(L, 1);
+  if (geteuid() == 0) ADD("--no-sandbox");
+  for (int i = 0; default_flags[i]; i++) ADD(default_flags[i]);
+  lua_pushfstring(L, "--user-data-dir=%s", dir);
+  lua_rawseti(L, t, ++n);
+  if (port >= 0) {
+    lua_pushfstring(L, "--remote-debugging-port=%d", port);
+    lua_rawseti(L, t, ++n);
+    ADD("--remote-debugging-address=127.0.0.1");
+  } else {
+    ADD("--remote-debugging-pipe");
+  }
+  lua_getfield(L, opts, "args");
+  if (!lua_isnil(L, -1)) {
+    luaL_argcheck(L, lua_istable(L, -1), 1, "opts.args must be a list of strings");
+    lua_Integer m = luaL_len(L, -1);
+    for (lua_Integer i = 1; i <= m; i++) {
+      lua_rawgeti(L, -1, i);
+      if (!lua_isstring(L, -1))
+        luaL_error(L, "opts.args[%d] must be a string", (int)i);
+      lua_rawseti(L, t, ++n);
+    }
+  }
+  lua_pop(L, 1);
+  ADD("about:blank");
+#undef ADD
+}
+
+/* Pushes a table of "K=V" strings: the environment with opts.env applied. */
+static void build_env(lua_State *L, int opts) {
+  lua_getfield(L, opts, "env");
+  int env = lua_gettop(L);
+  lua_newtable(L);
+  int t = lua_gettop(L), n = 0;
+  for (char **e = environ; *e; e++) {
+    const char *eq = strchr(*e, '=');
+    if (eq && lua_istable(L, env)) {
+      lua_pushlstring(L, *e, (size_t)(eq - *e));
+      lua_rawget(L, env);
+      int overridden = !lua_isnil(L, -1);
+      lua_pop(L, 1);
+      if (overridden) continue;
+    }
+    lua_pushstring(L, *e);
+    lua_rawseti(L, t, ++n);
+  }
+  if (lua_istable(L, env)) {
+    lua_pushnil(L);
+    while (lua_next(L, env)) {
+      if (lua_type(L, -2) != LUA_TSTRING || !lua_isstring(L, -1))
+        luaL_error(L, "opts.env must map names to strings");
+      lua_pushfstring(L, "%s=%s", lua_tostring(L, -2), lua_tostring(L, -1));
+      lua_rawseti(L, t, ++n);
+      lua_pop(L, 1);
+    }
+  }
+  lua_remove(L, env);
+}
+
+/* Turns the list of strings at idx into a NULL-terminated char* array that
+ * points into the strings (which must stay on the stack). */
+static char **to_array(lua_State *L, int idx) {
+  lua_Integer n = luaL_len(L, idx);
+  char **a = lua_newuserdatauv(L, sizeof(char *) * (size_t)(n + 1), 0);
+  for (lua_Integer i = 1; i <= n; i++) {
+    lua_rawgeti(L, idx, i);
+    a[i - 1] = (char *)lua_tostring(L, -1);
+    lua_pop(L, 1);
+  }
+  a[n] = NULL;
+  return a;
+}
+
+/* ------------------------------------------------------------ launch */
+
+static int launch_k(lua_State *L, int status, lua_KContext ctx) {
+  (void)status; (void)ctx;
+  lua_pop(L, 1);          /* the version table */
+  return 1;               /* the browser below it */
+}
+
+/* Stderr watcher for port mode: resolves the waiter with the ws:// URL. */
+static void port_stderr(void *data, const char *tail) {
+  vdx_waiter *w = data;
+  const char *at = strstr(tail, "DevTools listening on ");
+  if (at == NULL || vdx__waiter_done(w)) return;
+  at += strlen("DevTools listening on ");
+  const char *end = strpbrk(at, "\r\n");
+  if (end == NULL) return;
+  lua_State *L = vdx__main_state(vdx__waiter_loop(w));
+  lua_pushlstring(L, at, (size_t)(end - at));
+  vdx__waiter_resolve(w, L);
+}
+
+int vdx__connect_ws(lua_State *L, const char *url, int timeout, int guard_idx,
+                    lua_KFunction k);
+
+static int port_k(lua_State *L, int status, lua_KContext ctx) {
+  (void)status;
+  /* stack: opts, guard, url */
+  guard *g = luaL_checkudata(L, 2, GUARD_MT);
+  g->proc->on_stderr = NULL;
+  return vdx__connect_ws(L, lua_tostring(L, -1), (int)ctx, 2, NULL);
+}
+
+/*
+ * vdx.launch([opts]) -> vdx.Browser.
+ * opts: headless (true), args (extra flags), env (table), executable,
+ * timeout_ms (default per call, 30000), port (nil: pipe; 0: any free port),
+ * user_data_dir (kept; default a fresh temporary one removed at close),
+ * echo_stderr (copy the browser's stderr to ours).
+ */
+int vdx__launch(lua_State *L) {
+  static const char *const known[] = {"headless", "args", "env", "executable",
+    "timeout_ms", "port", "user_data_dir", "echo_stderr", NULL};
+  char dir[256], err[512];
+  uv_pipe_t *to = NULL, *from = NULL;
+  if (lua_isnoneornil(L, 1)) { lua_settop(L, 0); lua_newtable(L); }
+  luaL_checktype(L, 1, LUA_TTABLE);
+  lua_settop(L, 1);
+  vdx__check_opts(L, 1, known);
+  int timeout = (int)vdx__opt_int(L, 1, "timeout_ms", VDX_DEFAULT_TIMEOUT_MS);
+  int port = (int)vdx__opt_int(L, 1, "port", -1);
+  lua_getfield(L, 1, "executable");
+  const char *exe = find_browser(L, luaL_optstring(L, -1, NULL));
+  int exe_idx = lua_gettop(L);
+  lua_getfield(L, 1, "user_data_dir");
+  int owns = lua_isnil(L, -1);
+  if (owns) {
+    snprintf(dir, sizeof dir, "%s/vdx-chromium-XXXXXX",
+             getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+    if (mkdtemp(dir) == NULL)
+      return vdx__error_raise(L, "LaunchFailed", "cannot create a profile "
+                              "directory under %s", dir);
+  } else {
+    snprintf(dir, sizeof dir, "%s", luaL_checkstring(L, -1));
+  }
+  lua_getfield(L, 1, "echo_stderr");
+  int echo = lua_toboolean(L, -1);
+  build_argv(L, 1, exe, dir, port);
+  build_env(L, 1);
+  vdx_proc_opts po = {0};
+  po.argv = to_array(L, exe_idx + 3);
+  po.env = to_array(L, exe_idx + 4);
+  po.user_data_dir = dir;
+  po.owns_dir = owns;
+  po.use_pipe = port < 0;
+  po.echo_stderr = echo;
+  vdx_loop *lp = vdx__loop(L);
+  vdx_proc *proc = vdx__proc_spawn(vdx__uv_of(lp), &po, &to, &from, err,
+                                   sizeof err);
+  if (proc == NULL) return vdx__error_raise(L, "LaunchFailed", "%s", err);
+  proc->lp = lp;
+  lua_settop(L, 1);
+  guard *g = lua_newuserdatauv(L, sizeof *g, 0);
+  g->proc = proc;
+  if (luaL_newmetatable(L, GUARD_MT)) {
+    lua_pushcfunction(L, guard_gc);
+    lua_setfield(L, -2, "__gc");
+  }
+  lua_setmetatable(L, -2);
+  if (port >= 0) {
+    vdx_waiter *w = vdx__waiter_new(lp, timeout, "waiting for the browser's "
+                                    "DevTools port");
+    proc->cb_data = w;
+    proc->on_stderr = port_stderr;
+    return vdx__await(L, w, timeout, port_k);
+  }
+  vdx_transport *t = vdx__pipe_transport(vdx__uv_of(lp), to, from);
+  vdx_conn *c = t ? vdx__conn_new(L, t, timeout) : NULL;
+  if (c == NULL) return luaL_error(L, "out of memory");
+  g->proc = NULL;
+  vdx__browser_push(L, c, proc, timeout);   /* stack: opts, guard, browser */
+  vdx_waiter *w = vdx__conn_call(L, c, NULL, "Browser.getVersion", 0, timeout);
+  if (w == NULL) return lua_error(L);
+  return vdx__await(L, w, 0, launch_k);
+}
+
+int vdx__launch_open(lua_State *L) {
+  (void)L;
+  return 0;
+}

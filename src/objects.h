@@ -1,0 +1,76 @@
+/*
+ * objects.h -- the structs behind vdx.Browser, vdx.Context and vdx.Page,
+ * shared by browser.c, context.c and page.c.
+ *
+ * Lifetimes: a page's user value holds its context, a context's holds its
+ * browser, so a browser outlives everything made from it.  The connection
+ * is reached through the browser (b->conn) and is NULL once freed.
+ */
+#ifndef VDX_OBJECTS_H
+#define VDX_OBJECTS_H
+
+#include "vdx.h"
+#include "proc.h"
+
+typedef struct vdx_page vdx_page;
+
+typedef struct vdx_browser {
+  vdx_loop *lp;
+  vdx_conn *conn;
+  vdx_proc *proc;          /* NULL when connected to a running browser */
+  int closed;
+  int timeout_ms;
+  char endpoint[512];      /* ws:// URL when reached over WebSocket */
+  vdx_page *pages;         /* live pages, for detach events and close */
+} vdx_browser;
+
+typedef struct vdx_context {
+  vdx_browser *b;
+  char id[64];             /* browserContextId; "" for the default one */
+  int closed;
+} vdx_context;
+
+#define VDX_LIFE_COMMIT 1
+#define VDX_LIFE_DCL    2
+#define VDX_LIFE_LOAD   4
+#define VDX_LIFE_IDLE   8
+
+typedef struct life_wait {
+  char loader[64];
+  int flag;
+  vdx_waiter *w;
+} life_wait;
+
+struct vdx_page {
+  vdx_browser *b;
+  vdx_context *ctx;
+  char target_id[64];
+  char session_id[64];
+  char frame_id[64];
+  char loader[64];         /* loader of the main frame's current document */
+  int life;                /* VDX_LIFE_* reached by that loader */
+  int status;              /* HTTP status of that document, 0 if unknown */
+  int closed;
+  char close_reason[128];
+  life_wait waits[8];
+  int nwaits;
+  vdx_page *next, *prev;
+};
+
+vdx_browser *vdx__check_browser(lua_State *L, int idx);
+vdx_context *vdx__check_context(lua_State *L, int idx);
+vdx_page *vdx__check_page(lua_State *L, int idx);
+
+/* Raises BrowserClosed if b is closed; returns the live connection. */
+vdx_conn *vdx__browser_conn(lua_State *L, vdx_browser *b);
+
+/* Pushes a new page for a target that exists, attached on session sid. */
+vdx_page *vdx__page_push(lua_State *L, int ctx_idx, const char *target_id,
+                         const char *sid);
+/* Marks p closed and fails what waits on it (the target went away). */
+void vdx__page_detached(lua_State *L, vdx_page *p, const char *why);
+
+/* Creates a page in the context at ctx_idx (async; see page.c). */
+int vdx__page_create(lua_State *L, int ctx_idx);
+
+#endif

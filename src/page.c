@@ -1,0 +1,524 @@
+/*
+ * page.c -- vdx.Page: one tab, attached as a flattened CDP session.
+ *
+ * The page tracks its main frame's document from events (frameNavigated,
+ * lifecycleEvent, responseReceived), so goto() waits on an event-resolved
+ * waiter, never by polling.  When the target goes away, everything waiting
+ * on the page fails at once.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <math.h>
+#include <string.h>
+
+#include "vdx.h"
+#include "objects.h"
+
+int vdx__send(lua_State *L, vdx_conn *c, const char *sid);
+
+vdx_page *vdx__check_page(lua_State *L, int idx) {
+  return luaL_checkudata(L, idx, VDX_PAGE_MT);
+}
+
+static vdx_page *check_open(lua_State *L, int idx) {
+  vdx_page *p = vdx__check_page(L, idx);
+  if (p->closed) {
+    if (p->b->closed || p->b->conn == NULL || vdx__conn_closed(p->b->conn))
+      vdx__error_raise(L, "BrowserClosed", "the page's browser is closed: %s",
+                       p->close_reason);
+    luaL_error(L, "vdx.Page is closed (%s)", p->close_reason);
+  }
+  return p;
+}
+
+static vdx_conn *page_conn(lua_State *L, vdx_page *p) {
+  return vdx__browser_conn(L, p->b);
+}
+
+/* --------------------------------------------------------- lifecycle */
+
+static void wait_removed(vdx_waiter *w, void *data) {
+  vdx_page *p = data;
+  for (int i = 0; i < p->nwaits; i++)
+    if (p->waits[i].w == w) {
+      p->waits[i] = p->waits[--p->nwaits];
+      return;
+    }
+}
+
+/* Resolves the waits that the current document has now satisfied. */
+static void settle_waits(lua_State *L, vdx_page *p) {
+  for (int i = 0; i < p->nwaits;) {
+    life_wait *lw = &p->waits[i];
+    if (strcmp(lw->loader, p->loader) == 0 && (p->life & lw->flag)) {
+      vdx_waiter *w = lw->w;
+      lua_pushboolean(L, 1);
+      vdx__waiter_resolve(w, L);   /* wait_removed edits the array */
+    } else if (strcmp(lw->loader, p->loader) != 0 && p->loader[0] &&
+               (p->life & VDX_LIFE_COMMIT)) {
+      vdx_waiter *w = lw->w;
+      vdx__error_push(L, "NavigationFailed", "the navigation was replaced by "
+                      "another one before it finished");
+      vdx__waiter_reject(w, L);
+    } else {
+      i++;
+    }
+  }
+}
+
+static void fail_waits(lua_State *L, vdx_page *p, const char *type,
+                       const char *why) {
+  while (p->nwaits > 0) {
+    vdx_waiter *w = p->waits[0].w;
+    vdx__error_push(L, type, "%s", why);
+    vdx__waiter_reject(w, L);
+  }
+}
+
+void vdx__page_detached(lua_State *L, vdx_page *p, const char *why) {
+  if (p->closed) return;
+  p->closed = 1;
+  snprintf(p->close_reason, sizeof p->close_reason, "%s", why);
+  int gone = p->b->closed || p->b->conn == NULL || vdx__conn_closed(p->b->conn);
+  fail_waits(L, p, gone ? "BrowserClosed" : "PageClosed", why);
+}
+
+static int life_flag(const char *name) {
+  if (strcmp(name, "commit") == 0) return VDX_LIFE_COMMIT;
+  if (strcmp(name, "DOMContentLoaded") == 0) return VDX_LIFE_DCL;
+  if (strcmp(name, "load") == 0) return VDX_LIFE_LOAD;
+  if (strcmp(name, "networkIdle") == 0) return VDX_LIFE_IDLE;
+  return 0;
+}
+
+static void on_lifecycle(lua_State *L, vdx_page *p, int params) {
+  lua_getfield(L, params, "frameId");
+  lua_getfield(L, params, "loaderId");
+  lua_getfield(L, params, "name");
+  const char *frame = lua_tostring(L, -3), *loader = lua_tostring(L, -2);
+  const char *name = lua_tostring(L, -1);
+  if (frame && loader && name && strcmp(frame, p->frame_id) == 0) {
+    if (strcmp(name, "init") == 0 || strcmp(loader, p->loader) != 0) {
+      snprintf(p->loader, sizeof p->loader, "%s", loader);
+      p->life = VDX_LIFE_COMMIT;
+      p->status = 0;
+    }
+    p->life |= life_flag(name);
+    settle_waits(L, p);
+  }
+  lua_pop(L, 3);
+}
+
+static void on_response(lua_State *L, vdx_page *p, int params) {
+  lua_getfield(L, params, "type");
+  lua_getfield(L, params, "frameId");
+  lua_getfield(L, params, "loaderId");
+  const char *type = lua_tostring(L, -3), *frame = lua_tostring(L, -2);
+  const char *loader = lua_tostring(L, -1);
+  if (type && frame && loader && strcmp(type, "Document") == 0 &&
+      strcmp(frame, p->frame_id) == 0) {
+    if (strcmp(loader, p->loader) != 0) {
+      snprintf(p->loader, sizeof p->loader, "%s", loader);
+      p->life = 0;
+    }
+    lua_getfield(L, params, "response");
+    lua_getfield(L, -1, "status");
+    p->status = (int)lua_tointeger(L, -1);
+    lua_pop(L, 2);
+  }
+  lua_pop(L, 3);
+}
+
+static void page_event(lua_State *L, void *data, const char *method,
+                       int params) {
+  vdx_page *p = data;
+  if (strcmp(method, "Page.lifecycleEvent") == 0) {
+    on_lifecycle(L, p, params);
+  } else if (strcmp(method, "Network.responseReceived") == 0) {
+    on_response(L, p, params);
+  } else if (strcmp(method, "Inspector.targetCrashed") == 0) {
+    fail_waits(L, p, "PageCrashed", "the page crashed");
+  }
+}
+
+/* ------------------------------------------------------------ create */
+
+vdx_page *vdx__page_push(lua_State *L, int ctx_idx, const char *target_id,
+                         const char *sid) {
+  vdx_context *ctx = vdx__check_context(L, ctx_idx);
+  ctx_idx = lua_absindex(L, ctx_idx);
+  vdx_page *p = lua_newuserdatauv(L, sizeof *p, 1);
+  memset(p, 0, sizeof *p);
+  p->b = ctx->b;
+  p->ctx = ctx;
+  snprintf(p->target_id, sizeof p->target_id, "%s", target_id);
+  snprintf(p->frame_id, sizeof p->frame_id, "%s", target_id);
+  snprintf(p->session_id, sizeof p->session_id, "%s", sid);
+  luaL_setmetatable(L, VDX_PAGE_MT);
+  lua_pushvalue(L, ctx_idx);
+  lua_setiuservalue(L, -2, 1);
+  p->next = p->b->pages;
+  if (p->next) p->next->prev = p;
+  p->b->pages = p;
+  if (p->b->conn) vdx__conn_observe(p->b->conn, sid, page_event, p);
+  return p;
+}
+
+static int create_k(lua_State *L, int status, lua_KContext ctx) {
+  (void)status;
+  /* stack: ctx, …, result */
+  vdx_context *c = vdx__check_context(L, 1);
+  vdx_conn *conn = vdx__browser_conn(L, c->b);
+  vdx_waiter *w;
+  switch (ctx) {
+  case 0:                                   /* created: attach */
+    lua_getfield(L, -1, "targetId");
+    lua_replace(L, 2);
+    lua_settop(L, 2);
+    lua_createtable(L, 0, 2);
+    lua_pushvalue(L, 2);
+    lua_setfield(L, -2, "targetId");
+    lua_pushboolean(L, 1);
+    lua_setfield(L, -2, "flatten");
+    w = vdx__conn_call(L, conn, NULL, "Target.attachToTarget", -1, 0);
+    if (w == NULL) return lua_error(L);
+    lua_settop(L, 2);
+    return vdx__await(L, w, 1, create_k);
+  case 1: {                                 /* attached: enable domains */
+    lua_getfield(L, -1, "sessionId");
+    const char *sid = luaL_checkstring(L, -1);
+    vdx__page_push(L, 1, lua_tostring(L, 2), sid);
+    lua_replace(L, 3);
+    lua_settop(L, 3);
+    vdx_page *p = vdx__check_page(L, 3);
+    vdx__conn_send_only(L, conn, p->session_id, "Page.enable", 0);
+    lua_createtable(L, 0, 1);
+    lua_pushboolean(L, 1);
+    lua_setfield(L, -2, "enabled");
+    vdx__conn_send_only(L, conn, p->session_id,
+                        "Page.setLifecycleEventsEnabled", -1);
+    lua_pop(L, 1);
+    vdx__conn_send_only(L, conn, p->session_id, "Network.enable", 0);
+    w = vdx__conn_call(L, conn, p->session_id, "Runtime.enable", 0, 0);
+    if (w == NULL) return lua_error(L);
+    return vdx__await(L, w, 2, create_k);
+  }
+  default:                                  /* ready */
+    lua_settop(L, 3);
+    return 1;
+  }
+}
+
+int vdx__page_create(lua_State *L, int ctx_idx) {
+  vdx_context *c = vdx__check_context(L, ctx_idx);
+  vdx_conn *conn = vdx__browser_conn(L, c->b);
+  lua_pushvalue(L, ctx_idx);
+  lua_replace(L, 1);
+  lua_settop(L, 1);
+  lua_pushnil(L);                           /* slot 2: targetId */
+  lua_createtable(L, 0, 2);
+  lua_pushliteral(L, "about:blank");
+  lua_setfield(L, -2, "url");
+  if (*c->id) {
+    lua_pushstring(L, c->id);
+    lua_setfield(L, -2, "browserContextId");
+  }
+  vdx_waiter *w = vdx__conn_call(L, conn, NULL, "Target.createTarget", -1, 0);
+  if (w == NULL) return lua_error(L);
+  lua_settop(L, 2);
+  return vdx__await(L, w, 0, create_k);
+}
+
+/* -------------------------------------------------------------- goto */
+
+static int wait_flag(lua_State *L, const char *s) {
+  if (strcmp(s, "commit") == 0) return VDX_LIFE_COMMIT;
+  if (strcmp(s, "domcontentloaded") == 0) return VDX_LIFE_DCL;
+  if (strcmp(s, "load") == 0) return VDX_LIFE_LOAD;
+  if (strcmp(s, "networkidle") == 0) return VDX_LIFE_IDLE;
+  return luaL_error(L, "wait_until must be commit, domcontentloaded, load or "
+                    "networkidle (got '%s')", s);
+}
+
+/* stack during goto: page, url, opts, flag, deadline, [result] */
+static int goto_k(lua_State *L, int status, lua_KContext ctx) {
+  (void)status;
+  vdx_page *p = vdx__check_page(L, 1);
+  vdx_loop *lp = p->b->lp;
+  int flag = (int)lua_tointeger(L, 4);
+  int64_t deadline = (int64_t)lua_tointeger(L, 5);
+  int left = (int)(deadline - (int64_t)uv_now(vdx__uv_of(lp)));
+  if (left < 1) left = 1;
+  if (ctx == 0) {                           /* Page.navigate answered */
+    lua_getfield(L, 6, "errorText");
+    if (lua_isstring(L, -1) && *lua_tostring(L, -1)) {
+      vdx__error_push(L, "NavigationFailed", "navigating to %s failed: %s",
+                      lua_tostring(L, 2), lua_tostring(L, -1));
+      lua_pushvalue(L, 2);
+      lua_setfield(L, -2, "url");
+      lua_pushvalue(L, -2);
+      lua_setfield(L, -2, "reason");
+      return lua_error(L);
+    }
+    lua_getfield(L, 6, "loaderId");
+    const char *loader = lua_tostring(L, -1);
+    if (loader && flag != VDX_LIFE_COMMIT &&
+        !(strcmp(loader, p->loader) == 0 && (p->life & flag))) {
+      if (p->nwaits == (int)(sizeof p->waits / sizeof p->waits[0]))
+        return luaL_error(L, "too many navigations waiting on this page");
+      vdx_waiter *w = vdx__waiter_new(lp, left, "page:goto()");
+      life_wait *lw = &p->waits[p->nwaits++];
+      snprintf(lw->loader, sizeof lw->loader, "%s", loader);
+      lw->flag = flag;
+      lw->w = w;
+      vdx__waiter_on_done(w, wait_removed, p);
+      lua_settop(L, 5);
+      return vdx__await(L, w, 1, goto_k);
+    }
+  }
+  if (ctx <= 1) {                           /* loaded: read url and title */
+    lua_settop(L, 5);
+    lua_createtable(L, 0, 2);
+    lua_pushliteral(L, "({url: location.href, title: document.title})");
+    lua_setfield(L, -2, "expression");
+    lua_pushboolean(L, 1);
+    lua_setfield(L, -2, "returnByValue");
+    vdx_waiter *w = vdx__conn_call(L, page_conn(L, p), p->session_id,
+                                   "Runtime.evaluate", -1, left);
+    if (w == NULL) return lua_error(L);
+    lua_settop(L, 5);
+    return vdx__await(L, w, 2, goto_k);
+  }
+  lua_getfield(L, -1, "result");
+  lua_getfield(L, -1, "value");
+  if (!lua_istable(L, -1)) { lua_pop(L, 1); lua_newtable(L); }
+  if (p->status) {
+    lua_pushinteger(L, p->status);
+    lua_setfield(L, -2, "status");
+  }
+  return 1;
+}
+
+/*
+ * page:navigate(url [, {wait_until=, timeout_ms=, referer=}]) ->
+ * { url=, status=, title= }.  wait_until is "load" by default; also
+ * "commit", "domcontentloaded" and "networkidle".  Fails with
+ * NavigationFailed (DNS, refused, aborted…) or Timeout.
+ */
+static int page_goto(lua_State *L) {
+  static const char *const known[] = {"wait_until", "timeout_ms", "referer",
+                                      NULL};
+  vdx_page *p = check_open(L, 1);
+  luaL_checkstring(L, 2);
+  vdx__check_opts(L, 3, known);
+  lua_settop(L, 3);
+  int timeout = (int)vdx__opt_int(L, 3, "timeout_ms",
+                                  vdx__conn_default_timeout(page_conn(L, p)));
+  const char *wu = "load";
+  if (lua_istable(L, 3)) {
+    lua_getfield(L, 3, "wait_until");
+    if (!lua_isnil(L, -1)) wu = luaL_checkstring(L, -1);
+  }
+  int flag = wait_flag(L, wu);
+  lua_settop(L, 3);
+  lua_pushinteger(L, flag);
+  lua_pushinteger(L, (lua_Integer)uv_now(vdx__uv_of(p->b->lp)) + timeout);
+  lua_createtable(L, 0, 2);
+  lua_pushvalue(L, 2);
+  lua_setfield(L, -2, "url");
+  if (lua_istable(L, 3)) {
+    lua_getfield(L, 3, "referer");
+    lua_setfield(L, -2, "referrer");
+  }
+  vdx_waiter *w = vdx__conn_call(L, page_conn(L, p), p->session_id,
+                                 "Page.navigate", -1, timeout);
+  if (w == NULL) return lua_error(L);
+  lua_settop(L, 5);
+  return vdx__await(L, w, 0, goto_k);
+}
+
+/* ---------------------------------------------------------- evaluate */
+
+static int evaluate_k(lua_State *L, int status, lua_KContext ctx) {
+  (void)status; (void)ctx;
+  int r = lua_gettop(L);
+  lua_getfield(L, r, "exceptionDetails");
+  if (lua_istable(L, -1)) {
+    int ex = lua_gettop(L);
+    lua_getfield(L, ex, "exception");
+    const char *desc = NULL;
+    if (lua_istable(L, -1)) {
+      lua_getfield(L, -1, "description");
+      desc = lua_tostring(L, -1);
+    }
+    lua_getfield(L, ex, "text");
+    vdx__error_push(L, "JavaScriptError", "%s",
+                    desc ? desc : luaL_optstring(L, -1, "exception"));
+    lua_getfield(L, ex, "lineNumber");
+    lua_setfield(L, -2, "line");
+    lua_getfield(L, ex, "columnNumber");
+    lua_setfield(L, -2, "column");
+    return lua_error(L);
+  }
+  lua_getfield(L, r, "result");
+  lua_getfield(L, -1, "unserializableValue");
+  if (lua_isstring(L, -1)) {
+    const char *u = lua_tostring(L, -1);
+    if (strcmp(u, "NaN") == 0) lua_pushnumber(L, (lua_Number)NAN);
+    else if (strcmp(u, "Infinity") == 0) lua_pushnumber(L, HUGE_VAL);
+    else if (strcmp(u, "-Infinity") == 0) lua_pushnumber(L, -HUGE_VAL);
+    else if (strcmp(u, "-0") == 0) lua_pushnumber(L, -0.0);
+    else lua_pushvalue(L, -1);             /* BigInt: "123n" as a string */
+    return 1;
+  }
+  lua_getfield(L, -2, "value");
+  if (lua_touserdata(L, -1) == NULL && lua_type(L, -1) == LUA_TLIGHTUSERDATA)
+    lua_pushnil(L);                        /* JSON null at top level */
+  return 1;
+}
+
+/*
+ * page:evaluate(expression [, {timeout_ms=, await_promise=true}]) -> value.
+ * JSON-able results become Lua values (undefined and null become nil);
+ * a thrown exception raises a JavaScriptError.  Unrestricted: this is the
+ * scripting API, not the agent-facing one.
+ */
+static int page_evaluate(lua_State *L) {
+  static const char *const known[] = {"timeout_ms", "await_promise", NULL};
+  vdx_page *p = check_open(L, 1);
+  luaL_checkstring(L, 2);
+  vdx__check_opts(L, 3, known);
+  int timeout = (int)vdx__opt_int(L, 3, "timeout_ms", 0);
+  int await = 1;
+  if (lua_istable(L, 3)) {
+    lua_getfield(L, 3, "await_promise");
+    if (!lua_isnil(L, -1)) await = lua_toboolean(L, -1);
+    lua_pop(L, 1);
+  }
+  lua_createtable(L, 0, 4);
+  lua_pushvalue(L, 2);
+  lua_setfield(L, -2, "expression");
+  lua_pushboolean(L, 1);
+  lua_setfield(L, -2, "returnByValue");
+  lua_pushboolean(L, await);
+  lua_setfield(L, -2, "awaitPromise");
+  vdx_waiter *w = vdx__conn_call(L, page_conn(L, p), p->session_id,
+                                 "Runtime.evaluate", -1, timeout);
+  if (w == NULL) return lua_error(L);
+  lua_settop(L, 1);
+  return vdx__await(L, w, 0, evaluate_k);
+}
+
+/* ----------------------------------------------------- raw and close */
+
+/* page:send(method [, params [, {timeout_ms=}]]) -> result table: raw CDP
+ * on the page's session.  A CDP error raises a CDPError. */
+static int page_send(lua_State *L) {
+  vdx_page *p = check_open(L, 1);
+  return vdx__send(L, page_conn(L, p), p->session_id);
+}
+
+/* page:on(event, fn): fn(params) runs as a task for each event of the
+ * page's session ("*" receives every event as fn(method, params)). */
+static int page_on(lua_State *L) {
+  vdx_page *p = check_open(L, 1);
+  const char *ev = luaL_checkstring(L, 2);
+  luaL_checktype(L, 3, LUA_TFUNCTION);
+  vdx__conn_on(L, page_conn(L, p), p->session_id, ev, 3);
+  return 0;
+}
+
+static void unlink_page(vdx_page *p) {
+  if (p->b == NULL) return;
+  if (p->b->conn) {
+    vdx__conn_unobserve(p->b->conn, p->session_id, p);
+    vdx__conn_off_session(p->b->conn, p->session_id);
+  }
+  if (p->prev) p->prev->next = p->next; else if (p->b->pages == p) p->b->pages = p->next;
+  if (p->next) p->next->prev = p->prev;
+  p->next = p->prev = NULL;
+}
+
+static int close_k(lua_State *L, int status, lua_KContext ctx) {
+  (void)status; (void)ctx;
+  lua_pushboolean(L, 1);
+  return 1;
+}
+
+/* page:close() -> true.  Closes the tab; a second call is a no-op. */
+static int page_close(lua_State *L) {
+  vdx_page *p = vdx__check_page(L, 1);
+  lua_settop(L, 1);
+  if (p->closed || p->b->closed || p->b->conn == NULL ||
+      vdx__conn_closed(p->b->conn)) {
+    p->closed = 1;
+    lua_pushboolean(L, 1);
+    return 1;
+  }
+  lua_createtable(L, 0, 1);
+  lua_pushstring(L, p->target_id);
+  lua_setfield(L, -2, "targetId");
+  vdx_waiter *w = vdx__conn_call(L, p->b->conn, NULL, "Target.closeTarget",
+                                 -1, 0);
+  vdx__page_detached(L, p, "page:close() was called");
+  if (w == NULL) return lua_error(L);
+  lua_settop(L, 1);
+  return vdx__await(L, w, 0, close_k);
+}
+
+/* page:target_id(), page:session_id(): the CDP identifiers. */
+static int page_target_id(lua_State *L) {
+  lua_pushstring(L, vdx__check_page(L, 1)->target_id);
+  return 1;
+}
+
+static int page_session_id(lua_State *L) {
+  lua_pushstring(L, vdx__check_page(L, 1)->session_id);
+  return 1;
+}
+
+/* page:context() -> the vdx.Context of the page. */
+static int page_context(lua_State *L) {
+  vdx__check_page(L, 1);
+  lua_getiuservalue(L, 1, 1);
+  return 1;
+}
+
+static int page_tostring(lua_State *L) {
+  vdx_page *p = vdx__check_page(L, 1);
+  if (p->closed) lua_pushliteral(L, "vdx.Page (closed)");
+  else lua_pushfstring(L, "vdx.Page (%s)", p->target_id);
+  return 1;
+}
+
+static int page_gc(lua_State *L) {
+  vdx_page *p = vdx__check_page(L, 1);
+  p->closed = 1;
+  unlink_page(p);
+  p->b = NULL;
+  return 0;
+}
+
+int vdx__page_open(lua_State *L) {
+  static const luaL_Reg methods[] = {
+    {"navigate", page_goto},
+    /* `goto` is a reserved word in Lua: page["goto"](page, url) only. */
+    {"goto", page_goto},
+    {"evaluate", page_evaluate},
+    {"send", page_send},
+    {"on", page_on},
+    {"close", page_close},
+    {"target_id", page_target_id},
+    {"session_id", page_session_id},
+    {"context", page_context},
+    {NULL, NULL}};
+  luaL_newmetatable(L, VDX_PAGE_MT);
+  luaL_newlib(L, methods);
+  lua_setfield(L, -2, "__index");
+  lua_pushcfunction(L, page_tostring);
+  lua_setfield(L, -2, "__tostring");
+  lua_pushcfunction(L, page_gc);
+  lua_setfield(L, -2, "__gc");
+  lua_pop(L, 1);
+  return 0;
+}

@@ -1,0 +1,288 @@
+/*
+ * proc.c -- starting Chromium and ending its whole process tree.
+ *
+ * The browser runs in its own session and process group (setsid through
+ * UV_PROCESS_DETACHED), so one kill(-pgid) reaches the zygote and the
+ * renderers; descendants that left the group are found through /proc.
+ * Every live group is also recorded in a process-wide table that the
+ * SIGINT/SIGTERM handlers and atexit() use, because Chromium does not exit
+ * when its client dies.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <ftw.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "vdx.h"
+#include "proc.h"
+
+#define MAX_GROUPS 256
+#define ERR_TAIL 4096
+
+static volatile sig_atomic_t groups[MAX_GROUPS];
+static int handlers_installed;
+static struct sigaction old_int, old_term;
+
+/* ----------------------------------------------------- process table */
+
+static void groups_add(pid_t pgid) {
+  for (int i = 0; i < MAX_GROUPS; i++)
+    if (groups[i] == 0) { groups[i] = pgid; return; }
+}
+
+static void groups_remove(pid_t pgid) {
+  for (int i = 0; i < MAX_GROUPS; i++)
+    if (groups[i] == pgid) groups[i] = 0;
+}
+
+/* Async-signal-safe: only kill(2). */
+static void kill_all_groups(void) {
+  for (int i = 0; i < MAX_GROUPS; i++)
+    if (groups[i] > 0) kill(-(pid_t)groups[i], SIGKILL);
+}
+
+static void on_fatal_signal(int sig) {
+  kill_all_groups();
+  struct sigaction *old = sig == SIGINT ? &old_int : &old_term;
+  if (old->sa_handler == SIG_IGN) return;
+  if (old->sa_handler != SIG_DFL && !(old->sa_flags & SA_SIGINFO)) {
+    old->sa_handler(sig);
+    return;
+  }
+  signal(sig, SIG_DFL);
+  raise(sig);
+}
+
+static void install_handlers(void) {
+  struct sigaction sa;
+  if (handlers_installed) return;
+  handlers_installed = 1;
+  signal(SIGPIPE, SIG_IGN);
+  memset(&sa, 0, sizeof sa);
+  sa.sa_handler = on_fatal_signal;
+  sigemptyset(&sa.sa_mask);
+  sigaction(SIGINT, &sa, &old_int);
+  sigaction(SIGTERM, &sa, &old_term);
+  atexit(kill_all_groups);
+}
+
+/* Kills every process whose parent chain leads to root (via /proc). */
+static void kill_descendants(pid_t root) {
+  pid_t pids[4096], ppids[4096];
+  int n = 0;
+  DIR *d = opendir("/proc");
+  struct dirent *e;
+  if (d == NULL) return;
+  while ((e = readdir(d)) && n < 4096) {
+    char path[64], buf[512];
+    pid_t pid = (pid_t)atoi(e->d_name);
+    if (pid <= 0) continue;
+    snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+    FILE *f = fopen(path, "r");
+    if (f == NULL) continue;
+    size_t got = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[got] = '\0';
+    char *rp = strrchr(buf, ')');
+    int ppid;
+    char state;
+    if (rp && sscanf(rp + 1, " %c %d", &state, &ppid) == 2) {
+      pids[n] = pid;
+      ppids[n++] = (pid_t)ppid;
+    }
+  }
+  closedir(d);
+  /* Breadth-first over the parent links, marking with a set of roots. */
+  pid_t tree[4096];
+  int nt = 0;
+  tree[nt++] = root;
+  for (int i = 0; i < nt; i++)
+    for (int j = 0; j < n; j++)
+      if (ppids[j] == tree[i] && nt < 4096) tree[nt++] = pids[j];
+  for (int i = 1; i < nt; i++) kill(tree[i], SIGKILL);
+}
+
+/* -------------------------------------------------------- user data */
+
+static int rm_entry(const char *path, const struct stat *sb, int flag,
+                    struct FTW *ftw) {
+  (void)sb; (void)flag; (void)ftw;
+  remove(path);
+  return 0;
+}
+
+static void remove_tree(const char *dir) {
+  if (dir && *dir) nftw(dir, rm_entry, 32, FTW_DEPTH | FTW_PHYS);
+}
+
+/* ---------------------------------------------------------- process */
+
+static void stderr_alloc(uv_handle_t *h, size_t hint, uv_buf_t *b) {
+  vdx_proc *p = h->data;
+  (void)hint;
+  *b = uv_buf_init(p->rdbuf, sizeof p->rdbuf);
+}
+
+static void stderr_read(uv_stream_t *s, ssize_t n, const uv_buf_t *b) {
+  vdx_proc *p = s->data;
+  if (n <= 0) {
+    if (n < 0 && !uv_is_closing((uv_handle_t *)s)) uv_read_stop(s);
+    return;
+  }
+  if (p->echo_stderr) fwrite(b->base, 1, (size_t)n, stderr);
+  /* Keep the last ERR_TAIL bytes. */
+  size_t add = (size_t)n;
+  if (add >= sizeof p->err) {
+    memcpy(p->err, b->base + add - (sizeof p->err - 1), sizeof p->err - 1);
+    p->errlen = sizeof p->err - 1;
+  } else {
+    if (p->errlen + add >= sizeof p->err) {
+      size_t drop = p->errlen + add - (sizeof p->err - 1);
+      memmove(p->err, p->err + drop, p->errlen - drop);
+      p->errlen -= drop;
+    }
+    memcpy(p->err + p->errlen, b->base, add);
+    p->errlen += add;
+  }
+  p->err[p->errlen] = '\0';
+  if (p->on_stderr) p->on_stderr(p->cb_data, p->err);
+}
+
+static void maybe_free(vdx_proc *p) {
+  if (p->handles == 0 && p->released) {
+    free(p->user_data_dir);
+    free(p);
+  }
+}
+
+static void free_handle(uv_handle_t *h) { free(h); }
+
+static void handle_closed(uv_handle_t *h) {
+  vdx_proc *p = h->data;
+  p->handles--;
+  maybe_free(p);
+}
+
+static void exit_cb(uv_process_t *h, int64_t status, int sig) {
+  vdx_proc *p = h->data;
+  p->exited = 1;
+  p->exit_status = status;
+  p->term_signal = sig;
+  /* Stragglers of the group must not keep the profile busy. */
+  kill(-p->pid, SIGKILL);
+  kill_descendants(p->pid);
+  groups_remove(p->pid);
+  if (p->owns_dir) remove_tree(p->user_data_dir);
+  uv_close((uv_handle_t *)h, handle_closed);
+  if (!uv_is_closing((uv_handle_t *)&p->err_pipe))
+    uv_close((uv_handle_t *)&p->err_pipe, handle_closed);
+  if (p->on_exit) p->on_exit(p->cb_data, p);
+}
+
+void vdx__proc_kill(vdx_proc *p) {
+  if (p == NULL || p->exited || p->killed) return;
+  p->killed = 1;
+  kill_descendants(p->pid);
+  kill(-p->pid, SIGKILL);
+}
+
+void vdx__proc_release(vdx_proc *p) {
+  if (p == NULL) return;
+  p->on_exit = NULL;
+  p->on_stderr = NULL;
+  p->released = 1;
+  maybe_free(p);
+}
+
+/* Teardown (the Lua state closes): kill and wait for the exit, bounded. */
+void vdx__proc_finish(vdx_proc *p) {
+  if (p == NULL || p->exited) return;
+  vdx__proc_kill(p);
+  for (int i = 0; i < 200 && !p->exited; i++) {
+    int st;
+    pid_t r = waitpid(p->pid, &st, WNOHANG);
+    if (r == p->pid || (r < 0 && errno == ECHILD)) break;
+    usleep(5000);
+  }
+  usleep(20000);  /* renderers die a moment after the group kill */
+  groups_remove(p->pid);
+  if (p->owns_dir) remove_tree(p->user_data_dir);
+}
+
+const char *vdx__proc_stderr(const vdx_proc *p) { return p->err; }
+
+vdx_proc *vdx__proc_spawn(uv_loop_t *loop, const vdx_proc_opts *o,
+                          uv_pipe_t **to_browser, uv_pipe_t **from_browser,
+                          char *errbuf, size_t errsize) {
+  vdx_proc *p = calloc(1, sizeof *p);
+  uv_pipe_t *in = calloc(1, sizeof *in), *out = calloc(1, sizeof *out);
+  uv_stdio_container_t stdio[5];
+  uv_process_options_t po;
+  int rc;
+  if (p == NULL || in == NULL || out == NULL) {
+    snprintf(errbuf, errsize, "out of memory");
+    goto fail;
+  }
+  install_handlers();
+  p->user_data_dir = strdup(o->user_data_dir);
+  p->owns_dir = o->owns_dir;
+  p->echo_stderr = o->echo_stderr;
+  uv_pipe_init(loop, out, 0);
+  uv_pipe_init(loop, in, 0);
+  uv_pipe_init(loop, &p->err_pipe, 0);
+  p->err_pipe.data = p;
+  p->proc.data = p;
+  memset(&po, 0, sizeof po);
+  memset(stdio, 0, sizeof stdio);
+  stdio[0].flags = UV_IGNORE;
+  stdio[1].flags = UV_IGNORE;
+  stdio[2].flags = UV_CREATE_PIPE | UV_WRITABLE_PIPE;
+  stdio[2].data.stream = (uv_stream_t *)&p->err_pipe;
+  stdio[3].flags = o->use_pipe ? UV_CREATE_PIPE | UV_READABLE_PIPE : UV_IGNORE;
+  stdio[3].data.stream = (uv_stream_t *)out;
+  stdio[4].flags = o->use_pipe ? UV_CREATE_PIPE | UV_WRITABLE_PIPE : UV_IGNORE;
+  stdio[4].data.stream = (uv_stream_t *)in;
+  po.file = o->argv[0];
+  po.args = o->argv;
+  po.env = o->env;
+  po.exit_cb = exit_cb;
+  po.stdio = stdio;
+  po.stdio_count = 5;
+  po.flags = UV_PROCESS_DETACHED;
+  p->proc.data = p;
+  rc = uv_spawn(loop, &p->proc, &po);
+  if (rc < 0) {
+    snprintf(errbuf, errsize, "cannot start %s: %s", o->argv[0],
+             uv_strerror(rc));
+    p->handles = 2;
+    p->released = 1;
+    uv_close((uv_handle_t *)&p->proc, handle_closed);
+    uv_close((uv_handle_t *)&p->err_pipe, handle_closed);
+    uv_close((uv_handle_t *)out, free_handle);
+    uv_close((uv_handle_t *)in, free_handle);
+    return NULL;
+  }
+  p->pid = p->proc.pid;
+  groups_add(p->pid);
+  p->handles = 2;
+  uv_read_start((uv_stream_t *)&p->err_pipe, stderr_alloc, stderr_read);
+  if (o->use_pipe) {
+    *to_browser = out;
+    *from_browser = in;
+  } else {
+    uv_close((uv_handle_t *)out, free_handle);
+    uv_close((uv_handle_t *)in, free_handle);
+  }
+  return p;
+fail:
+  free(p);
+  free(in);
+  free(out);
+  return NULL;
+}

@@ -1,0 +1,46 @@
+/*
+ * proc.h -- the launched browser process (proc.c), used by browser.c.
+ */
+#ifndef VDX_PROC_H
+#define VDX_PROC_H
+
+#include "vdx.h"
+
+typedef struct vdx_proc_opts {
+  char **argv;            /* argv[0] is the executable path */
+  char **env;             /* NULL: inherit */
+  const char *user_data_dir;
+  int owns_dir;           /* remove user_data_dir when the process ends */
+  int use_pipe;           /* fds 3 and 4 for --remote-debugging-pipe */
+  int echo_stderr;        /* copy the browser's stderr to ours */
+} vdx_proc_opts;
+
+struct vdx_proc {
+  vdx_loop *lp;
+  uv_process_t proc;
+  uv_pipe_t err_pipe;
+  int pid;
+  int handles;            /* libuv handles not yet closed */
+  int exited, killed, released, owns_dir, echo_stderr;
+  int64_t exit_status;
+  int term_signal;
+  char *user_data_dir;
+  char rdbuf[16384];
+  char err[4096];         /* the tail of the browser's stderr */
+  size_t errlen;
+  void (*on_exit)(void *data, vdx_proc *p);
+  void (*on_stderr)(void *data, const char *tail);
+  void *cb_data;
+};
+
+/* Starts the process; on failure returns NULL with a message in errbuf. */
+vdx_proc *vdx__proc_spawn(uv_loop_t *loop, const vdx_proc_opts *o,
+                          uv_pipe_t **to_browser, uv_pipe_t **from_browser,
+                          char *errbuf, size_t errsize);
+/* The owner lets go; memory is freed once libuv has closed the handles. */
+void vdx__proc_release(vdx_proc *p);
+/* Kills and reaps synchronously, bounded; for teardown only. */
+void vdx__proc_finish(vdx_proc *p);
+const char *vdx__proc_stderr(const vdx_proc *p);
+
+#endif
