@@ -11,14 +11,12 @@ LUALIB  := -llua5.4
 CJSON   := -llua5.4-cjson
 BUSTED  ?= busted --lua=lua5.4
 
-CORE    := loop task error json conn pipe ws proc browser launch connect \
-           context page serve module
-SRCS    := $(CORE:%=src/%.c)
+CORE    := $(filter-out main,$(basename $(notdir $(wildcard src/*.c))))
 LUAMODS := $(sort $(wildcard lua/vdx/*.lua))
 B       ?= build
 OBJS    := $(CORE:%=$(B)/%.o)
 
-.PHONY: all deps test test-unit asan clean bridge
+.PHONY: all deps test asan clean bridge demo install
 all: $(B)/vdx.so $(B)/vdxlua
 
 $(B):
@@ -33,18 +31,37 @@ $(B)/embedded.c: $(LUAMODS) tools/embed.lua | $(B)
 $(B)/embedded.o: $(B)/embedded.c
 	$(CC) $(CFLAGS) -std=c11 -fPIC -c $< -o $@
 
-$(B)/vdx.so: $(OBJS)
-	$(CC) $(CFLAGS) -shared -o $@ $(OBJS) $(LIBS) $(LDFLAGS)
+# The in-page bridge, bundled and committed in bridge/dist (see `make bridge`).
+BRIDGE  := bridge/dist/vdx-bridge.js
 
-$(B)/vdxlua: $(OBJS) $(B)/main.o $(B)/embedded.o
-	$(CC) $(CFLAGS) -o $@ $(B)/main.o $(OBJS) $(B)/embedded.o $(LIBS) $(CJSON) $(LUALIB) -Wl,-E $(LDFLAGS)
+$(B)/bridge_js.c: $(BRIDGE) tools/embed.lua | $(B)
+	lua5.4 tools/embed.lua $@ vdx_bridge_files $(BRIDGE)
+
+$(B)/bridge_js.o: $(B)/bridge_js.c
+	$(CC) $(CFLAGS) -std=c11 -fPIC -c $< -o $@
+
+$(B)/vdx.so: $(OBJS) $(B)/bridge_js.o
+	$(CC) $(CFLAGS) -shared -o $@ $(OBJS) $(B)/bridge_js.o $(LIBS) $(LDFLAGS)
+
+$(B)/vdxlua: $(OBJS) $(B)/main.o $(B)/embedded.o $(B)/bridge_js.o
+	$(CC) $(CFLAGS) -o $@ $(B)/main.o $(OBJS) $(B)/embedded.o $(B)/bridge_js.o $(LIBS) $(CJSON) $(LUALIB) -Wl,-E $(LDFLAGS)
+
+# Rebuilds the committed bundle from bridge/src (needs Node and npm).
+bridge:
+	cd bridge && npm ci --no-audit --no-fund && npm run build
 
 deps:
 	@sh tools/deps.sh
 
 # Every spec against the real browser; prints "N passed, N failed".
-test: all
+test: deps
+	@$(MAKE) --no-print-directory all
 	@sh tools/test.sh
+
+# The main job on the embedded demo.
+demo: deps
+	@$(MAKE) --no-print-directory all
+	$(B)/vdxlua examples/hello.lua
 
 # AddressSanitizer + UndefinedBehaviorSanitizer build of the same suite.
 asan:
@@ -53,3 +70,14 @@ asan:
 
 clean:
 	rm -rf build
+
+# Used by `luarocks make vdx-scm-1.rockspec` (make backend); also works by
+# hand with the defaults below.
+INST_LIBDIR ?= /usr/local/lib/lua/5.4
+INST_LUADIR ?= /usr/local/share/lua/5.4
+INST_BINDIR ?= /usr/local/bin
+install: all
+	mkdir -p $(INST_LIBDIR) $(INST_LUADIR)/vdx $(INST_BINDIR)
+	cp $(B)/vdx.so $(INST_LIBDIR)/vdx.so
+	cp $(LUAMODS) $(INST_LUADIR)/vdx/
+	cp $(B)/vdxlua $(INST_BINDIR)/vdxlua

@@ -39,9 +39,10 @@ vdx_conn *vdx__browser_conn(lua_State *L, vdx_browser *b) {
 /* ------------------------------------------------------------- events */
 
 /* Browser-level events: a target (page) went away. */
-static void browser_event(lua_State *L, void *data, const char *method,
-                          int params) {
+static void browser_event(lua_State *L, void *data, const char *sid0,
+                          const char *method, int params) {
   vdx_browser *b = data;
+  (void)sid0;
   if (strcmp(method, "Target.detachedFromTarget") == 0) {
     lua_getfield(L, params, "sessionId");
     const char *sid = lua_tostring(L, -1);

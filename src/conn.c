@@ -169,6 +169,7 @@ vdx_waiter *vdx__conn_call(lua_State *L, vdx_conn *c, const char *sid,
                            const char *method, int pidx, int timeout_ms) {
   size_t len;
   const char *json;
+  luaL_checkstack(L, 12, "vdx: CDP call");
   if (pidx) pidx = lua_absindex(L, pidx);
   if (c->closed) {
     push_closed(L, c);
@@ -246,19 +247,20 @@ static void reply(vdx_conn *c, lua_State *L, int msg, lua_Integer id) {
   if (lua_istable(L, -1)) {
     int e = lua_gettop(L);
     lua_getfield(L, e, "message");
-    vdx__error_push(L, "CDPError", "%s: %s", p->method,
-                    luaL_optstring(L, -2, "error"));
+    const char *text = lua_isstring(L, -1) ? lua_tostring(L, -1) : "error";
+    vdx__error_push(L, "CDPError", "%s: %s", p->method, text);
+    int err = lua_gettop(L);
     lua_getfield(L, e, "code");
     if (lua_isnumber(L, -1)) lua_pushinteger(L, (lua_Integer)lua_tonumber(L, -1));
     else lua_pushnil(L);
-    lua_setfield(L, -3, "code");
+    lua_setfield(L, err, "code");
     lua_pop(L, 1);
     lua_getfield(L, e, "data");
-    lua_setfield(L, -2, "data");
+    lua_setfield(L, err, "data");
     lua_pushstring(L, p->method);
-    lua_setfield(L, -2, "method");
-    lua_remove(L, -2);
-    lua_remove(L, e);
+    lua_setfield(L, err, "method");
+    lua_replace(L, e);        /* the error takes the error table's slot */
+    lua_settop(L, e);
     vdx__waiter_reject(p->w, L);
     return;
   }
@@ -304,7 +306,7 @@ static void event(vdx_conn *c, lua_State *L, int msg) {
   for (int i = 0; i < c->nobs; i++) {
     observer *o = &c->obs[i];
     if (!o->dead && strcmp(o->sid, sid) == 0) {
-      o->cb(L, o->data, method, params);
+      o->cb(L, o->data, sid, method, params);
       lua_settop(L, params);
     }
   }
@@ -331,17 +333,21 @@ static void event(vdx_conn *c, lua_State *L, int msg) {
   }
 }
 
-void vdx__conn_receive(vdx_conn *c, const char *data, size_t len) {
-  lua_State *L = c->L;
+typedef struct rx { vdx_conn *c; const char *data; size_t len; } rx;
+
+/* stack: lightuserdata(rx) -> ; runs in a protected call. */
+static int receive_protected(lua_State *L) {
+  rx *m = lua_touserdata(L, 1);
+  vdx_conn *c = m->c;
+  const char *data = m->data;
+  size_t len = m->len;
   int top = lua_gettop(L);
-  if (c->closed) return;
-  if (!lua_checkstack(L, 16)) return;
   if (!vdx__json_decode(L, data, len) || !lua_istable(L, -1)) {
     fprintf(stderr, "vdx: dropped a message from the browser that is not "
             "a JSON object (%zu bytes): %s\n", len,
             lua_isstring(L, -1) ? lua_tostring(L, -1) : "not an object");
     lua_settop(L, top);
-    return;
+    return 0;
   }
   int msg = lua_gettop(L);
   lua_getfield(L, msg, "id");
@@ -351,6 +357,20 @@ void vdx__conn_receive(vdx_conn *c, const char *data, size_t len) {
   if (isnum) reply(c, L, msg, id);
   else event(c, L, msg);
   lua_settop(L, top);
+  return 0;
+}
+
+/*
+ * Routes one message.  Runs in a protected call: an error while routing
+ * (out of memory, a bug) is reported and never unwinds through libuv.
+ */
+void vdx__conn_receive(vdx_conn *c, const char *data, size_t len) {
+  lua_State *L = c->L;
+  rx m = {c, data, len};
+  if (c->closed || !lua_checkstack(L, 24)) return;
+  lua_pushcfunction(L, receive_protected);
+  lua_pushlightuserdata(L, &m);
+  vdx__pcall_report(L, 1, "routing a message from the browser");
 }
 
 /* ---------------------------------------------------------- subscribers */

@@ -13,6 +13,7 @@
 
 void vdx__error_push(lua_State *L, const char *type, const char *fmt, ...) {
   va_list ap;
+  luaL_checkstack(L, 6, "vdx: error");
   lua_createtable(L, 0, 4);
   lua_pushstring(L, type);
   lua_setfield(L, -2, "type");

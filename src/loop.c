@@ -29,6 +29,8 @@ struct vdx_waiter {
   int timeout_ms;
   char *what;
   vdx_task *task;    /* the task waiting, if any */
+  vdx_then_cb then;  /* or a callback that consumes the value */
+  void *then_data;
   vdx_waiter_cb on_done;
   void *on_done_data;
   vdx_waiter *prev, *next;  /* live waiters of the loop */
@@ -183,6 +185,32 @@ void vdx__waiter_abandon(vdx_waiter *w) {
 
 static void ready_push(vdx_loop *lp, vdx_task *t);
 
+typedef struct then_call { vdx_waiter *w; } then_call;
+
+/* stack: lightuserdata(then_call) -> ; the callback in a protected call. */
+static int then_protected(lua_State *L) {
+  vdx_waiter *w = ((then_call *)lua_touserdata(L, 1))->w;
+  lua_settop(L, 0);
+  lua_rawgeti(L, LUA_REGISTRYINDEX, w->value_ref);
+  w->then(w->then_data, L, w->ok);
+  return 0;
+}
+
+/* Runs w's then-callback with its value; errors are reported, not raised. */
+static void run_then(vdx_waiter *w, lua_State *L) {
+  then_call tc = {w};
+  lua_State *co = lua_newthread(L);   /* a fresh stack for the callback */
+  lua_pushcfunction(co, then_protected);
+  lua_pushlightuserdata(co, &tc);
+  vdx__pcall_report(co, 1, w->what ? w->what : "a callback");
+  lua_pop(L, 1);
+}
+
+void vdx__waiter_then(vdx_waiter *w, vdx_then_cb cb, void *data) {
+  w->then = cb;
+  w->then_data = data;
+}
+
 static void complete(vdx_waiter *w, lua_State *L, int ok) {
   w->value_ref = luaL_ref(L, LUA_REGISTRYINDEX);
   w->ok = ok;
@@ -193,7 +221,10 @@ static void complete(vdx_waiter *w, lua_State *L, int ok) {
     w->on_done = NULL;
     cb(w, w->on_done_data);
   }
-  if (w->abandoned) {
+  if (w->then) {
+    run_then(w, L);
+    waiter_free(w);
+  } else if (w->abandoned) {
     waiter_free(w);
   } else if (w->task) {
     vdx__task_wake(w->task, w);
@@ -295,6 +326,7 @@ static void run_until(lua_State *L, vdx_loop *lp, vdx_waiter *w) {
 int vdx__await(lua_State *L, vdx_waiter *w, lua_KContext ctx,
                lua_KFunction k) {
   vdx_loop *lp = w->lp;
+  luaL_checkstack(L, 8, "vdx: await");
   vdx_task *t = vdx__task_of(L);
   if (w->done) {
     if (!vdx__waiter_take(w, L)) return lua_error(L);

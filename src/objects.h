@@ -41,6 +41,21 @@ typedef struct life_wait {
   vdx_waiter *w;
 } life_wait;
 
+typedef struct bcall bcall;
+
+/* One frame of a page: its document's isolated world ("vdx") and where
+ * its bridge lives.  Ordinals are stable for the life of the frame. */
+typedef struct vdx_frame {
+  char id[64];
+  char parent[64];         /* "" for the main frame */
+  char sid[64];            /* the session that owns the frame's document */
+  int ordinal;             /* 0 for the main frame; refs are f<ordinal>_eN */
+  int ctx;                 /* isolated world context id, 0 while there is none */
+  int doc;                 /* bumped on every new context (new document) */
+  int tagged_doc;          /* the parent's doc in which this frame is tagged */
+  bcall *waiting;          /* bridge calls waiting for ctx */
+} vdx_frame;
+
 struct vdx_page {
   vdx_browser *b;
   vdx_context *ctx;
@@ -54,6 +69,10 @@ struct vdx_page {
   char close_reason[128];
   life_wait waits[8];
   int nwaits;
+  vdx_frame *frames;
+  int nframes, capframes, next_ordinal;
+  char child_sids[16][64]; /* sessions of out-of-process frames */
+  int nchild;
   vdx_page *next, *prev;
 };
 
@@ -69,6 +88,27 @@ vdx_page *vdx__page_push(lua_State *L, int ctx_idx, const char *target_id,
                          const char *sid);
 /* Marks p closed and fails what waits on it (the target went away). */
 void vdx__page_detached(lua_State *L, vdx_page *p, const char *why);
+
+/* frames.c */
+void vdx__frames_event(lua_State *L, vdx_page *p, const char *sid,
+                       const char *method, int params);
+/* Sends the set-up of a session (main page or child frame target). */
+void vdx__frames_setup(lua_State *L, vdx_page *p, const char *sid, int child);
+vdx_frame *vdx__frame_find(vdx_page *p, const char *id);
+vdx_frame *vdx__frame_by_ordinal(vdx_page *p, int ordinal);
+/* Fails every waiting bridge call and frees the frame table. */
+void vdx__frames_clear(lua_State *L, vdx_page *p, const char *why);
+/*
+ * Calls the bridge of frame `frame_id`: instance(prefix)[method](...args)
+ * where args is the list at args_idx.  Waits (event-driven) for the frame's
+ * context, injects the bridge when a context lacks it, retries once when the
+ * context dies under the call.  The waiter resolves with the method's value
+ * or rejects with its typed error (UnknownRef, FrameDetached, Timeout…).
+ */
+vdx_waiter *vdx__bridge_call(lua_State *L, vdx_page *p, const char *frame_id,
+                             const char *method, int args_idx, int timeout_ms);
+const char *vdx__bridge_source(size_t *len);
+const char *vdx__bridge_version(void);
 
 /* Creates a page in the context at ctx_idx (async; see page.c). */
 int vdx__page_create(lua_State *L, int ctx_idx);

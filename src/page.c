@@ -15,6 +15,7 @@
 #include "objects.h"
 
 int vdx__send(lua_State *L, vdx_conn *c, const char *sid);
+void vdx__snapshot_methods(lua_State *L);
 
 vdx_page *vdx__check_page(lua_State *L, int idx) {
   return luaL_checkudata(L, idx, VDX_PAGE_MT);
@@ -81,6 +82,7 @@ void vdx__page_detached(lua_State *L, vdx_page *p, const char *why) {
   snprintf(p->close_reason, sizeof p->close_reason, "%s", why);
   int gone = p->b->closed || p->b->conn == NULL || vdx__conn_closed(p->b->conn);
   fail_waits(L, p, gone ? "BrowserClosed" : "PageClosed", why);
+  vdx__frames_clear(L, p, why);
 }
 
 static int life_flag(const char *name) {
@@ -98,7 +100,7 @@ static void on_lifecycle(lua_State *L, vdx_page *p, int params) {
   const char *frame = lua_tostring(L, -3), *loader = lua_tostring(L, -2);
   const char *name = lua_tostring(L, -1);
   if (frame && loader && name && strcmp(frame, p->frame_id) == 0) {
-    if (strcmp(name, "init") == 0 || strcmp(loader, p->loader) != 0) {
+    if (strcmp(loader, p->loader) != 0) {
       snprintf(p->loader, sizeof p->loader, "%s", loader);
       p->life = VDX_LIFE_COMMIT;
       p->status = 0;
@@ -129,9 +131,11 @@ static void on_response(lua_State *L, vdx_page *p, int params) {
   lua_pop(L, 3);
 }
 
-static void page_event(lua_State *L, void *data, const char *method,
-                       int params) {
+static void page_event(lua_State *L, void *data, const char *sid,
+                       const char *method, int params) {
   vdx_page *p = data;
+  vdx__frames_event(L, p, sid, method, params);
+  if (strcmp(sid, p->session_id) != 0) return;   /* a child frame's session */
   if (strcmp(method, "Page.lifecycleEvent") == 0) {
     on_lifecycle(L, p, params);
   } else if (strcmp(method, "Network.responseReceived") == 0) {
@@ -161,7 +165,20 @@ vdx_page *vdx__page_push(lua_State *L, int ctx_idx, const char *target_id,
   if (p->next) p->next->prev = p;
   p->b->pages = p;
   if (p->b->conn) vdx__conn_observe(p->b->conn, sid, page_event, p);
+  vdx_frame *main = NULL;
+  p->capframes = 8;
+  p->frames = calloc((size_t)p->capframes, sizeof *p->frames);
+  if (p->frames) {
+    main = &p->frames[p->nframes++];
+    snprintf(main->id, sizeof main->id, "%s", target_id);
+    snprintf(main->sid, sizeof main->sid, "%s", sid);
+  }
   return p;
+}
+
+/* Routes the events of a child frame's session to p too. */
+void vdx__page_observe(vdx_page *p, const char *sid) {
+  if (p->b->conn) vdx__conn_observe(p->b->conn, sid, page_event, p);
 }
 
 static int create_k(lua_State *L, int status, lua_KContext ctx) {
@@ -191,15 +208,14 @@ static int create_k(lua_State *L, int status, lua_KContext ctx) {
     lua_replace(L, 3);
     lua_settop(L, 3);
     vdx_page *p = vdx__check_page(L, 3);
-    vdx__conn_send_only(L, conn, p->session_id, "Page.enable", 0);
+    vdx__frames_setup(L, p, p->session_id, 0);
     lua_createtable(L, 0, 1);
     lua_pushboolean(L, 1);
     lua_setfield(L, -2, "enabled");
     vdx__conn_send_only(L, conn, p->session_id,
                         "Page.setLifecycleEventsEnabled", -1);
     lua_pop(L, 1);
-    vdx__conn_send_only(L, conn, p->session_id, "Network.enable", 0);
-    w = vdx__conn_call(L, conn, p->session_id, "Runtime.enable", 0, 0);
+    w = vdx__conn_call(L, conn, p->session_id, "Network.enable", 0, 0);
     if (w == NULL) return lua_error(L);
     return vdx__await(L, w, 2, create_k);
   }
@@ -433,7 +449,12 @@ static void unlink_page(vdx_page *p) {
   if (p->b->conn) {
     vdx__conn_unobserve(p->b->conn, p->session_id, p);
     vdx__conn_off_session(p->b->conn, p->session_id);
+    for (int i = 0; i < p->nchild; i++)
+      vdx__conn_unobserve(p->b->conn, p->child_sids[i], p);
   }
+  free(p->frames);
+  p->frames = NULL;
+  p->nframes = p->capframes = 0;
   if (p->prev) p->prev->next = p->next; else if (p->b->pages == p) p->b->pages = p->next;
   if (p->next) p->next->prev = p->prev;
   p->next = p->prev = NULL;
@@ -493,6 +514,11 @@ static int page_tostring(lua_State *L) {
 
 static int page_gc(lua_State *L) {
   vdx_page *p = vdx__check_page(L, 1);
+  if (p->b && !p->closed) {
+    p->closed = 1;
+    snprintf(p->close_reason, sizeof p->close_reason, "the page was collected");
+    vdx__frames_clear(L, p, p->close_reason);
+  }
   p->closed = 1;
   unlink_page(p);
   p->b = NULL;
@@ -514,6 +540,7 @@ int vdx__page_open(lua_State *L) {
     {NULL, NULL}};
   luaL_newmetatable(L, VDX_PAGE_MT);
   luaL_newlib(L, methods);
+  vdx__snapshot_methods(L);
   lua_setfield(L, -2, "__index");
   lua_pushcfunction(L, page_tostring);
   lua_setfield(L, -2, "__tostring");

@@ -88,6 +88,13 @@ void vdx__waiter_resolve(vdx_waiter *w, lua_State *L);
 /* Pops the error object at the top of L. */
 void vdx__waiter_reject(vdx_waiter *w, lua_State *L);
 int vdx__waiter_done(const vdx_waiter *w);
+/*
+ * Instead of a coroutine, cb consumes w's value: when w completes,
+ * cb(data, L, ok) runs (in a protected call, on a fresh stack holding only
+ * the value or error object at index 1), and w is then freed.
+ */
+typedef void (*vdx_then_cb)(void *data, lua_State *L, int ok);
+void vdx__waiter_then(vdx_waiter *w, vdx_then_cb cb, void *data);
 /* Nobody will read w's value: it frees itself when it completes. */
 void vdx__waiter_abandon(vdx_waiter *w);
 /* True once the loop is being torn down (no Lua calls allowed). */
@@ -202,8 +209,8 @@ int vdx__conn_default_timeout(const vdx_conn *c);
  * id ("" for the browser) of Lua handler lists keyed by method name, plus
  * an optional C observer per session that sees every event first.
  */
-typedef void (*vdx_event_cb)(lua_State *L, void *data, const char *method,
-                             int params_idx);
+typedef void (*vdx_event_cb)(lua_State *L, void *data, const char *sid,
+                             const char *method, int params_idx);
 void vdx__conn_observe(vdx_conn *c, const char *sid, vdx_event_cb cb,
                        void *data);
 void vdx__conn_unobserve(vdx_conn *c, const char *sid, void *data);

@@ -1,0 +1,52 @@
+-- Reaching a running browser over WebSocket: ws:// and http://host:port.
+local vdx = require "vdx"
+local h = require "helpers"
+
+describe("vdx.connect", function()
+  local server
+
+  setup(function()
+    -- A browser with a DevTools port stands in for a remote browser farm.
+    server = vdx.launch { port = 0 }
+  end)
+
+  teardown(function()
+    if server then server:close() end
+  end)
+
+  it("launches with a port when asked, and reports the endpoint", function()
+    assert.matches("^ws://127%.0%.0%.1:%d+/devtools/browser/", server:endpoint())
+  end)
+
+  it("connects by ws:// URL and drives a page", function()
+    local b = vdx.connect(server:endpoint())
+    assert.matches("^Chrome/", b:version().product)
+    local ctx = b:new_context()
+    local page = ctx:new_page()
+    page:navigate("data:text/html,<title>remote</title>")
+    assert.equal("remote", page:evaluate("document.title"))
+    assert.equal(50 * 1024 * 1024,
+      #page:evaluate("'z'.repeat(50 * 1024 * 1024)", { timeout_ms = 60000 }))
+    ctx:close()
+    assert.is_true(b:close())
+    -- Disconnecting does not end the remote browser.
+    assert.matches("^Chrome/", server:version().product)
+  end)
+
+  it("connects by http://host:port through /json/version", function()
+    local port = server:endpoint():match("^ws://127%.0%.0%.1:(%d+)/")
+    local b = vdx.connect("http://127.0.0.1:" .. port)
+    assert.matches("^ws://127%.0%.0%.1:" .. port .. "/devtools/browser/", b:endpoint())
+    assert.equal(7, b:new_page():evaluate("3 + 4"))
+    b:close()
+  end)
+
+  it("fails with ConnectFailed when nothing listens", function()
+    local err = h.error_of(vdx.connect, "http://127.0.0.1:1", { timeout_ms = 3000 })
+    assert.is_true(vdx.is_error(err, "ConnectFailed"), tostring(err))
+  end)
+
+  it("rejects an endpoint that is not ws:// or http://", function()
+    assert.matches("expected ws://", h.error_of(vdx.connect, "ftp://x"))
+  end)
+end)

@@ -1,0 +1,269 @@
+-- The core against the real browser: launch, contexts, pages, evaluate,
+-- raw CDP, events, big replies, timeouts, errors, and process clean-up.
+local vdx = require "vdx"
+local h = require "helpers"
+
+describe("vdx core", function()
+  local browser, srv
+
+  setup(function()
+    srv = h.serve {
+      ["GET /api/echo"] = function(req)
+        return { status = 200, json = { query = req.params } }
+      end,
+    }
+    browser = vdx.launch { timeout_ms = 20000 }
+  end)
+
+  teardown(function()
+    if browser then browser:close() end
+    if srv then srv:close() end
+  end)
+
+  it("launches Chromium over the pipe and reports its version", function()
+    local v = browser:version()
+    assert.matches("^Chrome/%d+", v.product)
+    assert.equal("1.3", v.protocolVersion)
+    assert.matches("^vdx.Browser %(pid %d+%)$", tostring(browser))
+    assert.is_nil(browser:endpoint())
+  end)
+
+  it("opens no TCP debugging port by default", function()
+    local out = h.run("ss -ltnp 2>/dev/null | grep 'pid=" .. browser:pid() .. ",' || true")
+    assert.equal("", out)
+  end)
+
+  it("navigates to a page served by vdx.serve and evaluates in it", function()
+    local page = browser:new_page()
+    local nav = page:navigate(srv.url .. "/core/index.html")
+    assert.same({ url = srv.url .. "/core/index.html", title = "vdx fixture",
+                  status = 200 }, nav)
+    assert.equal("Hello from the fixture server.",
+                 page:evaluate("document.getElementById('greeting').textContent"))
+    local missing = page:navigate(srv.url .. "/core/nope.html")
+    assert.equal(404, missing.status)
+    page:close()
+  end)
+
+  it("offers goto under its issue name, as page['goto']", function()
+    local page = browser:new_page()
+    local nav = page["goto"](page, srv.url .. "/core/second.html")
+    assert.equal("Second", nav.title)
+    page:close()
+  end)
+
+  it("turns JSON values into Lua values", function()
+    local page = browser:new_page()
+    assert.equal(2, page:evaluate("1 + 1"))
+    assert.equal("integer", math.type(page:evaluate("1 + 1")))
+    assert.equal(2.5, page:evaluate("5 / 2"))
+    assert.is_nil(page:evaluate("undefined"))
+    assert.is_nil(page:evaluate("null"))
+    assert.same({ a = 1, b = { "x", true } }, page:evaluate("({a: 1, b: ['x', true]})"))
+    assert.equal(math.huge, page:evaluate("Infinity"))
+    assert.equal("9007199254740993n", page:evaluate("9007199254740993n"))
+    assert.equal(42, page:evaluate("new Promise(r => setTimeout(() => r(42), 10))"))
+    page:close()
+  end)
+
+  it("raises a JavaScriptError for an exception in the page", function()
+    local page = browser:new_page()
+    local err = h.error_of(page.evaluate, page, "throw new TypeError('nope')")
+    assert.is_true(vdx.is_error(err, "JavaScriptError"))
+    assert.matches("TypeError: nope", err.message)
+    page:close()
+  end)
+
+  it("keeps cookies apart between two contexts", function()
+    local a, b = browser:new_context(), browser:new_context()
+    local pa, pb = a:new_page(), b:new_page()
+    pa:navigate(srv.url .. "/core/index.html")
+    pb:navigate(srv.url .. "/core/index.html")
+    pa:evaluate("document.cookie = 'who=alice; path=/'")
+    assert.equal("who=alice", pa:evaluate("document.cookie"))
+    assert.equal("", pb:evaluate("document.cookie"))
+    local cookies = pa:send("Network.getCookies", { urls = { srv.url } }).cookies
+    assert.equal(1, #cookies)
+    assert.equal(0, #pb:send("Network.getCookies", { urls = { srv.url } }).cookies)
+    assert.is_true(a:close())
+    assert.is_true(b:close())
+    assert.equal("vdx.Context (closed)", tostring(a))
+  end)
+
+  it("sends raw CDP on the page session and the browser", function()
+    local page = browser:new_page()
+    local tree = page:send("Page.getFrameTree", {})
+    assert.equal(page:target_id(), tree.frameTree.frame.id)
+    local targets = browser:send("Target.getTargets").targetInfos
+    local found = false
+    for _, t in ipairs(targets) do found = found or t.targetId == page:target_id() end
+    assert.is_true(found)
+    page:close()
+  end)
+
+  it("raises a CDPError carrying the CDP code and message", function()
+    local page = browser:new_page()
+    local err = h.error_of(page.send, page, "Nope.nothing", {})
+    assert.is_true(vdx.is_error(err, "CDPError"))
+    assert.equal(-32601, err.code)
+    assert.equal("Nope.nothing", err.method)
+    assert.matches("wasn't found", err.message)
+    page:close()
+  end)
+
+  it("delivers events to subscribers as tasks", function()
+    local page = browser:new_page()
+    local seen = {}
+    page:on("Runtime.consoleAPICalled", function(ev)
+      seen[#seen + 1] = ev.args[1].value
+    end)
+    page:evaluate("console.log('one'); console.log('two')")
+    local deadline = vdx.now() + 5000
+    while #seen < 2 and vdx.now() < deadline do vdx.sleep(10) end
+    assert.same({ "one", "two" }, seen)
+    page:close()
+  end)
+
+  it("reassembles a reply of 50 MiB", function()
+    local page = browser:new_page()
+    local s = page:evaluate("'x'.repeat(50 * 1024 * 1024)", { timeout_ms = 60000 })
+    assert.equal(50 * 1024 * 1024, #s)
+    assert.equal(2, page:evaluate("1 + 1"))
+    page:close()
+  end)
+
+  it("refuses an outgoing message that is too large, and stays usable", function()
+    local page = browser:new_page()
+    local big = string.rep("y", 97 * 1024 * 1024)
+    local err = h.error_of(page.send, page, "Runtime.evaluate", { expression = big })
+    assert.is_true(vdx.is_error(err, "MessageTooLarge"))
+    big = nil
+    assert.equal(3, page:evaluate("1 + 2"))
+    page:close()
+  end)
+
+  it("times out a call that never answers, and stays usable", function()
+    local page = browser:new_page()
+    local t0 = vdx.now()
+    local err = h.error_of(page.evaluate, page, "new Promise(() => {})", { timeout_ms = 200 })
+    assert.is_true(vdx.is_error(err, "Timeout"))
+    assert.equal(200, err.timeout_ms)
+    assert.is_true(vdx.now() - t0 >= 190)
+    assert.equal(4, page:evaluate("2 + 2"))
+    page:close()
+  end)
+
+  it("fails a navigation to a closed port with NavigationFailed", function()
+    local page = browser:new_page()
+    local closed = h.serve {}
+    local url = closed.url
+    closed:close()
+    local err = h.error_of(page.navigate, page, url .. "/")
+    assert.is_true(vdx.is_error(err, "NavigationFailed"))
+    assert.matches("ERR_CONNECTION_REFUSED", err.message)
+    page:close()
+  end)
+
+  it("runs two pages navigating concurrently in two tasks", function()
+    local function visit(path)
+      local page = browser:new_page()
+      local nav = page:navigate(srv.url .. path)
+      page:close()
+      return nav.title
+    end
+    local t1 = vdx.spawn(visit, "/core/index.html")
+    local t2 = vdx.spawn(visit, "/core/second.html")
+    assert.equal("vdx fixture", vdx.wait(t1))
+    assert.equal("Second", vdx.wait(t2))
+    assert.equal("vdx.Task (done)", tostring(t1))
+  end)
+
+  it("checks options strictly and names the unknown key", function()
+    local page = browser:new_page()
+    local err = h.error_of(page.navigate, page, srv.url, { wait_untill = "load" })
+    assert.matches("unexpected key 'wait_untill'", err)
+    err = h.error_of(page.navigate, page, srv.url, { wait_until = "soon" })
+    assert.matches("wait_until must be", err)
+    page:close()
+    err = h.error_of(vdx.launch, { headles = true })
+    assert.matches("unexpected key 'headles'", err)
+  end)
+
+  it("raises on methods of a closed page", function()
+    local page = browser:new_page()
+    assert.is_true(page:close())
+    assert.is_true(page:close())
+    assert.equal("vdx.Page (closed)", tostring(page))
+    assert.matches("vdx.Page is closed", h.error_of(page.evaluate, page, "1"))
+  end)
+end)
+
+describe("vdx browser lifetime", function()
+  it("closes twice and raises on later use", function()
+    local b = vdx.launch()
+    local pid = b:pid()
+    assert.is_true(b:close())
+    assert.is_true(b:close())
+    assert.equal("vdx.Browser (closed)", tostring(b))
+    assert.is_false(h.alive(pid))
+    assert.equal(0, h.group_size(pid))
+    assert.matches("vdx.Browser is closed", h.error_of(b.version, b))
+  end)
+
+  it("ends the process tree of a browser that is garbage collected", function()
+    local pid
+    do
+      local b = vdx.launch()
+      pid = b:pid()
+      b:new_page():evaluate("1")
+    end
+    collectgarbage()
+    collectgarbage()
+    local deadline = vdx.now() + 5000
+    while h.group_size(pid) > 0 and vdx.now() < deadline do vdx.sleep(20) end
+    assert.equal(0, h.group_size(pid))
+  end)
+
+  it("closes at the end of a to-be-closed scope", function()
+    local pid
+    do
+      local b <close> = vdx.launch()
+      pid = b:pid()
+    end
+    local deadline = vdx.now() + 5000
+    while h.group_size(pid) > 0 and vdx.now() < deadline do vdx.sleep(20) end
+    assert.equal(0, h.group_size(pid))
+  end)
+
+  it("fails pending and later calls with BrowserClosed when the browser dies", function()
+    local b = vdx.launch()
+    local page = b:new_page()
+    local task = vdx.spawn(function()
+      return page:evaluate("new Promise(() => {})", { timeout_ms = 20000 })
+    end)
+    vdx.sleep(50)
+    os.execute("kill -9 " .. b:pid())
+    local t0 = vdx.now()
+    local ok, err = pcall(vdx.wait, task)
+    assert.is_false(ok)
+    assert.is_true(vdx.is_error(err, "BrowserClosed"), tostring(err))
+    assert.is_true(vdx.now() - t0 < 5000)
+    local err2 = h.error_of(page.evaluate, page, "1")
+    assert.is_true(vdx.is_error(err2, "BrowserClosed"), tostring(err2))
+    local err3 = h.error_of(b.version, b)
+    assert.is_true(vdx.is_error(err3, "BrowserClosed"), tostring(err3))
+    b:close()
+  end)
+
+  it("names make deps when no browser can be found", function()
+    local err = h.error_of(vdx.launch, { executable = "/nonexistent/chromium" })
+    assert.is_true(vdx.is_error(err, "BrowserNotFound"))
+    local old = os.getenv("PATH")
+    -- The PATH search is exercised from a subprocess with an empty PATH.
+    local out = h.run("env -u VDX_CHROMIUM PATH=/nonexistent " ..
+      "/usr/bin/lua5.4 -e 'package.cpath=\"" .. (os.getenv("VDX_BUILD") or "build") ..
+      "/?.so;\"..package.cpath; local ok, e = pcall(require(\"vdx\").launch); print(e)'")
+    assert.matches("make deps", out)
+    assert.truthy(old)
+  end)
+end)

@@ -1,0 +1,94 @@
+-- Tasks on the loop, without a browser: spawn, wait, sleep, errors.
+local vdx = require "vdx"
+
+describe("vdx tasks #unit", function()
+  it("runs a task on the next loop turn and returns its results", function()
+    local order = {}
+    local t = vdx.spawn(function(a, b)
+      order[#order + 1] = "task"
+      return a + b, "done"
+    end, 2, 3)
+    order[#order + 1] = "spawner"
+    assert.equal("vdx.Task (new)", tostring(t))
+    local sum, word = vdx.wait(t)
+    assert.same({ "spawner", "task" }, order)
+    assert.equal(5, sum)
+    assert.equal("done", word)
+    assert.is_true(t:done())
+    -- Waiting again gives the same results.
+    assert.equal(5, (vdx.wait(t)))
+  end)
+
+  it("interleaves sleeping tasks by their deadlines", function()
+    local log = {}
+    local function worker(name, ms)
+      for i = 1, 3 do
+        vdx.sleep(ms)
+        log[#log + 1] = name .. i
+      end
+    end
+    local a = vdx.spawn(worker, "a", 10)
+    local b = vdx.spawn(worker, "b", 25)
+    vdx.wait(a)
+    vdx.wait(b)
+    assert.same({ "a1", "a2", "b1", "a3", "b2", "b3" }, log)
+  end)
+
+  it("re-raises a task's error with its traceback, keeping typed errors", function()
+    local t = vdx.spawn(function() error(vdx.error("Timeout", "too slow", { ms = 5 })) end)
+    local ok, err = pcall(vdx.wait, t)
+    assert.is_false(ok)
+    assert.is_true(vdx.is_error(err, "Timeout"))
+    assert.equal(5, err.ms)
+    assert.equal("Timeout: too slow", tostring(err))
+    assert.matches("traceback", err.traceback)
+    local t2 = vdx.spawn(function() error("plain") end)
+    local ok2, err2 = pcall(vdx.wait, t2)
+    assert.is_false(ok2)
+    assert.matches("plain", err2)
+    assert.matches("stack traceback", err2)
+    assert.equal("failed", t2:status())
+  end)
+
+  it("times out a wait on a task that takes too long", function()
+    local t = vdx.spawn(function() vdx.sleep(300) return 1 end)
+    local ok, err = pcall(vdx.wait, t, 20)
+    assert.is_false(ok)
+    assert.is_true(vdx.is_error(err, "Timeout"))
+    assert.equal(1, vdx.wait(t))
+  end)
+
+  it("lets a task wait for another task", function()
+    local inner = vdx.spawn(function() vdx.sleep(5) return "inner" end)
+    local outer = vdx.spawn(function() return vdx.wait(inner) .. "+outer" end)
+    assert.equal("inner+outer", vdx.wait(outer))
+  end)
+
+  it("treats a bare coroutine.yield inside a task as a pause", function()
+    local t = vdx.spawn(function()
+      coroutine.yield()
+      return "resumed"
+    end)
+    assert.equal("resumed", vdx.wait(t))
+  end)
+
+  it("refuses to wait from a plain coroutine, with a clear message", function()
+    local co = coroutine.wrap(function() return pcall(vdx.sleep, 1) end)
+    local ok, err = co()
+    assert.is_false(ok)
+    assert.matches("call it from a task", err)
+  end)
+
+  it("runs every spawned task with vdx.run", function()
+    local n = 0
+    for _ = 1, 10 do vdx.spawn(function() vdx.sleep(1) n = n + 1 end) end
+    assert.equal(0, vdx.run())
+    assert.equal(10, n)
+  end)
+
+  it("rejects bad arguments", function()
+    assert.has_error(function() vdx.spawn(42) end)
+    assert.has_error(function() vdx.sleep(-1) end)
+    assert.has_error(function() vdx.wait({}) end)
+  end)
+end)

@@ -1,0 +1,685 @@
+/*
+ * snapshot.c -- page:snapshot, page:describe, page:accessible and
+ * page:bridge: the primitive calls into the frames' bridges.
+ *
+ * A snapshot is one bridge call per frame, all frames at once.  Child
+ * frames are first tagged in their parent's bridge (once per parent
+ * document), so the parent's text carries a placeholder where each iframe's
+ * content goes; the host splices the frames' texts together, qualifies
+ * nothing (each bridge already writes f<N>_ refs), and applies the budget
+ * with an explicit marker.  Nothing is cut silently.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "vdx.h"
+#include "objects.h"
+
+#define PLACEHOLDER "\001frame:"
+
+/* Runs in the parent's world with the iframe element as `this`. */
+static const char TAG_FN[] =
+  "function (key, prefix) { return globalThis.__vdxBridge.instance(prefix)"
+  ".tagFrame(this, key); }";
+
+/* -------------------------------------------------------------- join */
+
+/* Collects the outcomes of several waiters into {[i] = {ok=, value=}}. */
+typedef struct join {
+  vdx_loop *lp;
+  vdx_waiter *out;
+  int pending;
+  int results_ref;
+} join;
+
+typedef struct join_item { join *j; int index; } join_item;
+
+static void join_done(vdx_waiter *w, void *data) {
+  join *j = data;
+  (void)w;
+  j->out = NULL;
+}
+
+static void join_release(join *j) {
+  if (j->pending > 0 || j->out) return;
+  if (!vdx__loop_closed(j->lp))
+    luaL_unref(vdx__main_state(j->lp), LUA_REGISTRYINDEX, j->results_ref);
+  free(j);
+}
+
+static void join_item_cb(void *data, lua_State *L, int ok) {
+  join_item *it = data;
+  join *j = it->j;
+  lua_rawgeti(L, LUA_REGISTRYINDEX, j->results_ref);
+  lua_createtable(L, 0, 2);
+  lua_pushboolean(L, ok);
+  lua_setfield(L, -2, "ok");
+  lua_pushvalue(L, 1);
+  lua_setfield(L, -2, "value");
+  lua_rawseti(L, -2, it->index);
+  lua_pop(L, 1);
+  free(it);
+  if (--j->pending == 0 && j->out) {
+    vdx_waiter *out = j->out;
+    vdx__waiter_on_done(out, NULL, NULL);
+    j->out = NULL;
+    lua_rawgeti(L, LUA_REGISTRYINDEX, j->results_ref);
+    vdx__waiter_resolve(out, L);
+  }
+  join_release(j);
+}
+
+static join *join_new(lua_State *L, vdx_loop *lp, int timeout_ms) {
+  join *j = calloc(1, sizeof *j);
+  if (j == NULL) return NULL;
+  j->lp = lp;
+  j->out = vdx__waiter_new(lp, timeout_ms, "page:snapshot()");
+  lua_newtable(L);
+  j->results_ref = luaL_ref(L, LUA_REGISTRYINDEX);
+  vdx__waiter_on_done(j->out, join_done, j);
+  return j;
+}
+
+/* Adds w as item index; on w == NULL the error on L's top is recorded. */
+static void join_add(lua_State *L, join *j, vdx_waiter *w, int index) {
+  if (w == NULL) {
+    lua_rawgeti(L, LUA_REGISTRYINDEX, j->results_ref);
+    lua_createtable(L, 0, 2);
+    lua_pushboolean(L, 0);
+    lua_setfield(L, -2, "ok");
+    lua_pushvalue(L, -3);
+    lua_setfield(L, -2, "value");
+    lua_rawseti(L, -2, index);
+    lua_pop(L, 2);
+    return;
+  }
+  join_item *it = malloc(sizeof *it);
+  it->j = j;
+  it->index = index;
+  j->pending++;
+  vdx__waiter_then(w, join_item_cb, it);
+}
+
+/* Resolves the join now if nothing is pending; returns its waiter. */
+static vdx_waiter *join_seal(lua_State *L, join *j) {
+  vdx_waiter *out = j->out;
+  if (j->pending == 0) {
+    vdx__waiter_on_done(out, NULL, NULL);
+    j->out = NULL;
+    lua_rawgeti(L, LUA_REGISTRYINDEX, j->results_ref);
+    vdx__waiter_resolve(out, L);
+    join_release(j);
+  }
+  return out;
+}
+
+/* ------------------------------------------------------------ tagging */
+
+typedef struct tagop {
+  vdx_page *p;
+  char frame[64], parent_sid[64];
+  int parent_ctx, parent_doc, key;
+  char prefix[16];
+  vdx_waiter *out;
+  int step;
+} tagop;
+
+static void tag_step(void *data, lua_State *L, int ok);
+
+static void tag_fail(lua_State *L, tagop *t) {
+  if (t->out) vdx__waiter_reject(t->out, L); else lua_pop(L, 1);
+  free(t);
+}
+
+static void tag_next(lua_State *L, tagop *t, const char *method) {
+  /* stack: params */
+  vdx_conn *c = t->p->b->conn;
+  vdx_waiter *w = c ? vdx__conn_call(L, c, t->parent_sid, method, -1, 0) : NULL;
+  if (w == NULL) {
+    if (c == NULL) vdx__error_push(L, "BrowserClosed", "the browser is closed");
+    lua_remove(L, -2);
+    tag_fail(L, t);
+    return;
+  }
+  lua_pop(L, 1);
+  vdx__waiter_then(w, tag_step, t);
+}
+
+static void tag_step(void *data, lua_State *L, int ok) {
+  tagop *t = data;
+  luaL_checkstack(L, 24, "vdx: tagging a frame");
+  if (!ok) { tag_fail(L, t); return; }
+  t->step++;
+  if (t->step == 1) {                        /* owner found: resolve it */
+    lua_getfield(L, 1, "backendNodeId");
+    lua_createtable(L, 0, 2);
+    lua_pushvalue(L, -2);
+    lua_setfield(L, -2, "backendNodeId");
+    lua_pushinteger(L, t->parent_ctx);
+    lua_setfield(L, -2, "executionContextId");
+    tag_next(L, t, "DOM.resolveNode");
+  } else if (t->step == 2) {                 /* tag it in the bridge */
+    lua_getfield(L, 1, "object");
+    lua_getfield(L, -1, "objectId");
+    lua_createtable(L, 0, 4);
+    lua_pushvalue(L, -2);
+    lua_setfield(L, -2, "objectId");
+    lua_pushstring(L, TAG_FN);
+    lua_setfield(L, -2, "functionDeclaration");
+    lua_createtable(L, 2, 0);
+    lua_createtable(L, 0, 1);
+    lua_pushfstring(L, "f%d", t->key);
+    lua_setfield(L, -2, "value");
+    lua_rawseti(L, -2, 1);
+    lua_createtable(L, 0, 1);
+    lua_pushstring(L, t->prefix);
+    lua_setfield(L, -2, "value");
+    lua_rawseti(L, -2, 2);
+    lua_setfield(L, -2, "arguments");
+    lua_pushboolean(L, 1);
+    lua_setfield(L, -2, "returnByValue");
+    tag_next(L, t, "Runtime.callFunctionOn");
+  } else {
+    vdx_frame *f = vdx__frame_find(t->p, t->frame);
+    if (f) f->tagged_doc = t->parent_doc;
+    lua_pushboolean(L, 1);
+    if (t->out) vdx__waiter_resolve(t->out, L); else lua_pop(L, 1);
+    free(t);
+  }
+}
+
+static void tag_out_done(vdx_waiter *w, void *data) {
+  (void)w;
+  ((tagop *)data)->out = NULL;
+}
+
+/* Tags child frame f in its parent's bridge; returns a waiter or NULL. */
+static vdx_waiter *tag_frame(lua_State *L, vdx_page *p, vdx_frame *f) {
+  vdx_frame *parent = vdx__frame_find(p, f->parent);
+  if (parent == NULL || parent->ctx == 0 || f->tagged_doc == parent->doc)
+    return NULL;
+  tagop *t = calloc(1, sizeof *t);
+  if (t == NULL) return NULL;
+  t->p = p;
+  snprintf(t->frame, sizeof t->frame, "%s", f->id);
+  snprintf(t->parent_sid, sizeof t->parent_sid, "%s", parent->sid);
+  t->parent_ctx = parent->ctx;
+  t->parent_doc = parent->doc;
+  t->key = f->ordinal;
+  if (parent->ordinal) snprintf(t->prefix, sizeof t->prefix, "f%d_", parent->ordinal);
+  t->out = vdx__waiter_new(p->b->lp, 5000, "tagging a frame");
+  vdx__waiter_on_done(t->out, tag_out_done, t);
+  vdx_waiter *out = t->out;
+  lua_createtable(L, 0, 1);
+  lua_pushstring(L, f->id);
+  lua_setfield(L, -2, "frameId");
+  tag_next(L, t, "DOM.getFrameOwner");
+  return out;
+}
+
+/* ---------------------------------------------------------- stitching */
+
+/* A growable byte buffer (a luaL_Buffer cannot share the stack with the
+ * tables the stitcher walks). */
+typedef struct sbuf { char *p; size_t len, cap; int oom; } sbuf;
+
+static void sb_add(sbuf *b, const char *s, size_t n) {
+  if (b->oom) return;
+  if (b->len + n + 1 > b->cap) {
+    size_t cap = b->cap ? b->cap : 4096;
+    while (cap < b->len + n + 1) cap *= 2;
+    char *np = realloc(b->p, cap);
+    if (np == NULL) { b->oom = 1; return; }
+    b->p = np;
+    b->cap = cap;
+  }
+  memcpy(b->p + b->len, s, n);
+  b->len += n;
+}
+
+static void sb_str(sbuf *b, const char *s) { sb_add(b, s, strlen(s)); }
+
+typedef struct stitch {
+  lua_State *L;
+  int results;            /* ordinal -> {ok=, value=} */
+  int warnings;           /* list */
+  sbuf *out;
+  lua_Integer elements, refs, unmeasurable;
+  int depth;
+} stitch;
+
+static void add_warning(stitch *s, const char *w) {
+  lua_State *L = s->L;
+  lua_pushstring(L, w);
+  lua_rawseti(L, s->warnings, luaL_len(L, s->warnings) + 1);
+}
+
+static void emit_frame(stitch *s, int ordinal, const char *indent, size_t ilen);
+
+/* Appends text, indenting every line and splicing frame placeholders. */
+static void emit_text(stitch *s, const char *text, size_t len,
+                      const char *indent, size_t ilen) {
+  const char *p = text, *end = text + len;
+  while (p < end) {
+    const char *nl = memchr(p, '\n', (size_t)(end - p));
+    const char *le = nl ? nl : end;
+    const char *q = p;
+    while (q < le && *q == ' ') q++;
+    if ((size_t)(le - q) > strlen(PLACEHOLDER) &&
+        memcmp(q, PLACEHOLDER, strlen(PLACEHOLDER)) == 0) {
+      const char *key = q + strlen(PLACEHOLDER);
+      char ind[256];
+      size_t n = ilen + (size_t)(q - p);
+      if (n >= sizeof ind) n = sizeof ind - 1;
+      memcpy(ind, indent, ilen < n ? ilen : n);
+      memset(ind + (ilen < n ? ilen : n), ' ', n - (ilen < n ? ilen : n));
+      ind[n] = '\0';
+      if (*key == 'f' && key[1] >= '0' && key[1] <= '9')
+        emit_frame(s, atoi(key + 1), ind, n);
+      else {
+        sb_add(s->out, ind, n);
+        sb_str(s->out, "- note: this frame is not tracked yet; "
+                       "snapshot again\n");
+      }
+    } else if (le > p) {
+      sb_add(s->out, indent, ilen);
+      sb_add(s->out, p, (size_t)(le - p));
+      sb_add(s->out, "\n", 1);
+    }
+    p = le + 1;
+  }
+}
+
+static void emit_frame(stitch *s, int ordinal, const char *indent, size_t ilen) {
+  lua_State *L = s->L;
+  luaL_checkstack(L, 12, "vdx: snapshot");
+  if (++s->depth > 32) { s->depth--; return; }
+  lua_rawgeti(L, s->results, ordinal);
+  if (!lua_istable(L, -1)) {
+    sb_add(s->out, indent, ilen);
+    sb_str(s->out, lua_pushfstring(L, "- note: frame f%d could not be read "
+                                   "(it appeared during the snapshot)\n", ordinal));
+    lua_pop(L, 1);
+    add_warning(s, lua_pushfstring(L, "frame f%d appeared during the snapshot", ordinal));
+    lua_pop(L, 2);
+    s->depth--;
+    return;
+  }
+  lua_getfield(L, -1, "ok");
+  int ok = lua_toboolean(L, -1);
+  lua_getfield(L, -2, "value");
+  if (!ok) {
+    const char *why = luaL_tolstring(L, -1, NULL);
+    sb_add(s->out, indent, ilen);
+    sb_str(s->out, lua_pushfstring(L, "- note: frame f%d could not be read: "
+                                   "%s\n", ordinal, why));
+    lua_pop(L, 1);
+    add_warning(s, lua_pushfstring(L, "frame f%d could not be read: %s", ordinal, why));
+    lua_pop(L, 5);
+    s->depth--;
+    return;
+  }
+  int v = lua_gettop(L);
+  lua_getfield(L, v, "element_count");
+  s->elements += lua_tointeger(L, -1);
+  lua_getfield(L, v, "ref_count");
+  s->refs += lua_tointeger(L, -1);
+  lua_getfield(L, v, "unmeasurable");
+  s->unmeasurable += lua_tointeger(L, -1);
+  lua_pop(L, 3);
+  lua_getfield(L, v, "text");
+  size_t len;
+  const char *text = lua_tolstring(L, -1, &len);
+  if (text) emit_text(s, text, len, indent, ilen);
+  lua_pop(L, 4);
+  s->depth--;
+}
+
+/* Cuts text at the budget by whole lines, from line `offset` on. */
+static void apply_budget(lua_State *L, int res, const char *text, size_t len,
+                         lua_Integer budget_chars, lua_Integer offset) {
+  lua_Integer total = 0, line = 0, first = -1, kept_end = -1;
+  const char *p = text, *end = text + len;
+  const char *start = NULL, *stop = NULL;
+  size_t used = 0;
+  while (p < end) {
+    const char *nl = memchr(p, '\n', (size_t)(end - p));
+    const char *le = nl ? nl + 1 : end;
+    if (line >= offset) {
+      if (first < 0) { first = line; start = p; }
+      if (kept_end < 0 && used + (size_t)(le - p) > (size_t)budget_chars && used > 0)
+        kept_end = line;
+      if (kept_end < 0) { used += (size_t)(le - p); stop = le; }
+    }
+    line++;
+    p = le;
+  }
+  total = line;
+  if (start == NULL) { start = stop = end; }
+  lua_pushlstring(L, start, stop ? (size_t)(stop - start) : 0);
+  if (kept_end >= 0) {
+    size_t rest = (size_t)(end - stop);
+    lua_pushfstring(L, "- note: snapshot truncated: lines %I to %I of %I "
+                    "shown; %I more lines (about %I tokens) left out. Call "
+                    "snapshot{offset=%I} for the rest, snapshot{root=REF} for "
+                    "one part, or snapshot{depth=N} for less depth\n",
+                    (lua_Integer)(first + 1), kept_end, total, total - kept_end,
+                    (lua_Integer)(rest / 4), kept_end);
+    lua_concat(L, 2);
+  }
+  lua_setfield(L, res, "text");
+  lua_pushboolean(L, kept_end >= 0);
+  lua_setfield(L, res, "truncated");
+  lua_pushinteger(L, total);
+  lua_setfield(L, res, "line_count");
+  if (kept_end >= 0) {
+    lua_pushinteger(L, kept_end);
+    lua_setfield(L, res, "next_offset");
+  }
+}
+
+/* ------------------------------------------------------------ snapshot */
+
+/* stack: page, opts, args, budget, offset, [join results] */
+static int snapshot_k(lua_State *L, int status, lua_KContext ctx) {
+  (void)status;
+  luaL_checkstack(L, 40, "vdx: snapshot");
+  vdx_page *p = vdx__check_page(L, 1);
+  if (ctx == 0) {                           /* frames tagged: snapshot all */
+    lua_settop(L, 5);
+    join *j = join_new(L, p->b->lp, vdx__conn_default_timeout(p->b->conn));
+    if (j == NULL) return luaL_error(L, "out of memory");
+    lua_getfield(L, 2, "root");
+    const char *root = lua_tostring(L, -1);
+    int root_frame = 0;
+    if (root && root[0] == 'f') root_frame = atoi(root + 1);
+    lua_pop(L, 1);
+    for (int i = 0; i < p->nframes; i++) {
+      vdx_frame *f = &p->frames[i];
+      if (root && f->ordinal < root_frame) continue;
+      lua_pushvalue(L, 3);
+      if (root && f->ordinal != root_frame) {
+        /* frames other than the root's are snapshotted whole */
+        lua_newtable(L);
+        lua_newtable(L);
+        lua_getfield(L, 2, "max_options");
+        lua_setfield(L, -2, "maxOptions");
+        lua_rawseti(L, -2, 1);
+        lua_replace(L, -2);
+      }
+      vdx_waiter *w = vdx__bridge_call(L, p, f->id, "snapshot", -1, 0);
+      join_add(L, j, w, f->ordinal + 1);
+      if (w == NULL) lua_pop(L, 1);
+      lua_pop(L, 1);
+    }
+    vdx_waiter *out = join_seal(L, j);
+    return vdx__await(L, out, 1, snapshot_k);
+  }
+  /* stack: page, opts, args, budget, offset, results (ordinal+1 keyed) */
+  int raw = lua_gettop(L);
+  lua_newtable(L);
+  int results = lua_gettop(L);
+  lua_pushnil(L);
+  while (lua_next(L, raw)) {
+    lua_pushinteger(L, lua_tointeger(L, -2) - 1);
+    lua_insert(L, -2);
+    lua_settable(L, results);
+  }
+  lua_createtable(L, 0, 10);
+  int res = lua_gettop(L);
+  lua_newtable(L);
+  int warnings = lua_gettop(L);
+  sbuf b = {NULL, 0, 0, 0};
+  stitch s = {L, results, warnings, &b, 0, 0, 0, 0};
+  lua_getfield(L, 2, "root");
+  const char *root = lua_tostring(L, -1);
+  int root_frame = root && root[0] == 'f' ? atoi(root + 1) : 0;
+  lua_pop(L, 1);
+  emit_frame(&s, root_frame, "", 0);
+  if (b.oom) { free(b.p); return luaL_error(L, "out of memory"); }
+  apply_budget(L, res, b.p ? b.p : "", b.len, lua_tointeger(L, 4), lua_tointeger(L, 5));
+  free(b.p);
+  lua_pushvalue(L, warnings);
+  lua_setfield(L, res, "warnings");
+  lua_pushinteger(L, s.elements);
+  lua_setfield(L, res, "element_count");
+  lua_pushinteger(L, s.refs);
+  lua_setfield(L, res, "ref_count");
+  lua_pushinteger(L, s.unmeasurable);
+  lua_setfield(L, res, "unmeasurable");
+  lua_rawgeti(L, results, root_frame);
+  if (lua_istable(L, -1)) {
+    lua_getfield(L, -1, "value");
+    if (lua_istable(L, -1)) {
+      lua_getfield(L, -1, "url");
+      lua_setfield(L, res, "url");
+      lua_getfield(L, -1, "title");
+      lua_setfield(L, res, "title");
+    }
+    lua_pop(L, 1);
+  }
+  lua_pop(L, 1);
+  lua_pushvalue(L, res);
+  return 1;
+}
+
+/*
+ * page:snapshot{ budget_tokens = 8000, root = nil, depth = nil,
+ * offset = nil, max_options = 10 } -> { text=, url=, title=, ref_count=,
+ * element_count=, unmeasurable=, warnings = {…}, truncated=, line_count=,
+ * next_offset= }.  Every frame (same-origin and cross-origin) is read by
+ * its own bridge, all at once; refs inside frames are f<N>_eM.
+ */
+static int page_snapshot(lua_State *L) {
+  static const char *const known[] = {"budget_tokens", "root", "depth",
+    "offset", "max_options", "timeout_ms", NULL};
+  vdx_page *p = vdx__check_page(L, 1);
+  luaL_checkstack(L, 40, "vdx: snapshot");
+  if (p->closed) return luaL_error(L, "vdx.Page is closed (%s)", p->close_reason);
+  vdx__browser_conn(L, p->b);
+  if (lua_isnoneornil(L, 2)) { lua_settop(L, 1); lua_newtable(L); }
+  vdx__check_opts(L, 2, known);
+  lua_settop(L, 2);
+  lua_Integer budget = vdx__opt_int(L, 2, "budget_tokens", 8000);
+  lua_Integer offset = vdx__opt_int(L, 2, "offset", 0);
+  lua_Integer depth = vdx__opt_int(L, 2, "depth", 0);
+  lua_Integer maxopt = vdx__opt_int(L, 2, "max_options", 10);
+  luaL_argcheck(L, budget > 0, 2, "budget_tokens must be > 0");
+  luaL_argcheck(L, offset >= 0, 2, "offset must be >= 0");
+  lua_getfield(L, 2, "root");
+  const char *root = lua_tostring(L, -1);
+  if (root && !lua_isstring(L, -1)) return luaL_argerror(L, 2, "root must be a ref");
+  /* args for the bridge: { {root=, depth=, maxOptions=} } */
+  lua_createtable(L, 1, 0);
+  lua_createtable(L, 0, 3);
+  if (root) {
+    const char *u = strchr(root, '_');
+    lua_pushstring(L, root);
+    lua_setfield(L, -2, "root");
+    (void)u;
+  }
+  if (depth > 0) { lua_pushinteger(L, depth); lua_setfield(L, -2, "depth"); }
+  lua_pushinteger(L, maxopt);
+  lua_setfield(L, -2, "maxOptions");
+  lua_rawseti(L, -2, 1);
+  lua_replace(L, 3);
+  lua_pushinteger(L, budget * 4);
+  lua_pushinteger(L, offset);
+  /* Tag the child frames that are not tagged in their parent's document. */
+  join *j = join_new(L, p->b->lp, 10000);
+  if (j == NULL) return luaL_error(L, "out of memory");
+  for (int i = 0; i < p->nframes; i++) {
+    if (p->frames[i].ordinal == 0) continue;
+    vdx_waiter *w = tag_frame(L, p, &p->frames[i]);
+    if (w) join_add(L, j, w, i + 1);
+  }
+  vdx_waiter *out = join_seal(L, j);
+  return vdx__await(L, out, 0, snapshot_k);
+}
+
+/* ----------------------------------------------- describe / accessible */
+
+/* The frame that owns ref ("e3" main, "f2_e7" frame 2); raises UnknownRef. */
+static vdx_frame *ref_frame(lua_State *L, vdx_page *p, const char *ref) {
+  int ordinal = 0;
+  const char *r = ref;
+  if (r[0] == 'f') {
+    ordinal = atoi(r + 1);
+    r = strchr(r, '_');
+    if (r == NULL || ordinal <= 0) goto bad;
+    r++;
+  }
+  if (r[0] != 'e' || r[1] < '1' || r[1] > '9') goto bad;
+  vdx_frame *f = vdx__frame_by_ordinal(p, ordinal);
+  if (f == NULL) {
+    vdx__error_push(L, "UnknownRef", "ref %s belongs to frame f%d, which is "
+                    "gone; take a new snapshot", ref, ordinal);
+    lua_pushstring(L, ref);
+    lua_setfield(L, -2, "ref");
+    lua_error(L);
+  }
+  return f;
+bad:
+  luaL_error(L, "'%s' is not a ref (refs look like e3 or f1_e7)", ref);
+  return NULL;
+}
+
+static int describe_k(lua_State *L, int status, lua_KContext ctx) {
+  (void)status; (void)ctx;
+  vdx_page *p = vdx__check_page(L, 1);
+  int v = lua_gettop(L);
+  if (lua_istable(L, v) && lua_getfield(L, v, "error") == LUA_TSTRING) {
+    vdx__error_push(L, lua_tostring(L, -1), "ref %s %s", lua_tostring(L, 2),
+                    strcmp(lua_tostring(L, -1), "StaleRef") == 0
+                    ? "points at an element that was removed; take a new snapshot"
+                    : "is not known in this document; take a new snapshot");
+    int e = lua_gettop(L);
+    lua_pushnil(L);
+    while (lua_next(L, v)) {
+      if (lua_type(L, -2) == LUA_TSTRING && strcmp(lua_tostring(L, -2), "error") != 0) {
+        lua_pushvalue(L, -2);
+        lua_insert(L, -2);
+        lua_settable(L, e);
+      } else {
+        lua_pop(L, 1);
+      }
+    }
+    return lua_error(L);
+  }
+  lua_settop(L, v);
+  vdx_frame *f = ref_frame(L, p, lua_tostring(L, 2));
+  if (f->ordinal) lua_pushfstring(L, "f%d", f->ordinal);
+  else lua_pushliteral(L, "main");
+  lua_setfield(L, v, "frame");
+  lua_pushstring(L, f->id);
+  lua_setfield(L, v, "frame_id");
+  return 1;
+}
+
+/* page:describe(ref) -> {ref=, role=, name=, tag=, frame=, frame_id=,
+ * attributes={…}}; raises UnknownRef or StaleRef (with the last role,
+ * name and tag). */
+static int page_describe(lua_State *L) {
+  vdx_page *p = vdx__check_page(L, 1);
+  if (p->closed) return luaL_error(L, "vdx.Page is closed (%s)", p->close_reason);
+  const char *ref = luaL_checkstring(L, 2);
+  lua_settop(L, 2);
+  vdx_frame *f = ref_frame(L, p, ref);
+  lua_createtable(L, 1, 0);
+  lua_pushvalue(L, 2);
+  lua_rawseti(L, -2, 1);
+  vdx_waiter *w = vdx__bridge_call(L, p, f->id, "describe", -1, 0);
+  if (w == NULL) return luaL_error(L, "out of memory");
+  lua_settop(L, 2);
+  return vdx__await(L, w, 0, describe_k);
+}
+
+static int value_k(lua_State *L, int status, lua_KContext ctx) {
+  (void)L; (void)status; (void)ctx;
+  return 1;
+}
+
+/* page:accessible(css [, limit]) -> { items = {{role=, name=,
+ * description=, ref=}…}, total = n } for the main frame, from the same
+ * role and name engine as the snapshot. */
+static int page_accessible(lua_State *L) {
+  vdx_page *p = vdx__check_page(L, 1);
+  if (p->closed) return luaL_error(L, "vdx.Page is closed (%s)", p->close_reason);
+  luaL_checkstring(L, 2);
+  lua_Integer limit = luaL_optinteger(L, 3, 200);
+  lua_createtable(L, 2, 0);
+  lua_pushvalue(L, 2);
+  lua_rawseti(L, -2, 1);
+  lua_pushinteger(L, limit);
+  lua_rawseti(L, -2, 2);
+  vdx_waiter *w = vdx__bridge_call(L, p, p->frames[0].id, "accessible", -1, 0);
+  if (w == NULL) return luaL_error(L, "out of memory");
+  lua_settop(L, 1);
+  return vdx__await(L, w, 0, value_k);
+}
+
+/*
+ * page:bridge(method, args [, {frame = ref_or_ordinal, timeout_ms=}]) ->
+ * value.  Calls any bridge method in a frame's isolated world: the raw
+ * primitive that Lua tools build on without recompiling.
+ */
+static int page_bridge(lua_State *L) {
+  static const char *const known[] = {"frame", "timeout_ms", NULL};
+  vdx_page *p = vdx__check_page(L, 1);
+  if (p->closed) return luaL_error(L, "vdx.Page is closed (%s)", p->close_reason);
+  const char *method = luaL_checkstring(L, 2);
+  if (lua_isnoneornil(L, 3)) { lua_settop(L, 2); lua_newtable(L); }
+  luaL_checktype(L, 3, LUA_TTABLE);
+  vdx__check_opts(L, 4, known);
+  vdx_frame *f = &p->frames[0];
+  if (lua_istable(L, 4)) {
+    lua_getfield(L, 4, "frame");
+    if (lua_isinteger(L, -1)) {
+      f = vdx__frame_by_ordinal(p, (int)lua_tointeger(L, -1));
+      if (f == NULL) return vdx__error_raise(L, "FrameDetached", "no frame f%d",
+                                             (int)lua_tointeger(L, -2));
+    } else if (lua_isstring(L, -1)) {
+      f = ref_frame(L, p, lua_tostring(L, -1));
+    }
+    lua_pop(L, 1);
+  }
+  int timeout = (int)vdx__opt_int(L, 4, "timeout_ms", 0);
+  vdx_waiter *w = vdx__bridge_call(L, p, f->id, method, 3, timeout);
+  if (w == NULL) return luaL_error(L, "out of memory");
+  lua_settop(L, 1);
+  return vdx__await(L, w, 0, value_k);
+}
+
+/* page:frames() -> { {ordinal=, id=, parent=, has_context=}, … }. */
+static int page_frames(lua_State *L) {
+  vdx_page *p = vdx__check_page(L, 1);
+  lua_createtable(L, p->nframes, 0);
+  for (int i = 0; i < p->nframes; i++) {
+    vdx_frame *f = &p->frames[i];
+    lua_createtable(L, 0, 4);
+    lua_pushinteger(L, f->ordinal);
+    lua_setfield(L, -2, "ordinal");
+    lua_pushstring(L, f->id);
+    lua_setfield(L, -2, "id");
+    lua_pushstring(L, f->parent);
+    lua_setfield(L, -2, "parent");
+    lua_pushboolean(L, f->ctx != 0);
+    lua_setfield(L, -2, "has_context");
+    lua_pushboolean(L, strcmp(f->sid, p->session_id) != 0);
+    lua_setfield(L, -2, "out_of_process");
+    lua_rawseti(L, -2, i + 1);
+  }
+  return 1;
+}
+
+void vdx__snapshot_methods(lua_State *L) {
+  static const luaL_Reg methods[] = {
+    {"snapshot", page_snapshot},
+    {"describe", page_describe},
+    {"accessible", page_accessible},
+    {"bridge", page_bridge},
+    {"frames", page_frames},
+    {NULL, NULL}};
+  luaL_setfuncs(L, methods, 0);
+}

@@ -1,0 +1,22 @@
+#!/bin/sh
+# tools/deps.sh -- installs the Debian packages vdxlua needs (only the
+# missing ones; a quick no-op when all are present).  Uses sudo only when
+# not root.
+set -e
+PKGS="build-essential pkg-config lua5.4 liblua5.4-dev libuv1-dev
+libwebsockets-dev libwebsockets-evlib-uv lua-cjson lua-cjson-dev lua-busted
+chromium curl procps"
+missing=""
+for p in $PKGS; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
+    missing="$missing $p"
+done
+if [ -z "$missing" ]; then
+  echo "deps: everything is installed"
+  exit 0
+fi
+SUDO=""
+[ "$(id -u)" -ne 0 ] && SUDO=sudo
+echo "deps: installing$missing"
+$SUDO apt-get update -q
+DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q $missing
