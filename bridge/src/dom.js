@@ -1,0 +1,109 @@
+// dom.js -- tree helpers on top of the captured natives: the flat tree
+// (shadow roots and slots), id references resolved in the right tree, and
+// attribute shortcuts.
+
+import * as N from './natives.js';
+
+// The local name of an element, or '' for anything else.
+export function tagOf(node) {
+  return N.nodeType(node) === N.ELEMENT_NODE ? N.localName(node) : '';
+}
+
+export function isElement(node) {
+  return node != null && typeof node === 'object' && N.nodeType(node) === N.ELEMENT_NODE;
+}
+
+export function isHTML(el) {
+  return N.namespaceURI(el) === N.HTML_NS;
+}
+
+export function attr(el, name) {
+  return N.getAttribute(el, name);
+}
+
+export function hasAttr(el, name) {
+  return N.hasAttribute(el, name);
+}
+
+// The value of an aria-* attribute, lower-cased and trimmed ('' when absent).
+export function ariaToken(el, name) {
+  const v = N.getAttribute(el, name);
+  return v == null ? '' : v.trim().toLowerCase();
+}
+
+// The parent of a node in the flat tree: a slotted node's slot, a shadow
+// root's host, otherwise the DOM parent.  Returns null at the top.
+export function flatParent(node) {
+  const type = N.nodeType(node);
+  const slot = type === N.ELEMENT_NODE ? N.assignedSlot(node)
+    : type === N.TEXT_NODE ? N.textAssignedSlot(node) : null;
+  if (slot) return slot;
+  const parent = N.parentNode(node);
+  if (parent && N.nodeType(parent) === N.DOCUMENT_FRAGMENT_NODE) {
+    return N.shadowHost(parent);
+  }
+  return parent;
+}
+
+// Calls fn(child) for every child of el in flat-tree order: the children of
+// an open shadow root instead of the light children, a slot's assigned nodes
+// (or its fallback content when nothing is assigned).
+export function forEachFlatChild(el, fn) {
+  if (N.localName(el) === 'slot' && isHTML(el)) {
+    const assigned = N.assignedNodes(el);
+    if (assigned.length > 0) {
+      for (let i = 0; i < assigned.length; i++) fn(assigned[i]);
+      return;
+    }
+  }
+  const root = N.shadowRoot(el);
+  let child = N.firstChild(root || el);
+  while (child) {
+    fn(child);
+    child = N.nextSibling(child);
+  }
+}
+
+// Resolves an id in the tree el lives in (its document or shadow root).
+export function byId(el, id) {
+  if (!id) return null;
+  const root = N.getRootNode(el);
+  const type = N.nodeType(root);
+  if (type === N.DOCUMENT_NODE) return N.docGetElementById(root, id);
+  if (type === N.DOCUMENT_FRAGMENT_NODE) return N.fragGetElementById(root, id);
+  return null;
+}
+
+// The elements named by an id-list attribute, in order, skipping ids that
+// resolve to nothing.
+export function idRefs(el, name) {
+  const value = N.getAttribute(el, name);
+  if (!value) return [];
+  const out = [];
+  for (const id of value.split(/\s+/)) {
+    const target = byId(el, id);
+    if (target) out.push(target);
+  }
+  return out;
+}
+
+// The deepest focused element, looking through open shadow roots.
+export function deepActiveElement(doc) {
+  let active = N.docActiveElement(doc);
+  while (active) {
+    const root = N.shadowRoot(active);
+    const inner = root ? N.shadowActiveElement(root) : null;
+    if (!inner) break;
+    active = inner;
+  }
+  return active;
+}
+
+// Collapses runs of white space to one space.
+export function collapse(s) {
+  return s.replace(/[\s\u00a0]+/g, ' ');
+}
+
+export function normalize(s) {
+  return collapse(s).trim();
+}

@@ -1,0 +1,24 @@
+// errors.js -- errors the bridge throws.  The message starts with the kind
+// ("UnknownRef: e7"), and the kind and its fields are also set as vdxType
+// and vdxFields, so the host can keep the kind across the boundary.
+
+// Returns an error of class Ctor (Error by default) of the given kind.
+export function bridgeError(kind, detail, fields, Ctor) {
+  const e = new (Ctor || Error)(kind + ': ' + detail);
+  e.vdxType = kind;
+  e.vdxFields = fields || null;
+  return e;
+}
+
+// A misuse of the API: wrong argument type or an unknown option.
+export function badArgument(detail) {
+  return bridgeError('BadArgument', detail, null, TypeError);
+}
+
+// Throws a BadArgument naming the first key of opts that is not allowed.
+export function checkKeys(opts, allowed, what) {
+  if (typeof opts !== 'object') throw badArgument(what + ': options must be an object');
+  for (const key of Object.keys(opts)) {
+    if (!allowed.includes(key)) throw badArgument(what + ': unexpected option ' + JSON.stringify(key));
+  }
+}

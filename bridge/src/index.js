@@ -1,0 +1,179 @@
+// index.js -- the bridge entry point.  Defines globalThis.__vdxBridge, a
+// frozen { version, create(options), instance(prefix) }, and nothing else.
+// Evaluating the bundle again leaves the first definition in place.
+//
+// create({ prefix }) returns a frozen instance for this frame's document.
+// Every method returns plain JSON-able values except element(), which
+// returns the DOM element for the host to hold by object id.
+
+import * as N from './natives.js';
+import { attr, flatParent, isElement } from './dom.js';
+import { getRole } from './roles.js';
+import { accessibleDescription, accessibleName } from './name.js';
+import { Refs } from './refs.js';
+import { isRefWorthy, snapshot } from './snapshot.js';
+import { badArgument, bridgeError, checkKeys } from './errors.js';
+import { Ctx, isActionable, isHiddenForAria } from './visibility.js';
+
+/* global __VDX_VERSION__ */
+const VERSION = typeof __VDX_VERSION__ === 'string' ? __VDX_VERSION__ : '0.0.0';
+const MAX_ATTRIBUTES = 40;
+const MAX_ATTRIBUTE_LENGTH = 200;
+const PREFIX_PATTERN = /^(?:f[1-9][0-9]*_)*$/;
+
+// True when v is a DOM element of this world (anything else, including
+// objects that throw on inspection, is not).
+function isElementValue(v) {
+  if (v == null || typeof v !== 'object') return false;
+  try {
+    return isElement(v);
+  } catch (e) {
+    return false;
+  }
+}
+
+function checkElement(v, what) {
+  if (!isElementValue(v)) throw badArgument(what + ': expected an element');
+  return v;
+}
+
+function boundedAttributes(el) {
+  const out = {};
+  const names = N.getAttributeNames(el);
+  const n = Math.min(names.length, MAX_ATTRIBUTES);
+  for (let i = 0; i < n; i++) {
+    let v = attr(el, names[i]) || '';
+    if (v.length > MAX_ATTRIBUTE_LENGTH) v = v.slice(0, MAX_ATTRIBUTE_LENGTH) + '\u2026';
+    out[names[i]] = v;
+  }
+  return out;
+}
+
+// Creates the bridge instance of one frame.  options.prefix is the ref
+// prefix: "" in the main frame, "f1_", "f2_", ... in child frames.
+function create(options) {
+  if (options != null) checkKeys(options, ['prefix'], 'create');
+  const prefix = options && options.prefix != null ? String(options.prefix) : '';
+  if (!PREFIX_PATTERN.test(prefix)) throw badArgument('create: bad prefix ' + JSON.stringify(prefix));
+  const refs = new Refs(prefix);
+  const frameKeys = new WeakMap();
+
+  // The element of a live ref; throws UnknownRef:/StaleRef: otherwise.
+  function resolve(ref) {
+    const hit = refs.lookup(ref);
+    if (!hit) throw bridgeError('UnknownRef', String(ref), { ref: String(ref) });
+    if (hit.stale) {
+      const e = hit.entry;
+      throw bridgeError('StaleRef', ref, { ref, role: e.role, name: e.name, tag: e.tag });
+    }
+    return hit.element;
+  }
+
+  const env = { refs, frameKeys, resolve };
+
+  const instance = {
+    version: VERSION,
+    prefix,
+
+    // { text, element_count, ref_count, unmeasurable, frames }.
+    snapshot(opts) {
+      return snapshot(env, opts);
+    },
+
+    // Remembers the host's key for a frame owner.  Takes (element, key), or
+    // the element as `this` and (key).
+    tagFrame(a, b) {
+      let el;
+      let key;
+      if (isElementValue(a)) { el = a; key = b; } else { el = checkElement(this, 'tagFrame'); key = a; }
+      const tag = N.localName(el);
+      if (tag !== 'iframe' && tag !== 'frame') throw badArgument('tagFrame: expected an iframe element');
+      frameKeys.set(el, String(key));
+      return true;
+    },
+
+    // { ref, role, name, tag, attributes } for a live ref, else an error
+    // object with what was last known.
+    describe(ref) {
+      const hit = refs.lookup(ref);
+      if (!hit) return { error: 'UnknownRef', ref: String(ref) };
+      const e = hit.entry;
+      if (hit.stale) return { error: 'StaleRef', ref, role: e.role, name: e.name, tag: e.tag };
+      const el = hit.element;
+      const role = getRole(el);
+      const name = accessibleName(new Ctx(), el, role, false);
+      return { ref, role, name, tag: N.localName(el), attributes: boundedAttributes(el) };
+    },
+
+    element(ref) {
+      return resolve(ref);
+    },
+
+    // The role, name, description and ref of up to `limit` elements
+    // matching css: { items, total }.
+    accessible(css, limit) {
+      if (typeof css !== 'string') throw badArgument('accessible: selector must be a string');
+      const max = limit == null ? 200 : Math.max(0, limit | 0);
+      let list;
+      try {
+        list = N.docQuerySelectorAll(document, css);
+      } catch (e) {
+        throw bridgeError('InvalidSelector', css, { selector: css });
+      }
+      const ctx = new Ctx();
+      const items = [];
+      const n = Math.min(list.length, max);
+      for (let i = 0; i < n; i++) items.push(accessibleItem(ctx, refs, list[i]));
+      return { items, total: list.length };
+    },
+
+    role(el) {
+      return getRole(checkElement(el, 'role'));
+    },
+
+    name(el) {
+      checkElement(el, 'name');
+      return accessibleName(new Ctx(), el, getRole(el), false);
+    },
+  };
+  return Object.freeze(instance);
+}
+
+function accessibleItem(ctx, refs, el) {
+  const role = getRole(el);
+  const name = accessibleName(ctx, el, role, false);
+  const description = accessibleDescription(ctx, el, name);
+  let ref = refs.peek(el);
+  if (ref === null && !isHiddenForAria(ctx, el)) {
+    const parent = flatParent(el);
+    const parentPointer = isElement(parent) && ctx.style(parent).cursor === 'pointer';
+    const pointer = ctx.style(el).cursor === 'pointer' && !parentPointer;
+    if (isRefWorthy(el, N.localName(el), role, pointer) && isActionable(ctx, el)) {
+      ref = refs.assign(el, role, name, N.localName(el));
+    }
+  }
+  return { role, name, description, ref };
+}
+
+// The instance of this document for a prefix, created on first use, so a
+// host that calls by prefix keeps one ref registry per frame.
+const instances = new Map();
+
+function instance(prefix) {
+  const key = prefix == null ? '' : String(prefix);
+  let inst = instances.get(key);
+  if (inst === undefined) {
+    inst = create({ prefix: key });
+    instances.set(key, inst);
+  }
+  return inst;
+}
+
+if (!Object.getOwnPropertyDescriptor(globalThis, '__vdxBridge')) {
+  Object.defineProperty(globalThis, '__vdxBridge', {
+    value: Object.freeze({ version: VERSION, create, instance }),
+    enumerable: false,
+    writable: false,
+    configurable: false,
+  });
+}

@@ -1,0 +1,317 @@
+// roles.js -- the role of an element: the first valid token of its role
+// attribute, else its implicit role from HTML-AAM.
+//
+// Elements HTML-AAM gives no role ("no corresponding role") and elements it
+// maps to generic both get 'generic'.  Two pseudo-roles are returned that
+// are not ARIA roles: 'iframe' for frame owners and 'textbox' for the input
+// types ARIA 1.2 leaves without a role (password, date and time pickers),
+// so an agent can tell they take typed input.
+
+import * as N from './natives.js';
+import { attr, ariaToken, flatParent, hasAttr, isElement, isHTML, tagOf } from './dom.js';
+
+// Concrete WAI-ARIA 1.2 roles (abstract roles are not valid in role=).
+const ROLES = new Set((
+  'alert alertdialog application article banner blockquote button caption cell checkbox ' +
+  'code columnheader combobox complementary contentinfo definition deletion dialog directory ' +
+  'document emphasis feed figure form generic grid gridcell group heading img insertion link ' +
+  'list listbox listitem log main marquee math menu menubar menuitem menuitemcheckbox ' +
+  'menuitemradio meter navigation none note option paragraph presentation progressbar radio ' +
+  'radiogroup region row rowgroup rowheader scrollbar search searchbox separator slider ' +
+  'spinbutton status strong subscript superscript switch tab table tablist tabpanel term ' +
+  'textbox time timer toolbar tooltip tree treegrid treeitem image mark'
+).split(' '));
+
+// Global states and properties: having any of them makes an explicit
+// none/presentation role be ignored (WAI-ARIA 1.2, presentational role
+// conflict resolution).
+const GLOBAL_ARIA = [
+  'aria-atomic', 'aria-busy', 'aria-controls', 'aria-current', 'aria-describedby',
+  'aria-details', 'aria-dropeffect', 'aria-errormessage', 'aria-flowto', 'aria-grabbed',
+  'aria-haspopup', 'aria-invalid', 'aria-keyshortcuts', 'aria-label', 'aria-labelledby',
+  'aria-live', 'aria-owns', 'aria-relevant', 'aria-roledescription', 'aria-disabled',
+];
+
+// Roles whose owned children become presentational when they are.
+const PRESENTATIONAL_PARENTS = {
+  li: ['ul', 'ol', 'menu'],
+  tr: ['table', 'thead', 'tbody', 'tfoot'],
+  td: ['tr'], th: ['tr'],
+  thead: ['table'], tbody: ['table'], tfoot: ['table'],
+  dt: ['dl'], dd: ['dl'],
+};
+
+// Tags with a fixed implicit role.
+const SIMPLE = {
+  article: 'article', blockquote: 'blockquote', button: 'button', caption: 'caption',
+  code: 'code', datalist: 'listbox', dd: 'definition', del: 'deletion', dfn: 'term',
+  details: 'group', dialog: 'dialog', dt: 'term', em: 'emphasis', fieldset: 'group',
+  figure: 'figure', h1: 'heading', h2: 'heading', h3: 'heading', h4: 'heading',
+  h5: 'heading', h6: 'heading', hgroup: 'group', hr: 'separator', iframe: 'iframe',
+  ins: 'insertion', main: 'main', mark: 'mark', math: 'math', menu: 'list', meter: 'meter',
+  nav: 'navigation', ol: 'list', optgroup: 'group', option: 'option', output: 'status',
+  p: 'paragraph', progress: 'progressbar', s: 'deletion', search: 'search', strong: 'strong',
+  sub: 'subscript', sup: 'superscript', table: 'table', tbody: 'rowgroup', textarea: 'textbox',
+  tfoot: 'rowgroup', thead: 'rowgroup', time: 'time', tr: 'row', ul: 'list', address: 'group',
+};
+
+const INPUT_ROLES = {
+  button: 'button', image: 'button', reset: 'button', submit: 'button', file: 'button',
+  color: 'button', checkbox: 'checkbox', radio: 'radio', range: 'slider',
+  number: 'spinbutton', search: 'searchbox', email: 'textbox', tel: 'textbox',
+  text: 'textbox', url: 'textbox', password: 'textbox', date: 'textbox',
+  'datetime-local': 'textbox', month: 'textbox', time: 'textbox', week: 'textbox',
+};
+
+const MATHML_NS = 'http://www.w3.org/1998/Math/MathML';
+
+// Landmark scoping for header/footer/aside: sectioning content and the
+// roles that stand for it.
+const SECTIONING_TAGS = new Set(['article', 'aside', 'main', 'nav', 'section']);
+const SECTIONING_ROLES = new Set(['article', 'complementary', 'main', 'navigation', 'region']);
+
+// True when el can take focus: natively focusable elements (when enabled)
+// and anything with a tabindex attribute.
+export function isFocusable(el) {
+  if (hasAttr(el, 'tabindex')) return true;
+  if (!isHTML(el)) return false;
+  const tag = N.localName(el);
+  switch (tag) {
+    case 'a': case 'area': return hasAttr(el, 'href');
+    case 'button': case 'select': case 'textarea':
+      return !N.matches(el, ':disabled');
+    case 'input':
+      return N.inputType(el) !== 'hidden' && !N.matches(el, ':disabled');
+    case 'iframe': return true;
+    case 'summary': return isDetailsSummary(el);
+    case 'audio': case 'video': return hasAttr(el, 'controls');
+    default: return N.isContentEditable(el) && !parentEditable(el);
+  }
+}
+
+function parentEditable(el) {
+  const p = N.parentNode(el);
+  return isElement(p) && isHTML(p) && N.isContentEditable(p);
+}
+
+function isDetailsSummary(el) {
+  const p = N.parentNode(el);
+  if (!isElement(p) || tagOf(p) !== 'details') return false;
+  for (let c = N.firstChild(p); c; c = N.nextSibling(c)) {
+    if (isElement(c) && tagOf(c) === 'summary') return c === el;
+  }
+  return false;
+}
+
+export function hasGlobalAria(el) {
+  for (let i = 0; i < GLOBAL_ARIA.length; i++) {
+    if (hasAttr(el, GLOBAL_ARIA[i])) return true;
+  }
+  return false;
+}
+
+// The first valid, non-abstract token of el's role attribute, or ''.
+export function explicitRole(el) {
+  const value = attr(el, 'role');
+  if (!value) return '';
+  for (const token of value.trim().toLowerCase().split(/\s+/)) {
+    if (ROLES.has(token)) return token === 'image' ? 'img' : token;
+  }
+  return '';
+}
+
+// The computed role of el.  hasName, when given, answers whether el has an
+// accessible name (used for section, form and aside, which only become
+// landmarks when named); it defaults to a check of aria-label/labelledby
+// and title.
+export function getRole(el, hasName) {
+  const explicit = explicitRole(el);
+  if (explicit === 'none' || explicit === 'presentation') {
+    if (isFocusable(el) || hasGlobalAria(el)) return implicitRole(el, hasName);
+    return 'none';
+  }
+  if (explicit) return explicit;
+  if (inheritsPresentation(el)) return 'none';
+  return implicitRole(el, hasName);
+}
+
+// True when el is a required child of an element whose role is none or
+// presentation (an li of a presentational list, a cell of a presentational
+// table), which makes el presentational too.
+function inheritsPresentation(el) {
+  if (!isHTML(el)) return false;
+  const parents = PRESENTATIONAL_PARENTS[N.localName(el)];
+  if (!parents) return false;
+  if (hasAttr(el, 'tabindex') || hasGlobalAria(el)) return false;
+  for (let p = N.parentNode(el); isElement(p); p = N.parentNode(p)) {
+    const tag = N.localName(p);
+    const r = explicitRole(p);
+    if (r === 'none' || r === 'presentation') return !isFocusable(p) && !hasGlobalAria(p);
+    if (r) return false;
+    if (tag === 'table' || tag === 'ul' || tag === 'ol' || tag === 'menu' || tag === 'dl') return false;
+    if (!parents.includes(tag) && !(tag in PRESENTATIONAL_PARENTS)) return false;
+  }
+  return false;
+}
+
+function defaultHasName(el) {
+  const label = attr(el, 'aria-label');
+  if (label && label.trim()) return true;
+  if (hasAttr(el, 'aria-labelledby')) return true;
+  const title = attr(el, 'title');
+  return !!(title && title.trim());
+}
+
+// The implicit (HTML-AAM) role of el, ignoring its role attribute.
+export function implicitRole(el, hasName) {
+  if (!isHTML(el)) return svgRole(el);
+  const tag = N.localName(el);
+  const simple = SIMPLE[tag];
+  if (simple) return tag === 'option' ? optionRole(el) : simple;
+  const named = () => (hasName ? hasName(el) : defaultHasName(el));
+  switch (tag) {
+    case 'a': case 'area':
+      return hasAttr(el, 'href') ? 'link' : 'generic';
+    case 'header': return isScopedToBody(el) ? 'banner' : 'generic';
+    case 'footer': return isScopedToBody(el) ? 'contentinfo' : 'generic';
+    case 'aside':
+      return isScopedToBody(el) || named() ? 'complementary' : 'generic';
+    case 'section': return named() ? 'region' : 'generic';
+    case 'form': return named() ? 'form' : 'generic';
+    case 'img': return imgRole(el);
+    case 'input': return inputRole(el);
+    case 'select': return selectRole(el);
+    case 'li': return listItemRole(el);
+    case 'td': return cellRole(el);
+    case 'th': return headerCellRole(el);
+    case 'summary': return isDetailsSummary(el) ? 'button' : 'generic';
+    case 'svg': return 'img';
+    default: return 'generic';
+  }
+}
+
+// SVG and MathML roots; their inner elements are generic.
+function svgRole(el) {
+  const tag = N.localName(el);
+  if (tag === 'svg') return 'img';
+  if (tag === 'math' && N.namespaceURI(el) === MATHML_NS) return 'math';
+  return 'generic';
+}
+
+function optionRole(el) {
+  const p = N.parentNode(el);
+  const pt = tagOf(p);
+  if (pt === 'select' || pt === 'datalist') return 'option';
+  if (pt === 'optgroup' && tagOf(N.parentNode(p)) === 'select') return 'option';
+  return 'generic';
+}
+
+function imgRole(el) {
+  const alt = attr(el, 'alt');
+  if (alt === '' && !hasAttr(el, 'title') && !isFocusable(el) && !hasGlobalAria(el)) {
+    return 'presentation';
+  }
+  return 'img';
+}
+
+function inputRole(el) {
+  const type = N.inputType(el);
+  if (type === 'hidden') return 'generic';
+  if (hasAttr(el, 'list') && (type === 'text' || type === 'search' || type === 'email' ||
+      type === 'tel' || type === 'url')) {
+    return 'combobox';
+  }
+  return INPUT_ROLES[type] || 'textbox';
+}
+
+function selectRole(el) {
+  if (N.selectMultiple(el) || N.selectSize(el) > 1) return 'listbox';
+  return 'combobox';
+}
+
+function listItemRole(el) {
+  const p = N.parentNode(el);
+  const tag = tagOf(p);
+  if (tag === 'ul' || tag === 'ol' || tag === 'menu') return 'listitem';
+  if (isElement(p) && explicitRole(p) === 'list') return 'listitem';
+  return 'generic';
+}
+
+// The table-like ancestor of a cell, and whether it is a grid.
+function tableRoleOf(el) {
+  for (let p = N.parentNode(el); isElement(p); p = N.parentNode(p)) {
+    const r = explicitRole(p);
+    if (r === 'grid' || r === 'treegrid') return 'grid';
+    if (r === 'table') return 'table';
+    if (tagOf(p) === 'table') return r ? '' : 'table';
+  }
+  return '';
+}
+
+function cellRole(el) {
+  const t = tableRoleOf(el);
+  if (t === 'grid') return 'gridcell';
+  return t === 'table' ? 'cell' : 'generic';
+}
+
+// th: columnheader or rowheader from scope, else from position (a th in
+// thead, or in a row of only th, heads a column; a leading th in a row
+// with data cells heads that row).
+function headerCellRole(el) {
+  const t = tableRoleOf(el);
+  if (!t) return 'generic';
+  const scope = (attr(el, 'scope') || '').toLowerCase();
+  if (scope === 'col' || scope === 'colgroup') return 'columnheader';
+  if (scope === 'row' || scope === 'rowgroup') return 'rowheader';
+  const row = N.parentNode(el);
+  if (tagOf(N.parentNode(row)) === 'thead') return 'columnheader';
+  let hasData = false;
+  for (let c = N.firstChild(row); c; c = N.nextSibling(c)) {
+    if (isElement(c) && tagOf(c) === 'td') { hasData = true; break; }
+  }
+  if (hasData) return 'rowheader';
+  return 'columnheader';
+}
+
+// True when a header/footer/aside is not inside sectioning content (or an
+// element with a sectioning role), so it maps to a landmark.
+function isScopedToBody(el) {
+  for (let p = flatParent(el); isElement(p); p = flatParent(p)) {
+    if (isHTML(p) && SECTIONING_TAGS.has(N.localName(p))) return false;
+    const r = explicitRole(p);
+    if (r && SECTIONING_ROLES.has(r)) return false;
+  }
+  return true;
+}
+
+// The heading level of el (1-6), or 0 when el is not a heading.
+export function headingLevel(el, role) {
+  if (role !== 'heading') return 0;
+  const lv = parseInt(attr(el, 'aria-level') || '', 10);
+  if (lv > 0) return lv;
+  const tag = tagOf(el);
+  if (tag.length === 2 && tag[0] === 'h' && tag[1] >= '1' && tag[1] <= '6') return +tag[1];
+  return 2;
+}
+
+// Roles that accept user actions (refs are given to their elements).
+export const INTERACTIVE_ROLES = new Set([
+  'button', 'checkbox', 'combobox', 'link', 'listbox', 'menuitem', 'menuitemcheckbox',
+  'menuitemradio', 'option', 'radio', 'scrollbar', 'searchbox', 'slider', 'spinbutton',
+  'switch', 'tab', 'textbox', 'treeitem', 'gridcell', 'iframe',
+]);
+
+// Roles ARIA 1.2 prohibits from having a name.
+export const NAME_PROHIBITED = new Set([
+  'caption', 'code', 'definition', 'deletion', 'emphasis', 'generic', 'insertion',
+  'mark', 'none', 'paragraph', 'presentation', 'strong', 'subscript', 'superscript',
+  'term', 'time',
+]);
+
+// Roles whose name may come from their content (WAI-ARIA 1.2 "name from:
+// contents").
+export const NAME_FROM_CONTENT = new Set([
+  'button', 'cell', 'checkbox', 'columnheader', 'gridcell', 'heading', 'link', 'menuitem',
+  'menuitemcheckbox', 'menuitemradio', 'option', 'radio', 'row', 'rowheader', 'switch',
+  'tab', 'tooltip', 'treeitem',
+]);
