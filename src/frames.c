@@ -132,8 +132,12 @@ static void bc_fail(lua_State *L, bcall *bc, const char *type,
 static void bc_bridge_error(lua_State *L, bcall *bc, int err) {
   lua_getfield(L, err, "type");
   lua_getfield(L, err, "message");
-  vdx__error_push(L, luaL_optstring(L, -2, "BridgeError"), "%s",
-                  luaL_optstring(L, -1, "bridge error"));
+  const char *type = luaL_optstring(L, -2, "BridgeError");
+  const char *msg = luaL_optstring(L, -1, "bridge error");
+  size_t tl = strlen(type);
+  /* The bridge's messages start with their type ("UnknownRef: e9"). */
+  if (strncmp(msg, type, tl) == 0 && msg[tl] == ':') msg += tl + 1 + (msg[tl + 1] == ' ');
+  vdx__error_push(L, type, "%s", msg);
   int e = lua_gettop(L);
   lua_getfield(L, err, "fields");
   if (lua_istable(L, -1)) {
@@ -382,6 +386,14 @@ static void frame_remove(lua_State *L, vdx_page *p, const char *id) {
     }
 }
 
+static void frame_remove_children(lua_State *L, vdx_page *p, const char *id) {
+  for (int i = 0; i < p->nframes; i++)
+    if (strcmp(p->frames[i].parent, id) == 0) {
+      frame_remove(L, p, p->frames[i].id);
+      i = -1;
+    }
+}
+
 static void on_context(lua_State *L, vdx_page *p, const char *sid, int params) {
   lua_getfield(L, params, "context");
   lua_getfield(L, -1, "name");
@@ -468,7 +480,14 @@ void vdx__frames_event(lua_State *L, vdx_page *p, const char *sid,
     lua_getfield(L, params, "frame");
     lua_getfield(L, -1, "id");
     lua_getfield(L, -2, "parentId");
-    if (lua_isstring(L, -2)) frame_add(p, lua_tostring(L, -2), lua_tostring(L, -1), sid);
+    if (lua_isstring(L, -2)) {
+      /* A new document starts without child frames: drop the old ones.
+       * A new main document also starts the frame numbering again, as
+       * its refs start again at e1. */
+      frame_remove_children(L, p, lua_tostring(L, -2));
+      vdx_frame *f = frame_add(p, lua_tostring(L, -2), lua_tostring(L, -1), sid);
+      if (f && f->ordinal == 0 && p->nframes == 1) p->next_ordinal = 0;
+    }
     lua_pop(L, 3);
   } else if (strcmp(method, "Page.frameDetached") == 0) {
     lua_getfield(L, params, "frameId");

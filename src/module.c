@@ -8,6 +8,7 @@
 #include "task.h"
 
 int vdx__launch_open(lua_State *L);
+int vdx__read_lines(lua_State *L);
 
 void vdx__check_opts(lua_State *L, int idx, const char *const *known) {
   if (lua_isnoneornil(L, idx)) return;
@@ -69,6 +70,7 @@ LUALIB_API int luaopen_vdx(lua_State *L) {
     {"sleep", vdx__l_sleep},
     {"run", vdx__l_run},
     {"now", l_now},
+    {"read_lines", vdx__read_lines},
     {NULL, NULL}};
   vdx__loop_open(L);
   vdx__json_open(L);

@@ -73,6 +73,7 @@ struct vdx_page {
   int nframes, capframes, next_ordinal;
   char child_sids[16][64]; /* sessions of out-of-process frames */
   int nchild;
+  void *events;            /* owned by events.c: console, network, dialogs */
   vdx_page *next, *prev;
 };
 
@@ -109,6 +110,21 @@ vdx_waiter *vdx__bridge_call(lua_State *L, vdx_page *p, const char *frame_id,
                              const char *method, int args_idx, int timeout_ms);
 const char *vdx__bridge_source(size_t *len);
 const char *vdx__bridge_version(void);
+
+/* The frame that owns ref ("e3": main, "f2_e7": frame 2).  Raises for a
+ * malformed ref and UnknownRef for a frame that is gone. */
+vdx_frame *vdx__ref_frame(lua_State *L, vdx_page *p, const char *ref);
+
+/* events.c: what the page logs and opens, captured from its creation. */
+void vdx__page_events(lua_State *L, vdx_page *p, const char *method,
+                      int params);
+void vdx__page_events_free(vdx_page *p);
+/* Page methods defined in other files, added to the vdx.Page method table
+ * at the top of the stack. */
+void vdx__snapshot_methods(lua_State *L);
+void vdx__explore_methods(lua_State *L);
+void vdx__action_methods(lua_State *L);
+void vdx__event_methods(lua_State *L);
 
 /* Creates a page in the context at ctx_idx (async; see page.c). */
 int vdx__page_create(lua_State *L, int ctx_idx);

@@ -15,7 +15,6 @@
 #include "objects.h"
 
 int vdx__send(lua_State *L, vdx_conn *c, const char *sid);
-void vdx__snapshot_methods(lua_State *L);
 
 vdx_page *vdx__check_page(lua_State *L, int idx) {
   return luaL_checkudata(L, idx, VDX_PAGE_MT);
@@ -136,6 +135,7 @@ static void page_event(lua_State *L, void *data, const char *sid,
   vdx_page *p = data;
   vdx__frames_event(L, p, sid, method, params);
   if (strcmp(sid, p->session_id) != 0) return;   /* a child frame's session */
+  vdx__page_events(L, p, method, params);
   if (strcmp(method, "Page.lifecycleEvent") == 0) {
     on_lifecycle(L, p, params);
   } else if (strcmp(method, "Network.responseReceived") == 0) {
@@ -454,6 +454,7 @@ static void unlink_page(vdx_page *p) {
   }
   free(p->frames);
   p->frames = NULL;
+  vdx__page_events_free(p);
   p->nframes = p->capframes = 0;
   if (p->prev) p->prev->next = p->next; else if (p->b->pages == p) p->b->pages = p->next;
   if (p->next) p->next->prev = p->prev;
@@ -541,6 +542,9 @@ int vdx__page_open(lua_State *L) {
   luaL_newmetatable(L, VDX_PAGE_MT);
   luaL_newlib(L, methods);
   vdx__snapshot_methods(L);
+  vdx__explore_methods(L);
+  vdx__action_methods(L);
+  vdx__event_methods(L);
   lua_setfield(L, -2, "__index");
   lua_pushcfunction(L, page_tostring);
   lua_setfield(L, -2, "__tostring");

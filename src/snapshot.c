@@ -279,8 +279,9 @@ static void emit_text(stitch *s, const char *text, size_t len,
         emit_frame(s, atoi(key + 1), ind, n);
       else {
         sb_add(s->out, ind, n);
-        sb_str(s->out, "- note: this frame is not tracked yet; "
-                       "snapshot again\n");
+        sb_str(s->out, "- note: this frame appeared during the snapshot; "
+                       "snapshot again to see it\n");
+        add_warning(s, "a frame appeared during the snapshot and is not shown");
       }
     } else if (le > p) {
       sb_add(s->out, indent, ilen);
@@ -408,7 +409,10 @@ static int snapshot_k(lua_State *L, int status, lua_KContext ctx) {
         lua_rawseti(L, -2, 1);
         lua_replace(L, -2);
       }
-      vdx_waiter *w = vdx__bridge_call(L, p, f->id, "snapshot", -1, 0);
+      /* A child frame that has no document yet must not hold up the page:
+       * it gets a short wait and is then reported as unreadable. */
+      int wait = f->ordinal == root_frame ? 0 : (f->ctx ? 10000 : 1500);
+      vdx_waiter *w = vdx__bridge_call(L, p, f->id, "snapshot", -1, wait);
       join_add(L, j, w, f->ordinal + 1);
       if (w == NULL) lua_pop(L, 1);
       lua_pop(L, 1);
@@ -435,6 +439,16 @@ static int snapshot_k(lua_State *L, int status, lua_KContext ctx) {
   lua_getfield(L, 2, "root");
   const char *root = lua_tostring(L, -1);
   int root_frame = root && root[0] == 'f' ? atoi(root + 1) : 0;
+  lua_pop(L, 1);
+  lua_rawgeti(L, results, root_frame);
+  if (lua_istable(L, -1)) {             /* the root frame failing is an error */
+    lua_getfield(L, -1, "ok");
+    if (!lua_toboolean(L, -1)) {
+      lua_getfield(L, -2, "value");
+      return lua_error(L);
+    }
+    lua_pop(L, 1);
+  }
   lua_pop(L, 1);
   emit_frame(&s, root_frame, "", 0);
   if (b.oom) { free(b.p); return luaL_error(L, "out of memory"); }
@@ -521,7 +535,7 @@ static int page_snapshot(lua_State *L) {
 /* ----------------------------------------------- describe / accessible */
 
 /* The frame that owns ref ("e3" main, "f2_e7" frame 2); raises UnknownRef. */
-static vdx_frame *ref_frame(lua_State *L, vdx_page *p, const char *ref) {
+vdx_frame *vdx__ref_frame(lua_State *L, vdx_page *p, const char *ref) {
   int ordinal = 0;
   const char *r = ref;
   if (r[0] == 'f') {
@@ -568,7 +582,7 @@ static int describe_k(lua_State *L, int status, lua_KContext ctx) {
     return lua_error(L);
   }
   lua_settop(L, v);
-  vdx_frame *f = ref_frame(L, p, lua_tostring(L, 2));
+  vdx_frame *f = vdx__ref_frame(L, p, lua_tostring(L, 2));
   if (f->ordinal) lua_pushfstring(L, "f%d", f->ordinal);
   else lua_pushliteral(L, "main");
   lua_setfield(L, v, "frame");
@@ -585,7 +599,7 @@ static int page_describe(lua_State *L) {
   if (p->closed) return luaL_error(L, "vdx.Page is closed (%s)", p->close_reason);
   const char *ref = luaL_checkstring(L, 2);
   lua_settop(L, 2);
-  vdx_frame *f = ref_frame(L, p, ref);
+  vdx_frame *f = vdx__ref_frame(L, p, ref);
   lua_createtable(L, 1, 0);
   lua_pushvalue(L, 2);
   lua_rawseti(L, -2, 1);
@@ -640,7 +654,7 @@ static int page_bridge(lua_State *L) {
       if (f == NULL) return vdx__error_raise(L, "FrameDetached", "no frame f%d",
                                              (int)lua_tointeger(L, -2));
     } else if (lua_isstring(L, -1)) {
-      f = ref_frame(L, p, lua_tostring(L, -1));
+      f = vdx__ref_frame(L, p, lua_tostring(L, -1));
     }
     lua_pop(L, 1);
   }

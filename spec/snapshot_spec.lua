@@ -1,0 +1,245 @@
+-- The accessibility snapshot against the real browser: names, roles,
+-- big pages, frames (nested, cross-origin, churning), SPA routes, hostile
+-- pages, the budget marker and the isolation of the bridge.
+local vdx = require "vdx"
+local h = require "helpers"
+
+local function count(text, pattern)
+  local n = 0
+  for _ in text:gmatch(pattern) do n = n + 1 end
+  return n
+end
+
+local function lines(text)
+  local t = {}
+  for l in text:gmatch("[^\n]+") do t[#t + 1] = l end
+  return t
+end
+
+describe("page:snapshot", function()
+  local browser, srv, page, base
+
+  setup(function()
+    srv = h.serve()
+    local port = srv.url:match(":(%d+)$")
+    -- a.test and b.test are two sites that both reach the fixture server.
+    browser = vdx.launch {
+      args = { "--host-resolver-rules=MAP a.test 127.0.0.1, MAP b.test 127.0.0.1" },
+    }
+    base = "http://a.test:" .. port
+    page = browser:new_page()
+  end)
+
+  teardown(function()
+    if browser then browser:close() end
+    if srv then srv:close() end
+  end)
+
+  it("computes accessible names for the accname table", function()
+    page:navigate(srv.url .. "/snapshot/names.html")
+    local cases = page:evaluate([[ [...document.querySelectorAll('[data-case]')]
+      .map(e => [e.dataset.case, e.dataset.expect]) ]])
+    local got = page:accessible("[data-case]", 1000)
+    assert.equal(#cases, got.total)
+    assert.is_true(#cases >= 40)
+    local wrong = {}
+    for i, c in ipairs(cases) do
+      if got.items[i].name ~= c[2] then
+        wrong[#wrong + 1] = ("%s: expected %q, got %q"):format(c[1], c[2], got.items[i].name)
+      end
+    end
+    assert.same({}, wrong)
+  end)
+
+  it("computes roles for every HTML element in the table", function()
+    page:navigate(srv.url .. "/snapshot/roles.html")
+    local cases = page:evaluate([[ [...document.querySelectorAll('[data-expect-role]')]
+      .map(e => e.dataset.expectRole) ]])
+    local got = page:accessible("[data-expect-role]", 1000)
+    assert.is_true(#cases >= 100)
+    local wrong = {}
+    for i, role in ipairs(cases) do
+      if got.items[i].role ~= role then
+        wrong[#wrong + 1] = ("#%d: expected %s, got %s"):format(i, role, got.items[i].role)
+      end
+    end
+    assert.same({}, wrong)
+  end)
+
+  it("shows a 200-card shop whole, with every button, price and state", function()
+    page:navigate(srv.url .. "/snapshot/shop.html")
+    local snap = page:snapshot { budget_tokens = 100000 }
+    assert.is_false(snap.truncated)
+    assert.same({}, snap.warnings)
+    assert.equal("Acme Shop", snap.title)
+    assert.equal(200, count(snap.text, 'button "Add to Cart[^"]*" %[ref=e%d+%]'))
+    assert.equal(200, count(snap.text, "%$%d+%.%d%d"))
+    assert.equal(200, count(snap.text, 'heading "Product %d+" %[level=3%]'))
+    assert.truthy(snap.text:find('      - link "Home" [ref=e1]:\n        - /url: /\n', 1, true))
+    assert.matches('combobox "Country" %[options=200%] %[ref=e%d+%]: ', snap.text)
+    assert.equal(count(snap.text, "%[ref=e%d+%]"), snap.ref_count)
+    local elements = page:evaluate("document.querySelectorAll('*').length")
+    assert.equal(elements, snap.element_count)
+    assert.equal(0, snap.unmeasurable)
+  end)
+
+  it("keeps refs for the same elements across snapshots of a document", function()
+    page:navigate(srv.url .. "/snapshot/shop.html")
+    local a = page:snapshot { budget_tokens = 100000 }
+    local b = page:snapshot { budget_tokens = 100000 }
+    assert.equal(a.text, b.text)
+    local d = page:describe("e1")
+    assert.same({ ref = "e1", role = "link", name = "Home", tag = "a", frame = "main" },
+      { ref = d.ref, role = d.role, name = d.name, tag = d.tag, frame = d.frame })
+  end)
+
+  it("expands nested iframes three deep with frame-qualified refs", function()
+    page:navigate(srv.url .. "/snapshot/frames.html")
+    local snap = page:snapshot()
+    assert.equal(table.concat({
+      '- heading "Frames" [level=1]',
+      '- button "Main button" [ref=e1]',
+      '- iframe "Level 1" [ref=e2]:',
+      '  - heading "Level 1" [level=2]',
+      '  - button "Button 1" [ref=f1_e1]',
+      '  - iframe "Level 2" [ref=f1_e2]:',
+      '    - heading "Level 2" [level=3]',
+      '    - link "Link 2" [ref=f4_e1]:',
+      '      - /url: "#two"',
+      '    - iframe "Level 3" [ref=f4_e2]:',
+      '      - paragraph: Deepest',
+      '      - textbox "Deep input" [ref=f5_e1]: deep',
+    }, "\n") .. "\n", snap.text)
+    assert.same({}, snap.warnings)
+    local d = page:describe("f5_e1")
+    assert.equal("textbox", d.role)
+    assert.equal("f5", d.frame)
+  end)
+
+  it("reads a cross-origin iframe through its own session", function()
+    page:navigate(base .. "/frames/xo-main.html")
+    local snap = page:snapshot()
+    assert.matches('%- iframe "Payment" %[ref=e1%]:\n  %- textbox "Card number" %[ref=f1_e1%]\n  %- button "Pay now" %[ref=f1_e2%]', snap.text)
+    local oop = false
+    for _, f in ipairs(page:frames()) do oop = oop or (f.ordinal == 1 and f.out_of_process) end
+    assert.is_true(oop)
+    local d = page:describe("f1_e2")
+    assert.equal("Pay now", d.name)
+    assert.equal("button", d.role)
+  end)
+
+  it("survives iframes added and removed while snapshotting", function()
+    page:navigate(srv.url .. "/frames/churn.html")
+    local inside = 0
+    for _ = 1, 40 do
+      local snap = page:snapshot()
+      assert.matches('^%- heading "Frames come and go" %[level=1%]\n%- button "Stable button" %[ref=e1%]\n', snap.text)
+      -- Every iframe line is followed by its content or by a note saying why not.
+      for after in snap.text:gmatch('%- iframe "Churn %d+" %[ref=e%d+%]:\n([^\n]*)') do
+        assert.truthy(after:match("^  %- button \"Inside %d+\" %[ref=f%d+_e1%]$") or
+                      after:match("^  %- note: "), after)
+        if after:match("Inside") then inside = inside + 1 end
+      end
+      vdx.sleep(3)
+    end
+    assert.is_true(inside > 0)
+  end)
+
+  it("keeps refs across SPA route changes and restarts them on a new document", function()
+    page:navigate(srv.url .. "/snapshot/spa.html")
+    local before = page:snapshot().text
+    local home = before:match('link "Home" %[ref=(e%d+)%]')
+    local products = before:match('link "Products" %[ref=(e%d+)%]')
+    page:evaluate("document.querySelector('[data-route=products]').click()")
+    local after = page:snapshot().text
+    assert.matches('button "Buy widget"', after)
+    assert.equal(home, after:match('link "Home" %[ref=(e%d+)%]'))
+    assert.equal(products, after:match('link "Products" %[ref=(e%d+)%]'))
+    page:navigate(srv.url .. "/snapshot/shop.html")
+    assert.matches('link "Home" %[ref=e1%]', page:snapshot().text)
+  end)
+
+  it("reports a removed element as StaleRef with what it was", function()
+    page:navigate(srv.url .. "/snapshot/spa.html")
+    local text = page:snapshot().text
+    local cta = text:match('button "Start" %[ref=(e%d+)%]')
+    page:evaluate("document.querySelector('[data-route=about]').click()")
+    local err = h.error_of(page.describe, page, cta)
+    assert.is_true(vdx.is_error(err, "StaleRef"), tostring(err))
+    assert.equal("button", err.role)
+    assert.equal("Start", err.name)
+    assert.equal("button", err.tag)
+    err = h.error_of(page.describe, page, "e999")
+    assert.is_true(vdx.is_error(err, "UnknownRef"), tostring(err))
+    assert.matches("not a ref", h.error_of(page.describe, page, "button"))
+  end)
+
+  it("is not fooled by a page that monkey-patches DOM APIs", function()
+    page:navigate(srv.url .. "/snapshot/patched.html")
+    local snap = page:snapshot()
+    assert.equal(0, snap.unmeasurable)
+    assert.is_true(snap.ref_count > 0)
+    assert.same({}, snap.warnings)
+  end)
+
+  it("leaves no trace in the page's own world", function()
+    page:navigate(srv.url .. "/snapshot/shop.html")
+    page:snapshot()
+    assert.equal("undefined", page:evaluate("typeof globalThis.__vdxBridge"))
+    assert.same({}, page:evaluate([[Object.getOwnPropertyNames(globalThis)
+      .filter(n => /vdx/i.test(n))]]))
+  end)
+
+  it("ends at the budget with a marker, and continues from an offset", function()
+    page:navigate(srv.url .. "/snapshot/budget.html")
+    local whole = page:snapshot { budget_tokens = 1000000 }
+    assert.is_false(whole.truncated)
+    local first = page:snapshot { budget_tokens = 500 }
+    assert.is_true(first.truncated)
+    assert.is_true(#first.text <= 500 * 4 + 400)
+    local marker = first.text:match("[^\n]*\n$")
+    assert.matches("^%- note: snapshot truncated: lines 1 to %d+ of %d+ shown", marker)
+    assert.matches("snapshot{offset=" .. first.next_offset .. "}", marker, 1, true)
+    assert.equal(whole.line_count, first.line_count)
+    -- Walking the offsets gives back every line exactly once.
+    local all, offset = {}, 0
+    repeat
+      local part = page:snapshot { budget_tokens = 2000, offset = offset }
+      local ls = lines(part.text)
+      if part.truncated then table.remove(ls) end
+      for _, l in ipairs(ls) do all[#all + 1] = l end
+      offset = part.next_offset
+    until not part.truncated
+    assert.same(lines(whole.text), all)
+  end)
+
+  it("snapshots one subtree by ref and limits depth", function()
+    page:navigate(srv.url .. "/snapshot/frames.html")
+    local err = h.error_of(page.snapshot, page, { root = "e2" })
+    assert.is_true(vdx.is_error(err, "UnknownRef"), tostring(err))
+    assert.equal("UnknownRef: e2", tostring(err))
+    page:snapshot()
+    local part = page:snapshot { root = "e2" }
+    assert.matches('^%- iframe "Level 1" %[ref=e2%]:\n  %- heading "Level 1"', part.text)
+    assert.is_nil(part.text:find("Main button", 1, true))
+    assert.matches('textbox "Deep input" %[ref=f5_e1%]', part.text)
+    local inner = page:snapshot { root = "f4_e2" }
+    assert.matches('^%- iframe "Level 3" %[ref=f4_e2%]:\n  %- paragraph: Deepest', inner.text)
+    page:navigate(srv.url .. "/snapshot/shop.html")
+    local full = page:snapshot { budget_tokens = 100000 }
+    local shallow = page:snapshot { depth = 1, budget_tokens = 100000 }
+    assert.is_true(#shallow.text < #full.text)
+  end)
+
+  it("waits for the new document when called during a navigation", function()
+    page:navigate(srv.url .. "/snapshot/shop.html")
+    page:navigate(srv.url .. "/frames/one.html", { wait_until = "commit" })
+    local snap = page:snapshot()
+    assert.matches('button "Outside"', snap.text)
+  end)
+
+  it("checks its options", function()
+    assert.matches("unexpected key 'budget'", h.error_of(page.snapshot, page, { budget = 1 }))
+    assert.matches("budget_tokens must be > 0", h.error_of(page.snapshot, page, { budget_tokens = 0 }))
+  end)
+end)
