@@ -1,7 +1,7 @@
 // build.mjs -- bundles src/index.js into dist/vdx-bridge.js, one IIFE that
 // defines globalThis.__vdxBridge and nothing else.
 //
-//   node build.mjs         the committed build, no source map
+//   node build.mjs         the committed build, no source map; deterministic
 //   node build.mjs --dev   the same with an inline source map
 
 import { build } from 'esbuild';
@@ -13,7 +13,10 @@ const here = dirname(fileURLToPath(import.meta.url));
 const pkg = JSON.parse(readFileSync(join(here, 'package.json'), 'utf8'));
 const dev = process.argv.includes('--dev');
 
+// The bundle is the same bytes whatever the working directory: esbuild
+// names each module in a comment by its path relative to absWorkingDir.
 await build({
+  absWorkingDir: here,
   entryPoints: [join(here, 'src/index.js')],
   outfile: join(here, 'dist/vdx-bridge.js'),
   bundle: true,

@@ -99,21 +99,6 @@
     }
     return parent;
   }
-  function forEachFlatChild(el, fn) {
-    if (localName(el) === "slot" && isHTML(el)) {
-      const assigned = assignedNodes(el);
-      if (assigned.length > 0) {
-        for (let i = 0; i < assigned.length; i++) fn(assigned[i]);
-        return;
-      }
-    }
-    const root = shadowRoot(el);
-    let child = firstChild(root || el);
-    while (child) {
-      fn(child);
-      child = nextSibling(child);
-    }
-  }
   function byId(el, id) {
     if (!id) return null;
     const root = getRootNode(el);
@@ -142,11 +127,33 @@
     }
     return active;
   }
+  function isSpace(c) {
+    return c === 32 || c >= 9 && c <= 13 || c === 160 || c === 5760 || c >= 8192 && c <= 8202 || c === 8232 || c === 8233 || c === 8239 || c === 8287 || c === 12288 || c === 65279;
+  }
+  var SPACES = /\s+/g;
   function collapse(s) {
-    return s.replace(/[\s\u00a0]+/g, " ");
+    return isCollapsed(s) ? s : s.replace(SPACES, " ");
   }
   function normalize(s) {
-    return collapse(s).trim();
+    const n = s.length;
+    if (n === 0) return s;
+    if (!isSpace(s.charCodeAt(0)) && !isSpace(s.charCodeAt(n - 1)) && isCollapsed(s)) return s;
+    return s.replace(SPACES, " ").trim();
+  }
+  function isCollapsed(s) {
+    let prev = false;
+    for (let i = 0; i < s.length; i++) {
+      const c = s.charCodeAt(i);
+      if (c === 32) {
+        if (prev) return false;
+        prev = true;
+      } else if (c < 33 || c > 126 && isSpace(c)) {
+        return false;
+      } else {
+        prev = false;
+      }
+    }
+    return true;
   }
 
   // src/roles.js
@@ -173,6 +180,22 @@
     "aria-roledescription",
     "aria-disabled"
   ];
+  var WALK_ATTRIBUTES = [
+    "role",
+    "tabindex",
+    "inert",
+    "contenteditable",
+    "title",
+    "aria-hidden",
+    "aria-checked",
+    "aria-expanded",
+    "aria-level",
+    "aria-pressed",
+    "aria-selected",
+    "aria-required",
+    "aria-readonly",
+    ...GLOBAL_ARIA
+  ].map((a) => "[" + a + "]").join(",");
   var PRESENTATIONAL_PARENTS = {
     li: ["ul", "ol", "menu"],
     tr: ["table", "thead", "tbody", "tfoot"],
@@ -314,7 +337,8 @@
     }
     return "";
   }
-  function getRole(el, hasName) {
+  function getRole(el, hasName, plain) {
+    if (plain === true) return inheritsPresentation(el, true) ? "none" : implicitRole(el, hasName, true);
     const explicit = explicitRole(el);
     if (explicit === "none" || explicit === "presentation") {
       if (isFocusable(el) || hasGlobalAria(el)) return implicitRole(el, hasName);
@@ -324,11 +348,11 @@
     if (inheritsPresentation(el)) return "none";
     return implicitRole(el, hasName);
   }
-  function inheritsPresentation(el) {
+  function inheritsPresentation(el, plain) {
     if (!isHTML(el)) return false;
     const parents = PRESENTATIONAL_PARENTS[localName(el)];
     if (!parents) return false;
-    if (hasAttr(el, "tabindex") || hasGlobalAria(el)) return false;
+    if (!plain && (hasAttr(el, "tabindex") || hasGlobalAria(el))) return false;
     for (let p = parentNode(el); isElement(p); p = parentNode(p)) {
       const tag = localName(p);
       const r = explicitRole(p);
@@ -346,7 +370,7 @@
     const title = attr(el, "title");
     return !!(title && title.trim());
   }
-  function implicitRole(el, hasName) {
+  function implicitRole(el, hasName, plain) {
     if (!isHTML(el)) return svgRole(el);
     const tag = localName(el);
     const simple = SIMPLE[tag];
@@ -367,7 +391,7 @@
       case "form":
         return named() ? "form" : "generic";
       case "img":
-        return imgRole(el);
+        return imgRole(el, plain);
       case "input":
         return inputRole(el);
       case "select":
@@ -399,8 +423,9 @@
     if (pt === "optgroup" && tagOf(parentNode(p)) === "select") return "option";
     return "generic";
   }
-  function imgRole(el) {
+  function imgRole(el, plain) {
     const alt = attr(el, "alt");
+    if (plain === true) return alt === "" ? "presentation" : "img";
     if (alt === "" && !hasAttr(el, "title") && !isFocusable(el) && !hasGlobalAria(el)) {
       return "presentation";
     }
@@ -465,9 +490,9 @@
     }
     return true;
   }
-  function headingLevel(el, role) {
+  function headingLevel(el, role, plain) {
     if (role !== "heading") return 0;
-    const lv = parseInt(attr(el, "aria-level") || "", 10);
+    const lv = plain === true ? 0 : parseInt(attr(el, "aria-level") || "", 10);
     if (lv > 0) return lv;
     const tag = tagOf(el);
     if (tag.length === 2 && tag[0] === "h" && tag[1] >= "1" && tag[1] <= "6") return +tag[1];
@@ -534,54 +559,179 @@
     "treeitem"
   ]);
 
+  // src/sheets.js
+  var PSEUDO_SELECTOR = /:(?:before|after)\b/i;
+  var CROSS_TREE = /:host|::slotted|::part/i;
+  var ALWAYS = 'a,area,button,input,label,select,textarea,[cursor],[pointer-events],[visibility],[style*="cursor" i],[style*="pointer-events" i],[style*="visibility" i],[style*="all" i]';
+  function setsInherited(style) {
+    return !!(style.cursor || style.pointerEvents || style.visibility);
+  }
+  function scanRules(rules, scan, nested) {
+    for (let i = 0; i < rules.length; i++) {
+      const r = rules[i];
+      const selector = r.selectorText;
+      if (selector !== void 0) {
+        if (PSEUDO_SELECTOR.test(selector)) scan.pseudo = true;
+        if (r.style && setsInherited(r.style) && scan.inherit !== null) {
+          if (nested || CROSS_TREE.test(selector)) scan.inherit = null;
+          else scan.inherit.push(selector);
+        }
+        if (r.cssRules && r.cssRules.length > 0) scanRules(r.cssRules, scan, true);
+        continue;
+      }
+      if (r.styleSheet !== void 0 && r.href !== void 0) {
+        if (r.styleSheet) scanSheet(r.styleSheet, scan);
+        continue;
+      }
+      if (r.keyText !== void 0) {
+        if (r.style && setsInherited(r.style)) scan.inherit = null;
+        continue;
+      }
+      if (r.cssRules && r.cssRules.length > 0) {
+        scanRules(r.cssRules, scan, nested || r.start !== void 0);
+      } else if (r.style && setsInherited(r.style)) {
+        scan.inherit = null;
+      }
+    }
+  }
+  function scanSheet(sheet, scan) {
+    let rules;
+    try {
+      rules = sheet.cssRules;
+    } catch (e) {
+      scan.pseudo = true;
+      scan.inherit = null;
+      return;
+    }
+    if (rules) scanRules(rules, scan, false);
+  }
+  function scanTree(root) {
+    const scan = { pseudo: false, inherit: [], entered: false };
+    const lists = [root.styleSheets, root.adoptedStyleSheets];
+    for (let l = 0; l < lists.length; l++) {
+      const list = lists[l];
+      if (!list) continue;
+      for (let i = 0; i < list.length; i++) scanSheet(list[i], scan);
+    }
+    return scan;
+  }
+  function addCandidates(root, scan, out) {
+    if (scan.inherit === null) return false;
+    let selector = ALWAYS;
+    for (let i = 0; i < scan.inherit.length; i++) selector += "," + scan.inherit[i];
+    let list;
+    try {
+      list = nodeType(root) === DOCUMENT_NODE ? docQuerySelectorAll(root, selector) : fragQuerySelectorAll(root, selector);
+    } catch (e) {
+      return false;
+    }
+    for (let i = 0; i < list.length; i++) out.add(list[i]);
+    return true;
+  }
+
   // src/visibility.js
-  var UNKNOWN_STYLE = Object.freeze({
-    display: "inline",
-    visibility: "visible",
-    cursor: "auto",
-    cs: null,
-    known: false
-  });
+  var F_NONE = 1;
+  var F_HIDDEN = 2;
+  var F_POINTER = 4;
+  var F_NO_EVENTS = 8;
+  var F_INHERITED = F_HIDDEN | F_POINTER | F_NO_EVENTS;
   var NO_LABELS = Object.freeze([]);
   var Ctx = class {
     constructor() {
-      this.styles = /* @__PURE__ */ new Map();
+      this.flagMap = /* @__PURE__ */ new Map();
+      this.displays = /* @__PURE__ */ new Map();
       this.boxes = /* @__PURE__ */ new Map();
       this.names = /* @__PURE__ */ new Map();
+      this.contents = /* @__PURE__ */ new Map();
       this.hidden = /* @__PURE__ */ new Map();
-      this.pseudo = /* @__PURE__ */ new Map();
+      this.trees = /* @__PURE__ */ new Map();
       this.labelMaps = /* @__PURE__ */ new Map();
+      this.candidates = /* @__PURE__ */ new Set();
+      this.readAll = false;
       this.unmeasurable = 0;
       this.failed = /* @__PURE__ */ new Set();
     }
-    // The style record of el: { display, visibility, cursor, cs, known },
-    // where cs is the live computed style for other reads (null if unknown).
-    style(el) {
-      let s = this.styles.get(el);
-      if (s) return s;
+    // The style flags of el (F_*), read from its computed style once per
+    // call.  An element whose style cannot be read counts as rendered,
+    // visible, without a pointer cursor.
+    flags(el) {
+      const f = this.flagMap.get(el);
+      return f === void 0 ? this.readStyle(el) : f;
+    }
+    // The computed display of el.
+    display(el) {
+      const d = this.displays.get(el);
+      if (d !== void 0) return d;
+      this.readStyle(el);
+      return this.displays.get(el);
+    }
+    readStyle(el) {
+      let f = 0;
+      let display = "inline";
       try {
         const cs = computedStyle(el);
-        s = {
-          display: cs.display,
-          visibility: cs.visibility,
-          cursor: cs.cursor,
-          cs,
-          known: true
-        };
+        display = cs.display;
+        if (display === "none") {
+          f = F_NONE;
+        } else {
+          const v = cs.visibility;
+          if (v === "hidden" || v === "collapse") f |= F_HIDDEN;
+          if (cs.cursor === "pointer") f |= F_POINTER;
+          if (cs.pointerEvents === "none") f |= F_NO_EVENTS;
+        }
       } catch (e) {
         this.fail(el);
-        s = UNKNOWN_STYLE;
       }
-      this.styles.set(el, s);
-      return s;
+      this.flagMap.set(el, f);
+      this.displays.set(el, display);
+      return f;
     }
-    // The bounding box of el as { x, y, w, h }, or null when it cannot be read.
-    box(el) {
+    // The flags of el during a top-down walk, given the flags of its
+    // flat-tree parent: the inherited ones are the parent's unless a style
+    // rule may target el (see sheets.js), and a native box check stands in
+    // for display.  Same result as flags(el), with fewer style reads.
+    // `read` forces the full read (an element not under its parent in the
+    // walk, such as one moved by aria-owns).
+    walkFlags(el, parentFlags, read) {
+      const known = this.flagMap.get(el);
+      if (known !== void 0) return known;
+      if (read || this.readAll || this.candidates.has(el)) return this.readStyle(el);
+      let rendered;
+      try {
+        rendered = checkVisibility(el);
+      } catch (e) {
+        rendered = false;
+      }
+      if (!rendered) return this.readStyle(el);
+      const f = parentFlags & F_INHERITED;
+      this.flagMap.set(el, f);
+      return f;
+    }
+    // The scan of a tree's style sheets (see sheets.js), once per call.
+    tree(root) {
+      let scan = this.trees.get(root);
+      if (scan === void 0) {
+        scan = scanTree(root);
+        this.trees.set(root, scan);
+      }
+      return scan;
+    }
+    // Prepares walkFlags for the elements of a tree: records which of them
+    // a style rule may give their own inherited properties.
+    enterTree(root) {
+      const scan = this.tree(root);
+      if (scan.entered) return;
+      scan.entered = true;
+      if (!addCandidates(root, scan, this.candidates)) this.readAll = true;
+    }
+    // True when el has a non-empty box, false when its box is empty, null
+    // when it cannot be read.
+    hasBox(el) {
       let b = this.boxes.get(el);
       if (b !== void 0) return b;
       try {
         const r = getBoundingClientRect(el);
-        b = { x: r.x, y: r.y, w: r.width, h: r.height };
+        b = r.width > 0 && r.height > 0;
       } catch (e) {
         this.fail(el);
         b = null;
@@ -592,13 +742,7 @@
     // False when no style sheet of el's tree (document or shadow root) can
     // give a ::before or ::after content, so pseudo-elements need no reads.
     mayHavePseudo(el) {
-      const root = getRootNode(el);
-      let v = this.pseudo.get(root);
-      if (v === void 0) {
-        v = treeHasPseudoRules(root);
-        this.pseudo.set(root, v);
-      }
-      return v;
+      return this.tree(getRootNode(el)).pseudo;
     }
     // The <label> elements of el, in tree order.  The labels of a whole tree
     // (document or shadow root) are gathered once per Ctx: asking each
@@ -628,40 +772,11 @@
       }
     }
   };
-  var PSEUDO_SELECTOR = /:(?:before|after)\b/i;
-  function sheetHasPseudoRules(sheet) {
-    let rules;
-    try {
-      rules = sheet.cssRules;
-    } catch (e) {
-      return true;
-    }
-    return rulesHavePseudo(rules);
-  }
-  function rulesHavePseudo(rules) {
-    for (let i = 0; i < rules.length; i++) {
-      const r = rules[i];
-      if (r.selectorText !== void 0 && PSEUDO_SELECTOR.test(r.selectorText)) return true;
-      if (r.cssRules && r.cssRules.length > 0 && rulesHavePseudo(r.cssRules)) return true;
-    }
-    return false;
-  }
-  function treeHasPseudoRules(root) {
-    const lists = [root.styleSheets, root.adoptedStyleSheets];
-    for (const list of lists) {
-      if (!list) continue;
-      for (let i = 0; i < list.length; i++) {
-        if (sheetHasPseudoRules(list[i])) return true;
-      }
-    }
-    return false;
-  }
   function isDisplayNone(ctx, el) {
-    return ctx.style(el).display === "none";
+    return (ctx.flags(el) & F_NONE) !== 0;
   }
   function isVisibilityHidden(ctx, el) {
-    const v = ctx.style(el).visibility;
-    return v === "hidden" || v === "collapse";
+    return (ctx.flags(el) & F_HIDDEN) !== 0;
   }
   var NEVER_RENDERED = /* @__PURE__ */ new Set(["script", "style", "noscript", "template", "head", "meta", "link", "title", "base"]);
   var SVG_NOT_RENDERED = /* @__PURE__ */ new Set([
@@ -691,12 +806,12 @@
     if (hasAttribute(el, "inert")) return true;
     return isDisplayNone(ctx, el);
   }
-  function isClosedDetailsContent(details, child) {
+  function isClosedDetailsContent(details, child2) {
     if (detailsOpen(details)) return false;
-    if (!isElement(child) || tagOf(child) !== "summary") return true;
+    if (!isElement(child2) || tagOf(child2) !== "summary") return true;
     let c = firstChild(details);
     while (c) {
-      if (isElement(c) && tagOf(c) === "summary") return c !== child;
+      if (isElement(c) && tagOf(c) === "summary") return c !== child2;
       c = nextSibling(c);
     }
     return true;
@@ -706,19 +821,17 @@
     if (cached !== void 0) return cached;
     let hidden = false;
     if (isVisibilityHidden(ctx, el)) hidden = true;
-    for (let n = el, child = null; !hidden && n; child = n, n = flatParent(n)) {
+    for (let n = el, child2 = null; !hidden && n; child2 = n, n = flatParent(n)) {
       if (!isElement(n)) continue;
       if (hidesSubtree(ctx, n)) hidden = true;
-      else if (child && tagOf(n) === "details" && isClosedDetailsContent(n, child)) hidden = true;
+      else if (child2 && tagOf(n) === "details" && isClosedDetailsContent(n, child2)) hidden = true;
     }
     ctx.hidden.set(el, hidden);
     return hidden;
   }
   function isActionable(ctx, el) {
-    const cs = ctx.style(el).cs;
-    if (cs && cs.pointerEvents === "none") return false;
-    const b = ctx.box(el);
-    return b !== null && b.w > 0 && b.h > 0;
+    if ((ctx.flags(el) & F_NO_EVENTS) !== 0) return false;
+    return ctx.hasBox(el) === true;
   }
 
   // src/name.js
@@ -743,10 +856,18 @@
     const cached = ctx.names.get(el);
     if (cached !== void 0) return cached;
     const r = role || getRole(el);
+    const includeHidden = visible ? false : isHiddenForAria(ctx, el);
     const state = {
       root: el,
-      includeHidden: visible ? false : isHiddenForAria(ctx, el),
-      path: /* @__PURE__ */ new Set()
+      includeHidden,
+      path: /* @__PURE__ */ new Set(),
+      inLabelledBy: false,
+      // Pure: every node reached so far was reached from the root through
+      // content alone, so the content text of a node does not depend on the
+      // root and is cached in ctx.contents.  taint counts the detours
+      // (aria-labelledby met inside content) that would make it depend.
+      pure: !includeHidden,
+      taint: 0
     };
     const name = normalize(textAlternative(ctx, el, r, state, ROOT));
     ctx.names.set(el, name);
@@ -775,7 +896,9 @@
         root,
         includeHidden: isHiddenForAria(ctx, ref),
         path: /* @__PURE__ */ new Set(),
-        inLabelledBy: true
+        inLabelledBy: true,
+        pure: false,
+        taint: 0
       };
       parts.push(textAlternative(ctx, ref, getRole(ref), state, REFERENCED));
     }
@@ -797,6 +920,7 @@
     if (!state.inLabelledBy) {
       const refs = idRefs(el, "aria-labelledby");
       if (refs.length > 0) {
+        if (how === CONTENT) state.taint++;
         const text = referencedText(ctx, refs, state.root);
         if (text.trim()) return text;
       }
@@ -876,11 +1000,14 @@
       const labels = ctx.labelsOf(el);
       if (labels.length > 0) {
         const parts = [];
+        const pure = state.pure;
+        state.pure = false;
         for (let i = 0; i < labels.length; i++) {
           const lab = labels[i];
           if (!state.includeHidden && isHiddenForAria(ctx, lab)) continue;
           parts.push(textAlternative(ctx, lab, "generic", state, LABEL));
         }
+        state.pure = pure;
         const text = parts.join(" ");
         if (text.trim()) return text;
       }
@@ -931,28 +1058,50 @@
     return "";
   }
   function contentText(ctx, el, state) {
-    let out = pseudoText(ctx, el, "::before");
+    const pure = state.pure;
+    if (pure) {
+      const cached = ctx.contents.get(el);
+      if (cached !== void 0) return cached;
+    }
+    const taint = state.taint;
+    const pseudo = ctx.mayHavePseudo(el);
+    const parts = [];
+    if (pseudo) parts.push(pseudoText(ctx, el, "::before"));
     const parentHidden = !state.includeHidden && isVisibilityHidden(ctx, el);
-    const isDetails = tagOf(el) === "details" && isHTML(el);
-    forEachFlatChild(el, (child) => {
-      const type = nodeType(child);
-      if (type === TEXT_NODE) {
-        if (!parentHidden) out += nodeData(child);
-        return;
+    const details = tagOf(el) === "details" && isHTML(el) && !state.includeHidden ? el : null;
+    if (localName(el) === "slot" && isHTML(el) && assignedNodes(el).length > 0) {
+      const assigned = assignedNodes(el);
+      for (let i = 0; i < assigned.length; i++) contentChild(ctx, assigned[i], state, parentHidden, details, parts);
+    } else {
+      const shadow = shadowRoot(el);
+      for (let c = firstChild(shadow || el); c !== null; c = nextSibling(c)) {
+        contentChild(ctx, c, state, parentHidden, details, parts);
       }
-      if (type !== ELEMENT_NODE) return;
-      if (child === state.root) return;
-      if (isDetails && !state.includeHidden && isClosedDetailsContent(el, child)) return;
-      const text = textAlternative(ctx, child, getRole(child), state, CONTENT);
-      if (!text) return;
-      const display = ctx.style(child).display;
-      if (display.startsWith("inline") || display === "contents") out += text;
-      else out += " " + text + " ";
-    });
-    return out + pseudoText(ctx, el, "::after");
+    }
+    if (pseudo) parts.push(pseudoText(ctx, el, "::after"));
+    const out = parts.length === 1 ? parts[0] : parts.join("");
+    if (pure && state.taint === taint) ctx.contents.set(el, out);
+    return out;
+  }
+  function contentChild(ctx, child2, state, parentHidden, details, parts) {
+    const type = nodeType(child2);
+    if (type === TEXT_NODE) {
+      if (!parentHidden) parts.push(nodeData(child2));
+      return;
+    }
+    if (type !== ELEMENT_NODE) return;
+    if (child2 === state.root) return;
+    if (details !== null && isClosedDetailsContent(details, child2)) return;
+    const text = textAlternative(ctx, child2, getRole(child2), state, CONTENT);
+    if (!text) return;
+    const display = ctx.display(child2);
+    if (display === "contents" || display.startsWith("inline")) {
+      parts.push(text);
+    } else {
+      parts.push(" ", text, " ");
+    }
   }
   function pseudoText(ctx, el, which) {
-    if (!ctx.mayHavePseudo(el)) return "";
     let content;
     try {
       content = computedStyle(el, which).content;
@@ -1040,7 +1189,7 @@
   var FRAME_MARK = String.fromCharCode(1) + "frame:";
   function render(top, env, maxDepth) {
     const out = { lines: [], refCount: 0, frames: [], env, maxDepth };
-    for (const child of top.children) renderNode(out, child, "", 0);
+    for (const child2 of top.children) renderNode(out, child2, "", 0);
     return { text: out.lines.join("\n"), refCount: out.refCount, frames: out.frames };
   }
   function renderNode(out, node, indent, depth) {
@@ -1075,14 +1224,15 @@
       return;
     }
     if (depth + 1 > out.maxDepth) {
-      out.lines.push(key);
+      const hidden = kids.length + (node.url != null ? 1 : 0) + (hasValue && kids.length > 0 ? 1 : 0);
+      out.lines.push(key + " [+" + hidden + "]");
       return;
     }
     out.lines.push(key + ":");
     const inner = indent + "  ";
     if (node.url != null) out.lines.push(inner + "- /url: " + yamlValue(node.url));
     if (hasValue && kids.length > 0) out.lines.push(inner + "- /value: " + yamlValue(node.value));
-    for (const child of kids) renderNode(out, child, inner, depth + 1);
+    for (const child2 of kids) renderNode(out, child2, inner, depth + 1);
   }
   var PLAIN_UNSAFE_START = /^(?:[,[\]{}#&*!|>'"%@`\s]|[-?:](?:\s|$))/;
   var LOOKS_TYPED = /^(?:true|false|yes|no|on|off|null|~|[-+]?(?:\d[\d_]*)?\.?\d+(?:e[-+]?\d+)?)$/i;
@@ -1148,8 +1298,15 @@
   var TABLE_PARTS = /* @__PURE__ */ new Set(["row", "cell", "gridcell", "columnheader", "rowheader"]);
   var FORM_TAGS = /* @__PURE__ */ new Set(["input", "select", "textarea", "button", "fieldset", "optgroup", "option"]);
   var SNAPSHOT_OPTIONS = ["root", "depth", "maxOptions"];
-  function snapshot(env, options) {
-    const opts = options || {};
+  var W_DISABLED = 16;
+  var W_NO_TEXT = 32;
+  var Sep = class {
+    constructor(el) {
+      this.el = el;
+    }
+  };
+  function snapshot(env, options2) {
+    const opts = options2 || {};
     checkKeys(opts, SNAPSHOT_OPTIONS, "snapshot");
     const ctx = new Ctx();
     const walk = {
@@ -1159,27 +1316,40 @@
       maxOptions: opts.maxOptions == null ? 10 : Math.max(0, opts.maxOptions | 0),
       active: deepActiveElement(document),
       owned: /* @__PURE__ */ new Map(),
-      ownedDone: /* @__PURE__ */ new Set()
+      ownedDone: /* @__PURE__ */ new Set(),
+      // Elements with one of WALK_ATTRIBUTES; the others are plain.
+      attrs: /* @__PURE__ */ new Set(),
+      // Whether any element can be editable, which makes it focusable.
+      editable: docQuerySelectorAll(document, "[contenteditable]").length > 0 || document.designMode === "on"
     };
     let rootEl = documentElement(document);
     if (opts.root != null) rootEl = env.resolve(opts.root);
     collectOwned(walk, docQuerySelectorAll(document, "[aria-owns]"));
+    enterTree(walk, document);
     const top = { role: "fragment", children: [] };
     if (rootEl) {
-      visitElement(walk, rootEl, top, { pointer: false, disabled: false, visible: true, text: true });
+      const shadowRoot2 = getRootNode(rootEl);
+      if (shadowRoot2 !== document) enterTree(walk, shadowRoot2);
+      visitElement(walk, rootEl, top, 0, true);
     }
-    finish(top);
+    finish(ctx, top);
     const depth = opts.depth == null ? Infinity : Math.max(0, opts.depth | 0);
     const out = render(top, env, depth);
     return {
       text: out.text,
-      element_count: walk.count,
+      element_count: opts.root != null ? walk.count : docQuerySelectorAll(document, "*").length,
+      walked_count: walk.count,
       ref_count: out.refCount,
       unmeasurable: ctx.unmeasurable,
       frames: out.frames,
       url: String(document.URL),
       title: String(document.title)
     };
+  }
+  function enterTree(walk, root) {
+    walk.ctx.enterTree(root);
+    const list = nodeType(root) === DOCUMENT_NODE ? docQuerySelectorAll(root, WALK_ATTRIBUTES) : fragQuerySelectorAll(root, WALK_ATTRIBUTES);
+    for (let i = 0; i < list.length; i++) walk.attrs.add(list[i]);
   }
   function collectOwned(walk, owners) {
     for (let i = 0; i < owners.length; i++) {
@@ -1190,71 +1360,94 @@
       }
     }
   }
-  function visitNode(walk, node, parent, inherited) {
-    const type = nodeType(node);
-    if (type === TEXT_NODE) {
-      if (inherited.visible && inherited.text) {
-        const data = nodeData(node);
-        if (data) parent.children.push(data);
+  function visitElement(walk, el, parent, inherited, read) {
+    const ctx = walk.ctx;
+    walk.count++;
+    const plain = !walk.attrs.has(el);
+    if (isNeverRendered(el) || !plain && (ariaToken(el, "aria-hidden") === "true" || hasAttribute(el, "inert"))) {
+      return;
+    }
+    const shadow = shadowRoot(el);
+    if (shadow) enterTree(walk, shadow);
+    const flags = ctx.walkFlags(el, inherited, read);
+    if ((flags & F_NONE) !== 0) return;
+    const visible = (flags & F_HIDDEN) === 0;
+    const html = isHTML(el);
+    const tag = localName(el);
+    const role = getRole(el, void 0, plain);
+    const pointer = (flags & F_POINTER) !== 0;
+    const disabled = (inherited & W_DISABLED) !== 0 || !plain && ariaToken(el, "aria-disabled") === "true";
+    const labelling = html && tag === "label" && labelsRenderedControl(ctx, el);
+    const childInherited = flags & F_INHERITED | (disabled ? W_DISABLED : 0) | ((inherited & W_NO_TEXT) !== 0 || labelling ? W_NO_TEXT : 0);
+    if (shadow) collectOwned(walk, fragQuerySelectorAll(shadow, "[aria-owns]"));
+    const outermostPointer = pointer && (inherited & F_POINTER) === 0 && !labelling;
+    const wantsRef = visible && isRefWorthy(el, tag, role, outermostPointer, plain, walk.editable) && isActionable(ctx, el);
+    const node = visible && (wantsRef || !FLATTENED.has(role)) ? createNode(walk, el, tag, role, wantsRef, disabled, plain) : null;
+    if (html && (tag === "iframe" || tag === "frame")) {
+      if (node) {
+        nameNode(ctx, el, role, node);
+        visitFrame(walk, el, node, parent);
       }
       return;
     }
-    if (type !== ELEMENT_NODE) return;
-    if (walk.owned.has(node)) return;
-    visitElement(walk, node, parent, inherited);
-  }
-  function visitElement(walk, el, parent, inherited) {
-    const ctx = walk.ctx;
-    walk.count++;
-    if (hidesSubtree(ctx, el)) return;
-    const style = ctx.style(el);
-    const visible = !isVisibilityHidden(ctx, el);
-    const html = isHTML(el);
-    const tag = localName(el);
-    const role = getRole(el);
-    const pointer = style.cursor === "pointer";
-    const disabled = inherited.disabled || ariaToken(el, "aria-disabled") === "true";
-    const labelling = html && tag === "label" && labelsRenderedControl(ctx, el);
-    const childInherited = { pointer, disabled, visible, text: inherited.text && !labelling };
-    const shadow = shadowRoot(el);
-    if (shadow) collectOwned(walk, fragQuerySelectorAll(shadow, "[aria-owns]"));
-    const outermostPointer = pointer && !inherited.pointer && !labelling;
-    const wantsRef = visible && isRefWorthy(el, tag, role, outermostPointer) && isActionable(ctx, el);
-    const node = visible && (wantsRef || !FLATTENED.has(role)) ? createNode(walk, el, tag, role, wantsRef, disabled) : null;
-    if (html && (tag === "iframe" || tag === "frame")) {
-      if (node) visitFrame(walk, el, node, parent);
-      return;
-    }
     const target = node || parent;
-    const block = !node && !style.display.startsWith("inline") && style.display !== "contents";
-    if (block) target.children.push(" ");
+    const sep = node ? null : new Sep(el);
+    if (sep) target.children.push(sep);
     if (!(node && html && fillControl(walk, el, tag, role, node))) {
-      const isDetails = html && tag === "details";
-      forEachFlatChild(el, (child) => {
-        if (isDetails && isClosedDetailsContent(el, child)) return;
-        visitNode(walk, child, target, childInherited);
-      });
+      visitChildren(walk, el, html ? tag : "", shadow, target, childInherited);
     }
-    visitOwned(walk, el, target, childInherited);
-    if (block) target.children.push(" ");
+    if (!plain && hasAttribute(el, "aria-owns")) visitOwned(walk, el, target, childInherited);
+    if (sep) target.children.push(sep);
     if (node) {
-      if (TABLE_PARTS.has(role)) nameTablePart(walk.ctx, el, role, node);
+      nameNode(ctx, el, role, node);
       if (role === "link" && html && hasAttr(el, "href")) node.url = attr(el, "href");
       if (role === "listbox" && !(html && tag === "select")) capOptions(walk, node);
       parent.children.push(node);
     }
   }
-  function createNode(walk, el, tag, role, wantsRef, disabled) {
-    const node = { el, role, name: "", states: "", value: null, url: null, wantsRef, children: [] };
-    if (!NAME_PROHIBITED.has(role) && !TABLE_PARTS.has(role)) {
-      node.name = accessibleName(walk.ctx, el, role, true);
+  function visitChildren(walk, el, htmlTag, shadow, target, inherited) {
+    if (htmlTag === "slot") {
+      const assigned = assignedNodes(el);
+      if (assigned.length > 0) {
+        for (let i = 0; i < assigned.length; i++) visitChild(walk, assigned[i], null, target, inherited);
+        return;
+      }
     }
-    node.states = statesOf(walk, el, tag, role, disabled);
-    return node;
+    const details = htmlTag === "details" ? el : null;
+    for (let c = firstChild(shadow || el); c !== null; c = nextSibling(c)) {
+      visitChild(walk, c, details, target, inherited);
+    }
+  }
+  function visitChild(walk, node, details, target, inherited) {
+    if (details !== null && isClosedDetailsContent(details, node)) return;
+    const type = nodeType(node);
+    if (type === TEXT_NODE) {
+      if ((inherited & (F_HIDDEN | W_NO_TEXT)) === 0) {
+        const data = nodeData(node);
+        if (data) target.children.push(data);
+      }
+      return;
+    }
+    if (type !== ELEMENT_NODE) return;
+    if (walk.owned.size > 0 && walk.owned.has(node)) return;
+    visitElement(walk, node, target, inherited, false);
+  }
+  function createNode(walk, el, tag, role, wantsRef, disabled, plain) {
+    const states = statesOf(walk, el, tag, role, disabled, plain);
+    return { el, role, name: "", states, value: null, url: null, wantsRef, children: [] };
+  }
+  function nameNode(ctx, el, role, node) {
+    if (NAME_PROHIBITED.has(role)) return;
+    if (TABLE_PARTS.has(role) && !hasAttr(el, "aria-label") && !hasAttr(el, "aria-labelledby")) {
+      const kids = node.children;
+      for (let i = 0; i < kids.length; i++) {
+        if (typeof kids[i] !== "string" && !(kids[i] instanceof Sep)) return;
+      }
+    }
+    node.name = accessibleName(ctx, el, role, true);
   }
   function visitFrame(walk, el, node, parent) {
-    const box = walk.ctx.box(el);
-    if (box && (box.w <= 0 || box.h <= 0)) return;
+    if (walk.ctx.hasBox(el) === false) return;
     const key = walk.env.frameKeys.get(el);
     node.frame = key === void 0 ? "?" : key;
     parent.children.push(node);
@@ -1263,27 +1456,19 @@
     const control = labelControl(label);
     return control !== null && !isHiddenForAria(ctx, control);
   }
-  function nameTablePart(ctx, el, role, node) {
-    const explicit = hasAttr(el, "aria-label") || hasAttr(el, "aria-labelledby");
-    if (!explicit) {
-      for (const c of node.children) {
-        if (typeof c !== "string") return;
-      }
-    }
-    node.name = accessibleName(ctx, el, role, true);
-  }
   function visitOwned(walk, el, target, inherited) {
-    if (!hasAttribute(el, "aria-owns")) return;
     for (const owned of idRefs(el, "aria-owns")) {
       if (walk.owned.get(owned) !== el || walk.ownedDone.has(owned)) continue;
       walk.ownedDone.add(owned);
-      visitElement(walk, owned, target, inherited);
+      visitElement(walk, owned, target, inherited, true);
     }
   }
-  function isRefWorthy(el, tag, role, outermostPointer) {
+  function isRefWorthy(el, tag, role, outermostPointer, plain, editable) {
     if (INTERACTIVE_ROLES.has(role) || outermostPointer) return true;
-    const tabindex = attr(el, "tabindex");
-    if (tabindex !== null) return parseInt(tabindex, 10) >= 0;
+    if (plain !== true) {
+      const tabindex = attr(el, "tabindex");
+      if (tabindex !== null) return parseInt(tabindex, 10) >= 0;
+    }
     if (!isHTML(el)) return false;
     switch (tag) {
       case "a":
@@ -1299,44 +1484,48 @@
       case "video":
         return hasAttr(el, "controls");
       default:
-        return isContentEditable(el);
+        return editable !== false && isContentEditable(el);
     }
   }
-  function statesOf(walk, el, tag, role, ariaDisabled) {
+  function statesOf(walk, el, tag, role, ariaDisabled, plain) {
     const html = isHTML(el);
+    const aria = plain !== true;
+    const form = html && FORM_TAGS.has(tag);
     let s = "";
     if (CHECKABLE.has(role)) {
-      let checked = ariaToken(el, "aria-checked");
-      if (html && tag === "input" && !hasAttr(el, "aria-checked")) {
+      let checked = aria ? ariaToken(el, "aria-checked") : "";
+      if (html && tag === "input" && !(aria && hasAttr(el, "aria-checked"))) {
         checked = inputIndeterminate(el) && inputType(el) === "checkbox" ? "mixed" : inputChecked(el) ? "true" : "";
       }
       if (checked === "true") s += " [checked]";
       else if (checked === "mixed") s += " [checked=mixed]";
     }
-    if (ariaDisabled || html && FORM_TAGS.has(tag) && matches(el, ":disabled")) s += " [disabled]";
-    const expanded = ariaToken(el, "aria-expanded");
-    if (expanded === "true") s += " [expanded]";
-    else if (html && tag === "summary" && role === "button" && detailsOpen(parentNode(el))) {
+    if (ariaDisabled || form && matches(el, ":disabled")) s += " [disabled]";
+    if (aria && ariaToken(el, "aria-expanded") === "true") {
+      s += " [expanded]";
+    } else if (html && tag === "summary" && role === "button" && detailsOpen(parentNode(el))) {
       s += " [expanded]";
     }
-    const level = headingLevel(el, role);
+    const level = headingLevel(el, role, plain);
     if (level) s += " [level=" + level + "]";
-    const pressed = ariaToken(el, "aria-pressed");
-    if (pressed === "true") s += " [pressed]";
-    else if (pressed === "mixed") s += " [pressed=mixed]";
+    if (aria) {
+      const pressed = ariaToken(el, "aria-pressed");
+      if (pressed === "true") s += " [pressed]";
+      else if (pressed === "mixed") s += " [pressed=mixed]";
+    }
     if (role === "option" || role === "tab" || role === "treeitem" || role === "gridcell" || role === "row" || role === "columnheader" || role === "rowheader") {
-      const selected = html && tag === "option" ? optionSelected(el) : ariaToken(el, "aria-selected") === "true";
+      const selected = html && tag === "option" ? optionSelected(el) : aria && ariaToken(el, "aria-selected") === "true";
       if (selected) s += " [selected]";
     }
     if (el === walk.active && tag !== "body" && tag !== "html") s += " [active]";
-    const invalid = ariaToken(el, "aria-invalid");
-    if (invalid && invalid !== "false" || html && FORM_TAGS.has(tag) && matches(el, ":user-invalid")) {
+    const invalid = aria ? ariaToken(el, "aria-invalid") : "";
+    if (invalid && invalid !== "false" || form && matches(el, ":user-invalid")) {
       s += " [invalid]";
     }
-    if (ariaToken(el, "aria-required") === "true" || html && (tag === "input" || tag === "select" || tag === "textarea") && hasAttr(el, "required")) {
+    if (aria && ariaToken(el, "aria-required") === "true" || html && (tag === "input" || tag === "select" || tag === "textarea") && hasAttr(el, "required")) {
       s += " [required]";
     }
-    if (ariaToken(el, "aria-readonly") === "true" || html && (tag === "input" || tag === "textarea") && hasAttr(el, "readonly") && TEXT_ROLES.has(role)) {
+    if (aria && ariaToken(el, "aria-readonly") === "true" || html && (tag === "input" || tag === "textarea") && hasAttr(el, "readonly") && TEXT_ROLES.has(role)) {
       s += " [readonly]";
     }
     return s;
@@ -1355,9 +1544,9 @@
       return true;
     }
     if (tag === "select") {
-      const options = selectOptions(el);
-      if (options.length > walk.maxOptions) {
-        node.states += " [options=" + options.length + "]";
+      const options2 = selectOptions(el);
+      if (options2.length > walk.maxOptions) {
+        node.states += " [options=" + options2.length + "]";
         node.value = selectedText(el);
         return true;
       }
@@ -1396,19 +1585,36 @@
     node.states += " [options=" + count + "]";
     node.value = selected.join(", ");
   }
-  function finish(node) {
+  function finish(ctx, node) {
+    const kids = node.children;
     const out = [];
     let text = null;
-    for (const c of node.children) {
+    let pending = null;
+    for (let i = 0; i < kids.length; i++) {
+      const c = kids[i];
       if (typeof c === "string") {
-        text = text === null ? c : text + c;
+        if (text === null) {
+          text = c;
+        } else {
+          if (pending !== null && !isSpace(c.charCodeAt(0)) && anyBlock(ctx, pending)) text += " ";
+          text += c;
+        }
+        pending = null;
+        continue;
+      }
+      if (c instanceof Sep) {
+        if (text !== null && !isSpace(text.charCodeAt(text.length - 1))) {
+          if (pending === null) pending = [c.el];
+          else pending.push(c.el);
+        }
         continue;
       }
       if (text !== null) {
         pushText(out, text);
         text = null;
+        pending = null;
       }
-      finish(c);
+      finish(ctx, c);
       if (c.role === "listitem" && !c.wantsRef && !c.name && c.children.length === 1 && typeof c.children[0] !== "string") {
         out.push(c.children[0]);
       } else {
@@ -1422,6 +1628,13 @@
     if (out.length === 1 && typeof out[0] === "string" && node.name && NAME_FROM_CONTENT.has(node.role) && out[0] === node.name) {
       node.children = [];
     }
+  }
+  function anyBlock(ctx, els) {
+    for (let i = 0; i < els.length; i++) {
+      const d = ctx.display(els[i]);
+      if (d !== "contents" && !d.startsWith("inline")) return true;
+    }
+    return false;
   }
   function hasRef(node) {
     for (const c of node.children) {
@@ -1443,8 +1656,2171 @@
     }
   }
   function pushText(out, raw) {
-    const t = raw.replace(/[\s\u00a0]+/g, " ").trim();
+    const t = normalize(raw);
     if (t) out.push(t);
+  }
+
+  // src/actions.js
+  var DEFAULT_TIMEOUT = 3e4;
+  var TEXT_INPUTS = /* @__PURE__ */ new Set([
+    "",
+    "text",
+    "search",
+    "email",
+    "url",
+    "tel",
+    "password",
+    "number",
+    "date",
+    "datetime-local",
+    "month",
+    "time",
+    "week"
+  ]);
+  function nextFrame() {
+    return new Promise((resolve) => {
+      let done = false;
+      const fire = () => {
+        if (!done) {
+          done = true;
+          resolve();
+        }
+      };
+      requestAnimationFrame(fire);
+      setTimeout(fire, 50);
+    });
+  }
+  function clip(s, n) {
+    const t = normalize(String(s || ""));
+    return t.length > n ? t.slice(0, n) + "\u2026" : t;
+  }
+  function brief(el) {
+    if (!isElement(el)) return null;
+    return {
+      tag: localName(el),
+      id: getAttribute(el, "id") || "",
+      class: getAttribute(el, "class") || "",
+      text: clip(el.innerText !== void 0 ? el.innerText : textContent(el), 80)
+    };
+  }
+  function layerOf(el) {
+    for (let n = el; isElement(n); n = flatParent(n)) {
+      if (getAttribute(n, "id")) return n;
+      const role = getAttribute(n, "role");
+      if (role === "dialog" || role === "alertdialog") return n;
+      const pos = computedStyle(n).position;
+      if (pos === "fixed" || pos === "sticky") return n;
+    }
+    return null;
+  }
+  function composedContains(el, node) {
+    for (let n = node; n; n = nodeType(n) === DOCUMENT_FRAGMENT_NODE ? shadowHost(n) : parentNode(n)) {
+      if (n === el) return true;
+    }
+    return false;
+  }
+  function hitAt(x, y) {
+    let hit = document.elementFromPoint(x, y);
+    while (hit && shadowRoot(hit)) {
+      const inner = shadowRoot(hit).elementFromPoint(x, y);
+      if (!inner || inner === hit) break;
+      hit = inner;
+    }
+    return hit;
+  }
+  function coverAt(el, x, y) {
+    const hit = hitAt(x, y);
+    if (hit && composedContains(el, hit)) return null;
+    if (hit && localName(hit) === "label" && labelControl(hit) === el) return null;
+    if (!hit) return { tag: "", id: "", class: "", text: "", outside: true };
+    const info = brief(hit);
+    const layer = layerOf(hit);
+    if (layer && layer !== hit) info.layer = brief(layer);
+    return info;
+  }
+  function isVisible(el) {
+    if (!isConnected(el)) return false;
+    try {
+      if (!checkVisibility(el, { visibilityProperty: true })) return false;
+    } catch (e) {
+    }
+    const r = getBoundingClientRect(el);
+    return r.width > 0 && r.height > 0;
+  }
+  function isDisabled(el) {
+    try {
+      if (matches(el, ":disabled")) return true;
+    } catch (e) {
+    }
+    for (let n = el; isElement(n); n = flatParent(n)) {
+      if ((getAttribute(n, "aria-disabled") || "").trim().toLowerCase() === "true") return true;
+    }
+    return false;
+  }
+  function isEditable(el) {
+    const tag = localName(el);
+    if (tag === "textarea") return !hasAttribute(el, "readonly");
+    if (tag === "input") return TEXT_INPUTS.has(inputType(el)) && !hasAttribute(el, "readonly");
+    return isContentEditable(el) === true;
+  }
+  function inViewport(r) {
+    return r.top >= 0 && r.left >= 0 && r.bottom <= innerHeight && r.right <= innerWidth;
+  }
+  function sameRect(a, b) {
+    return a.x === b.x && a.y === b.y && a.width === b.width && a.height === b.height;
+  }
+  function deadlineOf(opts) {
+    const t = opts && opts.timeout != null ? opts.timeout : DEFAULT_TIMEOUT;
+    return { t, at: Date.now() + t };
+  }
+  async function waitActionable(env, ref, opts) {
+    const { t, at } = deadlineOf(opts);
+    let last = null;
+    let reason = "";
+    for (; ; ) {
+      const el = resolveEl(env, ref);
+      if (!isVisible(el)) reason = "is not visible";
+      else if (opts.enabled && isDisabled(el)) reason = "is disabled";
+      else if (opts.editable && !isEditable(el)) reason = "is not editable";
+      else reason = "";
+      if (reason) {
+        last = null;
+      } else {
+        let r = getBoundingClientRect(el);
+        if (!inViewport(r)) {
+          el.scrollIntoView({ block: "center", inline: "center", behavior: "instant" });
+          r = getBoundingClientRect(el);
+        }
+        if (last && sameRect(r, last)) return { el, rect: r };
+        last = r;
+        reason = "is still moving";
+      }
+      if (Date.now() >= at) {
+        throw bridgeError(
+          "Timeout",
+          ref + " " + reason + " after " + t + " ms",
+          { ref, reason, timeout_ms: t }
+        );
+      }
+      await nextFrame();
+    }
+  }
+  function resolveEl(env, ref) {
+    try {
+      return env.resolve(ref);
+    } catch (e) {
+      const f = e && e.vdxFields;
+      if (e && e.vdxType === "StaleRef" && f) {
+        throw bridgeError("StaleRef", ref + " was the " + f.role + " " + JSON.stringify(f.name || "") + " (<" + f.tag + ">), which has left the page; take a new snapshot", f);
+      }
+      if (e && e.vdxType === "UnknownRef") {
+        throw bridgeError("UnknownRef", "ref " + ref + " is not known in this document (refs come from the latest snapshot); take a new snapshot", f);
+      }
+      throw e;
+    }
+  }
+  function describeEl(el) {
+    const role = getRole(el);
+    return { role, name: accessibleName(new Ctx(), el, role, false), tag: localName(el) };
+  }
+  var ROLE_WORDS = [
+    [/\bbuttons?\b/i, "button"],
+    [/\blinks?\b/i, "link"],
+    [/\bcheck ?box(es)?\b/i, "checkbox"],
+    [/\bradio( button)?s?\b/i, "radio"],
+    [/\b(text ?box|field|input)s?\b/i, "textbox"],
+    [/\b(combo ?box|select|dropdown)s?\b/i, "combobox"],
+    [/\btabs?\b/i, "tab"],
+    [/\bmenu ?items?\b/i, "menuitem"],
+    [/\bheadings?\b/i, "heading"],
+    [/\bswitch(es)?\b/i, "switch"],
+    [/\bsliders?\b/i, "slider"],
+    [/\boptions?\b/i, "option"]
+  ];
+  var FILLER = /\b(click|press|tap|hover|on|over|the|a|an|type|into|in|fill|select|choose|check|uncheck|open)\b/gi;
+  function phrasesOf(desc) {
+    const quoted = [];
+    const re = /["\u201c\u2018']([^"\u201d\u2019']+)["\u201d\u2019']/g;
+    let m;
+    while ((m = re.exec(desc)) !== null) quoted.push(normalize(m[1]));
+    let hint = null;
+    for (const [re2, role] of ROLE_WORDS) {
+      if (re2.test(desc)) {
+        hint = role;
+        break;
+      }
+    }
+    if (quoted.length) return { phrases: quoted, hint };
+    let rest = desc;
+    for (const [re2] of ROLE_WORDS) rest = rest.replace(re2, " ");
+    rest = normalize(rest.replace(FILLER, " "));
+    return { phrases: rest ? [rest] : [normalize(desc)], hint };
+  }
+  function allElements() {
+    const out = [];
+    const walk = (root) => {
+      const list = nodeType(root) === DOCUMENT_NODE ? docQuerySelectorAll(root, "*") : fragQuerySelectorAll(root, "*");
+      for (let i = 0; i < list.length; i++) {
+        out.push(list[i]);
+        const sr = shadowRoot(list[i]);
+        if (sr) walk(sr);
+      }
+    };
+    walk(document);
+    return out;
+  }
+  function eq(a, b) {
+    return normalize(String(a || "")).toLowerCase() === b.toLowerCase();
+  }
+  function ownText(el) {
+    const t = el.innerText;
+    return normalize(String(t === void 0 ? textContent(el) : t));
+  }
+  function rungs(ctx, els, phrase, hint) {
+    const out = { role: [], label: [], placeholder: [], text: [] };
+    const lower = phrase.toLowerCase();
+    for (const el of els) {
+      const tag = localName(el);
+      if (tag === "script" || tag === "style" || tag === "head" || tag === "html") continue;
+      const role = hint ? getRole(el) : null;
+      if (hint && role === hint && eq(accessibleName(ctx, el, role, false), phrase)) out.role.push(el);
+      const labels = tag === "input" || tag === "textarea" || tag === "select" ? ctx.labelsOf(el) : [];
+      if (labels.some((l) => eq(ownText(l), phrase)) || eq(getAttribute(el, "aria-label"), phrase)) {
+        out.label.push(el);
+      }
+      if (eq(getAttribute(el, "placeholder"), phrase)) out.placeholder.push(el);
+      const text = ownText(el);
+      if (text && text.toLowerCase() === lower) out.text.push(el);
+    }
+    out.text = out.text.filter((el) => !out.text.some((o) => o !== el && contains(el, o)));
+    return out;
+  }
+  function visibleFirst(ctx, list) {
+    for (const el of list) if (isVisible(el) && !isHiddenForAria(ctx, el)) return el;
+    return null;
+  }
+  function missReport(desc, tried) {
+    const links = [];
+    const anchors = docQuerySelectorAll(document, "a[href]");
+    for (let i = 0; i < anchors.length && links.length < 10; i++) {
+      const a = anchors[i];
+      if (!isVisible(a)) continue;
+      links.push({ text: clip(ownText(a) || getAttribute(a, "aria-label"), 60), href: a.href });
+    }
+    let href = null;
+    for (const { phrase } of tried) {
+      for (let i = 0; i < anchors.length && !href; i++) {
+        if (eq(ownText(anchors[i]), phrase) || eq(getAttribute(anchors[i], "aria-label"), phrase)) {
+          href = anchors[i].href;
+        }
+      }
+    }
+    const parts = tried.map((t) => JSON.stringify(t.phrase) + " (" + (t.role ? "role " + t.role + " " + t.by_role + ", " : "") + "label " + t.by_label + ", placeholder " + t.by_placeholder + ", text " + t.by_text + " matches, none visible)");
+    let message = "nothing visible matches " + JSON.stringify(desc) + ": tried " + parts.join("; ") + " on " + String(document.URL) + ".";
+    if (href) message += " A link with that text points to " + href + "; page:navigate() can go there directly.";
+    if (links.length) {
+      message += " Links on the page: " + links.map((l) => JSON.stringify(l.text) + " -> " + l.href).join(", ") + ".";
+    }
+    message += " Take a snapshot and use its refs: they are the reliable way to name an element.";
+    return { message, description: desc, tried, links, href, url: String(document.URL) };
+  }
+  function actionMethods(env) {
+    const { refs } = env;
+    function refOf(el) {
+      const d = describeEl(el);
+      return refs.assign(el, d.role, d.name, d.tag);
+    }
+    return {
+      // Finds the element a plain-words description means.  Quoted phrases
+      // first; for each phrase role (+ name, when a role is hinted), label,
+      // placeholder, text; the first visible match wins.  { ref, by, phrase }
+      // or { miss: { description, tried, links, href, url } }.
+      findByDescription(desc) {
+        if (typeof desc !== "string" || !desc.trim()) throw badArgument("findByDescription: empty description");
+        const ctx = new Ctx();
+        const els = allElements();
+        const { phrases, hint } = phrasesOf(desc);
+        const tried = [];
+        for (const phrase of phrases) {
+          const r = rungs(ctx, els, phrase, hint);
+          for (const by of ["role", "label", "placeholder", "text"]) {
+            const el = visibleFirst(ctx, r[by]);
+            if (el) return { ref: refOf(el), by, phrase };
+          }
+          tried.push({
+            phrase,
+            role: hint,
+            by_role: r.role.length,
+            by_label: r.label.length,
+            by_placeholder: r.placeholder.length,
+            by_text: r.text.length
+          });
+        }
+        return { miss: missReport(desc, tried) };
+      },
+      // Waits until ref can take a press, then { x, y, role, name, tag,
+      // covered } with the point in this frame's viewport: the centre, or
+      // opts.position from the element's top-left corner.  covered names
+      // what a press there would reach instead (opts.hit).
+      async actionPoint(ref, opts) {
+        const o = opts || {};
+        const { el, rect } = await waitActionable(env, ref, { timeout: o.timeout, enabled: o.enabled !== false });
+        let x;
+        let y;
+        if (o.position) {
+          x = rect.left + Number(o.position.x || 0);
+          y = rect.top + Number(o.position.y || 0);
+        } else {
+          const l = Math.max(rect.left, 0);
+          const r = Math.min(rect.right, innerWidth);
+          const t = Math.max(rect.top, 0);
+          const b = Math.min(rect.bottom, innerHeight);
+          x = (l + r) / 2;
+          y = (t + b) / 2;
+        }
+        const out = Object.assign({ x, y, covered: null }, describeEl(el));
+        if (o.hit !== false) out.covered = coverAt(el, x, y);
+        return out;
+      },
+      // With an iframe element: where its content box starts in this frame's
+      // viewport, and what a press at (x, y) inside it would reach here.
+      frameOrigin(frameEl, x, y) {
+        let r = getBoundingClientRect(frameEl);
+        const cs = computedStyle(frameEl);
+        const ox = () => r.left + frameEl.clientLeft + parseFloat(cs.paddingLeft || "0");
+        const oy = () => r.top + frameEl.clientTop + parseFloat(cs.paddingTop || "0");
+        if (ox() + x < 0 || oy() + y < 0 || ox() + x > innerWidth || oy() + y > innerHeight) {
+          frameEl.scrollIntoView({ block: "nearest", inline: "nearest", behavior: "instant" });
+          r = getBoundingClientRect(frameEl);
+        }
+        const px = ox() + x;
+        const py = oy() + y;
+        return { x: ox(), y: oy(), covered: coverAt(frameEl, px, py) };
+      },
+      // Scrolls ref into view and gives its rectangle in this viewport.
+      async rect(ref, opts) {
+        const { rect } = await waitActionable(env, ref, { timeout: (opts || {}).timeout });
+        return { x: rect.x, y: rect.y, width: rect.width, height: rect.height };
+      },
+      // Makes ref ready for typed text: waits until it is visible, enabled and
+      // editable, focuses it and selects its content (opts.clear) or puts the
+      // caret at its end.  { had_text }.
+      async prepareType(ref, opts) {
+        const o = opts || {};
+        const { el } = await waitActionable(env, ref, { timeout: o.timeout, enabled: true, editable: true });
+        el.focus();
+        const tag = localName(el);
+        let hadText;
+        if (tag === "input" || tag === "textarea") {
+          hadText = el.value.length > 0;
+          if (o.clear) el.select();
+          else {
+            try {
+              el.setSelectionRange(el.value.length, el.value.length);
+            } catch (e) {
+            }
+          }
+        } else {
+          hadText = textContent(el).length > 0;
+          const range = document.createRange();
+          range.selectNodeContents(el);
+          if (!o.clear) range.collapse(false);
+          const sel = getSelection();
+          sel.removeAllRanges();
+          sel.addRange(range);
+        }
+        return { had_text: hadText };
+      },
+      // Focuses ref (for keys pressed at it).
+      async focus(ref, opts) {
+        const { el } = await waitActionable(env, ref, { timeout: (opts || {}).timeout });
+        el.focus();
+        return true;
+      },
+      // What fill_form needs to know: { kind, checked, multiple }.
+      fieldInfo(ref) {
+        const el = resolveEl(env, ref);
+        const tag = localName(el);
+        const role = getRole(el);
+        if (tag === "select") return { kind: "select", multiple: selectMultiple(el) };
+        if (tag === "input") {
+          const type = inputType(el);
+          if (type === "checkbox" || type === "radio") return { kind: type, checked: inputChecked(el) };
+          if (type === "range") return { kind: "slider" };
+          if (type === "file") return { kind: "file" };
+        }
+        if (role === "checkbox" || role === "switch" || role === "radio") {
+          return { kind: role === "radio" ? "radio" : "checkbox", checked: getAttribute(el, "aria-checked") === "true" };
+        }
+        if (role === "slider") return { kind: "slider" };
+        return { kind: "text" };
+      },
+      // { checked: true | false | 'mixed', role }.
+      checkState(ref) {
+        const el = resolveEl(env, ref);
+        const role = getRole(el);
+        if (localName(el) === "input" && (inputType(el) === "checkbox" || inputType(el) === "radio")) {
+          return { checked: inputIndeterminate(el) ? "mixed" : inputChecked(el), role };
+        }
+        const a = (getAttribute(el, "aria-checked") || getAttribute(el, "aria-pressed") || "").trim();
+        if (a === "true" || a === "false" || a === "mixed") return { checked: a === "mixed" ? "mixed" : a === "true", role };
+        throw bridgeError(
+          "NotCheckable",
+          ref + " (" + role + ") is not a checkbox, radio or switch",
+          { ref, role }
+        );
+      },
+      // Selects options of a <select> by value or label and fires input and
+      // change.  { selected = {values} }, or NoOption with the options there
+      // are.
+      async selectOption(ref, values, opts) {
+        const o = opts || {};
+        const { el } = await waitActionable(env, ref, { timeout: o.timeout, enabled: true });
+        if (localName(el) !== "select") {
+          throw bridgeError("NotSelect", ref + " is a <" + localName(el) + ">, not a <select>; click it and then click the option", { ref, tag: localName(el) });
+        }
+        const options2 = Array.from(selectOptions(el));
+        const picks = [];
+        for (const v of values) {
+          const s = String(v);
+          const hit = options2.find((op) => op.value === s) || options2.find((op) => eq(optionLabel(op), s) || eq(optionText(op), s));
+          if (!hit) {
+            const available = options2.slice(0, 50).map((op) => ({ value: op.value, label: normalize(optionLabel(op)) }));
+            throw bridgeError("NoOption", "no option of " + ref + " has the value or label " + JSON.stringify(s) + "; it has " + options2.length + " options: " + available.slice(0, 10).map((a) => JSON.stringify(a.label)).join(", ") + (options2.length > 10 ? ", \u2026" : ""), { ref, value: s, available, option_count: options2.length });
+          }
+          if (hit.disabled) throw bridgeError("NoOption", "option " + JSON.stringify(s) + " of " + ref + " is disabled", { ref, value: s });
+          picks.push(hit);
+        }
+        if (picks.length > 1 && !selectMultiple(el)) throw badArgument("selectOption: " + ref + " takes one option");
+        el.focus();
+        for (const op of options2) op.selected = picks.includes(op);
+        el.dispatchEvent(new Event("input", { bubbles: true, composed: true }));
+        el.dispatchEvent(new Event("change", { bubbles: true }));
+        return { selected: picks.map((op) => op.value) };
+      },
+      // Sets a range input (slider) to value, firing input and change.
+      async setSlider(ref, value, opts) {
+        const { el } = await waitActionable(env, ref, { timeout: (opts || {}).timeout, enabled: true });
+        if (localName(el) !== "input" || inputType(el) !== "range") {
+          throw bridgeError("NotSlider", ref + " is not an <input type=range>", { ref });
+        }
+        el.focus();
+        el.value = String(value);
+        el.dispatchEvent(new Event("input", { bubbles: true, composed: true }));
+        el.dispatchEvent(new Event("change", { bubbles: true }));
+        return { value: el.value };
+      },
+      // { multiple } of the file input ref names (or that its label controls).
+      fileInputInfo(ref) {
+        const input = fileInputOf(resolveEl(env, ref), ref);
+        return { multiple: hasAttribute(input, "multiple") };
+      },
+      // The file input element itself, for the host to hold by object id.
+      fileInput(ref) {
+        return fileInputOf(resolveEl(env, ref), ref);
+      },
+      // Waits for text to appear (text) or go (textGone) in this document's
+      // rendered text, or for ref to leave the document or be hidden
+      // (refGone), re-checking on every DOM change.  Rejects with Timeout.
+      waitFor(opts) {
+        const o = opts || {};
+        const { t, at } = deadlineOf(o);
+        const test = () => {
+          if (o.refGone != null) {
+            const hit = refs.lookup(o.refGone);
+            if (hit && !hit.stale && isVisible(hit.element)) return false;
+          }
+          const body = document.body || documentElement(document);
+          const text = body ? String(body.innerText || textContent(body) || "") : "";
+          if (o.text != null && !text.includes(String(o.text))) return false;
+          if (o.textGone != null && text.includes(String(o.textGone))) return false;
+          return true;
+        };
+        if (test()) return true;
+        return new Promise((resolve, reject) => {
+          let timer = 0;
+          let scheduled = false;
+          const mo = new MutationObserver(() => {
+            if (scheduled) return;
+            scheduled = true;
+            nextFrame().then(check);
+          });
+          const done = (ok) => {
+            mo.disconnect();
+            clearTimeout(timer);
+            if (ok) resolve(true);
+            else {
+              const what = o.text != null ? "text " + JSON.stringify(o.text) + " did not appear" : o.textGone != null ? "text " + JSON.stringify(o.textGone) + " did not go away" : "ref " + o.refGone + " did not go away";
+              reject(bridgeError("Timeout", what + " within " + t + " ms", { timeout_ms: t }));
+            }
+          };
+          const check = () => {
+            scheduled = false;
+            if (test()) done(true);
+          };
+          mo.observe(document, { subtree: true, childList: true, characterData: true, attributes: true });
+          timer = setTimeout(() => done(test()), Math.max(0, at - Date.now()));
+        });
+      }
+    };
+  }
+  function fileInputOf(el, ref) {
+    let input = el;
+    if (localName(el) === "label" && labelControl(el)) input = labelControl(el);
+    if (localName(input) !== "input" || inputType(input) !== "file") {
+      throw bridgeError(
+        "NotFileInput",
+        ref + " is a <" + localName(el) + ">, not a file input",
+        { ref, tag: localName(el) }
+      );
+    }
+    return input;
+  }
+
+  // src/extra-natives.js
+  var uncurry2 = Function.prototype.bind.bind(Function.prototype.call);
+  function getter2(proto, key) {
+    return uncurry2(Object.getOwnPropertyDescriptor(proto, key).get);
+  }
+  function method2(proto, key) {
+    return uncurry2(proto[key]);
+  }
+  var firstElementChild = getter2(Element.prototype, "firstElementChild");
+  var nextElementSibling = getter2(Element.prototype, "nextElementSibling");
+  var fragFirstElementChild = getter2(DocumentFragment.prototype, "firstElementChild");
+  var childElementCount = getter2(Element.prototype, "childElementCount");
+  var fragChildElementCount = getter2(DocumentFragment.prototype, "childElementCount");
+  var outerHTML = getter2(Element.prototype, "outerHTML");
+  var docEvaluate = method2(Document.prototype, "evaluate");
+  var snapshotLength = getter2(XPathResult.prototype, "snapshotLength");
+  var snapshotItem = method2(XPathResult.prototype, "snapshotItem");
+  var docBody = getter2(Document.prototype, "body");
+  var docHead = getter2(Document.prototype, "head");
+  var inputValue2 = getter2(HTMLInputElement.prototype, "value");
+  var cssEscapeFn = CSS.escape;
+  function cssEscape(s) {
+    return Reflect.apply(cssEscapeFn, CSS, [s]);
+  }
+  var LABELS = /* @__PURE__ */ new Map();
+  for (const [tag, Ctor] of [
+    ["input", HTMLInputElement],
+    ["button", HTMLButtonElement],
+    ["select", HTMLSelectElement],
+    ["textarea", HTMLTextAreaElement],
+    ["meter", HTMLMeterElement],
+    ["output", HTMLOutputElement],
+    ["progress", HTMLProgressElement]
+  ]) {
+    LABELS.set(tag, getter2(Ctor.prototype, "labels"));
+  }
+  function labelsOf(el, tag) {
+    const get = LABELS.get(tag);
+    return get ? get(el) : null;
+  }
+  var compareDocumentPosition = method2(Node.prototype, "compareDocumentPosition");
+
+  // src/facts.js
+  var SHOWN_ATTRIBUTES = [
+    "id",
+    "class",
+    "role",
+    "aria-label",
+    "name",
+    "type",
+    "href",
+    "data-testid",
+    "data-test",
+    "data-test-id",
+    "data-cy",
+    "data-qa"
+  ];
+  var TEST_ID_ATTRIBUTES = ["data-testid", "data-test-id", "data-test", "data-cy", "data-qa"];
+  function truncate(s, max) {
+    if (s.length <= max) return s;
+    return s.slice(0, max) + "\u2026[+" + (s.length - max) + " chars]";
+  }
+  function shownAttributes(el, max) {
+    const out = {};
+    for (let i = 0; i < SHOWN_ATTRIBUTES.length; i++) {
+      const v = attr(el, SHOWN_ATTRIBUTES[i]);
+      if (v !== null) out[SHOWN_ATTRIBUTES[i]] = truncate(normalize(v), max);
+    }
+    return out;
+  }
+  function parentOrHost(el) {
+    const p = parentNode(el);
+    if (p === null) return { parent: null, crossed: false };
+    const type = nodeType(p);
+    if (type === ELEMENT_NODE) return { parent: p, crossed: false };
+    if (type === DOCUMENT_FRAGMENT_NODE) {
+      const host = shadowHost(p);
+      return { parent: host || null, crossed: !!host };
+    }
+    return { parent: null, crossed: false };
+  }
+  function isTopElement(el) {
+    const t = localName(el);
+    return (t === "body" || t === "html") && getRootNode(el) === document;
+  }
+  function ancestorsOf(el) {
+    const out = [];
+    let cur = el;
+    for (; ; ) {
+      const { parent, crossed } = parentOrHost(cur);
+      if (parent === null || isTopElement(parent)) break;
+      out.push({ el: parent, crossed });
+      cur = parent;
+    }
+    return out;
+  }
+  function isSkipped(el) {
+    return isNeverRendered(el);
+  }
+  function childElements(el) {
+    const out = [];
+    const root = shadowRoot(el);
+    if (root) {
+      for (let c = fragFirstElementChild(root); c !== null; c = nextElementSibling(c)) {
+        if (!isSkipped(c)) out.push(c);
+      }
+    }
+    const shadowCount = out.length;
+    for (let c = firstElementChild(el); c !== null; c = nextElementSibling(c)) {
+      if (!isSkipped(c)) out.push(c);
+    }
+    out.shadowCount = shadowCount;
+    return out;
+  }
+  function childrenOfNode(node) {
+    if (nodeType(node) === ELEMENT_NODE) return childElements(node);
+    const out = [];
+    const first = nodeType(node) === DOCUMENT_NODE ? documentElement(node) : fragFirstElementChild(node);
+    for (let c = first; c !== null; c = nextElementSibling(c)) {
+      if (!isSkipped(c)) out.push(c);
+    }
+    return out;
+  }
+  function refFor(ctx, refs, el, quick) {
+    const known = refs.peek(el);
+    if (known !== null) return known;
+    const t = localName(el);
+    const role = getRole(el);
+    let pointer = false;
+    if (!quick) {
+      const parent = flatParent(el);
+      const parentPointer = isElement(parent) && (ctx.flags(parent) & F_POINTER) !== 0;
+      pointer = (ctx.flags(el) & F_POINTER) !== 0 && !parentPointer;
+      if (pointer && t === "label" && isHTML(el)) {
+        const control = labelControl(el);
+        if (control !== null && !isHiddenForAria(ctx, control)) pointer = false;
+      }
+    }
+    if (!isRefWorthy(el, t, role, pointer)) return null;
+    if (isHiddenForAria(ctx, el) || !isActionable(ctx, el)) return null;
+    return refs.assign(el, role, accessibleName(ctx, el, role, false), t);
+  }
+  function styleOf(ctx, el) {
+    const f = ctx.flags(el);
+    return { display: ctx.display(el), none: (f & F_NONE) !== 0, hidden: (f & F_HIDDEN) !== 0 };
+  }
+  var TextCache = class {
+    constructor() {
+      this.map = /* @__PURE__ */ new Map();
+    }
+    get(node) {
+      let v = this.map.get(node);
+      if (v === void 0) {
+        v = computeText(this, node);
+        this.map.set(node, v);
+      }
+      return v;
+    }
+  };
+  var EMPTY_TEXT = Object.freeze({ full: "", normalized: "", immediate: [] });
+  function skipsText(el) {
+    if (nodeType(el) !== ELEMENT_NODE) return false;
+    const t = localName(el);
+    if (t === "script" || t === "noscript" || t === "style") return true;
+    const head = docHead(document);
+    return head !== null && contains(head, el);
+  }
+  function computeText(cache, node) {
+    if (skipsText(node)) return EMPTY_TEXT;
+    const isEl = nodeType(node) === ELEMENT_NODE;
+    if (isEl && localName(node) === "input" && isHTML(node)) {
+      const type = inputType(node);
+      if (type === "submit" || type === "button") {
+        const v = inputValue2(node);
+        return { full: v, normalized: normalize(v), immediate: [v] };
+      }
+    }
+    let full = "";
+    let run = "";
+    const immediate = [];
+    for (let c = firstChild(node); c !== null; c = nextSibling(c)) {
+      const type = nodeType(c);
+      if (type === TEXT_NODE) {
+        const d = nodeData(c);
+        full += d;
+        run += d;
+      } else if (type === 8) {
+        continue;
+      } else {
+        if (run) immediate.push(run);
+        run = "";
+        if (type === ELEMENT_NODE) full += cache.get(c).full;
+      }
+    }
+    if (run) immediate.push(run);
+    const shadow = isEl ? shadowRoot(node) : null;
+    if (shadow) full += cache.get(shadow).full;
+    return { full, normalized: full ? normalize(full) : "", immediate };
+  }
+  function directText(el) {
+    let s = "";
+    for (let c = firstChild(el); c !== null; c = nextSibling(c)) {
+      if (nodeType(c) === TEXT_NODE) s += nodeData(c) + " ";
+    }
+    return normalize(s);
+  }
+  function intOption(opts, key, dflt, min, what) {
+    const v = opts[key];
+    if (v == null) return dflt;
+    if (typeof v !== "number" || !Number.isInteger(v) || v < min) {
+      throw badArgument(what + ": " + key + " must be an integer >= " + min);
+    }
+    return v;
+  }
+
+  // src/explore.js
+  var ATTRIBUTE_MAX = 80;
+  var SNIPPET_MAX = 40;
+  var UNNAMED_ROLES = /* @__PURE__ */ new Set(["generic", "none", "presentation"]);
+  function resolveContainer(env, ref, options2) {
+    const opts = options2 || {};
+    checkKeys(opts, ["max_refs", "max_text"], "resolveContainer");
+    const maxRefs = intOption(opts, "max_refs", 10, 0, "resolveContainer");
+    const maxText = intOption(opts, "max_text", 80, 1, "resolveContainer");
+    const el = env.resolve(ref);
+    const ctx = new Ctx();
+    const texts = new TextCache();
+    const role = getRole(el);
+    const target = {
+      ref,
+      tag: localName(el),
+      role,
+      name: truncate(accessibleName(ctx, el, role, false), maxText),
+      text: truncate(texts.get(el).normalized, maxText)
+    };
+    const chain = ancestorsOf(el);
+    const counted = countRefs(ctx, env.refs, chain, maxRefs);
+    const ancestors = chain.map((a, i) => {
+      const out = {
+        level: i + 1,
+        tag: localName(a.el),
+        attributes: shownAttributes(a.el, ATTRIBUTE_MAX),
+        child_elements: childElements(a.el).length,
+        contains_refs: counted[i]
+      };
+      if (a.crossed) out.crossed_shadow = true;
+      return out;
+    });
+    return { target, ancestors, levels_total: chain.length };
+  }
+  function countRefs(ctx, refs, chain, max) {
+    const out = chain.map(() => ({ refs: [], total: 0 }));
+    if (chain.length === 0) return out;
+    const index = /* @__PURE__ */ new Map();
+    chain.forEach((a, i) => index.set(a.el, i));
+    const open = [chain.length - 1];
+    const visit = (node) => {
+      const kids = childElements(node);
+      for (let k = 0; k < kids.length; k++) {
+        const el = kids[k];
+        const r = refFor(ctx, refs, el, true);
+        if (r !== null) {
+          for (let j = 0; j < open.length; j++) {
+            const c = out[open[j]];
+            c.total++;
+            if (c.refs.length < max) c.refs.push(r);
+          }
+        }
+        const at = index.get(el);
+        if (at !== void 0) open.push(at);
+        visit(el);
+        if (at !== void 0) open.pop();
+      }
+    };
+    visit(chain[chain.length - 1].el);
+    return out;
+  }
+  function elementAtLevel(el, level, what) {
+    if (typeof level !== "number" || !Number.isInteger(level)) {
+      throw badArgument(what + ": level must be an integer");
+    }
+    const chain = ancestorsOf(el);
+    if (level < 0 || level > chain.length) {
+      throw bridgeError(
+        "InvalidArgument",
+        what + ": level " + level + " is " + (level < 0 ? "negative" : "past body") + "; the largest valid level is " + chain.length,
+        { level, max_level: chain.length }
+      );
+    }
+    return level === 0 ? el : chain[level - 1].el;
+  }
+  function inspectPattern(env, ref, level, options2) {
+    const opts = options2 || {};
+    checkKeys(opts, ["max_siblings", "max_refs", "max_snippets", "max_outline"], "inspectPattern");
+    const lim = {
+      siblings: intOption(opts, "max_siblings", 20, 1, "inspectPattern"),
+      refs: intOption(opts, "max_refs", 5, 0, "inspectPattern"),
+      snippets: intOption(opts, "max_snippets", 3, 0, "inspectPattern"),
+      outline: intOption(opts, "max_outline", 6, 0, "inspectPattern")
+    };
+    const el = env.resolve(ref);
+    const container = elementAtLevel(el, level, "inspectPattern");
+    const parent = parentNode(container);
+    const siblings = childrenOfNode(parentOrHost(container).crossed ? shadowHost(parent) : parent);
+    const at = siblings.indexOf(container);
+    const total = siblings.length;
+    const start = Math.max(0, Math.min(at - (lim.siblings >> 1), total - lim.siblings));
+    const end = Math.min(total, start + lim.siblings);
+    const ctx = new Ctx();
+    const list = [];
+    for (let i = start; i < end; i++) {
+      const s = siblings[i];
+      const sum = summarize(ctx, env.refs, s, lim);
+      list.push({
+        index: i,
+        tag: localName(s),
+        attributes: shownAttributes(s, ATTRIBUTE_MAX),
+        contains_refs: { refs: sum.refs, total: sum.total },
+        contains_text: sum.texts,
+        outline: sum.outline
+      });
+    }
+    return {
+      container_at: { level, tag: localName(container), attributes: shownAttributes(container, ATTRIBUTE_MAX) },
+      target_sibling_index: at,
+      siblings_total: total,
+      shown: list.length,
+      siblings: list
+    };
+  }
+  function summarize(ctx, refs, root, lim) {
+    const sum = { refs: [], total: 0, texts: [], outline: [] };
+    const seen = /* @__PURE__ */ new Set();
+    const visitNodes = (first) => {
+      for (let c = first; c !== null; c = nextSibling(c)) {
+        const type = nodeType(c);
+        if (type === TEXT_NODE) {
+          if (sum.texts.length < lim.snippets) {
+            const t = normalize(nodeData(c));
+            if (t && !seen.has(t)) {
+              seen.add(t);
+              sum.texts.push(truncate(t, SNIPPET_MAX));
+            }
+          }
+        } else if (type === ELEMENT_NODE && !isSkipped(c) && !notRendered(ctx, c)) {
+          visitElement2(c);
+        }
+      }
+    };
+    const visitElement2 = (el) => {
+      const r = refFor(ctx, refs, el, true);
+      if (r !== null) {
+        sum.total++;
+        if (sum.refs.length < lim.refs) sum.refs.push(r);
+      }
+      if (sum.outline.length < lim.outline) outlineItem(ctx, el, r, sum.outline);
+      visitChildren2(el);
+    };
+    const visitChildren2 = (el) => {
+      const shadow = shadowRoot(el);
+      if (shadow) visitNodes(firstChild(shadow));
+      visitNodes(firstChild(el));
+    };
+    visitChildren2(root);
+    return sum;
+  }
+  function notRendered(ctx, el) {
+    let rendered;
+    try {
+      rendered = checkVisibility(el);
+    } catch (e) {
+      rendered = false;
+    }
+    return !rendered && isDisplayNone(ctx, el);
+  }
+  function outlineItem(ctx, el, ref, out) {
+    const role = getRole(el);
+    if (role === "heading") {
+      const name = truncate(accessibleName(ctx, el, role, false), SNIPPET_MAX);
+      out.push("heading " + JSON.stringify(name) + " [level=" + headingLevel(el, role) + "]");
+    } else if (ref !== null) {
+      const name = truncate(accessibleName(ctx, el, role, false), SNIPPET_MAX);
+      if (name) out.push(role + " " + JSON.stringify(name) + " [ref=" + ref + "]");
+    }
+    for (let i = 0; i < TEST_ID_ATTRIBUTES.length && out.length < 6; i++) {
+      const v = getAttribute(el, TEST_ID_ATTRIBUTES[i]);
+      if (v !== null) out.push("[" + TEST_ID_ATTRIBUTES[i] + "=" + JSON.stringify(truncate(v, SNIPPET_MAX)) + "]");
+    }
+  }
+  function extractAnchors(env, ref, level, options2) {
+    const opts = options2 || {};
+    checkKeys(opts, ["max_depth", "max_children", "max_total", "max_text"], "extractAnchors");
+    const lim = {
+      max_depth: intOption(opts, "max_depth", 4, 1, "extractAnchors"),
+      max_children: intOption(opts, "max_children", 15, 1, "extractAnchors"),
+      max_total: intOption(opts, "max_total", 100, 1, "extractAnchors")
+    };
+    const maxText = intOption(opts, "max_text", 80, 1, "extractAnchors");
+    const el = env.resolve(ref);
+    const anc = elementAtLevel(el, level, "extractAnchors");
+    const ctx = new Ctx();
+    const texts = new TextCache();
+    const list = [];
+    let total = 0;
+    const visit = (node, depth, shownParent) => {
+      const kids = childElements(node);
+      let unshown = 0;
+      for (let i = 0; i < kids.length; i++) {
+        const k = kids[i];
+        total++;
+        let entry = null;
+        if (shownParent && i < lim.max_children && list.length < lim.max_total) {
+          entry = anchorEntry(ctx, texts, env.refs, k, depth, i, maxText);
+          if (i < kids.shadowCount) entry.in_shadow = true;
+          list.push(entry);
+        } else {
+          unshown++;
+        }
+        if (depth < lim.max_depth) {
+          const below = visit(k, depth + 1, entry !== null);
+          if (entry !== null && below > 0) entry.children_not_shown = below;
+        } else if (entry !== null) {
+          const n = childElements(k).length;
+          if (n > 0) entry.children_not_shown = n;
+        }
+      }
+      return unshown;
+    };
+    const topUnshown = visit(anc, 1, true);
+    const ancestorAt = { level, tag: localName(anc), attributes: shownAttributes(anc, ATTRIBUTE_MAX) };
+    if (topUnshown > 0) ancestorAt.children_not_shown = topUnshown;
+    return {
+      ancestor_at: ancestorAt,
+      descendants: list,
+      total_descendants: total,
+      shown: list.length,
+      limits: lim
+    };
+  }
+  function anchorEntry(ctx, texts, refs, el, depth, index, maxText) {
+    const e = { depth, index, tag: localName(el), attributes: shownAttributes(el, ATTRIBUTE_MAX) };
+    const ref = refFor(ctx, refs, el);
+    if (ref !== null) e.ref = ref;
+    const role = getRole(el);
+    if (!UNNAMED_ROLES.has(role)) {
+      e.role = role;
+      if (!NAME_PROHIBITED.has(role)) {
+        const name = accessibleName(ctx, el, role, false);
+        if (name) e.name = truncate(name, maxText);
+      }
+    }
+    if (isHiddenForAria(ctx, el)) e.hidden = true;
+    e.direct_text = truncate(directText(el), maxText);
+    e.full_text = truncate(texts.get(el).normalized, maxText);
+    return e;
+  }
+
+  // src/selector.js
+  var FIELD_TAGS = /* @__PURE__ */ new Set([
+    "input",
+    "select",
+    "textarea",
+    "button",
+    "output",
+    "fieldset",
+    "form",
+    "iframe",
+    "object"
+  ]);
+  var LANDMARK_TAGS = [
+    "form",
+    "nav",
+    "header",
+    "footer",
+    "main",
+    "aside",
+    "dialog",
+    "table",
+    "fieldset",
+    "menu"
+  ];
+  var MAX_VALUE = 120;
+  var MAX_ANCESTORS = 12;
+  function isStableId(id) {
+    if (!id || id.length > 64 || /\s/.test(id)) return false;
+    if (/[:«»]/.test(id)) return false;
+    if (/\d{4,}/.test(id)) return false;
+    if (/[0-9a-f]{8}-[0-9a-f]{4}-/i.test(id)) return false;
+    if (/(?:^|[-_])(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{6,}(?:$|[-_])/i.test(id)) return false;
+    if (/^(?:ember|mui|radix|headlessui|downshift|react-aria|react-select|rc|yui|ext-gen|gwt|j_id|jsx|css|sc|uid|id)[-_]?\d/i.test(id)) return false;
+    const digits = id.replace(/\D/g, "").length;
+    return !(id.length > 6 && digits * 3 > id.length);
+  }
+  function cssString(v) {
+    return "'" + v.replace(/\\/g, "\\\\").replace(/'/g, "\\'").replace(/\n/g, "\\a ") + "'";
+  }
+  function queryRoot(root, sel) {
+    try {
+      return nodeType(root) === DOCUMENT_NODE ? docQuerySelectorAll(root, sel) : fragQuerySelectorAll(root, sel);
+    } catch (e) {
+      return null;
+    }
+  }
+  function isUniqueIn(root, sel, el) {
+    const list = queryRoot(root, sel);
+    return list !== null && list.length === 1 && list[0] === el;
+  }
+  function ownParts(el, loose) {
+    const tag = localName(el);
+    const parts = [];
+    const id = getAttribute(el, "id");
+    if (id && isStableId(id)) parts.push("#" + cssEscape(id));
+    for (const a of TEST_ID_ATTRIBUTES) {
+      const v = getAttribute(el, a);
+      if (v && v.length <= MAX_VALUE) parts.push("[" + a + "=" + cssString(v) + "]");
+    }
+    const label = getAttribute(el, "aria-label");
+    if (label && label.trim() && label.length <= MAX_VALUE) {
+      parts.push("[aria-label=" + cssString(label) + "]");
+      parts.push(cssEscape(tag) + "[aria-label=" + cssString(label) + "]");
+    }
+    const href = getAttribute(el, "href");
+    if (tag === "a" && href !== null && href.length <= 2 * MAX_VALUE) parts.push("a[href=" + cssString(href) + "]");
+    const name = getAttribute(el, "name");
+    if (name && FIELD_TAGS.has(tag) && name.length <= MAX_VALUE) {
+      const byName = tag + "[name=" + cssString(name) + "]";
+      parts.push(byName);
+      const value = getAttribute(el, "value");
+      const type = (getAttribute(el, "type") || "").toLowerCase();
+      if (value !== null && (type === "radio" || type === "checkbox") && value.length <= MAX_VALUE) {
+        parts.push(byName + "[value=" + cssString(value) + "]");
+      }
+    }
+    for (const a of ["placeholder", "title", "alt"]) {
+      const v = getAttribute(el, a);
+      if (v && v.trim() && v.length <= MAX_VALUE) parts.push(cssEscape(tag) + "[" + a + "=" + cssString(v) + "]");
+    }
+    if (loose) {
+      const type = getAttribute(el, "type");
+      if (type && /^[a-z-]+$/i.test(type)) parts.push(cssEscape(tag) + "[type=" + cssString(type) + "]");
+      parts.push(cssEscape(tag));
+    }
+    return parts;
+  }
+  function containerParts(el) {
+    const tag = localName(el);
+    const strong = [];
+    const id = getAttribute(el, "id");
+    if (id && isStableId(id)) strong.push("#" + cssEscape(id));
+    for (const a of TEST_ID_ATTRIBUTES) {
+      const v = getAttribute(el, a);
+      if (v && v.length <= MAX_VALUE) strong.push("[" + a + "=" + cssString(v) + "]");
+    }
+    const label = getAttribute(el, "aria-label");
+    if (label && label.trim() && label.length <= MAX_VALUE) {
+      strong.push(cssEscape(tag) + "[aria-label=" + cssString(label) + "]");
+    }
+    const name = getAttribute(el, "name");
+    if (name && FIELD_TAGS.has(tag) && name.length <= MAX_VALUE) strong.push(tag + "[name=" + cssString(name) + "]");
+    const weak = LANDMARK_TAGS.includes(tag) ? [tag] : [];
+    return { strong, weak };
+  }
+  function selectorFor(el) {
+    const root = getRootNode(el);
+    const shadow = nodeType(root) !== DOCUMENT_NODE;
+    const found = findSelector(root, el);
+    if (found !== null) return shadow ? { selector: found, in_shadow: true } : { selector: found };
+    let at = null;
+    try {
+      const r = getBoundingClientRect(el);
+      at = { x: Math.round(r.left + r.width / 2), y: Math.round(r.top + r.height / 2) };
+    } catch (e) {
+      at = null;
+    }
+    return shadow ? { at, in_shadow: true } : { at };
+  }
+  function findSelector(root, el) {
+    const own = ownParts(el, false);
+    for (const p of own) {
+      if (isUniqueIn(root, p, el)) return p;
+    }
+    const loose = ownParts(el, true);
+    const strong = [];
+    const weak = [];
+    let n = 0;
+    for (let a = parentNode(el); a !== null && nodeType(a) === ELEMENT_NODE && n < MAX_ANCESTORS; a = parentNode(a), n++) {
+      const t = localName(a);
+      if (t === "body" || t === "html") break;
+      const c = containerParts(a);
+      for (const p of c.strong) strong.push({ el: a, part: p });
+      for (const p of c.weak) weak.push({ el: a, part: p });
+    }
+    for (const list of [strong, weak]) {
+      for (const c of list) {
+        for (const d of loose) {
+          let inner;
+          try {
+            inner = querySelectorAll(c.el, d);
+          } catch (e) {
+            continue;
+          }
+          if (inner.length !== 1 || inner[0] !== el) continue;
+          const sel = c.part + " " + d;
+          if (isUniqueIn(root, sel, el)) return sel;
+        }
+      }
+    }
+    return null;
+  }
+  function selectorCoverage(env) {
+    let total = 0;
+    let good = 0;
+    const without = [];
+    for (const ref of env.refs.byRef.keys()) {
+      const hit = env.refs.lookup(ref);
+      if (!hit || hit.stale) continue;
+      total++;
+      if (findSelector(getRootNode(hit.element), hit.element) !== null) good++;
+      else if (without.length < 20) without.push(ref);
+    }
+    return { refs: total, with_selector: good, ratio: total ? Math.round(good / total * 1e3) / 1e3 : 1, without };
+  }
+
+  // src/locparse.js
+  var TEXTUAL = { args: [["string", "regex"]], opts: { exact: ["bool"] } };
+  var FILTER_OPTS = {
+    hasText: ["string", "regex"],
+    hasNotText: ["string", "regex"],
+    has: ["locator"],
+    hasNot: ["locator"]
+  };
+  var METHODS = {
+    getByRole: {
+      args: [["string"]],
+      opts: {
+        name: ["string", "regex"],
+        exact: ["bool"],
+        includeHidden: ["bool"],
+        checked: ["bool"],
+        disabled: ["bool"],
+        expanded: ["bool"],
+        pressed: ["bool"],
+        selected: ["bool"],
+        level: ["number"]
+      }
+    },
+    getByText: TEXTUAL,
+    getByLabel: TEXTUAL,
+    getByPlaceholder: TEXTUAL,
+    getByAltText: TEXTUAL,
+    getByTitle: TEXTUAL,
+    getByTestId: { args: [["string", "regex"]], opts: null },
+    locator: { args: [["string", "locator"]], opts: FILTER_OPTS },
+    filter: { args: [], opts: Object.assign({ visible: ["bool"] }, FILTER_OPTS), optsRequired: true },
+    first: { args: [], opts: null },
+    last: { args: [], opts: null },
+    nth: { args: [["number"]], opts: null },
+    and: { args: [["locator"]], opts: null },
+    or: { args: [["locator"]], opts: null }
+  };
+  var Parser = class {
+    constructor(src) {
+      this.src = src;
+      this.pos = 0;
+    }
+    fail(what, at) {
+      const pos = at === void 0 ? this.pos : at;
+      const col = pos + 1;
+      throw bridgeError(
+        "LocatorSyntax",
+        what + " at column " + col + ":\n" + excerpt(this.src, pos),
+        { column: col, expression: this.src }
+      );
+    }
+    ws() {
+      while (this.pos < this.src.length && /\s/.test(this.src[this.pos])) this.pos++;
+    }
+    peek() {
+      this.ws();
+      return this.pos < this.src.length ? this.src[this.pos] : "";
+    }
+    expect(ch, what) {
+      if (this.peek() !== ch) this.fail("expected " + JSON.stringify(ch) + (what ? " " + what : "") + ", found " + this.found());
+      this.pos++;
+    }
+    found() {
+      return this.pos < this.src.length ? JSON.stringify(this.src[this.pos]) : "the end";
+    }
+    ident() {
+      this.ws();
+      const m = /^[A-Za-z_$][\w$]*/.exec(this.src.slice(this.pos));
+      if (!m) return null;
+      this.pos += m[0].length;
+      return m[0];
+    }
+    // chain := ['page' '.'] call ('.' call)*
+    chain() {
+      this.ws();
+      const start = this.pos;
+      if (this.ident() === "page" && this.peek() === ".") this.pos++;
+      else this.pos = start;
+      const steps = [this.call()];
+      while (this.peek() === ".") {
+        this.pos++;
+        steps.push(this.call());
+      }
+      return { steps };
+    }
+    call() {
+      this.ws();
+      const col = this.pos;
+      const name = this.ident();
+      if (name === null) this.fail("expected a locator method, found " + this.found());
+      const spec = Object.prototype.hasOwnProperty.call(METHODS, name) ? METHODS[name] : null;
+      if (spec === null) {
+        this.fail("unknown method " + JSON.stringify(name) + " (expected one of " + Object.keys(METHODS).join(", ") + ")", col);
+      }
+      this.expect("(", "after " + name);
+      const args = [];
+      if (this.peek() !== ")") {
+        args.push(this.value());
+        while (this.peek() === ",") {
+          this.pos++;
+          if (this.peek() === ")") break;
+          args.push(this.value());
+        }
+      }
+      this.expect(")", "to close " + name + "(");
+      checkArgs(this, name, spec, args, col);
+      return { method: name, args, col };
+    }
+    value() {
+      const c = this.peek();
+      const col = this.pos;
+      if (c === '"' || c === "'" || c === "`") return { kind: "string", value: this.string(), col };
+      if (c === "/") return this.regex();
+      if (c === "{") return this.object();
+      if (c === "-" || c >= "0" && c <= "9") {
+        const m = /^-?\d+(?:\.\d+)?/.exec(this.src.slice(this.pos));
+        if (!m) this.fail("expected a number");
+        this.pos += m[0].length;
+        return { kind: "number", value: Number(m[0]), col };
+      }
+      const start = this.pos;
+      const id = this.ident();
+      if (id === "true" || id === "false") return { kind: "bool", value: id === "true", col };
+      if (id === null) this.fail("expected a value, found " + this.found());
+      this.pos = start;
+      return { kind: "locator", chain: this.chain(), col };
+    }
+    string() {
+      const q = this.src[this.pos];
+      const start = this.pos;
+      this.pos++;
+      let out = "";
+      while (this.pos < this.src.length) {
+        const ch = this.src[this.pos];
+        if (ch === q) {
+          this.pos++;
+          return out;
+        }
+        if (ch === "\\") {
+          out += this.escape();
+          continue;
+        }
+        if (q === "`" && ch === "$" && this.src[this.pos + 1] === "{") this.fail("template substitutions are not supported");
+        if ((ch === "\n" || ch === "\r") && q !== "`") this.fail("unterminated string");
+        out += ch;
+        this.pos++;
+      }
+      return this.fail("unterminated string", start);
+    }
+    escape() {
+      const n = this.src[this.pos + 1];
+      this.pos += 2;
+      switch (n) {
+        case "n":
+          return "\n";
+        case "t":
+          return "	";
+        case "r":
+          return "\r";
+        case "b":
+          return "\b";
+        case "f":
+          return "\f";
+        case "v":
+          return "\v";
+        case "0":
+          return "\0";
+        case "u": {
+          const m = /^(?:\{([0-9a-fA-F]{1,6})\}|([0-9a-fA-F]{4}))/.exec(this.src.slice(this.pos));
+          if (!m) this.fail("bad \\u escape", this.pos - 2);
+          this.pos += m[0].length;
+          return String.fromCodePoint(parseInt(m[1] || m[2], 16));
+        }
+        case "x": {
+          const m = /^[0-9a-fA-F]{2}/.exec(this.src.slice(this.pos));
+          if (!m) this.fail("bad \\x escape", this.pos - 2);
+          this.pos += 2;
+          return String.fromCharCode(parseInt(m[0], 16));
+        }
+        case void 0:
+          return this.fail("unterminated string");
+        default:
+          return n;
+      }
+    }
+    regex() {
+      const start = this.pos;
+      this.pos++;
+      let inClass = false;
+      let source = "";
+      for (; ; ) {
+        if (this.pos >= this.src.length) this.fail("unterminated regular expression", start);
+        const ch = this.src[this.pos];
+        if (ch === "\n") this.fail("unterminated regular expression", start);
+        if (ch === "\\") {
+          source += ch + (this.src[this.pos + 1] || "");
+          this.pos += 2;
+          continue;
+        }
+        if (ch === "[") inClass = true;
+        else if (ch === "]") inClass = false;
+        else if (ch === "/" && !inClass) break;
+        source += ch;
+        this.pos++;
+      }
+      this.pos++;
+      const m = /^[dgimsuvy]*/.exec(this.src.slice(this.pos));
+      this.pos += m[0].length;
+      let re;
+      try {
+        re = new RegExp(source, m[0].replace("g", "").replace("y", ""));
+      } catch (e) {
+        this.fail("invalid regular expression (" + e.message + ")", start);
+      }
+      return { kind: "regex", value: re, col: start };
+    }
+    object() {
+      const col = this.pos;
+      this.pos++;
+      const props = /* @__PURE__ */ new Map();
+      while (this.peek() !== "}") {
+        const kcol = this.pos;
+        let key;
+        const c = this.peek();
+        if (c === '"' || c === "'") key = this.string();
+        else key = this.ident();
+        if (key === null) this.fail("expected an option name, found " + this.found());
+        if (props.has(key)) this.fail("duplicate option " + JSON.stringify(key), kcol);
+        this.expect(":", "after " + key);
+        const v = this.value();
+        v.keyCol = kcol;
+        props.set(key, v);
+        if (this.peek() === ",") this.pos++;
+        else if (this.peek() !== "}") this.fail('expected "," or "}", found ' + this.found());
+      }
+      this.pos++;
+      return { kind: "object", props, col };
+    }
+  };
+  function checkArgs(p, name, spec, args, col) {
+    const n = spec.args.length;
+    const takesOpts = spec.opts !== null;
+    if (args.length < n || spec.optsRequired && args.length === 0) {
+      p.fail(name + "() takes " + (n || 1) + " argument" + ((n || 1) > 1 ? "s" : "") + ", got " + args.length, col);
+    }
+    if (args.length > n + (takesOpts ? 1 : 0)) {
+      p.fail(name + "() takes at most " + (n + (takesOpts ? 1 : 0)) + " arguments", args[n + (takesOpts ? 1 : 0)].col);
+    }
+    for (let i = 0; i < n; i++) {
+      if (!spec.args[i].includes(args[i].kind)) {
+        p.fail(
+          name + "() argument " + (i + 1) + " must be " + spec.args[i].join(" or ") + ", got " + args[i].kind,
+          args[i].col
+        );
+      }
+    }
+    if (args.length > n) {
+      const o = args[n];
+      if (o.kind !== "object") p.fail(name + "() options must be an object, got " + o.kind, o.col);
+      for (const [key, v] of o.props) {
+        if (!Object.prototype.hasOwnProperty.call(spec.opts, key)) {
+          p.fail("unknown option " + JSON.stringify(key) + " for " + name + "() (expected " + Object.keys(spec.opts).join(", ") + ")", v.keyCol);
+        }
+        if (!spec.opts[key].includes(v.kind)) {
+          p.fail("option " + key + " must be " + spec.opts[key].join(" or ") + ", got " + v.kind, v.col);
+        }
+      }
+    }
+    if (name === "nth" && !Number.isInteger(args[0].value)) p.fail("nth() takes an integer", args[0].col);
+  }
+  function excerpt(src, pos) {
+    const flat = src.replace(/[\r\n\t]/g, " ");
+    const WIDTH = 60;
+    let start = 0;
+    let end = flat.length;
+    if (end > WIDTH) {
+      start = Math.max(0, Math.min(pos - (WIDTH >> 1), flat.length - WIDTH));
+      end = Math.min(flat.length, start + WIDTH);
+    }
+    const pre = start > 0 ? "\u2026" : "";
+    const post = end < flat.length ? "\u2026" : "";
+    return "  " + pre + flat.slice(start, end) + post + "\n  " + " ".repeat(pre.length + pos - start) + "^";
+  }
+  function parseLocator(src) {
+    if (typeof src !== "string") {
+      throw bridgeError("BadArgument", "locatorCount: expression must be a string", null, TypeError);
+    }
+    const p = new Parser(src);
+    if (p.peek() === "") p.fail("empty expression");
+    const chain = p.chain();
+    if (p.peek() === ";") p.pos++;
+    if (p.peek() !== "") p.fail("unexpected " + p.found() + " after the locator");
+    return chain;
+  }
+
+  // src/locator.js
+  function locatorCount(env, expr, options2) {
+    const opts = options2 || {};
+    checkKeys(opts, ["max_refs"], "locatorCount");
+    const max = intOption(opts, "max_refs", 50, 0, "locatorCount");
+    const chain = parseLocator(expr);
+    const ev = new Evaluator();
+    const found = ev.chain(chain, document);
+    const refs = [];
+    for (let i = 0; i < found.length && i < max; i++) refs.push(refFor(ev.ctx, env.refs, found[i]));
+    return { count: found.length, refs };
+  }
+  var Evaluator = class {
+    constructor() {
+      this.ctx = new Ctx();
+      this.texts = new TextCache();
+      this.all = /* @__PURE__ */ new Map();
+    }
+    // The elements a chain matches, run from base (the document, or the
+    // element a `has` locator is tested against).
+    chain(chain, base) {
+      let cur = [base];
+      for (const step of chain.steps) cur = this.step(step, cur, base);
+      return cur;
+    }
+    step(step, cur, base) {
+      const a = step.args;
+      switch (step.method) {
+        case "first":
+          return cur.slice(0, 1);
+        case "last":
+          return cur.slice(-1);
+        case "nth": {
+          const i = a[0].value < 0 ? cur.length + a[0].value : a[0].value;
+          return i >= 0 && i < cur.length ? [cur[i]] : [];
+        }
+        case "filter":
+          return this.filter(cur, a[0]);
+        case "and": {
+          const other = new Set(this.chain(a[0].chain, base));
+          return cur.filter((e) => other.has(e));
+        }
+        case "or":
+          return sortInDocumentOrder(unique(cur.concat(this.chain(a[0].chain, base))));
+        default: {
+          const out = [];
+          const seen = /* @__PURE__ */ new Set();
+          for (const scope of cur) {
+            for (const e of this.query(step, scope)) {
+              if (!seen.has(e)) {
+                seen.add(e);
+                out.push(e);
+              }
+            }
+          }
+          return step.method === "locator" && a[1] ? this.filter(out, a[1]) : out;
+        }
+      }
+    }
+    query(step, scope) {
+      const a = step.args;
+      const opts = a[1] && a[1].kind === "object" ? a[1].props : /* @__PURE__ */ new Map();
+      const exact = opts.has("exact") && opts.get("exact").value;
+      switch (step.method) {
+        case "getByRole":
+          return this.byRole(scope, a[0].value, opts);
+        case "getByText":
+          return this.byText(scope, textMatcher(a[0], exact));
+        case "getByLabel":
+          return this.byLabel(scope, textMatcher(a[0], exact));
+        case "getByPlaceholder":
+          return this.byAttribute(scope, "placeholder", textMatcher(a[0], exact));
+        case "getByAltText":
+          return this.byAttribute(scope, "alt", textMatcher(a[0], exact));
+        case "getByTitle":
+          return this.byAttribute(scope, "title", textMatcher(a[0], exact));
+        case "getByTestId": {
+          const v = a[0];
+          const m = v.kind === "regex" ? (s) => v.value.test(s) : (s) => s === v.value;
+          return this.elements(scope).filter((e) => {
+            const t = getAttribute(e, "data-testid");
+            return t !== null && m(t);
+          });
+        }
+        case "locator":
+          if (a[0].kind === "locator") return this.chain(a[0].chain, scope).filter((e) => e !== scope);
+          return this.css(scope, a[0]);
+        default:
+          throw bridgeError("LocatorSyntax", "unsupported method " + step.method, null);
+      }
+    }
+    // Every element under scope, open shadow roots included, in Playwright's
+    // order (a root's own elements, then its shadow roots').  Cached.
+    elements(scope) {
+      let list = this.all.get(scope);
+      if (list === void 0) {
+        list = [];
+        const visit = (root) => {
+          const shadows = [];
+          if (nodeType(root) === ELEMENT_NODE && shadowRoot(root)) shadows.push(shadowRoot(root));
+          const found = queryIn(root, "*");
+          for (let i = 0; i < found.length; i++) {
+            list.push(found[i]);
+            const s = shadowRoot(found[i]);
+            if (s) shadows.push(s);
+          }
+          for (const s of shadows) visit(s);
+        };
+        visit(scope);
+        this.all.set(scope, list);
+      }
+      return list;
+    }
+    byRole(scope, role, opts) {
+      const want = role.trim().toLowerCase();
+      const includeHidden = opts.has("includeHidden") && opts.get("includeHidden").value;
+      const nameOpt = opts.get("name");
+      const exact = opts.has("exact") && opts.get("exact").value;
+      const nameMatch = nameOpt ? textMatcherOn(nameOpt, exact) : null;
+      const out = [];
+      for (const e of this.elements(scope)) {
+        if (getRole(e) !== want) continue;
+        if (!includeHidden && isHiddenForAria(this.ctx, e)) continue;
+        if (!statesMatch(e, want, opts)) continue;
+        if (nameMatch && !nameMatch(accessibleName(this.ctx, e, want, false))) continue;
+        out.push(e);
+      }
+      return out;
+    }
+    // Playwright's text engine: elements whose text matches while none of
+    // their children's does (the innermost), the scope element included.
+    byText(scope, m) {
+      const out = [];
+      const cands = nodeType(scope) === ELEMENT_NODE ? [scope].concat(this.elements(scope)) : this.elements(scope);
+      for (const e of cands) {
+        if (skipsText(e) || !m(this.texts.get(e))) continue;
+        let inner = false;
+        for (let c = firstElementChild(e); c !== null && !inner; c = nextElementSibling(c)) {
+          inner = m(this.texts.get(c));
+        }
+        const shadow = shadowRoot(e);
+        if (!inner && shadow) inner = m(this.texts.get(shadow));
+        if (!inner) out.push(e);
+      }
+      return out;
+    }
+    byLabel(scope, m) {
+      return this.elements(scope).filter((e) => this.labels(e).some(m));
+    }
+    // Playwright's getElementLabels: the text of the aria-labelledby
+    // elements, else aria-label, else the <label> elements of a control.
+    labels(e) {
+      const by = idRefs(e, "aria-labelledby");
+      if (by.length > 0) return by.map((l) => this.texts.get(l));
+      const al = getAttribute(e, "aria-label");
+      if (al !== null && al.trim()) return [{ full: al, normalized: normalize(al), immediate: [al] }];
+      const tag = localName(e);
+      if (tag === "input" && inputType(e) === "hidden") return [];
+      const labels = labelsOf(e, tag);
+      if (!labels) return [];
+      const out = [];
+      for (let i = 0; i < labels.length; i++) out.push(this.texts.get(labels[i]));
+      return out;
+    }
+    byAttribute(scope, name, m) {
+      const out = [];
+      for (const e of this.elements(scope)) {
+        const v = getAttribute(e, name);
+        if (v !== null && m({ full: v, normalized: normalize(v) })) out.push(e);
+      }
+      return out;
+    }
+    css(scope, v) {
+      let sel = v.value;
+      if (/^css=/.test(sel)) sel = sel.slice(4);
+      if (/^xpath=/.test(sel) || /^\.{0,2}\//.test(sel)) return this.xpath(scope, sel.replace(/^xpath=/, ""));
+      if (/^[a-z_-]+=/i.test(sel) || /(^|[^\\])>>/.test(sel)) {
+        throw bridgeError("InvalidSelector", "only CSS and XPath are supported in locator(): " + sel, { selector: sel });
+      }
+      const out = [];
+      const visit = (root) => {
+        let found;
+        try {
+          found = queryIn(root, sel);
+        } catch (e) {
+          throw bridgeError("InvalidSelector", sel + " (Playwright-only extensions such as :has-text(), :visible and >> are not supported)", { selector: sel });
+        }
+        for (let i = 0; i < found.length; i++) out.push(found[i]);
+        if (nodeType(root) === ELEMENT_NODE && shadowRoot(root)) visit(shadowRoot(root));
+        const all = queryIn(root, "*");
+        for (let i = 0; i < all.length; i++) {
+          const s = shadowRoot(all[i]);
+          if (s) visit(s);
+        }
+      };
+      visit(scope);
+      return out;
+    }
+    xpath(scope, sel) {
+      let r;
+      try {
+        r = docEvaluate(document, sel, scope, null, 7, null);
+      } catch (e) {
+        throw bridgeError("InvalidSelector", "xpath " + sel, { selector: sel });
+      }
+      const out = [];
+      for (let i = 0; i < snapshotLength(r); i++) {
+        const n = snapshotItem(r, i);
+        if (nodeType(n) === ELEMENT_NODE && n !== scope) out.push(n);
+      }
+      return out;
+    }
+    filter(list, optsValue) {
+      const o = optsValue.props;
+      let out = list;
+      if (o.has("hasText")) {
+        const m = textMatcher(o.get("hasText"), false);
+        out = out.filter((e) => !skipsText(e) && m(this.texts.get(e)));
+      }
+      if (o.has("hasNotText")) {
+        const m = textMatcher(o.get("hasNotText"), false);
+        out = out.filter((e) => skipsText(e) || !m(this.texts.get(e)));
+      }
+      if (o.has("has")) {
+        const inner = o.get("has").chain;
+        out = out.filter((e) => this.chain(inner, e).some((x) => x !== e));
+      }
+      if (o.has("hasNot")) {
+        const inner = o.get("hasNot").chain;
+        out = out.filter((e) => !this.chain(inner, e).some((x) => x !== e));
+      }
+      if (o.has("visible")) {
+        const want = o.get("visible").value;
+        out = out.filter((e) => isVisible2(e) === want);
+      }
+      return out;
+    }
+  };
+  function queryIn(root, sel) {
+    const type = nodeType(root);
+    if (type === DOCUMENT_NODE) return docQuerySelectorAll(root, sel);
+    if (type === DOCUMENT_FRAGMENT_NODE) return fragQuerySelectorAll(root, sel);
+    return querySelectorAll(root, sel);
+  }
+  function textMatcher(v, exact) {
+    if (v.kind === "regex") {
+      const re = v.value;
+      return (t) => {
+        re.lastIndex = 0;
+        return re.test(t.full);
+      };
+    }
+    const want = normalize(v.value);
+    if (exact) return (t) => t.normalized === want;
+    const lower = want.toLowerCase();
+    return (t) => t.normalized.toLowerCase().includes(lower);
+  }
+  function textMatcherOn(v, exact) {
+    const m = textMatcher(v, exact);
+    return (s) => m({ full: s, normalized: s });
+  }
+  function statesMatch(e, role, opts) {
+    for (const [key, v] of opts) {
+      switch (key) {
+        case "checked":
+          if (isChecked(e) !== v.value) return false;
+          break;
+        case "disabled":
+          if (isDisabled2(e) !== v.value) return false;
+          break;
+        case "expanded":
+          if ((getAttribute(e, "aria-expanded") === "true" || detailsOpenSummary(e)) !== v.value) return false;
+          break;
+        case "pressed":
+          if (getAttribute(e, "aria-pressed") === "true" !== v.value) return false;
+          break;
+        case "selected":
+          if (isSelected(e) !== v.value) return false;
+          break;
+        case "level": {
+          const lv = role === "heading" ? headingLevel(e, role) : parseInt(getAttribute(e, "aria-level") || "0", 10);
+          if (lv !== v.value) return false;
+          break;
+        }
+        default:
+          break;
+      }
+    }
+    return true;
+  }
+  function isChecked(e) {
+    const aria = getAttribute(e, "aria-checked");
+    if (localName(e) === "input" && aria === null) {
+      const t = inputType(e);
+      return (t === "checkbox" || t === "radio") && inputChecked(e);
+    }
+    return aria === "true";
+  }
+  function isDisabled2(e) {
+    const tag = localName(e);
+    if (["button", "input", "select", "textarea", "option", "optgroup", "fieldset"].includes(tag) && matches(e, ":disabled")) return true;
+    for (let n = e; n !== null && nodeType(n) === ELEMENT_NODE; n = parentNode(n)) {
+      if (getAttribute(n, "aria-disabled") === "true") return true;
+    }
+    return false;
+  }
+  function isSelected(e) {
+    if (localName(e) === "option") return optionSelected(e);
+    return getAttribute(e, "aria-selected") === "true";
+  }
+  function detailsOpenSummary(e) {
+    const p = parentNode(e);
+    return localName(e) === "summary" && p !== null && nodeType(p) === ELEMENT_NODE && localName(p) === "details" && detailsOpen(p);
+  }
+  function isVisible2(e) {
+    try {
+      if (!checkVisibility(e, { visibilityProperty: true })) return false;
+      const r = getBoundingClientRect(e);
+      return r.width > 0 && r.height > 0;
+    } catch (err) {
+      return false;
+    }
+  }
+  function unique(list) {
+    return Array.from(new Set(list));
+  }
+  function sortInDocumentOrder(list) {
+    return list.sort((a, b) => {
+      const pos = compareDocumentPosition(a, b);
+      if (pos & 4) return -1;
+      if (pos & 2) return 1;
+      return 0;
+    });
+  }
+
+  // src/readhtml.js
+  var VOID = /* @__PURE__ */ new Set([
+    "area",
+    "base",
+    "br",
+    "col",
+    "embed",
+    "hr",
+    "img",
+    "input",
+    "link",
+    "meta",
+    "source",
+    "track",
+    "wbr"
+  ]);
+  var PROSE = /* @__PURE__ */ new Set([
+    "h1",
+    "h2",
+    "h3",
+    "h4",
+    "h5",
+    "h6",
+    "p",
+    "ul",
+    "ol",
+    "li",
+    "dl",
+    "dt",
+    "dd",
+    "table",
+    "thead",
+    "tbody",
+    "tfoot",
+    "tr",
+    "th",
+    "td",
+    "caption",
+    "blockquote",
+    "pre",
+    "code",
+    "a",
+    "em",
+    "strong",
+    "b",
+    "i",
+    "br",
+    "hr",
+    "figure",
+    "figcaption",
+    "q",
+    "cite",
+    "abbr",
+    "sub",
+    "sup"
+  ]);
+  var FORM_TAGS2 = /* @__PURE__ */ new Set([
+    "form",
+    "fieldset",
+    "legend",
+    "label",
+    "input",
+    "select",
+    "option",
+    "optgroup",
+    "textarea",
+    "button",
+    "output",
+    "datalist",
+    "h1",
+    "h2",
+    "h3",
+    "h4",
+    "h5",
+    "h6"
+  ]);
+  var FORM_TEXT = /* @__PURE__ */ new Set([
+    "form",
+    "fieldset",
+    "legend",
+    "label",
+    "option",
+    "optgroup",
+    "button",
+    "output",
+    "a",
+    "h1",
+    "h2",
+    "h3",
+    "h4",
+    "h5",
+    "h6"
+  ]);
+  var FULL_ATTRIBUTES = /* @__PURE__ */ new Set([
+    "id",
+    "role",
+    "name",
+    "type",
+    "href",
+    "src",
+    "alt",
+    "title",
+    "placeholder",
+    "for",
+    "action",
+    "method",
+    "disabled",
+    "required",
+    "readonly",
+    "multiple",
+    "min",
+    "max",
+    "step",
+    "pattern",
+    "maxlength",
+    "minlength",
+    "colspan",
+    "rowspan",
+    "scope",
+    "headers",
+    "tabindex",
+    "contenteditable",
+    "label",
+    "open",
+    "datetime",
+    "lang",
+    "dir",
+    "autocomplete",
+    "accept",
+    "download",
+    "target",
+    "list"
+  ]);
+  var FORM_ATTRIBUTES = /* @__PURE__ */ new Set([
+    "id",
+    "role",
+    "name",
+    "type",
+    "href",
+    "title",
+    "placeholder",
+    "for",
+    "action",
+    "method",
+    "disabled",
+    "required",
+    "readonly",
+    "multiple",
+    "min",
+    "max",
+    "step",
+    "pattern",
+    "maxlength",
+    "minlength",
+    "label",
+    "autocomplete",
+    "accept",
+    "aria-label",
+    "aria-describedby",
+    "aria-invalid",
+    "aria-required",
+    "aria-expanded",
+    "aria-checked",
+    "aria-errormessage",
+    "list"
+  ]);
+  var TEXT_ATTRIBUTES = /* @__PURE__ */ new Set(["href", "alt", "colspan", "rowspan", "scope"]);
+  var VALUE_MAX = 120;
+  var MAX_OPTIONS = 20;
+  var CLASS_KEEP = 3;
+  function readHtml(env, options2) {
+    const opts = options2 || {};
+    checkKeys(opts, ["mode", "root", "level", "max_chars"], "readHtml");
+    const mode = opts.mode == null ? "full" : opts.mode;
+    if (mode !== "full" && mode !== "form" && mode !== "text") {
+      throw badArgument('readHtml: mode must be "full", "form" or "text"');
+    }
+    const maxChars = intOption(opts, "max_chars", 5e4, 1, "readHtml");
+    const level = intOption(opts, "level", 0, 0, "readHtml");
+    if (level > 0 && opts.root == null) throw badArgument("readHtml: level needs root");
+    const root = opts.root != null ? elementAtLevel(env.resolve(opts.root), level, "readHtml") : docBody(document) || documentElement(document);
+    const w = { ctx: new Ctx(), refs: env.refs, mode, out: [], kept: 0, help: /* @__PURE__ */ new Set() };
+    if (mode === "form") collectHelp(root, w.help);
+    if (root) element(w, root, false);
+    let html = w.out.join("").replace(/\s+/g, " ").replace(/>\s+</g, "><").replace(/(<[a-z][^>]*>) /g, "$1").replace(/ (<\/)/g, "$1").trim();
+    const sizeAfter = html.length;
+    const result = {
+      html: "",
+      size_before: root ? outerHTML(root).length : 0,
+      size_after: sizeAfter,
+      interactive_kept: w.kept
+    };
+    if (html.length > maxChars) {
+      html = truncate(html, maxChars);
+      result.truncated = true;
+    }
+    result.html = html;
+    return result;
+  }
+  function collectHelp(root, help) {
+    const tree = getRootNode(root);
+    const q = nodeType(tree) === DOCUMENT_NODE ? docQuerySelectorAll : fragQuerySelectorAll;
+    const list = q(tree, "[aria-describedby],[aria-errormessage]");
+    for (let i = 0; i < list.length; i++) {
+      for (const t of idRefs(list[i], "aria-describedby")) help.add(t);
+      for (const t of idRefs(list[i], "aria-errormessage")) help.add(t);
+    }
+  }
+  function element(w, el, inText) {
+    if (isSkipped(el)) return;
+    const st = styleOf(w.ctx, el);
+    if (st.none) return;
+    const display = st.display;
+    const textVisible = !st.hidden;
+    const tag = localName(el);
+    const ref = refFor(w.ctx, w.refs, el);
+    if (namespaceURI(el) === SVG_NS) {
+      if (tag === "svg" && (w.mode === "full" || ref !== null)) openTag(w, el, tag, ref, "></svg>");
+      return;
+    }
+    const keep = keeps(w, el, tag, ref);
+    const textOn = textVisible && (w.mode !== "form" || inText || FORM_TEXT.has(tag) || w.help.has(el));
+    const block = !display.startsWith("inline") && display !== "contents";
+    if (keep) openTag(w, el, tag, ref, ">");
+    else if (block) w.out.push(" ");
+    if (!VOID.has(tag)) {
+      if (tag === "textarea") {
+        if (textVisible) w.out.push(escapeText(truncate(textareaValue(el), VALUE_MAX)));
+      } else {
+        if (tag === "select" && isHTML(el)) options(w, el, textOn);
+        else children(w, el, tag, textOn);
+      }
+      if (keep) w.out.push("</" + tag + ">");
+      else if (block) w.out.push(" ");
+    }
+  }
+  function keeps(w, el, tag, ref) {
+    if (ref !== null) return true;
+    if (w.mode === "full") return true;
+    if (w.mode === "text") return PROSE.has(tag) || tag === "img" && !!getAttribute(el, "alt");
+    return FORM_TAGS2.has(tag) || w.help.has(el);
+  }
+  function options(w, select, textOn) {
+    if (w.mode === "text") {
+      if (!textOn) return;
+      const sel = selectSelectedOptions(select);
+      const parts = [];
+      for (let i = 0; i < sel.length; i++) parts.push(optionText(sel[i]));
+      w.out.push(escapeText(parts.join(", ")));
+      return;
+    }
+    const all = selectOptions(select);
+    if (all.length <= MAX_OPTIONS) {
+      children(w, select, "select", textOn);
+      return;
+    }
+    let left = 0;
+    for (let i = 0; i < all.length; i++) {
+      if (i < MAX_OPTIONS || optionSelected(all[i])) element(w, all[i], textOn);
+      else left++;
+    }
+    w.out.push("\u2026[+" + left + " options]");
+  }
+  function children(w, el, tag, textOn) {
+    if (tag === "slot") {
+      const assigned = assignedNodes(el);
+      if (assigned.length > 0) {
+        for (let i = 0; i < assigned.length; i++) child(w, assigned[i], null, textOn);
+        return;
+      }
+    }
+    const details = tag === "details" ? el : null;
+    const shadow = shadowRoot(el);
+    for (let c = firstChild(shadow || el); c !== null; c = nextSibling(c)) child(w, c, details, textOn);
+  }
+  function child(w, node, details, textOn) {
+    if (details !== null && isClosedDetailsContent(details, node)) return;
+    const type = nodeType(node);
+    if (type === TEXT_NODE) {
+      if (textOn) w.out.push(escapeText(nodeData(node)));
+    } else if (type === ELEMENT_NODE) {
+      element(w, node, textOn);
+    }
+  }
+  function openTag(w, el, tag, ref, end) {
+    let s = "<" + tag;
+    const names = getAttributeNames(el);
+    const allowed = w.mode === "full" ? FULL_ATTRIBUTES : w.mode === "form" ? FORM_ATTRIBUTES : TEXT_ATTRIBUTES;
+    for (let i = 0; i < names.length; i++) {
+      const n = names[i];
+      if (n === "value" || n === "checked" || n === "selected" || n === "data-ref") continue;
+      let keepIt = allowed.has(n);
+      if (n === "aria-label" && ref !== null) keepIt = true;
+      if (!keepIt && w.mode !== "text") keepIt = TEST_ID_ATTRIBUTES.includes(n) || w.mode === "full" && n.startsWith("aria-");
+      if (n === "class" && w.mode === "full") {
+        const c = shortenClasses(getAttribute(el, n));
+        if (c) s += ' class="' + escapeAttr(c) + '"';
+        continue;
+      }
+      if (!keepIt) continue;
+      s += " " + n + attrValue(n, getAttribute(el, n));
+    }
+    if (w.mode !== "text") s += liveState(el, tag);
+    if (ref !== null) {
+      s += ' data-ref="' + ref + '"';
+      w.kept++;
+    }
+    w.out.push(s + end);
+  }
+  function attrValue(name, v) {
+    if (v === "") return "";
+    let value = v;
+    if ((name === "href" || name === "src") && /^data:/i.test(v)) value = truncate(v, 16);
+    else value = truncate(v, VALUE_MAX);
+    return '="' + escapeAttr(value) + '"';
+  }
+  function liveState(el, tag) {
+    if (tag === "input") {
+      const type = inputType(el);
+      if (type === "checkbox" || type === "radio") {
+        const v = getAttribute(el, "value");
+        return (v !== null ? ' value="' + escapeAttr(truncate(v, VALUE_MAX)) + '"' : "") + (inputChecked(el) ? " checked" : "");
+      }
+      const value = inputValue(el);
+      if (!value) return "";
+      return ' value="' + escapeAttr(type === "password" ? "\u2022".repeat(8) : truncate(value, VALUE_MAX)) + '"';
+    }
+    if (tag === "option") {
+      const v = getAttribute(el, "value");
+      return (v !== null ? ' value="' + escapeAttr(truncate(v, VALUE_MAX)) + '"' : "") + (optionSelected(el) ? " selected" : "");
+    }
+    if (tag === "button" || tag === "output" || tag === "param") {
+      const v = getAttribute(el, "value");
+      return v ? ' value="' + escapeAttr(truncate(v, VALUE_MAX)) + '"' : "";
+    }
+    return "";
+  }
+  function isGeneratedClass(c) {
+    if (/^(?:css|sc|jsx|emotion|styled|jss|svelte|makeStyles|astro|tw)-/.test(c)) return true;
+    if (/__[A-Za-z0-9_-]{5,}$/.test(c)) return true;
+    return /(?:^|[-_])(?=[A-Za-z0-9]*\d)(?=[A-Za-z0-9]*[A-Za-z])[A-Za-z0-9]{5,}$/.test(c);
+  }
+  function shortenClasses(value) {
+    if (!value) return "";
+    const all = value.trim().split(/\s+/).filter(Boolean);
+    const kept = [];
+    for (const c of all) {
+      if (kept.length < CLASS_KEEP && !isGeneratedClass(c) && c.length <= 40) kept.push(c);
+    }
+    const dropped = all.length - kept.length;
+    return kept.join(" ") + (dropped > 0 ? (kept.length ? " " : "") + "\u2026+" + dropped : "");
+  }
+  function escapeText(s) {
+    return s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+  }
+  function escapeAttr(s) {
+    return s.replace(/&/g, "&amp;").replace(/"/g, "&quot;");
+  }
+
+  // src/structure.js
+  function structureMethods(env, describe) {
+    return {
+      resolveContainer(ref, opts) {
+        return resolveContainer(env, ref, opts);
+      },
+      inspectPattern(ref, level, opts) {
+        return inspectPattern(env, ref, level, opts);
+      },
+      extractAnchors(ref, level, opts) {
+        return extractAnchors(env, ref, level, opts);
+      },
+      // { selector } or { at: { x, y } }; in_shadow when the element lives
+      // in a shadow root.
+      selector(ref) {
+        return selectorFor(env.resolve(ref));
+      },
+      selectorCoverage() {
+        return selectorCoverage(env);
+      },
+      locatorCount(expr, opts) {
+        return locatorCount(env, expr, opts);
+      },
+      readHtml(opts) {
+        return readHtml(env, opts);
+      },
+      describe(ref) {
+        const d = describe(ref);
+        if (d && !d.error) Object.assign(d, selectorFor(env.resolve(ref)));
+        return d;
+      }
+    };
   }
 
   // src/index.js
@@ -1475,9 +3851,9 @@
     }
     return out;
   }
-  function create(options) {
-    if (options != null) checkKeys(options, ["prefix"], "create");
-    const prefix = options && options.prefix != null ? String(options.prefix) : "";
+  function create(options2) {
+    if (options2 != null) checkKeys(options2, ["prefix"], "create");
+    const prefix = options2 && options2.prefix != null ? String(options2.prefix) : "";
     if (!PREFIX_PATTERN.test(prefix)) throw badArgument("create: bad prefix " + JSON.stringify(prefix));
     const refs = new Refs(prefix);
     const frameKeys = /* @__PURE__ */ new WeakMap();
@@ -1555,6 +3931,8 @@
         return accessibleName(new Ctx(), el, getRole(el), false);
       }
     };
+    Object.assign(instance2, actionMethods(env));
+    Object.assign(instance2, structureMethods(env, instance2.describe));
     return Object.freeze(instance2);
   }
   function accessibleItem(ctx, refs, el) {
@@ -1564,8 +3942,8 @@
     let ref = refs.peek(el);
     if (ref === null && !isHiddenForAria(ctx, el)) {
       const parent = flatParent(el);
-      const parentPointer = isElement(parent) && ctx.style(parent).cursor === "pointer";
-      const pointer = ctx.style(el).cursor === "pointer" && !parentPointer;
+      const parentPointer = isElement(parent) && (ctx.flags(parent) & F_POINTER) !== 0;
+      const pointer = (ctx.flags(el) & F_POINTER) !== 0 && !parentPointer;
       if (isRefWorthy(el, localName(el), role, pointer) && isActionable(ctx, el)) {
         ref = refs.assign(el, role, name, localName(el));
       }

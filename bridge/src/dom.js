@@ -45,25 +45,6 @@ export function flatParent(node) {
   return parent;
 }
 
-// Calls fn(child) for every child of el in flat-tree order: the children of
-// an open shadow root instead of the light children, a slot's assigned nodes
-// (or its fallback content when nothing is assigned).
-export function forEachFlatChild(el, fn) {
-  if (N.localName(el) === 'slot' && isHTML(el)) {
-    const assigned = N.assignedNodes(el);
-    if (assigned.length > 0) {
-      for (let i = 0; i < assigned.length; i++) fn(assigned[i]);
-      return;
-    }
-  }
-  const root = N.shadowRoot(el);
-  let child = N.firstChild(root || el);
-  while (child) {
-    fn(child);
-    child = N.nextSibling(child);
-  }
-}
-
 // Resolves an id in the tree el lives in (its document or shadow root).
 export function byId(el, id) {
   if (!id) return null;
@@ -99,11 +80,41 @@ export function deepActiveElement(doc) {
   return active;
 }
 
-// Collapses runs of white space to one space.
-export function collapse(s) {
-  return s.replace(/[\s\u00a0]+/g, ' ');
+// True for the characters \s matches in a regular expression.
+export function isSpace(c) {
+  return c === 32 || (c >= 9 && c <= 13) || c === 0xa0 || c === 0x1680 ||
+    (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f ||
+    c === 0x205f || c === 0x3000 || c === 0xfeff;
 }
 
+const SPACES = /\s+/g;
+
+// Collapses runs of white space to one space.
+export function collapse(s) {
+  return isCollapsed(s) ? s : s.replace(SPACES, ' ');
+}
+
+// Collapses white space and trims.
 export function normalize(s) {
-  return collapse(s).trim();
+  const n = s.length;
+  if (n === 0) return s;
+  if (!isSpace(s.charCodeAt(0)) && !isSpace(s.charCodeAt(n - 1)) && isCollapsed(s)) return s;
+  return s.replace(SPACES, ' ').trim();
+}
+
+// True when s has no white space but single plain spaces.
+function isCollapsed(s) {
+  let prev = false;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c === 32) {
+      if (prev) return false;
+      prev = true;
+    } else if (c < 33 || (c > 126 && isSpace(c))) {
+      return false;
+    } else {
+      prev = false;
+    }
+  }
+  return true;
 }

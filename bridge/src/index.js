@@ -13,7 +13,13 @@ import { accessibleDescription, accessibleName } from './name.js';
 import { Refs } from './refs.js';
 import { isRefWorthy, snapshot } from './snapshot.js';
 import { badArgument, bridgeError, checkKeys } from './errors.js';
-import { Ctx, isActionable, isHiddenForAria } from './visibility.js';
+import { Ctx, F_POINTER, isActionable, isHiddenForAria } from './visibility.js';
+// --- actions (issue 5) ---
+import { actionMethods } from './actions.js';
+// --- end actions ---
+// --- structure queries (issue 4) ---
+import { structureMethods } from './structure.js';
+// --- end structure queries ---
 
 /* global __VDX_VERSION__ */
 const VERSION = typeof __VDX_VERSION__ === 'string' ? __VDX_VERSION__ : '0.0.0';
@@ -136,6 +142,12 @@ function create(options) {
       return accessibleName(new Ctx(), el, getRole(el), false);
     },
   };
+  // --- actions (issue 5) ---
+  Object.assign(instance, actionMethods(env));
+  // --- end actions ---
+  // --- structure queries (issue 4) ---
+  Object.assign(instance, structureMethods(env, instance.describe));
+  // --- end structure queries ---
   return Object.freeze(instance);
 }
 
@@ -146,8 +158,8 @@ function accessibleItem(ctx, refs, el) {
   let ref = refs.peek(el);
   if (ref === null && !isHiddenForAria(ctx, el)) {
     const parent = flatParent(el);
-    const parentPointer = isElement(parent) && ctx.style(parent).cursor === 'pointer';
-    const pointer = ctx.style(el).cursor === 'pointer' && !parentPointer;
+    const parentPointer = isElement(parent) && (ctx.flags(parent) & F_POINTER) !== 0;
+    const pointer = (ctx.flags(el) & F_POINTER) !== 0 && !parentPointer;
     if (isRefWorthy(el, N.localName(el), role, pointer) && isActionable(ctx, el)) {
       ref = refs.assign(el, role, name, N.localName(el));
     }

@@ -11,7 +11,7 @@
 // parts.
 
 import * as N from './natives.js';
-import { attr, collapse, forEachFlatChild, idRefs, isElement, isHTML, normalize, tagOf } from './dom.js';
+import { attr, collapse, idRefs, isElement, isHTML, normalize, tagOf } from './dom.js';
 import { getRole, NAME_FROM_CONTENT } from './roles.js';
 import { hidesSubtree, isClosedDetailsContent, isHiddenForAria, isVisibilityHidden } from './visibility.js';
 
@@ -26,10 +26,18 @@ export function accessibleName(ctx, el, role, visible) {
   const cached = ctx.names.get(el);
   if (cached !== undefined) return cached;
   const r = role || getRole(el);
+  const includeHidden = visible ? false : isHiddenForAria(ctx, el);
   const state = {
     root: el,
-    includeHidden: visible ? false : isHiddenForAria(ctx, el),
+    includeHidden,
     path: new Set(),
+    inLabelledBy: false,
+    // Pure: every node reached so far was reached from the root through
+    // content alone, so the content text of a node does not depend on the
+    // root and is cached in ctx.contents.  taint counts the detours
+    // (aria-labelledby met inside content) that would make it depend.
+    pure: !includeHidden,
+    taint: 0,
   };
   const name = normalize(textAlternative(ctx, el, r, state, ROOT));
   ctx.names.set(el, name);
@@ -66,6 +74,8 @@ function referencedText(ctx, refs, root) {
       includeHidden: isHiddenForAria(ctx, ref),
       path: new Set(),
       inLabelledBy: true,
+      pure: false,
+      taint: 0,
     };
     parts.push(textAlternative(ctx, ref, getRole(ref), state, REFERENCED));
   }
@@ -92,6 +102,7 @@ function computeSteps(ctx, el, role, state, how) {
   if (!state.inLabelledBy) {
     const refs = idRefs(el, 'aria-labelledby');
     if (refs.length > 0) {
+      if (how === CONTENT) state.taint++;
       const text = referencedText(ctx, refs, state.root);
       if (text.trim()) return text;
     }
@@ -184,11 +195,14 @@ function hostLanguageLabel(ctx, el, state, how) {
     const labels = ctx.labelsOf(el);
     if (labels.length > 0) {
       const parts = [];
+      const pure = state.pure;
+      state.pure = false; // a label may hold the element being named
       for (let i = 0; i < labels.length; i++) {
         const lab = labels[i];
         if (!state.includeHidden && isHiddenForAria(ctx, lab)) continue;
         parts.push(textAlternative(ctx, lab, 'generic', state, LABEL));
       }
+      state.pure = pure;
       const text = parts.join(' ');
       if (text.trim()) return text;
     }
@@ -241,31 +255,56 @@ function childText(ctx, el, tag, state) {
 // 2F-2H: the text of el's ::before, its flat-tree children and ::after.
 // Children that are not inline are set apart by spaces.
 function contentText(ctx, el, state) {
-  let out = pseudoText(ctx, el, '::before');
+  const pure = state.pure;
+  if (pure) {
+    const cached = ctx.contents.get(el);
+    if (cached !== undefined) return cached;
+  }
+  const taint = state.taint;
+  const pseudo = ctx.mayHavePseudo(el);
+  const parts = [];
+  if (pseudo) parts.push(pseudoText(ctx, el, '::before'));
   const parentHidden = !state.includeHidden && isVisibilityHidden(ctx, el);
-  const isDetails = tagOf(el) === 'details' && isHTML(el);
-  forEachFlatChild(el, (child) => {
-    const type = N.nodeType(child);
-    if (type === N.TEXT_NODE) {
-      if (!parentHidden) out += N.nodeData(child);
-      return;
+  const details = tagOf(el) === 'details' && isHTML(el) && !state.includeHidden ? el : null;
+  if (N.localName(el) === 'slot' && isHTML(el) && N.assignedNodes(el).length > 0) {
+    const assigned = N.assignedNodes(el);
+    for (let i = 0; i < assigned.length; i++) contentChild(ctx, assigned[i], state, parentHidden, details, parts);
+  } else {
+    const shadow = N.shadowRoot(el);
+    for (let c = N.firstChild(shadow || el); c !== null; c = N.nextSibling(c)) {
+      contentChild(ctx, c, state, parentHidden, details, parts);
     }
-    if (type !== N.ELEMENT_NODE) return;
-    if (child === state.root) return;
-    if (isDetails && !state.includeHidden && isClosedDetailsContent(el, child)) return;
-    const text = textAlternative(ctx, child, getRole(child), state, CONTENT);
-    if (!text) return;
-    const display = ctx.style(child).display;
-    if (display.startsWith('inline') || display === 'contents') out += text;
-    else out += ' ' + text + ' ';
-  });
-  return out + pseudoText(ctx, el, '::after');
+  }
+  if (pseudo) parts.push(pseudoText(ctx, el, '::after'));
+  const out = parts.length === 1 ? parts[0] : parts.join('');
+  if (pure && state.taint === taint) ctx.contents.set(el, out);
+  return out;
+}
+
+// Adds to parts the text one flat-tree child contributes to its parent's
+// content.
+function contentChild(ctx, child, state, parentHidden, details, parts) {
+  const type = N.nodeType(child);
+  if (type === N.TEXT_NODE) {
+    if (!parentHidden) parts.push(N.nodeData(child));
+    return;
+  }
+  if (type !== N.ELEMENT_NODE) return;
+  if (child === state.root) return;
+  if (details !== null && isClosedDetailsContent(details, child)) return;
+  const text = textAlternative(ctx, child, getRole(child), state, CONTENT);
+  if (!text) return;
+  const display = ctx.display(child);
+  if (display === 'contents' || display.startsWith('inline')) {
+    parts.push(text);
+  } else {
+    parts.push(' ', text, ' ');
+  }
 }
 
 // The text a ::before or ::after pseudo-element renders: its string
 // content, or the alternative text after a "/" when one is given.
 function pseudoText(ctx, el, which) {
-  if (!ctx.mayHavePseudo(el)) return '';
   let content;
   try {
     content = N.computedStyle(el, which).content;

@@ -32,6 +32,14 @@ const GLOBAL_ARIA = [
   'aria-live', 'aria-owns', 'aria-relevant', 'aria-roledescription', 'aria-disabled',
 ];
 
+// The attributes the snapshot walk reads to decide an element's role,
+// states, visibility and ref, as one selector.  An element that has none
+// of them ("plain") is decided from its tag, its ancestors and its style
+// alone, which spares a read of each.
+export const WALK_ATTRIBUTES = ['role', 'tabindex', 'inert', 'contenteditable', 'title',
+  'aria-hidden', 'aria-checked', 'aria-expanded', 'aria-level', 'aria-pressed', 'aria-selected',
+  'aria-required', 'aria-readonly', ...GLOBAL_ARIA].map((a) => '[' + a + ']').join(',');
+
 // Roles whose owned children become presentational when they are.
 const PRESENTATIONAL_PARENTS = {
   li: ['ul', 'ol', 'menu'],
@@ -124,7 +132,11 @@ export function explicitRole(el) {
 // accessible name (used for section, form and aside, which only become
 // landmarks when named); it defaults to a check of aria-label/labelledby
 // and title.
-export function getRole(el, hasName) {
+//
+// plain (see WALK_ATTRIBUTES) says el has none of the attributes that
+// would change the answer, so none are read.
+export function getRole(el, hasName, plain) {
+  if (plain === true) return inheritsPresentation(el, true) ? 'none' : implicitRole(el, hasName, true);
   const explicit = explicitRole(el);
   if (explicit === 'none' || explicit === 'presentation') {
     if (isFocusable(el) || hasGlobalAria(el)) return implicitRole(el, hasName);
@@ -138,11 +150,11 @@ export function getRole(el, hasName) {
 // True when el is a required child of an element whose role is none or
 // presentation (an li of a presentational list, a cell of a presentational
 // table), which makes el presentational too.
-function inheritsPresentation(el) {
+function inheritsPresentation(el, plain) {
   if (!isHTML(el)) return false;
   const parents = PRESENTATIONAL_PARENTS[N.localName(el)];
   if (!parents) return false;
-  if (hasAttr(el, 'tabindex') || hasGlobalAria(el)) return false;
+  if (!plain && (hasAttr(el, 'tabindex') || hasGlobalAria(el))) return false;
   for (let p = N.parentNode(el); isElement(p); p = N.parentNode(p)) {
     const tag = N.localName(p);
     const r = explicitRole(p);
@@ -163,7 +175,7 @@ function defaultHasName(el) {
 }
 
 // The implicit (HTML-AAM) role of el, ignoring its role attribute.
-export function implicitRole(el, hasName) {
+export function implicitRole(el, hasName, plain) {
   if (!isHTML(el)) return svgRole(el);
   const tag = N.localName(el);
   const simple = SIMPLE[tag];
@@ -178,7 +190,7 @@ export function implicitRole(el, hasName) {
       return isScopedToBody(el) || named() ? 'complementary' : 'generic';
     case 'section': return named() ? 'region' : 'generic';
     case 'form': return named() ? 'form' : 'generic';
-    case 'img': return imgRole(el);
+    case 'img': return imgRole(el, plain);
     case 'input': return inputRole(el);
     case 'select': return selectRole(el);
     case 'li': return listItemRole(el);
@@ -206,8 +218,12 @@ function optionRole(el) {
   return 'generic';
 }
 
-function imgRole(el) {
+// An img with alt="" is presentational unless it is focusable or has a
+// title or a global ARIA attribute.  A plain one has none of these: without
+// tabindex or contenteditable of its own it is never focusable.
+function imgRole(el, plain) {
   const alt = attr(el, 'alt');
+  if (plain === true) return alt === '' ? 'presentation' : 'img';
   if (alt === '' && !hasAttr(el, 'title') && !isFocusable(el) && !hasGlobalAria(el)) {
     return 'presentation';
   }
@@ -285,9 +301,9 @@ function isScopedToBody(el) {
 }
 
 // The heading level of el (1-6), or 0 when el is not a heading.
-export function headingLevel(el, role) {
+export function headingLevel(el, role, plain) {
   if (role !== 'heading') return 0;
-  const lv = parseInt(attr(el, 'aria-level') || '', 10);
+  const lv = plain === true ? 0 : parseInt(attr(el, 'aria-level') || '', 10);
   if (lv > 0) return lv;
   const tag = tagOf(el);
   if (tag.length === 2 && tag[0] === 'h' && tag[1] >= '1' && tag[1] <= '6') return +tag[1];

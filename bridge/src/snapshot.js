@@ -8,12 +8,15 @@
 
 import * as N from './natives.js';
 import {
-  ariaToken, attr, deepActiveElement, forEachFlatChild, hasAttr, idRefs, isElement, isHTML,
+  ariaToken, attr, deepActiveElement, hasAttr, idRefs, isHTML, isSpace, normalize,
 } from './dom.js';
-import { getRole, headingLevel, INTERACTIVE_ROLES, NAME_FROM_CONTENT, NAME_PROHIBITED } from './roles.js';
+import {
+  getRole, headingLevel, INTERACTIVE_ROLES, NAME_FROM_CONTENT, NAME_PROHIBITED, WALK_ATTRIBUTES,
+} from './roles.js';
 import { accessibleName } from './name.js';
 import {
-  Ctx, hidesSubtree, isActionable, isClosedDetailsContent, isHiddenForAria, isVisibilityHidden,
+  Ctx, F_HIDDEN, F_INHERITED, F_NONE, F_POINTER, isActionable, isClosedDetailsContent,
+  isHiddenForAria, isNeverRendered,
 } from './visibility.js';
 import { render } from './text.js';
 import { checkKeys } from './errors.js';
@@ -38,6 +41,20 @@ const FORM_TAGS = new Set(['input', 'select', 'textarea', 'button', 'fieldset', 
 
 const SNAPSHOT_OPTIONS = ['root', 'depth', 'maxOptions'];
 
+// Bits of the walk's inherited state besides the inherited style flags
+// (F_HIDDEN, F_POINTER, F_NO_EVENTS of the flat-tree parent).
+const W_DISABLED = 16;  // an ancestor has aria-disabled=true
+const W_NO_TEXT = 32;   // text is left out (inside a label of a rendered control)
+
+// Stands in a parent's children for the start and end of a flattened
+// element: a space when that element is not inline, decided only when text
+// lies on both sides (see finish).
+class Sep {
+  constructor(el) {
+    this.el = el;
+  }
+}
+
 // Runs a snapshot.  env is the instance's { refs, frameKeys }.
 export function snapshot(env, options) {
   const opts = options || {};
@@ -51,27 +68,45 @@ export function snapshot(env, options) {
     active: deepActiveElement(document),
     owned: new Map(),
     ownedDone: new Set(),
+    // Elements with one of WALK_ATTRIBUTES; the others are plain.
+    attrs: new Set(),
+    // Whether any element can be editable, which makes it focusable.
+    editable: N.docQuerySelectorAll(document, '[contenteditable]').length > 0 ||
+      document.designMode === 'on',
   };
   let rootEl = N.documentElement(document);
   if (opts.root != null) rootEl = env.resolve(opts.root);
   collectOwned(walk, N.docQuerySelectorAll(document, '[aria-owns]'));
+  enterTree(walk, document);
 
   const top = { role: 'fragment', children: [] };
   if (rootEl) {
-    visitElement(walk, rootEl, top, { pointer: false, disabled: false, visible: true, text: true });
+    const shadowRoot = N.getRootNode(rootEl);
+    if (shadowRoot !== document) enterTree(walk, shadowRoot);
+    visitElement(walk, rootEl, top, 0, true);
   }
-  finish(top);
+  finish(ctx, top);
   const depth = opts.depth == null ? Infinity : Math.max(0, opts.depth | 0);
   const out = render(top, env, depth);
   return {
     text: out.text,
-    element_count: walk.count,
+    element_count: opts.root != null ? walk.count : N.docQuerySelectorAll(document, '*').length,
+    walked_count: walk.count,
     ref_count: out.refCount,
     unmeasurable: ctx.unmeasurable,
     frames: out.frames,
     url: String(document.URL),
     title: String(document.title),
   };
+}
+
+// Prepares the walk of a tree (the document or a shadow root): scans its
+// style sheets and finds its elements that are not plain.
+function enterTree(walk, root) {
+  walk.ctx.enterTree(root);
+  const list = N.nodeType(root) === N.DOCUMENT_NODE ? N.docQuerySelectorAll(root, WALK_ATTRIBUTES)
+    : N.fragQuerySelectorAll(root, WALK_ATTRIBUTES);
+  for (let i = 0; i < list.length; i++) walk.attrs.add(list[i]);
 }
 
 // Records which elements aria-owns moves under another owner.
@@ -85,88 +120,129 @@ function collectOwned(walk, owners) {
   }
 }
 
-// Visits one flat-tree child of an element.
-function visitNode(walk, node, parent, inherited) {
-  const type = N.nodeType(node);
-  if (type === N.TEXT_NODE) {
-    if (inherited.visible && inherited.text) {
-      const data = N.nodeData(node);
-      if (data) parent.children.push(data);
-    }
-    return;
-  }
-  if (type !== N.ELEMENT_NODE) return;
-  if (walk.owned.has(node)) return;
-  visitElement(walk, node, parent, inherited);
-}
-
 // Visits an element: decides whether it becomes a node (or is flattened
 // into parent), gives it a name, states and a ref flag, then walks its
-// flat-tree children and aria-owns children.
-function visitElement(walk, el, parent, inherited) {
+// flat-tree children and aria-owns children.  `inherited` holds the W_*
+// bits and the parent's inherited style flags; `read` asks for el's style
+// to be read whatever its parent says.
+function visitElement(walk, el, parent, inherited, read) {
   const ctx = walk.ctx;
   walk.count++;
-  if (hidesSubtree(ctx, el)) return;
-  const style = ctx.style(el);
-  const visible = !isVisibilityHidden(ctx, el);
+  const plain = !walk.attrs.has(el);
+  if (isNeverRendered(el) ||
+      (!plain && (ariaToken(el, 'aria-hidden') === 'true' || N.hasAttribute(el, 'inert')))) {
+    return;
+  }
+  const shadow = N.shadowRoot(el);
+  // A shadow tree's sheets may style its host (:host), so they are
+  // scanned before the host's style is decided.
+  if (shadow) enterTree(walk, shadow);
+  const flags = ctx.walkFlags(el, inherited, read);
+  if ((flags & F_NONE) !== 0) return;
+  const visible = (flags & F_HIDDEN) === 0;
   const html = isHTML(el);
   const tag = N.localName(el);
-  const role = getRole(el);
-  const pointer = style.cursor === 'pointer';
-  const disabled = inherited.disabled || ariaToken(el, 'aria-disabled') === 'true';
+  const role = getRole(el, undefined, plain);
+  const pointer = (flags & F_POINTER) !== 0;
+  const disabled = (inherited & W_DISABLED) !== 0 || (!plain && ariaToken(el, 'aria-disabled') === 'true');
   // The text of a label whose control is rendered is that control's name;
   // it is not repeated, and the label itself is not a click target.
   const labelling = html && tag === 'label' && labelsRenderedControl(ctx, el);
-  const childInherited = { pointer, disabled, visible, text: inherited.text && !labelling };
+  const childInherited = (flags & F_INHERITED) | (disabled ? W_DISABLED : 0) |
+    ((inherited & W_NO_TEXT) !== 0 || labelling ? W_NO_TEXT : 0);
 
-  const shadow = N.shadowRoot(el);
   if (shadow) collectOwned(walk, N.fragQuerySelectorAll(shadow, '[aria-owns]'));
 
-  const outermostPointer = pointer && !inherited.pointer && !labelling;
-  const wantsRef = visible && isRefWorthy(el, tag, role, outermostPointer) && isActionable(ctx, el);
+  const outermostPointer = pointer && (inherited & F_POINTER) === 0 && !labelling;
+  const wantsRef = visible && isRefWorthy(el, tag, role, outermostPointer, plain, walk.editable) &&
+    isActionable(ctx, el);
   const node = visible && (wantsRef || !FLATTENED.has(role))
-    ? createNode(walk, el, tag, role, wantsRef, disabled) : null;
+    ? createNode(walk, el, tag, role, wantsRef, disabled, plain) : null;
 
   if (html && (tag === 'iframe' || tag === 'frame')) {
-    if (node) visitFrame(walk, el, node, parent);
+    if (node) {
+      nameNode(ctx, el, role, node);
+      visitFrame(walk, el, node, parent);
+    }
     return;
   }
 
   const target = node || parent;
-  const block = !node && !style.display.startsWith('inline') && style.display !== 'contents';
-  if (block) target.children.push(' ');
+  const sep = node ? null : new Sep(el);
+  if (sep) target.children.push(sep);
   if (!(node && html && fillControl(walk, el, tag, role, node))) {
-    const isDetails = html && tag === 'details';
-    forEachFlatChild(el, (child) => {
-      if (isDetails && isClosedDetailsContent(el, child)) return;
-      visitNode(walk, child, target, childInherited);
-    });
+    visitChildren(walk, el, html ? tag : '', shadow, target, childInherited);
   }
-  visitOwned(walk, el, target, childInherited);
-  if (block) target.children.push(' ');
+  if (!plain && N.hasAttribute(el, 'aria-owns')) visitOwned(walk, el, target, childInherited);
+  if (sep) target.children.push(sep);
 
   if (node) {
-    if (TABLE_PARTS.has(role)) nameTablePart(walk.ctx, el, role, node);
+    // Named after its children were walked, so the name computation finds
+    // their styles already known.
+    nameNode(ctx, el, role, node);
     if (role === 'link' && html && hasAttr(el, 'href')) node.url = attr(el, 'href');
     if (role === 'listbox' && !(html && tag === 'select')) capOptions(walk, node);
     parent.children.push(node);
   }
 }
 
-function createNode(walk, el, tag, role, wantsRef, disabled) {
-  const node = { el, role, name: '', states: '', value: null, url: null, wantsRef, children: [] };
-  if (!NAME_PROHIBITED.has(role) && !TABLE_PARTS.has(role)) {
-    node.name = accessibleName(walk.ctx, el, role, true);
+// Walks the flat-tree children of el (htmlTag is its tag when it is an HTML
+// element, else ''): an open shadow root's children instead of the light
+// ones, a slot's assigned nodes or else its fallback content.
+function visitChildren(walk, el, htmlTag, shadow, target, inherited) {
+  if (htmlTag === 'slot') {
+    const assigned = N.assignedNodes(el);
+    if (assigned.length > 0) {
+      for (let i = 0; i < assigned.length; i++) visitChild(walk, assigned[i], null, target, inherited);
+      return;
+    }
   }
-  node.states = statesOf(walk, el, tag, role, disabled);
-  return node;
+  const details = htmlTag === 'details' ? el : null;
+  for (let c = N.firstChild(shadow || el); c !== null; c = N.nextSibling(c)) {
+    visitChild(walk, c, details, target, inherited);
+  }
+}
+
+// Visits one flat-tree child; details is the closed-or-open <details> the
+// child is in, if any.
+function visitChild(walk, node, details, target, inherited) {
+  if (details !== null && isClosedDetailsContent(details, node)) return;
+  const type = N.nodeType(node);
+  if (type === N.TEXT_NODE) {
+    if ((inherited & (F_HIDDEN | W_NO_TEXT)) === 0) {
+      const data = N.nodeData(node);
+      if (data) target.children.push(data);
+    }
+    return;
+  }
+  if (type !== N.ELEMENT_NODE) return;
+  if (walk.owned.size > 0 && walk.owned.has(node)) return;
+  visitElement(walk, node, target, inherited, false);
+}
+
+function createNode(walk, el, tag, role, wantsRef, disabled, plain) {
+  const states = statesOf(walk, el, tag, role, disabled, plain);
+  return { el, role, name: '', states, value: null, url: null, wantsRef, children: [] };
+}
+
+// Gives node its accessible name.  Rows and cells named only from their
+// content keep it only when their content is plain text, or it would
+// repeat, in one long string, what their rendered children already say.
+function nameNode(ctx, el, role, node) {
+  if (NAME_PROHIBITED.has(role)) return;
+  if (TABLE_PARTS.has(role) && !hasAttr(el, 'aria-label') && !hasAttr(el, 'aria-labelledby')) {
+    const kids = node.children;
+    for (let i = 0; i < kids.length; i++) {
+      if (typeof kids[i] !== 'string' && !(kids[i] instanceof Sep)) return;
+    }
+  }
+  node.name = accessibleName(ctx, el, role, true);
 }
 
 // A frame owner with a box becomes a node with one placeholder child (the
 // host's key for the frame), and is never descended into.
 function visitFrame(walk, el, node, parent) {
-  const box = walk.ctx.box(el);
-  if (box && (box.w <= 0 || box.h <= 0)) return;
+  if (walk.ctx.hasBox(el) === false) return;
   const key = walk.env.frameKeys.get(el);
   node.frame = key === undefined ? '?' : key;
   parent.children.push(node);
@@ -177,86 +253,80 @@ function labelsRenderedControl(ctx, label) {
   return control !== null && !isHiddenForAria(ctx, control);
 }
 
-// Rows and cells named from their content would repeat, in one long
-// string, what their rendered children already say: they keep a name only
-// when it is given explicitly or when their content is plain text.
-function nameTablePart(ctx, el, role, node) {
-  const explicit = hasAttr(el, 'aria-label') || hasAttr(el, 'aria-labelledby');
-  if (!explicit) {
-    for (const c of node.children) {
-      if (typeof c !== 'string') return;
-    }
-  }
-  node.name = accessibleName(ctx, el, role, true);
-}
-
 // Visits the elements el owns through aria-owns, after its own children.
 function visitOwned(walk, el, target, inherited) {
-  if (!N.hasAttribute(el, 'aria-owns')) return;
   for (const owned of idRefs(el, 'aria-owns')) {
     if (walk.owned.get(owned) !== el || walk.ownedDone.has(owned)) continue;
     walk.ownedDone.add(owned);
-    visitElement(walk, owned, target, inherited);
+    visitElement(walk, owned, target, inherited, true);
   }
 }
 
 // True when an agent could act on el: natively interactive or focusable,
 // an interactive role, or the outermost element with a pointer cursor.
-export function isRefWorthy(el, tag, role, outermostPointer) {
+// plain says el has none of WALK_ATTRIBUTES (so no tabindex); editable
+// false says no element of the document can be editable.
+export function isRefWorthy(el, tag, role, outermostPointer, plain, editable) {
   if (INTERACTIVE_ROLES.has(role) || outermostPointer) return true;
-  const tabindex = attr(el, 'tabindex');
-  if (tabindex !== null) return parseInt(tabindex, 10) >= 0;
+  if (plain !== true) {
+    const tabindex = attr(el, 'tabindex');
+    if (tabindex !== null) return parseInt(tabindex, 10) >= 0;
+  }
   if (!isHTML(el)) return false;
   switch (tag) {
     case 'a': case 'area': return hasAttr(el, 'href');
     case 'button': case 'input': case 'select': case 'textarea': case 'summary':
       return true;
     case 'audio': case 'video': return hasAttr(el, 'controls');
-    default: return N.isContentEditable(el);
+    default: return editable !== false && N.isContentEditable(el);
   }
 }
 
-// The state flags of a node, rendered as " [checked] [level=2] ...".
-function statesOf(walk, el, tag, role, ariaDisabled) {
+// The state flags of a node, rendered as " [checked] [level=2] ...".  A
+// plain element (see WALK_ATTRIBUTES) has no aria-* state to read.
+function statesOf(walk, el, tag, role, ariaDisabled, plain) {
   const html = isHTML(el);
+  const aria = plain !== true;
+  const form = html && FORM_TAGS.has(tag);
   let s = '';
   if (CHECKABLE.has(role)) {
-    let checked = ariaToken(el, 'aria-checked');
-    if (html && tag === 'input' && !hasAttr(el, 'aria-checked')) {
+    let checked = aria ? ariaToken(el, 'aria-checked') : '';
+    if (html && tag === 'input' && !(aria && hasAttr(el, 'aria-checked'))) {
       checked = N.inputIndeterminate(el) && N.inputType(el) === 'checkbox' ? 'mixed'
         : N.inputChecked(el) ? 'true' : '';
     }
     if (checked === 'true') s += ' [checked]';
     else if (checked === 'mixed') s += ' [checked=mixed]';
   }
-  if (ariaDisabled || (html && FORM_TAGS.has(tag) && N.matches(el, ':disabled'))) s += ' [disabled]';
-  const expanded = ariaToken(el, 'aria-expanded');
-  if (expanded === 'true') s += ' [expanded]';
-  else if (html && tag === 'summary' && role === 'button' && N.detailsOpen(N.parentNode(el))) {
+  if (ariaDisabled || (form && N.matches(el, ':disabled'))) s += ' [disabled]';
+  if (aria && ariaToken(el, 'aria-expanded') === 'true') {
+    s += ' [expanded]';
+  } else if (html && tag === 'summary' && role === 'button' && N.detailsOpen(N.parentNode(el))) {
     s += ' [expanded]';
   }
-  const level = headingLevel(el, role);
+  const level = headingLevel(el, role, plain);
   if (level) s += ' [level=' + level + ']';
-  const pressed = ariaToken(el, 'aria-pressed');
-  if (pressed === 'true') s += ' [pressed]';
-  else if (pressed === 'mixed') s += ' [pressed=mixed]';
+  if (aria) {
+    const pressed = ariaToken(el, 'aria-pressed');
+    if (pressed === 'true') s += ' [pressed]';
+    else if (pressed === 'mixed') s += ' [pressed=mixed]';
+  }
   if (role === 'option' || role === 'tab' || role === 'treeitem' || role === 'gridcell' ||
       role === 'row' || role === 'columnheader' || role === 'rowheader') {
     const selected = html && tag === 'option' ? N.optionSelected(el)
-      : ariaToken(el, 'aria-selected') === 'true';
+      : aria && ariaToken(el, 'aria-selected') === 'true';
     if (selected) s += ' [selected]';
   }
   if (el === walk.active && tag !== 'body' && tag !== 'html') s += ' [active]';
-  const invalid = ariaToken(el, 'aria-invalid');
-  if ((invalid && invalid !== 'false') ||
-      (html && FORM_TAGS.has(tag) && N.matches(el, ':user-invalid'))) {
+  const invalid = aria ? ariaToken(el, 'aria-invalid') : '';
+  if ((invalid && invalid !== 'false') || (form && N.matches(el, ':user-invalid'))) {
     s += ' [invalid]';
   }
-  if (ariaToken(el, 'aria-required') === 'true' ||
+  if ((aria && ariaToken(el, 'aria-required') === 'true') ||
       (html && (tag === 'input' || tag === 'select' || tag === 'textarea') && hasAttr(el, 'required'))) {
     s += ' [required]';
   }
-  if (ariaToken(el, 'aria-readonly') === 'true' ||
+  if ((aria && ariaToken(el, 'aria-readonly') === 'true') ||
       (html && (tag === 'input' || tag === 'textarea') && hasAttr(el, 'readonly') &&
        TEXT_ROLES.has(role))) {
     s += ' [readonly]';
@@ -328,17 +398,38 @@ function capOptions(walk, node) {
 }
 
 // Merges adjacent text and drops children that only repeat the name,
-// bottom-up.
-function finish(node) {
+// bottom-up.  A Sep between two pieces of text adds a space when its
+// element is not inline and the text has none there already.
+function finish(ctx, node) {
+  const kids = node.children;
   const out = [];
   let text = null;
-  for (const c of node.children) {
+  let pending = null;
+  for (let i = 0; i < kids.length; i++) {
+    const c = kids[i];
     if (typeof c === 'string') {
-      text = text === null ? c : text + c;
+      if (text === null) {
+        text = c;
+      } else {
+        if (pending !== null && !isSpace(c.charCodeAt(0)) && anyBlock(ctx, pending)) text += ' ';
+        text += c;
+      }
+      pending = null;
       continue;
     }
-    if (text !== null) { pushText(out, text); text = null; }
-    finish(c);
+    if (c instanceof Sep) {
+      if (text !== null && !isSpace(text.charCodeAt(text.length - 1))) {
+        if (pending === null) pending = [c.el];
+        else pending.push(c.el);
+      }
+      continue;
+    }
+    if (text !== null) {
+      pushText(out, text);
+      text = null;
+      pending = null;
+    }
+    finish(ctx, c);
     // A plain list item around a single widget adds a line and nothing else.
     if (c.role === 'listitem' && !c.wantsRef && !c.name && c.children.length === 1 &&
         typeof c.children[0] !== 'string') {
@@ -355,6 +446,15 @@ function finish(node) {
       NAME_FROM_CONTENT.has(node.role) && out[0] === node.name) {
     node.children = [];
   }
+}
+
+// True when one of els is not laid out inline.
+function anyBlock(ctx, els) {
+  for (let i = 0; i < els.length; i++) {
+    const d = ctx.display(els[i]);
+    if (d !== 'contents' && !d.startsWith('inline')) return true;
+  }
+  return false;
 }
 
 function hasRef(node) {
@@ -385,7 +485,7 @@ function dropRepeatedName(node) {
 }
 
 function pushText(out, raw) {
-  const t = raw.replace(/[\s\u00a0]+/g, ' ').trim();
+  const t = normalize(raw);
   if (t) out.push(t);
 }
 

@@ -7,6 +7,7 @@
 //     - /url: /home
 //   - iframe "Ads" [ref=e6]:
 //     \u0001frame:KEY
+//   - list [+10]          (the depth limit hid its 10 child lines)
 //
 // Refs are handed out here, so only elements that appear in the text get one.
 
@@ -53,7 +54,9 @@ function renderNode(out, node, indent, depth) {
     return;
   }
   if (depth + 1 > out.maxDepth) {
-    out.lines.push(key);
+    // The depth limit cuts this node's child lines: say how many.
+    const hidden = kids.length + (node.url != null ? 1 : 0) + (hasValue && kids.length > 0 ? 1 : 0);
+    out.lines.push(key + ' [+' + hidden + ']');
     return;
   }
   out.lines.push(key + ':');

@@ -8,60 +8,122 @@
 
 import * as N from './natives.js';
 import { ariaToken, flatParent, isElement, tagOf } from './dom.js';
+import { addCandidates, scanTree } from './sheets.js';
 
-// The style record used when the real one cannot be read: rendered,
-// visible, no pointer cursor.
-const UNKNOWN_STYLE = Object.freeze({
-  display: 'inline',
-  visibility: 'visible',
-  cursor: 'auto',
-  cs: null,
-  known: false,
-});
+// Style flags of an element.  The last three are inherited properties.
+export const F_NONE = 1;       // display: none
+export const F_HIDDEN = 2;     // visibility: hidden or collapse
+export const F_POINTER = 4;    // cursor: pointer
+export const F_NO_EVENTS = 8;  // pointer-events: none
+export const F_INHERITED = F_HIDDEN | F_POINTER | F_NO_EVENTS;
 
 const NO_LABELS = Object.freeze([]);
 
 export class Ctx {
   constructor() {
-    this.styles = new Map();
+    this.flagMap = new Map();
+    this.displays = new Map();
     this.boxes = new Map();
     this.names = new Map();
+    this.contents = new Map();
     this.hidden = new Map();
-    this.pseudo = new Map();
+    this.trees = new Map();
     this.labelMaps = new Map();
+    this.candidates = new Set();
+    this.readAll = false;
     this.unmeasurable = 0;
     this.failed = new Set();
   }
 
-  // The style record of el: { display, visibility, cursor, cs, known },
-  // where cs is the live computed style for other reads (null if unknown).
-  style(el) {
-    let s = this.styles.get(el);
-    if (s) return s;
-    try {
-      const cs = N.computedStyle(el);
-      s = {
-        display: cs.display,
-        visibility: cs.visibility,
-        cursor: cs.cursor,
-        cs,
-        known: true,
-      };
-    } catch (e) {
-      this.fail(el);
-      s = UNKNOWN_STYLE;
-    }
-    this.styles.set(el, s);
-    return s;
+  // The style flags of el (F_*), read from its computed style once per
+  // call.  An element whose style cannot be read counts as rendered,
+  // visible, without a pointer cursor.
+  flags(el) {
+    const f = this.flagMap.get(el);
+    return f === undefined ? this.readStyle(el) : f;
   }
 
-  // The bounding box of el as { x, y, w, h }, or null when it cannot be read.
-  box(el) {
+  // The computed display of el.
+  display(el) {
+    const d = this.displays.get(el);
+    if (d !== undefined) return d;
+    this.readStyle(el);
+    return this.displays.get(el);
+  }
+
+  readStyle(el) {
+    let f = 0;
+    let display = 'inline';
+    try {
+      const cs = N.computedStyle(el);
+      display = cs.display;
+      if (display === 'none') {
+        f = F_NONE;
+      } else {
+        const v = cs.visibility;
+        if (v === 'hidden' || v === 'collapse') f |= F_HIDDEN;
+        if (cs.cursor === 'pointer') f |= F_POINTER;
+        if (cs.pointerEvents === 'none') f |= F_NO_EVENTS;
+      }
+    } catch (e) {
+      this.fail(el);
+    }
+    this.flagMap.set(el, f);
+    this.displays.set(el, display);
+    return f;
+  }
+
+  // The flags of el during a top-down walk, given the flags of its
+  // flat-tree parent: the inherited ones are the parent's unless a style
+  // rule may target el (see sheets.js), and a native box check stands in
+  // for display.  Same result as flags(el), with fewer style reads.
+  // `read` forces the full read (an element not under its parent in the
+  // walk, such as one moved by aria-owns).
+  walkFlags(el, parentFlags, read) {
+    const known = this.flagMap.get(el);
+    if (known !== undefined) return known;
+    if (read || this.readAll || this.candidates.has(el)) return this.readStyle(el);
+    let rendered;
+    try {
+      rendered = N.checkVisibility(el);
+    } catch (e) {
+      rendered = false;
+    }
+    // No box: display none or contents, or content nothing renders (select
+    // options, canvas fallback, ...).  Only the full read can tell.
+    if (!rendered) return this.readStyle(el);
+    const f = parentFlags & F_INHERITED;
+    this.flagMap.set(el, f);
+    return f;
+  }
+
+  // The scan of a tree's style sheets (see sheets.js), once per call.
+  tree(root) {
+    let scan = this.trees.get(root);
+    if (scan === undefined) {
+      scan = scanTree(root);
+      this.trees.set(root, scan);
+    }
+    return scan;
+  }
+
+  // Prepares walkFlags for the elements of a tree: records which of them
+  // a style rule may give their own inherited properties.
+  enterTree(root) {
+    const scan = this.tree(root);
+    if (scan.entered) return;
+    scan.entered = true;
+    if (!addCandidates(root, scan, this.candidates)) this.readAll = true;
+  }
+
+  // True when el has a non-empty box, false when its box is empty, null
+  // when it cannot be read.
+  hasBox(el) {
     let b = this.boxes.get(el);
     if (b !== undefined) return b;
     try {
       const r = N.getBoundingClientRect(el);
-      b = { x: r.x, y: r.y, w: r.width, h: r.height };
+      b = r.width > 0 && r.height > 0;
     } catch (e) {
       this.fail(el);
       b = null;
@@ -73,13 +135,7 @@ export class Ctx {
   // False when no style sheet of el's tree (document or shadow root) can
   // give a ::before or ::after content, so pseudo-elements need no reads.
   mayHavePseudo(el) {
-    const root = N.getRootNode(el);
-    let v = this.pseudo.get(root);
-    if (v === undefined) {
-      v = treeHasPseudoRules(root);
-      this.pseudo.set(root, v);
-    }
-    return v;
+    return this.tree(N.getRootNode(el)).pseudo;
   }
 
   // The <label> elements of el, in tree order.  The labels of a whole tree
@@ -113,47 +169,14 @@ export class Ctx {
   }
 }
 
-const PSEUDO_SELECTOR = /:(?:before|after)\b/i;
-
-function sheetHasPseudoRules(sheet) {
-  let rules;
-  try {
-    rules = sheet.cssRules;
-  } catch (e) {
-    return true; // a cross-origin sheet cannot be read: assume it may
-  }
-  return rulesHavePseudo(rules);
-}
-
-function rulesHavePseudo(rules) {
-  for (let i = 0; i < rules.length; i++) {
-    const r = rules[i];
-    if (r.selectorText !== undefined && PSEUDO_SELECTOR.test(r.selectorText)) return true;
-    if (r.cssRules && r.cssRules.length > 0 && rulesHavePseudo(r.cssRules)) return true;
-  }
-  return false;
-}
-
-function treeHasPseudoRules(root) {
-  const lists = [root.styleSheets, root.adoptedStyleSheets];
-  for (const list of lists) {
-    if (!list) continue;
-    for (let i = 0; i < list.length; i++) {
-      if (sheetHasPseudoRules(list[i])) return true;
-    }
-  }
-  return false;
-}
-
 // True when el's own style removes it and its subtree from rendering.
 export function isDisplayNone(ctx, el) {
-  return ctx.style(el).display === 'none';
+  return (ctx.flags(el) & F_NONE) !== 0;
 }
 
 // True when el's own box is invisible (its children may still be visible).
 export function isVisibilityHidden(ctx, el) {
-  const v = ctx.style(el).visibility;
-  return v === 'hidden' || v === 'collapse';
+  return (ctx.flags(el) & F_HIDDEN) !== 0;
 }
 
 // Elements that are never rendered, whatever their style says.
@@ -211,8 +234,6 @@ export function isHiddenForAria(ctx, el) {
 
 // True when el has a non-empty box and receives pointer events.
 export function isActionable(ctx, el) {
-  const cs = ctx.style(el).cs;
-  if (cs && cs.pointerEvents === 'none') return false;
-  const b = ctx.box(el);
-  return b !== null && b.w > 0 && b.h > 0;
+  if ((ctx.flags(el) & F_NO_EVENTS) !== 0) return false;
+  return ctx.hasBox(el) === true;
 }

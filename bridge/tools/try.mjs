@@ -8,8 +8,10 @@
 //       prints the stitched snapshot text and the timing of each frame.
 //   node tools/try.mjs --check [--chrome]
 //       Checks spec/fixtures/snapshot/names.html and roles.html: every
-//       element with data-case/data-expect (names) or data-expect-role
-//       (roles) whose computed value differs is reported; exits 1 on any.
+//       element with data-case/data-expect (names), data-expect-description
+//       (descriptions, read through accessible() by data-case, so light DOM
+//       only) or data-expect-role (roles) whose computed value differs is
+//       reported; exits 1 on any.
 //       --chrome also prints what Chromium's own accessibility tree says.
 //
 // Chromium is driven over --remote-debugging-pipe (fd 3 in, fd 4 out,
@@ -125,7 +127,7 @@ async function openPage(browser, url) {
   const loaded = browser.waitEvent('Page.loadEventFired', sessionId);
   await send('Page.navigate', { url });
   await loaded;
-  return { send, sessionId };
+  return { send, sessionId, targetId };
 }
 
 async function injectFrames(page, bundle) {
@@ -246,16 +248,24 @@ const CASES_FN = `function (attrName) {
   return out;
 }`;
 
+const EXPECT_ATTRIBUTE = {
+  name: 'data-expect', description: 'data-expect-description', role: 'data-expect-role',
+};
+
 async function checkFixture(browser, file, kind, chrome) {
   const page = await openPage(browser, pathToFileURL(join(fixtures, file)).href);
   const [f] = await injectFrames(page, readFileSync(bundlePath(), 'utf8'));
-  const attrName = kind === 'name' ? 'data-expect' : 'data-expect-role';
+  const attrName = EXPECT_ATTRIBUTE[kind];
   const results = await callOn(page, f.instance, `function () {
     const els = (${CASES_FN})(${JSON.stringify(attrName)});
+    const describe = (el) => {
+      const found = this.accessible('[data-case="' + CSS.escape(el.getAttribute('data-case') || '') + '"]', 1);
+      return found.total === 1 ? found.items[0].description : '(no unique data-case)';
+    };
     return els.map((el) => ({
       id: el.getAttribute('data-case') || el.id || el.localName,
       expect: el.getAttribute(${JSON.stringify(attrName)}),
-      got: ${kind === 'name' ? 'this.name(el)' : 'this.role(el)'},
+      got: ${kind === 'name' ? 'this.name(el)' : kind === 'role' ? 'this.role(el)' : 'describe(el)'},
       html: el.outerHTML.slice(0, 140),
     }));
   }`);
@@ -263,7 +273,7 @@ async function checkFixture(browser, file, kind, chrome) {
   for (let i = 0; i < results.length; i++) {
     const r = results[i];
     let ax = '';
-    if (chrome) ax = await chromeView(page, f, attrName, i);
+    if (chrome) ax = await chromeView(page, f, attrName, i, kind);
     const ok = r.got === r.expect;
     if (!ok) bad++;
     if (!ok || chrome) {
@@ -271,12 +281,12 @@ async function checkFixture(browser, file, kind, chrome) {
         `got ${JSON.stringify(r.got)}${ax}${ok ? '' : '\n       ' + r.html}`);
     }
   }
-  console.log(`${file}: ${results.length - bad} passed, ${bad} failed`);
+  console.log(`${file} (${kind}s): ${results.length - bad} passed, ${bad} failed`);
   return bad;
 }
 
 // What Chromium's accessibility tree says about case i.
-async function chromeView(page, f, attrName, i) {
+async function chromeView(page, f, attrName, i, kind) {
   const obj = await callOn(page, f.instance,
     `function (i) { return (${CASES_FN})(${JSON.stringify(attrName)})[i]; }`, [{ value: i }], false);
   const { node } = await page.send('DOM.describeNode', { objectId: obj.objectId });
@@ -285,6 +295,7 @@ async function chromeView(page, f, attrName, i) {
   const ax = nodes[0] || {};
   const name = ax.name ? ax.name.value : '';
   const role = ax.role ? ax.role.value : '';
+  if (kind === 'description') return ` [chromium: ${JSON.stringify(ax.description ? ax.description.value : '')}]`;
   return ` [chromium: ${role} ${JSON.stringify(name)}]`;
 }
 
@@ -308,6 +319,7 @@ async function main() {
     if (args.check) {
       let bad = 0;
       bad += await checkFixture(browser, 'names.html', 'name', args.chrome);
+      bad += await checkFixture(browser, 'names.html', 'description', args.chrome);
       bad += await checkFixture(browser, 'roles.html', 'role', args.chrome);
       console.log(bad === 0 ? 'check: all cases pass' : `check: ${bad} mismatches`);
       status = bad === 0 ? 0 : 1;

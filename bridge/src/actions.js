@@ -1,0 +1,570 @@
+// actions.js -- the in-page half of acting like a user.  The host sends the
+// real input events (Input.dispatch*); this file only finds targets, waits
+// until they can take input, says where to press, and tells what would
+// receive the press instead.  Waits are driven by animation frames and DOM
+// mutations, each bounded by the timeout the host passes.
+//
+// actionMethods(env) returns the methods index.js adds to an instance; env
+// is the instance's { refs, resolve }.
+
+import * as N from './natives.js';
+import { flatParent, isElement, normalize } from './dom.js';
+import { getRole } from './roles.js';
+import { accessibleName } from './name.js';
+import { Ctx, isHiddenForAria } from './visibility.js';
+import { badArgument, bridgeError } from './errors.js';
+
+const DEFAULT_TIMEOUT = 30000;
+const TEXT_INPUTS = new Set(['', 'text', 'search', 'email', 'url', 'tel', 'password', 'number',
+  'date', 'datetime-local', 'month', 'time', 'week']);
+
+// Resolves on the next animation frame, or after 50 ms when frames are
+// throttled (a page in the background).
+function nextFrame() {
+  return new Promise((resolve) => {
+    let done = false;
+    const fire = () => {
+      if (!done) {
+        done = true;
+        resolve();
+      }
+    };
+    requestAnimationFrame(fire);
+    setTimeout(fire, 50);
+  });
+}
+
+function clip(s, n) {
+  const t = normalize(String(s || ''));
+  return t.length > n ? t.slice(0, n) + '\u2026' : t;
+}
+
+// { tag, id, class, text } of an element, for messages.
+function brief(el) {
+  if (!isElement(el)) return null;
+  return {
+    tag: N.localName(el),
+    id: N.getAttribute(el, 'id') || '',
+    class: N.getAttribute(el, 'class') || '',
+    text: clip(el.innerText !== undefined ? el.innerText : N.textContent(el), 80),
+  };
+}
+
+// The nearest ancestor (or el) that names the layer el belongs to: one
+// with an id, a role of dialog/alertdialog or a fixed/sticky position.
+function layerOf(el) {
+  for (let n = el; isElement(n); n = flatParent(n)) {
+    if (N.getAttribute(n, 'id')) return n;
+    const role = N.getAttribute(n, 'role');
+    if (role === 'dialog' || role === 'alertdialog') return n;
+    const pos = N.computedStyle(n).position;
+    if (pos === 'fixed' || pos === 'sticky') return n;
+  }
+  return null;
+}
+
+function composedContains(el, node) {
+  for (let n = node; n; n = N.nodeType(n) === N.DOCUMENT_FRAGMENT_NODE ? N.shadowHost(n) : N.parentNode(n)) {
+    if (n === el) return true;
+  }
+  return false;
+}
+
+// The element that receives a press at (x, y), through open shadow roots.
+function hitAt(x, y) {
+  let hit = document.elementFromPoint(x, y);
+  while (hit && N.shadowRoot(hit)) {
+    const inner = N.shadowRoot(hit).elementFromPoint(x, y);
+    if (!inner || inner === hit) break;
+    hit = inner;
+  }
+  return hit;
+}
+
+// null when a press at (x, y) reaches el, else what covers it.
+function coverAt(el, x, y) {
+  const hit = hitAt(x, y);
+  if (hit && (composedContains(el, hit))) return null;
+  if (hit && N.localName(hit) === 'label' && N.labelControl(hit) === el) return null;
+  if (!hit) return { tag: '', id: '', class: '', text: '', outside: true };
+  const info = brief(hit);
+  const layer = layerOf(hit);
+  if (layer && layer !== hit) info.layer = brief(layer);
+  return info;
+}
+
+function isVisible(el) {
+  if (!N.isConnected(el)) return false;
+  try {
+    if (!N.checkVisibility(el, { visibilityProperty: true })) return false;
+  } catch (e) {
+    // older engines: fall through to the box check
+  }
+  const r = N.getBoundingClientRect(el);
+  return r.width > 0 && r.height > 0;
+}
+
+function isDisabled(el) {
+  try {
+    if (N.matches(el, ':disabled')) return true;
+  } catch (e) {
+    // not a form element
+  }
+  for (let n = el; isElement(n); n = flatParent(n)) {
+    if ((N.getAttribute(n, 'aria-disabled') || '').trim().toLowerCase() === 'true') return true;
+  }
+  return false;
+}
+
+function isEditable(el) {
+  const tag = N.localName(el);
+  if (tag === 'textarea') return !N.hasAttribute(el, 'readonly');
+  if (tag === 'input') return TEXT_INPUTS.has(N.inputType(el)) && !N.hasAttribute(el, 'readonly');
+  return N.isContentEditable(el) === true;
+}
+
+function inViewport(r) {
+  return r.top >= 0 && r.left >= 0 && r.bottom <= innerHeight && r.right <= innerWidth;
+}
+
+function sameRect(a, b) {
+  return a.x === b.x && a.y === b.y && a.width === b.width && a.height === b.height;
+}
+
+function deadlineOf(opts) {
+  const t = opts && opts.timeout != null ? opts.timeout : DEFAULT_TIMEOUT;
+  return { t, at: Date.now() + t };
+}
+
+// Waits until the element of ref is visible, enabled (opts.enabled),
+// editable (opts.editable) and holds still for one frame, scrolling it
+// into view.  Resolves { el, rect }; rejects with Timeout saying what was
+// missing, or StaleRef when the element goes away meanwhile.
+async function waitActionable(env, ref, opts) {
+  const { t, at } = deadlineOf(opts);
+  let last = null;
+  let reason = '';
+  for (;;) {
+    const el = resolveEl(env, ref);
+    if (!isVisible(el)) reason = 'is not visible';
+    else if (opts.enabled && isDisabled(el)) reason = 'is disabled';
+    else if (opts.editable && !isEditable(el)) reason = 'is not editable';
+    else reason = '';
+    if (reason) {
+      last = null;
+    } else {
+      let r = N.getBoundingClientRect(el);
+      if (!inViewport(r)) {
+        el.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
+        r = N.getBoundingClientRect(el);
+      }
+      if (last && sameRect(r, last)) return { el, rect: r };
+      last = r;
+      reason = 'is still moving';
+    }
+    if (Date.now() >= at) {
+      throw bridgeError('Timeout', ref + ' ' + reason + ' after ' + t + ' ms',
+        { ref, reason, timeout_ms: t });
+    }
+    await nextFrame();
+  }
+}
+
+// The element of ref, with errors that say what the ref was.
+function resolveEl(env, ref) {
+  try {
+    return env.resolve(ref);
+  } catch (e) {
+    const f = e && e.vdxFields;
+    if (e && e.vdxType === 'StaleRef' && f) {
+      throw bridgeError('StaleRef', ref + ' was the ' + f.role + ' ' + JSON.stringify(f.name || '') +
+        ' (<' + f.tag + '>), which has left the page; take a new snapshot', f);
+    }
+    if (e && e.vdxType === 'UnknownRef') {
+      throw bridgeError('UnknownRef', 'ref ' + ref + ' is not known in this document ' +
+        '(refs come from the latest snapshot); take a new snapshot', f);
+    }
+    throw e;
+  }
+}
+
+function describeEl(el) {
+  const role = getRole(el);
+  return { role, name: accessibleName(new Ctx(), el, role, false), tag: N.localName(el) };
+}
+
+// ------------------------------------------------------- description
+
+const ROLE_WORDS = [
+  [/\bbuttons?\b/i, 'button'], [/\blinks?\b/i, 'link'], [/\bcheck ?box(es)?\b/i, 'checkbox'],
+  [/\bradio( button)?s?\b/i, 'radio'], [/\b(text ?box|field|input)s?\b/i, 'textbox'],
+  [/\b(combo ?box|select|dropdown)s?\b/i, 'combobox'], [/\btabs?\b/i, 'tab'],
+  [/\bmenu ?items?\b/i, 'menuitem'], [/\bheadings?\b/i, 'heading'], [/\bswitch(es)?\b/i, 'switch'],
+  [/\bsliders?\b/i, 'slider'], [/\boptions?\b/i, 'option'],
+];
+const FILLER = /\b(click|press|tap|hover|on|over|the|a|an|type|into|in|fill|select|choose|check|uncheck|open)\b/gi;
+
+function phrasesOf(desc) {
+  const quoted = [];
+  const re = /["\u201c\u2018']([^"\u201d\u2019']+)["\u201d\u2019']/g;
+  let m;
+  while ((m = re.exec(desc)) !== null) quoted.push(normalize(m[1]));
+  let hint = null;
+  for (const [re2, role] of ROLE_WORDS) {
+    if (re2.test(desc)) {
+      hint = role;
+      break;
+    }
+  }
+  if (quoted.length) return { phrases: quoted, hint };
+  let rest = desc;
+  for (const [re2] of ROLE_WORDS) rest = rest.replace(re2, ' ');
+  rest = normalize(rest.replace(FILLER, ' '));
+  return { phrases: rest ? [rest] : [normalize(desc)], hint };
+}
+
+function allElements() {
+  const out = [];
+  const walk = (root) => {
+    const list = N.nodeType(root) === N.DOCUMENT_NODE ? N.docQuerySelectorAll(root, '*')
+      : N.fragQuerySelectorAll(root, '*');
+    for (let i = 0; i < list.length; i++) {
+      out.push(list[i]);
+      const sr = N.shadowRoot(list[i]);
+      if (sr) walk(sr);
+    }
+  };
+  walk(document);
+  return out;
+}
+
+function eq(a, b) {
+  return normalize(String(a || '')).toLowerCase() === b.toLowerCase();
+}
+
+function ownText(el) {
+  const t = el.innerText;
+  return normalize(String(t === undefined ? N.textContent(el) : t));
+}
+
+// The four rungs of the ladder: each returns every element matching phrase.
+function rungs(ctx, els, phrase, hint) {
+  const out = { role: [], label: [], placeholder: [], text: [] };
+  const lower = phrase.toLowerCase();
+  for (const el of els) {
+    const tag = N.localName(el);
+    if (tag === 'script' || tag === 'style' || tag === 'head' || tag === 'html') continue;
+    const role = hint ? getRole(el) : null;
+    if (hint && role === hint && eq(accessibleName(ctx, el, role, false), phrase)) out.role.push(el);
+    const labels = (tag === 'input' || tag === 'textarea' || tag === 'select') ? ctx.labelsOf(el) : [];
+    if (labels.some((l) => eq(ownText(l), phrase)) || eq(N.getAttribute(el, 'aria-label'), phrase)) {
+      out.label.push(el);
+    }
+    if (eq(N.getAttribute(el, 'placeholder'), phrase)) out.placeholder.push(el);
+    const text = ownText(el);
+    if (text && text.toLowerCase() === lower) out.text.push(el);
+  }
+  // For text, the innermost element wins over its ancestors.
+  out.text = out.text.filter((el) => !out.text.some((o) => o !== el && N.contains(el, o)));
+  return out;
+}
+
+function visibleFirst(ctx, list) {
+  for (const el of list) if (isVisible(el) && !isHiddenForAria(ctx, el)) return el;
+  return null;
+}
+
+function missReport(desc, tried) {
+  const links = [];
+  const anchors = N.docQuerySelectorAll(document, 'a[href]');
+  for (let i = 0; i < anchors.length && links.length < 10; i++) {
+    const a = anchors[i];
+    if (!isVisible(a)) continue;
+    links.push({ text: clip(ownText(a) || N.getAttribute(a, 'aria-label'), 60), href: a.href });
+  }
+  let href = null;
+  for (const { phrase } of tried) {
+    for (let i = 0; i < anchors.length && !href; i++) {
+      if (eq(ownText(anchors[i]), phrase) || eq(N.getAttribute(anchors[i], 'aria-label'), phrase)) {
+        href = anchors[i].href;
+      }
+    }
+  }
+  const parts = tried.map((t) => JSON.stringify(t.phrase) + ' (' + (t.role ? 'role ' + t.role + ' ' +
+    t.by_role + ', ' : '') + 'label ' + t.by_label + ', placeholder ' + t.by_placeholder + ', text ' +
+    t.by_text + ' matches, none visible)');
+  let message = 'nothing visible matches ' + JSON.stringify(desc) + ': tried ' + parts.join('; ') +
+    ' on ' + String(document.URL) + '.';
+  if (href) message += ' A link with that text points to ' + href + '; page:navigate() can go there directly.';
+  if (links.length) {
+    message += ' Links on the page: ' + links.map((l) => JSON.stringify(l.text) + ' -> ' + l.href).join(', ') + '.';
+  }
+  message += ' Take a snapshot and use its refs: they are the reliable way to name an element.';
+  return { message, description: desc, tried, links, href, url: String(document.URL) };
+}
+
+// ----------------------------------------------------------- methods
+
+export function actionMethods(env) {
+  const { refs } = env;
+
+  function refOf(el) {
+    const d = describeEl(el);
+    return refs.assign(el, d.role, d.name, d.tag);
+  }
+
+  return {
+    // Finds the element a plain-words description means.  Quoted phrases
+    // first; for each phrase role (+ name, when a role is hinted), label,
+    // placeholder, text; the first visible match wins.  { ref, by, phrase }
+    // or { miss: { description, tried, links, href, url } }.
+    findByDescription(desc) {
+      if (typeof desc !== 'string' || !desc.trim()) throw badArgument('findByDescription: empty description');
+      const ctx = new Ctx();
+      const els = allElements();
+      const { phrases, hint } = phrasesOf(desc);
+      const tried = [];
+      for (const phrase of phrases) {
+        const r = rungs(ctx, els, phrase, hint);
+        for (const by of ['role', 'label', 'placeholder', 'text']) {
+          const el = visibleFirst(ctx, r[by]);
+          if (el) return { ref: refOf(el), by, phrase };
+        }
+        tried.push({ phrase, role: hint, by_role: r.role.length, by_label: r.label.length,
+          by_placeholder: r.placeholder.length, by_text: r.text.length });
+      }
+      return { miss: missReport(desc, tried) };
+    },
+
+    // Waits until ref can take a press, then { x, y, role, name, tag,
+    // covered } with the point in this frame's viewport: the centre, or
+    // opts.position from the element's top-left corner.  covered names
+    // what a press there would reach instead (opts.hit).
+    async actionPoint(ref, opts) {
+      const o = opts || {};
+      const { el, rect } = await waitActionable(env, ref, { timeout: o.timeout, enabled: o.enabled !== false });
+      let x;
+      let y;
+      if (o.position) {
+        x = rect.left + Number(o.position.x || 0);
+        y = rect.top + Number(o.position.y || 0);
+      } else {
+        const l = Math.max(rect.left, 0);
+        const r = Math.min(rect.right, innerWidth);
+        const t = Math.max(rect.top, 0);
+        const b = Math.min(rect.bottom, innerHeight);
+        x = (l + r) / 2;
+        y = (t + b) / 2;
+      }
+      const out = Object.assign({ x, y, covered: null }, describeEl(el));
+      if (o.hit !== false) out.covered = coverAt(el, x, y);
+      return out;
+    },
+
+    // With an iframe element: where its content box starts in this frame's
+    // viewport, and what a press at (x, y) inside it would reach here.
+    frameOrigin(frameEl, x, y) {
+      let r = N.getBoundingClientRect(frameEl);
+      const cs = N.computedStyle(frameEl);
+      const ox = () => r.left + frameEl.clientLeft + parseFloat(cs.paddingLeft || '0');
+      const oy = () => r.top + frameEl.clientTop + parseFloat(cs.paddingTop || '0');
+      if (ox() + x < 0 || oy() + y < 0 || ox() + x > innerWidth || oy() + y > innerHeight) {
+        frameEl.scrollIntoView({ block: 'nearest', inline: 'nearest', behavior: 'instant' });
+        r = N.getBoundingClientRect(frameEl);
+      }
+      const px = ox() + x;
+      const py = oy() + y;
+      return { x: ox(), y: oy(), covered: coverAt(frameEl, px, py) };
+    },
+
+    // Scrolls ref into view and gives its rectangle in this viewport.
+    async rect(ref, opts) {
+      const { rect } = await waitActionable(env, ref, { timeout: (opts || {}).timeout });
+      return { x: rect.x, y: rect.y, width: rect.width, height: rect.height };
+    },
+
+    // Makes ref ready for typed text: waits until it is visible, enabled and
+    // editable, focuses it and selects its content (opts.clear) or puts the
+    // caret at its end.  { had_text }.
+    async prepareType(ref, opts) {
+      const o = opts || {};
+      const { el } = await waitActionable(env, ref, { timeout: o.timeout, enabled: true, editable: true });
+      el.focus();
+      const tag = N.localName(el);
+      let hadText;
+      if (tag === 'input' || tag === 'textarea') {
+        hadText = el.value.length > 0;
+        if (o.clear) el.select();
+        else {
+          try {
+            el.setSelectionRange(el.value.length, el.value.length);
+          } catch (e) {
+            // types without a selection (number, email): the caret stays
+          }
+        }
+      } else {
+        hadText = N.textContent(el).length > 0;
+        const range = document.createRange();
+        range.selectNodeContents(el);
+        if (!o.clear) range.collapse(false);
+        const sel = getSelection();
+        sel.removeAllRanges();
+        sel.addRange(range);
+      }
+      return { had_text: hadText };
+    },
+
+    // Focuses ref (for keys pressed at it).
+    async focus(ref, opts) {
+      const { el } = await waitActionable(env, ref, { timeout: (opts || {}).timeout });
+      el.focus();
+      return true;
+    },
+
+    // What fill_form needs to know: { kind, checked, multiple }.
+    fieldInfo(ref) {
+      const el = resolveEl(env, ref);
+      const tag = N.localName(el);
+      const role = getRole(el);
+      if (tag === 'select') return { kind: 'select', multiple: N.selectMultiple(el) };
+      if (tag === 'input') {
+        const type = N.inputType(el);
+        if (type === 'checkbox' || type === 'radio') return { kind: type, checked: N.inputChecked(el) };
+        if (type === 'range') return { kind: 'slider' };
+        if (type === 'file') return { kind: 'file' };
+      }
+      if (role === 'checkbox' || role === 'switch' || role === 'radio') {
+        return { kind: role === 'radio' ? 'radio' : 'checkbox', checked: N.getAttribute(el, 'aria-checked') === 'true' };
+      }
+      if (role === 'slider') return { kind: 'slider' };
+      return { kind: 'text' };
+    },
+
+    // { checked: true | false | 'mixed', role }.
+    checkState(ref) {
+      const el = resolveEl(env, ref);
+      const role = getRole(el);
+      if (N.localName(el) === 'input' && (N.inputType(el) === 'checkbox' || N.inputType(el) === 'radio')) {
+        return { checked: N.inputIndeterminate(el) ? 'mixed' : N.inputChecked(el), role };
+      }
+      const a = (N.getAttribute(el, 'aria-checked') || N.getAttribute(el, 'aria-pressed') || '').trim();
+      if (a === 'true' || a === 'false' || a === 'mixed') return { checked: a === 'mixed' ? 'mixed' : a === 'true', role };
+      throw bridgeError('NotCheckable', ref + ' (' + role + ') is not a checkbox, radio or switch',
+        { ref, role });
+    },
+
+    // Selects options of a <select> by value or label and fires input and
+    // change.  { selected = {values} }, or NoOption with the options there
+    // are.
+    async selectOption(ref, values, opts) {
+      const o = opts || {};
+      const { el } = await waitActionable(env, ref, { timeout: o.timeout, enabled: true });
+      if (N.localName(el) !== 'select') {
+        throw bridgeError('NotSelect', ref + ' is a <' + N.localName(el) + '>, not a <select>; ' +
+          'click it and then click the option', { ref, tag: N.localName(el) });
+      }
+      const options = Array.from(N.selectOptions(el));
+      const picks = [];
+      for (const v of values) {
+        const s = String(v);
+        const hit = options.find((op) => op.value === s) ||
+          options.find((op) => eq(N.optionLabel(op), s) || eq(N.optionText(op), s));
+        if (!hit) {
+          const available = options.slice(0, 50).map((op) => ({ value: op.value, label: normalize(N.optionLabel(op)) }));
+          throw bridgeError('NoOption', 'no option of ' + ref + ' has the value or label ' +
+            JSON.stringify(s) + '; it has ' + options.length + ' options: ' +
+            available.slice(0, 10).map((a) => JSON.stringify(a.label)).join(', ') +
+            (options.length > 10 ? ', \u2026' : ''), { ref, value: s, available, option_count: options.length });
+        }
+        if (hit.disabled) throw bridgeError('NoOption', 'option ' + JSON.stringify(s) + ' of ' + ref + ' is disabled', { ref, value: s });
+        picks.push(hit);
+      }
+      if (picks.length > 1 && !N.selectMultiple(el)) throw badArgument('selectOption: ' + ref + ' takes one option');
+      el.focus();
+      for (const op of options) op.selected = picks.includes(op);
+      el.dispatchEvent(new Event('input', { bubbles: true, composed: true }));
+      el.dispatchEvent(new Event('change', { bubbles: true }));
+      return { selected: picks.map((op) => op.value) };
+    },
+
+    // Sets a range input (slider) to value, firing input and change.
+    async setSlider(ref, value, opts) {
+      const { el } = await waitActionable(env, ref, { timeout: (opts || {}).timeout, enabled: true });
+      if (N.localName(el) !== 'input' || N.inputType(el) !== 'range') {
+        throw bridgeError('NotSlider', ref + ' is not an <input type=range>', { ref });
+      }
+      el.focus();
+      el.value = String(value);
+      el.dispatchEvent(new Event('input', { bubbles: true, composed: true }));
+      el.dispatchEvent(new Event('change', { bubbles: true }));
+      return { value: el.value };
+    },
+
+    // { multiple } of the file input ref names (or that its label controls).
+    fileInputInfo(ref) {
+      const input = fileInputOf(resolveEl(env, ref), ref);
+      return { multiple: N.hasAttribute(input, 'multiple') };
+    },
+
+    // The file input element itself, for the host to hold by object id.
+    fileInput(ref) {
+      return fileInputOf(resolveEl(env, ref), ref);
+    },
+
+    // Waits for text to appear (text) or go (textGone) in this document's
+    // rendered text, or for ref to leave the document or be hidden
+    // (refGone), re-checking on every DOM change.  Rejects with Timeout.
+    waitFor(opts) {
+      const o = opts || {};
+      const { t, at } = deadlineOf(o);
+      const test = () => {
+        if (o.refGone != null) {
+          const hit = refs.lookup(o.refGone);
+          if (hit && !hit.stale && isVisible(hit.element)) return false;
+        }
+        const body = document.body || N.documentElement(document);
+        const text = body ? String(body.innerText || N.textContent(body) || '') : '';
+        if (o.text != null && !text.includes(String(o.text))) return false;
+        if (o.textGone != null && text.includes(String(o.textGone))) return false;
+        return true;
+      };
+      if (test()) return true;
+      return new Promise((resolve, reject) => {
+        let timer = 0;
+        let scheduled = false;
+        const mo = new MutationObserver(() => {
+          if (scheduled) return;
+          scheduled = true;
+          nextFrame().then(check);
+        });
+        const done = (ok) => {
+          mo.disconnect();
+          clearTimeout(timer);
+          if (ok) resolve(true);
+          else {
+            const what = o.text != null ? 'text ' + JSON.stringify(o.text) + ' did not appear'
+              : o.textGone != null ? 'text ' + JSON.stringify(o.textGone) + ' did not go away'
+                : 'ref ' + o.refGone + ' did not go away';
+            reject(bridgeError('Timeout', what + ' within ' + t + ' ms', { timeout_ms: t }));
+          }
+        };
+        const check = () => {
+          scheduled = false;
+          if (test()) done(true);
+        };
+        mo.observe(document, { subtree: true, childList: true, characterData: true, attributes: true });
+        timer = setTimeout(() => done(test()), Math.max(0, at - Date.now()));
+      });
+    },
+  };
+}
+
+function fileInputOf(el, ref) {
+  let input = el;
+  if (N.localName(el) === 'label' && N.labelControl(el)) input = N.labelControl(el);
+  if (N.localName(input) !== 'input' || N.inputType(input) !== 'file') {
+    throw bridgeError('NotFileInput', ref + ' is a <' + N.localName(el) + '>, not a file input',
+      { ref, tag: N.localName(el) });
+  }
+  return input;
+}

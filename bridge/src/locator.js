@@ -1,0 +1,378 @@
+// locator.js -- evaluates a Playwright locator expression (see locparse.js)
+// against the live document with Playwright's matching semantics:
+//
+// - getByRole: the role and accessible name from the snapshot's own engine
+//   (getRole, accessibleName); the name matches as a case-insensitive
+//   substring with white space normalized, or in full and case-sensitively
+//   with exact: true, or by regex.  Elements hidden from the accessibility
+//   tree are left out unless includeHidden: true.
+// - getByText: the innermost elements whose element text (Playwright's,
+//   see facts.js) matches; hidden elements count, as in Playwright.
+// - getByLabel: controls whose aria-labelledby text, aria-label or <label>
+//   text matches.  getByPlaceholder, getByAltText, getByTitle: the
+//   attribute matches.  getByTestId: data-testid equals.
+// - locator(css): CSS in the scope and every open shadow root under it.
+// - filter({ hasText, hasNotText, has, hasNot, visible }), first(),
+//   last(), nth(i), and(), or().
+//
+// Each step runs from every element the previous one matched (descendants
+// only, as in Playwright; getByText also tests the scope element itself).
+
+import * as N from './natives.js';
+import * as X from './extra-natives.js';
+import { bridgeError, checkKeys } from './errors.js';
+import { idRefs, normalize } from './dom.js';
+import { parseLocator } from './locparse.js';
+import {
+  Ctx, TextCache, accessibleName, getRole, headingLevel, intOption, isHiddenForAria, refFor, skipsText,
+} from './facts.js';
+
+// { count, refs }: the number of elements the expression matches and, for
+// the first max_refs of them, their refs (null for elements an agent
+// cannot act on).
+export function locatorCount(env, expr, options) {
+  const opts = options || {};
+  checkKeys(opts, ['max_refs'], 'locatorCount');
+  const max = intOption(opts, 'max_refs', 50, 0, 'locatorCount');
+  const chain = parseLocator(expr);
+  const ev = new Evaluator();
+  const found = ev.chain(chain, document);
+  const refs = [];
+  for (let i = 0; i < found.length && i < max; i++) refs.push(refFor(ev.ctx, env.refs, found[i]));
+  return { count: found.length, refs };
+}
+
+class Evaluator {
+  constructor() {
+    this.ctx = new Ctx();
+    this.texts = new TextCache();
+    this.all = new Map();
+  }
+
+  // The elements a chain matches, run from base (the document, or the
+  // element a `has` locator is tested against).
+  chain(chain, base) {
+    let cur = [base];
+    for (const step of chain.steps) cur = this.step(step, cur, base);
+    return cur;
+  }
+
+  step(step, cur, base) {
+    const a = step.args;
+    switch (step.method) {
+      case 'first': return cur.slice(0, 1);
+      case 'last': return cur.slice(-1);
+      case 'nth': {
+        const i = a[0].value < 0 ? cur.length + a[0].value : a[0].value;
+        return i >= 0 && i < cur.length ? [cur[i]] : [];
+      }
+      case 'filter': return this.filter(cur, a[0]);
+      case 'and': {
+        const other = new Set(this.chain(a[0].chain, base));
+        return cur.filter((e) => other.has(e));
+      }
+      case 'or': return sortInDocumentOrder(unique(cur.concat(this.chain(a[0].chain, base))));
+      default: {
+        const out = [];
+        const seen = new Set();
+        for (const scope of cur) {
+          for (const e of this.query(step, scope)) {
+            if (!seen.has(e)) {
+              seen.add(e);
+              out.push(e);
+            }
+          }
+        }
+        return step.method === 'locator' && a[1] ? this.filter(out, a[1]) : out;
+      }
+    }
+  }
+
+  query(step, scope) {
+    const a = step.args;
+    const opts = a[1] && a[1].kind === 'object' ? a[1].props : new Map();
+    const exact = opts.has('exact') && opts.get('exact').value;
+    switch (step.method) {
+      case 'getByRole': return this.byRole(scope, a[0].value, opts);
+      case 'getByText': return this.byText(scope, textMatcher(a[0], exact));
+      case 'getByLabel': return this.byLabel(scope, textMatcher(a[0], exact));
+      case 'getByPlaceholder': return this.byAttribute(scope, 'placeholder', textMatcher(a[0], exact));
+      case 'getByAltText': return this.byAttribute(scope, 'alt', textMatcher(a[0], exact));
+      case 'getByTitle': return this.byAttribute(scope, 'title', textMatcher(a[0], exact));
+      case 'getByTestId': {
+        const v = a[0];
+        const m = v.kind === 'regex' ? (s) => v.value.test(s) : (s) => s === v.value;
+        return this.elements(scope).filter((e) => {
+          const t = N.getAttribute(e, 'data-testid');
+          return t !== null && m(t);
+        });
+      }
+      case 'locator':
+        if (a[0].kind === 'locator') return this.chain(a[0].chain, scope).filter((e) => e !== scope);
+        return this.css(scope, a[0]);
+      default:
+        throw bridgeError('LocatorSyntax', 'unsupported method ' + step.method, null);
+    }
+  }
+
+  // Every element under scope, open shadow roots included, in Playwright's
+  // order (a root's own elements, then its shadow roots').  Cached.
+  elements(scope) {
+    let list = this.all.get(scope);
+    if (list === undefined) {
+      list = [];
+      const visit = (root) => {
+        const shadows = [];
+        if (N.nodeType(root) === N.ELEMENT_NODE && N.shadowRoot(root)) shadows.push(N.shadowRoot(root));
+        const found = queryIn(root, '*');
+        for (let i = 0; i < found.length; i++) {
+          list.push(found[i]);
+          const s = N.shadowRoot(found[i]);
+          if (s) shadows.push(s);
+        }
+        for (const s of shadows) visit(s);
+      };
+      visit(scope);
+      this.all.set(scope, list);
+    }
+    return list;
+  }
+
+  byRole(scope, role, opts) {
+    const want = role.trim().toLowerCase();
+    const includeHidden = opts.has('includeHidden') && opts.get('includeHidden').value;
+    const nameOpt = opts.get('name');
+    const exact = opts.has('exact') && opts.get('exact').value;
+    const nameMatch = nameOpt ? textMatcherOn(nameOpt, exact) : null;
+    const out = [];
+    for (const e of this.elements(scope)) {
+      if (getRole(e) !== want) continue;
+      if (!includeHidden && isHiddenForAria(this.ctx, e)) continue;
+      if (!statesMatch(e, want, opts)) continue;
+      if (nameMatch && !nameMatch(accessibleName(this.ctx, e, want, false))) continue;
+      out.push(e);
+    }
+    return out;
+  }
+
+  // Playwright's text engine: elements whose text matches while none of
+  // their children's does (the innermost), the scope element included.
+  byText(scope, m) {
+    const out = [];
+    const cands = N.nodeType(scope) === N.ELEMENT_NODE ? [scope].concat(this.elements(scope)) : this.elements(scope);
+    for (const e of cands) {
+      if (skipsText(e) || !m(this.texts.get(e))) continue;
+      let inner = false;
+      for (let c = X.firstElementChild(e); c !== null && !inner; c = X.nextElementSibling(c)) {
+        inner = m(this.texts.get(c));
+      }
+      const shadow = N.shadowRoot(e);
+      if (!inner && shadow) inner = m(this.texts.get(shadow));
+      if (!inner) out.push(e);
+    }
+    return out;
+  }
+
+  byLabel(scope, m) {
+    return this.elements(scope).filter((e) => this.labels(e).some(m));
+  }
+
+  // Playwright's getElementLabels: the text of the aria-labelledby
+  // elements, else aria-label, else the <label> elements of a control.
+  labels(e) {
+    const by = idRefs(e, 'aria-labelledby');
+    if (by.length > 0) return by.map((l) => this.texts.get(l));
+    const al = N.getAttribute(e, 'aria-label');
+    if (al !== null && al.trim()) return [{ full: al, normalized: normalize(al), immediate: [al] }];
+    const tag = N.localName(e);
+    if (tag === 'input' && N.inputType(e) === 'hidden') return [];
+    const labels = X.labelsOf(e, tag);
+    if (!labels) return [];
+    const out = [];
+    for (let i = 0; i < labels.length; i++) out.push(this.texts.get(labels[i]));
+    return out;
+  }
+
+  byAttribute(scope, name, m) {
+    const out = [];
+    for (const e of this.elements(scope)) {
+      const v = N.getAttribute(e, name);
+      if (v !== null && m({ full: v, normalized: normalize(v) })) out.push(e);
+    }
+    return out;
+  }
+
+  css(scope, v) {
+    let sel = v.value;
+    if (/^css=/.test(sel)) sel = sel.slice(4);
+    if (/^xpath=/.test(sel) || /^\.{0,2}\//.test(sel)) return this.xpath(scope, sel.replace(/^xpath=/, ''));
+    if (/^[a-z_-]+=/i.test(sel) || /(^|[^\\])>>/.test(sel)) {
+      throw bridgeError('InvalidSelector', 'only CSS and XPath are supported in locator(): ' + sel, { selector: sel });
+    }
+    const out = [];
+    const visit = (root) => {
+      let found;
+      try {
+        found = queryIn(root, sel);
+      } catch (e) {
+        throw bridgeError('InvalidSelector', sel + ' (Playwright-only extensions such as :has-text(), ' +
+          ':visible and >> are not supported)', { selector: sel });
+      }
+      for (let i = 0; i < found.length; i++) out.push(found[i]);
+      if (N.nodeType(root) === N.ELEMENT_NODE && N.shadowRoot(root)) visit(N.shadowRoot(root));
+      const all = queryIn(root, '*');
+      for (let i = 0; i < all.length; i++) {
+        const s = N.shadowRoot(all[i]);
+        if (s) visit(s);
+      }
+    };
+    visit(scope);
+    return out;
+  }
+
+  xpath(scope, sel) {
+    let r;
+    try {
+      r = X.docEvaluate(document, sel, scope, null, 7, null);
+    } catch (e) {
+      throw bridgeError('InvalidSelector', 'xpath ' + sel, { selector: sel });
+    }
+    const out = [];
+    for (let i = 0; i < X.snapshotLength(r); i++) {
+      const n = X.snapshotItem(r, i);
+      if (N.nodeType(n) === N.ELEMENT_NODE && n !== scope) out.push(n);
+    }
+    return out;
+  }
+
+  filter(list, optsValue) {
+    const o = optsValue.props;
+    let out = list;
+    if (o.has('hasText')) {
+      const m = textMatcher(o.get('hasText'), false);
+      out = out.filter((e) => !skipsText(e) && m(this.texts.get(e)));
+    }
+    if (o.has('hasNotText')) {
+      const m = textMatcher(o.get('hasNotText'), false);
+      out = out.filter((e) => skipsText(e) || !m(this.texts.get(e)));
+    }
+    if (o.has('has')) {
+      const inner = o.get('has').chain;
+      out = out.filter((e) => this.chain(inner, e).some((x) => x !== e));
+    }
+    if (o.has('hasNot')) {
+      const inner = o.get('hasNot').chain;
+      out = out.filter((e) => !this.chain(inner, e).some((x) => x !== e));
+    }
+    if (o.has('visible')) {
+      const want = o.get('visible').value;
+      out = out.filter((e) => isVisible(e) === want);
+    }
+    return out;
+  }
+}
+
+function queryIn(root, sel) {
+  const type = N.nodeType(root);
+  if (type === N.DOCUMENT_NODE) return N.docQuerySelectorAll(root, sel);
+  if (type === N.DOCUMENT_FRAGMENT_NODE) return N.fragQuerySelectorAll(root, sel);
+  return N.querySelectorAll(root, sel);
+}
+
+// A matcher of element texts ({ full, normalized }) for a string or regex
+// argument: regex on the full text, exact on the normalized text, else a
+// case-insensitive substring of the normalized text.
+function textMatcher(v, exact) {
+  if (v.kind === 'regex') {
+    const re = v.value;
+    return (t) => {
+      re.lastIndex = 0;
+      return re.test(t.full);
+    };
+  }
+  const want = normalize(v.value);
+  if (exact) return (t) => t.normalized === want;
+  const lower = want.toLowerCase();
+  return (t) => t.normalized.toLowerCase().includes(lower);
+}
+
+// The same for a plain string (an accessible name, already normalized).
+function textMatcherOn(v, exact) {
+  const m = textMatcher(v, exact);
+  return (s) => m({ full: s, normalized: s });
+}
+
+// The getByRole state options (checked, disabled, expanded, pressed,
+// selected, level) that are given all hold for e.
+function statesMatch(e, role, opts) {
+  for (const [key, v] of opts) {
+    switch (key) {
+      case 'checked': if (isChecked(e) !== v.value) return false; break;
+      case 'disabled': if (isDisabled(e) !== v.value) return false; break;
+      case 'expanded': if ((N.getAttribute(e, 'aria-expanded') === 'true' || detailsOpenSummary(e)) !== v.value) return false; break;
+      case 'pressed': if ((N.getAttribute(e, 'aria-pressed') === 'true') !== v.value) return false; break;
+      case 'selected': if (isSelected(e) !== v.value) return false; break;
+      case 'level': {
+        const lv = role === 'heading' ? headingLevel(e, role) : parseInt(N.getAttribute(e, 'aria-level') || '0', 10);
+        if (lv !== v.value) return false;
+        break;
+      }
+      default: break;
+    }
+  }
+  return true;
+}
+
+function isChecked(e) {
+  const aria = N.getAttribute(e, 'aria-checked');
+  if (N.localName(e) === 'input' && aria === null) {
+    const t = N.inputType(e);
+    return (t === 'checkbox' || t === 'radio') && N.inputChecked(e);
+  }
+  return aria === 'true';
+}
+
+function isDisabled(e) {
+  const tag = N.localName(e);
+  if (['button', 'input', 'select', 'textarea', 'option', 'optgroup', 'fieldset'].includes(tag) &&
+      N.matches(e, ':disabled')) return true;
+  for (let n = e; n !== null && N.nodeType(n) === N.ELEMENT_NODE; n = N.parentNode(n)) {
+    if (N.getAttribute(n, 'aria-disabled') === 'true') return true;
+  }
+  return false;
+}
+
+function isSelected(e) {
+  if (N.localName(e) === 'option') return N.optionSelected(e);
+  return N.getAttribute(e, 'aria-selected') === 'true';
+}
+
+function detailsOpenSummary(e) {
+  const p = N.parentNode(e);
+  return N.localName(e) === 'summary' && p !== null && N.nodeType(p) === N.ELEMENT_NODE &&
+    N.localName(p) === 'details' && N.detailsOpen(p);
+}
+
+// Playwright's visibility: a non-empty box and visibility: visible.
+function isVisible(e) {
+  try {
+    if (!N.checkVisibility(e, { visibilityProperty: true })) return false;
+    const r = N.getBoundingClientRect(e);
+    return r.width > 0 && r.height > 0;
+  } catch (err) {
+    return false;
+  }
+}
+
+function unique(list) {
+  return Array.from(new Set(list));
+}
+
+function sortInDocumentOrder(list) {
+  return list.sort((a, b) => {
+    const pos = X.compareDocumentPosition(a, b);
+    if (pos & 4) return -1;
+    if (pos & 2) return 1;
+    return 0;
+  });
+}
