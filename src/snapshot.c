@@ -411,7 +411,7 @@ static int snapshot_k(lua_State *L, int status, lua_KContext ctx) {
       }
       /* A child frame that has no document yet must not hold up the page:
        * it gets a short wait and is then reported as unreadable. */
-      int wait = f->ordinal == root_frame ? 0 : (f->ctx ? 10000 : 1500);
+      int wait = f->ordinal == root_frame ? 0 : (f->ctx ? 10000 : 3000);
       vdx_waiter *w = vdx__bridge_call(L, p, f->id, "snapshot", -1, wait);
       join_add(L, j, w, f->ordinal + 1);
       if (w == NULL) lua_pop(L, 1);

@@ -1,0 +1,164 @@
+-- Structure queries around a ref, unique selectors, locator checks and
+-- read_html, against the real browser, through the C core.
+local vdx = require "vdx"
+local cjson = require "cjson"
+local h = require "helpers"
+
+local function ref_of(text, pattern)
+  return assert(text:match(pattern), "no match for " .. pattern .. " in:\n" .. text)
+end
+
+describe("structure queries", function()
+  local browser, srv, page, base
+
+  setup(function()
+    srv = h.serve()
+    base = "http://a.test:" .. srv.url:match(":(%d+)$")
+    browser = vdx.launch {
+      args = { "--host-resolver-rules=MAP a.test 127.0.0.1, MAP b.test 127.0.0.1" },
+    }
+    page = browser:new_page()
+  end)
+
+  teardown(function()
+    if browser then browser:close() end
+    if srv then srv:close() end
+  end)
+
+  it("goes from a button to a container-scoped locator that matches once", function()
+    page:navigate(srv.url .. "/explore/grid-testid.html")
+    local snap = page:snapshot { budget_tokens = 100000 }
+    -- The 42nd "Add to Cart" button belongs to the "iPhone 15 Pro" card.
+    local n, ref = 0, nil
+    for r in snap.text:gmatch('button "Add to Cart" %[ref=(e%d+)%]') do
+      n = n + 1
+      if n == 42 then ref = r end
+    end
+    assert.equal(200, n)
+    local c = page:resolve_container(ref)
+    assert.equal("button", c.target.tag)
+    assert.equal("Add to Cart", c.target.name)
+    local card_level
+    for _, a in ipairs(c.ancestors) do
+      if a.attributes["data-testid"] == "product-card" then card_level = a.level end
+    end
+    assert.equal(1, card_level)
+    local pattern = page:inspect_pattern(ref, card_level)
+    assert.equal(200, pattern.siblings_total)
+    assert.equal(20, pattern.shown)
+    assert.equal(42, pattern.target_sibling_index + (pattern.target_sibling_index >= 42 and 0 or 1))
+    local anchors = page:extract_anchors(ref, card_level)
+    assert.is_true(anchors.total_descendants >= 4)
+    -- The whole exploration renders well under the 3,000-token budget.
+    local chars = #cjson.encode(c) + #cjson.encode(pattern) + #cjson.encode(anchors)
+    assert.is_true(chars / 4 < 3000, "about " .. chars / 4 .. " tokens")
+    local seed = [[getByTestId("product-card").filter({ hasText: "iPhone 15 Pro" }).getByRole("button", { name: "Add to Cart" })]]
+    local one = page:locator_count(seed)
+    assert.equal(1, one.count)
+    assert.same({ ref }, one.refs)
+  end)
+
+  it("counts ambiguous locators and points at syntax errors", function()
+    page:navigate(srv.url .. "/explore/grid-testid.html")
+    page:snapshot()
+    assert.equal(200, page:locator_count([[getByRole("button", { name: "Add to Cart" })]]).count)
+    assert.equal(2, page:locator_count([[getByTestId("product-card").filter({ hasText: "iPhone 15" })]]).count)
+    assert.equal(1, page:locator_count([[getByTestId("product-card").filter({ hasText: "iPhone 15" }).last()]]).count)
+    local err = h.error_of(page.locator_count, page, [[getByRole("button", { name: "Add" ]])
+    assert.is_true(vdx.is_error(err, "LocatorSyntax"), tostring(err))
+    assert.is_number(err.column)
+    err = h.error_of(page.locator_count, page, [[getByNothing("x")]])
+    assert.is_true(vdx.is_error(err, "LocatorSyntax"), tostring(err))
+  end)
+
+  it("says the largest valid level when asked past body", function()
+    page:navigate(srv.url .. "/explore/deep.html")
+    local ref = ref_of(page:snapshot().text, 'button "Deep" %[ref=(e%d+)%]')
+    local c = page:resolve_container(ref)
+    local top = c.ancestors[#c.ancestors].level
+    assert.equal(11, top)   -- ten nested divs and #top, below body
+    local err = h.error_of(page.inspect_pattern, page, ref, top + 5)
+    assert.is_true(vdx.is_error(err, "InvalidArgument"), tostring(err))
+    assert.matches("largest valid level is " .. top, err.message)
+  end)
+
+  it("bounds anchors and counts the whole subtree exactly", function()
+    page:navigate(srv.url .. "/explore/deep.html")
+    local ref = ref_of(page:snapshot().text, 'button "Deep" %[ref=(e%d+)%]')
+    local a = page:extract_anchors(ref, 11, { max_depth = 4, max_total = 5 })
+    assert.equal(5, a.shown)
+    assert.equal(5, #a.descendants)
+    -- Each level holds a div and two spans: 3 + 3 + 3 + 3 within depth 4.
+    assert.equal(12, a.total_descendants)
+  end)
+
+  it("bounds siblings on a container with 500 children", function()
+    page:navigate(srv.url .. "/explore/wide.html")
+    local snap = page:snapshot { budget_tokens = 100000 }
+    local ref = assert(snap.text:match("%[ref=(e%d+)%]"))
+    local c = page:resolve_container(ref)
+    local level
+    for _, a in ipairs(c.ancestors) do
+      -- The repeating item is the child of the 500-child container.
+      if a.child_elements == 500 then level = a.level - 1 end
+    end
+    assert.truthy(level, "no ancestor with 500 children")
+    local p = page:inspect_pattern(ref, level, { max_siblings = 7 })
+    assert.equal(500, p.siblings_total)
+    assert.equal(7, p.shown)
+    assert.equal(7, #p.siblings)
+  end)
+
+  it("crosses a shadow root upward as one level and says so", function()
+    page:navigate(srv.url .. "/explore/shadow.html")
+    local ref = ref_of(page:snapshot().text, 'button "Remove Walk dog" %[ref=(e%d+)%]')
+    local c = page:resolve_container(ref)
+    local crossed = false
+    for _, a in ipairs(c.ancestors) do crossed = crossed or a.crossed_shadow == true end
+    assert.is_true(crossed)
+    assert.equal(3, page:locator_count([[getByTestId("todo")]]).count)
+  end)
+
+  it("answers inside a cross-origin iframe with frame-qualified refs", function()
+    page:navigate(base .. "/frames/xo-main.html")
+    local snap = page:snapshot()
+    local ref = ref_of(snap.text, 'button "Pay now" %[ref=(f%d+_e%d+)%]')
+    local c = page:resolve_container(ref)
+    assert.equal(ref, c.target.ref)
+    for _, a in ipairs(c.ancestors) do
+      for _, r in ipairs(a.contains_refs.refs) do assert.matches("^f%d+_e%d+$", r) end
+    end
+    local d = page:describe(ref)
+    assert.truthy(d.selector or d.at)
+  end)
+
+  it("gives verified unique selectors on a page built like a real site", function()
+    page:navigate(srv.url .. "/explore/forms.html")
+    page:snapshot()
+    local cov = page:selector_coverage()
+    print(("\n# selector coverage forms.html: %d/%d"):format(cov.with_selector, cov.refs))
+    assert.is_true(cov.ratio >= 0.97)
+    local d = page:describe("e1")
+    assert.truthy(d.selector)
+    assert.equal(1, page:evaluate(("document.querySelectorAll(%q).length"):format(d.selector)))
+  end)
+
+  it("reduces markup with read_html without touching the page", function()
+    page:navigate(srv.url .. "/explore/noisy.html")
+    page:snapshot()
+    local before = page:evaluate("document.documentElement.outerHTML")
+    local full = page:read_html { mode = "full" }
+    local form = page:read_html { mode = "form" }
+    local text = page:read_html { mode = "text" }
+    assert.equal(before, page:evaluate("document.documentElement.outerHTML"))
+    assert.is_true(full.size_after < full.size_before)
+    assert.is_true(form.size_after < full.size_after)
+    assert.is_nil(full.html:find("<script", 1, true))
+    assert.is_nil(full.html:find("onclick=", 1, true))
+    assert.truthy(form.html:find('data-ref="e', 1, true))
+    assert.is_true(text.size_after > 0)
+    print(("\n# read_html noisy.html: %d -> full %d, form %d, text %d"):format(
+      full.size_before, full.size_after, form.size_after, text.size_after))
+    assert.matches("mode must be", h.error_of(page.read_html, page, { mode = "all" }))
+  end)
+end)
