@@ -3,6 +3,8 @@
 //
 //   node build.mjs         the committed build, no source map; deterministic
 //   node build.mjs --dev   the same with an inline source map
+//   node build.mjs --out F write the bundle to F instead (the test suite
+//                          compares a fresh build with the committed one)
 
 import { build } from 'esbuild';
 import { readFileSync } from 'node:fs';
@@ -12,13 +14,15 @@ import { fileURLToPath } from 'node:url';
 const here = dirname(fileURLToPath(import.meta.url));
 const pkg = JSON.parse(readFileSync(join(here, 'package.json'), 'utf8'));
 const dev = process.argv.includes('--dev');
+const outAt = process.argv.indexOf('--out');
+const outfile = outAt > 0 ? process.argv[outAt + 1] : join(here, 'dist/vdx-bridge.js');
 
 // The bundle is the same bytes whatever the working directory: esbuild
 // names each module in a comment by its path relative to absWorkingDir.
 await build({
   absWorkingDir: here,
   entryPoints: [join(here, 'src/index.js')],
-  outfile: join(here, 'dist/vdx-bridge.js'),
+  outfile,
   bundle: true,
   format: 'iife',
   platform: 'browser',

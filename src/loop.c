@@ -48,6 +48,7 @@ struct vdx_loop {
   uv_idle_t idle;
   vdx_task *ready_head, *ready_tail;
   int depth;                /* > 0 while inside uv_run */
+  int tearing;              /* teardown hooks are running: resume nothing */
   vdx_waiter *waiters;      /* live waiters */
   teardown *teardowns;
   int closed;
@@ -246,7 +247,7 @@ void vdx__waiter_reject(vdx_waiter *w, lua_State *L) {
 static void timeout_cb(uv_timer_t *t) {
   vdx_waiter *w = t->data;
   lua_State *L = w->lp->L;
-  if (w->done) return;
+  if (w->done || w->lp->tearing) return;
   if (w->resolve_on_timeout) {
     lua_pushboolean(L, 1);
     vdx__waiter_resolve(w, L);
@@ -283,7 +284,7 @@ static void idle_cb(uv_idle_t *h) {
 }
 
 static void ready_push(vdx_loop *lp, vdx_task *t) {
-  if (vdx__task_queued(t)) return;
+  if (lp->tearing || vdx__task_queued(t)) return;
   vdx__task_mark_queued(t);
   if (lp->ready_tail) vdx__task_set_next(lp->ready_tail, t);
   else lp->ready_head = t;
@@ -382,6 +383,10 @@ static int loop_gc(lua_State *L) {
   vdx_loop *lp = *pp;
   if (lp == NULL) return 0;
   *pp = NULL;
+  /* Hooks may turn the loop (libwebsockets closes over several turns):
+   * from here on no task is resumed and no timeout fires into Lua. */
+  lp->tearing = 1;
+  uv_idle_stop(&lp->idle);
   while (lp->teardowns) {
     teardown *td = lp->teardowns;
     lp->teardowns = td->next;
