@@ -327,6 +327,25 @@ static int task_status(lua_State *L) {
   return 1;
 }
 
+/*
+ * task:cancel([reason]) -> true if the task was waiting and is now woken
+ * with a Cancelled error (which it may catch), false if it had already
+ * ended or is not waiting.  The thing it waited for is abandoned cleanly:
+ * a pending CDP call's late reply is dropped.
+ */
+static int task_cancel(lua_State *L) {
+  vdx_task *t = check_task(L, 1);
+  const char *reason = luaL_optstring(L, 2, "the task was cancelled");
+  if (t->state != T_WAITING || t->waiting == NULL) {
+    lua_pushboolean(L, 0);
+    return 1;
+  }
+  vdx__error_push(L, "Cancelled", "%s", reason);
+  vdx__waiter_reject(t->waiting, L);
+  lua_pushboolean(L, 1);
+  return 1;
+}
+
 static int task_gc(lua_State *L) {
   vdx_task *t = check_task(L, 1);
   if (t->result_ref != LUA_NOREF) {
@@ -338,7 +357,8 @@ static int task_gc(lua_State *L) {
 
 int vdx__task_open(lua_State *L) {
   static const luaL_Reg methods[] = {
-    {"done", task_done}, {"status", task_status}, {NULL, NULL}};
+    {"done", task_done}, {"status", task_status}, {"cancel", task_cancel},
+    {NULL, NULL}};
   lua_getfield(L, LUA_REGISTRYINDEX, TASKS_KEY);
   if (lua_isnil(L, -1)) {
     lua_newtable(L);

@@ -7,24 +7,30 @@ export LUA_CPATH="$B/?.so;;"
 export LUA_PATH="lua/?.lua;lua/?/init.lua;spec/?.lua;;"
 export VDX_BUILD="$B"
 out=$(mktemp)
+# Every browser the suite launches gets its profile under this folder, so
+# the leak check below sees only this run's processes.
+run_tmp=$(mktemp -d /tmp/vdx-test-XXXXXX)
+export TMPDIR="$run_tmp"
+RUNNER="busted --lua=lua5.4"
 if [ -n "$VDX_ASAN" ]; then
-  # The sanitizers must be loaded before lua5.4 itself.
-  export LD_PRELOAD="$(gcc -print-file-name=libasan.so) $(gcc -print-file-name=libubsan.so)"
-  export ASAN_OPTIONS="detect_leaks=0:abort_on_error=1"
+  # Under the sanitizers, busted itself runs inside the instrumented
+  # vdxlua (whose require "vdx" is the built-in module), so no LD_PRELOAD
+  # leaks into the processes the specs start.
+  export ASAN_OPTIONS="detect_leaks=1:abort_on_error=1"
   export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
+  RUNNER="$B/vdxlua $(command -v busted)"
 fi
-busted --lua=lua5.4 -o TAP ${BUSTED_ARGS:-} spec 2>&1 | tee "$out"
-unset LD_PRELOAD
+$RUNNER -o TAP ${BUSTED_ARGS:-} spec 2>&1 | tee "$out"
 passed=$(grep -c '^ok ' "$out")
 skipped=$(grep -c '^ok .*# SKIP' "$out")
 failed=$(grep -c '^not ok ' "$out")
 passed=$((passed - skipped))
-# The suite's browsers all use profiles named vdx-chromium-*.
-left=$(pgrep -f 'user-data-dir=[^ ]*vdx-chromium-' | wc -l)
+# The suite's browsers all use profiles under $run_tmp.
+left=$(pgrep -f "user-data-dir=$run_tmp/" | wc -l)
 if [ "$left" -gt 0 ]; then
   echo "not ok - $left Chromium processes outlived the test run"
-  pgrep -fa 'user-data-dir=[^ ]*vdx-chromium-' | head -5
-  pkill -9 -f 'user-data-dir=[^ ]*vdx-chromium-'
+  pgrep -fa "user-data-dir=$run_tmp/" | head -5 | cut -c1-200
+  pkill -9 -f "user-data-dir=$run_tmp/"
   failed=$((failed + 1))
 else
   echo "ok - no Chromium process outlived the test run"
@@ -34,6 +40,7 @@ if grep -q '^Bail out\|^# Error\|lua5.4: ' "$out" && [ "$failed" -eq 0 ] && [ "$
   failed=$((failed + 1))
 fi
 rm -f "$out"
+rm -rf "$run_tmp"
 if [ "$skipped" -gt 0 ]; then
   echo "$passed passed, $failed failed, $skipped skipped"
 else
