@@ -12,11 +12,11 @@ CJSON   := -llua5.4-cjson
 BUSTED  ?= busted --lua=lua5.4
 
 CORE    := $(filter-out main,$(basename $(notdir $(wildcard src/*.c))))
-LUAMODS := $(sort $(wildcard lua/vdx/*.lua))
+LUAMODS := $(sort $(wildcard lua/vdx/*.lua lua/vdx/*/*.lua))
 B       ?= build
 OBJS    := $(CORE:%=$(B)/%.o)
 
-.PHONY: all deps test asan clean bridge demo install
+.PHONY: all deps test test-gc asan clean bridge demo install
 all: $(B)/vdx.so $(B)/vdxlua
 
 $(B):
@@ -61,12 +61,17 @@ test: deps
 # The main job on the embedded demo.
 demo: deps
 	@$(MAKE) --no-print-directory all
-	$(B)/vdxlua examples/hello.lua
+	$(B)/vdxlua examples/flow.lua
 
 # AddressSanitizer + UndefinedBehaviorSanitizer build of the same suite.
 asan:
 	$(MAKE) B=build/asan CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer" LDFLAGS="-fsanitize=address,undefined" all
 	@VDX_BUILD=build/asan VDX_ASAN=1 sh tools/test.sh
+
+# The suite once more with a garbage collector that runs all the time, to
+# shake out finalizer and anchoring mistakes.
+test-gc: all
+	@LUA_INIT_5_4="collectgarbage('incremental', 10, 400)" sh tools/test.sh
 
 clean:
 	rm -rf build
@@ -79,5 +84,51 @@ INST_BINDIR ?= /usr/local/bin
 install: all
 	mkdir -p $(INST_LIBDIR) $(INST_LUADIR)/vdx $(INST_BINDIR)
 	cp $(B)/vdx.so $(INST_LIBDIR)/vdx.so
-	cp $(LUAMODS) $(INST_LUADIR)/vdx/
+	cd lua && for f in $(LUAMODS:lua/%=%); do mkdir -p $(INST_LUADIR)/$$(dirname $$f) && cp $$f $(INST_LUADIR)/$$f; done
 	cp $(B)/vdxlua $(INST_BINDIR)/vdxlua
+
+# ---------------------------------------------------------------------------
+# Benchmarks and reliability suites (bench/, fuzz/; see bench/README.md).
+# `make bench` in-process figures; `make bench-peers` the MCP servers side by
+# side (installs them from npm into bench/.peers); `make stress` 1,000 mixed
+# operations (STRESS_N=100 for a short run); `make fuzz` libFuzzer on the
+# framing and routing code plus an adversarial MCP client (FUZZ_SECONDS);
+# `make ci-extra` the short versions of all of them, for CI.
+.PHONY: bench bench-deps bench-peers bench-plot stress fuzz fuzz-c fuzz-mcp ci-extra
+FUZZ_SECONDS ?= 60
+STRESS_N     ?= 1000
+
+bench-deps:
+	@sh bench/deps.sh gnuplot-nox
+
+bench: bench-deps all
+	$(B)/vdxlua bench/run.lua
+	$(B)/vdxlua bench/plot.lua
+
+bench-plot: bench-deps
+	$(B)/vdxlua bench/plot.lua
+
+bench-peers: bench-deps all
+	@mkdir -p bench/.peers
+	@cmp -s bench/peers-package.json bench/.peers/package.json || cp bench/peers-package.json bench/.peers/package.json
+	cd bench/.peers && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 PUPPETEER_SKIP_DOWNLOAD=1 \
+	  npm install --no-audit --no-fund --loglevel=error
+	VDXLUA=$(B)/vdxlua node bench/peers.mjs
+	$(B)/vdxlua bench/plot.lua
+
+stress: all
+	STRESS_N=$(STRESS_N) $(B)/vdxlua bench/stress.lua
+
+fuzz-c:
+	@FUZZ_SECONDS=$(FUZZ_SECONDS) sh fuzz/run_c.sh
+
+fuzz-mcp: all
+	@if command -v node >/dev/null; then \
+	  FUZZ_SECONDS=$(FUZZ_SECONDS) node fuzz/mcp_adversarial.mjs $(B)/vdxlua; \
+	else echo "mcp fuzz: skipped: no node"; fi
+
+fuzz: fuzz-c fuzz-mcp
+
+ci-extra:
+	@$(MAKE) --no-print-directory stress STRESS_N=100
+	@$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=20

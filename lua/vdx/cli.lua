@@ -10,6 +10,10 @@ local cli = {}
 local USAGE = [[
 usage: vdxlua FILE [ARGS...]     run a Lua script (arguments in `arg`)
        vdxlua -e CODE [ARGS...]  run a chunk of Lua
+       vdxlua mcp [OPTIONS]      serve MCP over stdio (vdxlua mcp --help)
+       vdxlua tools [--markdown] list the MCP tools (Markdown reference)
+       vdxlua FLOW.lua [--headed] [--slow-mo MS] [--trace FILE.json]
+               [--report DIR] [--emit-playwright FILE.spec.ts]   run a flow
        vdxlua --version          print the version
        vdxlua --help             print this help
 
@@ -25,9 +29,51 @@ local function set_arg(argv, script_index)
   return table.unpack(a, 1, #argv - script_index)
 end
 
+-- Flow options (see vdx.flow), taken out of a script's command line
+-- wherever they appear: flag -> { option, takes a value }.
+local FLOW_FLAGS = {
+  ["--headed"] = { "headed" }, ["--slow-mo"] = { "slow_mo", true }, ["--trace"] = { "trace", true },
+  ["--report"] = { "report", true }, ["--emit-playwright"] = { "emit_playwright", true },
+}
+
+-- argv without the flow flags, and the options they set (nil when none);
+-- or nil and a message.
+local function take_flow_flags(argv)
+  local out, opts = { [0] = argv[0] }, nil
+  local i = 1
+  while i <= #argv do
+    local f = FLOW_FLAGS[argv[i]]
+    if f then
+      local v = true
+      if f[2] then
+        v = argv[i + 1]
+        if v == nil then return nil, argv[i] .. " needs a value" end
+        if f[1] == "slow_mo" then v = math.tointeger(tonumber(v)) or -1 end
+        if v == -1 then return nil, "--slow-mo needs milliseconds" end
+        i = i + 1
+      end
+      opts = opts or {}
+      opts[f[1]] = v
+    else
+      out[#out + 1] = argv[i]
+    end
+    i = i + 1
+  end
+  return out, opts
+end
+
 --- Runs the command line `argv` (argv[0] is the program); returns the
 -- process exit status.
 function cli.main(argv)
+  if argv[1] ~= "mcp" and argv[1] ~= "tools" and argv[1] ~= "-e" then
+    local rest, opts = take_flow_flags(argv)
+    if not rest then
+      io.stderr:write("vdxlua: ", opts, "\n")
+      return 2
+    end
+    if opts then require("vdx.flow").configure(opts) end
+    argv = rest
+  end
   local first = argv[1]
   if first == nil or first == "--help" or first == "-h" then
     print(USAGE)
@@ -35,6 +81,10 @@ function cli.main(argv)
   elseif first == "--version" or first == "-v" then
     print("vdxlua " .. vdx.version .. " (" .. _VERSION .. ")")
     return 0
+  elseif first == "mcp" or first == "tools" then
+    local rest = {}
+    for i = 2, #argv do rest[#rest + 1] = argv[i] end
+    return require("vdx." .. first).main(rest)
   elseif first == "-e" then
     local code = argv[2]
     if not code then

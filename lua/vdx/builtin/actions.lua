@@ -1,0 +1,215 @@
+--- vdx.builtin.actions: acting on the page like a user.  Every action
+-- takes a ref from the latest snapshot (or, as a fallback, an element
+-- description) and answers with what happened, not with a full snapshot.
+local vdx = require "vdx"
+local util = require "vdx.builtin.util"
+
+local REF, ELEMENT = util.REF, util.ELEMENT
+
+-- Runs page:method(…) on the current page; Unavailable when missing.
+local function act(ctx, tool, method, ...)
+  local page = ctx:page()
+  return util.need(page, method, tool)(page, ...)
+end
+
+local MODIFIERS = { type = "array", items = { type = "string",
+  enum = { "Alt", "Control", "ControlOrMeta", "Meta", "Shift" } }, description = "Modifier keys to press" }
+
+return {
+  {
+    name = "browser_click",
+    title = "Click",
+    description = "Perform a click on a web page element (real mouse events at its clickable point).\nFails with ElementCovered naming what is on top when something else would get the click.",
+    input = { type = "object", properties = {
+      element = ELEMENT, ref = REF,
+      doubleClick = { type = "boolean", description = "Whether to perform a double click instead of a single click" },
+      button = { type = "string", enum = { "left", "right", "middle" }, description = "Button to click, defaults to left" },
+      modifiers = MODIFIERS,
+    } },
+    annotations = { readOnlyHint = false, destructiveHint = true },
+    run = function(ctx, args)
+      local t = util.target(args)
+      local res = act(ctx, "browser_click", "click", t, { button = args.button,
+        click_count = args.doubleClick and 2 or nil, modifiers = args.modifiers })
+      return util.action_result(("Clicked %s"):format(t), res)
+    end,
+  },
+  {
+    name = "browser_type",
+    title = "Type text",
+    description = "Type text into an editable element (input, textarea, contenteditable).",
+    input = { type = "object", required = { "text" }, properties = {
+      element = ELEMENT, ref = REF,
+      text = { type = "string", description = "Text to type into the element" },
+      submit = { type = "boolean", description = "Whether to submit entered text (press Enter after)" },
+      slowly = { type = "boolean", description = "Whether to type one character at a time (full key events). By default the text is inserted at once." },
+    } },
+    annotations = { readOnlyHint = false, destructiveHint = true },
+    run = function(ctx, args)
+      local t = util.target(args)
+      local res = act(ctx, "browser_type", "type", t, args.text, { submit = args.submit, slowly = args.slowly })
+      return util.action_result(("Typed %d characters into %s"):format(utf8.len(args.text) or #args.text, t), res)
+    end,
+  },
+  {
+    name = "browser_fill_form",
+    title = "Fill form",
+    description = "Fill several form fields at once (textbox, checkbox, radio, combobox, slider).",
+    input = { type = "object", required = { "fields" }, properties = {
+      fields = { type = "array", minItems = 1, description = "Fields to fill in", items = {
+        type = "object", required = { "name", "type", "ref", "value" }, properties = {
+          name = { type = "string", description = "Human-readable field name" },
+          type = { type = "string", enum = { "textbox", "checkbox", "radio", "combobox", "slider" },
+            description = "Type of the field" },
+          ref = REF,
+          value = { type = "string", description = "Value to fill; \"true\"/\"false\" for checkboxes, the option label for comboboxes" },
+        } } },
+    } },
+    annotations = { readOnlyHint = false, destructiveHint = true },
+    run = function(ctx, args)
+      local fields = {}
+      for i, f in ipairs(args.fields) do
+        local v = f.value
+        if f.type == "checkbox" or f.type == "radio" then v = v == "true"
+        elseif f.type == "slider" then v = tonumber(v) or v end
+        fields[i] = { target = f.ref, value = v }
+      end
+      local res = act(ctx, "browser_fill_form", "fill_form", fields)
+      return util.action_result(("Filled %d fields"):format(#args.fields), res)
+    end,
+  },
+  {
+    name = "browser_select_option",
+    title = "Select option",
+    description = "Select one or more options in a dropdown, by value or label.",
+    input = { type = "object", required = { "values" }, properties = {
+      element = ELEMENT, ref = REF,
+      values = { type = "array", minItems = 1, items = { type = "string" },
+        description = "Values (or labels) to select" },
+    } },
+    annotations = { readOnlyHint = false, destructiveHint = true },
+    run = function(ctx, args)
+      local t = util.target(args)
+      local res = act(ctx, "browser_select_option", "select_option", t, args.values)
+      return util.action_result(("Selected %s in %s"):format(table.concat(args.values, ", "), t), res)
+    end,
+  },
+  {
+    name = "browser_hover",
+    title = "Hover mouse",
+    description = "Hover the mouse over an element.",
+    input = { type = "object", properties = { element = ELEMENT, ref = REF } },
+    annotations = { readOnlyHint = false },
+    run = function(ctx, args)
+      local t = util.target(args)
+      return util.action_result("Hovered " .. t, act(ctx, "browser_hover", "hover", t))
+    end,
+  },
+  {
+    name = "browser_drag",
+    title = "Drag mouse",
+    description = "Drag and drop between two elements.",
+    input = { type = "object", properties = {
+      startElement = { type = "string", description = "Human-readable source element description" },
+      startRef = { type = "string", description = "Exact source element reference from the page snapshot" },
+      endElement = { type = "string", description = "Human-readable target element description" },
+      endRef = { type = "string", description = "Exact target element reference from the page snapshot" },
+    } },
+    annotations = { readOnlyHint = false, destructiveHint = true },
+    run = function(ctx, args)
+      local from = util.target(args, "startRef", "startElement")
+      local to = util.target(args, "endRef", "endElement")
+      return util.action_result(("Dragged %s to %s"):format(from, to), act(ctx, "browser_drag", "drag", from, to))
+    end,
+  },
+  {
+    name = "browser_press_key",
+    title = "Press a key",
+    description = "Press a key or a chord on the keyboard, such as `ArrowLeft`, `a` or `Control+A`.",
+    input = { type = "object", required = { "key" }, properties = {
+      key = { type = "string", minLength = 1, description = "Name of the key to press or a character to generate" },
+    } },
+    annotations = { readOnlyHint = false, destructiveHint = true },
+    run = function(ctx, args)
+      return util.action_result("Pressed " .. args.key, act(ctx, "browser_press_key", "press_key", args.key))
+    end,
+  },
+  {
+    name = "browser_wait_for",
+    title = "Wait for",
+    description = "Wait for text to appear or disappear, or for a time to pass (bounded by the timeout).",
+    input = { type = "object", properties = {
+      time = { type = "number", minimum = 0, maximum = 60, description = "The time to wait in seconds" },
+      text = { type = "string", description = "The text to wait for" },
+      textGone = { type = "string", description = "The text to wait for to disappear" },
+      ref_gone = { type = "string", description = "A ref whose element should disappear" },
+    } },
+    annotations = { readOnlyHint = true },
+    run = function(ctx, args)
+      if not (args.time or args.text or args.textGone or args.ref_gone) then
+        error(vdx.error("InvalidArgument", "give time, text, textGone or ref_gone",
+          { field = "text", expected = "one of time, text, textGone, ref_gone" }), 0)
+      end
+      local page = ctx:page()
+      if args.time and not (args.text or args.textGone or args.ref_gone) then
+        local ms = math.floor(args.time * 1000)
+        local step = 0
+        while step < ms and not ctx.cancelled() do
+          vdx.sleep(math.min(100, ms - step))
+          step = step + 100
+        end
+        return ("Waited %s s"):format(args.time)
+      end
+      local res = util.need(page, "wait_for", "browser_wait_for")(page, { text = args.text,
+        text_gone = args.textGone, ref_gone = args.ref_gone,
+        time_ms = args.time and math.floor(args.time * 1000) or nil })
+      return util.action_result("Wait finished", res)
+    end,
+  },
+  {
+    name = "browser_file_upload",
+    title = "Upload files",
+    description = "Set the files of a file input (one or several absolute paths).",
+    input = { type = "object", required = { "paths" }, properties = {
+      element = ELEMENT, ref = REF,
+      paths = { type = "array", items = { type = "string" }, description = "The absolute paths to the files to upload" },
+    } },
+    annotations = { readOnlyHint = false, destructiveHint = true },
+    run = function(ctx, args)
+      local t = util.target(args)
+      return util.action_result(("Uploaded %d files to %s"):format(#args.paths, t),
+        act(ctx, "browser_file_upload", "upload_file", t, args.paths))
+    end,
+  },
+  {
+    name = "browser_handle_dialog",
+    title = "Handle a dialog",
+    description = "Accept or dismiss the next JavaScript dialog (alert, confirm, prompt).",
+    input = { type = "object", required = { "accept" }, properties = {
+      accept = { type = "boolean", description = "Whether to accept the dialog" },
+      promptText = { type = "string", description = "The text of the prompt in case of a prompt dialog" },
+    } },
+    annotations = { readOnlyHint = false },
+    run = function(ctx, args)
+      local res = act(ctx, "browser_handle_dialog", "handle_dialog", { accept = args.accept, prompt_text = args.promptText })
+      return util.action_result(args.accept and "Dialog will be accepted" or "Dialog will be dismissed", res)
+    end,
+  },
+  {
+    name = "browser_click_at",
+    title = "Click at a point",
+    description = "Move the pointer to viewport coordinates in steps and click there, optionally holding before release (sliders, canvases, press-and-hold widgets).",
+    input = { type = "object", required = { "x", "y" }, properties = {
+      element = { type = "string", description = "Human-readable description of what is at the point" },
+      x = { type = "number", minimum = 0, description = "X coordinate (CSS pixels)" },
+      y = { type = "number", minimum = 0, description = "Y coordinate (CSS pixels)" },
+      hold_ms = { type = "integer", minimum = 0, maximum = 30000, description = "Hold the button this long before release" },
+      steps = { type = "integer", minimum = 1, maximum = 100, description = "Pointer moves on the way" },
+    } },
+    annotations = { readOnlyHint = false, destructiveHint = true },
+    run = function(ctx, args)
+      local res = act(ctx, "browser_click_at", "click_at", args.x, args.y, { hold_ms = args.hold_ms, steps = args.steps })
+      return util.action_result(("Clicked at (%s, %s)"):format(args.x, args.y), res)
+    end,
+  },
+}

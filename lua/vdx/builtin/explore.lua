@@ -1,0 +1,141 @@
+--- vdx.builtin.explore: the snapshot and the structure queries around a
+-- ref (resolve_container, inspect_pattern, extract_anchors), locator
+-- checks and read_html.  Each answers compact text for the model and the
+-- same facts as structuredContent for programs.
+local errors = require "vdx.errors"
+local util = require "vdx.builtin.util"
+
+local REF = util.REF
+local LEVEL = { type = "integer", minimum = 1, description = "Ancestor level (1 = parent), as listed by resolve_container" }
+
+-- Calls page:method(…) after checking that this build has it.
+local function call(ctx, tool, method, ...)
+  local page = ctx:page()
+  return util.need(page, method, tool)(page, ...)
+end
+
+local function explored(title, res)
+  return { text = title .. "\n" .. util.render(res), structured = res }
+end
+
+return {
+  {
+    name = "browser_snapshot",
+    title = "Page snapshot",
+    description = "Capture an accessibility snapshot of the current page, with a ref for every element you can act on or ask about.\nBetter than a screenshot for acting: refs feed browser_click, resolve_container and the rest.",
+    input = { type = "object", properties = {
+      budget_tokens = { type = "integer", minimum = 100, maximum = 200000,
+        description = "Size limit of the snapshot in tokens (default 8000)" },
+      root = { type = "string", description = "Snapshot only the subtree of this ref" },
+      depth = { type = "integer", minimum = 1, maximum = 100, description = "Maximum tree depth" },
+      offset = { type = "integer", minimum = 0, description = "Continue a truncated snapshot from next_offset" },
+    } },
+    output = { type = "object", properties = {
+      url = { type = "string" }, title = { type = "string" }, ref_count = { type = "integer" },
+      element_count = { type = "integer" }, truncated = { type = "boolean" },
+      next_offset = { type = "integer" }, warnings = { type = "array" } } },
+    annotations = { readOnlyHint = true },
+    run = function(ctx, args)
+      local page = ctx:page()
+      local snap = page:snapshot(util.pick(args, { budget_tokens = "budget_tokens", root = "root",
+        depth = "depth", offset = "offset" }))
+      local fatal, warnings = errors.decide(ctx.role.failures:drain())
+      if fatal then error(fatal, 0) end
+      for _, w in ipairs(snap.warnings or {}) do warnings[#warnings + 1] = w end
+      ctx.role.last_snapshot = snap
+      local head = ("Page URL: %s\nPage Title: %s\nRole: %s\n"):format(tostring(snap.url),
+        tostring(snap.title or ""), ctx.role.name)
+      local tail = ""
+      if snap.truncated then
+        tail = ("\n[snapshot truncated; call browser_snapshot(offset=%s) for the rest]"):format(tostring(snap.next_offset))
+      end
+      return { text = head .. (snap.text or "") .. tail .. errors.warnings_text(warnings),
+        structured = { url = snap.url, title = snap.title, ref_count = snap.ref_count,
+          element_count = snap.element_count, truncated = snap.truncated and true or false,
+          next_offset = snap.next_offset, warnings = warnings } }
+    end,
+  },
+  {
+    name = "resolve_container",
+    title = "Resolve container",
+    description = "The target element of a ref and its ancestors up to body: tag, test-id style attributes, child counts and the refs each contains.\nStep 1 of container -> pattern -> anchors.",
+    input = { type = "object", required = { "ref" }, properties = {
+      ref = REF, element = util.ELEMENT,
+      max_refs = { type = "integer", minimum = 1, maximum = 500, description = "Refs listed per ancestor" },
+      max_text = { type = "integer", minimum = 10, maximum = 2000, description = "Characters of text kept" },
+    } },
+    annotations = { readOnlyHint = true },
+    run = function(ctx, args)
+      local res = call(ctx, "resolve_container", "resolve_container", args.ref,
+        util.pick(args, { max_refs = "max_refs", max_text = "max_text" }))
+      return explored("Container of " .. args.ref .. ":", res)
+    end,
+  },
+  {
+    name = "inspect_pattern",
+    title = "Inspect pattern",
+    description = "The siblings of the ancestor at a level: how many, which one holds the target, and a short outline of each.\nStep 2: shows whether the container repeats (cards, rows).",
+    input = { type = "object", required = { "ref", "level" }, properties = {
+      ref = REF, level = LEVEL, element = util.ELEMENT,
+      max_siblings = { type = "integer", minimum = 1, maximum = 200, description = "Siblings shown (default 20)" },
+    } },
+    annotations = { readOnlyHint = true },
+    run = function(ctx, args)
+      local res = call(ctx, "inspect_pattern", "inspect_pattern", args.ref, args.level,
+        util.pick(args, { max_siblings = "max_siblings" }))
+      return explored(("Pattern at level %d of %s:"):format(args.level, args.ref), res)
+    end,
+  },
+  {
+    name = "extract_anchors",
+    title = "Extract anchors",
+    description = "The descendants of the ancestor at a level (bounded): tags, attributes, refs, roles, names and text.\nStep 3: pick the stable anchors a locator can use.",
+    input = { type = "object", required = { "ref", "level" }, properties = {
+      ref = REF, level = LEVEL, element = util.ELEMENT,
+      max_depth = { type = "integer", minimum = 1, maximum = 20, description = "Depth below the ancestor (default 4)" },
+      max_children = { type = "integer", minimum = 1, maximum = 200, description = "Children per parent (default 15)" },
+      max_total = { type = "integer", minimum = 1, maximum = 1000, description = "Descendants in total (default 100)" },
+    } },
+    annotations = { readOnlyHint = true },
+    run = function(ctx, args)
+      local res = call(ctx, "extract_anchors", "extract_anchors", args.ref, args.level,
+        util.pick(args, { max_depth = "max_depth", max_children = "max_children", max_total = "max_total" }))
+      return explored(("Anchors at level %d of %s:"):format(args.level, args.ref), res)
+    end,
+  },
+  {
+    name = "browser_verify_locator",
+    title = "Verify locator",
+    description = "Count the elements a Playwright locator expression matches on the live page, e.g. getByTestId(\"card\").filter({ hasText: \"X\" }).getByRole(\"button\", { name: \"Add\" }).\nUse it to prove a locator is unique before writing it into a test.",
+    input = { type = "object", required = { "locator" }, properties = {
+      locator = { type = "string", minLength = 1, description = "A Playwright locator expression (getByRole, getByTestId, getByText, getByLabel, locator, filter, first, last, nth)" },
+    } },
+    annotations = { readOnlyHint = true },
+    run = function(ctx, args)
+      local res = call(ctx, "browser_verify_locator", "locator_count", args.locator)
+      local n = res.count or 0
+      local verdict = n == 1 and "✅ Unique: matches exactly 1 element"
+        or n == 0 and "❌ Matches no element"
+        or ("⚠️ Ambiguous: matches %d elements; scope it to a container or filter it"):format(n)
+      local refs = table.concat(res.refs or {}, ", ")
+      return { text = ("%s\nLocator: %s%s"):format(verdict, args.locator, refs ~= "" and ("\nRefs: " .. refs) or ""),
+        structured = res }
+    end,
+  },
+  {
+    name = "browser_read_html",
+    title = "Read HTML",
+    description = "Markup reduced to what is worth reading: form (interactive surface and its labels), text (the prose) or full (structure without scripts, styles and noise).\nComputed on a clone; every interactive element keeps its ref.",
+    input = { type = "object", properties = {
+      mode = { type = "string", enum = { "form", "text", "full" }, description = "What to keep (default form)" },
+      ref = { type = "string", description = "Read only the subtree of this ref" },
+    } },
+    annotations = { readOnlyHint = true },
+    run = function(ctx, args)
+      local res = call(ctx, "browser_read_html", "read_html", { mode = args.mode, root = args.ref })
+      local head = ("HTML (%s): %s -> %s bytes\n"):format(args.mode or "form",
+        tostring(res.size_before or "?"), tostring(res.size_after or "?"))
+      return { text = head .. tostring(res.html or ""), structured = res }
+    end,
+  },
+}

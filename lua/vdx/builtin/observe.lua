@@ -1,0 +1,100 @@
+--- vdx.builtin.observe: what the page logged and loaded, screenshots, and
+-- the checked evaluate.
+local util = require "vdx.builtin.util"
+
+local function lines(list, fmt)
+  local out = {}
+  for i, x in ipairs(list or {}) do out[i] = fmt(x) end
+  return #out > 0 and table.concat(out, "\n") or "(none)"
+end
+
+return {
+  {
+    name = "browser_console_messages",
+    title = "Get console messages",
+    description = "Console messages and uncaught exceptions of the current page (bounded; oldest dropped first).",
+    input = { type = "object", properties = {
+      onlyErrors = { type = "boolean", description = "Only return error messages" },
+      level = { type = "string", enum = { "debug", "info", "log", "warning", "error" }, description = "Minimum level" },
+    } },
+    annotations = { readOnlyHint = true },
+    run = function(ctx, args)
+      local page = ctx:page()
+      local list = util.need(page, "console", "browser_console_messages")(page,
+        { level = args.onlyErrors and "error" or args.level })
+      return { text = lines(list, function(m)
+        return ("[%s] %s%s"):format(tostring(m.level or m.type or "log"), tostring(m.text or ""),
+          m.url and (" (" .. tostring(m.url) .. (m.line and (":" .. m.line) or "") .. ")") or "")
+      end), structured = { messages = list } }
+    end,
+  },
+  {
+    name = "browser_network_requests",
+    title = "List network requests",
+    description = "Network requests since the page loaded: method, URL, type, status, timing, failure.",
+    input = { type = "object", properties = {
+      filter = { type = "string", description = "Only requests whose URL contains this text" },
+    } },
+    annotations = { readOnlyHint = true },
+    run = function(ctx, args)
+      local page = ctx:page()
+      local list = util.need(page, "requests", "browser_network_requests")(page, { filter = args.filter })
+      return { text = lines(list, function(r)
+        return ("[%s] %s => %s%s"):format(tostring(r.method or "GET"), tostring(r.url),
+          tostring(r.status or r.failure or "pending"), r.resource_type and (" " .. r.resource_type) or "")
+      end), structured = { requests = list } }
+    end,
+  },
+  {
+    name = "browser_take_screenshot",
+    title = "Take a screenshot",
+    description = "Take a screenshot of the viewport, the full page or one element, saved to a file.\nYou cannot act on a screenshot; use browser_snapshot for that.",
+    input = { type = "object", properties = {
+      type = { type = "string", enum = { "png", "jpeg" }, description = "Image format, default png" },
+      filename = { type = "string", description = "File to save to (default: a temporary file)" },
+      element = util.ELEMENT, ref = util.REF,
+      fullPage = { type = "boolean", description = "The full scrollable page instead of the viewport" },
+    } },
+    annotations = { readOnlyHint = true },
+    run = function(ctx, args)
+      local page = ctx:page()
+      local fmt = args.type or "png"
+      local path = args.filename or (os.tmpname() .. "." .. fmt)
+      local res = util.need(page, "screenshot", "browser_take_screenshot")(page,
+        { path = path, full_page = args.fullPage, ref = args.ref, format = fmt })
+      path = type(res) == "table" and res.path or path
+      local out = { text = ("Screenshot saved to %s"):format(path), structured = res, images = {} }
+      local f = io.open(path, "rb")
+      if f then
+        local data = f:read("a")
+        f:close()
+        if #data <= 2 * 1024 * 1024 then
+          out.images[1] = { data = util.base64(data), mimeType = fmt == "jpeg" and "image/jpeg" or "image/png" }
+        end
+      end
+      return out
+    end,
+  },
+  {
+    name = "browser_evaluate",
+    title = "Evaluate JavaScript",
+    description = "Evaluate a JavaScript function on the page (or on an element, with ref) and return its JSON value.\nFor reading: scripts that obviously act (click, submit, value assignment, navigation …) are refused. This is a pattern check, not a sandbox.",
+    input = { type = "object", required = { "function" }, properties = {
+      ["function"] = { type = "string", minLength = 1, description = "() => { /* code */ } or (element) => { /* code */ } when ref is given" },
+      element = util.ELEMENT, ref = util.REF,
+    } },
+    annotations = { readOnlyHint = false },
+    run = function(ctx, args)
+      local page = ctx:page()
+      local f = util.need(page, "evaluate_checked", "browser_evaluate")
+      if args.ref then
+        error(require("vdx").error("Unavailable", "browser_evaluate on an element (ref) is not available in this build",
+          { tool = "browser_evaluate", ref = args.ref }), 0)
+      end
+      local v = f(page, args["function"])
+      local json = require "vdx.json"
+      local text = json.encode(v == nil and json.null or v) or tostring(v)
+      return { text = "Result: " .. text, structured = { result = v } }
+    end,
+  },
+}

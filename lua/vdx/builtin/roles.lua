@@ -1,0 +1,53 @@
+--- vdx.builtin.roles: select_role, list_roles and get_current_role.
+local json = require "vdx.json"
+
+local function role_line(r)
+  return ("%s %s%s%s%s"):format(r.current and "*" or "-", r.name,
+    r.active and " (active)" or " (not started)",
+    r.auth and (" auth=" .. r.auth) or " no auth",
+    r.url and (" url=" .. r.url) or "")
+end
+
+return {
+  {
+    name = "select_role",
+    title = "Select role",
+    description = "Switch the conversation to another role (its own browser context, login state, pages and refs).",
+    input = { type = "object", required = { "role" }, properties = {
+      role = { type = "string", minLength = 1, description = "Role name, as listed by list_roles" },
+    } },
+    annotations = { readOnlyHint = false, idempotentHint = true },
+    run = function(ctx, args)
+      local r = ctx.roles:select(args.role)
+      ctx.role = r
+      r:page()
+      return { text = ("Current role: %s\nCall browser_snapshot() to see its page."):format(r.name),
+        structured = { role = r.name } }
+    end,
+  },
+  {
+    name = "list_roles",
+    title = "List roles",
+    description = "The configured roles: whether each is active, its auth file and default URL; * marks the current one.",
+    input = { type = "object", properties = {} },
+    annotations = { readOnlyHint = true },
+    run = function(ctx)
+      ctx.roles:current()
+      local list = ctx.roles:list()
+      local lines = {}
+      for i, r in ipairs(list) do lines[i] = role_line(r) end
+      return { text = table.concat(lines, "\n"), structured = { roles = json.array(list) } }
+    end,
+  },
+  {
+    name = "get_current_role",
+    title = "Current role",
+    description = "The role the conversation is acting as.",
+    input = { type = "object", properties = {} },
+    annotations = { readOnlyHint = true },
+    run = function(ctx)
+      local r = ctx.roles:current()
+      return { text = "Current role: " .. r.name, structured = { role = r.name, auth = r.auth, url = r.url } }
+    end,
+  },
+}

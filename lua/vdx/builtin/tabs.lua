@@ -1,0 +1,113 @@
+--- vdx.builtin.tabs: the current role's tabs, viewport size and closing.
+local vdx = require "vdx"
+local json = require "vdx.json"
+
+-- The role's pages: the context's list when the core offers it.
+local function pages_of(role)
+  local ctx = role:context()
+  if type(ctx.pages) == "function" then
+    local ok, list = pcall(ctx.pages, ctx)
+    if ok and type(list) == "table" then
+      for _, p in ipairs(list) do
+        local known = false
+        for _, q in ipairs(role.pages) do if q == p then known = true end end
+        if not known then role.pages[#role.pages + 1] = p end
+      end
+    end
+  end
+  return role.pages
+end
+
+local function describe(role)
+  local out = json.array {}
+  for i, p in ipairs(pages_of(role)) do
+    local ok, info = pcall(p.evaluate, p, "({url: location.href, title: document.title})")
+    out[#out + 1] = { index = i - 1, current = p == role.page_, url = ok and info.url or "?",
+      title = ok and info.title or "" }
+  end
+  return out
+end
+
+local function tabs_text(list)
+  local lines = {}
+  for _, t in ipairs(list) do
+    lines[#lines + 1] = ("- %d:%s [%s](%s)"):format(t.index, t.current and " (current)" or "", t.title, t.url)
+  end
+  return #lines > 0 and table.concat(lines, "\n") or "No open tabs."
+end
+
+local function tab_at(role, index)
+  local p = pages_of(role)[index + 1]
+  if not p then
+    error(vdx.error("InvalidArgument", ("there is no tab %d (%d open)"):format(index, #role.pages),
+      { field = "index", expected = ("0..%d"):format(math.max(#role.pages - 1, 0)) }), 0)
+  end
+  return p
+end
+
+return {
+  {
+    name = "browser_tabs",
+    title = "Manage tabs",
+    description = "List, create, close, or select a tab of the current role.",
+    input = { type = "object", required = { "action" }, properties = {
+      action = { type = "string", enum = { "list", "new", "close", "select" }, description = "Operation to perform" },
+      index = { type = "integer", minimum = 0, description = "Tab index, used for close/select. If omitted for close, the current tab is closed." },
+    } },
+    annotations = { readOnlyHint = false },
+    run = function(ctx, args)
+      local role = ctx.role
+      if args.action == "new" then
+        role:new_page()
+      elseif args.action == "select" then
+        if args.index == nil then
+          error(vdx.error("InvalidArgument", "select needs index", { field = "index", expected = "integer" }), 0)
+        end
+        local p = tab_at(role, args.index)
+        role:set_page(p)
+        if type(p.bring_to_front) == "function" then p:bring_to_front() end
+      elseif args.action == "close" then
+        local p = args.index and tab_at(role, args.index) or role.page_
+        if p then
+          pcall(p.close, p)
+          role:forget_page(p)
+        end
+      else
+        ctx:page()
+      end
+      local list = describe(role)
+      return { text = tabs_text(list), structured = { tabs = list } }
+    end,
+  },
+  {
+    name = "browser_resize",
+    title = "Resize browser window",
+    description = "Resize the current page's viewport.",
+    input = { type = "object", required = { "width", "height" }, properties = {
+      width = { type = "integer", minimum = 100, maximum = 10000, description = "Width in CSS pixels" },
+      height = { type = "integer", minimum = 100, maximum = 10000, description = "Height in CSS pixels" },
+    } },
+    annotations = { readOnlyHint = false },
+    run = function(ctx, args)
+      local page = ctx:page()
+      page:send("Emulation.setDeviceMetricsOverride", { width = args.width, height = args.height,
+        deviceScaleFactor = 0, mobile = false })
+      return ("Resized the viewport to %dx%d"):format(args.width, args.height)
+    end,
+  },
+  {
+    name = "browser_close",
+    title = "Close the page",
+    description = "Close the current role's page. The next tool call opens a fresh one.",
+    input = { type = "object", properties = {} },
+    annotations = { readOnlyHint = false, destructiveHint = true },
+    run = function(ctx)
+      local role = ctx.role
+      local p = role.page_
+      if not p then return "No page was open." end
+      pcall(p.close, p)
+      role:forget_page(p)
+      return "Closed the page."
+    end,
+  },
+}

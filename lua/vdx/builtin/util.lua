@@ -1,0 +1,154 @@
+--- vdx.builtin.util: helpers shared by the built-in tools: capability
+-- checks, targets (ref or description), compact text rendering of result
+-- tables, base64 and the common argument schemas.
+local vdx = require "vdx"
+local json = require "vdx.json"
+
+local util = {}
+
+--- Raises Unavailable unless page has the method (a capability that this
+-- build may not have yet); returns the method.
+function util.need(page, method, tool)
+  local f = page[method]
+  if type(f) ~= "function" then
+    error(vdx.error("Unavailable", ("page:%s is not available in this build"):format(method),
+      { method = "page:" .. method, tool = tool }), 0)
+  end
+  return f
+end
+
+--- The target of an action: the ref when given, else the element
+-- description (the fallback ladder of the core).  Raises InvalidArgument
+-- when neither is there.
+function util.target(args, refkey, elemkey)
+  refkey, elemkey = refkey or "ref", elemkey or "element"
+  local t = args[refkey] or args[elemkey]
+  if t == nil or t == "" then
+    error(vdx.error("InvalidArgument", ("field %s: expected a ref from browser_snapshot() (or %s, a description)")
+      :format(refkey, elemkey), { field = refkey, expected = "string" }), 0)
+  end
+  return t
+end
+
+--- Copies t without nil values and with the keys renamed per map
+-- ({from = "to"}); keys not in map are dropped.
+function util.pick(t, map)
+  local out = {}
+  for from, to in pairs(map) do
+    if t[from] ~= nil then out[to] = t[from] end
+  end
+  return out
+end
+
+local function scalar(v)
+  if v == json.null then return "null" end
+  if type(v) == "string" then
+    local s = v:gsub("\n", "\\n")
+    if #s > 200 then s = s:sub(1, 200) .. "…[+" .. (#s - 200) .. " chars]" end
+    if s == "" or s:match("^[%s%-%[{]") or s:match(": ") or s:match("^%d") then
+      return ("%q"):format(s):gsub("\\\n", "\\n")
+    end
+    return s
+  end
+  return tostring(v)
+end
+
+local function sorted_keys(t)
+  local keys = {}
+  for k in pairs(t) do keys[#keys + 1] = k end
+  table.sort(keys, function(a, b) return tostring(a) < tostring(b) end)
+  return keys
+end
+
+local function is_flat(t)
+  for _, v in pairs(t) do if type(v) == "table" then return false end end
+  return true
+end
+
+-- Renders t into out at indent, YAML-like, bounded in depth and length.
+local function render(t, out, indent, depth)
+  local pad = ("  "):rep(indent)
+  if depth > 6 then out[#out + 1] = pad .. "…" return end
+  if json.looks_like_array(t) then
+    for i, v in ipairs(t) do
+      if i > 60 then out[#out + 1] = pad .. ("- … (%d more)"):format(#t - 60) break end
+      if type(v) == "table" and next(v) ~= nil and is_flat(v) and not json.looks_like_array(v) then
+        local parts = {}
+        for _, k in ipairs(sorted_keys(v)) do parts[#parts + 1] = k .. ": " .. scalar(v[k]) end
+        out[#out + 1] = pad .. "- {" .. table.concat(parts, ", ") .. "}"
+      elseif type(v) == "table" and next(v) ~= nil then
+        out[#out + 1] = pad .. "-"
+        render(v, out, indent + 1, depth + 1)
+      else
+        out[#out + 1] = pad .. "- " .. (type(v) == "table" and "[]" or scalar(v))
+      end
+    end
+    return
+  end
+  for _, k in ipairs(sorted_keys(t)) do
+    local v = t[k]
+    if type(v) == "table" and next(v) ~= nil then
+      if is_flat(v) and json.looks_like_array(v) and #v <= 20 then
+        local parts = {}
+        for i, x in ipairs(v) do parts[i] = scalar(x) end
+        out[#out + 1] = pad .. k .. ": [" .. table.concat(parts, ", ") .. "]"
+      elseif is_flat(v) and not json.looks_like_array(v) then
+        local parts = {}
+        for _, kk in ipairs(sorted_keys(v)) do parts[#parts + 1] = kk .. "=" .. scalar(v[kk]) end
+        out[#out + 1] = pad .. k .. ": {" .. table.concat(parts, ", ") .. "}"
+      else
+        out[#out + 1] = pad .. k .. ":"
+        render(v, out, indent + 1, depth + 1)
+      end
+    elseif type(v) == "table" then
+      out[#out + 1] = pad .. k .. ": {}"
+    else
+      out[#out + 1] = pad .. k .. ": " .. scalar(v)
+    end
+  end
+end
+
+--- Compact, YAML-like text of a result table, for the model.
+function util.render(t)
+  if type(t) ~= "table" then return scalar(t) end
+  local out = {}
+  render(t, out, 0, 0)
+  return table.concat(out, "\n")
+end
+
+local B64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+
+--- Base64 of a byte string.
+function util.base64(s)
+  local out = {}
+  for i = 1, #s, 3 do
+    local a, b, c = s:byte(i, i + 2)
+    local n = a * 65536 + (b or 0) * 256 + (c or 0)
+    local q = {}
+    for j = 3, 0, -1 do
+      local idx = (n >> (6 * j)) & 63
+      q[#q + 1] = B64:sub(idx + 1, idx + 1)
+    end
+    if not b then q[3], q[4] = "=", "=" elseif not c then q[4] = "=" end
+    out[#out + 1] = table.concat(q)
+  end
+  return table.concat(out)
+end
+
+--- Schema of the `element` description argument (Playwright MCP's name).
+util.ELEMENT = { type = "string",
+  description = "Human-readable element description used to obtain permission to interact with the element (also used to find it when ref is omitted)" }
+
+--- Schema of the `ref` argument.
+util.REF = { type = "string", description = "Exact target element reference from the page snapshot" }
+
+--- The result of an action: the facts it returned, as text and structure.
+function util.action_result(what, res)
+  local text = what
+  if type(res) == "table" and next(res) ~= nil then
+    text = text .. "\n" .. util.render(res)
+  end
+  return { text = text, structured = type(res) == "table" and res or nil }
+end
+
+return util

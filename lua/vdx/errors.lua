@@ -1,0 +1,276 @@
+--- vdx.errors: turns failures into the text an agent can act on.
+-- Every tool failure becomes `❌ <Title>`, the facts (ref, role, name, tag,
+-- URL, frame, …), `Possible causes:` bullets and `🔧 Action Required:`
+-- numbered steps that name the exact tool to call.  Typed errors keep
+-- their type from the bridge or the C core up to here; anything else is
+-- an unexpected error, formatted the same way.  The module also holds the
+-- per-role failure log whose non-critical entries become warnings.
+local json = require "vdx.json"
+
+local errors = {}
+
+-- Facts shown for every type, in this order, when the error carries them.
+local FACTS = {
+  { "tool", "Tool" }, { "as_role", "Acting as" }, { "ref", "Ref" }, { "element", "Element" },
+  { "role", "Role" }, { "name", "Name" }, { "tag", "Tag" }, { "description", "Description" },
+  { "url", "URL" }, { "frame", "Frame" }, { "file", "File" }, { "field", "Field" },
+  { "expected", "Expected" }, { "reason", "Reason" }, { "status", "Status" },
+  { "method", "Method" }, { "code", "Code" }, { "timeout_ms", "Timeout (ms)" },
+  { "line", "Line" }, { "column", "Column" }, { "covered_by", "Covered by" },
+  { "available", "Available" }, { "roles", "Roles" }, { "counts", "Matches" },
+  { "links", "Links on the page" },
+}
+
+local SNAP = "Call browser_snapshot() to get fresh refs for the current page"
+
+--- The catalog: for each error type its title, causes, actions and, for
+-- situations that are often normal, an `expected` note.  Entries may be
+-- functions of the error.  Exposed so user tools can add their own types.
+errors.catalog = {
+  UnknownRef = {
+    title = "Unknown element reference",
+    causes = { "The ref is not from the latest snapshot of this page (every snapshot renumbers refs)",
+      "The ref belongs to another role or tab, or was typed by hand",
+      "An element inside an iframe was given without its frame prefix (f1_e7, not e7)" },
+    actions = { SNAP .. ".", "Find the element in the new snapshot and retry with its ref." },
+  },
+  StaleRef = {
+    title = "Element is no longer on the page",
+    causes = { "The page re-rendered the element (a framework update, a re-sorted list)",
+      "A navigation happened since the snapshot", "The last action removed or replaced it" },
+    actions = { SNAP .. ".", "Find the same element (by its role and name) and retry with its new ref.",
+      "If it keeps disappearing, call browser_wait_for(text=…) for the state you expect first." },
+  },
+  FrameDetached = {
+    title = "Frame detached",
+    expected = "This is often normal: frames are detached and replaced while a page navigates or re-renders.",
+    causes = { "The page navigated or re-rendered the iframe", "The iframe was removed by the page" },
+    actions = { SNAP .. " and its frames.", "Retry with a ref from that snapshot." },
+  },
+  NavigationFailed = {
+    title = "Navigation failed",
+    causes = { "The server is not running, or the URL has the wrong host or port",
+      "The host name does not resolve (DNS) or the connection was refused",
+      "Another navigation (a redirect, a client-side router) replaced this one" },
+    actions = { "Check the URL and that the server answers it.",
+      "Call browser_navigate(url=…) again with the corrected URL.",
+      "Call browser_snapshot() to see where the page is now." },
+  },
+  AuthenticationFailed = {
+    title = "Authentication state could not be loaded",
+    causes = { "The auth file does not exist or is not readable",
+      "The file is not Playwright storageState JSON ({cookies=[…], origins=[…]})",
+      "The saved session has expired" },
+    actions = { "Create the file with Playwright: npx playwright codegen --save-storage=FILE URL (or a setup test that calls storageState).",
+      "Restart vdxlua mcp with --role NAME FILE URL pointing at it.",
+      "Call list_roles() to see which roles are configured and which auth files they use." },
+  },
+  Timeout = {
+    title = "Timed out",
+    causes = { "The page is still loading or the network is slow",
+      "The awaited condition never happens (wrong text, element hidden)",
+      "A dialog or overlay is blocking the page" },
+    actions = { "Call browser_snapshot() to see the current state of the page.",
+      "Call browser_wait_for(text=…) with a condition that marks the state you need.",
+      "Retry the call; raise its timeout if the page is just slow." },
+  },
+  ElementCovered = {
+    title = "Another element would receive the click",
+    causes = { "A cookie banner, modal, toast or sticky header is on top of the target",
+      "An animation has not finished", "A loading overlay is still shown" },
+    actions = { "Call browser_snapshot() and find the covering element (its close or accept button).",
+      "Call browser_click(ref=…) on that button, or browser_press_key(key=\"Escape\").",
+      "Retry the original click." },
+  },
+  ElementNotVisible = {
+    title = "Element is not visible",
+    causes = { "It is inside a collapsed menu, closed dialog or inactive tab",
+      "It is hidden by CSS (display:none, visibility:hidden, zero size)",
+      "It only appears after hovering or scrolling" },
+    actions = { "Call browser_snapshot() and open its container (browser_click or browser_hover on the toggle).",
+      "Call browser_wait_for(text=…) if it appears after loading.", "Retry with the element's ref." },
+  },
+  ElementNotEnabled = {
+    title = "Element is disabled",
+    causes = { "The form is incomplete or invalid", "The page is still loading or saving",
+      "The action is not allowed for this role" },
+    actions = { "Call browser_snapshot() to see which fields are required or invalid.",
+      "Fill them with browser_fill_form(fields=[…]) or browser_type(ref=…, text=…).",
+      "Retry once the element is enabled (browser_wait_for can wait for a text that says so)." },
+  },
+  NoMatch = {
+    title = "No element matches the description",
+    causes = { "The wording differs from the element's accessible name",
+      "The element is not visible yet, or lives on another page",
+      "Descriptions are a fallback; refs are the reliable path" },
+    actions = { "Call browser_snapshot() and use the element's ref instead of a description.",
+      "If the element is missing, navigate or wait for it (browser_navigate, browser_wait_for)." },
+  },
+  BrowserClosed = {
+    title = "The browser is closed",
+    causes = { "Chromium crashed or was killed", "A remote browser endpoint dropped the connection",
+      "browser_close() was called" },
+    actions = { "Call browser_navigate(url=…): the role starts a fresh browser context.",
+      "For a remote endpoint, check that it is still reachable." },
+  },
+  InvalidArgument = {
+    title = "Invalid argument",
+    causes = { "An argument has the wrong type, a value outside its range, or an unknown name",
+      "A required argument is missing" },
+    actions = { "Check the tool's input schema (tools/list) and fix the named field.",
+      "Call the tool again with the corrected arguments." },
+  },
+  RoleUnknown = {
+    title = "Unknown role",
+    causes = { "The role name is misspelt", "The role was not configured (--role or --config)" },
+    actions = { "Call list_roles() to see the configured roles.", "Call select_role(role=…) with one of them." },
+  },
+  Unavailable = {
+    title = "Capability not available in this build",
+    causes = { "This vdxlua build does not implement the page method the tool needs yet" },
+    actions = { "Use another tool for now (browser_snapshot, browser_evaluate, browser_navigate).",
+      "Update vdxlua; `vdxlua tools` lists what this build offers." },
+  },
+  JavaScriptError = {
+    title = "JavaScript error",
+    causes = { "The function threw an exception in the page", "It referred to something the page does not define" },
+    actions = { "Fix the function and call browser_evaluate(function=…) again.",
+      "Call browser_console_messages() to see what the page logged." },
+  },
+  EvaluateRefused = {
+    title = "Evaluate refused an acting script",
+    causes = { "The function acts on the page (click, submit, value assignment, navigation …); browser_evaluate is for reading" },
+    actions = { "Use the acting tools instead: browser_click, browser_type, browser_fill_form, browser_navigate.",
+      "Keep browser_evaluate for reading values." },
+  },
+  CDPError = {
+    title = "The browser refused a command",
+    causes = { "The target (page, frame, node) no longer exists", "The command's parameters are invalid for this page" },
+    actions = { "Call browser_snapshot() to check the page's state.", "Retry the call." },
+  },
+  Cancelled = {
+    title = "Cancelled",
+    expected = "The client cancelled this call; nothing else is wrong.",
+    causes = { "The request was cancelled by the client" },
+    actions = { "Call the tool again if its result is still needed." },
+  },
+}
+
+local GENERIC = {
+  title = "Unexpected error",
+  causes = { "A bug in vdxlua or in a user tool", "The page is in a state the tool did not expect" },
+  actions = { "Call browser_snapshot() to check the page's state.",
+    "Retry the call; if the same error comes back, report it with the message above." },
+}
+
+local function pick(v, err)
+  if type(v) == "function" then return v(err) end
+  return v
+end
+
+-- A fact's value as one short line.
+local function fact_text(v)
+  if type(v) == "table" then
+    local parts = {}
+    if #v > 0 then
+      for i, x in ipairs(v) do
+        if i > 12 then parts[#parts + 1] = ("… (+%d)"):format(#v - 12) break end
+        parts[#parts + 1] = fact_text(x)
+      end
+    else
+      local keys = {}
+      for k in pairs(v) do if type(k) == "string" then keys[#keys + 1] = k end end
+      table.sort(keys)
+      for _, k in ipairs(keys) do parts[#parts + 1] = k .. "=" .. fact_text(v[k]) end
+    end
+    return table.concat(parts, ", ")
+  end
+  local s = tostring(v):gsub("%s+", " ")
+  if #s > 300 then s = s:sub(1, 300) .. "…[truncated]" end
+  return s
+end
+
+--- Normalizes anything raised into a typed error table {type=, message=, …}:
+-- typed errors pass through, strings and other values become type "Error".
+function errors.normalize(err)
+  if type(err) == "table" and type(err.type) == "string" then return err end
+  if type(err) == "table" and err.message then
+    return { type = "Error", message = tostring(err.message) }
+  end
+  local msg = tostring(err)
+  return { type = "Error", message = msg }
+end
+
+--- Formats err (typed or not) as the failure text; `extra` adds facts
+-- (for example the role and the tool) without changing the error.
+function errors.format(err, extra)
+  local e = errors.normalize(err)
+  local entry = errors.catalog[e.type] or GENERIC
+  local title = pick(entry.title, e)
+  if not errors.catalog[e.type] and e.type ~= "Error" then
+    title = title .. " (" .. e.type .. ")"
+  end
+  local out = { "❌ " .. title }
+  if entry.expected then out[#out + 1] = "ℹ️ " .. pick(entry.expected, e) end
+  local seen = {}
+  for _, f in ipairs(FACTS) do
+    local v = e[f[1]]
+    if v == nil and extra then v = extra[f[1]] end
+    if v ~= nil and v ~= "" then
+      out[#out + 1] = f[2] .. ": " .. fact_text(v)
+      seen[f[1]] = true
+    end
+  end
+  if e.message and e.message ~= "" then
+    out[#out + 1] = "Message: " .. fact_text(e.message)
+  end
+  out[#out + 1] = ""
+  out[#out + 1] = "Possible causes:"
+  for _, c in ipairs(pick(entry.causes, e) or {}) do out[#out + 1] = "• " .. c end
+  out[#out + 1] = ""
+  out[#out + 1] = "🔧 Action Required:"
+  for i, a in ipairs(pick(entry.actions, e) or {}) do out[#out + 1] = ("%d. %s"):format(i, a) end
+  return table.concat(out, "\n")
+end
+
+--- A failure log: record partial failures as they happen, then decide at
+-- a decision point.  log:add{kind=, message=, frame=, critical=} records
+-- one; log:drain() returns and clears them.
+function errors.failure_log()
+  local log = { entries = {} }
+  function log:add(entry)
+    self.entries[#self.entries + 1] = entry
+    if #self.entries > 100 then table.remove(self.entries, 1) end
+  end
+  function log:drain()
+    local e = self.entries
+    self.entries = {}
+    return e
+  end
+  return log
+end
+
+--- Decides a list of failures: the first critical one (a main-frame
+-- failure) is returned as an error; the rest come back as warning lines.
+function errors.decide(failures)
+  local warnings, fatal = json.array {}, nil
+  for _, f in ipairs(failures or {}) do
+    if f.critical and not fatal then
+      fatal = { type = f.type or "FrameDetached", message = f.message, frame = f.frame, url = f.url }
+    else
+      local where = f.frame and (" (frame " .. tostring(f.frame) .. ")") or ""
+      warnings[#warnings + 1] = ("%s%s: %s"):format(f.kind or "warning", where, f.message or "")
+    end
+  end
+  return fatal, warnings
+end
+
+--- The warnings section for a tool result ("" when there are none).
+function errors.warnings_text(warnings)
+  if not warnings or #warnings == 0 then return "" end
+  local out = { "", "⚠️ Warnings (non-critical):" }
+  for _, w in ipairs(warnings) do out[#out + 1] = "- " .. fact_text(w) end
+  return table.concat(out, "\n")
+end
+
+return errors

@@ -1,0 +1,76 @@
+--- vdx.options: the command line of `vdxlua mcp`.
+local options = {}
+
+--- The usage text of `vdxlua mcp`.
+options.USAGE = [[
+usage: vdxlua mcp [OPTIONS]      serve MCP over stdio (JSON-RPC, one message a line)
+
+  --role NAME AUTH_FILE [URL]    a role with its Playwright storageState file
+                                 ("-" for none) and default URL (repeatable)
+  --auth-required NAME           the role's auth file must load, or calls fail
+  --role-endpoint NAME URL       the role's browser is remote (ws:// or http://)
+  --config FILE.lua              roles and options from a Lua table
+  --tools FILE.lua               load user tools (repeatable)
+  --skills DIR                   load the skills in DIR (repeatable)
+  --no-default-skills            do not load the built-in skills/
+  --headed                       show the browser window
+  --browser-arg ARG              extra Chromium flag (repeatable)
+  --executable PATH              the Chromium to launch
+  --max-message-bytes N          refuse longer messages (default 4 MiB)
+  --log FILE                     log here instead of stderr
+  --log-level LEVEL              error, warn, info (default) or debug]]
+
+local function is_url(s)
+  return type(s) == "string" and (s:match("^%a[%w+.-]*://") or s:match("^about:")) ~= nil
+end
+
+--- Parses args (a list of strings after `mcp`).  Returns the options
+-- table, or nil and a message naming the bad argument.
+function options.parse(args)
+  local o = { roles = {}, endpoints = {}, required = {}, tools = {}, skills = {}, browser_args = {},
+    default_skills = true, headless = true, max_bytes = 4 * 1024 * 1024, log_level = "info" }
+  local i = 1
+  local function value(name)
+    local v = args[i + 1]
+    if v == nil then error(name .. " needs a value", 0) end
+    i = i + 1
+    return v
+  end
+  local ok, err = pcall(function()
+    while i <= #args do
+      local a = args[i]
+      if a == "--role" then
+        local name, auth = value(a), value(a)
+        local url
+        if is_url(args[i + 1]) then url = value(a) end
+        o.roles[#o.roles + 1] = { name = name, auth = auth ~= "-" and auth or nil, url = url }
+      elseif a == "--auth-required" then o.required[#o.required + 1] = value(a)
+      elseif a == "--role-endpoint" then
+        local name, url = value(a), value(a)
+        o.endpoints[#o.endpoints + 1] = { name = name, url = url }
+      elseif a == "--config" then o.config = value(a)
+      elseif a == "--tools" then o.tools[#o.tools + 1] = value(a)
+      elseif a == "--skills" then o.skills[#o.skills + 1] = value(a)
+      elseif a == "--no-default-skills" then o.default_skills = false
+      elseif a == "--headed" then o.headless = false
+      elseif a == "--browser-arg" then o.browser_args[#o.browser_args + 1] = value(a)
+      elseif a == "--executable" then o.executable = value(a)
+      elseif a == "--max-message-bytes" then
+        o.max_bytes = math.tointeger(tonumber(value(a)))
+        if not o.max_bytes or o.max_bytes < 1024 then error("--max-message-bytes needs an integer >= 1024", 0) end
+      elseif a == "--log" then o.log = value(a)
+      elseif a == "--log-level" then
+        o.log_level = value(a)
+        if not ({ error = 1, warn = 1, info = 1, debug = 1 })[o.log_level] then
+          error("--log-level must be error, warn, info or debug", 0)
+        end
+      elseif a == "--help" or a == "-h" then o.help = true
+      else error("unknown option '" .. tostring(a) .. "'", 0) end
+      i = i + 1
+    end
+  end)
+  if not ok then return nil, err end
+  return o
+end
+
+return options

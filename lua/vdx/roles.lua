@@ -1,0 +1,291 @@
+--- vdx.roles: the people a conversation acts as.  Each role has its own
+-- browser context (created on first use, with its Playwright storageState
+-- loaded: every cookie and the localStorage of every origin listed), its
+-- own pages, refs and logs, an optional default URL opened on first use,
+-- and optionally its own browser endpoint (a remote browser).  Nothing is
+-- shared between roles' contexts.
+local vdx = require "vdx"
+local json = require "vdx.json"
+local errors = require "vdx.errors"
+
+local roles = {}
+
+local Manager = {}
+Manager.__index = Manager
+local Role = {}
+Role.__index = Role
+
+local ROLE_KEYS = { name = true, auth = true, url = true, auth_required = true, endpoint = true }
+
+--- A new manager.  opts: launch (options for vdx.launch), log(level, fmt, …).
+function roles.new(opts)
+  opts = opts or {}
+  return setmetatable({
+    launch_opts = opts.launch or { headless = true },
+    log = opts.log or function() end,
+    list_ = {}, byname = {}, browsers = {}, current_ = nil,
+  }, Manager)
+end
+
+--- Adds a role {name, auth, url, auth_required, endpoint}; the first role
+-- added becomes the current one.  Raises on misuse (unknown keys, bad name).
+function Manager:add(spec)
+  for k in pairs(spec) do
+    if not ROLE_KEYS[k] then error("role: unknown key '" .. tostring(k) .. "'", 2) end
+  end
+  if type(spec.name) ~= "string" or not spec.name:match("^[%w_%-%.]+$") then
+    error("role: name must be letters, digits, '_', '-' or '.'", 2)
+  end
+  local r = self.byname[spec.name]
+  if not r then
+    r = setmetatable({ manager = self, pages = {}, failures = errors.failure_log() }, Role)
+    self.list_[#self.list_ + 1] = r
+    self.byname[spec.name] = r
+  end
+  for k, v in pairs(spec) do r[k] = v end
+  if spec.auth == "-" or spec.auth == "" then r.auth = nil end
+  self.current_ = self.current_ or r
+  return r
+end
+
+--- Loads a config file: a Lua chunk returning { roles = { NAME = {auth=,
+-- url=, auth_required=, endpoint=} | {{name=…}, …}, default_role = NAME, … }.
+-- Returns the table (so the caller can read other options), or nil and why.
+function Manager:load_config(path)
+  local chunk, err = loadfile(path, "t", setmetatable({}, { __index = _G }))
+  if not chunk then return nil, err end
+  local ok, cfg = pcall(chunk)
+  if not ok then return nil, tostring(cfg) end
+  if type(cfg) ~= "table" then return nil, path .. ": must return a table" end
+  local list = {}
+  for k, v in pairs(cfg.roles or {}) do
+    if type(k) == "string" then v.name = v.name or k end
+    list[#list + 1] = v
+  end
+  table.sort(list, function(a, b) return tostring(a.name) < tostring(b.name) end)
+  ok, err = pcall(function() for _, spec in ipairs(list) do self:add(spec) end end)
+  if not ok then return nil, tostring(err) end
+  if cfg.default_role then
+    local r = self.byname[cfg.default_role]
+    if not r then return nil, "default_role '" .. tostring(cfg.default_role) .. "' is not a role" end
+    self.current_ = r
+  end
+  return cfg
+end
+
+--- Sets the browser endpoint of role name (a ws:// or http:// URL).
+function Manager:set_endpoint(name, url)
+  local r = self.byname[name] or self:add { name = name }
+  r.endpoint = url
+end
+
+-- The role called name, or a RoleUnknown error.
+function Manager:role(name)
+  local r = self.byname[name]
+  if not r then
+    local names = {}
+    for i, x in ipairs(self.list_) do names[i] = x.name end
+    error(vdx.error("RoleUnknown", "there is no role '" .. tostring(name) .. "'",
+      { role = name, roles = #names > 0 and names or { "(none)" } }), 0)
+  end
+  return r
+end
+
+--- The current role (a "default" role with no auth when none is configured).
+function Manager:current()
+  if not self.current_ then self:add { name = "default" } end
+  return self.current_
+end
+
+--- Makes name the current role; returns it.  Raises RoleUnknown.
+function Manager:select(name)
+  local r = self:role(name)
+  self.current_ = r
+  return r
+end
+
+--- Every role: {name, auth, url, endpoint, auth_required, active, current, pages}.
+function Manager:list()
+  local out = json.array {}
+  local cur = self.current_
+  for _, r in ipairs(self.list_) do
+    out[#out + 1] = { name = r.name, auth = r.auth, url = r.url, endpoint = r.endpoint,
+      auth_required = r.auth_required and true or false, active = r.ctx ~= nil,
+      current = r == cur, pages = #r.pages }
+  end
+  return out
+end
+
+-- The browser for an endpoint (nil: the locally launched one), started once.
+function Manager:browser(endpoint)
+  local key = endpoint or "local"
+  if self.closed then
+    error(vdx.error("BrowserClosed", "the server is shutting down", { reason = "shutting down" }), 0)
+  end
+  self.starting = self.starting or {}
+  while self.starting[key] do vdx.sleep(5) end
+  local b = self.browsers[key]
+  if b and not b:is_closed() then return b end
+  self.starting[key] = true
+  local ok, res = pcall(function()
+    if endpoint then
+      self.log("info", "connecting to %s", endpoint)
+      return vdx.connect(endpoint)
+    end
+    self.log("info", "launching the browser")
+    return vdx.launch(self.launch_opts)
+  end)
+  self.starting[key] = nil
+  if not ok then error(res, 0) end
+  self.browsers[key] = res
+  return res
+end
+
+--- Closes every browser this manager started or connected to.
+function Manager:close()
+  self.closed = true
+  for _, r in ipairs(self.list_) do r.ctx, r.pages, r.page_ = nil, {}, nil end
+  for k, b in pairs(self.browsers) do
+    pcall(b.close, b)
+    self.browsers[k] = nil
+  end
+end
+
+--- Reads a Playwright storageState file: the table, or nil and the reason.
+function roles.read_auth(path)
+  local f, err = io.open(path, "rb")
+  if not f then return nil, "cannot open: " .. tostring(err) end
+  local text = f:read("a")
+  f:close()
+  local state, jerr = json.decode(text)
+  if state == nil then return nil, "not valid JSON: " .. tostring(jerr) end
+  if type(state) ~= "table" then return nil, "not a storageState object" end
+  if state.cookies ~= nil and type(state.cookies) ~= "table" then return nil, "cookies must be a list" end
+  if state.origins ~= nil and type(state.origins) ~= "table" then return nil, "origins must be a list" end
+  if state.cookies == nil and state.origins == nil then
+    return nil, "not a storageState object (no cookies, no origins)"
+  end
+  return state
+end
+
+local SAMESITE = { Strict = "Strict", Lax = "Lax", None = "None", strict = "Strict", lax = "Lax", none = "None" }
+
+-- Playwright cookie -> CDP CookieParam.
+local function cdp_cookie(c)
+  local p = { name = c.name, value = c.value, domain = c.domain, path = c.path or "/",
+    secure = c.secure and true or false, httpOnly = c.httpOnly and true or false,
+    sameSite = SAMESITE[c.sameSite or ""] }
+  if c.url then p.url = c.url end
+  if type(c.expires) == "number" and c.expires > 0 then p.expires = c.expires end
+  return p
+end
+
+-- Sets localStorage for every origin: a scratch page of the context whose
+-- requests are all answered locally, navigated to each origin in turn.
+local function set_local_storage(ctx, origins, log)
+  local page = ctx:new_page()
+  local ok, err = pcall(function()
+    page:on("Fetch.requestPaused", function(ev)
+      pcall(page.send, page, "Fetch.fulfillRequest", { requestId = ev.requestId, responseCode = 200,
+        responseHeaders = { { name = "Content-Type", value = "text/html" } }, body = "" })
+    end)
+    page:send("Fetch.enable", { patterns = { { urlPattern = "*" } } })
+    for _, o in ipairs(origins) do
+      if type(o.origin) == "string" and type(o.localStorage) == "table" and #o.localStorage > 0 then
+        page:navigate(o.origin .. "/", { wait_until = "load", timeout_ms = 10000 })
+        local items = {}
+        for _, it in ipairs(o.localStorage) do items[#items + 1] = { it.name, it.value } end
+        page:evaluate(("(function(items){ for (const [k, v] of items) localStorage.setItem(k, v); return items.length })(%s)")
+          :format(json.encode(items)))
+        log("info", "localStorage: %d items for %s", #items, o.origin)
+      end
+    end
+  end)
+  pcall(page.close, page)
+  if not ok then error(err, 0) end
+end
+
+-- Loads the role's auth into ctx; problems are errors when auth_required,
+-- warnings otherwise.
+function Role:load_auth(ctx, browser)
+  if not self.auth then return end
+  local function fail(reason)
+    if self.auth_required then
+      error(vdx.error("AuthenticationFailed", "cannot load the auth file of role " .. self.name,
+        { role = self.name, file = self.auth, reason = reason }), 0)
+    end
+    self.failures:add { kind = "auth", message = self.auth .. ": " .. reason }
+    self.manager.log("warn", "role %s: auth %s: %s", self.name, self.auth, reason)
+  end
+  local state, why = roles.read_auth(self.auth)
+  if not state then return fail(why) end
+  local ok, err = pcall(function()
+    local cookies = {}
+    for _, c in ipairs(state.cookies or {}) do cookies[#cookies + 1] = cdp_cookie(c) end
+    if #cookies > 0 then
+      browser:send("Storage.setCookies", { cookies = cookies, browserContextId = ctx:id() })
+    end
+    set_local_storage(ctx, state.origins or {}, self.manager.log)
+  end)
+  if not ok then return fail(tostring(err)) end
+end
+
+--- The role's browser context, created (and its auth loaded) on first use.
+function Role:context()
+  if self.ctx then
+    local ok, closed = pcall(function() return self.browser:is_closed() end)
+    if ok and not closed then return self.ctx end
+    self.ctx, self.pages, self.page_ = nil, {}, nil
+  end
+  local browser = self.manager:browser(self.endpoint)
+  local ctx = browser:new_context()
+  self.browser = browser
+  local ok, err = pcall(self.load_auth, self, ctx, browser)
+  if not ok then
+    pcall(ctx.close, ctx)
+    error(err, 0)
+  end
+  self.ctx = ctx
+  return ctx
+end
+
+--- The role's current page, created on first use (opening the default URL).
+function Role:page()
+  local ctx = self:context()
+  if self.page_ then return self.page_ end
+  local page = ctx:new_page()
+  self.pages[#self.pages + 1] = page
+  self.page_ = page
+  if self.url then
+    local ok, err = pcall(page.navigate, page, self.url)
+    if not ok then
+      self.failures:add { kind = "navigation", message = "default URL " .. self.url .. ": " .. tostring(err) }
+    end
+  end
+  return page
+end
+
+--- Makes page (one of the role's pages) the current one.
+function Role:set_page(page)
+  local known = false
+  for _, p in ipairs(self.pages) do if p == page then known = true end end
+  if not known then self.pages[#self.pages + 1] = page end
+  self.page_ = page
+end
+
+--- Opens a new page in the role's context and makes it current.
+function Role:new_page()
+  local page = self:context():new_page()
+  self:set_page(page)
+  return page
+end
+
+--- Forgets a closed page; the next page() picks another (or makes one).
+function Role:forget_page(page)
+  for i, p in ipairs(self.pages) do
+    if p == page then table.remove(self.pages, i) break end
+  end
+  if self.page_ == page then self.page_ = self.pages[#self.pages] end
+end
+
+return roles

@@ -1,0 +1,120 @@
+--- vdx.skills: skill folders.  A skill is a folder with a SKILL.md (YAML
+-- frontmatter `name`, `description`, then instructions), optional
+-- references/*.md and an optional tools.lua that registers tools.  Only
+-- the frontmatter and the file names are read when loading; bodies and
+-- references are read when asked for (progressive disclosure).
+local skills = {}
+
+local function read(path)
+  local f = io.open(path, "rb")
+  if not f then return nil end
+  local s = f:read("a")
+  f:close()
+  return s
+end
+
+local function shell_quote(s)
+  return "'" .. s:gsub("'", "'\\''") .. "'"
+end
+
+-- Entries of dir (names only), sorted; empty when dir is not readable.
+local function entries(dir, pattern)
+  local out = {}
+  local p = io.popen("ls -1 " .. shell_quote(dir) .. " 2>/dev/null")
+  if not p then return out end
+  for name in p:lines() do
+    if not pattern or name:match(pattern) then out[#out + 1] = name end
+  end
+  p:close()
+  table.sort(out)
+  return out
+end
+
+local function unquote(v)
+  v = v:match("^%s*(.-)%s*$")
+  local q = v:match('^"(.*)"$') or v:match("^'(.*)'$")
+  return q or v
+end
+
+--- Parses the YAML frontmatter of text (simple `key: value` pairs, quoted
+-- values and `>`/`|` blocks); returns the fields and the body after it.
+function skills.frontmatter(text)
+  local head, body = text:match("^%-%-%-\r?\n(.-)\r?\n%-%-%-\r?\n?(.*)$")
+  if not head then return {}, text end
+  local fields, key, block = {}, nil, nil
+  for line in (head .. "\n"):gmatch("([^\n]*)\n") do
+    line = line:gsub("\r$", "")
+    local k, v = line:match("^([%w_%-]+):%s*(.-)%s*$")
+    if k then
+      key = k
+      if v == ">" or v == "|" or v == ">-" or v == "|-" then
+        block, fields[k] = v:sub(1, 1), ""
+      else
+        block, fields[k] = nil, unquote(v)
+      end
+    elseif block and key and line:match("^%s+%S") then
+      local sep = fields[key] == "" and "" or (block == ">" and " " or "\n")
+      fields[key] = fields[key] .. sep .. line:match("^%s*(.-)%s*$")
+    end
+  end
+  return fields, body
+end
+
+--- Loads the skill in folder dir: {name, description, dir, references}, or
+-- nil and why.  With reg, also loads its tools.lua into the registry.
+function skills.load(dir, reg)
+  local text = read(dir .. "/SKILL.md")
+  if not text then return nil, dir .. "/SKILL.md: not readable" end
+  local fields = skills.frontmatter(text:sub(1, 8192))
+  if not fields.name or fields.name == "" then return nil, dir .. "/SKILL.md: no name in the frontmatter" end
+  local skill = { name = fields.name, description = fields.description or "", dir = dir,
+    references = entries(dir .. "/references", "%.md$") }
+  if reg and read(dir .. "/tools.lua") then
+    local ok, err = reg:load_file(dir .. "/tools.lua", { skill = skill })
+    if not ok then skill.tools_error = err end
+  end
+  return skill
+end
+
+--- Loads every skill folder under dir; returns the list and the problems.
+function skills.load_dir(dir, reg)
+  local list, problems = {}, {}
+  for _, name in ipairs(entries(dir)) do
+    local sub = dir .. "/" .. name
+    if read(sub .. "/SKILL.md") then
+      local s, err = skills.load(sub, reg)
+      if s then
+        list[#list + 1] = s
+        if s.tools_error then problems[#problems + 1] = s.tools_error end
+      else
+        problems[#problems + 1] = err
+      end
+    end
+  end
+  return list, problems
+end
+
+--- The body of the skill's SKILL.md (after the frontmatter), read now.
+function skills.body(skill)
+  local text = read(skill.dir .. "/SKILL.md") or ""
+  local _, body = skills.frontmatter(text)
+  return body
+end
+
+--- The resources of a skill: {uri, name, description, path} for SKILL.md
+-- and each reference.
+function skills.resources(skill)
+  local out = { { uri = ("skill://%s/SKILL.md"):format(skill.name), name = skill.name .. "/SKILL.md",
+    description = skill.description, path = skill.dir .. "/SKILL.md" } }
+  for _, f in ipairs(skill.references) do
+    out[#out + 1] = { uri = ("skill://%s/references/%s"):format(skill.name, f),
+      name = skill.name .. "/references/" .. f, description = "Reference of skill " .. skill.name,
+      path = skill.dir .. "/references/" .. f }
+  end
+  return out
+end
+
+--- Reads a resource path now; returns its text or nil.
+skills.read = read
+
+return skills

@@ -1,0 +1,274 @@
+--- vdx.tools: the tool registry.  A tool is a table: `name`, `title`,
+-- `description`, `input` (JSON Schema of the arguments), optional `output`
+-- (JSON Schema of structured results), `annotations` (readOnlyHint,
+-- destructiveHint, idempotentHint, openWorldHint) and `run(ctx, args)`.
+-- Built-in tools and user tools (`--tools FILE.lua`, skills) go through
+-- the same registry.  Arguments are validated before `run`; failures
+-- become results with `isError` and the formatted text (vdx.errors).
+local json = require "vdx.json"
+local schema = require "vdx.schema"
+local errors = require "vdx.errors"
+
+local tools = {}
+
+local Registry = {}
+Registry.__index = Registry
+
+--- A new, empty registry.
+function tools.new()
+  return setmetatable({ byname = {}, order = {}, listeners = {}, failures = {} }, Registry)
+end
+
+local ANNOTATIONS = { readOnlyHint = true, destructiveHint = true, idempotentHint = true,
+  openWorldHint = true, title = true }
+
+-- Raises a misuse error naming the tool and the problem.
+local function check_def(def)
+  if type(def) ~= "table" then error("a tool must be a table", 3) end
+  if type(def.name) ~= "string" or not def.name:match("^[%w_%-%.]+$") or #def.name > 128 then
+    error("a tool needs a name made of letters, digits, '_', '-' or '.'", 3)
+  end
+  if type(def.run) ~= "function" then error("tool " .. def.name .. ": run must be a function", 3) end
+  if type(def.description) ~= "string" then
+    error("tool " .. def.name .. ": description must be a string", 3)
+  end
+  if def.input ~= nil and (type(def.input) ~= "table" or def.input.type ~= "object") then
+    error("tool " .. def.name .. ": input must be a JSON Schema with type = \"object\"", 3)
+  end
+  for k in pairs(def.annotations or {}) do
+    if not ANNOTATIONS[k] then error("tool " .. def.name .. ": unknown annotation " .. tostring(k), 3) end
+  end
+end
+
+--- Adds (or replaces) a tool; returns it.  Raises on a malformed tool.
+function Registry:register(def)
+  check_def(def)
+  def.input = def.input or { type = "object", properties = {} }
+  if def.input.additionalProperties == nil then def.input.additionalProperties = false end
+  if not self.byname[def.name] then self.order[#self.order + 1] = def.name end
+  self.byname[def.name] = def
+  for _, fn in ipairs(self.listeners) do pcall(fn, "register", def.name) end
+  return def
+end
+
+--- Removes a tool by name; returns true when it was there.
+function Registry:unregister(name)
+  if not self.byname[name] then return false end
+  self.byname[name] = nil
+  for i, n in ipairs(self.order) do
+    if n == name then table.remove(self.order, i) break end
+  end
+  for _, fn in ipairs(self.listeners) do pcall(fn, "unregister", name) end
+  return true
+end
+
+--- Calls fn(event, name) whenever a tool is added or removed.
+function Registry:on_change(fn)
+  self.listeners[#self.listeners + 1] = fn
+end
+
+--- The tools in registration order.
+function Registry:list()
+  local out = {}
+  for i, n in ipairs(self.order) do out[i] = self.byname[n] end
+  return out
+end
+
+--- The tool called name, or nil.
+function Registry:get(name)
+  return self.byname[name]
+end
+
+--- Checks args against the tool's input schema: true, or nil and the
+-- message ("field ref: expected string, got number").
+function Registry:validate(name, args)
+  local def = self.byname[name]
+  if not def then return nil, "unknown tool " .. tostring(name) end
+  return schema.validate(def.input, args == nil and {} or args)
+end
+
+-- Turns what run returned into {content=, structuredContent=, isError=}.
+local function to_result(v)
+  if v == nil then return { content = json.array { { type = "text", text = "Done." } } } end
+  if type(v) == "string" then return { content = json.array { { type = "text", text = v } } } end
+  if type(v) ~= "table" then
+    return { content = json.array { { type = "text", text = tostring(v) } } }
+  end
+  if v.content then
+    local content = json.array {}
+    for i, c in ipairs(v.content) do content[i] = c end
+    if #content == 0 then content[1] = { type = "text", text = "" } end
+    return { content = content, structuredContent = v.structuredContent, isError = v.isError or nil }
+  end
+  local content = json.array {}
+  if v.text then content[#content + 1] = { type = "text", text = v.text } end
+  for _, img in ipairs(v.images or {}) do
+    content[#content + 1] = { type = "image", data = img.data, mimeType = img.mimeType or "image/png" }
+  end
+  if #content == 0 then
+    content[1] = { type = "text", text = v.structured and json.encode(v.structured) or "Done." }
+  end
+  return { content = content, structuredContent = v.structured }
+end
+
+--- The result of a failed call: isError with the formatted text.
+function tools.error_result(err, extra)
+  local e = errors.normalize(err)
+  return {
+    content = json.array { { type = "text", text = errors.format(e, extra) } },
+    isError = true,
+    error = e,
+  }
+end
+
+local function traceback(e)
+  if type(e) == "table" then return e end
+  return debug.traceback(tostring(e), 2)
+end
+
+--- Validates args and runs the tool; never raises.  Returns the result
+-- table ({content=, structuredContent=, isError=}; failures carry `error`).
+function Registry:call(name, args, ctx)
+  local def = self.byname[name]
+  if not def then
+    return tools.error_result({ type = "InvalidArgument", message = "unknown tool " .. tostring(name),
+      tool = name })
+  end
+  args = args == nil and {} or args
+  local ok, msg = schema.validate(def.input, args)
+  if not ok then
+    return tools.error_result({ type = "InvalidArgument", message = msg, tool = name,
+      field = msg:match("^field ([^:]+):") })
+  end
+  local okr, v = xpcall(def.run, traceback, ctx, args)
+  if not okr then
+    local e = errors.normalize(v)
+    if e.type == "Error" and ctx and ctx.log then ctx.log("error", "tool %s: %s", name, e.message) end
+    if e.type == "Error" then e.message = e.message:match("^[^\n]*") end
+    return tools.error_result(e, { tool = name, as_role = ctx and ctx.role_name })
+  end
+  return to_result(v)
+end
+
+--- Loads a tool file: a Lua chunk that calls `register{…}` (a global in
+-- its environment) and/or returns a tool or a list of tools.  Returns the
+-- names it added, or nil and the error with its traceback; a failed file
+-- is also remembered in registry.failures.
+function Registry:load_file(path, extra_env)
+  local added = {}
+  local env = setmetatable({}, { __index = _G })
+  env.register = function(def) self:register(def) added[#added + 1] = def.name return def end
+  env.tools = self
+  for k, v in pairs(extra_env or {}) do env[k] = v end
+  local chunk, err = loadfile(path, "t", env)
+  if not chunk then
+    self.failures[#self.failures + 1] = { file = path, message = err }
+    return nil, err
+  end
+  local ok, ret = xpcall(chunk, traceback)
+  if ok and type(ret) == "table" then
+    local list = ret.name and { ret } or ret
+    ok, ret = xpcall(function()
+      for _, def in ipairs(list) do env.register(def) end
+    end, traceback)
+  end
+  if not ok then
+    local msg = type(ret) == "table" and tostring(ret.message or ret) or tostring(ret)
+    self.failures[#self.failures + 1] = { file = path, message = msg }
+    return nil, msg
+  end
+  return added
+end
+
+--- The first line of a description.
+local function summary(text)
+  return (text or ""):match("^%s*([^\n]*)")
+end
+
+--- The registry as text: one line per tool, name and one-line description.
+function tools.render_list(reg)
+  local width = 0
+  for _, t in ipairs(reg:list()) do width = math.max(width, #t.name) end
+  local out = {}
+  for _, t in ipairs(reg:list()) do
+    out[#out + 1] = ("%-" .. width .. "s  %s"):format(t.name, summary(t.description))
+  end
+  return table.concat(out, "\n")
+end
+
+local function type_text(s)
+  if not s then return "any" end
+  local t = type(s.type) == "table" and table.concat(s.type, "|") or s.type or "any"
+  if t == "array" and s.items then t = "array of " .. type_text(s.items) end
+  if s.enum then
+    local e = {}
+    for i, v in ipairs(s.enum) do e[i] = ("`%s`"):format(tostring(v)) end
+    t = t .. " (" .. table.concat(e, ", ") .. ")"
+  end
+  return t
+end
+
+--- The Markdown reference of every tool (the README's tool section).
+function tools.render_markdown(reg)
+  local out = { "| tool | what it does |", "|---|---|" }
+  for _, t in ipairs(reg:list()) do
+    out[#out + 1] = ("| [`%s`](#%s) | %s |"):format(t.name, t.name:gsub("[^%w_-]", ""), summary(t.description))
+  end
+  for _, t in ipairs(reg:list()) do
+    out[#out + 1] = ""
+    out[#out + 1] = "### `" .. t.name .. "`" .. (t.title and (" — " .. t.title) or "")
+    out[#out + 1] = ""
+    out[#out + 1] = t.description
+    local props, req = t.input.properties or {}, {}
+    for _, r in ipairs(t.input.required or {}) do req[r] = true end
+    local names = {}
+    for n in pairs(props) do names[#names + 1] = n end
+    table.sort(names, function(a, b)
+      if req[a] ~= req[b] then return req[a] == true end
+      return a < b
+    end)
+    out[#out + 1] = ""
+    if #names == 0 then
+      out[#out + 1] = "Arguments: none."
+    else
+      out[#out + 1] = "| argument | type | required | description |"
+      out[#out + 1] = "|---|---|---|---|"
+      for _, n in ipairs(names) do
+        local p = props[n]
+        out[#out + 1] = ("| `%s` | %s | %s | %s |"):format(n, type_text(p), req[n] and "yes" or "no",
+          ((p.description or ""):gsub("|", "\\|"):gsub("\n", " ")))
+      end
+    end
+    local a = t.annotations or {}
+    out[#out + 1] = ""
+    out[#out + 1] = ("Read-only: %s."):format(a.readOnlyHint and "yes" or "no")
+  end
+  return table.concat(out, "\n")
+end
+
+--- `vdxlua tools [--markdown] [--tools FILE]…`: prints the registry.
+function tools.main(args)
+  local markdown, files = false, {}
+  local i = 1
+  while i <= #args do
+    local a = args[i]
+    if a == "--markdown" then markdown = true
+    elseif a == "--tools" and args[i + 1] then files[#files + 1] = args[i + 1]; i = i + 1
+    else
+      io.stderr:write("vdxlua tools: unknown argument '", tostring(a), "'\n",
+        "usage: vdxlua tools [--markdown] [--tools FILE.lua]...\n")
+      return 2
+    end
+    i = i + 1
+  end
+  local reg = tools.new()
+  require("vdx.builtin").register_all(reg)
+  for _, f in ipairs(files) do
+    local ok, err = reg:load_file(f)
+    if not ok then io.stderr:write("vdxlua tools: cannot load ", f, ": ", err, "\n") end
+  end
+  io.stdout:write((markdown and tools.render_markdown(reg) or tools.render_list(reg)), "\n")
+  return 0
+end
+
+return tools

@@ -1,0 +1,138 @@
+--- spec/mcp_client.lua: drives `vdxlua mcp` as a subprocess over stdio,
+-- from a spec whose main chunk keeps vdx's loop turning (vdx.sleep), so
+-- fixture servers in the spec process keep answering meanwhile.
+local vdx = require "vdx"
+local cjson = require "cjson"
+local helpers = require "helpers"
+
+local client = {}
+
+local function tmpdir()
+  local p = io.popen("mktemp -d /tmp/vdx-mcp-spec.XXXXXX")
+  local d = p:read("l")
+  p:close()
+  return d
+end
+
+local function q(s) return "'" .. tostring(s):gsub("'", "'\\''") .. "'" end
+
+local function read(path)
+  local f = io.open(path, "rb")
+  if not f then return nil end
+  local s = f:read("a")
+  f:close()
+  return s
+end
+
+--- Decodes each line of text; returns the list of messages (undecodable
+-- lines become {raw = line}).
+function client.decode_lines(text)
+  local out = {}
+  for line in (text or ""):gmatch("([^\n]*)\n") do
+    local ok, v = pcall(cjson.decode, line)
+    out[#out + 1] = ok and v or { raw = line }
+  end
+  return out
+end
+
+local function start_process(dir, args, stdin)
+  local cmd = ("( %s mcp --no-default-skills %s < %s > %s/out 2> %s/err; echo $? > %s/rc ) >/dev/null 2>&1 &")
+    :format(helpers.vdxlua, args or "", stdin, dir, dir, dir)
+  os.execute(cmd)
+end
+
+--- Waits (turning the loop) until pred() is true or timeout_ms passes;
+-- returns pred's last value.
+function client.wait_until(pred, timeout_ms)
+  local waited = 0
+  local v = pred()
+  while not v and waited < (timeout_ms or 30000) do
+    vdx.sleep(25)
+    waited = waited + 25
+    v = pred()
+  end
+  return v
+end
+
+--- Runs `vdxlua mcp ARGS` with the given lines (strings or tables) on
+-- stdin; returns the decoded output messages, the raw stdout, the stderr
+-- text and the exit status.
+function client.batch(lines, args, timeout_ms)
+  local dir = tmpdir()
+  local f = assert(io.open(dir .. "/in", "wb"))
+  for _, l in ipairs(lines) do
+    f:write(type(l) == "table" and cjson.encode(l) or l, "\n")
+  end
+  f:close()
+  start_process(dir, args, dir .. "/in")
+  client.wait_until(function() return read(dir .. "/rc") end, timeout_ms or 60000)
+  local out, err, rc = read(dir .. "/out") or "", read(dir .. "/err") or "", read(dir .. "/rc")
+  os.execute("rm -rf " .. q(dir))
+  return client.decode_lines(out), out, err, tonumber(rc)
+end
+
+--- Starts an interactive session (stdin is a FIFO).  The session has
+-- :send(msg), :wait_for(id_or_pred, timeout_ms), :messages(), :close().
+function client.start(args)
+  local dir = tmpdir()
+  os.execute("mkfifo " .. q(dir .. "/in"))
+  start_process(dir, args, dir .. "/in")
+  local w = assert(io.open(dir .. "/in", "wb"))
+  local s = { dir = dir }
+  function s:send(msg)
+    w:write(type(msg) == "table" and cjson.encode(msg) or msg, "\n")
+    w:flush()
+  end
+  function s:messages()
+    return client.decode_lines(read(dir .. "/out") or "")
+  end
+  function s:wait_for(want, timeout_ms)
+    local pred = type(want) == "function" and want or function(m) return m.id == want end
+    return client.wait_until(function()
+      for _, m in ipairs(self:messages()) do if pred(m) then return m end end
+    end, timeout_ms)
+  end
+  function s:stderr() return read(dir .. "/err") or "" end
+  function s:close(timeout_ms)
+    if w then w:close() w = nil end
+    local rc = client.wait_until(function() return read(dir .. "/rc") end, timeout_ms or 60000)
+    local msgs = self:messages()
+    os.execute("rm -rf " .. q(dir))
+    return tonumber(rc), msgs
+  end
+  return s
+end
+
+--- The initialize request for protocol version v.
+function client.initialize(id, v)
+  return { jsonrpc = "2.0", id = id, method = "initialize", params = { protocolVersion = v,
+    capabilities = {}, clientInfo = { name = "spec", version = "1" } } }
+end
+
+--- A request carrying 2026-07-28 per-request _meta.
+function client.modern(id, method, params)
+  params = params or {}
+  params._meta = params._meta or {}
+  params._meta["io.modelcontextprotocol/protocolVersion"] = "2026-07-28"
+  params._meta["io.modelcontextprotocol/clientCapabilities"] = {}
+  params._meta["io.modelcontextprotocol/clientInfo"] = { name = "spec", version = "1" }
+  return { jsonrpc = "2.0", id = id, method = method, params = params }
+end
+
+--- A tools/call request.
+function client.call(id, name, args)
+  return { jsonrpc = "2.0", id = id, method = "tools/call", params = { name = name, arguments = args } }
+end
+
+--- The message with this id in list.
+function client.by_id(list, id)
+  for _, m in ipairs(list) do if m.id == id then return m end end
+end
+
+--- The text of a tools/call result.
+function client.text(msg)
+  local c = msg and msg.result and msg.result.content
+  return c and c[1] and c[1].text or ""
+end
+
+return client
