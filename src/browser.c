@@ -13,6 +13,7 @@
 
 #include "vdx.h"
 #include "objects.h"
+#include "events.h"
 #include "task.h"
 
 extern char **environ;
@@ -52,6 +53,10 @@ static void browser_event(lua_State *L, void *data, const char *sid0,
         break;
       }
     lua_pop(L, 1);
+  } else if (strcmp(method, "Target.targetCreated") == 0) {
+    vdx__events_target_created(L, b, params);      /* popups: events.h */
+  } else if (strcmp(method, "Target.targetDestroyed") == 0) {
+    vdx__events_target_destroyed(L, b, params);
   }
 }
 
@@ -261,6 +266,12 @@ vdx_browser *vdx__browser_push(lua_State *L, vdx_conn *conn, vdx_proc *proc,
   vdx__on_teardown(b->lp, browser_teardown, b);
   vdx__conn_on_lost(conn, browser_lost, b);
   vdx__conn_observe(conn, "", browser_event, b);
+  /* Target.targetCreated for popups and tabs that pages open. */
+  lua_createtable(L, 0, 1);
+  lua_pushboolean(L, 1);
+  lua_setfield(L, -2, "discover");
+  vdx__conn_send_only(L, conn, NULL, "Target.setDiscoverTargets", -1);
+  lua_pop(L, 1);
   if (proc) {
     proc->cb_data = b;
     proc->on_exit = proc_exited;

@@ -135,12 +135,15 @@ static int context_closeslot(lua_State *L) {
   return 0;
 }
 
+int vdx__context_pages(lua_State *L);
+
 int vdx__context_open(lua_State *L) {
   static const luaL_Reg methods[] = {
     {"new_page", context_new_page},
     {"close", context_close},
     {"id", context_id},
     {"browser", context_browser},
+    {"pages", vdx__context_pages},        /* tabs.c */
     {NULL, NULL}};
   luaL_newmetatable(L, VDX_CONTEXT_MT);
   luaL_newlib(L, methods);

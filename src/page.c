@@ -13,6 +13,7 @@
 
 #include "vdx.h"
 #include "objects.h"
+#include "events.h"
 
 int vdx__send(lua_State *L, vdx_conn *c, const char *sid);
 
@@ -161,6 +162,7 @@ vdx_page *vdx__page_push(lua_State *L, int ctx_idx, const char *target_id,
   luaL_setmetatable(L, VDX_PAGE_MT);
   lua_pushvalue(L, ctx_idx);
   lua_setiuservalue(L, -2, 1);
+  vdx__page_register(L, -1);               /* events.h: for ctx:pages() */
   p->next = p->b->pages;
   if (p->next) p->next->prev = p;
   p->b->pages = p;
@@ -278,21 +280,30 @@ static int goto_k(lua_State *L, int status, lua_KContext ctx) {
     }
     lua_getfield(L, 6, "loaderId");
     const char *loader = lua_tostring(L, -1);
+    /* networkidle: load here, then the quiet wait of events.c below (a
+     * request that stays open must not hold the navigation up). */
+    int wflag = flag == VDX_LIFE_IDLE ? VDX_LIFE_LOAD : flag;
     if (loader && flag != VDX_LIFE_COMMIT &&
-        !(strcmp(loader, p->loader) == 0 && (p->life & flag))) {
+        !(strcmp(loader, p->loader) == 0 && (p->life & wflag))) {
       if (p->nwaits == (int)(sizeof p->waits / sizeof p->waits[0]))
         return luaL_error(L, "too many navigations waiting on this page");
       vdx_waiter *w = vdx__waiter_new(lp, left, "page:goto()");
       life_wait *lw = &p->waits[p->nwaits++];
       snprintf(lw->loader, sizeof lw->loader, "%s", loader);
-      lw->flag = flag;
+      lw->flag = wflag;
       lw->w = w;
       vdx__waiter_on_done(w, wait_removed, p);
       lua_settop(L, 5);
       return vdx__await(L, w, 1, goto_k);
     }
   }
-  if (ctx <= 1) {                           /* loaded: read url and title */
+  if (ctx <= 1 && flag == VDX_LIFE_IDLE) {  /* loaded: then 500 ms quiet */
+    lua_settop(L, 5);
+    vdx_waiter *w = vdx__events_nav_wait(L, p, vdx__events_nav_seq(L, p) - 1,
+                                         VDX_LIFE_IDLE, left);
+    return vdx__await(L, w, 3, goto_k);
+  }
+  if (ctx <= 1 || ctx == 3) {               /* loaded: read url and title */
     lua_settop(L, 5);
     lua_createtable(L, 0, 2);
     lua_pushliteral(L, "({url: location.href, title: document.title})");

@@ -1,0 +1,387 @@
+-- Acting on the page like a user: real input events, waits that fit,
+-- covered elements, frames (cross-origin too), dialogs, tabs, console and
+-- network records, navigation waits, the description ladder and the
+-- evaluate guard, all against the real browser and fixture pages.
+local vdx = require "vdx"
+local h = require "helpers"
+
+-- The ref of the first snapshot line matching pattern (a Lua pattern).
+local function ref_of(snap, pattern)
+  for line in snap.text:gmatch("[^\n]+") do
+    if line:find(pattern) then
+      local r = line:match("%[ref=([%w_]+)%]")
+      if r then return r end
+    end
+  end
+  error("no line matches " .. pattern .. " in\n" .. snap.text)
+end
+
+local function text_of(page, id, frame)
+  return page:evaluate(("document.getElementById(%q).textContent"):format(id))
+end
+
+describe("page actions", function()
+  local browser, srv, page, base, ctx
+  local tmp = os.tmpname()
+  os.remove(tmp)
+  os.execute("mkdir -p " .. tmp)
+
+  setup(function()
+    srv = h.serve {
+      ["GET /api/items"] = function() return { json = { n = 3 } } end,
+      ["GET /api/broken"] = function() return { status = 500, body = "no" } end,
+      ["GET /api/hang"] = function() vdx.sleep(6000); return "late" end,
+    }
+    local port = srv.url:match(":(%d+)$")
+    browser = vdx.launch {
+      args = { "--host-resolver-rules=MAP a.test 127.0.0.1, MAP b.test 127.0.0.1" },
+    }
+    base = "http://a.test:" .. port
+    ctx = browser:new_context()
+    page = ctx:new_page()
+  end)
+
+  teardown(function()
+    if browser then browser:close() end
+    if srv then srv:close() end
+    os.execute("rm -rf " .. tmp)
+  end)
+
+  it("names the cookie banner that covers a button, then clicks once it is gone", function()
+    page:navigate(srv.url .. "/actions/covered.html")
+    local snap = page:snapshot()
+    local buy, accept = ref_of(snap, 'button "Buy now"'), ref_of(snap, 'button "Accept cookies"')
+    local err = h.error_of(page.click, page, buy)
+    assert.is_true(vdx.is_error(err, "ElementCovered"))
+    assert.equal(buy, err.ref)
+    assert.equal("cookie-banner", err.covering.layer and err.covering.layer.id or err.covering.id)
+    assert.matches('id="cookie%-banner"', err.message)
+    assert.matches("retrying will not help", err.message)
+    assert.equal("nothing", text_of(page, "out"))     -- no click went through
+    local r = page:click(accept)
+    assert.same({ ok = true, ref = accept, console_errors = 0 }, r)
+    r = page:click(buy)
+    assert.is_true(r.ok)
+    assert.equal("bought 1", text_of(page, "out"))
+  end)
+
+  it("opens a menu that reacts to pointerdown only, with trusted events", function()
+    page:navigate(srv.url .. "/actions/menu.html")
+    local snap = page:snapshot()
+    page:click(ref_of(snap, 'button "Options"'))
+    assert.equal("pointerover pointerdown pointerup click", text_of(page, "log"))
+    snap = page:snapshot()
+    assert.matches('button "Options" %[expanded%]', snap.text)
+    page:click(ref_of(snap, 'menuitem "Delete"'))
+    assert.equal("chose delete", text_of(page, "out"))
+  end)
+
+  it("types into inputs, textareas and a contenteditable editor", function()
+    page:navigate(srv.url .. "/actions/editor.html")
+    local snap = page:snapshot()
+    local title, notes = ref_of(snap, 'textbox "Title"'), ref_of(snap, 'textbox "Notes"')
+    local body, q = ref_of(snap, 'textbox "Body"'), ref_of(snap, 'textbox "Search"')
+    page:type(title, "New title", { clear = true })
+    assert.equal("New title", page:evaluate("document.getElementById('title').value"))
+    page:type(notes, "ab", { slowly = true })
+    assert.equal("ab", page:evaluate("document.getElementById('notes').value"))
+    assert.same({ "notes:keydown:a", "notes:keypress:a", "notes:input:a", "notes:keyup:a",
+                  "notes:keydown:b", "notes:keypress:b", "notes:input:b", "notes:keyup:b" },
+      page:evaluate("window.keys.filter(k => k.startsWith('notes:'))"))
+    page:type(body, " world")
+    assert.equal("Hello world", page:evaluate("document.getElementById('editor').textContent"))
+    page:type(body, "Replaced", { clear = true, slowly = true })
+    assert.equal("Replaced", page:evaluate("document.getElementById('editor').textContent"))
+    -- press_key: select all in the title, then type over it; Enter submits.
+    page:press_key("Control+A", { target = title })
+    page:press_key("x")
+    assert.equal("x", page:evaluate("document.getElementById('title').value"))
+    page:type(q, "shoes", { submit = true })
+    assert.equal("submitted x", text_of(page, "out"))
+    page:type(title, "", { clear = true })
+    assert.equal("", page:evaluate("document.getElementById('title').value"))
+    assert.has_error(function() page:press_key("Control+Nope") end)
+  end)
+
+  it("selects one of 200 options by label or value and lists them on a miss", function()
+    page:navigate(srv.url .. "/actions/select.html")
+    local snap = page:snapshot()
+    local s = ref_of(snap, 'combobox "Pick one"')
+    local r = page:select_option(s, "Option 150")
+    assert.same({ "v150" }, r.selected)
+    assert.equal("changed to v150", text_of(page, "out"))
+    r = page:select_option(s, { "v7" })
+    assert.same({ "v7" }, r.selected)
+    local err = h.error_of(page.select_option, page, s, "Option 201")
+    assert.is_true(vdx.is_error(err, "NoOption"))
+    assert.equal(200, err.option_count)
+    assert.equal(50, #err.available)
+    assert.same({ value = "v1", label = "Option 1" }, err.available[1])
+    assert.matches('"Option 1", "Option 2"', err.message)
+  end)
+
+  it("fills and submits a checkout form inside a cross-origin iframe by refs", function()
+    page:navigate(base .. "/actions/checkout.html")
+    local snap = page:snapshot()
+    local name = ref_of(snap, 'textbox "Name on card"')
+    assert.matches("^f%d+_e%d+$", name)
+    local frames = page:frames()
+    local oop = false
+    for _, f in ipairs(frames) do oop = oop or f.out_of_process end
+    assert.is_true(oop)
+    page:type(name, "Ada Lovelace")
+    page:type(ref_of(snap, 'textbox "Card number"'), "4242 4242", { slowly = true })
+    page:select_option(ref_of(snap, 'combobox "Country"'), "Germany")
+    local r = page:check(ref_of(snap, 'checkbox "Save card"'))
+    assert.is_true(r.changed)
+    r = page:check(ref_of(snap, 'checkbox "Save card"'))
+    assert.is_false(r.changed)
+    page:click(ref_of(snap, 'button "Pay %$42.00"'))
+    page:wait_for { text = "paid by", timeout_ms = 5000 }
+    assert.equal("paid by Ada Lovelace card 4242 4242 in de saved", text_of(page, "status"))
+  end)
+
+  it("reports a popup and a new tab, which appear in ctx:pages()", function()
+    page:navigate(srv.url .. "/actions/popup.html")
+    local snap = page:snapshot()
+    local r = page:click(ref_of(snap, 'button "Open popup"'))
+    assert.equal(1, #r.popups)
+    assert.equal(srv.url .. "/actions/second.html?popup", r.popups[1].url)
+    r = page:click(ref_of(snap, 'link "Open help in a new tab"'))
+    assert.equal(1, #r.popups)
+    local pages = ctx:pages()
+    assert.equal(3, #pages)
+    assert.equal(page, pages[1])
+    local urls = {}
+    for i = 2, 3 do
+      pages[i]:wait_for { text = "Second page", timeout_ms = 5000 }
+      urls[#urls + 1] = pages[i]:evaluate("location.href")
+    end
+    table.sort(urls)
+    assert.same({ srv.url .. "/actions/second.html", srv.url .. "/actions/second.html?popup" }, urls)
+    assert.same(pages, ctx:pages())                 -- the same objects each time
+    assert.is_true(pages[3]:bring_to_front())
+    pages[3]:close()
+    pages[2]:close()
+    assert.equal(1, #ctx:pages())
+    -- a plain link navigates, and the result says so
+    r = page:click(ref_of(snap, 'link "Go to second"'))
+    assert.same({ url = srv.url .. "/actions/second.html", status = 200, same_document = false },
+      r.navigation)
+  end)
+
+  it("answers alert, confirm and prompt by policy or as told, never hanging", function()
+    page:navigate(srv.url .. "/actions/dialogs.html")
+    local snap = page:snapshot()
+    local r = page:click(ref_of(snap, 'button "Alert"'))
+    assert.equal("alert done", text_of(page, "out"))
+    assert.same({ { type = "alert", message = "Saved!", accepted = true, seq = 1,
+                    url = srv.url .. "/actions/dialogs.html", default_prompt = "" } }, r.dialogs)
+    r = page:click(ref_of(snap, 'button "Confirm"'))
+    assert.equal("confirm:false", text_of(page, "out"))
+    assert.is_false(r.dialogs[1].accepted)
+    page:click(ref_of(snap, 'button "Prompt"'))
+    assert.equal("prompt:null", text_of(page, "out"))
+    page:handle_dialog { accept = true, prompt_text = "Bob" }
+    r = page:click(ref_of(snap, 'button "Prompt"'))
+    assert.equal("prompt:Bob", text_of(page, "out"))
+    assert.equal("Bob", r.dialogs[1].prompt_text)
+    page:handle_dialog { accept = true }
+    page:click(ref_of(snap, 'button "Confirm"'))
+    assert.equal("confirm:true", text_of(page, "out"))
+    assert.equal(5, #page:dialogs())
+    -- a dialog from evaluate does not hang it either
+    assert.equal(1, page:evaluate("alert('x'), 1"))
+  end)
+
+  it("keeps console messages, exceptions and requests, with failures", function()
+    page:navigate(srv.url .. "/actions/errors.html")
+    page:wait_for { text = "More errors" }
+    page:console()                                   -- mark: since = "last"
+    assert.same({}, page:console { since = "last" })
+    page:navigate(srv.url .. "/actions/errors.html")
+    local deadline = vdx.now() + 5000
+    local errs
+    repeat
+      vdx.sleep(50)
+      errs = page:console { level = "error", since = 0 }
+    until #errs >= 2 or vdx.now() > deadline
+    local texts = {}
+    for _, e in ipairs(errs) do texts[#texts + 1] = e.source .. ": " .. e.text end
+    assert.truthy(table.concat(texts, "\n"):find("console: first error", 1, true))
+    assert.truthy(table.concat(texts, "\n"):find("exception: Error: late boom", 1, true))
+    local log = page:console { since = 0 }
+    local found
+    for _, e in ipairs(log) do if e.text == "hello 42 Object" then found = e end end
+    assert.is_table(found)
+    assert.equal("log", found.level)
+    assert.equal(srv.url .. "/actions/errors.html", found.url)
+    assert.equal(6, found.line)
+    local api = page:requests { filter = "api/" }
+    local by = {}
+    for _, q in ipairs(api) do by[q.url:match("api/(%w+)")] = q end
+    assert.equal(404, by.missing.status)
+    assert.equal(200, by.items.status)
+    assert.equal("GET", by.items.method)
+    assert.equal("Fetch", by.items.type)
+    assert.is_true(by.items.duration_ms >= 0)
+    local failed = page:requests { failed = true }
+    local refused
+    for _, q in ipairs(failed) do if q.url:find(":9/refused", 1, true) then refused = q end end
+    assert.equal("net::ERR_UNSAFE_PORT", refused.failure)   -- port 9: refused by the browser
+    -- an action reports the console errors it caused
+    local snap = page:snapshot()
+    local r = page:click(ref_of(snap, 'button "More errors"'))
+    assert.equal(1, r.console_errors)
+  end)
+
+  it("waits for load, or for network quiet, on a page that keeps a request open", function()
+    -- A socket that listens and never answers: the page's request to it
+    -- stays open for as long as the page lives.
+    local socket = require "socket"
+    local hang = assert(socket.tcp())
+    assert(hang:bind("127.0.0.1", 0))
+    assert(hang:listen(8))
+    local _, hport = hang:getsockname()
+    local url = srv.url .. "/actions/longlived.html?port=" .. hport
+    local t0 = vdx.now()
+    local nav = page:navigate(url, { wait_until = "networkidle", timeout_ms = 5000 })
+    assert.equal("Long", nav.title)
+    assert.is_true(vdx.now() - t0 >= 500)
+    assert.is_true(vdx.now() - t0 < 4000)
+    local open = page:requests { filter = "/stream" }
+    assert.equal(1, #open)
+    assert.is_nil(open[1].finished)
+    t0 = vdx.now()
+    local r = page:reload { wait_until = "networkidle", timeout_ms = 5000 }
+    assert.equal(url, r.url)
+    assert.is_true(vdx.now() - t0 >= 500)
+    assert.is_true(vdx.now() - t0 < 4000)
+    page:navigate(srv.url .. "/actions/second.html")
+    r = page:back { wait_until = "domcontentloaded" }
+    hang:close()
+    assert.equal(url, r.url)
+    r = page:forward()                        -- from the back/forward cache
+    assert.equal(srv.url .. "/actions/second.html", r.url)
+    local err = h.error_of(page.forward, page)
+    assert.is_true(vdx.is_error(err, "NavigationFailed"))
+  end)
+
+  it("finds elements by description and says what it tried on a miss", function()
+    page:navigate(srv.url .. "/actions/ladder.html")
+    local r = page:click('click the "Place order" button')
+    assert.equal("role", r.found_by)
+    assert.equal("ordered", text_of(page, "out"))
+    r = page:type("the Email address field", "a@b.c")  -- "field": role textbox
+    assert.equal("role", r.found_by)
+    r = page:type("Email address", "x@y.z", { clear = true })
+    assert.equal("label", r.found_by)
+    assert.equal("x@y.z", page:evaluate("document.getElementById('email').value"))
+    r = page:type('"Search products"', "boots")
+    assert.equal("placeholder", r.found_by)
+    local err = h.error_of(page.click, page, 'click the "Secret deals" link')
+    assert.is_true(vdx.is_error(err, "NoMatch"))
+    assert.same({ { phrase = "Secret deals", role = "link", by_role = 1, by_label = 0,
+                    by_placeholder = 0, by_text = 1 } }, err.tried)
+    assert.equal(srv.url .. "/actions/second.html?hidden", err.href)
+    assert.equal(srv.url .. "/actions/ladder.html", err.url)
+    assert.equal("Help center", err.links[1].text)
+    assert.matches("use its refs: they are the reliable way", err.message)
+    assert.matches("page:navigate%(%) can go there directly", err.message)
+  end)
+
+  it("refuses obviously acting scripts in evaluate_checked, and says it is no sandbox", function()
+    page:navigate(srv.url .. "/actions/editor.html")
+    local err = h.error_of(page.evaluate_checked, page, "document.querySelector('form').requestSubmit()")
+    assert.is_true(vdx.is_error(err, "EvaluateRefused"))
+    assert.equal("requestSubmit()", err.pattern)
+    assert.matches("not a sandbox", err.message)
+    assert.matches("bug to report", err.message)
+    for src, what in pairs {
+      ["document.getElementById('title').value = 'x'"] = "a form value assignment",
+      ["btn.click()"] = "click()",
+      ["location.href = '/'"] = "navigation (location)",
+      ["el.dispatchEvent(new Event('input'))"] = "dispatchEvent()",
+      ["document.forms[0].reset()"] = "a form reset()",
+    } do
+      assert.equal(what, h.error_of(page.evaluate_checked, page, src).pattern)
+    end
+    assert.equal("-", text_of(page, "out"))
+    assert.equal("Editor", page:evaluate_checked("document.title"))
+    assert.equal(5, page:evaluate_checked("(a, b) => a + b.n", 2, { n = 3 }))
+    assert.is_true(page:evaluate_checked("document.getElementById('title').value === 'Old title'"))
+  end)
+
+  it("fills a form of every field kind, uploads a file, drags and presses at a point", function()
+    page:navigate(srv.url .. "/actions/form.html")
+    local snap = page:snapshot()
+    local file = tmp .. "/avatar.txt"
+    local f = assert(io.open(file, "w")); f:write("hi"); f:close()
+    local r = page:fill_form {
+      { target = ref_of(snap, 'textbox "Full name"'), value = "Grace" },
+      { target = ref_of(snap, 'checkbox "I agree"'), value = true },
+      { target = ref_of(snap, 'radio "Pro"'), value = true },
+      { target = ref_of(snap, 'combobox "Size"'), value = "L" },
+      { target = ref_of(snap, 'slider "Volume"'), value = 7 },
+      { target = ref_of(snap, 'button "Avatar"'), value = file },
+    }
+    assert.equal(6, r.count)
+    page:click(ref_of(snap, 'button "Save"'))
+    assert.same({ name = "Grace", terms = "on", plan = "pro", size = "L", volume = "7",
+                  avatar = {} }, page:evaluate("JSON.parse(document.getElementById('out').textContent)"))
+    assert.equal("avatar.txt", page:evaluate("document.getElementById('avatar').files[0].name"))
+    page:drag(ref_of(snap, 'button "Drag me"'), ref_of(snap, 'button "Drop zone"'))
+    assert.equal("dropped", text_of(page, "dragged"))
+    local box = page:evaluate("(() => { const r = document.getElementById('slider').getBoundingClientRect(); return {x: r.x, y: r.y} })()")
+    r = page:click_at(box.x + 100, box.y + 10, { hold_ms = 250, steps = 4 })
+    assert.equal("held true at 100", text_of(page, "held"))
+    assert.equal("\137PNG", r.png:sub(1, 4))
+  end)
+
+  it("writes screenshots of the viewport, the full page and one element, and a PDF", function()
+    page:navigate(srv.url .. "/actions/select.html")
+    local snap = page:snapshot()
+    local function png_size(path)
+      local f = assert(io.open(path, "rb")); local d = f:read("a"); f:close()
+      assert.equal("\137PNG\r\n\26\n", d:sub(1, 8))
+      return string.unpack(">I4I4", d, 17)
+    end
+    local r = page:screenshot { path = tmp .. "/v.png" }
+    assert.equal(tmp .. "/v.png", r.path)
+    assert.is_true(r.size > 100)
+    local w, hgt = png_size(r.path)
+    assert.equal(page:evaluate("innerWidth"), w)
+    assert.equal(page:evaluate("innerHeight"), hgt)
+    r = page:screenshot { path = tmp .. "/e.png", ref = ref_of(snap, 'combobox "Pick one"') }
+    local ew, eh = png_size(r.path)
+    local rect = page:evaluate("(() => { const r = document.getElementById('s').getBoundingClientRect(); return [Math.round(r.width), Math.round(r.height)] })()")
+    assert.same(rect, { ew, eh })
+    r = page:screenshot { path = tmp .. "/j.jpg", format = "jpeg", full_page = true }
+    assert.is_true(r.size > 100)
+    r = page:pdf { path = tmp .. "/p.pdf" }
+    local f = assert(io.open(r.path, "rb")); local d = f:read(5); f:close()
+    assert.equal("%PDF-", d)
+  end)
+
+  it("fails with UnknownRef and StaleRef carrying what the element was", function()
+    page:navigate(srv.url .. "/actions/covered.html")
+    local snap = page:snapshot()
+    local accept = ref_of(snap, 'button "Accept cookies"')
+    page:click(accept)
+    local err = h.error_of(page.click, page, accept, { timeout_ms = 2000 })
+    assert.is_true(vdx.is_error(err, "StaleRef"))
+    assert.same({ "button", "Accept cookies", "button" }, { err.role, err.name, err.tag })
+    assert.equal('e2 was the button "Accept cookies" (<button>), which has left the page; '
+      .. "take a new snapshot", err.message)
+    err = h.error_of(page.click, page, "e99")
+    assert.is_true(vdx.is_error(err, "UnknownRef"))
+    err = h.error_of(page.click, page, "f9_e1")
+    assert.is_true(vdx.is_error(err, "UnknownRef"))
+    assert.has_error(function() page:click("#buy") end)   -- not a ref: a description
+    -- a hidden element: Timeout that says why
+    page:evaluate("document.getElementById('buy').style.visibility = 'hidden'")
+    err = h.error_of(page.click, page, ref_of(snap, 'button "Buy now"'), { timeout_ms = 300 })
+    assert.is_true(vdx.is_error(err, "Timeout"))
+    assert.equal("is not visible", err.reason)
+  end)
+end)

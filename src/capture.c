@@ -1,0 +1,325 @@
+/*
+ * capture.c -- page:screenshot, page:pdf and page:evaluate_checked: what an
+ * agent may take from a page without acting on it.
+ */
+#include <regex.h>
+#include <string.h>
+
+#include "vdx.h"
+#include "objects.h"
+#include "input.h"
+
+static vdx_page *open_page(lua_State *L) {
+  vdx_page *p = vdx__check_page(L, 1);
+  if (p->closed) luaL_error(L, "vdx.Page is closed (%s)", p->close_reason);
+  vdx__browser_conn(L, p->b);
+  return p;
+}
+
+static vdx_waiter *call(lua_State *L, vdx_page *p, const char *method) {
+  /* stack: params -> */
+  vdx_waiter *w = vdx__conn_call(L, vdx__browser_conn(L, p->b), p->session_id,
+                                 method, -1, 0);
+  if (w == NULL) lua_error(L);
+  return w;
+}
+
+/* --------------------------------------------------------- screenshot */
+
+static double num(lua_State *L, int t, const char *k) {
+  lua_getfield(L, t, k);
+  double v = lua_tonumber(L, -1);
+  lua_pop(L, 1);
+  return v;
+}
+
+static void set_num(lua_State *L, int t, const char *k, double v) {
+  lua_pushnumber(L, v);
+  lua_setfield(L, t, k);
+}
+
+/* stack: page, opts, clip, [value] */
+static int shot_k(lua_State *L, int status, lua_KContext step) {
+  (void)status;
+  luaL_checkstack(L, 20, "vdx: screenshot");
+  vdx_page *p = vdx__check_page(L, 1);
+  vdx_waiter *w;
+  if (step == 1) {                         /* the element's rectangle */
+    static const char *const k[] = {"x", "y", "width", "height"};
+    for (int i = 0; i < 4; i++) set_num(L, 3, k[i], num(L, 4, k[i]));
+    lua_getfield(L, 2, "ref");
+    vdx_frame *f = vdx__ref_frame(L, p, lua_tostring(L, -1));
+    lua_settop(L, 3);
+    if (f->ordinal) {
+      w = vdx__frame_offset(L, p, f, num(L, 3, "x"), num(L, 3, "y"), 0);
+      return vdx__await(L, w, 2, shot_k);
+    }
+    step = 2;
+    lua_createtable(L, 0, 2);              /* as if offset by nothing */
+    set_num(L, 4, "x", num(L, 3, "x"));
+    set_num(L, 4, "y", num(L, 3, "y"));
+  }
+  if (step == 2) {                         /* in main-viewport coordinates */
+    if (lua_getfield(L, 4, "covered") == LUA_TTABLE) {
+      lua_getfield(L, 2, "ref");
+      return vdx__error_raise(L, "ElementCovered", "%s is covered by an element "
+                              "of a parent frame", lua_tostring(L, -1));
+    }
+    set_num(L, 3, "x", num(L, 4, "x"));
+    set_num(L, 3, "y", num(L, 4, "y"));
+    lua_settop(L, 3);
+    lua_newtable(L);
+    w = call(L, p, "Page.getLayoutMetrics");
+    lua_settop(L, 3);
+    return vdx__await(L, w, 3, shot_k);
+  }
+  if (step == 3) {                         /* metrics: make the clip */
+    lua_getfield(L, 2, "full_page");
+    int full = lua_toboolean(L, -1);
+    lua_getfield(L, 4, full ? "cssContentSize" : "cssVisualViewport");
+    int m = lua_gettop(L);
+    if (full) {
+      set_num(L, 3, "x", 0);
+      set_num(L, 3, "y", 0);
+      set_num(L, 3, "width", num(L, m, "width"));
+      set_num(L, 3, "height", num(L, m, "height"));
+    } else {
+      set_num(L, 3, "x", num(L, 3, "x") + num(L, m, "pageX"));
+      set_num(L, 3, "y", num(L, 3, "y") + num(L, m, "pageY"));
+    }
+    set_num(L, 3, "scale", 1);
+    step = 0;
+  }
+  if (step == 0) {                         /* capture */
+    lua_settop(L, 3);
+    lua_createtable(L, 0, 4);
+    lua_getfield(L, 2, "format");
+    if (lua_isnil(L, -1)) { lua_pop(L, 1); lua_pushliteral(L, "png"); }
+    lua_setfield(L, -2, "format");
+    lua_getfield(L, 2, "quality");
+    lua_setfield(L, -2, "quality");
+    if (lua_getfield(L, 3, "scale") != LUA_TNIL) {
+      lua_pushvalue(L, 3);
+      lua_setfield(L, -3, "clip");
+      lua_pushboolean(L, 1);
+      lua_setfield(L, -3, "captureBeyondViewport");
+    }
+    lua_pop(L, 1);
+    w = call(L, p, "Page.captureScreenshot");
+    lua_settop(L, 3);
+    return vdx__await(L, w, 4, shot_k);
+  }
+  size_t len;
+  lua_getfield(L, 4, "data");
+  const char *b64 = luaL_checklstring(L, -1, &len);
+  lua_getfield(L, 2, "path");
+  vdx__b64_write_file(L, lua_tostring(L, -1), b64, len);
+  return 1;
+}
+
+/*
+ * page:screenshot{ path =, full_page = false, ref = nil, format = "png",
+ * quality = nil } -> { path =, size = }.  Writes the viewport, the whole
+ * page (full_page) or one element (ref, from any frame) as png, jpeg or
+ * webp (quality 0-100 for the last two).
+ */
+static int page_screenshot(lua_State *L) {
+  static const char *const known[] = {"path", "full_page", "ref", "format",
+                                      "quality", NULL};
+  vdx_page *p = open_page(L);
+  luaL_checktype(L, 2, LUA_TTABLE);
+  vdx__check_opts(L, 2, known);
+  lua_settop(L, 2);
+  lua_getfield(L, 2, "path");
+  luaL_argcheck(L, lua_isstring(L, -1), 2, "path is required");
+  lua_getfield(L, 2, "format");
+  const char *fmt = luaL_optstring(L, -1, "png");
+  if (strcmp(fmt, "png") && strcmp(fmt, "jpeg") && strcmp(fmt, "webp"))
+    return luaL_error(L, "format must be png, jpeg or webp (got '%s')", fmt);
+  lua_settop(L, 2);
+  lua_newtable(L);                         /* slot 3: the clip */
+  lua_getfield(L, 2, "ref");
+  if (!lua_isnil(L, -1)) {
+    vdx_frame *f = vdx__ref_frame(L, p, luaL_checkstring(L, -1));
+    lua_createtable(L, 1, 0);
+    lua_pushvalue(L, -2);
+    lua_rawseti(L, -2, 1);
+    vdx_waiter *w = vdx__bridge_call(L, p, f->id, "rect", -1, 0);
+    if (w == NULL) return luaL_error(L, "out of memory");
+    lua_settop(L, 3);
+    return vdx__await(L, w, 1, shot_k);
+  }
+  lua_pop(L, 1);
+  lua_getfield(L, 2, "full_page");
+  if (lua_toboolean(L, -1)) {
+    lua_pop(L, 1);
+    lua_newtable(L);
+    vdx_waiter *w = call(L, p, "Page.getLayoutMetrics");
+    lua_settop(L, 3);
+    return vdx__await(L, w, 3, shot_k);
+  }
+  lua_settop(L, 3);
+  return shot_k(L, LUA_OK, 0);
+}
+
+static int pdf_k(lua_State *L, int status, lua_KContext ctx) {
+  (void)status; (void)ctx;
+  size_t len;
+  lua_getfield(L, -1, "data");
+  const char *b64 = luaL_checklstring(L, -1, &len);
+  lua_getfield(L, 2, "path");
+  vdx__b64_write_file(L, lua_tostring(L, -1), b64, len);
+  return 1;
+}
+
+/* page:pdf{ path =, landscape = false, print_background = true } ->
+ * { path =, size = }: the page printed to PDF (headless only). */
+static int page_pdf(lua_State *L) {
+  static const char *const known[] = {"path", "landscape", "print_background", NULL};
+  vdx_page *p = open_page(L);
+  luaL_checktype(L, 2, LUA_TTABLE);
+  vdx__check_opts(L, 2, known);
+  lua_settop(L, 2);
+  lua_getfield(L, 2, "path");
+  luaL_argcheck(L, lua_isstring(L, -1), 2, "path is required");
+  lua_pop(L, 1);
+  lua_createtable(L, 0, 3);
+  lua_getfield(L, 2, "landscape");
+  lua_pushboolean(L, lua_toboolean(L, -1));
+  lua_setfield(L, -3, "landscape");
+  lua_pop(L, 1);
+  lua_getfield(L, 2, "print_background");
+  lua_pushboolean(L, lua_isnil(L, -1) || lua_toboolean(L, -1));
+  lua_setfield(L, -3, "printBackground");
+  lua_pop(L, 1);
+  vdx_waiter *w = call(L, p, "Page.printToPDF");
+  lua_settop(L, 2);
+  return vdx__await(L, w, 0, pdf_k);
+}
+
+/* ---------------------------------------------------- evaluate_checked */
+
+/* The obviously acting patterns, with what each is called in the refusal. */
+static const struct { const char *re, *what; } GUARD[] = {
+  {"\\.click[[:space:]]*\\(", "click()"},
+  {"requestSubmit[[:space:]]*\\(", "requestSubmit()"},
+  {"\\.submit[[:space:]]*\\(", "submit()"},
+  {"dispatchEvent[[:space:]]*\\(", "dispatchEvent()"},
+  {"new[[:space:]]+[A-Za-z]*Event[[:space:]]*\\(", "constructing an event"},
+  {"\\.reset[[:space:]]*\\(", "a form reset()"},
+  {"\\.(value|checked|selected|selectedIndex|valueAsNumber|valueAsDate|files|"
+   "indeterminate)[[:space:]]*([-+]?=[^=]|=$)", "a form value assignment"},
+  {"(^|[^A-Za-z0-9_$.])location[[:space:]]*(=[^=]|\\.(href|pathname|search|"
+   "hash|host)[[:space:]]*=[^=]|\\.(assign|replace|reload)[[:space:]]*\\()",
+   "navigation (location)"},
+  {"history\\.(back|forward|go|pushState|replaceState)[[:space:]]*\\(",
+   "navigation (history)"},
+  {"(window\\.|^|[^A-Za-z0-9_$.])open[[:space:]]*\\(", "window.open()"},
+  {"\\.(focus|blur|select|setSelectionRange|setRangeText|showPicker|"
+   "showModal|requestFullscreen)[[:space:]]*\\(", "moving focus or selection"},
+  {"execCommand[[:space:]]*\\(", "execCommand()"},
+  {"\\.(innerHTML|outerHTML|textContent|innerText|outerText)[[:space:]]*"
+   "(\\+?=[^=]|=$)", "rewriting the DOM"},
+  {"(insertAdjacent(HTML|Element|Text)|appendChild|removeChild|replaceChild|"
+   "insertBefore|replaceWith|replaceChildren|setAttribute|removeAttribute|"
+   "toggleAttribute)[[:space:]]*\\(", "changing the DOM"},
+  {"\\.remove[[:space:]]*\\([[:space:]]*\\)", "removing an element"},
+  {"document\\.(write|writeln|open)[[:space:]]*\\(", "document.write()"},
+  {"document\\.cookie[[:space:]]*=[^=]", "writing cookies"},
+  {"(localStorage|sessionStorage)\\.(setItem|removeItem|clear)[[:space:]]*\\(",
+   "writing storage"},
+  {"method[[:space:]]*:[[:space:]]*['\"`](POST|PUT|PATCH|DELETE)",
+   "a request that writes (POST/PUT/PATCH/DELETE)"},
+  {"sendBeacon[[:space:]]*\\(", "sendBeacon()"},
+};
+
+/* The name of the first acting pattern in src, or NULL. */
+static const char *guard_match(lua_State *L, const char *src, char *snippet,
+                               size_t size) {
+  for (size_t i = 0; i < sizeof GUARD / sizeof GUARD[0]; i++) {
+    regex_t re;
+    regmatch_t m;
+    if (regcomp(&re, GUARD[i].re, REG_EXTENDED | REG_NEWLINE) != 0)
+      luaL_error(L, "vdx: bad guard pattern %s", GUARD[i].re);
+    int hit = regexec(&re, src, 1, &m, 0) == 0;
+    regfree(&re);
+    if (hit) {
+      int n = (int)(m.rm_eo - m.rm_so);
+      snprintf(snippet, size, "%.*s", n > 60 ? 60 : n, src + m.rm_so);
+      return GUARD[i].what;
+    }
+  }
+  return NULL;
+}
+
+static int checked_k(lua_State *L, int status, lua_KContext ctx) {
+  (void)L; (void)status; (void)ctx;
+  return 1;
+}
+
+/*
+ * page:evaluate_checked(fn_source, ...) -> value.  The agent-facing
+ * evaluate: fn_source is an expression, or a function called with the
+ * (JSON-able) arguments that follow.  It refuses sources that match a list
+ * of obviously acting patterns (click(), submit(), requestSubmit(),
+ * dispatchEvent(), assigning a form value, navigation, form reset(),
+ * focus, DOM and storage writes…) with EvaluateRefused naming the pattern.
+ *
+ * This is a pattern check on the obvious road, not a sandbox: a script
+ * that acts on the page without matching one of the patterns gets
+ * through, and each such script is a bug to report.  page:evaluate (for
+ * Lua scripts) stays unrestricted.
+ */
+static int page_evaluate_checked(lua_State *L) {
+  open_page(L);
+  const char *src = luaL_checkstring(L, 2);
+  int nargs = lua_gettop(L) - 2;
+  char snippet[64];
+  const char *what = guard_match(L, src, snippet, sizeof snippet);
+  if (what) {
+    vdx__error_push(L, "EvaluateRefused", "evaluate_checked refused the script: "
+                    "it contains %s (`%s`).  It is for reading the page; act with "
+                    "page:click, page:type, page:select_option, page:press_key "
+                    "instead.  This is a pattern check on the source text, not a "
+                    "sandbox: a script that acts on the page without matching a "
+                    "pattern gets through, and that is a bug to report", what, snippet);
+    lua_pushstring(L, what);
+    lua_setfield(L, -2, "pattern");
+    lua_pushstring(L, snippet);
+    lua_setfield(L, -2, "match");
+    return lua_error(L);
+  }
+  luaL_Buffer b;
+  lua_getfield(L, 1, "evaluate");
+  lua_pushvalue(L, 1);
+  luaL_buffinit(L, &b);
+  luaL_addstring(&b, "(() => { const __vdx_f = (");
+  luaL_addstring(&b, src);
+  luaL_addstring(&b, "\n); return typeof __vdx_f === 'function' ? __vdx_f(");
+  for (int i = 0; i < nargs; i++) {
+    size_t len;
+    if (i) luaL_addchar(&b, ',');
+    lua_createtable(L, 1, 0);              /* encode [arg] and strip [ ] */
+    lua_pushvalue(L, 3 + i);
+    lua_rawseti(L, -2, 1);
+    const char *json = vdx__json_encode(L, -1, &len);
+    lua_pushlstring(L, json + 1, len - 2);
+    lua_remove(L, -2);
+    lua_remove(L, -2);
+    luaL_addvalue(&b);
+  }
+  luaL_addstring(&b, ") : __vdx_f; })()");
+  luaL_pushresult(&b);
+  lua_callk(L, 2, 1, 0, checked_k);
+  return 1;
+}
+
+int vdx__capture_methods(lua_State *L) {
+  static const luaL_Reg methods[] = {
+    {"screenshot", page_screenshot},
+    {"pdf", page_pdf},
+    {"evaluate_checked", page_evaluate_checked},
+    {NULL, NULL}};
+  luaL_setfuncs(L, methods, 0);
+  return 0;
+}

@@ -1,0 +1,200 @@
+/*
+ * nav.c -- page:back(), page:forward(), page:reload() and page:wait_for().
+ *
+ * The navigation methods wait on events (the main frame's navigations and
+ * lifecycle, see events.c), bounded by timeout_ms; "networkidle" is the
+ * load event followed by 500 ms in which no request starts or ends, so a
+ * connection that stays open (server-sent events, a long poll) does not
+ * hold it up.  wait_for waits in the page on DOM mutations.
+ */
+#include <string.h>
+
+#include "vdx.h"
+#include "objects.h"
+#include "events.h"
+#include "task.h"
+
+static vdx_page *open_page(lua_State *L) {
+  vdx_page *p = vdx__check_page(L, 1);
+  if (p->closed) luaL_error(L, "vdx.Page is closed (%s)", p->close_reason);
+  vdx__browser_conn(L, p->b);
+  return p;
+}
+
+static int wait_flag(lua_State *L, int opts) {
+  const char *s = "load";
+  if (lua_istable(L, opts)) {
+    lua_getfield(L, opts, "wait_until");
+    if (!lua_isnil(L, -1)) s = luaL_checkstring(L, -1);
+    lua_pop(L, 1);
+  }
+  if (strcmp(s, "commit") == 0) return VDX_LIFE_COMMIT;
+  if (strcmp(s, "domcontentloaded") == 0) return VDX_LIFE_DCL;
+  if (strcmp(s, "load") == 0) return VDX_LIFE_LOAD;
+  if (strcmp(s, "networkidle") == 0) return VDX_LIFE_IDLE;
+  return luaL_error(L, "wait_until must be commit, domcontentloaded, load or "
+                    "networkidle (got '%s')", s);
+}
+
+static int left_ms(lua_State *L, vdx_page *p) {
+  lua_getfield(L, 3, "deadline");
+  lua_Integer left = lua_tointeger(L, -1) - (lua_Integer)uv_now(vdx__uv_of(p->b->lp));
+  lua_pop(L, 1);
+  return left < 1 ? 1 : (int)left;
+}
+
+static lua_Integer field_int(lua_State *L, int t, const char *k) {
+  lua_getfield(L, t, k);
+  lua_Integer v = lua_tointeger(L, -1);
+  lua_pop(L, 1);
+  return v;
+}
+
+/* stack: page, opts, state {flag, deadline, base, delta}, [value] */
+static int nav_k(lua_State *L, int status, lua_KContext step) {
+  (void)status;
+  vdx_page *p = vdx__check_page(L, 1);
+  vdx_conn *c = vdx__browser_conn(L, p->b);
+  vdx_waiter *w;
+  if (step == 0) {                         /* history read: go to the entry */
+    lua_Integer delta = field_int(L, 3, "delta");
+    lua_Integer at = field_int(L, 4, "currentIndex") + delta;
+    lua_getfield(L, 4, "entries");
+    if (at < 0 || at >= (lua_Integer)luaL_len(L, -1))
+      return vdx__error_raise(L, "NavigationFailed", "there is no %s page in "
+                              "this tab's history", delta < 0 ? "previous" : "next");
+    lua_rawgeti(L, -1, at + 1);
+    lua_createtable(L, 0, 1);
+    lua_getfield(L, -2, "id");
+    lua_setfield(L, -2, "entryId");
+    lua_pushinteger(L, vdx__events_nav_seq(L, p));
+    lua_setfield(L, 3, "base");
+    w = vdx__conn_call(L, c, p->session_id, "Page.navigateToHistoryEntry", -1,
+                       left_ms(L, p));
+    if (w == NULL) return lua_error(L);
+    lua_settop(L, 3);
+    return vdx__await(L, w, 1, nav_k);
+  }
+  if (step == 1) {                         /* sent: wait for it to load */
+    lua_settop(L, 3);
+    w = vdx__events_nav_wait(L, p, field_int(L, 3, "base"),
+                             (int)field_int(L, 3, "flag"), left_ms(L, p));
+    return vdx__await(L, w, 2, nav_k);
+  }
+  lua_settop(L, 3);
+  lua_createtable(L, 0, 2);
+  lua_pushstring(L, vdx__events_url(L, p));
+  lua_setfield(L, -2, "url");
+  if (p->status) {
+    lua_pushinteger(L, p->status);
+    lua_setfield(L, -2, "status");
+  }
+  return 1;
+}
+
+static int nav_start(lua_State *L, int delta) {
+  static const char *const known[] = {"wait_until", "timeout_ms", NULL};
+  vdx_page *p = open_page(L);
+  vdx_conn *c = vdx__browser_conn(L, p->b);
+  vdx__check_opts(L, 2, known);
+  lua_settop(L, 2);
+  int timeout = (int)vdx__opt_int(L, 2, "timeout_ms", vdx__conn_default_timeout(c));
+  lua_createtable(L, 0, 4);
+  lua_pushinteger(L, wait_flag(L, 2));
+  lua_setfield(L, 3, "flag");
+  uv_update_time(vdx__uv_of(p->b->lp));
+  lua_pushinteger(L, (lua_Integer)uv_now(vdx__uv_of(p->b->lp)) + timeout);
+  lua_setfield(L, 3, "deadline");
+  lua_pushinteger(L, delta);
+  lua_setfield(L, 3, "delta");
+  vdx_waiter *w;
+  if (delta == 0) {
+    lua_pushinteger(L, vdx__events_nav_seq(L, p));
+    lua_setfield(L, 3, "base");
+    w = vdx__conn_call(L, c, p->session_id, "Page.reload", 0, timeout);
+    if (w == NULL) return lua_error(L);
+    return vdx__await(L, w, 1, nav_k);
+  }
+  w = vdx__conn_call(L, c, p->session_id, "Page.getNavigationHistory", 0, timeout);
+  if (w == NULL) return lua_error(L);
+  return vdx__await(L, w, 0, nav_k);
+}
+
+/* page:back{ wait_until = "load", timeout_ms = } -> { url=, status= }:
+ * the previous entry of the tab's history (NavigationFailed if none).
+ * wait_until is commit, domcontentloaded, load or networkidle. */
+static int page_back(lua_State *L) { return nav_start(L, -1); }
+
+/* page:forward{ wait_until=, timeout_ms= } -> { url=, status= }. */
+static int page_forward(lua_State *L) { return nav_start(L, 1); }
+
+/* page:reload{ wait_until=, timeout_ms= } -> { url=, status= }. */
+static int page_reload(lua_State *L) { return nav_start(L, 0); }
+
+/* ---------------------------------------------------------- wait_for */
+
+static int wait_k(lua_State *L, int status, lua_KContext ctx) {
+  (void)status; (void)ctx;
+  lua_pushboolean(L, 1);
+  return 1;
+}
+
+/*
+ * page:wait_for{ text=, text_gone=, ref_gone=, time_ms=, timeout_ms= } ->
+ * true.  text waits until the main frame's rendered text contains it,
+ * text_gone until it does not, ref_gone until the ref's element is gone
+ * or hidden (in its own frame); checked on every DOM change, failing with
+ * Timeout.  time_ms waits that long and nothing else (an explicit pause).
+ */
+static int page_wait_for(lua_State *L) {
+  static const char *const known[] = {"text", "text_gone", "ref_gone", "time_ms",
+                                      "timeout_ms", NULL};
+  vdx_page *p = open_page(L);
+  luaL_checktype(L, 2, LUA_TTABLE);
+  vdx__check_opts(L, 2, known);
+  lua_settop(L, 2);
+  lua_Integer ms = vdx__opt_int(L, 2, "time_ms", -1);
+  lua_getfield(L, 2, "text");
+  lua_getfield(L, 2, "text_gone");
+  lua_getfield(L, 2, "ref_gone");
+  int conds = !lua_isnil(L, 3) + !lua_isnil(L, 4) + !lua_isnil(L, 5);
+  if (ms >= 0) {
+    if (conds) return luaL_error(L, "wait_for: time_ms goes alone");
+    vdx_waiter *w = vdx__waiter_sleep(p->b->lp, (int)ms);
+    lua_settop(L, 1);
+    return vdx__await(L, w, 0, wait_k);
+  }
+  if (conds == 0) return luaL_error(L, "wait_for needs text, text_gone, ref_gone or time_ms");
+  int timeout = (int)vdx__opt_int(L, 2, "timeout_ms", vdx__conn_default_timeout(p->b->conn));
+  vdx_frame *f = &p->frames[0];
+  if (!lua_isnil(L, 5)) {
+    f = vdx__ref_frame(L, p, luaL_checkstring(L, 5));
+    if (conds > 1) return luaL_error(L, "wait_for: ref_gone goes alone");
+  }
+  lua_createtable(L, 1, 0);
+  lua_createtable(L, 0, 4);
+  lua_pushvalue(L, 3);
+  lua_setfield(L, -2, "text");
+  lua_pushvalue(L, 4);
+  lua_setfield(L, -2, "textGone");
+  lua_pushvalue(L, 5);
+  lua_setfield(L, -2, "refGone");
+  lua_pushinteger(L, timeout);
+  lua_setfield(L, -2, "timeout");
+  lua_rawseti(L, -2, 1);
+  vdx_waiter *w = vdx__bridge_call(L, p, f->id, "waitFor", -1, timeout + 1000);
+  if (w == NULL) return luaL_error(L, "out of memory");
+  lua_settop(L, 1);
+  return vdx__await(L, w, 0, wait_k);
+}
+
+int vdx__nav_methods(lua_State *L) {
+  static const luaL_Reg methods[] = {
+    {"back", page_back},
+    {"forward", page_forward},
+    {"reload", page_reload},
+    {"wait_for", page_wait_for},
+    {NULL, NULL}};
+  luaL_setfuncs(L, methods, 0);
+  return 0;
+}
