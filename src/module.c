@@ -69,6 +69,7 @@ LUALIB_API int luaopen_vdx(lua_State *L) {
     {"wait", vdx__l_wait},
     {"sleep", vdx__l_sleep},
     {"run", vdx__l_run},
+    {"current_task", vdx__l_current},
     {"now", l_now},
     {"read_lines", vdx__read_lines},
     {NULL, NULL}};

@@ -303,6 +303,14 @@ int vdx__l_run(lua_State *L) {
   return 1;
 }
 
+/* vdx.current_task() -> the running vdx.Task, or nil outside a task. */
+int vdx__l_current(lua_State *L) {
+  vdx_task *t = vdx__task_of(L);
+  if (t == NULL || t->self_ref == LUA_NOREF) return 0;
+  lua_rawgeti(L, LUA_REGISTRYINDEX, t->self_ref);
+  return 1;
+}
+
 static int task_tostring(lua_State *L) {
   vdx_task *t = check_task(L, 1);
   const char *s = t->state == T_DONE ? (t->failed ? "failed" : "done")

@@ -42,5 +42,6 @@ int vdx__l_spawn(lua_State *L);
 int vdx__l_wait(lua_State *L);
 int vdx__l_sleep(lua_State *L);
 int vdx__l_run(lua_State *L);
+int vdx__l_current(lua_State *L);
 
 #endif

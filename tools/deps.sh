@@ -5,7 +5,7 @@
 set -e
 PKGS="build-essential pkg-config lua5.4 liblua5.4-dev libuv1-dev
 libwebsockets-dev libwebsockets-evlib-uv lua-cjson lua-cjson-dev lua-busted
-chromium curl procps"
+chromium curl procps lua-socket"
 missing=""
 for p in $PKGS; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||

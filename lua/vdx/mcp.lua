@@ -259,7 +259,15 @@ function Server:serialized(rq, fn)
   self.serving = self.serving or 1
   while self.serving ~= ticket do vdx.sleep(2) end
   local ok, res
-  if not rq.cancelled then ok, res = pcall(fn) else ok = true end
+  if not rq.cancelled then
+    -- A cancellation wakes this task out of whatever it waits for
+    -- (task:cancel raises Cancelled inside it).
+    rq.task = vdx.current_task()
+    ok, res = pcall(fn)
+    rq.task = nil
+  else
+    ok = true
+  end
   self.serving = self.serving + 1
   if not ok then error(res, 0) end
   return res
@@ -279,6 +287,7 @@ function Server:notification(msg)
     local rq = rid ~= nil and self.inflight[inflight_key(rid)]
     if rq and rq.method ~= "initialize" then
       rq.cancelled = true
+      if rq.task then rq.task:cancel("cancelled by the client") end
       self.log("info", "request %s cancelled: %s", tostring(p.requestId), tostring(p.reason or "no reason"))
     end
   end
