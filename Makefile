@@ -16,7 +16,7 @@ LUAMODS := $(sort $(wildcard lua/vdx/*.lua lua/vdx/*/*.lua))
 B       ?= build
 OBJS    := $(CORE:%=$(B)/%.o)
 
-.PHONY: all deps test test-gc asan clean bridge demo install
+.PHONY: all deps test test-gc asan clean bridge demo install docs
 all: $(B)/vdx.so $(B)/vdxlua
 
 $(B):
@@ -72,6 +72,10 @@ asan:
 # shake out finalizer and anchoring mistakes.
 test-gc: all
 	@LUA_INIT_5_4="collectgarbage('incremental', 10, 400)" sh tools/test.sh
+
+# Regenerates README's tool reference from the registry.
+docs: all
+	$(B)/vdxlua tools/docs.lua
 
 clean:
 	rm -rf build
