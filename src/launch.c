@@ -247,7 +247,7 @@ int vdx__launch(lua_State *L) {
   vdx_proc *proc = vdx__proc_spawn(vdx__uv_of(lp), &po, &to, &from, err,
                                    sizeof err);
   if (proc == NULL) return vdx__error_raise(L, "LaunchFailed", "%s", err);
-  proc->lp = lp;
+  vdx__proc_adopt(proc, lp);
   lua_settop(L, 1);
   guard *g = lua_newuserdatauv(L, sizeof *g, 0);
   g->proc = proc;

@@ -21,6 +21,7 @@
 
 #include "vdx.h"
 #include "proc.h"
+#include "task.h"
 
 #define MAX_GROUPS 256
 #define ERR_TAIL 4096
@@ -154,8 +155,11 @@ static void stderr_read(uv_stream_t *s, ssize_t n, const uv_buf_t *b) {
   if (p->on_stderr) p->on_stderr(p->cb_data, p->err);
 }
 
+static void proc_teardown(void *data);
+
 static void maybe_free(vdx_proc *p) {
   if (p->handles == 0 && p->released) {
+    if (p->lp) vdx__off_teardown(p->lp, proc_teardown, p);
     free(p->user_data_dir);
     free(p);
   }
@@ -216,6 +220,30 @@ void vdx__proc_finish(vdx_proc *p) {
 }
 
 const char *vdx__proc_stderr(const vdx_proc *p) { return p->err; }
+
+/*
+ * The Lua state is closing: end the process if it still runs, and close
+ * the handles with our callback so the memory is freed by the loop's last
+ * turns (libuv would otherwise close them without telling us).
+ */
+static void proc_teardown(void *data) {
+  vdx_proc *p = data;
+  vdx__proc_finish(p);
+  p->on_exit = NULL;
+  p->on_stderr = NULL;
+  p->released = 1;
+  p->lp = NULL;               /* the hook list is being consumed */
+  if (!uv_is_closing((uv_handle_t *)&p->proc))
+    uv_close((uv_handle_t *)&p->proc, handle_closed);
+  if (!uv_is_closing((uv_handle_t *)&p->err_pipe))
+    uv_close((uv_handle_t *)&p->err_pipe, handle_closed);
+}
+
+/* Registers p for teardown; called once the owner knows the loop. */
+void vdx__proc_adopt(vdx_proc *p, vdx_loop *lp) {
+  p->lp = lp;
+  vdx__on_teardown(lp, proc_teardown, p);
+}
 
 vdx_proc *vdx__proc_spawn(uv_loop_t *loop, const vdx_proc_opts *o,
                           uv_pipe_t **to_browser, uv_pipe_t **from_browser,

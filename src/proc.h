@@ -42,5 +42,7 @@ void vdx__proc_release(vdx_proc *p);
 /* Kills and reaps synchronously, bounded; for teardown only. */
 void vdx__proc_finish(vdx_proc *p);
 const char *vdx__proc_stderr(const vdx_proc *p);
+/* Ties p to the loop, so it is ended and freed when the Lua state closes. */
+void vdx__proc_adopt(vdx_proc *p, vdx_loop *lp);
 
 #endif
