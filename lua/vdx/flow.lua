@@ -1,0 +1,644 @@
+--- vdx.flow: multi-role end-to-end flows in one linear Lua script.
+--
+--   local flow = require "vdx.flow"
+--   return flow.run({ base_url = "http://shop.test:8080" }, function(f)
+--     f:role("provider", { url = "/provider/login" })
+--     f:as("provider", function(p)
+--       p:step("sign in", function()
+--         p:fill("textbox", "Email", "pro@market.test")
+--         p:click("button", "Sign in")
+--         p:expect_text("Welcome, Pat")
+--       end)
+--     end)
+--   end)
+--
+-- Each role has its own browser context (vdx.roles: auth files, default
+-- URL, endpoint).  Targets are found as an agent finds them: by role and
+-- name (or label, placeholder, text, test id), scoped `within` a container
+-- that has a test id and/or a text, inside a frame by its title, or by a
+-- snapshot ref.  A target must match exactly one element; every action and
+-- expectation retries until its timeout.  A failing step stops the flow
+-- with the formatted error, the step, the role, the URL and a screenshot,
+-- and flow.run returns 1.  Options from the command line (`--headed`,
+-- `--slow-mo MS`, `--trace FILE`, `--report DIR`, `--emit-playwright FILE`)
+-- arrive through flow.configure.
+local vdx = require "vdx"
+local roles = require "vdx.roles"
+local errors = require "vdx.errors"
+local locator = require "vdx.flow_locator"
+
+local flow = {}
+
+--- Options set from the command line; flow.run's own options win.
+flow.options = {}
+
+local OPTION_KEYS = {
+  name = true, base_url = true, browser_args = true, timeout_ms = true, headed = true,
+  slow_mo = true, trace = true, report = true, emit_playwright = true, artifacts = true,
+  quiet = true, launch = true, out = true,
+}
+
+--- Merges command-line options into flow.options.
+function flow.configure(opts)
+  for k, v in pairs(opts or {}) do
+    if not OPTION_KEYS[k] then error("flow.configure: unknown option '" .. tostring(k) .. "'", 2) end
+    flow.options[k] = v
+  end
+end
+
+-- Error types of flows, added to the formatter's catalog.
+errors.catalog.TargetNotFound = errors.catalog.TargetNotFound or {
+  title = "No element matches the target",
+  causes = { "The page is not in the state the step expects (an earlier step did not do what it should)",
+    "The role or accessible name differs from what the page shows",
+    "The element is inside an iframe or container the target does not name" },
+  actions = { "Open the screenshot and the snapshot excerpt below.",
+    "Correct the role and name, or scope the target with within = { test_id =, text = } / frame = TITLE." },
+}
+errors.catalog.AmbiguousTarget = errors.catalog.AmbiguousTarget or {
+  title = "The target matches more than one element",
+  causes = { "Several elements share the role and name (one button per product card)" },
+  actions = { "Scope the target: within = { test_id = \"…\", text = \"…\" } names the container.",
+    "Use nth = N only when nothing else tells the elements apart." },
+}
+errors.catalog.ExpectationFailed = errors.catalog.ExpectationFailed or {
+  title = "Expectation not met",
+  causes = { "The page never reached the expected state within the timeout",
+    "An earlier step failed silently (a form error, a rejected request)" },
+  actions = { "Open the screenshot and compare it with the expectation.",
+    "Check the page's console and network errors for a failed request." },
+}
+
+local Flow = {}
+Flow.__index = Flow
+local Actor = {}
+Actor.__index = Actor
+
+local function now() return vdx.now() end
+
+local function fail(type_, message, fields)
+  error(vdx.error(type_, message, fields or {}), 0)
+end
+
+---------------------------------------------------------------- recording
+
+-- Per-task state: the list the export nodes go to and the step stack.
+function Flow:task_state()
+  local co = coroutine.running()
+  local st = self.tasks[co]
+  if not st then
+    st = { nodes = self.program, steps = {}, scope = {} }
+    self.tasks[co] = st
+  end
+  return st
+end
+
+function Flow:record(node)
+  local st = self:task_state()
+  st.nodes[#st.nodes + 1] = node
+end
+
+function Flow:event(ev)
+  local st = self:task_state()
+  local step = st.steps[#st.steps]
+  ev.step = step and step.name or nil
+  ev.t = now() - self.started
+  self.events[#self.events + 1] = ev
+  if #self.events > 5000 then table.remove(self.events, 1) end
+end
+
+function Flow:say(fmt, ...)
+  if not self.quiet then
+    io.stdout:write(fmt:format(...), "\n")
+    io.stdout:flush()
+  end
+end
+
+---------------------------------------------------------------- roles
+
+--- Declares a role: spec { auth = storageState file, url = default URL
+-- (absolute, or a path under base_url), endpoint = browser URL,
+-- auth_required = true by default when auth is given }.
+function Flow:role(name, spec)
+  spec = spec or {}
+  for k in pairs(spec) do
+    if k ~= "auth" and k ~= "url" and k ~= "endpoint" and k ~= "auth_required" then
+      error("f:role: unknown key '" .. tostring(k) .. "'", 2)
+    end
+  end
+  local r = self.manager:add { name = name, auth = spec.auth, endpoint = spec.endpoint,
+    auth_required = spec.auth ~= nil and spec.auth_required ~= false }
+  self.roles[name] = { name = name, spec = spec, role = r }
+  self.role_order[#self.role_order + 1] = name
+  return self
+end
+
+--- The absolute URL of a path under base_url.
+function Flow:url(path)
+  if path:match("^%a[%w+.-]*:") then return path end
+  if not self.base_url then error("flow: a relative URL needs base_url", 3) end
+  return (self.base_url:gsub("/$", "")) .. (path:sub(1, 1) == "/" and "" or "/") .. path
+end
+
+-- The actor of a role, creating its context and page on first use.
+function Flow:actor(name)
+  local entry = self.roles[name]
+  if not entry then
+    fail("RoleUnknown", "there is no role '" .. tostring(name) .. "'; declare it with f:role()",
+      { role = name, roles = self.role_order })
+  end
+  while entry.starting do vdx.sleep(10) end
+  if entry.actor then return entry.actor end
+  local a = setmetatable({ flow = self, name = name, entry = entry }, Actor)
+  entry.starting = true
+  local ok, err = pcall(function()
+    self:record { kind = "context", role = name, auth = entry.spec.auth }
+    a.page = entry.role:new_page()
+    entry.actor = a
+    if entry.spec.url then a:navigate(entry.spec.url) end
+  end)
+  entry.starting = nil
+  if not ok then
+    if type(err) == "table" then err.flow_role = err.flow_role or name end
+    error(err, 0)
+  end
+  return a
+end
+
+--- Runs fn(actor) as role name and returns what fn returns.
+function Flow:as(name, fn)
+  local a = self:actor(name)
+  return fn(a)
+end
+
+--- A named step of the flow (fn takes no arguments); prints its outcome.
+function Flow:step(name, fn, role)
+  local st = self:task_state()
+  local rec = { name = name, role = role, started = now() - self.started, depth = #st.steps }
+  self.steps[#self.steps + 1] = rec
+  local node = { kind = "step", name = name, role = role, children = {} }
+  self:record(node)
+  local outer = st.nodes
+  st.nodes = node.children
+  st.steps[#st.steps + 1] = rec
+  local ok, err = xpcall(fn, function(e)
+    if type(e) == "table" then
+      e.flow_step = e.flow_step or name
+      e.flow_role = e.flow_role or role
+      return e
+    end
+    return { type = "Error", message = tostring(e), traceback = debug.traceback("", 2),
+      flow_step = name, flow_role = role }
+  end)
+  st.steps[#st.steps] = nil
+  st.nodes = outer
+  rec.ms = now() - self.started - rec.started
+  rec.ok = ok
+  local who = role and ("[" .. role .. "] ") or ""
+  self:say("%s%s %s%s (%d ms)", ("  "):rep(rec.depth + 1), ok and "✓" or "✗", who, name, rec.ms)
+  if self.report and role then
+    rec.screenshot = self:shot(role, ("%03d-%s"):format(#self.steps, role))
+  end
+  if not ok then error(err, 0) end
+end
+
+--- Runs the functions in the list at once, each as its own task, and
+-- waits for all of them; the first failure is raised after all ended.
+function Flow:parallel(list)
+  local node = { kind = "parallel", branches = {} }
+  self:record(node)
+  local parent = self:task_state()
+  local tasks = {}
+  for i, fn in ipairs(list) do
+    local branch = {}
+    node.branches[i] = branch
+    tasks[i] = vdx.spawn(function()
+      self.tasks[coroutine.running()] = { nodes = branch, steps = { table.unpack(parent.steps) }, scope = {} }
+      return fn()
+    end)
+  end
+  local first
+  for _, t in ipairs(tasks) do
+    local ok, err = pcall(vdx.wait, t)
+    if not ok and not first then first = err end
+  end
+  if first then error(first, 0) end
+end
+
+-- A screenshot of role's current page into the artifacts folder: the path,
+-- or nil.
+function Flow:shot(role, base)
+  local entry = self.roles[role]
+  if not entry or not entry.actor then return nil end
+  local dir = self.report and (self.report .. "/shots") or self:artifacts()
+  os.execute("mkdir -p '" .. dir:gsub("'", "'\\''") .. "'")
+  local path = dir .. "/" .. base:gsub("[^%w%-_.]", "_") .. ".png"
+  local ok = pcall(entry.actor.page.screenshot, entry.actor.page, { path = path })
+  return ok and path or nil
+end
+
+function Flow:artifacts()
+  if not self.artifacts_dir then
+    local tmp = os.getenv("TMPDIR") or "/tmp"
+    self.artifacts_dir = self.opts.artifacts or
+      ("%s/vdx-flow-%d-%04d"):format(tmp, os.time(), math.random(0, 9999))
+  end
+  return self.artifacts_dir
+end
+
+---------------------------------------------------------------- targets
+
+-- Splits the arguments of an action into target spec, values and opts:
+-- (ref | role [, name] | spec-table) values… [opts].
+local function parse(args, nvalues, what)
+  local n = args.n
+  local opts = {}
+  if n > 0 and type(args[n]) == "table" and not locator.is_spec(args[n]) then
+    opts = args[n]
+    n = n - 1
+  end
+  local values = {}
+  for i = nvalues, 1, -1 do
+    values[i] = args[n]
+    n = n - 1
+  end
+  local spec
+  local a1, a2 = args[1], args[2]
+  if n == 1 and type(a1) == "table" then
+    spec = {}
+    for k, v in pairs(a1) do spec[k] = v end
+  elseif n == 1 and locator.is_ref(a1) then
+    spec = { ref = a1 }
+  elseif n >= 1 and n <= 2 and type(a1) == "string" and (n == 1 or type(a2) == "string") then
+    spec = { role = a1, name = a2 }
+  else
+    error(what .. ": expected (ref), (role, name) or ({role=, name=, …}) then the values", 3)
+  end
+  for _, k in ipairs { "within", "frame", "exact", "nth" } do
+    if opts[k] ~= nil then spec[k] = opts[k] end
+  end
+  return spec, values, opts
+end
+
+-- Applies the block scopes (p:within, p:in_frame) to spec.
+function Actor:scoped(spec)
+  local scope = self.flow:task_state().scope
+  for i = #scope, 1, -1 do
+    local s = scope[i]
+    if s.actor == self then
+      if s.frame and spec.frame == nil then spec.frame = s.frame end
+      if s.within and spec.within == nil then spec.within = s.within end
+    end
+  end
+  return spec
+end
+
+-- The frame ordinal of the iframe titled title (from the snapshot), or nil.
+function Actor:frame_ordinal(title, text)
+  text = text or self.page:snapshot { budget_tokens = 50000 }.text
+  local lines = {}
+  for line in text:gmatch("[^\n]+") do lines[#lines + 1] = line end
+  for i, line in ipairs(lines) do
+    local indent = line:match("^(%s*)%- iframe \"" .. title:gsub("%p", "%%%0") .. "\"")
+    if indent then
+      for j = i + 1, #lines do
+        local ind2 = lines[j]:match("^(%s*)")
+        if #ind2 <= #indent then break end
+        local ord = lines[j]:match("%[ref=f(%d+)_e%d+%]")
+        if ord then return math.tointeger(tonumber(ord)) end
+      end
+    end
+  end
+  return nil
+end
+
+-- The frame option of locator_count for spec (nil: the main frame).
+function Actor:frame_of(spec)
+  if not spec.frame then return nil end
+  local ord = self:frame_ordinal(spec.frame)
+  if not ord then
+    return nil, "the frame titled \"" .. spec.frame .. "\" is not on the page (or has nothing to act on yet)"
+  end
+  return ord
+end
+
+function Actor:timeout(opts)
+  return (opts and opts.timeout_ms) or self.flow.timeout_ms
+end
+
+-- Snapshot lines that mention the role or name of spec: context for errors.
+function Actor:nearby(spec)
+  local ok, s = pcall(self.page.snapshot, self.page, { budget_tokens = 4000 })
+  if not ok then return nil end
+  local out = {}
+  for line in s.text:gmatch("[^\n]+") do
+    local l = line:gsub("^%s+", "")
+    if (spec.role and l:find("- " .. spec.role .. " ", 1, true)) or
+       (spec.name and l:find(spec.name, 1, true)) then
+      out[#out + 1] = l
+      if #out >= 8 then break end
+    end
+  end
+  return #out > 0 and out or nil
+end
+
+--- Resolves spec to { ref=, expr=, frame= } once it matches exactly one
+-- element, retrying until the timeout.  Raises TargetNotFound or
+-- AmbiguousTarget.
+function Actor:resolve(spec, opts)
+  spec = self:scoped(spec)
+  if spec.ref then
+    local expr, note = locator.synthesize(self.page, spec.ref)
+    return { ref = spec.ref, expr = expr, note = note, frame = spec.frame }
+  end
+  local expr = locator.of(spec)
+  local deadline = now() + self:timeout(opts)
+  local last, why
+  self.page:snapshot { budget_tokens = 50000 }
+  while true do
+    local frame
+    frame, why = self:frame_of(spec)
+    if frame or not spec.frame then
+      local ok, r = pcall(self.page.locator_count, self.page, expr, { frame = frame })
+      if ok then
+        last = r
+        if r.count == 1 and r.refs and r.refs[1] then
+          return { ref = r.refs[1], expr = expr, frame = spec.frame, spec = spec }
+        elseif r.count == 1 then
+          self.page:snapshot { budget_tokens = 50000 }
+        elseif r.count > 1 then
+          fail("AmbiguousTarget", ("%d elements match %s"):format(r.count, expr),
+            { expected = "exactly one element", counts = r.count, url = self:current_url(),
+              frame = spec.frame, available = self:nearby(spec) })
+        end
+      elseif vdx.is_error(r, "LocatorSyntax") then
+        error(r, 0)
+      else
+        why = tostring(r)
+      end
+    end
+    if now() >= deadline then
+      fail("TargetNotFound", ("nothing matches %s after %d ms"):format(expr, self:timeout(opts))
+        .. (why and ("; " .. why) or ""),
+        { expected = "exactly one element", counts = last and last.count or 0, url = self:current_url(),
+          frame = spec.frame, available = self:nearby(spec) })
+    end
+    vdx.sleep(100)
+  end
+end
+
+function Actor:current_url()
+  if not self.page then return nil end
+  local ok, u = pcall(self.page.evaluate, self.page, "location.href")
+  return ok and u or nil
+end
+
+-- Runs one action: resolve, act (retrying once when the element was
+-- re-rendered in between), record the event and the export node.
+function Actor:act(kind, spec, opts, fn, export)
+  return self:tagged(self.act_, kind, spec, opts, fn, export)
+end
+
+-- Calls method(self, …), adding the role to a typed error it raises.
+function Actor:tagged(method, ...)
+  local res = table.pack(pcall(method, self, ...))
+  if not res[1] then
+    local e = res[2]
+    if type(e) == "table" then e.flow_role = e.flow_role or self.name end
+    error(e, 0)
+  end
+  return table.unpack(res, 2, res.n)
+end
+
+function Actor:act_(kind, spec, opts, fn, export)
+  local t0 = now()
+  if self.flow.slow_mo > 0 then vdx.sleep(self.flow.slow_mo) end
+  local target, result
+  for attempt = 1, 3 do
+    target = self:resolve(spec, opts)
+    local ok, err = pcall(fn, target.ref)
+    if ok then result = err break end
+    if not (vdx.is_error(err, "StaleRef") or vdx.is_error(err, "UnknownRef")) or attempt == 3 or spec.ref then
+      if type(err) == "table" then err.target = err.target or target.expr end
+      error(err, 0)
+    end
+  end
+  self.flow:event { kind = kind, role = self.name, target = target.expr, ref = target.ref,
+    frame = target.frame, ms = now() - t0, url = self:current_url() }
+  self.flow:record { kind = "action", role = self.name, frame = target.frame, target = target.expr,
+    call = export, note = target.note }
+  return result
+end
+
+---------------------------------------------------------------- actions
+
+--- Opens url (absolute, or a path under base_url) and waits for its load.
+function Actor:navigate(url, opts)
+  local full = self.flow:url(url)
+  local t0 = now()
+  local nav = self.page:navigate(full, { wait_until = (opts and opts.wait_until) or "load",
+    timeout_ms = self:timeout(opts) })
+  self.flow:event { kind = "goto", role = self.name, url = full, ms = now() - t0 }
+  self.flow:record { kind = "goto", role = self.name, url = full }
+  return nav
+end
+
+Actor["goto"] = Actor.navigate
+
+--- Clicks the target: p:click("button", "Sign in"), p:click("e7"),
+-- p:click({ label = "Remember me" }), with { within=, frame=, exact=, nth= }.
+function Actor:click(...)
+  local spec, _, opts = parse(table.pack(...), 0, "click")
+  return self:act("click", spec, opts, function(ref)
+    return self.page:click(ref, { timeout_ms = self:timeout(opts) })
+  end, ".click()")
+end
+
+--- Hovers the target.
+function Actor:hover(...)
+  local spec, _, opts = parse(table.pack(...), 0, "hover")
+  return self:act("hover", spec, opts, function(ref)
+    return self.page:hover(ref, { timeout_ms = self:timeout(opts) })
+  end, ".hover()")
+end
+
+--- Replaces the value of a text field: p:fill("textbox", "Email", "a@b").
+function Actor:fill(...)
+  local spec, v, opts = parse(table.pack(...), 1, "fill")
+  local value = tostring(v[1])
+  return self:act("fill", spec, opts, function(ref)
+    return self.page:type(ref, value, { clear = true, timeout_ms = self:timeout(opts) })
+  end, ".fill(" .. locator.quote(value) .. ")")
+end
+
+--- Chooses an option (by value or label) of a select.
+function Actor:select(...)
+  local spec, v, opts = parse(table.pack(...), 1, "select")
+  local value = tostring(v[1])
+  return self:act("select", spec, opts, function(ref)
+    return self.page:select_option(ref, { value }, { timeout_ms = self:timeout(opts) })
+  end, ".selectOption(" .. locator.quote(value) .. ")")
+end
+
+--- Checks a checkbox or radio (p:uncheck for the reverse).
+function Actor:check(...)
+  local spec, _, opts = parse(table.pack(...), 0, "check")
+  return self:act("check", spec, opts, function(ref)
+    return self.page:check(ref, { timeout_ms = self:timeout(opts) })
+  end, ".check()")
+end
+
+function Actor:uncheck(...)
+  local spec, _, opts = parse(table.pack(...), 0, "uncheck")
+  return self:act("uncheck", spec, opts, function(ref)
+    return self.page:uncheck(ref, { timeout_ms = self:timeout(opts) })
+  end, ".uncheck()")
+end
+
+--- Presses a key (or chord, "Control+A") in the focused element, or in a
+-- target: p:press("Enter") / p:press("Enter", "textbox", "Search").
+function Actor:press(key, ...)
+  if select("#", ...) == 0 then
+    local r = self.page:press_key(key, { timeout_ms = self.flow.timeout_ms })
+    self.flow:event { kind = "press", role = self.name, key = key }
+    self.flow:record { kind = "keyboard", role = self.name, key = key }
+    return r
+  end
+  local spec, _, opts = parse(table.pack(...), 0, "press")
+  return self:act("press", spec, opts, function(ref)
+    return self.page:press_key(key, { target = ref, timeout_ms = self:timeout(opts) })
+  end, ".press(" .. locator.quote(key) .. ")")
+end
+
+--- A step of this role: p:step("add the product", function() … end).
+function Actor:step(name, fn)
+  return self.flow:step(name, fn, self.name)
+end
+
+--- Runs fn with every target scoped to a container: a test id string or
+-- { test_id=, css=, role=, name=, text= }.
+function Actor:within(scope, fn)
+  local st = self.flow:task_state()
+  st.scope[#st.scope + 1] = { actor = self, within = scope }
+  local ok, err = pcall(fn)
+  table.remove(st.scope)
+  if not ok then error(err, 0) end
+end
+
+--- Runs fn with every target inside the iframe titled title.
+function Actor:in_frame(title, fn)
+  local st = self.flow:task_state()
+  st.scope[#st.scope + 1] = { actor = self, frame = title }
+  local ok, err = pcall(fn)
+  table.remove(st.scope)
+  if not ok then error(err, 0) end
+end
+
+--- The snapshot text of the role's page (what an agent would read).
+function Actor:snapshot(opts)
+  return self.page:snapshot(opts).text
+end
+
+--- Writes the role's cookies as a Playwright storageState file.
+function Actor:save_auth(path)
+  local r = self.page:send("Network.getAllCookies", {})
+  local cookies = require("vdx.json").array()
+  for _, c in ipairs(r.cookies or {}) do
+    cookies[#cookies + 1] = { name = c.name, value = c.value, domain = c.domain, path = c.path,
+      expires = c.expires or -1, httpOnly = c.httpOnly, secure = c.secure, sameSite = c.sameSite or "Lax" }
+  end
+  local f = assert(io.open(path, "w"))
+  f:write((require("vdx.json").encode { cookies = cookies, origins = require("vdx.json").array() }))
+  f:close()
+  return path
+end
+
+require("vdx.flow_expect").install(Actor, { parse = parse, fail = fail })
+
+---------------------------------------------------------------- running
+
+-- The text of a flow failure: the formatter's text with the step, the
+-- screenshot and, for unexpected errors, the traceback.
+function Flow:failure_text(err, shot)
+  local e = errors.normalize(err)
+  local text = errors.format(e, { as_role = e.flow_role, url = e.url or self.failure_url })
+  local lines = {}
+  for line in (text .. "\n"):gmatch("(.-)\n") do lines[#lines + 1] = line end
+  local extra = {}
+  if e.flow_step then extra[#extra + 1] = "Step: " .. e.flow_step end
+  if e.target then extra[#extra + 1] = "Target: " .. e.target end
+  extra[#extra + 1] = "Screenshot: " .. (shot or "(none: the page was not available)")
+  for i = #extra, 1, -1 do table.insert(lines, 2, extra[i]) end
+  if e.traceback then lines[#lines + 1] = "\nTraceback:" .. e.traceback end
+  return table.concat(lines, "\n")
+end
+
+--- Runs a flow: flow.run([opts,] fn).  opts: name, base_url, browser_args
+-- (extra Chromium flags), timeout_ms (per action or expectation, 10000),
+-- quiet, artifacts (folder for failure screenshots), and the command-line
+-- options headed, slow_mo, trace, report, emit_playwright (which also
+-- come from flow.configure).  Returns 0 when every step passed, else 1,
+-- and the flow object (steps, events, failure).
+function flow.run(opts, fn)
+  if type(opts) == "function" then opts, fn = {}, opts end
+  local o = {}
+  for k, v in pairs(flow.options) do o[k] = v end
+  for k, v in pairs(opts or {}) do
+    if not OPTION_KEYS[k] then error("flow.run: unknown option '" .. tostring(k) .. "'", 2) end
+    o[k] = v
+  end
+  local launch = { headless = not o.headed, args = o.browser_args or {} }
+  for k, v in pairs(o.launch or {}) do launch[k] = v end
+  local self = setmetatable({
+    opts = o, name = o.name or "flow", base_url = o.base_url, timeout_ms = o.timeout_ms or 10000,
+    slow_mo = tonumber(o.slow_mo) or 0, quiet = o.quiet, report = o.report,
+    manager = roles.new { launch = launch }, roles = {}, role_order = {},
+    program = {}, events = {}, steps = {}, tasks = setmetatable({}, { __mode = "k" }),
+    started = now(), browser_args = o.browser_args,
+  }, Flow)
+  self:say("▶ %s", self.name)
+  local ok, err = xpcall(fn, function(e)
+    if type(e) == "table" then return e end
+    return { type = "Error", message = tostring(e), traceback = debug.traceback("", 2) }
+  end, self)
+  local status = 0
+  if not ok then
+    status = 1
+    local e = errors.normalize(err)
+    local role = e.flow_role or self:last_role()
+    local actor = role and self.roles[role] and self.roles[role].actor
+    if actor then self.failure_url = actor:current_url() end
+    local shot = role and self:shot(role, "failure-" .. role)
+    self.failure = { error = e, text = self:failure_text(e, shot), screenshot = shot, role = role }
+    if not self.quiet then io.stderr:write("\n", self.failure.text, "\n") end
+  end
+  self.ms = now() - self.started
+  local outputs_ok, out_err = pcall(function()
+    if o.trace then require("vdx.flow_report").trace(self, o.trace) end
+    if o.report then require("vdx.flow_report").html(self, o.report) end
+    if o.emit_playwright then
+      if status == 0 then
+        require("vdx.flow_export").write(self, o.emit_playwright)
+        self:say("wrote %s", o.emit_playwright)
+      else
+        io.stderr:write("vdx.flow: not writing ", o.emit_playwright, ": the flow failed\n")
+      end
+    end
+  end)
+  if not outputs_ok then
+    io.stderr:write("vdx.flow: writing outputs failed: ", tostring(out_err), "\n")
+    status = 1
+  end
+  self.manager:close()
+  self:say("%s %s: %d steps in %d ms", status == 0 and "✔" or "✘", self.name, #self.steps, self.ms)
+  return status, self
+end
+
+function Flow:last_role()
+  for i = #self.events, 1, -1 do
+    if self.events[i].role then return self.events[i].role end
+  end
+  return self.role_order[1]
+end
+
+return flow

@@ -1,0 +1,185 @@
+--- vdx.flow_expect: the expectations of a flow's actors (expect_text,
+-- expect_no_text, expect_visible, expect_hidden, expect_count,
+-- expect_value, expect_url).  Each one retries until its timeout and is
+-- recorded with the web-first Playwright assertion that matches it.
+local vdx = require "vdx"
+local locator = require "vdx.flow_locator"
+
+local M = {}
+
+local function now() return vdx.now() end
+
+-- The JavaScript regular expression literal matching s literally.
+local function js_regex(s)
+  return "/" .. s:gsub("[%^%$%.%*%+%?%(%)%[%]{}|\\/]", "\\%0") .. "/"
+end
+
+--- Adds the expectation methods to the Actor class; h holds flow.lua's
+-- parse (target arguments) and fail (raise a typed error).
+function M.install(Actor, h)
+  local parse, fail = h.parse, h.fail
+
+  -- Polls check() until it returns true or the timeout passes; then raises
+  -- ExpectationFailed with what the last check saw.
+  function Actor:poll(what, opts, check, export)
+    return self:tagged(self.poll_, what, opts, check, export)
+  end
+
+  function Actor:poll_(what, opts, check, export)
+    local t0 = now()
+    local deadline = t0 + self:timeout(opts)
+    local seen
+    while true do
+      local ok, res, detail = pcall(check)
+      if ok and res then break end
+      seen = ok and detail or tostring(res)
+      if now() >= deadline then
+        fail("ExpectationFailed", what .. (seen and ("; last seen: " .. tostring(seen)) or ""),
+          { expected = what, url = self:current_url(), timeout_ms = self:timeout(opts) })
+      end
+      vdx.sleep(100)
+    end
+    self.flow:event { kind = "expect", role = self.name, expect = what, ms = now() - t0 }
+    export.role = self.name
+    export.kind = "expect"
+    self.flow:record(export)
+    return true
+  end
+
+  local function count_of(page, expr, frame)
+    return page:locator_count(expr, { frame = frame }).count
+  end
+
+  --- Expects text on the page (or within a container / frame) — retried
+  -- until the timeout.
+  function Actor:expect_text(text, opts)
+    opts = opts or {}
+    local spec = self:scoped { within = opts.within, frame = opts.frame }
+    if spec.within then
+      local scope = locator.scope(spec.within)
+      return self:poll(("%s contains %q"):format(scope, text), opts, function()
+        local frame = self:frame_of(spec)
+        local n = count_of(self.page, scope, frame)
+        if n ~= 1 then return false, n .. " containers match " .. scope end
+        return count_of(self.page, scope .. ".filter({ hasText: " .. locator.quote(text) .. " })", frame) == 1
+      end, { frame = spec.frame, target = scope, matcher = "toContainText(" .. locator.quote(text) .. ")" })
+    elseif spec.frame then
+      return self:poll(("frame %q shows %q"):format(spec.frame, text), opts, function()
+        local frame, why = self:frame_of(spec)
+        if not frame then return false, why end
+        return count_of(self.page, "locator('body').filter({ hasText: " .. locator.quote(text) .. " })", frame) == 1
+      end, { frame = spec.frame, target = "locator('body')", matcher = "toContainText(" .. locator.quote(text) .. ")" })
+    end
+    local t0 = now()
+    local ok, err = pcall(self.page.wait_for, self.page, { text = text, timeout_ms = self:timeout(opts) })
+    if not ok then
+      fail("ExpectationFailed", ("the page shows %q"):format(text) .. " (" .. tostring(err) .. ")",
+        { expected = ("text %q on the page"):format(text), url = self:current_url(), timeout_ms = self:timeout(opts) })
+    end
+    self.flow:event { kind = "expect", role = self.name, expect = "text " .. text, ms = now() - t0 }
+    self.flow:record { kind = "expect", role = self.name, target = "locator('body')",
+      matcher = "toContainText(" .. locator.quote(text) .. ")" }
+    return true
+  end
+
+  --- Expects a text to be gone from the page.
+  function Actor:expect_no_text(text, opts)
+    local t0 = now()
+    local ok, err = pcall(self.page.wait_for, self.page, { text_gone = text, timeout_ms = self:timeout(opts) })
+    if not ok then
+      fail("ExpectationFailed", ("the page no longer shows %q"):format(text) .. " (" .. tostring(err) .. ")",
+        { expected = ("no text %q"):format(text), url = self:current_url() })
+    end
+    self.flow:event { kind = "expect", role = self.name, expect = "no text " .. text, ms = now() - t0 }
+    self.flow:record { kind = "expect", role = self.name, target = "locator('body')",
+      matcher = "not.toContainText(" .. locator.quote(text) .. ")" }
+    return true
+  end
+
+  -- The expression and frame ordinal of an expectation's target.
+  function Actor:expect_target(args, nvalues, what)
+    local spec, values, opts = parse(args, nvalues, what)
+    spec = self:scoped(spec)
+    if spec.ref then
+      local r = self:resolve(spec, opts)
+      spec = { css = nil }
+      return r.expr, values, opts, r.frame, r.ref
+    end
+    return locator.of(spec), values, opts, spec.frame, nil, spec
+  end
+
+  --- Expects the target to be visible (exactly one element, shown).
+  function Actor:expect_visible(...)
+    local expr, _, opts, frame_title = self:expect_target(table.pack(...), 0, "expect_visible")
+    local spec = { frame = frame_title }
+    return self:poll(expr .. " is visible", opts, function()
+      local frame, why = self:frame_of(spec)
+      if frame_title and not frame then return false, why end
+      local n = count_of(self.page, expr, frame)
+      if n ~= 1 then return false, n .. " elements match" end
+      return count_of(self.page, expr .. ".filter({ visible: true })", frame) == 1, "hidden"
+    end, { frame = frame_title, target = expr, matcher = "toBeVisible()" })
+  end
+
+  --- Expects the target to be hidden or absent.
+  function Actor:expect_hidden(...)
+    local expr, _, opts, frame_title = self:expect_target(table.pack(...), 0, "expect_hidden")
+    local spec = { frame = frame_title }
+    return self:poll(expr .. " is hidden", opts, function()
+      local frame = self:frame_of(spec)
+      local n = count_of(self.page, expr .. ".filter({ visible: true })", frame)
+      return n == 0, n .. " visible"
+    end, { frame = frame_title, target = expr, matcher = "toBeHidden()" })
+  end
+
+  --- Expects the number of elements the target matches.
+  function Actor:expect_count(...)
+    local expr, v, opts, frame_title = self:expect_target(table.pack(...), 1, "expect_count")
+    local n = math.tointeger(v[1]) or error("expect_count: the count must be an integer", 2)
+    local spec = { frame = frame_title }
+    return self:poll(("%s matches %d elements"):format(expr, n), opts, function()
+      local frame = self:frame_of(spec)
+      local c = count_of(self.page, expr, frame)
+      return c == n, c .. " elements"
+    end, { frame = frame_title, target = expr, matcher = "toHaveCount(" .. n .. ")" })
+  end
+
+  -- The value the snapshot shows for ref ("textbox "Email" [ref=e2]: value").
+  local function snapshot_value(page, ref)
+    local text = page:snapshot { budget_tokens = 50000 }.text
+    for line in text:gmatch("[^\n]+") do
+      if line:find("[ref=" .. ref .. "]", 1, true) then
+        return line:match("%[ref=" .. ref:gsub("%p", "%%%0") .. "%]:%s*(.-)%s*$") or ""
+      end
+    end
+    return nil
+  end
+
+  --- Expects a form field's current value.
+  function Actor:expect_value(...)
+    local args = table.pack(...)
+    local _, v, opts = parse(args, 1, "expect_value")
+    local value = tostring(v[1])
+    local expr, _, _, frame_title, fixed_ref, spec = self:expect_target(args, 1, "expect_value")
+    return self:poll(("%s has value %q"):format(expr, value), opts, function()
+      local ref = fixed_ref
+      if not ref then
+        local r = self:resolve(spec, { timeout_ms = 1 })
+        ref = r.ref
+      end
+      local got = snapshot_value(self.page, ref)
+      got = got and got:gsub('^"(.*)"$', "%1")
+      return got == value, got
+    end, { frame = frame_title, target = expr, matcher = "toHaveValue(" .. locator.quote(value) .. ")" })
+  end
+
+  --- Expects the page's URL to contain s.
+  function Actor:expect_url(s, opts)
+    return self:poll(("the URL contains %q"):format(s), opts, function()
+      local u = self:current_url()
+      return u and u:find(s, 1, true) ~= nil, u
+    end, { page_matcher = "toHaveURL(" .. js_regex(s) .. ")" })
+  end
+end
+
+return M

@@ -1,0 +1,221 @@
+-- skills/workspace/tools.lua: read-only tools over the project under test
+-- (list_directory, read_file, find_test_ids), confined to one root: the
+-- folder given on the command line (the loader passes it as `workspace`,
+-- e.g. `vdxlua mcp --workspace DIR`), else $VDX_WORKSPACE, else the
+-- current directory.
+--
+-- Confinement: a path is taken relative to the root, normalised lexically
+-- (".." cannot climb above the root), then resolved with realpath so a
+-- symbolic link that points outside the root is refused too.  Every output
+-- is bounded (entries, bytes, lines, files scanned, matches).
+local M = {}
+
+local LIMITS = { entries = 200, bytes = 64 * 1024, lines = 400, files = 2000, file_bytes = 1024 * 1024,
+  matches = 300 }
+M.limits = LIMITS
+
+local SKIP_DIRS = { [".git"] = true, node_modules = true, dist = true, build = true, [".next"] = true,
+  coverage = true, vendor = true, ["test-results"] = true }
+local SOURCE_EXT = { html = true, htm = true, js = true, jsx = true, ts = true, tsx = true, mjs = true,
+  vue = true, svelte = true, lua = true, py = true, rb = true, erb = true, php = true, java = true,
+  kt = true, swift = true, cs = true, cshtml = true, hbs = true, ejs = true, astro = true, go = true }
+
+-- Attribute names and call forms that carry test ids, in the order reported.
+local PATTERNS = {
+  { "data-testid", [[data%-testid%s*=%s*["'{]+([^"'}]+)]] },
+  { "data-test-id", [[data%-test%-id%s*=%s*["'{]+([^"'}]+)]] },
+  { "data-test", [[data%-test%s*=%s*["'{]+([^"'}]+)]] },
+  { "data-qa", [[data%-qa%s*=%s*["'{]+([^"'}]+)]] },
+  { "data-cy", [[data%-cy%s*=%s*["'{]+([^"'}]+)]] },
+  { "testID", [[testID%s*=%s*["'{]+([^"'}]+)]] },
+  { "getByTestId", [[getByTestId%(%s*["'`]([^"'`]+)]] },
+  { "setAttribute", [[setAttribute%(%s*["']data%-testid["']%s*,%s*["']([^"']+)]] },
+  { "object key", [=[['"]data%-testid['"]%s*:%s*['"`]([^'"`]+)]=] },
+}
+
+local function shell_quote(s)
+  return "'" .. tostring(s):gsub("'", "'\\''") .. "'"
+end
+
+local function realpath(p)
+  local h = io.popen("realpath -e -- " .. shell_quote(p) .. " 2>/dev/null")
+  if not h then return nil end
+  local out = h:read("l")
+  h:close()
+  return out
+end
+
+local function refuse(msg, path)
+  error({ type = "InvalidArgument", message = msg, field = "path", file = path }, 0)
+end
+
+--- The checker for root: check(path) -> absolute path inside root, its
+-- path relative to root; raises InvalidArgument for a path outside it.
+function M.checker(root)
+  local real_root = realpath(root)
+  if not real_root then error("workspace: the root " .. tostring(root) .. " does not exist", 2) end
+  return function(path)
+    path = path or "."
+    if type(path) ~= "string" or path:find("%z") then refuse("the path must be a string", path) end
+    if path:sub(1, 1) == "/" or path:sub(1, 1) == "~" then
+      refuse("the path must be relative to the workspace root (absolute paths are refused)", path)
+    end
+    local parts = {}
+    for part in path:gmatch("[^/]+") do
+      if part == ".." then
+        if #parts == 0 then refuse("the path leaves the workspace root", path) end
+        parts[#parts] = nil
+      elseif part ~= "." then
+        parts[#parts + 1] = part
+      end
+    end
+    local rel = table.concat(parts, "/")
+    local full = real_root .. (rel ~= "" and ("/" .. rel) or "")
+    local real = realpath(full)
+    if not real then refuse("no such file or folder in the workspace: " .. (rel ~= "" and rel or "."), path) end
+    if real ~= real_root and real:sub(1, #real_root + 1) ~= real_root .. "/" then
+      refuse("the path leads outside the workspace root (through a symbolic link)", path)
+    end
+    return real, rel ~= "" and rel or "."
+  end, real_root
+end
+
+local function is_dir(p)
+  local h = io.popen("test -d " .. shell_quote(p) .. " && echo d")
+  local out = h:read("a")
+  h:close()
+  return out:match("d") ~= nil
+end
+
+--- The tool definitions for root.
+function M.new(root)
+  local check, real_root = M.checker(root)
+  local defs = {}
+
+  defs[#defs + 1] = {
+    name = "list_directory",
+    title = "List a workspace folder",
+    description = "List the files and folders of a folder of the project under test (relative to the workspace root). At most " .. LIMITS.entries .. " entries.",
+    input = { type = "object", properties = { path = { type = "string", description = "Folder relative to the workspace root (default: the root)", maxLength = 1024 } } },
+    annotations = { readOnlyHint = true, idempotentHint = true, openWorldHint = false },
+    run = function(_, args)
+      local full, rel = check(args.path)
+      if not is_dir(full) then refuse("not a folder: " .. rel, args.path) end
+      local h = io.popen("find " .. shell_quote(full) .. " -mindepth 1 -maxdepth 1 -printf '%y %s %f\\n' 2>/dev/null | sort -k3")
+      local entries, total = {}, 0
+      for line in h:lines() do
+        total = total + 1
+        if #entries < LIMITS.entries then
+          local kind, size, name = line:match("^(%S+) (%d+) (.*)$")
+          if kind then
+            entries[#entries + 1] = { name = name, type = kind == "d" and "dir" or kind == "l" and "link" or "file",
+              size = kind == "f" and tonumber(size) or nil }
+          end
+        end
+      end
+      h:close()
+      local lines = { ("%s (%d entries%s)"):format(rel, total, total > #entries and (", first " .. #entries .. " shown") or "") }
+      for _, e in ipairs(entries) do
+        lines[#lines + 1] = e.type == "dir" and (e.name .. "/") or (e.name .. (e.size and ("  " .. e.size .. " B") or ""))
+      end
+      return { text = table.concat(lines, "\n"),
+        structured = { path = rel, entries = entries, total = total, truncated = total > #entries } }
+    end,
+  }
+
+  defs[#defs + 1] = {
+    name = "read_file",
+    title = "Read a workspace file",
+    description = "Read lines of a text file of the project under test (relative to the workspace root), with line numbers. At most " .. LIMITS.lines .. " lines or " .. LIMITS.bytes .. " bytes per call; page with offset.",
+    input = { type = "object", required = { "path" }, properties = {
+      path = { type = "string", maxLength = 1024 },
+      offset = { type = "integer", minimum = 1, description = "First line (1-based, default 1)" },
+      limit = { type = "integer", minimum = 1, maximum = LIMITS.lines, description = "Lines to read" } } },
+    annotations = { readOnlyHint = true, idempotentHint = true, openWorldHint = false },
+    run = function(_, args)
+      local full, rel = check(args.path)
+      if is_dir(full) then refuse("a folder, not a file: " .. rel .. " (use list_directory)", args.path) end
+      local f = io.open(full, "rb")
+      if not f then refuse("cannot read " .. rel, args.path) end
+      local first, limit = args.offset or 1, args.limit or LIMITS.lines
+      local out, n, bytes, more = {}, 0, 0, false
+      for line in f:lines() do
+        n = n + 1
+        if n >= first then
+          if #out >= limit or bytes + #line > LIMITS.bytes then more = true break end
+          if line:find("%z") then f:close() refuse("a binary file: " .. rel, args.path) end
+          out[#out + 1] = ("%5d  %s"):format(n, line)
+          bytes = bytes + #line + 1
+        end
+      end
+      f:close()
+      local text = table.concat(out, "\n")
+      if more then text = text .. ("\n… more lines follow; call read_file with offset=%d"):format(first + #out) end
+      return { text = text, structured = { path = rel, offset = first, lines = #out, more = more,
+        next_offset = more and (first + #out) or nil } }
+    end,
+  }
+
+  defs[#defs + 1] = {
+    name = "find_test_ids",
+    title = "Find test ids in the source",
+    description = "Report the data-testid-style attribute values (data-testid, data-test-id, data-test, data-qa, data-cy, testID, getByTestId calls) found in the project's source files, with file and line, to learn the app's selector conventions before exploring the live page.",
+    input = { type = "object", properties = {
+      path = { type = "string", maxLength = 1024, description = "Folder or file to scan (default: the root)" },
+      value = { type = "string", maxLength = 200, description = "Only ids containing this text" } } },
+    annotations = { readOnlyHint = true, idempotentHint = true, openWorldHint = false },
+    run = function(_, args)
+      local full, rel = check(args.path)
+      local h = io.popen("find " .. shell_quote(full) .. " \\( -type d \\( " ..
+        (function()
+          local t = {}
+          for d in pairs(SKIP_DIRS) do t[#t + 1] = "-name " .. shell_quote(d) end
+          table.sort(t)
+          return table.concat(t, " -o ")
+        end)() .. " \\) -prune \\) -o -type f -size -" .. (LIMITS.file_bytes // 1024) .. "k -print 2>/dev/null | sort")
+      local matches, per_attr, scanned, total = {}, {}, 0, 0
+      for file in h:lines() do
+        local ext = file:match("%.([%w]+)$")
+        if ext and SOURCE_EXT[ext:lower()] and scanned < LIMITS.files then
+          scanned = scanned + 1
+          local f = io.open(file, "rb")
+          if f then
+            local n = 0
+            for line in f:lines() do
+              n = n + 1
+              for _, p in ipairs(PATTERNS) do
+                for v in line:gmatch(p[2]) do
+                  if not args.value or v:find(args.value, 1, true) then
+                    total = total + 1
+                    per_attr[p[1]] = (per_attr[p[1]] or 0) + 1
+                    if #matches < LIMITS.matches then
+                      matches[#matches + 1] = { value = v, attribute = p[1],
+                        file = file:sub(#real_root + 2), line = n }
+                    end
+                  end
+                end
+              end
+            end
+            f:close()
+          end
+        end
+      end
+      h:close()
+      local conv = {}
+      for k, v in pairs(per_attr) do conv[#conv + 1] = { attribute = k, count = v } end
+      table.sort(conv, function(a, b) return a.count > b.count or (a.count == b.count and a.attribute < b.attribute) end)
+      local lines = { ("%d test ids in %d files scanned under %s%s"):format(total, scanned, rel,
+        total > #matches and (" (first " .. #matches .. " shown)") or "") }
+      for _, c in ipairs(conv) do lines[#lines + 1] = ("  %s: %d"):format(c.attribute, c.count) end
+      for _, m in ipairs(matches) do
+        lines[#lines + 1] = ("%s:%d  %s=%q"):format(m.file, m.line, m.attribute, m.value)
+      end
+      return { text = table.concat(lines, "\n"), structured = { matches = matches, total = total,
+        files_scanned = scanned, conventions = conv, truncated = total > #matches } }
+    end,
+  }
+  return defs
+end
+
+local root = rawget(_ENV, "workspace") or os.getenv("VDX_WORKSPACE") or "."
+for _, def in ipairs(M.new(root)) do register(def) end

@@ -1,0 +1,124 @@
+--- spec/demo_spec.lua: the demo as a newcomer runs it.  examples/flow.lua
+-- runs the three-role marketplace scenario end to end (with its trace, its
+-- HTML report and the Playwright export); where Node and npm are available
+-- the exported spec is run by Playwright Test against a fresh demo app and
+-- must pass; examples/embed.lua runs under stock lua5.4.
+local helpers = require "helpers"
+
+local STEPS = {
+  "[provider] sign in", "[provider] add a product with a discount", "[customer] sign in",
+  "[admin] open the orders page", "[customer] see the discounted product", "[provider] change the price",
+  "[customer] see the new price", "[customer] rate the product", "[customer] add it to the cart",
+  "[customer] check out and pay in the payment frame", "[admin] see the paid order",
+}
+
+local function read(path)
+  local f = io.open(path, "rb")
+  if not f then return nil end
+  local s = f:read("a")
+  f:close()
+  return s
+end
+
+describe("the demo", function()
+  local dir
+
+  lazy_setup(function()
+    dir = os.tmpname()
+    os.remove(dir)
+    os.execute("mkdir -p " .. dir)
+  end)
+
+  lazy_teardown(function()
+    os.execute("rm -rf " .. dir)
+  end)
+
+  it("is what `make demo` runs", function()
+    assert.matches("\n\t%$%(B%)/vdxlua examples/flow%.lua\n", read("Makefile"))
+  end)
+
+  it("runs the marketplace flow end to end and writes the trace, report and Playwright spec", function()
+    local out, status = helpers.run(("%s examples/flow.lua --trace %s/trace.json --report %s/report " ..
+      "--emit-playwright %s/pw/marketplace.spec.ts"):format(helpers.vdxlua, dir, dir, dir))
+    assert.equal(0, status, out)
+    local last = 0
+    for _, step in ipairs(STEPS) do
+      local at = out:find("✓ " .. step .. " (", 1, true)
+      assert.is_number(at, step)
+      assert.is_true(at > last or step:match("^%[admin%] open"), step)
+      last = at
+    end
+    assert.matches("✔ marketplace: discount, price change, checkout, order: 11 steps in %d+ ms", out)
+
+    local trace = require("vdx.json").decode(read(dir .. "/trace.json"))
+    assert.is_true(trace.ok)
+    assert.equal(11, #trace.steps)
+    local html = read(dir .. "/report/index.html")
+    assert.matches("<h1>marketplace: discount, price change, checkout, order <span class=\"ok\">passed</span></h1>",
+      html, 1, true)
+    for _, s in ipairs(trace.steps) do
+      assert.equal("\137PNG", read(s.screenshot):sub(1, 4), s.name)
+      assert.matches("src=\"shots/", html, 1, true)
+    end
+
+    local spec = read(dir .. "/pw/marketplace.spec.ts")
+    assert.matches("browser.newContext({ storageState: '" .. dir .. "/pw/auth/admin.json' })", spec, 1, true)
+    assert.matches("await customer.getByTestId('product-card').filter({ hasText: 'Desk Lamp' })" ..
+      ".getByRole('button', { name: 'Add to cart' }).click();", spec, 1, true)
+    assert.matches("await customer.frameLocator('iframe[title=\"Payment\"]').getByRole('textbox', " ..
+      "{ name: 'Card number' }).fill('4242 4242 4242 4242');", spec, 1, true)
+    assert.matches("await expect(customer).toHaveURL(/\\/shop\\/cart/);", spec, 1, true)
+    assert.is_nil(spec:find(".nth(", 1, true))
+  end)
+
+  it("exports a Playwright spec that passes against the demo app (needs Node and npm)", function()
+    local _, has_node = helpers.run("command -v node && command -v npm")
+    local spec = dir .. "/pw/marketplace.spec.ts"
+    if has_node ~= 0 or not read(spec) then
+      pending("Node and npm are not installed, or the flow did not export")
+      return
+    end
+    -- @playwright/test in a folder of its own, kept between runs; the
+    -- browser is Debian's Chromium, so nothing else is downloaded.
+    local pw = os.getenv("VDX_PLAYWRIGHT_DIR") or ((os.getenv("VDX_BUILD") or "build") .. "/playwright")
+    if not read(pw .. "/node_modules/@playwright/test/package.json") then
+      local out, st = helpers.run(("mkdir -p %s && cd %s && (test -f package.json || echo '{\"private\":true}' > package.json) " ..
+        "&& PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 timeout 600 npm install --no-audit --no-fund @playwright/test"):format(pw, pw))
+      if st ~= 0 then
+        pending("npm could not install @playwright/test: " .. out:sub(-300))
+        return
+      end
+    end
+    os.execute(("mkdir -p %s/tests && cp %s %s/tests/vdx-demo.spec.ts"):format(pw, spec, pw))
+    -- A fresh demo app in its own process, ended by its pid.
+    local pidfile, log = dir .. "/serve.pid", dir .. "/serve.log"
+    os.execute(("sh -c 'echo $$ > %s; exec %s examples/marketplace/serve.lua > %s 2>&1' &"):format(pidfile,
+      helpers.vdxlua, log))
+    local url
+    for _ = 1, 100 do
+      url = (read(log) or ""):match("shop:%s+(%S+)")
+      if url then break end
+      os.execute("sleep 0.1")
+    end
+    local out, st = "", -1
+    if url then
+      out, st = helpers.run(("cd %s && BASE_URL=%s CHROMIUM_PATH=%s timeout 600 npx playwright test " ..
+        "tests/vdx-demo.spec.ts --reporter=line --workers=1"):format(pw, url,
+        os.getenv("VDX_CHROMIUM") or "/usr/bin/chromium"))
+    end
+    local pid = read(pidfile)
+    if pid then os.execute("kill " .. pid:match("%d+") .. " 2>/dev/null") end
+    assert.is_string(url, "the demo app did not start: " .. tostring(read(log)))
+    assert.equal(0, st, out)
+    assert.matches("1 passed", out)
+  end)
+
+  it("embeds in stock lua5.4", function()
+    local out, status = helpers.run(("LUA_CPATH='%s/?.so;;' LUA_PATH='lua/?.lua;;' lua5.4 examples/embed.lua")
+      :format(os.getenv("VDX_BUILD") or "build"))
+    assert.equal(0, status, out)
+    assert.matches("Customer sign in · Marketplace (200) http://shop.test:", out, 1, true)
+    assert.matches('  - button "Sign in" [ref=e4]\n', out, 1, true)
+    assert.matches("Provider sign in · Marketplace\nAdmin sign in · Marketplace\n", out, 1, true)
+  end)
+end)

@@ -1,0 +1,130 @@
+--- spec/flow_spec.lua: vdx.flow against the demo marketplace — targets by
+-- role, name, scope and ref; the locators written for Playwright; parallel
+-- roles; the trace; and failures, in process and as a `vdxlua` exit status.
+local helpers = require "helpers"
+
+package.path = "examples/marketplace/?.lua;" .. package.path
+
+describe("vdx.flow_locator #unit", function()
+  local locator = require "vdx.flow_locator"
+
+  it("writes role, label, test id and scoped locators", function()
+    assert.equal("getByRole('button', { name: 'Sign in' })", locator.of { role = "button", name = "Sign in" })
+    assert.equal("getByRole('button', { name: 'Sign in', exact: true })",
+      locator.of { role = "button", name = "Sign in", exact = true })
+    assert.equal("getByLabel('Password')", locator.of { label = "Password" })
+    assert.equal("getByTestId('product-card').filter({ hasText: 'Desk Lamp' }).getByRole('button', { name: 'Add to cart' })",
+      locator.of { role = "button", name = "Add to cart", within = { test_id = "product-card", text = "Desk Lamp" } })
+    assert.equal("getByTestId('row').getByText('x').nth(2)", locator.of { text = "x", within = "row", nth = 2 })
+    assert.equal([['it\'s \\ fine']], locator.quote([[it's \ fine]]))
+  end)
+
+  it("tells refs and specs apart", function()
+    assert.is_true(locator.is_ref("e12"))
+    assert.is_true(locator.is_ref("f2_e7"))
+    assert.is_false(locator.is_ref("button"))
+    assert.is_true(locator.is_spec { test_id = "x" })
+    assert.is_false(locator.is_spec { within = "x" })
+  end)
+end)
+
+describe("vdx.flow", function()
+  local flow = require "vdx.flow"
+  local marketplace = require "app"
+  local app, tmp
+
+  lazy_setup(function()
+    app = marketplace.start()
+    tmp = os.tmpname()
+    os.remove(tmp)
+    os.execute("mkdir -p " .. tmp)
+  end)
+
+  lazy_teardown(function()
+    if app then app:close() end
+    os.execute("rm -rf " .. tmp)
+  end)
+
+  it("acts by ref, exports a verified scoped locator, runs roles in parallel and traces", function()
+    local auth = marketplace.auth_file("customer", tmp .. "/customer.json")
+    local status, f = flow.run({ name = "by ref", base_url = app.url, browser_args = app.browser_args,
+      quiet = true, trace = tmp .. "/trace.json", emit_playwright = tmp .. "/ref.spec.ts" }, function(f)
+      f:role("customer", { auth = auth, url = "/shop" })
+      f:role("provider", { url = "/provider/login" })
+      f:parallel {
+        function() f:as("customer", function(c) c:expect_text("Ceramic Mug") end) end,
+        function() f:as("provider", function(p) p:expect_text("Provider sign in") end) end,
+      }
+      f:as("customer", function(c)
+        c:step("add the mug by its ref", function()
+          local ref = c:snapshot():match('Ceramic Mug.-button "Add to cart" %[ref=(e%d+)%]')
+          assert.is_string(ref)
+          c:click(ref)
+          c:expect_visible("link", "Cart (1)")
+          c:expect_count({ test_id = "product-card" }, 3)
+        end)
+      end)
+      f:as("provider", function(p)
+        p:step("type and read back", function()
+          p:fill("textbox", "Email", "pro@market.test")
+          p:expect_value("textbox", "Email", "pro@market.test")
+        end)
+      end)
+    end)
+    assert.equal(0, status)
+    assert.is_nil(f.failure)
+    local spec = io.open(tmp .. "/ref.spec.ts"):read("a")
+    assert.matches("await customer.getByTestId('product-card').filter({ hasText: 'Ceramic Mug' })" ..
+      ".getByRole('button', { name: 'Add to cart', exact: true }).click();", spec, 1, true)
+    assert.matches("browser.newContext({ storageState: '" .. auth .. "' })", spec, 1, true)
+    assert.matches("await Promise.all([", spec, 1, true)
+    assert.matches("await expect(provider.getByRole('textbox', { name: 'Email' })).toHaveValue('pro@market.test');",
+      spec, 1, true)
+    assert.matches("await expect(customer.getByTestId('product-card')).toHaveCount(3);", spec, 1, true)
+    assert.is_nil(spec:find(".nth(", 1, true))
+    local trace = require("vdx.json").decode(io.open(tmp .. "/trace.json"):read("a"))
+    assert.is_true(trace.ok)
+    assert.same({ "add the mug by its ref", "type and read back" }, { trace.steps[1].name, trace.steps[2].name })
+    local clicked
+    for _, e in ipairs(trace.events) do
+      if e.kind == "click" then clicked = e end
+    end
+    assert.equal("customer", clicked.role)
+    assert.equal("add the mug by its ref", clicked.step)
+    assert.matches("^e%d+$", clicked.ref)
+    assert.matches("/shop$", clicked.url)
+  end)
+
+  it("stops at an ambiguous target with the formatted error and a screenshot", function()
+    local status, f = flow.run({ name = "ambiguous", base_url = app.url, browser_args = app.browser_args,
+      quiet = true, artifacts = tmp .. "/amb" }, function(f)
+      f:role("customer", { auth = marketplace.auth_file("customer", tmp .. "/c2.json"), url = "/shop" })
+      f:as("customer", function(c)
+        c:step("add something", function() c:click("button", "Add to cart") end)
+      end)
+    end)
+    assert.equal(1, status)
+    assert.equal("AmbiguousTarget", f.failure.error.type)
+    local text = f.failure.text
+    assert.matches("^❌ The target matches more than one element\n", text)
+    assert.matches("\nStep: add something\n", text, 1, true)
+    assert.matches("\nActing as: customer\n", text, 1, true)
+    assert.matches("\nMessage: 3 elements match getByRole('button', { name: 'Add to cart' })\n", text, 1, true)
+    assert.matches("\nURL: " .. app.url .. "/shop\n", text, 1, true)
+    assert.equal(tmp .. "/amb/failure-customer.png", f.failure.screenshot)
+    assert.equal("\137PNG", io.open(f.failure.screenshot, "rb"):read(4))
+  end)
+
+  it("exits non-zero from vdxlua with the error, the step and a screenshot", function()
+    local out, status = helpers.run(helpers.vdxlua .. " spec/fixtures/flow/failing.lua " .. tmp .. "/fail")
+    assert.equal(1, status)
+    assert.matches("✗ %[provider%] sign in", out)
+    assert.is_nil(out:find("second step, not run", 1, true))
+    assert.matches("❌ Expectation not met\nStep: sign in\nScreenshot: " .. tmp .. "/fail/failure-provider.png\n",
+      out, 1, true)
+    assert.matches("Acting as: provider\nURL: http://shop.test:%d+/provider/login%?error=1\n", out)
+    assert.matches("Possible causes:", out, 1, true)
+    assert.matches("🔧 Action Required:", out, 1, true)
+    assert.equal("\137PNG", io.open(tmp .. "/fail/failure-provider.png", "rb"):read(4))
+  end)
+end)
