@@ -473,7 +473,7 @@ local function setup(o, log)
   for _, d in ipairs(o.skills) do dirs[#dirs + 1] = d end
   local all = {}
   for _, d in ipairs(dirs) do
-    local list, problems = skills_mod.load_dir(d, reg)
+    local list, problems = skills_mod.load_dir(d, reg, { workspace = o.workspace })
     for _, s in ipairs(list) do all[#all + 1] = s end
     for _, p in ipairs(problems) do log("error", "skill in %s: %s", d, p) end
   end

@@ -13,6 +13,8 @@ usage: vdxlua mcp [OPTIONS]      serve MCP over stdio (JSON-RPC, one message a l
   --tools FILE.lua               load user tools (repeatable)
   --skills DIR                   load the skills in DIR (repeatable)
   --no-default-skills            do not load the built-in skills/
+  --workspace DIR                the project under test, for the workspace skill's
+                                 tools (default: $VDX_WORKSPACE, else the current folder)
   --headed                       show the browser window
   --browser-arg ARG              extra Chromium flag (repeatable)
   --executable PATH              the Chromium to launch
@@ -52,6 +54,7 @@ function options.parse(args)
       elseif a == "--tools" then o.tools[#o.tools + 1] = value(a)
       elseif a == "--skills" then o.skills[#o.skills + 1] = value(a)
       elseif a == "--no-default-skills" then o.default_skills = false
+      elseif a == "--workspace" then o.workspace = value(a)
       elseif a == "--headed" then o.headless = false
       elseif a == "--browser-arg" then o.browser_args[#o.browser_args + 1] = value(a)
       elseif a == "--executable" then o.executable = value(a)

@@ -61,8 +61,9 @@ function skills.frontmatter(text)
 end
 
 --- Loads the skill in folder dir: {name, description, dir, references}, or
--- nil and why.  With reg, also loads its tools.lua into the registry.
-function skills.load(dir, reg)
+-- nil and why.  With reg, also loads its tools.lua into the registry; the
+-- tool file sees `skill`, plus the fields of env (e.g. `workspace`).
+function skills.load(dir, reg, env)
   local text = read(dir .. "/SKILL.md")
   if not text then return nil, dir .. "/SKILL.md: not readable" end
   local fields = skills.frontmatter(text:sub(1, 8192))
@@ -70,19 +71,21 @@ function skills.load(dir, reg)
   local skill = { name = fields.name, description = fields.description or "", dir = dir,
     references = entries(dir .. "/references", "%.md$") }
   if reg and read(dir .. "/tools.lua") then
-    local ok, err = reg:load_file(dir .. "/tools.lua", { skill = skill })
+    local extra = { skill = skill }
+    for k, v in pairs(env or {}) do extra[k] = v end
+    local ok, err = reg:load_file(dir .. "/tools.lua", extra)
     if not ok then skill.tools_error = err end
   end
   return skill
 end
 
 --- Loads every skill folder under dir; returns the list and the problems.
-function skills.load_dir(dir, reg)
+function skills.load_dir(dir, reg, env)
   local list, problems = {}, {}
   for _, name in ipairs(entries(dir)) do
     local sub = dir .. "/" .. name
     if read(sub .. "/SKILL.md") then
-      local s, err = skills.load(sub, reg)
+      local s, err = skills.load(sub, reg, env)
       if s then
         list[#list + 1] = s
         if s.tools_error then problems[#problems + 1] = s.tools_error end
