@@ -90,7 +90,9 @@ static vdx_frame *frame_add(vdx_page *p, const char *id, const char *parent,
   snprintf(f->id, sizeof f->id, "%s", id);
   snprintf(f->parent, sizeof f->parent, "%s", parent ? parent : "");
   snprintf(f->sid, sizeof f->sid, "%s", sid);
-  f->ordinal = (parent && *parent) ? ++p->next_ordinal : 0;
+  /* Only the page's own frame is 0: a child frame may be reported by its
+   * target (attachedToTarget) before its parent says it attached it. */
+  f->ordinal = strcmp(id, p->target_id) == 0 ? 0 : ++p->next_ordinal;
   return f;
 }
 
