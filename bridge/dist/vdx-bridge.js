@@ -40,9 +40,9 @@
   var docActiveElement = getter(Document.prototype, "activeElement");
   var shadowActiveElement = getter(ShadowRoot.prototype, "activeElement");
   var documentElement = getter(Document.prototype, "documentElement");
-  var winGetComputedStyle = window.getComputedStyle;
+  var winGetComputedStyle = uncurry(window.getComputedStyle);
   function computedStyle(el, pseudo) {
-    return pseudo === void 0 ? Reflect.apply(winGetComputedStyle, window, [el]) : Reflect.apply(winGetComputedStyle, window, [el, pseudo]);
+    return pseudo === void 0 ? winGetComputedStyle(window, el) : winGetComputedStyle(window, el, pseudo);
   }
   var styleValue = method(CSSStyleDeclaration.prototype, "getPropertyValue");
   var inputValue = getter(HTMLInputElement.prototype, "value");
@@ -70,6 +70,10 @@
   var SVG_NS = "http://www.w3.org/2000/svg";
 
   // src/dom.js
+  function elementTag(el) {
+    const t = el.localName;
+    return typeof t === "string" ? t : localName(el);
+  }
   function tagOf(node) {
     return nodeType(node) === ELEMENT_NODE ? localName(node) : "";
   }
@@ -196,7 +200,7 @@
     "aria-readonly",
     ...GLOBAL_ARIA
   ].map((a) => "[" + a + "]").join(",");
-  var PRESENTATIONAL_PARENTS = {
+  var PRESENTATIONAL_PARENTS = Object.assign(/* @__PURE__ */ Object.create(null), {
     li: ["ul", "ol", "menu"],
     tr: ["table", "thead", "tbody", "tfoot"],
     td: ["tr"],
@@ -206,8 +210,8 @@
     tfoot: ["table"],
     dt: ["dl"],
     dd: ["dl"]
-  };
-  var SIMPLE = {
+  });
+  var SIMPLE = Object.assign(/* @__PURE__ */ Object.create(null), {
     article: "article",
     blockquote: "blockquote",
     button: "button",
@@ -259,8 +263,8 @@
     tr: "row",
     ul: "list",
     address: "group"
-  };
-  var INPUT_ROLES = {
+  });
+  var INPUT_ROLES = Object.assign(/* @__PURE__ */ Object.create(null), {
     button: "button",
     image: "button",
     reset: "button",
@@ -282,7 +286,7 @@
     month: "textbox",
     time: "textbox",
     week: "textbox"
-  };
+  });
   var MATHML_NS = "http://www.w3.org/1998/Math/MathML";
   var SECTIONING_TAGS = /* @__PURE__ */ new Set(["article", "aside", "main", "nav", "section"]);
   var SECTIONING_ROLES = /* @__PURE__ */ new Set(["article", "complementary", "main", "navigation", "region"]);
@@ -337,29 +341,31 @@
     }
     return "";
   }
-  function getRole(el, hasName, plain) {
-    if (plain === true) return inheritsPresentation(el, true) ? "none" : implicitRole(el, hasName, true);
+  function getRole(el, hasName, plain, tag, html) {
+    if (plain === true) {
+      return inheritsPresentation(el, true, tag, html) ? "none" : implicitRole(el, hasName, true, tag, html);
+    }
     const explicit = explicitRole(el);
     if (explicit === "none" || explicit === "presentation") {
-      if (isFocusable(el) || hasGlobalAria(el)) return implicitRole(el, hasName);
+      if (isFocusable(el) || hasGlobalAria(el)) return implicitRole(el, hasName, void 0, tag, html);
       return "none";
     }
     if (explicit) return explicit;
-    if (inheritsPresentation(el)) return "none";
-    return implicitRole(el, hasName);
+    if (inheritsPresentation(el, false, tag, html)) return "none";
+    return implicitRole(el, hasName, void 0, tag, html);
   }
-  function inheritsPresentation(el, plain) {
-    if (!isHTML(el)) return false;
-    const parents = PRESENTATIONAL_PARENTS[localName(el)];
+  function inheritsPresentation(el, plain, tag, html) {
+    if (!(html === void 0 ? isHTML(el) : html)) return false;
+    const parents = PRESENTATIONAL_PARENTS[tag === void 0 ? localName(el) : tag];
     if (!parents) return false;
     if (!plain && (hasAttr(el, "tabindex") || hasGlobalAria(el))) return false;
     for (let p = parentNode(el); isElement(p); p = parentNode(p)) {
-      const tag = localName(p);
+      const tag2 = localName(p);
       const r = explicitRole(p);
       if (r === "none" || r === "presentation") return !isFocusable(p) && !hasGlobalAria(p);
       if (r) return false;
-      if (tag === "table" || tag === "ul" || tag === "ol" || tag === "menu" || tag === "dl") return false;
-      if (!parents.includes(tag) && !(tag in PRESENTATIONAL_PARENTS)) return false;
+      if (tag2 === "table" || tag2 === "ul" || tag2 === "ol" || tag2 === "menu" || tag2 === "dl") return false;
+      if (!parents.includes(tag2) && !(tag2 in PRESENTATIONAL_PARENTS)) return false;
     }
     return false;
   }
@@ -370,26 +376,25 @@
     const title = attr(el, "title");
     return !!(title && title.trim());
   }
-  function implicitRole(el, hasName, plain) {
-    if (!isHTML(el)) return svgRole(el);
-    const tag = localName(el);
+  function implicitRole(el, hasName, plain, tag, html) {
+    if (tag === void 0) tag = localName(el);
+    if (!(html === void 0 ? isHTML(el) : html)) return svgRole(el, tag);
     const simple = SIMPLE[tag];
     if (simple) return tag === "option" ? optionRole(el) : simple;
-    const named = () => hasName ? hasName(el) : defaultHasName(el);
     switch (tag) {
       case "a":
       case "area":
-        return hasAttr(el, "href") ? "link" : "generic";
+        return el.hasAttribute("href") ? "link" : "generic";
       case "header":
         return isScopedToBody(el) ? "banner" : "generic";
       case "footer":
         return isScopedToBody(el) ? "contentinfo" : "generic";
       case "aside":
-        return isScopedToBody(el) || named() ? "complementary" : "generic";
+        return isScopedToBody(el) || named(el, hasName) ? "complementary" : "generic";
       case "section":
-        return named() ? "region" : "generic";
+        return named(el, hasName) ? "region" : "generic";
       case "form":
-        return named() ? "form" : "generic";
+        return named(el, hasName) ? "form" : "generic";
       case "img":
         return imgRole(el, plain);
       case "input":
@@ -410,8 +415,10 @@
         return "generic";
     }
   }
-  function svgRole(el) {
-    const tag = localName(el);
+  function named(el, hasName) {
+    return hasName ? hasName(el) : defaultHasName(el);
+  }
+  function svgRole(el, tag) {
     if (tag === "svg") return "img";
     if (tag === "math" && namespaceURI(el) === MATHML_NS) return "math";
     return "generic";
@@ -424,7 +431,7 @@
     return "generic";
   }
   function imgRole(el, plain) {
-    const alt = attr(el, "alt");
+    const alt = el.getAttribute("alt");
     if (plain === true) return alt === "" ? "presentation" : "img";
     if (alt === "" && !hasAttr(el, "title") && !isFocusable(el) && !hasGlobalAria(el)) {
       return "presentation";
@@ -432,15 +439,15 @@
     return "img";
   }
   function inputRole(el) {
-    const type = inputType(el);
+    const type = el.type;
     if (type === "hidden") return "generic";
-    if (hasAttr(el, "list") && (type === "text" || type === "search" || type === "email" || type === "tel" || type === "url")) {
+    if (el.hasAttribute("list") && (type === "text" || type === "search" || type === "email" || type === "tel" || type === "url")) {
       return "combobox";
     }
     return INPUT_ROLES[type] || "textbox";
   }
   function selectRole(el) {
-    if (selectMultiple(el) || selectSize(el) > 1) return "listbox";
+    if (el.multiple || el.size > 1) return "listbox";
     return "combobox";
   }
   function listItemRole(el) {
@@ -691,14 +698,15 @@
     // rule may target el (see sheets.js), and a native box check stands in
     // for display.  Same result as flags(el), with fewer style reads.
     // `read` forces the full read (an element not under its parent in the
-    // walk, such as one moved by aria-owns).
-    walkFlags(el, parentFlags, read) {
+    // walk, such as one moved by aria-owns).  `direct` says el is not a form
+    // (see elementTag in dom.js), so its methods can be called directly.
+    walkFlags(el, parentFlags, read, direct) {
       const known = this.flagMap.get(el);
       if (known !== void 0) return known;
       if (read || this.readAll || this.candidates.has(el)) return this.readStyle(el);
       let rendered;
       try {
-        rendered = checkVisibility(el);
+        rendered = direct === true ? el.checkVisibility() : checkVisibility(el);
       } catch (e) {
         rendered = false;
       }
@@ -795,8 +803,9 @@
     "filter"
   ]);
   function isNeverRendered(el) {
-    const tag = tagOf(el);
-    const ns = namespaceURI(el);
+    return neverRendered(tagOf(el), namespaceURI(el));
+  }
+  function neverRendered(tag, ns) {
     if (ns === HTML_NS) return NEVER_RENDERED.has(tag);
     return ns === SVG_NS && SVG_NOT_RENDERED.has(tag);
   }
@@ -860,7 +869,7 @@
     const state = {
       root: el,
       includeHidden,
-      path: /* @__PURE__ */ new Set(),
+      path: [],
       inLabelledBy: false,
       // Pure: every node reached so far was reached from the root through
       // content alone, so the content text of a node does not depend on the
@@ -895,7 +904,7 @@
       const state = {
         root,
         includeHidden: isHiddenForAria(ctx, ref),
-        path: /* @__PURE__ */ new Set(),
+        path: [],
         inLabelledBy: true,
         pure: false,
         taint: 0
@@ -905,15 +914,15 @@
     return parts.join(" ");
   }
   function textAlternative(ctx, el, role, state, how) {
-    if (state.path.has(el)) return "";
+    if (state.path.includes(el)) return "";
     if (how === CONTENT && !state.includeHidden && (hidesSubtree(ctx, el) || isVisibilityHidden(ctx, el))) {
       return "";
     }
-    state.path.add(el);
+    state.path.push(el);
     try {
       return computeSteps(ctx, el, role, state, how);
     } finally {
-      state.path.delete(el);
+      state.path.pop();
     }
   }
   function computeSteps(ctx, el, role, state, how) {
@@ -1068,15 +1077,17 @@
     const parts = [];
     if (pseudo) parts.push(pseudoText(ctx, el, "::before"));
     const parentHidden = !state.includeHidden && isVisibilityHidden(ctx, el);
-    const details = tagOf(el) === "details" && isHTML(el) && !state.includeHidden ? el : null;
-    if (localName(el) === "slot" && isHTML(el) && assignedNodes(el).length > 0) {
+    const tag = tagOf(el);
+    const html = (tag === "details" || tag === "slot") && isHTML(el);
+    const details = html && tag === "details" && !state.includeHidden ? el : null;
+    if (html && tag === "slot" && assignedNodes(el).length > 0) {
       const assigned = assignedNodes(el);
       for (let i = 0; i < assigned.length; i++) contentChild(ctx, assigned[i], state, parentHidden, details, parts);
     } else {
-      const shadow = shadowRoot(el);
-      for (let c = firstChild(shadow || el); c !== null; c = nextSibling(c)) {
-        contentChild(ctx, c, state, parentHidden, details, parts);
-      }
+      const direct = tag !== "form";
+      const shadow = direct ? el.shadowRoot : shadowRoot(el);
+      let c = shadow !== null ? shadow.firstChild : direct ? el.firstChild : firstChild(el);
+      while (c !== null) c = contentChild(ctx, c, state, parentHidden, details, parts);
     }
     if (pseudo) parts.push(pseudoText(ctx, el, "::after"));
     const out = parts.length === 1 ? parts[0] : parts.join("");
@@ -1084,22 +1095,28 @@
     return out;
   }
   function contentChild(ctx, child2, state, parentHidden, details, parts) {
-    const type = nodeType(child2);
+    let type = child2.nodeType;
     if (type === TEXT_NODE) {
-      if (!parentHidden) parts.push(nodeData(child2));
-      return;
+      if (!parentHidden) parts.push(child2.data);
+      return child2.nextSibling;
     }
-    if (type !== ELEMENT_NODE) return;
-    if (child2 === state.root) return;
-    if (details !== null && isClosedDetailsContent(details, child2)) return;
-    const text = textAlternative(ctx, child2, getRole(child2), state, CONTENT);
-    if (!text) return;
+    if (typeof type !== "number") type = nodeType(child2);
+    if (type !== ELEMENT_NODE) return child2.nextSibling;
+    const tag = elementTag(child2);
+    const direct = tag !== "form";
+    const next = direct ? child2.nextSibling : nextSibling(child2);
+    if (child2 === state.root) return next;
+    if (details !== null && isClosedDetailsContent(details, child2)) return next;
+    const html = (direct ? child2.namespaceURI : namespaceURI(child2)) === HTML_NS;
+    const text = textAlternative(ctx, child2, getRole(child2, void 0, void 0, tag, html), state, CONTENT);
+    if (!text) return next;
     const display = ctx.display(child2);
     if (display === "contents" || display.startsWith("inline")) {
       parts.push(text);
     } else {
       parts.push(" ", text, " ");
     }
+    return next;
   }
   function pseudoText(ctx, el, which) {
     let content;
@@ -1202,7 +1219,7 @@
     if (node.name) key += " " + JSON.stringify(node.name);
     key += node.states;
     if (node.wantsRef) {
-      const ref = out.env.refs.assign(node.el, node.role, node.name, localName(node.el));
+      const ref = out.env.refs.assign(node.el, node.role, node.name, node.tag);
       key += " [ref=" + ref + "]";
       out.refCount++;
     }
@@ -1330,7 +1347,7 @@
     if (rootEl) {
       const shadowRoot2 = getRootNode(rootEl);
       if (shadowRoot2 !== document) enterTree(walk, shadowRoot2);
-      visitElement(walk, rootEl, top, 0, true);
+      visitElement(walk, rootEl, elementTag(rootEl), top, 0, true);
     }
     finish(ctx, top);
     const depth = opts.depth == null ? Infinity : Math.max(0, opts.depth | 0);
@@ -1360,29 +1377,30 @@
       }
     }
   }
-  function visitElement(walk, el, parent, inherited, read) {
+  function visitElement(walk, el, tag, parent, inherited, read) {
     const ctx = walk.ctx;
     walk.count++;
     const plain = !walk.attrs.has(el);
-    if (isNeverRendered(el) || !plain && (ariaToken(el, "aria-hidden") === "true" || hasAttribute(el, "inert"))) {
+    const direct = tag !== "form";
+    const ns = direct ? el.namespaceURI : namespaceURI(el);
+    if (neverRendered(tag, ns) || !plain && (ariaToken(el, "aria-hidden") === "true" || hasAttribute(el, "inert"))) {
       return;
     }
-    const shadow = shadowRoot(el);
+    const shadow = direct ? el.shadowRoot : shadowRoot(el);
     if (shadow) enterTree(walk, shadow);
-    const flags = ctx.walkFlags(el, inherited, read);
+    const flags = ctx.walkFlags(el, inherited, read, direct);
     if ((flags & F_NONE) !== 0) return;
     const visible = (flags & F_HIDDEN) === 0;
-    const html = isHTML(el);
-    const tag = localName(el);
-    const role = getRole(el, void 0, plain);
+    const html = ns === HTML_NS;
+    const role = getRole(el, void 0, plain, tag, html);
     const pointer = (flags & F_POINTER) !== 0;
     const disabled = (inherited & W_DISABLED) !== 0 || !plain && ariaToken(el, "aria-disabled") === "true";
     const labelling = html && tag === "label" && labelsRenderedControl(ctx, el);
     const childInherited = flags & F_INHERITED | (disabled ? W_DISABLED : 0) | ((inherited & W_NO_TEXT) !== 0 || labelling ? W_NO_TEXT : 0);
     if (shadow) collectOwned(walk, fragQuerySelectorAll(shadow, "[aria-owns]"));
     const outermostPointer = pointer && (inherited & F_POINTER) === 0 && !labelling;
-    const wantsRef = visible && isRefWorthy(el, tag, role, outermostPointer, plain, walk.editable) && isActionable(ctx, el);
-    const node = visible && (wantsRef || !FLATTENED.has(role)) ? createNode(walk, el, tag, role, wantsRef, disabled, plain) : null;
+    const wantsRef = visible && isRefWorthy(el, tag, role, outermostPointer, plain, walk.editable, html) && isActionable(ctx, el);
+    const node = visible && (wantsRef || !FLATTENED.has(role)) ? createNode(walk, el, tag, html, role, wantsRef, disabled, plain) : null;
     if (html && (tag === "iframe" || tag === "frame")) {
       if (node) {
         nameNode(ctx, el, role, node);
@@ -1394,7 +1412,7 @@
     const sep = node ? null : new Sep(el);
     if (sep) target.children.push(sep);
     if (!(node && html && fillControl(walk, el, tag, role, node))) {
-      visitChildren(walk, el, html ? tag : "", shadow, target, childInherited);
+      visitChildren(walk, el, html ? tag : "", direct, shadow, target, childInherited);
     }
     if (!plain && hasAttribute(el, "aria-owns")) visitOwned(walk, el, target, childInherited);
     if (sep) target.children.push(sep);
@@ -1405,7 +1423,7 @@
       parent.children.push(node);
     }
   }
-  function visitChildren(walk, el, htmlTag, shadow, target, inherited) {
+  function visitChildren(walk, el, htmlTag, direct, shadow, target, inherited) {
     if (htmlTag === "slot") {
       const assigned = assignedNodes(el);
       if (assigned.length > 0) {
@@ -1414,27 +1432,30 @@
       }
     }
     const details = htmlTag === "details" ? el : null;
-    for (let c = firstChild(shadow || el); c !== null; c = nextSibling(c)) {
-      visitChild(walk, c, details, target, inherited);
-    }
+    let c = shadow !== null ? shadow.firstChild : direct ? el.firstChild : firstChild(el);
+    while (c !== null) c = visitChild(walk, c, details, target, inherited);
   }
   function visitChild(walk, node, details, target, inherited) {
-    if (details !== null && isClosedDetailsContent(details, node)) return;
-    const type = nodeType(node);
+    let type = node.nodeType;
     if (type === TEXT_NODE) {
-      if ((inherited & (F_HIDDEN | W_NO_TEXT)) === 0) {
-        const data = nodeData(node);
+      if ((inherited & (F_HIDDEN | W_NO_TEXT)) === 0 && (details === null || !isClosedDetailsContent(details, node))) {
+        const data = node.data;
         if (data) target.children.push(data);
       }
-      return;
+      return node.nextSibling;
     }
-    if (type !== ELEMENT_NODE) return;
-    if (walk.owned.size > 0 && walk.owned.has(node)) return;
-    visitElement(walk, node, target, inherited, false);
+    if (typeof type !== "number") type = nodeType(node);
+    if (type !== ELEMENT_NODE) return node.nextSibling;
+    const tag = elementTag(node);
+    const next = tag !== "form" ? node.nextSibling : nextSibling(node);
+    if (details !== null && isClosedDetailsContent(details, node)) return next;
+    if (walk.owned.size > 0 && walk.owned.has(node)) return next;
+    visitElement(walk, node, tag, target, inherited, false);
+    return next;
   }
-  function createNode(walk, el, tag, role, wantsRef, disabled, plain) {
-    const states = statesOf(walk, el, tag, role, disabled, plain);
-    return { el, role, name: "", states, value: null, url: null, wantsRef, children: [] };
+  function createNode(walk, el, tag, html, role, wantsRef, disabled, plain) {
+    const states = statesOf(walk, el, tag, html, role, disabled, plain);
+    return { el, tag, role, name: "", states, value: null, url: null, wantsRef, children: [] };
   }
   function nameNode(ctx, el, role, node) {
     if (NAME_PROHIBITED.has(role)) return;
@@ -1460,16 +1481,16 @@
     for (const owned of idRefs(el, "aria-owns")) {
       if (walk.owned.get(owned) !== el || walk.ownedDone.has(owned)) continue;
       walk.ownedDone.add(owned);
-      visitElement(walk, owned, target, inherited, true);
+      visitElement(walk, owned, elementTag(owned), target, inherited, true);
     }
   }
-  function isRefWorthy(el, tag, role, outermostPointer, plain, editable) {
+  function isRefWorthy(el, tag, role, outermostPointer, plain, editable, html) {
     if (INTERACTIVE_ROLES.has(role) || outermostPointer) return true;
     if (plain !== true) {
       const tabindex = attr(el, "tabindex");
       if (tabindex !== null) return parseInt(tabindex, 10) >= 0;
     }
-    if (!isHTML(el)) return false;
+    if (!(html === void 0 ? isHTML(el) : html)) return false;
     switch (tag) {
       case "a":
       case "area":
@@ -1487,23 +1508,22 @@
         return editable !== false && isContentEditable(el);
     }
   }
-  function statesOf(walk, el, tag, role, ariaDisabled, plain) {
-    const html = isHTML(el);
+  function statesOf(walk, el, tag, html, role, ariaDisabled, plain) {
     const aria = plain !== true;
     const form = html && FORM_TAGS.has(tag);
     let s = "";
     if (CHECKABLE.has(role)) {
       let checked = aria ? ariaToken(el, "aria-checked") : "";
       if (html && tag === "input" && !(aria && hasAttr(el, "aria-checked"))) {
-        checked = inputIndeterminate(el) && inputType(el) === "checkbox" ? "mixed" : inputChecked(el) ? "true" : "";
+        checked = el.indeterminate && el.type === "checkbox" ? "mixed" : el.checked ? "true" : "";
       }
       if (checked === "true") s += " [checked]";
       else if (checked === "mixed") s += " [checked=mixed]";
     }
-    if (ariaDisabled || form && matches(el, ":disabled")) s += " [disabled]";
+    if (ariaDisabled || form && el.matches(":disabled")) s += " [disabled]";
     if (aria && ariaToken(el, "aria-expanded") === "true") {
       s += " [expanded]";
-    } else if (html && tag === "summary" && role === "button" && detailsOpen(parentNode(el))) {
+    } else if (html && tag === "summary" && role === "button" && detailsOpen(el.parentNode)) {
       s += " [expanded]";
     }
     const level = headingLevel(el, role, plain);
@@ -1514,37 +1534,37 @@
       else if (pressed === "mixed") s += " [pressed=mixed]";
     }
     if (role === "option" || role === "tab" || role === "treeitem" || role === "gridcell" || role === "row" || role === "columnheader" || role === "rowheader") {
-      const selected = html && tag === "option" ? optionSelected(el) : aria && ariaToken(el, "aria-selected") === "true";
+      const selected = html && tag === "option" ? el.selected : aria && ariaToken(el, "aria-selected") === "true";
       if (selected) s += " [selected]";
     }
     if (el === walk.active && tag !== "body" && tag !== "html") s += " [active]";
     const invalid = aria ? ariaToken(el, "aria-invalid") : "";
-    if (invalid && invalid !== "false" || form && matches(el, ":user-invalid")) {
+    if (invalid && invalid !== "false" || form && el.matches(":user-invalid")) {
       s += " [invalid]";
     }
-    if (aria && ariaToken(el, "aria-required") === "true" || html && (tag === "input" || tag === "select" || tag === "textarea") && hasAttr(el, "required")) {
+    if (aria && ariaToken(el, "aria-required") === "true" || html && (tag === "input" || tag === "select" || tag === "textarea") && el.hasAttribute("required")) {
       s += " [required]";
     }
-    if (aria && ariaToken(el, "aria-readonly") === "true" || html && (tag === "input" || tag === "textarea") && hasAttr(el, "readonly") && TEXT_ROLES.has(role)) {
+    if (aria && ariaToken(el, "aria-readonly") === "true" || html && (tag === "input" || tag === "textarea") && el.hasAttribute("readonly") && TEXT_ROLES.has(role)) {
       s += " [readonly]";
     }
     return s;
   }
   function fillControl(walk, el, tag, role, node) {
     if (tag === "input") {
-      const type = inputType(el);
+      const type = el.type;
       if (TEXT_ROLES.has(role) || VALUE_ROLES.has(role)) {
-        const v = inputValue(el);
+        const v = el.value;
         node.value = type === "password" && v ? "\u2022".repeat(8) : v;
       }
       return true;
     }
     if (tag === "textarea") {
-      node.value = textareaValue(el);
+      node.value = el.value;
       return true;
     }
     if (tag === "select") {
-      const options2 = selectOptions(el);
+      const options2 = el.options;
       if (options2.length > walk.maxOptions) {
         node.states += " [options=" + options2.length + "]";
         node.value = selectedText(el);
@@ -1560,9 +1580,9 @@
     return false;
   }
   function selectedText(select) {
-    const sel = selectSelectedOptions(select);
+    const sel = select.selectedOptions;
     const parts = [];
-    for (let i = 0; i < sel.length; i++) parts.push(optionText(sel[i]));
+    for (let i = 0; i < sel.length; i++) parts.push(sel[i].text);
     return parts.join(", ");
   }
   function ariaValue(el) {

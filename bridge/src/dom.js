@@ -4,6 +4,16 @@
 
 import * as N from './natives.js';
 
+// The local name of an element, read directly.  A <form> exposes its
+// controls as properties named after their name and id, over the built-in
+// ones and in every world (isolated ones too), so a form's own properties
+// are read through the captured natives: callers use direct access on an
+// element only once this returned something other than 'form'.
+export function elementTag(el) {
+  const t = el.localName;
+  return typeof t === 'string' ? t : N.localName(el);
+}
+
 // The local name of an element, or '' for anything else.
 export function tagOf(node) {
   return N.nodeType(node) === N.ELEMENT_NODE ? N.localName(node) : '';

@@ -11,7 +11,7 @@
 // parts.
 
 import * as N from './natives.js';
-import { attr, collapse, idRefs, isElement, isHTML, normalize, tagOf } from './dom.js';
+import { attr, collapse, elementTag, idRefs, isElement, isHTML, normalize, tagOf } from './dom.js';
 import { getRole, NAME_FROM_CONTENT } from './roles.js';
 import { hidesSubtree, isClosedDetailsContent, isHiddenForAria, isVisibilityHidden } from './visibility.js';
 
@@ -30,7 +30,7 @@ export function accessibleName(ctx, el, role, visible) {
   const state = {
     root: el,
     includeHidden,
-    path: new Set(),
+    path: [],
     inLabelledBy: false,
     // Pure: every node reached so far was reached from the root through
     // content alone, so the content text of a node does not depend on the
@@ -72,7 +72,7 @@ function referencedText(ctx, refs, root) {
     const state = {
       root,
       includeHidden: isHiddenForAria(ctx, ref),
-      path: new Set(),
+      path: [],
       inLabelledBy: true,
       pure: false,
       taint: 0,
@@ -83,17 +83,18 @@ function referencedText(ctx, refs, root) {
 }
 
 function textAlternative(ctx, el, role, state, how) {
-  if (state.path.has(el)) return '';
+  // The elements being computed, outermost first: a cycle gives nothing.
+  if (state.path.includes(el)) return '';
   // 2A: hidden nodes contribute nothing unless hidden content is included.
   if (how === CONTENT && !state.includeHidden &&
       (hidesSubtree(ctx, el) || isVisibilityHidden(ctx, el))) {
     return '';
   }
-  state.path.add(el);
+  state.path.push(el);
   try {
     return computeSteps(ctx, el, role, state, how);
   } finally {
-    state.path.delete(el);
+    state.path.pop();
   }
 }
 
@@ -265,15 +266,18 @@ function contentText(ctx, el, state) {
   const parts = [];
   if (pseudo) parts.push(pseudoText(ctx, el, '::before'));
   const parentHidden = !state.includeHidden && isVisibilityHidden(ctx, el);
-  const details = tagOf(el) === 'details' && isHTML(el) && !state.includeHidden ? el : null;
-  if (N.localName(el) === 'slot' && isHTML(el) && N.assignedNodes(el).length > 0) {
+  const tag = tagOf(el);
+  const html = (tag === 'details' || tag === 'slot') && isHTML(el);
+  const details = html && tag === 'details' && !state.includeHidden ? el : null;
+  if (html && tag === 'slot' && N.assignedNodes(el).length > 0) {
     const assigned = N.assignedNodes(el);
     for (let i = 0; i < assigned.length; i++) contentChild(ctx, assigned[i], state, parentHidden, details, parts);
   } else {
-    const shadow = N.shadowRoot(el);
-    for (let c = N.firstChild(shadow || el); c !== null; c = N.nextSibling(c)) {
-      contentChild(ctx, c, state, parentHidden, details, parts);
-    }
+    // Anything but a form is read directly (see elementTag in dom.js).
+    const direct = tag !== 'form';
+    const shadow = direct ? el.shadowRoot : N.shadowRoot(el);
+    let c = shadow !== null ? shadow.firstChild : direct ? el.firstChild : N.firstChild(el);
+    while (c !== null) c = contentChild(ctx, c, state, parentHidden, details, parts);
   }
   if (pseudo) parts.push(pseudoText(ctx, el, '::after'));
   const out = parts.length === 1 ? parts[0] : parts.join('');
@@ -282,24 +286,32 @@ function contentText(ctx, el, state) {
 }
 
 // Adds to parts the text one flat-tree child contributes to its parent's
-// content.
+// content.  Returns the child's next sibling.
 function contentChild(ctx, child, state, parentHidden, details, parts) {
-  const type = N.nodeType(child);
+  let type = child.nodeType;
   if (type === N.TEXT_NODE) {
-    if (!parentHidden) parts.push(N.nodeData(child));
-    return;
+    // Text nodes have no named properties: read directly.
+    if (!parentHidden) parts.push(child.data);
+    return child.nextSibling;
   }
-  if (type !== N.ELEMENT_NODE) return;
-  if (child === state.root) return;
-  if (details !== null && isClosedDetailsContent(details, child)) return;
-  const text = textAlternative(ctx, child, getRole(child), state, CONTENT);
-  if (!text) return;
+  // A form's controls may hide its nodeType (see elementTag in dom.js).
+  if (typeof type !== 'number') type = N.nodeType(child);
+  if (type !== N.ELEMENT_NODE) return child.nextSibling;
+  const tag = elementTag(child);
+  const direct = tag !== 'form';
+  const next = direct ? child.nextSibling : N.nextSibling(child);
+  if (child === state.root) return next;
+  if (details !== null && isClosedDetailsContent(details, child)) return next;
+  const html = (direct ? child.namespaceURI : N.namespaceURI(child)) === N.HTML_NS;
+  const text = textAlternative(ctx, child, getRole(child, undefined, undefined, tag, html), state, CONTENT);
+  if (!text) return next;
   const display = ctx.display(child);
   if (display === 'contents' || display.startsWith('inline')) {
     parts.push(text);
   } else {
     parts.push(' ', text, ' ');
   }
+  return next;
 }
 
 // The text a ::before or ::after pseudo-element renders: its string

@@ -2,9 +2,15 @@
 // the bundle is evaluated.
 //
 // The bridge runs in an isolated world, so page scripts cannot reach these
-// prototypes.  Capturing them anyway means a later change to the world's own
-// globals (by the host or by a future caller) cannot alter what the bridge
-// sees.  Every export is a plain function taking the receiver first.
+// prototypes.  Markup still can: a <form> exposes its controls and images
+// as properties named after their name or id, over the built-in ones
+// ([LegacyOverrideBuiltIns]), and that reaches every world.  With
+// <input name="nextSibling"> inside it, form.nextSibling is that input.  A
+// captured getter or method reads the real value whatever the receiver, so
+// code that may meet a form goes through these.  The hot loops (the
+// snapshot walk, name from content) read other nodes directly, which is
+// cheaper, and check for a form first (elementTag in dom.js).  Every export
+// is a plain function taking the receiver first.
 
 const uncurry = Function.prototype.bind.bind(Function.prototype.call);
 
@@ -55,11 +61,11 @@ export const shadowActiveElement = getter(ShadowRoot.prototype, 'activeElement')
 export const documentElement = getter(Document.prototype, 'documentElement');
 
 // Style.
-const winGetComputedStyle = window.getComputedStyle;
+const winGetComputedStyle = uncurry(window.getComputedStyle);
 export function computedStyle(el, pseudo) {
   return pseudo === undefined
-    ? Reflect.apply(winGetComputedStyle, window, [el])
-    : Reflect.apply(winGetComputedStyle, window, [el, pseudo]);
+    ? winGetComputedStyle(window, el)
+    : winGetComputedStyle(window, el, pseudo);
 }
 export const styleValue = method(CSSStyleDeclaration.prototype, 'getPropertyValue');
 

@@ -41,16 +41,18 @@ export const WALK_ATTRIBUTES = ['role', 'tabindex', 'inert', 'contenteditable', 
   'aria-required', 'aria-readonly', ...GLOBAL_ARIA].map((a) => '[' + a + ']').join(',');
 
 // Roles whose owned children become presentational when they are.
-const PRESENTATIONAL_PARENTS = {
+// Tables keyed by tag have no prototype, so a tag such as "constructor"
+// finds nothing.
+const PRESENTATIONAL_PARENTS = Object.assign(Object.create(null), {
   li: ['ul', 'ol', 'menu'],
   tr: ['table', 'thead', 'tbody', 'tfoot'],
   td: ['tr'], th: ['tr'],
   thead: ['table'], tbody: ['table'], tfoot: ['table'],
   dt: ['dl'], dd: ['dl'],
-};
+});
 
 // Tags with a fixed implicit role.
-const SIMPLE = {
+const SIMPLE = Object.assign(Object.create(null), {
   article: 'article', blockquote: 'blockquote', button: 'button', caption: 'caption',
   code: 'code', datalist: 'listbox', dd: 'definition', del: 'deletion', dfn: 'term',
   details: 'group', dialog: 'dialog', dt: 'term', em: 'emphasis', fieldset: 'group',
@@ -61,15 +63,15 @@ const SIMPLE = {
   p: 'paragraph', progress: 'progressbar', s: 'deletion', search: 'search', strong: 'strong',
   sub: 'subscript', sup: 'superscript', table: 'table', tbody: 'rowgroup', textarea: 'textbox',
   tfoot: 'rowgroup', thead: 'rowgroup', time: 'time', tr: 'row', ul: 'list', address: 'group',
-};
+});
 
-const INPUT_ROLES = {
+const INPUT_ROLES = Object.assign(Object.create(null), {
   button: 'button', image: 'button', reset: 'button', submit: 'button', file: 'button',
   color: 'button', checkbox: 'checkbox', radio: 'radio', range: 'slider',
   number: 'spinbutton', search: 'searchbox', email: 'textbox', tel: 'textbox',
   text: 'textbox', url: 'textbox', password: 'textbox', date: 'textbox',
   'datetime-local': 'textbox', month: 'textbox', time: 'textbox', week: 'textbox',
-};
+});
 
 const MATHML_NS = 'http://www.w3.org/1998/Math/MathML';
 
@@ -134,25 +136,28 @@ export function explicitRole(el) {
 // and title.
 //
 // plain (see WALK_ATTRIBUTES) says el has none of the attributes that
-// would change the answer, so none are read.
-export function getRole(el, hasName, plain) {
-  if (plain === true) return inheritsPresentation(el, true) ? 'none' : implicitRole(el, hasName, true);
+// would change the answer, so none are read.  tag and html, when given,
+// are el's local name and whether it is an HTML element.
+export function getRole(el, hasName, plain, tag, html) {
+  if (plain === true) {
+    return inheritsPresentation(el, true, tag, html) ? 'none' : implicitRole(el, hasName, true, tag, html);
+  }
   const explicit = explicitRole(el);
   if (explicit === 'none' || explicit === 'presentation') {
-    if (isFocusable(el) || hasGlobalAria(el)) return implicitRole(el, hasName);
+    if (isFocusable(el) || hasGlobalAria(el)) return implicitRole(el, hasName, undefined, tag, html);
     return 'none';
   }
   if (explicit) return explicit;
-  if (inheritsPresentation(el)) return 'none';
-  return implicitRole(el, hasName);
+  if (inheritsPresentation(el, false, tag, html)) return 'none';
+  return implicitRole(el, hasName, undefined, tag, html);
 }
 
 // True when el is a required child of an element whose role is none or
 // presentation (an li of a presentational list, a cell of a presentational
 // table), which makes el presentational too.
-function inheritsPresentation(el, plain) {
-  if (!isHTML(el)) return false;
-  const parents = PRESENTATIONAL_PARENTS[N.localName(el)];
+function inheritsPresentation(el, plain, tag, html) {
+  if (!(html === undefined ? isHTML(el) : html)) return false;
+  const parents = PRESENTATIONAL_PARENTS[tag === undefined ? N.localName(el) : tag];
   if (!parents) return false;
   if (!plain && (hasAttr(el, 'tabindex') || hasGlobalAria(el))) return false;
   for (let p = N.parentNode(el); isElement(p); p = N.parentNode(p)) {
@@ -174,22 +179,22 @@ function defaultHasName(el) {
   return !!(title && title.trim());
 }
 
-// The implicit (HTML-AAM) role of el, ignoring its role attribute.
-export function implicitRole(el, hasName, plain) {
-  if (!isHTML(el)) return svgRole(el);
-  const tag = N.localName(el);
+// The implicit (HTML-AAM) role of el, ignoring its role attribute.  tag
+// and html as for getRole.
+export function implicitRole(el, hasName, plain, tag, html) {
+  if (tag === undefined) tag = N.localName(el);
+  if (!(html === undefined ? isHTML(el) : html)) return svgRole(el, tag);
   const simple = SIMPLE[tag];
   if (simple) return tag === 'option' ? optionRole(el) : simple;
-  const named = () => (hasName ? hasName(el) : defaultHasName(el));
   switch (tag) {
     case 'a': case 'area':
-      return hasAttr(el, 'href') ? 'link' : 'generic';
+      return el.hasAttribute('href') ? 'link' : 'generic';
     case 'header': return isScopedToBody(el) ? 'banner' : 'generic';
     case 'footer': return isScopedToBody(el) ? 'contentinfo' : 'generic';
     case 'aside':
-      return isScopedToBody(el) || named() ? 'complementary' : 'generic';
-    case 'section': return named() ? 'region' : 'generic';
-    case 'form': return named() ? 'form' : 'generic';
+      return isScopedToBody(el) || named(el, hasName) ? 'complementary' : 'generic';
+    case 'section': return named(el, hasName) ? 'region' : 'generic';
+    case 'form': return named(el, hasName) ? 'form' : 'generic';
     case 'img': return imgRole(el, plain);
     case 'input': return inputRole(el);
     case 'select': return selectRole(el);
@@ -202,9 +207,12 @@ export function implicitRole(el, hasName, plain) {
   }
 }
 
+function named(el, hasName) {
+  return hasName ? hasName(el) : defaultHasName(el);
+}
+
 // SVG and MathML roots; their inner elements are generic.
-function svgRole(el) {
-  const tag = N.localName(el);
+function svgRole(el, tag) {
   if (tag === 'svg') return 'img';
   if (tag === 'math' && N.namespaceURI(el) === MATHML_NS) return 'math';
   return 'generic';
@@ -222,7 +230,7 @@ function optionRole(el) {
 // title or a global ARIA attribute.  A plain one has none of these: without
 // tabindex or contenteditable of its own it is never focusable.
 function imgRole(el, plain) {
-  const alt = attr(el, 'alt');
+  const alt = el.getAttribute('alt');
   if (plain === true) return alt === '' ? 'presentation' : 'img';
   if (alt === '' && !hasAttr(el, 'title') && !isFocusable(el) && !hasGlobalAria(el)) {
     return 'presentation';
@@ -231,9 +239,9 @@ function imgRole(el, plain) {
 }
 
 function inputRole(el) {
-  const type = N.inputType(el);
+  const type = el.type;
   if (type === 'hidden') return 'generic';
-  if (hasAttr(el, 'list') && (type === 'text' || type === 'search' || type === 'email' ||
+  if (el.hasAttribute('list') && (type === 'text' || type === 'search' || type === 'email' ||
       type === 'tel' || type === 'url')) {
     return 'combobox';
   }
@@ -241,7 +249,7 @@ function inputRole(el) {
 }
 
 function selectRole(el) {
-  if (N.selectMultiple(el) || N.selectSize(el) > 1) return 'listbox';
+  if (el.multiple || el.size > 1) return 'listbox';
   return 'combobox';
 }
 

@@ -8,7 +8,7 @@
 
 import * as N from './natives.js';
 import {
-  ariaToken, attr, deepActiveElement, hasAttr, idRefs, isHTML, isSpace, normalize,
+  ariaToken, attr, deepActiveElement, elementTag, hasAttr, idRefs, isHTML, isSpace, normalize,
 } from './dom.js';
 import {
   getRole, headingLevel, INTERACTIVE_ROLES, NAME_FROM_CONTENT, NAME_PROHIBITED, WALK_ATTRIBUTES,
@@ -16,7 +16,7 @@ import {
 import { accessibleName } from './name.js';
 import {
   Ctx, F_HIDDEN, F_INHERITED, F_NONE, F_POINTER, isActionable, isClosedDetailsContent,
-  isHiddenForAria, isNeverRendered,
+  isHiddenForAria, neverRendered,
 } from './visibility.js';
 import { render } from './text.js';
 import { checkKeys } from './errors.js';
@@ -83,7 +83,7 @@ export function snapshot(env, options) {
   if (rootEl) {
     const shadowRoot = N.getRootNode(rootEl);
     if (shadowRoot !== document) enterTree(walk, shadowRoot);
-    visitElement(walk, rootEl, top, 0, true);
+    visitElement(walk, rootEl, elementTag(rootEl), top, 0, true);
   }
   finish(ctx, top);
   const depth = opts.depth == null ? Infinity : Math.max(0, opts.depth | 0);
@@ -122,27 +122,30 @@ function collectOwned(walk, owners) {
 
 // Visits an element: decides whether it becomes a node (or is flattened
 // into parent), gives it a name, states and a ref flag, then walks its
-// flat-tree children and aria-owns children.  `inherited` holds the W_*
-// bits and the parent's inherited style flags; `read` asks for el's style
-// to be read whatever its parent says.
-function visitElement(walk, el, parent, inherited, read) {
+// flat-tree children and aria-owns children.  tag is its local name (see
+// elementTag); `inherited` holds the W_* bits and the parent's inherited
+// style flags; `read` asks for el's style to be read whatever its parent
+// says.
+function visitElement(walk, el, tag, parent, inherited, read) {
   const ctx = walk.ctx;
   walk.count++;
   const plain = !walk.attrs.has(el);
-  if (isNeverRendered(el) ||
+  // Anything but a form is read directly (see elementTag).
+  const direct = tag !== 'form';
+  const ns = direct ? el.namespaceURI : N.namespaceURI(el);
+  if (neverRendered(tag, ns) ||
       (!plain && (ariaToken(el, 'aria-hidden') === 'true' || N.hasAttribute(el, 'inert')))) {
     return;
   }
-  const shadow = N.shadowRoot(el);
+  const shadow = direct ? el.shadowRoot : N.shadowRoot(el);
   // A shadow tree's sheets may style its host (:host), so they are
   // scanned before the host's style is decided.
   if (shadow) enterTree(walk, shadow);
-  const flags = ctx.walkFlags(el, inherited, read);
+  const flags = ctx.walkFlags(el, inherited, read, direct);
   if ((flags & F_NONE) !== 0) return;
   const visible = (flags & F_HIDDEN) === 0;
-  const html = isHTML(el);
-  const tag = N.localName(el);
-  const role = getRole(el, undefined, plain);
+  const html = ns === N.HTML_NS;
+  const role = getRole(el, undefined, plain, tag, html);
   const pointer = (flags & F_POINTER) !== 0;
   const disabled = (inherited & W_DISABLED) !== 0 || (!plain && ariaToken(el, 'aria-disabled') === 'true');
   // The text of a label whose control is rendered is that control's name;
@@ -154,10 +157,10 @@ function visitElement(walk, el, parent, inherited, read) {
   if (shadow) collectOwned(walk, N.fragQuerySelectorAll(shadow, '[aria-owns]'));
 
   const outermostPointer = pointer && (inherited & F_POINTER) === 0 && !labelling;
-  const wantsRef = visible && isRefWorthy(el, tag, role, outermostPointer, plain, walk.editable) &&
-    isActionable(ctx, el);
+  const wantsRef = visible &&
+    isRefWorthy(el, tag, role, outermostPointer, plain, walk.editable, html) && isActionable(ctx, el);
   const node = visible && (wantsRef || !FLATTENED.has(role))
-    ? createNode(walk, el, tag, role, wantsRef, disabled, plain) : null;
+    ? createNode(walk, el, tag, html, role, wantsRef, disabled, plain) : null;
 
   if (html && (tag === 'iframe' || tag === 'frame')) {
     if (node) {
@@ -171,7 +174,7 @@ function visitElement(walk, el, parent, inherited, read) {
   const sep = node ? null : new Sep(el);
   if (sep) target.children.push(sep);
   if (!(node && html && fillControl(walk, el, tag, role, node))) {
-    visitChildren(walk, el, html ? tag : '', shadow, target, childInherited);
+    visitChildren(walk, el, html ? tag : '', direct, shadow, target, childInherited);
   }
   if (!plain && N.hasAttribute(el, 'aria-owns')) visitOwned(walk, el, target, childInherited);
   if (sep) target.children.push(sep);
@@ -187,9 +190,10 @@ function visitElement(walk, el, parent, inherited, read) {
 }
 
 // Walks the flat-tree children of el (htmlTag is its tag when it is an HTML
-// element, else ''): an open shadow root's children instead of the light
-// ones, a slot's assigned nodes or else its fallback content.
-function visitChildren(walk, el, htmlTag, shadow, target, inherited) {
+// element, else ''; direct says el is not a form): an open shadow root's
+// children instead of the light ones, a slot's assigned nodes or else its
+// fallback content.
+function visitChildren(walk, el, htmlTag, direct, shadow, target, inherited) {
   if (htmlTag === 'slot') {
     const assigned = N.assignedNodes(el);
     if (assigned.length > 0) {
@@ -198,31 +202,37 @@ function visitChildren(walk, el, htmlTag, shadow, target, inherited) {
     }
   }
   const details = htmlTag === 'details' ? el : null;
-  for (let c = N.firstChild(shadow || el); c !== null; c = N.nextSibling(c)) {
-    visitChild(walk, c, details, target, inherited);
-  }
+  let c = shadow !== null ? shadow.firstChild : direct ? el.firstChild : N.firstChild(el);
+  while (c !== null) c = visitChild(walk, c, details, target, inherited);
 }
 
 // Visits one flat-tree child; details is the closed-or-open <details> the
-// child is in, if any.
+// child is in, if any.  Returns the child's next sibling.
 function visitChild(walk, node, details, target, inherited) {
-  if (details !== null && isClosedDetailsContent(details, node)) return;
-  const type = N.nodeType(node);
+  let type = node.nodeType;
   if (type === N.TEXT_NODE) {
-    if ((inherited & (F_HIDDEN | W_NO_TEXT)) === 0) {
-      const data = N.nodeData(node);
+    // Text nodes have no named properties: read directly.
+    if ((inherited & (F_HIDDEN | W_NO_TEXT)) === 0 &&
+        (details === null || !isClosedDetailsContent(details, node))) {
+      const data = node.data;
       if (data) target.children.push(data);
     }
-    return;
+    return node.nextSibling;
   }
-  if (type !== N.ELEMENT_NODE) return;
-  if (walk.owned.size > 0 && walk.owned.has(node)) return;
-  visitElement(walk, node, target, inherited, false);
+  // A form's controls may hide its nodeType (see elementTag).
+  if (typeof type !== 'number') type = N.nodeType(node);
+  if (type !== N.ELEMENT_NODE) return node.nextSibling;
+  const tag = elementTag(node);
+  const next = tag !== 'form' ? node.nextSibling : N.nextSibling(node);
+  if (details !== null && isClosedDetailsContent(details, node)) return next;
+  if (walk.owned.size > 0 && walk.owned.has(node)) return next;
+  visitElement(walk, node, tag, target, inherited, false);
+  return next;
 }
 
-function createNode(walk, el, tag, role, wantsRef, disabled, plain) {
-  const states = statesOf(walk, el, tag, role, disabled, plain);
-  return { el, role, name: '', states, value: null, url: null, wantsRef, children: [] };
+function createNode(walk, el, tag, html, role, wantsRef, disabled, plain) {
+  const states = statesOf(walk, el, tag, html, role, disabled, plain);
+  return { el, tag, role, name: '', states, value: null, url: null, wantsRef, children: [] };
 }
 
 // Gives node its accessible name.  Rows and cells named only from their
@@ -258,21 +268,22 @@ function visitOwned(walk, el, target, inherited) {
   for (const owned of idRefs(el, 'aria-owns')) {
     if (walk.owned.get(owned) !== el || walk.ownedDone.has(owned)) continue;
     walk.ownedDone.add(owned);
-    visitElement(walk, owned, target, inherited, true);
+    visitElement(walk, owned, elementTag(owned), target, inherited, true);
   }
 }
 
 // True when an agent could act on el: natively interactive or focusable,
 // an interactive role, or the outermost element with a pointer cursor.
 // plain says el has none of WALK_ATTRIBUTES (so no tabindex); editable
-// false says no element of the document can be editable.
-export function isRefWorthy(el, tag, role, outermostPointer, plain, editable) {
+// false says no element of the document can be editable; html, when
+// given, whether el is an HTML element.
+export function isRefWorthy(el, tag, role, outermostPointer, plain, editable, html) {
   if (INTERACTIVE_ROLES.has(role) || outermostPointer) return true;
   if (plain !== true) {
     const tabindex = attr(el, 'tabindex');
     if (tabindex !== null) return parseInt(tabindex, 10) >= 0;
   }
-  if (!isHTML(el)) return false;
+  if (!(html === undefined ? isHTML(el) : html)) return false;
   switch (tag) {
     case 'a': case 'area': return hasAttr(el, 'href');
     case 'button': case 'input': case 'select': case 'textarea': case 'summary':
@@ -284,24 +295,22 @@ export function isRefWorthy(el, tag, role, outermostPointer, plain, editable) {
 
 // The state flags of a node, rendered as " [checked] [level=2] ...".  A
 // plain element (see WALK_ATTRIBUTES) has no aria-* state to read.
-function statesOf(walk, el, tag, role, ariaDisabled, plain) {
-  const html = isHTML(el);
+function statesOf(walk, el, tag, html, role, ariaDisabled, plain) {
   const aria = plain !== true;
   const form = html && FORM_TAGS.has(tag);
   let s = '';
   if (CHECKABLE.has(role)) {
     let checked = aria ? ariaToken(el, 'aria-checked') : '';
     if (html && tag === 'input' && !(aria && hasAttr(el, 'aria-checked'))) {
-      checked = N.inputIndeterminate(el) && N.inputType(el) === 'checkbox' ? 'mixed'
-        : N.inputChecked(el) ? 'true' : '';
+      checked = el.indeterminate && el.type === 'checkbox' ? 'mixed' : el.checked ? 'true' : '';
     }
     if (checked === 'true') s += ' [checked]';
     else if (checked === 'mixed') s += ' [checked=mixed]';
   }
-  if (ariaDisabled || (form && N.matches(el, ':disabled'))) s += ' [disabled]';
+  if (ariaDisabled || (form && el.matches(':disabled'))) s += ' [disabled]';
   if (aria && ariaToken(el, 'aria-expanded') === 'true') {
     s += ' [expanded]';
-  } else if (html && tag === 'summary' && role === 'button' && N.detailsOpen(N.parentNode(el))) {
+  } else if (html && tag === 'summary' && role === 'button' && N.detailsOpen(el.parentNode)) {
     s += ' [expanded]';
   }
   const level = headingLevel(el, role, plain);
@@ -313,21 +322,21 @@ function statesOf(walk, el, tag, role, ariaDisabled, plain) {
   }
   if (role === 'option' || role === 'tab' || role === 'treeitem' || role === 'gridcell' ||
       role === 'row' || role === 'columnheader' || role === 'rowheader') {
-    const selected = html && tag === 'option' ? N.optionSelected(el)
+    const selected = html && tag === 'option' ? el.selected
       : aria && ariaToken(el, 'aria-selected') === 'true';
     if (selected) s += ' [selected]';
   }
   if (el === walk.active && tag !== 'body' && tag !== 'html') s += ' [active]';
   const invalid = aria ? ariaToken(el, 'aria-invalid') : '';
-  if ((invalid && invalid !== 'false') || (form && N.matches(el, ':user-invalid'))) {
+  if ((invalid && invalid !== 'false') || (form && el.matches(':user-invalid'))) {
     s += ' [invalid]';
   }
   if ((aria && ariaToken(el, 'aria-required') === 'true') ||
-      (html && (tag === 'input' || tag === 'select' || tag === 'textarea') && hasAttr(el, 'required'))) {
+      (html && (tag === 'input' || tag === 'select' || tag === 'textarea') && el.hasAttribute('required'))) {
     s += ' [required]';
   }
   if ((aria && ariaToken(el, 'aria-readonly') === 'true') ||
-      (html && (tag === 'input' || tag === 'textarea') && hasAttr(el, 'readonly') &&
+      (html && (tag === 'input' || tag === 'textarea') && el.hasAttribute('readonly') &&
        TEXT_ROLES.has(role))) {
     s += ' [readonly]';
   }
@@ -338,19 +347,19 @@ function statesOf(walk, el, tag, role, ariaDisabled, plain) {
 // the element's children must not be walked.
 function fillControl(walk, el, tag, role, node) {
   if (tag === 'input') {
-    const type = N.inputType(el);
+    const type = el.type;
     if (TEXT_ROLES.has(role) || VALUE_ROLES.has(role)) {
-      const v = N.inputValue(el);
+      const v = el.value;
       node.value = type === 'password' && v ? '\u2022'.repeat(8) : v;
     }
     return true;
   }
   if (tag === 'textarea') {
-    node.value = N.textareaValue(el);
+    node.value = el.value;
     return true;
   }
   if (tag === 'select') {
-    const options = N.selectOptions(el);
+    const options = el.options;
     if (options.length > walk.maxOptions) {
       node.states += ' [options=' + options.length + ']';
       node.value = selectedText(el);
@@ -367,9 +376,9 @@ function fillControl(walk, el, tag, role, node) {
 }
 
 function selectedText(select) {
-  const sel = N.selectSelectedOptions(select);
+  const sel = select.selectedOptions;
   const parts = [];
-  for (let i = 0; i < sel.length; i++) parts.push(N.optionText(sel[i]));
+  for (let i = 0; i < sel.length; i++) parts.push(sel[i].text);
   return parts.join(', ');
 }
 

@@ -11,8 +11,6 @@
 //
 // Refs are handed out here, so only elements that appear in the text get one.
 
-import * as N from './natives.js';
-
 export const FRAME_MARK = String.fromCharCode(1) + 'frame:';
 
 // Returns { text, refCount, frames }.
@@ -32,7 +30,7 @@ function renderNode(out, node, indent, depth) {
   if (node.name) key += ' ' + JSON.stringify(node.name);
   key += node.states;
   if (node.wantsRef) {
-    const ref = out.env.refs.assign(node.el, node.role, node.name, N.localName(node.el));
+    const ref = out.env.refs.assign(node.el, node.role, node.name, node.tag);
     key += ' [ref=' + ref + ']';
     out.refCount++;
   }

@@ -78,14 +78,15 @@ export class Ctx {
   // rule may target el (see sheets.js), and a native box check stands in
   // for display.  Same result as flags(el), with fewer style reads.
   // `read` forces the full read (an element not under its parent in the
-  // walk, such as one moved by aria-owns).
-  walkFlags(el, parentFlags, read) {
+  // walk, such as one moved by aria-owns).  `direct` says el is not a form
+  // (see elementTag in dom.js), so its methods can be called directly.
+  walkFlags(el, parentFlags, read, direct) {
     const known = this.flagMap.get(el);
     if (known !== undefined) return known;
     if (read || this.readAll || this.candidates.has(el)) return this.readStyle(el);
     let rendered;
     try {
-      rendered = N.checkVisibility(el);
+      rendered = direct === true ? el.checkVisibility() : N.checkVisibility(el);
     } catch (e) {
       rendered = false;
     }
@@ -187,8 +188,11 @@ const SVG_NOT_RENDERED = new Set(['title', 'desc', 'metadata', 'defs', 'style', 
   'clipPath', 'mask', 'pattern', 'symbol', 'linearGradient', 'radialGradient', 'filter']);
 
 export function isNeverRendered(el) {
-  const tag = tagOf(el);
-  const ns = N.namespaceURI(el);
+  return neverRendered(tagOf(el), N.namespaceURI(el));
+}
+
+// isNeverRendered for an element of local name tag in namespace ns.
+export function neverRendered(tag, ns) {
   if (ns === N.HTML_NS) return NEVER_RENDERED.has(tag);
   return ns === N.SVG_NS && SVG_NOT_RENDERED.has(tag);
 }
