@@ -153,6 +153,15 @@ describe("vdx core", function()
     page:close()
   end)
 
+  it("counts a timeout from the call, not from the loop's last turn", function()
+    local page = browser:new_page()
+    -- Two seconds outside the loop: libuv's cached clock goes stale.
+    os.execute("sleep 2")
+    assert.equal(1, page:evaluate("new Promise(r => setTimeout(() => r(1), 300))",
+      { timeout_ms = 1500 }))
+    page:close()
+  end)
+
   it("fails a navigation to a closed port with NavigationFailed", function()
     local page = browser:new_page()
     local closed = h.serve {}

@@ -786,6 +786,7 @@ static void new_state(lua_State *L, vdx_page *p, int opts, int kind) {
   int timeout = (int)vdx__opt_int(L, opts, "timeout_ms",
                                   vdx__conn_default_timeout(p->b->conn));
   uv_update_time(vdx__uv_of(p->b->lp));
+  uv_update_time(vdx__uv_of(p->b->lp));
   lua_pushinteger(L, (lua_Integer)uv_now(vdx__uv_of(p->b->lp)) + timeout);
   lua_setfield(L, st, "deadline");
   lua_pushinteger(L, 1);

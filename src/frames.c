@@ -350,6 +350,7 @@ vdx_waiter *vdx__bridge_call(lua_State *L, vdx_page *p, const char *frame_id,
   lua_pushvalue(L, args_idx);
   bc->args_ref = luaL_ref(L, LUA_REGISTRYINDEX);
   bc->out = w;
+  uv_update_time(vdx__uv_of(p->b->lp));
   bc->deadline = uv_now(vdx__uv_of(p->b->lp)) + (uint64_t)timeout_ms;
   vdx__waiter_on_done(w, bc_out_done, bc);
   bc_start(L, bc);

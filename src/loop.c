@@ -153,6 +153,10 @@ vdx_waiter *vdx__waiter_new(vdx_loop *lp, int timeout_ms, const char *what) {
   if (lp->waiters) lp->waiters->prev = w;
   lp->waiters = w;
   if (timeout_ms > 0) {
+    /* libuv caches the time at the start of a loop turn; after the host
+     * spent a while outside the loop (a plain lua5.4 script between
+     * calls), a stale clock would make this timeout fire at once. */
+    uv_update_time(&lp->uv);
     uv_timer_init(&lp->uv, &w->timer);
     w->timer.data = w;
     w->has_timer = 1;

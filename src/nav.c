@@ -103,6 +103,7 @@ static int nav_start(lua_State *L, int delta) {
   lua_pushinteger(L, wait_flag(L, 2));
   lua_setfield(L, 3, "flag");
   uv_update_time(vdx__uv_of(p->b->lp));
+  uv_update_time(vdx__uv_of(p->b->lp));
   lua_pushinteger(L, (lua_Integer)uv_now(vdx__uv_of(p->b->lp)) + timeout);
   lua_setfield(L, 3, "deadline");
   lua_pushinteger(L, delta);

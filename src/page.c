@@ -349,6 +349,7 @@ static int page_goto(lua_State *L) {
   int flag = wait_flag(L, wu);
   lua_settop(L, 3);
   lua_pushinteger(L, flag);
+  uv_update_time(vdx__uv_of(p->b->lp));
   lua_pushinteger(L, (lua_Integer)uv_now(vdx__uv_of(p->b->lp)) + timeout);
   lua_createtable(L, 0, 2);
   lua_pushvalue(L, 2);
