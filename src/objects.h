@@ -71,7 +71,7 @@ struct vdx_page {
   int nwaits;
   vdx_frame *frames;
   int nframes, capframes, next_ordinal;
-  char child_sids[16][64]; /* sessions of out-of-process frames */
+  char child_sids[64][64]; /* sessions of out-of-process frames */
   int nchild;
   void *events;            /* owned by events.c: console, network, dialogs */
   vdx_page *next, *prev;

@@ -389,7 +389,9 @@ static int snapshot_k(lua_State *L, int status, lua_KContext ctx) {
   vdx_page *p = vdx__check_page(L, 1);
   if (ctx == 0) {                           /* frames tagged: snapshot all */
     lua_settop(L, 5);
-    join *j = join_new(L, p->b->lp, vdx__conn_default_timeout(p->b->conn));
+    int timeout = (int)vdx__opt_int(L, 2, "timeout_ms",
+                                    vdx__conn_default_timeout(p->b->conn));
+    join *j = join_new(L, p->b->lp, timeout);
     if (j == NULL) return luaL_error(L, "out of memory");
     lua_getfield(L, 2, "root");
     const char *root = lua_tostring(L, -1);
@@ -411,7 +413,8 @@ static int snapshot_k(lua_State *L, int status, lua_KContext ctx) {
       }
       /* A child frame that has no document yet must not hold up the page:
        * it gets a short wait and is then reported as unreadable. */
-      int wait = f->ordinal == root_frame ? 0 : (f->ctx ? 10000 : 3000);
+      int wait = f->ordinal == root_frame ? timeout : (f->ctx ? 10000 : 3000);
+      if (wait > timeout) wait = timeout;
       vdx_waiter *w = vdx__bridge_call(L, p, f->id, "snapshot", -1, wait);
       join_add(L, j, w, f->ordinal + 1);
       if (w == NULL) lua_pop(L, 1);
