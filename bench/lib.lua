@@ -1,0 +1,138 @@
+--- bench/lib.lua: timing, statistics, memory and JSON helpers shared by
+-- bench/run.lua, bench/stress.lua and the fault specs.
+local vdx = require "vdx"
+
+local lib = {}
+
+--- Wall-clock milliseconds with sub-millisecond resolution when luasystem
+-- (Debian lua-system, which busted brings) is there; vdx.now otherwise.
+local hr = nil
+do
+  local ok, system = pcall(require, "system")
+  if ok and type(system) == "table" and system.monotime then
+    hr = function() return system.monotime() * 1000 end
+  end
+end
+function lib.ms() return hr and hr() or vdx.now() end
+
+--- Median and 95th percentile (nearest rank) of a list of numbers.
+function lib.stats(xs)
+  local s = {}
+  for i, x in ipairs(xs) do s[i] = x end
+  table.sort(s)
+  local n = #s
+  if n == 0 then return { median = nil, p95 = nil, n = 0 } end
+  local med = n % 2 == 1 and s[(n + 1) // 2] or (s[n // 2] + s[n // 2 + 1]) / 2
+  local p95 = s[math.min(n, math.max(1, math.ceil(0.95 * n)))]
+  return { median = med, p95 = p95, min = s[1], max = s[n], n = n }
+end
+
+--- Times fn() reps times (after warm warm-up calls); returns stats and the
+-- last result.  fn may raise: the error propagates.
+function lib.time(reps, fn, warm)
+  local last
+  for _ = 1, warm or 1 do last = fn() end
+  local xs = {}
+  for i = 1, reps do
+    local t0 = lib.ms()
+    last = fn()
+    xs[i] = lib.ms() - t0
+  end
+  local st = lib.stats(xs)
+  st.samples = xs
+  return st, last
+end
+
+--- Reads a /proc file whole (nil when it cannot).
+local function slurp(path)
+  local f = io.open(path)
+  if not f then return nil end
+  local s = f:read("a")
+  f:close()
+  return s
+end
+lib.slurp = slurp
+
+--- { rss_kib, pss_kib } of one process from /proc/PID/smaps_rollup.
+function lib.mem(pid)
+  local s = slurp("/proc/" .. tostring(pid or "self") .. "/smaps_rollup")
+  if not s then return nil end
+  return { rss_kib = tonumber(s:match("\nRss:%s+(%d+)")) or 0,
+           pss_kib = tonumber(s:match("\nPss:%s+(%d+)")) or 0 }
+end
+
+--- The live process ids of process group pgid (from /proc, no ps needed).
+function lib.group_pids(pgid)
+  local pids = {}
+  local p = io.popen("ps -o pid=,stat= -g " .. math.tointeger(pgid) .. " 2>/dev/null")
+  for line in p:lines() do
+    local pid, stat = line:match("(%d+)%s+(%S+)")
+    if pid and not stat:match("Z") then pids[#pids + 1] = tonumber(pid) end
+  end
+  p:close()
+  return pids
+end
+
+--- Summed RSS and PSS of process group pgid (a launched browser's tree).
+function lib.group_mem(pgid)
+  local r = { rss_kib = 0, pss_kib = 0, processes = 0 }
+  for _, pid in ipairs(lib.group_pids(pgid)) do
+    local m = lib.mem(pid)
+    if m then
+      r.rss_kib = r.rss_kib + m.rss_kib
+      r.pss_kib = r.pss_kib + m.pss_kib
+      r.processes = r.processes + 1
+    end
+  end
+  return r
+end
+
+--- Launches Chromium for the benchmarks with a profile directory of its
+-- own (/tmp/vdxbench-*), so the test suite's clean-up of stray
+-- vdx-chromium-* browsers on a shared machine does not end it.  Returns
+-- the browser and a function that closes it and removes the profile.
+function lib.launch(opts)
+  opts = opts or {}
+  local p = io.popen("mktemp -d /tmp/vdxbench-XXXXXX")
+  local dir = p:read("l")
+  p:close()
+  opts.user_data_dir = dir
+  local browser = vdx.launch(opts)
+  return browser, function()
+    browser:close()
+    if dir and dir:match("^/tmp/vdxbench%-") then os.execute("rm -rf '" .. dir .. "'") end
+  end
+end
+
+--- The machine's load averages and core count, for the report.
+function lib.machine()
+  local la = slurp("/proc/loadavg") or ""
+  local l1, l5, l15 = la:match("(%S+) (%S+) (%S+)")
+  local cpus = 0
+  for _ in (slurp("/proc/cpuinfo") or ""):gmatch("\nprocessor") do cpus = cpus + 1 end
+  local model = (slurp("/proc/cpuinfo") or ""):match("model name%s*:%s*([^\n]+)")
+  local p = io.popen("chromium --version 2>/dev/null")
+  local chromium = p and p:read("l") or "?"
+  if p then p:close() end
+  return { load1 = tonumber(l1), load5 = tonumber(l5), load15 = tonumber(l15),
+           cpus = cpus + ((slurp("/proc/cpuinfo") or ""):match("^processor") and 1 or 0),
+           cpu_model = model, chromium = chromium, date = os.date("!%Y-%m-%dT%H:%M:%SZ") }
+end
+
+--- Formats a number of milliseconds for the table.
+function lib.fmt(x)
+  if x == nil then return "n/a" end
+  if type(x) ~= "number" then return tostring(x) end
+  if x >= 100 then return ("%.0f"):format(x) end
+  if x >= 10 then return ("%.1f"):format(x) end
+  return ("%.2f"):format(x)
+end
+
+--- Pads s to width w (left-aligned, or right-aligned when right).
+function lib.pad(s, w, right)
+  s = tostring(s)
+  if #s >= w then return s end
+  return right and (" "):rep(w - #s) .. s or s .. (" "):rep(w - #s)
+end
+
+return lib

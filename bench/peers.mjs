@@ -1,0 +1,361 @@
+// bench/peers.mjs: one MCP stdio client (@modelcontextprotocol/sdk) drives
+// Playwright MCP, chrome-devtools-mcp and `vdxlua mcp` over the same
+// fixture pages in the same run: navigate, snapshot, click.  Measures
+// tool-call latency (median, p95), reply size in characters, and server
+// memory (RSS of the server process; the browser tree it started is
+// reported apart).  Every figure is also given as a ratio to Playwright
+// MCP's.  Merges a "peers" section into bench/results.json.
+//
+// Run by `make bench-peers` (which installs the peers into bench/.peers).
+// The pages come from `build/vdxlua bench/serve_fixtures.lua`, started here.
+//
+// Environment: PEERS_REPS (default 7), PEERS_SIZES ("2000,20000,100000"),
+// PEERS_ONLY (comma list of server names), VDXLUA (default build/vdxlua).
+import { spawn, execFileSync } from 'node:child_process';
+import { readFileSync, writeFileSync, existsSync, mkdtempSync, mkdirSync, rmSync } from 'node:fs';
+import { tmpdir, loadavg, cpus } from 'node:os';
+import { join, resolve } from 'node:path';
+import { createRequire } from 'node:module';
+
+const here = resolve(new URL('.', import.meta.url).pathname);
+const peers = join(here, '.peers');
+const require = createRequire(join(peers, 'package.json'));
+const { Client } = await import(require.resolve('@modelcontextprotocol/sdk/client/index.js'));
+const { StdioClientTransport } = await import(require.resolve('@modelcontextprotocol/sdk/client/stdio.js'));
+
+const ROOT = resolve(here, '..');
+const VDXLUA = resolve(ROOT, process.env.VDXLUA || 'build/vdxlua');
+const CHROMIUM = process.env.VDX_CHROMIUM || '/usr/bin/chromium';
+const REPS = Number(process.env.PEERS_REPS || 7);
+const SIZES = (process.env.PEERS_SIZES || '2000,20000,100000').split(',').filter(Boolean).map(Number);
+const ONLY = process.env.PEERS_ONLY ? process.env.PEERS_ONLY.split(',') : null;
+const OUT = resolve(ROOT, process.env.BENCH_OUT || 'bench/results.json');
+const CALL_TIMEOUT = 180000;
+
+// ------------------------------------------------------------ helpers
+
+const now = () => Number(process.hrtime.bigint()) / 1e6;
+
+function stats(xs) {
+  const s = [...xs].sort((a, b) => a - b);
+  const n = s.length;
+  if (!n) return { n: 0 };
+  const median = n % 2 ? s[(n - 1) / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
+  const p95 = s[Math.min(n - 1, Math.max(0, Math.ceil(0.95 * n) - 1))];
+  return { median, p95, min: s[0], max: s[n - 1], n };
+}
+
+function smaps(pid) {
+  try {
+    const s = readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8');
+    return { rss_kib: Number(/\nRss:\s+(\d+)/.exec(s)[1]), pss_kib: Number(/\nPss:\s+(\d+)/.exec(s)[1]) };
+  } catch { return null; }
+}
+
+// Every descendant of pid (from ps; one snapshot of the process table).
+function descendants(pid) {
+  let out = '';
+  try { out = execFileSync('ps', ['-e', '-o', 'pid=,ppid=,stat='], { encoding: 'utf8' }); } catch { return []; }
+  const kids = new Map();
+  for (const line of out.split('\n')) {
+    const m = /(\d+)\s+(\d+)\s+(\S+)/.exec(line);
+    if (!m || m[3].includes('Z')) continue;
+    const pp = Number(m[2]);
+    if (!kids.has(pp)) kids.set(pp, []);
+    kids.get(pp).push(Number(m[1]));
+  }
+  const all = [];
+  const stack = [pid];
+  while (stack.length) {
+    const p = stack.pop();
+    for (const c of kids.get(p) || []) { all.push(c); stack.push(c); }
+  }
+  return all;
+}
+
+// The browser tree of a server: its descendants, plus (for vdxlua, whose
+// browser runs in its own session) the process groups they lead.
+function treeMem(pid) {
+  const seen = new Set(descendants(pid));
+  for (const p of [...seen]) {
+    try {
+      const out = execFileSync('ps', ['-o', 'pid=', '-g', String(p)], { encoding: 'utf8' });
+      for (const q of out.split(/\s+/).filter(Boolean)) seen.add(Number(q));
+    } catch { /* not a group leader */ }
+  }
+  const r = { rss_kib: 0, pss_kib: 0, processes: 0 };
+  for (const p of seen) {
+    const m = smaps(p);
+    if (m) { r.rss_kib += m.rss_kib; r.pss_kib += m.pss_kib; r.processes++; }
+  }
+  return r;
+}
+
+function replyText(res) {
+  let t = '';
+  for (const c of res.content || []) if (c.type === 'text') t += c.text;
+  return t;
+}
+
+// What a shop snapshot must keep (issue 8): every interactive element,
+// name, state and price.
+function shopCompleteness(text) {
+  const count = (re) => (text.match(re) || []).length;
+  let prices = 0;
+  for (let i = 1; i <= 200; i++) if (text.includes(`$${((i * 37) % 1000 + 0.99).toFixed(2)}`)) prices++;
+  let products = 0;
+  for (let i = 1; i <= 200; i++) if (new RegExp(`Product ${i}\\b`).test(text)) products++;
+  const nav = ['Home', 'New', 'Laptops', 'Phones', 'Tablets', 'Audio', 'Cameras', 'Deals', 'Help', 'Cart (0)']
+    .filter((n) => text.includes(n)).length;
+  const fields = ['Full name', 'Email', 'Phone', 'Street', 'City', 'Country'].filter((n) => text.includes(n)).length;
+  return {
+    prices, products, add_to_cart: count(/Add to Cart/g), nav_links: nav, labelled_fields: fields,
+    country_value: /Country 42/.test(text), checkbox_checked: /checkbox "Send me offers" \[checked/.test(text) ||
+      /checkbox[^\n]*Send me offers[^\n]*checked/.test(text),
+    place_order: text.includes('Place order'),
+  };
+}
+
+// ------------------------------------------------------------ servers
+
+function servers(base) {
+  const resolverArg = '--host-resolver-rules=MAP a.test 127.0.0.1, MAP b.test 127.0.0.1';
+  const tmp = mkdtempSync(join(tmpdir(), 'vdx-peers-'));
+  const pwConfig = join(tmp, 'playwright-mcp.json');
+  writeFileSync(pwConfig, JSON.stringify({
+    browser: {
+      browserName: 'chromium', isolated: true,
+      launchOptions: { executablePath: CHROMIUM, headless: true, chromiumSandbox: false, args: [resolverArg] },
+    },
+    outputDir: join(tmp, 'pw-out'),
+  }));
+  const node = process.execPath;
+  const list = [
+    {
+      name: 'playwright-mcp',
+      command: node,
+      args: [join(peers, 'node_modules/@playwright/mcp/cli.js'), '--config', pwConfig, '--headless',
+        '--executable-path', CHROMIUM, '--no-sandbox', '--isolated',
+        '--timeout-navigation', '120000', '--timeout-action', '60000'],
+      navigate: (url) => ['browser_navigate', { url }],
+      snapshot: () => ['browser_snapshot', {}],
+      clickRef: (text) => /button "Add to Cart" \[ref=(\w+)\]/.exec(text)?.[1],
+      // Newer releases name the ref `target`.
+      click: (ref, tools) => ['browser_click', tools.browser_click?.inputSchema?.properties?.target
+        ? { element: 'Add to Cart button', target: ref } : { element: 'Add to Cart button', ref }],
+    },
+    {
+      name: 'chrome-devtools-mcp',
+      command: node,
+      args: [join(peers, 'node_modules/chrome-devtools-mcp/build/src/bin/chrome-devtools-mcp.js'),
+        '--headless', '--isolated', '--executablePath', CHROMIUM,
+        '--chromeArg=--no-sandbox', `--chromeArg=${resolverArg}`,
+        '--no-usage-statistics', '--no-performance-crux', '--no-page-id-routing'],
+      navigate: (url, tools) => ['navigate_page',
+        tools.navigate_page?.inputSchema?.properties?.type ? { type: 'url', url } : { url }],
+      snapshot: () => ['take_snapshot', {}],
+      clickRef: (text) => /uid=(\S+) button "Add to Cart"/.exec(text)?.[1],
+      click: (uid) => ['click', { uid }],
+    },
+    {
+      name: 'vdxlua-mcp',
+      command: VDXLUA,
+      args: ['mcp', '--executable', CHROMIUM, '--browser-arg', resolverArg, '--log-level', 'warn'],
+      navigate: (url) => ['browser_navigate', { url }],
+      snapshot: () => ['browser_snapshot', {}],
+      clickRef: (text) => /button "Add to Cart" \[ref=(\w+)\]/.exec(text)?.[1],
+      click: (ref) => ['browser_click', { element: 'Add to Cart button', ref }],
+    },
+  ];
+  return { list: ONLY ? list.filter((s) => ONLY.includes(s.name)) : list, tmp };
+}
+
+async function vdxluaMcpAnswers() {
+  return new Promise((res) => {
+    const p = spawn(VDXLUA, ['mcp', '--log-level', 'error'], { stdio: ['pipe', 'pipe', 'ignore'] });
+    let out = '';
+    const t = setTimeout(() => { p.kill('SIGKILL'); res(false); }, 20000);
+    p.stdout.on('data', (d) => {
+      out += d;
+      if (out.includes('"result"')) { clearTimeout(t); p.stdin.end(); res(true); }
+    });
+    p.on('error', () => { clearTimeout(t); res(false); });
+    p.stdin.write(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: {
+      protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'probe', version: '0' } } }) + '\n');
+  });
+}
+
+// ------------------------------------------------------------ one server
+
+async function runServer(s, pages) {
+  const stderr = [];
+  const transport = new StdioClientTransport({
+    command: s.command, args: s.args, stderr: 'pipe', cwd: ROOT,
+    env: { ...process.env, CI: '1', PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1', PUPPETEER_SKIP_DOWNLOAD: '1' },
+  });
+  transport.stderr?.on('data', (d) => { if (stderr.length < 200) stderr.push(String(d)); });
+  const client = new Client({ name: 'vdxlua-bench', version: '1.0.0' });
+  const t0 = now();
+  await client.connect(transport);
+  const init_ms = now() - t0;
+  const pid = transport.pid;
+  const tools = Object.fromEntries((await client.listTools()).tools.map((t) => [t.name, t]));
+  const call = async (pair) => {
+    const [name, args] = pair;
+    const t = now();
+    const res = await client.callTool({ name, arguments: args }, undefined, { timeout: CALL_TIMEOUT, resetTimeoutOnProgress: true });
+    const ms = now() - t;
+    const text = replyText(res);
+    if (res.isError) throw new Error(`${name}: ${text.slice(0, 300)}`);
+    return { ms, text };
+  };
+  const r = { name: s.name, init_ms, pages: {}, stderr_tail: '' };
+  // The first navigation starts the browser: timed apart as first_call.
+  const first = await call(s.navigate(pages[0].url, tools));
+  r.first_call_ms = first.ms;
+  for (const pg of pages) {
+    const p = { url: pg.url };
+    try {
+      const nav = [], navChars = [], snap = [], snapChars = [];
+      let lastSnap = '';
+      for (let i = 0; i < pg.reps; i++) {
+        const a = await call(s.navigate(pg.url, tools));
+        nav.push(a.ms); navChars.push(a.text.length);
+        const b = await call(s.snapshot());
+        snap.push(b.ms); snapChars.push(b.text.length); lastSnap = b.text;
+      }
+      p.navigate = stats(nav); p.navigate_chars = stats(navChars).median;
+      p.snapshot = stats(snap); p.snapshot_chars = stats(snapChars).median;
+      p.snapshot_tokens = Math.ceil(p.snapshot_chars / 4);
+      if (pg.name === 'frames') {
+        p.frames_seen = {
+          nested: [1, 2, 3, 4, 5].filter((i) => lastSnap.includes(`Nested frame ${i}`)).length,
+          cross_origin: [1, 2, 3, 4, 5].filter((i) => lastSnap.includes(`Cross-origin frame ${i}`)).length,
+        };
+      }
+      if (pg.name === 'shop') {
+        p.completeness = shopCompleteness(lastSnap);
+        mkdirSync(join(here, 'out'), { recursive: true });
+        writeFileSync(join(here, 'out', `shop-${s.name}.txt`), lastSnap);
+        const clicks = [], clickChars = [];
+        for (let i = 0; i < pg.reps; i++) {
+          const ref = s.clickRef(lastSnap);
+          if (!ref) throw new Error('no "Add to Cart" button in the snapshot');
+          const c = await call(s.click(ref, tools));
+          clicks.push(c.ms); clickChars.push(c.text.length);
+          lastSnap = (await call(s.snapshot())).text;  // refs may be renewed by the click
+        }
+        p.click = stats(clicks); p.click_chars = stats(clickChars).median;
+      }
+    } catch (e) {
+      p.error = String(e.message || e).slice(0, 400);
+      process.stderr.write(`peers: ${s.name} ${pg.name}: ${p.error}\n`);
+    }
+    r.pages[pg.name] = p;
+  }
+  r.server_memory = smaps(pid);
+  r.browser_tree = treeMem(pid);
+  r.stderr_tail = stderr.join('').slice(-600);
+  await client.close();
+  return r;
+}
+
+// ------------------------------------------------------------ main
+
+function startFixtures() {
+  const urlFile = join(mkdtempSync(join(tmpdir(), 'vdx-fixtures-')), 'url');
+  const p = spawn(VDXLUA, [join('bench', 'serve_fixtures.lua'), urlFile], { cwd: ROOT, stdio: ['pipe', 'ignore', 'inherit'] });
+  return new Promise((res, rej) => {
+    const t0 = Date.now();
+    const tick = () => {
+      if (existsSync(urlFile) && readFileSync(urlFile, 'utf8').trim()) {
+        return res({ proc: p, base: JSON.parse(readFileSync(urlFile, 'utf8')) });
+      }
+      if (Date.now() - t0 > 60000) { p.kill(); return rej(new Error('fixture server did not start')); }
+      setTimeout(tick, 100);
+    };
+    tick();
+  });
+}
+
+const fixtures = await startFixtures();
+const base = fixtures.base;
+const pages = [{ name: 'shop', url: `${base.local}/shop.html`, reps: REPS }];
+for (const n of SIZES) pages.push({ name: `elements-${n}`, url: `${base.local}/elements-${n}.html`, reps: n >= 100000 ? Math.max(2, Math.floor(REPS / 3)) : n >= 20000 ? Math.max(3, Math.floor(REPS / 2)) : REPS });
+pages.push({ name: 'frames', url: `${base.a}/frames.html`, reps: REPS });
+pages.push({ name: 'shadow', url: `${base.local}/shadow.html`, reps: REPS });
+
+const { list, tmp } = servers(base);
+const vdxMcp = await vdxluaMcpAnswers();
+const results = { machine: { load: loadavg(), cpus: cpus().length, date: new Date().toISOString() }, reps: REPS, servers: {} };
+if (!vdxMcp) results.note = 'vdxlua mcp did not answer initialize: only the in-process figures (make bench) stand for vdxlua';
+for (const s of list) {
+  if (s.name === 'vdxlua-mcp' && !vdxMcp) continue;
+  process.stderr.write(`peers: ${s.name}\n`);
+  try {
+    results.servers[s.name] = await runServer(s, pages);
+  } catch (e) {
+    results.servers[s.name] = { name: s.name, error: String(e.message || e) };
+    process.stderr.write(`peers: ${s.name} failed: ${e.stack || e}\n`);
+  }
+}
+fixtures.proc.stdin.end();
+fixtures.proc.kill('SIGTERM');
+rmSync(tmp, { recursive: true, force: true });
+
+// ------------------------------------------------------------ report
+
+const ref = results.servers['playwright-mcp'];
+const fmt = (x) => x == null ? 'n/a' : x >= 100 ? x.toFixed(0) : x >= 10 ? x.toFixed(1) : x.toFixed(2);
+const ratio = (a, b) => (a == null || !b) ? 'n/a' : (a / b).toFixed(2) + 'x';
+const pad = (s, w, right) => { s = String(s); return s.length >= w ? s : right ? ' '.repeat(w - s.length) + s : s + ' '.repeat(w - s.length); };
+console.log(`MCP servers side by side, ${results.machine.date}, ${results.machine.cpus} cores, load ${results.machine.load.map((x) => x.toFixed(1)).join('/')}, ${REPS} reps`);
+console.log('(each figure: median ms or characters, and the ratio to Playwright MCP\'s)');
+console.log(pad('page', 16) + pad('server', 21) + pad('snap ms', 9, true) + pad('p95', 8, true) + pad('vs PW', 8, true) +
+  pad('chars', 9, true) + pad('vs PW', 8, true) + pad('nav ms', 9, true) + pad('vs PW', 8, true) + pad('nav ch', 9, true) +
+  pad('click ms', 10, true) + pad('vs PW', 8, true));
+for (const pg of pages) {
+  for (const [name, r] of Object.entries(results.servers)) {
+    const p = r.pages?.[pg.name];
+    if (!p) { console.log(pad(pg.name, 16) + pad(name, 21) + '  ' + (r.error || 'no data')); continue; }
+    if (p.error && !p.snapshot) { console.log(pad(pg.name, 16) + pad(name, 21) + '  error: ' + p.error.split('\n')[0]); continue; }
+    const q = ref?.pages?.[pg.name] || {};
+    console.log(pad(pg.name, 16) + pad(name, 21) +
+      pad(fmt(p.snapshot?.median), 9, true) + pad(fmt(p.snapshot?.p95), 8, true) + pad(ratio(p.snapshot?.median, q.snapshot?.median), 8, true) +
+      pad(p.snapshot_chars ?? 'n/a', 9, true) + pad(ratio(p.snapshot_chars, q.snapshot_chars), 8, true) +
+      pad(fmt(p.navigate?.median), 9, true) + pad(ratio(p.navigate?.median, q.navigate?.median), 8, true) +
+      pad(p.navigate_chars ?? 'n/a', 9, true) +
+      pad(fmt(p.click?.median), 10, true) + pad(p.click ? ratio(p.click.median, q.click?.median) : '', 8, true) +
+      (p.error ? '  (' + p.error.split('\n')[0].slice(0, 60) + ')' : ''));
+  }
+}
+console.log();
+console.log(pad('server', 21) + pad('RSS MiB', 9, true) + pad('vs PW', 8, true) + pad('PSS MiB', 9, true) +
+  pad('browser RSS', 13, true) + pad('procs', 7, true) + pad('start ms', 10, true) + pad('1st nav ms', 12, true));
+for (const [name, r] of Object.entries(results.servers)) {
+  if (r.error) { console.log(pad(name, 21) + '  error: ' + r.error); continue; }
+  const mib = (k) => k == null ? 'n/a' : (k / 1024).toFixed(1);
+  console.log(pad(name, 21) + pad(mib(r.server_memory?.rss_kib), 9, true) +
+    pad(ratio(r.server_memory?.rss_kib, ref?.server_memory?.rss_kib), 8, true) + pad(mib(r.server_memory?.pss_kib), 9, true) +
+    pad(mib(r.browser_tree?.rss_kib), 13, true) + pad(r.browser_tree?.processes ?? 'n/a', 7, true) +
+    pad(fmt(r.init_ms), 10, true) + pad(fmt(r.first_call_ms), 12, true));
+}
+console.log();
+console.log('shop snapshot completeness (prices/200, products/200, Add to Cart/200, nav/10, fields/6, country value, checkbox state):');
+for (const [name, r] of Object.entries(results.servers)) {
+  const c = r.pages?.shop?.completeness;
+  if (c) console.log(`  ${pad(name, 21)} ${c.prices} ${c.products} ${c.add_to_cart} ${c.nav_links} ${c.labelled_fields} ${c.country_value} ${c.checkbox_checked}`);
+}
+console.log('frames page, frame contents seen in the last snapshot (nested/5, cross-origin/5):');
+for (const [name, r] of Object.entries(results.servers)) {
+  const c = r.pages?.frames?.frames_seen;
+  if (c) console.log(`  ${pad(name, 21)} ${c.nested} ${c.cross_origin}`);
+}
+if (results.note) console.log('note: ' + results.note);
+
+let all = {};
+try { all = JSON.parse(readFileSync(OUT, 'utf8')); } catch { /* first run */ }
+all.peers = results;
+writeFileSync(OUT, JSON.stringify(all) + '\n');
+console.log(`wrote ${OUT}`);
+process.exit(0);

@@ -1,0 +1,207 @@
+// fuzz/mcp_adversarial.mjs: a bounded adversarial run of `vdxlua mcp` over
+// stdio.  Sends a seeded random mix of hostile lines (invalid JSON, wrong
+// types, huge strings, deep nesting, unknown methods, batches, stray
+// responses, notifications) interleaved with real requests (ping,
+// tools/list, tools/call, some cancelled mid-flight), then closes stdin.
+//
+// Checks: every request is answered exactly once (by its id; a line that
+// is not a valid request by one error with id null), cancelled requests
+// are answered at most once, every stdout line is one JSON-RPC object
+// (no stdout corruption), and the server exits on its own with status 0
+// (no crash).  Prints the counts; exits 1 on a violation.
+//
+// Usage: node fuzz/mcp_adversarial.mjs [path/to/vdxlua]
+// Environment: FUZZ_SECONDS (default 60), FUZZ_SEED, FUZZ_BROWSER=0 to skip
+// the tool calls that start a browser.
+import { spawn } from 'node:child_process';
+
+const VDXLUA = process.argv[2] || 'build/vdxlua';
+const SECONDS = Number(process.env.FUZZ_SECONDS || 60);
+let seed = Number(process.env.FUZZ_SEED || Date.now() % 2147483647);
+const SEED0 = seed;
+const BROWSER = process.env.FUZZ_BROWSER !== '0';
+
+function rnd() { seed = (seed * 48271) % 2147483647; return seed / 2147483647; }
+const pick = (a) => a[Math.floor(rnd() * a.length)];
+const int = (n) => Math.floor(rnd() * n);
+
+const server = spawn(VDXLUA, ['mcp', '--log-level', 'error', '--max-message-bytes', String(4 << 20)],
+  { stdio: ['pipe', 'pipe', 'pipe'] });
+let stderrTail = '';
+server.stderr.on('data', (d) => { stderrTail = (stderrTail + d).slice(-2000); });
+
+const counts = {
+  sent_lines: 0, requests: 0, expect_null: 0, notifications: 0, cancelled: 0,
+  answered: 0, flexible: 0, answered_null: 0, duplicates: 0, unknown_ids: 0, bad_lines: 0,
+  server_notifications: 0, bytes_out: 0,
+};
+const pending = new Map();     // id -> {cancelled}
+const seen = new Set();
+let nextId = 1;
+let buf = '';
+
+server.stdout.on('data', (d) => {
+  counts.bytes_out += d.length;
+  buf += d;
+  let nl;
+  while ((nl = buf.indexOf('\n')) >= 0) {
+    const line = buf.slice(0, nl);
+    buf = buf.slice(nl + 1);
+    let msg;
+    try { msg = JSON.parse(line); } catch { counts.bad_lines++; continue; }
+    if (Array.isArray(msg)) { for (const m of msg) onMessage(m); continue; }
+    onMessage(msg);
+  }
+});
+
+function onMessage(msg) {
+  if (typeof msg !== 'object' || msg === null || msg.jsonrpc !== '2.0') { counts.bad_lines++; return; }
+  if (msg.method && msg.id === undefined) { counts.server_notifications++; return; }
+  if (!('result' in msg) && !('error' in msg)) { counts.bad_lines++; return; }
+  if (msg.id === null) { counts.answered_null++; return; }
+  const key = JSON.stringify(msg.id);
+  if (seen.has(key)) { counts.duplicates++; return; }
+  if (!pending.has(key)) { counts.unknown_ids++; return; }
+  seen.add(key);
+  pending.delete(key);
+  counts.answered++;
+}
+
+function write(line) {
+  counts.sent_lines++;
+  return new Promise((res) => { if (server.stdin.write(line + '\n')) res(); else server.stdin.once('drain', res); });
+}
+
+function request(method, params, id = nextId++) {
+  counts.requests++;
+  pending.set(JSON.stringify(id), { cancelled: false });
+  const m = { jsonrpc: '2.0', id, method };
+  if (params !== undefined) m.params = params;
+  return write(JSON.stringify(m)).then(() => id);
+}
+
+function garbage(line) { counts.expect_null++; return write(line); }
+
+// An invalid request whose id can still be read: answered once, by that id
+// or with id null (JSON-RPC allows either).
+function invalidWithId(id, rest) {
+  counts.requests++;
+  counts.flexible++;
+  pending.set(JSON.stringify(id), { cancelled: false, flexible: true });
+  return write(`{"jsonrpc":"2.0","id":${JSON.stringify(id)}${rest}`);
+}
+
+function deep(n) { return '['.repeat(n) + ']'.repeat(n); }
+function hugeString(n) { return 'x'.repeat(n); }
+
+const hostile = [
+  () => garbage('{'),
+  () => garbage('}'),
+  () => garbage('{"jsonrpc":"2.0","id":1,"method":'),
+  () => garbage('\u0000\u0001\u0002'),
+  () => garbage('not json at all'),
+  () => garbage('"a string"'),
+  () => garbage('12345'),
+  () => garbage('null'),
+  () => invalidWithId(nextId++, ',"method":123}'),
+  () => invalidWithId(nextId++, ',"method":"ping","jsonrpc":"1.0"}'),
+  () => garbage('{"jsonrpc":"2.0","id":{"a":1},"method":"ping"}'),
+  () => garbage('{"jsonrpc":"2.0","id":true,"method":"ping"}'),
+  () => garbage('{"jsonrpc":"2.0","id":1.5,"method":"ping"}'),
+  () => invalidWithId(nextId++, `,"method":"tools/call","params":${deep(5000)}}`),
+  () => garbage(deep(100000)),
+  () => garbage('[]'),
+  () => garbage('\uFEFF{"jsonrpc":"2.0","id":1,"method":"ping"'),
+  () => garbage('{"jsonrpc":"2.0","id":' + nextId++ + ',"method":"' + hugeString(1 << 20) + '"'),
+  () => invalidWithId(nextId++, ',"method":"' + hugeString(5 << 20) + '"}'),
+  () => request('ping', undefined),
+  () => request('ping', []),
+  () => request('ping', 'string params'),
+  () => request('tools/list', { cursor: 12 }),
+  () => request('tools/list', undefined, 'id-' + int(1e9)),
+  () => request('no/such/method', {}),
+  () => request('tools/frobnicate', { a: 1 }),
+  () => request('resources/read', { uri: 42 }),
+  () => request('prompts/get', { name: hugeString(100000) }),
+  () => request('tools/call', { name: 42 }),
+  () => request('tools/call', { name: 'browser_navigate', arguments: 'not an object' }),
+  () => request('tools/call', { name: 'browser_navigate', arguments: { url: 5 } }),
+  () => request('tools/call', { name: 'browser_click', arguments: { ref: [1, 2, 3] } }),
+  () => request('tools/call', { name: 'no_such_tool', arguments: {} }),
+  () => request('tools/call', { name: 'browser_type', arguments: { text: hugeString(200000), ref: 'e999999' } }),
+  () => request('tools/call', { name: 'select_role', arguments: { name: '../../etc/passwd' } }),
+  () => request('initialize', { protocolVersion: 12, capabilities: 'x' }),
+  () => request('tools/list', { _meta: { 'io.modelcontextprotocol/protocolVersion': '1999-01-01' } }),
+  () => { counts.notifications++; return write('{"jsonrpc":"2.0","method":"notifications/whatever","params":{}}'); },
+  () => { counts.notifications++; return write('{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":999999999}}'); },
+  () => { counts.notifications++; return write('{"jsonrpc":"2.0","id":77777,"result":{}}'); },  // a stray response
+  () => { const id = nextId++; counts.requests++; counts.flexible++;
+    pending.set(JSON.stringify(id), { cancelled: false, flexible: true });
+    return write(JSON.stringify([{ jsonrpc: '2.0', id, method: 'ping' }])); },
+];
+
+const slow = [
+  // Calls that take a while, cancelled while in flight.
+  async () => {
+    const id = await request('tools/call', { name: 'browser_wait_for', arguments: { time: 2 } });
+    await new Promise((r) => setTimeout(r, int(300)));
+    pending.get(JSON.stringify(id)).cancelled = true;
+    counts.cancelled++;
+    counts.notifications++;
+    await write(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason: 'fuzz' } }));
+  },
+  async () => { await request('tools/call', { name: 'browser_snapshot', arguments: {} }); },
+  async () => { await request('tools/call', { name: 'browser_navigate', arguments: { url: 'about:blank' } }); },
+  async () => { await request('tools/call', { name: 'browser_navigate', arguments: { url: 'http://127.0.0.1:1/' } }); },
+];
+
+async function main() {
+  const t0 = Date.now();
+  await request('initialize', { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'fuzz', version: '0' } });
+  counts.notifications++;
+  await write('{"jsonrpc":"2.0","method":"notifications/initialized"}');
+  const inflight = [];
+  while (Date.now() - t0 < SECONDS * 1000 * 0.8) {
+    if (BROWSER && rnd() < 0.05) inflight.push(pick(slow)());
+    else await pick(hostile)();
+    if (counts.sent_lines % 50 === 0) await new Promise((r) => setTimeout(r, 20));
+    if (counts.sent_lines > 20000) break;
+  }
+  await Promise.all(inflight);
+  // Let the server answer what is in flight, then close its input.
+  const deadline = Date.now() + Math.max(10000, SECONDS * 200);
+  while (Date.now() < deadline) {
+    const strict = [...pending.values()].filter((p) => !p.cancelled && !p.flexible).length;
+    const flex = [...pending.values()].filter((p) => p.flexible).length - (counts.answered_null - counts.expect_null);
+    if (strict === 0 && flex <= 0) break;
+    if (Date.now() > deadline - 100) break;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  server.stdin.end();
+  const status = await new Promise((res) => {
+    const t = setTimeout(() => { server.kill('SIGKILL'); res({ code: null, signal: 'timeout' }); }, 60000);
+    server.on('exit', (code, signal) => { clearTimeout(t); res({ code, signal }); });
+  });
+  const flexLeft = [...pending.values()].filter((p) => p.flexible).length;
+  const nullExtra = counts.answered_null - counts.expect_null;   // flexible ones answered with null
+  const unanswered = [...pending.entries()].filter(([, p]) => !p.cancelled && !p.flexible).map(([k]) => k);
+  const flexUnanswered = flexLeft - nullExtra;
+  const cancelledAnswered = counts.cancelled - [...pending.values()].filter((p) => p.cancelled).length;
+  console.log(`mcp fuzz: seed ${SEED0}, ${((Date.now() - t0) / 1000).toFixed(1)} s, ${counts.sent_lines} lines sent, ` +
+    `${counts.requests} requests (${counts.cancelled} cancelled, ${cancelledAnswered} of them answered anyway), ` +
+    `${counts.expect_null} invalid lines, ${counts.notifications} notifications`);
+  console.log(`mcp fuzz: answered ${counts.answered} by id, ${counts.answered_null} with id null (${counts.expect_null} invalid lines + ${counts.flexible} invalid requests that carry an id), ` +
+    `${unanswered.length + Math.max(0, flexUnanswered)} unanswered, ${counts.duplicates} duplicates, ${counts.unknown_ids} unknown ids, ` +
+    `${counts.bad_lines} corrupt stdout lines, ${counts.bytes_out} bytes out; exit ${status.code ?? status.signal}`);
+  const bad = unanswered.length > 0 || counts.duplicates > 0 || counts.unknown_ids > 0 || counts.bad_lines > 0 ||
+    flexUnanswered !== 0 || status.code !== 0;
+  if (bad) {
+    if (unanswered.length) console.log('mcp fuzz: unanswered ids: ' + unanswered.slice(0, 20).join(', '));
+    console.log('mcp fuzz: server stderr tail:\n' + stderrTail);
+    console.log('mcp fuzz: FAILED');
+    process.exit(1);
+  }
+  console.log('mcp fuzz: ok');
+}
+
+main().catch((e) => { console.error(e); server.kill('SIGKILL'); process.exit(1); });
