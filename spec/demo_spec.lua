@@ -128,3 +128,35 @@ describe("the demo", function()
     assert.matches("Provider sign in · Marketplace\nAdmin sign in · Marketplace\n", out, 1, true)
   end)
 end)
+
+describe("the demo app's selectors", function()
+  it("has a verified unique selector for at least 97% of its refs, on every role's pages", function()
+    local vdx = require "vdx"
+    local cjson = require "cjson"
+    package.path = "examples/marketplace/?.lua;" .. package.path
+    local app = require("app").start()
+    local browser <close> = vdx.launch { args = app.browser_args }
+    local with, total = 0, 0
+    local pages = { customer = { "/shop", "/shop/cart" }, provider = { "/provider" }, admin = { "/admin/orders" } }
+    for _, role in ipairs { "customer", "provider", "admin" } do
+      local auth = os.tmpname()
+      app:auth_file(role, auth)
+      local state = cjson.decode(read(auth))
+      os.remove(auth)
+      local ctx = browser:new_context()
+      browser:send("Storage.setCookies", { cookies = state.cookies, browserContextId = ctx:id() })
+      local page = ctx:new_page()
+      for _, path in ipairs(pages[role]) do
+        page:navigate(app.url .. path)
+        if path == "/shop" then page:wait_for { text = "Ceramic Mug" } else page:wait_for { time_ms = 300 } end
+        page:snapshot()
+        local cov = page:selector_coverage()
+        print(("\n# selector coverage %s %s: %d/%d"):format(role, path, cov.with_selector, cov.refs))
+        with, total = with + cov.with_selector, total + cov.refs
+      end
+    end
+    app:close()
+    assert.is_true(total > 20)
+    assert.is_true(with / total >= 0.97, ("%d/%d"):format(with, total))
+  end)
+end)
