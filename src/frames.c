@@ -331,6 +331,20 @@ static void bc_start(lua_State *L, bcall *bc) {
     bc->queued = 1;
     bc->next = f->waiting;
     f->waiting = bc;
+    if (!f->world_asked && p->b->conn) {
+      /* The world normally comes with the document (the script registered
+       * for new documents), but a frame attached after its document had
+       * started never gets it: ask for it.  Its executionContextCreated
+       * event wakes the queue; a world without the bridge gets it injected. */
+      f->world_asked = 1;
+      lua_createtable(L, 0, 2);
+      lua_pushstring(L, f->id);
+      lua_setfield(L, -2, "frameId");
+      lua_pushliteral(L, WORLD);
+      lua_setfield(L, -2, "worldName");
+      vdx__conn_send_only(L, p->b->conn, f->sid, "Page.createIsolatedWorld", -1);
+      lua_pop(L, 1);
+    }
     return;
   }
   bc_send(L, bc);
@@ -414,6 +428,7 @@ static void on_context(lua_State *L, vdx_page *p, const char *sid, int params) {
     vdx_frame *f = vdx__frame_find(p, lua_tostring(L, -2));
     if (f) {
       f->ctx = (int)lua_tointeger(L, -1);
+      f->world_asked = 0;
       f->doc++;
       snprintf(f->sid, sizeof f->sid, "%s", sid);
       wake(L, f);
@@ -425,8 +440,10 @@ static void on_context(lua_State *L, vdx_page *p, const char *sid, int params) {
 
 static void forget_contexts(vdx_page *p, const char *sid, int id) {
   for (int i = 0; i < p->nframes; i++)
-    if (strcmp(p->frames[i].sid, sid) == 0 && (id == 0 || p->frames[i].ctx == id))
+    if (strcmp(p->frames[i].sid, sid) == 0 && (id == 0 || p->frames[i].ctx == id)) {
       p->frames[i].ctx = 0;
+      p->frames[i].world_asked = 0;
+    }
 }
 
 static void on_attached(lua_State *L, vdx_page *p, const char *sid, int params) {
@@ -443,6 +460,7 @@ static void on_attached(lua_State *L, vdx_page *p, const char *sid, int params) 
     if (f) {
       snprintf(f->sid, sizeof f->sid, "%s", child);
       f->ctx = 0;
+      f->world_asked = 0;
     }
     vdx__frames_setup(L, p, child, 1);
   } else if (child) {

@@ -53,6 +53,7 @@ typedef struct vdx_frame {
   int ctx;                 /* isolated world context id, 0 while there is none */
   int doc;                 /* bumped on every new context (new document) */
   int tagged_doc;          /* the parent's doc in which this frame is tagged */
+  int world_asked;         /* Page.createIsolatedWorld sent for this document */
   bcall *waiting;          /* bridge calls waiting for ctx */
 } vdx_frame;
 
