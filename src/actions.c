@@ -191,6 +191,23 @@ static void off_level(lua_State *L, offop *o) {
 static void off_step(void *data, lua_State *L, int ok) {
   offop *o = data;
   luaL_checkstack(L, 24, "vdx: frame offset");
+  if (!ok && o->out != NULL && lua_istable(L, -1)) {
+    /* The frame or its owner went away under us (a reload in the middle
+     * of the action): that is FrameDetached, not a raw CDP error. */
+    lua_getfield(L, -1, "type");
+    int cdp = lua_isstring(L, -1) && strcmp(lua_tostring(L, -1), "CDPError") == 0;
+    lua_pop(L, 1);
+    if (cdp) {
+      lua_getfield(L, -1, "message");
+      vdx__error_push(L, "FrameDetached", "frame %s went away during the "
+                      "action (%s); take a new snapshot", o->child,
+                      luaL_optstring(L, -1, "?"));
+      lua_pushstring(L, o->child);
+      lua_setfield(L, -2, "frame");
+      lua_replace(L, -3);
+      lua_pop(L, 1);
+    }
+  }
   if (!ok || o->out == NULL) { off_finish(L, o, 0); return; }
   o->step++;
   if (o->step == 1) {                      /* owner: resolve it */
