@@ -48,19 +48,26 @@ static int opt_timeout(lua_State *L, int idx) {
   return lua_istable(L, idx) ? (int)vdx__opt_int(L, idx, "timeout_ms", 0) : 0;
 }
 
+/* A query on the ref at 2, an optional level, then an options table. */
+static int ref_query(lua_State *L, const char *method, int has_level) {
+  vdx_page *p = open_page(L);
+  int opts = has_level ? 4 : 3;
+  luaL_checkstring(L, 2);
+  if (has_level) luaL_checkinteger(L, 3);
+  if (!lua_isnoneornil(L, opts)) luaL_checktype(L, opts, LUA_TTABLE);
+  lua_settop(L, opts);
+  int t = opt_timeout(L, opts);
+  push_args(L, 2, opts);
+  return call_in_ref_frame(L, p, method, t);
+}
+
 /*
  * page:resolve_container(ref [, {max_refs=, max_text=}]) -> { target =
  * {ref, tag, role, name, text}, ancestors = {{level, tag, attributes,
  * child_elements, contains_refs = {refs, total}}, …}, levels_total }.
  */
 static int page_resolve_container(lua_State *L) {
-  vdx_page *p = open_page(L);
-  luaL_checkstring(L, 2);
-  if (!lua_isnoneornil(L, 3)) luaL_checktype(L, 3, LUA_TTABLE);
-  lua_settop(L, 3);
-  int t = opt_timeout(L, 3);
-  push_args(L, 2, 3);
-  return call_in_ref_frame(L, p, "resolveContainer", t);
+  return ref_query(L, "resolveContainer", 0);
 }
 
 /*
@@ -69,14 +76,7 @@ static int page_resolve_container(lua_State *L) {
  * past body raises InvalidArgument naming the largest valid level.
  */
 static int page_inspect_pattern(lua_State *L) {
-  vdx_page *p = open_page(L);
-  luaL_checkstring(L, 2);
-  luaL_checkinteger(L, 3);
-  if (!lua_isnoneornil(L, 4)) luaL_checktype(L, 4, LUA_TTABLE);
-  lua_settop(L, 4);
-  int t = opt_timeout(L, 4);
-  push_args(L, 2, 4);
-  return call_in_ref_frame(L, p, "inspectPattern", t);
+  return ref_query(L, "inspectPattern", 1);
 }
 
 /*
@@ -86,14 +86,7 @@ static int page_inspect_pattern(lua_State *L) {
  * total_descendants, shown, limits }.
  */
 static int page_extract_anchors(lua_State *L) {
-  vdx_page *p = open_page(L);
-  luaL_checkstring(L, 2);
-  luaL_checkinteger(L, 3);
-  if (!lua_isnoneornil(L, 4)) luaL_checktype(L, 4, LUA_TTABLE);
-  lua_settop(L, 4);
-  int t = opt_timeout(L, 4);
-  push_args(L, 2, 4);
-  return call_in_ref_frame(L, p, "extractAnchors", t);
+  return ref_query(L, "extractAnchors", 1);
 }
 
 /* page:selector(ref) -> { selector = "…" } verified unique in its frame,

@@ -21,6 +21,7 @@ static vdx_page *open_page(lua_State *L) {
   return p;
 }
 
+/* The wait_until option of the table at opts ("load" by default). */
 static int wait_flag(lua_State *L, int opts) {
   const char *s = "load";
   if (lua_istable(L, opts)) {
@@ -28,12 +29,7 @@ static int wait_flag(lua_State *L, int opts) {
     if (!lua_isnil(L, -1)) s = luaL_checkstring(L, -1);
     lua_pop(L, 1);
   }
-  if (strcmp(s, "commit") == 0) return VDX_LIFE_COMMIT;
-  if (strcmp(s, "domcontentloaded") == 0) return VDX_LIFE_DCL;
-  if (strcmp(s, "load") == 0) return VDX_LIFE_LOAD;
-  if (strcmp(s, "networkidle") == 0) return VDX_LIFE_IDLE;
-  return luaL_error(L, "wait_until must be commit, domcontentloaded, load or "
-                    "networkidle (got '%s')", s);
+  return vdx__wait_flag(L, s);
 }
 
 static int left_ms(lua_State *L, vdx_page *p) {

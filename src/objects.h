@@ -127,6 +127,9 @@ void vdx__explore_methods(lua_State *L);
 void vdx__action_methods(lua_State *L);
 void vdx__event_methods(lua_State *L);
 
+/* page.c: the VDX_LIFE_* flag for a wait_until name; raises on others. */
+int vdx__wait_flag(lua_State *L, const char *name);
+
 /* Creates a page in the context at ctx_idx (async; see page.c). */
 int vdx__page_create(lua_State *L, int ctx_idx);
 

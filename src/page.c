@@ -249,7 +249,8 @@ int vdx__page_create(lua_State *L, int ctx_idx) {
 
 /* -------------------------------------------------------------- goto */
 
-static int wait_flag(lua_State *L, const char *s) {
+/* The VDX_LIFE_* flag for a wait_until name; raises on an unknown one. */
+int vdx__wait_flag(lua_State *L, const char *s) {
   if (strcmp(s, "commit") == 0) return VDX_LIFE_COMMIT;
   if (strcmp(s, "domcontentloaded") == 0) return VDX_LIFE_DCL;
   if (strcmp(s, "load") == 0) return VDX_LIFE_LOAD;
@@ -346,7 +347,7 @@ static int page_goto(lua_State *L) {
     lua_getfield(L, 3, "wait_until");
     if (!lua_isnil(L, -1)) wu = luaL_checkstring(L, -1);
   }
-  int flag = wait_flag(L, wu);
+  int flag = vdx__wait_flag(L, wu);
   lua_settop(L, 3);
   lua_pushinteger(L, flag);
   uv_update_time(vdx__uv_of(p->b->lp));
