@@ -120,11 +120,6 @@ static int close_k(lua_State *L, int status, lua_KContext ctx) {
   return 1;
 }
 
-/*
- * browser:close() -> true.  Ends the launched browser's process tree and
- * waits until it has exited (its profile directory is then removed); for a
- * connected browser, disconnects.  Calling it again is a no-op.
- */
 static void close_exited(void *data, vdx_proc *p) {
   vdx_waiter *w = data;
   lua_State *L = vdx__main_state(p->lp);
@@ -140,6 +135,11 @@ static void close_done(vdx_waiter *w, void *data) {
   vdx__proc_release(p);
 }
 
+/*
+ * browser:close() -> true.  Ends the launched browser's process tree and
+ * waits until it has exited (its profile directory is then removed); for a
+ * connected browser, disconnects.  Calling it again is a no-op.
+ */
 static int browser_close(lua_State *L) {
   vdx_browser *b = vdx__check_browser(L, 1);
   vdx_proc *p = b->proc;

@@ -507,6 +507,7 @@ static int page_target_id(lua_State *L) {
   return 1;
 }
 
+/* page:session_id() -> the flattened CDP session id of the page. */
 static int page_session_id(lua_State *L) {
   lua_pushstring(L, vdx__check_page(L, 1)->session_id);
   return 1;
