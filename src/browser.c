@@ -114,12 +114,6 @@ static int browser_gc(lua_State *L) {
   return 0;
 }
 
-static int close_k(lua_State *L, int status, lua_KContext ctx) {
-  (void)status; (void)ctx;
-  lua_pushboolean(L, 1);
-  return 1;
-}
-
 static void close_exited(void *data, vdx_proc *p) {
   vdx_waiter *w = data;
   lua_State *L = vdx__main_state(p->lp);
@@ -154,7 +148,7 @@ static int browser_close(lua_State *L) {
     p->cb_data = w;
     vdx__waiter_on_done(w, close_done, p);
     vdx__proc_kill(p);
-    return vdx__await(L, w, 0, close_k);
+    return vdx__await(L, w, 0, vdx__k_true);
   }
   browser_shutdown(b, "browser:close() was called");
   lua_pushboolean(L, 1);
@@ -171,11 +165,6 @@ static int browser_tostring(lua_State *L) {
 
 /* ------------------------------------------------------------ methods */
 
-static int version_k(lua_State *L, int status, lua_KContext ctx) {
-  (void)L; (void)status; (void)ctx;
-  return 1;
-}
-
 /* browser:version() -> { product=, protocolVersion=, userAgent=, … }. */
 static int browser_version(lua_State *L) {
   vdx_browser *b = check_open(L, 1);
@@ -183,12 +172,7 @@ static int browser_version(lua_State *L) {
                                  "Browser.getVersion", 0, 0);
   if (w == NULL) return lua_error(L);
   lua_settop(L, 1);
-  return vdx__await(L, w, 0, version_k);
-}
-
-static int send_k(lua_State *L, int status, lua_KContext ctx) {
-  (void)L; (void)status; (void)ctx;
-  return 1;
+  return vdx__await(L, w, 0, vdx__k_value);
 }
 
 /* Shared by browser:send and page:send: method, params, opts at 2..4. */
@@ -202,7 +186,7 @@ int vdx__send(lua_State *L, vdx_conn *c, const char *sid) {
                                  lua_istable(L, 3) ? 3 : 0, timeout);
   if (w == NULL) return lua_error(L);
   lua_settop(L, 1);
-  return vdx__await(L, w, 0, send_k);
+  return vdx__await(L, w, 0, vdx__k_value);
 }
 
 /* browser:send(method [, params [, {timeout_ms=}]]) -> result table.

@@ -252,11 +252,6 @@ static const char *guard_match(lua_State *L, const char *src, char *snippet,
   return NULL;
 }
 
-static int checked_k(lua_State *L, int status, lua_KContext ctx) {
-  (void)L; (void)status; (void)ctx;
-  return 1;
-}
-
 /*
  * page:evaluate_checked(fn_source, ...) -> value.  The agent-facing
  * evaluate: fn_source is an expression, or a function called with the
@@ -310,7 +305,7 @@ static int page_evaluate_checked(lua_State *L) {
   }
   luaL_addstring(&b, ") : __vdx_f; })()");
   luaL_pushresult(&b);
-  lua_callk(L, 2, 1, 0, checked_k);
+  lua_callk(L, 2, 1, 0, vdx__k_value);
   return 1;
 }
 

@@ -72,12 +72,6 @@ static int context_new_page(lua_State *L) {
   return vdx__page_create(L, 1);
 }
 
-static int close_k(lua_State *L, int status, lua_KContext ctx) {
-  (void)status; (void)ctx;
-  lua_pushboolean(L, 1);
-  return 1;
-}
-
 /* ctx:close() -> true.  Closes every page of the context and drops its
  * cookies and storage.  A second call is a no-op. */
 static int context_close(lua_State *L) {
@@ -97,7 +91,7 @@ static int context_close(lua_State *L) {
                                  "Target.disposeBrowserContext", 2, 0);
   if (w == NULL) return lua_error(L);
   lua_settop(L, 1);
-  return vdx__await(L, w, 0, close_k);
+  return vdx__await(L, w, 0, vdx__k_true);
 }
 
 /* ctx:id() -> the CDP browserContextId ("" for the default context). */

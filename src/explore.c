@@ -10,11 +10,6 @@
 #include "vdx.h"
 #include "objects.h"
 
-static int value_k(lua_State *L, int status, lua_KContext ctx) {
-  (void)L; (void)status; (void)ctx;
-  return 1;
-}
-
 static vdx_page *open_page(lua_State *L) {
   vdx_page *p = vdx__check_page(L, 1);
   if (p->closed) luaL_error(L, "vdx.Page is closed (%s)", p->close_reason);
@@ -30,7 +25,7 @@ static int call_in_ref_frame(lua_State *L, vdx_page *p, const char *method,
   vdx_waiter *w = vdx__bridge_call(L, p, f->id, method, -1, timeout);
   if (w == NULL) return luaL_error(L, "out of memory");
   lua_settop(L, 1);
-  return vdx__await(L, w, 0, value_k);
+  return vdx__await(L, w, 0, vdx__k_value);
 }
 
 /* Pushes {a1, …} from the stack slots first..last (nil becomes {} for
@@ -135,7 +130,7 @@ static int page_locator_count(lua_State *L) {
   vdx_waiter *w = vdx__bridge_call(L, p, f->id, "locatorCount", -1, t);
   if (w == NULL) return luaL_error(L, "out of memory");
   lua_settop(L, 1);
-  return vdx__await(L, w, 0, value_k);
+  return vdx__await(L, w, 0, vdx__k_value);
 }
 
 /*
@@ -163,7 +158,7 @@ static int page_read_html(lua_State *L) {
   vdx_waiter *w = vdx__bridge_call(L, p, f->id, "readHtml", -1, t);
   if (w == NULL) return luaL_error(L, "out of memory");
   lua_settop(L, 1);
-  return vdx__await(L, w, 0, value_k);
+  return vdx__await(L, w, 0, vdx__k_value);
 }
 
 /* page:selector_coverage([{frame=}]) -> { refs, with_selector, ratio }
@@ -176,7 +171,7 @@ static int page_selector_coverage(lua_State *L) {
   vdx_waiter *w = vdx__bridge_call(L, p, f->id, "selectorCoverage", -1, 0);
   if (w == NULL) return luaL_error(L, "out of memory");
   lua_settop(L, 1);
-  return vdx__await(L, w, 0, value_k);
+  return vdx__await(L, w, 0, vdx__k_value);
 }
 
 void vdx__explore_methods(lua_State *L) {

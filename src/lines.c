@@ -171,11 +171,6 @@ static int l_close(lua_State *L) {
   return 0;
 }
 
-static int wait_k(lua_State *L, int status, lua_KContext ctx) {
-  (void)L; (void)status; (void)ctx;
-  return 0;
-}
-
 /* reader:wait(): returns at end of input or when the reader is closed. */
 static int l_wait(lua_State *L) {
   handle *hd = luaL_checkudata(L, 1, READER_MT);
@@ -183,7 +178,7 @@ static int l_wait(lua_State *L) {
   if (r == NULL || r->eof) return 0;
   if (r->done) return luaL_error(L, "someone is already waiting on this reader");
   r->done = vdx__waiter_new(r->lp, 0, "reading lines");
-  return vdx__await(L, r->done, 0, wait_k);
+  return vdx__await(L, r->done, 0, vdx__k_none);
 }
 
 static int l_tostring(lua_State *L) {

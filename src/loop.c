@@ -328,6 +328,22 @@ static void run_until(lua_State *L, vdx_loop *lp, vdx_waiter *w) {
   lp->depth--;
 }
 
+int vdx__k_value(lua_State *L, int status, lua_KContext ctx) {
+  (void)L; (void)status; (void)ctx;
+  return 1;
+}
+
+int vdx__k_true(lua_State *L, int status, lua_KContext ctx) {
+  (void)status; (void)ctx;
+  lua_pushboolean(L, 1);
+  return 1;
+}
+
+int vdx__k_none(lua_State *L, int status, lua_KContext ctx) {
+  (void)L; (void)status; (void)ctx;
+  return 0;
+}
+
 int vdx__await(lua_State *L, vdx_waiter *w, lua_KContext ctx,
                lua_KFunction k) {
   vdx_loop *lp = w->lp;

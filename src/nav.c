@@ -130,12 +130,6 @@ static int page_reload(lua_State *L) { return nav_start(L, 0); }
 
 /* ---------------------------------------------------------- wait_for */
 
-static int wait_k(lua_State *L, int status, lua_KContext ctx) {
-  (void)status; (void)ctx;
-  lua_pushboolean(L, 1);
-  return 1;
-}
-
 /*
  * page:wait_for{ text=, text_gone=, ref_gone=, time_ms=, timeout_ms= } ->
  * true.  text waits until the main frame's rendered text contains it,
@@ -159,7 +153,7 @@ static int page_wait_for(lua_State *L) {
     if (conds) return luaL_error(L, "wait_for: time_ms goes alone");
     vdx_waiter *w = vdx__waiter_sleep(p->b->lp, (int)ms);
     lua_settop(L, 1);
-    return vdx__await(L, w, 0, wait_k);
+    return vdx__await(L, w, 0, vdx__k_true);
   }
   if (conds == 0) return luaL_error(L, "wait_for needs text, text_gone, ref_gone or time_ms");
   int timeout = (int)vdx__opt_int(L, 2, "timeout_ms", vdx__conn_default_timeout(p->b->conn));
@@ -182,7 +176,7 @@ static int page_wait_for(lua_State *L) {
   vdx_waiter *w = vdx__bridge_call(L, p, f->id, "waitFor", -1, timeout + 1000);
   if (w == NULL) return luaL_error(L, "out of memory");
   lua_settop(L, 1);
-  return vdx__await(L, w, 0, wait_k);
+  return vdx__await(L, w, 0, vdx__k_true);
 }
 
 int vdx__nav_methods(lua_State *L) {

@@ -612,11 +612,6 @@ static int page_describe(lua_State *L) {
   return vdx__await(L, w, 0, describe_k);
 }
 
-static int value_k(lua_State *L, int status, lua_KContext ctx) {
-  (void)L; (void)status; (void)ctx;
-  return 1;
-}
-
 /* page:accessible(css [, limit]) -> { items = {{role=, name=,
  * description=, ref=}…}, total = n } for the main frame, from the same
  * role and name engine as the snapshot. */
@@ -633,7 +628,7 @@ static int page_accessible(lua_State *L) {
   vdx_waiter *w = vdx__bridge_call(L, p, p->frames[0].id, "accessible", -1, 0);
   if (w == NULL) return luaL_error(L, "out of memory");
   lua_settop(L, 1);
-  return vdx__await(L, w, 0, value_k);
+  return vdx__await(L, w, 0, vdx__k_value);
 }
 
 /*
@@ -665,7 +660,7 @@ static int page_bridge(lua_State *L) {
   vdx_waiter *w = vdx__bridge_call(L, p, f->id, method, 3, timeout);
   if (w == NULL) return luaL_error(L, "out of memory");
   lua_settop(L, 1);
-  return vdx__await(L, w, 0, value_k);
+  return vdx__await(L, w, 0, vdx__k_value);
 }
 
 /* page:frames() -> { {ordinal=, id=, parent=, has_context=}, … }. */

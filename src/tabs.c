@@ -171,12 +171,6 @@ int vdx__context_pages(lua_State *L) {
   return pages_k(L, LUA_OK, 0);
 }
 
-static int front_k(lua_State *L, int status, lua_KContext ctx) {
-  (void)status; (void)ctx;
-  lua_pushboolean(L, 1);
-  return 1;
-}
-
 /* page:bring_to_front() -> true: makes the tab the active one. */
 int vdx__tabs_bring_to_front(lua_State *L) {
   vdx_page *p = vdx__check_page(L, 1);
@@ -185,5 +179,5 @@ int vdx__tabs_bring_to_front(lua_State *L) {
   vdx_waiter *w = vdx__conn_call(L, vdx__browser_conn(L, p->b), p->session_id,
                                  "Page.bringToFront", 0, 0);
   if (w == NULL) return lua_error(L);
-  return vdx__await(L, w, 0, front_k);
+  return vdx__await(L, w, 0, vdx__k_true);
 }

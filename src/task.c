@@ -273,18 +273,13 @@ int vdx__l_wait(lua_State *L) {
   return vdx__await(L, w, 0, wait_k);
 }
 
-static int sleep_k(lua_State *L, int status, lua_KContext ctx) {
-  (void)L; (void)status; (void)ctx;
-  return 0;
-}
-
 /* vdx.sleep(ms): lets the loop run for ms milliseconds. */
 int vdx__l_sleep(lua_State *L) {
   lua_Integer ms = luaL_checkinteger(L, 1);
   luaL_argcheck(L, ms >= 0, 1, "must be >= 0");
   vdx_waiter *w = vdx__waiter_sleep(vdx__loop(L), (int)ms);
   if (w == NULL) return luaL_error(L, "out of memory");
-  return vdx__await(L, w, 0, sleep_k);
+  return vdx__await(L, w, 0, vdx__k_none);
 }
 
 /*

@@ -110,6 +110,13 @@ vdx_loop *vdx__waiter_loop(vdx_waiter *w);
  */
 int vdx__await(lua_State *L, vdx_waiter *w, lua_KContext ctx, lua_KFunction k);
 
+/* Ready-made continuations for vdx__await: return the awaited value as it
+ * is (vdx__k_value), return true in its place (vdx__k_true), or return
+ * nothing (vdx__k_none). */
+int vdx__k_value(lua_State *L, int status, lua_KContext ctx);
+int vdx__k_true(lua_State *L, int status, lua_KContext ctx);
+int vdx__k_none(lua_State *L, int status, lua_KContext ctx);
+
 /* Registers fn to run when the loop is torn down (Lua state closing). */
 typedef void (*vdx_teardown_fn)(void *data);
 void vdx__on_teardown(vdx_loop *lp, vdx_teardown_fn fn, void *data);
