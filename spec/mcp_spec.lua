@@ -193,6 +193,29 @@ describe("vdxlua mcp", function()
   end)
 
   describe("cancellation and progress", function()
+    it("runs tool calls one at a time in arrival order and skips one cancelled in the queue", function()
+      -- All on stdin at once, then end of input: the server must finish
+      -- the slow call, then the queued ones in order, before it exits.
+      local msgs, _, err, rc = client.batch({
+        client.initialize(1, "2025-06-18"),
+        { jsonrpc = "2.0", method = "notifications/initialized" },
+        client.call(2, "slow", { ms = 1500 }),
+        client.call(3, "echo_user", { message = "queued" }),
+        client.call(4, "echo_user", { message = "cancelled while queued" }),
+        { jsonrpc = "2.0", method = "notifications/cancelled", params = { requestId = 4, reason = "spec" } },
+        client.call(5, "echo_user", { message = "last" }),
+      }, "--tools " .. FIX .. "/tools_ok.lua")
+      assert.equal(0, rc, err)
+      local order = {}
+      for _, m in ipairs(msgs) do
+        if type(m.id) == "number" and m.id >= 2 then order[#order + 1] = m.id end
+      end
+      assert.same({ 2, 3, 5 }, order)
+      assert.equal("slept", client.text(client.by_id(msgs, 2)))
+      assert.equal("echo: queued", client.text(client.by_id(msgs, 3)))
+      assert.equal("echo: last", client.text(client.by_id(msgs, 5)))
+    end)
+
     it("aborts a running call cleanly and suppresses its result", function()
       local mark = os.tmpname()
       local save = helpers.vdxlua

@@ -25,6 +25,7 @@
 local vdx = require "vdx"
 local roles = require "vdx.roles"
 local errors = require "vdx.errors"
+local once = require "vdx.once"
 local locator = require "vdx.flow_locator"
 
 local flow = {}
@@ -147,22 +148,21 @@ function Flow:actor(name)
     fail("RoleUnknown", "there is no role '" .. tostring(name) .. "'; declare it with f:role()",
       { role = name, roles = self.role_order })
   end
-  while entry.starting do vdx.sleep(10) end
   if entry.actor then return entry.actor end
-  local a = setmetatable({ flow = self, name = name, entry = entry }, Actor)
-  entry.starting = true
-  local ok, err = pcall(function()
+  self.starting = self.starting or {}
+  local ok, res = pcall(once.run, self.starting, name, function()
+    local a = setmetatable({ flow = self, name = name, entry = entry }, Actor)
     self:record { kind = "context", role = name, auth = entry.spec.auth }
     a.page = entry.role:new_page()
     entry.actor = a
     if entry.spec.url then a:navigate(entry.spec.url) end
+    return a
   end)
-  entry.starting = nil
   if not ok then
-    if type(err) == "table" then err.flow_role = err.flow_role or name end
-    error(err, 0)
+    if type(res) == "table" then res.flow_role = res.flow_role or name end
+    error(res, 0)
   end
-  return a
+  return res
 end
 
 --- Runs fn(actor) as role name and returns what fn returns.

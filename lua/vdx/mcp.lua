@@ -252,23 +252,22 @@ end
 
 --- Runs fn for rq after every earlier tool call has finished (calls act
 -- on shared pages, so they run one at a time, in arrival order); a call
--- cancelled while it waits is skipped (nil).
+-- cancelled while it waits is skipped (nil).  Each call waits for the task
+-- of the call before it, so the queue is a chain of tasks woken by the
+-- loop, with no polling.  A queued call cannot be woken early: it holds
+-- no rq.task until its turn, so a cancellation only marks it skipped.
 function Server:serialized(rq, fn)
-  self.next_ticket = (self.next_ticket or 0) + 1
-  local ticket = self.next_ticket
-  self.serving = self.serving or 1
-  while self.serving ~= ticket do vdx.sleep(2) end
-  local ok, res
-  if not rq.cancelled then
-    -- A cancellation wakes this task out of whatever it waits for
-    -- (task:cancel raises Cancelled inside it).
-    rq.task = vdx.current_task()
-    ok, res = pcall(fn)
-    rq.task = nil
-  else
-    ok = true
-  end
-  self.serving = self.serving + 1
+  local me = vdx.current_task()
+  local prev = self.last_call
+  if me then self.last_call = me end
+  -- The earlier call's own failure is its own reply's business.
+  if prev and prev ~= me and not prev:done() then pcall(vdx.wait, prev) end
+  if rq.cancelled then return nil end
+  -- A cancellation wakes this task out of whatever it waits for
+  -- (task:cancel raises Cancelled inside it).
+  rq.task = me
+  local ok, res = pcall(fn)
+  rq.task = nil
   if not ok then error(res, 0) end
   return res
 end
@@ -513,23 +512,30 @@ function mcp.main(args)
     end }
   log("info", "serving %d tools, %d skills, protocol %s", #reg:list(), #skill_list,
     table.concat(mcp.SUPPORTED, ", "))
+  -- Each line runs as its own task; the ones still running at end of input
+  -- are waited for (at most a minute in all) before the browsers close.
+  local running = {}
   local reader = vdx.read_lines(0, function(line, what, n)
-    server.lines_active = (server.lines_active or 0) + 1
+    local me = vdx.current_task()
+    running[me] = true
     if line then
       pcall(server.handle_line, server, line)
     elseif what == "too_long" then
       server:too_long(n)
     end
-    server.lines_active = server.lines_active - 1
+    running[me] = nil
   end, { max_bytes = o.max_bytes })
   reader:wait()
-  vdx.sleep(20)
-  local waited = 0
-  while (server.lines_active or 0) > 0 and waited < 60000 do
-    vdx.sleep(50)
-    waited = waited + 50
+  -- Every line task was queued before the end of input was reported, so
+  -- each has started and is in `running` by now.
+  local t0, left = vdx.now(), 0
+  for t in pairs(running) do
+    local rest = 60000 - (vdx.now() - t0)
+    if rest <= 0 or not pcall(vdx.wait, t, rest) and vdx.now() - t0 >= 60000 then break end
   end
-  log("info", "input closed (waited %d ms for %d calls); closing the browsers", waited, server.lines_active or 0)
+  for _ in pairs(running) do left = left + 1 end
+  log("info", "input closed (waited %d ms; %d calls still running); closing the browsers",
+    vdx.now() - t0, left)
   mgr:close()
   stdout:flush()
   return 0

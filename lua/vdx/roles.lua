@@ -7,6 +7,7 @@
 local vdx = require "vdx"
 local json = require "vdx.json"
 local errors = require "vdx.errors"
+local once = require "vdx.once"
 
 local roles = {}
 
@@ -122,23 +123,21 @@ function Manager:browser(endpoint)
   if self.closed then
     error(vdx.error("BrowserClosed", "the server is shutting down", { reason = "shutting down" }), 0)
   end
-  self.starting = self.starting or {}
-  while self.starting[key] do vdx.sleep(5) end
   local b = self.browsers[key]
   if b and not b:is_closed() then return b end
-  self.starting[key] = true
-  local ok, res = pcall(function()
+  self.starting = self.starting or {}
+  return once.run(self.starting, key, function()
+    local res
     if endpoint then
       self.log("info", "connecting to %s", endpoint)
-      return vdx.connect(endpoint)
+      res = vdx.connect(endpoint)
+    else
+      self.log("info", "launching the browser")
+      res = vdx.launch(self.launch_opts)
     end
-    self.log("info", "launching the browser")
-    return vdx.launch(self.launch_opts)
+    self.browsers[key] = res
+    return res
   end)
-  self.starting[key] = nil
-  if not ok then error(res, 0) end
-  self.browsers[key] = res
-  return res
 end
 
 --- Closes every browser this manager started or connected to.

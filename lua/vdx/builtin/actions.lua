@@ -152,12 +152,8 @@ return {
       end
       local page = ctx:page()
       if args.time and not (args.text or args.textGone or args.ref_gone) then
-        local ms = math.floor(args.time * 1000)
-        local step = 0
-        while step < ms and not ctx.cancelled() do
-          vdx.sleep(math.min(100, ms - step))
-          step = step + 100
-        end
+        -- One wait: a cancellation wakes it with a Cancelled error.
+        vdx.sleep(math.floor(args.time * 1000))
         return ("Waited %s s"):format(args.time)
       end
       local res = util.need(page, "wait_for", "browser_wait_for")(page, { text = args.text,
