@@ -53,7 +53,10 @@ local function note_error(where, e, expected_set)
     counts.expected_by_type[t] = (counts.expected_by_type[t] or 0) + 1
   else
     counts.unexpected = counts.unexpected + 1
-    if #unexpected_log < 20 then unexpected_log[#unexpected_log + 1] = where .. ": " .. msg:gsub("\n.*", "") end
+    local line = where .. ": " .. msg:gsub("\n.*", "")
+    if #unexpected_log < 20 then unexpected_log[#unexpected_log + 1] = line end
+    -- Say it at once too: a long run that dies or is stopped still shows it.
+    io.stderr:write(("stress: unexpected after %d ops: %s\n"):format(counts.ops, line))
   end
 end
 

@@ -3,7 +3,7 @@
 // dependencies; drives Chromium through try.mjs.
 //
 //   node tools/bench.mjs [PAGE] [--runs N] [--repeats N] [--bundle FILE]...
-//                        [--profile]
+//                        [--profile] [--settle] [--warm] [--preworld]
 //       For each of N runs (default 10) opens PAGE (default
 //       spec/fixtures/snapshot/shop.html) in a fresh tab, evaluates each
 //       bundle (default dist/vdx-bridge.js) in its own fresh isolated world
@@ -16,6 +16,12 @@
 //       ran the snapshot.  CPU time is what to compare on a busy machine.
 //       --settle forces style and layout before the first snapshot, to
 //       tell the page's pending work from the bridge's own.
+//       --warm first visits every node once from the isolated world
+//       (WARM_STYLE=1: reads each element's computed style in the page
+//       instead; WARM_STYLE=pseudo: and its ::before), to tell wrapper and
+//       style set-up from the bridge's own first-run cost.  --preworld
+//       runs one snapshot in another fresh world of the same page first,
+//       as when a renderer process has run the bridge before.
 //       --profile also records a CPU profile (CDP Profiler) of the repeats
 //       and prints the functions with the most self time.
 
@@ -36,6 +42,8 @@ function parseArgs(argv) {
     else if (v === '--bundle') a.bundles.push(argv[++i]);
     else if (v === '--profile') a.profile = true;
     else if (v === '--settle') a.settle = true;
+    else if (v === '--warm') a.warm = true;
+    else if (v === '--preworld') a.preworld = true;
     else if (!a.page) a.page = v;
     else throw new Error('unexpected argument ' + v);
   }
@@ -56,6 +64,30 @@ const TIME_FN = `function () {
   const r = this.snapshot({});
   return [performance.now() - t0, r.text.length];
 }`;
+
+// Visits every node of the flat tree once, creating its wrapper in the
+// isolated world, and nothing else (--warm).
+const WARM_FN = `function () {
+  let n = 0;
+  const walk = (node) => {
+    for (let c = node.firstChild; c; c = c.nextSibling) {
+      n++;
+      if (c.nodeType === 1) { if (c.shadowRoot) walk(c.shadowRoot); walk(c); }
+    }
+  };
+  walk(document);
+  return n;
+}`;
+
+const WARM_STYLE_FN = `function () {
+  let n = 0;
+  for (const el of document.querySelectorAll('*')) {
+    const s = getComputedStyle(el); n += s.cursor.length + s.display.length;
+    if (process_pseudo) n += getComputedStyle(el, '::before').content.length;
+    el.checkVisibility();
+  }
+  return n;
+}`.replace('process_pseudo', process.env.WARM_STYLE === 'pseudo' ? 'true' : 'false');
 
 // The pids of the renderer processes of this browser.
 function rendererPids(browser) {
@@ -130,6 +162,10 @@ async function main() {
     for (let run = 0; run < args.runs; run++) {
       for (let b = 0; b < sources.length; b++) {
         const page = await openPage(browser, url);
+        if (args.preworld) {
+          const pre = await freshInstance(page, sources[b], 'vdx-pre-' + run + '-' + b);
+          await callOn(page, pre, TIME_FN);
+        }
         const inst = await freshInstance(page, sources[b], 'vdx-bench-' + run + '-' + b);
         const profiling = args.profile && run === args.runs - 1;
         if (profiling) {
@@ -143,6 +179,7 @@ async function main() {
             { expression: 'document.documentElement.getBoundingClientRect().height', returnByValue: true });
           if (t.exceptionDetails) throw new Error(t.exceptionDetails.text);
         }
+        if (args.warm) await callOn(page, inst, process.env.WARM_STYLE ? WARM_STYLE_FN : WARM_FN);
         const first = await timed(page, inst, pids);
         results[b].first.push(first.wall);
         results[b].firstCpu.push(first.cpu);
