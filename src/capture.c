@@ -2,7 +2,6 @@
  * capture.c -- page:screenshot, page:pdf and page:evaluate_checked: what an
  * agent may take from a page without acting on it.
  */
-#include <regex.h>
 #include <string.h>
 
 #include "vdx.h"
@@ -199,66 +198,38 @@ static int page_pdf(lua_State *L) {
 
 /* ---------------------------------------------------- evaluate_checked */
 
-/* The obviously acting patterns, with what each is called in the refusal. */
-static const struct { const char *re, *what; } GUARD[] = {
-  {"\\.click[[:space:]]*\\(", "click()"},
-  {"requestSubmit[[:space:]]*\\(", "requestSubmit()"},
-  {"\\.submit[[:space:]]*\\(", "submit()"},
-  {"dispatchEvent[[:space:]]*\\(", "dispatchEvent()"},
-  {"new[[:space:]]+[A-Za-z]*Event[[:space:]]*\\(", "constructing an event"},
-  {"\\.reset[[:space:]]*\\(", "a form reset()"},
-  {"\\.(value|checked|selected|selectedIndex|valueAsNumber|valueAsDate|files|"
-   "indeterminate)[[:space:]]*([-+]?=[^=]|=$)", "a form value assignment"},
-  {"(^|[^A-Za-z0-9_$.])location[[:space:]]*(=[^=]|\\.(href|pathname|search|"
-   "hash|host)[[:space:]]*=[^=]|\\.(assign|replace|reload)[[:space:]]*\\()",
-   "navigation (location)"},
-  {"history\\.(back|forward|go|pushState|replaceState)[[:space:]]*\\(",
-   "navigation (history)"},
-  {"(window\\.|^|[^A-Za-z0-9_$.])open[[:space:]]*\\(", "window.open()"},
-  {"\\.(focus|blur|select|setSelectionRange|setRangeText|showPicker|"
-   "showModal|requestFullscreen)[[:space:]]*\\(", "moving focus or selection"},
-  {"execCommand[[:space:]]*\\(", "execCommand()"},
-  {"\\.(innerHTML|outerHTML|textContent|innerText|outerText)[[:space:]]*"
-   "(\\+?=[^=]|=$)", "rewriting the DOM"},
-  {"(insertAdjacent(HTML|Element|Text)|appendChild|removeChild|replaceChild|"
-   "insertBefore|replaceWith|replaceChildren|setAttribute|removeAttribute|"
-   "toggleAttribute)[[:space:]]*\\(", "changing the DOM"},
-  {"\\.remove[[:space:]]*\\([[:space:]]*\\)", "removing an element"},
-  {"document\\.(write|writeln|open)[[:space:]]*\\(", "document.write()"},
-  {"document\\.cookie[[:space:]]*=[^=]", "writing cookies"},
-  {"(localStorage|sessionStorage)\\.(setItem|removeItem|clear)[[:space:]]*\\(",
-   "writing storage"},
-  {"method[[:space:]]*:[[:space:]]*['\"`](POST|PUT|PATCH|DELETE)",
-   "a request that writes (POST/PUT/PATCH/DELETE)"},
-  {"sendBeacon[[:space:]]*\\(", "sendBeacon()"},
-};
-
-/* The name of the first acting pattern in src, or NULL. */
-static const char *guard_match(lua_State *L, const char *src, char *snippet,
-                               size_t size) {
-  for (size_t i = 0; i < sizeof GUARD / sizeof GUARD[0]; i++) {
-    regex_t re;
-    regmatch_t m;
-    if (regcomp(&re, GUARD[i].re, REG_EXTENDED | REG_NEWLINE) != 0)
-      luaL_error(L, "vdx: bad guard pattern %s", GUARD[i].re);
-    int hit = regexec(&re, src, 1, &m, 0) == 0;
-    regfree(&re);
-    if (hit) {
-      int n = (int)(m.rm_eo - m.rm_so);
-      snprintf(snippet, size, "%.*s", n > 60 ? 60 : n, src + m.rm_so);
-      return GUARD[i].what;
-    }
+/*
+ * Asks the policy module vdx.guard (lua/vdx/guard.lua) whether src
+ * matches an acting pattern.  Pushes nothing and returns 0 when it does
+ * not; pushes what (the rule's name) and the matched text and returns 1
+ * when it does.  The list lives in Lua so that it can change without
+ * recompiling.
+ */
+static int guard_match(lua_State *L, int src_idx) {
+  lua_getglobal(L, "require");
+  lua_pushliteral(L, "vdx.guard");
+  if (lua_pcall(L, 1, 1, 0) != LUA_OK)
+    return vdx__error_raise(L, "Unavailable", "page:evaluate_checked needs the "
+                            "Lua module vdx.guard (lua/vdx/guard.lua on "
+                            "package.path): %s", lua_tostring(L, -1));
+  lua_getfield(L, -1, "check");
+  lua_remove(L, -2);
+  lua_pushvalue(L, src_idx);
+  lua_call(L, 1, 2);
+  if (lua_isnil(L, -2)) {
+    lua_pop(L, 2);
+    return 0;
   }
-  return NULL;
+  return 1;
 }
 
 /*
  * page:evaluate_checked(fn_source, ...) -> value.  The agent-facing
  * evaluate: fn_source is an expression, or a function called with the
- * (JSON-able) arguments that follow.  It refuses sources that match a list
- * of obviously acting patterns (click(), submit(), requestSubmit(),
- * dispatchEvent(), assigning a form value, navigation, form reset(),
- * focus, DOM and storage writes…) with EvaluateRefused naming the pattern.
+ * (JSON-able) arguments that follow.  It refuses sources that match one of
+ * the obviously acting patterns of vdx.guard (click(), submit(),
+ * dispatchEvent(), assigning a form value, navigation, focus, DOM and
+ * storage writes…) with EvaluateRefused naming the pattern.
  *
  * This is a pattern check on the obvious road, not a sandbox: a script
  * that acts on the page without matching one of the patterns gets
@@ -269,18 +240,20 @@ static int page_evaluate_checked(lua_State *L) {
   open_page(L);
   const char *src = luaL_checkstring(L, 2);
   int nargs = lua_gettop(L) - 2;
-  char snippet[64];
-  const char *what = guard_match(L, src, snippet, sizeof snippet);
-  if (what) {
+  luaL_checkstack(L, 8, "vdx: evaluate_checked");
+  if (guard_match(L, 2)) {
+    /* stack: …, what, snippet */
+    int what = lua_gettop(L) - 1;
     vdx__error_push(L, "EvaluateRefused", "evaluate_checked refused the script: "
                     "it contains %s (`%s`).  It is for reading the page; act with "
                     "page:click, page:type, page:select_option, page:press_key "
                     "instead.  This is a pattern check on the source text, not a "
                     "sandbox: a script that acts on the page without matching a "
-                    "pattern gets through, and that is a bug to report", what, snippet);
-    lua_pushstring(L, what);
+                    "pattern gets through, and that is a bug to report",
+                    lua_tostring(L, what), lua_tostring(L, what + 1));
+    lua_pushvalue(L, what);
     lua_setfield(L, -2, "pattern");
-    lua_pushstring(L, snippet);
+    lua_pushvalue(L, what + 1);
     lua_setfield(L, -2, "match");
     return lua_error(L);
   }

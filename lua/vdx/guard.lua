@@ -1,0 +1,78 @@
+--- vdx.guard: the policy behind page:evaluate_checked (and so the MCP
+-- tool browser_evaluate), a list of source patterns that obviously act on
+-- the page instead of reading it.
+--
+-- This is a check on the obvious road, not a sandbox: a script that acts
+-- without matching an entry gets through, and each such script is a bug to
+-- report.  The list is plain data: a team can add an entry at run time,
+--   table.insert(require("vdx.guard").RULES, { what = "…", "lua pattern", … })
+-- and page:evaluate_checked uses it from the next call on.
+local guard = {}
+
+-- The characters of a JavaScript identifier (Lua pattern set contents).
+local ID = "%w_$"
+
+-- prefix .. name .. suffix for each name, as a list.
+local function each(names, prefix, suffix)
+  local out = {}
+  for i, n in ipairs(names) do out[i] = prefix .. n .. suffix end
+  return out
+end
+
+-- A pattern that matches word in any letter case ("POST" -> "[Pp][Oo]…").
+local function anycase(word)
+  return (word:gsub("%a", function(c) return "[" .. c:upper() .. c:lower() .. "]" end))
+end
+
+-- An assignment (=, += or -=, not == or ===) after `%s*`.
+local ASSIGN = "%s*[-+]?=%f[^=]"
+
+--- The rules, checked in order: each has `what` (how the refusal names
+-- it) and one or more Lua patterns, any of which matching refuses.
+guard.RULES = {
+  { what = "click()", "%.click%s*%(" },
+  { what = "requestSubmit()", "requestSubmit%s*%(" },
+  { what = "submit()", "%.submit%s*%(" },
+  { what = "dispatchEvent()", "dispatchEvent%s*%(" },
+  { what = "constructing an event", "%f[" .. ID .. "]new%s+%a*Event%s*%(" },
+  { what = "a form reset()", "%.reset%s*%(" },
+  { what = "a form value assignment", table.unpack(each({ "value", "checked", "selected", "selectedIndex",
+    "valueAsNumber", "valueAsDate", "files", "indeterminate" }, "%.", ASSIGN)) },
+  { what = "navigation (location)", "%f[" .. ID .. "]location" .. ASSIGN,
+    "%f[" .. ID .. "]location%.%a+" .. ASSIGN,
+    table.unpack(each({ "assign", "replace", "reload" }, "%f[" .. ID .. "]location%.", "%s*%(")) },
+  { what = "navigation (history)", "%f[" .. ID .. "]history%.%a+%s*%(" },
+  { what = "window.open()", "window%.open%s*%(", "%f[" .. ID .. ".]open%s*%(" },
+  { what = "moving focus or selection", table.unpack(each({ "focus", "blur", "select", "setSelectionRange",
+    "setRangeText", "showPicker", "showModal", "requestFullscreen" }, "%.", "%s*%(")) },
+  { what = "execCommand()", "execCommand%s*%(" },
+  { what = "rewriting the DOM", table.unpack(each({ "innerHTML", "outerHTML", "textContent", "innerText",
+    "outerText" }, "%.", ASSIGN)) },
+  { what = "changing the DOM", table.unpack(each({ "insertAdjacentHTML", "insertAdjacentElement",
+    "insertAdjacentText", "appendChild", "removeChild", "replaceChild", "insertBefore", "replaceWith",
+    "replaceChildren", "setAttribute", "setAttributeNS", "removeAttribute", "toggleAttribute",
+    "%.append", "%.prepend" }, "", "%s*%(")) },
+  { what = "removing an element", "%.remove%s*%(%s*%)" },
+  { what = "document.write()", "document%.write%s*%(", "document%.writeln%s*%(", "document%.open%s*%(" },
+  { what = "writing cookies", "document%.cookie" .. ASSIGN },
+  { what = "writing storage", table.unpack(each({ "localStorage%.setItem", "localStorage%.removeItem",
+    "localStorage%.clear", "sessionStorage%.setItem", "sessionStorage%.removeItem", "sessionStorage%.clear" },
+    "", "%s*%(")) },
+  { what = "a request that writes (POST/PUT/PATCH/DELETE)", table.unpack(each({ anycase "POST",
+    anycase "PUT", anycase "PATCH", anycase "DELETE" }, "method%s*:%s*['\"`]", "")) },
+  { what = "sendBeacon()", "sendBeacon%s*%(" },
+}
+
+--- The first rule src matches: returns its `what` and the matched text
+-- (at most 60 characters), or nil when none matches.
+function guard.check(src)
+  for _, rule in ipairs(guard.RULES) do
+    for _, pat in ipairs(rule) do
+      local s, e = src:find(pat)
+      if s then return rule.what, src:sub(s, math.min(e, s + 59)) end
+    end
+  end
+  return nil
+end
+
+return guard
