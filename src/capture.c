@@ -199,28 +199,24 @@ static int page_pdf(lua_State *L) {
 /* ---------------------------------------------------- evaluate_checked */
 
 /*
- * Asks the policy module vdx.guard (lua/vdx/guard.lua) whether src
- * matches an acting pattern.  Pushes nothing and returns 0 when it does
- * not; pushes what (the rule's name) and the matched text and returns 1
- * when it does.  The list lives in Lua so that it can change without
+ * Asks the policy module vdx.guard (lua/vdx/guard.lua) whether src, at
+ * src_idx, matches an acting pattern; raises its EvaluateRefused error if
+ * it does.  The rules live in Lua so that they can change without
  * recompiling.
  */
-static int guard_match(lua_State *L, int src_idx) {
+static void guard_check(lua_State *L, int src_idx) {
   lua_getglobal(L, "require");
   lua_pushliteral(L, "vdx.guard");
   if (lua_pcall(L, 1, 1, 0) != LUA_OK)
-    return vdx__error_raise(L, "Unavailable", "page:evaluate_checked needs the "
-                            "Lua module vdx.guard (lua/vdx/guard.lua on "
-                            "package.path): %s", lua_tostring(L, -1));
-  lua_getfield(L, -1, "check");
+    vdx__error_raise(L, "Unavailable", "page:evaluate_checked needs the Lua "
+                     "module vdx.guard (lua/vdx/guard.lua on package.path): %s",
+                     lua_tostring(L, -1));
+  lua_getfield(L, -1, "refusal");
   lua_remove(L, -2);
   lua_pushvalue(L, src_idx);
-  lua_call(L, 1, 2);
-  if (lua_isnil(L, -2)) {
-    lua_pop(L, 2);
-    return 0;
-  }
-  return 1;
+  lua_call(L, 1, 1);
+  if (!lua_isnil(L, -1)) lua_error(L);
+  lua_pop(L, 1);
 }
 
 /*
@@ -229,7 +225,7 @@ static int guard_match(lua_State *L, int src_idx) {
  * (JSON-able) arguments that follow.  It refuses sources that match one of
  * the obviously acting patterns of vdx.guard (click(), submit(),
  * dispatchEvent(), assigning a form value, navigation, focus, DOM and
- * storage writes…) with EvaluateRefused naming the pattern.
+ * storage writes…) with vdx.guard's EvaluateRefused naming the pattern.
  *
  * This is a pattern check on the obvious road, not a sandbox: a script
  * that acts on the page without matching one of the patterns gets
@@ -241,22 +237,7 @@ static int page_evaluate_checked(lua_State *L) {
   const char *src = luaL_checkstring(L, 2);
   int nargs = lua_gettop(L) - 2;
   luaL_checkstack(L, 8, "vdx: evaluate_checked");
-  if (guard_match(L, 2)) {
-    /* stack: …, what, snippet */
-    int what = lua_gettop(L) - 1;
-    vdx__error_push(L, "EvaluateRefused", "evaluate_checked refused the script: "
-                    "it contains %s (`%s`).  It is for reading the page; act with "
-                    "page:click, page:type, page:select_option, page:press_key "
-                    "instead.  This is a pattern check on the source text, not a "
-                    "sandbox: a script that acts on the page without matching a "
-                    "pattern gets through, and that is a bug to report",
-                    lua_tostring(L, what), lua_tostring(L, what + 1));
-    lua_pushvalue(L, what);
-    lua_setfield(L, -2, "pattern");
-    lua_pushvalue(L, what + 1);
-    lua_setfield(L, -2, "match");
-    return lua_error(L);
-  }
+  guard_check(L, 2);
   luaL_Buffer b;
   lua_getfield(L, 1, "evaluate");
   lua_pushvalue(L, 1);

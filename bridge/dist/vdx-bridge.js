@@ -3926,6 +3926,38 @@
       element(ref) {
         return resolve(ref);
       },
+      // The value of the function `source` called with the element of ref and
+      // then args (a list of JSON values): the agent-facing evaluate on an
+      // element.  It runs in this isolated world, so it sees the DOM but not
+      // the page's own script variables.  What it throws (or rejects with)
+      // comes back as a JavaScriptError.
+      evaluateOn(ref, source, args) {
+        if (typeof source !== "string") throw badArgument("evaluateOn: source must be a string");
+        const el = resolve(ref);
+        const failed = (e) => bridgeError(
+          "JavaScriptError",
+          String(e && e.name || "Error") + ": " + String(e && e.message || e),
+          { ref }
+        );
+        let fn;
+        try {
+          fn = (0, eval)("(" + source + "\n)");
+        } catch (e) {
+          throw failed(e);
+        }
+        if (typeof fn !== "function") {
+          throw badArgument("evaluateOn: give a function of the element, such as (element) => element.textContent");
+        }
+        let r;
+        try {
+          r = fn(el, ...Array.isArray(args) ? args : []);
+        } catch (e) {
+          throw failed(e);
+        }
+        return r instanceof Promise ? r.catch((e) => {
+          throw failed(e);
+        }) : r;
+      },
       // The role, name, description and ref of up to `limit` elements
       // matching css: { items, total }.
       accessible(css, limit) {

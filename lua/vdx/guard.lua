@@ -7,6 +7,8 @@
 -- report.  The list is plain data: a team can add an entry at run time,
 --   table.insert(require("vdx.guard").RULES, { what = "…", "lua pattern", … })
 -- and page:evaluate_checked uses it from the next call on.
+local vdx = require "vdx"
+
 local guard = {}
 
 -- The characters of a JavaScript identifier (Lua pattern set contents).
@@ -73,6 +75,18 @@ function guard.check(src)
     end
   end
   return nil
+end
+
+--- The EvaluateRefused error for src (a vdx.Error with `pattern` and
+-- `match`), or nil when src matches no rule.
+function guard.refusal(src)
+  local what, snippet = guard.check(src)
+  if not what then return nil end
+  return vdx.error("EvaluateRefused", ("evaluate_checked refused the script: it contains %s (`%s`).  "
+    .. "It is for reading the page; act with page:click, page:type, page:select_option, "
+    .. "page:press_key instead.  This is a pattern check on the source text, not a sandbox: "
+    .. "a script that acts on the page without matching a pattern gets through, and that "
+    .. "is a bug to report"):format(what, snippet), { pattern = what, match = snippet })
 end
 
 return guard

@@ -1,6 +1,7 @@
 --- vdx.builtin.observe: what the page logged and loaded, screenshots, and
 -- the checked evaluate.
 local util = require "vdx.builtin.util"
+local guard = require "vdx.guard"
 
 local function lines(list, fmt)
   local out = {}
@@ -78,7 +79,7 @@ return {
   {
     name = "browser_evaluate",
     title = "Evaluate JavaScript",
-    description = "Evaluate a JavaScript function on the page (or on an element, with ref) and return its JSON value.\nFor reading: scripts that obviously act (click, submit, value assignment, navigation …) are refused. This is a pattern check, not a sandbox.",
+    description = "Evaluate a JavaScript function on the page (or on an element, with ref) and return its JSON value.\nWith ref the function gets the element and runs in vdxlua's isolated world of its frame: it sees the DOM, not the page's script variables.\nFor reading: scripts that obviously act (click, submit, value assignment, navigation …) are refused. This is a pattern check, not a sandbox.",
     input = { type = "object", required = { "function" }, properties = {
       ["function"] = { type = "string", minLength = 1, description = "() => { /* code */ } or (element) => { /* code */ } when ref is given" },
       element = util.ELEMENT, ref = util.REF,
@@ -86,12 +87,17 @@ return {
     annotations = { readOnlyHint = false },
     run = function(ctx, args)
       local page = ctx:page()
-      local f = util.need(page, "evaluate_checked", "browser_evaluate")
+      local src = args["function"]
+      local v
       if args.ref then
-        error(require("vdx").error("Unavailable", "browser_evaluate on an element (ref) is not available in this build",
-          { tool = "browser_evaluate", ref = args.ref }), 0)
+        -- On an element: the same refusal rules, then the bridge of the
+        -- ref's frame calls the function with the element.
+        local refused = guard.refusal(src)
+        if refused then error(refused, 0) end
+        v = util.need(page, "bridge", "browser_evaluate")(page, "evaluateOn", { args.ref, src }, { frame = args.ref })
+      else
+        v = util.need(page, "evaluate_checked", "browser_evaluate")(page, src)
       end
-      local v = f(page, args["function"])
       local json = require "vdx.json"
       local text = json.encode(v == nil and json.null or v) or tostring(v)
       return { text = "Result: " .. text, structured = { result = v } }
