@@ -148,9 +148,13 @@ function Flow:actor(name)
     fail("RoleUnknown", "there is no role '" .. tostring(name) .. "'; declare it with f:role()",
       { role = name, roles = self.role_order })
   end
-  if entry.actor then return entry.actor end
   self.starting = self.starting or {}
+  if entry.actor and not self.starting[name] then return entry.actor end
+  local st = self:task_state()
   local ok, res = pcall(once.run, self.starting, name, function()
+    -- The start runs in a task of its own: it records into the program of
+    -- the caller that started it, as if it ran inline there.
+    self.tasks[coroutine.running()] = st
     local a = setmetatable({ flow = self, name = name, entry = entry }, Actor)
     self:record { kind = "context", role = name, auth = entry.spec.auth }
     a.page = entry.role:new_page()
