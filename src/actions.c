@@ -1,14 +1,16 @@
 /*
  * actions.c -- acting on the page like a user: click, hover, type, check,
- * select_option, press_key, drag, upload_file, click_at, fill_form.
+ * select_option, press_key, drag, upload_file, click_at; fill_form (in
+ * fill_form.c) runs these field by field.
  *
  * Every action is one small program of steps run by act_k: resolve the
  * target (a snapshot ref, or a description through the bridge's ladder),
  * wait in the page until it can take input, add the offsets of the frames
- * it sits in, hit-test, send real input events on the page's main session,
- * let the page settle (a navigation it started loads or is abandoned), and
- * report what happened.  All the state of a running action is in one Lua
- * table (stack slot 2), so a continuation finds everything there.
+ * it sits in (frame_offset.c), hit-test, send real input events on the
+ * page's main session, let the page settle (a navigation it started loads
+ * or is abandoned), and report what happened.  All the state of a running
+ * action is in one Lua table (stack slot 2), so a continuation finds
+ * everything there.
  */
 #include <limits.h>
 #include <stdio.h>
@@ -19,6 +21,7 @@
 #include "objects.h"
 #include "input.h"
 #include "events.h"
+#include "actions.h"
 
 #define ST 2              /* stack slot of the action's state table */
 
@@ -47,10 +50,6 @@ static const signed char PROGRAMS[][16] = {
   [K_SLIDER] = {S_RESOLVE, S_SLIDER, TAIL},
 };
 
-/* Runs in a frame's world with the iframe element as `this`. */
-static const char ORIGIN_FN[] =
-  "function (x, y, prefix) { return globalThis.__vdxBridge.instance(prefix)"
-  ".frameOrigin(this, x, y); }";
 /* Runs in a frame's world: the file input of a ref, as an object. */
 static const char FILE_FN[] =
   "function (prefix, ref) { return globalThis.__vdxBridge.instance(prefix)"
@@ -111,7 +110,7 @@ static vdx_frame *cur_frame(lua_State *L, vdx_page *p) {
   return f;
 }
 
-static int is_ref(const char *s) {
+int vdx__is_ref(const char *s) {
   if (s[0] == 'f') {
     if (s[1] < '1' || s[1] > '9') return 0;
     s++;
@@ -122,172 +121,6 @@ static int is_ref(const char *s) {
   for (s++; *s; s++)
     if (*s < '0' || *s > '9') return 0;
   return 1;
-}
-
-/* ------------------------------------------------------ frame offset */
-
-/* Walks from a child frame up to the main frame, adding at each level
- * where the iframe's content box starts in its parent's viewport. */
-typedef struct offop {
-  vdx_page *p;
-  char child[64], psid[64], prefix[16];
-  int pctx, step;
-  double x, y;
-  vdx_waiter *out;
-} offop;
-
-static void off_step(void *data, lua_State *L, int ok);
-
-static void off_out_done(vdx_waiter *w, void *data) {
-  (void)w;
-  ((offop *)data)->out = NULL;
-}
-
-static void off_finish(lua_State *L, offop *o, int ok) {
-  if (o->out) {
-    vdx__waiter_on_done(o->out, NULL, NULL);
-    if (ok) vdx__waiter_resolve(o->out, L); else vdx__waiter_reject(o->out, L);
-  } else {
-    lua_pop(L, 1);
-  }
-  free(o);
-}
-
-static void off_call(lua_State *L, offop *o, const char *method) {
-  /* stack: params */
-  vdx_conn *c = o->p->b->conn;
-  vdx_waiter *w = c ? vdx__conn_call(L, c, o->psid, method, -1, 0) : NULL;
-  if (w == NULL) {
-    if (c == NULL) vdx__error_push(L, "BrowserClosed", "the browser is closed");
-    lua_remove(L, -2);
-    off_finish(L, o, 0);
-    return;
-  }
-  lua_pop(L, 1);
-  vdx__waiter_then(w, off_step, o);
-}
-
-/* Starts the level of o->child: asks its parent for the frame's owner. */
-static void off_level(lua_State *L, offop *o) {
-  vdx_frame *c = vdx__frame_find(o->p, o->child);
-  vdx_frame *parent = c ? vdx__frame_find(o->p, c->parent) : NULL;
-  if (parent == NULL || parent->ctx == 0) {
-    vdx__error_push(L, "FrameDetached", "frame %s or its parent has no "
-                    "document now; take a new snapshot", o->child);
-    off_finish(L, o, 0);
-    return;
-  }
-  snprintf(o->psid, sizeof o->psid, "%s", parent->sid);
-  o->pctx = parent->ctx;
-  if (parent->ordinal) snprintf(o->prefix, sizeof o->prefix, "f%d_", parent->ordinal);
-  else o->prefix[0] = '\0';
-  o->step = 0;
-  lua_createtable(L, 0, 1);
-  lua_pushstring(L, o->child);
-  lua_setfield(L, -2, "frameId");
-  off_call(L, o, "DOM.getFrameOwner");
-}
-
-static void off_step(void *data, lua_State *L, int ok) {
-  offop *o = data;
-  luaL_checkstack(L, 24, "vdx: frame offset");
-  if (!ok && o->out != NULL && lua_istable(L, -1)) {
-    /* The frame or its owner went away under us (a reload in the middle
-     * of the action): that is FrameDetached, not a raw CDP error. */
-    lua_getfield(L, -1, "type");
-    int cdp = lua_isstring(L, -1) && strcmp(lua_tostring(L, -1), "CDPError") == 0;
-    lua_pop(L, 1);
-    if (cdp) {
-      lua_getfield(L, -1, "message");
-      vdx__error_push(L, "FrameDetached", "frame %s went away during the "
-                      "action (%s); take a new snapshot", o->child,
-                      luaL_optstring(L, -1, "?"));
-      lua_pushstring(L, o->child);
-      lua_setfield(L, -2, "frame");
-      lua_replace(L, -3);
-      lua_pop(L, 1);
-    }
-  }
-  if (!ok || o->out == NULL) { off_finish(L, o, 0); return; }
-  o->step++;
-  if (o->step == 1) {                      /* owner: resolve it */
-    lua_createtable(L, 0, 2);
-    lua_getfield(L, 1, "backendNodeId");
-    lua_setfield(L, -2, "backendNodeId");
-    lua_pushinteger(L, o->pctx);
-    lua_setfield(L, -2, "executionContextId");
-    off_call(L, o, "DOM.resolveNode");
-  } else if (o->step == 2) {               /* where its content starts */
-    lua_getfield(L, 1, "object");
-    lua_createtable(L, 0, 4);
-    lua_getfield(L, -2, "objectId");
-    lua_setfield(L, -2, "objectId");
-    lua_pushstring(L, ORIGIN_FN);
-    lua_setfield(L, -2, "functionDeclaration");
-    lua_createtable(L, 3, 0);
-    for (int i = 1; i <= 3; i++) {
-      lua_createtable(L, 0, 1);
-      if (i == 1) lua_pushnumber(L, o->x);
-      else if (i == 2) lua_pushnumber(L, o->y);
-      else lua_pushstring(L, o->prefix);
-      lua_setfield(L, -2, "value");
-      lua_rawseti(L, -2, i);
-    }
-    lua_setfield(L, -2, "arguments");
-    lua_pushboolean(L, 1);
-    lua_setfield(L, -2, "returnByValue");
-    off_call(L, o, "Runtime.callFunctionOn");
-  } else {
-    lua_getfield(L, 1, "result");
-    lua_getfield(L, -1, "value");
-    int v = lua_gettop(L);
-    if (!lua_istable(L, v)) {
-      vdx__error_push(L, "BridgeError", "the bridge of the parent of frame "
-                      "%s could not place the frame", o->child);
-      off_finish(L, o, 0);
-      return;
-    }
-    if (lua_getfield(L, v, "covered") == LUA_TTABLE) {
-      lua_createtable(L, 0, 2);
-      lua_insert(L, -2);
-      lua_setfield(L, -2, "covered");
-      off_finish(L, o, 1);
-      return;
-    }
-    lua_getfield(L, v, "x");
-    lua_getfield(L, v, "y");
-    o->x += lua_tonumber(L, -2);
-    o->y += lua_tonumber(L, -1);
-    vdx_frame *c = vdx__frame_find(o->p, o->child);
-    vdx_frame *parent = c ? vdx__frame_find(o->p, c->parent) : NULL;
-    if (parent && parent->ordinal == 0) {
-      lua_createtable(L, 0, 2);
-      lua_pushnumber(L, o->x);
-      lua_setfield(L, -2, "x");
-      lua_pushnumber(L, o->y);
-      lua_setfield(L, -2, "y");
-      off_finish(L, o, 1);
-      return;
-    }
-    if (parent) snprintf(o->child, sizeof o->child, "%s", parent->id);
-    lua_settop(L, 0);
-    off_level(L, o);
-  }
-}
-
-vdx_waiter *vdx__frame_offset(lua_State *L, vdx_page *p, vdx_frame *f,
-                              double x, double y, int timeout) {
-  offop *o = calloc(1, sizeof *o);
-  if (o == NULL) luaL_error(L, "out of memory");
-  o->p = p;
-  snprintf(o->child, sizeof o->child, "%s", f->id);
-  o->x = x;
-  o->y = y;
-  o->out = vdx__waiter_new(p->b->lp, timeout, "frame offset");
-  vdx_waiter *out = o->out;
-  vdx__waiter_on_done(out, off_out_done, o);
-  off_level(L, o);
-  return out;
 }
 
 /* ------------------------------------------------------------ errors */
@@ -460,7 +293,7 @@ static vdx_waiter *step_start(lua_State *L, vdx_page *p, int kind, int step) {
     lua_getfield(L, ST, cur(L, "target"));
     if (lua_isnil(L, -1)) return NULL;           /* press_key without one */
     const char *t = lua_tostring(L, -1);
-    if (is_ref(t)) {
+    if (vdx__is_ref(t)) {
       vdx_frame *f = vdx__ref_frame(L, p, t);
       lua_setfield(L, ST, cur(L, "ref"));
       lua_pushstring(L, f->id);
@@ -777,7 +610,7 @@ static int act_k(lua_State *L, int status, lua_KContext k) {
 
 /* ------------------------------------------------------------ entries */
 
-static vdx_page *open_page(lua_State *L) {
+vdx_page *vdx__action_open_page(lua_State *L) {
   vdx_page *p = vdx__check_page(L, 1);
   if (p->closed) luaL_error(L, "vdx.Page is closed (%s)", p->close_reason);
   vdx__browser_conn(L, p->b);
@@ -873,7 +706,7 @@ static void mouse_opts(lua_State *L, int st) {
 static int page_click(lua_State *L) {
   static const char *const known[] = {"button", "click_count", "modifiers",
                                       "position", COMMON, NULL};
-  vdx_page *p = open_page(L);
+  vdx_page *p = vdx__action_open_page(L);
   check_target(L, 2);
   vdx__check_opts(L, 3, known);
   new_state(L, p, 3, K_CLICK);
@@ -888,7 +721,7 @@ static int page_click(lua_State *L) {
  * and hit test as click). */
 static int page_hover(lua_State *L) {
   static const char *const known[] = {"position", "modifiers", COMMON, NULL};
-  vdx_page *p = open_page(L);
+  vdx_page *p = vdx__action_open_page(L);
   check_target(L, 2);
   vdx__check_opts(L, 3, known);
   new_state(L, p, 3, K_HOVER);
@@ -907,7 +740,7 @@ static int page_hover(lua_State *L) {
  */
 static int page_type(lua_State *L) {
   static const char *const known[] = {"clear", "submit", "slowly", COMMON, NULL};
-  vdx_page *p = open_page(L);
+  vdx_page *p = vdx__action_open_page(L);
   check_target(L, 2);
   luaL_checkstring(L, 3);
   vdx__check_opts(L, 4, known);
@@ -922,7 +755,7 @@ static int page_type(lua_State *L) {
 
 static int check_common(lua_State *L, int want) {
   static const char *const known[] = {"position", COMMON, NULL};
-  vdx_page *p = open_page(L);
+  vdx_page *p = vdx__action_open_page(L);
   check_target(L, 2);
   vdx__check_opts(L, 3, known);
   new_state(L, p, 3, K_CHECK);
@@ -949,7 +782,7 @@ static int page_uncheck(lua_State *L) { return check_common(L, 0); }
  */
 static int page_select_option(lua_State *L) {
   static const char *const known[] = {COMMON, NULL};
-  vdx_page *p = open_page(L);
+  vdx_page *p = vdx__action_open_page(L);
   check_target(L, 2);
   if (lua_type(L, 3) == LUA_TSTRING || lua_type(L, 3) == LUA_TNUMBER) {
     lua_createtable(L, 1, 0);
@@ -971,7 +804,7 @@ static int page_select_option(lua_State *L) {
  * and fires input and change (what fill_form does for sliders). */
 static int page_set_slider(lua_State *L) {
   static const char *const known[] = {COMMON, NULL};
-  vdx_page *p = open_page(L);
+  vdx_page *p = vdx__action_open_page(L);
   check_target(L, 2);
   luaL_checknumber(L, 3);
   vdx__check_opts(L, 4, known);
@@ -990,7 +823,7 @@ static int page_set_slider(lua_State *L) {
  */
 static int page_press_key(lua_State *L) {
   static const char *const known[] = {"target", COMMON, NULL};
-  vdx_page *p = open_page(L);
+  vdx_page *p = vdx__action_open_page(L);
   const char *key = luaL_checkstring(L, 2);
   vdx__check_opts(L, 3, known);
   lua_newtable(L);                         /* validate the key now */
@@ -1014,7 +847,7 @@ static int page_press_key(lua_State *L) {
  * events; HTML5 drag-and-drop is not synthesized). */
 static int page_drag(lua_State *L) {
   static const char *const known[] = {"steps", COMMON, NULL};
-  vdx_page *p = open_page(L);
+  vdx_page *p = vdx__action_open_page(L);
   check_target(L, 2);
   check_target(L, 3);
   vdx__check_opts(L, 4, known);
@@ -1032,7 +865,7 @@ static int page_drag(lua_State *L) {
  * paths is a path or a list, made absolute. */
 static int page_upload_file(lua_State *L) {
   static const char *const known[] = {COMMON, NULL};
-  vdx_page *p = open_page(L);
+  vdx_page *p = vdx__action_open_page(L);
   check_target(L, 2);
   if (lua_type(L, 3) == LUA_TSTRING) {
     lua_createtable(L, 1, 0);
@@ -1071,7 +904,7 @@ static int page_upload_file(lua_State *L) {
 static int page_click_at(lua_State *L) {
   static const char *const known[] = {"hold_ms", "steps", "button", "path",
                                       "modifiers", COMMON, NULL};
-  vdx_page *p = open_page(L);
+  vdx_page *p = vdx__action_open_page(L);
   double x = luaL_checknumber(L, 2), y = luaL_checknumber(L, 3);
   vdx__check_opts(L, 4, known);
   new_state(L, p, 4, K_CLICKAT);
@@ -1087,114 +920,6 @@ static int page_click_at(lua_State *L) {
   lua_setfield(L, st, "steps");
   mouse_opts(L, st);
   return run(L, st);
-}
-
-/* ---------------------------------------------------------- fill_form */
-
-/* stack: page, fields, opts, results, i, [value] */
-static int fill_k(lua_State *L, int status, lua_KContext phase) {
-  (void)status;
-  luaL_checkstack(L, 20, "vdx: fill_form");
-  lua_Integer i = lua_tointeger(L, 5);
-  vdx_page *p = vdx__check_page(L, 1);
-  for (;;) {
-    if (phase == 2) {                      /* a field is done */
-      lua_rawseti(L, 4, i);
-      lua_settop(L, 5);
-      phase = 0;
-    }
-    if (phase == 0) {
-      lua_settop(L, 5);
-      if (++i > (lua_Integer)luaL_len(L, 2)) {
-        lua_createtable(L, 0, 2);
-        lua_pushvalue(L, 4);
-        lua_setfield(L, -2, "fields");
-        lua_pushinteger(L, i - 1);
-        lua_setfield(L, -2, "count");
-        return 1;
-      }
-      lua_pushinteger(L, i);
-      lua_replace(L, 5);
-      lua_rawgeti(L, 2, i);
-      lua_getfield(L, -1, "target");
-      vdx_frame *f = vdx__ref_frame(L, p, luaL_checkstring(L, -1));
-      lua_createtable(L, 1, 0);
-      lua_pushvalue(L, -2);
-      lua_rawseti(L, -2, 1);
-      vdx_waiter *w = vdx__bridge_call(L, p, f->id, "fieldInfo", -1, 0);
-      if (w == NULL) return luaL_error(L, "out of memory");
-      lua_settop(L, 5);
-      return vdx__await(L, w, 1, fill_k);
-    }
-    /* phase 1: the field's kind is known (slot 6): act on it */
-    lua_getfield(L, 6, "kind");
-    const char *kind = lua_tostring(L, -1);
-    lua_rawgeti(L, 2, i);
-    int field = lua_gettop(L);
-    lua_getfield(L, field, "value");
-    int value = lua_gettop(L);
-    const char *method;
-    if (strcmp(kind, "checkbox") == 0 || strcmp(kind, "radio") == 0) {
-      method = lua_toboolean(L, value) ? "check" : "uncheck";
-    } else if (strcmp(kind, "select") == 0) {
-      method = "select_option";
-    } else if (strcmp(kind, "slider") == 0) {
-      method = "set_slider";
-    } else if (strcmp(kind, "file") == 0) {
-      method = "upload_file";
-    } else {
-      method = "type";
-    }
-    lua_getfield(L, 1, method);
-    lua_pushvalue(L, 1);
-    lua_getfield(L, field, "target");
-    int nargs = 2;
-    if (strcmp(method, "check") != 0 && strcmp(method, "uncheck") != 0) {
-      lua_pushvalue(L, value);
-      if (strcmp(method, "type") == 0) {
-        lua_tostring(L, -1);
-        lua_createtable(L, 0, 2);
-        lua_pushboolean(L, 1);
-        lua_setfield(L, -2, "clear");
-        lua_getfield(L, 3, "timeout_ms");
-        lua_setfield(L, -2, "timeout_ms");
-        nargs = 4;
-      } else {
-        nargs = 3;
-      }
-    }
-    lua_callk(L, nargs, 1, 2, fill_k);
-    phase = 2;
-    (void)p;
-  }
-}
-
-/*
- * page:fill_form(fields [, {timeout_ms=}]) -> { fields = {result…},
- * count = n }.  fields is a list of { target = ref, value = v }: text
- * boxes are cleared and typed into, checkboxes and radios are checked
- * (value true) or unchecked, selects take a value or label (or a list),
- * sliders a number, file inputs a path.
- */
-static int page_fill_form(lua_State *L) {
-  static const char *const known[] = {"timeout_ms", NULL};
-  open_page(L);
-  luaL_checktype(L, 2, LUA_TTABLE);
-  vdx__check_opts(L, 3, known);
-  if (lua_isnone(L, 3)) lua_pushnil(L);
-  if (lua_isnil(L, 3)) { lua_newtable(L); lua_replace(L, 3); }
-  lua_settop(L, 3);
-  for (lua_Integer i = 1; i <= (lua_Integer)luaL_len(L, 2); i++) {
-    if (lua_rawgeti(L, 2, i) != LUA_TTABLE)
-      luaL_argerror(L, 2, "a list of {target=, value=} expected");
-    lua_getfield(L, -1, "target");
-    if (lua_type(L, -1) != LUA_TSTRING || !is_ref(lua_tostring(L, -1)))
-      luaL_argerror(L, 2, "each field needs target = a ref from the snapshot");
-    lua_pop(L, 2);
-  }
-  lua_newtable(L);
-  lua_pushinteger(L, 0);
-  return fill_k(L, LUA_OK, 0);
 }
 
 int vdx__nav_methods(lua_State *L);
@@ -1213,7 +938,7 @@ void vdx__action_methods(lua_State *L) {
     {"drag", page_drag},
     {"upload_file", page_upload_file},
     {"click_at", page_click_at},
-    {"fill_form", page_fill_form},
+    {"fill_form", vdx__page_fill_form},
     {NULL, NULL}};
   luaL_setfuncs(L, methods, 0);
   vdx__nav_methods(L);

@@ -1,7 +1,7 @@
 /*
  * input.h -- real input for the page: key definitions, mouse and key event
  * lists, the runner that sends such a list in order, and base64 files.
- * Used by actions.c and capture.c.
+ * Used by actions.c, frame_offset.c and capture.c.
  */
 #ifndef VDX_INPUT_H
 #define VDX_INPUT_H
@@ -48,9 +48,9 @@ void vdx__b64_write_file(lua_State *L, const char *path, const char *b64,
                          size_t len);
 
 /*
- * actions.c: where the point (x, y) of child frame f's viewport lies in the
- * main frame's viewport.  Resolves { x=, y= }, or { covered = {tag=, id=,
- * class=, text=} } when an element of an ancestor frame is over it.
+ * frame_offset.c: where the point (x, y) of child frame f's viewport lies
+ * in the main frame's viewport.  Resolves { x=, y= }, or { covered = {tag=,
+ * id=, class=, text=} } when an element of an ancestor frame is over it.
  */
 vdx_waiter *vdx__frame_offset(lua_State *L, vdx_page *p, vdx_frame *f,
                               double x, double y, int timeout);

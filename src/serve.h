@@ -1,6 +1,7 @@
 /*
- * serve.h -- what serve.c (the vdx.Server object) and serve_http.c (the
- * libwebsockets HTTP callback) share.  Private to those two files.
+ * serve.h -- what serve.c (the vdx.Server object), serve_http.c (the
+ * libwebsockets HTTP callback), serve_response.c (its responses) and
+ * serve_static.c (its static files) share.  Private to those files.
  *
  * Ownership.  A server has two halves:
  *
@@ -57,5 +58,47 @@ typedef struct serve_core {
 
 /* serve_http.c: the protocol list of every server vhost. */
 extern const struct lws_protocols vdx__serve_protocols[];
+
+/* Per-connection state; lws zeroes it once per connection. */
+typedef struct serve_pss {
+  int awaiting_body;    /* a body follows: dispatch on completion */
+  int too_big;
+  int head_only;        /* HEAD: headers only */
+  char *body;
+  size_t body_len, body_cap;
+  unsigned char *out;   /* response body, at out + LWS_PRE */
+  size_t out_len, out_off;
+} serve_pss;
+
+/* A response built from a handler's result. */
+typedef struct serve_resp {
+  int status;
+  char *ctype;
+  char *hdrs;           /* "name:\0value\0" pairs */
+  size_t hdrs_len, hdrs_cap;
+  unsigned char *body;  /* LWS_PRE bytes of headroom, then the body */
+  size_t body_len;
+} serve_resp;
+
+/* serve_response.c: frees what r holds and zeroes it. */
+void vdx__serve_resp_free(serve_resp *r);
+/* Sends r (and owns it from then on); returns what the callback returns. */
+int vdx__serve_send_resp(struct lws *wsi, serve_pss *ps, serve_resp *r,
+                         int close);
+/* Answers status with a short text body; close: then close the connection. */
+int vdx__serve_send_text_ex(struct lws *wsi, serve_pss *ps, int status,
+                            const char *text, const char *location,
+                            int close);
+/* vdx__serve_send_text_ex without closing the connection. */
+int vdx__serve_send_text(struct lws *wsi, serve_pss *ps, int status,
+                         const char *text, const char *location);
+/* Sends the next chunk of a pending body (LWS_CALLBACK_HTTP_WRITEABLE). */
+int vdx__serve_on_writable(struct lws *wsi, serve_pss *ps);
+/* Turns a handler's result (at idx) into r; raises on a bad result. */
+void vdx__serve_take_result(lua_State *L, int idx, serve_resp *r);
+
+/* serve_static.c: answers a GET or HEAD of path from the server's root. */
+int vdx__serve_static(struct lws *wsi, serve_pss *ps, vdx_server *srv,
+                      const char *path);
 
 #endif
