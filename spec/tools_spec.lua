@@ -162,6 +162,25 @@ describe("vdx.tools #unit", function()
       assert.is_true(names[n], n)
     end
   end)
+
+  it("gives browser_snapshot a 12,000-token default budget and passes a given one on", function()
+    -- Policy only: a stand-in page records the options it is called with.
+    local r = require("vdx.builtin").register_all(tools.new())
+    local seen
+    local page = { snapshot = function(_, opts)
+      seen = opts
+      return { text = "- button \"Go\" [ref=e1]", url = "http://127.0.0.1/", title = "t", ref_count = 1,
+        element_count = 1, warnings = {} }
+    end }
+    local role = { name = "default", failures = { drain = function() return {} end } }
+    local ctx = { role = role, page = function() return page end }
+    local res = r:call("browser_snapshot", {}, ctx)
+    assert.is_nil(res.isError, res.content and res.content[1].text)
+    assert.equal(12000, seen.budget_tokens)
+    r:call("browser_snapshot", { budget_tokens = 500, depth = 3 }, ctx)
+    assert.equal(500, seen.budget_tokens)
+    assert.equal(3, seen.depth)
+  end)
 end)
 
 describe("vdx.json #unit", function()

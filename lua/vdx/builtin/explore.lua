@@ -6,6 +6,9 @@ local errors = require "vdx.errors"
 local util = require "vdx.builtin.util"
 
 local REF = util.REF
+
+--- The budget of browser_snapshot when the call gives none, in tokens.
+local snapshot_budget = 12000
 local LEVEL = { type = "integer", minimum = 1, description = "Ancestor level (1 = parent), as listed by resolve_container" }
 
 -- Calls page:method(…) after checking that this build has it.
@@ -25,7 +28,7 @@ return {
     description = "Capture an accessibility snapshot of the current page, with a ref for every element you can act on or ask about.\nBetter than a screenshot for acting: refs feed browser_click, resolve_container and the rest.",
     input = { type = "object", properties = {
       budget_tokens = { type = "integer", minimum = 100, maximum = 200000,
-        description = "Size limit of the snapshot in tokens (default 8000)" },
+        description = "Size limit of the snapshot in tokens (default 12000)" },
       root = { type = "string", description = "Snapshot only the subtree of this ref" },
       depth = { type = "integer", minimum = 1, maximum = 100, description = "Maximum tree depth" },
       offset = { type = "integer", minimum = 0, description = "Continue a truncated snapshot from next_offset" },
@@ -37,8 +40,14 @@ return {
     annotations = { readOnlyHint = true },
     run = function(ctx, args)
       local page = ctx:page()
-      local snap = page:snapshot(util.pick(args, { budget_tokens = "budget_tokens", root = "root",
-        depth = "depth", offset = "offset" }))
+      local opts = util.pick(args, { budget_tokens = "budget_tokens", root = "root",
+        depth = "depth", offset = "offset" })
+      -- More than page:snapshot's 8,000: a tool reply is read once, whole,
+      -- and a typical busy page (the 200-card shop is about 8,300) should
+      -- fit in one call; 12,000 stays well under MCP clients' usual cap of
+      -- 25,000 tokens per tool result.
+      opts.budget_tokens = opts.budget_tokens or snapshot_budget
+      local snap = page:snapshot(opts)
       local fatal, warnings = errors.decide(ctx.role.failures:drain())
       if fatal then error(fatal, 0) end
       for _, w in ipairs(snap.warnings or {}) do warnings[#warnings + 1] = w end
