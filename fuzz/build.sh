@@ -1,8 +1,9 @@
 #!/bin/sh
-# fuzz/build.sh -- builds the libFuzzer target build/fuzz/fuzz_conn: the
-# core objects under clang with ASan + UBSan (and fuzzer coverage), linked
-# with the harness, which includes src/pipe.c itself.  Installs clang-14
-# and libclang-rt-14-dev when missing (sudo only when not root).
+# fuzz/build.sh -- builds the libFuzzer targets build/fuzz/fuzz_conn (the
+# core objects under clang with ASan + UBSan and fuzzer coverage, linked
+# with the harness, which includes src/pipe.c itself) and
+# build/fuzz/fuzz_reasm (the WebSocket reassembly, src/reasm.c).  Installs
+# clang-14 and libclang-rt-14-dev when missing (sudo only when not root).
 set -e
 cd "$(dirname "$0")/.."
 sh bench/deps.sh clang-14 libclang-rt-14-dev
@@ -25,4 +26,5 @@ done
 [ $B/bridge_js.o -nt build/bridge_js.c ] || $CC -O1 -fPIC -c build/bridge_js.c -o $B/bridge_js.o
 $CC $CFLAGS -fsanitize=fuzzer -Isrc fuzz/fuzz_conn.c $objs $B/bridge_js.o \
   -o $B/fuzz_conn $(pkg-config --libs libuv libwebsockets) -llua5.4-cjson -llua5.4 -lm
-echo "fuzz: built $B/fuzz_conn"
+$CC $CFLAGS -fsanitize=fuzzer fuzz/fuzz_reasm.c $B/reasm.o -o $B/fuzz_reasm
+echo "fuzz: built $B/fuzz_conn and $B/fuzz_reasm"

@@ -1,6 +1,7 @@
 #!/bin/sh
-# fuzz/run_c.sh -- builds and runs the libFuzzer target on the framing and
-# routing code for FUZZ_SECONDS (default 60) and prints the counts.  The
+# fuzz/run_c.sh -- builds and runs the libFuzzer targets: the framing and
+# routing code for FUZZ_SECONDS (default 60), then the WebSocket reassembly
+# for a third of that, and prints the counts.  The
 # corpus grows in build/fuzz/corpus (seeded from fuzz/corpus/conn); a crash
 # leaves its input in build/fuzz/ and fails the run.
 set -e
@@ -17,3 +18,12 @@ dropped=$(grep -c '^vdx: dropped a message' "$log" || true)
 grep -v '^vdx: dropped a message' "$log" | grep -E 'DONE|ERROR|SUMMARY|stat::|Done |crash|leak' | tail -12
 echo "fuzz_conn: $dropped undecodable messages dropped (expected for random input); exit $rc"
 [ "$rc" -eq 0 ] && echo "fuzz_conn: ok" || { echo "fuzz_conn: FAILED (see $log)"; exit 1; }
+# The WebSocket reassembly, for a third of the time (it is small).
+mkdir -p build/fuzz/corpus_reasm
+log=build/fuzz/fuzz_reasm.log
+secs=$(( ${FUZZ_SECONDS:-60} / 3 ))
+[ "$secs" -ge 5 ] || secs=5
+build/fuzz/fuzz_reasm -max_total_time="$secs" -artifact_prefix=build/fuzz/reasm- \
+  -print_final_stats=1 build/fuzz/corpus_reasm >"$log" 2>&1 || rc=$?
+grep -E 'DONE|ERROR|SUMMARY|stat::number_of_executed_units|crash|leak' "$log" | tail -6
+[ "$rc" -eq 0 ] && echo "fuzz_reasm: ok" || { echo "fuzz_reasm: FAILED (see $log)"; exit 1; }

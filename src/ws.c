@@ -18,9 +18,11 @@
 #include <libwebsockets.h>
 
 #include "vdx.h"
+#include "reasm.h"
 
 #define RX_BUFFER_SIZE (64 * 1024)
 #define KEEP_RX_BYTES (1024 * 1024) /* larger buffers are freed after use */
+#define RX_AHEAD_BYTES (16 * 1024 * 1024) /* room made for announced bytes */
 
 /* The lws context of one vdx_loop. */
 typedef struct ws_ctx {
@@ -56,7 +58,8 @@ typedef struct client {
   int released;              /* the owner closed it (or never will) */
   int busy;                  /* depth of our lws callbacks on the stack */
   int status;                /* http: response status */
-  char *buf;                 /* ws: message being reassembled; http: body */
+  vdx_reasm rx;              /* ws: the message being reassembled */
+  char *buf;                 /* http: the response body */
   size_t len, cap;
   out_msg *head, *tail;      /* ws: outgoing queue */
   char url[256];             /* for messages */
@@ -105,6 +108,7 @@ static void client_free(client *c) {
     free(m);
   }
   free(c->buf);
+  vdx__reasm_free(&c->rx);
   free(c);
 }
 
@@ -132,12 +136,11 @@ static void client_fail(client *c, const char *why) {
   else c->done.http(c->data, NULL, 0, c->err);
 }
 
-/* Appends len bytes to c->buf, growing it to at least want bytes. */
-static int buf_append(client *c, const void *in, size_t len, size_t want) {
+/* Appends len bytes to c->buf (an HTTP body), growing it as needed. */
+static int buf_append(client *c, const void *in, size_t len) {
   if (c->len + len > c->cap) {
     size_t cap = c->cap ? c->cap * 2 : 4096;
     if (cap < c->len + len) cap = c->len + len;
-    if (cap < want) cap = want;
     char *nb = realloc(c->buf, cap);
     if (nb == NULL) return -1;
     c->buf = nb;
@@ -152,21 +155,19 @@ static int buf_append(client *c, const void *in, size_t len, size_t want) {
 
 /* Takes one fragment; hands a complete message to the conn. */
 static int ws_receive(client *c, struct lws *wsi, const void *in, size_t len) {
-  size_t remaining = lws_remaining_packet_payload(wsi);
-  if (buf_append(c, in, len, c->len + len + remaining) < 0) {
-    snprintf(c->err, sizeof c->err, "out of memory for a %zu byte message",
-             c->len + len + remaining);
+  const char *msg;
+  size_t n;
+  int r = vdx__reasm_take(&c->rx, in, len, lws_remaining_packet_payload(wsi),
+                          lws_is_final_fragment(wsi), &msg, &n);
+  if (r < 0) {
+    snprintf(c->err, sizeof c->err, "cannot take a %zu byte message (the "
+             "limit is %zu bytes, or memory ran out)", n, (size_t)VDX_REASM_MAX);
     return -1;
   }
-  if (remaining > 0 || !lws_is_final_fragment(wsi)) return 0;
+  if (r == 0) return 0;
   if (c->base.conn && !c->released && !c->ctx->destroying)
-    vdx__conn_receive(c->base.conn, c->buf, c->len);
-  c->len = 0;
-  if (c->cap > KEEP_RX_BYTES) {
-    free(c->buf);
-    c->buf = NULL;
-    c->cap = 0;
-  }
+    vdx__conn_receive(c->base.conn, msg, n);
+  vdx__reasm_trim(&c->rx);
   return 0;
 }
 
@@ -288,7 +289,7 @@ static int on_http_event(client *c, struct lws *wsi,
   case LWS_CALLBACK_RECEIVE_CLIENT_HTTP:
     return http_read(wsi);
   case LWS_CALLBACK_RECEIVE_CLIENT_HTTP_READ:
-    if (buf_append(c, in, len, 0) < 0) {
+    if (buf_append(c, in, len) < 0) {
       snprintf(c->err, sizeof c->err, "out of memory for the HTTP body");
       return -1;
     }
@@ -465,6 +466,8 @@ static int client_start(vdx_loop *lp, const char *url, int kind, done_fn done,
   c->base.send = ws_send;
   c->base.close = ws_close;
   c->kind = kind;
+  c->rx.keep = KEEP_RX_BYTES;
+  c->rx.ahead = RX_AHEAD_BYTES;
   c->ctx = x;
   c->done = done;
   c->data = data;
