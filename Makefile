@@ -16,7 +16,7 @@ LUAMODS := $(sort $(wildcard lua/vdx/*.lua lua/vdx/*/*.lua))
 B       ?= build
 OBJS    := $(CORE:%=$(B)/%.o)
 
-.PHONY: all deps test test-gc asan clean bridge demo install docs
+.PHONY: all deps test check test-gc asan asan-build asan-short valgrind clean bridge demo install docs
 all: $(B)/vdx.so $(B)/vdxlua
 
 $(B):
@@ -54,7 +54,12 @@ deps:
 	@sh tools/deps.sh
 
 # Every spec against the real browser; prints "N passed, N failed".
-test: deps
+# Every spec, then the short reliability suites (stress, fuzz, ASan,
+# valgrind; see ci-extra).  `make check` runs the specs alone.
+test: check
+	@$(MAKE) --no-print-directory ci-extra
+
+check: deps
 	@$(MAKE) --no-print-directory all
 	@sh tools/test.sh
 
@@ -64,9 +69,21 @@ demo: deps
 	$(B)/vdxlua examples/flow.lua
 
 # AddressSanitizer + UndefinedBehaviorSanitizer build of the same suite.
-asan:
-	$(MAKE) B=build/asan CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer" LDFLAGS="-fsanitize=address,undefined" all
+asan: asan-build
 	@VDX_BUILD=build/asan VDX_ASAN=1 sh tools/test.sh
+
+asan-build:
+	@$(MAKE) --no-print-directory B=build/asan CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer" LDFLAGS="-fsanitize=address,undefined" all
+
+# The specs that drive the most C (transports, frames, snapshots, actions,
+# the MCP server) under ASan + UBSan: the short run of `make test`.
+ASAN_SHORT = spec/core_spec.lua spec/snapshot_spec.lua spec/actions_spec.lua spec/mcp_spec.lua spec/faults_spec.lua
+asan-short: asan-build
+	@VDX_BUILD=build/asan VDX_ASAN=1 VDX_SPECS="$(ASAN_SHORT)" sh tools/test.sh
+
+# The demo flow under valgrind's memcheck (zero errors, no definite leak).
+valgrind: all
+	@sh tools/valgrind.sh
 
 # The suite once more with a garbage collector that runs all the time, to
 # shake out finalizer and anchoring mistakes: generational mode with a
@@ -100,7 +117,8 @@ install: all
 # side (installs them from npm into bench/.peers); `make stress` 1,000 mixed
 # operations (STRESS_N=100 for a short run); `make fuzz` libFuzzer on the
 # framing and routing code plus an adversarial MCP client (FUZZ_SECONDS);
-# `make ci-extra` the short versions of all of them, for CI.
+# `make ci-extra` the short versions of all of them plus a short ASan run
+# and valgrind on the demo: the second half of `make test`, so CI runs them.
 .PHONY: bench bench-deps bench-peers bench-plot stress fuzz fuzz-c fuzz-mcp ci-extra
 FUZZ_SECONDS ?= 60
 STRESS_N     ?= 1000
@@ -137,5 +155,7 @@ fuzz-mcp: all
 fuzz: fuzz-c fuzz-mcp
 
 ci-extra:
-	@$(MAKE) --no-print-directory stress STRESS_N=100
-	@$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=20
+	@$(MAKE) --no-print-directory stress STRESS_N=60
+	@$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=15
+	@$(MAKE) --no-print-directory asan-short
+	@$(MAKE) --no-print-directory valgrind
