@@ -139,6 +139,42 @@ describe("page:snapshot", function()
     assert.equal("button", d.role)
   end)
 
+  it("reads every one of several cross-origin iframes, load after load", function()
+    -- Each child moves to its own process; its new session can report the
+    -- frame's context before the parent reports the move.  That order once
+    -- lost the context for good: the snapshot then timed out on the frame.
+    for round = 1, 4 do
+      -- A fresh context each round: new processes for the children.
+      local ctx = browser:new_context()
+      local page = ctx:new_page()
+      page:navigate(base .. "/frames/xo-many.html")
+      local snap, n, ready = nil, 0, 0
+      -- Cross-origin frames attach after load: wait (bounded) for all five
+      -- and their isolated worlds.  A lost context never comes back.
+      for _ = 1, 50 do
+        n, ready = 0, 0
+        for _, f in ipairs(page:frames()) do
+          if f.out_of_process then
+            n = n + 1
+            if f.has_context then ready = ready + 1 end
+          end
+        end
+        if ready == 5 then break end
+        vdx.sleep(100)
+      end
+      assert.equal(5, n, "round " .. round)
+      assert.equal(5, ready, "round " .. round .. ": frames without a context")
+      snap = page:snapshot { timeout_ms = 10000 }
+      assert.same({}, snap.warnings, "round " .. round)
+      local count = 0
+      for _ in snap.text:gmatch('%- iframe "Payment %d" %[ref=e%d+%]:\n  %- textbox "Card number" %[ref=f%d+_e1%]') do
+        count = count + 1
+      end
+      assert.equal(5, count, snap.text)
+      ctx:close()
+    end
+  end)
+
   it("survives iframes added and removed while snapshotting", function()
     page:navigate(srv.url .. "/frames/churn.html")
     local inside = 0

@@ -521,8 +521,11 @@ void vdx__frames_event(lua_State *L, vdx_page *p, const char *sid,
     lua_getfield(L, params, "reason");
     const char *reason = lua_tostring(L, -1);
     if (reason && strcmp(reason, "swap") == 0) {
+      /* It moves to its own process and session.  That session may have
+       * reported the frame's new context already (the two sessions' events
+       * are not ordered): only a context of this session is gone. */
       vdx_frame *f = vdx__frame_find(p, lua_tostring(L, -2));
-      if (f) f->ctx = 0;      /* it moves to its own process and session */
+      if (f && strcmp(f->sid, sid) == 0) f->ctx = 0;
     } else if (lua_isstring(L, -2)) {
       frame_remove(L, p, lua_tostring(L, -2));
     }
