@@ -3843,6 +3843,29 @@
     };
   }
 
+  // src/warm.js
+  var WARM_MAX_ELEMENTS = 5e3;
+  function scheduleWarmUp(create2) {
+    if (typeof requestIdleCallback !== "function") return;
+    let top = false;
+    try {
+      top = window.top === window;
+    } catch (e) {
+      top = false;
+    }
+    if (!top) return;
+    const run = () => {
+      try {
+        if (docQuerySelectorAll(document, "*").length > WARM_MAX_ELEMENTS) return;
+        create2({ prefix: "" }).snapshot({});
+      } catch (e) {
+      }
+    };
+    const later = () => requestIdleCallback(run, { timeout: 2e3 });
+    if (document.readyState === "complete") later();
+    else addEventListener("load", later, { once: true });
+  }
+
   // src/index.js
   var VERSION = true ? "1.0.0" : "0.0.0";
   var MAX_ATTRIBUTES = 40;
@@ -4019,5 +4042,6 @@
       writable: false,
       configurable: false
     });
+    scheduleWarmUp(create);
   }
 })();

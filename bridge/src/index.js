@@ -19,6 +19,7 @@ import { actionMethods } from './actions.js';
 // --- end actions ---
 // --- structure queries (issue 4) ---
 import { structureMethods } from './structure.js';
+import { scheduleWarmUp } from './warm.js';
 // --- end structure queries ---
 
 /* global __VDX_VERSION__ */
@@ -216,4 +217,5 @@ if (!Object.getOwnPropertyDescriptor(globalThis, '__vdxBridge')) {
     writable: false,
     configurable: false,
   });
+  scheduleWarmUp(create);
 }

@@ -3,7 +3,7 @@
 // dependencies; drives Chromium through try.mjs.
 //
 //   node tools/bench.mjs [PAGE] [--runs N] [--repeats N] [--bundle FILE]...
-//                        [--profile] [--settle] [--warm] [--preworld]
+//                        [--profile] [--settle] [--warm] [--preworld] [--idle MS]
 //       For each of N runs (default 10) opens PAGE (default
 //       spec/fixtures/snapshot/shop.html) in a fresh tab, evaluates each
 //       bundle (default dist/vdx-bridge.js) in its own fresh isolated world
@@ -21,7 +21,10 @@
 //       instead; WARM_STYLE=pseudo: and its ::before), to tell wrapper and
 //       style set-up from the bridge's own first-run cost.  --preworld
 //       runs one snapshot in another fresh world of the same page first,
-//       as when a renderer process has run the bridge before.
+//       as when a renderer process has run the bridge before.  --idle MS
+//       waits MS between loading the bundle and the first snapshot, as an
+//       agent does between two calls (the bundle's idle-time warm-up, see
+//       src/warm.js, runs then).
 //       --profile also records a CPU profile (CDP Profiler) of the repeats
 //       and prints the functions with the most self time.
 
@@ -44,6 +47,7 @@ function parseArgs(argv) {
     else if (v === '--settle') a.settle = true;
     else if (v === '--warm') a.warm = true;
     else if (v === '--preworld') a.preworld = true;
+    else if (v === '--idle') a.idle = +argv[++i];
     else if (!a.page) a.page = v;
     else throw new Error('unexpected argument ' + v);
   }
@@ -180,6 +184,7 @@ async function main() {
           if (t.exceptionDetails) throw new Error(t.exceptionDetails.text);
         }
         if (args.warm) await callOn(page, inst, process.env.WARM_STYLE ? WARM_STYLE_FN : WARM_FN);
+        if (args.idle) await new Promise((r) => setTimeout(r, args.idle));
         const first = await timed(page, inst, pids);
         results[b].first.push(first.wall);
         results[b].firstCpu.push(first.cpu);
