@@ -1314,7 +1314,7 @@
   ]);
   var TABLE_PARTS = /* @__PURE__ */ new Set(["row", "cell", "gridcell", "columnheader", "rowheader"]);
   var FORM_TAGS = /* @__PURE__ */ new Set(["input", "select", "textarea", "button", "fieldset", "optgroup", "option"]);
-  var SNAPSHOT_OPTIONS = ["root", "depth", "maxOptions"];
+  var SNAPSHOT_OPTIONS = ["root", "depth", "maxOptions", "maxElements"];
   var W_DISABLED = 16;
   var W_NO_TEXT = 32;
   var Sep = class {
@@ -1331,6 +1331,8 @@
       env,
       count: 0,
       maxOptions: opts.maxOptions == null ? 10 : Math.max(0, opts.maxOptions | 0),
+      // Elements visited at most (the idle-time warm-up walks part of a page).
+      limit: opts.maxElements == null ? Infinity : Math.max(1, opts.maxElements | 0),
       active: deepActiveElement(document),
       owned: /* @__PURE__ */ new Map(),
       ownedDone: /* @__PURE__ */ new Set(),
@@ -1433,7 +1435,7 @@
     }
     const details = htmlTag === "details" ? el : null;
     let c = shadow !== null ? shadow.firstChild : direct ? el.firstChild : firstChild(el);
-    while (c !== null) c = visitChild(walk, c, details, target, inherited);
+    while (c !== null && walk.count < walk.limit) c = visitChild(walk, c, details, target, inherited);
   }
   function visitChild(walk, node, details, target, inherited) {
     let type = node.nodeType;
@@ -3844,8 +3846,13 @@
   }
 
   // src/warm.js
-  var WARM_MAX_ELEMENTS = 5e3;
-  function scheduleWarmUp(create2) {
+  var WARM_ELEMENTS = 300;
+  var PIECES = [WARM_ELEMENTS, void 0];
+  var stopped = false;
+  function warmUpDone() {
+    stopped = true;
+  }
+  function scheduleWarmUp(makeWalk) {
     if (typeof requestIdleCallback !== "function") return;
     let top = false;
     try {
@@ -3854,16 +3861,21 @@
       top = false;
     }
     if (!top) return;
-    const run = () => {
+    let walk = null;
+    let pieces = 0;
+    const piece = () => {
+      if (stopped) return;
       try {
-        if (docQuerySelectorAll(document, "*").length > WARM_MAX_ELEMENTS) return;
-        create2({ prefix: "" }).snapshot({});
+        if (walk === null) walk = makeWalk();
+        walk({ maxElements: PIECES[pieces] });
       } catch (e) {
+        return;
       }
+      if (++pieces < PIECES.length) requestIdleCallback(piece);
     };
-    const later = () => requestIdleCallback(run, { timeout: 2e3 });
-    if (document.readyState === "complete") later();
-    else addEventListener("load", later, { once: true });
+    const start = () => requestIdleCallback(piece, { timeout: 2e3 });
+    if (document.readyState !== "loading") start();
+    else document.addEventListener("DOMContentLoaded", start, { once: true });
   }
 
   // src/index.js
@@ -3915,7 +3927,9 @@
       prefix,
       // { text, element_count, ref_count, unmeasurable, frames }.
       snapshot(opts) {
-        return snapshot(env, opts);
+        const r = snapshot(env, opts);
+        warmUpDone();
+        return r;
       },
       // Remembers the host's key for a frame owner.  Takes (element, key), or
       // the element as `this` and (key).
@@ -4042,6 +4056,15 @@
       writable: false,
       configurable: false
     });
-    scheduleWarmUp(create);
+    scheduleWarmUp(() => {
+      const env = {
+        refs: new Refs(""),
+        frameKeys: /* @__PURE__ */ new WeakMap(),
+        resolve(ref) {
+          throw bridgeError("UnknownRef", String(ref), { ref: String(ref) });
+        }
+      };
+      return (opts) => snapshot(env, opts);
+    });
   }
 })();

@@ -19,7 +19,7 @@ import { actionMethods } from './actions.js';
 // --- end actions ---
 // --- structure queries (issue 4) ---
 import { structureMethods } from './structure.js';
-import { scheduleWarmUp } from './warm.js';
+import { scheduleWarmUp, warmUpDone } from './warm.js';
 // --- end structure queries ---
 
 /* global __VDX_VERSION__ */
@@ -84,7 +84,9 @@ function create(options) {
 
     // { text, element_count, ref_count, unmeasurable, frames }.
     snapshot(opts) {
-      return snapshot(env, opts);
+      const r = snapshot(env, opts);
+      warmUpDone();
+      return r;
     },
 
     // Remembers the host's key for a frame owner.  Takes (element, key), or
@@ -217,5 +219,14 @@ if (!Object.getOwnPropertyDescriptor(globalThis, '__vdxBridge')) {
     writable: false,
     configurable: false,
   });
-  scheduleWarmUp(create);
+  // The warm-up's walks: a registry and frame keys of their own, so they
+  // take no ref and leave the real instances alone.
+  scheduleWarmUp(() => {
+    const env = {
+      refs: new Refs(''),
+      frameKeys: new WeakMap(),
+      resolve(ref) { throw bridgeError('UnknownRef', String(ref), { ref: String(ref) }); },
+    };
+    return (opts) => snapshot(env, opts);
+  });
 }

@@ -39,7 +39,7 @@ const CHILDREN_PRESENTATIONAL = new Set([
 const TABLE_PARTS = new Set(['row', 'cell', 'gridcell', 'columnheader', 'rowheader']);
 const FORM_TAGS = new Set(['input', 'select', 'textarea', 'button', 'fieldset', 'optgroup', 'option']);
 
-const SNAPSHOT_OPTIONS = ['root', 'depth', 'maxOptions'];
+const SNAPSHOT_OPTIONS = ['root', 'depth', 'maxOptions', 'maxElements'];
 
 // Bits of the walk's inherited state besides the inherited style flags
 // (F_HIDDEN, F_POINTER, F_NO_EVENTS of the flat-tree parent).
@@ -65,6 +65,8 @@ export function snapshot(env, options) {
     env,
     count: 0,
     maxOptions: opts.maxOptions == null ? 10 : Math.max(0, opts.maxOptions | 0),
+    // Elements visited at most (the idle-time warm-up walks part of a page).
+    limit: opts.maxElements == null ? Infinity : Math.max(1, opts.maxElements | 0),
     active: deepActiveElement(document),
     owned: new Map(),
     ownedDone: new Set(),
@@ -203,7 +205,7 @@ function visitChildren(walk, el, htmlTag, direct, shadow, target, inherited) {
   }
   const details = htmlTag === 'details' ? el : null;
   let c = shadow !== null ? shadow.firstChild : direct ? el.firstChild : N.firstChild(el);
-  while (c !== null) c = visitChild(walk, c, details, target, inherited);
+  while (c !== null && walk.count < walk.limit) c = visitChild(walk, c, details, target, inherited);
 }
 
 // Visits one flat-tree child; details is the closed-or-open <details> the
