@@ -237,15 +237,19 @@ async function runServer(s, pages) {
         p.completeness = shopCompleteness(lastSnap);
         mkdirSync(join(here, 'out'), { recursive: true });
         writeFileSync(join(here, 'out', `shop-${s.name}.txt`), lastSnap);
-        const clicks = [], clickChars = [];
+        const clicks = [], clickChars = [], again = [];
         for (let i = 0; i < pg.reps; i++) {
           const ref = s.clickRef(lastSnap);
           if (!ref) throw new Error('no "Add to Cart" button in the snapshot');
           const c = await call(s.click(ref, tools));
           clicks.push(c.ms); clickChars.push(c.text.length);
-          lastSnap = (await call(s.snapshot())).text;  // refs may be renewed by the click
+          const a = await call(s.snapshot());  // refs may be renewed by the click
+          again.push(a.ms); lastSnap = a.text;
         }
         p.click = stats(clicks); p.click_chars = stats(clickChars).median;
+        // A snapshot of a document already snapshotted (after a click): no
+        // server's code is cold here, unlike right after a navigation.
+        p.snapshot_same_doc = stats(again);
       }
     } catch (e) {
       p.error = String(e.message || e).slice(0, 400);
@@ -345,6 +349,11 @@ console.log('shop snapshot completeness (prices/200, products/200, Add to Cart/2
 for (const [name, r] of Object.entries(results.servers)) {
   const c = r.pages?.shop?.completeness;
   if (c) console.log(`  ${pad(name, 21)} ${c.prices} ${c.products} ${c.add_to_cart} ${c.nav_links} ${c.labelled_fields} ${c.country_value} ${c.checkbox_checked}`);
+}
+console.log('shop snapshot after a click (same document, no cold code), median ms and ratio to Playwright MCP:');
+for (const [name, r] of Object.entries(results.servers)) {
+  const a = r.pages?.shop?.snapshot_same_doc;
+  if (a) console.log(`  ${pad(name, 21)} ${fmt(a.median)} ${ratio(a.median, ref?.pages?.shop?.snapshot_same_doc?.median)}`);
 }
 console.log('frames page, frame contents seen in the last snapshot (nested/5, cross-origin/5):');
 for (const [name, r] of Object.entries(results.servers)) {
