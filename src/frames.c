@@ -477,6 +477,14 @@ static void on_detached_session(lua_State *L, vdx_page *p, int params) {
   for (int i = 0; child && i < p->nchild; i++)
     if (strcmp(p->child_sids[i], child) == 0) {
       forget_contexts(p, child, 0);
+      /* The target is gone, and so are the frames it still owns.  One that
+       * attached after its parent had already reported it removed would
+       * otherwise stay in the table for good. */
+      for (int k = 0; k < p->nframes; k++)
+        if (p->frames[k].ordinal != 0 && strcmp(p->frames[k].sid, child) == 0) {
+          frame_remove(L, p, p->frames[k].id);
+          k = -1;             /* the table changed: start over */
+        }
       vdx__conn_unobserve(p->b->conn, child, p);
       memmove(p->child_sids[i], p->child_sids[p->nchild - 1], sizeof p->child_sids[0]);
       p->nchild--;
