@@ -307,7 +307,11 @@ static int goto_k(lua_State *L, int status, lua_KContext ctx) {
   if (ctx <= 1 || ctx == 3) {               /* loaded: read url and title */
     lua_settop(L, 5);
     lua_createtable(L, 0, 2);
-    lua_pushliteral(L, "({url: location.href, title: document.title})");
+    /* The status comes from Network.responseReceived, which the browser
+     * process sends and which need not arrive before the renderer's load
+     * event; the document's own navigation timing entry stands in. */
+    lua_pushliteral(L, "({url: location.href, title: document.title, status: "
+                    "(performance.getEntriesByType('navigation')[0] || {}).responseStatus})");
     lua_setfield(L, -2, "expression");
     lua_pushboolean(L, 1);
     lua_setfield(L, -2, "returnByValue");
@@ -322,6 +326,15 @@ static int goto_k(lua_State *L, int status, lua_KContext ctx) {
   if (!lua_istable(L, -1)) { lua_pop(L, 1); lua_newtable(L); }
   if (p->status) {
     lua_pushinteger(L, p->status);
+    lua_setfield(L, -2, "status");
+  } else if (lua_getfield(L, -1, "status") != LUA_TNUMBER || lua_tointeger(L, -1) <= 0) {
+    lua_pop(L, 1);
+    lua_pushnil(L);
+    lua_setfield(L, -2, "status");         /* none: about:blank, data: … */
+  } else {
+    lua_Integer st = lua_tointeger(L, -1);
+    lua_pop(L, 1);
+    lua_pushinteger(L, st);
     lua_setfield(L, -2, "status");
   }
   return 1;
