@@ -16,10 +16,8 @@
 //       ran the snapshot.  CPU time is what to compare on a busy machine.
 //       --settle forces style and layout before the first snapshot, to
 //       tell the page's pending work from the bridge's own.
-//       --warm first visits every node once from the isolated world
-//       (WARM_STYLE=1: reads each element's computed style in the page
-//       instead; WARM_STYLE=pseudo: and its ::before), to tell wrapper and
-//       style set-up from the bridge's own first-run cost.  --preworld
+//       --warm first visits every node once from the isolated world, to
+//       tell wrapper set-up from the bridge's own first-run cost.  --preworld
 //       runs one snapshot in another fresh world of the same page first,
 //       as when a renderer process has run the bridge before.  --idle MS
 //       waits MS between loading the bundle and the first snapshot, as an
@@ -82,16 +80,6 @@ const WARM_FN = `function () {
   walk(document);
   return n;
 }`;
-
-const WARM_STYLE_FN = `function () {
-  let n = 0;
-  for (const el of document.querySelectorAll('*')) {
-    const s = getComputedStyle(el); n += s.cursor.length + s.display.length;
-    if (process_pseudo) n += getComputedStyle(el, '::before').content.length;
-    el.checkVisibility();
-  }
-  return n;
-}`.replace('process_pseudo', process.env.WARM_STYLE === 'pseudo' ? 'true' : 'false');
 
 // The pids of the renderer processes of this browser.
 function rendererPids(browser) {
@@ -183,7 +171,7 @@ async function main() {
             { expression: 'document.documentElement.getBoundingClientRect().height', returnByValue: true });
           if (t.exceptionDetails) throw new Error(t.exceptionDetails.text);
         }
-        if (args.warm) await callOn(page, inst, process.env.WARM_STYLE ? WARM_STYLE_FN : WARM_FN);
+        if (args.warm) await callOn(page, inst, WARM_FN);
         if (args.idle) await new Promise((r) => setTimeout(r, args.idle));
         const first = await timed(page, inst, pids);
         results[b].first.push(first.wall);
