@@ -135,9 +135,6 @@
     return c === 32 || c >= 9 && c <= 13 || c === 160 || c === 5760 || c >= 8192 && c <= 8202 || c === 8232 || c === 8233 || c === 8239 || c === 8287 || c === 12288 || c === 65279;
   }
   var SPACES = /\s+/g;
-  function collapse(s) {
-    return isCollapsed(s) ? s : s.replace(SPACES, " ");
-  }
   function normalize(s) {
     const n = s.length;
     if (n === 0) return s;
@@ -579,6 +576,7 @@
       const selector = r.selectorText;
       if (selector !== void 0) {
         if (PSEUDO_SELECTOR.test(selector)) scan.pseudo = true;
+        if (r.style && r.style.textTransform) scan.transform = true;
         if (r.style && setsInherited(r.style) && scan.inherit !== null) {
           if (nested || CROSS_TREE.test(selector)) scan.inherit = null;
           else scan.inherit.push(selector);
@@ -607,18 +605,27 @@
       rules = sheet.cssRules;
     } catch (e) {
       scan.pseudo = true;
+      scan.transform = true;
       scan.inherit = null;
       return;
     }
     if (rules) scanRules(rules, scan, false);
   }
   function scanTree(root) {
-    const scan = { pseudo: false, inherit: [], entered: false };
+    const scan = { pseudo: false, transform: false, inherit: [], entered: false };
     const lists = [root.styleSheets, root.adoptedStyleSheets];
     for (let l = 0; l < lists.length; l++) {
       const list = lists[l];
       if (!list) continue;
       for (let i = 0; i < list.length; i++) scanSheet(list[i], scan);
+    }
+    if (!scan.transform) {
+      const inline = '[style*="text-transform" i]';
+      try {
+        scan.transform = (nodeType(root) === DOCUMENT_NODE ? docQuerySelectorAll(root, inline) : fragQuerySelectorAll(root, inline)).length > 0;
+      } catch (e) {
+        scan.transform = true;
+      }
     }
     return scan;
   }
@@ -653,6 +660,7 @@
       this.hidden = /* @__PURE__ */ new Map();
       this.trees = /* @__PURE__ */ new Map();
       this.labelMaps = /* @__PURE__ */ new Map();
+      this.transforms = /* @__PURE__ */ new Map();
       this.candidates = /* @__PURE__ */ new Set();
       this.readAll = false;
       this.unmeasurable = 0;
@@ -751,6 +759,28 @@
     // give a ::before or ::after content, so pseudo-elements need no reads.
     mayHavePseudo(el) {
       return this.tree(getRootNode(el)).pseudo;
+    }
+    // False when no style of el's tree or of the document can set
+    // text-transform, so text needs no transform read.
+    mayTransform(el) {
+      const root = getRootNode(el);
+      if (this.tree(root).transform) return true;
+      const doc = ownerDocument(el);
+      return doc !== null && doc !== root && this.tree(doc).transform;
+    }
+    // The computed text-transform of el, read once per call.
+    textTransform(el) {
+      let t = this.transforms.get(el);
+      if (t === void 0) {
+        try {
+          t = computedStyle(el).textTransform;
+        } catch (e) {
+          this.fail(el);
+          t = "none";
+        }
+        this.transforms.set(el, t);
+      }
+      return t;
     }
     // The <label> elements of el, in tree order.  The labels of a whole tree
     // (document or shadow root) are gathered once per Ctx: asking each
@@ -878,20 +908,29 @@
       pure: !includeHidden,
       taint: 0
     };
-    const name = normalize(textAlternative(ctx, el, r, state, ROOT));
+    const name = flatten(textAlternative(ctx, el, r, state, ROOT));
     ctx.names.set(el, name);
     return name;
+  }
+  var INVISIBLE = /[\u00ad\u200b-\u200d\u2060\ufeff]/g;
+  var ASCII_SPACES = /[ \t\n\f\r]+/g;
+  function flatten(s) {
+    if (s.length === 0) return s;
+    return s.replace(INVISIBLE, "").replace(ASCII_SPACES, " ").replace(/^ | $/g, "");
+  }
+  function collapse(s) {
+    return s.replace(ASCII_SPACES, " ");
   }
   function accessibleDescription(ctx, el, name) {
     const refs = idRefs(el, "aria-describedby");
     if (refs.length > 0) {
-      const text = normalize(referencedText(ctx, refs, el));
+      const text = flatten(referencedText(ctx, refs, el));
       if (text) return text;
     }
     const desc = attr(el, "aria-description");
-    if (desc && desc.trim()) return normalize(desc);
+    if (desc && desc.trim()) return flatten(desc);
     const title = attr(el, "title");
-    if (title && normalize(title) !== name) return normalize(title);
+    if (title && flatten(title) !== name) return flatten(title);
     return "";
   }
   var ROOT = 0;
@@ -900,7 +939,10 @@
   var CONTENT = 3;
   function referencedText(ctx, refs, root) {
     const parts = [];
+    const used = [];
     for (const ref of refs) {
+      if (used.some((u) => u === ref || contains(u, ref))) continue;
+      used.push(ref);
       const state = {
         root,
         includeHidden: isHiddenForAria(ctx, ref),
@@ -915,12 +957,21 @@
   }
   function textAlternative(ctx, el, role, state, how) {
     if (state.path.includes(el)) return "";
-    if (how === CONTENT && !state.includeHidden && (hidesSubtree(ctx, el) || isVisibilityHidden(ctx, el))) {
-      return "";
+    if (how === CONTENT && !state.includeHidden) {
+      if (hidesSubtree(ctx, el)) return "";
+      if (isVisibilityHidden(ctx, el)) return hiddenContainerText(ctx, el, state);
     }
     state.path.push(el);
     try {
       return computeSteps(ctx, el, role, state, how);
+    } finally {
+      state.path.pop();
+    }
+  }
+  function hiddenContainerText(ctx, el, state) {
+    state.path.push(el);
+    try {
+      return contentText(ctx, el, state);
     } finally {
       state.path.pop();
     }
@@ -930,8 +981,8 @@
       const refs = idRefs(el, "aria-labelledby");
       if (refs.length > 0) {
         if (how === CONTENT) state.taint++;
-        const text = referencedText(ctx, refs, state.root);
-        if (text.trim()) return text;
+        const text2 = referencedText(ctx, refs, state.root);
+        if (text2.trim()) return text2;
       }
     }
     if (how !== ROOT && el !== state.root) {
@@ -940,17 +991,20 @@
     }
     const label = attr(el, "aria-label");
     if (label && label.trim()) return label;
+    if (isHTML(el) && localName(el) === "img" && attr(el, "alt") === "") return "";
     if (role !== "none" && role !== "presentation") {
       const native = hostLanguageLabel(ctx, el, state, how);
       if (native) return native;
     }
+    let text = "";
     if (how !== ROOT || NAME_FROM_CONTENT.has(role)) {
-      const text = contentText(ctx, el, state);
+      text = contentText(ctx, el, state);
       if (text.trim()) return text;
     }
     const title = attr(el, "title");
     if (title && title.trim()) return title;
-    return how === ROOT ? placeholderOf(el) : "";
+    if (how !== ROOT) return text;
+    return placeholderOf(el);
   }
   function embeddedValue(ctx, el, role) {
     const tag = isHTML(el) ? localName(el) : "";
@@ -1097,7 +1151,7 @@
   function contentChild(ctx, child2, state, parentHidden, details, parts) {
     let type = child2.nodeType;
     if (type === TEXT_NODE) {
-      if (!parentHidden) parts.push(child2.data);
+      if (!parentHidden) parts.push(transformed(ctx, child2.parentNode, child2.data));
       return child2.nextSibling;
     }
     if (typeof type !== "number") type = nodeType(child2);
@@ -1105,30 +1159,52 @@
     const tag = elementTag(child2);
     const direct = tag !== "form";
     const next = direct ? child2.nextSibling : nextSibling(child2);
-    if (child2 === state.root) return next;
+    if (child2 === state.root) {
+      parts.push(" ");
+      return next;
+    }
     if (details !== null && isClosedDetailsContent(details, child2)) return next;
     const html = (direct ? child2.namespaceURI : namespaceURI(child2)) === HTML_NS;
+    if (html && tag === "br") {
+      if (!parentHidden) parts.push(" ");
+      return next;
+    }
     const text = textAlternative(ctx, child2, getRole(child2, void 0, void 0, tag, html), state, CONTENT);
     if (!text) return next;
     const display = ctx.display(child2);
-    if (display === "contents" || display.startsWith("inline")) {
+    if (display === "contents" || display === "inline") {
       parts.push(text);
     } else {
       parts.push(" ", text, " ");
     }
     return next;
   }
+  function transformed(ctx, el, text) {
+    if (el === null || !ctx.mayTransform(el)) return text;
+    switch (ctx.textTransform(el)) {
+      case "uppercase":
+        return text.toUpperCase();
+      case "lowercase":
+        return text.toLowerCase();
+      case "capitalize":
+        return text.replace(new RegExp("(^|[\\s\\u00a0\\-(])(\\p{L})", "gu"), (m, a, b) => a + b.toUpperCase());
+      default:
+        return text;
+    }
+  }
   function pseudoText(ctx, el, which) {
-    let content;
+    let cs;
     try {
-      content = computedStyle(el, which).content;
+      cs = computedStyle(el, which);
     } catch (e) {
       ctx.fail(el);
       return "";
     }
+    const content = cs.content;
     if (!content || content === "none" || content === "normal") return "";
+    if (cs.display === "none" || cs.visibility === "hidden" || cs.visibility === "collapse") return "";
     const slash = topLevelSlash(content);
-    const source = slash >= 0 ? content.slice(slash + 1) : content;
+    const source = slash >= 0 ? content.slice(slash + 1) : stripFunctions(content);
     let out = "";
     const re = /"((?:[^"\\]|\\.)*)"|attr\(\s*([\w-]+)\s*\)/g;
     let m;
@@ -1136,7 +1212,39 @@
       if (m[1] !== void 0) out += unescapeCss(m[1]);
       else out += attr(el, m[2]) || "";
     }
-    return out ? collapse(out) : "";
+    if (!out) return "";
+    out = collapse(out);
+    const image = slash >= 0 ? /\b(?:url|image-set|[\w-]*gradient)\(/i.test(content.slice(0, slash)) : source !== content;
+    return cs.display === "inline" && !image ? out : " " + out + " ";
+  }
+  function stripFunctions(content) {
+    let out = "";
+    let i = 0;
+    const re = /\b(?:url|image-set|[\w-]*gradient|counters?|image)\(/gi;
+    let m;
+    while ((m = re.exec(content)) !== null) {
+      out += content.slice(i, m.index);
+      let depth = 1;
+      let j = m.index + m[0].length;
+      let quote = "";
+      for (; j < content.length && depth > 0; j++) {
+        const c = content[j];
+        if (c === "\\") {
+          j++;
+          continue;
+        }
+        if (quote) {
+          if (c === quote) quote = "";
+          continue;
+        }
+        if (c === '"' || c === "'") quote = c;
+        else if (c === "(") depth++;
+        else if (c === ")") depth--;
+      }
+      i = j;
+      re.lastIndex = j;
+    }
+    return out + content.slice(i);
   }
   function topLevelSlash(s) {
     let quoted = false;

@@ -11,7 +11,7 @@
 // parts.
 
 import * as N from './natives.js';
-import { attr, collapse, elementTag, idRefs, isElement, isHTML, normalize, tagOf } from './dom.js';
+import { attr, elementTag, idRefs, isElement, isHTML, tagOf } from './dom.js';
 import { getRole, NAME_FROM_CONTENT } from './roles.js';
 import { hidesSubtree, isClosedDetailsContent, isHiddenForAria, isVisibilityHidden } from './visibility.js';
 
@@ -39,9 +39,42 @@ export function accessibleName(ctx, el, role, visible) {
     pure: !includeHidden,
     taint: 0,
   };
-  const name = normalize(textAlternative(ctx, el, r, state, ROOT));
+  const name = flatten(textAlternative(ctx, el, r, state, ROOT));
   ctx.names.set(el, name);
   return name;
+}
+
+// Characters that render as nothing: soft hyphen, zero-width space,
+// non-joiner and joiner, word joiner, byte-order mark.
+const INVISIBLE = /[\u00ad\u200b-\u200d\u2060\ufeff]/g;
+// Only ASCII white space collapses (accname 1.2, "flat string"): a
+// no-break space and the other Unicode spaces stay in the name.
+const ASCII_SPACES = /[ \t\n\f\r]+/g;
+
+// A computed text as a name: invisible characters removed, ASCII white
+// space collapsed to one space and trimmed.
+export function flatten(s) {
+  if (s.length === 0) return s;
+  return s.replace(INVISIBLE, '').replace(ASCII_SPACES, ' ').replace(/^ | $/g, '');
+}
+
+// Collapses ASCII white space runs without trimming.
+function collapse(s) {
+  return s.replace(ASCII_SPACES, ' ');
+}
+
+// The longest name the snapshot prints whole.
+export const NAME_DISPLAY_MAX = 200;
+
+// A name as the snapshot prints it: a name longer than NAME_DISPLAY_MAX is
+// cut at a word boundary near the limit, marked with an ellipsis, and the
+// full length is stated, so a reader knows the text goes on (page:accessible
+// and the locators keep the whole name).
+export function displayName(name) {
+  if (name.length <= NAME_DISPLAY_MAX) return { text: name, length: 0 };
+  let cut = name.lastIndexOf(' ', NAME_DISPLAY_MAX);
+  if (cut < NAME_DISPLAY_MAX / 2) cut = NAME_DISPLAY_MAX;
+  return { text: name.slice(0, cut) + '\u2026', length: name.length };
 }
 
 // The accessible description of el: aria-describedby, aria-description,
@@ -49,13 +82,13 @@ export function accessibleName(ctx, el, role, visible) {
 export function accessibleDescription(ctx, el, name) {
   const refs = idRefs(el, 'aria-describedby');
   if (refs.length > 0) {
-    const text = normalize(referencedText(ctx, refs, el));
+    const text = flatten(referencedText(ctx, refs, el));
     if (text) return text;
   }
   const desc = attr(el, 'aria-description');
-  if (desc && desc.trim()) return normalize(desc);
+  if (desc && desc.trim()) return flatten(desc);
   const title = attr(el, 'title');
-  if (title && normalize(title) !== name) return normalize(title);
+  if (title && flatten(title) !== name) return flatten(title);
   return '';
 }
 
@@ -65,10 +98,15 @@ const REFERENCED = 1;  // directly referenced by aria-labelledby/describedby
 const LABEL = 2;       // a native label of the element being named
 const CONTENT = 3;     // a descendant reached while naming from content
 
-// Text of the elements an id-list attribute names, joined by spaces.
+// Text of the elements an id-list attribute names, joined by spaces.  A
+// node is counted once: a repeated id, or an element inside one already
+// referenced, adds nothing.
 function referencedText(ctx, refs, root) {
   const parts = [];
+  const used = [];
   for (const ref of refs) {
+    if (used.some((u) => u === ref || N.contains(u, ref))) continue;
+    used.push(ref);
     const state = {
       root,
       includeHidden: isHiddenForAria(ctx, ref),
@@ -86,13 +124,25 @@ function textAlternative(ctx, el, role, state, how) {
   // The elements being computed, outermost first: a cycle gives nothing.
   if (state.path.includes(el)) return '';
   // 2A: hidden nodes contribute nothing unless hidden content is included.
-  if (how === CONTENT && !state.includeHidden &&
-      (hidesSubtree(ctx, el) || isVisibilityHidden(ctx, el))) {
-    return '';
+  // A visibility:hidden node hides itself only: a visible descendant still
+  // gives its text (Chromium agrees).
+  if (how === CONTENT && !state.includeHidden) {
+    if (hidesSubtree(ctx, el)) return '';
+    if (isVisibilityHidden(ctx, el)) return hiddenContainerText(ctx, el, state);
   }
   state.path.push(el);
   try {
     return computeSteps(ctx, el, role, state, how);
+  } finally {
+    state.path.pop();
+  }
+}
+
+// The text of the visible descendants of a visibility:hidden element.
+function hiddenContainerText(ctx, el, state) {
+  state.path.push(el);
+  try {
+    return contentText(ctx, el, state);
   } finally {
     state.path.pop();
   }
@@ -116,22 +166,28 @@ function computeSteps(ctx, el, role, state, how) {
   // 2D: aria-label.
   const label = attr(el, 'aria-label');
   if (label && label.trim()) return label;
+  // An image with alt="" is decorative: no name, and its title is not
+  // used either (HTML-AAM; Chromium would fall back to the title).
+  if (isHTML(el) && N.localName(el) === 'img' && attr(el, 'alt') === '') return '';
   // 2E: host-language label.
   if (role !== 'none' && role !== 'presentation') {
     const native = hostLanguageLabel(ctx, el, state, how);
     if (native) return native;
   }
   // 2F: name from content.
+  let text = '';
   if (how !== ROOT || NAME_FROM_CONTENT.has(role)) {
-    const text = contentText(ctx, el, state);
+    text = contentText(ctx, el, state);
     if (text.trim()) return text;
   }
   // 2I: tooltip.
   const title = attr(el, 'title');
   if (title && title.trim()) return title;
+  // Inside content, white space alone still separates words.
+  if (how !== ROOT) return text;
   // Text inputs fall back to their placeholder, after the title (as
   // Chromium does).
-  return how === ROOT ? placeholderOf(el) : '';
+  return placeholderOf(el);
 }
 
 // 2C: the value an embedded control contributes, or null when el is not
@@ -291,7 +347,7 @@ function contentChild(ctx, child, state, parentHidden, details, parts) {
   let type = child.nodeType;
   if (type === N.TEXT_NODE) {
     // Text nodes have no named properties: read directly.
-    if (!parentHidden) parts.push(child.data);
+    if (!parentHidden) parts.push(transformed(ctx, child.parentNode, child.data));
     return child.nextSibling;
   }
   // A form's controls may hide its nodeType (see elementTag in dom.js).
@@ -300,13 +356,25 @@ function contentChild(ctx, child, state, parentHidden, details, parts) {
   const tag = elementTag(child);
   const direct = tag !== 'form';
   const next = direct ? child.nextSibling : N.nextSibling(child);
-  if (child === state.root) return next;
+  // The element being named, met inside its own label, adds nothing but
+  // the word break its box makes.
+  if (child === state.root) {
+    parts.push(' ');
+    return next;
+  }
   if (details !== null && isClosedDetailsContent(details, child)) return next;
   const html = (direct ? child.namespaceURI : N.namespaceURI(child)) === N.HTML_NS;
+  // A line break separates words like a space.
+  if (html && tag === 'br') {
+    if (!parentHidden) parts.push(' ');
+    return next;
+  }
   const text = textAlternative(ctx, child, getRole(child, undefined, undefined, tag, html), state, CONTENT);
   if (!text) return next;
+  // Only inline boxes run on into their neighbours: blocks, inline-blocks,
+  // table parts and form controls (inline-block) are set apart by spaces.
   const display = ctx.display(child);
-  if (display === 'contents' || display.startsWith('inline')) {
+  if (display === 'contents' || display === 'inline') {
     parts.push(text);
   } else {
     parts.push(' ', text, ' ');
@@ -314,19 +382,36 @@ function contentChild(ctx, child, state, parentHidden, details, parts) {
   return next;
 }
 
-// The text a ::before or ::after pseudo-element renders: its string
-// content, or the alternative text after a "/" when one is given.
+// text as rendered under el's text-transform (uppercase, lowercase,
+// capitalize), which screen readers hear and Chromium's tree reports.
+function transformed(ctx, el, text) {
+  if (el === null || !ctx.mayTransform(el)) return text;
+  switch (ctx.textTransform(el)) {
+    case 'uppercase': return text.toUpperCase();
+    case 'lowercase': return text.toLowerCase();
+    case 'capitalize': return text.replace(/(^|[\s\u00a0\-(])(\p{L})/gu, (m, a, b) => a + b.toUpperCase());
+    default: return text;
+  }
+}
+
+// The text a ::before or ::after pseudo-element renders: its strings and
+// attr() values, or the alternative text after a "/" when one is given.
+// Images (url(), gradients) and counters give only their alternative text;
+// a pseudo-element that is not rendered gives nothing; one that is not
+// inline, or that holds an image, is set apart by spaces.
 function pseudoText(ctx, el, which) {
-  let content;
+  let cs;
   try {
-    content = N.computedStyle(el, which).content;
+    cs = N.computedStyle(el, which);
   } catch (e) {
     ctx.fail(el);
     return '';
   }
+  const content = cs.content;
   if (!content || content === 'none' || content === 'normal') return '';
+  if (cs.display === 'none' || cs.visibility === 'hidden' || cs.visibility === 'collapse') return '';
   const slash = topLevelSlash(content);
-  const source = slash >= 0 ? content.slice(slash + 1) : content;
+  const source = slash >= 0 ? content.slice(slash + 1) : stripFunctions(content);
   let out = '';
   const re = /"((?:[^"\\]|\\.)*)"|attr\(\s*([\w-]+)\s*\)/g;
   let m;
@@ -334,7 +419,36 @@ function pseudoText(ctx, el, which) {
     if (m[1] !== undefined) out += unescapeCss(m[1]);
     else out += attr(el, m[2]) || '';
   }
-  return out ? collapse(out) : '';
+  if (!out) return '';
+  out = collapse(out);
+  const image = slash >= 0 ? /\b(?:url|image-set|[\w-]*gradient)\(/i.test(content.slice(0, slash)) : source !== content;
+  return cs.display === 'inline' && !image ? out : ' ' + out + ' ';
+}
+
+// content without its url(...), image and counter functions (whose text is
+// never rendered), quoted arguments included.
+function stripFunctions(content) {
+  let out = '';
+  let i = 0;
+  const re = /\b(?:url|image-set|[\w-]*gradient|counters?|image)\(/gi;
+  let m;
+  while ((m = re.exec(content)) !== null) {
+    out += content.slice(i, m.index);
+    let depth = 1;
+    let j = m.index + m[0].length;
+    let quote = '';
+    for (; j < content.length && depth > 0; j++) {
+      const c = content[j];
+      if (c === '\\') { j++; continue; }
+      if (quote) { if (c === quote) quote = ''; continue; }
+      if (c === '"' || c === "'") quote = c;
+      else if (c === '(') depth++;
+      else if (c === ')') depth--;
+    }
+    i = j;
+    re.lastIndex = j;
+  }
+  return out + content.slice(i);
 }
 
 function topLevelSlash(s) {

@@ -4,6 +4,7 @@
 //
 // scanTree(root) answers two questions about a tree's author sheets:
 //   pseudo   whether any rule may give a ::before or ::after its content;
+//   transform whether any rule or inline style may set text-transform;
 //   inherit  the selectors of the rules that set cursor, pointer-events or
 //            visibility, or null when they cannot all be known (an
 //            unreadable sheet, :host, ::slotted, ::part, @scope, nested
@@ -35,6 +36,7 @@ function scanRules(rules, scan, nested) {
     const selector = r.selectorText;
     if (selector !== undefined) {
       if (PSEUDO_SELECTOR.test(selector)) scan.pseudo = true;
+      if (r.style && r.style.textTransform) scan.transform = true;
       if (r.style && setsInherited(r.style) && scan.inherit !== null) {
         if (nested || CROSS_TREE.test(selector)) scan.inherit = null;
         else scan.inherit.push(selector);
@@ -66,6 +68,7 @@ function scanSheet(sheet, scan) {
   } catch (e) {
     // A cross-origin sheet cannot be read: assume it does everything.
     scan.pseudo = true;
+    scan.transform = true;
     scan.inherit = null;
     return;
   }
@@ -74,12 +77,21 @@ function scanSheet(sheet, scan) {
 
 // { pseudo, inherit } for the author sheets of root.
 export function scanTree(root) {
-  const scan = { pseudo: false, inherit: [], entered: false };
+  const scan = { pseudo: false, transform: false, inherit: [], entered: false };
   const lists = [root.styleSheets, root.adoptedStyleSheets];
   for (let l = 0; l < lists.length; l++) {
     const list = lists[l];
     if (!list) continue;
     for (let i = 0; i < list.length; i++) scanSheet(list[i], scan);
+  }
+  if (!scan.transform) {
+    const inline = '[style*="text-transform" i]';
+    try {
+      scan.transform = (N.nodeType(root) === N.DOCUMENT_NODE ? N.docQuerySelectorAll(root, inline)
+        : N.fragQuerySelectorAll(root, inline)).length > 0;
+    } catch (e) {
+      scan.transform = true;
+    }
   }
   return scan;
 }

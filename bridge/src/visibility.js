@@ -29,6 +29,7 @@ export class Ctx {
     this.hidden = new Map();
     this.trees = new Map();
     this.labelMaps = new Map();
+    this.transforms = new Map();
     this.candidates = new Set();
     this.readAll = false;
     this.unmeasurable = 0;
@@ -137,6 +138,30 @@ export class Ctx {
   // give a ::before or ::after content, so pseudo-elements need no reads.
   mayHavePseudo(el) {
     return this.tree(N.getRootNode(el)).pseudo;
+  }
+
+  // False when no style of el's tree or of the document can set
+  // text-transform, so text needs no transform read.
+  mayTransform(el) {
+    const root = N.getRootNode(el);
+    if (this.tree(root).transform) return true;
+    const doc = N.ownerDocument(el);
+    return doc !== null && doc !== root && this.tree(doc).transform;
+  }
+
+  // The computed text-transform of el, read once per call.
+  textTransform(el) {
+    let t = this.transforms.get(el);
+    if (t === undefined) {
+      try {
+        t = N.computedStyle(el).textTransform;
+      } catch (e) {
+        this.fail(el);
+        t = 'none';
+      }
+      this.transforms.set(el, t);
+    }
+    return t;
   }
 
   // The <label> elements of el, in tree order.  The labels of a whole tree

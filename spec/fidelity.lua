@@ -1,0 +1,87 @@
+--- spec/fidelity.lua: reads the expectations a page states on its elements
+--- (the attributes the public conformance tests use: data-expectedlabel,
+--- data-expectedrole, data-expecteddescription) and what vdxlua and
+--- Chromium's own accessibility tree say about the same elements.
+---
+--- Used by spec/fidelity_names_spec.lua (vdxlua must match every case) and
+--- by tools/fidelity.lua (the figures for README's Fidelity section).
+local fidelity = {}
+
+local ATTRS = { name = "data-expectedlabel", role = "data-expectedrole",
+                description = "data-expecteddescription" }
+fidelity.SELECTOR = "[data-expectedlabel],[data-expectedrole],[data-expecteddescription]"
+
+--- The cases of the page, in document order: { {what=, expected=,
+--- index=, label=}… } where index is the element's position among the
+--- elements matching fidelity.SELECTOR and label names the case.
+function fidelity.cases(page)
+  local list = page:evaluate(([[ [...document.querySelectorAll(%q)].map((e, i) => ({
+      label: e.dataset.testname || e.outerHTML.slice(0, 120),
+      name: e.getAttribute(%q), role: e.getAttribute(%q), description: e.getAttribute(%q) })) ]])
+    :format(fidelity.SELECTOR, ATTRS.name, ATTRS.role, ATTRS.description))
+  local out = {}
+  for i, e in ipairs(list) do
+    for _, what in ipairs { "role", "name", "description" } do
+      if type(e[what]) == "string" then
+        out[#out + 1] = { what = what, expected = e[what], index = i, label = e.label }
+      end
+    end
+  end
+  return out, #list
+end
+
+--- What vdxlua reports for the elements: a list of {role=, name=,
+--- description=} in the same order as fidelity.cases' indexes.
+function fidelity.vdx(page, count)
+  local got = page:accessible(fidelity.SELECTOR, count + 1)
+  assert(got.total == count, "the page changed while it was read")
+  return got.items
+end
+
+--- What Chromium's accessibility tree (CDP Accessibility domain) reports
+--- for the same elements, in the same shape as fidelity.vdx.
+function fidelity.chromium(page)
+  page:send("DOM.enable", {})
+  page:send("Accessibility.enable", {})
+  local doc = page:send("DOM.getDocument", { depth = 0 })
+  local ids = page:send("DOM.querySelectorAll",
+    { nodeId = doc.root.nodeId, selector = fidelity.SELECTOR }).nodeIds
+  local out = {}
+  for i, id in ipairs(ids) do
+    local backend = page:send("DOM.describeNode", { nodeId = id }).node.backendNodeId
+    local tree = page:send("Accessibility.getPartialAXTree",
+      { backendNodeId = backend, fetchRelatives = false })
+    local item = { role = "", name = "", description = "" }
+    for _, n in ipairs(tree.nodes) do
+      if n.backendDOMNodeId == backend then
+        item.role = n.role and n.role.value or ""
+        item.name = n.name and n.name.value or ""
+        item.description = n.description and n.description.value or ""
+        break
+      end
+    end
+    out[i] = item
+  end
+  return out
+end
+
+--- The cases items gets wrong: a list of "label: role expected X, got Y"
+--- lines, and the number of cases of each kind { role=, name=,
+--- description= } with how many were right { role=, … }.
+function fidelity.compare(cases, items)
+  local wrong, total, right = {}, { role = 0, name = 0, description = 0 },
+    { role = 0, name = 0, description = 0 }
+  for _, c in ipairs(cases) do
+    local got = items[c.index] and items[c.index][c.what]
+    total[c.what] = total[c.what] + 1
+    -- The public tests trim and collapse the expected text the same way.
+    if got == c.expected then
+      right[c.what] = right[c.what] + 1
+    else
+      wrong[#wrong + 1] = ("%s: %s expected %q, got %q"):format(c.label, c.what, c.expected, tostring(got))
+    end
+  end
+  return wrong, total, right
+end
+
+return fidelity

@@ -1,0 +1,51 @@
+-- Accessible names, descriptions and roles against the corpus of pages in
+-- spec/fixtures/fidelity: every element there states the exact role, name
+-- or description it must get (data-expectedrole, data-expectedlabel,
+-- data-expecteddescription, the attributes the public conformance tests
+-- use), and page:accessible must report exactly that.
+local vdx = require "vdx"
+local h = require "helpers"
+local fidelity = require "fidelity"
+
+local function pages()
+  local p = io.popen("ls spec/fixtures/fidelity/*.html")
+  local out = {}
+  for f in p:lines() do out[#out + 1] = f:match("[^/]+$") end
+  p:close()
+  return out
+end
+
+describe("accessible names, descriptions and roles", function()
+  local browser, srv, page
+  local counted = { role = 0, name = 0, description = 0 }
+
+  setup(function()
+    srv = h.serve()
+    browser = vdx.launch {}
+    page = browser:new_page()
+  end)
+
+  teardown(function()
+    if browser then browser:close() end
+    if srv then srv:close() end
+  end)
+
+  for _, file in ipairs(pages()) do
+    it("match every case of fidelity/" .. file, function()
+      page:navigate(srv.url .. "/fidelity/" .. file)
+      local cases, count = fidelity.cases(page)
+      assert.is_true(#cases > 0)
+      local wrong, total = fidelity.compare(cases, fidelity.vdx(page, count))
+      for k, n in pairs(total) do counted[k] = counted[k] + n end
+      assert.same({}, wrong)
+    end)
+  end
+
+  it("covers at least 300 cases, names, roles and descriptions each", function()
+    assert.is_true(counted.name + counted.role + counted.description >= 300,
+      ("only %d cases"):format(counted.name + counted.role + counted.description))
+    assert.is_true(counted.name >= 100)
+    assert.is_true(counted.role >= 100)
+    assert.is_true(counted.description >= 20)
+  end)
+end)
