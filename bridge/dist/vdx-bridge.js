@@ -158,7 +158,9 @@
   }
 
   // src/roles.js
-  var ROLES = new Set("alert alertdialog application article banner blockquote button caption cell checkbox code columnheader combobox complementary contentinfo definition deletion dialog directory document emphasis feed figure form generic grid gridcell group heading img insertion link list listbox listitem log main marquee math menu menubar menuitem menuitemcheckbox menuitemradio meter navigation none note option paragraph presentation progressbar radio radiogroup region row rowgroup rowheader scrollbar search searchbox separator slider spinbutton status strong subscript superscript switch tab table tablist tabpanel term textbox time timer toolbar tooltip tree treegrid treeitem image mark".split(" "));
+  var ROLES = new Set("alert alertdialog application article banner blockquote button caption cell checkbox code columnheader combobox complementary contentinfo definition deletion dialog directory document emphasis feed figure form generic grid gridcell group heading img insertion link list listbox listitem log main marquee math menu menubar menuitem menuitemcheckbox menuitemradio meter navigation none note option paragraph presentation progressbar radio radiogroup region row rowgroup rowheader scrollbar search searchbox separator slider spinbutton status strong subscript superscript switch tab table tablist tabpanel term textbox time timer toolbar tooltip tree treegrid treeitem image mark graphics-document graphics-object graphics-symbol".split(" "));
+  var ROLE_SYNONYMS = Object.assign(/* @__PURE__ */ Object.create(null), { directory: "list", image: "img" });
+  var NEEDS_NAME = /* @__PURE__ */ new Set(["region", "form"]);
   var GLOBAL_ARIA = [
     "aria-atomic",
     "aria-busy",
@@ -330,19 +332,34 @@
     }
     return false;
   }
-  function explicitRole(el) {
+  function explicitRole(el, hasName) {
     const value = attr(el, "role");
     if (!value) return "";
-    for (const token of value.trim().toLowerCase().split(/\s+/)) {
-      if (ROLES.has(token)) return token === "image" ? "img" : token;
+    const tokens = value.trim().toLowerCase().split(/\s+/);
+    let unnamed = false;
+    for (const token of tokens) {
+      if (!ROLES.has(token)) continue;
+      if (NEEDS_NAME.has(token) && !named(el, hasName)) {
+        unnamed = true;
+        continue;
+      }
+      return ROLE_SYNONYMS[token] || token;
     }
-    return "";
+    return unnamed ? "generic" : "";
+  }
+  function ariaRoleName(el, role) {
+    if (role === "img") {
+      const svgRoot = tagOf(el) === "svg" && namespaceURI(el) === SVG_NS && !explicitRole(el);
+      return svgRoot ? "graphics-document" : "image";
+    }
+    if (role === "presentation") return "none";
+    return role;
   }
   function getRole(el, hasName, plain, tag, html) {
     if (plain === true) {
       return inheritsPresentation(el, true, tag, html) ? "none" : implicitRole(el, hasName, true, tag, html);
     }
-    const explicit = explicitRole(el);
+    const explicit = explicitRole(el, hasName);
     if (explicit === "none" || explicit === "presentation") {
       if (isFocusable(el) || hasGlobalAria(el)) return implicitRole(el, hasName, void 0, tag, html);
       return "none";
@@ -4145,7 +4162,7 @@
         ref = refs.assign(el, role, name, localName(el));
       }
     }
-    return { role, name, description, ref };
+    return { role: ariaRoleName(el, role), name, description, ref };
   }
   var instances = /* @__PURE__ */ new Map();
   function instance(prefix) {

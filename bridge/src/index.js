@@ -8,7 +8,7 @@
 
 import * as N from './natives.js';
 import { attr, flatParent, isElement } from './dom.js';
-import { getRole } from './roles.js';
+import { ariaRoleName, getRole } from './roles.js';
 import { accessibleDescription, accessibleName } from './name.js';
 import { Refs } from './refs.js';
 import { isRefWorthy, snapshot } from './snapshot.js';
@@ -195,7 +195,7 @@ function accessibleItem(ctx, refs, el) {
       ref = refs.assign(el, role, name, N.localName(el));
     }
   }
-  return { role, name, description, ref };
+  return { role: ariaRoleName(el, role), name, description, ref };
 }
 
 // The instance of this document for a prefix, created on first use, so a

@@ -19,8 +19,19 @@ const ROLES = new Set((
   'menuitemradio meter navigation none note option paragraph presentation progressbar radio ' +
   'radiogroup region row rowgroup rowheader scrollbar search searchbox separator slider ' +
   'spinbutton status strong subscript superscript switch tab table tablist tabpanel term ' +
-  'textbox time timer toolbar tooltip tree treegrid treeitem image mark'
+  'textbox time timer toolbar tooltip tree treegrid treeitem image mark ' +
+  // Graphics module (graphics-aria 1.0).
+  'graphics-document graphics-object graphics-symbol'
 ).split(' '));
+
+// Roles that stand for another (WAI-ARIA 1.2 and 1.3): directory is a
+// deprecated list, image the new name of img.
+const ROLE_SYNONYMS = Object.assign(Object.create(null), { directory: 'list', image: 'img' });
+
+// Roles that only count when the element has an accessible name; unnamed,
+// the next token of the role attribute is tried (WAI-ARIA 1.2, region and
+// form: "authors MUST give a name"; user agents treat them as generic).
+const NEEDS_NAME = new Set(['region', 'form']);
 
 // Global states and properties: having any of them makes an explicit
 // none/presentation role be ignored (WAI-ARIA 1.2, presentational role
@@ -121,13 +132,35 @@ export function hasGlobalAria(el) {
 }
 
 // The first valid, non-abstract token of el's role attribute, or ''.
-export function explicitRole(el) {
+// region and form are skipped when el has no name (hasName as for
+// getRole).  The snapshot's words are returned: img for image, list for
+// directory.
+export function explicitRole(el, hasName) {
   const value = attr(el, 'role');
   if (!value) return '';
-  for (const token of value.trim().toLowerCase().split(/\s+/)) {
-    if (ROLES.has(token)) return token === 'image' ? 'img' : token;
+  const tokens = value.trim().toLowerCase().split(/\s+/);
+  let unnamed = false;
+  for (const token of tokens) {
+    if (!ROLES.has(token)) continue;
+    if (NEEDS_NAME.has(token) && !named(el, hasName)) {
+      unnamed = true;
+      continue;
+    }
+    return ROLE_SYNONYMS[token] || token;
   }
-  return '';
+  return unnamed ? 'generic' : '';
+}
+
+// The WAI-ARIA name of a role getRole returned, as page:accessible reports
+// it: img is image (ARIA 1.3; Playwright's snapshot keeps "img"),
+// presentation is none, and an <svg> root is graphics-document (SVG-AAM).
+export function ariaRoleName(el, role) {
+  if (role === 'img') {
+    const svgRoot = tagOf(el) === 'svg' && N.namespaceURI(el) === N.SVG_NS && !explicitRole(el);
+    return svgRoot ? 'graphics-document' : 'image';
+  }
+  if (role === 'presentation') return 'none';
+  return role;
 }
 
 // The computed role of el.  hasName, when given, answers whether el has an
@@ -142,7 +175,7 @@ export function getRole(el, hasName, plain, tag, html) {
   if (plain === true) {
     return inheritsPresentation(el, true, tag, html) ? 'none' : implicitRole(el, hasName, true, tag, html);
   }
-  const explicit = explicitRole(el);
+  const explicit = explicitRole(el, hasName);
   if (explicit === 'none' || explicit === 'presentation') {
     if (isFocusable(el) || hasGlobalAria(el)) return implicitRole(el, hasName, undefined, tag, html);
     return 'none';
