@@ -41,6 +41,28 @@ describe("accessible names, descriptions and roles", function()
     end)
   end
 
+  it("names grid cells from their content and cuts long names in the snapshot", function()
+    page:navigate(srv.url .. "/fidelity/snapshot/grid.html")
+    local long = ("The quick brown fox jumps over the lazy dog. "):rep(5):sub(1, -2)
+    -- Cut at the last space within the first 200 characters.
+    local cut = long:sub(1, 201):match("^(.*) ")
+    assert.equal(table.concat({
+      '- grid "Transactions":',
+      '  - row:',
+      '    - gridcell "Cash Deposit" [ref=e1]:',
+      '      - link "Cash Deposit" [ref=e2]:',
+      '        - /url: "#t1"',
+      '    - gridcell "Edit" [ref=e3]:',
+      '      - button "Edit" [ref=e4]',
+      '    - gridcell "$1,000.00" [ref=e5]',
+      '- button "' .. cut .. '\u{2026}" [name=' .. #long .. ' chars] [ref=e6]',
+      '- button "cooperate" [ref=e7]',
+      '',
+    }, "\n"), page:snapshot().text)
+    -- page:accessible keeps the whole name.
+    assert.equal(long, page:accessible("button", 5).items[2].name)
+  end)
+
   it("covers at least 300 cases, names, roles and descriptions each", function()
     assert.is_true(counted.name + counted.role + counted.description >= 300,
       ("only %d cases"):format(counted.name + counted.role + counted.description))

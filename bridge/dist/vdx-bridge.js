@@ -432,10 +432,31 @@
   function named(el, hasName) {
     return hasName ? hasName(el) : defaultHasName(el);
   }
+  var SVG_SHAPES = /* @__PURE__ */ new Set(["circle", "ellipse", "line", "path", "polygon", "polyline", "rect"]);
   function svgRole(el, tag) {
-    if (tag === "svg") return "img";
-    if (tag === "math" && namespaceURI(el) === MATHML_NS) return "math";
-    return "generic";
+    const ns = namespaceURI(el);
+    if (ns === MATHML_NS) return tag === "math" ? "math" : "generic";
+    if (ns !== SVG_NS) return "generic";
+    switch (tag) {
+      case "svg":
+        return "img";
+      case "a":
+        return hasAttr(el, "href") || hasAttr(el, "xlink:href") ? "link" : "group";
+      case "image":
+        return "img";
+      case "g":
+        return svgNamed(el) ? "group" : "generic";
+      default:
+        if (SVG_SHAPES.has(tag)) return svgNamed(el) || isFocusable(el) ? "graphics-symbol" : "none";
+        return "generic";
+    }
+  }
+  function svgNamed(el) {
+    if (defaultHasName(el)) return true;
+    for (let c = firstChild(el); c; c = nextSibling(c)) {
+      if (isElement(c) && localName(c) === "title" && (textContent(c) || "").trim()) return true;
+    }
+    return false;
   }
   function optionRole(el) {
     const p = parentNode(el);
@@ -938,6 +959,13 @@
   function collapse(s) {
     return s.replace(ASCII_SPACES, " ");
   }
+  var NAME_DISPLAY_MAX = 200;
+  function displayName(name) {
+    if (name.length <= NAME_DISPLAY_MAX) return { text: name, length: 0 };
+    let cut = name.lastIndexOf(" ", NAME_DISPLAY_MAX);
+    if (cut < NAME_DISPLAY_MAX / 2) cut = NAME_DISPLAY_MAX;
+    return { text: name.slice(0, cut) + "\u2026", length: name.length };
+  }
   function accessibleDescription(ctx, el, name) {
     const refs = idRefs(el, "aria-describedby");
     if (refs.length > 0) {
@@ -1002,7 +1030,7 @@
         if (text2.trim()) return text2;
       }
     }
-    if (how !== ROOT && el !== state.root) {
+    if (how !== ROOT && (el !== state.root || how === REFERENCED)) {
       const value = embeddedValue(ctx, el, role);
       if (value !== null) return value;
     }
@@ -1030,6 +1058,7 @@
       if (tag === "textarea") return textareaValue(el);
       return null;
     }
+    if (tag === "select" && role !== "combobox" && role !== "listbox") return "";
     if (role === "combobox" || role === "listbox") {
       if (tag === "select") {
         const opts = selectSelectedOptions(el);
@@ -1059,22 +1088,10 @@
   function hostLanguageLabel(ctx, el, state, how) {
     if (!isHTML(el)) return svgTitle(el);
     const tag = localName(el);
-    if (tag === "input") {
-      const type = inputType(el);
-      if (type === "button" || type === "submit" || type === "reset") {
-        const v = attr(el, "value");
-        if (v) return v;
-        if (type === "submit") return "Submit";
-        if (type === "reset") return "Reset";
-      }
-      if (type === "image") {
-        const alt = attr(el, "alt");
-        if (alt && alt.trim()) return alt;
-        const v = attr(el, "value");
-        if (v && v.trim()) return v;
-        const title = attr(el, "title");
-        return title && title.trim() ? title : "Submit";
-      }
+    const type = tag === "input" ? inputType(el) : "";
+    if (type === "button" || type === "submit" || type === "reset") {
+      const v = attr(el, "value");
+      if (v) return v;
     }
     if (how !== LABEL && LABELABLE.has(tag)) {
       const labels = ctx.labelsOf(el);
@@ -1091,6 +1108,14 @@
         const text = parts.join(" ");
         if (text.trim()) return text;
       }
+    }
+    if (type === "submit") return "Submit";
+    if (type === "reset") return "Reset";
+    if (type === "image") {
+      const alt = attr(el, "alt");
+      if (alt && alt.trim()) return alt;
+      const title = attr(el, "title");
+      return title && title.trim() ? title : "Submit";
     }
     switch (tag) {
       case "img":
@@ -1126,7 +1151,7 @@
     for (let c = firstChild(el); c; c = nextSibling(c)) {
       if (isElement(c) && localName(c) === "title") return textContent(c) || "";
     }
-    return "";
+    return localName(el) === "a" ? attr(el, "xlink:title") || "" : "";
   }
   function childText(ctx, el, tag, state) {
     for (let c = firstChild(el); c; c = nextSibling(c)) {
@@ -1161,14 +1186,27 @@
       while (c !== null) c = contentChild(ctx, c, state, parentHidden, details, parts);
     }
     if (pseudo) parts.push(pseudoText(ctx, el, "::after"));
+    if (hasAttribute(el, "aria-owns")) ownedText(ctx, el, state, parts);
     const out = parts.length === 1 ? parts[0] : parts.join("");
     if (pure && state.taint === taint) ctx.contents.set(el, out);
     return out;
   }
+  function ownedText(ctx, el, state, parts) {
+    state.taint++;
+    const owned = idRefs(el, "aria-owns");
+    for (let i = 0; i < owned.length; i++) {
+      const o = owned[i];
+      if (o === el || contains(el, o) || contains(o, el)) continue;
+      const text = textAlternative(ctx, o, getRole(o), state, CONTENT);
+      if (text) parts.push(" ", text, " ");
+    }
+  }
   function contentChild(ctx, child2, state, parentHidden, details, parts) {
     let type = child2.nodeType;
     if (type === TEXT_NODE) {
-      if (!parentHidden) parts.push(transformed(ctx, child2.parentNode, child2.data));
+      if (!parentHidden && (details === null || !isClosedDetailsContent(details, child2))) {
+        parts.push(transformed(ctx, child2.parentNode, child2.data));
+      }
       return child2.nextSibling;
     }
     if (typeof type !== "number") type = nodeType(child2);
@@ -1341,7 +1379,11 @@
       return;
     }
     let key = indent + "- " + node.role;
-    if (node.name) key += " " + JSON.stringify(node.name);
+    if (node.name) {
+      const shown = displayName(node.name);
+      key += " " + JSON.stringify(shown.text);
+      if (shown.length > 0) key += " [name=" + shown.length + " chars]";
+    }
     key += node.states;
     if (node.wantsRef) {
       const ref = out.env.refs.assign(node.el, node.role, node.name, node.tag);
@@ -1586,7 +1628,7 @@
   }
   function nameNode(ctx, el, role, node) {
     if (NAME_PROHIBITED.has(role)) return;
-    if (TABLE_PARTS.has(role) && !hasAttr(el, "aria-label") && !hasAttr(el, "aria-labelledby")) {
+    if (TABLE_PARTS.has(role) && role !== "gridcell" && !hasAttr(el, "aria-label") && !hasAttr(el, "aria-labelledby")) {
       const kids = node.children;
       for (let i = 0; i < kids.length; i++) {
         if (typeof kids[i] !== "string" && !(kids[i] instanceof Sep)) return;

@@ -158,8 +158,9 @@ function computeSteps(ctx, el, role, state, how) {
       if (text.trim()) return text;
     }
   }
-  // 2C: a control embedded in a label or referenced content gives its value.
-  if (how !== ROOT && el !== state.root) {
+  // 2C: a control embedded in a label or referenced content gives its value
+  // (an element that names itself through aria-labelledby included).
+  if (how !== ROOT && (el !== state.root || how === REFERENCED)) {
     const value = embeddedValue(ctx, el, role);
     if (value !== null) return value;
   }
@@ -199,6 +200,8 @@ function embeddedValue(ctx, el, role) {
     if (tag === 'textarea') return N.textareaValue(el);
     return null;
   }
+  // A select given another role (a menu, say) contributes nothing.
+  if (tag === 'select' && role !== 'combobox' && role !== 'listbox') return '';
   if (role === 'combobox' || role === 'listbox') {
     if (tag === 'select') {
       const opts = N.selectSelectedOptions(el);
@@ -231,22 +234,10 @@ function embeddedValue(ctx, el, role) {
 function hostLanguageLabel(ctx, el, state, how) {
   if (!isHTML(el)) return svgTitle(el);
   const tag = N.localName(el);
-  if (tag === 'input') {
-    const type = N.inputType(el);
-    if (type === 'button' || type === 'submit' || type === 'reset') {
-      const v = attr(el, 'value');
-      if (v) return v;
-      if (type === 'submit') return 'Submit';
-      if (type === 'reset') return 'Reset';
-    }
-    if (type === 'image') {
-      const alt = attr(el, 'alt');
-      if (alt && alt.trim()) return alt;
-      const v = attr(el, 'value');
-      if (v && v.trim()) return v;
-      const title = attr(el, 'title');
-      return title && title.trim() ? title : 'Submit';
-    }
+  const type = tag === 'input' ? N.inputType(el) : '';
+  if (type === 'button' || type === 'submit' || type === 'reset') {
+    const v = attr(el, 'value');
+    if (v) return v;
   }
   if (how !== LABEL && LABELABLE.has(tag)) {
     const labels = ctx.labelsOf(el);
@@ -263,6 +254,16 @@ function hostLanguageLabel(ctx, el, state, how) {
       const text = parts.join(' ');
       if (text.trim()) return text;
     }
+  }
+  if (type === 'submit') return 'Submit';
+  if (type === 'reset') return 'Reset';
+  // An image button: its labels (above), alt, title, then the browser's
+  // default (HTML-AAM, input type=image).
+  if (type === 'image') {
+    const alt = attr(el, 'alt');
+    if (alt && alt.trim()) return alt;
+    const title = attr(el, 'title');
+    return title && title.trim() ? title : 'Submit';
   }
   switch (tag) {
     case 'img': case 'area': {
@@ -291,11 +292,13 @@ function placeholderOf(el) {
   return '';
 }
 
+// An SVG element's name from its <title> child, then (for links) its
+// xlink:title (SVG-AAM).
 function svgTitle(el) {
   for (let c = N.firstChild(el); c; c = N.nextSibling(c)) {
     if (isElement(c) && N.localName(c) === 'title') return N.textContent(c) || '';
   }
-  return '';
+  return N.localName(el) === 'a' ? attr(el, 'xlink:title') || '' : '';
 }
 
 // The content text of el's first child element named tag.
@@ -336,9 +339,24 @@ function contentText(ctx, el, state) {
     while (c !== null) c = contentChild(ctx, c, state, parentHidden, details, parts);
   }
   if (pseudo) parts.push(pseudoText(ctx, el, '::after'));
+  if (N.hasAttribute(el, 'aria-owns')) ownedText(ctx, el, state, parts);
   const out = parts.length === 1 ? parts[0] : parts.join('');
   if (pure && state.taint === taint) ctx.contents.set(el, out);
   return out;
+}
+
+// Adds to parts the text of the elements el owns through aria-owns, after
+// its own children and each set apart by spaces (they are not laid out
+// beside them).  An owned element inside el was already counted.
+function ownedText(ctx, el, state, parts) {
+  state.taint++;
+  const owned = idRefs(el, 'aria-owns');
+  for (let i = 0; i < owned.length; i++) {
+    const o = owned[i];
+    if (o === el || N.contains(el, o) || N.contains(o, el)) continue;
+    const text = textAlternative(ctx, o, getRole(o), state, CONTENT);
+    if (text) parts.push(' ', text, ' ');
+  }
 }
 
 // Adds to parts the text one flat-tree child contributes to its parent's
@@ -347,7 +365,9 @@ function contentChild(ctx, child, state, parentHidden, details, parts) {
   let type = child.nodeType;
   if (type === N.TEXT_NODE) {
     // Text nodes have no named properties: read directly.
-    if (!parentHidden) parts.push(transformed(ctx, child.parentNode, child.data));
+    if (!parentHidden && (details === null || !isClosedDetailsContent(details, child))) {
+      parts.push(transformed(ctx, child.parentNode, child.data));
+    }
     return child.nextSibling;
   }
   // A form's controls may hide its nodeType (see elementTag in dom.js).

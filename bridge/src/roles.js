@@ -244,11 +244,35 @@ function named(el, hasName) {
   return hasName ? hasName(el) : defaultHasName(el);
 }
 
-// SVG and MathML roots; their inner elements are generic.
+// Basic shapes: graphics-symbol when named, else none (SVG-AAM).
+const SVG_SHAPES = new Set(['circle', 'ellipse', 'line', 'path', 'polygon', 'polyline', 'rect']);
+
+// SVG elements (SVG-AAM) and the MathML root; other foreign elements are
+// generic.  The svg root is img here, the word Playwright's snapshot uses
+// (page:accessible reports graphics-document, see ariaRoleName).
 function svgRole(el, tag) {
-  if (tag === 'svg') return 'img';
-  if (tag === 'math' && N.namespaceURI(el) === MATHML_NS) return 'math';
-  return 'generic';
+  const ns = N.namespaceURI(el);
+  if (ns === MATHML_NS) return tag === 'math' ? 'math' : 'generic';
+  if (ns !== N.SVG_NS) return 'generic';
+  switch (tag) {
+    case 'svg': return 'img';
+    case 'a': return hasAttr(el, 'href') || hasAttr(el, 'xlink:href') ? 'link' : 'group';
+    case 'image': return 'img';
+    case 'g': return svgNamed(el) ? 'group' : 'generic';
+    default:
+      if (SVG_SHAPES.has(tag)) return svgNamed(el) || isFocusable(el) ? 'graphics-symbol' : 'none';
+      return 'generic';
+  }
+}
+
+// True when an SVG element has a name of its own: aria-label,
+// aria-labelledby, or a <title> child.
+function svgNamed(el) {
+  if (defaultHasName(el)) return true;
+  for (let c = N.firstChild(el); c; c = N.nextSibling(c)) {
+    if (isElement(c) && N.localName(c) === 'title' && (N.textContent(c) || '').trim()) return true;
+  }
+  return false;
 }
 
 function optionRole(el) {

@@ -242,7 +242,10 @@ function createNode(walk, el, tag, html, role, wantsRef, disabled, plain) {
 // repeat, in one long string, what their rendered children already say.
 function nameNode(ctx, el, role, node) {
   if (NAME_PROHIBITED.has(role)) return;
-  if (TABLE_PARTS.has(role) && !hasAttr(el, 'aria-label') && !hasAttr(el, 'aria-labelledby')) {
+  // A grid cell is a widget: it keeps its name whatever it holds (a link
+  // or a button in a data grid).
+  if (TABLE_PARTS.has(role) && role !== 'gridcell' &&
+      !hasAttr(el, 'aria-label') && !hasAttr(el, 'aria-labelledby')) {
     const kids = node.children;
     for (let i = 0; i < kids.length; i++) {
       if (typeof kids[i] !== 'string' && !(kids[i] instanceof Sep)) return;

@@ -11,6 +11,8 @@
 //
 // Refs are handed out here, so only elements that appear in the text get one.
 
+import { displayName } from './name.js';
+
 export const FRAME_MARK = String.fromCharCode(1) + 'frame:';
 
 // Returns { text, refCount, frames }.
@@ -27,7 +29,11 @@ function renderNode(out, node, indent, depth) {
     return;
   }
   let key = indent + '- ' + node.role;
-  if (node.name) key += ' ' + JSON.stringify(node.name);
+  if (node.name) {
+    const shown = displayName(node.name);
+    key += ' ' + JSON.stringify(shown.text);
+    if (shown.length > 0) key += ' [name=' + shown.length + ' chars]';
+  }
   key += node.states;
   if (node.wantsRef) {
     const ref = out.env.refs.assign(node.el, node.role, node.name, node.tag);
