@@ -912,6 +912,7 @@
   }
 
   // src/name.js
+  var COMMENT_NODE = 8;
   var LABELABLE = /* @__PURE__ */ new Set(["input", "select", "textarea", "button", "meter", "output", "progress"]);
   var RANGE_ROLES = /* @__PURE__ */ new Set(["slider", "spinbutton", "progressbar", "scrollbar", "meter"]);
   var TEXT_INPUT_TYPES = /* @__PURE__ */ new Set([
@@ -944,7 +945,10 @@
       // root and is cached in ctx.contents.  taint counts the detours
       // (aria-labelledby met inside content) that would make it depend.
       pure: !includeHidden,
-      taint: 0
+      taint: 0,
+      // The nodes aria-labelledby reached: met again as content in the same
+      // computation, they add nothing (accname 1.2, 2B and 2F).
+      seen: null
     };
     const name = flatten(textAlternative(ctx, el, r, state, ROOT));
     ctx.names.set(el, name);
@@ -969,7 +973,7 @@
   function accessibleDescription(ctx, el, name) {
     const refs = idRefs(el, "aria-describedby");
     if (refs.length > 0) {
-      const text = flatten(referencedText(ctx, refs, el));
+      const text = flatten(referencedText(ctx, refs, el, null));
       if (text) return text;
     }
     const desc = attr(el, "aria-description");
@@ -982,19 +986,30 @@
   var REFERENCED = 1;
   var LABEL = 2;
   var CONTENT = 3;
-  function referencedText(ctx, refs, root) {
+  function labelledByRefs(el) {
+    if (hasAttribute(el, "aria-labelledby")) return idRefs(el, "aria-labelledby");
+    return hasAttribute(el, "aria-labeledby") ? idRefs(el, "aria-labeledby") : [];
+  }
+  function referencedText(ctx, refs, root, outer) {
     const parts = [];
     const used = [];
     for (const ref of refs) {
       if (used.some((u) => u === ref || contains(u, ref))) continue;
+      if (outer !== null && outer.seen !== null && outer.seen.has(ref)) continue;
       used.push(ref);
+      if (outer !== null) {
+        if (outer.seen === null) outer.seen = /* @__PURE__ */ new Set();
+        outer.seen.add(ref);
+        outer.pure = false;
+      }
       const state = {
         root,
         includeHidden: isHiddenForAria(ctx, ref),
         path: [],
         inLabelledBy: true,
         pure: false,
-        taint: 0
+        taint: 0,
+        seen: null
       };
       parts.push(textAlternative(ctx, ref, getRole(ref), state, REFERENCED));
     }
@@ -1002,6 +1017,7 @@
   }
   function textAlternative(ctx, el, role, state, how) {
     if (state.path.includes(el)) return "";
+    if (how === CONTENT && state.seen !== null && state.seen.has(el)) return "";
     if (how === CONTENT && !state.includeHidden) {
       if (hidesSubtree(ctx, el)) return "";
       if (isVisibilityHidden(ctx, el)) return hiddenContainerText(ctx, el, state);
@@ -1023,10 +1039,10 @@
   }
   function computeSteps(ctx, el, role, state, how) {
     if (!state.inLabelledBy) {
-      const refs = idRefs(el, "aria-labelledby");
+      const refs = labelledByRefs(el);
       if (refs.length > 0) {
         if (how === CONTENT) state.taint++;
-        const text2 = referencedText(ctx, refs, state.root);
+        const text2 = referencedText(ctx, refs, state.root, state);
         if (text2.trim()) return text2;
       }
     }
@@ -1036,7 +1052,7 @@
     }
     const label = attr(el, "aria-label");
     if (label && label.trim()) return label;
-    if (isHTML(el) && localName(el) === "img" && attr(el, "alt") === "") return "";
+    if (how !== ROOT && isHTML(el) && localName(el) === "img" && attr(el, "alt") === "") return "";
     if (role !== "none" && role !== "presentation") {
       const native = hostLanguageLabel(ctx, el, state, how);
       if (native) return native;
@@ -1089,10 +1105,6 @@
     if (!isHTML(el)) return svgTitle(el);
     const tag = localName(el);
     const type = tag === "input" ? inputType(el) : "";
-    if (type === "button" || type === "submit" || type === "reset") {
-      const v = attr(el, "value");
-      if (v) return v;
-    }
     if (how !== LABEL && LABELABLE.has(tag)) {
       const labels = ctx.labelsOf(el);
       if (labels.length > 0) {
@@ -1101,13 +1113,18 @@
         state.pure = false;
         for (let i = 0; i < labels.length; i++) {
           const lab = labels[i];
-          if (!state.includeHidden && isHiddenForAria(ctx, lab)) continue;
-          parts.push(textAlternative(ctx, lab, "generic", state, LABEL));
+          const hidden = !state.includeHidden && isHiddenForAria(ctx, lab);
+          const inner = hidden ? { ...state, includeHidden: true, path: state.path.slice() } : state;
+          parts.push(textAlternative(ctx, lab, "generic", inner, LABEL));
         }
         state.pure = pure;
         const text = parts.join(" ");
         if (text.trim()) return text;
       }
+    }
+    if (type === "button" || type === "submit" || type === "reset") {
+      const v = attr(el, "value");
+      if (v) return v;
     }
     if (type === "submit") return "Submit";
     if (type === "reset") return "Reset";
@@ -1210,7 +1227,10 @@
       return child2.nextSibling;
     }
     if (typeof type !== "number") type = nodeType(child2);
-    if (type !== ELEMENT_NODE) return child2.nextSibling;
+    if (type !== ELEMENT_NODE) {
+      if (type === COMMENT_NODE) parts.push(" ");
+      return child2.nextSibling;
+    }
     const tag = elementTag(child2);
     const direct = tag !== "form";
     const next = direct ? child2.nextSibling : nextSibling(child2);

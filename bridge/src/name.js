@@ -15,6 +15,7 @@ import { attr, elementTag, idRefs, isElement, isHTML, tagOf } from './dom.js';
 import { getRole, NAME_FROM_CONTENT } from './roles.js';
 import { hidesSubtree, isClosedDetailsContent, isHiddenForAria, isVisibilityHidden } from './visibility.js';
 
+const COMMENT_NODE = 8;
 const LABELABLE = new Set(['input', 'select', 'textarea', 'button', 'meter', 'output', 'progress']);
 const RANGE_ROLES = new Set(['slider', 'spinbutton', 'progressbar', 'scrollbar', 'meter']);
 const TEXT_INPUT_TYPES = new Set(['text', 'search', 'email', 'tel', 'url', 'password', 'number',
@@ -38,6 +39,9 @@ export function accessibleName(ctx, el, role, visible) {
     // (aria-labelledby met inside content) that would make it depend.
     pure: !includeHidden,
     taint: 0,
+    // The nodes aria-labelledby reached: met again as content in the same
+    // computation, they add nothing (accname 1.2, 2B and 2F).
+    seen: null,
   };
   const name = flatten(textAlternative(ctx, el, r, state, ROOT));
   ctx.names.set(el, name);
@@ -82,7 +86,7 @@ export function displayName(name) {
 export function accessibleDescription(ctx, el, name) {
   const refs = idRefs(el, 'aria-describedby');
   if (refs.length > 0) {
-    const text = flatten(referencedText(ctx, refs, el));
+    const text = flatten(referencedText(ctx, refs, el, null));
     if (text) return text;
   }
   const desc = attr(el, 'aria-description');
@@ -98,15 +102,32 @@ const REFERENCED = 1;  // directly referenced by aria-labelledby/describedby
 const LABEL = 2;       // a native label of the element being named
 const CONTENT = 3;     // a descendant reached while naming from content
 
+// The elements aria-labelledby names, or, when it is absent, the
+// misspelt aria-labeledby that browsers also honour (the conformance tests
+// check both, and that the right spelling wins).
+function labelledByRefs(el) {
+  if (N.hasAttribute(el, 'aria-labelledby')) return idRefs(el, 'aria-labelledby');
+  return N.hasAttribute(el, 'aria-labeledby') ? idRefs(el, 'aria-labeledby') : [];
+}
+
 // Text of the elements an id-list attribute names, joined by spaces.  A
 // node is counted once: a repeated id, or an element inside one already
 // referenced, adds nothing.
-function referencedText(ctx, refs, root) {
+// outer is the state of the computation that met the attribute (null for
+// a description): the referenced nodes join its set of nodes seen.
+function referencedText(ctx, refs, root, outer) {
   const parts = [];
   const used = [];
   for (const ref of refs) {
     if (used.some((u) => u === ref || N.contains(u, ref))) continue;
+    if (outer !== null && outer.seen !== null && outer.seen.has(ref)) continue;
     used.push(ref);
+    if (outer !== null) {
+      if (outer.seen === null) outer.seen = new Set();
+      outer.seen.add(ref);
+      // Content met from now on depends on what was seen: not cached.
+      outer.pure = false;
+    }
     const state = {
       root,
       includeHidden: isHiddenForAria(ctx, ref),
@@ -114,6 +135,7 @@ function referencedText(ctx, refs, root) {
       inLabelledBy: true,
       pure: false,
       taint: 0,
+      seen: null,
     };
     parts.push(textAlternative(ctx, ref, getRole(ref), state, REFERENCED));
   }
@@ -126,6 +148,7 @@ function textAlternative(ctx, el, role, state, how) {
   // 2A: hidden nodes contribute nothing unless hidden content is included.
   // A visibility:hidden node hides itself only: a visible descendant still
   // gives its text (Chromium agrees).
+  if (how === CONTENT && state.seen !== null && state.seen.has(el)) return '';
   if (how === CONTENT && !state.includeHidden) {
     if (hidesSubtree(ctx, el)) return '';
     if (isVisibilityHidden(ctx, el)) return hiddenContainerText(ctx, el, state);
@@ -151,10 +174,10 @@ function hiddenContainerText(ctx, el, state) {
 function computeSteps(ctx, el, role, state, how) {
   // 2B: aria-labelledby, not followed inside another labelledby traversal.
   if (!state.inLabelledBy) {
-    const refs = idRefs(el, 'aria-labelledby');
+    const refs = labelledByRefs(el);
     if (refs.length > 0) {
       if (how === CONTENT) state.taint++;
-      const text = referencedText(ctx, refs, state.root);
+      const text = referencedText(ctx, refs, state.root, state);
       if (text.trim()) return text;
     }
   }
@@ -167,9 +190,9 @@ function computeSteps(ctx, el, role, state, how) {
   // 2D: aria-label.
   const label = attr(el, 'aria-label');
   if (label && label.trim()) return label;
-  // An image with alt="" is decorative: no name, and its title is not
-  // used either (HTML-AAM; Chromium would fall back to the title).
-  if (isHTML(el) && N.localName(el) === 'img' && attr(el, 'alt') === '') return '';
+  // An image with alt="" is decorative: inside content it adds nothing,
+  // not even its title; named on its own it falls to its title (2I).
+  if (how !== ROOT && isHTML(el) && N.localName(el) === 'img' && attr(el, 'alt') === '') return '';
   // 2E: host-language label.
   if (role !== 'none' && role !== 'presentation') {
     const native = hostLanguageLabel(ctx, el, state, how);
@@ -235,10 +258,6 @@ function hostLanguageLabel(ctx, el, state, how) {
   if (!isHTML(el)) return svgTitle(el);
   const tag = N.localName(el);
   const type = tag === 'input' ? N.inputType(el) : '';
-  if (type === 'button' || type === 'submit' || type === 'reset') {
-    const v = attr(el, 'value');
-    if (v) return v;
-  }
   if (how !== LABEL && LABELABLE.has(tag)) {
     const labels = ctx.labelsOf(el);
     if (labels.length > 0) {
@@ -246,14 +265,21 @@ function hostLanguageLabel(ctx, el, state, how) {
       const pure = state.pure;
       state.pure = false; // a label may hold the element being named
       for (let i = 0; i < labels.length; i++) {
+        // A hidden label still names its control, all of it, as a hidden
+        // node referenced by aria-labelledby does.
         const lab = labels[i];
-        if (!state.includeHidden && isHiddenForAria(ctx, lab)) continue;
-        parts.push(textAlternative(ctx, lab, 'generic', state, LABEL));
+        const hidden = !state.includeHidden && isHiddenForAria(ctx, lab);
+        const inner = hidden ? { ...state, includeHidden: true, path: state.path.slice() } : state;
+        parts.push(textAlternative(ctx, lab, 'generic', inner, LABEL));
       }
       state.pure = pure;
       const text = parts.join(' ');
       if (text.trim()) return text;
     }
+  }
+  if (type === 'button' || type === 'submit' || type === 'reset') {
+    const v = attr(el, 'value');
+    if (v) return v;
   }
   if (type === 'submit') return 'Submit';
   if (type === 'reset') return 'Reset';
@@ -372,7 +398,13 @@ function contentChild(ctx, child, state, parentHidden, details, parts) {
   }
   // A form's controls may hide its nodeType (see elementTag in dom.js).
   if (typeof type !== 'number') type = N.nodeType(child);
-  if (type !== N.ELEMENT_NODE) return child.nextSibling;
+  if (type !== N.ELEMENT_NODE) {
+    // Text nodes apart in the tree are apart in the name: a comment
+    // between two words parts them (the conformance tests' reading of
+    // accname 2F; Chromium joins them).
+    if (type === COMMENT_NODE) parts.push(' ');
+    return child.nextSibling;
+  }
   const tag = elementTag(child);
   const direct = tag !== 'form';
   const next = direct ? child.nextSibling : N.nextSibling(child);
