@@ -881,6 +881,7 @@
     if (isNeverRendered(el)) return true;
     if (ariaToken(el, "aria-hidden") === "true") return true;
     if (hasAttribute(el, "inert")) return true;
+    if (localName(el) === "area" && namespaceURI(el) === HTML_NS) return false;
     return isDisplayNone(ctx, el);
   }
   function isClosedDetailsContent(details, child2) {
@@ -1038,6 +1039,7 @@
     }
   }
   function computeSteps(ctx, el, role, state, how) {
+    if (how === CONTENT && localName(el) === "slot" && isHTML(el)) return contentText(ctx, el, state);
     if (!state.inLabelledBy) {
       const refs = labelledByRefs(el);
       if (refs.length > 0) {
@@ -4213,10 +4215,11 @@
   }
   function accessibleItem(ctx, refs, el) {
     const role = getRole(el);
-    const name = accessibleName(ctx, el, role, false);
-    const description = accessibleDescription(ctx, el, name);
+    const hidden = isHiddenForAria(ctx, el);
+    const name = hidden ? "" : accessibleName(ctx, el, role, false);
+    const description = hidden ? "" : accessibleDescription(ctx, el, name);
     let ref = refs.peek(el);
-    if (ref === null && !isHiddenForAria(ctx, el)) {
+    if (ref === null && !hidden) {
       const parent = flatParent(el);
       const parentPointer = isElement(parent) && (ctx.flags(parent) & F_POINTER) !== 0;
       const pointer = (ctx.flags(el) & F_POINTER) !== 0 && !parentPointer;

@@ -182,12 +182,17 @@ function create(options) {
   return Object.freeze(instance);
 }
 
+// What assistive technology is told of el.  An element hidden from the
+// accessibility tree is not exposed: its name and description are empty
+// (as the conformance tests expect), though the locators still match it
+// by the name it would have.
 function accessibleItem(ctx, refs, el) {
   const role = getRole(el);
-  const name = accessibleName(ctx, el, role, false);
-  const description = accessibleDescription(ctx, el, name);
+  const hidden = isHiddenForAria(ctx, el);
+  const name = hidden ? '' : accessibleName(ctx, el, role, false);
+  const description = hidden ? '' : accessibleDescription(ctx, el, name);
   let ref = refs.peek(el);
-  if (ref === null && !isHiddenForAria(ctx, el)) {
+  if (ref === null && !hidden) {
     const parent = flatParent(el);
     const parentPointer = isElement(parent) && (ctx.flags(parent) & F_POINTER) !== 0;
     const pointer = (ctx.flags(el) & F_POINTER) !== 0 && !parentPointer;

@@ -172,6 +172,9 @@ function hiddenContainerText(ctx, el, state) {
 }
 
 function computeSteps(ctx, el, role, state, how) {
+  // A slot is not in the accessibility tree: its aria-label or title does
+  // not stand in for what it shows (accname 1.2, slots).
+  if (how === CONTENT && N.localName(el) === 'slot' && isHTML(el)) return contentText(ctx, el, state);
   // 2B: aria-labelledby, not followed inside another labelledby traversal.
   if (!state.inLabelledBy) {
     const refs = labelledByRefs(el);

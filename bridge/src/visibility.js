@@ -228,6 +228,9 @@ export function hidesSubtree(ctx, el) {
   if (isNeverRendered(el)) return true;
   if (ariaToken(el, 'aria-hidden') === 'true') return true;
   if (N.hasAttribute(el, 'inert')) return true;
+  // An image map's areas have no box of their own (display: none) yet are
+  // exposed as the image's links.
+  if (N.localName(el) === 'area' && N.namespaceURI(el) === N.HTML_NS) return false;
   return isDisplayNone(ctx, el);
 }
 
