@@ -995,7 +995,7 @@
     const parts = [];
     const used = [];
     for (const ref of refs) {
-      if (used.some((u) => u === ref || contains(u, ref))) continue;
+      if (used.includes(ref)) continue;
       if (outer !== null && outer.seen !== null && outer.seen.has(ref)) continue;
       used.push(ref);
       if (outer !== null) {
@@ -1292,7 +1292,11 @@
     if (!out) return "";
     out = collapse(out);
     const image = slash >= 0 ? /\b(?:url|image-set|[\w-]*gradient)\(/i.test(content.slice(0, slash)) : source !== content;
-    return cs.display === "inline" && !image ? out : " " + out + " ";
+    const apart = !image && cs.display === "inline" && isZero(cs.paddingLeft) && isZero(cs.paddingRight) && isZero(cs.marginLeft) && isZero(cs.marginRight);
+    return apart ? out : " " + out + " ";
+  }
+  function isZero(length) {
+    return !length || parseFloat(length) === 0;
   }
   function stripFunctions(content) {
     let out = "";
@@ -4216,7 +4220,8 @@
   function accessibleItem(ctx, refs, el) {
     const role = getRole(el);
     const hidden = isHiddenForAria(ctx, el);
-    const name = hidden ? "" : accessibleName(ctx, el, role, false);
+    const labelled = hidden && ctx.labelsOf(el).length > 0;
+    const name = hidden && !labelled ? "" : accessibleName(ctx, el, role, false);
     const description = hidden ? "" : accessibleDescription(ctx, el, name);
     let ref = refs.peek(el);
     if (ref === null && !hidden) {

@@ -184,12 +184,14 @@ function create(options) {
 
 // What assistive technology is told of el.  An element hidden from the
 // accessibility tree is not exposed: its name and description are empty
-// (as the conformance tests expect), though the locators still match it
-// by the name it would have.
+// (accname 2A), though the locators still match it by the name it would
+// have.  A hidden control that a <label> names keeps that name, as the
+// conformance tests expect (accname 2A ii: a label traversal).
 function accessibleItem(ctx, refs, el) {
   const role = getRole(el);
   const hidden = isHiddenForAria(ctx, el);
-  const name = hidden ? '' : accessibleName(ctx, el, role, false);
+  const labelled = hidden && ctx.labelsOf(el).length > 0;
+  const name = hidden && !labelled ? '' : accessibleName(ctx, el, role, false);
   const description = hidden ? '' : accessibleDescription(ctx, el, name);
   let ref = refs.peek(el);
   if (ref === null && !hidden) {
