@@ -158,7 +158,7 @@
   }
 
   // src/roles.js
-  var ROLES = new Set("alert alertdialog application article banner blockquote button caption cell checkbox code columnheader combobox complementary contentinfo definition deletion dialog directory document emphasis feed figure form generic grid gridcell group heading img insertion link list listbox listitem log main marquee math menu menubar menuitem menuitemcheckbox menuitemradio meter navigation none note option paragraph presentation progressbar radio radiogroup region row rowgroup rowheader scrollbar search searchbox separator slider spinbutton status strong subscript superscript switch tab table tablist tabpanel term textbox time timer toolbar tooltip tree treegrid treeitem image mark graphics-document graphics-object graphics-symbol".split(" "));
+  var ROLES = new Set("alert alertdialog application article banner blockquote button caption cell checkbox code columnheader combobox complementary contentinfo definition deletion dialog directory document emphasis feed figure form generic grid gridcell group heading img insertion link list listbox listitem log main marquee math menu menubar menuitem menuitemcheckbox menuitemradio meter navigation none note option paragraph presentation progressbar radio radiogroup region row rowgroup rowheader scrollbar search searchbox separator slider spinbutton status strong subscript superscript switch tab table tablist tabpanel term textbox time timer toolbar tooltip tree treegrid treeitem image mark suggestion comment graphics-document graphics-object graphics-symbol".split(" "));
   var ROLE_SYNONYMS = Object.assign(/* @__PURE__ */ Object.create(null), { directory: "list", image: "img" });
   var NEEDS_NAME = /* @__PURE__ */ new Set(["region", "form"]);
   var GLOBAL_ARIA = [
@@ -336,16 +336,12 @@
     const value = attr(el, "role");
     if (!value) return "";
     const tokens = value.trim().toLowerCase().split(/\s+/);
-    let unnamed = false;
     for (const token of tokens) {
       if (!ROLES.has(token)) continue;
-      if (NEEDS_NAME.has(token) && !named(el, hasName)) {
-        unnamed = true;
-        continue;
-      }
+      if (NEEDS_NAME.has(token) && !named(el, hasName)) continue;
       return ROLE_SYNONYMS[token] || token;
     }
-    return unnamed ? "generic" : "";
+    return "";
   }
   function ariaRoleName(el, role) {
     if (role === "img") {

@@ -19,7 +19,7 @@ const ROLES = new Set((
   'menuitemradio meter navigation none note option paragraph presentation progressbar radio ' +
   'radiogroup region row rowgroup rowheader scrollbar search searchbox separator slider ' +
   'spinbutton status strong subscript superscript switch tab table tablist tabpanel term ' +
-  'textbox time timer toolbar tooltip tree treegrid treeitem image mark ' +
+  'textbox time timer toolbar tooltip tree treegrid treeitem image mark suggestion comment ' +
   // Graphics module (graphics-aria 1.0).
   'graphics-document graphics-object graphics-symbol'
 ).split(' '));
@@ -133,22 +133,19 @@ export function hasGlobalAria(el) {
 
 // The first valid, non-abstract token of el's role attribute, or ''.
 // region and form are skipped when el has no name (hasName as for
-// getRole).  The snapshot's words are returned: img for image, list for
-// directory.
+// getRole), so an unnamed one falls to the next token or else to the
+// element's implicit role (a div's generic, a nav's navigation).  The
+// snapshot's words are returned: img for image, list for directory.
 export function explicitRole(el, hasName) {
   const value = attr(el, 'role');
   if (!value) return '';
   const tokens = value.trim().toLowerCase().split(/\s+/);
-  let unnamed = false;
   for (const token of tokens) {
     if (!ROLES.has(token)) continue;
-    if (NEEDS_NAME.has(token) && !named(el, hasName)) {
-      unnamed = true;
-      continue;
-    }
+    if (NEEDS_NAME.has(token) && !named(el, hasName)) continue;
     return ROLE_SYNONYMS[token] || token;
   }
-  return unnamed ? 'generic' : '';
+  return '';
 }
 
 // The WAI-ARIA name of a role getRole returned, as page:accessible reports
