@@ -19,8 +19,13 @@ function fidelity.cases(page)
   -- The public tests also spell a name data-expectedname, expect generic
   -- of class ex-generic, and mark cases they do not run (ex-crash,
   -- ex-invalid-test): those are counted as no case.
+  -- A page that marks the cases it runs (class ex, ex-generic or
+  -- labelled) is read for those alone.
   local list = page:evaluate(([[ [...document.querySelectorAll(%q)].map((e, i) => {
-      const skip = e.classList.contains('ex-crash') || e.classList.contains('ex-invalid-test');
+      const scoped = document.querySelector('.ex,.ex-generic,.labelled') !== null;
+      const marked = e.matches('.ex,.ex-generic,.labelled');
+      const skip = (scoped && !marked) || e.classList.contains('ex-crash') ||
+        e.classList.contains('ex-invalid-test');
       return skip ? {} : {
         label: e.dataset.testname || e.outerHTML.slice(0, 120),
         name: e.getAttribute(%q) ?? e.getAttribute('data-expectedname'),

@@ -343,7 +343,37 @@
     }
     return "";
   }
+  var CELLS = ["row", "grid", "table", "treegrid"];
+  var MENU_ITEMS = ["group", "menu", "menubar"];
+  var REQUIRED_CONTEXT = Object.assign(/* @__PURE__ */ Object.create(null), {
+    caption: ["figure", "grid", "table", "treegrid"],
+    cell: CELLS,
+    columnheader: CELLS,
+    gridcell: CELLS,
+    rowheader: CELLS,
+    listitem: ["list", "directory"],
+    menuitem: MENU_ITEMS,
+    menuitemcheckbox: MENU_ITEMS,
+    menuitemradio: MENU_ITEMS,
+    option: ["group", "listbox"],
+    row: ["grid", "rowgroup", "table", "treegrid"],
+    tab: ["tablist"],
+    treeitem: ["group", "tree"]
+  });
+  function inRequiredContext(el, role) {
+    const context = REQUIRED_CONTEXT[role];
+    for (let p = flatParent(el); isElement(p); p = flatParent(p)) {
+      const r = explicitRole(p) || implicitRole(p);
+      if (r === "generic" || r === "none" || r === "presentation") continue;
+      return context.includes(r === "img" ? "image" : r);
+    }
+    return false;
+  }
   function ariaRoleName(el, role) {
+    if (REQUIRED_CONTEXT[role] !== void 0 && explicitRole(el) === role && !inRequiredContext(el, role)) {
+      role = implicitRole(el);
+    }
+    if (role === "generic" && tagOf(el) === "form" && isHTML(el) && !explicitRole(el)) return "form";
     if (role === "img") {
       const svgRoot = tagOf(el) === "svg" && namespaceURI(el) === SVG_NS && !explicitRole(el);
       return svgRoot ? "graphics-document" : "image";

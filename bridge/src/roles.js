@@ -148,10 +148,46 @@ export function explicitRole(el, hasName) {
   return '';
 }
 
+// Roles that only hold inside certain others (WAI-ARIA 1.2, "required
+// context role").  Cells are also taken directly inside their table-like
+// container, and a rowgroup anywhere, as the public grid tests expect.
+const CELLS = ['row', 'grid', 'table', 'treegrid'];
+const MENU_ITEMS = ['group', 'menu', 'menubar'];
+const REQUIRED_CONTEXT = Object.assign(Object.create(null), {
+  caption: ['figure', 'grid', 'table', 'treegrid'],
+  cell: CELLS, columnheader: CELLS, gridcell: CELLS, rowheader: CELLS,
+  listitem: ['list', 'directory'],
+  menuitem: MENU_ITEMS, menuitemcheckbox: MENU_ITEMS, menuitemradio: MENU_ITEMS,
+  option: ['group', 'listbox'],
+  row: ['grid', 'rowgroup', 'table', 'treegrid'],
+  tab: ['tablist'],
+  treeitem: ['group', 'tree'],
+});
+
+// True when the nearest ancestor of el with a role other than generic or
+// none has one of the roles role requires around it.
+function inRequiredContext(el, role) {
+  const context = REQUIRED_CONTEXT[role];
+  for (let p = flatParent(el); isElement(p); p = flatParent(p)) {
+    const r = explicitRole(p) || implicitRole(p);
+    if (r === 'generic' || r === 'none' || r === 'presentation') continue;
+    return context.includes(r === 'img' ? 'image' : r);
+  }
+  return false;
+}
+
 // The WAI-ARIA name of a role getRole returned, as page:accessible reports
-// it: img is image (ARIA 1.3; Playwright's snapshot keeps "img"),
-// presentation is none, and an <svg> root is graphics-document (SVG-AAM).
+// it (the computed role of CORE-AAM and HTML-AAM): img is image (ARIA 1.3),
+// presentation is none, an <svg> root is graphics-document (SVG-AAM), an
+// explicit role outside its required context falls back to the element's
+// own role, and a <form> is a form even unnamed (HTML-AAM).  The snapshot
+// keeps the words Playwright's getByRole matches instead: img, a role
+// wherever it is written, and generic for an unnamed form.
 export function ariaRoleName(el, role) {
+  if (REQUIRED_CONTEXT[role] !== undefined && explicitRole(el) === role && !inRequiredContext(el, role)) {
+    role = implicitRole(el);
+  }
+  if (role === 'generic' && tagOf(el) === 'form' && isHTML(el) && !explicitRole(el)) return 'form';
   if (role === 'img') {
     const svgRoot = tagOf(el) === 'svg' && N.namespaceURI(el) === N.SVG_NS && !explicitRole(el);
     return svgRoot ? 'graphics-document' : 'image';
