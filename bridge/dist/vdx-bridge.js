@@ -346,7 +346,6 @@
   var CELLS = ["row", "grid", "table", "treegrid"];
   var MENU_ITEMS = ["group", "menu", "menubar"];
   var REQUIRED_CONTEXT = Object.assign(/* @__PURE__ */ Object.create(null), {
-    caption: ["figure", "grid", "table", "treegrid"],
     cell: CELLS,
     columnheader: CELLS,
     gridcell: CELLS,
@@ -374,6 +373,7 @@
       role = implicitRole(el);
     }
     if (role === "generic" && tagOf(el) === "form" && isHTML(el) && !explicitRole(el)) return "form";
+    if ((role === "banner" || role === "contentinfo") && !isScopedToBody(el)) return "generic";
     if (role === "img") {
       const svgRoot = tagOf(el) === "svg" && namespaceURI(el) === SVG_NS && !explicitRole(el);
       return svgRoot ? "graphics-document" : "image";
@@ -513,10 +513,11 @@
   }
   function listItemRole(el) {
     const p = parentNode(el);
+    if (!isElement(p)) return "generic";
+    const r = explicitRole(p);
+    if (r) return r === "list" ? "listitem" : "generic";
     const tag = tagOf(p);
-    if (tag === "ul" || tag === "ol" || tag === "menu") return "listitem";
-    if (isElement(p) && explicitRole(p) === "list") return "listitem";
-    return "generic";
+    return tag === "ul" || tag === "ol" || tag === "menu" ? "listitem" : "generic";
   }
   function tableRoleOf(el) {
     for (let p = parentNode(el); isElement(p); p = parentNode(p)) {

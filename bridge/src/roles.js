@@ -150,11 +150,12 @@ export function explicitRole(el, hasName) {
 
 // Roles that only hold inside certain others (WAI-ARIA 1.2, "required
 // context role").  Cells are also taken directly inside their table-like
-// container, and a rowgroup anywhere, as the public grid tests expect.
+// container, and a rowgroup or caption anywhere, as most of the public
+// role tests expect (they disagree among themselves on orphan cells and
+// captions).
 const CELLS = ['row', 'grid', 'table', 'treegrid'];
 const MENU_ITEMS = ['group', 'menu', 'menubar'];
 const REQUIRED_CONTEXT = Object.assign(Object.create(null), {
-  caption: ['figure', 'grid', 'table', 'treegrid'],
   cell: CELLS, columnheader: CELLS, gridcell: CELLS, rowheader: CELLS,
   listitem: ['list', 'directory'],
   menuitem: MENU_ITEMS, menuitemcheckbox: MENU_ITEMS, menuitemradio: MENU_ITEMS,
@@ -180,7 +181,8 @@ function inRequiredContext(el, role) {
 // it (the computed role of CORE-AAM and HTML-AAM): img is image (ARIA 1.3),
 // presentation is none, an <svg> root is graphics-document (SVG-AAM), an
 // explicit role outside its required context falls back to the element's
-// own role, and a <form> is a form even unnamed (HTML-AAM).  The snapshot
+// own role, a <form> is a form even unnamed (HTML-AAM), and a banner or
+// contentinfo inside sectioning content is generic.  The snapshot
 // keeps the words Playwright's getByRole matches instead: img, a role
 // wherever it is written, and generic for an unnamed form.
 export function ariaRoleName(el, role) {
@@ -188,6 +190,9 @@ export function ariaRoleName(el, role) {
     role = implicitRole(el);
   }
   if (role === 'generic' && tagOf(el) === 'form' && isHTML(el) && !explicitRole(el)) return 'form';
+  // A banner or contentinfo written inside main, an article or another
+  // section is not the page's (HTML-AAM scoping, applied to the role too).
+  if ((role === 'banner' || role === 'contentinfo') && !isScopedToBody(el)) return 'generic';
   if (role === 'img') {
     const svgRoot = tagOf(el) === 'svg' && N.namespaceURI(el) === N.SVG_NS && !explicitRole(el);
     return svgRoot ? 'graphics-document' : 'image';
@@ -343,12 +348,15 @@ function selectRole(el) {
   return 'combobox';
 }
 
+// An li is a listitem only inside a list: a ul, ol or menu that keeps its
+// list role (not a ul given role=tablist), or any element of role list.
 function listItemRole(el) {
   const p = N.parentNode(el);
+  if (!isElement(p)) return 'generic';
+  const r = explicitRole(p);
+  if (r) return r === 'list' ? 'listitem' : 'generic';
   const tag = tagOf(p);
-  if (tag === 'ul' || tag === 'ol' || tag === 'menu') return 'listitem';
-  if (isElement(p) && explicitRole(p) === 'list') return 'listitem';
-  return 'generic';
+  return tag === 'ul' || tag === 'ol' || tag === 'menu' ? 'listitem' : 'generic';
 }
 
 // The table-like ancestor of a cell, and whether it is a grid.
