@@ -4,25 +4,30 @@
 -- public accname, html-aam and wai-aria conformance tests), beside what
 -- Chromium's own accessibility tree reports for the same elements.
 --
---   build/vdxlua tools/fidelity.lua [-v] DIR...
+--   build/vdxlua tools/fidelity.lua [-v] ROOT [SUBDIR...]
 --
--- Every *.html under each DIR (found with `find`) is served from DIR and
--- read once.  -v lists each case either engine gets wrong.
+-- Every *.html under ROOT (or under each ROOT/SUBDIR) is served from ROOT,
+-- so pages find their own scripts and styles, and read once.  -v lists each
+-- case either engine gets wrong.  For the public tests, ROOT is a
+-- web-platform-tests checkout and the SUBDIRs accname, html-aam and
+-- wai-aria.
 package.path = "spec/?.lua;" .. package.path
 local vdx = require "vdx"
 local fidelity = require "fidelity"
 
-local verbose, dirs = false, {}
+local verbose, args = false, {}
 for _, a in ipairs(arg) do
-  if a == "-v" then verbose = true else dirs[#dirs + 1] = a end
+  if a == "-v" then verbose = true else args[#args + 1] = a end
 end
-if #dirs == 0 then
-  io.stderr:write("usage: build/vdxlua tools/fidelity.lua [-v] DIR...\n")
+local root = table.remove(args, 1)
+if not root then
+  io.stderr:write("usage: build/vdxlua tools/fidelity.lua [-v] ROOT [SUBDIR...]\n")
   os.exit(2)
 end
+if #args == 0 then args[1] = "." end
 
 local sum = {}
-local function add(engine, what, total, right)
+local function add(engine, total, right)
   sum[engine] = sum[engine] or { total = {}, right = {} }
   local s = sum[engine]
   for k, n in pairs(total) do
@@ -33,18 +38,18 @@ end
 
 local browser <close> = vdx.launch {}
 local page = browser:new_page()
-for _, dir in ipairs(dirs) do
-  local srv = vdx.serve { root = dir, port = 0 }
-  local p = io.popen("cd '" .. dir .. "' && find . -name '*.html' | sort")
+local srv = vdx.serve { root = root, port = 0 }
+for _, sub in ipairs(args) do
+  local p = io.popen("cd '" .. root .. "' && find '" .. sub .. "' -name '*.html' | sort")
   for file in p:lines() do
-    local path = file:sub(3)
+    local path = file:gsub("^%./", "")
     page:navigate(srv.url .. "/" .. path)
     local cases, count = fidelity.cases(page)
     if #cases > 0 then
       for _, engine in ipairs { "vdx", "chromium" } do
         local items = engine == "vdx" and fidelity.vdx(page, count) or fidelity.chromium(page)
         local wrong, total, right = fidelity.compare(cases, items)
-        add(engine, path, total, right)
+        add(engine, total, right)
         if verbose then
           for _, w in ipairs(wrong) do print(("%-8s %s: %s"):format(engine, path, w)) end
         end
@@ -52,8 +57,8 @@ for _, dir in ipairs(dirs) do
     end
   end
   p:close()
-  srv:close()
 end
+srv:close()
 
 print(("%-12s %18s %18s"):format("", "vdxlua", "chromium AX tree"))
 for _, what in ipairs { "role", "name", "description" } do
