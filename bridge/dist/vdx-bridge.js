@@ -1284,7 +1284,8 @@
     return next;
   }
   function transformed(ctx, el, text) {
-    if (el === null || !ctx.mayTransform(el)) return text;
+    if (el !== null && nodeType(el) === DOCUMENT_FRAGMENT_NODE) el = shadowHost(el);
+    if (el === null || nodeType(el) !== ELEMENT_NODE || !ctx.mayTransform(el)) return text;
     switch (ctx.textTransform(el)) {
       case "uppercase":
         return text.toUpperCase();

@@ -6,9 +6,12 @@
 // (2D), host-language labels (2E), name from content including CSS
 // ::before/::after (2F-2H), and the title tooltip (2I).  Ids resolve in the
 // tree of the referring element (its document or shadow root).  A hidden node
-// referenced by aria-labelledby or aria-describedby contributes its whole
-// subtree, hidden parts included; a visible one contributes only its visible
-// parts.
+// referenced by aria-labelledby or aria-describedby, or a hidden <label>,
+// contributes its whole subtree, hidden parts included; a visible one
+// contributes only its visible parts.  Words are parted where the layout
+// parts them (blocks, inline-blocks, controls, <br>, padded pseudo-elements)
+// and only ASCII white space collapses.  Where Chromium's own tree differs
+// from the spec, the spec is followed and the place says so.
 
 import * as N from './natives.js';
 import { attr, elementTag, idRefs, isElement, isHTML, tagOf } from './dom.js';
@@ -49,7 +52,9 @@ export function accessibleName(ctx, el, role, visible) {
 }
 
 // Characters that render as nothing: soft hyphen, zero-width space,
-// non-joiner and joiner, word joiner, byte-order mark.
+// non-joiner and joiner, word joiner, byte-order mark.  They are dropped
+// from names (Chromium's tree keeps them, so a name read from it does not
+// match the text a user sees).
 const INVISIBLE = /[\u00ad\u200b-\u200d\u2060\ufeff]/g;
 // Only ASCII white space collapses (accname 1.2, "flat string"): a
 // no-break space and the other Unicode spaces stay in the name.
@@ -438,8 +443,10 @@ function contentChild(ctx, child, state, parentHidden, details, parts) {
 
 // text as rendered under el's text-transform (uppercase, lowercase,
 // capitalize), which screen readers hear and Chromium's tree reports.
+// el is the text's parent: a shadow root stands for its host.
 function transformed(ctx, el, text) {
-  if (el === null || !ctx.mayTransform(el)) return text;
+  if (el !== null && N.nodeType(el) === N.DOCUMENT_FRAGMENT_NODE) el = N.shadowHost(el);
+  if (el === null || N.nodeType(el) !== N.ELEMENT_NODE || !ctx.mayTransform(el)) return text;
   switch (ctx.textTransform(el)) {
     case 'uppercase': return text.toUpperCase();
     case 'lowercase': return text.toLowerCase();

@@ -396,7 +396,9 @@ function headerCellRole(el) {
 }
 
 // True when a header/footer/aside is not inside sectioning content (or an
-// element with a sectioning role), so it maps to a landmark.
+// element with a sectioning role), so it maps to a landmark.  HTML-AAM
+// makes an unnamed aside inside main or a section generic; Chromium keeps
+// it complementary.
 function isScopedToBody(el) {
   for (let p = flatParent(el); isElement(p); p = flatParent(p)) {
     if (isHTML(p) && SECTIONING_TAGS.has(N.localName(p))) return false;
