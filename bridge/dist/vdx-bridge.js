@@ -1081,11 +1081,12 @@
     }
     const label = attr(el, "aria-label");
     if (label && label.trim()) return label;
-    if (how !== ROOT && isHTML(el) && localName(el) === "img" && attr(el, "alt") === "") return "";
+    if (isHTML(el) && localName(el) === "img" && attr(el, "alt") === "") return "";
     if (role !== "none" && role !== "presentation") {
       const native = hostLanguageLabel(ctx, el, state, how);
       if (native) return native;
     }
+    if (isHTML(el) && localName(el) === "input" && inputType(el) === "image" && attr(el, "alt") === "") return "";
     let text = "";
     if (how !== ROOT || NAME_FROM_CONTENT.has(role)) {
       text = contentText(ctx, el, state);
@@ -1160,6 +1161,7 @@
     if (type === "image") {
       const alt = attr(el, "alt");
       if (alt && alt.trim()) return alt;
+      if (alt === "") return "";
       const title = attr(el, "title");
       return title && title.trim() ? title : "Submit";
     }
@@ -4248,9 +4250,8 @@
   function accessibleItem(ctx, refs, el) {
     const role = getRole(el);
     const hidden = isHiddenForAria(ctx, el);
-    const labelled = hidden && ctx.labelsOf(el).length > 0;
-    const name = hidden && !labelled ? "" : accessibleName(ctx, el, role, false);
-    const description = hidden ? "" : accessibleDescription(ctx, el, name);
+    const name = accessibleName(ctx, el, role, false);
+    const description = accessibleDescription(ctx, el, name);
     let ref = refs.peek(el);
     if (ref === null && !hidden) {
       const parent = flatParent(el);

@@ -197,14 +197,17 @@ function computeSteps(ctx, el, role, state, how) {
   // 2D: aria-label.
   const label = attr(el, 'aria-label');
   if (label && label.trim()) return label;
-  // An image with alt="" is decorative: inside content it adds nothing,
-  // not even its title; named on its own it falls to its title (2I).
-  if (how !== ROOT && isHTML(el) && N.localName(el) === 'img' && attr(el, 'alt') === '') return '';
+  // An image with alt="" is decorative: it has no name, and its title is
+  // not used (HTML-AAM; one accname test and Chromium fall back to it).
+  if (isHTML(el) && N.localName(el) === 'img' && attr(el, 'alt') === '') return '';
   // 2E: host-language label.
   if (role !== 'none' && role !== 'presentation') {
     const native = hostLanguageLabel(ctx, el, state, how);
     if (native) return native;
   }
+  // An image button with alt="" and no label is decorative too: neither
+  // its title nor the browser's default names it (HTML-AAM).
+  if (isHTML(el) && N.localName(el) === 'input' && N.inputType(el) === 'image' && attr(el, 'alt') === '') return '';
   // 2F: name from content.
   let text = '';
   if (how !== ROOT || NAME_FROM_CONTENT.has(role)) {
@@ -295,6 +298,7 @@ function hostLanguageLabel(ctx, el, state, how) {
   if (type === 'image') {
     const alt = attr(el, 'alt');
     if (alt && alt.trim()) return alt;
+    if (alt === '') return ''; // decorative: see computeSteps
     const title = attr(el, 'title');
     return title && title.trim() ? title : 'Submit';
   }
