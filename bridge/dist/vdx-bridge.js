@@ -451,10 +451,13 @@
     return "combobox";
   }
   function listItemRole(el) {
-    const p = parentNode(el);
-    const tag = tagOf(p);
-    if (tag === "ul" || tag === "ol" || tag === "menu") return "listitem";
-    if (isElement(p) && explicitRole(p) === "list") return "listitem";
+    for (let p = flatParent(el); isElement(p); p = flatParent(p)) {
+      const role = explicitRole(p);
+      if (role) return role === "list" ? "listitem" : "generic";
+      const tag = tagOf(p);
+      if (tag === "ul" || tag === "ol" || tag === "menu") return "listitem";
+      if (tag !== "slot" && !tag.includes("-")) return "generic";
+    }
     return "generic";
   }
   function tableRoleOf(el) {
@@ -1039,6 +1042,11 @@
         const label = attr(el, "label");
         return label && label.trim() ? label : "";
       }
+      // A file input without a label is named by its button's text, as
+      // Chromium names it (its title is not used).
+      case "input":
+        if (how === LABEL || inputType(el) !== "file") return "";
+        return attr(el, "multiple") !== null ? "Choose Files" : "Choose File";
       default:
         return "";
     }
@@ -1139,15 +1147,15 @@
     return out ? collapse(out) : "";
   }
   function topLevelSlash(s) {
-    let quoted = false;
+    let quoted2 = false;
     for (let i = 0; i < s.length; i++) {
       const c = s[i];
       if (c === "\\") {
         i++;
         continue;
       }
-      if (c === '"') quoted = !quoted;
-      else if (c === "/" && !quoted) return i;
+      if (c === '"') quoted2 = !quoted2;
+      else if (c === "/" && !quoted2) return i;
     }
     return -1;
   }
@@ -1215,14 +1223,16 @@
       out.lines.push(indent + "- text: " + yamlValue(node));
       return;
     }
-    let key = indent + "- " + node.role;
-    if (node.name) key += " " + JSON.stringify(node.name);
+    let key = node.role;
+    if (node.name) key += " " + quoted(node.name);
     key += node.states;
     if (node.wantsRef) {
-      const ref = out.env.refs.assign(node.el, node.role, node.name, node.tag);
+      const r = node.refTarget;
+      const ref = r ? out.env.refs.assign(r.el, r.role, r.name, r.tag) : out.env.refs.assign(node.el, node.role, node.name, node.tag);
       key += " [ref=" + ref + "]";
       out.refCount++;
     }
+    key = indent + "- " + yamlKey(key);
     if (node.frame !== void 0) {
       out.lines.push(key + ":");
       out.lines.push(indent + "  " + FRAME_MARK + node.frame);
@@ -1231,34 +1241,48 @@
     }
     const kids = node.children;
     const hasValue = node.value != null && node.value !== "";
-    const extra = node.url != null || hasValue && kids.length > 0;
-    if (!extra && kids.length === 0) {
+    const props = [];
+    if (node.url != null) props.push("/url", node.url);
+    if (node.placeholder) props.push("/placeholder", node.placeholder);
+    const valueLine = hasValue && (kids.length > 0 || props.length > 0);
+    if (props.length === 0 && kids.length === 0) {
       out.lines.push(hasValue ? key + ": " + yamlValue(node.value) : key);
       return;
     }
-    if (!extra && kids.length === 1 && typeof kids[0] === "string") {
+    if (props.length === 0 && !valueLine && kids.length === 1 && typeof kids[0] === "string") {
       out.lines.push(key + ": " + yamlValue(kids[0]));
       return;
     }
     if (depth + 1 > out.maxDepth) {
-      const hidden = kids.length + (node.url != null ? 1 : 0) + (hasValue && kids.length > 0 ? 1 : 0);
+      const hidden = kids.length + props.length / 2 + (valueLine ? 1 : 0);
       out.lines.push(key + " [+" + hidden + "]");
       return;
     }
     out.lines.push(key + ":");
     const inner = indent + "  ";
-    if (node.url != null) out.lines.push(inner + "- /url: " + yamlValue(node.url));
-    if (hasValue && kids.length > 0) out.lines.push(inner + "- /value: " + yamlValue(node.value));
+    for (let i = 0; i < props.length; i += 2) out.lines.push(inner + "- " + props[i] + ": " + yamlValue(props[i + 1]));
+    if (valueLine) out.lines.push(inner + (kids.length > 0 ? "- /value: " : "- text: ") + yamlValue(node.value));
     for (const child2 of kids) renderNode(out, child2, inner, depth + 1);
   }
-  var PLAIN_UNSAFE_START = /^(?:[,[\]{}#&*!|>'"%@`\s]|[-?:](?:\s|$))/;
-  var LOOKS_TYPED = /^(?:true|false|yes|no|on|off|null|~|[-+]?(?:\d[\d_]*)?\.?\d+(?:e[-+]?\d+)?)$/i;
+  var UNSAFE_START = /^(?:[-&*\],?!>|@"'#%~\[]|\s)/;
+  var UNSAFE_ANYWHERE = /[\n:](?:\s|$)|\s#|[{}`]|\s$/;
+  var CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u2028\u2029\ufeff]/;
+  var TYPED = new RegExp("^(?:y|n|yes|no|true|false|on|off|null|=|<<|[-+]?\\.(?:inf|nan)|\\d{4}-\\d\\d?-\\d\\d?(?:[Tt ].*)?|[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+(?:\\.[0-9_]*)?|[-+]?(?:[0-9][0-9_]*)?\\.?[0-9_]+(?:e[-+]?[0-9]+)?)$", "i");
+  function needsQuotes(s) {
+    return s === "" || UNSAFE_START.test(s) || UNSAFE_ANYWHERE.test(s) || CONTROL.test(s) || /[\n\r\t]/.test(s) || !Number.isNaN(Number(s)) || TYPED.test(s);
+  }
+  function quoted(s) {
+    return JSON.stringify(s).replace(
+      /[\u007f-\u009f\u2028\u2029\ufeff]/g,
+      (c) => "\\u" + c.charCodeAt(0).toString(16).padStart(4, "0")
+    );
+  }
   function yamlValue(s) {
     const str = String(s);
-    if (str === "" || PLAIN_UNSAFE_START.test(str) || /\s$/.test(str) || LOOKS_TYPED.test(str) || str.includes(": ") || str.includes(" #") || /[\u0000-\u001f\u007f]/.test(str) || str.endsWith(":")) {
-      return JSON.stringify(str);
-    }
-    return str;
+    return needsQuotes(str) ? quoted(str) : str;
+  }
+  function yamlKey(key) {
+    return needsQuotes(key) ? "'" + key.replace(/'/g, "''") + "'" : key;
   }
 
   // src/errors.js
@@ -1343,7 +1367,7 @@
     };
     let rootEl = documentElement(document);
     if (opts.root != null) rootEl = env.resolve(opts.root);
-    collectOwned(walk, docQuerySelectorAll(document, "[aria-owns]"));
+    collectOwned(walk, docQuerySelectorAll(document, "[aria-owns]"), opts.root != null ? rootEl : null);
     enterTree(walk, document);
     const top = { role: "fragment", children: [] };
     if (rootEl) {
@@ -1370,9 +1394,11 @@
     const list = nodeType(root) === DOCUMENT_NODE ? docQuerySelectorAll(root, WALK_ATTRIBUTES) : fragQuerySelectorAll(root, WALK_ATTRIBUTES);
     for (let i = 0; i < list.length; i++) walk.attrs.add(list[i]);
   }
-  function collectOwned(walk, owners) {
+  function collectOwned(walk, owners, scope) {
     for (let i = 0; i < owners.length; i++) {
       const owner = owners[i];
+      if (scope !== null && !contains(scope, owner)) continue;
+      if (isHiddenForAria(walk.ctx, owner)) continue;
       for (const target of idRefs(owner, "aria-owns")) {
         if (target === owner || contains(target, owner) || walk.owned.has(target)) continue;
         walk.owned.set(target, owner);
@@ -1399,7 +1425,7 @@
     const disabled = (inherited & W_DISABLED) !== 0 || !plain && ariaToken(el, "aria-disabled") === "true";
     const labelling = html && tag === "label" && labelsRenderedControl(ctx, el);
     const childInherited = flags & F_INHERITED | (disabled ? W_DISABLED : 0) | ((inherited & W_NO_TEXT) !== 0 || labelling ? W_NO_TEXT : 0);
-    if (shadow) collectOwned(walk, fragQuerySelectorAll(shadow, "[aria-owns]"));
+    if (shadow) collectOwned(walk, fragQuerySelectorAll(shadow, "[aria-owns]"), null);
     const outermostPointer = pointer && (inherited & F_POINTER) === 0 && !labelling;
     const wantsRef = visible && isRefWorthy(el, tag, role, outermostPointer, plain, walk.editable, html) && isActionable(ctx, el);
     const node = visible && (wantsRef || !FLATTENED.has(role)) ? createNode(walk, el, tag, html, role, wantsRef, disabled, plain) : null;
@@ -1421,6 +1447,7 @@
     if (node) {
       nameNode(ctx, el, role, node);
       if (role === "link" && html && hasAttr(el, "href")) node.url = attr(el, "href");
+      if (role === "textbox" || role === "searchbox") placeholderOf2(el, node);
       if (role === "listbox" && !(html && tag === "select")) capOptions(walk, node);
       parent.children.push(node);
     }
@@ -1457,7 +1484,18 @@
   }
   function createNode(walk, el, tag, html, role, wantsRef, disabled, plain) {
     const states = statesOf(walk, el, tag, html, role, disabled, plain);
-    return { el, tag, role, name: "", states, value: null, url: null, wantsRef, children: [] };
+    return {
+      el,
+      tag,
+      role,
+      name: "",
+      states,
+      value: null,
+      url: null,
+      placeholder: null,
+      wantsRef,
+      children: []
+    };
   }
   function nameNode(ctx, el, role, node) {
     if (NAME_PROHIBITED.has(role)) return;
@@ -1468,6 +1506,10 @@
       }
     }
     node.name = accessibleName(ctx, el, role, true);
+  }
+  function placeholderOf2(el, node) {
+    const ph = attr(el, "placeholder");
+    if (ph && normalize(ph) !== node.name) node.placeholder = ph;
   }
   function visitFrame(walk, el, node, parent) {
     if (walk.ctx.hasBox(el) === false) return;
@@ -1608,6 +1650,7 @@
     node.value = selected.join(", ");
   }
   function finish(ctx, node) {
+    if (node.tag === "details" && node.role === "group" && !node.wantsRef) mergeSummary(node);
     const kids = node.children;
     const out = [];
     let text = null;
@@ -1637,11 +1680,7 @@
         pending = null;
       }
       finish(ctx, c);
-      if (c.role === "listitem" && !c.wantsRef && !c.name && c.children.length === 1 && typeof c.children[0] !== "string") {
-        out.push(c.children[0]);
-      } else {
-        out.push(c);
-      }
+      out.push(c);
     }
     if (text !== null) pushText(out, text);
     node.children = out;
@@ -1649,6 +1688,21 @@
     dropRepeatedName(node);
     if (out.length === 1 && typeof out[0] === "string" && node.name && NAME_FROM_CONTENT.has(node.role) && out[0] === node.name) {
       node.children = [];
+    }
+  }
+  function mergeSummary(node) {
+    const kids = node.children;
+    for (let i = 0; i < kids.length; i++) {
+      const c = kids[i];
+      if (typeof c === "string" || c instanceof Sep) continue;
+      if (c.tag !== "summary" || parentNode(c.el) !== node.el) return;
+      kids.splice(i, 1, new Sep(c.el), ...c.children, new Sep(c.el));
+      if (c.wantsRef) {
+        node.wantsRef = true;
+        node.refTarget = { el: c.el, role: c.role, name: c.name, tag: c.tag };
+      }
+      if (c.states.includes(" [active]")) node.states += " [active]";
+      return;
     }
   }
   function anyBlock(ctx, els) {
@@ -1861,10 +1915,10 @@
   ];
   var FILLER = /\b(click|press|tap|hover|on|over|the|a|an|type|into|in|fill|select|choose|check|uncheck|open)\b/gi;
   function phrasesOf(desc) {
-    const quoted = [];
+    const quoted2 = [];
     const re = /["\u201c\u2018']([^"\u201d\u2019']+)["\u201d\u2019']/g;
     let m;
-    while ((m = re.exec(desc)) !== null) quoted.push(normalize(m[1]));
+    while ((m = re.exec(desc)) !== null) quoted2.push(normalize(m[1]));
     let hint = null;
     for (const [re2, role] of ROLE_WORDS) {
       if (re2.test(desc)) {
@@ -1872,7 +1926,7 @@
         break;
       }
     }
-    if (quoted.length) return { phrases: quoted, hint };
+    if (quoted2.length) return { phrases: quoted2, hint };
     let rest = desc;
     for (const [re2] of ROLE_WORDS) rest = rest.replace(re2, " ");
     rest = normalize(rest.replace(FILLER, " "));

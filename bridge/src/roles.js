@@ -253,11 +253,18 @@ function selectRole(el) {
   return 'combobox';
 }
 
+// An li is a list item when its list is its parent in the flat tree, or
+// is reached through custom elements and slots only: the rows of
+// component lists (an li in a shadow root, or under an element such as
+// <todo-item>) are list items, as Chromium exposes them.
 function listItemRole(el) {
-  const p = N.parentNode(el);
-  const tag = tagOf(p);
-  if (tag === 'ul' || tag === 'ol' || tag === 'menu') return 'listitem';
-  if (isElement(p) && explicitRole(p) === 'list') return 'listitem';
+  for (let p = flatParent(el); isElement(p); p = flatParent(p)) {
+    const role = explicitRole(p);
+    if (role) return role === 'list' ? 'listitem' : 'generic';
+    const tag = tagOf(p);
+    if (tag === 'ul' || tag === 'ol' || tag === 'menu') return 'listitem';
+    if (tag !== 'slot' && !tag.includes('-')) return 'generic';
+  }
   return 'generic';
 }
 
