@@ -2710,172 +2710,6 @@
     return e;
   }
 
-  // src/selector.js
-  var FIELD_TAGS = /* @__PURE__ */ new Set([
-    "input",
-    "select",
-    "textarea",
-    "button",
-    "output",
-    "fieldset",
-    "form",
-    "iframe",
-    "object"
-  ]);
-  var LANDMARK_TAGS = [
-    "form",
-    "nav",
-    "header",
-    "footer",
-    "main",
-    "aside",
-    "dialog",
-    "table",
-    "fieldset",
-    "menu"
-  ];
-  var MAX_VALUE = 120;
-  var MAX_ANCESTORS = 12;
-  function isStableId(id) {
-    if (!id || id.length > 64 || /\s/.test(id)) return false;
-    if (/[:«»]/.test(id)) return false;
-    if (/\d{4,}/.test(id)) return false;
-    if (/[0-9a-f]{8}-[0-9a-f]{4}-/i.test(id)) return false;
-    if (/(?:^|[-_])(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{6,}(?:$|[-_])/i.test(id)) return false;
-    if (/^(?:ember|mui|radix|headlessui|downshift|react-aria|react-select|rc|yui|ext-gen|gwt|j_id|jsx|css|sc|uid|id)[-_]?\d/i.test(id)) return false;
-    const digits = id.replace(/\D/g, "").length;
-    return !(id.length > 6 && digits * 3 > id.length);
-  }
-  function cssString(v) {
-    return "'" + v.replace(/\\/g, "\\\\").replace(/'/g, "\\'").replace(/\n/g, "\\a ") + "'";
-  }
-  function queryRoot(root, sel) {
-    try {
-      return nodeType(root) === DOCUMENT_NODE ? docQuerySelectorAll(root, sel) : fragQuerySelectorAll(root, sel);
-    } catch (e) {
-      return null;
-    }
-  }
-  function isUniqueIn(root, sel, el) {
-    const list = queryRoot(root, sel);
-    return list !== null && list.length === 1 && list[0] === el;
-  }
-  function ownParts(el, loose) {
-    const tag = localName(el);
-    const parts = [];
-    const id = getAttribute(el, "id");
-    if (id && isStableId(id)) parts.push("#" + cssEscape(id));
-    for (const a of TEST_ID_ATTRIBUTES) {
-      const v = getAttribute(el, a);
-      if (v && v.length <= MAX_VALUE) parts.push("[" + a + "=" + cssString(v) + "]");
-    }
-    const label = getAttribute(el, "aria-label");
-    if (label && label.trim() && label.length <= MAX_VALUE) {
-      parts.push("[aria-label=" + cssString(label) + "]");
-      parts.push(cssEscape(tag) + "[aria-label=" + cssString(label) + "]");
-    }
-    const href = getAttribute(el, "href");
-    if (tag === "a" && href !== null && href.length <= 2 * MAX_VALUE) parts.push("a[href=" + cssString(href) + "]");
-    const name = getAttribute(el, "name");
-    if (name && FIELD_TAGS.has(tag) && name.length <= MAX_VALUE) {
-      const byName = tag + "[name=" + cssString(name) + "]";
-      parts.push(byName);
-      const value = getAttribute(el, "value");
-      const type = (getAttribute(el, "type") || "").toLowerCase();
-      if (value !== null && (type === "radio" || type === "checkbox") && value.length <= MAX_VALUE) {
-        parts.push(byName + "[value=" + cssString(value) + "]");
-      }
-    }
-    for (const a of ["placeholder", "title", "alt"]) {
-      const v = getAttribute(el, a);
-      if (v && v.trim() && v.length <= MAX_VALUE) parts.push(cssEscape(tag) + "[" + a + "=" + cssString(v) + "]");
-    }
-    if (loose) {
-      const type = getAttribute(el, "type");
-      if (type && /^[a-z-]+$/i.test(type)) parts.push(cssEscape(tag) + "[type=" + cssString(type) + "]");
-      parts.push(cssEscape(tag));
-    }
-    return parts;
-  }
-  function containerParts(el) {
-    const tag = localName(el);
-    const strong = [];
-    const id = getAttribute(el, "id");
-    if (id && isStableId(id)) strong.push("#" + cssEscape(id));
-    for (const a of TEST_ID_ATTRIBUTES) {
-      const v = getAttribute(el, a);
-      if (v && v.length <= MAX_VALUE) strong.push("[" + a + "=" + cssString(v) + "]");
-    }
-    const label = getAttribute(el, "aria-label");
-    if (label && label.trim() && label.length <= MAX_VALUE) {
-      strong.push(cssEscape(tag) + "[aria-label=" + cssString(label) + "]");
-    }
-    const name = getAttribute(el, "name");
-    if (name && FIELD_TAGS.has(tag) && name.length <= MAX_VALUE) strong.push(tag + "[name=" + cssString(name) + "]");
-    const weak = LANDMARK_TAGS.includes(tag) ? [tag] : [];
-    return { strong, weak };
-  }
-  function selectorFor(el) {
-    const root = getRootNode(el);
-    const shadow = nodeType(root) !== DOCUMENT_NODE;
-    const found = findSelector(root, el);
-    if (found !== null) return shadow ? { selector: found, in_shadow: true } : { selector: found };
-    let at = null;
-    try {
-      const r = getBoundingClientRect(el);
-      at = { x: Math.round(r.left + r.width / 2), y: Math.round(r.top + r.height / 2) };
-    } catch (e) {
-      at = null;
-    }
-    return shadow ? { at, in_shadow: true } : { at };
-  }
-  function findSelector(root, el) {
-    const own = ownParts(el, false);
-    for (const p of own) {
-      if (isUniqueIn(root, p, el)) return p;
-    }
-    const loose = ownParts(el, true);
-    const strong = [];
-    const weak = [];
-    let n = 0;
-    for (let a = parentNode(el); a !== null && nodeType(a) === ELEMENT_NODE && n < MAX_ANCESTORS; a = parentNode(a), n++) {
-      const t = localName(a);
-      if (t === "body" || t === "html") break;
-      const c = containerParts(a);
-      for (const p of c.strong) strong.push({ el: a, part: p });
-      for (const p of c.weak) weak.push({ el: a, part: p });
-    }
-    for (const list of [strong, weak]) {
-      for (const c of list) {
-        for (const d of loose) {
-          let inner;
-          try {
-            inner = querySelectorAll(c.el, d);
-          } catch (e) {
-            continue;
-          }
-          if (inner.length !== 1 || inner[0] !== el) continue;
-          const sel = c.part + " " + d;
-          if (isUniqueIn(root, sel, el)) return sel;
-        }
-      }
-    }
-    return null;
-  }
-  function selectorCoverage(env) {
-    let total = 0;
-    let good = 0;
-    const without = [];
-    for (const ref of env.refs.byRef.keys()) {
-      const hit = env.refs.lookup(ref);
-      if (!hit || hit.stale) continue;
-      total++;
-      if (findSelector(getRootNode(hit.element), hit.element) !== null) good++;
-      else if (without.length < 20) without.push(ref);
-    }
-    return { refs: total, with_selector: good, ratio: total ? Math.round(good / total * 1e3) / 1e3 : 1, without };
-  }
-
   // src/locparse.js
   var TEXTUAL = { args: [["string", "regex"]], opts: { exact: ["bool"] } };
   var FILTER_OPTS = {
@@ -3182,6 +3016,9 @@
     const refs = [];
     for (let i = 0; i < found.length && i < max; i++) refs.push(refFor(ev.ctx, env.refs, found[i]));
     return { count: found.length, refs };
+  }
+  function evaluateChain(ev, chain) {
+    return ev.chain(chain, document);
   }
   var Evaluator = class {
     constructor() {
@@ -3504,6 +3341,342 @@
       if (pos & 2) return 1;
       return 0;
     });
+  }
+
+  // src/rolepath.js
+  var ROW_ROLES = /* @__PURE__ */ new Set(["listitem", "row", "treeitem", "article"]);
+  var UNLOCATABLE = /* @__PURE__ */ new Set(["generic", "none", "presentation", "iframe"]);
+  var MAX_TEXT = 80;
+  var RoleLocators = class {
+    constructor() {
+      this.ev = null;
+    }
+    // A locator expression that matches el and nothing else, or null.
+    find(el) {
+      const role = getRole(el);
+      if (UNLOCATABLE.has(role)) return null;
+      if (this.ev === null) this.ev = new Evaluator();
+      const name = accessibleName(this.ev.ctx, el, role, false);
+      const own = "getByRole(" + JSON.stringify(role) + (name ? ", { name: " + JSON.stringify(name) + ", exact: true })" : ")");
+      const candidates = name ? [own] : [];
+      const row = rowOf(el);
+      if (row !== null) {
+        const texts = [firstText(row.el), this.ev.texts.get(row.el).normalized];
+        for (let text of texts) {
+          text = text.slice(0, MAX_TEXT).trim();
+          if (!text || candidates.some((c) => c.includes(JSON.stringify(text)))) continue;
+          candidates.push("getByRole(" + JSON.stringify(row.role) + ").filter({ hasText: " + JSON.stringify(text) + " })." + own);
+        }
+      }
+      for (const c of candidates) {
+        const found = evaluateChain(this.ev, parseLocator(c));
+        if (found.length === 1 && found[0] === el) return c;
+      }
+      return null;
+    }
+  };
+  function firstText(node) {
+    const shadow = nodeType(node) === ELEMENT_NODE ? shadowRoot(node) : null;
+    for (let c = firstChild(shadow || node); c !== null; c = nextSibling(c)) {
+      const type = nodeType(c);
+      if (type === TEXT_NODE) {
+        const t = normalize(textContent(c) || "");
+        if (t) return t;
+      } else if (type === ELEMENT_NODE && !skipsText(c)) {
+        const t = firstText(c);
+        if (t) return t;
+      }
+    }
+    return "";
+  }
+  function rowOf(el) {
+    for (let a = parentOrHost(el).parent; a !== null; a = parentOrHost(a).parent) {
+      const role = getRole(a);
+      if (ROW_ROLES.has(role)) return { el: a, role };
+    }
+    return null;
+  }
+
+  // src/selector.js
+  var FIELD_TAGS = /* @__PURE__ */ new Set([
+    "input",
+    "select",
+    "textarea",
+    "button",
+    "output",
+    "fieldset",
+    "form",
+    "iframe",
+    "object"
+  ]);
+  var LANDMARK_TAGS = [
+    "form",
+    "nav",
+    "header",
+    "footer",
+    "main",
+    "aside",
+    "dialog",
+    "table",
+    "fieldset",
+    "menu"
+  ];
+  var MAX_VALUE = 120;
+  var MAX_ANCESTORS = 12;
+  var MAX_CONTAINERS = 3;
+  function isStableId(id) {
+    if (!id || id.length > 64 || /\s/.test(id)) return false;
+    if (/[:«»]/.test(id)) return false;
+    if (/\d{4,}/.test(id)) return false;
+    if (/[0-9a-f]{8}-[0-9a-f]{4}-/i.test(id)) return false;
+    if (/(?:^|[-_])(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{6,}(?:$|[-_])/i.test(id)) return false;
+    if (/^(?:ember|mui|radix|headlessui|downshift|react-aria|react-select|rc|yui|ext-gen|gwt|j_id|jsx|css|sc|uid|id)[-_]?\d/i.test(id)) return false;
+    const digits = id.replace(/\D/g, "").length;
+    return !(id.length > 6 && digits * 3 > id.length);
+  }
+  function cssString(v) {
+    return "'" + v.replace(/\\/g, "\\\\").replace(/'/g, "\\'").replace(/\n/g, "\\a ") + "'";
+  }
+  function queryRoot(root, sel) {
+    try {
+      return nodeType(root) === DOCUMENT_NODE ? docQuerySelectorAll(root, sel) : fragQuerySelectorAll(root, sel);
+    } catch (e) {
+      return null;
+    }
+  }
+  var Finder = class {
+    constructor() {
+      this.trees = null;
+      this.roles = new RoleLocators();
+    }
+    // The document and every open shadow root in it, nested ones included.
+    allTrees() {
+      if (this.trees === null) {
+        const trees = [document];
+        for (let i = 0; i < trees.length; i++) {
+          const all = queryRoot(trees[i], "*");
+          for (let k = 0; k < all.length; k++) {
+            const s = shadowRoot(all[k]);
+            if (s) trees.push(s);
+          }
+        }
+        this.trees = trees;
+      }
+      return this.trees;
+    }
+    // True when sel matches el and nothing else in any tree.  root (el's
+    // own tree) is asked first: it answers most candidates at once.
+    isUnique(root, sel, el) {
+      const own = queryRoot(root, sel);
+      if (own === null || own.length !== 1 || own[0] !== el) return false;
+      const trees = this.allTrees();
+      for (let i = 0; i < trees.length; i++) {
+        if (trees[i] === root) continue;
+        const list = queryRoot(trees[i], sel);
+        if (list === null || list.length > 0) return false;
+      }
+      return true;
+    }
+  };
+  function stableClasses(el) {
+    const cls = getAttribute(el, "class");
+    if (!cls) return [];
+    const out = [];
+    for (const c of cls.trim().split(/\s+/)) {
+      if (c && c.length <= 40 && /^[A-Za-z_][\w-]*$/.test(c) && isStableId(c)) out.push(c);
+      if (out.length === 3) break;
+    }
+    return out;
+  }
+  function ownParts(el, loose) {
+    const tag = localName(el);
+    const parts = [];
+    const id = getAttribute(el, "id");
+    if (id && isStableId(id)) parts.push("#" + cssEscape(id));
+    for (const a of TEST_ID_ATTRIBUTES) {
+      const v = getAttribute(el, a);
+      if (v && v.length <= MAX_VALUE) parts.push("[" + a + "=" + cssString(v) + "]");
+    }
+    const label = getAttribute(el, "aria-label");
+    if (label && label.trim() && label.length <= MAX_VALUE) {
+      parts.push("[aria-label=" + cssString(label) + "]");
+      parts.push(cssEscape(tag) + "[aria-label=" + cssString(label) + "]");
+    }
+    const href = getAttribute(el, "href");
+    if (tag === "a" && href !== null && href.length <= 2 * MAX_VALUE) parts.push("a[href=" + cssString(href) + "]");
+    const name = getAttribute(el, "name");
+    if (name && FIELD_TAGS.has(tag) && name.length <= MAX_VALUE) {
+      const byName = tag + "[name=" + cssString(name) + "]";
+      parts.push(byName);
+      const value = getAttribute(el, "value");
+      const type = (getAttribute(el, "type") || "").toLowerCase();
+      if (value !== null && (type === "radio" || type === "checkbox") && value.length <= MAX_VALUE) {
+        parts.push(byName + "[value=" + cssString(value) + "]");
+      }
+    }
+    for (const a of ["placeholder", "title", "alt"]) {
+      const v = getAttribute(el, a);
+      if (v && v.trim() && v.length <= MAX_VALUE) parts.push(cssEscape(tag) + "[" + a + "=" + cssString(v) + "]");
+    }
+    for (const c of stableClasses(el)) parts.push(cssEscape(tag) + "." + cssEscape(c));
+    if (loose) {
+      const type = getAttribute(el, "type");
+      if (type && /^[a-z-]+$/i.test(type)) parts.push(cssEscape(tag) + "[type=" + cssString(type) + "]");
+      parts.push(cssEscape(tag));
+    }
+    return parts;
+  }
+  function containerParts(el) {
+    const tag = localName(el);
+    const strong = [];
+    const id = getAttribute(el, "id");
+    if (id && isStableId(id)) strong.push("#" + cssEscape(id));
+    for (const a of TEST_ID_ATTRIBUTES) {
+      const v = getAttribute(el, a);
+      if (v && v.length <= MAX_VALUE) strong.push("[" + a + "=" + cssString(v) + "]");
+    }
+    const label = getAttribute(el, "aria-label");
+    if (label && label.trim() && label.length <= MAX_VALUE) {
+      strong.push(cssEscape(tag) + "[aria-label=" + cssString(label) + "]");
+    }
+    const name = getAttribute(el, "name");
+    if (name && FIELD_TAGS.has(tag) && name.length <= MAX_VALUE) strong.push(tag + "[name=" + cssString(name) + "]");
+    const root = getRootNode(el);
+    for (const c of stableClasses(el)) {
+      const sel = cssEscape(tag) + "." + cssEscape(c);
+      const list = queryRoot(root, sel);
+      if (list !== null && list.length === 1) strong.push(sel);
+    }
+    const weak = LANDMARK_TAGS.includes(tag) ? [tag] : [];
+    return { strong, weak };
+  }
+  function selectorFor(el) {
+    return describeTarget(new Finder(), el);
+  }
+  function describeTarget(finder, el) {
+    const root = getRootNode(el);
+    const shadow = nodeType(root) !== DOCUMENT_NODE;
+    const out = {};
+    const css = findSelector(finder, root, el);
+    if (css !== null) {
+      out.selector = css;
+    } else {
+      const loc = finder.roles.find(el);
+      if (loc !== null) {
+        out.locator = loc;
+      } else {
+        try {
+          const r = getBoundingClientRect(el);
+          out.at = { x: Math.round(r.left + r.width / 2), y: Math.round(r.top + r.height / 2) };
+        } catch (e) {
+          out.at = null;
+        }
+      }
+    }
+    if (shadow) out.in_shadow = true;
+    return out;
+  }
+  function findSelector(finder, root, el) {
+    const own = ownParts(el, false);
+    for (const p of own) {
+      if (finder.isUnique(root, p, el)) return p;
+    }
+    const loose = ownParts(el, true);
+    const strong = [];
+    const weak = [];
+    let n = 0;
+    for (let a = parentNode(el); a !== null && nodeType(a) === ELEMENT_NODE && n < MAX_ANCESTORS; a = parentNode(a), n++) {
+      const t = localName(a);
+      if (t === "body" || t === "html") break;
+      const c = containerParts(a);
+      for (const p of c.strong) strong.push({ el: a, part: p });
+      for (const p of c.weak) weak.push({ el: a, part: p });
+    }
+    for (const list of [strong, weak]) {
+      for (const c of list) {
+        for (const d of loose) {
+          let inner;
+          try {
+            inner = querySelectorAll(c.el, d);
+          } catch (e) {
+            continue;
+          }
+          if (inner.length !== 1 || inner[0] !== el) continue;
+          const sel = c.part + " " + d;
+          if (finder.isUnique(root, sel, el)) return sel;
+        }
+      }
+    }
+    return positional(finder, root, el, loose, strong.concat(weak));
+  }
+  function nthOfType(el) {
+    const p = parentNode(el);
+    if (p === null) return "";
+    const tag = localName(el);
+    let k = 0;
+    let index = 0;
+    let c = nodeType(p) === ELEMENT_NODE ? firstElementChild(p) : fragFirstElementChild(p);
+    for (; c !== null; c = nextElementSibling(c)) {
+      if (localName(c) !== tag) continue;
+      k++;
+      if (c === el) index = k;
+    }
+    return k > 1 ? ":nth-of-type(" + index + ")" : "";
+  }
+  function positional(finder, root, el, loose, containers) {
+    const stops = [];
+    for (const c of containers) {
+      if (!stops.includes(c.el)) stops.push(c.el);
+      if (stops.length === MAX_CONTAINERS) break;
+    }
+    stops.push(null);
+    const nth = nthOfType(el);
+    for (const stop of stops) {
+      const steps = [];
+      let n = 0;
+      for (let a = parentNode(el); a !== null && a !== stop && nodeType(a) === ELEMENT_NODE && n < MAX_ANCESTORS; a = parentNode(a), n++) {
+        const t = localName(a);
+        if (t === "body" || t === "html") break;
+        steps.unshift({ tag: cssEscape(t), nth: nthOfType(a) });
+      }
+      const prefixes = stop !== null ? containers.filter((c) => c.el === stop).map((c) => c.part + " ") : [""];
+      const short = steps.filter((s) => s.nth !== "").map((s) => s.tag + s.nth + " ").join("");
+      const full = steps.map((s) => s.tag + s.nth + " > ").join("");
+      for (const prefix of prefixes) {
+        for (const d of loose) {
+          const end = d + nth;
+          if (finder.isUnique(root, prefix + short + end, el)) return prefix + short + end;
+          const chain = prefix + (prefix !== "" ? "> " : "") + full + end;
+          if (finder.isUnique(root, chain, el)) return chain;
+        }
+      }
+    }
+    return null;
+  }
+  function selectorCoverage(env) {
+    const finder = new Finder();
+    let total = 0;
+    let css = 0;
+    let loc = 0;
+    const without = [];
+    for (const ref of env.refs.byRef.keys()) {
+      const hit = env.refs.lookup(ref);
+      if (!hit || hit.stale) continue;
+      total++;
+      const d = describeTarget(finder, hit.element);
+      if (d.selector !== void 0) css++;
+      else if (d.locator !== void 0) loc++;
+      else if (without.length < 20) without.push(ref);
+    }
+    const good = css + loc;
+    return {
+      refs: total,
+      with_selector: good,
+      with_css: css,
+      with_locator: loc,
+      ratio: total ? Math.round(good / total * 1e3) / 1e3 : 1,
+      without
+    };
   }
 
   // src/readhtml.js
