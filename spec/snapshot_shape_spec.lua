@@ -9,6 +9,43 @@ local function without_refs(text)
   return (text:gsub(" %[ref=[%w_]+%]", ""):gsub("\n$", ""))
 end
 
+-- Text YAML 1.1 reads as typed, besides what Playwright quotes.
+local YAML_PAGE = [=[<!doctype html><meta charset=utf-8><body>
+<p>~</p><p>.inf</p><p>-.NaN</p><p>2024-05-01</p><p>1:30</p><p>1_000</p><p>0x1F</p><p>Y</p><p>&lt;&lt;</p>
+<p>=</p><p>ok then</p><p>it's fine</p><p>say "hi"</p><p>50%</p>
+<button>it's: here</button><input aria-label="Year" value="2024"><input aria-label="Q" placeholder="#1 choice">
+</body>]=]
+
+local YAML_EXPECTED = [=[
+- paragraph: "~"
+- paragraph: ".inf"
+- paragraph: "-.NaN"
+- paragraph: "2024-05-01"
+- paragraph: "1:30"
+- paragraph: "1_000"
+- paragraph: "0x1F"
+- paragraph: "Y"
+- paragraph: "<<"
+- paragraph: "="
+- paragraph: ok then
+- paragraph: it's fine
+- paragraph: say "hi"
+- paragraph: 50%
+- 'button "it''s: here"'
+- textbox "Year": "2024"
+- textbox "Q":
+  - /placeholder: "#1 choice"]=]
+
+-- aria-owns: an owner that is hidden moves nothing; an element two owners
+-- claim goes to the first.
+local OWNS_PAGE = [=[<!doctype html><meta charset=utf-8><body>
+<div role="list" aria-owns="a" style="display:none"><div role="listitem">Hidden</div></div>
+<div role="listitem" id="a">Stays here</div>
+<div role="listbox" aria-label="Picks" aria-owns="b"><div role="option">First</div></div>
+<div role="group" aria-label="Late claim" aria-owns="b"></div>
+<div role="option" id="b">Moved</div>
+</body>]=]
+
 describe("the snapshot's shape", function()
   local browser, srv, page
 
@@ -20,6 +57,11 @@ describe("the snapshot's shape", function()
                  headers = { ["content-type"] = "text/html; charset=utf-8" } }
       end
     end
+    for path, body in pairs { ["/yaml"] = YAML_PAGE, ["/owns"] = OWNS_PAGE } do
+      routes["GET " .. path] = function()
+        return { body = body, headers = { ["content-type"] = "text/html; charset=utf-8" } }
+      end
+    end
     srv = h.serve(routes)
     browser = vdx.launch {}
     page = browser:new_page()
@@ -28,6 +70,38 @@ describe("the snapshot's shape", function()
   teardown(function()
     if browser then browser:close() end
     if srv then srv:close() end
+  end)
+
+  it("quotes every scalar that YAML 1.1 or 1.2 would read as something other than a string", function()
+    page:navigate(srv.url .. "/yaml")
+    assert.equal(YAML_EXPECTED, without_refs(page:snapshot().text))
+  end)
+
+  it("lists what aria-owns moves once, under its first owner, unless that owner is hidden", function()
+    page:navigate(srv.url .. "/owns")
+    assert.equal(table.concat({
+      "- listitem: Stays here",
+      '- listbox "Picks":',
+      '  - option "First"',
+      '  - option "Moved"',
+      '- group "Late claim"',
+    }, "\n"), without_refs(page:snapshot().text))
+  end)
+
+  it("puts the summary's ref on a details group, so acting on it opens the group", function()
+    local closed
+    for i, c in ipairs(cases) do
+      if c[1]:find("closed details", 1, true) then closed = i end
+    end
+    page:navigate(srv.url .. "/shape/" .. closed)
+    local ref = page:snapshot().text:match("^%- group %[ref=(e%d+)%]: Shipping\n?$")
+    assert.truthy(ref)
+    local d = page:describe(ref)
+    assert.equal("summary", d.tag)
+    page:click(ref)
+    -- The summary took focus when clicked: the group line says so.
+    assert.equal(("- group [active] [ref=%s]:\n  - text: Shipping\n  - paragraph: Two days"):format(ref),
+      (page:snapshot().text:gsub("\n$", "")))
   end)
 
   for i, c in ipairs(cases) do
