@@ -245,7 +245,7 @@ describe("page:snapshot", function()
     assert.is_true(first.truncated)
     assert.is_true(#first.text <= 500 * 4 + 400)
     local marker = first.text:match("[^\n]*\n$")
-    assert.matches("^%- note: snapshot truncated: lines 1 to %d+ of %d+ shown", marker)
+    assert.matches('^%- note: "snapshot truncated: lines 1 to %d+ of %d+ shown', marker)
     assert.matches("snapshot{offset=" .. first.next_offset .. "}", marker, 1, true)
     assert.equal(whole.line_count, first.line_count)
     -- Walking the offsets gives back every line exactly once.
