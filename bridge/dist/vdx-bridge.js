@@ -1694,8 +1694,9 @@
     const kids = node.children;
     for (let i = 0; i < kids.length; i++) {
       const c = kids[i];
-      if (typeof c === "string" || c instanceof Sep) continue;
-      if (c.tag !== "summary" || parentNode(c.el) !== node.el) return;
+      if (typeof c === "string" || c instanceof Sep || c.tag !== "summary" || parentNode(c.el) !== node.el) {
+        continue;
+      }
       kids.splice(i, 1, new Sep(c.el), ...c.children, new Sep(c.el));
       if (c.wantsRef) {
         node.wantsRef = true;
