@@ -57,7 +57,8 @@ describe("the snapshot's shape", function()
                  headers = { ["content-type"] = "text/html; charset=utf-8" } }
       end
     end
-    for path, body in pairs { ["/yaml"] = YAML_PAGE, ["/owns"] = OWNS_PAGE } do
+    local depth_page = [=[<nav aria-label="Week"><ul aria-label="Due: today"><li>Milk</li><li>Eggs</li></ul></nav>]=]
+    for path, body in pairs { ["/yaml"] = YAML_PAGE, ["/owns"] = OWNS_PAGE, ["/depth"] = depth_page } do
       routes["GET " .. path] = function()
         return { body = body, headers = { ["content-type"] = "text/html; charset=utf-8" } }
       end
@@ -75,6 +76,12 @@ describe("the snapshot's shape", function()
   it("quotes every scalar that YAML 1.1 or 1.2 would read as something other than a string", function()
     page:navigate(srv.url .. "/yaml")
     assert.equal(YAML_EXPECTED, without_refs(page:snapshot().text))
+  end)
+
+  it("keeps a line cut by the depth limit one YAML scalar", function()
+    page:navigate(srv.url .. "/depth")
+    assert.equal([=[- navigation "Week":
+  - 'list "Due: today" [+2]']=], without_refs(page:snapshot { depth = 1 }.text))
   end)
 
   it("lists what aria-owns moves once, under its first owner, unless that owner is hidden", function()

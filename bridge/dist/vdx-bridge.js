@@ -1232,6 +1232,7 @@
       key += " [ref=" + ref + "]";
       out.refCount++;
     }
+    const raw = key;
     key = indent + "- " + yamlKey(key);
     if (node.frame !== void 0) {
       out.lines.push(key + ":");
@@ -1255,7 +1256,7 @@
     }
     if (depth + 1 > out.maxDepth) {
       const hidden = kids.length + props.length / 2 + (valueLine ? 1 : 0);
-      out.lines.push(key + " [+" + hidden + "]");
+      out.lines.push(indent + "- " + yamlKey(raw + " [+" + hidden + "]"));
       return;
     }
     out.lines.push(key + ":");

@@ -38,6 +38,7 @@ function renderNode(out, node, indent, depth) {
     key += ' [ref=' + ref + ']';
     out.refCount++;
   }
+  const raw = key;
   key = indent + '- ' + yamlKey(key);
   if (node.frame !== undefined) {
     out.lines.push(key + ':');
@@ -64,7 +65,7 @@ function renderNode(out, node, indent, depth) {
   if (depth + 1 > out.maxDepth) {
     // The depth limit cuts this node's child lines: say how many.
     const hidden = kids.length + props.length / 2 + (valueLine ? 1 : 0);
-    out.lines.push(key + ' [+' + hidden + ']');
+    out.lines.push(indent + '- ' + yamlKey(raw + ' [+' + hidden + ']'));
     return;
   }
   out.lines.push(key + ':');
