@@ -4052,8 +4052,8 @@
       extractAnchors(ref, level, opts) {
         return extractAnchors(env, ref, level, opts);
       },
-      // { selector } or { at: { x, y } }; in_shadow when the element lives
-      // in a shadow root.
+      // { selector }, { locator } or { at: { x, y } }; in_shadow when the
+      // element lives in a shadow root.
       selector(ref) {
         return selectorFor(env.resolve(ref));
       },
