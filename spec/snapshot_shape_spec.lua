@@ -1,7 +1,10 @@
 -- The snapshot's shape against Playwright's aria-snapshot grammar: each
 -- page of spec/shape_cases.lua is served, snapshotted, and its text with
--- the refs dropped must be exactly the YAML Playwright prints for it.
+-- the refs dropped must be exactly the YAML Playwright prints for it; where
+-- Node is installed, Playwright itself (its ariaSnapshot() of each page, on
+-- Debian's Chromium) is asked to confirm that YAML.
 local vdx = require "vdx"
+local cjson = require "cjson"
 local h = require "helpers"
 local cases = require "shape_cases"
 
@@ -109,6 +112,31 @@ describe("the snapshot's shape", function()
     -- The summary took focus when clicked: the group line says so.
     assert.equal(("- group [active] [ref=%s]:\n  - text: Shipping\n  - paragraph: Two days"):format(ref),
       (page:snapshot().text:gsub("\n$", "")))
+  end)
+
+  it("matches what Playwright itself prints for every case page (needs Node and npm)", function()
+    local pw, why = h.playwright()
+    if not pw then
+      pending(why)
+      return
+    end
+    local json = os.tmpname()
+    local f = assert(io.open(json, "w"))
+    f:write(cjson.encode(cases))
+    f:close()
+    os.execute(("cp spec/pw_aria_snapshot.mjs %s/"):format(pw))
+    local out, st = h.run(("cd %s && CHROMIUM_PATH=%s timeout 300 node pw_aria_snapshot.mjs %s 2>/dev/null"):format(
+      pw, os.getenv("VDX_CHROMIUM") or "/usr/bin/chromium", json))
+    os.remove(json)
+    assert.equal(0, st, out)
+    local printed = cjson.decode(out)
+    local wrong = {}
+    for i, c in ipairs(cases) do
+      if printed[i] ~= c[3] then
+        wrong[#wrong + 1] = ("%s:\n%s\n-- but Playwright prints --\n%s"):format(c[1], c[3], printed[i])
+      end
+    end
+    assert.same({}, wrong)
   end)
 
   for i, c in ipairs(cases) do
