@@ -1571,6 +1571,7 @@
     } else if (html && tag === "summary" && role === "button" && detailsOpen(el.parentNode)) {
       s += " [expanded]";
     }
+    if (el === walk.active && tag !== "body" && tag !== "html") s += " [active]";
     const level = headingLevel(el, role, plain);
     if (level) s += " [level=" + level + "]";
     if (aria) {
@@ -1582,7 +1583,6 @@
       const selected = html && tag === "option" ? el.selected : aria && ariaToken(el, "aria-selected") === "true";
       if (selected) s += " [selected]";
     }
-    if (el === walk.active && tag !== "body" && tag !== "html") s += " [active]";
     const invalid = aria ? ariaToken(el, "aria-invalid") : "";
     if (invalid && invalid !== "false" || form && el.matches(":user-invalid")) {
       s += " [invalid]";

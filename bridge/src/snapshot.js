@@ -330,6 +330,8 @@ function statesOf(walk, el, tag, html, role, ariaDisabled, plain) {
   } else if (html && tag === 'summary' && role === 'button' && N.detailsOpen(el.parentNode)) {
     s += ' [expanded]';
   }
+  // Where Playwright's AI snapshot puts it.
+  if (el === walk.active && tag !== 'body' && tag !== 'html') s += ' [active]';
   const level = headingLevel(el, role, plain);
   if (level) s += ' [level=' + level + ']';
   if (aria) {
@@ -343,7 +345,6 @@ function statesOf(walk, el, tag, html, role, ariaDisabled, plain) {
       : aria && ariaToken(el, 'aria-selected') === 'true';
     if (selected) s += ' [selected]';
   }
-  if (el === walk.active && tag !== 'body' && tag !== 'html') s += ' [active]';
   const invalid = aria ? ariaToken(el, 'aria-invalid') : '';
   if ((invalid && invalid !== 'false') || (form && el.matches(':user-invalid'))) {
     s += ' [invalid]';
