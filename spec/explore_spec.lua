@@ -129,7 +129,7 @@ describe("structure queries", function()
       for _, r in ipairs(a.contains_refs.refs) do assert.matches("^f%d+_e%d+$", r) end
     end
     local d = page:describe(ref)
-    assert.truthy(d.selector or d.at)
+    assert.truthy(d.selector or d.locator or d.at)
   end)
 
   it("gives verified unique selectors on a page built like a real site", function()

@@ -47,4 +47,23 @@ function helpers.run(cmd)
   return body, tonumber(status)
 end
 
+--- The folder where @playwright/test is installed for the specs that check
+--- against Playwright itself (kept between runs; the browser is Debian's
+--- Chromium, so nothing else is downloaded).  Returns the folder, or nil and
+--- why it is not available.
+function helpers.playwright()
+  local _, has_node = helpers.run("command -v node && command -v npm")
+  if has_node ~= 0 then return nil, "Node and npm are not installed" end
+  local pw = os.getenv("VDX_PLAYWRIGHT_DIR") or ((os.getenv("VDX_BUILD") or "build") .. "/playwright")
+  local f = io.open(pw .. "/node_modules/@playwright/test/package.json")
+  if f then
+    f:close()
+    return pw
+  end
+  local out, st = helpers.run(("mkdir -p %s && cd %s && (test -f package.json || echo '{\"private\":true}' > package.json) " ..
+    "&& PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 timeout 600 npm install --no-audit --no-fund @playwright/test"):format(pw, pw))
+  if st ~= 0 then return nil, "npm could not install @playwright/test: " .. out:sub(-300) end
+  return pw
+end
+
 return helpers

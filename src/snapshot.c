@@ -279,8 +279,8 @@ static void emit_text(stitch *s, const char *text, size_t len,
         emit_frame(s, atoi(key + 1), ind, n);
       else {
         sb_add(s->out, ind, n);
-        sb_str(s->out, "- note: this frame appeared during the snapshot; "
-                       "snapshot again to see it\n");
+        sb_str(s->out, "- note: \"this frame appeared during the snapshot; "
+                       "snapshot again to see it\"\n");
         add_warning(s, "a frame appeared during the snapshot and is not shown");
       }
     } else if (le > p) {
@@ -313,9 +313,12 @@ static void emit_frame(stitch *s, int ordinal, const char *indent, size_t ilen) 
   if (!ok) {
     const char *why = luaL_tolstring(L, -1, NULL);
     sb_add(s->out, indent, ilen);
-    sb_str(s->out, lua_pushfstring(L, "- note: frame f%d could not be read: "
-                                   "%s\n", ordinal, why));
-    lua_pop(L, 1);
+    /* The note is a YAML double-quoted scalar: JSON's escapes are YAML's. */
+    lua_pushfstring(L, "frame f%d could not be read: %s", ordinal, why);
+    sb_str(s->out, "- note: ");
+    sb_str(s->out, vdx__json_encode(L, -1, NULL));
+    sb_str(s->out, "\n");
+    lua_pop(L, 2);
     add_warning(s, lua_pushfstring(L, "frame f%d could not be read: %s", ordinal, why));
     lua_pop(L, 5);
     s->depth--;
@@ -361,10 +364,10 @@ static void apply_budget(lua_State *L, int res, const char *text, size_t len,
   lua_pushlstring(L, start, stop ? (size_t)(stop - start) : 0);
   if (kept_end >= 0) {
     size_t rest = (size_t)(end - stop);
-    lua_pushfstring(L, "- note: snapshot truncated: lines %I to %I of %I "
+    lua_pushfstring(L, "- note: \"snapshot truncated: lines %I to %I of %I "
                     "shown; %I more lines (about %I tokens) left out. Call "
                     "snapshot{offset=%I} for the rest, snapshot{root=REF} for "
-                    "one part, or snapshot{depth=N} for less depth\n",
+                    "one part, or snapshot{depth=N} for less depth\"\n",
                     (lua_Integer)(first + 1), kept_end, total, total - kept_end,
                     (lua_Integer)(rest / 4), kept_end);
     lua_concat(L, 2);

@@ -512,12 +512,14 @@
     return "combobox";
   }
   function listItemRole(el) {
-    const p = parentNode(el);
-    if (!isElement(p)) return "generic";
-    const r = explicitRole(p);
-    if (r) return r === "list" ? "listitem" : "generic";
-    const tag = tagOf(p);
-    return tag === "ul" || tag === "ol" || tag === "menu" ? "listitem" : "generic";
+    for (let p = flatParent(el); isElement(p); p = flatParent(p)) {
+      const role = explicitRole(p);
+      if (role) return role === "list" ? "listitem" : "generic";
+      const tag = tagOf(p);
+      if (tag === "ul" || tag === "ol" || tag === "menu") return "listitem";
+      if (tag !== "slot" && !tag.includes("-")) return "generic";
+    }
+    return "generic";
   }
   function tableRoleOf(el) {
     for (let p = parentNode(el); isElement(p); p = parentNode(p)) {
@@ -1183,6 +1185,11 @@
         const label = attr(el, "label");
         return label && label.trim() ? label : "";
       }
+      // A file input without a label is named by its button's text, as
+      // Chromium names it (its title is not used).
+      case "input":
+        if (how === LABEL || inputType(el) !== "file") return "";
+        return attr(el, "multiple") !== null ? "Choose Files" : "Choose File";
       default:
         return "";
     }
@@ -1358,15 +1365,15 @@
     return out + content.slice(i);
   }
   function topLevelSlash(s) {
-    let quoted = false;
+    let quoted2 = false;
     for (let i = 0; i < s.length; i++) {
       const c = s[i];
       if (c === "\\") {
         i++;
         continue;
       }
-      if (c === '"') quoted = !quoted;
-      else if (c === "/" && !quoted) return i;
+      if (c === '"') quoted2 = !quoted2;
+      else if (c === "/" && !quoted2) return i;
     }
     return -1;
   }
@@ -1434,18 +1441,21 @@
       out.lines.push(indent + "- text: " + yamlValue(node));
       return;
     }
-    let key = indent + "- " + node.role;
+    let key = node.role;
     if (node.name) {
       const shown = displayName(node.name);
-      key += " " + JSON.stringify(shown.text);
+      key += " " + quoted(shown.text);
       if (shown.length > 0) key += " [name=" + shown.length + " chars]";
     }
     key += node.states;
     if (node.wantsRef) {
-      const ref = out.env.refs.assign(node.el, node.role, node.name, node.tag);
+      const r = node.refTarget;
+      const ref = r ? out.env.refs.assign(r.el, r.role, r.name, r.tag) : out.env.refs.assign(node.el, node.role, node.name, node.tag);
       key += " [ref=" + ref + "]";
       out.refCount++;
     }
+    const raw = key;
+    key = indent + "- " + yamlKey(key);
     if (node.frame !== void 0) {
       out.lines.push(key + ":");
       out.lines.push(indent + "  " + FRAME_MARK + node.frame);
@@ -1454,34 +1464,48 @@
     }
     const kids = node.children;
     const hasValue = node.value != null && node.value !== "";
-    const extra = node.url != null || hasValue && kids.length > 0;
-    if (!extra && kids.length === 0) {
+    const props = [];
+    if (node.url != null) props.push("/url", node.url);
+    if (node.placeholder) props.push("/placeholder", node.placeholder);
+    const valueLine = hasValue && (kids.length > 0 || props.length > 0);
+    if (props.length === 0 && kids.length === 0) {
       out.lines.push(hasValue ? key + ": " + yamlValue(node.value) : key);
       return;
     }
-    if (!extra && kids.length === 1 && typeof kids[0] === "string") {
+    if (props.length === 0 && !valueLine && kids.length === 1 && typeof kids[0] === "string") {
       out.lines.push(key + ": " + yamlValue(kids[0]));
       return;
     }
     if (depth + 1 > out.maxDepth) {
-      const hidden = kids.length + (node.url != null ? 1 : 0) + (hasValue && kids.length > 0 ? 1 : 0);
-      out.lines.push(key + " [+" + hidden + "]");
+      const hidden = kids.length + props.length / 2 + (valueLine ? 1 : 0);
+      out.lines.push(indent + "- " + yamlKey(raw + " [+" + hidden + "]"));
       return;
     }
     out.lines.push(key + ":");
     const inner = indent + "  ";
-    if (node.url != null) out.lines.push(inner + "- /url: " + yamlValue(node.url));
-    if (hasValue && kids.length > 0) out.lines.push(inner + "- /value: " + yamlValue(node.value));
+    for (let i = 0; i < props.length; i += 2) out.lines.push(inner + "- " + props[i] + ": " + yamlValue(props[i + 1]));
+    if (valueLine) out.lines.push(inner + (kids.length > 0 ? "- /value: " : "- text: ") + yamlValue(node.value));
     for (const child2 of kids) renderNode(out, child2, inner, depth + 1);
   }
-  var PLAIN_UNSAFE_START = /^(?:[,[\]{}#&*!|>'"%@`\s]|[-?:](?:\s|$))/;
-  var LOOKS_TYPED = /^(?:true|false|yes|no|on|off|null|~|[-+]?(?:\d[\d_]*)?\.?\d+(?:e[-+]?\d+)?)$/i;
+  var UNSAFE_START = /^(?:[-&*\],?!>|@"'#%~\[]|\s)/;
+  var UNSAFE_ANYWHERE = /[\n:](?:\s|$)|\s#|[{}`]|\s$/;
+  var CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u2028\u2029\ufeff]/;
+  var TYPED = new RegExp("^(?:y|n|yes|no|true|false|on|off|null|=|<<|[-+]?\\.(?:inf|nan)|\\d{4}-\\d\\d?-\\d\\d?(?:[Tt ].*)?|[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+(?:\\.[0-9_]*)?|[-+]?(?:[0-9][0-9_]*)?\\.?[0-9_]+(?:e[-+]?[0-9]+)?)$", "i");
+  function needsQuotes(s) {
+    return s === "" || UNSAFE_START.test(s) || UNSAFE_ANYWHERE.test(s) || CONTROL.test(s) || /[\n\r\t]/.test(s) || !Number.isNaN(Number(s)) || TYPED.test(s);
+  }
+  function quoted(s) {
+    return JSON.stringify(s).replace(
+      /[\u007f-\u009f\u2028\u2029\ufeff]/g,
+      (c) => "\\u" + c.charCodeAt(0).toString(16).padStart(4, "0")
+    );
+  }
   function yamlValue(s) {
     const str = String(s);
-    if (str === "" || PLAIN_UNSAFE_START.test(str) || /\s$/.test(str) || LOOKS_TYPED.test(str) || str.includes(": ") || str.includes(" #") || /[\u0000-\u001f\u007f]/.test(str) || str.endsWith(":")) {
-      return JSON.stringify(str);
-    }
-    return str;
+    return needsQuotes(str) ? quoted(str) : str;
+  }
+  function yamlKey(key) {
+    return needsQuotes(key) ? "'" + key.replace(/'/g, "''") + "'" : key;
   }
 
   // src/errors.js
@@ -1566,7 +1590,7 @@
     };
     let rootEl = documentElement(document);
     if (opts.root != null) rootEl = env.resolve(opts.root);
-    collectOwned(walk, docQuerySelectorAll(document, "[aria-owns]"));
+    collectOwned(walk, docQuerySelectorAll(document, "[aria-owns]"), opts.root != null ? rootEl : null);
     enterTree(walk, document);
     const top = { role: "fragment", children: [] };
     if (rootEl) {
@@ -1593,9 +1617,11 @@
     const list = nodeType(root) === DOCUMENT_NODE ? docQuerySelectorAll(root, WALK_ATTRIBUTES) : fragQuerySelectorAll(root, WALK_ATTRIBUTES);
     for (let i = 0; i < list.length; i++) walk.attrs.add(list[i]);
   }
-  function collectOwned(walk, owners) {
+  function collectOwned(walk, owners, scope) {
     for (let i = 0; i < owners.length; i++) {
       const owner = owners[i];
+      if (scope !== null && !contains(scope, owner)) continue;
+      if (isHiddenForAria(walk.ctx, owner)) continue;
       for (const target of idRefs(owner, "aria-owns")) {
         if (target === owner || contains(target, owner) || walk.owned.has(target)) continue;
         walk.owned.set(target, owner);
@@ -1622,7 +1648,7 @@
     const disabled = (inherited & W_DISABLED) !== 0 || !plain && ariaToken(el, "aria-disabled") === "true";
     const labelling = html && tag === "label" && labelsRenderedControl(ctx, el);
     const childInherited = flags & F_INHERITED | (disabled ? W_DISABLED : 0) | ((inherited & W_NO_TEXT) !== 0 || labelling ? W_NO_TEXT : 0);
-    if (shadow) collectOwned(walk, fragQuerySelectorAll(shadow, "[aria-owns]"));
+    if (shadow) collectOwned(walk, fragQuerySelectorAll(shadow, "[aria-owns]"), null);
     const outermostPointer = pointer && (inherited & F_POINTER) === 0 && !labelling;
     const wantsRef = visible && isRefWorthy(el, tag, role, outermostPointer, plain, walk.editable, html) && isActionable(ctx, el);
     const node = visible && (wantsRef || !FLATTENED.has(role)) ? createNode(walk, el, tag, html, role, wantsRef, disabled, plain) : null;
@@ -1644,6 +1670,7 @@
     if (node) {
       nameNode(ctx, el, role, node);
       if (role === "link" && html && hasAttr(el, "href")) node.url = attr(el, "href");
+      if (role === "textbox" || role === "searchbox") placeholderOf2(el, node);
       if (role === "listbox" && !(html && tag === "select")) capOptions(walk, node);
       parent.children.push(node);
     }
@@ -1680,7 +1707,18 @@
   }
   function createNode(walk, el, tag, html, role, wantsRef, disabled, plain) {
     const states = statesOf(walk, el, tag, html, role, disabled, plain);
-    return { el, tag, role, name: "", states, value: null, url: null, wantsRef, children: [] };
+    return {
+      el,
+      tag,
+      role,
+      name: "",
+      states,
+      value: null,
+      url: null,
+      placeholder: null,
+      wantsRef,
+      children: []
+    };
   }
   function nameNode(ctx, el, role, node) {
     if (NAME_PROHIBITED.has(role)) return;
@@ -1691,6 +1729,10 @@
       }
     }
     node.name = accessibleName(ctx, el, role, true);
+  }
+  function placeholderOf2(el, node) {
+    const ph = attr(el, "placeholder");
+    if (ph && normalize(ph) !== node.name) node.placeholder = ph;
   }
   function visitFrame(walk, el, node, parent) {
     if (walk.ctx.hasBox(el) === false) return;
@@ -1751,6 +1793,7 @@
     } else if (html && tag === "summary" && role === "button" && detailsOpen(el.parentNode)) {
       s += " [expanded]";
     }
+    if (el === walk.active && tag !== "body" && tag !== "html") s += " [active]";
     const level = headingLevel(el, role, plain);
     if (level) s += " [level=" + level + "]";
     if (aria) {
@@ -1762,7 +1805,6 @@
       const selected = html && tag === "option" ? el.selected : aria && ariaToken(el, "aria-selected") === "true";
       if (selected) s += " [selected]";
     }
-    if (el === walk.active && tag !== "body" && tag !== "html") s += " [active]";
     const invalid = aria ? ariaToken(el, "aria-invalid") : "";
     if (invalid && invalid !== "false" || form && el.matches(":user-invalid")) {
       s += " [invalid]";
@@ -1831,6 +1873,7 @@
     node.value = selected.join(", ");
   }
   function finish(ctx, node) {
+    if (node.tag === "details" && node.role === "group" && !node.wantsRef) mergeSummary(node);
     const kids = node.children;
     const out = [];
     let text = null;
@@ -1860,11 +1903,7 @@
         pending = null;
       }
       finish(ctx, c);
-      if (c.role === "listitem" && !c.wantsRef && !c.name && c.children.length === 1 && typeof c.children[0] !== "string") {
-        out.push(c.children[0]);
-      } else {
-        out.push(c);
-      }
+      out.push(c);
     }
     if (text !== null) pushText(out, text);
     node.children = out;
@@ -1872,6 +1911,22 @@
     dropRepeatedName(node);
     if (out.length === 1 && typeof out[0] === "string" && node.name && NAME_FROM_CONTENT.has(node.role) && out[0] === node.name) {
       node.children = [];
+    }
+  }
+  function mergeSummary(node) {
+    const kids = node.children;
+    for (let i = 0; i < kids.length; i++) {
+      const c = kids[i];
+      if (typeof c === "string" || c instanceof Sep || c.tag !== "summary" || parentNode(c.el) !== node.el) {
+        continue;
+      }
+      kids.splice(i, 1, new Sep(c.el), ...c.children, new Sep(c.el));
+      if (c.wantsRef) {
+        node.wantsRef = true;
+        node.refTarget = { el: c.el, role: c.role, name: c.name, tag: c.tag };
+      }
+      if (c.states.includes(" [active]")) node.states += " [active]";
+      return;
     }
   }
   function anyBlock(ctx, els) {
@@ -2084,10 +2139,10 @@
   ];
   var FILLER = /\b(click|press|tap|hover|on|over|the|a|an|type|into|in|fill|select|choose|check|uncheck|open)\b/gi;
   function phrasesOf(desc) {
-    const quoted = [];
+    const quoted2 = [];
     const re = /["\u201c\u2018']([^"\u201d\u2019']+)["\u201d\u2019']/g;
     let m;
-    while ((m = re.exec(desc)) !== null) quoted.push(normalize(m[1]));
+    while ((m = re.exec(desc)) !== null) quoted2.push(normalize(m[1]));
     let hint = null;
     for (const [re2, role] of ROLE_WORDS) {
       if (re2.test(desc)) {
@@ -2095,7 +2150,7 @@
         break;
       }
     }
-    if (quoted.length) return { phrases: quoted, hint };
+    if (quoted2.length) return { phrases: quoted2, hint };
     let rest = desc;
     for (const [re2] of ROLE_WORDS) rest = rest.replace(re2, " ");
     rest = normalize(rest.replace(FILLER, " "));
@@ -2879,172 +2934,6 @@
     return e;
   }
 
-  // src/selector.js
-  var FIELD_TAGS = /* @__PURE__ */ new Set([
-    "input",
-    "select",
-    "textarea",
-    "button",
-    "output",
-    "fieldset",
-    "form",
-    "iframe",
-    "object"
-  ]);
-  var LANDMARK_TAGS = [
-    "form",
-    "nav",
-    "header",
-    "footer",
-    "main",
-    "aside",
-    "dialog",
-    "table",
-    "fieldset",
-    "menu"
-  ];
-  var MAX_VALUE = 120;
-  var MAX_ANCESTORS = 12;
-  function isStableId(id) {
-    if (!id || id.length > 64 || /\s/.test(id)) return false;
-    if (/[:«»]/.test(id)) return false;
-    if (/\d{4,}/.test(id)) return false;
-    if (/[0-9a-f]{8}-[0-9a-f]{4}-/i.test(id)) return false;
-    if (/(?:^|[-_])(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{6,}(?:$|[-_])/i.test(id)) return false;
-    if (/^(?:ember|mui|radix|headlessui|downshift|react-aria|react-select|rc|yui|ext-gen|gwt|j_id|jsx|css|sc|uid|id)[-_]?\d/i.test(id)) return false;
-    const digits = id.replace(/\D/g, "").length;
-    return !(id.length > 6 && digits * 3 > id.length);
-  }
-  function cssString(v) {
-    return "'" + v.replace(/\\/g, "\\\\").replace(/'/g, "\\'").replace(/\n/g, "\\a ") + "'";
-  }
-  function queryRoot(root, sel) {
-    try {
-      return nodeType(root) === DOCUMENT_NODE ? docQuerySelectorAll(root, sel) : fragQuerySelectorAll(root, sel);
-    } catch (e) {
-      return null;
-    }
-  }
-  function isUniqueIn(root, sel, el) {
-    const list = queryRoot(root, sel);
-    return list !== null && list.length === 1 && list[0] === el;
-  }
-  function ownParts(el, loose) {
-    const tag = localName(el);
-    const parts = [];
-    const id = getAttribute(el, "id");
-    if (id && isStableId(id)) parts.push("#" + cssEscape(id));
-    for (const a of TEST_ID_ATTRIBUTES) {
-      const v = getAttribute(el, a);
-      if (v && v.length <= MAX_VALUE) parts.push("[" + a + "=" + cssString(v) + "]");
-    }
-    const label = getAttribute(el, "aria-label");
-    if (label && label.trim() && label.length <= MAX_VALUE) {
-      parts.push("[aria-label=" + cssString(label) + "]");
-      parts.push(cssEscape(tag) + "[aria-label=" + cssString(label) + "]");
-    }
-    const href = getAttribute(el, "href");
-    if (tag === "a" && href !== null && href.length <= 2 * MAX_VALUE) parts.push("a[href=" + cssString(href) + "]");
-    const name = getAttribute(el, "name");
-    if (name && FIELD_TAGS.has(tag) && name.length <= MAX_VALUE) {
-      const byName = tag + "[name=" + cssString(name) + "]";
-      parts.push(byName);
-      const value = getAttribute(el, "value");
-      const type = (getAttribute(el, "type") || "").toLowerCase();
-      if (value !== null && (type === "radio" || type === "checkbox") && value.length <= MAX_VALUE) {
-        parts.push(byName + "[value=" + cssString(value) + "]");
-      }
-    }
-    for (const a of ["placeholder", "title", "alt"]) {
-      const v = getAttribute(el, a);
-      if (v && v.trim() && v.length <= MAX_VALUE) parts.push(cssEscape(tag) + "[" + a + "=" + cssString(v) + "]");
-    }
-    if (loose) {
-      const type = getAttribute(el, "type");
-      if (type && /^[a-z-]+$/i.test(type)) parts.push(cssEscape(tag) + "[type=" + cssString(type) + "]");
-      parts.push(cssEscape(tag));
-    }
-    return parts;
-  }
-  function containerParts(el) {
-    const tag = localName(el);
-    const strong = [];
-    const id = getAttribute(el, "id");
-    if (id && isStableId(id)) strong.push("#" + cssEscape(id));
-    for (const a of TEST_ID_ATTRIBUTES) {
-      const v = getAttribute(el, a);
-      if (v && v.length <= MAX_VALUE) strong.push("[" + a + "=" + cssString(v) + "]");
-    }
-    const label = getAttribute(el, "aria-label");
-    if (label && label.trim() && label.length <= MAX_VALUE) {
-      strong.push(cssEscape(tag) + "[aria-label=" + cssString(label) + "]");
-    }
-    const name = getAttribute(el, "name");
-    if (name && FIELD_TAGS.has(tag) && name.length <= MAX_VALUE) strong.push(tag + "[name=" + cssString(name) + "]");
-    const weak = LANDMARK_TAGS.includes(tag) ? [tag] : [];
-    return { strong, weak };
-  }
-  function selectorFor(el) {
-    const root = getRootNode(el);
-    const shadow = nodeType(root) !== DOCUMENT_NODE;
-    const found = findSelector(root, el);
-    if (found !== null) return shadow ? { selector: found, in_shadow: true } : { selector: found };
-    let at = null;
-    try {
-      const r = getBoundingClientRect(el);
-      at = { x: Math.round(r.left + r.width / 2), y: Math.round(r.top + r.height / 2) };
-    } catch (e) {
-      at = null;
-    }
-    return shadow ? { at, in_shadow: true } : { at };
-  }
-  function findSelector(root, el) {
-    const own = ownParts(el, false);
-    for (const p of own) {
-      if (isUniqueIn(root, p, el)) return p;
-    }
-    const loose = ownParts(el, true);
-    const strong = [];
-    const weak = [];
-    let n = 0;
-    for (let a = parentNode(el); a !== null && nodeType(a) === ELEMENT_NODE && n < MAX_ANCESTORS; a = parentNode(a), n++) {
-      const t = localName(a);
-      if (t === "body" || t === "html") break;
-      const c = containerParts(a);
-      for (const p of c.strong) strong.push({ el: a, part: p });
-      for (const p of c.weak) weak.push({ el: a, part: p });
-    }
-    for (const list of [strong, weak]) {
-      for (const c of list) {
-        for (const d of loose) {
-          let inner;
-          try {
-            inner = querySelectorAll(c.el, d);
-          } catch (e) {
-            continue;
-          }
-          if (inner.length !== 1 || inner[0] !== el) continue;
-          const sel = c.part + " " + d;
-          if (isUniqueIn(root, sel, el)) return sel;
-        }
-      }
-    }
-    return null;
-  }
-  function selectorCoverage(env) {
-    let total = 0;
-    let good = 0;
-    const without = [];
-    for (const ref of env.refs.byRef.keys()) {
-      const hit = env.refs.lookup(ref);
-      if (!hit || hit.stale) continue;
-      total++;
-      if (findSelector(getRootNode(hit.element), hit.element) !== null) good++;
-      else if (without.length < 20) without.push(ref);
-    }
-    return { refs: total, with_selector: good, ratio: total ? Math.round(good / total * 1e3) / 1e3 : 1, without };
-  }
-
   // src/locparse.js
   var TEXTUAL = { args: [["string", "regex"]], opts: { exact: ["bool"] } };
   var FILTER_OPTS = {
@@ -3351,6 +3240,9 @@
     const refs = [];
     for (let i = 0; i < found.length && i < max; i++) refs.push(refFor(ev.ctx, env.refs, found[i]));
     return { count: found.length, refs };
+  }
+  function evaluateChain(ev, chain) {
+    return ev.chain(chain, document);
   }
   var Evaluator = class {
     constructor() {
@@ -3673,6 +3565,342 @@
       if (pos & 2) return 1;
       return 0;
     });
+  }
+
+  // src/rolepath.js
+  var ROW_ROLES = /* @__PURE__ */ new Set(["listitem", "row", "treeitem", "article"]);
+  var UNLOCATABLE = /* @__PURE__ */ new Set(["generic", "none", "presentation", "iframe"]);
+  var MAX_TEXT = 80;
+  var RoleLocators = class {
+    constructor() {
+      this.ev = null;
+    }
+    // A locator expression that matches el and nothing else, or null.
+    find(el) {
+      const role = getRole(el);
+      if (UNLOCATABLE.has(role)) return null;
+      if (this.ev === null) this.ev = new Evaluator();
+      const name = accessibleName(this.ev.ctx, el, role, false);
+      const own = "getByRole(" + JSON.stringify(role) + (name ? ", { name: " + JSON.stringify(name) + ", exact: true })" : ")");
+      const candidates = name ? [own] : [];
+      const row = rowOf(el);
+      if (row !== null) {
+        const texts = [firstText(row.el), this.ev.texts.get(row.el).normalized];
+        for (let text of texts) {
+          text = text.slice(0, MAX_TEXT).trim();
+          if (!text || candidates.some((c) => c.includes(JSON.stringify(text)))) continue;
+          candidates.push("getByRole(" + JSON.stringify(row.role) + ").filter({ hasText: " + JSON.stringify(text) + " })." + own);
+        }
+      }
+      for (const c of candidates) {
+        const found = evaluateChain(this.ev, parseLocator(c));
+        if (found.length === 1 && found[0] === el) return c;
+      }
+      return null;
+    }
+  };
+  function firstText(node) {
+    const shadow = nodeType(node) === ELEMENT_NODE ? shadowRoot(node) : null;
+    for (let c = firstChild(shadow || node); c !== null; c = nextSibling(c)) {
+      const type = nodeType(c);
+      if (type === TEXT_NODE) {
+        const t = normalize(textContent(c) || "");
+        if (t) return t;
+      } else if (type === ELEMENT_NODE && !skipsText(c)) {
+        const t = firstText(c);
+        if (t) return t;
+      }
+    }
+    return "";
+  }
+  function rowOf(el) {
+    for (let a = parentOrHost(el).parent; a !== null; a = parentOrHost(a).parent) {
+      const role = getRole(a);
+      if (ROW_ROLES.has(role)) return { el: a, role };
+    }
+    return null;
+  }
+
+  // src/selector.js
+  var FIELD_TAGS = /* @__PURE__ */ new Set([
+    "input",
+    "select",
+    "textarea",
+    "button",
+    "output",
+    "fieldset",
+    "form",
+    "iframe",
+    "object"
+  ]);
+  var LANDMARK_TAGS = [
+    "form",
+    "nav",
+    "header",
+    "footer",
+    "main",
+    "aside",
+    "dialog",
+    "table",
+    "fieldset",
+    "menu"
+  ];
+  var MAX_VALUE = 120;
+  var MAX_ANCESTORS = 12;
+  var MAX_CONTAINERS = 3;
+  function isStableId(id) {
+    if (!id || id.length > 64 || /\s/.test(id)) return false;
+    if (/[:«»]/.test(id)) return false;
+    if (/\d{4,}/.test(id)) return false;
+    if (/[0-9a-f]{8}-[0-9a-f]{4}-/i.test(id)) return false;
+    if (/(?:^|[-_])(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{6,}(?:$|[-_])/i.test(id)) return false;
+    if (/^(?:ember|mui|radix|headlessui|downshift|react-aria|react-select|rc|yui|ext-gen|gwt|j_id|jsx|css|sc|uid|id)[-_]?\d/i.test(id)) return false;
+    const digits = id.replace(/\D/g, "").length;
+    return !(id.length > 6 && digits * 3 > id.length);
+  }
+  function cssString(v) {
+    return "'" + v.replace(/\\/g, "\\\\").replace(/'/g, "\\'").replace(/\n/g, "\\a ") + "'";
+  }
+  function queryRoot(root, sel) {
+    try {
+      return nodeType(root) === DOCUMENT_NODE ? docQuerySelectorAll(root, sel) : fragQuerySelectorAll(root, sel);
+    } catch (e) {
+      return null;
+    }
+  }
+  var Finder = class {
+    constructor() {
+      this.trees = null;
+      this.roles = new RoleLocators();
+    }
+    // The document and every open shadow root in it, nested ones included.
+    allTrees() {
+      if (this.trees === null) {
+        const trees = [document];
+        for (let i = 0; i < trees.length; i++) {
+          const all = queryRoot(trees[i], "*");
+          for (let k = 0; k < all.length; k++) {
+            const s = shadowRoot(all[k]);
+            if (s) trees.push(s);
+          }
+        }
+        this.trees = trees;
+      }
+      return this.trees;
+    }
+    // True when sel matches el and nothing else in any tree.  root (el's
+    // own tree) is asked first: it answers most candidates at once.
+    isUnique(root, sel, el) {
+      const own = queryRoot(root, sel);
+      if (own === null || own.length !== 1 || own[0] !== el) return false;
+      const trees = this.allTrees();
+      for (let i = 0; i < trees.length; i++) {
+        if (trees[i] === root) continue;
+        const list = queryRoot(trees[i], sel);
+        if (list === null || list.length > 0) return false;
+      }
+      return true;
+    }
+  };
+  function stableClasses(el) {
+    const cls = getAttribute(el, "class");
+    if (!cls) return [];
+    const out = [];
+    for (const c of cls.trim().split(/\s+/)) {
+      if (c && c.length <= 40 && /^[A-Za-z_][\w-]*$/.test(c) && isStableId(c)) out.push(c);
+      if (out.length === 3) break;
+    }
+    return out;
+  }
+  function ownParts(el, loose) {
+    const tag = localName(el);
+    const parts = [];
+    const id = getAttribute(el, "id");
+    if (id && isStableId(id)) parts.push("#" + cssEscape(id));
+    for (const a of TEST_ID_ATTRIBUTES) {
+      const v = getAttribute(el, a);
+      if (v && v.length <= MAX_VALUE) parts.push("[" + a + "=" + cssString(v) + "]");
+    }
+    const label = getAttribute(el, "aria-label");
+    if (label && label.trim() && label.length <= MAX_VALUE) {
+      parts.push("[aria-label=" + cssString(label) + "]");
+      parts.push(cssEscape(tag) + "[aria-label=" + cssString(label) + "]");
+    }
+    const href = getAttribute(el, "href");
+    if (tag === "a" && href !== null && href.length <= 2 * MAX_VALUE) parts.push("a[href=" + cssString(href) + "]");
+    const name = getAttribute(el, "name");
+    if (name && FIELD_TAGS.has(tag) && name.length <= MAX_VALUE) {
+      const byName = tag + "[name=" + cssString(name) + "]";
+      parts.push(byName);
+      const value = getAttribute(el, "value");
+      const type = (getAttribute(el, "type") || "").toLowerCase();
+      if (value !== null && (type === "radio" || type === "checkbox") && value.length <= MAX_VALUE) {
+        parts.push(byName + "[value=" + cssString(value) + "]");
+      }
+    }
+    for (const a of ["placeholder", "title", "alt"]) {
+      const v = getAttribute(el, a);
+      if (v && v.trim() && v.length <= MAX_VALUE) parts.push(cssEscape(tag) + "[" + a + "=" + cssString(v) + "]");
+    }
+    for (const c of stableClasses(el)) parts.push(cssEscape(tag) + "." + cssEscape(c));
+    if (loose) {
+      const type = getAttribute(el, "type");
+      if (type && /^[a-z-]+$/i.test(type)) parts.push(cssEscape(tag) + "[type=" + cssString(type) + "]");
+      parts.push(cssEscape(tag));
+    }
+    return parts;
+  }
+  function containerParts(el) {
+    const tag = localName(el);
+    const strong = [];
+    const id = getAttribute(el, "id");
+    if (id && isStableId(id)) strong.push("#" + cssEscape(id));
+    for (const a of TEST_ID_ATTRIBUTES) {
+      const v = getAttribute(el, a);
+      if (v && v.length <= MAX_VALUE) strong.push("[" + a + "=" + cssString(v) + "]");
+    }
+    const label = getAttribute(el, "aria-label");
+    if (label && label.trim() && label.length <= MAX_VALUE) {
+      strong.push(cssEscape(tag) + "[aria-label=" + cssString(label) + "]");
+    }
+    const name = getAttribute(el, "name");
+    if (name && FIELD_TAGS.has(tag) && name.length <= MAX_VALUE) strong.push(tag + "[name=" + cssString(name) + "]");
+    const root = getRootNode(el);
+    for (const c of stableClasses(el)) {
+      const sel = cssEscape(tag) + "." + cssEscape(c);
+      const list = queryRoot(root, sel);
+      if (list !== null && list.length === 1) strong.push(sel);
+    }
+    const weak = LANDMARK_TAGS.includes(tag) ? [tag] : [];
+    return { strong, weak };
+  }
+  function selectorFor(el) {
+    return describeTarget(new Finder(), el);
+  }
+  function describeTarget(finder, el) {
+    const root = getRootNode(el);
+    const shadow = nodeType(root) !== DOCUMENT_NODE;
+    const out = {};
+    const css = findSelector(finder, root, el);
+    if (css !== null) {
+      out.selector = css;
+    } else {
+      const loc = finder.roles.find(el);
+      if (loc !== null) {
+        out.locator = loc;
+      } else {
+        try {
+          const r = getBoundingClientRect(el);
+          out.at = { x: Math.round(r.left + r.width / 2), y: Math.round(r.top + r.height / 2) };
+        } catch (e) {
+          out.at = null;
+        }
+      }
+    }
+    if (shadow) out.in_shadow = true;
+    return out;
+  }
+  function findSelector(finder, root, el) {
+    const own = ownParts(el, false);
+    for (const p of own) {
+      if (finder.isUnique(root, p, el)) return p;
+    }
+    const loose = ownParts(el, true);
+    const strong = [];
+    const weak = [];
+    let n = 0;
+    for (let a = parentNode(el); a !== null && nodeType(a) === ELEMENT_NODE && n < MAX_ANCESTORS; a = parentNode(a), n++) {
+      const t = localName(a);
+      if (t === "body" || t === "html") break;
+      const c = containerParts(a);
+      for (const p of c.strong) strong.push({ el: a, part: p });
+      for (const p of c.weak) weak.push({ el: a, part: p });
+    }
+    for (const list of [strong, weak]) {
+      for (const c of list) {
+        for (const d of loose) {
+          let inner;
+          try {
+            inner = querySelectorAll(c.el, d);
+          } catch (e) {
+            continue;
+          }
+          if (inner.length !== 1 || inner[0] !== el) continue;
+          const sel = c.part + " " + d;
+          if (finder.isUnique(root, sel, el)) return sel;
+        }
+      }
+    }
+    return positional(finder, root, el, loose, strong.concat(weak));
+  }
+  function nthOfType(el) {
+    const p = parentNode(el);
+    if (p === null) return "";
+    const tag = localName(el);
+    let k = 0;
+    let index = 0;
+    let c = nodeType(p) === ELEMENT_NODE ? firstElementChild(p) : fragFirstElementChild(p);
+    for (; c !== null; c = nextElementSibling(c)) {
+      if (localName(c) !== tag) continue;
+      k++;
+      if (c === el) index = k;
+    }
+    return k > 1 ? ":nth-of-type(" + index + ")" : "";
+  }
+  function positional(finder, root, el, loose, containers) {
+    const stops = [];
+    for (const c of containers) {
+      if (!stops.includes(c.el)) stops.push(c.el);
+      if (stops.length === MAX_CONTAINERS) break;
+    }
+    stops.push(null);
+    const nth = nthOfType(el);
+    for (const stop of stops) {
+      const steps = [];
+      let n = 0;
+      for (let a = parentNode(el); a !== null && a !== stop && nodeType(a) === ELEMENT_NODE && n < MAX_ANCESTORS; a = parentNode(a), n++) {
+        const t = localName(a);
+        if (t === "body" || t === "html") break;
+        steps.unshift({ tag: cssEscape(t), nth: nthOfType(a) });
+      }
+      const prefixes = stop !== null ? containers.filter((c) => c.el === stop).map((c) => c.part + " ") : [""];
+      const short = steps.filter((s) => s.nth !== "").map((s) => s.tag + s.nth + " ").join("");
+      const full = steps.map((s) => s.tag + s.nth + " > ").join("");
+      for (const prefix of prefixes) {
+        for (const d of loose) {
+          const end = d + nth;
+          if (finder.isUnique(root, prefix + short + end, el)) return prefix + short + end;
+          const chain = prefix + (prefix !== "" ? "> " : "") + full + end;
+          if (finder.isUnique(root, chain, el)) return chain;
+        }
+      }
+    }
+    return null;
+  }
+  function selectorCoverage(env) {
+    const finder = new Finder();
+    let total = 0;
+    let css = 0;
+    let loc = 0;
+    const without = [];
+    for (const ref of env.refs.byRef.keys()) {
+      const hit = env.refs.lookup(ref);
+      if (!hit || hit.stale) continue;
+      total++;
+      const d = describeTarget(finder, hit.element);
+      if (d.selector !== void 0) css++;
+      else if (d.locator !== void 0) loc++;
+      else if (without.length < 20) without.push(ref);
+    }
+    const good = css + loc;
+    return {
+      refs: total,
+      with_selector: good,
+      with_css: css,
+      with_locator: loc,
+      ratio: total ? Math.round(good / total * 1e3) / 1e3 : 1,
+      without
+    };
   }
 
   // src/readhtml.js
@@ -4046,8 +4274,8 @@
       extractAnchors(ref, level, opts) {
         return extractAnchors(env, ref, level, opts);
       },
-      // { selector } or { at: { x, y } }; in_shadow when the element lives
-      // in a shadow root.
+      // { selector }, { locator } or { at: { x, y } }; in_shadow when the
+      // element lives in a shadow root.
       selector(ref) {
         return selectorFor(env.resolve(ref));
       },

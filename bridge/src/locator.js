@@ -42,7 +42,13 @@ export function locatorCount(env, expr, options) {
   return { count: found.length, refs };
 }
 
-class Evaluator {
+// The elements a parsed chain matches in the document, with the caches
+// of ev (an Evaluator) shared across calls.
+export function evaluateChain(ev, chain) {
+  return ev.chain(chain, document);
+}
+
+export class Evaluator {
   constructor() {
     this.ctx = new Ctx();
     this.texts = new TextCache();

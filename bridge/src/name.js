@@ -315,6 +315,11 @@ function hostLanguageLabel(ctx, el, state, how) {
       const label = attr(el, 'label');
       return label && label.trim() ? label : '';
     }
+    // A file input without a label is named by its button's text, as
+    // Chromium names it (its title is not used).
+    case 'input':
+      if (how === LABEL || N.inputType(el) !== 'file') return '';
+      return attr(el, 'multiple') !== null ? 'Choose Files' : 'Choose File';
     default: return '';
   }
 }

@@ -348,15 +348,19 @@ function selectRole(el) {
   return 'combobox';
 }
 
-// An li is a listitem only inside a list: a ul, ol or menu that keeps its
-// list role (not a ul given role=tablist), or any element of role list.
+// An li is a list item when its list is its parent in the flat tree, or
+// is reached through custom elements and slots only: the rows of
+// component lists (an li in a shadow root, or under an element such as
+// <todo-item>) are list items, as Chromium exposes them.
 function listItemRole(el) {
-  const p = N.parentNode(el);
-  if (!isElement(p)) return 'generic';
-  const r = explicitRole(p);
-  if (r) return r === 'list' ? 'listitem' : 'generic';
-  const tag = tagOf(p);
-  return tag === 'ul' || tag === 'ol' || tag === 'menu' ? 'listitem' : 'generic';
+  for (let p = flatParent(el); isElement(p); p = flatParent(p)) {
+    const role = explicitRole(p);
+    if (role) return role === 'list' ? 'listitem' : 'generic';
+    const tag = tagOf(p);
+    if (tag === 'ul' || tag === 'ol' || tag === 'menu') return 'listitem';
+    if (tag !== 'slot' && !tag.includes('-')) return 'generic';
+  }
+  return 'generic';
 }
 
 // The table-like ancestor of a cell, and whether it is a grid.

@@ -78,7 +78,7 @@ export function snapshot(env, options) {
   };
   let rootEl = N.documentElement(document);
   if (opts.root != null) rootEl = env.resolve(opts.root);
-  collectOwned(walk, N.docQuerySelectorAll(document, '[aria-owns]'));
+  collectOwned(walk, N.docQuerySelectorAll(document, '[aria-owns]'), opts.root != null ? rootEl : null);
   enterTree(walk, document);
 
   const top = { role: 'fragment', children: [] };
@@ -111,10 +111,15 @@ function enterTree(walk, root) {
   for (let i = 0; i < list.length; i++) walk.attrs.add(list[i]);
 }
 
-// Records which elements aria-owns moves under another owner.
-function collectOwned(walk, owners) {
+// Records which elements aria-owns moves under another owner, so that
+// they are listed once, under it.  An owner that is not in the tree (hidden,
+// or outside the subtree being snapshotted, `scope`) moves nothing: what it
+// names stays where it is.
+function collectOwned(walk, owners, scope) {
   for (let i = 0; i < owners.length; i++) {
     const owner = owners[i];
+    if (scope !== null && !N.contains(scope, owner)) continue;
+    if (isHiddenForAria(walk.ctx, owner)) continue;
     for (const target of idRefs(owner, 'aria-owns')) {
       if (target === owner || N.contains(target, owner) || walk.owned.has(target)) continue;
       walk.owned.set(target, owner);
@@ -156,7 +161,7 @@ function visitElement(walk, el, tag, parent, inherited, read) {
   const childInherited = (flags & F_INHERITED) | (disabled ? W_DISABLED : 0) |
     ((inherited & W_NO_TEXT) !== 0 || labelling ? W_NO_TEXT : 0);
 
-  if (shadow) collectOwned(walk, N.fragQuerySelectorAll(shadow, '[aria-owns]'));
+  if (shadow) collectOwned(walk, N.fragQuerySelectorAll(shadow, '[aria-owns]'), null);
 
   const outermostPointer = pointer && (inherited & F_POINTER) === 0 && !labelling;
   const wantsRef = visible &&
@@ -186,6 +191,7 @@ function visitElement(walk, el, tag, parent, inherited, read) {
     // their styles already known.
     nameNode(ctx, el, role, node);
     if (role === 'link' && html && hasAttr(el, 'href')) node.url = attr(el, 'href');
+    if (role === 'textbox' || role === 'searchbox') placeholderOf(el, node);
     if (role === 'listbox' && !(html && tag === 'select')) capOptions(walk, node);
     parent.children.push(node);
   }
@@ -234,7 +240,9 @@ function visitChild(walk, node, details, target, inherited) {
 
 function createNode(walk, el, tag, html, role, wantsRef, disabled, plain) {
   const states = statesOf(walk, el, tag, html, role, disabled, plain);
-  return { el, tag, role, name: '', states, value: null, url: null, wantsRef, children: [] };
+  return {
+    el, tag, role, name: '', states, value: null, url: null, placeholder: null, wantsRef, children: [],
+  };
 }
 
 // Gives node its accessible name.  Rows and cells named only from their
@@ -252,6 +260,13 @@ function nameNode(ctx, el, role, node) {
     }
   }
   node.name = accessibleName(ctx, el, role, true);
+}
+
+// Sets node.placeholder, printed as Playwright's /placeholder property,
+// when the placeholder is not already the name.
+function placeholderOf(el, node) {
+  const ph = attr(el, 'placeholder');
+  if (ph && normalize(ph) !== node.name) node.placeholder = ph;
 }
 
 // A frame owner with a box becomes a node with one placeholder child (the
@@ -318,6 +333,8 @@ function statesOf(walk, el, tag, html, role, ariaDisabled, plain) {
   } else if (html && tag === 'summary' && role === 'button' && N.detailsOpen(el.parentNode)) {
     s += ' [expanded]';
   }
+  // Where Playwright's AI snapshot puts it.
+  if (el === walk.active && tag !== 'body' && tag !== 'html') s += ' [active]';
   const level = headingLevel(el, role, plain);
   if (level) s += ' [level=' + level + ']';
   if (aria) {
@@ -331,7 +348,6 @@ function statesOf(walk, el, tag, html, role, ariaDisabled, plain) {
       : aria && ariaToken(el, 'aria-selected') === 'true';
     if (selected) s += ' [selected]';
   }
-  if (el === walk.active && tag !== 'body' && tag !== 'html') s += ' [active]';
   const invalid = aria ? ariaToken(el, 'aria-invalid') : '';
   if ((invalid && invalid !== 'false') || (form && el.matches(':user-invalid'))) {
     s += ' [invalid]';
@@ -415,6 +431,7 @@ function capOptions(walk, node) {
 // bottom-up.  A Sep between two pieces of text adds a space when its
 // element is not inline and the text has none there already.
 function finish(ctx, node) {
+  if (node.tag === 'details' && node.role === 'group' && !node.wantsRef) mergeSummary(node);
   const kids = node.children;
   const out = [];
   let text = null;
@@ -444,13 +461,8 @@ function finish(ctx, node) {
       pending = null;
     }
     finish(ctx, c);
-    // A plain list item around a single widget adds a line and nothing else.
-    if (c.role === 'listitem' && !c.wantsRef && !c.name && c.children.length === 1 &&
-        typeof c.children[0] !== 'string') {
-      out.push(c.children[0]);
-    } else {
-      out.push(c);
-    }
+    // A list item around a single widget keeps its line, as in Playwright.
+    out.push(c);
   }
   if (text !== null) pushText(out, text);
   node.children = out;
@@ -459,6 +471,29 @@ function finish(ctx, node) {
   if (out.length === 1 && typeof out[0] === 'string' && node.name &&
       NAME_FROM_CONTENT.has(node.role) && out[0] === node.name) {
     node.children = [];
+  }
+}
+
+// A <details> prints as Playwright prints it: `group` whose content starts
+// with its summary's content, not a button inside a group.  The summary is
+// what a person clicks to open or close the group, so the group's line
+// carries the summary's ref (and its focus); whether it is open shows in
+// whether its content is listed.
+function mergeSummary(node) {
+  const kids = node.children;
+  for (let i = 0; i < kids.length; i++) {
+    const c = kids[i];
+    if (typeof c === 'string' || c instanceof Sep || c.tag !== 'summary' ||
+        N.parentNode(c.el) !== node.el) {
+      continue;
+    }
+    kids.splice(i, 1, new Sep(c.el), ...c.children, new Sep(c.el));
+    if (c.wantsRef) {
+      node.wantsRef = true;
+      node.refTarget = { el: c.el, role: c.role, name: c.name, tag: c.tag };
+    }
+    if (c.states.includes(' [active]')) node.states += ' [active]';
+    return;
   }
 }
 

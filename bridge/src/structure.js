@@ -4,13 +4,13 @@
 //   resolveContainer(ref, opts)      explore.js
 //   inspectPattern(ref, level, opts) explore.js
 //   extractAnchors(ref, level, opts) explore.js
-//   selector(ref)                    selector.js
+//   selector(ref)                    selector.js (role locators: rolepath.js)
 //   selectorCoverage()               selector.js
 //   locatorCount(expr, opts)         locator.js
 //   readHtml(opts)                   readhtml.js
 //
 // and describe(ref), wrapped so that a live ref's description also
-// carries its selector (or `at`).  env is the instance's { refs, resolve }.
+// carries its selector (or locator, or `at`).  env is the instance's { refs, resolve }.
 
 import { extractAnchors, inspectPattern, resolveContainer } from './explore.js';
 import { selectorCoverage, selectorFor } from './selector.js';
@@ -28,8 +28,8 @@ export function structureMethods(env, describe) {
     extractAnchors(ref, level, opts) {
       return extractAnchors(env, ref, level, opts);
     },
-    // { selector } or { at: { x, y } }; in_shadow when the element lives
-    // in a shadow root.
+    // { selector }, { locator } or { at: { x, y } }; in_shadow when the
+    // element lives in a shadow root.
     selector(ref) {
       return selectorFor(env.resolve(ref));
     },

@@ -28,18 +28,24 @@ function renderNode(out, node, indent, depth) {
     out.lines.push(indent + '- text: ' + yamlValue(node));
     return;
   }
-  let key = indent + '- ' + node.role;
+  let key = node.role;
   if (node.name) {
     const shown = displayName(node.name);
-    key += ' ' + JSON.stringify(shown.text);
+    key += ' ' + quoted(shown.text);
     if (shown.length > 0) key += ' [name=' + shown.length + ' chars]';
   }
   key += node.states;
   if (node.wantsRef) {
-    const ref = out.env.refs.assign(node.el, node.role, node.name, node.tag);
+    // A details group carries its summary's ref (see snapshot.js): the
+    // registry records the element the ref acts on.
+    const r = node.refTarget;
+    const ref = r ? out.env.refs.assign(r.el, r.role, r.name, r.tag)
+      : out.env.refs.assign(node.el, node.role, node.name, node.tag);
     key += ' [ref=' + ref + ']';
     out.refCount++;
   }
+  const raw = key;
+  key = indent + '- ' + yamlKey(key);
   if (node.frame !== undefined) {
     out.lines.push(key + ':');
     out.lines.push(indent + '  ' + FRAME_MARK + node.frame);
@@ -48,39 +54,67 @@ function renderNode(out, node, indent, depth) {
   }
   const kids = node.children;
   const hasValue = node.value != null && node.value !== '';
-  const extra = node.url != null || (hasValue && kids.length > 0);
-  if (!extra && kids.length === 0) {
+  const props = [];
+  if (node.url != null) props.push('/url', node.url);
+  if (node.placeholder) props.push('/placeholder', node.placeholder);
+  // The value of a control is its text, as in Playwright; beside child
+  // lines it is the /value property.
+  const valueLine = hasValue && (kids.length > 0 || props.length > 0);
+  if (props.length === 0 && kids.length === 0) {
     out.lines.push(hasValue ? key + ': ' + yamlValue(node.value) : key);
     return;
   }
-  if (!extra && kids.length === 1 && typeof kids[0] === 'string') {
+  if (props.length === 0 && !valueLine && kids.length === 1 && typeof kids[0] === 'string') {
     out.lines.push(key + ': ' + yamlValue(kids[0]));
     return;
   }
   if (depth + 1 > out.maxDepth) {
     // The depth limit cuts this node's child lines: say how many.
-    const hidden = kids.length + (node.url != null ? 1 : 0) + (hasValue && kids.length > 0 ? 1 : 0);
-    out.lines.push(key + ' [+' + hidden + ']');
+    const hidden = kids.length + props.length / 2 + (valueLine ? 1 : 0);
+    out.lines.push(indent + '- ' + yamlKey(raw + ' [+' + hidden + ']'));
     return;
   }
   out.lines.push(key + ':');
   const inner = indent + '  ';
-  if (node.url != null) out.lines.push(inner + '- /url: ' + yamlValue(node.url));
-  if (hasValue && kids.length > 0) out.lines.push(inner + '- /value: ' + yamlValue(node.value));
+  for (let i = 0; i < props.length; i += 2) out.lines.push(inner + '- ' + props[i] + ': ' + yamlValue(props[i + 1]));
+  if (valueLine) out.lines.push(inner + (kids.length > 0 ? '- /value: ' : '- text: ') + yamlValue(node.value));
   for (const child of kids) renderNode(out, child, inner, depth + 1);
 }
 
-const PLAIN_UNSAFE_START = /^(?:[,[\]{}#&*!|>'"%@`\s]|[-?:](?:\s|$))/;
-const LOOKS_TYPED = /^(?:true|false|yes|no|on|off|null|~|[-+]?(?:\d[\d_]*)?\.?\d+(?:e[-+]?\d+)?)$/i;
+// Plain scalars YAML (1.1 or 1.2) would read as something else or fail to
+// read: Playwright's list (leading indicators, ": ", " #", braces,
+// backticks, numbers, y/n/yes/no/true/false/on/off/null in any case) and
+// the other typed forms of YAML 1.1: ~, .inf/.nan, dates, sexagesimal
+// and underscored numbers, the merge and value keys.
+const UNSAFE_START = /^(?:[-&*\],?!>|@"'#%~\[]|\s)/;
+const UNSAFE_ANYWHERE = /[\n:](?:\s|$)|\s#|[{}`]|\s$/;
+const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u2028\u2029\ufeff]/;
+const TYPED = new RegExp('^(?:y|n|yes|no|true|false|on|off|null|=|<<|[-+]?\\.(?:inf|nan)|' +
+  '\\d{4}-\\d\\d?-\\d\\d?(?:[Tt ].*)?|[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+(?:\\.[0-9_]*)?|' +
+  '[-+]?(?:[0-9][0-9_]*)?\\.?[0-9_]+(?:e[-+]?[0-9]+)?)$', 'i');
 
-// A scalar as YAML: plain when that reads back as the same string, else a
-// JSON-quoted string.
+function needsQuotes(s) {
+  return s === '' || UNSAFE_START.test(s) || UNSAFE_ANYWHERE.test(s) || CONTROL.test(s) ||
+    /[\n\r\t]/.test(s) || !Number.isNaN(Number(s)) || TYPED.test(s);
+}
+
+// A string in double quotes, escaped for both JSON and YAML (JSON leaves
+// C1 controls, U+2028/2029 and the BOM raw; YAML 1.1 reads some of them
+// as line breaks).
+function quoted(s) {
+  return JSON.stringify(s).replace(/[\u007f-\u009f\u2028\u2029\ufeff]/g,
+    (c) => '\\u' + c.charCodeAt(0).toString(16).padStart(4, '0'));
+}
+
+// A scalar as YAML: plain when that reads back as the same string, else
+// double-quoted.
 export function yamlValue(s) {
   const str = String(s);
-  if (str === '' || PLAIN_UNSAFE_START.test(str) || /\s$/.test(str) || LOOKS_TYPED.test(str) ||
-      str.includes(': ') || str.includes(' #') || /[\u0000-\u001f\u007f]/.test(str) ||
-      str.endsWith(':')) {
-    return JSON.stringify(str);
-  }
-  return str;
+  return needsQuotes(str) ? quoted(str) : str;
+}
+
+// A line's key (`role "name" [states]`) as YAML: in single quotes when a
+// name in it would end the key early or start a comment.
+export function yamlKey(key) {
+  return needsQuotes(key) ? "'" + key.replace(/'/g, "''") + "'" : key;
 }

@@ -141,6 +141,13 @@ function locator.synthesize(page, ref)
       end
     end
   end
+  -- The bridge's own verified target: a role locator scoped by its row,
+  -- or a CSS path under a container; either beats a bare position.
+  if d.locator and unique(page, d.locator, ref, ref) then return d.locator end
+  if d.selector then
+    local e = "locator(" .. q(d.selector) .. ")"
+    if unique(page, e, ref, ref) then return e end
+  end
   local all = page:locator_count(locator.of(spec), { frame = ref })
   for i, r in ipairs(all.refs or {}) do
     if r == ref then

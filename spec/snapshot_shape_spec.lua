@@ -1,0 +1,148 @@
+-- The snapshot's shape against Playwright's aria-snapshot grammar: each
+-- page of spec/shape_cases.lua is served, snapshotted, and its text with
+-- the refs dropped must be exactly the YAML Playwright prints for it; where
+-- Node is installed, Playwright itself (its ariaSnapshot() of each page, on
+-- Debian's Chromium) is asked to confirm that YAML.
+local vdx = require "vdx"
+local cjson = require "cjson"
+local h = require "helpers"
+local cases = require "shape_cases"
+
+local function without_refs(text)
+  return (text:gsub(" %[ref=[%w_]+%]", ""):gsub("\n$", ""))
+end
+
+-- Text YAML 1.1 reads as typed, besides what Playwright quotes.
+local YAML_PAGE = [=[<!doctype html><meta charset=utf-8><body>
+<p>~</p><p>.inf</p><p>-.NaN</p><p>2024-05-01</p><p>1:30</p><p>1_000</p><p>0x1F</p><p>Y</p><p>&lt;&lt;</p>
+<p>=</p><p>ok then</p><p>it's fine</p><p>say "hi"</p><p>50%</p>
+<button>it's: here</button><input aria-label="Year" value="2024"><input aria-label="Q" placeholder="#1 choice">
+</body>]=]
+
+local YAML_EXPECTED = [=[
+- paragraph: "~"
+- paragraph: ".inf"
+- paragraph: "-.NaN"
+- paragraph: "2024-05-01"
+- paragraph: "1:30"
+- paragraph: "1_000"
+- paragraph: "0x1F"
+- paragraph: "Y"
+- paragraph: "<<"
+- paragraph: "="
+- paragraph: ok then
+- paragraph: it's fine
+- paragraph: say "hi"
+- paragraph: 50%
+- 'button "it''s: here"'
+- textbox "Year": "2024"
+- textbox "Q":
+  - /placeholder: "#1 choice"]=]
+
+-- aria-owns: an owner that is hidden moves nothing; an element two owners
+-- claim goes to the first.
+local OWNS_PAGE = [=[<!doctype html><meta charset=utf-8><body>
+<div role="list" aria-owns="a" style="display:none"><div role="listitem">Hidden</div></div>
+<div role="listitem" id="a">Stays here</div>
+<div role="listbox" aria-label="Picks" aria-owns="b"><div role="option">First</div></div>
+<div role="group" aria-label="Late claim" aria-owns="b"></div>
+<div role="option" id="b">Moved</div>
+</body>]=]
+
+describe("the snapshot's shape", function()
+  local browser, srv, page
+
+  setup(function()
+    local routes = {}
+    for i, c in ipairs(cases) do
+      routes["GET /shape/" .. i] = function()
+        return { body = "<!doctype html><meta charset=utf-8><body>" .. c[2] .. "</body>",
+                 headers = { ["content-type"] = "text/html; charset=utf-8" } }
+      end
+    end
+    local depth_page = [=[<nav aria-label="Week"><ul aria-label="Due: today"><li>Milk</li><li>Eggs</li></ul></nav>]=]
+    for path, body in pairs { ["/yaml"] = YAML_PAGE, ["/owns"] = OWNS_PAGE, ["/depth"] = depth_page } do
+      routes["GET " .. path] = function()
+        return { body = body, headers = { ["content-type"] = "text/html; charset=utf-8" } }
+      end
+    end
+    srv = h.serve(routes)
+    browser = vdx.launch {}
+    page = browser:new_page()
+  end)
+
+  teardown(function()
+    if browser then browser:close() end
+    if srv then srv:close() end
+  end)
+
+  it("quotes every scalar that YAML 1.1 or 1.2 would read as something other than a string", function()
+    page:navigate(srv.url .. "/yaml")
+    assert.equal(YAML_EXPECTED, without_refs(page:snapshot().text))
+  end)
+
+  it("keeps a line cut by the depth limit one YAML scalar", function()
+    page:navigate(srv.url .. "/depth")
+    assert.equal([=[- navigation "Week":
+  - 'list "Due: today" [+2]']=], without_refs(page:snapshot { depth = 1 }.text))
+  end)
+
+  it("lists what aria-owns moves once, under its first owner, unless that owner is hidden", function()
+    page:navigate(srv.url .. "/owns")
+    assert.equal(table.concat({
+      "- listitem: Stays here",
+      '- listbox "Picks":',
+      '  - option "First"',
+      '  - option "Moved"',
+      '- group "Late claim"',
+    }, "\n"), without_refs(page:snapshot().text))
+  end)
+
+  it("puts the summary's ref on a details group, so acting on it opens the group", function()
+    local closed
+    for i, c in ipairs(cases) do
+      if c[1]:find("closed details", 1, true) then closed = i end
+    end
+    page:navigate(srv.url .. "/shape/" .. closed)
+    local ref = page:snapshot().text:match("^%- group %[ref=(e%d+)%]: Shipping\n?$")
+    assert.truthy(ref)
+    local d = page:describe(ref)
+    assert.equal("summary", d.tag)
+    page:click(ref)
+    -- The summary took focus when clicked: the group line says so.
+    assert.equal(("- group [active] [ref=%s]:\n  - text: Shipping\n  - paragraph: Two days"):format(ref),
+      (page:snapshot().text:gsub("\n$", "")))
+  end)
+
+  it("matches what Playwright itself prints for every case page (needs Node and npm)", function()
+    local pw, why = h.playwright()
+    if not pw then
+      pending(why)
+      return
+    end
+    local json = os.tmpname()
+    local f = assert(io.open(json, "w"))
+    f:write(cjson.encode(cases))
+    f:close()
+    os.execute(("cp spec/pw_aria_snapshot.mjs %s/"):format(pw))
+    local out, st = h.run(("cd %s && CHROMIUM_PATH=%s timeout 300 node pw_aria_snapshot.mjs %s 2>/dev/null"):format(
+      pw, os.getenv("VDX_CHROMIUM") or "/usr/bin/chromium", json))
+    os.remove(json)
+    assert.equal(0, st, out)
+    local printed = cjson.decode(out)
+    local wrong = {}
+    for i, c in ipairs(cases) do
+      if printed[i] ~= c[3] then
+        wrong[#wrong + 1] = ("%s:\n%s\n-- but Playwright prints --\n%s"):format(c[1], c[3], printed[i])
+      end
+    end
+    assert.same({}, wrong)
+  end)
+
+  for i, c in ipairs(cases) do
+    it("prints as Playwright does: " .. c[1], function()
+      page:navigate(srv.url .. "/shape/" .. i)
+      assert.equal(c[3], without_refs(page:snapshot().text))
+    end)
+  end
+end)
