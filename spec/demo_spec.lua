@@ -12,13 +12,7 @@ local STEPS = {
   "[customer] check out and pay in the payment frame", "[admin] see the paid order",
 }
 
-local function read(path)
-  local f = io.open(path, "rb")
-  if not f then return nil end
-  local s = f:read("a")
-  f:close()
-  return s
-end
+local read = helpers.read
 
 describe("the demo", function()
   local dir

@@ -222,7 +222,8 @@ function Server:call_tool(rq, name, args)
   local role = self.roles:current()
   local ctx = { roles = self.roles, role = role, role_name = role.name, errors = errors,
     log = self.log, tools = self.registry, server = self }
-  function ctx.page(c) return c.role:page() end
+  -- ctx:page() and ctx.page() both work: tool authors write either.
+  function ctx.page() return ctx.role:page() end
   function ctx.cancelled() return rq.cancelled end
   function ctx.progress(p, total, message) self:progress(rq, p, total, message) end
   if rq.progress_token ~= nil then
@@ -425,27 +426,48 @@ local function make_logger(o)
   end
 end
 
--- Where the built-in skills live: $VDX_SKILLS, else skills/ next to the
--- binary's parent folder, else ./skills.
-local function default_skills_dir()
-  local env = os.getenv("VDX_SKILLS")
-  if env then return env end
-  local exe = arg and arg[-1] or (arg and arg[0]) or ""
-  local dir = exe:match("^(.*)/[^/]*$")
-  if dir then
-    local up = dir:match("^(.*)/[^/]*$") or "."
-    local f = io.open(up .. "/skills", "r")
-    if f then f:close() return up .. "/skills" end
+-- True when path names an existing folder (with file: a readable file
+-- that is not a folder).  "DIR/." opens only when DIR is a folder.
+local function exists(path, file)
+  local d = io.open(path .. "/.", "rb")
+  if d then d:close() end
+  if not file then return d ~= nil end
+  local f = not d and io.open(path, "rb")
+  if f then f:close() end
+  return f and true or false
+end
+
+--- The skill folders named by $VDX_SKILLS (':'-separated), in order.
+function mcp.env_skill_dirs()
+  local out = {}
+  for d in (os.getenv("VDX_SKILLS") or ""):gmatch("[^:]+") do out[#out + 1] = d end
+  return out
+end
+
+-- Loads a tool file named by the user; logs what it added and warns when
+-- it replaces a built-in tool.  Returns the names added, or nil and why.
+local function load_tools(reg, f, builtin, log)
+  local added, lerr = reg:load_file(f)
+  if not added then
+    log("error", "cannot load tool file %s (the other tools keep serving):\n%s", f, lerr)
+    return nil, lerr
   end
-  return "skills"
+  log("info", "loaded %d tools from %s", #added, f)
+  for _, n in ipairs(added) do
+    if builtin[n] then log("warn", "%s replaces the built-in tool %s", f, n) end
+  end
+  return added
 end
 
 -- Builds the registry, roles and skills from the options; returns the
--- server parts, or nil and a message.
+-- server parts, or nil and a message.  The built-in skills come from the
+-- binary; other skills only from --skills, the config and $VDX_SKILLS.
 local function setup(o, log)
   local roles_mod = require "vdx.roles"
   local reg = tools.new()
   require("vdx.builtin").register_all(reg)
+  local builtin = {}
+  for _, t in ipairs(reg:list()) do builtin[t.name] = true end
   local mgr = roles_mod.new { log = log, launch = { headless = o.headless,
     args = #o.browser_args > 0 and o.browser_args or nil, executable = o.executable } }
   if o.config then
@@ -461,21 +483,37 @@ local function setup(o, log)
     for _, e in ipairs(o.endpoints) do mgr:set_endpoint(e.name, e.url) end
     for _, n in ipairs(o.required) do mgr:role(n).auth_required = true end
   end)
-  if not ok then return nil, type(err) == "table" and tostring(err.message) or tostring(err) end
+  if not ok then
+    local msg = type(err) == "table" and tostring(err.message) or tostring(err)
+    if type(err) == "table" and err.roles then msg = msg .. " (declared: " .. table.concat(err.roles, ", ") ..
+      "; declare it with --role NAME AUTH_FILE first)" end
+    return nil, msg
+  end
   for _, f in ipairs(o.tools) do
-    local added, lerr = reg:load_file(f)
-    if added then log("info", "loaded %d tools from %s", #added, f)
-    else log("error", "cannot load tool file %s (the other tools keep serving):\n%s", f, lerr) end
+    if not exists(f, true) then return nil, "--tools " .. f .. ": no such file" end
   end
-  local dirs = {}
-  if o.default_skills then dirs[1] = default_skills_dir() end
-  for _, d in ipairs(o.skills) do dirs[#dirs + 1] = d end
+  for _, d in ipairs(o.skills) do
+    if not exists(d) then return nil, "--skills " .. d .. ": no such folder" end
+  end
+  local env = { workspace = o.workspace }
   local all = {}
-  for _, d in ipairs(dirs) do
-    local list, problems = skills_mod.load_dir(d, reg, { workspace = o.workspace })
-    for _, s in ipairs(list) do all[#all + 1] = s end
-    for _, p in ipairs(problems) do log("error", "skill in %s: %s", d, p) end
+  local function add_skills(where, list, problems)
+    for _, s in ipairs(list) do
+      all[#all + 1] = s
+      log("info", "skill %s (%s)%s", s.name, where, s.tools_file and ", with tools" or "")
+    end
+    for _, p in ipairs(problems) do log("error", "skill in %s: %s", where, p) end
   end
+  if o.default_skills then add_skills("built in", skills_mod.load_builtin(reg, env)) end
+  for _, t in ipairs(reg:list()) do builtin[t.name] = true end
+  for _, f in ipairs(o.tools) do load_tools(reg, f, builtin, log) end
+  local dirs = {}
+  for _, d in ipairs(o.skills) do dirs[#dirs + 1] = d end
+  for _, d in ipairs(mcp.env_skill_dirs()) do
+    if exists(d) then dirs[#dirs + 1] = d
+    else log("warn", "VDX_SKILLS names %s, which is not a folder; skipped", d) end
+  end
+  for _, d in ipairs(dirs) do add_skills(d, skills_mod.load_dir(d, reg, env)) end
   return reg, mgr, all
 end
 
@@ -488,7 +526,7 @@ function mcp.main(args)
     io.stderr:write("vdxlua mcp: ", perr, "\n", options.USAGE, "\n")
     return 2
   end
-  if o.help then io.stderr:write(options.USAGE, "\n") return 0 end
+  if o.help then io.stdout:write(options.USAGE, "\n") return 0 end
   local log, lerr = make_logger(o)
   if not log then io.stderr:write("vdxlua mcp: --log: ", tostring(lerr), "\n") return 2 end
   -- stdout carries protocol only: prints and io.write from tools go to the log.

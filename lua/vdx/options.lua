@@ -10,9 +10,13 @@ usage: vdxlua mcp [OPTIONS]      serve MCP over stdio (JSON-RPC, one message a l
   --auth-required NAME           the role's auth file must load, or calls fail
   --role-endpoint NAME URL       the role's browser is remote (ws:// or http://)
   --config FILE.lua              roles and options from a Lua table
-  --tools FILE.lua               load user tools (repeatable)
-  --skills DIR                   load the skills in DIR (repeatable)
-  --no-default-skills            do not load the built-in skills/
+  --tools FILE.lua               load user tools (repeatable; a missing file stops
+                                 start-up)
+  --skills DIR                   load the skills in DIR (repeatable; a missing
+                                 folder stops start-up).  $VDX_SKILLS adds more
+                                 folders (':'-separated).  Nothing is loaded from
+                                 the current folder unless named here.
+  --no-default-skills            do not load the built-in skills (compiled in)
   --workspace DIR                the project under test, for the workspace skill's
                                  tools (default: $VDX_WORKSPACE, else the current folder)
   --headed                       show the browser window

@@ -74,9 +74,10 @@ function Manager:load_config(path)
   return cfg
 end
 
---- Sets the browser endpoint of role name (a ws:// or http:// URL).
+--- Sets the browser endpoint of role name (a ws:// or http:// URL); the
+-- role must have been declared (RoleUnknown otherwise).
 function Manager:set_endpoint(name, url)
-  local r = self.byname[name] or self:add { name = name }
+  local r = self:role(name)
   r.endpoint = url
 end
 
