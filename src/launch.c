@@ -216,6 +216,12 @@ int vdx__launch(lua_State *L) {
   luaL_checktype(L, 1, LUA_TTABLE);
   lua_settop(L, 1);
   vdx__check_opts(L, 1, known);
+  vdx__opt_type(L, 1, "headless", LUA_TBOOLEAN);
+  vdx__opt_type(L, 1, "echo_stderr", LUA_TBOOLEAN);
+  vdx__opt_type(L, 1, "args", LUA_TTABLE);
+  vdx__opt_type(L, 1, "env", LUA_TTABLE);
+  vdx__opt_type(L, 1, "executable", LUA_TSTRING);
+  vdx__opt_type(L, 1, "user_data_dir", LUA_TSTRING);
   int timeout = (int)vdx__opt_int(L, 1, "timeout_ms", VDX_DEFAULT_TIMEOUT_MS);
   int port = (int)vdx__opt_int(L, 1, "port", -1);
   lua_getfield(L, 1, "executable");

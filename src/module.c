@@ -52,6 +52,15 @@ lua_Integer vdx__opt_int(lua_State *L, int idx, const char *key,
   return v;
 }
 
+void vdx__opt_type(lua_State *L, int idx, const char *key, int type) {
+  if (!lua_istable(L, idx)) return;
+  int t = lua_getfield(L, idx, key);
+  if (t != LUA_TNIL && t != type)
+    luaL_error(L, "option '%s' must be a %s, got %s", key,
+               lua_typename(L, type), luaL_typename(L, -1));
+  lua_pop(L, 1);
+}
+
 /* vdx.now() -> the loop's clock in milliseconds (monotonic). */
 static int l_now(lua_State *L) {
   uv_loop_t *uv = vdx__uv(L);

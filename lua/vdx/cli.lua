@@ -13,11 +13,13 @@ usage: vdxlua FILE [ARGS...]     run a Lua script (arguments in `arg`)
        vdxlua mcp [OPTIONS]      serve MCP over stdio (vdxlua mcp --help)
        vdxlua tools [--markdown] list the MCP tools (Markdown reference)
        vdxlua FLOW.lua [--headed] [--slow-mo MS] [--trace FILE.json]
-               [--report DIR] [--emit-playwright FILE.spec.ts]   run a flow
+               [--report DIR] [--emit-playwright FILE.spec.ts] [-- ARGS...]
+                                 run a flow (options after the file; the
+                                 script's own dashed arguments after --)
        vdxlua --version          print the version
        vdxlua --help             print this help
 
-Scripts run on vdx's event loop: vdx.launch(), page:goto() and the other
+Scripts run on vdx's event loop: vdx.launch(), page:navigate() and the other
 calls look blocking but let other tasks (vdx.spawn) run while they wait.
 See README.md for the API.]]
 
@@ -37,12 +39,24 @@ local FLOW_FLAGS = {
 }
 
 -- argv without the flow flags, and the options they set (nil when none);
--- or nil and a message.
+-- or nil and a message.  Any other argument that starts with "-" is an
+-- error (a misspelt flag must not be dropped silently), except after a
+-- "--", which passes the rest to the script as they are.
 local function take_flow_flags(argv)
   local out, opts = { [0] = argv[0] }, nil
   local i = 1
   while i <= #argv do
     local f = FLOW_FLAGS[argv[i]]
+    if argv[i] == "--" and #out >= 1 then
+      table.move(argv, i + 1, #argv, #out + 1, out)
+      break
+    elseif not f and #out >= 1 and argv[i]:match("^%-") then
+      local known = {}
+      for k in pairs(FLOW_FLAGS) do known[#known + 1] = k end
+      table.sort(known)
+      return nil, ("unknown option '%s' (flow options: %s; put the script's own arguments after --)")
+        :format(argv[i], table.concat(known, ", "))
+    end
     if f then
       local v = true
       if f[2] then
@@ -108,7 +122,11 @@ function cli.main(argv)
     return 2
   end
   local status = chunk(set_arg(argv, 1))
-  return math.type(status) == "integer" and status or 0
+  status = math.type(status) == "integer" and status or 0
+  -- A failed flow fails the program, whatever the script returned.
+  local fl = package.loaded["vdx.flow"]
+  if status == 0 and type(fl) == "table" and (fl.status or 0) ~= 0 then status = fl.status end
+  return status
 end
 
 return cli

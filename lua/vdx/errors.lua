@@ -202,10 +202,11 @@ function errors.normalize(err)
 end
 
 --- Formats err (typed or not) as the failure text; `extra` adds facts
--- (for example the role and the tool) without changing the error.
+-- (for example the role and the tool) without changing the error, and
+-- extra.entry replaces the catalog entry (flows give their own advice).
 function errors.format(err, extra)
   local e = errors.normalize(err)
-  local entry = errors.catalog[e.type] or GENERIC
+  local entry = (extra and extra.entry) or errors.catalog[e.type] or GENERIC
   local title = pick(entry.title, e)
   if not errors.catalog[e.type] and e.type ~= "Error" then
     title = title .. " (" .. e.type .. ")"

@@ -30,6 +30,18 @@ local locator = require "vdx.flow_locator"
 
 local flow = {}
 
+-- The keys of set, sorted, as "a, b, c".
+local function key_list(set)
+  local names = {}
+  for k in pairs(set) do names[#names + 1] = k end
+  table.sort(names)
+  return table.concat(names, ", ")
+end
+
+--- The exit status the program owes its flows: 0, or 1 once any flow.run
+-- failed.  `vdxlua FLOW.lua` exits with it whatever the script returns.
+flow.status = 0
+
 --- Options set from the command line; flow.run's own options win.
 flow.options = {}
 
@@ -42,7 +54,9 @@ local OPTION_KEYS = {
 --- Merges command-line options into flow.options.
 function flow.configure(opts)
   for k, v in pairs(opts or {}) do
-    if not OPTION_KEYS[k] then error("flow.configure: unknown option '" .. tostring(k) .. "'", 2) end
+    if not OPTION_KEYS[k] then
+      error(("flow.configure: unknown option '%s' (known: %s)"):format(tostring(k), key_list(OPTION_KEYS)), 2)
+    end
     flow.options[k] = v
   end
 end
@@ -80,6 +94,28 @@ local function now() return vdx.now() end
 local function fail(type_, message, fields)
   error(vdx.error(type_, message, fields or {}), 0)
 end
+
+--- Raises InvalidArgument when opts (a table or nil) has a key that is
+-- not in known (a set); what names the call ("click").
+function flow.check_options(opts, known, what)
+  if opts == nil then return end
+  if type(opts) ~= "table" then
+    fail("InvalidArgument", what .. ": options must be a table, got " .. type(opts))
+  end
+  for k in pairs(opts) do
+    if not known[k] then
+      fail("InvalidArgument", ("%s: unknown option '%s' (known: %s)"):format(what, tostring(k), key_list(known)),
+        { field = tostring(k) })
+    end
+  end
+end
+local check_options = flow.check_options
+
+-- The options of actions and target expectations, and of the locator
+-- spec table ({ role=, name=, … }).
+local TARGET_OPTS = { within = true, frame = true, exact = true, nth = true, timeout_ms = true }
+local SPEC_KEYS = { role = true, name = true, label = true, placeholder = true, text = true, test_id = true,
+  css = true, ref = true, within = true, frame = true, exact = true, nth = true }
 
 ---------------------------------------------------------------- recording
 
@@ -189,10 +225,11 @@ function Flow:step(name, fn, role)
     if type(e) == "table" then
       e.flow_step = e.flow_step or name
       e.flow_role = e.flow_role or role
+      e.flow_where = e.flow_where or flow.where(3)
       return e
     end
     return { type = "Error", message = tostring(e), traceback = debug.traceback("", 2),
-      flow_step = name, flow_role = role }
+      flow_step = name, flow_role = role, flow_where = flow.where(3) }
   end)
   st.steps[#st.steps] = nil
   st.nodes = outer
@@ -201,7 +238,7 @@ function Flow:step(name, fn, role)
   local who = role and ("[" .. role .. "] ") or ""
   self:say("%s%s %s%s (%d ms)", ("  "):rep(rec.depth + 1), ok and "✓" or "✗", who, name, rec.ms)
   if self.report and role then
-    rec.screenshot = self:shot(role, ("%03d-%s"):format(#self.steps, role))
+    rec.screenshot = self:shot(role, role)
   end
   if not ok then error(err, 0) end
 end
@@ -230,15 +267,19 @@ function Flow:parallel(list)
 end
 
 -- A screenshot of role's current page into the artifacts folder: the path,
--- or nil.
-function Flow:shot(role, base)
+-- or nil.  Names are numbered in the order taken ("001-label.png", …),
+-- with no repeat and no gap: a number is used only by a written file.
+function Flow:shot(role, label)
   local entry = self.roles[role]
   if not entry or not entry.actor then return nil end
   local dir = self.report and (self.report .. "/shots") or self:artifacts()
   os.execute("mkdir -p '" .. dir:gsub("'", "'\\''") .. "'")
-  local path = dir .. "/" .. base:gsub("[^%w%-_.]", "_") .. ".png"
+  local n = (self.shot_count or 0) + 1
+  local path = ("%s/%03d-%s.png"):format(dir, n, (label:gsub("[^%w%-_.]", "_")))
   local ok = pcall(entry.actor.page.screenshot, entry.actor.page, { path = path })
-  return ok and path or nil
+  if not ok then return nil end
+  self.shot_count = n
+  return path
 end
 
 function Flow:artifacts()
@@ -266,9 +307,11 @@ local function parse(args, nvalues, what)
     values[i] = args[n]
     n = n - 1
   end
+  check_options(opts, TARGET_OPTS, what)
   local spec
   local a1, a2 = args[1], args[2]
   if n == 1 and type(a1) == "table" then
+    check_options(a1, SPEC_KEYS, what .. " target")
     spec = {}
     for k, v in pairs(a1) do spec[k] = v end
   elseif n == 1 and locator.is_ref(a1) then
@@ -436,8 +479,16 @@ end
 
 ---------------------------------------------------------------- actions
 
+local NAVIGATE_OPTS = { wait_until = true, timeout_ms = true }
+
 --- Opens url (absolute, or a path under base_url) and waits for its load.
+-- opts: wait_until ("load", "domcontentloaded", "commit", "networkidle"),
+-- timeout_ms.
 function Actor:navigate(url, opts)
+  if type(url) ~= "string" then
+    fail("InvalidArgument", "navigate: url must be a string, got " .. type(url), { field = "url" })
+  end
+  check_options(opts, NAVIGATE_OPTS, "navigate")
   local full = self.flow:url(url)
   local t0 = now()
   local nav = self.page:navigate(full, { wait_until = (opts and opts.wait_until) or "load",
@@ -519,9 +570,12 @@ function Actor:step(name, fn)
   return self.flow:step(name, fn, self.name)
 end
 
+local SCOPE_KEYS = { test_id = true, css = true, role = true, name = true, text = true }
+
 --- Runs fn with every target scoped to a container: a test id string or
 -- { test_id=, css=, role=, name=, text= }.
 function Actor:within(scope, fn)
+  if type(scope) == "table" then check_options(scope, SCOPE_KEYS, "within") end
   local st = self.flow:task_state()
   st.scope[#st.scope + 1] = { actor = self, within = scope }
   local ok, err = pcall(fn)
@@ -557,22 +611,115 @@ function Actor:save_auth(path)
   return path
 end
 
-require("vdx.flow_expect").install(Actor, { parse = parse, fail = fail })
+require("vdx.flow_expect").install(Actor, { parse = parse, fail = fail, check_options = check_options })
 
 ---------------------------------------------------------------- running
 
--- The text of a flow failure: the formatter's text with the step, the
--- screenshot and, for unexpected errors, the traceback.
-function Flow:failure_text(err, shot)
+-- Advice for flow authors, by error type: replaces the catalog's
+-- agent-facing steps (which name MCP tools) when a flow fails.
+local LOOK = "Open the screenshot and the snapshot excerpt below; run again with --headed --slow-mo 500 to watch it."
+local FLOW_ADVICE = {
+  Error = { title = "Error in the flow script",
+    causes = { "The flow script (or a function it calls) raised an error" },
+    actions = { "Fix the line named in \"Flow:\" (the traceback below shows the calls that led there)." } },
+  InvalidArgument = { causes = { "A flow call got an argument of the wrong type, or an option it does not know" },
+    actions = { "Fix the call at the line named in \"Flow:\"; docs/flows.md lists every method and its options." } },
+  RoleUnknown = { causes = { "The role name is misspelt", "The role was not declared with f:role()" },
+    actions = { "Declare it first: f:role(NAME, { url = …, auth = … }), then f:as(NAME, …)." } },
+  NavigationFailed = { actions = { "Check the URL and that the server answers it (started before flow.run and not closed).",
+    "For a path, check base_url." } },
+  AuthenticationFailed = { actions = {
+    "Create the file with Playwright: npx playwright codegen --save-storage=FILE URL.",
+    "Point f:role(NAME, { auth = FILE }) at it, or leave auth out for a signed-out role." } },
+  Timeout = { actions = { LOOK, "Raise timeout_ms (flow.run option or per call) if the page is just slow." } },
+  ExpectationFailed = { actions = { LOOK, "Check the page's console and network errors for a failed request." } },
+  TargetNotFound = { actions = { LOOK,
+    "Correct the role and name, or scope the target with within = { test_id =, text = } / frame = TITLE." } },
+  BrowserClosed = { causes = { "Chromium crashed or was killed", "A remote browser endpoint dropped the connection" },
+    actions = { "Run the flow again; if it recurs, run with --headed to see the browser." } },
+}
+
+-- Agent-facing lines (MCP tools, restarting the server, blaming vdxlua).
+local function for_agents(line)
+  return line:find("browser_%w+") or line:find("vdxlua mcp", 1, true) or line:find("list_roles", 1, true)
+    or line:find("select_role", 1, true) or line:find("tools/list", 1, true)
+    or line:find("tool's input schema", 1, true) or line:lower():find("bug in vdxlua", 1, true)
+end
+
+local function without_agent_lines(list)
+  local out = {}
+  for _, l in ipairs(type(list) == "table" and list or {}) do
+    if not for_agents(l) then out[#out + 1] = l end
+  end
+  return out
+end
+
+--- The catalog entry a flow failure of error e is shown with: the flow's
+-- own advice, else the catalog's without the agent-facing lines.
+function flow.advice(e)
+  local base = errors.catalog[e.type] or {}
+  local own = FLOW_ADVICE[e.type] or (not errors.catalog[e.type] and FLOW_ADVICE.Error) or {}
+  local function field(k)
+    local v = base[k]
+    if type(v) == "function" then v = v(e) end
+    return v
+  end
+  local causes = own.causes or without_agent_lines(field("causes"))
+  local actions = own.actions or without_agent_lines(field("actions"))
+  if #actions == 0 then actions = { LOOK } end
+  return { title = own.title or field("title") or "Flow failed", expected = field("expected"),
+    causes = causes, actions = actions }
+end
+
+local MODULES = debug.getinfo(1, "S").source:match("^(.*/)") or "@lua/vdx/"
+
+--- The file:line in the flow script nearest to the error being raised
+-- (call from a message handler; level as for debug.getinfo), or nil.
+function flow.where(level)
+  for l = level or 2, 60 do
+    local info = debug.getinfo(l, "Sl")
+    if not info then return nil end
+    local src = info.source or ""
+    if info.what ~= "C" and info.currentline and info.currentline > 0 and src:sub(1, 1) == "@"
+        and src:sub(1, #MODULES) ~= MODULES then
+      return info.short_src .. ":" .. info.currentline
+    end
+  end
+end
+
+-- The lines of the role's page snapshot a failure shows: the ones near the
+-- target when the error found some, else the top of the page.
+function Flow:excerpt(actor, e)
+  if type(e.available) == "table" and #e.available > 0 then return e.available end
+  local ok, s = pcall(actor.page.snapshot, actor.page, { budget_tokens = 2000 })
+  if not ok or type(s) ~= "table" then return nil end
+  local out = {}
+  for line in s.text:gmatch("[^\n]+") do
+    out[#out + 1] = line
+    if #out >= 15 then out[#out + 1] = "…" break end
+  end
+  return #out > 0 and out or nil
+end
+
+-- The text of a flow failure: the error with flow-author advice, the
+-- step, the flow file:line, the screenshot, a snapshot excerpt and, for
+-- unexpected errors, the traceback.
+function Flow:failure_text(err, shot, excerpt)
   local e = errors.normalize(err)
-  local text = errors.format(e, { as_role = e.flow_role, url = e.url or self.failure_url })
+  local text = errors.format(e, { as_role = e.flow_role, url = e.url or self.failure_url, entry = flow.advice(e) })
   local lines = {}
   for line in (text .. "\n"):gmatch("(.-)\n") do lines[#lines + 1] = line end
   local extra = {}
   if e.flow_step then extra[#extra + 1] = "Step: " .. e.flow_step end
+  if e.flow_where then extra[#extra + 1] = "Flow: " .. e.flow_where end
   if e.target then extra[#extra + 1] = "Target: " .. e.target end
   extra[#extra + 1] = "Screenshot: " .. (shot or "(none: the page was not available)")
   for i = #extra, 1, -1 do table.insert(lines, 2, extra[i]) end
+  if excerpt then
+    lines[#lines + 1] = ""
+    lines[#lines + 1] = "Snapshot excerpt:"
+    for _, l in ipairs(excerpt) do lines[#lines + 1] = "  " .. l end
+  end
   if e.traceback then lines[#lines + 1] = "\nTraceback:" .. e.traceback end
   return table.concat(lines, "\n")
 end
@@ -588,7 +735,9 @@ function flow.run(opts, fn)
   local o = {}
   for k, v in pairs(flow.options) do o[k] = v end
   for k, v in pairs(opts or {}) do
-    if not OPTION_KEYS[k] then error("flow.run: unknown option '" .. tostring(k) .. "'", 2) end
+    if not OPTION_KEYS[k] then
+      error(("flow.run: unknown option '%s' (known: %s)"):format(tostring(k), key_list(OPTION_KEYS)), 2)
+    end
     o[k] = v
   end
   local launch = { headless = not o.headed, args = o.browser_args or {} }
@@ -602,8 +751,11 @@ function flow.run(opts, fn)
   }, Flow)
   self:say("▶ %s", self.name)
   local ok, err = xpcall(fn, function(e)
-    if type(e) == "table" then return e end
-    return { type = "Error", message = tostring(e), traceback = debug.traceback("", 2) }
+    if type(e) == "table" then
+      e.flow_where = e.flow_where or flow.where(3)
+      return e
+    end
+    return { type = "Error", message = tostring(e), traceback = debug.traceback("", 2), flow_where = flow.where(3) }
   end, self)
   local status = 0
   if not ok then
@@ -613,7 +765,8 @@ function flow.run(opts, fn)
     local actor = role and self.roles[role] and self.roles[role].actor
     if actor then self.failure_url = actor:current_url() end
     local shot = role and self:shot(role, "failure-" .. role)
-    self.failure = { error = e, text = self:failure_text(e, shot), screenshot = shot, role = role }
+    local excerpt = actor and self:excerpt(actor, e)
+    self.failure = { error = e, text = self:failure_text(e, shot, excerpt), screenshot = shot, role = role }
     if not self.quiet then io.stderr:write("\n", self.failure.text, "\n") end
   end
   self.ms = now() - self.started
@@ -635,6 +788,7 @@ function flow.run(opts, fn)
   end
   self.manager:close()
   self:say("%s %s: %d steps in %d ms", status == 0 and "✔" or "✘", self.name, #self.steps, self.ms)
+  if status ~= 0 then flow.status = status end
   return status, self
 end
 
