@@ -110,9 +110,9 @@ function skills.load(dir, reg, env)
     for k, v in pairs(env or {}) do extra[k] = v end
     local path = dir .. "/tools.lua"
     local chunkname = path:sub(1, #BUILTIN) == BUILTIN and "@skills/" .. path:sub(#BUILTIN + 1) or "@" .. path
-    local ok, err = reg:load_source(code, chunkname, path, extra)
-    if not ok then skill.tools_error = err end
-    skill.tools_file = path
+    local added, err = reg:load_source(code, chunkname, path, extra)
+    if not added then skill.tools_error = err end
+    skill.tools_file, skill.tool_names = path, added or {}
   end
   return skill
 end
