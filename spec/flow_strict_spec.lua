@@ -98,6 +98,18 @@ describe("flows #flow", function()
       "--slow-mo, --trace; put the script's own arguments after --)", out, 1, true)
   end)
 
+  it("says that --emit-playwright wrote nothing for a failed flow, and why", function()
+    local out, rc, dir = run([[    p:step("look", function() p:expect_text("Goodbye") end)]], nil,
+      "--emit-playwright out.spec.ts")
+    local written = read("out.spec.ts")
+    os.execute("rm -rf " .. q(dir))
+    assert.equal(1, rc)
+    assert.is_nil(written)
+    assert.matches("vdx.flow: wrote nothing to out.spec.ts: the flow failed at step \"look\", and a spec is only "
+      .. "written from a run that passed (its locators are the ones that matched); fix the flow and run it again\n",
+      out, 1, true)
+  end)
+
   it("numbers report screenshots without repeats or gaps (nested steps too)", function()
     local path, dir = script([[    p:step("outer", function()
       p:step("inner one", function() p:expect_text("Hello shop") end)

@@ -775,10 +775,14 @@ function flow.run(opts, fn)
     if o.report then require("vdx.flow_report").html(self, o.report) end
     if o.emit_playwright then
       if status == 0 then
-        require("vdx.flow_export").write(self, o.emit_playwright)
-        self:say("wrote %s", o.emit_playwright)
+        local _, cmd = require("vdx.flow_export").write(self, o.emit_playwright)
+        self:say("wrote %s; run it (from the folder of your Playwright config) with:\n  %s", o.emit_playwright, cmd)
       else
-        io.stderr:write("vdx.flow: not writing ", o.emit_playwright, ": the flow failed\n")
+        local step = self.failure and self.failure.error.flow_step
+        io.stderr:write("vdx.flow: wrote nothing to ", o.emit_playwright, ": the flow failed",
+          step and (" at step \"" .. step .. "\"") or "",
+          ", and a spec is only written from a run that passed (its locators are the ones that matched);",
+          " fix the flow and run it again\n")
       end
     end
   end)
