@@ -76,7 +76,9 @@ describe("vdx.flow", function()
     local spec = io.open(tmp .. "/ref.spec.ts"):read("a")
     assert.matches("await customer.getByTestId('product-card').filter({ hasText: 'Ceramic Mug' })" ..
       ".getByRole('button', { name: 'Add to cart', exact: true }).click();", spec, 1, true)
-    assert.matches("browser.newContext({ storageState: '" .. auth .. "' })", spec, 1, true)
+    -- The auth file next to the spec: AUTH_CUSTOMER, else relative to it.
+    assert.matches("browser.newContext({ storageState: process.env.AUTH_CUSTOMER ?? path.join(__dirname, " ..
+      "'customer.json') })", spec, 1, true)
     assert.matches("await Promise.all([", spec, 1, true)
     assert.matches("await expect(provider.getByRole('textbox', { name: 'Email' })).toHaveValue('pro@market.test');",
       spec, 1, true)

@@ -130,6 +130,19 @@ describe("flows #flow", function()
   end)
 end)
 
+describe("strict options of the flow object", function()
+  it("refuses an unknown key of f:role and of flow.run", function()
+    local flow = require "vdx.flow"
+    local status, f = flow.run({ quiet = true }, function(f) f:role("customer", { urll = "/shop" }) end)
+    assert.equal(1, status)
+    assert.matches("f:role: unknown key 'urll' (known: auth, auth_required, endpoint, url)",
+      f.failure.error.message, 1, true)
+    local ok, err = pcall(flow.run, { bsae_url = "x" }, function() end)
+    assert.is_false(ok)
+    assert.matches("flow.run: unknown option 'bsae_url' (known: artifacts, base_url,", err, 1, true)
+  end)
+end)
+
 describe("strict options in the core", function()
   it("refuses a launch option of the wrong type", function()
     local ok, err = pcall(vdx.launch, { headless = "yes" })

@@ -153,14 +153,16 @@ end
 
 ---------------------------------------------------------------- roles
 
+local ROLE_KEYS = { auth = true, url = true, endpoint = true, auth_required = true }
+
 --- Declares a role: spec { auth = storageState file, url = default URL
 -- (absolute, or a path under base_url), endpoint = browser URL,
 -- auth_required = true by default when auth is given }.
 function Flow:role(name, spec)
   spec = spec or {}
   for k in pairs(spec) do
-    if k ~= "auth" and k ~= "url" and k ~= "endpoint" and k ~= "auth_required" then
-      error("f:role: unknown key '" .. tostring(k) .. "'", 2)
+    if not ROLE_KEYS[k] then
+      error(("f:role: unknown key '%s' (known: %s)"):format(tostring(k), key_list(ROLE_KEYS)), 2)
     end
   end
   local r = self.manager:add { name = name, auth = spec.auth, endpoint = spec.endpoint,

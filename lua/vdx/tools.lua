@@ -160,8 +160,13 @@ function Registry:load_file(path, extra_env)
     self.failures[#self.failures + 1] = { file = path, message = err }
     return nil, err
   end
-  local code = f:read("a")
+  local code, rerr = f:read("a")
   f:close()
+  if not code then
+    err = path .. ": " .. tostring(rerr or "not a readable file")
+    self.failures[#self.failures + 1] = { file = path, message = err }
+    return nil, err
+  end
   return self:load_source(code, "@" .. path, path, extra_env)
 end
 
