@@ -14,10 +14,13 @@ BUSTED  ?= busted --lua=lua5.4
 CORE    := $(filter-out main,$(basename $(notdir $(wildcard src/*.c))))
 LUAMODS := $(sort $(wildcard lua/vdx/*.lua lua/vdx/*/*.lua))
 B       ?= build
+# The built-in skills, compiled into the generated module vdx.skill_files.
+SKILLFILES := $(sort $(shell find skills -type f))
+SKILLMOD := $(B)/lua/vdx/skill_files.lua
 OBJS    := $(CORE:%=$(B)/%.o)
 
 .PHONY: all deps test check test-gc asan asan-build asan-short valgrind clean bridge demo install docs
-all: $(B)/vdx.so $(B)/vdxlua
+all: $(B)/vdx.so $(B)/vdxlua $(SKILLMOD)
 
 $(B):
 	@mkdir -p $(B)
@@ -25,8 +28,12 @@ $(B):
 $(B)/%.o: src/%.c src/*.h | $(B)
 	$(CC) $(CFLAGS) $(XCFLAGS) -c $< -o $@
 
-$(B)/embedded.c: $(LUAMODS) tools/embed.lua | $(B)
-	lua5.4 tools/embed.lua $@ vdx_lua_modules $(LUAMODS)
+$(SKILLMOD): $(SKILLFILES) tools/embed_skills.lua | $(B)
+	@mkdir -p $(B)/lua/vdx
+	lua5.4 tools/embed_skills.lua $@ skills $(SKILLFILES)
+
+$(B)/embedded.c: $(LUAMODS) $(SKILLMOD) tools/embed.lua | $(B)
+	lua5.4 tools/embed.lua $@ vdx_lua_modules $(LUAMODS) $(SKILLMOD)
 
 $(B)/embedded.o: $(B)/embedded.c
 	$(CC) $(CFLAGS) -std=c11 -fPIC -c $< -o $@
@@ -109,6 +116,7 @@ install: all
 	mkdir -p $(INST_LIBDIR) $(INST_LUADIR)/vdx $(INST_BINDIR)
 	cp $(B)/vdx.so $(INST_LIBDIR)/vdx.so
 	cd lua && for f in $(LUAMODS:lua/%=%); do mkdir -p $(INST_LUADIR)/$$(dirname $$f) && cp $$f $(INST_LUADIR)/$$f; done
+	cp $(SKILLMOD) $(INST_LUADIR)/vdx/skill_files.lua
 	cp $(B)/vdxlua $(INST_BINDIR)/vdxlua
 
 # ---------------------------------------------------------------------------

@@ -12,13 +12,7 @@ local STEPS = {
   "[customer] check out and pay in the payment frame", "[admin] see the paid order",
 }
 
-local function read(path)
-  local f = io.open(path, "rb")
-  if not f then return nil end
-  local s = f:read("a")
-  f:close()
-  return s
-end
+local read = helpers.read
 
 describe("the demo", function()
   local dir
@@ -64,7 +58,17 @@ describe("the demo", function()
     end
 
     local spec = read(dir .. "/pw/marketplace.spec.ts")
-    assert.matches("browser.newContext({ storageState: '" .. dir .. "/pw/auth/admin.json' })", spec, 1, true)
+    -- Nothing of this run's temporary set-up is written into the spec: the
+    -- base URL and the auth files come from the environment (or sit next
+    -- to the spec), and the command that runs it is printed.
+    assert.matches("browser.newContext({ storageState: process.env.AUTH_ADMIN ?? path.join(__dirname, " ..
+      "'auth/admin.json') })", spec, 1, true)
+    assert.is_nil(spec:find(dir, 1, true))
+    assert.is_nil(spec:find("shop.test:%d"))
+    local function esc(x) return (x:gsub("%p", "%%%0")) end
+    assert.matches(esc("wrote " .. dir .. "/pw/marketplace.spec.ts; run it (from the folder of your Playwright config) "
+      .. "with:\n  CHROMIUM_PATH=") .. "%S+ BASE_URL=http://shop%.test:%d+ " .. esc("AUTH_ADMIN=" .. dir
+      .. "/pw/auth/admin.json npx playwright test " .. dir .. "/pw/marketplace.spec.ts\n"), out)
     assert.matches("await customer.getByTestId('product-card').filter({ hasText: 'Desk Lamp' })" ..
       ".getByRole('button', { name: 'Add to cart' }).click();", spec, 1, true)
     assert.matches("await customer.frameLocator('iframe[title=\"Payment\"]').getByRole('textbox', " ..
@@ -97,8 +101,8 @@ describe("the demo", function()
     end
     local out, st = "", -1
     if url then
-      out, st = helpers.run(("cd %s && BASE_URL=%s CHROMIUM_PATH=%s timeout 600 npx playwright test " ..
-        "tests/vdx-demo.spec.ts --reporter=line --workers=1"):format(pw, url,
+      out, st = helpers.run(("cd %s && BASE_URL=%s AUTH_ADMIN=%s CHROMIUM_PATH=%s timeout 600 npx playwright test " ..
+        "tests/vdx-demo.spec.ts --reporter=line --workers=1"):format(pw, url, dir .. "/pw/auth/admin.json",
         os.getenv("VDX_CHROMIUM") or "/usr/bin/chromium"))
     end
     local pid = read(pidfile)

@@ -76,7 +76,9 @@ describe("vdx.flow", function()
     local spec = io.open(tmp .. "/ref.spec.ts"):read("a")
     assert.matches("await customer.getByTestId('product-card').filter({ hasText: 'Ceramic Mug' })" ..
       ".getByRole('button', { name: 'Add to cart', exact: true }).click();", spec, 1, true)
-    assert.matches("browser.newContext({ storageState: '" .. auth .. "' })", spec, 1, true)
+    -- The auth file next to the spec: AUTH_CUSTOMER, else relative to it.
+    assert.matches("browser.newContext({ storageState: process.env.AUTH_CUSTOMER ?? path.join(__dirname, " ..
+      "'customer.json') })", spec, 1, true)
     assert.matches("await Promise.all([", spec, 1, true)
     assert.matches("await expect(provider.getByRole('textbox', { name: 'Email' })).toHaveValue('pro@market.test');",
       spec, 1, true)
@@ -111,7 +113,7 @@ describe("vdx.flow", function()
     assert.matches("\nActing as: customer\n", text, 1, true)
     assert.matches("\nMessage: 3 elements match getByRole('button', { name: 'Add to cart' })\n", text, 1, true)
     assert.matches("\nURL: " .. app.url .. "/shop\n", text, 1, true)
-    assert.equal(tmp .. "/amb/failure-customer.png", f.failure.screenshot)
+    assert.equal(tmp .. "/amb/001-failure-customer.png", f.failure.screenshot)
     assert.equal("\137PNG", io.open(f.failure.screenshot, "rb"):read(4))
   end)
 
@@ -120,11 +122,11 @@ describe("vdx.flow", function()
     assert.equal(1, status)
     assert.matches("✗ %[provider%] sign in", out)
     assert.is_nil(out:find("second step, not run", 1, true))
-    assert.matches("❌ Expectation not met\nStep: sign in\nScreenshot: " .. tmp .. "/fail/failure-provider.png\n",
-      out, 1, true)
+    assert.matches("❌ Expectation not met\nStep: sign in\nFlow: spec/fixtures/flow/failing.lua:14\n"
+      .. "Screenshot: " .. tmp .. "/fail/001-failure-provider.png\n", out, 1, true)
     assert.matches("Acting as: provider\nURL: http://shop.test:%d+/provider/login%?error=1\n", out)
     assert.matches("Possible causes:", out, 1, true)
     assert.matches("🔧 Action Required:", out, 1, true)
-    assert.equal("\137PNG", io.open(tmp .. "/fail/failure-provider.png", "rb"):read(4))
+    assert.equal("\137PNG", io.open(tmp .. "/fail/001-failure-provider.png", "rb"):read(4))
   end)
 end)

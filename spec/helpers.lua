@@ -66,4 +66,18 @@ function helpers.playwright()
   return pw
 end
 
+--- The bytes of the file at path, or nil when it cannot be read.
+function helpers.read(path)
+  local f = io.open(path, "rb")
+  if not f then return nil end
+  local s = f:read("a")
+  f:close()
+  return s
+end
+
+--- path quoted for sh.
+function helpers.quote(s)
+  return "'" .. tostring(s):gsub("'", "'\\''") .. "'"
+end
+
 return helpers

@@ -14,15 +14,9 @@ local function tmpdir()
   return d
 end
 
-local function q(s) return "'" .. tostring(s):gsub("'", "'\\''") .. "'" end
+local q = helpers.quote
 
-local function read(path)
-  local f = io.open(path, "rb")
-  if not f then return nil end
-  local s = f:read("a")
-  f:close()
-  return s
-end
+local read = helpers.read
 
 --- Decodes each line of text; returns the list of messages (undecodable
 -- lines become {raw = line}).

@@ -104,10 +104,21 @@ describe("vdx.serve #unit", function()
       assert.equal(7, http(url .. "/").rc)
     end)
 
-    it("stops when it is garbage collected", function()
+    it("keeps serving when the script drops it, until close()", function()
       local url = assert(vdx.serve { root = FIXTURES }).url
       collectgarbage()
       collectgarbage()
+      vdx.sleep(20)
+      assert.equal(200, http(url .. "/").status)
+      -- The registry holds it: find it through the debug registry to close it.
+      local closed = 0
+      for _, v in pairs(debug.getregistry()) do
+        if type(v) == "userdata" and tostring(v) == "vdx.Server (" .. url .. ")" then
+          v:close()
+          closed = closed + 1
+        end
+      end
+      assert.equal(1, closed)
       vdx.sleep(20)
       assert.equal(7, http(url .. "/").rc)
     end)

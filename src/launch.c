@@ -170,10 +170,68 @@ static char **to_array(lua_State *L, int idx) {
 
 /* ------------------------------------------------------------ launch */
 
+/* stack: browser, timeout -> the browser's version table. */
+static int get_version(lua_State *L) {
+  vdx_browser *b = vdx__check_browser(L, 1);
+  vdx_waiter *w = vdx__conn_call(L, b->conn, NULL, "Browser.getVersion", 0,
+                                 (int)lua_tointeger(L, 2));
+  if (w == NULL) return lua_error(L);
+  return vdx__await(L, w, 0, vdx__k_value);
+}
+
+/*
+ * Pushes the lines of Chromium's stderr that say why it stopped: its
+ * ERROR and FATAL lines without their "[pid:tid:time:ERROR:file:line] "
+ * prefix, the D-Bus noise left out, at most three, joined by "; "; or the
+ * last 300 bytes when there is no such line.
+ */
+static void push_reason(lua_State *L, const char *err) {
+  luaL_Buffer B;
+  int lines = 0;
+  luaL_buffinit(L, &B);
+  for (const char *at = err; *at && lines < 3;) {
+    const char *end = strchr(at, '\n');
+    size_t len = end ? (size_t)(end - at) : strlen(at);
+    const char *close = memchr(at, ']', len);
+    int severe = close && (memmem(at, len, ":ERROR:", 7) || memmem(at, len, ":FATAL:", 7));
+    if (severe && !memmem(at, len, "dbus", 4)) {
+      const char *text = close + 1;
+      while (text < at + len && *text == ' ') text++;
+      if (lines++) luaL_addstring(&B, "; ");
+      luaL_addlstring(&B, text, (size_t)(at + len - text));
+    }
+    at += len + (end ? 1 : 0);
+  }
+  if (lines == 0) {
+    size_t n = strlen(err);
+    luaL_addstring(&B, n > 300 ? err + n - 300 : err);
+  }
+  luaL_pushresult(&B);
+}
+
+/*
+ * After Browser.getVersion, run under lua_pcallk.  A browser that went
+ * away before answering did not start: the error becomes LaunchFailed with
+ * the tail of its stderr (the real reason: no display for a headed
+ * browser, a bad flag, a missing library).
+ * stack: opts, guard, browser, version | error -> browser
+ */
 static int launch_k(lua_State *L, int status, lua_KContext ctx) {
-  (void)status; (void)ctx;
-  lua_pop(L, 1);          /* the version table */
-  return 1;               /* the browser below it */
+  (void)ctx;
+  if (status == LUA_OK || status == LUA_YIELD) {
+    lua_pop(L, 1);        /* the version table */
+    return 1;             /* the browser below it */
+  }
+  vdx_browser *b = vdx__check_browser(L, 3);
+  const char *err = b->proc ? vdx__proc_stderr(b->proc) : "";
+  size_t n = strlen(err);
+  const char *tail = n > 1500 ? err + n - 1500 : err;
+  push_reason(L, tail);
+  vdx__error_push(L, "LaunchFailed", "the browser did not start: %s",
+                  *tail ? lua_tostring(L, -1) : "it wrote nothing on stderr");
+  lua_pushstring(L, tail);
+  lua_setfield(L, -2, "stderr");
+  return lua_error(L);
 }
 
 /* Stderr watcher for port mode: resolves the waiter with the ws:// URL. */
@@ -216,6 +274,12 @@ int vdx__launch(lua_State *L) {
   luaL_checktype(L, 1, LUA_TTABLE);
   lua_settop(L, 1);
   vdx__check_opts(L, 1, known);
+  vdx__opt_type(L, 1, "headless", LUA_TBOOLEAN);
+  vdx__opt_type(L, 1, "echo_stderr", LUA_TBOOLEAN);
+  vdx__opt_type(L, 1, "args", LUA_TTABLE);
+  vdx__opt_type(L, 1, "env", LUA_TTABLE);
+  vdx__opt_type(L, 1, "executable", LUA_TSTRING);
+  vdx__opt_type(L, 1, "user_data_dir", LUA_TSTRING);
   int timeout = (int)vdx__opt_int(L, 1, "timeout_ms", VDX_DEFAULT_TIMEOUT_MS);
   int port = (int)vdx__opt_int(L, 1, "port", -1);
   lua_getfield(L, 1, "executable");
@@ -268,9 +332,10 @@ int vdx__launch(lua_State *L) {
   if (c == NULL) return luaL_error(L, "out of memory");
   g->proc = NULL;
   vdx__browser_push(L, c, proc, timeout);   /* stack: opts, guard, browser */
-  vdx_waiter *w = vdx__conn_call(L, c, NULL, "Browser.getVersion", 0, timeout);
-  if (w == NULL) return lua_error(L);
-  return vdx__await(L, w, 0, launch_k);
+  lua_pushcfunction(L, get_version);
+  lua_pushvalue(L, 3);
+  lua_pushinteger(L, timeout);
+  return launch_k(L, lua_pcallk(L, 2, 1, 0, 0, launch_k), 0);
 }
 
 int vdx__launch_open(lua_State *L) {

@@ -9,6 +9,7 @@
 
 int vdx__launch_open(lua_State *L);
 int vdx__read_lines(lua_State *L);
+int vdx__watch(lua_State *L);
 
 void vdx__check_opts(lua_State *L, int idx, const char *const *known) {
   if (lua_isnoneornil(L, idx)) return;
@@ -52,6 +53,15 @@ lua_Integer vdx__opt_int(lua_State *L, int idx, const char *key,
   return v;
 }
 
+void vdx__opt_type(lua_State *L, int idx, const char *key, int type) {
+  if (!lua_istable(L, idx)) return;
+  int t = lua_getfield(L, idx, key);
+  if (t != LUA_TNIL && t != type)
+    luaL_error(L, "option '%s' must be a %s, got %s", key,
+               lua_typename(L, type), luaL_typename(L, -1));
+  lua_pop(L, 1);
+}
+
 /* vdx.now() -> the loop's clock in milliseconds (monotonic). */
 static int l_now(lua_State *L) {
   uv_loop_t *uv = vdx__uv(L);
@@ -72,6 +82,7 @@ LUALIB_API int luaopen_vdx(lua_State *L) {
     {"current_task", vdx__l_current},
     {"now", l_now},
     {"read_lines", vdx__read_lines},
+    {"watch", vdx__watch},
     {NULL, NULL}};
   vdx__loop_open(L);
   vdx__json_open(L);

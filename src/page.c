@@ -350,7 +350,7 @@ static int page_goto(lua_State *L) {
   static const char *const known[] = {"wait_until", "timeout_ms", "referer",
                                       NULL};
   vdx_page *p = check_open(L, 1);
-  luaL_checkstring(L, 2);
+  if (lua_type(L, 2) != LUA_TSTRING) luaL_argerror(L, 2, "url must be a string");
   vdx__check_opts(L, 3, known);
   lua_settop(L, 3);
   int timeout = (int)vdx__opt_int(L, 3, "timeout_ms",

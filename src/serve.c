@@ -9,6 +9,9 @@
  *
  * Guarantees:
  *   - it listens on a loopback address only;
+ *   - an open server is anchored in the registry: it serves until close(),
+ *     __close or the end of the program, even when the script drops its
+ *     last reference (`return flow.run(...)` as a tail call does);
  *   - close is idempotent and also runs from __gc, __close and when the Lua
  *     state closes; after it no handler runs and, once the loop has turned
  *     (lws closes its handles asynchronously), nothing of the server keeps
@@ -213,6 +216,10 @@ static void server_close(vdx_server *srv, lua_State *L) {
   if (srv->routes_ref != LUA_NOREF) {
     luaL_unref(L, LUA_REGISTRYINDEX, srv->routes_ref);
     srv->routes_ref = LUA_NOREF;
+  }
+  if (srv->self_ref != LUA_NOREF) {
+    luaL_unref(L, LUA_REGISTRYINDEX, srv->self_ref);
+    srv->self_ref = LUA_NOREF;
   }
   for (size_t i = 0; i < srv->nprefixes; i++) free(srv->prefixes[i].key);
   free(srv->prefixes);
@@ -447,6 +454,7 @@ int vdx__serve(lua_State *L) {
   srv->lp = lp;
   srv->L = vdx__main_state(lp);
   srv->routes_ref = LUA_NOREF;
+  srv->self_ref = LUA_NOREF;
   int ud = lua_gettop(L);
   lua_getfield(L, 1, "root");
   take_root(L, -1, srv);
@@ -463,6 +471,8 @@ int vdx__serve(lua_State *L) {
   }
   snprintf(srv->url, sizeof srv->url, "http://%s:%d", urlhost, srv->port);
   vdx__on_teardown(lp, on_teardown, srv);
+  lua_pushvalue(L, ud);
+  srv->self_ref = luaL_ref(L, LUA_REGISTRYINDEX);
   return 1;
 }
 

@@ -42,6 +42,7 @@ struct vdx_server {
   struct serve_reaper *reaper;  /* finishes the context's destruction */
   struct serve_core *core;
   int routes_ref;           /* registry: { ["METHOD /path"] = fn } */
+  int self_ref;             /* registry: the userdata, while open */
   serve_prefix *prefixes;
   size_t nprefixes;
   char *root;               /* realpath of the root, or NULL: no files */

@@ -248,6 +248,9 @@ void vdx__check_opts(lua_State *L, int idx, const char *const *known);
 /* Integer option or default. */
 lua_Integer vdx__opt_int(lua_State *L, int idx, const char *key,
                          lua_Integer def);
+/* Raises unless option key of the table at idx is nil or of Lua type type
+ * (LUA_TBOOLEAN, …): "option 'headless' must be a boolean, got string". */
+void vdx__opt_type(lua_State *L, int idx, const char *key, int type);
 
 LUALIB_API int luaopen_vdx(lua_State *L);
 

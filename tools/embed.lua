@@ -12,7 +12,7 @@ for i = 3, #arg do
   local f = assert(io.open(path, "rb"))
   local data = f:read("a")
   f:close()
-  local name = path:gsub("^lua/", ""):gsub("%.lua$", ""):gsub("/init$", ""):gsub("/", ".")
+  local name = path:gsub("^.-lua/(vdx/)", "%1"):gsub("%.lua$", ""):gsub("/init$", ""):gsub("/", ".")
   local id = ("%s_%d"):format(symbol, i - 2)
   out:write(("static const unsigned char %s[] = {\n"):format(id))
   local parts = {}

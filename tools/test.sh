@@ -4,7 +4,7 @@
 # prints one closing line: "N passed, N failed[, N skipped]".
 B=${VDX_BUILD:-build}
 export LUA_CPATH="$B/?.so;;"
-export LUA_PATH="lua/?.lua;lua/?/init.lua;spec/?.lua;;"
+export LUA_PATH="lua/?.lua;lua/?/init.lua;$B/lua/?.lua;spec/?.lua;;"
 export VDX_BUILD="$B"
 out=$(mktemp)
 # Every browser the suite launches gets its profile under this folder, so

@@ -13,11 +13,14 @@ usage: vdxlua FILE [ARGS...]     run a Lua script (arguments in `arg`)
        vdxlua mcp [OPTIONS]      serve MCP over stdio (vdxlua mcp --help)
        vdxlua tools [--markdown] list the MCP tools (Markdown reference)
        vdxlua FLOW.lua [--headed] [--slow-mo MS] [--trace FILE.json]
-               [--report DIR] [--emit-playwright FILE.spec.ts]   run a flow
+               [--report DIR] [--emit-playwright FILE.spec.ts] [-- ARGS...]
+                                 run a flow (options after the file; a
+                                 misspelt one is an error; the script's
+                                 own arguments may follow, or go after --)
        vdxlua --version          print the version
        vdxlua --help             print this help
 
-Scripts run on vdx's event loop: vdx.launch(), page:goto() and the other
+Scripts run on vdx's event loop: vdx.launch(), page:navigate() and the other
 calls look blocking but let other tasks (vdx.spawn) run while they wait.
 See README.md for the API.]]
 
@@ -36,13 +39,52 @@ local FLOW_FLAGS = {
   ["--report"] = { "report", true }, ["--emit-playwright"] = { "emit_playwright", true },
 }
 
+-- The edit distance between a and b (insertions, deletions, changes and
+-- swaps of neighbours), for telling a misspelt flag from a script's own.
+local function distance(a, b)
+  local d = {}
+  for i = 0, #a do d[i] = { [0] = i } end
+  for j = 0, #b do d[0][j] = j end
+  for i = 1, #a do
+    for j = 1, #b do
+      local cost = a:sub(i, i) == b:sub(j, j) and 0 or 1
+      d[i][j] = math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost)
+      if i > 1 and j > 1 and a:sub(i, i) == b:sub(j - 1, j - 1) and a:sub(i - 1, i - 1) == b:sub(j, j) then
+        d[i][j] = math.min(d[i][j], d[i - 2][j - 2] + 1)
+      end
+    end
+  end
+  return d[#a][#b]
+end
+
+-- The flow flag that a dashed argument is a misspelling of, or nil.
+local function near_flag(a)
+  local name = a:match("^%-%-?([^=]+)")
+  if not name then return nil end
+  for flag in pairs(FLOW_FLAGS) do
+    if distance(name, flag:sub(3)) <= 2 then return flag end
+  end
+end
+
 -- argv without the flow flags, and the options they set (nil when none);
--- or nil and a message.
+-- or nil and a message.  A dashed argument that is a misspelt flow flag
+-- (`--reprot`) is an error, never dropped silently; other arguments go to
+-- the script, and everything after a "--" goes to it as it is.
 local function take_flow_flags(argv)
   local out, opts = { [0] = argv[0] }, nil
   local i = 1
   while i <= #argv do
     local f = FLOW_FLAGS[argv[i]]
+    if argv[i] == "--" and #out >= 1 then
+      table.move(argv, i + 1, #argv, #out + 1, out)
+      break
+    elseif not f and #out >= 1 and near_flag(argv[i]) then
+      local known = {}
+      for k in pairs(FLOW_FLAGS) do known[#known + 1] = k end
+      table.sort(known)
+      return nil, ("unknown option '%s' (did you mean %s? flow options: %s; the script's own arguments go after --)")
+        :format(argv[i], near_flag(argv[i]), table.concat(known, ", "))
+    end
     if f then
       local v = true
       if f[2] then
@@ -108,7 +150,11 @@ function cli.main(argv)
     return 2
   end
   local status = chunk(set_arg(argv, 1))
-  return math.type(status) == "integer" and status or 0
+  status = math.type(status) == "integer" and status or 0
+  -- A failed flow fails the program, whatever the script returned.
+  local fl = package.loaded["vdx.flow"]
+  if status == 0 and type(fl) == "table" and (fl.status or 0) ~= 0 then status = fl.status end
+  return status
 end
 
 return cli

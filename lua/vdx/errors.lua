@@ -113,6 +113,24 @@ errors.catalog = {
     actions = { "Call browser_navigate(url=…): the role starts a fresh browser context.",
       "For a remote endpoint, check that it is still reachable." },
   },
+  LaunchFailed = {
+    title = "The browser did not start",
+    causes = { "A headed browser (--headed) needs a display: there is no X server or $DISPLAY",
+      "A Chromium flag (--browser-arg) is invalid, or the executable is not Chromium",
+      "Chromium is not installed, or a library it needs is missing" },
+    actions = { "Read the browser's last output in the message: it names the reason.",
+      "For --headed without a display, run under xvfb-run or drop --headed.",
+      "Check the browser: chromium --headless --dump-dom about:blank (or set --executable)." },
+  },
+  ConnectFailed = {
+    title = "Cannot reach the remote browser",
+    causes = { "The browser at the endpoint is not running (connection refused)",
+      "The endpoint URL is wrong: host, port, or a ws:// path from an earlier run",
+      "A firewall or a missing port forward blocks it" },
+    actions = { "Start the browser with --remote-debugging-port=PORT (it must answer http://HOST:PORT/json/version).",
+      "Check the endpoint URL of the role (--role-endpoint NAME URL or endpoint = in the config).",
+      "Then call the tool again: the role connects on its next use." },
+  },
   InvalidArgument = {
     title = "Invalid argument",
     causes = { "An argument has the wrong type, a value outside its range, or an unknown name",
@@ -202,10 +220,11 @@ function errors.normalize(err)
 end
 
 --- Formats err (typed or not) as the failure text; `extra` adds facts
--- (for example the role and the tool) without changing the error.
+-- (for example the role and the tool) without changing the error, and
+-- extra.entry replaces the catalog entry (flows give their own advice).
 function errors.format(err, extra)
   local e = errors.normalize(err)
-  local entry = errors.catalog[e.type] or GENERIC
+  local entry = (extra and extra.entry) or errors.catalog[e.type] or GENERIC
   local title = pick(entry.title, e)
   if not errors.catalog[e.type] and e.type ~= "Error" then
     title = title .. " (" .. e.type .. ")"

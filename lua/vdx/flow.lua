@@ -27,8 +27,21 @@ local roles = require "vdx.roles"
 local errors = require "vdx.errors"
 local once = require "vdx.once"
 local locator = require "vdx.flow_locator"
+local failure = require "vdx.flow_failure"
 
 local flow = {}
+
+-- The keys of set, sorted, as "a, b, c".
+local function key_list(set)
+  local names = {}
+  for k in pairs(set) do names[#names + 1] = k end
+  table.sort(names)
+  return table.concat(names, ", ")
+end
+
+--- The exit status the program owes its flows: 0, or 1 once any flow.run
+-- failed.  `vdxlua FLOW.lua` exits with it whatever the script returns.
+flow.status = 0
 
 --- Options set from the command line; flow.run's own options win.
 flow.options = {}
@@ -42,7 +55,9 @@ local OPTION_KEYS = {
 --- Merges command-line options into flow.options.
 function flow.configure(opts)
   for k, v in pairs(opts or {}) do
-    if not OPTION_KEYS[k] then error("flow.configure: unknown option '" .. tostring(k) .. "'", 2) end
+    if not OPTION_KEYS[k] then
+      error(("flow.configure: unknown option '%s' (known: %s)"):format(tostring(k), key_list(OPTION_KEYS)), 2)
+    end
     flow.options[k] = v
   end
 end
@@ -81,6 +96,28 @@ local function fail(type_, message, fields)
   error(vdx.error(type_, message, fields or {}), 0)
 end
 
+--- Raises InvalidArgument when opts (a table or nil) has a key that is
+-- not in known (a set); what names the call ("click").
+function flow.check_options(opts, known, what)
+  if opts == nil then return end
+  if type(opts) ~= "table" then
+    fail("InvalidArgument", what .. ": options must be a table, got " .. type(opts))
+  end
+  for k in pairs(opts) do
+    if not known[k] then
+      fail("InvalidArgument", ("%s: unknown option '%s' (known: %s)"):format(what, tostring(k), key_list(known)),
+        { field = tostring(k) })
+    end
+  end
+end
+local check_options = flow.check_options
+
+-- The options of actions and target expectations, and of the locator
+-- spec table ({ role=, name=, … }).
+local TARGET_OPTS = { within = true, frame = true, exact = true, nth = true, timeout_ms = true }
+local SPEC_KEYS = { role = true, name = true, label = true, placeholder = true, text = true, test_id = true,
+  css = true, ref = true, within = true, frame = true, exact = true, nth = true }
+
 ---------------------------------------------------------------- recording
 
 -- Per-task state: the list the export nodes go to and the step stack.
@@ -117,14 +154,16 @@ end
 
 ---------------------------------------------------------------- roles
 
+local ROLE_KEYS = { auth = true, url = true, endpoint = true, auth_required = true }
+
 --- Declares a role: spec { auth = storageState file, url = default URL
 -- (absolute, or a path under base_url), endpoint = browser URL,
 -- auth_required = true by default when auth is given }.
 function Flow:role(name, spec)
   spec = spec or {}
   for k in pairs(spec) do
-    if k ~= "auth" and k ~= "url" and k ~= "endpoint" and k ~= "auth_required" then
-      error("f:role: unknown key '" .. tostring(k) .. "'", 2)
+    if not ROLE_KEYS[k] then
+      error(("f:role: unknown key '%s' (known: %s)"):format(tostring(k), key_list(ROLE_KEYS)), 2)
     end
   end
   local r = self.manager:add { name = name, auth = spec.auth, endpoint = spec.endpoint,
@@ -189,10 +228,11 @@ function Flow:step(name, fn, role)
     if type(e) == "table" then
       e.flow_step = e.flow_step or name
       e.flow_role = e.flow_role or role
+      e.flow_where = e.flow_where or flow.where(3)
       return e
     end
     return { type = "Error", message = tostring(e), traceback = debug.traceback("", 2),
-      flow_step = name, flow_role = role }
+      flow_step = name, flow_role = role, flow_where = flow.where(3) }
   end)
   st.steps[#st.steps] = nil
   st.nodes = outer
@@ -201,7 +241,7 @@ function Flow:step(name, fn, role)
   local who = role and ("[" .. role .. "] ") or ""
   self:say("%s%s %s%s (%d ms)", ("  "):rep(rec.depth + 1), ok and "✓" or "✗", who, name, rec.ms)
   if self.report and role then
-    rec.screenshot = self:shot(role, ("%03d-%s"):format(#self.steps, role))
+    rec.screenshot = self:shot(role, role)
   end
   if not ok then error(err, 0) end
 end
@@ -230,15 +270,19 @@ function Flow:parallel(list)
 end
 
 -- A screenshot of role's current page into the artifacts folder: the path,
--- or nil.
-function Flow:shot(role, base)
+-- or nil.  Names are numbered in the order taken ("001-label.png", …),
+-- with no repeat and no gap: a number is used only by a written file.
+function Flow:shot(role, label)
   local entry = self.roles[role]
   if not entry or not entry.actor then return nil end
   local dir = self.report and (self.report .. "/shots") or self:artifacts()
   os.execute("mkdir -p '" .. dir:gsub("'", "'\\''") .. "'")
-  local path = dir .. "/" .. base:gsub("[^%w%-_.]", "_") .. ".png"
+  local n = (self.shot_count or 0) + 1
+  local path = ("%s/%03d-%s.png"):format(dir, n, (label:gsub("[^%w%-_.]", "_")))
   local ok = pcall(entry.actor.page.screenshot, entry.actor.page, { path = path })
-  return ok and path or nil
+  if not ok then return nil end
+  self.shot_count = n
+  return path
 end
 
 function Flow:artifacts()
@@ -266,9 +310,11 @@ local function parse(args, nvalues, what)
     values[i] = args[n]
     n = n - 1
   end
+  check_options(opts, TARGET_OPTS, what)
   local spec
   local a1, a2 = args[1], args[2]
   if n == 1 and type(a1) == "table" then
+    check_options(a1, SPEC_KEYS, what .. " target")
     spec = {}
     for k, v in pairs(a1) do spec[k] = v end
   elseif n == 1 and locator.is_ref(a1) then
@@ -436,8 +482,16 @@ end
 
 ---------------------------------------------------------------- actions
 
+local NAVIGATE_OPTS = { wait_until = true, timeout_ms = true }
+
 --- Opens url (absolute, or a path under base_url) and waits for its load.
+-- opts: wait_until ("load", "domcontentloaded", "commit", "networkidle"),
+-- timeout_ms.
 function Actor:navigate(url, opts)
+  if type(url) ~= "string" then
+    fail("InvalidArgument", "navigate: url must be a string, got " .. type(url), { field = "url" })
+  end
+  check_options(opts, NAVIGATE_OPTS, "navigate")
   local full = self.flow:url(url)
   local t0 = now()
   local nav = self.page:navigate(full, { wait_until = (opts and opts.wait_until) or "load",
@@ -519,9 +573,12 @@ function Actor:step(name, fn)
   return self.flow:step(name, fn, self.name)
 end
 
+local SCOPE_KEYS = { test_id = true, css = true, role = true, name = true, text = true }
+
 --- Runs fn with every target scoped to a container: a test id string or
 -- { test_id=, css=, role=, name=, text= }.
 function Actor:within(scope, fn)
+  if type(scope) == "table" then check_options(scope, SCOPE_KEYS, "within") end
   local st = self.flow:task_state()
   st.scope[#st.scope + 1] = { actor = self, within = scope }
   local ok, err = pcall(fn)
@@ -557,24 +614,18 @@ function Actor:save_auth(path)
   return path
 end
 
-require("vdx.flow_expect").install(Actor, { parse = parse, fail = fail })
+require("vdx.flow_expect").install(Actor, { parse = parse, fail = fail, check_options = check_options })
 
 ---------------------------------------------------------------- running
 
--- The text of a flow failure: the formatter's text with the step, the
--- screenshot and, for unexpected errors, the traceback.
-function Flow:failure_text(err, shot)
-  local e = errors.normalize(err)
-  local text = errors.format(e, { as_role = e.flow_role, url = e.url or self.failure_url })
-  local lines = {}
-  for line in (text .. "\n"):gmatch("(.-)\n") do lines[#lines + 1] = line end
-  local extra = {}
-  if e.flow_step then extra[#extra + 1] = "Step: " .. e.flow_step end
-  if e.target then extra[#extra + 1] = "Target: " .. e.target end
-  extra[#extra + 1] = "Screenshot: " .. (shot or "(none: the page was not available)")
-  for i = #extra, 1, -1 do table.insert(lines, 2, extra[i]) end
-  if e.traceback then lines[#lines + 1] = "\nTraceback:" .. e.traceback end
-  return table.concat(lines, "\n")
+--- The catalog entry a failure is shown with (see vdx.flow_failure).
+flow.advice = failure.advice
+--- The flow file:line nearest to an error being raised (vdx.flow_failure).
+flow.where = failure.where
+
+--- The failure text for err (see vdx.flow_failure.text).
+function Flow:failure_text(err, shot, excerpt)
+  return failure.text(err, self.failure_url, shot, excerpt)
 end
 
 --- Runs a flow: flow.run([opts,] fn).  opts: name, base_url, browser_args
@@ -588,7 +639,9 @@ function flow.run(opts, fn)
   local o = {}
   for k, v in pairs(flow.options) do o[k] = v end
   for k, v in pairs(opts or {}) do
-    if not OPTION_KEYS[k] then error("flow.run: unknown option '" .. tostring(k) .. "'", 2) end
+    if not OPTION_KEYS[k] then
+      error(("flow.run: unknown option '%s' (known: %s)"):format(tostring(k), key_list(OPTION_KEYS)), 2)
+    end
     o[k] = v
   end
   local launch = { headless = not o.headed, args = o.browser_args or {} }
@@ -602,8 +655,11 @@ function flow.run(opts, fn)
   }, Flow)
   self:say("▶ %s", self.name)
   local ok, err = xpcall(fn, function(e)
-    if type(e) == "table" then return e end
-    return { type = "Error", message = tostring(e), traceback = debug.traceback("", 2) }
+    if type(e) == "table" then
+      e.flow_where = e.flow_where or flow.where(3)
+      return e
+    end
+    return { type = "Error", message = tostring(e), traceback = debug.traceback("", 2), flow_where = flow.where(3) }
   end, self)
   local status = 0
   if not ok then
@@ -613,7 +669,8 @@ function flow.run(opts, fn)
     local actor = role and self.roles[role] and self.roles[role].actor
     if actor then self.failure_url = actor:current_url() end
     local shot = role and self:shot(role, "failure-" .. role)
-    self.failure = { error = e, text = self:failure_text(e, shot), screenshot = shot, role = role }
+    local excerpt = actor and failure.excerpt(actor, e)
+    self.failure = { error = e, text = self:failure_text(e, shot, excerpt), screenshot = shot, role = role }
     if not self.quiet then io.stderr:write("\n", self.failure.text, "\n") end
   end
   self.ms = now() - self.started
@@ -622,10 +679,14 @@ function flow.run(opts, fn)
     if o.report then require("vdx.flow_report").html(self, o.report) end
     if o.emit_playwright then
       if status == 0 then
-        require("vdx.flow_export").write(self, o.emit_playwright)
-        self:say("wrote %s", o.emit_playwright)
+        local _, cmd = require("vdx.flow_export").write(self, o.emit_playwright)
+        self:say("wrote %s; run it (from the folder of your Playwright config) with:\n  %s", o.emit_playwright, cmd)
       else
-        io.stderr:write("vdx.flow: not writing ", o.emit_playwright, ": the flow failed\n")
+        local step = self.failure and self.failure.error.flow_step
+        io.stderr:write("vdx.flow: wrote nothing to ", o.emit_playwright, ": the flow failed",
+          step and (" at step \"" .. step .. "\"") or "",
+          ", and a spec is only written from a run that passed (its locators are the ones that matched);",
+          " fix the flow and run it again\n")
       end
     end
   end)
@@ -635,6 +696,7 @@ function flow.run(opts, fn)
   end
   self.manager:close()
   self:say("%s %s: %d steps in %d ms", status == 0 and "✔" or "✘", self.name, #self.steps, self.ms)
+  if status ~= 0 then flow.status = status end
   return status, self
 end
 

@@ -17,7 +17,19 @@ end
 --- Adds the expectation methods to the Actor class; h holds flow.lua's
 -- parse (target arguments) and fail (raise a typed error).
 function M.install(Actor, h)
-  local parse, fail = h.parse, h.fail
+  local parse, fail, check_options = h.parse, h.fail, h.check_options
+  local TEXT_OPTS = { within = true, frame = true, timeout_ms = true }
+  local TIMEOUT_OPTS = { timeout_ms = true }
+
+  -- The text the page shows now (main frame, whitespace collapsed, cut to
+  -- 300 characters): what a failed text expectation saw.
+  local function page_text(page)
+    local ok, t = pcall(page.evaluate, page, "document.body ? document.body.innerText : ''")
+    if not ok or type(t) ~= "string" then return nil end
+    t = t:gsub("%s+", " "):gsub("^ ", ""):gsub(" $", "")
+    if #t > 300 then t = t:sub(1, 300) .. "…" end
+    return ("%q"):format(t)
+  end
 
   -- Polls check() until it returns true or the timeout passes; then raises
   -- ExpectationFailed with what the last check saw.
@@ -32,7 +44,7 @@ function M.install(Actor, h)
     while true do
       local ok, res, detail = pcall(check)
       if ok and res then break end
-      seen = ok and detail or tostring(res)
+      if ok then seen = detail else seen = tostring(res) end
       if now() >= deadline then
         fail("ExpectationFailed", what .. (seen and ("; last seen: " .. tostring(seen)) or ""),
           { expected = what, url = self:current_url(), timeout_ms = self:timeout(opts) })
@@ -53,6 +65,7 @@ function M.install(Actor, h)
   --- Expects text on the page (or within a container / frame) — retried
   -- until the timeout.
   function Actor:expect_text(text, opts)
+    check_options(opts, TEXT_OPTS, "expect_text")
     opts = opts or {}
     local spec = self:scoped { within = opts.within, frame = opts.frame }
     if spec.within then
@@ -61,19 +74,27 @@ function M.install(Actor, h)
         local frame = self:frame_of(spec)
         local n = count_of(self.page, scope, frame)
         if n ~= 1 then return false, n .. " containers match " .. scope end
-        return count_of(self.page, scope .. ".filter({ hasText: " .. locator.quote(text) .. " })", frame) == 1
+        if count_of(self.page, scope .. ".filter({ hasText: " .. locator.quote(text) .. " })", frame) == 1 then
+          return true
+        end
+        return false, "the page shows " .. (page_text(self.page) or "(unreadable)")
       end, { frame = spec.frame, target = scope, matcher = "toContainText(" .. locator.quote(text) .. ")" })
     elseif spec.frame then
       return self:poll(("frame %q shows %q"):format(spec.frame, text), opts, function()
         local frame, why = self:frame_of(spec)
         if not frame then return false, why end
-        return count_of(self.page, "locator('body').filter({ hasText: " .. locator.quote(text) .. " })", frame) == 1
+        if count_of(self.page, "locator('body').filter({ hasText: " .. locator.quote(text) .. " })", frame) == 1 then
+          return true
+        end
+        return false, "the frame does not show it"
       end, { frame = spec.frame, target = "locator('body')", matcher = "toContainText(" .. locator.quote(text) .. ")" })
     end
     local t0 = now()
     local ok, err = pcall(self.page.wait_for, self.page, { text = text, timeout_ms = self:timeout(opts) })
     if not ok then
-      fail("ExpectationFailed", ("the page shows %q"):format(text) .. " (" .. tostring(err) .. ")",
+      local shown = page_text(self.page)
+      fail("ExpectationFailed", ("the page does not show %q after %d ms"):format(text, self:timeout(opts))
+        .. (shown and ("; the page shows " .. shown) or ("; " .. tostring(type(err) == "table" and err.message or err))),
         { expected = ("text %q on the page"):format(text), url = self:current_url(), timeout_ms = self:timeout(opts) })
     end
     self.flow:event { kind = "expect", role = self.name, expect = "text " .. text, ms = now() - t0 }
@@ -84,6 +105,7 @@ function M.install(Actor, h)
 
   --- Expects a text to be gone from the page.
   function Actor:expect_no_text(text, opts)
+    check_options(opts, TIMEOUT_OPTS, "expect_no_text")
     local t0 = now()
     local ok, err = pcall(self.page.wait_for, self.page, { text_gone = text, timeout_ms = self:timeout(opts) })
     if not ok then
@@ -175,6 +197,7 @@ function M.install(Actor, h)
 
   --- Expects the page's URL to contain s.
   function Actor:expect_url(s, opts)
+    check_options(opts, TIMEOUT_OPTS, "expect_url")
     return self:poll(("the URL contains %q"):format(s), opts, function()
       local u = self:current_url()
       return u and u:find(s, 1, true) ~= nil, u

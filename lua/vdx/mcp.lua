@@ -52,10 +52,40 @@ function mcp.new(opts)
     version = nil, ready = false, inflight = {}, inflight_count = 0,
     info = { name = "vdxlua", title = "vdxlua", version = vdx.version },
   }, Server)
-  self.registry:on_change(function()
-    if self.ready then self:notify("notifications/tools/list_changed", nil) end
-  end)
+  self.registry:on_change(function() self:changed("tools") end)
   return self
+end
+
+--- Tells the client that a list changed ("tools", "resources" or
+-- "prompts"); inside Server:batch, once at the end of the batch.
+function Server:changed(what)
+  if self.batching then self.batching[what] = true return end
+  if self.ready then self:notify("notifications/" .. what .. "/list_changed", nil) end
+end
+
+--- Runs fn, then sends one list_changed notification per list it changed.
+-- An error in fn is logged; the lists keep what fn did before it.
+function Server:batch(fn)
+  local outer = self.batching
+  self.batching = outer or {}
+  local ok, err = pcall(fn)
+  if not ok then self.log("error", "reload failed: %s", tostring(err)) end
+  if outer then return end
+  local changed = self.batching
+  self.batching = nil
+  for _, what in ipairs { "tools", "resources", "prompts" } do
+    if changed[what] then self:changed(what) end
+  end
+end
+
+--- Replaces the skills served: the lists base and extra, in order.
+function Server:set_skills(base, extra)
+  local all = {}
+  for _, s in ipairs(base or {}) do all[#all + 1] = s end
+  for _, s in ipairs(extra or {}) do all[#all + 1] = s end
+  self.skills = all
+  self:changed("resources")
+  self:changed("prompts")
 end
 
 --- Writes one message (a table) as one line; never a partial line.
@@ -204,8 +234,9 @@ end
 
 --- The server's capabilities.
 function Server:capabilities()
-  return { tools = { listChanged = true }, resources = { subscribe = false, listChanged = false },
-    prompts = { listChanged = false } }
+  local watching = self.watching == true
+  return { tools = { listChanged = true }, resources = { subscribe = false, listChanged = watching },
+    prompts = { listChanged = watching } }
 end
 
 -- Sends a progress notification for rq (monotonic progress values).
@@ -222,7 +253,8 @@ function Server:call_tool(rq, name, args)
   local role = self.roles:current()
   local ctx = { roles = self.roles, role = role, role_name = role.name, errors = errors,
     log = self.log, tools = self.registry, server = self }
-  function ctx.page(c) return c.role:page() end
+  -- ctx:page() and ctx.page() both work: tool authors write either.
+  function ctx.page() return ctx.role:page() end
   function ctx.cancelled() return rq.cancelled end
   function ctx.progress(p, total, message) self:progress(rq, p, total, message) end
   if rq.progress_token ~= nil then
@@ -425,27 +457,49 @@ local function make_logger(o)
   end
 end
 
--- Where the built-in skills live: $VDX_SKILLS, else skills/ next to the
--- binary's parent folder, else ./skills.
-local function default_skills_dir()
-  local env = os.getenv("VDX_SKILLS")
-  if env then return env end
-  local exe = arg and arg[-1] or (arg and arg[0]) or ""
-  local dir = exe:match("^(.*)/[^/]*$")
-  if dir then
-    local up = dir:match("^(.*)/[^/]*$") or "."
-    local f = io.open(up .. "/skills", "r")
-    if f then f:close() return up .. "/skills" end
+-- True when path names an existing folder (with file: a readable file
+-- that is not a folder).  "DIR/." opens only when DIR is a folder.
+local function exists(path, file)
+  local d = io.open(path .. "/.", "rb")
+  if d then d:close() end
+  if not file then return d ~= nil end
+  local f = not d and io.open(path, "rb")
+  if f then f:close() end
+  return f and true or false
+end
+
+--- The skill folders named by $VDX_SKILLS (':'-separated), in order.
+function mcp.env_skill_dirs()
+  local out = {}
+  for d in (os.getenv("VDX_SKILLS") or ""):gmatch("[^:]+") do out[#out + 1] = d end
+  return out
+end
+
+-- Loads a tool file named by the user; logs what it added and warns when
+-- it replaces a built-in tool.  Returns the names added, or nil and why
+-- (the other tools keep serving; with hot reload, a fixed file loads).
+local function load_tools(reg, f, builtin, log)
+  local added, lerr = reg:load_file(f)
+  if not added then
+    log("error", "cannot load tool file %s (the other tools keep serving):\n%s", f, lerr)
+    return nil, lerr
   end
-  return "skills"
+  log("info", "loaded %d tools from %s", #added, f)
+  for _, n in ipairs(added) do
+    if builtin[n] then log("warn", "%s replaces the built-in tool %s", f, n) end
+  end
+  return added
 end
 
 -- Builds the registry, roles and skills from the options; returns the
--- server parts, or nil and a message.
+-- server parts, or nil and a message.  The built-in skills come from the
+-- binary; other skills only from --skills, the config and $VDX_SKILLS.
 local function setup(o, log)
   local roles_mod = require "vdx.roles"
   local reg = tools.new()
   require("vdx.builtin").register_all(reg)
+  local builtin = {}
+  for _, t in ipairs(reg:list()) do builtin[t.name] = true end
   local mgr = roles_mod.new { log = log, launch = { headless = o.headless,
     args = #o.browser_args > 0 and o.browser_args or nil, executable = o.executable } }
   if o.config then
@@ -461,22 +515,54 @@ local function setup(o, log)
     for _, e in ipairs(o.endpoints) do mgr:set_endpoint(e.name, e.url) end
     for _, n in ipairs(o.required) do mgr:role(n).auth_required = true end
   end)
-  if not ok then return nil, type(err) == "table" and tostring(err.message) or tostring(err) end
+  if not ok then
+    local msg = type(err) == "table" and tostring(err.message) or tostring(err)
+    if type(err) == "table" and err.roles then msg = msg .. " (declared: " .. table.concat(err.roles, ", ") ..
+      "; declare it with --role NAME AUTH_FILE first)" end
+    return nil, msg
+  end
   for _, f in ipairs(o.tools) do
-    local added, lerr = reg:load_file(f)
-    if added then log("info", "loaded %d tools from %s", #added, f)
-    else log("error", "cannot load tool file %s (the other tools keep serving):\n%s", f, lerr) end
+    if not exists(f, true) then return nil, "--tools " .. f .. ": no such file" end
   end
-  local dirs = {}
-  if o.default_skills then dirs[1] = default_skills_dir() end
-  for _, d in ipairs(o.skills) do dirs[#dirs + 1] = d end
+  for _, d in ipairs(o.skills) do
+    if not exists(d) then return nil, "--skills " .. d .. ": no such folder" end
+  end
+  local env = { workspace = o.workspace }
   local all = {}
-  for _, d in ipairs(dirs) do
-    local list, problems = skills_mod.load_dir(d, reg, { workspace = o.workspace })
-    for _, s in ipairs(list) do all[#all + 1] = s end
-    for _, p in ipairs(problems) do log("error", "skill in %s: %s", d, p) end
+  local parts = { env = env, builtin = builtin, base_skills = {}, owned = {}, dir_lists = {}, dirs = {} }
+  local function add_skills(where, list, problems)
+    for _, s in ipairs(list) do
+      all[#all + 1] = s
+      log("info", "skill %s (%s)%s", s.name, where, s.tools_file and ", with tools" or "")
+    end
+    for _, p in ipairs(problems) do log("error", "skill in %s: %s", where, p) end
+    return list
   end
-  return reg, mgr, all
+  if o.default_skills then parts.base_skills = add_skills("built in", skills_mod.load_builtin(reg, env)) end
+  for _, t in ipairs(reg:list()) do builtin[t.name] = true end
+  for _, f in ipairs(o.tools) do parts.owned[f] = load_tools(reg, f, builtin, log) or {} end
+  local dirs = parts.dirs
+  for _, d in ipairs(o.skills) do dirs[#dirs + 1] = d end
+  for _, d in ipairs(mcp.env_skill_dirs()) do
+    if exists(d) then dirs[#dirs + 1] = d
+    else log("warn", "VDX_SKILLS names %s, which is not a folder; skipped", d) end
+  end
+  for _, d in ipairs(dirs) do parts.dir_lists[d] = add_skills(d, skills_mod.load_dir(d, reg, env)) end
+  return reg, mgr, all, parts
+end
+
+-- Starts hot reload of the user's tool files and skill folders.
+local function start_watching(server, reg, o, parts, log)
+  local r = require("vdx.reload").new { server = server, registry = reg, log = log, env = parts.env,
+    builtin = parts.builtin }
+  r.base_skills = parts.base_skills
+  for f, names in pairs(parts.owned) do r:own(f, names) end
+  for _, d in ipairs(parts.dirs) do r:own_dir(d, parts.dir_lists[d]) end
+  r:start(o.tools, parts.dirs)
+  server.watching = true
+  log("info", "watching %d tool files and %d skill folders for changes (--no-watch turns it off)",
+    #o.tools, #parts.dirs)
+  return r
 end
 
 --- `vdxlua mcp [options]`: serves MCP on stdin/stdout until stdin ends;
@@ -488,7 +574,7 @@ function mcp.main(args)
     io.stderr:write("vdxlua mcp: ", perr, "\n", options.USAGE, "\n")
     return 2
   end
-  if o.help then io.stderr:write(options.USAGE, "\n") return 0 end
+  if o.help then io.stdout:write(options.USAGE, "\n") return 0 end
   local log, lerr = make_logger(o)
   if not log then io.stderr:write("vdxlua mcp: --log: ", tostring(lerr), "\n") return 2 end
   -- stdout carries protocol only: prints and io.write from tools go to the log.
@@ -500,7 +586,7 @@ function mcp.main(args)
     log("info", "print: %s", table.concat(parts, "\t", 1, parts.n))
   end
   io.output(io.stderr)
-  local reg, mgr, skill_list = setup(o, log)
+  local reg, mgr, skill_list, parts = setup(o, log)
   if not reg then
     io.stderr:write("vdxlua mcp: ", mgr, "\n")
     return 2
@@ -512,6 +598,7 @@ function mcp.main(args)
     end }
   log("info", "serving %d tools, %d skills, protocol %s", #reg:list(), #skill_list,
     table.concat(mcp.SUPPORTED, ", "))
+  local reloader = o.watch and (#o.tools > 0 or #parts.dirs > 0) and start_watching(server, reg, o, parts, log)
   -- Each line runs as its own task; the ones still running at end of input
   -- are waited for (at most a minute in all) before the browsers close.
   local running = {}
@@ -536,6 +623,7 @@ function mcp.main(args)
   for _ in pairs(running) do left = left + 1 end
   log("info", "input closed (waited %d ms; %d calls still running); closing the browsers",
     vdx.now() - t0, left)
+  if reloader then reloader:close() end
   mgr:close()
   stdout:flush()
   return 0

@@ -10,9 +10,15 @@ usage: vdxlua mcp [OPTIONS]      serve MCP over stdio (JSON-RPC, one message a l
   --auth-required NAME           the role's auth file must load, or calls fail
   --role-endpoint NAME URL       the role's browser is remote (ws:// or http://)
   --config FILE.lua              roles and options from a Lua table
-  --tools FILE.lua               load user tools (repeatable)
-  --skills DIR                   load the skills in DIR (repeatable)
-  --no-default-skills            do not load the built-in skills/
+  --tools FILE.lua               load user tools (repeatable; a missing file stops
+                                 start-up)
+  --skills DIR                   load the skills in DIR (repeatable; a missing
+                                 folder stops start-up).  $VDX_SKILLS adds more
+                                 folders (':'-separated).  Nothing is loaded from
+                                 the current folder unless named here.
+  --no-default-skills            do not load the built-in skills (compiled in)
+  --no-watch                     do not reload --tools files and --skills folders
+                                 when they change (hot reload is on by default)
   --workspace DIR                the project under test, for the workspace skill's
                                  tools (default: $VDX_WORKSPACE, else the current folder)
   --headed                       show the browser window
@@ -30,7 +36,7 @@ end
 -- table, or nil and a message naming the bad argument.
 function options.parse(args)
   local o = { roles = {}, endpoints = {}, required = {}, tools = {}, skills = {}, browser_args = {},
-    default_skills = true, headless = true, max_bytes = 4 * 1024 * 1024, log_level = "info" }
+    default_skills = true, watch = true, headless = true, max_bytes = 4 * 1024 * 1024, log_level = "info" }
   local i = 1
   local function value(name)
     local v = args[i + 1]
@@ -54,6 +60,7 @@ function options.parse(args)
       elseif a == "--tools" then o.tools[#o.tools + 1] = value(a)
       elseif a == "--skills" then o.skills[#o.skills + 1] = value(a)
       elseif a == "--no-default-skills" then o.default_skills = false
+      elseif a == "--no-watch" then o.watch = false
       elseif a == "--workspace" then o.workspace = value(a)
       elseif a == "--headed" then o.headless = false
       elseif a == "--browser-arg" then o.browser_args[#o.browser_args + 1] = value(a)

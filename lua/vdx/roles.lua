@@ -74,9 +74,10 @@ function Manager:load_config(path)
   return cfg
 end
 
---- Sets the browser endpoint of role name (a ws:// or http:// URL).
+--- Sets the browser endpoint of role name (a ws:// or http:// URL); the
+-- role must have been declared (RoleUnknown otherwise).
 function Manager:set_endpoint(name, url)
-  local r = self.byname[name] or self:add { name = name }
+  local r = self:role(name)
   r.endpoint = url
 end
 
@@ -236,7 +237,20 @@ function Role:context()
     if ok and not closed then return self.ctx end
     self.ctx, self.pages, self.page_ = nil, {}, nil
   end
-  local browser = self.manager:browser(self.endpoint)
+  local ok, browser = pcall(self.manager.browser, self.manager, self.endpoint)
+  if not ok then
+    -- Name the role and its endpoint: the error reaches someone who
+    -- configured several roles and must know which one to fix.
+    if vdx.is_error(browser, "ConnectFailed") then
+      local why = tostring(browser.message or "")
+      local reason = why:find("closed before established", 1, true)
+        and "connection refused (nothing answers at that address)" or why
+      error(vdx.error("ConnectFailed", ("role %s: cannot reach the browser at %s: %s"):format(self.name,
+        tostring(self.endpoint), reason), { role = self.name, url = self.endpoint, reason = reason }), 0)
+    end
+    if type(browser) == "table" and browser.type == "LaunchFailed" then browser.role = browser.role or self.name end
+    error(browser, 0)
+  end
   local ctx = browser:new_context()
   self.browser = browser
   local ok, err = pcall(self.load_auth, self, ctx, browser)

@@ -3,9 +3,27 @@
 -- references/*.md and an optional tools.lua that registers tools.  Only
 -- the frontmatter and the file names are read when loading; bodies and
 -- references are read when asked for (progressive disclosure).
+--
+-- The built-in skills are compiled in (the module vdx.skill_files, made
+-- from skills/ at build time and installed with the Lua modules); their
+-- paths start with "builtin:".  Nothing is ever looked up in the current
+-- directory: other skills come only from folders the user names.
 local skills = {}
 
+local BUILTIN = "builtin:"
+
+-- The compiled-in files (path under skills/ -> bytes), or nil when the
+-- module is missing (a stock lua5.4 without the build folder on its path).
+local function builtin_files()
+  local ok, files = pcall(require, "vdx.skill_files")
+  return ok and type(files) == "table" and files or nil
+end
+
 local function read(path)
+  if path:sub(1, #BUILTIN) == BUILTIN then
+    local files = builtin_files()
+    return files and files[path:sub(#BUILTIN + 1)]
+  end
   local f = io.open(path, "rb")
   if not f then return nil end
   local s = f:read("a")
@@ -17,8 +35,24 @@ local function shell_quote(s)
   return "'" .. s:gsub("'", "'\\''") .. "'"
 end
 
+-- Entries right under a compiled-in folder ("builtin:x/references").
+local function builtin_entries(dir, pattern)
+  local prefix, out, seen = dir:sub(#BUILTIN + 1), {}, {}
+  prefix = prefix == "" and "" or prefix .. "/"
+  for path in pairs(builtin_files() or {}) do
+    local name = path:sub(1, #prefix) == prefix and path:sub(#prefix + 1):match("^[^/]+")
+    if name and not seen[name] and (not pattern or name:match(pattern)) then
+      seen[name] = true
+      out[#out + 1] = name
+    end
+  end
+  table.sort(out)
+  return out
+end
+
 -- Entries of dir (names only), sorted; empty when dir is not readable.
 local function entries(dir, pattern)
+  if dir:sub(1, #BUILTIN) == BUILTIN then return builtin_entries(dir, pattern) end
   local out = {}
   local p = io.popen("ls -1 " .. shell_quote(dir) .. " 2>/dev/null")
   if not p then return out end
@@ -70,20 +104,34 @@ function skills.load(dir, reg, env)
   if not fields.name or fields.name == "" then return nil, dir .. "/SKILL.md: no name in the frontmatter" end
   local skill = { name = fields.name, description = fields.description or "", dir = dir,
     references = entries(dir .. "/references", "%.md$") }
-  if reg and read(dir .. "/tools.lua") then
+  local code = reg and read(dir .. "/tools.lua")
+  if code then
     local extra = { skill = skill }
     for k, v in pairs(env or {}) do extra[k] = v end
-    local ok, err = reg:load_file(dir .. "/tools.lua", extra)
-    if not ok then skill.tools_error = err end
+    local path = dir .. "/tools.lua"
+    local chunkname = path:sub(1, #BUILTIN) == BUILTIN and "@skills/" .. path:sub(#BUILTIN + 1) or "@" .. path
+    local added, err = reg:load_source(code, chunkname, path, extra)
+    if not added then skill.tools_error = err end
+    skill.tools_file, skill.tool_names = path, added or {}
   end
   return skill
+end
+
+--- Loads the compiled-in skills (skills/ of the source tree); returns the
+-- list and the problems, like load_dir.  Without the compiled-in module
+-- the list is empty and the problem says so.
+function skills.load_builtin(reg, env)
+  if not builtin_files() then
+    return {}, { "the built-in skills are missing (module vdx.skill_files not found; run make install)" }
+  end
+  return skills.load_dir(BUILTIN, reg, env)
 end
 
 --- Loads every skill folder under dir; returns the list and the problems.
 function skills.load_dir(dir, reg, env)
   local list, problems = {}, {}
   for _, name in ipairs(entries(dir)) do
-    local sub = dir .. "/" .. name
+    local sub = dir == BUILTIN and dir .. name or dir .. "/" .. name
     if read(sub .. "/SKILL.md") then
       local s, err = skills.load(sub, reg, env)
       if s then

@@ -155,14 +155,32 @@ end
 -- names it added, or nil and the error with its traceback; a failed file
 -- is also remembered in registry.failures.
 function Registry:load_file(path, extra_env)
+  local f, err = io.open(path, "rb")
+  if not f then
+    self.failures[#self.failures + 1] = { file = path, message = err }
+    return nil, err
+  end
+  local code, rerr = f:read("a")
+  f:close()
+  if not code then
+    err = path .. ": " .. tostring(rerr or "not a readable file")
+    self.failures[#self.failures + 1] = { file = path, message = err }
+    return nil, err
+  end
+  return self:load_source(code, "@" .. path, path, extra_env)
+end
+
+--- Loads tool code already read (chunkname as for load; file names it in
+-- registry.failures); otherwise as load_file.
+function Registry:load_source(code, chunkname, file, extra_env)
   local added = {}
   local env = setmetatable({}, { __index = _G })
   env.register = function(def) self:register(def) added[#added + 1] = def.name return def end
   env.tools = self
   for k, v in pairs(extra_env or {}) do env[k] = v end
-  local chunk, err = loadfile(path, "t", env)
+  local chunk, err = load(code, chunkname, "t", env)
   if not chunk then
-    self.failures[#self.failures + 1] = { file = path, message = err }
+    self.failures[#self.failures + 1] = { file = file, message = err }
     return nil, err
   end
   local ok, ret = xpcall(chunk, traceback)
@@ -174,7 +192,7 @@ function Registry:load_file(path, extra_env)
   end
   if not ok then
     local msg = type(ret) == "table" and tostring(ret.message or ret) or tostring(ret)
-    self.failures[#self.failures + 1] = { file = path, message = msg }
+    self.failures[#self.failures + 1] = { file = file, message = msg }
     return nil, msg
   end
   return added
