@@ -13,7 +13,9 @@ usage: vdxlua FILE [ARGS...]     run a Lua script (arguments in `arg`)
        vdxlua mcp [OPTIONS]      serve MCP over stdio (vdxlua mcp --help)
        vdxlua tools [--markdown] list the MCP tools (Markdown reference)
        vdxlua FLOW.lua [--headed] [--slow-mo MS] [--trace FILE.json]
-               [--report DIR] [--emit-playwright FILE.spec.ts]   run a flow
+               [--report DIR] [--emit-playwright FILE.spec.ts]
+               [--endpoint URL]          run a flow (--endpoint: every role's
+                                         browser on a remote CDP endpoint)
        vdxlua --version          print the version
        vdxlua --help             print this help
 
@@ -34,6 +36,7 @@ end
 local FLOW_FLAGS = {
   ["--headed"] = { "headed" }, ["--slow-mo"] = { "slow_mo", true }, ["--trace"] = { "trace", true },
   ["--report"] = { "report", true }, ["--emit-playwright"] = { "emit_playwright", true },
+  ["--endpoint"] = { "endpoint", true },
 }
 
 -- argv without the flow flags, and the options they set (nil when none);
