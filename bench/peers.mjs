@@ -469,6 +469,41 @@ for (const [name, r] of Object.entries(results.servers)) {
 }
 if (results.note) console.log('note: ' + results.note);
 
+// The same figures as a Markdown table (README's "Benchmarks" section is
+// pasted from it): bench/out/peers-table.md.
+function markdown() {
+  const cols = ['playwright-mcp', 'chrome-devtools-mcp', 'vdxlua-mcp'].filter((n) => results.servers[n]);
+  const md = (st, q) => st?.median == null ? 'n/a'
+    : `${fmt(st.median)} / ${fmt(st.p95)} ms` + (q?.median ? ` (${ratio(st.median, q.median)})` : '');
+  const out = [`MCP side by side (\`make bench-peers\`), ${m.date.slice(0, 16).replace('T', ' ')} UTC, ` +
+    `${m.cpus}-core ${m.cpu_model}, load ${m.load.map((x) => x.toFixed(1)).join('/')}, ${REPS} reps; ` +
+    'median / p95, and the median\'s ratio to Playwright MCP\'s:', '',
+    `| page, tool | ${cols.join(' | ')} | vdxlua in process | MCP / in process (median, p95) |`,
+    `|---|${cols.map(() => '---').join('|')}|---|---|`];
+  for (const pg of pages) {
+    for (const tool of TOOLS) {
+      const inp = results.inproc?.pages?.[pg.name]?.[tool];
+      const row = cols.map((n) => results.servers[n].pages?.[pg.name]?.[tool]);
+      if (row.every((x) => !x) && !inp) continue;
+      const q = ref?.pages?.[pg.name]?.[tool];
+      const v = results.servers['vdxlua-mcp']?.pages?.[pg.name]?.[tool];
+      out.push(`| ${pg.name} ${tool.replace(/_/g, ' ')} | ${row.map((st, i) => md(st, cols[i] === 'playwright-mcp' ? null : q)).join(' | ')} | ` +
+        `${md(inp)} | ${v && inp ? `${ratio(v.median, inp.median)}, ${ratio(v.p95, inp.p95)}` : ''} |`);
+    }
+  }
+  const cold = cols.map((n) => results.servers[n].cold?.first_snapshot);
+  if (cold.some(Boolean)) {
+    out.push(`| cold start to first snapshot | ${cold.map((st, i) => md(st, i ? results.servers[cols[0]].cold?.first_snapshot : null)).join(' | ')} | | |`);
+  }
+  const rss = cols.map((n) => results.servers[n].server_memory?.rss_kib);
+  out.push(`| server RSS | ${rss.map((k, i) => k == null ? 'n/a' : `${(k / 1024).toFixed(1)} MiB` +
+    (i ? ` (${ratio(k, rss[0])})` : '')).join(' | ')} | | |`);
+  return out.join('\n') + '\n';
+}
+mkdirSync(join(here, 'out'), { recursive: true });
+writeFileSync(join(here, 'out', 'peers-table.md'), markdown());
+console.log(`wrote ${join(here, 'out', 'peers-table.md')}`);
+
 let all = {};
 try { all = JSON.parse(readFileSync(OUT, 'utf8')); } catch { /* first run */ }
 all.peers = results;

@@ -236,20 +236,33 @@ function Role:context()
     if ok and not closed then return self.ctx end
     self.ctx, self.pages, self.page_ = nil, {}, nil
   end
-  local browser = self.manager:browser(self.endpoint)
-  local ctx = browser:new_context()
-  self.browser = browser
-  local ok, err = pcall(self.load_auth, self, ctx, browser)
-  if not ok then
-    pcall(ctx.close, ctx)
-    error(err, 0)
-  end
-  self.ctx = ctx
-  return ctx
+  -- One start however many callers ask at once (the MCP warm-up and the
+  -- first tool call).
+  self.starting = self.starting or {}
+  return once.run(self.starting, "context", function()
+    local browser = self.manager:browser(self.endpoint)
+    local ctx = browser:new_context()
+    self.browser = browser
+    local ok, err = pcall(self.load_auth, self, ctx, browser)
+    if not ok then
+      pcall(ctx.close, ctx)
+      error(err, 0)
+    end
+    self.ctx = ctx
+    return ctx
+  end)
 end
 
---- The role's current page, created on first use (opening the default URL).
+--- The role's current page, created on first use (opening the default URL);
+-- callers that ask while it is being created share that one start.
 function Role:page()
+  if self.page_ and self.ctx and not self.browser:is_closed() then return self.page_ end
+  self.starting = self.starting or {}
+  return once.run(self.starting, "page", function() return self:open_page() end)
+end
+
+-- Creates the context and the current page when they are missing.
+function Role:open_page()
   local ctx = self:context()
   if self.page_ then return self.page_ end
   local page = ctx:new_page()
