@@ -18,12 +18,7 @@ local lib = require "lib"
 local file = arg[1] or error("usage: vdxlua bench/inproc.lua PAGES.json")
 local pages = json.decode((assert(lib.slurp(file), "cannot read " .. file)))
 
-local function timed(xs, fn)
-  local t0 = lib.ms()
-  local r = fn()
-  xs[#xs + 1] = lib.ms() - t0
-  return r
-end
+local timed = lib.timed
 
 local function shop_extra(page, text, reps, out)
   local button = text:match('button "Add to Cart" %[ref=(e%d+)%]')

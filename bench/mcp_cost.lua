@@ -47,12 +47,7 @@ local ctx = { roles = mgr, role = mgr:current(), role_name = "default", tools = 
 function ctx.page(c) return c.role:page() end
 
 local parts = { snapshot = {}, tool = {}, encode = {}, write = {}, message = {}, gc = {} }
-local function time(list, fn)
-  local t0 = lib.ms()
-  local r = fn()
-  list[#list + 1] = lib.ms() - t0
-  return r
-end
+local time = lib.timed
 local line = json.encode { jsonrpc = "2.0", id = 7, method = "tools/call",
   params = { name = "browser_snapshot", arguments = {} } }
 local chars
