@@ -43,6 +43,14 @@ function lib.time(reps, fn, warm)
   return st, last
 end
 
+--- Runs fn() once, appends its time in ms to list; returns fn's result.
+function lib.timed(list, fn)
+  local t0 = lib.ms()
+  local r = fn()
+  list[#list + 1] = lib.ms() - t0
+  return r
+end
+
 --- Reads a /proc file whole (nil when it cannot).
 local function slurp(path)
   local f = io.open(path)

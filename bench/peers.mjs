@@ -10,7 +10,8 @@
 // The pages come from `build/vdxlua bench/serve_fixtures.lua`, started here.
 //
 // Environment: PEERS_REPS (default 7), PEERS_SIZES ("2000,20000,100000"),
-// PEERS_ONLY (comma list of server names), VDXLUA (default build/vdxlua).
+// PEERS_ONLY (comma list of server names), PEERS_COLD (cold starts per
+// server, default 5; 0 skips them), VDXLUA (default build/vdxlua).
 import { spawn, execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync, existsSync, mkdtempSync, mkdirSync, rmSync } from 'node:fs';
 import { tmpdir, loadavg, cpus } from 'node:os';
@@ -30,6 +31,7 @@ const REPS = Number(process.env.PEERS_REPS || 7);
 const SIZES = (process.env.PEERS_SIZES || '2000,20000,100000').split(',').filter(Boolean).map(Number);
 const ONLY = process.env.PEERS_ONLY ? process.env.PEERS_ONLY.split(',') : null;
 const OUT = resolve(ROOT, process.env.BENCH_OUT || 'bench/results.json');
+const COLD = Number(process.env.PEERS_COLD ?? 5);
 const CALL_TIMEOUT = 180000;
 
 // ------------------------------------------------------------ helpers
@@ -143,6 +145,9 @@ function servers(base) {
       // Newer releases name the ref `target`.
       click: (ref, tools) => ['browser_click', tools.browser_click?.inputSchema?.properties?.target
         ? { element: 'Add to Cart button', target: ref } : { element: 'Add to Cart button', ref }],
+      typeRef: (text) => /textbox "Full name"[^\n]*\[ref=(\w+)\]/.exec(text)?.[1],
+      type: (ref, tools) => ['browser_type', tools.browser_type?.inputSchema?.properties?.target
+        ? { element: 'Full name', target: ref, text: 'Ada Lovelace' } : { element: 'Full name', ref, text: 'Ada Lovelace' }],
     },
     {
       name: 'chrome-devtools-mcp',
@@ -156,6 +161,8 @@ function servers(base) {
       snapshot: () => ['take_snapshot', {}],
       clickRef: (text) => /uid=(\S+) button "Add to Cart"/.exec(text)?.[1],
       click: (uid) => ['click', { uid }],
+      typeRef: (text) => /uid=(\S+) textbox "Full name"/.exec(text)?.[1],
+      type: (uid) => ['fill', { uid, value: 'Ada Lovelace' }],
     },
     {
       name: 'vdxlua-mcp',
@@ -165,6 +172,11 @@ function servers(base) {
       snapshot: () => ['browser_snapshot', {}],
       clickRef: (text) => /button "Add to Cart" \[ref=(\w+)\]/.exec(text)?.[1],
       click: (ref) => ['browser_click', { element: 'Add to Cart button', ref }],
+      typeRef: (text) => /textbox "Full name"[^\n]*\[ref=(\w+)\]/.exec(text)?.[1],
+      type: (ref) => ['browser_type', { element: 'Full name', ref, text: 'Ada Lovelace' }],
+      // The structure queries only vdxlua has.
+      structure: (ref) => [['resolve_container', { ref }], ['inspect_pattern', { ref, level: 1 }],
+        ['extract_anchors', { ref, level: 1 }]],
     },
   ];
   return { list: ONLY ? list.filter((s) => ONLY.includes(s.name)) : list, tmp };
@@ -250,6 +262,18 @@ async function runServer(s, pages) {
         // A snapshot of a document already snapshotted (after a click): no
         // server's code is cold here, unlike right after a navigation.
         p.snapshot_same_doc = stats(again);
+        const typed = [];
+        const tref = s.typeRef(lastSnap);
+        if (!tref) throw new Error('no "Full name" textbox in the snapshot');
+        for (let i = 0; i < pg.reps; i++) typed.push((await call(s.type(tref, tools))).ms);
+        p.type = stats(typed);
+        if (s.structure) {
+          for (const [tool, args] of s.structure(s.clickRef(lastSnap))) {
+            const xs = [];
+            for (let i = 0; i < pg.reps; i++) xs.push((await call([tool, args])).ms);
+            p[tool] = stats(xs);
+          }
+        }
       }
     } catch (e) {
       p.error = String(e.message || e).slice(0, 400);
@@ -262,6 +286,50 @@ async function runServer(s, pages) {
   r.stderr_tail = stderr.join('').slice(-600);
   await client.close();
   return r;
+}
+
+// vdxlua's in-process figures for the same pages (bench/inproc.lua).
+function inProcess(pages, dir) {
+  const file = join(dir, 'inproc-pages.json');
+  writeFileSync(file, JSON.stringify(pages));
+  try {
+    const out = execFileSync(VDXLUA, [join('bench', 'inproc.lua'), file],
+      { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], timeout: 1800000 });
+    return JSON.parse(out.trim().split('\n').pop());
+  } catch (e) {
+    process.stderr.write(`peers: in-process run failed: ${e.message}\n`);
+    return { error: String(e.message || e).slice(0, 400) };
+  }
+}
+
+// Cold starts: n fresh server processes, each timed from spawn to its first
+// snapshot of url (initialize, navigate, snapshot), and to its exit once
+// the client closes its input.
+async function coldStarts(s, url, n) {
+  const first = [], exit = [];
+  for (let i = 0; i < n; i++) {
+    const transport = new StdioClientTransport({ command: s.command, args: s.args, stderr: 'ignore', cwd: ROOT,
+      env: { ...process.env, CI: '1', PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1', PUPPETEER_SKIP_DOWNLOAD: '1' } });
+    const client = new Client({ name: 'vdxlua-bench-cold', version: '1.0.0' });
+    const t0 = now();
+    await client.connect(transport);
+    const tools = Object.fromEntries((await client.listTools()).tools.map((t) => [t.name, t]));
+    for (const pair of [s.navigate(url, tools), s.snapshot()]) {
+      const res = await client.callTool({ name: pair[0], arguments: pair[1] }, undefined, { timeout: CALL_TIMEOUT });
+      if (res.isError) throw new Error(`${pair[0]}: ${replyText(res).slice(0, 300)}`);
+    }
+    first.push(now() - t0);
+    const pid = transport.pid;
+    await client.close();
+    while (pid && alive(pid)) await new Promise((r) => setTimeout(r, 5));
+    exit.push(now() - t0);
+  }
+  return { first_snapshot: stats(first), exit: stats(exit) };
+}
+
+function alive(pid) {
+  try { process.kill(pid, 0); } catch { return false; }
+  try { return !/\) Z /.test(readFileSync(`/proc/${pid}/stat`, 'utf8')); } catch { return false; }
 }
 
 // ------------------------------------------------------------ main
@@ -291,8 +359,14 @@ pages.push({ name: 'shadow', url: `${base.local}/shadow.html`, reps: REPS });
 
 const { list, tmp } = servers(base);
 const vdxMcp = await vdxluaMcpAnswers();
-const results = { machine: { load: loadavg(), cpus: cpus().length, date: new Date().toISOString() }, reps: REPS, servers: {} };
+const results = { machine: { load: loadavg(), cpus: cpus().length, cpu_model: cpus()[0]?.model, date: new Date().toISOString() },
+  reps: REPS, servers: {} };
 if (!vdxMcp) results.note = 'vdxlua mcp did not answer initialize: only the in-process figures (make bench) stand for vdxlua';
+// vdxlua's in-process figures first, in the same run and on the same pages.
+if (!ONLY || ONLY.includes('vdxlua-mcp')) {
+  process.stderr.write('peers: vdxlua in-process\n');
+  results.inproc = inProcess(pages, tmp);
+}
 for (const s of list) {
   if (s.name === 'vdxlua-mcp' && !vdxMcp) continue;
   process.stderr.write(`peers: ${s.name}\n`);
@@ -301,6 +375,11 @@ for (const s of list) {
   } catch (e) {
     results.servers[s.name] = { name: s.name, error: String(e.message || e) };
     process.stderr.write(`peers: ${s.name} failed: ${e.stack || e}\n`);
+  }
+  if (COLD > 0 && results.servers[s.name] && !results.servers[s.name].error) {
+    process.stderr.write(`peers: ${s.name} cold starts\n`);
+    try { results.servers[s.name].cold = await coldStarts(s, pages[0].url, COLD); }
+    catch (e) { results.servers[s.name].cold = { error: String(e.message || e) }; }
   }
 }
 fixtures.proc.stdin.end();
@@ -313,25 +392,53 @@ const ref = results.servers['playwright-mcp'];
 const fmt = (x) => x == null ? 'n/a' : x >= 100 ? x.toFixed(0) : x >= 10 ? x.toFixed(1) : x.toFixed(2);
 const ratio = (a, b) => (a == null || !b) ? 'n/a' : (a / b).toFixed(2) + 'x';
 const pad = (s, w, right) => { s = String(s); return s.length >= w ? s : right ? ' '.repeat(w - s.length) + s : s + ' '.repeat(w - s.length); };
-console.log(`MCP servers side by side, ${results.machine.date}, ${results.machine.cpus} cores, load ${results.machine.load.map((x) => x.toFixed(1)).join('/')}, ${REPS} reps`);
-console.log('(each figure: median ms or characters, and the ratio to Playwright MCP\'s)');
-console.log(pad('page', 16) + pad('server', 21) + pad('snap ms', 9, true) + pad('p95', 8, true) + pad('vs PW', 8, true) +
-  pad('chars', 9, true) + pad('vs PW', 8, true) + pad('nav ms', 9, true) + pad('vs PW', 8, true) + pad('nav ch', 9, true) +
-  pad('click ms', 10, true) + pad('vs PW', 8, true));
+const TOOLS = ['navigate', 'snapshot', 'snapshot_same_doc', 'click', 'type', 'resolve_container', 'inspect_pattern', 'extract_anchors'];
+const m = results.machine;
+console.log(`MCP servers side by side, ${m.date}, ${m.cpus} cores (${m.cpu_model}), load ${m.load.map((x) => x.toFixed(1)).join('/')}, ${REPS} reps`);
+console.log('each cell: median ms / p95 ms, and the median as a ratio to Playwright MCP\'s; "in-process" is vdxlua without MCP,');
+console.log('and "MCP/in" the vdxlua MCP median and p95 over the in-process ones (snapshot: right after navigate, 12,000-token budget)');
+const names = Object.keys(results.servers);
+const cell = (st, q) => st?.median == null ? 'n/a' : `${fmt(st.median)}/${fmt(st.p95)}` + (q ? ' ' + ratio(st.median, q.median) : '');
+let head = pad('page', 16) + pad('tool', 18);
+for (const n of names) head += pad(n, 24);
+head += pad('in-process', 14) + pad('MCP/in', 12);
+console.log(head);
 for (const pg of pages) {
-  for (const [name, r] of Object.entries(results.servers)) {
-    const p = r.pages?.[pg.name];
-    if (!p) { console.log(pad(pg.name, 16) + pad(name, 21) + '  ' + (r.error || 'no data')); continue; }
-    if (p.error && !p.snapshot) { console.log(pad(pg.name, 16) + pad(name, 21) + '  error: ' + p.error.split('\n')[0]); continue; }
-    const q = ref?.pages?.[pg.name] || {};
-    console.log(pad(pg.name, 16) + pad(name, 21) +
-      pad(fmt(p.snapshot?.median), 9, true) + pad(fmt(p.snapshot?.p95), 8, true) + pad(ratio(p.snapshot?.median, q.snapshot?.median), 8, true) +
-      pad(p.snapshot_chars ?? 'n/a', 9, true) + pad(ratio(p.snapshot_chars, q.snapshot_chars), 8, true) +
-      pad(fmt(p.navigate?.median), 9, true) + pad(ratio(p.navigate?.median, q.navigate?.median), 8, true) +
-      pad(p.navigate_chars ?? 'n/a', 9, true) +
-      pad(fmt(p.click?.median), 10, true) + pad(p.click ? ratio(p.click.median, q.click?.median) : '', 8, true) +
-      (p.error ? '  (' + p.error.split('\n')[0].slice(0, 60) + ')' : ''));
+  for (const tool of TOOLS) {
+    const row = names.map((n) => results.servers[n].pages?.[pg.name]?.[tool]);
+    const inp = results.inproc?.pages?.[pg.name]?.[tool];
+    if (row.every((x) => !x) && !inp) continue;
+    const q = ref?.pages?.[pg.name]?.[tool];
+    let line = pad(pg.name, 16) + pad(tool, 18);
+    names.forEach((n, i) => { line += pad(cell(row[i], n === 'playwright-mcp' ? null : q), 24); });
+    const v = results.servers['vdxlua-mcp']?.pages?.[pg.name]?.[tool];
+    line += pad(cell(inp), 14) + pad(v && inp ? `${ratio(v.median, inp.median)} ${ratio(v.p95, inp.p95)}` : '', 12);
+    console.log(line);
   }
+  for (const n of names) {
+    const p = results.servers[n].pages?.[pg.name];
+    if (p?.error) console.log(pad(pg.name, 16) + pad('error', 18) + n + ': ' + p.error.split('\n')[0].slice(0, 100));
+  }
+}
+console.log();
+console.log(pad('page', 16) + pad('reply chars', 18) + names.map((n) => pad(n, 24)).join(''));
+for (const pg of pages) {
+  let line = pad(pg.name, 16) + pad('snapshot', 18);
+  for (const n of names) {
+    const c = results.servers[n].pages?.[pg.name]?.snapshot_chars;
+    line += pad(c == null ? 'n/a' : c + (n === 'playwright-mcp' ? '' : ' ' + ratio(c, ref?.pages?.[pg.name]?.snapshot_chars)), 24);
+  }
+  console.log(line);
+}
+console.log();
+console.log('cold start, a fresh server process to its first snapshot of the shop (initialize, navigate, snapshot),');
+console.log(`and to its exit after the client closes: median/p95 ms over ${COLD} runs`);
+for (const n of names) {
+  const c = results.servers[n].cold;
+  if (!c) continue;
+  if (c.error) { console.log(`  ${pad(n, 21)} error: ${c.error}`); continue; }
+  console.log(`  ${pad(n, 21)} first snapshot ${cell(c.first_snapshot, n === 'playwright-mcp' ? null : ref?.cold?.first_snapshot)}` +
+    `   exit ${cell(c.exit, n === 'playwright-mcp' ? null : ref?.cold?.exit)}`);
 }
 console.log();
 console.log(pad('server', 21) + pad('RSS MiB', 9, true) + pad('vs PW', 8, true) + pad('PSS MiB', 9, true) +
@@ -361,6 +468,41 @@ for (const [name, r] of Object.entries(results.servers)) {
   if (c) console.log(`  ${pad(name, 21)} ${c.nested} ${c.cross_origin}`);
 }
 if (results.note) console.log('note: ' + results.note);
+
+// The same figures as a Markdown table (README's "Benchmarks" section is
+// pasted from it): bench/out/peers-table.md.
+function markdown() {
+  const cols = ['playwright-mcp', 'chrome-devtools-mcp', 'vdxlua-mcp'].filter((n) => results.servers[n]);
+  const md = (st, q) => st?.median == null ? 'n/a'
+    : `${fmt(st.median)} / ${fmt(st.p95)} ms` + (q?.median ? ` (${ratio(st.median, q.median)})` : '');
+  const out = [`MCP side by side (\`make bench-peers\`), ${m.date.slice(0, 16).replace('T', ' ')} UTC, ` +
+    `${m.cpus}-core ${m.cpu_model}, load ${m.load.map((x) => x.toFixed(1)).join('/')}, ${REPS} reps; ` +
+    'median / p95, and the median\'s ratio to Playwright MCP\'s:', '',
+    `| page, tool | ${cols.join(' | ')} | vdxlua in process | MCP / in process (median, p95) |`,
+    `|---|${cols.map(() => '---').join('|')}|---|---|`];
+  for (const pg of pages) {
+    for (const tool of TOOLS) {
+      const inp = results.inproc?.pages?.[pg.name]?.[tool];
+      const row = cols.map((n) => results.servers[n].pages?.[pg.name]?.[tool]);
+      if (row.every((x) => !x) && !inp) continue;
+      const q = ref?.pages?.[pg.name]?.[tool];
+      const v = results.servers['vdxlua-mcp']?.pages?.[pg.name]?.[tool];
+      out.push(`| ${pg.name} ${tool.replace(/_/g, ' ')} | ${row.map((st, i) => md(st, cols[i] === 'playwright-mcp' ? null : q)).join(' | ')} | ` +
+        `${md(inp)} | ${v && inp ? `${ratio(v.median, inp.median)}, ${ratio(v.p95, inp.p95)}` : ''} |`);
+    }
+  }
+  const cold = cols.map((n) => results.servers[n].cold?.first_snapshot);
+  if (cold.some(Boolean)) {
+    out.push(`| cold start to first snapshot | ${cold.map((st, i) => md(st, i ? results.servers[cols[0]].cold?.first_snapshot : null)).join(' | ')} | | |`);
+  }
+  const rss = cols.map((n) => results.servers[n].server_memory?.rss_kib);
+  out.push(`| server RSS | ${rss.map((k, i) => k == null ? 'n/a' : `${(k / 1024).toFixed(1)} MiB` +
+    (i ? ` (${ratio(k, rss[0])})` : '')).join(' | ')} | | |`);
+  return out.join('\n') + '\n';
+}
+mkdirSync(join(here, 'out'), { recursive: true });
+writeFileSync(join(here, 'out', 'peers-table.md'), markdown());
+console.log(`wrote ${join(here, 'out', 'peers-table.md')}`);
 
 let all = {};
 try { all = JSON.parse(readFileSync(OUT, 'utf8')); } catch { /* first run */ }

@@ -18,6 +18,10 @@ local q = helpers.quote
 
 local read = helpers.read
 
+--- Shell-quotes s; reads a whole file (nil when it cannot): for specs
+-- that run processes beside the MCP server.
+client.quote, client.read = q, read
+
 --- Decodes each line of text; returns the list of messages (undecodable
 -- lines become {raw = line}).
 function client.decode_lines(text)

@@ -120,6 +120,17 @@ describe("vdx.roles", function()
     assert.same({ "a", "b" }, err.roles)
   end)
 
+  it("starts a role's context and page once when two tasks ask at the same time", function()
+    local r = mgr:add { name = "solo" }
+    local a = vdx.spawn(function() return r:page() end)
+    local b = vdx.spawn(function() return r:page() end)
+    local pa, pb = vdx.wait(a), vdx.wait(b)
+    assert.equal(pa, pb)
+    assert.equal(1, #r.pages)
+    local contexts = mgr:browser(nil):send("Target.getBrowserContexts", {}).browserContextIds
+    assert.same({ r:context():id() }, contexts)
+  end)
+
   it("reads roles from a config file", function()
     local cfg = os.tmpname() .. ".lua"
     files[#files + 1] = cfg

@@ -13,9 +13,11 @@ usage: vdxlua FILE [ARGS...]     run a Lua script (arguments in `arg`)
        vdxlua mcp [OPTIONS]      serve MCP over stdio (vdxlua mcp --help)
        vdxlua tools [--markdown] list the MCP tools (Markdown reference)
        vdxlua FLOW.lua [--headed] [--slow-mo MS] [--trace FILE.json]
-               [--report DIR] [--emit-playwright FILE.spec.ts] [-- ARGS...]
-                                 run a flow (options after the file; a
-                                 misspelt one is an error; the script's
+               [--report DIR] [--emit-playwright FILE.spec.ts]
+               [--endpoint URL] [-- ARGS...]
+                                 run a flow (--endpoint: every role's
+                                 browser on a remote CDP endpoint; a
+                                 misspelt option is an error; the script's
                                  own arguments may follow, or go after --)
        vdxlua --version          print the version
        vdxlua --help             print this help
@@ -37,6 +39,7 @@ end
 local FLOW_FLAGS = {
   ["--headed"] = { "headed" }, ["--slow-mo"] = { "slow_mo", true }, ["--trace"] = { "trace", true },
   ["--report"] = { "report", true }, ["--emit-playwright"] = { "emit_playwright", true },
+  ["--endpoint"] = { "endpoint", true },
 }
 
 -- The edit distance between a and b (insertions, deletions, changes and

@@ -20,8 +20,8 @@
 -- expectation retries until its timeout.  A failing step stops the flow
 -- with the formatted error, the step, the role, the URL and a screenshot,
 -- and flow.run returns 1.  Options from the command line (`--headed`,
--- `--slow-mo MS`, `--trace FILE`, `--report DIR`, `--emit-playwright FILE`)
--- arrive through flow.configure.
+-- `--slow-mo MS`, `--trace FILE`, `--report DIR`, `--emit-playwright FILE`,
+-- `--endpoint URL`) arrive through flow.configure.
 local vdx = require "vdx"
 local roles = require "vdx.roles"
 local errors = require "vdx.errors"
@@ -49,7 +49,7 @@ flow.options = {}
 local OPTION_KEYS = {
   name = true, base_url = true, browser_args = true, timeout_ms = true, headed = true,
   slow_mo = true, trace = true, report = true, emit_playwright = true, artifacts = true,
-  quiet = true, launch = true, out = true,
+  quiet = true, launch = true, out = true, endpoint = true,
 }
 
 --- Merges command-line options into flow.options.
@@ -157,7 +157,8 @@ end
 local ROLE_KEYS = { auth = true, url = true, endpoint = true, auth_required = true }
 
 --- Declares a role: spec { auth = storageState file, url = default URL
--- (absolute, or a path under base_url), endpoint = browser URL,
+-- (absolute, or a path under base_url), endpoint = browser URL (default:
+-- the flow's endpoint option, `--endpoint URL`; none launches Chromium),
 -- auth_required = true by default when auth is given }.
 function Flow:role(name, spec)
   spec = spec or {}
@@ -166,7 +167,7 @@ function Flow:role(name, spec)
       error(("f:role: unknown key '%s' (known: %s)"):format(tostring(k), key_list(ROLE_KEYS)), 2)
     end
   end
-  local r = self.manager:add { name = name, auth = spec.auth, endpoint = spec.endpoint,
+  local r = self.manager:add { name = name, auth = spec.auth, endpoint = spec.endpoint or self.opts.endpoint,
     auth_required = spec.auth ~= nil and spec.auth_required ~= false }
   self.roles[name] = { name = name, spec = spec, role = r }
   self.role_order[#self.role_order + 1] = name
@@ -629,7 +630,9 @@ function Flow:failure_text(err, shot, excerpt)
 end
 
 --- Runs a flow: flow.run([opts,] fn).  opts: name, base_url, browser_args
--- (extra Chromium flags), timeout_ms (per action or expectation, 10000),
+-- (extra Chromium flags), endpoint (a ws:// or http:// CDP endpoint every
+-- role without one of its own runs on, such as a browser farm),
+-- timeout_ms (per action or expectation, 10000),
 -- quiet, artifacts (folder for failure screenshots), and the command-line
 -- options headed, slow_mo, trace, report, emit_playwright (which also
 -- come from flow.configure).  Returns 0 when every step passed, else 1,

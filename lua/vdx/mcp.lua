@@ -599,6 +599,15 @@ function mcp.main(args)
   log("info", "serving %d tools, %d skills, protocol %s", #reg:list(), #skill_list,
     table.concat(mcp.SUPPORTED, ", "))
   local reloader = o.watch and (#o.tools > 0 or #parts.dirs > 0) and start_watching(server, reg, o, parts, log)
+  -- The browser, and the current role's context and page, start now,
+  -- while the client is still starting up or thinking: the first tool
+  -- call that needs the page joins this start (Role:page starts once)
+  -- instead of beginning it.  A failure here is left for that call to
+  -- meet and report.
+  local warm = vdx.spawn(function()
+    local ok, err = pcall(function() return mgr:current():page() end)
+    if not ok then log("info", "warm-up: %s", tostring(type(err) == "table" and err.message or err)) end
+  end)
   -- Each line runs as its own task; the ones still running at end of input
   -- are waited for (at most a minute in all) before the browsers close.
   local running = {}
@@ -621,6 +630,8 @@ function mcp.main(args)
     if rest <= 0 or not pcall(vdx.wait, t, rest) and vdx.now() - t0 >= 60000 then break end
   end
   for _ in pairs(running) do left = left + 1 end
+  -- A warm-up still launching would leave its browser behind the close.
+  pcall(vdx.wait, warm, math.max(1, 60000 - (vdx.now() - t0)))
   log("info", "input closed (waited %d ms; %d calls still running); closing the browsers",
     vdx.now() - t0, left)
   if reloader then reloader:close() end

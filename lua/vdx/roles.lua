@@ -237,33 +237,46 @@ function Role:context()
     if ok and not closed then return self.ctx end
     self.ctx, self.pages, self.page_ = nil, {}, nil
   end
-  local ok, browser = pcall(self.manager.browser, self.manager, self.endpoint)
-  if not ok then
-    -- Name the role and its endpoint: the error reaches someone who
-    -- configured several roles and must know which one to fix.
-    if vdx.is_error(browser, "ConnectFailed") then
-      local why = tostring(browser.message or "")
-      local reason = why:find("closed before established", 1, true)
-        and "connection refused (nothing answers at that address)" or why
-      error(vdx.error("ConnectFailed", ("role %s: cannot reach the browser at %s: %s"):format(self.name,
-        tostring(self.endpoint), reason), { role = self.name, url = self.endpoint, reason = reason }), 0)
+  -- One start however many callers ask at once (the MCP warm-up and the
+  -- first tool call).
+  self.starting = self.starting or {}
+  return once.run(self.starting, "context", function()
+    local ok, browser = pcall(self.manager.browser, self.manager, self.endpoint)
+    if not ok then
+      -- Name the role and its endpoint: the error reaches someone who
+      -- configured several roles and must know which one to fix.
+      if vdx.is_error(browser, "ConnectFailed") then
+        local why = tostring(browser.message or "")
+        local reason = why:find("closed before established", 1, true)
+          and "connection refused (nothing answers at that address)" or why
+        error(vdx.error("ConnectFailed", ("role %s: cannot reach the browser at %s: %s"):format(self.name,
+          tostring(self.endpoint), reason), { role = self.name, url = self.endpoint, reason = reason }), 0)
+      end
+      if type(browser) == "table" and browser.type == "LaunchFailed" then browser.role = browser.role or self.name end
+      error(browser, 0)
     end
-    if type(browser) == "table" and browser.type == "LaunchFailed" then browser.role = browser.role or self.name end
-    error(browser, 0)
-  end
-  local ctx = browser:new_context()
-  self.browser = browser
-  local ok, err = pcall(self.load_auth, self, ctx, browser)
-  if not ok then
-    pcall(ctx.close, ctx)
-    error(err, 0)
-  end
-  self.ctx = ctx
-  return ctx
+    local ctx = browser:new_context()
+    self.browser = browser
+    local ok2, err = pcall(self.load_auth, self, ctx, browser)
+    if not ok2 then
+      pcall(ctx.close, ctx)
+      error(err, 0)
+    end
+    self.ctx = ctx
+    return ctx
+  end)
 end
 
---- The role's current page, created on first use (opening the default URL).
+--- The role's current page, created on first use (opening the default URL);
+-- callers that ask while it is being created share that one start.
 function Role:page()
+  if self.page_ and self.ctx and not self.browser:is_closed() then return self.page_ end
+  self.starting = self.starting or {}
+  return once.run(self.starting, "page", function() return self:open_page() end)
+end
+
+-- Creates the context and the current page when they are missing.
+function Role:open_page()
   local ctx = self:context()
   if self.page_ then return self.page_ end
   local page = ctx:new_page()
