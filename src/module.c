@@ -9,6 +9,7 @@
 
 int vdx__launch_open(lua_State *L);
 int vdx__read_lines(lua_State *L);
+int vdx__read_file(lua_State *L);
 
 void vdx__check_opts(lua_State *L, int idx, const char *const *known) {
   if (lua_isnoneornil(L, idx)) return;
@@ -72,6 +73,7 @@ LUALIB_API int luaopen_vdx(lua_State *L) {
     {"current_task", vdx__l_current},
     {"now", l_now},
     {"read_lines", vdx__read_lines},
+    {"read_file", vdx__read_file},
     {NULL, NULL}};
   vdx__loop_open(L);
   vdx__json_open(L);
