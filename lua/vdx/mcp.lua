@@ -43,11 +43,13 @@ local Server = {}
 Server.__index = Server
 
 --- A server.  opts: registry (vdx.tools), roles (vdx.roles), skills (list),
+-- paths (the vdx.paths policy the tools follow; default: no workspace),
 -- write(line) (one complete line of output), log(level, fmt, …),
 -- max_bytes (the message limit, for error text).
 function mcp.new(opts)
   local self = setmetatable({
     registry = opts.registry, roles = opts.roles, skills = opts.skills or {},
+    paths = opts.paths or require("vdx.paths").new {},
     write_line = opts.write, log = opts.log or function() end, max_bytes = opts.max_bytes,
     version = nil, ready = false, inflight = {}, inflight_count = 0,
     info = { name = "vdxlua", title = "vdxlua", version = vdx.version },
@@ -221,7 +223,7 @@ end
 function Server:call_tool(rq, name, args)
   local role = self.roles:current()
   local ctx = { roles = self.roles, role = role, role_name = role.name, errors = errors,
-    log = self.log, tools = self.registry, server = self }
+    log = self.log, tools = self.registry, server = self, paths = self.paths }
   function ctx.page(c) return c.role:page() end
   function ctx.cancelled() return rq.cancelled end
   function ctx.progress(p, total, message) self:progress(rq, p, total, message) end
@@ -523,7 +525,13 @@ function mcp.main(args)
     io.stderr:write("vdxlua mcp: ", mgr, "\n")
     return 2
   end
-  local server = mcp.new { registry = reg, roles = mgr, skills = skill_list, log = log,
+  local policy_ok, policy = pcall(require("vdx.paths").new, { workspace = o.workspace, output = o.output_dir,
+    allow_file_urls = o.allow_file_urls })
+  if not policy_ok then
+    io.stderr:write("vdxlua mcp: --workspace: ", tostring(policy), "\n")
+    return 2
+  end
+  local server = mcp.new { registry = reg, roles = mgr, skills = skill_list, log = log, paths = policy,
     max_bytes = o.max_bytes, write = function(line)
       stdout:write(line, "\n")
       stdout:flush()

@@ -41,48 +41,13 @@ local function shell_quote(s)
   return "'" .. tostring(s):gsub("'", "'\\''") .. "'"
 end
 
-local function realpath(p)
-  local h = io.popen("realpath -e -- " .. shell_quote(p) .. " 2>/dev/null")
-  if not h then return nil end
-  local out = h:read("l")
-  h:close()
-  return out
-end
-
 local function refuse(msg, path)
   error({ type = "InvalidArgument", message = msg, field = "path", file = path }, 0)
 end
 
 --- The checker for root: check(path) -> absolute path inside root, its
 -- path relative to root; raises InvalidArgument for a path outside it.
-function M.checker(root)
-  local real_root = realpath(root)
-  if not real_root then error("workspace: the root " .. tostring(root) .. " does not exist", 2) end
-  return function(path)
-    path = path or "."
-    if type(path) ~= "string" or path:find("%z") then refuse("the path must be a string", path) end
-    if path:sub(1, 1) == "/" or path:sub(1, 1) == "~" then
-      refuse("the path must be relative to the workspace root (absolute paths are refused)", path)
-    end
-    local parts = {}
-    for part in path:gmatch("[^/]+") do
-      if part == ".." then
-        if #parts == 0 then refuse("the path leaves the workspace root", path) end
-        parts[#parts] = nil
-      elseif part ~= "." then
-        parts[#parts + 1] = part
-      end
-    end
-    local rel = table.concat(parts, "/")
-    local full = real_root .. (rel ~= "" and ("/" .. rel) or "")
-    local real = realpath(full)
-    if not real then refuse("no such file or folder in the workspace: " .. (rel ~= "" and rel or "."), path) end
-    if real ~= real_root and real:sub(1, #real_root + 1) ~= real_root .. "/" then
-      refuse("the path leads outside the workspace root (through a symbolic link)", path)
-    end
-    return real, rel ~= "" and rel or "."
-  end, real_root
-end
+M.checker = require("vdx.paths").checker
 
 -- Reads the regular file full without blocking the loop; raises a typed
 -- error that says what to do when it cannot.

@@ -52,7 +52,7 @@ return {
     description = "Take a screenshot of the viewport, the full page or one element, saved to a file.\nYou cannot act on a screenshot; use browser_snapshot for that.",
     input = { type = "object", properties = {
       type = { type = "string", enum = { "png", "jpeg" }, description = "Image format, default png" },
-      filename = { type = "string", description = "File to save to (default: a temporary file)" },
+      filename = { type = "string", description = "File name, relative to the output folder (default vdx-output/; --output-dir); an existing file is never replaced. Default: page-<time>-<n>.png" },
       element = util.ELEMENT, ref = util.REF,
       fullPage = { type = "boolean", description = "The full scrollable page instead of the viewport" },
     } },
@@ -60,7 +60,7 @@ return {
     run = function(ctx, args)
       local page = ctx:page()
       local fmt = args.type or "png"
-      local path = args.filename or (os.tmpname() .. "." .. fmt)
+      local path = util.paths(ctx):write_path(args.filename, "page", fmt)
       local res = util.need(page, "screenshot", "browser_take_screenshot")(page,
         { path = path, full_page = args.fullPage, ref = args.ref, format = fmt })
       path = type(res) == "table" and res.path or path
