@@ -4,15 +4,7 @@
 local client = require "mcp_client"
 local helpers = require "helpers"
 
-local function q(s) return "'" .. tostring(s):gsub("'", "'\\''") .. "'" end
-
-local function read(path)
-  local f = io.open(path, "rb")
-  if not f then return nil end
-  local s = f:read("a")
-  f:close()
-  return s
-end
+local q, read = client.q, client.read
 
 local function write(path, s)
   local f = assert(io.open(path, "wb"))

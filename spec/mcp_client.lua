@@ -14,8 +14,11 @@ local function tmpdir()
   return d
 end
 
+--- s quoted for the shell.
 local function q(s) return "'" .. tostring(s):gsub("'", "'\\''") .. "'" end
+client.q = q
 
+--- The bytes of the file at path, or nil.
 local function read(path)
   local f = io.open(path, "rb")
   if not f then return nil end
@@ -23,6 +26,7 @@ local function read(path)
   f:close()
   return s
 end
+client.read = read
 
 --- Decodes each line of text; returns the list of messages (undecodable
 -- lines become {raw = line}).
