@@ -7,21 +7,9 @@ local helpers = require "helpers"
 
 local q, read = client.q, client.read
 
-local function mktemp()
-  local p = io.popen("mktemp -d /tmp/vdx-cleanup-spec.XXXXXX")
-  local d = p:read("l")
-  p:close()
-  return d
-end
+local mktemp = client.tmpdir
 
--- The names in folder dir, sorted.
-local function names(dir)
-  local out = {}
-  local p = io.popen("ls -A " .. q(dir) .. " 2>/dev/null")
-  for l in p:lines() do out[#out + 1] = l end
-  p:close()
-  return out
-end
+local names = client.names
 
 local function browsers_of(dir)
   -- "[u]" keeps the shell that runs pgrep from matching itself.

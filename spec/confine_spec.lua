@@ -12,14 +12,7 @@ local function write(path, s)
   f:close()
 end
 
--- The names in folder dir, sorted.
-local function names(dir)
-  local out = {}
-  local p = io.popen("ls -A " .. q(dir) .. " 2>/dev/null")
-  for l in p:lines() do out[#out + 1] = l end
-  p:close()
-  return out
-end
+local names = client.names
 
 describe("confinement of the MCP tools", function()
   local srv, root, outside

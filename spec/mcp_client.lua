@@ -7,12 +7,14 @@ local helpers = require "helpers"
 
 local client = {}
 
+--- A new empty folder under /tmp.
 local function tmpdir()
   local p = io.popen("mktemp -d /tmp/vdx-mcp-spec.XXXXXX")
   local d = p:read("l")
   p:close()
   return d
 end
+client.tmpdir = tmpdir
 
 --- s quoted for the shell.
 local function q(s) return "'" .. tostring(s):gsub("'", "'\\''") .. "'" end
@@ -27,6 +29,15 @@ local function read(path)
   return s
 end
 client.read = read
+
+--- The names in folder dir, sorted.
+function client.names(dir)
+  local out = {}
+  local p = io.popen("ls -A " .. q(dir) .. " 2>/dev/null")
+  for l in p:lines() do out[#out + 1] = l end
+  p:close()
+  return out
+end
 
 --- Decodes each line of text; returns the list of messages (undecodable
 -- lines become {raw = line}).
