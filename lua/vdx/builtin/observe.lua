@@ -1,7 +1,7 @@
 --- vdx.builtin.observe: what the page logged and loaded, screenshots, and
 -- the checked evaluate.
 local util = require "vdx.builtin.util"
-local guard = require "vdx.guard"
+local effects = require "vdx.effects"
 
 local function lines(list, fmt)
   local out = {}
@@ -79,7 +79,7 @@ return {
   {
     name = "browser_evaluate",
     title = "Evaluate JavaScript",
-    description = "Evaluate a JavaScript function on the page (or on an element, with ref) and return its JSON value.\nWith ref the function gets the element and runs in vdxlua's isolated world of its frame: it sees the DOM, not the page's script variables.\nFor reading: scripts that obviously act (click, submit, value assignment, navigation …) are refused. This is a pattern check, not a sandbox.",
+    description = "Evaluate a JavaScript function on the page (or on an element, with ref) and return its JSON value.\nWith ref the function gets the element and runs in vdxlua's isolated world of its frame: it sees the DOM, not the page's script variables.\nFor reading only: a script that acts is refused, first by a pattern check of its source, then by what it does while it runs (navigation, requests that write, DOM changes, cookie and storage writes, history changes, focus, timers given code). Those effects are blocked or undone and the answer names them.",
     input = { type = "object", required = { "function" }, properties = {
       ["function"] = { type = "string", minLength = 1, description = "() => { /* code */ } or (element) => { /* code */ } when ref is given" },
       element = util.ELEMENT, ref = util.REF,
@@ -92,11 +92,19 @@ return {
       if args.ref then
         -- On an element: the same refusal rules, then the bridge of the
         -- ref's frame calls the function with the element.
-        local refused = guard.refusal(src)
+        -- In the isolated world the page's own prototypes are out of reach:
+        -- the pattern check and the CDP side of the effect watch apply.
+        local refused = effects.pattern_refusal(src)
         if refused then error(refused, 0) end
-        v = util.need(page, "bridge", "browser_evaluate")(page, "evaluateOn", { args.ref, src }, { frame = args.ref })
+        local bridge = util.need(page, "bridge", "browser_evaluate")
+        local ok, res, seen = effects.watch(page, function()
+          return bridge(page, "evaluateOn", { args.ref, src }, { frame = args.ref })
+        end)
+        if #seen > 0 then error(effects.refusal(seen), 0) end
+        if not ok then error(res, 0) end
+        v = res
       else
-        v = util.need(page, "evaluate_checked", "browser_evaluate")(page, src)
+        v = effects.evaluate(page, src)
       end
       local json = require "vdx.json"
       local text = json.encode(v == nil and json.null or v) or tostring(v)
