@@ -11,10 +11,12 @@ local helpers = require "helpers"
 local STATE = [[JSON.stringify({ url: location.href, h: document.getElementById('h').textContent,
   name: document.getElementById('name').value, list: document.getElementById('list').innerHTML,
   cookie: document.cookie, ls: JSON.stringify(localStorage), hist: history.length, title: document.title,
-  attrs: document.getElementById('h').getAttributeNames().join(','), body: document.body.children.length })]]
+  attrs: document.getElementById('h').getAttributeNames().join(','), body: document.body.children.length,
+  frame: frames[0].document.body.innerHTML })]]
 
--- { script, the effect the refusal names }.  Every one passes the pattern
--- check (the first pass); the effect check catches them.
+-- { script, the effect the refusal names }: the 24 acting scripts of the
+-- probe, then two through a frame.  Every one passes the pattern check (the
+-- first pass); the effect check catches them.
 local ACTING = {
   { "() => { window['loc' + 'ation'].href = '/effects/other.html'; return 1 }", "navigation" },
   { "() => { Reflect.apply(location.assign, location, ['/effects/other.html']); return 1 }", "navigation" },
@@ -46,6 +48,10 @@ local ACTING = {
   { "async () => { await new Promise(r => setTimeout(r, 5)); document.getElementById('h').className = 'late'; " ..
     "return 1 }", "changing the DOM" },
   { "() => { document.getElementById('link')['cli' + 'ck'](); return 1 }", "click()" },
+  -- A same-origin frame's own prototypes are watched too.
+  { "() => { frames[0].HTMLElement.prototype['cli' + 'ck'].call(document.getElementById('b')); return 1 }",
+    "click()" },
+  { "() => { Object.assign(frames[0].document.body, { textContent: 'x' }); return 1 }", "changing the DOM" },
 }
 
 -- { script, the exact result text } that must pass.

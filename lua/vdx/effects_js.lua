@@ -33,81 +33,85 @@ return [==[
     U[U.length] = () => dp(obj, name, d);
   };
   const W = window;
-  const methods = [
-    [W.HTMLElement && HTMLElement.prototype, 'click', 'click()'],
-    [W.SVGElement && SVGElement.prototype, 'click', 'click()'],
-    [EventTarget.prototype, 'dispatchEvent', 'dispatchEvent()'],
-    [W.HTMLFormElement && HTMLFormElement.prototype, 'submit', 'submitting a form'],
-    [W.HTMLFormElement && HTMLFormElement.prototype, 'requestSubmit', 'submitting a form'],
-    [W.HTMLFormElement && HTMLFormElement.prototype, 'reset', 'a form reset()'],
-    [W.HTMLElement && HTMLElement.prototype, 'focus', 'moving focus or selection'],
-    [W.HTMLElement && HTMLElement.prototype, 'blur', 'moving focus or selection'],
-    [W.HTMLInputElement && HTMLInputElement.prototype, 'select', 'moving focus or selection'],
-    [W.HTMLInputElement && HTMLInputElement.prototype, 'setRangeText', 'moving focus or selection'],
-    [W.HTMLInputElement && HTMLInputElement.prototype, 'setSelectionRange', 'moving focus or selection'],
-    [W.HTMLInputElement && HTMLInputElement.prototype, 'showPicker', 'moving focus or selection'],
-    [W.HTMLInputElement && HTMLInputElement.prototype, 'stepUp', 'a form value assignment'],
-    [W.HTMLInputElement && HTMLInputElement.prototype, 'stepDown', 'a form value assignment'],
-    [W.HTMLTextAreaElement && HTMLTextAreaElement.prototype, 'select', 'moving focus or selection'],
-    [W.HTMLTextAreaElement && HTMLTextAreaElement.prototype, 'setRangeText', 'moving focus or selection'],
-    [W.HTMLDialogElement && HTMLDialogElement.prototype, 'showModal', 'opening a dialog'],
-    [W.Element && Element.prototype, 'requestFullscreen', 'requestFullscreen()'],
-    [W.Element && Element.prototype, 'scrollIntoView', 'scrolling the page'],
-    [W, 'scrollTo', 'scrolling the page'], [W, 'scrollBy', 'scrolling the page'], [W, 'scroll', 'scrolling the page'],
-    [W, 'open', 'window.open()'], [W, 'close', 'window.close()'],
-    [W, 'alert', 'opening a dialog'], [W, 'confirm', 'opening a dialog'], [W, 'prompt', 'opening a dialog'],
-    [W, 'print', 'opening a dialog'],
-    [Document.prototype, 'write', 'document.write()'], [Document.prototype, 'writeln', 'document.write()'],
-    [Document.prototype, 'open', 'document.write()'], [Document.prototype, 'execCommand', 'execCommand()'],
-    [History.prototype, 'pushState', 'a history change'], [History.prototype, 'replaceState', 'a history change'],
-    [History.prototype, 'back', 'navigation (history)'], [History.prototype, 'forward', 'navigation (history)'],
-    [History.prototype, 'go', 'navigation (history)'],
-    [W.Navigation && Navigation.prototype, 'navigate', 'navigation'],
-    [W.Navigation && Navigation.prototype, 'reload', 'navigation'],
-    [W.Navigation && Navigation.prototype, 'back', 'navigation (history)'],
-    [W.Navigation && Navigation.prototype, 'forward', 'navigation (history)'],
-    [W.Navigation && Navigation.prototype, 'traverseTo', 'navigation (history)'],
-    [Storage.prototype, 'setItem', 'writing storage'], [Storage.prototype, 'removeItem', 'writing storage'],
-    [Storage.prototype, 'clear', 'writing storage'],
-    [W.CookieStore && CookieStore.prototype, 'set', 'writing cookies'],
-    [W.CookieStore && CookieStore.prototype, 'delete', 'writing cookies'],
-    [Navigator.prototype, 'sendBeacon', 'a request that writes (sendBeacon)'],
-    [W, 'setInterval', 'scheduling a repeating timer (setInterval)'],
-    [W, 'postMessage', 'posting a message to the page'],
-  ];
-  const setters = [
-    [Document.prototype, 'cookie', 'writing cookies'],
-    [W.HTMLInputElement && HTMLInputElement.prototype, 'value', 'a form value assignment'],
-    [W.HTMLInputElement && HTMLInputElement.prototype, 'valueAsNumber', 'a form value assignment'],
-    [W.HTMLInputElement && HTMLInputElement.prototype, 'valueAsDate', 'a form value assignment'],
-    [W.HTMLInputElement && HTMLInputElement.prototype, 'checked', 'a form value assignment'],
-    [W.HTMLInputElement && HTMLInputElement.prototype, 'indeterminate', 'a form value assignment'],
-    [W.HTMLInputElement && HTMLInputElement.prototype, 'files', 'a form value assignment'],
-    [W.HTMLTextAreaElement && HTMLTextAreaElement.prototype, 'value', 'a form value assignment'],
-    [W.HTMLSelectElement && HTMLSelectElement.prototype, 'value', 'a form value assignment'],
-    [W.HTMLSelectElement && HTMLSelectElement.prototype, 'selectedIndex', 'a form value assignment'],
-    [W.HTMLOptionElement && HTMLOptionElement.prototype, 'selected', 'a form value assignment'],
-    [Document.prototype, 'title', 'changing the DOM'],
-    [W.Element && Element.prototype, 'scrollTop', 'scrolling the page'],
-    [W.Element && Element.prototype, 'scrollLeft', 'scrolling the page'],
-  ];
-  for (const m of methods) hook(m[0], m[1], m[2]);
-  for (const s of setters) hook(s[0], s[1], s[2], 'set');
-  // Requests that write are blocked; reads (GET, HEAD) go through.
-  const writes = (m) => { m = String(m || 'GET').toUpperCase(); return m !== 'GET' && m !== 'HEAD' ? m : null; };
-  const oFetch = W.fetch;
-  hook(W, 'fetch', '', 'value', function (input, init) {
-    const m = writes((init && init.method) || (input && input.method));
-    if (m) { note('a network request that writes (' + m + ')'); return Promise.reject(new TypeError('blocked')); }
-    return apply(oFetch, this, arguments);
-  });
-  const xhrMethod = new WeakMap(), oOpen = XMLHttpRequest.prototype.open, oSend = XMLHttpRequest.prototype.send;
-  hook(XMLHttpRequest.prototype, 'open', '', 'value', function (m) { xhrMethod.set(this, m); return apply(oOpen, this, arguments); });
-  hook(XMLHttpRequest.prototype, 'send', '', 'value', function () {
-    const m = writes(xhrMethod.get(this));
-    if (m) { note('a network request that writes (' + m + ')'); return; }
-    return apply(oSend, this, arguments);
-  });
+  // Arms window W: its prototypes' acting calls, its requests that write.
+  const xhrMethod = new WeakMap();
+  const arm = (W) => {
+    const methods = [
+      [W.HTMLElement && W.HTMLElement.prototype, 'click', 'click()'],
+      [W.SVGElement && W.SVGElement.prototype, 'click', 'click()'],
+      [W.EventTarget.prototype, 'dispatchEvent', 'dispatchEvent()'],
+      [W.HTMLFormElement && W.HTMLFormElement.prototype, 'submit', 'submitting a form'],
+      [W.HTMLFormElement && W.HTMLFormElement.prototype, 'requestSubmit', 'submitting a form'],
+      [W.HTMLFormElement && W.HTMLFormElement.prototype, 'reset', 'a form reset()'],
+      [W.HTMLElement && W.HTMLElement.prototype, 'focus', 'moving focus or selection'],
+      [W.HTMLElement && W.HTMLElement.prototype, 'blur', 'moving focus or selection'],
+      [W.HTMLInputElement && W.HTMLInputElement.prototype, 'select', 'moving focus or selection'],
+      [W.HTMLInputElement && W.HTMLInputElement.prototype, 'setRangeText', 'moving focus or selection'],
+      [W.HTMLInputElement && W.HTMLInputElement.prototype, 'setSelectionRange', 'moving focus or selection'],
+      [W.HTMLInputElement && W.HTMLInputElement.prototype, 'showPicker', 'moving focus or selection'],
+      [W.HTMLInputElement && W.HTMLInputElement.prototype, 'stepUp', 'a form value assignment'],
+      [W.HTMLInputElement && W.HTMLInputElement.prototype, 'stepDown', 'a form value assignment'],
+      [W.HTMLTextAreaElement && W.HTMLTextAreaElement.prototype, 'select', 'moving focus or selection'],
+      [W.HTMLTextAreaElement && W.HTMLTextAreaElement.prototype, 'setRangeText', 'moving focus or selection'],
+      [W.HTMLDialogElement && W.HTMLDialogElement.prototype, 'showModal', 'opening a dialog'],
+      [W.Element && W.Element.prototype, 'requestFullscreen', 'requestFullscreen()'],
+      [W.Element && W.Element.prototype, 'scrollIntoView', 'scrolling the page'],
+      [W, 'scrollTo', 'scrolling the page'], [W, 'scrollBy', 'scrolling the page'], [W, 'scroll', 'scrolling the page'],
+      [W, 'open', 'window.open()'], [W, 'close', 'window.close()'],
+      [W, 'alert', 'opening a dialog'], [W, 'confirm', 'opening a dialog'], [W, 'prompt', 'opening a dialog'],
+      [W, 'print', 'opening a dialog'],
+      [W.Document.prototype, 'write', 'document.write()'], [W.Document.prototype, 'writeln', 'document.write()'],
+      [W.Document.prototype, 'open', 'document.write()'], [W.Document.prototype, 'execCommand', 'execCommand()'],
+      [W.History.prototype, 'pushState', 'a history change'], [W.History.prototype, 'replaceState', 'a history change'],
+      [W.History.prototype, 'back', 'navigation (history)'], [W.History.prototype, 'forward', 'navigation (history)'],
+      [W.History.prototype, 'go', 'navigation (history)'],
+      [W.Navigation && W.Navigation.prototype, 'navigate', 'navigation'],
+      [W.Navigation && W.Navigation.prototype, 'reload', 'navigation'],
+      [W.Navigation && W.Navigation.prototype, 'back', 'navigation (history)'],
+      [W.Navigation && W.Navigation.prototype, 'forward', 'navigation (history)'],
+      [W.Navigation && W.Navigation.prototype, 'traverseTo', 'navigation (history)'],
+      [W.Storage.prototype, 'setItem', 'writing storage'], [W.Storage.prototype, 'removeItem', 'writing storage'],
+      [W.Storage.prototype, 'clear', 'writing storage'],
+      [W.CookieStore && W.CookieStore.prototype, 'set', 'writing cookies'],
+      [W.CookieStore && W.CookieStore.prototype, 'delete', 'writing cookies'],
+      [W.Navigator.prototype, 'sendBeacon', 'a request that writes (sendBeacon)'],
+      [W, 'setInterval', 'scheduling a repeating timer (setInterval)'],
+      [W, 'postMessage', 'posting a message to the page'],
+    ];
+    const setters = [
+      [W.Document.prototype, 'cookie', 'writing cookies'],
+      [W.HTMLInputElement && W.HTMLInputElement.prototype, 'value', 'a form value assignment'],
+      [W.HTMLInputElement && W.HTMLInputElement.prototype, 'valueAsNumber', 'a form value assignment'],
+      [W.HTMLInputElement && W.HTMLInputElement.prototype, 'valueAsDate', 'a form value assignment'],
+      [W.HTMLInputElement && W.HTMLInputElement.prototype, 'checked', 'a form value assignment'],
+      [W.HTMLInputElement && W.HTMLInputElement.prototype, 'indeterminate', 'a form value assignment'],
+      [W.HTMLInputElement && W.HTMLInputElement.prototype, 'files', 'a form value assignment'],
+      [W.HTMLTextAreaElement && W.HTMLTextAreaElement.prototype, 'value', 'a form value assignment'],
+      [W.HTMLSelectElement && W.HTMLSelectElement.prototype, 'value', 'a form value assignment'],
+      [W.HTMLSelectElement && W.HTMLSelectElement.prototype, 'selectedIndex', 'a form value assignment'],
+      [W.HTMLOptionElement && W.HTMLOptionElement.prototype, 'selected', 'a form value assignment'],
+      [W.Document.prototype, 'title', 'changing the DOM'],
+      [W.Element && W.Element.prototype, 'scrollTop', 'scrolling the page'],
+      [W.Element && W.Element.prototype, 'scrollLeft', 'scrolling the page'],
+    ];
+    for (const m of methods) hook(m[0], m[1], m[2]);
+    for (const s of setters) hook(s[0], s[1], s[2], 'set');
+    // Requests that write are blocked; reads (GET, HEAD) go through.
+    const writes = (m) => { m = String(m || 'GET').toUpperCase(); return m !== 'GET' && m !== 'HEAD' ? m : null; };
+    const oFetch = W.fetch;
+    hook(W, 'fetch', '', 'value', function (input, init) {
+      const m = writes((init && init.method) || (input && input.method));
+      if (m) { note('a network request that writes (' + m + ')'); return Promise.reject(new TypeError('blocked')); }
+      return apply(oFetch, this, arguments);
+    });
+    const oOpen = W.XMLHttpRequest.prototype.open, oSend = W.XMLHttpRequest.prototype.send;
+    hook(W.XMLHttpRequest.prototype, 'open', '', 'value', function (m) { xhrMethod.set(this, m); return apply(oOpen, this, arguments); });
+    hook(W.XMLHttpRequest.prototype, 'send', '', 'value', function () {
+      const m = writes(xhrMethod.get(this));
+      if (m) { note('a network request that writes (' + m + ')'); return; }
+      return apply(oSend, this, arguments);
+    });
+  };
   // Timers: code strings are refused; callbacks run while the watch is on.
   const later = (orig, kind) => function (fn, ...rest) {
     if (typeof fn !== 'function') { note('a timer that runs a string of code'); return 0; }
@@ -121,9 +125,22 @@ return [==[
   const forget = (orig) => function (id) { if (P.ids[id]) { delete P.ids[id]; P.n--; } return apply(orig, W, arguments); };
   hook(W, 'clearTimeout', '', 'value', forget(oClear));
   if (oCancelRaf) hook(W, 'cancelAnimationFrame', '', 'value', forget(oCancelRaf));
-  // Navigations the page starts (location, links, forms) are cancelled.
+  // Navigations the page starts (location, links, forms) are cancelled, in
+  // every same-origin frame too, whose prototypes are armed as well (a
+  // frame's pristine click() would otherwise reach the page).
   const onNav = (e) => { note('navigation'); if (e.cancelable) e.preventDefault(); };
-  if (W.navigation) apply(addListener, W.navigation, ['navigate', onNav]);
+  const wins = [];
+  const walk = (w) => {
+    wins[wins.length] = w;
+    for (let i = 0; i < w.frames.length; i++) {
+      try { const f = w.frames[i]; if (f.document) walk(f); } catch (_) { /* cross-origin */ }
+    }
+  };
+  walk(W);
+  for (const w of wins) {
+    arm(w);
+    if (w.navigation) apply(addListener, w.navigation, ['navigate', onNav]);
+  }
   // Storage: a copy of both, compared and put back afterwards.
   const copy = (s) => { const o = {}; const n = apply(slen, s, []); for (let i = 0; i < n; i++) { const k = apply(sk, s, [i]); o[k] = apply(sg, s, [k]); } return o; };
   const stores = [];
@@ -135,8 +152,10 @@ return [==[
   const recs = [];
   const keep = (list) => { for (let i = 0; i < list.length; i++) recs[recs.length] = list[i]; };
   const mo = new MutationObserver(keep);
-  mo.observe(document, { subtree: true, childList: true, attributes: true, characterData: true,
-    attributeOldValue: true, characterDataOldValue: true });
+  for (const w of wins) {
+    mo.observe(w.document, { subtree: true, childList: true, attributes: true, characterData: true,
+      attributeOldValue: true, characterDataOldValue: true });
+  }
   let out;
   try {
     const f = F();
@@ -148,7 +167,7 @@ return [==[
   }
   keep(apply(take, mo, []));
   apply(disconnect, mo, []);
-  if (W.navigation) apply(removeListener, W.navigation, ['navigate', onNav]);
+  for (const w of wins) if (w.navigation) apply(removeListener, w.navigation, ['navigate', onNav]);
   for (let i = U.length - 1; i >= 0; i--) U[i]();
   for (const id in P.ids) { note('scheduling a timer that did not finish'); apply(P.ids[id] === 'r' ? oCancelRaf : oClear, W, [Number(id)]); }
   if (recs.length) note('changing the DOM');
