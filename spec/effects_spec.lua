@@ -125,4 +125,30 @@ describe("browser_evaluate judges scripts by effect", function()
       assert.equal(case[2], text, case[1])
     end
   end)
+
+  it("watches a script run on an element (ref) in the isolated world", function()
+    local before = fresh()
+    local _, snap = call("browser_snapshot", {})
+    local ref = snap:match('button "Go" %[ref=(e%d+)%]')
+    assert.is_string(ref, snap)
+    local res, text = call("browser_evaluate", { ref = ref, ["function"] = "(el) => el.textContent" })
+    assert.is_nil(res.isError, text)
+    assert.equal('Result: "Go"', text)
+    for _, case in ipairs {
+      { "(el) => { Object.assign(el, { textContent: 'z' }); return 1 }", "changing the DOM" },
+      { "(el) => { el.ownerDocument['coo' + 'kie'] = 'k=v'; return 1 }", "writing cookies" },
+      { "(el) => { localStorage['x'] = 'y'; return 1 }", "writing storage" },
+      { "async (el) => { await fetch('/effects/post', { method: 'PO' + 'ST' }).catch(() => 0); return 1 }",
+        "a network request that writes (POST)" },
+    } do
+      res, text = call("browser_evaluate", { ref = ref, ["function"] = case[1] })
+      assert.is_true(res.isError, case[1] .. "\n" .. text)
+      assert.matches(case[2], text, 1, true)
+    end
+    -- The cookie cannot be taken back; everything else is as before.
+    local after = ctx.role:page():evaluate(STATE)
+    assert.equal("Go", ctx.role:page():evaluate("document.getElementById('b').textContent"))
+    assert.equal(before:gsub('"cookie":"[^"]*"', ""), (after:gsub('"cookie":"[^"]*"', "")))
+    assert.equal(0, posts)
+  end)
 end)

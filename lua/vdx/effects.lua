@@ -89,17 +89,19 @@ function effects.refusal(list)
     { pattern = list[1], effects = json.array { table.unpack(list) } })
 end
 
---- page:evaluate of src (an expression, or a function called with no
--- arguments) for reading only: refused with guard's EvaluateRefused when
--- the source matches an acting pattern, or with effects.refusal when the
--- script acts while it runs.  Returns the script's JSON value.
-function effects.evaluate(page, src)
-  local refused = effects.pattern_refusal(src)
-  if refused then error(refused, 0) end
-  local nonce = ("%08x%08x"):format(math.random(0, 0x7fffffff), math.random(0, 0x7fffffff))
+-- The template with src in place of SOURCE and nonce in place of NONCE.
+local function watcher(src, nonce)
   local at = TEMPLATE:find("SOURCE", 1, true)
-  local code = TEMPLATE:sub(1, at - 1):gsub("NONCE", nonce) .. src .. TEMPLATE:sub(at + 6)
-  local ok, res, seen = effects.watch(page, function() return page:evaluate(code) end)
+  return TEMPLATE:sub(1, at - 1):gsub("NONCE", nonce) .. src .. TEMPLATE:sub(at + 6)
+end
+
+local function new_nonce()
+  return ("%08x%08x"):format(math.random(0, 0x7fffffff), math.random(0, 0x7fffffff))
+end
+
+-- Raises the refusal for the page-side answer res (with nonce) and the
+-- CDP-side effects seen, if there is any effect.
+local function judge(ok, res, seen, nonce)
   local found = {}
   if ok then
     if type(res) == "table" and res.k == nonce then
@@ -110,9 +112,47 @@ function effects.evaluate(page, src)
   end
   for _, e in ipairs(seen) do add(found, e) end
   if #found > 0 then error(effects.refusal(found), 0) end
+end
+
+--- page:evaluate of src (an expression, or a function called with no
+-- arguments) for reading only: refused with guard's EvaluateRefused when
+-- the source matches an acting pattern, or with effects.refusal when the
+-- script acts while it runs.  Returns the script's JSON value.
+function effects.evaluate(page, src)
+  local refused = effects.pattern_refusal(src)
+  if refused then error(refused, 0) end
+  local nonce = new_nonce()
+  local code = watcher(src, nonce)
+  local ok, res, seen = effects.watch(page, function() return page:evaluate(code) end)
+  judge(ok, res, seen, nonce)
   if not ok then error(res, 0) end
   if res.v == json.null then return nil end
   return res.v
+end
+
+--- run() (a call that runs a script elsewhere: the bridge's evaluateOn in
+-- vdxlua's isolated world) for reading only: the page-side watch waits in
+-- the main world while run() runs (its prototypes are not the script's,
+-- but DOM, storage and cookie changes and navigations are seen), with the
+-- CDP side on.  Returns run()'s result, or raises the refusal.
+function effects.around(page, run)
+  local nonce = new_nonce()
+  local key = "__w" .. nonce
+  -- The watcher's "script" is a promise that the release below resolves.
+  local code = watcher(("() => new Promise((r) => Object.defineProperty(window, '%s', "
+    .. "{ value: r, configurable: true }))"):format(key), nonce)
+  local started = page:send("Runtime.evaluate", { expression = code, awaitPromise = false })
+  local promise = started.result and started.result.objectId
+  local ok, res, seen = effects.watch(page, run)
+  local answer = {}
+  pcall(page.evaluate, page, ("window['%s'] && (window['%s'](), delete window['%s'])"):format(key, key, key))
+  if promise then
+    local got, out = pcall(page.send, page, "Runtime.awaitPromise", { promiseObjectId = promise, returnByValue = true })
+    if got and out.result then answer = out.result.value end
+  end
+  judge(true, answer, seen, nonce)
+  if not ok then error(res, 0) end
+  return res
 end
 
 return effects

@@ -93,16 +93,14 @@ return {
         -- On an element: the same refusal rules, then the bridge of the
         -- ref's frame calls the function with the element.
         -- In the isolated world the page's own prototypes are out of reach:
-        -- the pattern check and the CDP side of the effect watch apply.
+        -- the pattern check, then the watch of the DOM, storage, cookies,
+        -- navigations and requests around the call.
         local refused = effects.pattern_refusal(src)
         if refused then error(refused, 0) end
         local bridge = util.need(page, "bridge", "browser_evaluate")
-        local ok, res, seen = effects.watch(page, function()
+        v = effects.around(page, function()
           return bridge(page, "evaluateOn", { args.ref, src }, { frame = args.ref })
         end)
-        if #seen > 0 then error(effects.refusal(seen), 0) end
-        if not ok then error(res, 0) end
-        v = res
       else
         v = effects.evaluate(page, src)
       end
