@@ -117,3 +117,23 @@ describe("skills/workspace tools #unit", function()
     assert.is_false(res.structuredContent.more)
   end)
 end)
+
+describe("vdxlua mcp with a FIFO in the workspace", function()
+  local client = require "mcp_client"
+
+  it("answers read_file on it at once, keeps answering, and ends when stdin closes", function()
+    local root = client.tmpdir()
+    os.execute("mkfifo " .. client.q(root .. "/pipe"))
+    local msgs, _, err, rc = client.batch({
+      client.initialize(1, "2025-06-18"),
+      client.call(2, "read_file", { path = "pipe" }),
+      { jsonrpc = "2.0", id = 3, method = "ping" },
+    }, "--skills skills --workspace " .. client.q(root), 30000)
+    os.execute("rm -rf " .. client.q(root))
+    assert.equal(0, rc, err)
+    local read = client.by_id(msgs, 2)
+    assert.is_true(read.result.isError)
+    assert.matches("pipe is not a regular file", client.text(read), 1, true)
+    assert.same({}, client.by_id(msgs, 3).result)
+  end)
+end)
