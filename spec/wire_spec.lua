@@ -39,7 +39,7 @@ describe("the MCP wire format", function()
     }
     assert.equal(0, rc)
     local res = client.by_id(msgs, 2).result
-    assert.is_nil(res.isError)
+    assert.is_nil(res.isError, res.content[1].text)
     assert.equal("Result: [9007199254740991,-9007199254740991,123456789012345,0.30000000000000004]",
       res.content[1].text)
     assert.truthy(raw:find('"structuredContent":{"result":[9007199254740991,-9007199254740991,' ..

@@ -144,7 +144,9 @@ return [==[
   // Storage: a copy of both, compared and put back afterwards.
   const copy = (s) => { const o = {}; const n = apply(slen, s, []); for (let i = 0; i < n; i++) { const k = apply(sk, s, [i]); o[k] = apply(sg, s, [k]); } return o; };
   const cookieGet = gopd(Document.prototype, 'cookie').get;
-  const cookies = apply(cookieGet, document, []);
+  // An opaque document (about:blank, sandboxed) has no cookies to read.
+  const readCookies = () => { try { return apply(cookieGet, document, []); } catch (_) { return null; } };
+  const cookies = readCookies();
   const stores = [];
   for (const name of ['localStorage', 'sessionStorage']) {
     try { const s = W[name]; if (s) stores[stores.length] = [s, copy(s)]; } catch (_) { /* opaque origin */ }
@@ -198,7 +200,7 @@ return [==[
     for (const k in now) if (!(k in before)) same = false;
     if (!same) { note('writing storage'); apply(sc, s, []); for (const k in before) apply(ss, s, [k, before[k]]); }
   }
-  if (apply(cookieGet, document, []) !== cookies) note('writing cookies');
+  if (readCookies() !== cookies) note('writing cookies');
   if (E.length) return { k: 'NONCE', e: E };
   if ('thrown' in out) throw out.thrown;
   return { k: 'NONCE', v: out.v === undefined ? null : out.v };
