@@ -4,11 +4,13 @@
 // responses, notifications) interleaved with real requests (ping,
 // tools/list, tools/call, some cancelled mid-flight), then closes stdin.
 //
-// Checks: every request is answered exactly once (by its id; a line that
-// is not a valid request by one error with id null), cancelled requests
-// are answered at most once, every stdout line is one JSON-RPC object
-// (no stdout corruption), and the server exits on its own with status 0
-// (no crash).  Prints the counts; exits 1 on a violation.
+// Checks: every request is answered exactly once (by its id, compared as
+// the exact text sent: big integers and escaped strings come back byte for
+// byte; a line that is not a valid request by one error with id null),
+// cancelled requests are answered at most once, every stdout line is
+// strict UTF-8 (invalid bytes are sent in methods and strings) and one
+// JSON-RPC object (no stdout corruption), and the server exits on its own
+// with status 0 (no crash).  Prints the counts; exits 1 on a violation.
 //
 // Usage: node fuzz/mcp_adversarial.mjs [path/to/vdxlua]
 // Environment: FUZZ_SECONDS (default 60), FUZZ_SEED, FUZZ_BROWSER=0 to skip
@@ -33,33 +35,81 @@ server.stderr.on('data', (d) => { stderrTail = (stderrTail + d).slice(-2000); })
 const counts = {
   sent_lines: 0, requests: 0, expect_null: 0, notifications: 0, cancelled: 0,
   answered: 0, flexible: 0, answered_null: 0, duplicates: 0, unknown_ids: 0, bad_lines: 0,
-  server_notifications: 0, bytes_out: 0,
+  server_notifications: 0, bytes_out: 0, bad_utf8: 0,
 };
-const pending = new Map();     // id -> {cancelled}
+const pending = new Map();     // id as the exact JSON text sent -> {cancelled}
 const seen = new Set();
 let nextId = 1;
-let buf = '';
+let buf = Buffer.alloc(0);
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+
+// The raw JSON text of the top-level "id" member of each object in line
+// (one entry for an object, one per element for a batch): JSON.parse would
+// round a big integer id, so ids are compared as text.
+function rawIds(line) {
+  let i = 0;
+  const ws = () => { while (' \t\r\n'.includes(line[i]) && i < line.length) i++; };
+  const skipString = () => { i++; while (i < line.length && line[i] !== '"') i += line[i] === '\\' ? 2 : 1; i++; };
+  const skipValue = () => {
+    if (line[i] === '"') return skipString();
+    if (line[i] !== '{' && line[i] !== '[') { while (i < line.length && !',]} \t\r\n'.includes(line[i])) i++; return; }
+    let depth = 0;
+    do {
+      if (line[i] === '"') { skipString(); continue; }
+      if (line[i] === '{' || line[i] === '[') depth++;
+      else if (line[i] === '}' || line[i] === ']') depth--;
+      i++;
+    } while (depth > 0 && i < line.length);
+  };
+  const objectId = () => {
+    let id;
+    i++; ws();
+    while (line[i] === '"') {
+      const k0 = i; skipString(); const key = line.slice(k0, i);
+      ws(); i++; ws();
+      const v0 = i; skipValue();
+      if (key === '"id"') id = line.slice(v0, i);
+      ws();
+      if (line[i] !== ',') break;
+      i++; ws();
+    }
+    return id;
+  };
+  ws();
+  if (line[i] === '{') return [objectId()];
+  const out = [];
+  i++; ws();
+  while (i < line.length && line[i] !== ']') {
+    if (line[i] === '{') { const s = i; out.push(objectId()); i = s; }
+    else out.push(undefined);
+    skipValue(); ws();
+    if (line[i] === ',') { i++; ws(); }
+  }
+  return out;
+}
 
 server.stdout.on('data', (d) => {
   counts.bytes_out += d.length;
-  buf += d;
+  buf = Buffer.concat([buf, d]);
   let nl;
-  while ((nl = buf.indexOf('\n')) >= 0) {
-    const line = buf.slice(0, nl);
-    buf = buf.slice(nl + 1);
-    let msg;
+  while ((nl = buf.indexOf(0x0a)) >= 0) {
+    const bytes = buf.subarray(0, nl);
+    buf = buf.subarray(nl + 1);
+    let line, msg;
+    try { line = strictUtf8.decode(bytes); } catch { counts.bad_utf8++; continue; }
     try { msg = JSON.parse(line); } catch { counts.bad_lines++; continue; }
-    if (Array.isArray(msg)) { for (const m of msg) onMessage(m); continue; }
-    onMessage(msg);
+    const ids = rawIds(line);
+    if (Array.isArray(msg)) { msg.forEach((m, k) => onMessage(m, ids[k])); continue; }
+    onMessage(msg, ids[0]);
   }
 });
 
-function onMessage(msg) {
+function onMessage(msg, rawId) {
   if (typeof msg !== 'object' || msg === null || msg.jsonrpc !== '2.0') { counts.bad_lines++; return; }
   if (msg.method && msg.id === undefined) { counts.server_notifications++; return; }
   if (!('result' in msg) && !('error' in msg)) { counts.bad_lines++; return; }
   if (msg.id === null) { counts.answered_null++; return; }
-  const key = JSON.stringify(msg.id);
+  const key = rawId;
   if (seen.has(key)) { counts.duplicates++; return; }
   if (!pending.has(key)) { counts.unknown_ids++; return; }
   seen.add(key);
@@ -67,9 +117,11 @@ function onMessage(msg) {
   counts.answered++;
 }
 
+// Writes one line: a string, or a Buffer (to send bytes that are not UTF-8).
 function write(line) {
   counts.sent_lines++;
-  return new Promise((res) => { if (server.stdin.write(line + '\n')) res(); else server.stdin.once('drain', res); });
+  const data = Buffer.isBuffer(line) ? Buffer.concat([line, Buffer.from('\n')]) : line + '\n';
+  return new Promise((res) => { if (server.stdin.write(data)) res(); else server.stdin.once('drain', res); });
 }
 
 function request(method, params, id = nextId++) {
@@ -78,6 +130,27 @@ function request(method, params, id = nextId++) {
   const m = { jsonrpc: '2.0', id, method };
   if (params !== undefined) m.params = params;
   return write(JSON.stringify(m)).then(() => id);
+}
+
+// A request whose id is given as raw JSON text (a big integer, an escaped
+// string): the answer must carry exactly that text.
+function requestRaw(rawId, method, rest = '') {
+  counts.requests++;
+  pending.set(rawId, { cancelled: false });
+  return write(`{"jsonrpc":"2.0","id":${rawId},"method":"${method}"${rest}}`);
+}
+
+// Bytes that are not valid UTF-8 (a lone continuation byte, a truncated
+// sequence, an overlong slash, an encoded surrogate) around some text.
+function badUtf8(text) {
+  return Buffer.concat([Buffer.from(text), Buffer.from([0x80, 0xff, 0xc3, 0x28, 0xc0, 0xaf, 0xed, 0xa0, 0x80])]);
+}
+function requestBytes(method, argBytes) {
+  const id = nextId++;
+  counts.requests++;
+  pending.set(JSON.stringify(id), { cancelled: false });
+  return write(Buffer.concat([Buffer.from(`{"jsonrpc":"2.0","id":${id},"method":"`), method,
+    Buffer.from('","params":{"name":"'), argBytes, Buffer.from('"}}')]));
 }
 
 function garbage(line) { counts.expect_null++; return write(line); }
@@ -115,6 +188,14 @@ const hostile = [
   () => garbage('{"jsonrpc":"2.0","id":' + nextId++ + ',"method":"' + hugeString(1 << 20) + '"'),
   () => invalidWithId(nextId++, ',"method":"' + hugeString(5 << 20) + '"}'),
   () => request('ping', undefined),
+  () => requestRaw(String(123456789012345 + nextId++), 'ping'),
+  () => requestRaw('9007199254740993' + String(nextId++).padStart(6, '0'), 'ping'),
+  () => requestRaw('"\\u0069d-' + nextId++ + '\\/x"', 'ping'),
+  () => requestRaw('"s-' + nextId++ + '\\ud83d\\ude00"', 'no/such/method'),
+  () => requestRaw('-' + String(nextId++) + '000000000000000', 'tools/list'),
+  () => requestBytes(badUtf8('no/such/'), Buffer.from('x')),
+  () => requestBytes(Buffer.from('tools/call'), badUtf8('tool-')),
+  () => requestBytes(Buffer.from('prompts/get'), badUtf8('')),
   () => request('ping', []),
   () => request('ping', 'string params'),
   () => request('tools/list', { cursor: 12 }),
@@ -192,8 +273,10 @@ async function main() {
     `${counts.expect_null} invalid lines, ${counts.notifications} notifications`);
   console.log(`mcp fuzz: answered ${counts.answered} by id, ${counts.answered_null} with id null (${counts.expect_null} invalid lines + ${counts.flexible} invalid requests that carry an id), ` +
     `${unanswered.length + Math.max(0, flexUnanswered)} unanswered, ${counts.duplicates} duplicates, ${counts.unknown_ids} unknown ids, ` +
-    `${counts.bad_lines} corrupt stdout lines, ${counts.bytes_out} bytes out; exit ${status.code ?? status.signal}`);
+    `${counts.bad_lines} corrupt stdout lines, ${counts.bad_utf8} lines not UTF-8, ${counts.bytes_out} bytes out; ` +
+    `exit ${status.code ?? status.signal}`);
   const bad = unanswered.length > 0 || counts.duplicates > 0 || counts.unknown_ids > 0 || counts.bad_lines > 0 ||
+    counts.bad_utf8 > 0 ||
     flexUnanswered !== 0 || status.code !== 0;
   if (bad) {
     if (unanswered.length) console.log('mcp fuzz: unanswered ids: ' + unanswered.slice(0, 20).join(', '));

@@ -7,12 +7,14 @@ local helpers = require "helpers"
 
 local client = {}
 
+--- A new empty folder under /tmp.
 local function tmpdir()
   local p = io.popen("mktemp -d /tmp/vdx-mcp-spec.XXXXXX")
   local d = p:read("l")
   p:close()
   return d
 end
+client.tmpdir = tmpdir
 
 local q = helpers.quote
 
@@ -21,6 +23,16 @@ local read = helpers.read
 --- Shell-quotes s; reads a whole file (nil when it cannot): for specs
 -- that run processes beside the MCP server.
 client.quote, client.read = q, read
+client.q = q
+
+--- The names in folder dir, sorted.
+function client.names(dir)
+  local out = {}
+  local p = io.popen("ls -A " .. q(dir) .. " 2>/dev/null")
+  for l in p:lines() do out[#out + 1] = l end
+  p:close()
+  return out
+end
 
 --- Decodes each line of text; returns the list of messages (undecodable
 -- lines become {raw = line}).

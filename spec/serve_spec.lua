@@ -397,6 +397,17 @@ describe("vdx.serve #unit", function()
       assert.equal("<p>hi</p>", http(srv.url .. "/api/html").body)
     end)
 
+    it("answers 431 to request headers over 16 KiB and keeps serving", function()
+      local big = ("c"):rep(20000)
+      local res = http(srv.url .. "/api/html", "-H 'Cookie: k=" .. big .. "'")
+      assert.equal(0, res.rc)
+      assert.equal(431, res.status)
+      assert.equal("request header fields too large (the limit is 16 KiB)\n", res.body)
+      assert.equal(431, http(srv.url .. "/api/html", "-H 'Referer: http://x/" .. big .. "'").status)
+      assert.equal(200, http(srv.url .. "/api/html", "-H 'Cookie: k=" .. ("c"):rep(15000) .. "'").status)
+      assert.equal("<p>hi</p>", http(srv.url .. "/api/html").body)
+    end)
+
     it("can close its own server from a handler", function()
       local s
       s = assert(vdx.serve { routes = { ["GET /stop"] = function() s:close() end } })

@@ -29,6 +29,8 @@ describe("skills/workspace tools #unit", function()
     write(root .. "/node_modules/lib/x.js", '<b data-testid="vendored"></b>\n')
     write(root .. "/README.md", "line 1\nline 2\nline 3\n")
     write(outside .. "/secret.txt", "secret\n")
+    write(root .. "/long.txt", ("é"):rep(40000) .. "\nshort\n")
+    os.execute(("mkfifo %s/pipe"):format(root))
     os.execute(("ln -s %s %s/escape && ln -s %s/secret.txt %s/src/secret-link"):format(outside, root, outside, root))
     reg = tools.new()
     assert(reg:load_file("skills/workspace/tools.lua", { workspace = root }))
@@ -50,7 +52,7 @@ describe("skills/workspace tools #unit", function()
     assert.equal(".", res.structuredContent.path)
     local names = {}
     for _, e in ipairs(res.structuredContent.entries) do names[#names + 1] = e.name end
-    assert.same({ "README.md", "escape", "node_modules", "src" }, names)
+    assert.same({ "README.md", "escape", "long.txt", "node_modules", "pipe", "src" }, names)
     res = call("read_file", { path = "README.md", offset = 2, limit = 1 })
     assert.equal("    2  line 2\n… more lines follow; call read_file with offset=3", text(res))
     assert.equal(3, res.structuredContent.next_offset)
@@ -91,5 +93,47 @@ describe("skills/workspace tools #unit", function()
     end
     assert.equal("src/components", call("list_directory", { path = "src/./components/../components" })
       .structuredContent.path)
+  end)
+
+  it("refuses a FIFO at once, without waiting for a writer", function()
+    -- A writer that shows up later: a blocking open would return its text.
+    os.execute(("timeout 5 sh -c 'sleep 2; echo from-the-writer > %s/pipe' >/dev/null 2>&1 &"):format(root))
+    local res = call("read_file", { path = "pipe" })
+    assert.is_true(res.isError)
+    assert.matches("pipe is not a regular file (a FIFO, socket or device cannot be read); " ..
+      "only regular files are read", text(res), 1, true)
+    assert.is_nil(text(res):find("from-the-writer", 1, true))
+  end)
+
+  it("cuts a line longer than the limit and pages on past it", function()
+    local res = call("read_file", { path = "long.txt", limit = 1 })
+    assert.is_nil(res.isError)
+    local s = res.structuredContent
+    assert.same({ 1, true, 2 }, { s.lines, s.more, s.next_offset })
+    local shown = text(res):match("^    1  (.-) … %[line cut: 80000 bytes in all%]\n")
+    assert.equal(("é"):rep(2048), shown)
+    res = call("read_file", { path = "long.txt", offset = s.next_offset })
+    assert.equal("    2  short", text(res))
+    assert.is_false(res.structuredContent.more)
+  end)
+end)
+
+describe("vdxlua mcp with a FIFO in the workspace", function()
+  local client = require "mcp_client"
+
+  it("answers read_file on it at once, keeps answering, and ends when stdin closes", function()
+    local root = client.tmpdir()
+    os.execute("mkfifo " .. client.q(root .. "/pipe"))
+    local msgs, _, err, rc = client.batch({
+      client.initialize(1, "2025-06-18"),
+      client.call(2, "read_file", { path = "pipe" }),
+      { jsonrpc = "2.0", id = 3, method = "ping" },
+    }, "--skills skills --workspace " .. client.q(root), 30000)
+    os.execute("rm -rf " .. client.q(root))
+    assert.equal(0, rc, err)
+    local read = client.by_id(msgs, 2)
+    assert.is_true(read.result.isError)
+    assert.matches("pipe is not a regular file", client.text(read), 1, true)
+    assert.same({}, client.by_id(msgs, 3).result)
   end)
 end)

@@ -86,6 +86,10 @@ static void proc_exited(void *data, vdx_proc *p) {
 
 static void browser_teardown(void *data);
 
+/* How long a browser gets to exit after Browser.close before SIGTERM, and
+ * after SIGTERM before SIGKILL. */
+#define STOP_GRACE_MS 3000
+
 /* Ends the browser now, without waiting: safe in __gc and __close. */
 static void browser_shutdown(vdx_browser *b, const char *why) {
   if (b->closed) return;
@@ -97,7 +101,7 @@ static void browser_shutdown(vdx_browser *b, const char *why) {
     b->conn = NULL;
   }
   if (b->proc) {
-    vdx__proc_kill(b->proc);
+    vdx__proc_stop(b->proc, STOP_GRACE_MS);
     vdx__proc_release(b->proc);
     b->proc = NULL;
   }
@@ -139,15 +143,23 @@ static int browser_close(lua_State *L) {
   vdx_proc *p = b->proc;
   lua_settop(L, 1);
   if (!b->closed && p && !p->exited) {
-    vdx_waiter *w = vdx__waiter_new(b->lp, 10000, "browser:close()");
+    vdx_waiter *w = vdx__waiter_new(b->lp, 4 * STOP_GRACE_MS, "browser:close()");
     if (w == NULL) return luaL_error(L, "out of memory");
+    /* Browser.close lets Chromium remove its own temporary folders; the
+     * request is written before the connection closes, and its answer is
+     * not awaited (the process exit is). */
+    if (b->conn) {
+      vdx_waiter *bc = vdx__conn_call(L, b->conn, NULL, "Browser.close", 0, 0);
+      if (bc) vdx__waiter_abandon(bc);
+      else lua_pop(L, 1);
+    }
     b->proc = NULL;
     browser_shutdown(b, "browser:close() was called");
     p->lp = b->lp;
     p->on_exit = close_exited;
     p->cb_data = w;
     vdx__waiter_on_done(w, close_done, p);
-    vdx__proc_kill(p);
+    vdx__proc_stop(p, STOP_GRACE_MS);
     return vdx__await(L, w, 0, vdx__k_true);
   }
   browser_shutdown(b, "browser:close() was called");

@@ -10,6 +10,7 @@
 int vdx__launch_open(lua_State *L);
 int vdx__read_lines(lua_State *L);
 int vdx__watch(lua_State *L);
+int vdx__read_file(lua_State *L);
 
 void vdx__check_opts(lua_State *L, int idx, const char *const *known) {
   if (lua_isnoneornil(L, idx)) return;
@@ -83,6 +84,7 @@ LUALIB_API int luaopen_vdx(lua_State *L) {
     {"now", l_now},
     {"read_lines", vdx__read_lines},
     {"watch", vdx__watch},
+    {"read_file", vdx__read_file},
     {NULL, NULL}};
   vdx__loop_open(L);
   vdx__json_open(L);

@@ -6,17 +6,26 @@
  * renderers; descendants that left the group are found through /proc.
  * Every live group is also recorded in a process-wide table that the
  * SIGINT/SIGTERM handlers and atexit() use, because Chromium does not exit
- * when its client dies.
+ * when its client dies; with it the profile folder the group owns, so that
+ * those paths remove it too (with async-signal-safe calls only).
+ *
+ * Ending a browser is staged (vdx__proc_stop): the owner asks it to close
+ * (Browser.close), then after a grace period the group gets SIGTERM, and
+ * only after a second one SIGKILL.  A browser that was killed leaves its
+ * ProcessSingleton folder (org.chromium.Chromium.*, the target of the
+ * profile's SingletonSocket link) behind; it is removed with the profile.
  */
 #include <dirent.h>
 #include <errno.h>
-#include <ftw.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <sys/types.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "vdx.h"
@@ -25,16 +34,78 @@
 
 #define MAX_GROUPS 256
 #define ERR_TAIL 4096
+#define DIR_MAX 512
 
 static volatile sig_atomic_t groups[MAX_GROUPS];
+static char group_dirs[MAX_GROUPS][DIR_MAX];   /* owned profile, or "" */
 static int handlers_installed;
 static struct sigaction old_int, old_term;
 
+/* -------------------------------------------------------- user data */
+
+/* Removes name (in folder dfd) and everything under it.  Async-signal-safe:
+ * openat, getdents64, unlinkat and close only, no allocation. */
+static void remove_at(int dfd, const char *name, int depth) {
+  if (unlinkat(dfd, name, 0) == 0 || (errno != EISDIR && errno != EPERM)) return;
+  if (depth > 24) return;
+  int fd = openat(dfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+  if (fd < 0) return;
+  /* Entries are removed while the folder is read: read it again until a
+   * pass finds nothing left (bounded). */
+  for (int pass = 0; pass < 8; pass++) {
+    char buf[2048];
+    int removed = 0;
+    long n;
+    lseek(fd, 0, SEEK_SET);
+    while ((n = syscall(SYS_getdents64, fd, buf, sizeof buf)) > 0) {
+      for (long off = 0; off < n;) {
+        struct { uint64_t ino; int64_t off; unsigned short reclen; unsigned char type; char name[]; }
+          *d = (void *)(buf + off);
+        if (strcmp(d->name, ".") != 0 && strcmp(d->name, "..") != 0) {
+          remove_at(fd, d->name, depth + 1);
+          removed++;
+        }
+        off += d->reclen;
+      }
+    }
+    if (removed == 0) break;
+  }
+  close(fd);
+  unlinkat(dfd, name, AT_REMOVEDIR);
+}
+
+/* Removes a profile folder and the ProcessSingleton folder its
+ * SingletonSocket link points to (left behind when Chromium was killed).
+ * Async-signal-safe. */
+static void remove_profile(const char *dir) {
+  char link[DIR_MAX + 32], target[DIR_MAX];
+  if (dir == NULL || *dir == '\0' || strlen(dir) >= DIR_MAX) return;
+  strcpy(link, dir);
+  strcat(link, "/SingletonSocket");
+  ssize_t n = readlink(link, target, sizeof target - 1);
+  if (n > 0) {
+    target[n] = '\0';
+    char *slash = strrchr(target, '/');
+    if (slash) {
+      *slash = '\0';
+      char *base = strrchr(target, '/');
+      if (base && strncmp(base + 1, "org.chromium.Chromium.", 22) == 0)
+        remove_at(AT_FDCWD, target, 0);
+    }
+  }
+  remove_at(AT_FDCWD, dir, 0);
+}
+
 /* ----------------------------------------------------- process table */
 
-static void groups_add(pid_t pgid) {
+static void groups_add(pid_t pgid, const char *owned_dir) {
   for (int i = 0; i < MAX_GROUPS; i++)
-    if (groups[i] == 0) { groups[i] = pgid; return; }
+    if (groups[i] == 0) {
+      group_dirs[i][0] = '\0';
+      if (owned_dir && strlen(owned_dir) < DIR_MAX) strcpy(group_dirs[i], owned_dir);
+      groups[i] = pgid;
+      return;
+    }
 }
 
 static void groups_remove(pid_t pgid) {
@@ -42,14 +113,34 @@ static void groups_remove(pid_t pgid) {
     if (groups[i] == pgid) groups[i] = 0;
 }
 
-/* Async-signal-safe: only kill(2). */
-static void kill_all_groups(void) {
+/* Kills every recorded group, waits (bounded) for each leader to be gone,
+ * then removes the profiles they owned.  Async-signal-safe: kill, waitpid,
+ * nanosleep and remove_profile only. */
+static void end_all_groups(void) {
+  int any = 0;
   for (int i = 0; i < MAX_GROUPS; i++)
-    if (groups[i] > 0) kill(-(pid_t)groups[i], SIGKILL);
+    if (groups[i] > 0) { kill(-(pid_t)groups[i], SIGKILL); any = 1; }
+  if (!any) return;
+  struct timespec tick = {0, 10 * 1000 * 1000};
+  for (int i = 0; i < MAX_GROUPS; i++) {
+    pid_t pid = (pid_t)groups[i];
+    if (pid <= 0) continue;
+    for (int t = 0; t < 200; t++) {
+      pid_t r = waitpid(pid, NULL, WNOHANG);
+      if (r == pid || (r < 0 && errno == ECHILD && kill(pid, 0) < 0)) break;
+      nanosleep(&tick, NULL);
+    }
+  }
+  nanosleep(&tick, NULL);   /* the group's renderers die a moment later */
+  for (int i = 0; i < MAX_GROUPS; i++)
+    if (groups[i] > 0) {
+      remove_profile(group_dirs[i]);
+      groups[i] = 0;
+    }
 }
 
 static void on_fatal_signal(int sig) {
-  kill_all_groups();
+  end_all_groups();
   struct sigaction *old = sig == SIGINT ? &old_int : &old_term;
   if (old->sa_handler == SIG_IGN) return;
   if (old->sa_handler != SIG_DFL && !(old->sa_flags & SA_SIGINFO)) {
@@ -70,7 +161,7 @@ static void install_handlers(void) {
   sigemptyset(&sa.sa_mask);
   sigaction(SIGINT, &sa, &old_int);
   sigaction(SIGTERM, &sa, &old_term);
-  atexit(kill_all_groups);
+  atexit(end_all_groups);
 }
 
 /* Kills every process whose parent chain leads to root (via /proc). */
@@ -107,19 +198,6 @@ static void kill_descendants(pid_t root) {
     for (int j = 0; j < n; j++)
       if (ppids[j] == tree[i] && nt < 4096) tree[nt++] = pids[j];
   for (int i = 1; i < nt; i++) kill(tree[i], SIGKILL);
-}
-
-/* -------------------------------------------------------- user data */
-
-static int rm_entry(const char *path, const struct stat *sb, int flag,
-                    struct FTW *ftw) {
-  (void)sb; (void)flag; (void)ftw;
-  remove(path);
-  return 0;
-}
-
-static void remove_tree(const char *dir) {
-  if (dir && *dir) nftw(dir, rm_entry, 32, FTW_DEPTH | FTW_PHYS);
 }
 
 /* ---------------------------------------------------------- process */
@@ -173,16 +251,22 @@ static void handle_closed(uv_handle_t *h) {
   maybe_free(p);
 }
 
+static void close_stop_timer(vdx_proc *p) {
+  if (p->stop_stage > 0 && !uv_is_closing((uv_handle_t *)&p->stop_timer))
+    uv_close((uv_handle_t *)&p->stop_timer, handle_closed);
+}
+
 static void exit_cb(uv_process_t *h, int64_t status, int sig) {
   vdx_proc *p = h->data;
   p->exited = 1;
+  close_stop_timer(p);
   p->exit_status = status;
   p->term_signal = sig;
   /* Stragglers of the group must not keep the profile busy. */
   kill(-p->pid, SIGKILL);
   kill_descendants(p->pid);
   groups_remove(p->pid);
-  if (p->owns_dir) remove_tree(p->user_data_dir);
+  if (p->owns_dir) remove_profile(p->user_data_dir);
   uv_close((uv_handle_t *)h, handle_closed);
   if (!uv_is_closing((uv_handle_t *)&p->err_pipe))
     uv_close((uv_handle_t *)&p->err_pipe, handle_closed);
@@ -194,6 +278,28 @@ void vdx__proc_kill(vdx_proc *p) {
   p->killed = 1;
   kill_descendants(p->pid);
   kill(-p->pid, SIGKILL);
+}
+
+static void stop_tick(uv_timer_t *t) {
+  vdx_proc *p = t->data;
+  if (p->exited) return;
+  if (p->stop_stage == 1) {
+    p->stop_stage = 2;
+    kill(-p->pid, SIGTERM);
+    uv_timer_start(&p->stop_timer, stop_tick, (uint64_t)p->stop_grace_ms, 0);
+  } else {
+    vdx__proc_kill(p);
+  }
+}
+
+void vdx__proc_stop(vdx_proc *p, int grace_ms) {
+  if (p == NULL || p->exited || p->killed || p->stop_stage > 0) return;
+  if (uv_timer_init(p->proc.loop, &p->stop_timer) != 0) { vdx__proc_kill(p); return; }
+  p->stop_timer.data = p;
+  p->handles++;
+  p->stop_stage = 1;
+  p->stop_grace_ms = grace_ms > 0 ? grace_ms : 1;
+  uv_timer_start(&p->stop_timer, stop_tick, (uint64_t)p->stop_grace_ms, 0);
 }
 
 void vdx__proc_release(vdx_proc *p) {
@@ -216,7 +322,7 @@ void vdx__proc_finish(vdx_proc *p) {
   }
   usleep(20000);  /* renderers die a moment after the group kill */
   groups_remove(p->pid);
-  if (p->owns_dir) remove_tree(p->user_data_dir);
+  if (p->owns_dir) remove_profile(p->user_data_dir);
 }
 
 const char *vdx__proc_stderr(const vdx_proc *p) { return p->err; }
@@ -237,6 +343,7 @@ static void proc_teardown(void *data) {
     uv_close((uv_handle_t *)&p->proc, handle_closed);
   if (!uv_is_closing((uv_handle_t *)&p->err_pipe))
     uv_close((uv_handle_t *)&p->err_pipe, handle_closed);
+  close_stop_timer(p);
 }
 
 /* Registers p for teardown; called once the owner knows the loop. */
@@ -297,7 +404,7 @@ vdx_proc *vdx__proc_spawn(uv_loop_t *loop, const vdx_proc_opts *o,
     return NULL;
   }
   p->pid = p->proc.pid;
-  groups_add(p->pid);
+  groups_add(p->pid, p->owns_dir ? p->user_data_dir : NULL);
   p->handles = 2;
   uv_read_start((uv_stream_t *)&p->err_pipe, stderr_alloc, stderr_read);
   if (o->use_pipe) {

@@ -22,6 +22,9 @@ struct vdx_proc {
   int pid;
   int handles;            /* libuv handles not yet closed */
   int exited, killed, released, owns_dir, echo_stderr;
+  int stop_stage;         /* vdx__proc_stop: 0 none, 1 waiting, 2 SIGTERM sent */
+  int stop_grace_ms;
+  uv_timer_t stop_timer;
   int64_t exit_status;
   int term_signal;
   char *user_data_dir;
@@ -37,6 +40,13 @@ struct vdx_proc {
 vdx_proc *vdx__proc_spawn(uv_loop_t *loop, const vdx_proc_opts *o,
                           uv_pipe_t **to_browser, uv_pipe_t **from_browser,
                           char *errbuf, size_t errsize);
+/*
+ * Ends the process gently: the owner has asked the browser to close
+ * (Browser.close); if it still runs after grace_ms its group gets SIGTERM,
+ * and after grace_ms more SIGKILL.  Does nothing once it exited or was
+ * killed.
+ */
+void vdx__proc_stop(vdx_proc *p, int grace_ms);
 /* The owner lets go; memory is freed once libuv has closed the handles. */
 void vdx__proc_release(vdx_proc *p);
 /* Kills and reaps synchronously, bounded; for teardown only. */

@@ -392,7 +392,10 @@ static const char *start(vdx_server *srv, const char *iface, int ipv6,
   info.foreign_loops = loops;
   info.port = CONTEXT_PORT_NO_LISTEN;
   info.pt_serv_buf_size = 64 * 1024;
-  info.max_http_header_data = 16 * 1024;
+  /* lws closes a connection without a reply when the headers outgrow
+   * this buffer: it is kept at its largest, and on_request answers 431
+   * past SERVE_MAX_HEADERS. */
+  info.max_http_header_data = 65535;
   handle_set before = {0};
   uv_walk(vdx__uv_of(srv->lp), collect_cb, &before);
   srv->ctx = lws_create_context(&info);

@@ -22,6 +22,8 @@
 
 /* Request bodies larger than this are answered with 413. */
 #define SERVE_MAX_BODY (16u * 1024u * 1024u)
+/* The largest request line and headers answered; more gets 431. */
+#define SERVE_MAX_HEADERS (16u * 1024u)
 
 typedef struct vdx_server vdx_server;
 

@@ -358,12 +358,25 @@ static int dispatch(struct lws *wsi, serve_pss *ps) {
 
 /* --------------------------------------------------------------- bodies */
 
+/* The bytes of the request line and the headers lws knows by name. */
+static size_t header_bytes(struct lws *wsi) {
+  size_t total = 0;
+  for (int i = 0; i < (int)WSI_TOKEN_COUNT; i++) {
+    int n = lws_hdr_total_length(wsi, (enum lws_token_indexes)i);
+    if (n > 0) total += (size_t)n;
+  }
+  return total;
+}
+
 /* A new request: dispatch now, or wait for the body it announces. */
 static int on_request(struct lws *wsi, serve_pss *ps) {
   serve_core *core = core_of(wsi);
   char cl[32];
   pss_reset(ps);
   if (core == NULL || core->srv == NULL) return -1;
+  if (header_bytes(wsi) > SERVE_MAX_HEADERS)
+    return vdx__serve_send_text_ex(wsi, ps, 431, "request header fields too "
+                                   "large (the limit is 16 KiB)\n", NULL, 1);
   long long len = -1;
   if (lws_hdr_copy(wsi, cl, sizeof cl, WSI_TOKEN_HTTP_CONTENT_LENGTH) > 0)
     len = strtoll(cl, NULL, 10);

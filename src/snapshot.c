@@ -561,7 +561,14 @@ vdx_frame *vdx__ref_frame(lua_State *L, vdx_page *p, const char *ref) {
   }
   return f;
 bad:
-  luaL_error(L, "'%s' is not a ref (refs look like e3 or f1_e7)", ref);
+  /* Typed, so that a tool reports it as a bad argument, not a bug. */
+  vdx__error_push(L, "InvalidArgument", "'%s' is not a ref (refs look like "
+                  "e3 or f1_e7; take them from a snapshot)", ref);
+  lua_pushstring(L, ref);
+  lua_setfield(L, -2, "ref");
+  lua_pushliteral(L, "ref");
+  lua_setfield(L, -2, "field");
+  lua_error(L);
   return NULL;
 }
 

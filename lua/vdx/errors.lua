@@ -69,10 +69,13 @@ errors.catalog = {
     title = "Timed out",
     causes = { "The page is still loading or the network is slow",
       "The awaited condition never happens (wrong text, element hidden)",
-      "A dialog or overlay is blocking the page" },
+      "A dialog or overlay is blocking the page",
+      "A script of the page never returns (an endless loop holds its main thread, so nothing in the page answers)" },
     actions = { "Call browser_snapshot() to see the current state of the page.",
       "Call browser_wait_for(text=…) with a condition that marks the state you need.",
-      "Retry the call; raise its timeout if the page is just slow." },
+      "Retry the call; raise its timeout if the page is just slow.",
+      "If the page itself hangs (a snapshot times out too), call browser_close() to end it (the next call opens a " ..
+        "fresh page), or browser_navigate(url=…) to another site, which gets a new renderer process." },
   },
   ElementCovered = {
     title = "Another element would receive the click",

@@ -43,11 +43,13 @@ local Server = {}
 Server.__index = Server
 
 --- A server.  opts: registry (vdx.tools), roles (vdx.roles), skills (list),
+-- paths (the vdx.paths policy the tools follow; default: no workspace),
 -- write(line) (one complete line of output), log(level, fmt, …),
 -- max_bytes (the message limit, for error text).
 function mcp.new(opts)
   local self = setmetatable({
     registry = opts.registry, roles = opts.roles, skills = opts.skills or {},
+    paths = opts.paths or require("vdx.paths").new {},
     write_line = opts.write, log = opts.log or function() end, max_bytes = opts.max_bytes,
     version = nil, ready = false, inflight = {}, inflight_count = 0,
     info = { name = "vdxlua", title = "vdxlua", version = vdx.version },
@@ -252,7 +254,7 @@ end
 function Server:call_tool(rq, name, args)
   local role = self.roles:current()
   local ctx = { roles = self.roles, role = role, role_name = role.name, errors = errors,
-    log = self.log, tools = self.registry, server = self }
+    log = self.log, tools = self.registry, server = self, paths = self.paths }
   -- ctx:page() and ctx.page() both work: tool authors write either.
   function ctx.page() return ctx.role:page() end
   function ctx.cancelled() return rq.cancelled end
@@ -304,7 +306,10 @@ function Server:serialized(rq, fn)
   return res
 end
 
+-- The key of a request id in self.inflight; numbers that decode to the
+-- same double share a key (as the cancellation's requestId decodes).
 local function inflight_key(id)
+  if type(id) == "number" then return ("number:%.17g"):format(id) end
   return type(id) .. ":" .. tostring(id)
 end
 
@@ -348,24 +353,38 @@ function Server:negotiate(rq)
   rq.progress_token = meta.progressToken
 end
 
+-- The id of msg as it is echoed: its raw text from the input when known
+-- (so "\u0041", 123456789012345678901 or 1.0 come back byte for byte),
+-- else the string or integer; nil when the id is not acceptable (not a
+-- string or an integral number).
+local function reply_id_of(id, raw)
+  if type(id) == "string" then return raw and raw:sub(1, 1) == '"' and json.raw(raw) or id end
+  if type(id) ~= "number" or id ~= id or id == math.huge or id == -math.huge or id ~= math.floor(id) then
+    return nil
+  end
+  if raw and raw:match("^%-?%d[%d.eE+-]*$") then return json.raw(raw) end
+  return math.tointeger(id) or json.raw(("%.17g"):format(id))
+end
+
 --- Handles one decoded message; returns the response table, or nil when
--- none is due (notifications, responses, cancelled requests).
-function Server:message(msg)
+-- none is due (notifications, responses, cancelled requests).  raw_id is
+-- the id's text in the input, when known.
+function Server:message(msg, raw_id)
   if type(msg) ~= "table" or json.looks_like_array(msg) then
     return { jsonrpc = "2.0", id = json.null, error = err_obj(INVALID_REQUEST, "Invalid Request: expected an object") }
   end
   local id = msg.id
   if type(id) == "number" then id = math.tointeger(id) or id end
-  local id_ok = id == nil or type(id) == "string" or math.type(id) == "integer"
-  local reply_id = id_ok and id or json.null
+  local reply = reply_id_of(id, raw_id)
+  local id_ok = id == nil or reply ~= nil
   if msg.method == nil and (msg.result ~= nil or msg.error ~= nil) then return nil end
   if msg.jsonrpc ~= "2.0" or type(msg.method) ~= "string" or not id_ok then
-    return { jsonrpc = "2.0", id = reply_id == nil and json.null or reply_id,
+    return { jsonrpc = "2.0", id = reply or json.null,
       error = err_obj(INVALID_REQUEST, "Invalid Request: need jsonrpc \"2.0\", a string method and a string or integer id") }
   end
   if msg.params ~= nil and not is_object(msg.params) then
     if id == nil then return nil end
-    return { jsonrpc = "2.0", id = id, error = err_obj(INVALID_PARAMS, "Invalid params: params must be an object") }
+    return { jsonrpc = "2.0", id = reply, error = err_obj(INVALID_PARAMS, "Invalid params: params must be an object") }
   end
   if id == nil then
     self:notification(msg)
@@ -373,10 +392,10 @@ function Server:message(msg)
   end
   local rq = { id = id, method = msg.method, params = msg.params or {} }
   local perr = self:negotiate(rq)
-  if perr then return { jsonrpc = "2.0", id = id, error = perr } end
+  if perr then return { jsonrpc = "2.0", id = reply, error = perr } end
   local h = handlers[msg.method]
   if not h then
-    return { jsonrpc = "2.0", id = id, error = err_obj(METHOD_NOT_FOUND, "Method not found: " .. msg.method) }
+    return { jsonrpc = "2.0", id = reply, error = err_obj(METHOD_NOT_FOUND, "Method not found: " .. msg.method) }
   end
   local key = inflight_key(id)
   self.inflight[key] = rq
@@ -390,16 +409,16 @@ function Server:message(msg)
   if rq.cancelled then return nil end
   if not ok then
     if getmetatable(res) == PROTO then
-      return { jsonrpc = "2.0", id = id, error = setmetatable(res, nil) }
+      return { jsonrpc = "2.0", id = reply, error = setmetatable(res, nil) }
     end
     self.log("error", "%s: %s", msg.method, tostring(res))
-    return { jsonrpc = "2.0", id = id, error = err_obj(INTERNAL, "Internal error: " .. tostring(res):match("^[^\n]*")) }
+    return { jsonrpc = "2.0", id = reply, error = err_obj(INTERNAL, "Internal error: " .. tostring(res):match("^[^\n]*")) }
   end
   if rq.modern then
     res.resultType = "complete"
     res._meta = { [META_SERVER] = self.info }
   end
-  return { jsonrpc = "2.0", id = id, result = res }
+  return { jsonrpc = "2.0", id = reply, result = res }
 end
 
 --- Handles one input line (runs inside its own task); never raises.
@@ -409,24 +428,25 @@ function Server:handle_line(line)
   if msg == nil then
     return self:send { jsonrpc = "2.0", id = json.null, error = err_obj(PARSE_ERROR, "Parse error: " .. tostring(err)) }
   end
+  local raw = json.raw_ids(line)
   local ok, perr = pcall(function()
     if type(msg) == "table" and json.looks_like_array(msg) then
       local out = json.array {}
-      for _, m in ipairs(msg) do
-        local r = self:message(m)
+      for i, m in ipairs(msg) do
+        local r = self:message(m, raw[i])
         if r then out[#out + 1] = r end
       end
       if #out > 0 then self:send(out) end
     elseif type(msg) == "table" and next(msg) == nil and line:match("^%s*%[") then
       self:send { jsonrpc = "2.0", id = json.null, error = err_obj(INVALID_REQUEST, "Invalid Request: empty batch") }
     else
-      local r = self:message(msg)
+      local r = self:message(msg, raw[1])
       if r then self:send(r) end
     end
   end)
   if not ok then
     self.log("error", "internal error: %s", tostring(perr))
-    local id = type(msg) == "table" and (type(msg.id) == "string" or math.type(msg.id) == "integer") and msg.id or json.null
+    local id = type(msg) == "table" and not json.looks_like_array(msg) and reply_id_of(msg.id, raw[1]) or json.null
     self:send { jsonrpc = "2.0", id = id, error = err_obj(INTERNAL, "Internal error") }
   end
 end
@@ -591,7 +611,13 @@ function mcp.main(args)
     io.stderr:write("vdxlua mcp: ", mgr, "\n")
     return 2
   end
-  local server = mcp.new { registry = reg, roles = mgr, skills = skill_list, log = log,
+  local policy_ok, policy = pcall(require("vdx.paths").new, { workspace = o.workspace, output = o.output_dir,
+    allow_file_urls = o.allow_file_urls })
+  if not policy_ok then
+    io.stderr:write("vdxlua mcp: --workspace: ", tostring(policy), "\n")
+    return 2
+  end
+  local server = mcp.new { registry = reg, roles = mgr, skills = skill_list, log = log, paths = policy,
     max_bytes = o.max_bytes, write = function(line)
       stdout:write(line, "\n")
       stdout:flush()

@@ -20,7 +20,11 @@ usage: vdxlua mcp [OPTIONS]      serve MCP over stdio (JSON-RPC, one message a l
   --no-watch                     do not reload --tools files and --skills folders
                                  when they change (hot reload is on by default)
   --workspace DIR                the project under test, for the workspace skill's
-                                 tools (default: $VDX_WORKSPACE, else the current folder)
+                                 tools (default: $VDX_WORKSPACE, else the current folder);
+                                 also confines every file a tool reads to DIR
+  --output-dir DIR               where tools write files (screenshots); default
+                                 vdx-output/ in the workspace or the current folder
+  --allow-file-urls              let browser_navigate open file: URLs (refused otherwise)
   --headed                       show the browser window
   --browser-arg ARG              extra Chromium flag (repeatable)
   --executable PATH              the Chromium to launch
@@ -62,6 +66,8 @@ function options.parse(args)
       elseif a == "--no-default-skills" then o.default_skills = false
       elseif a == "--no-watch" then o.watch = false
       elseif a == "--workspace" then o.workspace = value(a)
+      elseif a == "--output-dir" then o.output_dir = value(a)
+      elseif a == "--allow-file-urls" then o.allow_file_urls = true
       elseif a == "--headed" then o.headless = false
       elseif a == "--browser-arg" then o.browser_args[#o.browser_args + 1] = value(a)
       elseif a == "--executable" then o.executable = value(a)

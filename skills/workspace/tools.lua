@@ -8,10 +8,14 @@
 -- (".." cannot climb above the root), then resolved with realpath so a
 -- symbolic link that points outside the root is refused too.  Every output
 -- is bounded (entries, bytes, lines, files scanned, matches).
+local vdx = require "vdx"
+
 local M = {}
 
+-- read_bytes: the largest file read_file opens; line_bytes: where a long
+-- line is cut (with a marker) so that paging always moves on.
 local LIMITS = { entries = 200, bytes = 64 * 1024, lines = 400, files = 2000, file_bytes = 1024 * 1024,
-  matches = 300 }
+  matches = 300, read_bytes = 16 * 1024 * 1024, line_bytes = 4096 }
 M.limits = LIMITS
 
 local SKIP_DIRS = { [".git"] = true, node_modules = true, dist = true, build = true, [".next"] = true,
@@ -37,47 +41,36 @@ local function shell_quote(s)
   return "'" .. tostring(s):gsub("'", "'\\''") .. "'"
 end
 
-local function realpath(p)
-  local h = io.popen("realpath -e -- " .. shell_quote(p) .. " 2>/dev/null")
-  if not h then return nil end
-  local out = h:read("l")
-  h:close()
-  return out
-end
-
 local function refuse(msg, path)
   error({ type = "InvalidArgument", message = msg, field = "path", file = path }, 0)
 end
 
 --- The checker for root: check(path) -> absolute path inside root, its
 -- path relative to root; raises InvalidArgument for a path outside it.
-function M.checker(root)
-  local real_root = realpath(root)
-  if not real_root then error("workspace: the root " .. tostring(root) .. " does not exist", 2) end
-  return function(path)
-    path = path or "."
-    if type(path) ~= "string" or path:find("%z") then refuse("the path must be a string", path) end
-    if path:sub(1, 1) == "/" or path:sub(1, 1) == "~" then
-      refuse("the path must be relative to the workspace root (absolute paths are refused)", path)
-    end
-    local parts = {}
-    for part in path:gmatch("[^/]+") do
-      if part == ".." then
-        if #parts == 0 then refuse("the path leaves the workspace root", path) end
-        parts[#parts] = nil
-      elseif part ~= "." then
-        parts[#parts + 1] = part
-      end
-    end
-    local rel = table.concat(parts, "/")
-    local full = real_root .. (rel ~= "" and ("/" .. rel) or "")
-    local real = realpath(full)
-    if not real then refuse("no such file or folder in the workspace: " .. (rel ~= "" and rel or "."), path) end
-    if real ~= real_root and real:sub(1, #real_root + 1) ~= real_root .. "/" then
-      refuse("the path leads outside the workspace root (through a symbolic link)", path)
-    end
-    return real, rel ~= "" and rel or "."
-  end, real_root
+M.checker = require("vdx.paths").checker
+
+-- Reads the regular file full without blocking the loop; raises a typed
+-- error that says what to do when it cannot.
+local function read_whole(full, rel, path, max)
+  local data, msg, code = vdx.read_file(full, { max_bytes = max })
+  if data then return data end
+  if code == "Timeout" then
+    error({ type = "Timeout", message = "reading " .. rel .. ": " .. msg, file = rel }, 0)
+  elseif code == "NotRegular" then
+    refuse(rel .. " is " .. msg .. "; only regular files are read", path)
+  elseif code == "TooLarge" then
+    refuse(rel .. ": " .. msg .. "; read a smaller file", path)
+  end
+  refuse("cannot read " .. rel .. ": " .. msg, path)
+end
+
+-- Cuts line to at most n bytes on a UTF-8 character boundary, with a
+-- marker that says how long the line was.
+local function cut_line(line, n)
+  if #line <= n then return line end
+  local stop = n
+  while stop > 0 and (line:byte(stop + 1) or 0) & 0xC0 == 0x80 do stop = stop - 1 end
+  return line:sub(1, stop) .. (" … [line cut: %d bytes in all]"):format(#line)
 end
 
 local function is_dir(p)
@@ -135,20 +128,23 @@ function M.new(root)
     run = function(_, args)
       local full, rel = check(args.path)
       if is_dir(full) then refuse("a folder, not a file: " .. rel .. " (use list_directory)", args.path) end
-      local f = io.open(full, "rb")
-      if not f then refuse("cannot read " .. rel, args.path) end
+      local data = read_whole(full, rel, args.path, LIMITS.read_bytes)
+      if data:find("%z") then refuse("a binary file: " .. rel, args.path) end
       local first, limit = args.offset or 1, args.limit or LIMITS.lines
-      local out, n, bytes, more = {}, 0, 0, false
-      for line in f:lines() do
+      local out, n, bytes, more, pos = {}, 0, 0, false, 1
+      while pos <= #data do
+        local nl = data:find("\n", pos, true)
+        local line = data:sub(pos, (nl or #data + 1) - 1)
+        pos = (nl or #data) + 1
         n = n + 1
         if n >= first then
-          if #out >= limit or bytes + #line > LIMITS.bytes then more = true break end
-          if line:find("%z") then f:close() refuse("a binary file: " .. rel, args.path) end
+          line = cut_line(line, LIMITS.line_bytes)
+          -- The first line always fits (cut), so paging always advances.
+          if #out >= limit or (#out > 0 and bytes + #line > LIMITS.bytes) then more = true break end
           out[#out + 1] = ("%5d  %s"):format(n, line)
           bytes = bytes + #line + 1
         end
       end
-      f:close()
       local text = table.concat(out, "\n")
       if more then text = text .. ("\n… more lines follow; call read_file with offset=%d"):format(first + #out) end
       return { text = text, structured = { path = rel, offset = first, lines = #out, more = more,
@@ -178,10 +174,10 @@ function M.new(root)
         local ext = file:match("%.([%w]+)$")
         if ext and SOURCE_EXT[ext:lower()] and scanned < LIMITS.files then
           scanned = scanned + 1
-          local f = io.open(file, "rb")
-          if f then
+          local data = vdx.read_file(file, { max_bytes = LIMITS.file_bytes })
+          if data then
             local n = 0
-            for line in f:lines() do
+            for line in data:gmatch("[^\n]*") do
               n = n + 1
               for _, p in ipairs(PATTERNS) do
                 for v in line:gmatch(p[2]) do
@@ -196,7 +192,6 @@ function M.new(root)
                 end
               end
             end
-            f:close()
           end
         end
       end

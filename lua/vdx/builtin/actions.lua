@@ -165,7 +165,7 @@ return {
   {
     name = "browser_file_upload",
     title = "Upload files",
-    description = "Set the files of a file input (one or several absolute paths).",
+    description = "Set the files of a file input (one or several absolute paths).\nWhen the server has a workspace (--workspace), the files must be in it (paths relative to it are accepted).",
     input = { type = "object", required = { "paths" }, properties = {
       element = ELEMENT, ref = REF,
       paths = { type = "array", items = { type = "string" }, description = "The absolute paths to the files to upload" },
@@ -173,8 +173,10 @@ return {
     annotations = { readOnlyHint = false, destructiveHint = true },
     run = function(ctx, args)
       local t = util.target(args)
-      return util.action_result(("Uploaded %d files to %s"):format(#args.paths, t),
-        act(ctx, "browser_file_upload", "upload_file", t, args.paths))
+      local policy, files = util.paths(ctx), {}
+      for i, p in ipairs(args.paths) do files[i] = policy:read_path(p) end
+      return util.action_result(("Uploaded %d files to %s"):format(#files, t),
+        act(ctx, "browser_file_upload", "upload_file", t, files))
     end,
   },
   {

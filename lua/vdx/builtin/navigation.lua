@@ -24,7 +24,7 @@ return {
   {
     name = "browser_navigate",
     title = "Navigate to a URL",
-    description = "Navigate to a URL in the current role's page.\nWaits for the load event (or wait_until) and reports the final URL, status and title.",
+    description = "Navigate to a URL in the current role's page.\nWaits for the load event (or wait_until) and reports the final URL, status and title. file: URLs are refused unless the server runs with --allow-file-urls.",
     input = { type = "object", required = { "url" }, properties = {
       url = { type = "string", minLength = 1, description = "The URL to navigate to" },
       wait_until = { type = "string", enum = { "commit", "domcontentloaded", "load", "networkidle" },
@@ -32,6 +32,7 @@ return {
     } },
     annotations = { readOnlyHint = false, destructiveHint = false, openWorldHint = true },
     run = function(ctx, args)
+      util.paths(ctx):check_url(args.url)
       local page = ctx:page()
       local res = page:navigate(args.url, { wait_until = args.wait_until })
       return nav_result(res, decide(ctx))

@@ -1,7 +1,7 @@
 --- vdx.builtin.observe: what the page logged and loaded, screenshots, and
 -- the checked evaluate.
 local util = require "vdx.builtin.util"
-local guard = require "vdx.guard"
+local effects = require "vdx.effects"
 
 local function lines(list, fmt)
   local out = {}
@@ -52,7 +52,7 @@ return {
     description = "Take a screenshot of the viewport, the full page or one element, saved to a file.\nYou cannot act on a screenshot; use browser_snapshot for that.",
     input = { type = "object", properties = {
       type = { type = "string", enum = { "png", "jpeg" }, description = "Image format, default png" },
-      filename = { type = "string", description = "File to save to (default: a temporary file)" },
+      filename = { type = "string", description = "File name, relative to the output folder (default vdx-output/; --output-dir); an existing file is never replaced. Default: page-<time>-<n>.png" },
       element = util.ELEMENT, ref = util.REF,
       fullPage = { type = "boolean", description = "The full scrollable page instead of the viewport" },
     } },
@@ -60,7 +60,7 @@ return {
     run = function(ctx, args)
       local page = ctx:page()
       local fmt = args.type or "png"
-      local path = args.filename or (os.tmpname() .. "." .. fmt)
+      local path = util.paths(ctx):write_path(args.filename, "page", fmt)
       local res = util.need(page, "screenshot", "browser_take_screenshot")(page,
         { path = path, full_page = args.fullPage, ref = args.ref, format = fmt })
       path = type(res) == "table" and res.path or path
@@ -79,7 +79,7 @@ return {
   {
     name = "browser_evaluate",
     title = "Evaluate JavaScript",
-    description = "Evaluate a JavaScript function on the page (or on an element, with ref) and return its JSON value.\nWith ref the function gets the element and runs in vdxlua's isolated world of its frame: it sees the DOM, not the page's script variables.\nFor reading: scripts that obviously act (click, submit, value assignment, navigation …) are refused. This is a pattern check, not a sandbox.",
+    description = "Evaluate a JavaScript function on the page (or on an element, with ref) and return its JSON value.\nWith ref the function gets the element and runs in vdxlua's isolated world of its frame: it sees the DOM, not the page's script variables.\nFor reading only: a script that acts is refused, first by a pattern check of its source, then by what it does while it runs (navigation, requests that write, DOM changes, cookie and storage writes, history changes, focus, timers given code). Those effects are blocked or undone and the answer names them.",
     input = { type = "object", required = { "function" }, properties = {
       ["function"] = { type = "string", minLength = 1, description = "() => { /* code */ } or (element) => { /* code */ } when ref is given" },
       element = util.ELEMENT, ref = util.REF,
@@ -92,11 +92,17 @@ return {
       if args.ref then
         -- On an element: the same refusal rules, then the bridge of the
         -- ref's frame calls the function with the element.
-        local refused = guard.refusal(src)
+        -- In the isolated world the page's own prototypes are out of reach:
+        -- the pattern check, then the watch of the DOM, storage, cookies,
+        -- navigations and requests around the call.
+        local refused = effects.pattern_refusal(src)
         if refused then error(refused, 0) end
-        v = util.need(page, "bridge", "browser_evaluate")(page, "evaluateOn", { args.ref, src }, { frame = args.ref })
+        local bridge = util.need(page, "bridge", "browser_evaluate")
+        v = effects.around(page, function()
+          return bridge(page, "evaluateOn", { args.ref, src }, { frame = args.ref })
+        end)
       else
-        v = util.need(page, "evaluate_checked", "browser_evaluate")(page, src)
+        v = effects.evaluate(page, src)
       end
       local json = require "vdx.json"
       local text = json.encode(v == nil and json.null or v) or tostring(v)

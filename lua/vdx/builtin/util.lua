@@ -17,6 +17,16 @@ function util.need(page, method, tool)
   return f
 end
 
+local default_paths
+
+--- The vdx.paths policy of the call: the server's, else one with no
+-- workspace (file URLs refused, files written under ./vdx-output).
+function util.paths(ctx)
+  if ctx.paths then return ctx.paths end
+  default_paths = default_paths or require("vdx.paths").new {}
+  return default_paths
+end
+
 --- The target of an action: the ref when given, else the element
 -- description (the fallback ladder of the core).  Raises InvalidArgument
 -- when neither is there.
