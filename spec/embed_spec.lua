@@ -19,8 +19,25 @@ local PAGES = {
   "/admin/login: Admin sign in · Marketplace | Admin sign in",
 }
 
+--- True (after marking the test pending) when this run cannot host the
+-- test: stock lua5.4 cannot load the sanitizer build of vdx.so, and under
+-- the vdxlua runner (the ASan run) the specs run inside vdx's own loop,
+-- where there is no host to poll it.
+local function cannot_host(subprocess)
+  if subprocess and os.getenv("VDX_ASAN") then
+    pending("stock lua5.4 cannot load the sanitizer build of vdx.so")
+    return true
+  end
+  if not subprocess and vdx.current_task() then
+    pending("under the vdxlua runner vdx owns the loop")
+    return true
+  end
+  return false
+end
+
 --- Runs examples/embed_<host>.lua; checks its pages and its host timer.
 local function check_example(host)
+  if cannot_host(true) then return end
   local out, status = helpers.run(ENV .. "lua5.4 examples/embed_" .. host .. ".lua")
   assert.equal(0, status, out)
   local kept, expected = out:match("host timer: (%d+) of (%d+) ticks")
@@ -52,6 +69,7 @@ describe("vdx in a host's loop", function()
   end)
 
   it("turns vdx under luv only when vdx has something due, with no polling timer", function()
+    if cannot_host(true) then return end
     local out, status = helpers.run(ENV .. "lua5.4 spec/fixtures/embed/idle_luv.lua")
     assert.equal(0, status, out)
     local turns, slept = out:match("^turns (%d+) slept (%a+)")
@@ -94,6 +112,7 @@ describe("the pollable contract", function()
   end
 
   it("drives a browser from a plain select loop with pollfd, timeout and step", function()
+    if cannot_host(false) then return end
     assert.equal("r", vdx.events())
     assert.equal(math.type(vdx.pollfd()), "integer")
     local task = vdx.spawn(function()
@@ -109,6 +128,7 @@ describe("the pollable contract", function()
   end)
 
   it("wakes a select that watches the fd alone when a vdx timer is due", function()
+    if cannot_host(false) then return end
     local task = vdx.spawn(function() vdx.sleep(30); vdx.sleep(30); return "woke" end)
     local turns = select_until(task, false)
     assert.equal("woke", vdx.wait(task))
@@ -116,6 +136,7 @@ describe("the pollable contract", function()
   end)
 
   it("steps with a bounded wait, and refuses to step from inside a task", function()
+    if cannot_host(false) then return end
     assert.is_true(vdx.step(0))
     assert.is_true(vdx.step(0.01))
     -- Called as a method, as cqueues does: vdx:step(0).
@@ -130,6 +151,7 @@ end)
 
 describe("host adapters #unit", function()
   it("names the adapters when a plain coroutine waits with none installed", function()
+    if cannot_host(false) then return end
     assert.is_nil(vdx.host())
     local co = coroutine.wrap(function() return pcall(vdx.sleep, 1) end)
     local ok, err = co()
@@ -142,6 +164,7 @@ describe("host adapters #unit", function()
   end)
 
   it("waits through an installed adapter and resumes the call with its value", function()
+    if cannot_host(false) then return end
     -- A minimal host: its wait yields to the test, which resumes the
     -- coroutine until the call is done.
     local waits = 0

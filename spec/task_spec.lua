@@ -76,10 +76,15 @@ describe("vdx tasks #unit", function()
     local co = coroutine.wrap(function() return pcall(vdx.sleep, 1) end)
     local ok, err = co()
     assert.is_false(ok)
-    -- Outside the loop it may be a host's coroutine: the error names the
-    -- host adapters (see embed_spec).
-    assert.equal("NoHostAdapter", err.type)
-    assert.matches("run it as a vdx task (vdx.spawn)", err.message, 1, true)
+    if vdx.current_task() then
+      -- Under the vdxlua runner the spec itself is a task, inside the loop.
+      assert.matches("call it from a task", err)
+    else
+      -- Outside the loop it may be a host's coroutine: the error names the
+      -- host adapters (see embed_spec).
+      assert.equal("NoHostAdapter", err.type)
+      assert.matches("run it as a vdx task (vdx.spawn)", err.message, 1, true)
+    end
     -- Inside the loop (here: a coroutine made by a task) no host can run it.
     local t = vdx.spawn(function()
       return coroutine.wrap(function() return pcall(vdx.sleep, 1) end)()

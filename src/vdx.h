@@ -6,6 +6,7 @@
  * luaopen_vdx.  Each object type lives in its own file:
  *
  *   loop.c     the per-Lua-state event loop, tasks, waiters, callbacks
+ *   poll.c     vdx as a pollable object for hosts that own their loop
  *   json.c     lua-cjson from C
  *   error.c    typed error objects (vdx.Error)
  *   conn.c     one CDP connection: ids, pending calls, sessions, events
