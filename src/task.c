@@ -377,6 +377,13 @@ static int task_cancel(lua_State *L) {
 
 static int task_gc(lua_State *L) {
   vdx_task *t = check_task(L, 1);
+  /* Joiners left only when the state closes while someone waits for t
+   * (os.exit(code, true) in a task): the loop frees their waiters. */
+  while (t->joiners) {
+    joiner *j = t->joiners;
+    t->joiners = j->next;
+    free(j);
+  }
   if (t->result_ref != LUA_NOREF) {
     luaL_unref(L, LUA_REGISTRYINDEX, t->result_ref);
     t->result_ref = LUA_NOREF;
