@@ -26,6 +26,7 @@
 #include <string.h>
 #include <unistd.h>
 #ifdef __linux__
+#include <sys/epoll.h>
 #include <sys/timerfd.h>
 #endif
 
@@ -90,8 +91,27 @@ static void arm(vdx_loop *lp) {
 #endif
 }
 
-/* The loop of L, made pollable on first use.  The new timerfd is watched
- * from the next turn on, so the loop is marked to turn once at once. */
+/*
+ * Puts the timerfd into the backend's epoll set now: libuv would only add
+ * it on its next turn, and a host that watches the fd alone would never
+ * make that turn happen.  libuv adopts the entry when it turns (it answers
+ * EEXIST with a modify), and the entry's data is the fd, as libuv's is.
+ */
+static void watch_now(uv_loop_t *uv, int fd) {
+#ifdef __linux__
+  struct epoll_event e;
+  memset(&e, 0, sizeof e);
+  e.events = EPOLLIN;
+  e.data.fd = fd;
+  epoll_ctl(uv_backend_fd(uv), EPOLL_CTL_ADD, fd, &e);
+#else
+  (void)uv; (void)fd;
+#endif
+}
+
+/* The loop of L, made pollable on first use.  Calls made before it may
+ * have started watchers libuv has not registered yet, so the loop is
+ * marked to turn once at once (the timerfd fires at once). */
 static vdx_loop *pollable_loop(lua_State *L) {
   vdx_loop *lp = vdx__loop_quiet(L);
   void **slot = vdx__loop_pollable(lp);
@@ -108,6 +128,7 @@ static vdx_loop *pollable_loop(lua_State *L) {
     uv_poll_init(vdx__uv_of(lp), &p->wake, p->tfd);
     uv_poll_start(&p->wake, UV_READABLE, wake_cb);
     uv_unref((uv_handle_t *)&p->wake);
+    watch_now(vdx__uv_of(lp), p->tfd);
   }
   *slot = p;
   vdx__on_teardown(lp, pollable_teardown, p);
