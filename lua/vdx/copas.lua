@@ -89,7 +89,10 @@ function M.install(copas)
       vdx.step(0)
       local list = self.parked
       self.parked = {}
-      for _, co in ipairs(list) do tick(co) end
+      for _, co in ipairs(list) do
+        if self.closed then break end  -- one of them closed the adapter
+        tick(co)
+      end
     end
   end)
   return self

@@ -29,6 +29,7 @@ local function wake_parked(self)
   if #list == 0 then return end
   self.parked = {}
   for _, co in ipairs(list) do
+    if self.closed then return end  -- one of them closed the adapter
     local ok, err = coroutine.resume(co)
     if not ok then
       io.stderr:write("vdx.luv: error in a coroutine waiting on vdx: ",
@@ -58,8 +59,7 @@ end
 --- Installs the adapter on the luv module `uv` (what `require "luv"`
 -- returned) and returns a handle whose :close() removes it and closes its
 -- luv handles (coroutines still waiting in vdx calls are not resumed
--- again).  Raises when
--- another host adapter is installed or uv is not luv.
+-- again).  Raises when another host adapter is installed or uv is not luv.
 function M.install(uv)
   if type(uv) ~= "table" or type(uv.new_poll) ~= "function" then
     error("vdx.luv.install(uv): uv must be the luv module (require 'luv')", 2)
