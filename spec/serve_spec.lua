@@ -300,6 +300,11 @@ describe("vdx.serve #unit", function()
           ["GET /api/fail"] = function() error("handler exploded") end,
           ["GET /api/bad"] = function() return { status = 200, colour = "red" } end,
           ["GET /api/wait"] = function() vdx.sleep(10); return "slept" end,
+          ["GET /api/wait-header"] = function(req)
+            vdx.sleep(20)
+            return req.headers["x-custom-thing"] .. " " .. req.path
+          end,
+          ["GET /api/slow"] = function() vdx.sleep(1500); return "too late" end,
           ["GET /api/products/*"] = function(req) return "product " .. req.path end,
           ["GET /api/products/special/*"] = function() return "special" end,
           ["GET /api/products/1"] = function() return "exact" end,
@@ -369,8 +374,27 @@ describe("vdx.serve #unit", function()
       res = http(srv.url .. "/api/bad")
       assert.equal(500, res.status)
       assert.matches("colour", res.body)
-      res = http(srv.url .. "/api/wait")
-      assert.equal(500, res.status)
+      assert.equal("<p>hi</p>", http(srv.url .. "/api/html").body)
+    end)
+
+    it("runs a handler as a task that may wait before it answers", function()
+      local res = http(srv.url .. "/api/wait")
+      assert.equal(200, res.status)
+      assert.equal("slept", res.body)
+      -- The request's headers are still there after the wait.
+      res = http(srv.url .. "/api/wait-header", "-H 'X-Custom-Thing: 42'")
+      assert.equal("42 /api/wait-header", res.body)
+    end)
+
+    it("answers waiting handlers independently, and drops the answer of a "
+       .. "client that left", function()
+      local a = vdx.spawn(http, srv.url .. "/api/wait")
+      local b = vdx.spawn(http, srv.url .. "/api/wait-header", "-H 'X-Custom-Thing: 7'")
+      assert.equal("slept", vdx.wait(a).body)
+      assert.equal("7 /api/wait-header", vdx.wait(b).body)
+      -- curl gives up after 0.3 s (exit 28) while the handler sleeps on.
+      assert.equal(28, http(srv.url .. "/api/slow", "-m 0.3").rc)
+      vdx.sleep(1500)
       assert.equal("<p>hi</p>", http(srv.url .. "/api/html").body)
     end)
 
@@ -436,6 +460,13 @@ describe("vdx.serve with the browser", function()
                    json = { user = req.json.user } }
         end,
         ["GET /api/me"] = function(req) return { json = req.cookies } end,
+        -- A handler that drives a page of the browser before it answers.
+        ["GET /api/title-of"] = function(req)
+          local p = browser:new_page()
+          local title = p:navigate(srv.url .. req.params.path).title
+          p:close()
+          return { json = { title = title } }
+        end,
       },
     })
     browser = vdx.launch { timeout_ms = 20000 }
@@ -456,6 +487,14 @@ describe("vdx.serve with the browser", function()
         .then(a => a.reduce((x, y) => x + y, 0))]])
     assert.equal(1770, sum)
     assert.equal(60, calls)
+    page:close()
+  end)
+
+  it("lets a route handler drive another page before it answers", function()
+    local page = browser:new_page()
+    page:navigate(srv.url .. "/")
+    assert.equal("serve index", page:evaluate(
+      "fetch('/api/title-of?path=/').then(r => r.json()).then(j => j.title)"))
     page:close()
   end)
 

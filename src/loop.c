@@ -52,11 +52,14 @@ struct vdx_loop {
   vdx_waiter *waiters;      /* live waiters */
   teardown *teardowns;
   int closed;
+  int touched;              /* vdx was called from outside the loop since
+                             * the last step: watchers may be unregistered */
+  void *pollable;           /* poll.c's state, once a host polls vdx */
 };
 
 /* ------------------------------------------------------------- access */
 
-vdx_loop *vdx__loop(lua_State *L) {
+vdx_loop *vdx__loop_quiet(lua_State *L) {
   vdx_loop *lp;
   lua_getfield(L, LUA_REGISTRYINDEX, LOOP_KEY);
   lp = *(vdx_loop **)luaL_checkudata(L, -1, LOOP_MT);
@@ -65,10 +68,31 @@ vdx_loop *vdx__loop(lua_State *L) {
   return lp;
 }
 
+/* Every binding reaches the loop through here, so a call from outside the
+ * loop (a host polling vdx) marks it: the host must step once before it
+ * blocks, or libuv would not yet watch what the call started. */
+vdx_loop *vdx__loop(lua_State *L) {
+  vdx_loop *lp = vdx__loop_quiet(L);
+  if (lp->depth == 0) lp->touched = 1;
+  return lp;
+}
+
 uv_loop_t *vdx__uv(lua_State *L) { return &vdx__loop(L)->uv; }
 uv_loop_t *vdx__uv_of(vdx_loop *lp) { return &lp->uv; }
 lua_State *vdx__main_state(vdx_loop *lp) { return lp->L; }
 int vdx__loop_depth(vdx_loop *lp) { return lp->depth; }
+int vdx__loop_touched(vdx_loop *lp) { return lp->touched; }
+void **vdx__loop_pollable(vdx_loop *lp) { return &lp->pollable; }
+
+/* One turn of the loop for a host that polls it: runs what is due and
+ * never blocks.  Returns whether the loop still has work. */
+int vdx__loop_step(vdx_loop *lp) {
+  lp->depth++;
+  lp->touched = 0;
+  int alive = uv_run(&lp->uv, UV_RUN_NOWAIT);
+  lp->depth--;
+  return alive || lp->ready_head != NULL;
+}
 
 /* ------------------------------------------------------ protected call */
 
@@ -358,6 +382,8 @@ int vdx__await(lua_State *L, vdx_waiter *w, lua_KContext ctx,
     vdx__task_set_continuation(t, w, k, ctx);
     return lua_yieldk(L, 0, (lua_KContext)t, await_k);
   }
+  if (lp->depth == 0 && L != lp->L && lua_isyieldable(L))
+    return vdx__host_wait(L, w, ctx, k);  /* a coroutine of a host */
   if (lp->depth > 0 || L != lp->L) {
     w->abandoned = 1;
     return luaL_error(L, "vdx: cannot wait for %s here: call it from a task "

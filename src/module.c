@@ -95,6 +95,7 @@ LUALIB_API int luaopen_vdx(lua_State *L) {
   vdx__serve_open(L);
   luaL_newlib(L, fns);
   vdx__error_open(L);
+  vdx__poll_open(L);
   lua_pushliteral(L, VDX_VERSION);
   lua_setfield(L, -2, "version");
   lua_getglobal(L, "require");

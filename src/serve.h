@@ -71,6 +71,7 @@ typedef struct serve_pss {
   size_t body_len, body_cap;
   unsigned char *out;   /* response body, at out + LWS_PRE */
   size_t out_len, out_off;
+  struct route_job *job;  /* the route handler task answering this request */
 } serve_pss;
 
 /* A response built from a handler's result. */

@@ -5,8 +5,11 @@
  *
  * Guarantees:
  *   - every request gets exactly one response, or its connection closes;
- *   - a route handler runs in a protected call in the main Lua state; its
- *     error answers 500 and is reported on stderr, never unwinding lws;
+ *   - a route handler runs as a task, so it may wait (vdx.sleep, page:*,
+ *     another server); it starts at once, and answers at once when it does
+ *     not wait.  Its error answers 500 and is reported on stderr, never
+ *     unwinding lws.  A connection that closes first orphans the task,
+ *     which runs on and whose answer is dropped;
  *   - no static path leaves the root: ".." segments and symlinks that
  *     resolve outside it answer 403, missing files 404;
  *   - files are streamed by lws, bodies are sent in chunks, so size is
@@ -25,7 +28,10 @@
 static const char *const method_names[] = {
   "GET", "POST", "OPTIONS", "PUT", "PATCH", "DELETE", "CONNECT", "HEAD"};
 
+static void job_detach(serve_pss *ps);
+
 static void pss_reset(serve_pss *ps) {
+  job_detach(ps);
   free(ps->body);
   free(ps->out);
   memset(ps, 0, sizeof *ps);
@@ -47,8 +53,6 @@ typedef struct call {
   const char *path;
   char *scratch;        /* header values and query fragments */
   size_t scratch_cap;
-  serve_resp r;
-  char *err;            /* set when the call failed: the 500 body */
 } call;
 
 static char *scratch(lua_State *L, call *c, size_t need) {
@@ -227,55 +231,133 @@ static void push_request(lua_State *L, call *c, int live) {
   }
 }
 
-/* Message handler: the error as a string, with a traceback. */
-static int traceback(lua_State *L) {
-  const char *msg = luaL_tolstring(L, 1, NULL);
-  luaL_traceback(L, L, msg, 1);
-  return 1;
-}
-
-/* Keeps the first line of a traceback-decorated message as c->err. */
-static void keep_error(call *c, const char *msg) {
+/* Keeps the first line of a traceback-decorated message as *err. */
+static void keep_error(char **err, const char *msg) {
   const char *tb = strstr(msg, "\nstack traceback:");
   size_t n = tb ? (size_t)(tb - msg) : strlen(msg);
-  free(c->err);
-  c->err = malloc(n + 2);
-  if (c->err) {
-    memcpy(c->err, msg, n);
-    memcpy(c->err + n, "\n", 2);
+  free(*err);
+  *err = malloc(n + 2);
+  if (*err) {
+    memcpy(*err, msg, n);
+    memcpy(*err + n, "\n", 2);
   }
 }
 
-/* The protected part of a route call.  stack: call -> (nothing) */
-static int route_call(lua_State *L) {
-  call *c = lua_touserdata(L, 1);
-  lua_pushcfunction(L, traceback);                      /* 2 */
-  struct lws **live = lua_newuserdatauv(L, sizeof *live, 0);  /* 3 */
-  *live = c->wsi;
-  lua_rawgeti(L, LUA_REGISTRYINDEX, c->srv->routes_ref);
-  lua_getfield(L, -1, c->key);
-  lua_remove(L, -2);
-  push_request(L, c, 3);
-  int st = lua_pcall(L, 1, 1, 2);
-  *live = NULL;  /* the request's headers are gone after the answer */
-  if (st != LUA_OK) {
-    const char *msg = lua_tostring(L, -1);
-    fprintf(stderr, "vdx.serve: error in handler %s: %s\n", c->key,
-            msg ? msg : "?");
-    fflush(stderr);
-    keep_error(c, msg ? msg : "error in handler");
-    return 0;
-  }
-  vdx__serve_take_result(L, lua_gettop(L), &c->r);
+/*
+ * A route handler's task and the answer it leaves.  Owned by the request
+ * (ps->job) until the answer is sent, or by the task once the connection
+ * has closed (orphan): whichever finishes last frees it.
+ */
+typedef struct route_job {
+  struct lws **live;    /* the headers' wsi slot, anchored by live_ref */
+  int live_ref;
+  struct lws *wsi;
+  char *key;
+  serve_resp r;
+  char *err;            /* the 500 body when the handler failed */
+  int starting;         /* run_route is still on the stack */
+  int finished;
+  int orphan;
+} route_job;
+
+static void job_free(route_job *job) {
+  free(job->key);
+  free(job->err);
+  vdx__serve_resp_free(&job->r);
+  free(job);
+}
+
+/* The connection is gone (or reused): the task's answer will be dropped.
+ * Touches no Lua: this runs while lws tears a context down too. */
+static void job_detach(serve_pss *ps) {
+  route_job *job = ps->job;
+  if (job == NULL) return;
+  ps->job = NULL;
+  if (job->finished) { job_free(job); return; }
+  *job->live = NULL;
+  job->orphan = 1;
+}
+
+/* stack: job, result -> ; turns the handler's result into job->r. */
+static int take_result(lua_State *L) {
+  route_job *job = lua_touserdata(L, 1);
+  vdx__serve_take_result(L, 2, &job->r);
   return 0;
 }
 
-/* Runs the handler of route key and answers with what it returned. */
+static void report(route_job *job, lua_State *L, const char *what) {
+  const char *msg = luaL_tolstring(L, -1, NULL);
+  fprintf(stderr, "vdx.serve: %s %s: %s\n", what, job->key, msg);
+  fflush(stderr);
+  keep_error(&job->err, msg);
+  lua_pop(L, 2);
+}
+
+/* The handler's task ended: value at 1 is its results {n=...} or error. */
+static void job_done(void *data, lua_State *L, int ok) {
+  route_job *job = data;
+  *job->live = NULL;  /* the request's headers are gone after the answer */
+  luaL_unref(L, LUA_REGISTRYINDEX, job->live_ref);
+  job->finished = 1;
+  if (job->orphan) { job_free(job); return; }
+  if (!ok) {
+    lua_pushvalue(L, 1);
+    report(job, L, "error in handler");
+  } else {
+    lua_pushcfunction(L, take_result);
+    lua_pushlightuserdata(L, job);
+    lua_rawgeti(L, 1, 1);
+    if (lua_pcall(L, 2, 0, 0) != LUA_OK) report(job, L, "bad result from handler");
+  }
+  if (!job->starting) lws_callback_on_writable(job->wsi);
+}
+
+/* Starts the route's handler as a task.  stack: call -> (nothing) */
+static int route_start(lua_State *L) {
+  call *c = lua_touserdata(L, 1);
+  route_job *job = c->ps->job;
+  job->live = lua_newuserdatauv(L, sizeof *job->live, 0);
+  *job->live = c->wsi;
+  lua_pushvalue(L, -1);
+  job->live_ref = luaL_ref(L, LUA_REGISTRYINDEX);
+  lua_rawgeti(L, LUA_REGISTRYINDEX, c->srv->routes_ref);
+  lua_getfield(L, -1, c->key);
+  lua_remove(L, -2);
+  push_request(L, c, 2);
+  vdx__spawn_then(L, 1, "a route handler", job_done, job);
+  return 0;
+}
+
+/* Sends the answer the finished handler task left, and frees its job. */
+static int job_answer(struct lws *wsi, serve_pss *ps) {
+  route_job *job = ps->job;
+  ps->job = NULL;
+  int rc;
+  if (job->err != NULL || job->r.status == 0)
+    rc = vdx__serve_send_text(wsi, ps, 500, job->err ? job->err : "error\n",
+                              NULL);
+  else
+    rc = vdx__serve_send_resp(wsi, ps, &job->r, 0);
+  job_free(job);
+  return rc;
+}
+
+/* Runs the handler of route key; answers now if it did not wait, else
+ * when its task ends (LWS_CALLBACK_HTTP_WRITEABLE). */
 static int run_route(struct lws *wsi, serve_pss *ps, serve_core *core,
                      const char *key, int method, const char *path) {
   vdx_server *srv = core->srv;
   lua_State *L = srv->L;
   int top = lua_gettop(L);
+  route_job *job = calloc(1, sizeof *job);
+  if (job == NULL || (job->key = strdup(key)) == NULL) {
+    free(job);
+    return -1;
+  }
+  job->wsi = wsi;
+  job->live_ref = LUA_NOREF;
+  job->starting = 1;
+  ps->job = job;
   call c = {0};
   c.wsi = wsi;
   c.ps = ps;
@@ -284,27 +366,24 @@ static int run_route(struct lws *wsi, serve_pss *ps, serve_core *core,
   c.method = method;
   c.path = path;
   core->in_handler++;
-  lua_pushcfunction(L, route_call);
+  lua_pushcfunction(L, route_start);
   lua_pushlightuserdata(L, &c);
   int st = lua_pcall(L, 1, 0, 0);
   core->in_handler--;
+  free(c.scratch);
   if (st != LUA_OK) {
-    const char *msg = lua_tostring(L, -1);
-    fprintf(stderr, "vdx.serve: bad result from handler %s: %s\n", key,
-            msg ? msg : "?");
-    fflush(stderr);
-    keep_error(&c, msg ? msg : "bad handler result");
+    /* The request could not be handed over (out of memory): the task
+     * never ran, so nothing else will finish the job. */
+    report(job, L, "cannot start handler");
+    if (!job->finished) {
+      luaL_unref(L, LUA_REGISTRYINDEX, job->live_ref);
+      job->finished = 1;
+    }
   }
   lua_settop(L, top);
-  free(c.scratch);
-  if (c.err != NULL || c.r.status == 0) {
-    int rc = vdx__serve_send_text(wsi, ps, 500, c.err ? c.err : "error\n",
-                                  NULL);
-    free(c.err);
-    vdx__serve_resp_free(&c.r);
-    return rc;
-  }
-  return vdx__serve_send_resp(wsi, ps, &c.r, 0);
+  job->starting = 0;
+  if (!job->finished) return 0;
+  return job_answer(wsi, ps);
 }
 
 /* Finds the route for method + path: exact first, then longest prefix.
@@ -440,6 +519,7 @@ static int http_cb(struct lws *wsi, enum lws_callback_reasons reason,
     ps->awaiting_body = 0;
     return dispatch(wsi, ps);
   case LWS_CALLBACK_HTTP_WRITEABLE:
+    if (ps->job && ps->job->finished) return job_answer(wsi, ps);
     return vdx__serve_on_writable(wsi, ps);
   case LWS_CALLBACK_CLOSED_HTTP:
   case LWS_CALLBACK_HTTP_DROP_PROTOCOL:

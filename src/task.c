@@ -191,9 +191,10 @@ static vdx_task *check_task(lua_State *L, int idx) {
   return luaL_checkudata(L, idx, VDX_TASK_MT);
 }
 
-void vdx__spawn(lua_State *L, int nargs) {
+/* Makes fn (below its nargs arguments) a new task, not yet queued.
+ * stack: fn, args... -> task */
+static vdx_task *task_new(lua_State *L, int nargs) {
   vdx_loop *lp = vdx__loop(L);
-  /* stack: fn, args… */
   vdx_task *t = lua_newuserdatauv(L, sizeof *t, 1);
   memset(t, 0, sizeof *t);
   t->lp = lp;
@@ -210,7 +211,38 @@ void vdx__spawn(lua_State *L, int nargs) {
   t->self_ref = luaL_ref(L, LUA_REGISTRYINDEX);
   map_thread(L, co, t);
   live_tasks++;
-  vdx__ready(lp, t);
+  return t;
+}
+
+void vdx__spawn(lua_State *L, int nargs) {
+  vdx_task *t = task_new(L, nargs);
+  vdx__ready(t->lp, t);
+}
+
+static void joiner_dropped(vdx_waiter *w, void *data);
+
+/* Adds a joiner to t: a waiter that completes with t's results table
+ * {n=...} or its error when t ends. */
+static vdx_waiter *join(vdx_task *t, int timeout_ms, const char *what) {
+  joiner *j = malloc(sizeof *j);
+  if (j == NULL) return NULL;
+  vdx_waiter *w = vdx__waiter_new(t->lp, timeout_ms, what);
+  if (w == NULL) { free(j); return NULL; }
+  j->w = w;
+  j->next = t->joiners;
+  t->joiners = j;
+  vdx__waiter_on_done(w, joiner_dropped, t);
+  return w;
+}
+
+void vdx__spawn_then(lua_State *L, int nargs, const char *what,
+                     vdx_then_cb done, void *data) {
+  vdx_task *t = task_new(L, nargs);
+  lua_pop(L, 1);
+  vdx_waiter *w = join(t, 0, what);
+  if (w == NULL) luaL_error(L, "out of memory");
+  vdx__waiter_then(w, done, data);
+  vdx__task_resume(t);
 }
 
 /* vdx.spawn(fn, ...) -> task.  fn runs as a task from the next loop turn. */
@@ -262,14 +294,8 @@ int vdx__l_wait(lua_State *L) {
   lua_settop(L, 1);
   if (t->state == T_DONE) return push_results(L, t);
   if (t == vdx__task_of(L)) return luaL_error(L, "a task cannot wait for itself");
-  joiner *j = malloc(sizeof *j);
-  if (j == NULL) return luaL_error(L, "out of memory");
-  vdx_waiter *w = vdx__waiter_new(t->lp, (int)timeout, "vdx.wait");
-  if (w == NULL) { free(j); return luaL_error(L, "out of memory"); }
-  j->w = w;
-  j->next = t->joiners;
-  t->joiners = j;
-  vdx__waiter_on_done(w, joiner_dropped, t);
+  vdx_waiter *w = join(t, (int)timeout, "vdx.wait");
+  if (w == NULL) return luaL_error(L, "out of memory");
   return vdx__await(L, w, 0, wait_k);
 }
 
@@ -351,6 +377,13 @@ static int task_cancel(lua_State *L) {
 
 static int task_gc(lua_State *L) {
   vdx_task *t = check_task(L, 1);
+  /* Joiners left only when the state closes while someone waits for t
+   * (os.exit(code, true) in a task): the loop frees their waiters. */
+  while (t->joiners) {
+    joiner *j = t->joiners;
+    t->joiners = j->next;
+    free(j);
+  }
   if (t->result_ref != LUA_NOREF) {
     luaL_unref(L, LUA_REGISTRYINDEX, t->result_ref);
     t->result_ref = LUA_NOREF;

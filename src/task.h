@@ -34,6 +34,16 @@ vdx_waiter *vdx__waiter_sleep(vdx_loop *lp, int ms);
 void vdx__report_error(lua_State *L, const char *what);
 void vdx__loop_open(lua_State *L);
 int vdx__loop_depth(vdx_loop *lp);
+/* poll.c and loop.c: the loop seen by a host that polls it. */
+vdx_loop *vdx__loop_quiet(lua_State *L);
+int vdx__loop_touched(vdx_loop *lp);
+void **vdx__loop_pollable(vdx_loop *lp);
+int vdx__loop_step(vdx_loop *lp);
+/* Waits for w in a coroutine of a host scheduler, in the host's way (the
+ * adapter set by vdx.set_host); raises naming the adapters when none is. */
+int vdx__host_wait(lua_State *L, vdx_waiter *w, lua_KContext ctx,
+                   lua_KFunction k);
+int vdx__poll_open(lua_State *L);
 void vdx__off_teardown(vdx_loop *lp, vdx_teardown_fn fn, void *data);
 
 /* Lua functions: vdx.spawn, vdx.wait, vdx.sleep, vdx.run. */

@@ -6,6 +6,7 @@
  * luaopen_vdx.  Each object type lives in its own file:
  *
  *   loop.c     the per-Lua-state event loop, tasks, waiters, callbacks
+ *   poll.c     vdx as a pollable object for hosts that own their loop
  *   json.c     lua-cjson from C
  *   error.c    typed error objects (vdx.Error)
  *   conn.c     one CDP connection: ids, pending calls, sessions, events
@@ -70,6 +71,16 @@ int vdx__pcall_report(lua_State *L, int nargs, const char *what);
  * begins running on the next loop turn, never inside the caller.
  */
 void vdx__spawn(lua_State *L, int nargs);
+/*
+ * Like vdx__spawn, but runs the task at once until it first waits or
+ * ends, and pushes nothing: done(data, L, ok) is called exactly once when
+ * it ends (perhaps before this returns) with its results table {n=...} or
+ * its error at index 1 (see vdx__waiter_then).  what names it in reports.
+ * For code the loop calls (an HTTP request), never from inside a task.
+ */
+typedef void (*vdx_then_cb)(void *data, lua_State *L, int ok);
+void vdx__spawn_then(lua_State *L, int nargs, const char *what,
+                     vdx_then_cb done, void *data);
 
 /*
  * Waiters.  A waiter is one thing a coroutine (or the blocking main chunk)
@@ -93,7 +104,6 @@ int vdx__waiter_done(const vdx_waiter *w);
  * cb(data, L, ok) runs (in a protected call, on a fresh stack holding only
  * the value or error object at index 1), and w is then freed.
  */
-typedef void (*vdx_then_cb)(void *data, lua_State *L, int ok);
 void vdx__waiter_then(vdx_waiter *w, vdx_then_cb cb, void *data);
 /* Nobody will read w's value: it frees itself when it completes. */
 void vdx__waiter_abandon(vdx_waiter *w);

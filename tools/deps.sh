@@ -1,11 +1,12 @@
 #!/bin/sh
 # tools/deps.sh -- installs the Debian packages vdxlua needs (only the
 # missing ones; a quick no-op when all are present).  Uses sudo only when
-# not root.
+# not root.  lua-luv, lua-cqueues and lua-copas are the host loops that
+# spec/embed_spec.lua embeds vdx in (tests and examples only).
 set -e
 PKGS="build-essential pkg-config lua5.4 liblua5.4-dev libuv1-dev
 libwebsockets-dev libwebsockets-evlib-uv lua-cjson lua-cjson-dev lua-busted
-chromium curl procps lua-socket"
+chromium curl procps lua-socket lua-luv lua-cqueues lua-copas"
 missing=""
 for p in $PKGS; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
