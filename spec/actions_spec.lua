@@ -378,10 +378,17 @@ describe("page actions", function()
     err = h.error_of(page.click, page, "f9_e1")
     assert.is_true(vdx.is_error(err, "UnknownRef"))
     assert.has_error(function() page:click("#buy") end)   -- not a ref: a description
-    -- a hidden element: Timeout that says why
+    -- a hidden element: ElementNotVisible that says why
     page:evaluate("document.getElementById('buy').style.visibility = 'hidden'")
-    err = h.error_of(page.click, page, ref_of(snap, 'button "Buy now"'), { timeout_ms = 300 })
-    assert.is_true(vdx.is_error(err, "Timeout"))
+    local buy = ref_of(snap, 'button "Buy now"')
+    err = h.error_of(page.click, page, buy, { timeout_ms = 300 })
+    assert.is_true(vdx.is_error(err, "ElementNotVisible"), tostring(err))
     assert.equal("is not visible", err.reason)
+    assert.equal(buy .. " is not visible after 300 ms", err.message)
+    -- a disabled one: ElementNotEnabled
+    page:evaluate("const b = document.getElementById('buy'); b.style.visibility = ''; b.disabled = true")
+    err = h.error_of(page.click, page, buy, { timeout_ms = 300 })
+    assert.is_true(vdx.is_error(err, "ElementNotEnabled"), tostring(err))
+    assert.equal("is disabled", err.reason)
   end)
 end)

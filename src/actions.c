@@ -599,7 +599,7 @@ static int act_k(lua_State *L, int status, lua_KContext k) {
         pc++;
         continue;
       }
-      return luaL_error(L, "vdx.Page is closed (%s)", p->close_reason);
+      vdx__check_open_page(L, 1);         /* raises PageClosed */
     }
     vdx_waiter *w = step_start(L, p, kind, step);
     if (w == NULL) { pc++; continue; }
@@ -611,10 +611,7 @@ static int act_k(lua_State *L, int status, lua_KContext k) {
 /* ------------------------------------------------------------ entries */
 
 vdx_page *vdx__action_open_page(lua_State *L) {
-  vdx_page *p = vdx__check_page(L, 1);
-  if (p->closed) luaL_error(L, "vdx.Page is closed (%s)", p->close_reason);
-  vdx__browser_conn(L, p->b);
-  return p;
+  return vdx__check_open_page(L, 1);
 }
 
 static void check_target(lua_State *L, int idx) {

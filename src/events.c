@@ -654,6 +654,16 @@ vdx_waiter *vdx__events_settle(lua_State *L, vdx_page *p, int mark,
   return add_wait(L, ev, w, nav, VDX_LIFE_LOAD, 1, stopped);
 }
 
+void vdx__events_fail(lua_State *L, vdx_page *p, const char *type,
+                      const char *msg) {
+  events *ev = p->events;
+  while (ev && ev->nwaits > 0) {
+    vdx_waiter *w = ev->waits[0].w;   /* navwait_removed edits the array */
+    vdx__error_push(L, type, "%s", msg);
+    vdx__waiter_reject(w, L);
+  }
+}
+
 lua_Integer vdx__events_nav_seq(lua_State *L, vdx_page *p) {
   return ev_of(L, p)->nav_seq;
 }
@@ -706,7 +716,8 @@ void vdx__page_push_existing(lua_State *L, vdx_page *p) {
 
 static vdx_page *open_page(lua_State *L) {
   vdx_page *p = vdx__check_page(L, 1);
-  if (p->closed && p->b == NULL) luaL_error(L, "vdx.Page is closed (%s)", p->close_reason);
+  if (p->closed && p->b == NULL)
+    vdx__error_raise(L, "PageClosed", "the page is closed (%s)", p->close_reason);
   return p;
 }
 

@@ -27,8 +27,7 @@ static const char CALL_FN[] =
   "  if (!B) return { missing: true };\n"
   "  if (B.version !== version) return { mismatch: B.version };\n"
   "  const fail = (e) => {\n"
-  "    const m = /^([A-Z][A-Za-z]+): ?/.exec(String(e && e.message));\n"
-  "    return { err: { type: (e && e.vdxType) || (m && m[1]) || 'BridgeError',\n"
+  "    return { err: { type: (e && e.vdxType) || 'BridgeError',\n"
   "                    message: String(e && e.message || e),\n"
   "                    fields: (e && e.vdxFields) || null } };\n"
   "  };\n"
@@ -142,9 +141,6 @@ static void bc_bridge_error(lua_State *L, bcall *bc, int err) {
   lua_getfield(L, err, "message");
   const char *type = luaL_optstring(L, -2, "BridgeError");
   const char *msg = luaL_optstring(L, -1, "bridge error");
-  size_t tl = strlen(type);
-  /* The bridge's messages start with their type ("UnknownRef: e9"). */
-  if (strncmp(msg, type, tl) == 0 && msg[tl] == ':') msg += tl + 1 + (msg[tl + 1] == ' ');
   vdx__error_push(L, type, "%s", msg);
   int e = lua_gettop(L);
   lua_getfield(L, err, "fields");
@@ -315,7 +311,11 @@ static void bc_start(lua_State *L, bcall *bc) {
   vdx_frame *f = vdx__frame_find(p, bc->frame);
   if (p->closed) {
     bc_fail(L, bc, p->b->closed ? "BrowserClosed" : "PageClosed",
-            "the page is closed: %s", p->close_reason);
+            "the page is closed (%s)", p->close_reason);
+    return;
+  }
+  if (p->crashed) {
+    bc_fail(L, bc, "PageCrashed", "%s", VDX_CRASHED_MSG);
     return;
   }
   if (f == NULL) {

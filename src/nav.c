@@ -14,13 +14,6 @@
 #include "events.h"
 #include "task.h"
 
-static vdx_page *open_page(lua_State *L) {
-  vdx_page *p = vdx__check_page(L, 1);
-  if (p->closed) luaL_error(L, "vdx.Page is closed (%s)", p->close_reason);
-  vdx__browser_conn(L, p->b);
-  return p;
-}
-
 /* The wait_until option of the table at opts ("load" by default). */
 static int wait_flag(lua_State *L, int opts) {
   const char *s = "load";
@@ -90,7 +83,7 @@ static int nav_k(lua_State *L, int status, lua_KContext step) {
 
 static int nav_start(lua_State *L, int delta) {
   static const char *const known[] = {"wait_until", "timeout_ms", NULL};
-  vdx_page *p = open_page(L);
+  vdx_page *p = vdx__check_navigable_page(L, 1);
   vdx_conn *c = vdx__browser_conn(L, p->b);
   vdx__check_opts(L, 2, known);
   lua_settop(L, 2);
@@ -98,7 +91,6 @@ static int nav_start(lua_State *L, int delta) {
   lua_createtable(L, 0, 4);
   lua_pushinteger(L, wait_flag(L, 2));
   lua_setfield(L, 3, "flag");
-  uv_update_time(vdx__uv_of(p->b->lp));
   uv_update_time(vdx__uv_of(p->b->lp));
   lua_pushinteger(L, (lua_Integer)uv_now(vdx__uv_of(p->b->lp)) + timeout);
   lua_setfield(L, 3, "deadline");
@@ -140,7 +132,7 @@ static int page_reload(lua_State *L) { return nav_start(L, 0); }
 static int page_wait_for(lua_State *L) {
   static const char *const known[] = {"text", "text_gone", "ref_gone", "time_ms",
                                       "timeout_ms", NULL};
-  vdx_page *p = open_page(L);
+  vdx_page *p = vdx__check_open_page(L, 1);
   luaL_checktype(L, 2, LUA_TTABLE);
   vdx__check_opts(L, 2, known);
   lua_settop(L, 2);

@@ -67,6 +67,7 @@ struct vdx_page {
   int life;                /* VDX_LIFE_* reached by that loader */
   int status;              /* HTTP status of that document, 0 if unknown */
   int closed;
+  int crashed;             /* the renderer crashed; a navigation recovers */
   char close_reason[128];
   life_wait waits[8];
   int nwaits;
@@ -81,6 +82,17 @@ struct vdx_page {
 vdx_browser *vdx__check_browser(lua_State *L, int idx);
 vdx_context *vdx__check_context(lua_State *L, int idx);
 vdx_page *vdx__check_page(lua_State *L, int idx);
+
+#define VDX_CRASHED_MSG "the page's renderer crashed; navigate or reload to recover"
+/* The page at idx, ready for calls: raises BrowserClosed, PageClosed or
+ * PageCrashed otherwise.  Also checks that the browser connection lives. */
+vdx_page *vdx__check_open_page(lua_State *L, int idx);
+/* Like vdx__check_open_page but lets a crashed page through (and clears
+ * its crashed mark): for the navigations that recover it. */
+vdx_page *vdx__check_navigable_page(lua_State *L, int idx);
+/* The renderer of p crashed: fails everything waiting on the page's own
+ * session (CDP calls, bridge calls, navigation waits) with PageCrashed. */
+void vdx__page_crashed(lua_State *L, vdx_page *p);
 
 /* Raises BrowserClosed if b is closed; returns the live connection. */
 vdx_conn *vdx__browser_conn(lua_State *L, vdx_browser *b);
@@ -120,6 +132,9 @@ vdx_frame *vdx__ref_frame(lua_State *L, vdx_page *p, const char *ref);
 void vdx__page_events(lua_State *L, vdx_page *p, const char *method,
                       int params);
 void vdx__page_events_free(vdx_page *p);
+/* Rejects the navigation waits of p with a new error (type, msg). */
+void vdx__events_fail(lua_State *L, vdx_page *p, const char *type,
+                      const char *msg);
 /* Page methods defined in other files, added to the vdx.Page method table
  * at the top of the stack. */
 void vdx__snapshot_methods(lua_State *L);

@@ -21,15 +21,37 @@ vdx_page *vdx__check_page(lua_State *L, int idx) {
   return luaL_checkudata(L, idx, VDX_PAGE_MT);
 }
 
-static vdx_page *check_open(lua_State *L, int idx) {
+/* Raises the typed error of a page that cannot take calls: BrowserClosed
+ * when its browser went, PageClosed when the tab went, PageCrashed when its
+ * renderer crashed (unless recovering: navigating is how it recovers). */
+static vdx_page *check_usable(lua_State *L, int idx, int recovering) {
   vdx_page *p = vdx__check_page(L, idx);
   if (p->closed) {
-    if (p->b->closed || p->b->conn == NULL || vdx__conn_closed(p->b->conn))
+    if (p->b == NULL || p->b->closed || p->b->conn == NULL ||
+        vdx__conn_closed(p->b->conn))
       vdx__error_raise(L, "BrowserClosed", "the page's browser is closed: %s",
                        p->close_reason);
-    luaL_error(L, "vdx.Page is closed (%s)", p->close_reason);
+    vdx__error_raise(L, "PageClosed", "the page is closed (%s)",
+                     p->close_reason);
   }
+  if (p->crashed && !recovering)
+    vdx__error_raise(L, "PageCrashed", "%s", VDX_CRASHED_MSG);
+  vdx__browser_conn(L, p->b);
   return p;
+}
+
+vdx_page *vdx__check_open_page(lua_State *L, int idx) {
+  return check_usable(L, idx, 0);
+}
+
+vdx_page *vdx__check_navigable_page(lua_State *L, int idx) {
+  vdx_page *p = check_usable(L, idx, 1);
+  p->crashed = 0;
+  return p;
+}
+
+static vdx_page *check_open(lua_State *L, int idx) {
+  return check_usable(L, idx, 0);
 }
 
 static vdx_conn *page_conn(lua_State *L, vdx_page *p) {
@@ -83,6 +105,17 @@ void vdx__page_detached(lua_State *L, vdx_page *p, const char *why) {
   int gone = p->b->closed || p->b->conn == NULL || vdx__conn_closed(p->b->conn);
   fail_waits(L, p, gone ? "BrowserClosed" : "PageClosed", why);
   vdx__frames_clear(L, p, why);
+}
+
+void vdx__page_crashed(lua_State *L, vdx_page *p) {
+  if (p->closed || p->crashed) return;
+  p->crashed = 1;
+  fail_waits(L, p, "PageCrashed", VDX_CRASHED_MSG);
+  vdx__events_fail(L, p, "PageCrashed", VDX_CRASHED_MSG);
+  vdx__frames_clear(L, p, VDX_CRASHED_MSG);
+  if (p->b->conn)
+    vdx__conn_fail_session(L, p->b->conn, p->session_id, "PageCrashed",
+                           VDX_CRASHED_MSG);
 }
 
 static int life_flag(const char *name) {
@@ -142,7 +175,9 @@ static void page_event(lua_State *L, void *data, const char *sid,
   } else if (strcmp(method, "Network.responseReceived") == 0) {
     on_response(L, p, params);
   } else if (strcmp(method, "Inspector.targetCrashed") == 0) {
-    fail_waits(L, p, "PageCrashed", "the page crashed");
+    vdx__page_crashed(L, p);
+  } else if (strcmp(method, "Inspector.targetReloadedAfterCrash") == 0) {
+    p->crashed = 0;
   }
 }
 
@@ -349,7 +384,7 @@ static int goto_k(lua_State *L, int status, lua_KContext ctx) {
 static int page_goto(lua_State *L) {
   static const char *const known[] = {"wait_until", "timeout_ms", "referer",
                                       NULL};
-  vdx_page *p = check_open(L, 1);
+  vdx_page *p = vdx__check_navigable_page(L, 1);
   luaL_checkstring(L, 2);
   vdx__check_opts(L, 3, known);
   lua_settop(L, 3);

@@ -491,10 +491,8 @@ static int snapshot_k(lua_State *L, int status, lua_KContext ctx) {
 static int page_snapshot(lua_State *L) {
   static const char *const known[] = {"budget_tokens", "root", "depth",
     "offset", "max_options", "timeout_ms", NULL};
-  vdx_page *p = vdx__check_page(L, 1);
+  vdx_page *p = vdx__check_open_page(L, 1);
   luaL_checkstack(L, 40, "vdx: snapshot");
-  if (p->closed) return luaL_error(L, "vdx.Page is closed (%s)", p->close_reason);
-  vdx__browser_conn(L, p->b);
   if (lua_isnoneornil(L, 2)) { lua_settop(L, 1); lua_newtable(L); }
   vdx__check_opts(L, 2, known);
   lua_settop(L, 2);
@@ -598,8 +596,7 @@ static int describe_k(lua_State *L, int status, lua_KContext ctx) {
  * attributes={…}}; raises UnknownRef or StaleRef (with the last role,
  * name and tag). */
 static int page_describe(lua_State *L) {
-  vdx_page *p = vdx__check_page(L, 1);
-  if (p->closed) return luaL_error(L, "vdx.Page is closed (%s)", p->close_reason);
+  vdx_page *p = vdx__check_open_page(L, 1);
   const char *ref = luaL_checkstring(L, 2);
   lua_settop(L, 2);
   vdx_frame *f = vdx__ref_frame(L, p, ref);
@@ -616,8 +613,7 @@ static int page_describe(lua_State *L) {
  * description=, ref=}…}, total = n } for the main frame, from the same
  * role and name engine as the snapshot. */
 static int page_accessible(lua_State *L) {
-  vdx_page *p = vdx__check_page(L, 1);
-  if (p->closed) return luaL_error(L, "vdx.Page is closed (%s)", p->close_reason);
+  vdx_page *p = vdx__check_open_page(L, 1);
   luaL_checkstring(L, 2);
   lua_Integer limit = luaL_optinteger(L, 3, 200);
   lua_createtable(L, 2, 0);
@@ -638,8 +634,7 @@ static int page_accessible(lua_State *L) {
  */
 static int page_bridge(lua_State *L) {
   static const char *const known[] = {"frame", "timeout_ms", NULL};
-  vdx_page *p = vdx__check_page(L, 1);
-  if (p->closed) return luaL_error(L, "vdx.Page is closed (%s)", p->close_reason);
+  vdx_page *p = vdx__check_open_page(L, 1);
   const char *method = luaL_checkstring(L, 2);
   if (lua_isnoneornil(L, 3)) { lua_settop(L, 2); lua_newtable(L); }
   luaL_checktype(L, 3, LUA_TTABLE);

@@ -173,8 +173,7 @@ int vdx__context_pages(lua_State *L) {
 
 /* page:bring_to_front() -> true: makes the tab the active one. */
 int vdx__tabs_bring_to_front(lua_State *L) {
-  vdx_page *p = vdx__check_page(L, 1);
-  if (p->closed) return luaL_error(L, "vdx.Page is closed (%s)", p->close_reason);
+  vdx_page *p = vdx__check_open_page(L, 1);
   lua_settop(L, 1);
   vdx_waiter *w = vdx__conn_call(L, vdx__browser_conn(L, p->b), p->session_id,
                                  "Page.bringToFront", 0, 0);

@@ -187,7 +187,6 @@ int vdx__http_get(vdx_loop *lp, const char *url, vdx_http_done done,
 
 vdx_conn *vdx__conn_new(lua_State *L, vdx_transport *t, int timeout_ms);
 int vdx__conn_closed(const vdx_conn *c);
-void vdx__conn_set_timeout(vdx_conn *c, int timeout_ms);
 /* Called when the connection closes, before pending calls fail; may
  * rewrite the reason (e.g. with the browser's exit status). */
 typedef void (*vdx_conn_lost_cb)(void *data, char *reason, size_t size);
@@ -197,6 +196,10 @@ void vdx__conn_send_only(lua_State *L, vdx_conn *c, const char *sid,
                          const char *method, int pidx);
 void vdx__conn_off_session(vdx_conn *c, const char *sid);
 const char *vdx__conn_close_reason(const vdx_conn *c);
+/* Rejects every call pending on session sid with a new error of the given
+ * type and message (the session's target crashed). */
+void vdx__conn_fail_session(lua_State *L, vdx_conn *c, const char *sid,
+                            const char *type, const char *msg);
 /* Closes the transport and fails everything pending with BrowserClosed. */
 void vdx__conn_close(vdx_conn *c, const char *reason);
 void vdx__conn_free(vdx_conn *c);

@@ -113,6 +113,19 @@ errors.catalog = {
     actions = { "Call browser_navigate(url=…): the role starts a fresh browser context.",
       "For a remote endpoint, check that it is still reachable." },
   },
+  PageClosed = {
+    title = "The page is closed",
+    causes = { "The tab was closed (browser_close, browser_tabs(action=\"close\"), or the page called window.close())",
+      "The page object was collected or its tab went away" },
+    actions = { "Call browser_tabs(action=\"list\") to see the open tabs and browser_tabs(action=\"select\", index=…) to pick one.",
+      "Or call browser_navigate(url=…): the role opens a new tab for it." },
+  },
+  PageCrashed = {
+    title = "The page crashed",
+    causes = { "The page's renderer process crashed or was killed (out of memory, a browser bug, a kill signal)" },
+    actions = { "Navigate or reload to recover: call browser_navigate(url=…) (the same tab is reused).",
+      "Call browser_snapshot() afterwards: refs from before the crash are gone." },
+  },
   InvalidArgument = {
     title = "Invalid argument",
     causes = { "An argument has the wrong type, a value outside its range, or an unknown name",
