@@ -256,12 +256,11 @@ static int page_evaluate_checked(lua_State *L) {
   return 1;
 }
 
-int vdx__capture_methods(lua_State *L) {
+void vdx__capture_methods(lua_State *L) {
   static const luaL_Reg methods[] = {
     {"screenshot", page_screenshot},
     {"pdf", page_pdf},
     {"evaluate_checked", page_evaluate_checked},
     {NULL, NULL}};
   luaL_setfuncs(L, methods, 0);
-  return 0;
 }

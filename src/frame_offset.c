@@ -186,3 +186,37 @@ vdx_waiter *vdx__frame_offset(lua_State *L, vdx_page *p, vdx_frame *f,
   off_level(L, o);
   return out;
 }
+
+/*
+ * page:frame_offset(ref, x, y [, {timeout_ms=}]) -> { x=, y= } or
+ * { covered = {tag=, id=, class=, text=} }: the point (x, y) of the
+ * viewport of ref's frame in the main frame's viewport (unchanged for a
+ * ref of the main frame), or what element of an ancestor frame covers it.
+ */
+static int page_frame_offset(lua_State *L) {
+  static const char *const known[] = {"timeout_ms", NULL};
+  vdx_page *p = vdx__check_open_page(L, 1);
+  vdx_frame *f = vdx__ref_frame(L, p, luaL_checkstring(L, 2));
+  double x = luaL_checknumber(L, 3), y = luaL_checknumber(L, 4);
+  vdx__check_opts(L, 5, known);
+  if (f->ordinal == 0) {
+    lua_createtable(L, 0, 2);
+    lua_pushnumber(L, x);
+    lua_setfield(L, -2, "x");
+    lua_pushnumber(L, y);
+    lua_setfield(L, -2, "y");
+    return 1;
+  }
+  int timeout = (int)vdx__opt_int(L, 5, "timeout_ms", 0);
+  vdx_waiter *w = vdx__frame_offset(L, p, f, x, y, timeout > 0 ? timeout
+                                    : vdx__conn_default_timeout(p->b->conn));
+  lua_settop(L, 1);
+  return vdx__await(L, w, 0, vdx__k_value);
+}
+
+void vdx__frame_offset_methods(lua_State *L) {
+  static const luaL_Reg methods[] = {
+    {"frame_offset", page_frame_offset},
+    {NULL, NULL}};
+  luaL_setfuncs(L, methods, 0);
+}

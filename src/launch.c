@@ -272,8 +272,3 @@ int vdx__launch(lua_State *L) {
   if (w == NULL) return lua_error(L);
   return vdx__await(L, w, 0, launch_k);
 }
-
-int vdx__launch_open(lua_State *L) {
-  (void)L;
-  return 0;
-}

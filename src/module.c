@@ -5,10 +5,8 @@
 #include <string.h>
 
 #include "vdx.h"
+#include "objects.h"
 #include "task.h"
-
-int vdx__launch_open(lua_State *L);
-int vdx__read_lines(lua_State *L);
 
 void vdx__check_opts(lua_State *L, int idx, const char *const *known) {
   if (lua_isnoneornil(L, idx)) return;
@@ -60,6 +58,28 @@ static int l_now(lua_State *L) {
   return 1;
 }
 
+/*
+ * The actions of vdx.Page are Lua (lua/vdx/actions.lua, written on the
+ * primitives above): the module is registered as package.loaded.vdx first,
+ * so vdx.actions can require it, and then vdx.actions.install adds its
+ * methods to vdx.Page.  stack: module -> module
+ */
+static void install_lua_actions(lua_State *L) {
+  luaL_getsubtable(L, LUA_REGISTRYINDEX, LUA_LOADED_TABLE);
+  lua_pushvalue(L, -2);
+  lua_setfield(L, -2, "vdx");
+  lua_pop(L, 1);
+  lua_getglobal(L, "require");
+  lua_pushliteral(L, "vdx.actions");
+  lua_call(L, 1, 1);
+  lua_getfield(L, -1, "install");
+  luaL_getmetatable(L, VDX_PAGE_MT);
+  lua_getfield(L, -1, "__index");
+  lua_remove(L, -2);
+  lua_call(L, 1, 0);
+  lua_pop(L, 1);
+}
+
 LUALIB_API int luaopen_vdx(lua_State *L) {
   static const luaL_Reg fns[] = {
     {"launch", vdx__launch},
@@ -90,5 +110,9 @@ LUALIB_API int luaopen_vdx(lua_State *L) {
   lua_getfield(L, -1, "null");
   lua_setfield(L, -3, "null");
   lua_pop(L, 1);
+  vdx__input_open(L);
+  vdx__ref_open(L);
+  vdx__upload_open(L);
+  install_lua_actions(L);
   return 1;
 }

@@ -1,5 +1,6 @@
 /*
- * nav.c -- page:back(), page:forward(), page:reload() and page:wait_for().
+ * nav.c -- page:back(), page:forward(), page:reload(), page:wait_for() and
+ * the navigation primitives of the actions: mark(), settle() and since().
  *
  * The navigation methods wait on events (the main frame's navigations and
  * lifecycle, see events.c), bounded by timeout_ms; "networkidle" is the
@@ -171,13 +172,79 @@ static int page_wait_for(lua_State *L) {
   return vdx__await(L, w, 0, vdx__k_true);
 }
 
-int vdx__nav_methods(lua_State *L) {
+/* ----------------------------------------------- mark, settle, since */
+
+/* page:mark() -> mark: the page's counters now (navigations, console
+ * errors, dialogs, popups, downloads), to hand to settle() and since()
+ * after an action. */
+static int page_mark(lua_State *L) {
+  vdx_page *p = vdx__check_open_page(L, 1);
+  vdx__events_mark(L, p);
+  return 1;
+}
+
+/* stack: page, mark, opts, deadline, [value] */
+static int settle_k(lua_State *L, int status, lua_KContext step) {
+  (void)status;
+  vdx_page *p = vdx__check_page(L, 1);
+  if (step == 1 && !p->closed) {           /* the page's events are in */
+    lua_Integer left = lua_tointeger(L, 4) - (lua_Integer)uv_now(vdx__uv_of(p->b->lp));
+    lua_settop(L, 4);
+    vdx_waiter *w = vdx__events_settle(L, p, 2, left < 1 ? 1 : (int)left);
+    if (w) return vdx__await(L, w, 2, settle_k);
+  }
+  lua_pushboolean(L, 1);
+  return 1;
+}
+
+/*
+ * page:settle(mark [, {timeout_ms=}]) -> true.  Lets a main-frame
+ * navigation that started after the mark commit and load, or be
+ * abandoned, bounded by timeout_ms; returns at once when none started.
+ * On a page the action closed it returns at once too.
+ */
+static int page_settle(lua_State *L) {
+  static const char *const known[] = {"timeout_ms", NULL};
+  vdx_page *p = vdx__check_page(L, 1);
+  luaL_checktype(L, 2, LUA_TTABLE);
+  vdx__check_opts(L, 3, known);
+  lua_settop(L, 3);
+  if (p->closed) { lua_pushboolean(L, 1); return 1; }
+  vdx_conn *c = vdx__browser_conn(L, p->b);
+  int timeout = (int)vdx__opt_int(L, 3, "timeout_ms", vdx__conn_default_timeout(c));
+  uv_update_time(vdx__uv_of(p->b->lp));
+  lua_pushinteger(L, (lua_Integer)uv_now(vdx__uv_of(p->b->lp)) + timeout);
+  lua_createtable(L, 0, 1);                /* a round trip first */
+  lua_pushliteral(L, "0");
+  lua_setfield(L, -2, "expression");
+  vdx_waiter *w = vdx__conn_call(L, c, p->session_id, "Runtime.evaluate", -1,
+                                 timeout);
+  if (w == NULL) return lua_error(L);
+  lua_settop(L, 4);
+  return vdx__await(L, w, 1, settle_k);
+}
+
+/* page:since(mark) -> { navigation = {url=, status=, same_document=},
+ * popups=, dialogs=, downloads= (each when there is one), console_errors
+ * = n }: what happened since the mark.  Works on a page closed since. */
+static int page_since(lua_State *L) {
+  vdx_page *p = vdx__check_page(L, 1);
+  luaL_checktype(L, 2, LUA_TTABLE);
+  if (p->b == NULL) return vdx__error_raise(L, "PageClosed", "the page is closed (%s)", p->close_reason);
+  lua_newtable(L);
+  vdx__events_since(L, p, 2, -1);
+  return 1;
+}
+
+void vdx__nav_methods(lua_State *L) {
   static const luaL_Reg methods[] = {
     {"back", page_back},
     {"forward", page_forward},
     {"reload", page_reload},
     {"wait_for", page_wait_for},
+    {"mark", page_mark},
+    {"settle", page_settle},
+    {"since", page_since},
     {NULL, NULL}};
   luaL_setfuncs(L, methods, 0);
-  return 0;
 }

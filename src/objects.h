@@ -124,8 +124,14 @@ vdx_waiter *vdx__bridge_call(lua_State *L, vdx_page *p, const char *frame_id,
 const char *vdx__bridge_source(size_t *len);
 const char *vdx__bridge_version(void);
 
-/* The frame that owns ref ("e3": main, "f2_e7": frame 2).  Raises for a
- * malformed ref and UnknownRef for a frame that is gone. */
+/* ref.c: the ref grammar.  True when s is "e<N>" or "f<K>_e<N>" (N, K >= 1,
+ * no leading zeros); sets *ordinal (when not NULL) to K, or 0. */
+int vdx__ref_parse(const char *s, int *ordinal);
+/* Raises InvalidArgument for a malformed ref, naming the grammar. */
+int vdx__ref_raise_malformed(lua_State *L, const char *ref);
+/* The frame that owns ref ("e3": main, "f2_e7": frame 2).  Raises
+ * InvalidArgument for a malformed ref and UnknownRef for a frame that is
+ * gone. */
 vdx_frame *vdx__ref_frame(lua_State *L, vdx_page *p, const char *ref);
 
 /* events.c: what the page logs and opens, captured from its creation. */
@@ -135,12 +141,24 @@ void vdx__page_events_free(vdx_page *p);
 /* Rejects the navigation waits of p with a new error (type, msg). */
 void vdx__events_fail(lua_State *L, vdx_page *p, const char *type,
                       const char *msg);
-/* Page methods defined in other files, added to the vdx.Page method table
- * at the top of the stack. */
-void vdx__snapshot_methods(lua_State *L);
-void vdx__explore_methods(lua_State *L);
-void vdx__action_methods(lua_State *L);
-void vdx__event_methods(lua_State *L);
+/* Each group of page methods is registered by the file that defines it,
+ * into the vdx.Page method table at the top of the stack (page.c calls
+ * them all). */
+void vdx__snapshot_methods(lua_State *L);   /* snapshot.c */
+void vdx__explore_methods(lua_State *L);    /* explore.c */
+void vdx__event_methods(lua_State *L);      /* events.c */
+void vdx__nav_methods(lua_State *L);        /* nav.c */
+void vdx__capture_methods(lua_State *L);    /* capture.c */
+void vdx__input_methods(lua_State *L);      /* input_api.c */
+void vdx__frame_offset_methods(lua_State *L); /* frame_offset.c */
+void vdx__upload_methods(lua_State *L);     /* upload.c */
+
+/* Module-level tables and functions, set on the vdx table at the top of
+ * the stack: vdx.input, vdx.base64_decode, vdx.write_base64 (input_api.c),
+ * vdx.is_ref / vdx.check_ref (ref.c), vdx.realpath (upload.c). */
+void vdx__input_open(lua_State *L);
+void vdx__ref_open(lua_State *L);
+void vdx__upload_open(lua_State *L);
 
 /* page.c: the VDX_LIFE_* flag for a wait_until name; raises on others. */
 int vdx__wait_flag(lua_State *L, const char *name);

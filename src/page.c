@@ -561,6 +561,22 @@ static int page_session_id(lua_State *L) {
   return 1;
 }
 
+/* page:default_timeout() -> the milliseconds a call of this page waits
+ * when it is given no timeout_ms (the browser's timeout_ms). */
+static int page_default_timeout(lua_State *L) {
+  vdx_page *p = vdx__check_open_page(L, 1);
+  lua_pushinteger(L, vdx__conn_default_timeout(page_conn(L, p)));
+  return 1;
+}
+
+/* page:is_closed() -> true once the page was closed or its browser went. */
+static int page_is_closed(lua_State *L) {
+  vdx_page *p = vdx__check_page(L, 1);
+  lua_pushboolean(L, p->closed || p->b == NULL || p->b->closed ||
+                     p->b->conn == NULL || vdx__conn_closed(p->b->conn));
+  return 1;
+}
+
 /* page:context() -> the vdx.Context of the page. */
 static int page_context(lua_State *L) {
   vdx__check_page(L, 1);
@@ -600,13 +616,19 @@ int vdx__page_open(lua_State *L) {
     {"target_id", page_target_id},
     {"session_id", page_session_id},
     {"context", page_context},
+    {"default_timeout", page_default_timeout},
+    {"is_closed", page_is_closed},
     {NULL, NULL}};
   luaL_newmetatable(L, VDX_PAGE_MT);
   luaL_newlib(L, methods);
   vdx__snapshot_methods(L);
   vdx__explore_methods(L);
-  vdx__action_methods(L);
   vdx__event_methods(L);
+  vdx__nav_methods(L);
+  vdx__capture_methods(L);
+  vdx__input_methods(L);
+  vdx__frame_offset_methods(L);
+  vdx__upload_methods(L);
   lua_setfield(L, -2, "__index");
   lua_pushcfunction(L, page_tostring);
   lua_setfield(L, -2, "__tostring");

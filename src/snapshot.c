@@ -535,31 +535,6 @@ static int page_snapshot(lua_State *L) {
 
 /* ----------------------------------------------- describe / accessible */
 
-/* The frame that owns ref ("e3" main, "f2_e7" frame 2); raises UnknownRef. */
-vdx_frame *vdx__ref_frame(lua_State *L, vdx_page *p, const char *ref) {
-  int ordinal = 0;
-  const char *r = ref;
-  if (r[0] == 'f') {
-    ordinal = atoi(r + 1);
-    r = strchr(r, '_');
-    if (r == NULL || ordinal <= 0) goto bad;
-    r++;
-  }
-  if (r[0] != 'e' || r[1] < '1' || r[1] > '9') goto bad;
-  vdx_frame *f = vdx__frame_by_ordinal(p, ordinal);
-  if (f == NULL) {
-    vdx__error_push(L, "UnknownRef", "ref %s belongs to frame f%d, which is "
-                    "gone; take a new snapshot", ref, ordinal);
-    lua_pushstring(L, ref);
-    lua_setfield(L, -2, "ref");
-    lua_error(L);
-  }
-  return f;
-bad:
-  luaL_error(L, "'%s' is not a ref (refs look like e3 or f1_e7)", ref);
-  return NULL;
-}
-
 static int describe_k(lua_State *L, int status, lua_KContext ctx) {
   (void)status; (void)ctx;
   vdx_page *p = vdx__check_page(L, 1);

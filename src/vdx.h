@@ -244,6 +244,7 @@ int vdx__serve_open(lua_State *L);
 int vdx__launch(lua_State *L);
 int vdx__connect(lua_State *L);
 int vdx__serve(lua_State *L);
+int vdx__read_lines(lua_State *L);        /* lines.c: vdx.read_lines */
 
 /* Strict options: raises naming the first key of the table at idx that is
  * not in the NULL-terminated list. */
