@@ -38,7 +38,6 @@ describe("vdx.errors #unit", function()
     PageCrashed = { "The page crashed", "Navigate or reload to recover" },
     InvalidArgument = { "Invalid argument", "tools/list" },
     RoleUnknown = { "Unknown role", "select_role(role=…)" },
-    Unavailable = { "Capability not available in this build", "vdxlua tools" },
   }
   for t, e in pairs(expected) do
     it("formats " .. t, function()

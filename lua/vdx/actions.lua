@@ -12,8 +12,10 @@
 -- A team writes a new action the same way (see examples/select_custom_listbox.lua):
 -- `actions.begin(page, opts)` starts one, `a:resolve(target)` turns a
 -- target into a ref, `a:point(ref)` waits until the element can take a
--- press and gives its point in page coordinates, `a:mouse(events)` /
--- `a:keys(events)` send input, and `a:finish(result)` settles and reports.
+-- press and gives its point in page coordinates, `a:mouse(events, x, y)`
+-- (events from actions.press_events or vdx.input.mouse) and
+-- `a:keys(events)` send input, facts go in `a.extra`, and
+-- `a:finish(ref)` settles and reports.
 local vdx = require "vdx"
 
 local actions = {}
@@ -195,8 +197,9 @@ local function check_mouse(what, opts)
   return count
 end
 
--- The events of moving onto (x, y) and pressing count times.
-local function press_events(x, y, button, count, modifiers)
+--- The mouse events of moving onto (x, y) and pressing button count
+-- times (0: only the move), for Action:mouse.
+function actions.press_events(x, y, button, count, modifiers)
   local ev = { vdx.input.mouse("mouseMoved", x, y, { modifiers = modifiers }) }
   for i = 1, count do
     local o = { button = button, click_count = i, modifiers = modifiers }
@@ -221,7 +224,7 @@ function actions.click(page, target, opts)
   local a = actions.begin(page, opts)
   local ref = a:resolve(target)
   local x, y = a:point(ref, opts.position)
-  a:mouse(press_events(x, y, opts.button or "left", count, opts.modifiers), x, y)
+  a:mouse(actions.press_events(x, y, opts.button or "left", count, opts.modifiers), x, y)
   return a:finish(ref)
 end
 
@@ -234,7 +237,7 @@ function actions.hover(page, target, opts)
   local a = actions.begin(page, opts)
   local ref = a:resolve(target)
   local x, y = a:point(ref, opts.position)
-  a:mouse(press_events(x, y, nil, 0, opts.modifiers), x, y)
+  a:mouse(actions.press_events(x, y, nil, 0, opts.modifiers), x, y)
   return a:finish(ref)
 end
 
@@ -374,7 +377,7 @@ function actions.set_checked(page, target, want, opts)
   end
   a.extra.changed = true
   local x, y = a:point(ref, opts.position)
-  a:mouse(press_events(x, y, "left", 1), x, y)
+  a:mouse(actions.press_events(x, y, "left", 1), x, y)
   s = a:call(ref, "checkState")
   if type(s.checked) == "string" or (s.checked == true) ~= want then
     error(vdx.error("CheckFailed", ("clicking %s (%s) did not %s it")

@@ -138,12 +138,6 @@ errors.catalog = {
     causes = { "The role name is misspelt", "The role was not configured (--role or --config)" },
     actions = { "Call list_roles() to see the configured roles.", "Call select_role(role=…) with one of them." },
   },
-  Unavailable = {
-    title = "Capability not available in this build",
-    causes = { "This vdxlua build does not implement the page method the tool needs yet" },
-    actions = { "Use another tool for now (browser_snapshot, browser_evaluate, browser_navigate).",
-      "Update vdxlua; `vdxlua tools` lists what this build offers." },
-  },
   JavaScriptError = {
     title = "JavaScript error",
     causes = { "The function threw an exception in the page", "It referred to something the page does not define" },

@@ -21,7 +21,7 @@ return {
     annotations = { readOnlyHint = true },
     run = function(ctx, args)
       local page = ctx:page()
-      local list = util.need(page, "console", "browser_console_messages")(page,
+      local list = page:console(
         { level = args.onlyErrors and "error" or args.level })
       return { text = lines(list, function(m)
         return ("[%s] %s%s"):format(tostring(m.level or m.type or "log"), tostring(m.text or ""),
@@ -39,7 +39,7 @@ return {
     annotations = { readOnlyHint = true },
     run = function(ctx, args)
       local page = ctx:page()
-      local list = util.need(page, "requests", "browser_network_requests")(page, { filter = args.filter })
+      local list = page:requests({ filter = args.filter })
       return { text = lines(list, function(r)
         return ("[%s] %s => %s%s"):format(tostring(r.method or "GET"), tostring(r.url),
           tostring(r.status or r.failure or "pending"), r.resource_type and (" " .. r.resource_type) or "")
@@ -61,7 +61,7 @@ return {
       local page = ctx:page()
       local fmt = args.type or "png"
       local path = args.filename or (os.tmpname() .. "." .. fmt)
-      local res = util.need(page, "screenshot", "browser_take_screenshot")(page,
+      local res = page:screenshot(
         { path = path, full_page = args.fullPage, ref = args.ref, format = fmt })
       path = type(res) == "table" and res.path or path
       local out = { text = ("Screenshot saved to %s"):format(path), structured = res, images = {} }
@@ -94,9 +94,9 @@ return {
         -- ref's frame calls the function with the element.
         local refused = guard.refusal(src)
         if refused then error(refused, 0) end
-        v = util.need(page, "bridge", "browser_evaluate")(page, "evaluateOn", { args.ref, src }, { frame = args.ref })
+        v = page:bridge("evaluateOn", { args.ref, src }, { frame = args.ref })
       else
-        v = util.need(page, "evaluate_checked", "browser_evaluate")(page, src)
+        v = page:evaluate_checked(src)
       end
       local json = require "vdx.json"
       local text = json.encode(v == nil and json.null or v) or tostring(v)
