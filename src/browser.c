@@ -54,9 +54,9 @@ static void browser_event(lua_State *L, void *data, const char *sid0,
       }
     lua_pop(L, 1);
   } else if (strcmp(method, "Target.targetCreated") == 0) {
-    vdx__events_target_created(L, b, params);      /* popups: events.h */
+    vdx__tabs_target_created(L, b, params);        /* popups: tabs.c */
   } else if (strcmp(method, "Target.targetDestroyed") == 0) {
-    vdx__events_target_destroyed(L, b, params);
+    vdx__tabs_target_destroyed(L, b, params);
   }
 }
 

@@ -30,17 +30,6 @@ typedef struct vdx_context {
   int closed;
 } vdx_context;
 
-#define VDX_LIFE_COMMIT 1
-#define VDX_LIFE_DCL    2
-#define VDX_LIFE_LOAD   4
-#define VDX_LIFE_IDLE   8
-
-typedef struct life_wait {
-  char loader[64];
-  int flag;
-  vdx_waiter *w;
-} life_wait;
-
 typedef struct bcall bcall;
 
 /* One frame of a page: its document's isolated world ("vdx") and where
@@ -63,19 +52,15 @@ struct vdx_page {
   char target_id[64];
   char session_id[64];
   char frame_id[64];
-  char loader[64];         /* loader of the main frame's current document */
-  int life;                /* VDX_LIFE_* reached by that loader */
-  int status;              /* HTTP status of that document, 0 if unknown */
   int closed;
   int crashed;             /* the renderer crashed; a navigation recovers */
   char close_reason[128];
-  life_wait waits[8];
-  int nwaits;
   vdx_frame *frames;
   int nframes, capframes, next_ordinal;
   char child_sids[64][64]; /* sessions of out-of-process frames */
   int nchild;
   void *events;            /* owned by events.c: console, network, dialogs */
+  void *nav;               /* owned by nav.c: the navigation tracker */
   vdx_page *next, *prev;
 };
 
@@ -122,6 +107,9 @@ void vdx__frames_clear(lua_State *L, vdx_page *p, const char *why);
 vdx_waiter *vdx__bridge_call(lua_State *L, vdx_page *p, const char *frame_id,
                              const char *method, int args_idx, int timeout_ms);
 const char *vdx__bridge_source(size_t *len);
+/* Restarts the bridge calls of a frame's wait list: each is sent now, or
+ * fails with the page's or the frame's state (closed, crashed, gone). */
+void vdx__bridge_restart(lua_State *L, bcall *list);
 const char *vdx__bridge_version(void);
 
 /* ref.c: the ref grammar.  True when s is "e<N>" or "f<K>_e<N>" (N, K >= 1,
@@ -138,16 +126,16 @@ vdx_frame *vdx__ref_frame(lua_State *L, vdx_page *p, const char *ref);
 void vdx__page_events(lua_State *L, vdx_page *p, const char *method,
                       int params);
 void vdx__page_events_free(vdx_page *p);
-/* Rejects the navigation waits of p with a new error (type, msg). */
-void vdx__events_fail(lua_State *L, vdx_page *p, const char *type,
-                      const char *msg);
+
 /* Each group of page methods is registered by the file that defines it,
  * into the vdx.Page method table at the top of the stack (page.c calls
  * them all). */
 void vdx__snapshot_methods(lua_State *L);   /* snapshot.c */
+void vdx__describe_methods(lua_State *L);   /* describe.c */
 void vdx__explore_methods(lua_State *L);    /* explore.c */
-void vdx__event_methods(lua_State *L);      /* events.c */
-void vdx__nav_methods(lua_State *L);        /* nav.c */
+void vdx__log_methods(lua_State *L);        /* logs.c */
+void vdx__tabs_methods(lua_State *L);       /* tabs.c */
+void vdx__nav_methods(lua_State *L);        /* navigate.c */
 void vdx__capture_methods(lua_State *L);    /* capture.c */
 void vdx__input_methods(lua_State *L);      /* input_api.c */
 void vdx__frame_offset_methods(lua_State *L); /* frame_offset.c */
@@ -160,8 +148,6 @@ void vdx__input_open(lua_State *L);
 void vdx__ref_open(lua_State *L);
 void vdx__upload_open(lua_State *L);
 
-/* page.c: the VDX_LIFE_* flag for a wait_until name; raises on others. */
-int vdx__wait_flag(lua_State *L, const char *name);
 
 /* Creates a page in the context at ctx_idx (async; see page.c). */
 int vdx__page_create(lua_State *L, int ctx_idx);
