@@ -29,6 +29,18 @@ describe("page errors", function()
     assert.matches("browser_tabs(action=\"list\")", text, 1, true)
   end)
 
+  it("closes a page at the end of its <close> scope", function()
+    local kept
+    do
+      local page <close> = browser:new_page()
+      kept = page
+      assert.equal(2, page:evaluate("1 + 1"))
+    end
+    assert.equal("vdx.Page (closed)", tostring(kept))
+    assert.is_true(kept:is_closed())
+    assert.is_true(vdx.is_error(h.error_of(kept.evaluate, kept, "1"), "PageClosed"))
+  end)
+
   it("fails the calls waiting on a crashed renderer with PageCrashed, then recovers", function()
     local page = browser:new_page()
     page:navigate("data:text/html,<p>before</p>")

@@ -229,9 +229,6 @@ static int browser_is_closed(lua_State *L) {
   return 1;
 }
 
-int vdx__browser_new_context(lua_State *L);
-int vdx__browser_new_page(lua_State *L);
-int vdx__browser_contexts(lua_State *L);
 
 /* ------------------------------------------------------------- create */
 
@@ -272,11 +269,10 @@ int vdx__browser_open(lua_State *L) {
     {"pid", browser_pid},
     {"endpoint", browser_endpoint},
     {"is_closed", browser_is_closed},
-    {"new_context", vdx__browser_new_context},
-    {"new_page", vdx__browser_new_page},
     {NULL, NULL}};
   luaL_newmetatable(L, VDX_BROWSER_MT);
   luaL_newlib(L, methods);
+  vdx__context_browser_methods(L);
   lua_setfield(L, -2, "__index");
   lua_pushcfunction(L, browser_gc);
   lua_setfield(L, -2, "__gc");

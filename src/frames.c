@@ -221,7 +221,6 @@ void vdx__frames_event(lua_State *L, vdx_page *p, const char *sid,
 
 /* ------------------------------------------------------------- setup */
 
-extern void vdx__page_observe(vdx_page *p, const char *sid);
 
 void vdx__frames_setup(lua_State *L, vdx_page *p, const char *sid, int child) {
   vdx_conn *c = p->b->conn;

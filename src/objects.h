@@ -141,6 +141,18 @@ void vdx__input_methods(lua_State *L);      /* input_api.c */
 void vdx__frame_offset_methods(lua_State *L); /* frame_offset.c */
 void vdx__upload_methods(lua_State *L);     /* upload.c */
 
+/* Methods of the other types registered by the file that defines them:
+ * browser:new_context() and browser:new_page() (context.c, into the
+ * vdx.Browser table), ctx:pages() (tabs.c, into the vdx.Context table). */
+void vdx__context_browser_methods(lua_State *L);
+void vdx__tabs_context_methods(lua_State *L);
+
+/* browser.c: method(params) on session sid (NULL for the browser) for
+ * browser:send and page:send.  stack: self, method, params, opts -> result */
+int vdx__send(lua_State *L, vdx_conn *c, const char *sid);
+/* page.c: routes the events of a child frame's session to p too. */
+void vdx__page_observe(vdx_page *p, const char *sid);
+
 /* Module-level tables and functions, set on the vdx table at the top of
  * the stack: vdx.input, vdx.base64_decode, vdx.write_base64 (input_api.c),
  * vdx.is_ref / vdx.check_ref (ref.c), vdx.realpath (upload.c). */

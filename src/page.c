@@ -16,8 +16,6 @@
 #include "events.h"
 #include "nav.h"
 
-int vdx__send(lua_State *L, vdx_conn *c, const char *sid);
-
 vdx_page *vdx__check_page(lua_State *L, int idx) {
   return luaL_checkudata(L, idx, VDX_PAGE_MT);
 }
@@ -413,6 +411,8 @@ int vdx__page_open(lua_State *L) {
   lua_setfield(L, -2, "__tostring");
   lua_pushcfunction(L, page_gc);
   lua_setfield(L, -2, "__gc");
+  lua_pushcfunction(L, page_close);       /* local page <close> = … */
+  lua_setfield(L, -2, "__close");
   lua_pop(L, 1);
   return 0;
 }

@@ -159,7 +159,7 @@ static int pages_k(lua_State *L, int status, lua_KContext ctx) {
  * first, including the popups and tabs its pages opened (waiting briefly
  * for a popup that is still being attached).
  */
-int vdx__context_pages(lua_State *L) {
+static int context_pages(lua_State *L) {
   vdx_context *c = vdx__check_context(L, 1);
   lua_settop(L, 1);
   if (pending > 0 && nwaiters < MAX_WAITERS && !c->b->closed) {
@@ -184,6 +184,13 @@ static int page_bring_to_front(lua_State *L) {
 void vdx__tabs_methods(lua_State *L) {
   static const luaL_Reg methods[] = {
     {"bring_to_front", page_bring_to_front},
+    {NULL, NULL}};
+  luaL_setfuncs(L, methods, 0);
+}
+
+void vdx__tabs_context_methods(lua_State *L) {
+  static const luaL_Reg methods[] = {
+    {"pages", context_pages},
     {NULL, NULL}};
   luaL_setfuncs(L, methods, 0);
 }

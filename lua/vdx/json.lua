@@ -25,11 +25,6 @@ function json.array(t)
   return setmetatable(t or {}, ARRAY)
 end
 
---- True when t was marked with json.array.
-function json.is_array(t)
-  return getmetatable(t) == ARRAY
-end
-
 -- Copies v, replacing every empty marked array with the placeholder.
 local function prepare(v, depth)
   if type(v) ~= "table" then return v end
