@@ -132,12 +132,10 @@ static int page_screenshot(lua_State *L) {
   lua_newtable(L);                         /* slot 3: the clip */
   lua_getfield(L, 2, "ref");
   if (!lua_isnil(L, -1)) {
-    vdx_frame *f = vdx__ref_frame(L, p, luaL_checkstring(L, -1));
     lua_createtable(L, 1, 0);
     lua_pushvalue(L, -2);
     lua_rawseti(L, -2, 1);
-    vdx_waiter *w = vdx__bridge_call(L, p, f->id, "rect", -1, 0);
-    if (w == NULL) return luaL_error(L, "out of memory");
+    vdx_waiter *w = vdx__ref_call(L, p, luaL_checkstring(L, -2), "rect", -1, 0);
     lua_settop(L, 3);
     return vdx__await(L, w, 1, shot_k);
   }

@@ -48,12 +48,10 @@ static int page_describe(lua_State *L) {
   vdx_page *p = vdx__check_open_page(L, 1);
   const char *ref = luaL_checkstring(L, 2);
   lua_settop(L, 2);
-  vdx_frame *f = vdx__ref_frame(L, p, ref);
   lua_createtable(L, 1, 0);
   lua_pushvalue(L, 2);
   lua_rawseti(L, -2, 1);
-  vdx_waiter *w = vdx__bridge_call(L, p, f->id, "describe", -1, 0);
-  if (w == NULL) return luaL_error(L, "out of memory");
+  vdx_waiter *w = vdx__ref_call(L, p, ref, "describe", -1, 0);
   lua_settop(L, 2);
   return vdx__await(L, w, 0, describe_k);
 }

@@ -14,9 +14,7 @@
  * top of the stack as arguments, and returns its value. */
 static int call_in_ref_frame(lua_State *L, vdx_page *p, const char *method,
                              int timeout) {
-  vdx_frame *f = vdx__ref_frame(L, p, luaL_checkstring(L, 2));
-  vdx_waiter *w = vdx__bridge_call(L, p, f->id, method, -1, timeout);
-  if (w == NULL) return luaL_error(L, "out of memory");
+  vdx_waiter *w = vdx__ref_call(L, p, luaL_checkstring(L, 2), method, -1, timeout);
   lua_settop(L, 1);
   return vdx__await(L, w, 0, vdx__k_value);
 }

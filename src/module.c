@@ -1,54 +1,11 @@
 /*
- * module.c -- luaopen_vdx: the `vdx` module table, and the small option
- * helpers every binding uses.
+ * module.c -- luaopen_vdx: the `vdx` module table.
  */
 #include <string.h>
 
 #include "vdx.h"
 #include "objects.h"
 #include "task.h"
-
-void vdx__check_opts(lua_State *L, int idx, const char *const *known) {
-  if (lua_isnoneornil(L, idx)) return;
-  luaL_checktype(L, idx, LUA_TTABLE);
-  idx = lua_absindex(L, idx);
-  lua_pushnil(L);
-  while (lua_next(L, idx)) {
-    lua_pop(L, 1);
-    int ok = 0;
-    if (lua_type(L, -1) == LUA_TSTRING) {
-      const char *k = lua_tostring(L, -1);
-      for (int i = 0; known[i]; i++)
-        if (strcmp(known[i], k) == 0) { ok = 1; break; }
-    }
-    if (!ok) {
-      luaL_Buffer b;
-      luaL_buffinit(L, &b);
-      for (int i = 0; known[i]; i++) {
-        if (i) luaL_addstring(&b, ", ");
-        luaL_addstring(&b, known[i]);
-      }
-      luaL_pushresult(&b);
-      lua_pushfstring(L, "unexpected key '%s' (known: %s)",
-                      luaL_tolstring(L, -2, NULL), lua_tostring(L, -1));
-      luaL_argerror(L, idx, lua_tostring(L, -1));
-    }
-  }
-}
-
-lua_Integer vdx__opt_int(lua_State *L, int idx, const char *key,
-                         lua_Integer def) {
-  lua_Integer v = def;
-  if (!lua_istable(L, idx)) return def;
-  lua_getfield(L, idx, key);
-  if (!lua_isnil(L, -1)) {
-    int isint;
-    v = lua_tointegerx(L, -1, &isint);
-    if (!isint) luaL_error(L, "option '%s' must be an integer", key);
-  }
-  lua_pop(L, 1);
-  return v;
-}
 
 /* vdx.now() -> the loop's clock in milliseconds (monotonic). */
 static int l_now(lua_State *L) {

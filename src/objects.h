@@ -121,6 +121,10 @@ int vdx__ref_raise_malformed(lua_State *L, const char *ref);
  * InvalidArgument for a malformed ref and UnknownRef for a frame that is
  * gone. */
 vdx_frame *vdx__ref_frame(lua_State *L, vdx_page *p, const char *ref);
+/* Calls method of the bridge in ref's frame with the list at args_idx
+ * (vdx__bridge_call); raises like vdx__ref_frame. */
+vdx_waiter *vdx__ref_call(lua_State *L, vdx_page *p, const char *ref,
+                          const char *method, int args_idx, int timeout_ms);
 
 /* events.c: what the page logs and opens, captured from its creation. */
 void vdx__page_events(lua_State *L, vdx_page *p, const char *method,

@@ -1,6 +1,8 @@
 /*
  * ref.c -- the one grammar of element refs, and the frame a ref names.
  *
+ * vdx__ref_call is the one road from a ref to its frame's bridge.
+ *
  * A ref is "e<N>" for an element of the main frame or "f<K>_e<N>" for one
  * of the frame with ordinal K, where N and K are decimal numbers >= 1
  * without leading zeros (the bridge's refs.js and vdx.flow_locator accept
@@ -64,6 +66,15 @@ vdx_frame *vdx__ref_frame(lua_State *L, vdx_page *p, const char *ref) {
     lua_error(L);
   }
   return f;
+}
+
+vdx_waiter *vdx__ref_call(lua_State *L, vdx_page *p, const char *ref,
+                          const char *method, int args_idx, int timeout_ms) {
+  args_idx = lua_absindex(L, args_idx);
+  vdx_frame *f = vdx__ref_frame(L, p, ref);
+  vdx_waiter *w = vdx__bridge_call(L, p, f->id, method, args_idx, timeout_ms);
+  if (w == NULL) luaL_error(L, "out of memory");
+  return w;
 }
 
 /* vdx.is_ref(s) -> true when s is a well-formed ref (e3, f1_e7), with the

@@ -383,47 +383,76 @@ static void apply_budget(lua_State *L, int res, const char *text, size_t len,
 /* ------------------------------------------------------------ snapshot */
 
 /* stack: page, opts, args, budget, offset, [join results] */
+/* The ordinal of the frame of the snapshot's root ref (0 without one). */
+static int root_ordinal(lua_State *L) {
+  lua_getfield(L, 2, "root");
+  int ordinal = 0;
+  if (lua_isstring(L, -1)) vdx__ref_parse(lua_tostring(L, -1), &ordinal);
+  lua_pop(L, 1);
+  return ordinal;
+}
+
+/* Starts the snapshot of every frame (from the root's frame on) and
+ * returns the waiter of them all.  stack: page, opts, args, budget, offset */
+static vdx_waiter *snapshot_frames(lua_State *L, vdx_page *p) {
+  int timeout = (int)vdx__opt_int(L, 2, "timeout_ms",
+                                  vdx__conn_default_timeout(p->b->conn));
+  join *j = join_new(L, p->b->lp, timeout);
+  if (j == NULL) luaL_error(L, "out of memory");
+  lua_getfield(L, 2, "root");
+  int has_root = !lua_isnil(L, -1);
+  lua_pop(L, 1);
+  int root_frame = root_ordinal(L);
+  for (int i = 0; i < p->nframes; i++) {
+    vdx_frame *f = &p->frames[i];
+    if (has_root && f->ordinal < root_frame) continue;
+    lua_pushvalue(L, 3);
+    if (has_root && f->ordinal != root_frame) {
+      /* frames other than the root's are snapshotted whole */
+      lua_newtable(L);
+      lua_newtable(L);
+      lua_getfield(L, 2, "max_options");
+      lua_setfield(L, -2, "maxOptions");
+      lua_rawseti(L, -2, 1);
+      lua_replace(L, -2);
+    }
+    /* A child frame that has no document yet must not hold up the page:
+     * it gets a short wait and is then reported as unreadable. */
+    int wait = f->ordinal == root_frame ? timeout : (f->ctx ? 10000 : 3000);
+    if (wait > timeout) wait = timeout;
+    vdx_waiter *w = vdx__bridge_call(L, p, f->id, "snapshot", -1, wait);
+    join_add(L, j, w, f->ordinal + 1);
+    if (w == NULL) lua_pop(L, 1);
+    lua_pop(L, 1);
+  }
+  return join_seal(L, j);
+}
+
+/* Sets url and title of the result at res from the root frame's value. */
+static void set_page_facts(lua_State *L, int results, int root_frame, int res) {
+  lua_rawgeti(L, results, root_frame);
+  if (lua_istable(L, -1)) {
+    lua_getfield(L, -1, "value");
+    if (lua_istable(L, -1)) {
+      lua_getfield(L, -1, "url");
+      lua_setfield(L, res, "url");
+      lua_getfield(L, -1, "title");
+      lua_setfield(L, res, "title");
+    }
+    lua_pop(L, 1);
+  }
+  lua_pop(L, 1);
+}
+
+/* stack: page, opts, args, budget, offset, [results (ordinal+1 keyed)] */
 static int snapshot_k(lua_State *L, int status, lua_KContext ctx) {
   (void)status;
   luaL_checkstack(L, 40, "vdx: snapshot");
   vdx_page *p = vdx__check_page(L, 1);
   if (ctx == 0) {                           /* frames tagged: snapshot all */
     lua_settop(L, 5);
-    int timeout = (int)vdx__opt_int(L, 2, "timeout_ms",
-                                    vdx__conn_default_timeout(p->b->conn));
-    join *j = join_new(L, p->b->lp, timeout);
-    if (j == NULL) return luaL_error(L, "out of memory");
-    lua_getfield(L, 2, "root");
-    const char *root = lua_tostring(L, -1);
-    int root_frame = 0;
-    if (root && root[0] == 'f') root_frame = atoi(root + 1);
-    lua_pop(L, 1);
-    for (int i = 0; i < p->nframes; i++) {
-      vdx_frame *f = &p->frames[i];
-      if (root && f->ordinal < root_frame) continue;
-      lua_pushvalue(L, 3);
-      if (root && f->ordinal != root_frame) {
-        /* frames other than the root's are snapshotted whole */
-        lua_newtable(L);
-        lua_newtable(L);
-        lua_getfield(L, 2, "max_options");
-        lua_setfield(L, -2, "maxOptions");
-        lua_rawseti(L, -2, 1);
-        lua_replace(L, -2);
-      }
-      /* A child frame that has no document yet must not hold up the page:
-       * it gets a short wait and is then reported as unreadable. */
-      int wait = f->ordinal == root_frame ? timeout : (f->ctx ? 10000 : 3000);
-      if (wait > timeout) wait = timeout;
-      vdx_waiter *w = vdx__bridge_call(L, p, f->id, "snapshot", -1, wait);
-      join_add(L, j, w, f->ordinal + 1);
-      if (w == NULL) lua_pop(L, 1);
-      lua_pop(L, 1);
-    }
-    vdx_waiter *out = join_seal(L, j);
-    return vdx__await(L, out, 1, snapshot_k);
+    return vdx__await(L, snapshot_frames(L, p), 1, snapshot_k);
   }
-  /* stack: page, opts, args, budget, offset, results (ordinal+1 keyed) */
   int raw = lua_gettop(L);
   lua_newtable(L);
   int results = lua_gettop(L);
@@ -439,10 +468,7 @@ static int snapshot_k(lua_State *L, int status, lua_KContext ctx) {
   int warnings = lua_gettop(L);
   sbuf b = {NULL, 0, 0, 0};
   stitch s = {L, results, warnings, &b, 0, 0, 0, 0};
-  lua_getfield(L, 2, "root");
-  const char *root = lua_tostring(L, -1);
-  int root_frame = root && root[0] == 'f' ? atoi(root + 1) : 0;
-  lua_pop(L, 1);
+  int root_frame = root_ordinal(L);
   lua_rawgeti(L, results, root_frame);
   if (lua_istable(L, -1)) {             /* the root frame failing is an error */
     lua_getfield(L, -1, "ok");
@@ -465,18 +491,7 @@ static int snapshot_k(lua_State *L, int status, lua_KContext ctx) {
   lua_setfield(L, res, "ref_count");
   lua_pushinteger(L, s.unmeasurable);
   lua_setfield(L, res, "unmeasurable");
-  lua_rawgeti(L, results, root_frame);
-  if (lua_istable(L, -1)) {
-    lua_getfield(L, -1, "value");
-    if (lua_istable(L, -1)) {
-      lua_getfield(L, -1, "url");
-      lua_setfield(L, res, "url");
-      lua_getfield(L, -1, "title");
-      lua_setfield(L, res, "title");
-    }
-    lua_pop(L, 1);
-  }
-  lua_pop(L, 1);
+  set_page_facts(L, results, root_frame, res);
   lua_pushvalue(L, res);
   return 1;
 }

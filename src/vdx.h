@@ -246,10 +246,10 @@ int vdx__connect(lua_State *L);
 int vdx__serve(lua_State *L);
 int vdx__read_lines(lua_State *L);        /* lines.c: vdx.read_lines */
 
-/* Strict options: raises naming the first key of the table at idx that is
- * not in the NULL-terminated list. */
+/* opts.c.  Strict options: raises InvalidArgument naming the first key of
+ * the table at idx that is not in the NULL-terminated list. */
 void vdx__check_opts(lua_State *L, int idx, const char *const *known);
-/* Integer option or default. */
+/* Integer option or default; InvalidArgument when it is not an integer. */
 lua_Integer vdx__opt_int(lua_State *L, int idx, const char *key,
                          lua_Integer def);
 
