@@ -289,7 +289,7 @@ static int run_route(struct lws *wsi, serve_pss *ps, serve_core *core,
   int st = lua_pcall(L, 1, 0, 0);
   core->in_handler--;
   if (st != LUA_OK) {
-    const char *msg = lua_tostring(L, -1);
+    const char *msg = luaL_tolstring(L, -1, NULL);   /* typed errors too */
     fprintf(stderr, "vdx.serve: bad result from handler %s: %s\n", key,
             msg ? msg : "?");
     fflush(stderr);
