@@ -169,7 +169,8 @@ end
 -- returns the result: ref, what happened since the mark (navigation,
 -- popups, dialogs, downloads, console_errors), the facts the steps
 -- recorded (found_by, selected, changed, value…) and, when asked, the
--- snapshot after it.  Works when the action closed the page.
+-- snapshot after it.  shot, when given, runs after the settle to add facts
+-- of its own (click_at's screenshot).  Works when the action closed the page.
 function Action:finish(ref, shot)
   local page = self.page
   page:settle(self.mark, { timeout_ms = self:left() })
@@ -362,6 +363,8 @@ function actions.uncheck(page, target, opts)
   return actions.set_checked(page, target, false, check_opts("uncheck", opts, set { "position" }))
 end
 
+--- Checks (want = true) or unchecks the target; what check and uncheck
+-- run, with their options already checked.
 function actions.set_checked(page, target, want, opts)
   local a = actions.begin(page, opts)
   local ref = a:resolve(target)
