@@ -127,7 +127,7 @@ install: all
 # framing and routing code plus an adversarial MCP client (FUZZ_SECONDS);
 # `make ci-extra` the short versions of all of them plus a short ASan run
 # and valgrind on the demo: the second half of `make test`, so CI runs them.
-.PHONY: bench bench-deps bench-peers bench-plot stress fuzz fuzz-c fuzz-mcp ci-extra
+.PHONY: bench bench-deps bench-peers bench-plot stress nav-stress fuzz fuzz-c fuzz-mcp ci-extra
 FUZZ_SECONDS ?= 60
 STRESS_N     ?= 1000
 
@@ -151,6 +151,11 @@ bench-peers: bench-deps all
 
 stress: all
 	STRESS_N=$(STRESS_N) $(B)/vdxlua bench/stress.lua
+
+# The navigation tracker under load: 2,000 navigations in 8 parallel tasks
+# must report none as replaced (`make check` runs 160 of them).
+nav-stress: all
+	@VDX_NAV_STRESS=2000 VDX_SPECS=spec/nav_stress_spec.lua sh tools/test.sh
 
 fuzz-c:
 	@FUZZ_SECONDS=$(FUZZ_SECONDS) sh fuzz/run_c.sh

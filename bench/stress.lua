@@ -32,8 +32,8 @@ local SECONDS = tonumber(os.getenv("STRESS_SECONDS") or "")
 math.randomseed(SEED)
 
 local EXPECTED_ACTION = { StaleRef = true, UnknownRef = true, FrameDetached = true, ElementCovered = true,
-                          NavigationFailed = true, Timeout = true, PageClosed = true, NotVisible = true,
-                          NotEnabled = true, NotEditable = true }
+                          NavigationFailed = true, Timeout = true, PageClosed = true,
+                          ElementNotVisible = true, ElementNotEnabled = true }
 
 local counts = { ops = 0, snapshots = 0, actions = 0, expected = 0, unexpected = 0, no_context = 0,
                  warnings = 0, tabs = 0, by_kind = {}, expected_by_type = {} }

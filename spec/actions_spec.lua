@@ -59,9 +59,9 @@ describe("page actions", function()
     assert.matches("retrying will not help", err.message)
     assert.equal("nothing", text_of(page, "out"))     -- no click went through
     local r = page:click(accept)
-    assert.same({ ok = true, ref = accept, console_errors = 0 }, r)
+    assert.same({ ref = accept, console_errors = 0 }, r)
     r = page:click(buy)
-    assert.is_true(r.ok)
+    assert.same({ ref = buy, console_errors = 0 }, r)
     assert.equal("bought 1", text_of(page, "out"))
   end)
 
@@ -269,17 +269,17 @@ describe("page actions", function()
 
   it("finds elements by description and says what it tried on a miss", function()
     page:navigate(srv.url .. "/actions/ladder.html")
-    local r = page:click('click the "Place order" button')
+    local r = page:click({ description = 'click the "Place order" button' })
     assert.equal("role", r.found_by)
     assert.equal("ordered", text_of(page, "out"))
-    r = page:type("the Email address field", "a@b.c")  -- "field": role textbox
+    r = page:type({ description = "the Email address field" }, "a@b.c")  -- "field": role textbox
     assert.equal("role", r.found_by)
-    r = page:type("Email address", "x@y.z", { clear = true })
+    r = page:type({ description = "Email address" }, "x@y.z", { clear = true })
     assert.equal("label", r.found_by)
     assert.equal("x@y.z", page:evaluate("document.getElementById('email').value"))
-    r = page:type('"Search products"', "boots")
+    r = page:type({ description = '"Search products"' }, "boots")
     assert.equal("placeholder", r.found_by)
-    local err = h.error_of(page.click, page, 'click the "Secret deals" link')
+    local err = h.error_of(page.click, page, { description = 'click the "Secret deals" link' })
     assert.is_true(vdx.is_error(err, "NoMatch"))
     assert.same({ { phrase = "Secret deals", role = "link", by_role = 1, by_label = 0,
                     by_placeholder = 0, by_text = 1 } }, err.tried)
@@ -377,11 +377,21 @@ describe("page actions", function()
     assert.is_true(vdx.is_error(err, "UnknownRef"))
     err = h.error_of(page.click, page, "f9_e1")
     assert.is_true(vdx.is_error(err, "UnknownRef"))
-    assert.has_error(function() page:click("#buy") end)   -- not a ref: a description
-    -- a hidden element: Timeout that says why
+    err = h.error_of(page.click, page, "#buy")         -- not a ref, and not guessed
+    assert.is_true(vdx.is_error(err, "InvalidArgument"), tostring(err))
+    assert.equal("'#buy' is not a ref: refs are e<N> or f<K>_e<N> with N, K >= 1, as in e3 "
+      .. "or f1_e7, taken from the latest snapshot", err.message)
+    -- a hidden element: ElementNotVisible that says why
     page:evaluate("document.getElementById('buy').style.visibility = 'hidden'")
-    err = h.error_of(page.click, page, ref_of(snap, 'button "Buy now"'), { timeout_ms = 300 })
-    assert.is_true(vdx.is_error(err, "Timeout"))
+    local buy = ref_of(snap, 'button "Buy now"')
+    err = h.error_of(page.click, page, buy, { timeout_ms = 300 })
+    assert.is_true(vdx.is_error(err, "ElementNotVisible"), tostring(err))
     assert.equal("is not visible", err.reason)
+    assert.equal(buy .. " is not visible after 300 ms", err.message)
+    -- a disabled one: ElementNotEnabled
+    page:evaluate("const b = document.getElementById('buy'); b.style.visibility = ''; b.disabled = true")
+    err = h.error_of(page.click, page, buy, { timeout_ms = 300 })
+    assert.is_true(vdx.is_error(err, "ElementNotEnabled"), tostring(err))
+    assert.equal("is disabled", err.reason)
   end)
 end)

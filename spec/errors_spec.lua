@@ -34,9 +34,10 @@ describe("vdx.errors #unit", function()
     ElementNotEnabled = { "Element is disabled", "browser_fill_form(fields=[…])" },
     NoMatch = { "No element matches the description", "browser_snapshot()" },
     BrowserClosed = { "The browser is closed", "browser_navigate(url=…)" },
+    PageClosed = { "The page is closed", "browser_tabs(action=\"list\")" },
+    PageCrashed = { "The page crashed", "Navigate or reload to recover" },
     InvalidArgument = { "Invalid argument", "tools/list" },
     RoleUnknown = { "Unknown role", "select_role(role=…)" },
-    Unavailable = { "Capability not available in this build", "vdxlua tools" },
   }
   for t, e in pairs(expected) do
     it("formats " .. t, function()

@@ -2,7 +2,7 @@
 -- Lua (no browser): the page-level behaviour is in actions_spec.lua.
 local guard = require "vdx.guard"
 
-describe("vdx.guard", function()
+describe("vdx.guard #unit", function()
   it("names the rule each acting script matches, with the matched text", function()
     local cases = {
       ["btn.click()"] = "click()",

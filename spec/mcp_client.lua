@@ -113,6 +113,20 @@ function client.start(args)
   return s
 end
 
+--- Initializes session s (protocol v) and returns request(method, params)
+-- and call(tool, args), which send with fresh ids and return the result.
+function client.caller(s, v)
+  s:send(client.initialize(1, v or "2025-06-18"))
+  assert(s:wait_for(1, 10000), "initialize did not answer")
+  local n = 1
+  local function request(method, params)
+    n = n + 1
+    s:send { jsonrpc = "2.0", id = n, method = method, params = params }
+    return assert(s:wait_for(n, 60000), method .. " did not answer").result
+  end
+  return request, function(name, args) return request("tools/call", { name = name, arguments = args }) end
+end
+
 --- The initialize request for protocol version v.
 function client.initialize(id, v)
   return { jsonrpc = "2.0", id = id, method = "initialize", params = { protocolVersion = v,

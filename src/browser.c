@@ -54,9 +54,9 @@ static void browser_event(lua_State *L, void *data, const char *sid0,
       }
     lua_pop(L, 1);
   } else if (strcmp(method, "Target.targetCreated") == 0) {
-    vdx__events_target_created(L, b, params);      /* popups: events.h */
+    vdx__tabs_target_created(L, b, params);        /* popups: tabs.c */
   } else if (strcmp(method, "Target.targetDestroyed") == 0) {
-    vdx__events_target_destroyed(L, b, params);
+    vdx__tabs_target_destroyed(L, b, params);
   }
 }
 
@@ -241,9 +241,6 @@ static int browser_is_closed(lua_State *L) {
   return 1;
 }
 
-int vdx__browser_new_context(lua_State *L);
-int vdx__browser_new_page(lua_State *L);
-int vdx__browser_contexts(lua_State *L);
 
 /* ------------------------------------------------------------- create */
 
@@ -284,11 +281,10 @@ int vdx__browser_open(lua_State *L) {
     {"pid", browser_pid},
     {"endpoint", browser_endpoint},
     {"is_closed", browser_is_closed},
-    {"new_context", vdx__browser_new_context},
-    {"new_page", vdx__browser_new_page},
     {NULL, NULL}};
   luaL_newmetatable(L, VDX_BROWSER_MT);
   luaL_newlib(L, methods);
+  vdx__context_browser_methods(L);
   lua_setfield(L, -2, "__index");
   lua_pushcfunction(L, browser_gc);
   lua_setfield(L, -2, "__gc");

@@ -8,13 +8,6 @@
 #include "objects.h"
 #include "input.h"
 
-static vdx_page *open_page(lua_State *L) {
-  vdx_page *p = vdx__check_page(L, 1);
-  if (p->closed) luaL_error(L, "vdx.Page is closed (%s)", p->close_reason);
-  vdx__browser_conn(L, p->b);
-  return p;
-}
-
 static vdx_waiter *call(lua_State *L, vdx_page *p, const char *method) {
   /* stack: params -> */
   vdx_waiter *w = vdx__conn_call(L, vdx__browser_conn(L, p->b), p->session_id,
@@ -125,7 +118,7 @@ static int shot_k(lua_State *L, int status, lua_KContext step) {
 static int page_screenshot(lua_State *L) {
   static const char *const known[] = {"path", "full_page", "ref", "format",
                                       "quality", NULL};
-  vdx_page *p = open_page(L);
+  vdx_page *p = vdx__check_open_page(L, 1);
   luaL_checktype(L, 2, LUA_TTABLE);
   vdx__check_opts(L, 2, known);
   lua_settop(L, 2);
@@ -139,12 +132,10 @@ static int page_screenshot(lua_State *L) {
   lua_newtable(L);                         /* slot 3: the clip */
   lua_getfield(L, 2, "ref");
   if (!lua_isnil(L, -1)) {
-    vdx_frame *f = vdx__ref_frame(L, p, luaL_checkstring(L, -1));
     lua_createtable(L, 1, 0);
     lua_pushvalue(L, -2);
     lua_rawseti(L, -2, 1);
-    vdx_waiter *w = vdx__bridge_call(L, p, f->id, "rect", -1, 0);
-    if (w == NULL) return luaL_error(L, "out of memory");
+    vdx_waiter *w = vdx__ref_call(L, p, luaL_checkstring(L, -2), "rect", -1, 0);
     lua_settop(L, 3);
     return vdx__await(L, w, 1, shot_k);
   }
@@ -175,7 +166,7 @@ static int pdf_k(lua_State *L, int status, lua_KContext ctx) {
  * { path =, size = }: the page printed to PDF (headless only). */
 static int page_pdf(lua_State *L) {
   static const char *const known[] = {"path", "landscape", "print_background", NULL};
-  vdx_page *p = open_page(L);
+  vdx_page *p = vdx__check_open_page(L, 1);
   luaL_checktype(L, 2, LUA_TTABLE);
   vdx__check_opts(L, 2, known);
   lua_settop(L, 2);
@@ -233,7 +224,7 @@ static void guard_check(lua_State *L, int src_idx) {
  * Lua scripts) stays unrestricted.
  */
 static int page_evaluate_checked(lua_State *L) {
-  open_page(L);
+  vdx__check_open_page(L, 1);
   const char *src = luaL_checkstring(L, 2);
   int nargs = lua_gettop(L) - 2;
   luaL_checkstack(L, 8, "vdx: evaluate_checked");
@@ -263,12 +254,11 @@ static int page_evaluate_checked(lua_State *L) {
   return 1;
 }
 
-int vdx__capture_methods(lua_State *L) {
+void vdx__capture_methods(lua_State *L) {
   static const luaL_Reg methods[] = {
     {"screenshot", page_screenshot},
     {"pdf", page_pdf},
     {"evaluate_checked", page_evaluate_checked},
     {NULL, NULL}};
   luaL_setfuncs(L, methods, 0);
-  return 0;
 }

@@ -41,6 +41,7 @@ typedef struct pend {
   int64_t id;
   vdx_waiter *w;
   char method[96];
+  char sid[64];          /* the session the call went to ("" for the browser) */
 } pend;
 
 vdx_conn *vdx__conn_new(lua_State *L, vdx_transport *t, int timeout_ms) {
@@ -62,10 +63,6 @@ int vdx__conn_closed(const vdx_conn *c) { return c->closed; }
 const char *vdx__conn_close_reason(const vdx_conn *c) { return c->reason; }
 int vdx__conn_default_timeout(const vdx_conn *c) { return c->timeout_ms; }
 
-void vdx__conn_set_timeout(vdx_conn *c, int timeout_ms) {
-  if (timeout_ms > 0) c->timeout_ms = timeout_ms;
-}
-
 void vdx__conn_on_lost(vdx_conn *c, vdx_conn_lost_cb cb, void *data) {
   c->on_lost = cb;
   c->on_lost_data = data;
@@ -80,6 +77,41 @@ static void push_closed(lua_State *L, vdx_conn *c) {
   lua_setfield(L, -2, "reason");
 }
 
+/*
+ * Rejects the pending calls of session sid (all of them when sid is NULL)
+ * with a new error of type (or BrowserClosed when type is NULL).  Collects
+ * first, since rejecting edits the map.
+ */
+static void fail_pending(lua_State *L, vdx_conn *c, const char *sid,
+                         const char *type, const char *msg) {
+  lua_rawgeti(L, LUA_REGISTRYINDEX, c->pending_ref);
+  int tbl = lua_gettop(L);
+  int n = 0;
+  lua_newtable(L);
+  lua_pushnil(L);
+  while (lua_next(L, tbl)) {
+    pend *p = lua_touserdata(L, -1);
+    if (sid == NULL || strcmp(p->sid, sid) == 0) lua_rawseti(L, tbl + 1, ++n);
+    else lua_pop(L, 1);
+  }
+  for (int i = 1; i <= n; i++) {
+    lua_rawgeti(L, tbl + 1, i);
+    pend *p = lua_touserdata(L, -1);
+    lua_pop(L, 1);
+    if (type) vdx__error_push(L, type, "%s", msg);
+    else push_closed(L, c);
+    lua_pushstring(L, p->method);
+    lua_setfield(L, -2, "method");
+    vdx__waiter_reject(p->w, L);
+  }
+  lua_settop(L, tbl - 1);
+}
+
+void vdx__conn_fail_session(lua_State *L, vdx_conn *c, const char *sid,
+                            const char *type, const char *msg) {
+  fail_pending(L, c, sid ? sid : "", type, msg);
+}
+
 void vdx__conn_close(vdx_conn *c, const char *reason) {
   lua_State *L = c->L;
   if (c->closed) return;
@@ -92,25 +124,7 @@ void vdx__conn_close(vdx_conn *c, const char *reason) {
     t->conn = NULL;
     t->close(t);
   }
-  /* Fail every pending call: collect first, since rejecting edits the map. */
-  lua_rawgeti(L, LUA_REGISTRYINDEX, c->pending_ref);
-  int tbl = lua_gettop(L);
-  int n = 0;
-  lua_newtable(L);
-  lua_pushnil(L);
-  while (lua_next(L, tbl)) {
-    lua_rawseti(L, tbl + 1, ++n);
-  }
-  for (int i = 1; i <= n; i++) {
-    lua_rawgeti(L, tbl + 1, i);
-    pend *p = lua_touserdata(L, -1);
-    lua_pop(L, 1);
-    push_closed(L, c);
-    lua_pushstring(L, p->method);
-    lua_setfield(L, -2, "method");
-    vdx__waiter_reject(p->w, L);
-  }
-  lua_settop(L, tbl - 1);
+  fail_pending(L, c, NULL, NULL, NULL);
 }
 
 void vdx__conn_lost(vdx_conn *c, const char *reason) {
@@ -219,6 +233,7 @@ vdx_waiter *vdx__conn_call(lua_State *L, vdx_conn *c, const char *sid,
   p->id = id;
   p->w = w;
   snprintf(p->method, sizeof p->method, "%s", method);
+  snprintf(p->sid, sizeof p->sid, "%s", sid ? sid : "");
   vdx__waiter_on_done(w, pend_done, p);
   lua_rawgeti(L, LUA_REGISTRYINDEX, c->pending_ref);
   lua_pushlightuserdata(L, p);

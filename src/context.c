@@ -34,7 +34,7 @@ static int new_context_k(lua_State *L, int status, lua_KContext ctx) {
 }
 
 /* browser:new_context() -> vdx.Context, isolated from every other one. */
-int vdx__browser_new_context(lua_State *L) {
+static int browser_new_context(lua_State *L) {
   vdx_browser *b = vdx__check_browser(L, 1);
   if (b->closed) return luaL_error(L, "vdx.Browser is closed");
   lua_settop(L, 1);
@@ -49,7 +49,7 @@ int vdx__browser_new_context(lua_State *L) {
 }
 
 /* browser:new_page() -> vdx.Page in the browser's default context. */
-int vdx__browser_new_page(lua_State *L) {
+static int browser_new_page(lua_State *L) {
   vdx_browser *b = vdx__check_browser(L, 1);
   if (b->closed) return luaL_error(L, "vdx.Browser is closed");
   lua_settop(L, 1);
@@ -129,7 +129,13 @@ static int context_closeslot(lua_State *L) {
   return 0;
 }
 
-int vdx__context_pages(lua_State *L);
+void vdx__context_browser_methods(lua_State *L) {
+  static const luaL_Reg methods[] = {
+    {"new_context", browser_new_context},
+    {"new_page", browser_new_page},
+    {NULL, NULL}};
+  luaL_setfuncs(L, methods, 0);
+}
 
 int vdx__context_open(lua_State *L) {
   static const luaL_Reg methods[] = {
@@ -137,10 +143,10 @@ int vdx__context_open(lua_State *L) {
     {"close", context_close},
     {"id", context_id},
     {"browser", context_browser},
-    {"pages", vdx__context_pages},        /* tabs.c */
     {NULL, NULL}};
   luaL_newmetatable(L, VDX_CONTEXT_MT);
   luaL_newlib(L, methods);
+  vdx__tabs_context_methods(L);
   lua_setfield(L, -2, "__index");
   lua_pushcfunction(L, context_tostring);
   lua_setfield(L, -2, "__tostring");

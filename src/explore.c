@@ -10,20 +10,11 @@
 #include "vdx.h"
 #include "objects.h"
 
-static vdx_page *open_page(lua_State *L) {
-  vdx_page *p = vdx__check_page(L, 1);
-  if (p->closed) luaL_error(L, "vdx.Page is closed (%s)", p->close_reason);
-  vdx__browser_conn(L, p->b);
-  return p;
-}
-
 /* Calls method in the frame of the ref at index 2 with the list at the
  * top of the stack as arguments, and returns its value. */
 static int call_in_ref_frame(lua_State *L, vdx_page *p, const char *method,
                              int timeout) {
-  vdx_frame *f = vdx__ref_frame(L, p, luaL_checkstring(L, 2));
-  vdx_waiter *w = vdx__bridge_call(L, p, f->id, method, -1, timeout);
-  if (w == NULL) return luaL_error(L, "out of memory");
+  vdx_waiter *w = vdx__ref_call(L, p, luaL_checkstring(L, 2), method, -1, timeout);
   lua_settop(L, 1);
   return vdx__await(L, w, 0, vdx__k_value);
 }
@@ -45,7 +36,7 @@ static int opt_timeout(lua_State *L, int idx) {
 
 /* A query on the ref at 2, an optional level, then an options table. */
 static int ref_query(lua_State *L, const char *method, int has_level) {
-  vdx_page *p = open_page(L);
+  vdx_page *p = vdx__check_open_page(L, 1);
   int opts = has_level ? 4 : 3;
   luaL_checkstring(L, 2);
   if (has_level) luaL_checkinteger(L, 3);
@@ -87,7 +78,7 @@ static int page_extract_anchors(lua_State *L) {
 /* page:selector(ref) -> { selector = "…" } verified unique in its frame,
  * or { at = {x=, y=} } when no selector reaches the element. */
 static int page_selector(lua_State *L) {
-  vdx_page *p = open_page(L);
+  vdx_page *p = vdx__check_open_page(L, 1);
   luaL_checkstring(L, 2);
   lua_settop(L, 2);
   push_args(L, 2, 2);
@@ -120,7 +111,7 @@ static vdx_frame *opt_frame(lua_State *L, vdx_page *p, int idx) {
  */
 static int page_locator_count(lua_State *L) {
   static const char *const known[] = {"frame", "timeout_ms", NULL};
-  vdx_page *p = open_page(L);
+  vdx_page *p = vdx__check_open_page(L, 1);
   luaL_checkstring(L, 2);
   vdx__check_opts(L, 3, known);
   lua_settop(L, 3);
@@ -140,7 +131,7 @@ static int page_locator_count(lua_State *L) {
  */
 static int page_read_html(lua_State *L) {
   static const char *const known[] = {"mode", "root", "timeout_ms", NULL};
-  vdx_page *p = open_page(L);
+  vdx_page *p = vdx__check_open_page(L, 1);
   if (lua_isnoneornil(L, 2)) { lua_settop(L, 1); lua_newtable(L); }
   vdx__check_opts(L, 2, known);
   lua_settop(L, 2);
@@ -164,7 +155,7 @@ static int page_read_html(lua_State *L) {
 /* page:selector_coverage([{frame=}]) -> { refs, with_selector, ratio }
  * over the live refs of a frame's document. */
 static int page_selector_coverage(lua_State *L) {
-  vdx_page *p = open_page(L);
+  vdx_page *p = vdx__check_open_page(L, 1);
   lua_settop(L, 2);
   vdx_frame *f = opt_frame(L, p, 2);
   lua_newtable(L);

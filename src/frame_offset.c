@@ -85,26 +85,91 @@ static void off_level(lua_State *L, offop *o) {
   off_call(L, o, "DOM.getFrameOwner");
 }
 
+/* A CDP error of a step means the frame or its owner went away under us
+ * (a reload in the middle of the action): that is FrameDetached, not a
+ * raw CDP error.  stack: error -> error */
+static void as_detached(lua_State *L, offop *o) {
+  if (!lua_istable(L, -1)) return;
+  lua_getfield(L, -1, "type");
+  int cdp = lua_isstring(L, -1) && strcmp(lua_tostring(L, -1), "CDPError") == 0;
+  lua_pop(L, 1);
+  if (!cdp) return;
+  lua_getfield(L, -1, "message");
+  vdx__error_push(L, "FrameDetached", "frame %s went away during the "
+                  "action (%s); take a new snapshot", o->child,
+                  luaL_optstring(L, -1, "?"));
+  lua_pushstring(L, o->child);
+  lua_setfield(L, -2, "frame");
+  lua_replace(L, -3);
+  lua_pop(L, 1);
+}
+
+/* Step 2: asks the parent's bridge where the iframe's content starts. */
+static void off_origin(lua_State *L, offop *o) {
+  lua_getfield(L, 1, "object");
+  lua_createtable(L, 0, 4);
+  lua_getfield(L, -2, "objectId");
+  lua_setfield(L, -2, "objectId");
+  lua_pushstring(L, ORIGIN_FN);
+  lua_setfield(L, -2, "functionDeclaration");
+  lua_createtable(L, 3, 0);
+  for (int i = 1; i <= 3; i++) {
+    lua_createtable(L, 0, 1);
+    if (i == 1) lua_pushnumber(L, o->x);
+    else if (i == 2) lua_pushnumber(L, o->y);
+    else lua_pushstring(L, o->prefix);
+    lua_setfield(L, -2, "value");
+    lua_rawseti(L, -2, i);
+  }
+  lua_setfield(L, -2, "arguments");
+  lua_pushboolean(L, 1);
+  lua_setfield(L, -2, "returnByValue");
+  off_call(L, o, "Runtime.callFunctionOn");
+}
+
+/* Step 3: adds the origin and goes up a level, or finishes at the top
+ * (or with what covers the point). */
+static void off_add(lua_State *L, offop *o) {
+  lua_getfield(L, 1, "result");
+  lua_getfield(L, -1, "value");
+  int v = lua_gettop(L);
+  if (!lua_istable(L, v)) {
+    vdx__error_push(L, "BridgeError", "the bridge of the parent of frame "
+                    "%s could not place the frame", o->child);
+    off_finish(L, o, 0);
+    return;
+  }
+  if (lua_getfield(L, v, "covered") == LUA_TTABLE) {
+    lua_createtable(L, 0, 2);
+    lua_insert(L, -2);
+    lua_setfield(L, -2, "covered");
+    off_finish(L, o, 1);
+    return;
+  }
+  lua_getfield(L, v, "x");
+  lua_getfield(L, v, "y");
+  o->x += lua_tonumber(L, -2);
+  o->y += lua_tonumber(L, -1);
+  vdx_frame *c = vdx__frame_find(o->p, o->child);
+  vdx_frame *parent = c ? vdx__frame_find(o->p, c->parent) : NULL;
+  if (parent && parent->ordinal == 0) {
+    lua_createtable(L, 0, 2);
+    lua_pushnumber(L, o->x);
+    lua_setfield(L, -2, "x");
+    lua_pushnumber(L, o->y);
+    lua_setfield(L, -2, "y");
+    off_finish(L, o, 1);
+    return;
+  }
+  if (parent) snprintf(o->child, sizeof o->child, "%s", parent->id);
+  lua_settop(L, 0);
+  off_level(L, o);
+}
+
 static void off_step(void *data, lua_State *L, int ok) {
   offop *o = data;
   luaL_checkstack(L, 24, "vdx: frame offset");
-  if (!ok && o->out != NULL && lua_istable(L, -1)) {
-    /* The frame or its owner went away under us (a reload in the middle
-     * of the action): that is FrameDetached, not a raw CDP error. */
-    lua_getfield(L, -1, "type");
-    int cdp = lua_isstring(L, -1) && strcmp(lua_tostring(L, -1), "CDPError") == 0;
-    lua_pop(L, 1);
-    if (cdp) {
-      lua_getfield(L, -1, "message");
-      vdx__error_push(L, "FrameDetached", "frame %s went away during the "
-                      "action (%s); take a new snapshot", o->child,
-                      luaL_optstring(L, -1, "?"));
-      lua_pushstring(L, o->child);
-      lua_setfield(L, -2, "frame");
-      lua_replace(L, -3);
-      lua_pop(L, 1);
-    }
-  }
+  if (!ok && o->out != NULL) as_detached(L, o);
   if (!ok || o->out == NULL) { off_finish(L, o, 0); return; }
   o->step++;
   if (o->step == 1) {                      /* owner: resolve it */
@@ -114,61 +179,10 @@ static void off_step(void *data, lua_State *L, int ok) {
     lua_pushinteger(L, o->pctx);
     lua_setfield(L, -2, "executionContextId");
     off_call(L, o, "DOM.resolveNode");
-  } else if (o->step == 2) {               /* where its content starts */
-    lua_getfield(L, 1, "object");
-    lua_createtable(L, 0, 4);
-    lua_getfield(L, -2, "objectId");
-    lua_setfield(L, -2, "objectId");
-    lua_pushstring(L, ORIGIN_FN);
-    lua_setfield(L, -2, "functionDeclaration");
-    lua_createtable(L, 3, 0);
-    for (int i = 1; i <= 3; i++) {
-      lua_createtable(L, 0, 1);
-      if (i == 1) lua_pushnumber(L, o->x);
-      else if (i == 2) lua_pushnumber(L, o->y);
-      else lua_pushstring(L, o->prefix);
-      lua_setfield(L, -2, "value");
-      lua_rawseti(L, -2, i);
-    }
-    lua_setfield(L, -2, "arguments");
-    lua_pushboolean(L, 1);
-    lua_setfield(L, -2, "returnByValue");
-    off_call(L, o, "Runtime.callFunctionOn");
+  } else if (o->step == 2) {
+    off_origin(L, o);
   } else {
-    lua_getfield(L, 1, "result");
-    lua_getfield(L, -1, "value");
-    int v = lua_gettop(L);
-    if (!lua_istable(L, v)) {
-      vdx__error_push(L, "BridgeError", "the bridge of the parent of frame "
-                      "%s could not place the frame", o->child);
-      off_finish(L, o, 0);
-      return;
-    }
-    if (lua_getfield(L, v, "covered") == LUA_TTABLE) {
-      lua_createtable(L, 0, 2);
-      lua_insert(L, -2);
-      lua_setfield(L, -2, "covered");
-      off_finish(L, o, 1);
-      return;
-    }
-    lua_getfield(L, v, "x");
-    lua_getfield(L, v, "y");
-    o->x += lua_tonumber(L, -2);
-    o->y += lua_tonumber(L, -1);
-    vdx_frame *c = vdx__frame_find(o->p, o->child);
-    vdx_frame *parent = c ? vdx__frame_find(o->p, c->parent) : NULL;
-    if (parent && parent->ordinal == 0) {
-      lua_createtable(L, 0, 2);
-      lua_pushnumber(L, o->x);
-      lua_setfield(L, -2, "x");
-      lua_pushnumber(L, o->y);
-      lua_setfield(L, -2, "y");
-      off_finish(L, o, 1);
-      return;
-    }
-    if (parent) snprintf(o->child, sizeof o->child, "%s", parent->id);
-    lua_settop(L, 0);
-    off_level(L, o);
+    off_add(L, o);
   }
 }
 
@@ -185,4 +199,38 @@ vdx_waiter *vdx__frame_offset(lua_State *L, vdx_page *p, vdx_frame *f,
   vdx__waiter_on_done(out, off_out_done, o);
   off_level(L, o);
   return out;
+}
+
+/*
+ * page:frame_offset(ref, x, y [, {timeout_ms=}]) -> { x=, y= } or
+ * { covered = {tag=, id=, class=, text=} }: the point (x, y) of the
+ * viewport of ref's frame in the main frame's viewport (unchanged for a
+ * ref of the main frame), or what element of an ancestor frame covers it.
+ */
+static int page_frame_offset(lua_State *L) {
+  static const char *const known[] = {"timeout_ms", NULL};
+  vdx_page *p = vdx__check_open_page(L, 1);
+  vdx_frame *f = vdx__ref_frame(L, p, luaL_checkstring(L, 2));
+  double x = luaL_checknumber(L, 3), y = luaL_checknumber(L, 4);
+  vdx__check_opts(L, 5, known);
+  if (f->ordinal == 0) {
+    lua_createtable(L, 0, 2);
+    lua_pushnumber(L, x);
+    lua_setfield(L, -2, "x");
+    lua_pushnumber(L, y);
+    lua_setfield(L, -2, "y");
+    return 1;
+  }
+  int timeout = (int)vdx__opt_int(L, 5, "timeout_ms", 0);
+  vdx_waiter *w = vdx__frame_offset(L, p, f, x, y, timeout > 0 ? timeout
+                                    : vdx__conn_default_timeout(p->b->conn));
+  lua_settop(L, 1);
+  return vdx__await(L, w, 0, vdx__k_value);
+}
+
+void vdx__frame_offset_methods(lua_State *L) {
+  static const luaL_Reg methods[] = {
+    {"frame_offset", page_frame_offset},
+    {NULL, NULL}};
+  luaL_setfuncs(L, methods, 0);
 }

@@ -130,12 +130,35 @@ static int find_key(const char *name, keydef *k, char *keybuf, char *codebuf,
   return 0;
 }
 
+/* The modifier names the core accepts, in the order tool schemas list
+ * them, with their Input.dispatch*Event bits.  ControlOrMeta is Control:
+ * the browser runs on Linux (Playwright's meaning: Meta only on macOS). */
+typedef struct named_bit { const char *name; int bit; } named_bit;
+
+/* Pushes the list of the names of table t (n entries). */
+static void push_names(lua_State *L, const named_bit *t, int n) {
+  lua_createtable(L, n, 0);
+  for (int i = 0; i < n; i++) {
+    lua_pushstring(L, t[i].name);
+    lua_rawseti(L, -2, i + 1);
+  }
+}
+
+static const named_bit MODIFIERS[] = {
+  {"Alt", VDX_MOD_ALT}, {"Control", VDX_MOD_CTRL},
+  {"ControlOrMeta", VDX_MOD_CTRL}, {"Meta", VDX_MOD_META},
+  {"Shift", VDX_MOD_SHIFT},
+};
+
 static int modifier_bit(const char *name) {
-  if (strcmp(name, "Alt") == 0) return VDX_MOD_ALT;
-  if (strcmp(name, "Control") == 0) return VDX_MOD_CTRL;
-  if (strcmp(name, "Meta") == 0) return VDX_MOD_META;
-  if (strcmp(name, "Shift") == 0) return VDX_MOD_SHIFT;
+  if (strcmp(name, "Ctrl") == 0) name = "Control";
+  for (size_t i = 0; i < sizeof MODIFIERS / sizeof MODIFIERS[0]; i++)
+    if (strcmp(name, MODIFIERS[i].name) == 0) return MODIFIERS[i].bit;
   return 0;
+}
+
+void vdx__input_push_modifier_names(lua_State *L) {
+  push_names(L, MODIFIERS, (int)(sizeof MODIFIERS / sizeof MODIFIERS[0]));
 }
 
 static void append(lua_State *L, int list_idx) {
@@ -189,18 +212,19 @@ void vdx__input_press(lua_State *L, int list_idx, const char *combo) {
     /* "+" alone, or a trailing "+" after a separator, is the plus key. */
     const char *e = strchr(s + 1, '+');
     size_t len = e ? (size_t)(e - s) : strlen(s);
-    if (len >= sizeof parts[0]) luaL_error(L, "unknown key '%s' in '%s'", s, combo);
+    if (len >= sizeof parts[0])
+      vdx__error_raise(L, "InvalidArgument", "unknown key '%s' in '%s'", s, combo);
     memcpy(parts[n], s, len);
     parts[n++][len] = '\0';
     s = e ? e + 1 : s + len;
   }
-  if (n == 0) luaL_error(L, "press_key: empty key");
+  if (n == 0) vdx__error_raise(L, "InvalidArgument", "press_key: empty key");
   keydef keys[8];
   char keybuf[8][2], codebuf[8][16];
   int shift[8], mods = 0;
   for (int i = 0; i < n; i++)
     if (!find_key(parts[i], &keys[i], keybuf[i], codebuf[i], &shift[i]))
-      luaL_error(L, "unknown key '%s' in '%s' (keys are names such as Enter, "
+      vdx__error_raise(L, "InvalidArgument", "unknown key '%s' in '%s' (keys are names such as Enter, "
                  "Tab, Escape, ArrowDown, Control, Shift, or one character)",
                  parts[i], combo);
   /* "Control+A" means the A key with Control, not Control+Shift+a. */
@@ -211,7 +235,7 @@ void vdx__input_press(lua_State *L, int list_idx, const char *combo) {
   }
   for (int i = 0; i < n; i++) {
     if (i < n - 1 && !modifier_bit(keys[i].key))
-      luaL_error(L, "'%s' in '%s' is not a modifier (only the last key of a "
+      vdx__error_raise(L, "InvalidArgument", "'%s' in '%s' is not a modifier (only the last key of a "
                  "combination may be one)", parts[i], combo);
     mods |= modifier_bit(keys[i].key);
     key_event(L, list_idx, "keyDown", &keys[i],
@@ -256,6 +280,14 @@ void vdx__input_type(lua_State *L, int list_idx, const char *text,
   }
 }
 
+static int modifier_or_raise(lua_State *L, const char *name) {
+  int bit = modifier_bit(name);
+  if (!bit)
+    vdx__error_raise(L, "InvalidArgument", "unknown modifier '%s' (Alt, "
+                     "Control, ControlOrMeta, Meta, Shift)", name);
+  return bit;
+}
+
 int vdx__input_modifiers(lua_State *L, int idx) {
   int mods = 0;
   idx = lua_absindex(L, idx);
@@ -264,20 +296,14 @@ int vdx__input_modifiers(lua_State *L, int idx) {
     char buf[128];
     snprintf(buf, sizeof buf, "%s", lua_tostring(L, idx));
     for (char *save = NULL, *t = strtok_r(buf, "+", &save); t;
-         t = strtok_r(NULL, "+", &save)) {
-      int bit = modifier_bit(strcmp(t, "Ctrl") == 0 ? "Control" : t);
-      if (!bit) luaL_error(L, "unknown modifier '%s' (Alt, Control, Meta, Shift)", t);
-      mods |= bit;
-    }
+         t = strtok_r(NULL, "+", &save))
+      mods |= modifier_or_raise(L, t);
     return mods;
   }
   luaL_checktype(L, idx, LUA_TTABLE);
   for (lua_Integer i = 1; i <= luaL_len(L, idx); i++) {
     lua_rawgeti(L, idx, i);
-    const char *t = luaL_checkstring(L, -1);
-    int bit = modifier_bit(strcmp(t, "Ctrl") == 0 ? "Control" : t);
-    if (!bit) luaL_error(L, "unknown modifier '%s' (Alt, Control, Meta, Shift)", t);
-    mods |= bit;
+    mods |= modifier_or_raise(L, luaL_checkstring(L, -1));
     lua_pop(L, 1);
   }
   return mods;
@@ -285,11 +311,19 @@ int vdx__input_modifiers(lua_State *L, int idx) {
 
 /* ------------------------------------------------------------ mouse */
 
-static int button_bit(const char *button) {
-  if (strcmp(button, "left") == 0) return 1;
-  if (strcmp(button, "right") == 0) return 2;
-  if (strcmp(button, "middle") == 0) return 4;
+/* The mouse buttons the core accepts, with their `buttons` bits. */
+static const named_bit BUTTONS[] = {
+  {"left", 1}, {"right", 2}, {"middle", 4},
+};
+
+int vdx__input_button_bit(const char *button) {
+  for (size_t i = 0; i < sizeof BUTTONS / sizeof BUTTONS[0]; i++)
+    if (strcmp(button, BUTTONS[i].name) == 0) return BUTTONS[i].bit;
   return 0;
+}
+
+void vdx__input_push_button_names(lua_State *L) {
+  push_names(L, BUTTONS, (int)(sizeof BUTTONS / sizeof BUTTONS[0]));
 }
 
 void vdx__input_mouse(lua_State *L, int list_idx, const char *type, double x,
@@ -311,7 +345,7 @@ void vdx__input_mouse(lua_State *L, int list_idx, const char *type, double x,
   lua_setfield(L, -2, "button");
   /* buttons held: during a press (and a move while pressed) */
   lua_pushinteger(L, button && strcmp(type, "mouseReleased") != 0
-                         ? button_bit(button) : 0);
+                         ? vdx__input_button_bit(button) : 0);
   lua_setfield(L, -2, "buttons");
   lua_pushinteger(L, click_count);
   lua_setfield(L, -2, "clickCount");

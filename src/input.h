@@ -37,8 +37,14 @@ void vdx__input_press(lua_State *L, int list_idx, const char *combo);
 void vdx__input_type(lua_State *L, int list_idx, const char *text,
                      size_t len);
 /* Modifier bits from a string ("Shift+Control") or a list of names at idx
- * (nil: 0).  Raises on an unknown name. */
+ * (nil: 0).  Raises InvalidArgument on an unknown name. */
 int vdx__input_modifiers(lua_State *L, int idx);
+/* The `buttons` bit of a mouse button name; 0 for an unknown one. */
+int vdx__input_button_bit(const char *button);
+/* Push the list of modifier names / button names the core accepts (the one
+ * source the tool schemas are built from). */
+void vdx__input_push_modifier_names(lua_State *L);
+void vdx__input_push_button_names(lua_State *L);
 
 /* Decodes base64 (RFC 4648, padding optional); returns the decoded length
  * or -1 on a bad character.  out must hold len * 3 / 4 + 3 bytes. */

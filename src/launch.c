@@ -337,8 +337,3 @@ int vdx__launch(lua_State *L) {
   lua_pushinteger(L, timeout);
   return launch_k(L, lua_pcallk(L, 2, 1, 0, 0, launch_k), 0);
 }
-
-int vdx__launch_open(lua_State *L) {
-  (void)L;
-  return 0;
-}

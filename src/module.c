@@ -1,67 +1,11 @@
 /*
- * module.c -- luaopen_vdx: the `vdx` module table, and the small option
- * helpers every binding uses.
+ * module.c -- luaopen_vdx: the `vdx` module table.
  */
 #include <string.h>
 
 #include "vdx.h"
+#include "objects.h"
 #include "task.h"
-
-int vdx__launch_open(lua_State *L);
-int vdx__read_lines(lua_State *L);
-int vdx__watch(lua_State *L);
-int vdx__read_file(lua_State *L);
-
-void vdx__check_opts(lua_State *L, int idx, const char *const *known) {
-  if (lua_isnoneornil(L, idx)) return;
-  luaL_checktype(L, idx, LUA_TTABLE);
-  idx = lua_absindex(L, idx);
-  lua_pushnil(L);
-  while (lua_next(L, idx)) {
-    lua_pop(L, 1);
-    int ok = 0;
-    if (lua_type(L, -1) == LUA_TSTRING) {
-      const char *k = lua_tostring(L, -1);
-      for (int i = 0; known[i]; i++)
-        if (strcmp(known[i], k) == 0) { ok = 1; break; }
-    }
-    if (!ok) {
-      luaL_Buffer b;
-      luaL_buffinit(L, &b);
-      for (int i = 0; known[i]; i++) {
-        if (i) luaL_addstring(&b, ", ");
-        luaL_addstring(&b, known[i]);
-      }
-      luaL_pushresult(&b);
-      lua_pushfstring(L, "unexpected key '%s' (known: %s)",
-                      luaL_tolstring(L, -2, NULL), lua_tostring(L, -1));
-      luaL_argerror(L, idx, lua_tostring(L, -1));
-    }
-  }
-}
-
-lua_Integer vdx__opt_int(lua_State *L, int idx, const char *key,
-                         lua_Integer def) {
-  lua_Integer v = def;
-  if (!lua_istable(L, idx)) return def;
-  lua_getfield(L, idx, key);
-  if (!lua_isnil(L, -1)) {
-    int isint;
-    v = lua_tointegerx(L, -1, &isint);
-    if (!isint) luaL_error(L, "option '%s' must be an integer", key);
-  }
-  lua_pop(L, 1);
-  return v;
-}
-
-void vdx__opt_type(lua_State *L, int idx, const char *key, int type) {
-  if (!lua_istable(L, idx)) return;
-  int t = lua_getfield(L, idx, key);
-  if (t != LUA_TNIL && t != type)
-    luaL_error(L, "option '%s' must be a %s, got %s", key,
-               lua_typename(L, type), luaL_typename(L, -1));
-  lua_pop(L, 1);
-}
 
 /* vdx.now() -> the loop's clock in milliseconds (monotonic). */
 static int l_now(lua_State *L) {
@@ -69,6 +13,28 @@ static int l_now(lua_State *L) {
   uv_update_time(uv);
   lua_pushinteger(L, (lua_Integer)uv_now(uv));
   return 1;
+}
+
+/*
+ * The actions of vdx.Page are Lua (lua/vdx/actions.lua, written on the
+ * primitives above): the module is registered as package.loaded.vdx first,
+ * so vdx.actions can require it, and then vdx.actions.install adds its
+ * methods to vdx.Page.  stack: module -> module
+ */
+static void install_lua_actions(lua_State *L) {
+  luaL_getsubtable(L, LUA_REGISTRYINDEX, LUA_LOADED_TABLE);
+  lua_pushvalue(L, -2);
+  lua_setfield(L, -2, "vdx");
+  lua_pop(L, 1);
+  lua_getglobal(L, "require");
+  lua_pushliteral(L, "vdx.actions");
+  lua_call(L, 1, 1);
+  lua_getfield(L, -1, "install");
+  luaL_getmetatable(L, VDX_PAGE_MT);
+  lua_getfield(L, -1, "__index");
+  lua_remove(L, -2);
+  lua_call(L, 1, 0);
+  lua_pop(L, 1);
 }
 
 LUALIB_API int luaopen_vdx(lua_State *L) {
@@ -104,5 +70,9 @@ LUALIB_API int luaopen_vdx(lua_State *L) {
   lua_getfield(L, -1, "null");
   lua_setfield(L, -3, "null");
   lua_pop(L, 1);
+  vdx__input_open(L);
+  vdx__ref_open(L);
+  vdx__upload_open(L);
+  install_lua_actions(L);
   return 1;
 }

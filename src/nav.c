@@ -1,191 +1,372 @@
 /*
- * nav.c -- page:back(), page:forward(), page:reload() and page:wait_for().
+ * nav.c -- the navigation tracker of a page: one state machine, fed by the
+ * main session's events, that navigate(), back(), forward(), reload() and
+ * the settle after an action all wait on.
  *
- * The navigation methods wait on events (the main frame's navigations and
- * lifecycle, see events.c), bounded by timeout_ms; "networkidle" is the
- * load event followed by 500 ms in which no request starts or ends, so a
- * connection that stays open (server-sent events, a long poll) does not
- * hold it up.  wait_for waits in the page on DOM mutations.
+ * The tracker knows the committed main document (its loaderId, how far it
+ * loaded, its HTTP status and URL) and counts main-frame navigations.
+ * Events name the loader they are about, and only the committed loader's
+ * lifecycle events move it on: a late event of a document that was
+ * already replaced (its networkIdle, say) is dropped, and events of a
+ * document that has not committed yet are kept aside until it does.  A
+ * navigation is "replaced" only when another document commits after it
+ * started.
  */
+#include <stdlib.h>
 #include <string.h>
 
-#include "vdx.h"
-#include "objects.h"
-#include "events.h"
+#include "nav.h"
 #include "task.h"
 
-static vdx_page *open_page(lua_State *L) {
-  vdx_page *p = vdx__check_page(L, 1);
-  if (p->closed) luaL_error(L, "vdx.Page is closed (%s)", p->close_reason);
-  vdx__browser_conn(L, p->b);
-  return p;
-}
+#define QUIET_MS 500
+#define MAX_WAITS 16
 
-/* The wait_until option of the table at opts ("load" by default). */
-static int wait_flag(lua_State *L, int opts) {
-  const char *s = "load";
-  if (lua_istable(L, opts)) {
-    lua_getfield(L, opts, "wait_until");
-    if (!lua_isnil(L, -1)) s = luaL_checkstring(L, -1);
-    lua_pop(L, 1);
+enum { W_LOADER, W_SEQ, W_SOFT };
+
+typedef struct navwait {
+  int kind;
+  char loader[64];        /* W_LOADER: the document waited for */
+  int replaced;           /* W_LOADER: another document committed since */
+  lua_Integer base;       /* W_SEQ, W_SOFT: navigation number base + 1 or later */
+  lua_Integer stopped;    /* W_SOFT: frameStoppedLoading count at the mark */
+  int flag;
+  vdx_waiter *w;
+} navwait;
+
+typedef struct nav {
+  vdx_page *p;
+  vdx_loop *lp;
+  char loader[64];        /* the committed main document */
+  int life, status;
+  char next_loader[64];   /* a document seen before its commit */
+  int next_life, next_status;
+  lua_Integer seq, requested, stopped;
+  int same_doc;
+  char *url;
+  uint64_t last_net;
+  vdx_waiter *quiet;
+  navwait waits[MAX_WAITS];
+  int nwaits;
+} nav;
+
+static void settle(lua_State *L, nav *n);
+
+/* ------------------------------------------------------------ state */
+
+static nav *nav_of(lua_State *L, vdx_page *p) {
+  if (p->nav) return p->nav;
+  nav *n = calloc(1, sizeof *n);
+  if (n == NULL || (n->url = strdup("")) == NULL) {
+    free(n);
+    luaL_error(L, "out of memory");
   }
-  return vdx__wait_flag(L, s);
+  n->p = p;
+  n->lp = p->b->lp;
+  p->nav = n;
+  return n;
 }
 
-static int left_ms(lua_State *L, vdx_page *p) {
-  lua_getfield(L, 3, "deadline");
-  lua_Integer left = lua_tointeger(L, -1) - (lua_Integer)uv_now(vdx__uv_of(p->b->lp));
-  lua_pop(L, 1);
-  return left < 1 ? 1 : (int)left;
+static void wait_removed(vdx_waiter *w, void *data) {
+  nav *n = data;
+  for (int i = 0; i < n->nwaits; i++)
+    if (n->waits[i].w == w) {
+      n->waits[i] = n->waits[--n->nwaits];
+      return;
+    }
 }
 
-static lua_Integer field_int(lua_State *L, int t, const char *k) {
+void vdx__nav_free(vdx_page *p) {
+  nav *n = p->nav;
+  if (n == NULL) return;
+  p->nav = NULL;
+  int closed = vdx__loop_closed(n->lp);
+  for (int i = 0; i < n->nwaits; i++)
+    if (!closed) vdx__waiter_on_done(n->waits[i].w, NULL, NULL);
+  if (n->quiet && !closed) {
+    vdx__waiter_then(n->quiet, NULL, NULL);
+    vdx__waiter_abandon(n->quiet);
+  }
+  free(n->url);
+  free(n);
+}
+
+void vdx__nav_fail(lua_State *L, vdx_page *p, const char *type, const char *msg) {
+  nav *n = p->nav;
+  while (n && n->nwaits > 0) {
+    vdx_waiter *w = n->waits[0].w;          /* wait_removed edits the array */
+    vdx__error_push(L, type, "%s", msg);
+    vdx__waiter_reject(w, L);
+  }
+}
+
+/* ----------------------------------------------------------- events */
+
+static int life_bit(const char *name) {
+  if (strcmp(name, "commit") == 0) return VDX_LIFE_COMMIT;
+  if (strcmp(name, "DOMContentLoaded") == 0) return VDX_LIFE_DCL;
+  if (strcmp(name, "load") == 0) return VDX_LIFE_LOAD;
+  return 0;
+}
+
+static const char *str_field(lua_State *L, int t, const char *k) {
   lua_getfield(L, t, k);
+  const char *s = lua_tostring(L, -1);
+  lua_pop(L, 1);                 /* the string stays alive in the table */
+  return s ? s : "";
+}
+
+static int is_main(lua_State *L, nav *n, int params) {
+  return strcmp(str_field(L, params, "frameId"), n->p->frame_id) == 0;
+}
+
+static void set_url(nav *n, const char *url) {
+  char *u = strdup(url ? url : "");
+  if (u) { free(n->url); n->url = u; }
+}
+
+/* What is known of a loader that has not committed: its lifecycle and
+ * status, kept for when it does. */
+static void note_next(nav *n, const char *loader, int life, int status) {
+  if (strcmp(loader, n->next_loader) != 0) {
+    snprintf(n->next_loader, sizeof n->next_loader, "%s", loader);
+    n->next_life = n->next_status = 0;
+  }
+  n->next_life |= life;
+  if (status) n->next_status = status;
+}
+
+/* Page.frameNavigated of the main frame: a new document commits. */
+static void on_commit(lua_State *L, nav *n, int params, int frame) {
+  const char *loader = str_field(L, frame, "loaderId");
+  if (strcmp(loader, n->loader) != 0) {
+    int pending = strcmp(loader, n->next_loader) == 0;
+    snprintf(n->loader, sizeof n->loader, "%s", loader);
+    n->life = pending ? n->next_life : 0;
+    n->status = pending ? n->next_status : 0;
+    n->next_loader[0] = '\0';
+    for (int i = 0; i < n->nwaits; i++)
+      if (n->waits[i].kind == W_LOADER && strcmp(n->waits[i].loader, loader) != 0)
+        n->waits[i].replaced = 1;
+  }
+  n->life |= VDX_LIFE_COMMIT;
+  /* A document back from the back/forward cache has loaded already; it
+   * fires no lifecycle events again. */
+  if (strcmp(str_field(L, params, "type"), "BackForwardCacheRestore") == 0)
+    n->life |= VDX_LIFE_DCL | VDX_LIFE_LOAD;
+  n->same_doc = 0;
+  n->seq++;
+  set_url(n, str_field(L, frame, "url"));
+}
+
+static void on_lifecycle(lua_State *L, nav *n, int params) {
+  const char *loader = str_field(L, params, "loaderId");
+  int bit = life_bit(str_field(L, params, "name"));
+  if (strcmp(loader, n->loader) == 0) n->life |= bit;
+  else note_next(n, loader, bit, 0);   /* early, or late of a replaced one */
+}
+
+static void on_response(lua_State *L, nav *n, int params) {
+  if (strcmp(str_field(L, params, "type"), "Document") != 0 || !is_main(L, n, params))
+    return;
+  lua_getfield(L, params, "response");
+  lua_getfield(L, -1, "status");
+  int status = (int)lua_tointeger(L, -1);
+  lua_pop(L, 2);
+  const char *loader = str_field(L, params, "loaderId");
+  if (strcmp(loader, n->loader) == 0) n->status = status;
+  else note_next(n, loader, 0, status);
+}
+
+static int on_page_event(lua_State *L, nav *n, const char *m, int params) {
+  if (strcmp(m, "frameNavigated") == 0) {
+    lua_getfield(L, params, "frame");
+    int frame = lua_gettop(L);
+    lua_getfield(L, frame, "parentId");
+    if (lua_isnil(L, -1)) on_commit(L, n, params, frame);
+    lua_settop(L, frame - 1);
+  } else if (strcmp(m, "navigatedWithinDocument") == 0) {
+    if (!is_main(L, n, params)) return 0;
+    n->same_doc = 1;
+    n->seq++;
+    set_url(n, str_field(L, params, "url"));
+  } else if (strcmp(m, "lifecycleEvent") == 0) {
+    if (is_main(L, n, params)) on_lifecycle(L, n, params);
+  } else if (strcmp(m, "frameStoppedLoading") == 0) {
+    if (is_main(L, n, params)) n->stopped++;
+  } else if (strcmp(m, "frameRequestedNavigation") == 0 ||
+             strcmp(m, "frameStartedNavigating") == 0 ||
+             strcmp(m, "frameStartedLoading") == 0) {
+    if (is_main(L, n, params)) n->requested++;
+  } else {
+    return 0;
+  }
+  return 1;
+}
+
+void vdx__nav_event(lua_State *L, vdx_page *p, const char *method, int params) {
+  nav *n = nav_of(L, p);
+  params = lua_absindex(L, params);
+  int changed = 0;
+  if (strncmp(method, "Page.", 5) == 0) {
+    changed = on_page_event(L, n, method + 5, params);
+  } else if (strcmp(method, "Network.responseReceived") == 0) {
+    on_response(L, n, params);
+    changed = 1;
+  } else if (strcmp(method, "Network.requestWillBeSent") == 0 ||
+             strcmp(method, "Network.loadingFinished") == 0 ||
+             strcmp(method, "Network.loadingFailed") == 0) {
+    n->last_net = uv_now(vdx__uv_of(n->lp));
+    changed = n->nwaits > 0;
+  }
+  if (changed) settle(L, n);
+}
+
+/* ------------------------------------------------------------ waits */
+
+static void quiet_fired(void *data, lua_State *L, int ok) {
+  nav *n = data;
+  (void)ok;
+  n->quiet = NULL;
+  settle(L, n);
+}
+
+/* 1 when w is done, -1 when it failed, 0 while it waits; *quiet is set
+ * when only the network's quiet period is missing. */
+static int wait_state(nav *n, navwait *w, uint64_t now, int *quiet) {
+  int flag = w->flag == VDX_LIFE_IDLE ? VDX_LIFE_LOAD : w->flag;
+  int reached;
+  if (w->kind == W_LOADER) {
+    reached = strcmp(w->loader, n->loader) == 0 && (n->life & flag) == flag;
+    if (!reached) return w->replaced ? -1 : 0;
+  } else {
+    reached = n->seq > w->base && (n->same_doc || (n->life & flag) == flag);
+    if (!reached)
+      return w->kind == W_SOFT && n->stopped > w->stopped;  /* abandoned */
+  }
+  if (w->flag == VDX_LIFE_IDLE && !n->same_doc && now < n->last_net + QUIET_MS) {
+    *quiet = 1;
+    return 0;
+  }
+  return 1;
+}
+
+/* Resolves or fails the waits that the tracker's state now decides. */
+static void settle(lua_State *L, nav *n) {
+  uint64_t now = uv_now(vdx__uv_of(n->lp));
+  int want_quiet = 0;
+  for (int i = 0; i < n->nwaits;) {
+    int st = wait_state(n, &n->waits[i], now, &want_quiet);
+    vdx_waiter *w = n->waits[i].w;
+    if (st > 0) {
+      lua_pushboolean(L, 1);
+      vdx__waiter_resolve(w, L);            /* wait_removed edits the array */
+    } else if (st < 0) {
+      vdx__error_push(L, "NavigationFailed", "the navigation was replaced by "
+                      "another one before it finished");
+      vdx__waiter_reject(w, L);
+    } else {
+      i++;
+    }
+  }
+  if (want_quiet && n->quiet == NULL) {
+    n->quiet = vdx__waiter_sleep(n->lp, (int)(n->last_net + QUIET_MS - now) + 1);
+    vdx__waiter_then(n->quiet, quiet_fired, n);
+  }
+}
+
+static navwait *add_wait(lua_State *L, nav *n, vdx_waiter *w, int kind, int flag) {
+  if (n->nwaits == MAX_WAITS) {
+    vdx__waiter_abandon(w);
+    luaL_error(L, "too many navigation waits on this page");
+  }
+  navwait *nw = &n->waits[n->nwaits++];
+  memset(nw, 0, sizeof *nw);
+  nw->kind = kind;
+  nw->flag = flag;
+  nw->w = w;
+  vdx__waiter_on_done(w, wait_removed, n);
+  return nw;
+}
+
+vdx_waiter *vdx__nav_wait_loader(lua_State *L, vdx_page *p, const char *loader,
+                                 int flag, int timeout_ms) {
+  nav *n = nav_of(L, p);
+  vdx_waiter *w = vdx__waiter_new(n->lp, timeout_ms, "navigation");
+  navwait *nw = add_wait(L, n, w, W_LOADER, flag);
+  snprintf(nw->loader, sizeof nw->loader, "%s", loader);
+  settle(L, n);
+  return w;
+}
+
+vdx_waiter *vdx__nav_wait_seq(lua_State *L, vdx_page *p, lua_Integer base,
+                              int flag, int timeout_ms) {
+  nav *n = nav_of(L, p);
+  vdx_waiter *w = vdx__waiter_new(n->lp, timeout_ms, "navigation");
+  add_wait(L, n, w, W_SEQ, flag)->base = base;
+  settle(L, n);
+  return w;
+}
+
+/* ------------------------------------------------ marks and reading */
+
+static lua_Integer mark_int(lua_State *L, int mark, const char *k) {
+  lua_getfield(L, mark, k);
   lua_Integer v = lua_tointeger(L, -1);
   lua_pop(L, 1);
   return v;
 }
 
-/* stack: page, opts, state {flag, deadline, base, delta}, [value] */
-static int nav_k(lua_State *L, int status, lua_KContext step) {
-  (void)status;
-  vdx_page *p = vdx__check_page(L, 1);
-  vdx_conn *c = vdx__browser_conn(L, p->b);
-  vdx_waiter *w;
-  if (step == 0) {                         /* history read: go to the entry */
-    lua_Integer delta = field_int(L, 3, "delta");
-    lua_Integer at = field_int(L, 4, "currentIndex") + delta;
-    lua_getfield(L, 4, "entries");
-    if (at < 0 || at >= (lua_Integer)luaL_len(L, -1))
-      return vdx__error_raise(L, "NavigationFailed", "there is no %s page in "
-                              "this tab's history", delta < 0 ? "previous" : "next");
-    lua_rawgeti(L, -1, at + 1);
-    lua_createtable(L, 0, 1);
-    lua_getfield(L, -2, "id");
-    lua_setfield(L, -2, "entryId");
-    lua_pushinteger(L, vdx__events_nav_seq(L, p));
-    lua_setfield(L, 3, "base");
-    w = vdx__conn_call(L, c, p->session_id, "Page.navigateToHistoryEntry", -1,
-                       left_ms(L, p));
-    if (w == NULL) return lua_error(L);
-    lua_settop(L, 3);
-    return vdx__await(L, w, 1, nav_k);
-  }
-  if (step == 1) {                         /* sent: wait for it to load */
-    lua_settop(L, 3);
-    w = vdx__events_nav_wait(L, p, field_int(L, 3, "base"),
-                             (int)field_int(L, 3, "flag"), left_ms(L, p));
-    return vdx__await(L, w, 2, nav_k);
-  }
-  lua_settop(L, 3);
-  lua_createtable(L, 0, 2);
-  lua_pushstring(L, vdx__events_url(L, p));
+void vdx__nav_mark(lua_State *L, vdx_page *p, int mark) {
+  nav *n = nav_of(L, p);
+  mark = lua_absindex(L, mark);
+  lua_pushinteger(L, n->seq);
+  lua_setfield(L, mark, "nav");
+  lua_pushinteger(L, n->requested);
+  lua_setfield(L, mark, "nav_req");
+  lua_pushinteger(L, n->stopped);
+  lua_setfield(L, mark, "nav_stopped");
+}
+
+void vdx__nav_since(lua_State *L, vdx_page *p, int mark, int res) {
+  nav *n = nav_of(L, p);
+  res = lua_absindex(L, res);
+  if (n->seq <= mark_int(L, mark, "nav")) return;
+  lua_createtable(L, 0, 3);
+  lua_pushstring(L, n->url);
   lua_setfield(L, -2, "url");
-  if (p->status) {
-    lua_pushinteger(L, p->status);
+  if (!n->same_doc && n->status) {
+    lua_pushinteger(L, n->status);
     lua_setfield(L, -2, "status");
   }
-  return 1;
+  lua_pushboolean(L, n->same_doc);
+  lua_setfield(L, -2, "same_document");
+  lua_setfield(L, res, "navigation");
 }
 
-static int nav_start(lua_State *L, int delta) {
-  static const char *const known[] = {"wait_until", "timeout_ms", NULL};
-  vdx_page *p = open_page(L);
-  vdx_conn *c = vdx__browser_conn(L, p->b);
-  vdx__check_opts(L, 2, known);
-  lua_settop(L, 2);
-  int timeout = (int)vdx__opt_int(L, 2, "timeout_ms", vdx__conn_default_timeout(c));
-  lua_createtable(L, 0, 4);
-  lua_pushinteger(L, wait_flag(L, 2));
-  lua_setfield(L, 3, "flag");
-  uv_update_time(vdx__uv_of(p->b->lp));
-  uv_update_time(vdx__uv_of(p->b->lp));
-  lua_pushinteger(L, (lua_Integer)uv_now(vdx__uv_of(p->b->lp)) + timeout);
-  lua_setfield(L, 3, "deadline");
-  lua_pushinteger(L, delta);
-  lua_setfield(L, 3, "delta");
-  vdx_waiter *w;
-  if (delta == 0) {
-    lua_pushinteger(L, vdx__events_nav_seq(L, p));
-    lua_setfield(L, 3, "base");
-    w = vdx__conn_call(L, c, p->session_id, "Page.reload", 0, timeout);
-    if (w == NULL) return lua_error(L);
-    return vdx__await(L, w, 1, nav_k);
-  }
-  w = vdx__conn_call(L, c, p->session_id, "Page.getNavigationHistory", 0, timeout);
-  if (w == NULL) return lua_error(L);
-  return vdx__await(L, w, 0, nav_k);
+vdx_waiter *vdx__nav_settle(lua_State *L, vdx_page *p, int mark, int timeout_ms) {
+  nav *n = nav_of(L, p);
+  mark = lua_absindex(L, mark);
+  lua_Integer base = mark_int(L, mark, "nav");
+  int committed = n->seq > base;
+  if (n->requested <= mark_int(L, mark, "nav_req") && !committed) return NULL;
+  if (committed && (n->same_doc || (n->life & VDX_LIFE_LOAD))) return NULL;
+  vdx_waiter *w = vdx__waiter_sleep(n->lp, timeout_ms > 0 ? timeout_ms : 1);
+  navwait *nw = add_wait(L, n, w, W_SOFT, VDX_LIFE_LOAD);
+  nw->base = base;
+  nw->stopped = mark_int(L, mark, "nav_stopped");
+  settle(L, n);
+  return w;
 }
 
-/* page:back{ wait_until = "load", timeout_ms = } -> { url=, status= }:
- * the previous entry of the tab's history (NavigationFailed if none).
- * wait_until is commit, domcontentloaded, load or networkidle. */
-static int page_back(lua_State *L) { return nav_start(L, -1); }
-
-/* page:forward{ wait_until=, timeout_ms= } -> { url=, status= }. */
-static int page_forward(lua_State *L) { return nav_start(L, 1); }
-
-/* page:reload{ wait_until=, timeout_ms= } -> { url=, status= }. */
-static int page_reload(lua_State *L) { return nav_start(L, 0); }
-
-/* ---------------------------------------------------------- wait_for */
-
-/*
- * page:wait_for{ text=, text_gone=, ref_gone=, time_ms=, timeout_ms= } ->
- * true.  text waits until the main frame's rendered text contains it,
- * text_gone until it does not, ref_gone until the ref's element is gone
- * or hidden (in its own frame); checked on every DOM change, failing with
- * Timeout.  time_ms waits that long and nothing else (an explicit pause).
- */
-static int page_wait_for(lua_State *L) {
-  static const char *const known[] = {"text", "text_gone", "ref_gone", "time_ms",
-                                      "timeout_ms", NULL};
-  vdx_page *p = open_page(L);
-  luaL_checktype(L, 2, LUA_TTABLE);
-  vdx__check_opts(L, 2, known);
-  lua_settop(L, 2);
-  lua_Integer ms = vdx__opt_int(L, 2, "time_ms", -1);
-  lua_getfield(L, 2, "text");
-  lua_getfield(L, 2, "text_gone");
-  lua_getfield(L, 2, "ref_gone");
-  int conds = !lua_isnil(L, 3) + !lua_isnil(L, 4) + !lua_isnil(L, 5);
-  if (ms >= 0) {
-    if (conds) return luaL_error(L, "wait_for: time_ms goes alone");
-    vdx_waiter *w = vdx__waiter_sleep(p->b->lp, (int)ms);
-    lua_settop(L, 1);
-    return vdx__await(L, w, 0, vdx__k_true);
-  }
-  if (conds == 0) return luaL_error(L, "wait_for needs text, text_gone, ref_gone or time_ms");
-  int timeout = (int)vdx__opt_int(L, 2, "timeout_ms", vdx__conn_default_timeout(p->b->conn));
-  vdx_frame *f = &p->frames[0];
-  if (!lua_isnil(L, 5)) {
-    f = vdx__ref_frame(L, p, luaL_checkstring(L, 5));
-    if (conds > 1) return luaL_error(L, "wait_for: ref_gone goes alone");
-  }
-  lua_createtable(L, 1, 0);
-  lua_createtable(L, 0, 4);
-  lua_pushvalue(L, 3);
-  lua_setfield(L, -2, "text");
-  lua_pushvalue(L, 4);
-  lua_setfield(L, -2, "textGone");
-  lua_pushvalue(L, 5);
-  lua_setfield(L, -2, "refGone");
-  lua_pushinteger(L, timeout);
-  lua_setfield(L, -2, "timeout");
-  lua_rawseti(L, -2, 1);
-  vdx_waiter *w = vdx__bridge_call(L, p, f->id, "waitFor", -1, timeout + 1000);
-  if (w == NULL) return luaL_error(L, "out of memory");
-  lua_settop(L, 1);
-  return vdx__await(L, w, 0, vdx__k_true);
+int vdx__nav_flag(lua_State *L, const char *s) {
+  if (strcmp(s, "commit") == 0) return VDX_LIFE_COMMIT;
+  if (strcmp(s, "domcontentloaded") == 0) return VDX_LIFE_DCL;
+  if (strcmp(s, "load") == 0) return VDX_LIFE_LOAD;
+  if (strcmp(s, "networkidle") == 0) return VDX_LIFE_IDLE;
+  return vdx__error_raise(L, "InvalidArgument", "wait_until must be commit, "
+                          "domcontentloaded, load or networkidle (got '%s')", s);
 }
 
-int vdx__nav_methods(lua_State *L) {
-  static const luaL_Reg methods[] = {
-    {"back", page_back},
-    {"forward", page_forward},
-    {"reload", page_reload},
-    {"wait_for", page_wait_for},
-    {NULL, NULL}};
-  luaL_setfuncs(L, methods, 0);
-  return 0;
-}
+lua_Integer vdx__nav_seq(lua_State *L, vdx_page *p) { return nav_of(L, p)->seq; }
+const char *vdx__nav_url(lua_State *L, vdx_page *p) { return nav_of(L, p)->url; }
+int vdx__nav_status(lua_State *L, vdx_page *p) { return nav_of(L, p)->status; }

@@ -30,17 +30,6 @@ typedef struct vdx_context {
   int closed;
 } vdx_context;
 
-#define VDX_LIFE_COMMIT 1
-#define VDX_LIFE_DCL    2
-#define VDX_LIFE_LOAD   4
-#define VDX_LIFE_IDLE   8
-
-typedef struct life_wait {
-  char loader[64];
-  int flag;
-  vdx_waiter *w;
-} life_wait;
-
 typedef struct bcall bcall;
 
 /* One frame of a page: its document's isolated world ("vdx") and where
@@ -63,24 +52,32 @@ struct vdx_page {
   char target_id[64];
   char session_id[64];
   char frame_id[64];
-  char loader[64];         /* loader of the main frame's current document */
-  int life;                /* VDX_LIFE_* reached by that loader */
-  int status;              /* HTTP status of that document, 0 if unknown */
   int closed;
+  int crashed;             /* the renderer crashed; a navigation recovers */
   char close_reason[128];
-  life_wait waits[8];
-  int nwaits;
   vdx_frame *frames;
   int nframes, capframes, next_ordinal;
   char child_sids[64][64]; /* sessions of out-of-process frames */
   int nchild;
   void *events;            /* owned by events.c: console, network, dialogs */
+  void *nav;               /* owned by nav.c: the navigation tracker */
   vdx_page *next, *prev;
 };
 
 vdx_browser *vdx__check_browser(lua_State *L, int idx);
 vdx_context *vdx__check_context(lua_State *L, int idx);
 vdx_page *vdx__check_page(lua_State *L, int idx);
+
+#define VDX_CRASHED_MSG "the page's renderer crashed; navigate or reload to recover"
+/* The page at idx, ready for calls: raises BrowserClosed, PageClosed or
+ * PageCrashed otherwise.  Also checks that the browser connection lives. */
+vdx_page *vdx__check_open_page(lua_State *L, int idx);
+/* Like vdx__check_open_page but lets a crashed page through (and clears
+ * its crashed mark): for the navigations that recover it. */
+vdx_page *vdx__check_navigable_page(lua_State *L, int idx);
+/* The renderer of p crashed: fails everything waiting on the page's own
+ * session (CDP calls, bridge calls, navigation waits) with PageCrashed. */
+void vdx__page_crashed(lua_State *L, vdx_page *p);
 
 /* Raises BrowserClosed if b is closed; returns the live connection. */
 vdx_conn *vdx__browser_conn(lua_State *L, vdx_browser *b);
@@ -110,25 +107,63 @@ void vdx__frames_clear(lua_State *L, vdx_page *p, const char *why);
 vdx_waiter *vdx__bridge_call(lua_State *L, vdx_page *p, const char *frame_id,
                              const char *method, int args_idx, int timeout_ms);
 const char *vdx__bridge_source(size_t *len);
+/* Restarts the bridge calls of a frame's wait list: each is sent now, or
+ * fails with the page's or the frame's state (closed, crashed, gone). */
+void vdx__bridge_restart(lua_State *L, bcall *list);
 const char *vdx__bridge_version(void);
 
-/* The frame that owns ref ("e3": main, "f2_e7": frame 2).  Raises for a
- * malformed ref and UnknownRef for a frame that is gone. */
+/* ref.c: the ref grammar.  True when s is "e<N>" or "f<K>_e<N>" (N, K >= 1,
+ * no leading zeros); sets *ordinal (when not NULL) to K, or 0. */
+int vdx__ref_parse(const char *s, int *ordinal);
+/* Raises InvalidArgument for a malformed ref, naming the grammar. */
+int vdx__ref_raise_malformed(lua_State *L, const char *ref);
+/* The frame that owns ref ("e3": main, "f2_e7": frame 2).  Raises
+ * InvalidArgument for a malformed ref and UnknownRef for a frame that is
+ * gone. */
 vdx_frame *vdx__ref_frame(lua_State *L, vdx_page *p, const char *ref);
+/* Calls method of the bridge in ref's frame with the list at args_idx
+ * (vdx__bridge_call); raises like vdx__ref_frame. */
+vdx_waiter *vdx__ref_call(lua_State *L, vdx_page *p, const char *ref,
+                          const char *method, int args_idx, int timeout_ms);
 
 /* events.c: what the page logs and opens, captured from its creation. */
 void vdx__page_events(lua_State *L, vdx_page *p, const char *method,
                       int params);
 void vdx__page_events_free(vdx_page *p);
-/* Page methods defined in other files, added to the vdx.Page method table
- * at the top of the stack. */
-void vdx__snapshot_methods(lua_State *L);
-void vdx__explore_methods(lua_State *L);
-void vdx__action_methods(lua_State *L);
-void vdx__event_methods(lua_State *L);
 
-/* page.c: the VDX_LIFE_* flag for a wait_until name; raises on others. */
-int vdx__wait_flag(lua_State *L, const char *name);
+/* Each group of page methods is registered by the file that defines it,
+ * into the vdx.Page method table at the top of the stack (page.c calls
+ * them all). */
+void vdx__snapshot_methods(lua_State *L);   /* snapshot.c */
+void vdx__describe_methods(lua_State *L);   /* describe.c */
+void vdx__explore_methods(lua_State *L);    /* explore.c */
+void vdx__log_methods(lua_State *L);        /* logs.c */
+void vdx__tabs_methods(lua_State *L);       /* tabs.c */
+void vdx__nav_methods(lua_State *L);        /* navigate.c */
+void vdx__capture_methods(lua_State *L);    /* capture.c */
+void vdx__input_methods(lua_State *L);      /* input_api.c */
+void vdx__frame_offset_methods(lua_State *L); /* frame_offset.c */
+void vdx__upload_methods(lua_State *L);     /* upload.c */
+
+/* Methods of the other types registered by the file that defines them:
+ * browser:new_context() and browser:new_page() (context.c, into the
+ * vdx.Browser table), ctx:pages() (tabs.c, into the vdx.Context table). */
+void vdx__context_browser_methods(lua_State *L);
+void vdx__tabs_context_methods(lua_State *L);
+
+/* browser.c: method(params) on session sid (NULL for the browser) for
+ * browser:send and page:send.  stack: self, method, params, opts -> result */
+int vdx__send(lua_State *L, vdx_conn *c, const char *sid);
+/* page.c: routes the events of a child frame's session to p too. */
+void vdx__page_observe(vdx_page *p, const char *sid);
+
+/* Module-level tables and functions, set on the vdx table at the top of
+ * the stack: vdx.input, vdx.base64_decode, vdx.write_base64 (input_api.c),
+ * vdx.is_ref / vdx.check_ref (ref.c), vdx.realpath (upload.c). */
+void vdx__input_open(lua_State *L);
+void vdx__ref_open(lua_State *L);
+void vdx__upload_open(lua_State *L);
+
 
 /* Creates a page in the context at ctx_idx (async; see page.c). */
 int vdx__page_create(lua_State *L, int ctx_idx);

@@ -14,66 +14,47 @@
 #include "vdx.h"
 #include "objects.h"
 #include "events.h"
-
-int vdx__send(lua_State *L, vdx_conn *c, const char *sid);
+#include "nav.h"
 
 vdx_page *vdx__check_page(lua_State *L, int idx) {
   return luaL_checkudata(L, idx, VDX_PAGE_MT);
 }
 
-static vdx_page *check_open(lua_State *L, int idx) {
+/* Raises the typed error of a page that cannot take calls: BrowserClosed
+ * when its browser went, PageClosed when the tab went, PageCrashed when its
+ * renderer crashed (unless recovering: navigating is how it recovers). */
+static vdx_page *check_usable(lua_State *L, int idx, int recovering) {
   vdx_page *p = vdx__check_page(L, idx);
   if (p->closed) {
-    if (p->b->closed || p->b->conn == NULL || vdx__conn_closed(p->b->conn))
+    if (p->b == NULL || p->b->closed || p->b->conn == NULL ||
+        vdx__conn_closed(p->b->conn))
       vdx__error_raise(L, "BrowserClosed", "the page's browser is closed: %s",
                        p->close_reason);
-    luaL_error(L, "vdx.Page is closed (%s)", p->close_reason);
+    vdx__error_raise(L, "PageClosed", "the page is closed (%s)",
+                     p->close_reason);
   }
+  if (p->crashed && !recovering)
+    vdx__error_raise(L, "PageCrashed", "%s", VDX_CRASHED_MSG);
+  vdx__browser_conn(L, p->b);
   return p;
+}
+
+vdx_page *vdx__check_open_page(lua_State *L, int idx) {
+  return check_usable(L, idx, 0);
+}
+
+vdx_page *vdx__check_navigable_page(lua_State *L, int idx) {
+  vdx_page *p = check_usable(L, idx, 1);
+  p->crashed = 0;
+  return p;
+}
+
+static vdx_page *check_open(lua_State *L, int idx) {
+  return check_usable(L, idx, 0);
 }
 
 static vdx_conn *page_conn(lua_State *L, vdx_page *p) {
   return vdx__browser_conn(L, p->b);
-}
-
-/* --------------------------------------------------------- lifecycle */
-
-static void wait_removed(vdx_waiter *w, void *data) {
-  vdx_page *p = data;
-  for (int i = 0; i < p->nwaits; i++)
-    if (p->waits[i].w == w) {
-      p->waits[i] = p->waits[--p->nwaits];
-      return;
-    }
-}
-
-/* Resolves the waits that the current document has now satisfied. */
-static void settle_waits(lua_State *L, vdx_page *p) {
-  for (int i = 0; i < p->nwaits;) {
-    life_wait *lw = &p->waits[i];
-    if (strcmp(lw->loader, p->loader) == 0 && (p->life & lw->flag)) {
-      vdx_waiter *w = lw->w;
-      lua_pushboolean(L, 1);
-      vdx__waiter_resolve(w, L);   /* wait_removed edits the array */
-    } else if (strcmp(lw->loader, p->loader) != 0 && p->loader[0] &&
-               (p->life & VDX_LIFE_COMMIT)) {
-      vdx_waiter *w = lw->w;
-      vdx__error_push(L, "NavigationFailed", "the navigation was replaced by "
-                      "another one before it finished");
-      vdx__waiter_reject(w, L);
-    } else {
-      i++;
-    }
-  }
-}
-
-static void fail_waits(lua_State *L, vdx_page *p, const char *type,
-                       const char *why) {
-  while (p->nwaits > 0) {
-    vdx_waiter *w = p->waits[0].w;
-    vdx__error_push(L, type, "%s", why);
-    vdx__waiter_reject(w, L);
-  }
 }
 
 void vdx__page_detached(lua_State *L, vdx_page *p, const char *why) {
@@ -81,54 +62,18 @@ void vdx__page_detached(lua_State *L, vdx_page *p, const char *why) {
   p->closed = 1;
   snprintf(p->close_reason, sizeof p->close_reason, "%s", why);
   int gone = p->b->closed || p->b->conn == NULL || vdx__conn_closed(p->b->conn);
-  fail_waits(L, p, gone ? "BrowserClosed" : "PageClosed", why);
+  vdx__nav_fail(L, p, gone ? "BrowserClosed" : "PageClosed", why);
   vdx__frames_clear(L, p, why);
 }
 
-static int life_flag(const char *name) {
-  if (strcmp(name, "commit") == 0) return VDX_LIFE_COMMIT;
-  if (strcmp(name, "DOMContentLoaded") == 0) return VDX_LIFE_DCL;
-  if (strcmp(name, "load") == 0) return VDX_LIFE_LOAD;
-  if (strcmp(name, "networkIdle") == 0) return VDX_LIFE_IDLE;
-  return 0;
-}
-
-static void on_lifecycle(lua_State *L, vdx_page *p, int params) {
-  lua_getfield(L, params, "frameId");
-  lua_getfield(L, params, "loaderId");
-  lua_getfield(L, params, "name");
-  const char *frame = lua_tostring(L, -3), *loader = lua_tostring(L, -2);
-  const char *name = lua_tostring(L, -1);
-  if (frame && loader && name && strcmp(frame, p->frame_id) == 0) {
-    if (strcmp(loader, p->loader) != 0) {
-      snprintf(p->loader, sizeof p->loader, "%s", loader);
-      p->life = VDX_LIFE_COMMIT;
-      p->status = 0;
-    }
-    p->life |= life_flag(name);
-    settle_waits(L, p);
-  }
-  lua_pop(L, 3);
-}
-
-static void on_response(lua_State *L, vdx_page *p, int params) {
-  lua_getfield(L, params, "type");
-  lua_getfield(L, params, "frameId");
-  lua_getfield(L, params, "loaderId");
-  const char *type = lua_tostring(L, -3), *frame = lua_tostring(L, -2);
-  const char *loader = lua_tostring(L, -1);
-  if (type && frame && loader && strcmp(type, "Document") == 0 &&
-      strcmp(frame, p->frame_id) == 0) {
-    if (strcmp(loader, p->loader) != 0) {
-      snprintf(p->loader, sizeof p->loader, "%s", loader);
-      p->life = 0;
-    }
-    lua_getfield(L, params, "response");
-    lua_getfield(L, -1, "status");
-    p->status = (int)lua_tointeger(L, -1);
-    lua_pop(L, 2);
-  }
-  lua_pop(L, 3);
+void vdx__page_crashed(lua_State *L, vdx_page *p) {
+  if (p->closed || p->crashed) return;
+  p->crashed = 1;
+  vdx__nav_fail(L, p, "PageCrashed", VDX_CRASHED_MSG);
+  vdx__frames_clear(L, p, VDX_CRASHED_MSG);
+  if (p->b->conn)
+    vdx__conn_fail_session(L, p->b->conn, p->session_id, "PageCrashed",
+                           VDX_CRASHED_MSG);
 }
 
 static void page_event(lua_State *L, void *data, const char *sid,
@@ -137,12 +82,11 @@ static void page_event(lua_State *L, void *data, const char *sid,
   vdx__frames_event(L, p, sid, method, params);
   if (strcmp(sid, p->session_id) != 0) return;   /* a child frame's session */
   vdx__page_events(L, p, method, params);
-  if (strcmp(method, "Page.lifecycleEvent") == 0) {
-    on_lifecycle(L, p, params);
-  } else if (strcmp(method, "Network.responseReceived") == 0) {
-    on_response(L, p, params);
-  } else if (strcmp(method, "Inspector.targetCrashed") == 0) {
-    fail_waits(L, p, "PageCrashed", "the page crashed");
+  vdx__nav_event(L, p, method, params);
+  if (strcmp(method, "Inspector.targetCrashed") == 0) {
+    vdx__page_crashed(L, p);
+  } else if (strcmp(method, "Inspector.targetReloadedAfterCrash") == 0) {
+    p->crashed = 0;
   }
 }
 
@@ -247,138 +191,6 @@ int vdx__page_create(lua_State *L, int ctx_idx) {
   return vdx__await(L, w, 0, create_k);
 }
 
-/* -------------------------------------------------------------- goto */
-
-/* The VDX_LIFE_* flag for a wait_until name; raises on an unknown one. */
-int vdx__wait_flag(lua_State *L, const char *s) {
-  if (strcmp(s, "commit") == 0) return VDX_LIFE_COMMIT;
-  if (strcmp(s, "domcontentloaded") == 0) return VDX_LIFE_DCL;
-  if (strcmp(s, "load") == 0) return VDX_LIFE_LOAD;
-  if (strcmp(s, "networkidle") == 0) return VDX_LIFE_IDLE;
-  return luaL_error(L, "wait_until must be commit, domcontentloaded, load or "
-                    "networkidle (got '%s')", s);
-}
-
-/* stack during goto: page, url, opts, flag, deadline, [result] */
-static int goto_k(lua_State *L, int status, lua_KContext ctx) {
-  (void)status;
-  vdx_page *p = vdx__check_page(L, 1);
-  vdx_loop *lp = p->b->lp;
-  int flag = (int)lua_tointeger(L, 4);
-  int64_t deadline = (int64_t)lua_tointeger(L, 5);
-  int left = (int)(deadline - (int64_t)uv_now(vdx__uv_of(lp)));
-  if (left < 1) left = 1;
-  if (ctx == 0) {                           /* Page.navigate answered */
-    lua_getfield(L, 6, "errorText");
-    if (lua_isstring(L, -1) && *lua_tostring(L, -1)) {
-      vdx__error_push(L, "NavigationFailed", "navigating to %s failed: %s",
-                      lua_tostring(L, 2), lua_tostring(L, -1));
-      lua_pushvalue(L, 2);
-      lua_setfield(L, -2, "url");
-      lua_pushvalue(L, -2);
-      lua_setfield(L, -2, "reason");
-      return lua_error(L);
-    }
-    lua_getfield(L, 6, "loaderId");
-    const char *loader = lua_tostring(L, -1);
-    /* networkidle: load here, then the quiet wait of events.c below (a
-     * request that stays open must not hold the navigation up). */
-    int wflag = flag == VDX_LIFE_IDLE ? VDX_LIFE_LOAD : flag;
-    if (loader && flag != VDX_LIFE_COMMIT &&
-        !(strcmp(loader, p->loader) == 0 && (p->life & wflag))) {
-      if (p->nwaits == (int)(sizeof p->waits / sizeof p->waits[0]))
-        return luaL_error(L, "too many navigations waiting on this page");
-      vdx_waiter *w = vdx__waiter_new(lp, left, "page:goto()");
-      life_wait *lw = &p->waits[p->nwaits++];
-      snprintf(lw->loader, sizeof lw->loader, "%s", loader);
-      lw->flag = wflag;
-      lw->w = w;
-      vdx__waiter_on_done(w, wait_removed, p);
-      lua_settop(L, 5);
-      return vdx__await(L, w, 1, goto_k);
-    }
-  }
-  if (ctx <= 1 && flag == VDX_LIFE_IDLE) {  /* loaded: then 500 ms quiet */
-    lua_settop(L, 5);
-    vdx_waiter *w = vdx__events_nav_wait(L, p, vdx__events_nav_seq(L, p) - 1,
-                                         VDX_LIFE_IDLE, left);
-    return vdx__await(L, w, 3, goto_k);
-  }
-  if (ctx <= 1 || ctx == 3) {               /* loaded: read url and title */
-    lua_settop(L, 5);
-    lua_createtable(L, 0, 2);
-    /* The status comes from Network.responseReceived, which the browser
-     * process sends and which need not arrive before the renderer's load
-     * event; the document's own navigation timing entry stands in. */
-    lua_pushliteral(L, "({url: location.href, title: document.title, status: "
-                    "(performance.getEntriesByType('navigation')[0] || {}).responseStatus})");
-    lua_setfield(L, -2, "expression");
-    lua_pushboolean(L, 1);
-    lua_setfield(L, -2, "returnByValue");
-    vdx_waiter *w = vdx__conn_call(L, page_conn(L, p), p->session_id,
-                                   "Runtime.evaluate", -1, left);
-    if (w == NULL) return lua_error(L);
-    lua_settop(L, 5);
-    return vdx__await(L, w, 2, goto_k);
-  }
-  lua_getfield(L, -1, "result");
-  lua_getfield(L, -1, "value");
-  if (!lua_istable(L, -1)) { lua_pop(L, 1); lua_newtable(L); }
-  if (p->status) {
-    lua_pushinteger(L, p->status);
-    lua_setfield(L, -2, "status");
-  } else if (lua_getfield(L, -1, "status") != LUA_TNUMBER || lua_tointeger(L, -1) <= 0) {
-    lua_pop(L, 1);
-    lua_pushnil(L);
-    lua_setfield(L, -2, "status");         /* none: about:blank, data: … */
-  } else {
-    lua_Integer st = lua_tointeger(L, -1);
-    lua_pop(L, 1);
-    lua_pushinteger(L, st);
-    lua_setfield(L, -2, "status");
-  }
-  return 1;
-}
-
-/*
- * page:navigate(url [, {wait_until=, timeout_ms=, referer=}]) ->
- * { url=, status=, title= }.  wait_until is "load" by default; also
- * "commit", "domcontentloaded" and "networkidle".  Fails with
- * NavigationFailed (DNS, refused, aborted…) or Timeout.
- */
-static int page_goto(lua_State *L) {
-  static const char *const known[] = {"wait_until", "timeout_ms", "referer",
-                                      NULL};
-  vdx_page *p = check_open(L, 1);
-  if (lua_type(L, 2) != LUA_TSTRING) luaL_argerror(L, 2, "url must be a string");
-  vdx__check_opts(L, 3, known);
-  lua_settop(L, 3);
-  int timeout = (int)vdx__opt_int(L, 3, "timeout_ms",
-                                  vdx__conn_default_timeout(page_conn(L, p)));
-  const char *wu = "load";
-  if (lua_istable(L, 3)) {
-    lua_getfield(L, 3, "wait_until");
-    if (!lua_isnil(L, -1)) wu = luaL_checkstring(L, -1);
-  }
-  int flag = vdx__wait_flag(L, wu);
-  lua_settop(L, 3);
-  lua_pushinteger(L, flag);
-  uv_update_time(vdx__uv_of(p->b->lp));
-  lua_pushinteger(L, (lua_Integer)uv_now(vdx__uv_of(p->b->lp)) + timeout);
-  lua_createtable(L, 0, 2);
-  lua_pushvalue(L, 2);
-  lua_setfield(L, -2, "url");
-  if (lua_istable(L, 3)) {
-    lua_getfield(L, 3, "referer");
-    lua_setfield(L, -2, "referrer");
-  }
-  vdx_waiter *w = vdx__conn_call(L, page_conn(L, p), p->session_id,
-                                 "Page.navigate", -1, timeout);
-  if (w == NULL) return lua_error(L);
-  lua_settop(L, 5);
-  return vdx__await(L, w, 0, goto_k);
-}
-
 /* ---------------------------------------------------------- evaluate */
 
 static int evaluate_k(lua_State *L, int status, lua_KContext ctx) {
@@ -481,6 +293,7 @@ static void unlink_page(vdx_page *p) {
   free(p->frames);
   p->frames = NULL;
   vdx__page_events_free(p);
+  vdx__nav_free(p);
   p->nframes = p->capframes = 0;
   if (p->prev) p->prev->next = p->next; else if (p->b->pages == p) p->b->pages = p->next;
   if (p->next) p->next->prev = p->prev;
@@ -526,6 +339,22 @@ static int page_session_id(lua_State *L) {
   return 1;
 }
 
+/* page:default_timeout() -> the milliseconds a call of this page waits
+ * when it is given no timeout_ms (the browser's timeout_ms). */
+static int page_default_timeout(lua_State *L) {
+  vdx_page *p = vdx__check_open_page(L, 1);
+  lua_pushinteger(L, vdx__conn_default_timeout(page_conn(L, p)));
+  return 1;
+}
+
+/* page:is_closed() -> true once the page was closed or its browser went. */
+static int page_is_closed(lua_State *L) {
+  vdx_page *p = vdx__check_page(L, 1);
+  lua_pushboolean(L, p->closed || p->b == NULL || p->b->closed ||
+                     p->b->conn == NULL || vdx__conn_closed(p->b->conn));
+  return 1;
+}
+
 /* page:context() -> the vdx.Context of the page. */
 static int page_context(lua_State *L) {
   vdx__check_page(L, 1);
@@ -555,9 +384,6 @@ static int page_gc(lua_State *L) {
 
 int vdx__page_open(lua_State *L) {
   static const luaL_Reg methods[] = {
-    {"navigate", page_goto},
-    /* `goto` is a reserved word in Lua: page["goto"](page, url) only. */
-    {"goto", page_goto},
     {"evaluate", page_evaluate},
     {"send", page_send},
     {"on", page_on},
@@ -565,18 +391,28 @@ int vdx__page_open(lua_State *L) {
     {"target_id", page_target_id},
     {"session_id", page_session_id},
     {"context", page_context},
+    {"default_timeout", page_default_timeout},
+    {"is_closed", page_is_closed},
     {NULL, NULL}};
   luaL_newmetatable(L, VDX_PAGE_MT);
   luaL_newlib(L, methods);
   vdx__snapshot_methods(L);
+  vdx__describe_methods(L);
   vdx__explore_methods(L);
-  vdx__action_methods(L);
-  vdx__event_methods(L);
+  vdx__log_methods(L);
+  vdx__tabs_methods(L);
+  vdx__nav_methods(L);
+  vdx__capture_methods(L);
+  vdx__input_methods(L);
+  vdx__frame_offset_methods(L);
+  vdx__upload_methods(L);
   lua_setfield(L, -2, "__index");
   lua_pushcfunction(L, page_tostring);
   lua_setfield(L, -2, "__tostring");
   lua_pushcfunction(L, page_gc);
   lua_setfield(L, -2, "__gc");
+  lua_pushcfunction(L, page_close);       /* local page <close> = … */
+  lua_setfield(L, -2, "__close");
   lua_pop(L, 1);
   return 0;
 }

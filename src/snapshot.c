@@ -386,47 +386,76 @@ static void apply_budget(lua_State *L, int res, const char *text, size_t len,
 /* ------------------------------------------------------------ snapshot */
 
 /* stack: page, opts, args, budget, offset, [join results] */
+/* The ordinal of the frame of the snapshot's root ref (0 without one). */
+static int root_ordinal(lua_State *L) {
+  lua_getfield(L, 2, "root");
+  int ordinal = 0;
+  if (lua_isstring(L, -1)) vdx__ref_parse(lua_tostring(L, -1), &ordinal);
+  lua_pop(L, 1);
+  return ordinal;
+}
+
+/* Starts the snapshot of every frame (from the root's frame on) and
+ * returns the waiter of them all.  stack: page, opts, args, budget, offset */
+static vdx_waiter *snapshot_frames(lua_State *L, vdx_page *p) {
+  int timeout = (int)vdx__opt_int(L, 2, "timeout_ms",
+                                  vdx__conn_default_timeout(p->b->conn));
+  join *j = join_new(L, p->b->lp, timeout);
+  if (j == NULL) luaL_error(L, "out of memory");
+  lua_getfield(L, 2, "root");
+  int has_root = !lua_isnil(L, -1);
+  lua_pop(L, 1);
+  int root_frame = root_ordinal(L);
+  for (int i = 0; i < p->nframes; i++) {
+    vdx_frame *f = &p->frames[i];
+    if (has_root && f->ordinal < root_frame) continue;
+    lua_pushvalue(L, 3);
+    if (has_root && f->ordinal != root_frame) {
+      /* frames other than the root's are snapshotted whole */
+      lua_newtable(L);
+      lua_newtable(L);
+      lua_getfield(L, 2, "max_options");
+      lua_setfield(L, -2, "maxOptions");
+      lua_rawseti(L, -2, 1);
+      lua_replace(L, -2);
+    }
+    /* A child frame that has no document yet must not hold up the page:
+     * it gets a short wait and is then reported as unreadable. */
+    int wait = f->ordinal == root_frame ? timeout : (f->ctx ? 10000 : 3000);
+    if (wait > timeout) wait = timeout;
+    vdx_waiter *w = vdx__bridge_call(L, p, f->id, "snapshot", -1, wait);
+    join_add(L, j, w, f->ordinal + 1);
+    if (w == NULL) lua_pop(L, 1);
+    lua_pop(L, 1);
+  }
+  return join_seal(L, j);
+}
+
+/* Sets url and title of the result at res from the root frame's value. */
+static void set_page_facts(lua_State *L, int results, int root_frame, int res) {
+  lua_rawgeti(L, results, root_frame);
+  if (lua_istable(L, -1)) {
+    lua_getfield(L, -1, "value");
+    if (lua_istable(L, -1)) {
+      lua_getfield(L, -1, "url");
+      lua_setfield(L, res, "url");
+      lua_getfield(L, -1, "title");
+      lua_setfield(L, res, "title");
+    }
+    lua_pop(L, 1);
+  }
+  lua_pop(L, 1);
+}
+
+/* stack: page, opts, args, budget, offset, [results (ordinal+1 keyed)] */
 static int snapshot_k(lua_State *L, int status, lua_KContext ctx) {
   (void)status;
   luaL_checkstack(L, 40, "vdx: snapshot");
   vdx_page *p = vdx__check_page(L, 1);
   if (ctx == 0) {                           /* frames tagged: snapshot all */
     lua_settop(L, 5);
-    int timeout = (int)vdx__opt_int(L, 2, "timeout_ms",
-                                    vdx__conn_default_timeout(p->b->conn));
-    join *j = join_new(L, p->b->lp, timeout);
-    if (j == NULL) return luaL_error(L, "out of memory");
-    lua_getfield(L, 2, "root");
-    const char *root = lua_tostring(L, -1);
-    int root_frame = 0;
-    if (root && root[0] == 'f') root_frame = atoi(root + 1);
-    lua_pop(L, 1);
-    for (int i = 0; i < p->nframes; i++) {
-      vdx_frame *f = &p->frames[i];
-      if (root && f->ordinal < root_frame) continue;
-      lua_pushvalue(L, 3);
-      if (root && f->ordinal != root_frame) {
-        /* frames other than the root's are snapshotted whole */
-        lua_newtable(L);
-        lua_newtable(L);
-        lua_getfield(L, 2, "max_options");
-        lua_setfield(L, -2, "maxOptions");
-        lua_rawseti(L, -2, 1);
-        lua_replace(L, -2);
-      }
-      /* A child frame that has no document yet must not hold up the page:
-       * it gets a short wait and is then reported as unreadable. */
-      int wait = f->ordinal == root_frame ? timeout : (f->ctx ? 10000 : 3000);
-      if (wait > timeout) wait = timeout;
-      vdx_waiter *w = vdx__bridge_call(L, p, f->id, "snapshot", -1, wait);
-      join_add(L, j, w, f->ordinal + 1);
-      if (w == NULL) lua_pop(L, 1);
-      lua_pop(L, 1);
-    }
-    vdx_waiter *out = join_seal(L, j);
-    return vdx__await(L, out, 1, snapshot_k);
+    return vdx__await(L, snapshot_frames(L, p), 1, snapshot_k);
   }
-  /* stack: page, opts, args, budget, offset, results (ordinal+1 keyed) */
   int raw = lua_gettop(L);
   lua_newtable(L);
   int results = lua_gettop(L);
@@ -442,10 +471,7 @@ static int snapshot_k(lua_State *L, int status, lua_KContext ctx) {
   int warnings = lua_gettop(L);
   sbuf b = {NULL, 0, 0, 0};
   stitch s = {L, results, warnings, &b, 0, 0, 0, 0};
-  lua_getfield(L, 2, "root");
-  const char *root = lua_tostring(L, -1);
-  int root_frame = root && root[0] == 'f' ? atoi(root + 1) : 0;
-  lua_pop(L, 1);
+  int root_frame = root_ordinal(L);
   lua_rawgeti(L, results, root_frame);
   if (lua_istable(L, -1)) {             /* the root frame failing is an error */
     lua_getfield(L, -1, "ok");
@@ -468,18 +494,7 @@ static int snapshot_k(lua_State *L, int status, lua_KContext ctx) {
   lua_setfield(L, res, "ref_count");
   lua_pushinteger(L, s.unmeasurable);
   lua_setfield(L, res, "unmeasurable");
-  lua_rawgeti(L, results, root_frame);
-  if (lua_istable(L, -1)) {
-    lua_getfield(L, -1, "value");
-    if (lua_istable(L, -1)) {
-      lua_getfield(L, -1, "url");
-      lua_setfield(L, res, "url");
-      lua_getfield(L, -1, "title");
-      lua_setfield(L, res, "title");
-    }
-    lua_pop(L, 1);
-  }
-  lua_pop(L, 1);
+  set_page_facts(L, results, root_frame, res);
   lua_pushvalue(L, res);
   return 1;
 }
@@ -494,10 +509,8 @@ static int snapshot_k(lua_State *L, int status, lua_KContext ctx) {
 static int page_snapshot(lua_State *L) {
   static const char *const known[] = {"budget_tokens", "root", "depth",
     "offset", "max_options", "timeout_ms", NULL};
-  vdx_page *p = vdx__check_page(L, 1);
+  vdx_page *p = vdx__check_open_page(L, 1);
   luaL_checkstack(L, 40, "vdx: snapshot");
-  if (p->closed) return luaL_error(L, "vdx.Page is closed (%s)", p->close_reason);
-  vdx__browser_conn(L, p->b);
   if (lua_isnoneornil(L, 2)) { lua_settop(L, 1); lua_newtable(L); }
   vdx__check_opts(L, 2, known);
   lua_settop(L, 2);
@@ -538,170 +551,9 @@ static int page_snapshot(lua_State *L) {
   return vdx__await(L, out, 0, snapshot_k);
 }
 
-/* ----------------------------------------------- describe / accessible */
-
-/* The frame that owns ref ("e3" main, "f2_e7" frame 2); raises UnknownRef. */
-vdx_frame *vdx__ref_frame(lua_State *L, vdx_page *p, const char *ref) {
-  int ordinal = 0;
-  const char *r = ref;
-  if (r[0] == 'f') {
-    ordinal = atoi(r + 1);
-    r = strchr(r, '_');
-    if (r == NULL || ordinal <= 0) goto bad;
-    r++;
-  }
-  if (r[0] != 'e' || r[1] < '1' || r[1] > '9') goto bad;
-  vdx_frame *f = vdx__frame_by_ordinal(p, ordinal);
-  if (f == NULL) {
-    vdx__error_push(L, "UnknownRef", "ref %s belongs to frame f%d, which is "
-                    "gone; take a new snapshot", ref, ordinal);
-    lua_pushstring(L, ref);
-    lua_setfield(L, -2, "ref");
-    lua_error(L);
-  }
-  return f;
-bad:
-  /* Typed, so that a tool reports it as a bad argument, not a bug. */
-  vdx__error_push(L, "InvalidArgument", "'%s' is not a ref (refs look like "
-                  "e3 or f1_e7; take them from a snapshot)", ref);
-  lua_pushstring(L, ref);
-  lua_setfield(L, -2, "ref");
-  lua_pushliteral(L, "ref");
-  lua_setfield(L, -2, "field");
-  lua_error(L);
-  return NULL;
-}
-
-static int describe_k(lua_State *L, int status, lua_KContext ctx) {
-  (void)status; (void)ctx;
-  vdx_page *p = vdx__check_page(L, 1);
-  int v = lua_gettop(L);
-  if (lua_istable(L, v) && lua_getfield(L, v, "error") == LUA_TSTRING) {
-    vdx__error_push(L, lua_tostring(L, -1), "ref %s %s", lua_tostring(L, 2),
-                    strcmp(lua_tostring(L, -1), "StaleRef") == 0
-                    ? "points at an element that was removed; take a new snapshot"
-                    : "is not known in this document; take a new snapshot");
-    int e = lua_gettop(L);
-    lua_pushnil(L);
-    while (lua_next(L, v)) {
-      if (lua_type(L, -2) == LUA_TSTRING && strcmp(lua_tostring(L, -2), "error") != 0) {
-        lua_pushvalue(L, -2);
-        lua_insert(L, -2);
-        lua_settable(L, e);
-      } else {
-        lua_pop(L, 1);
-      }
-    }
-    return lua_error(L);
-  }
-  lua_settop(L, v);
-  vdx_frame *f = vdx__ref_frame(L, p, lua_tostring(L, 2));
-  if (f->ordinal) lua_pushfstring(L, "f%d", f->ordinal);
-  else lua_pushliteral(L, "main");
-  lua_setfield(L, v, "frame");
-  lua_pushstring(L, f->id);
-  lua_setfield(L, v, "frame_id");
-  return 1;
-}
-
-/* page:describe(ref) -> {ref=, role=, name=, tag=, frame=, frame_id=,
- * attributes={…}}; raises UnknownRef or StaleRef (with the last role,
- * name and tag). */
-static int page_describe(lua_State *L) {
-  vdx_page *p = vdx__check_page(L, 1);
-  if (p->closed) return luaL_error(L, "vdx.Page is closed (%s)", p->close_reason);
-  const char *ref = luaL_checkstring(L, 2);
-  lua_settop(L, 2);
-  vdx_frame *f = vdx__ref_frame(L, p, ref);
-  lua_createtable(L, 1, 0);
-  lua_pushvalue(L, 2);
-  lua_rawseti(L, -2, 1);
-  vdx_waiter *w = vdx__bridge_call(L, p, f->id, "describe", -1, 0);
-  if (w == NULL) return luaL_error(L, "out of memory");
-  lua_settop(L, 2);
-  return vdx__await(L, w, 0, describe_k);
-}
-
-/* page:accessible(css [, limit]) -> { items = {{role=, name=,
- * description=, ref=}…}, total = n } for the main frame, from the same
- * role and name engine as the snapshot. */
-static int page_accessible(lua_State *L) {
-  vdx_page *p = vdx__check_page(L, 1);
-  if (p->closed) return luaL_error(L, "vdx.Page is closed (%s)", p->close_reason);
-  luaL_checkstring(L, 2);
-  lua_Integer limit = luaL_optinteger(L, 3, 200);
-  lua_createtable(L, 2, 0);
-  lua_pushvalue(L, 2);
-  lua_rawseti(L, -2, 1);
-  lua_pushinteger(L, limit);
-  lua_rawseti(L, -2, 2);
-  vdx_waiter *w = vdx__bridge_call(L, p, p->frames[0].id, "accessible", -1, 0);
-  if (w == NULL) return luaL_error(L, "out of memory");
-  lua_settop(L, 1);
-  return vdx__await(L, w, 0, vdx__k_value);
-}
-
-/*
- * page:bridge(method, args [, {frame = ref_or_ordinal, timeout_ms=}]) ->
- * value.  Calls any bridge method in a frame's isolated world: the raw
- * primitive that Lua tools build on without recompiling.
- */
-static int page_bridge(lua_State *L) {
-  static const char *const known[] = {"frame", "timeout_ms", NULL};
-  vdx_page *p = vdx__check_page(L, 1);
-  if (p->closed) return luaL_error(L, "vdx.Page is closed (%s)", p->close_reason);
-  const char *method = luaL_checkstring(L, 2);
-  if (lua_isnoneornil(L, 3)) { lua_settop(L, 2); lua_newtable(L); }
-  luaL_checktype(L, 3, LUA_TTABLE);
-  vdx__check_opts(L, 4, known);
-  vdx_frame *f = &p->frames[0];
-  if (lua_istable(L, 4)) {
-    lua_getfield(L, 4, "frame");
-    if (lua_isinteger(L, -1)) {
-      f = vdx__frame_by_ordinal(p, (int)lua_tointeger(L, -1));
-      if (f == NULL) return vdx__error_raise(L, "FrameDetached", "no frame f%d",
-                                             (int)lua_tointeger(L, -2));
-    } else if (lua_isstring(L, -1)) {
-      f = vdx__ref_frame(L, p, lua_tostring(L, -1));
-    }
-    lua_pop(L, 1);
-  }
-  int timeout = (int)vdx__opt_int(L, 4, "timeout_ms", 0);
-  vdx_waiter *w = vdx__bridge_call(L, p, f->id, method, 3, timeout);
-  if (w == NULL) return luaL_error(L, "out of memory");
-  lua_settop(L, 1);
-  return vdx__await(L, w, 0, vdx__k_value);
-}
-
-/* page:frames() -> { {ordinal=, id=, parent=, has_context=}, … }. */
-static int page_frames(lua_State *L) {
-  vdx_page *p = vdx__check_page(L, 1);
-  lua_createtable(L, p->nframes, 0);
-  for (int i = 0; i < p->nframes; i++) {
-    vdx_frame *f = &p->frames[i];
-    lua_createtable(L, 0, 4);
-    lua_pushinteger(L, f->ordinal);
-    lua_setfield(L, -2, "ordinal");
-    lua_pushstring(L, f->id);
-    lua_setfield(L, -2, "id");
-    lua_pushstring(L, f->parent);
-    lua_setfield(L, -2, "parent");
-    lua_pushboolean(L, f->ctx != 0);
-    lua_setfield(L, -2, "has_context");
-    lua_pushboolean(L, strcmp(f->sid, p->session_id) != 0);
-    lua_setfield(L, -2, "out_of_process");
-    lua_rawseti(L, -2, i + 1);
-  }
-  return 1;
-}
-
 void vdx__snapshot_methods(lua_State *L) {
   static const luaL_Reg methods[] = {
     {"snapshot", page_snapshot},
-    {"describe", page_describe},
-    {"accessible", page_accessible},
-    {"bridge", page_bridge},
-    {"frames", page_frames},
     {NULL, NULL}};
   luaL_setfuncs(L, methods, 0);
 }

@@ -81,7 +81,7 @@ static void adopt_attached(void *data, lua_State *L, int ok) {
   adoption_over(L);
 }
 
-void vdx__events_target_created(lua_State *L, vdx_browser *b, int params) {
+void vdx__tabs_target_created(lua_State *L, vdx_browser *b, int params) {
   int top = lua_gettop(L);
   lua_getfield(L, params, "targetInfo");
   lua_getfield(L, -1, "type");
@@ -122,7 +122,7 @@ void vdx__events_target_created(lua_State *L, vdx_browser *b, int params) {
   lua_settop(L, top);
 }
 
-void vdx__events_target_destroyed(lua_State *L, vdx_browser *b, int params) {
+void vdx__tabs_target_destroyed(lua_State *L, vdx_browser *b, int params) {
   (void)b;
   lua_getfield(L, params, "targetId");
   if (lua_isstring(L, -1)) {
@@ -159,7 +159,7 @@ static int pages_k(lua_State *L, int status, lua_KContext ctx) {
  * first, including the popups and tabs its pages opened (waiting briefly
  * for a popup that is still being attached).
  */
-int vdx__context_pages(lua_State *L) {
+static int context_pages(lua_State *L) {
   vdx_context *c = vdx__check_context(L, 1);
   lua_settop(L, 1);
   if (pending > 0 && nwaiters < MAX_WAITERS && !c->b->closed) {
@@ -172,12 +172,25 @@ int vdx__context_pages(lua_State *L) {
 }
 
 /* page:bring_to_front() -> true: makes the tab the active one. */
-int vdx__tabs_bring_to_front(lua_State *L) {
-  vdx_page *p = vdx__check_page(L, 1);
-  if (p->closed) return luaL_error(L, "vdx.Page is closed (%s)", p->close_reason);
+static int page_bring_to_front(lua_State *L) {
+  vdx_page *p = vdx__check_open_page(L, 1);
   lua_settop(L, 1);
   vdx_waiter *w = vdx__conn_call(L, vdx__browser_conn(L, p->b), p->session_id,
                                  "Page.bringToFront", 0, 0);
   if (w == NULL) return lua_error(L);
   return vdx__await(L, w, 0, vdx__k_true);
+}
+
+void vdx__tabs_methods(lua_State *L) {
+  static const luaL_Reg methods[] = {
+    {"bring_to_front", page_bring_to_front},
+    {NULL, NULL}};
+  luaL_setfuncs(L, methods, 0);
+}
+
+void vdx__tabs_context_methods(lua_State *L) {
+  static const luaL_Reg methods[] = {
+    {"pages", context_pages},
+    {NULL, NULL}};
+  luaL_setfuncs(L, methods, 0);
 }

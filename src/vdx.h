@@ -197,7 +197,6 @@ int vdx__http_get(vdx_loop *lp, const char *url, vdx_http_done done,
 
 vdx_conn *vdx__conn_new(lua_State *L, vdx_transport *t, int timeout_ms);
 int vdx__conn_closed(const vdx_conn *c);
-void vdx__conn_set_timeout(vdx_conn *c, int timeout_ms);
 /* Called when the connection closes, before pending calls fail; may
  * rewrite the reason (e.g. with the browser's exit status). */
 typedef void (*vdx_conn_lost_cb)(void *data, char *reason, size_t size);
@@ -207,6 +206,10 @@ void vdx__conn_send_only(lua_State *L, vdx_conn *c, const char *sid,
                          const char *method, int pidx);
 void vdx__conn_off_session(vdx_conn *c, const char *sid);
 const char *vdx__conn_close_reason(const vdx_conn *c);
+/* Rejects every call pending on session sid with a new error of the given
+ * type and message (the session's target crashed). */
+void vdx__conn_fail_session(lua_State *L, vdx_conn *c, const char *sid,
+                            const char *type, const char *msg);
 /* Closes the transport and fails everything pending with BrowserClosed. */
 void vdx__conn_close(vdx_conn *c, const char *reason);
 void vdx__conn_free(vdx_conn *c);
@@ -251,11 +254,14 @@ int vdx__serve_open(lua_State *L);
 int vdx__launch(lua_State *L);
 int vdx__connect(lua_State *L);
 int vdx__serve(lua_State *L);
+int vdx__read_lines(lua_State *L);        /* lines.c: vdx.read_lines */
+int vdx__read_file(lua_State *L);         /* fsread.c: vdx.read_file */
+int vdx__watch(lua_State *L);             /* watch.c: vdx.watch */
 
-/* Strict options: raises naming the first key of the table at idx that is
- * not in the NULL-terminated list. */
+/* opts.c.  Strict options: raises InvalidArgument naming the first key of
+ * the table at idx that is not in the NULL-terminated list. */
 void vdx__check_opts(lua_State *L, int idx, const char *const *known);
-/* Integer option or default. */
+/* Integer option or default; InvalidArgument when it is not an integer. */
 lua_Integer vdx__opt_int(lua_State *L, int idx, const char *key,
                          lua_Integer def);
 /* Raises unless option key of the table at idx is nil or of Lua type type

@@ -1510,7 +1510,7 @@
 
   // src/errors.js
   function bridgeError(kind, detail, fields, Ctor) {
-    const e = new (Ctor || Error)(kind + ": " + detail);
+    const e = new (Ctor || Error)(detail);
     e.vdxType = kind;
     e.vdxFields = fields || null;
     return e;
@@ -2073,6 +2073,7 @@
     const t = opts && opts.timeout != null ? opts.timeout : DEFAULT_TIMEOUT;
     return { t, at: Date.now() + t };
   }
+  var WAIT_ERRORS = { "is not visible": "ElementNotVisible", "is disabled": "ElementNotEnabled" };
   async function waitActionable(env, ref, opts) {
     const { t, at } = deadlineOf(opts);
     let last = null;
@@ -2097,7 +2098,7 @@
       }
       if (Date.now() >= at) {
         throw bridgeError(
-          "Timeout",
+          WAIT_ERRORS[reason] || "Timeout",
           ref + " " + reason + " after " + t + " ms",
           { ref, reason, timeout_ms: t }
         );

@@ -136,10 +136,15 @@ function deadlineOf(opts) {
   return { t, at: Date.now() + t };
 }
 
+// The kind of error an actionability wait that ran out of time raises, by
+// what was still missing (anything else is a Timeout).
+const WAIT_ERRORS = { 'is not visible': 'ElementNotVisible', 'is disabled': 'ElementNotEnabled' };
+
 // Waits until the element of ref is visible, enabled (opts.enabled),
 // editable (opts.editable) and holds still for one frame, scrolling it
-// into view.  Resolves { el, rect }; rejects with Timeout saying what was
-// missing, or StaleRef when the element goes away meanwhile.
+// into view.  Resolves { el, rect }; rejects with ElementNotVisible,
+// ElementNotEnabled or Timeout saying what was missing, or StaleRef when the
+// element goes away meanwhile.
 async function waitActionable(env, ref, opts) {
   const { t, at } = deadlineOf(opts);
   let last = null;
@@ -163,7 +168,7 @@ async function waitActionable(env, ref, opts) {
       reason = 'is still moving';
     }
     if (Date.now() >= at) {
-      throw bridgeError('Timeout', ref + ' ' + reason + ' after ' + t + ' ms',
+      throw bridgeError(WAIT_ERRORS[reason] || 'Timeout', ref + ' ' + reason + ' after ' + t + ' ms',
         { ref, reason, timeout_ms: t });
     }
     await nextFrame();

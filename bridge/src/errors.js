@@ -1,10 +1,10 @@
-// errors.js -- errors the bridge throws.  The message starts with the kind
-// ("UnknownRef: e7"), and the kind and its fields are also set as vdxType
-// and vdxFields, so the host can keep the kind across the boundary.
+// errors.js -- errors the bridge throws.  The kind is said once, as
+// vdxType (with its facts as vdxFields); the message is the detail alone,
+// so the host keeps the kind across the boundary without parsing text.
 
 // Returns an error of class Ctor (Error by default) of the given kind.
 export function bridgeError(kind, detail, fields, Ctor) {
-  const e = new (Ctor || Error)(kind + ': ' + detail);
+  const e = new (Ctor || Error)(detail);
   e.vdxType = kind;
   e.vdxFields = fields || null;
   return e;

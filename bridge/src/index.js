@@ -14,13 +14,9 @@ import { Refs } from './refs.js';
 import { isRefWorthy, snapshot } from './snapshot.js';
 import { badArgument, bridgeError, checkKeys } from './errors.js';
 import { Ctx, F_POINTER, isActionable, isHiddenForAria } from './visibility.js';
-// --- actions (issue 5) ---
 import { actionMethods } from './actions.js';
-// --- end actions ---
-// --- structure queries (issue 4) ---
 import { structureMethods } from './structure.js';
 import { scheduleWarmUp, warmUpDone } from './warm.js';
-// --- end structure queries ---
 
 /* global __VDX_VERSION__ */
 const VERSION = typeof __VDX_VERSION__ === 'string' ? __VDX_VERSION__ : '0.0.0';
@@ -173,12 +169,9 @@ function create(options) {
       return accessibleName(new Ctx(), el, getRole(el), false);
     },
   };
-  // --- actions (issue 5) ---
+  // The actions' helpers and the structure queries around a ref.
   Object.assign(instance, actionMethods(env));
-  // --- end actions ---
-  // --- structure queries (issue 4) ---
   Object.assign(instance, structureMethods(env, instance.describe));
-  // --- end structure queries ---
   return Object.freeze(instance);
 }
 

@@ -1,4 +1,4 @@
-// structure.js -- the instance methods of the structure queries (issue 4),
+// structure.js -- the instance methods of the structure queries,
 // added to each bridge instance by index.js in one place:
 //
 //   resolveContainer(ref, opts)      explore.js

@@ -6,6 +6,8 @@
 -- the one written to the exported test.  `synthesize` finds a locator for
 -- a bare ref: role and name first, then scoped to a test id (filtered by a
 -- text of the container when the test id repeats), `.nth()` last.
+local vdx = require "vdx"
+
 local locator = {}
 
 --- The JavaScript single-quoted literal of s.
@@ -15,9 +17,9 @@ function locator.quote(s)
 end
 local q = locator.quote
 
---- True when s looks like a snapshot ref (e12, f1_e7).
+--- True when s is a snapshot ref (e12, f1_e7): the core's one grammar.
 function locator.is_ref(s)
-  return type(s) == "string" and (s:match("^e%d+$") or s:match("^f%d+_e%d+$")) ~= nil
+  return (vdx.is_ref(s))
 end
 
 local KINDS = { "role", "label", "placeholder", "text", "test_id", "css", "ref" }

@@ -36,11 +36,6 @@ function json.array(t)
   return setmetatable(t or {}, ARRAY)
 end
 
---- True when t was marked with json.array.
-function json.is_array(t)
-  return getmetatable(t) == ARRAY
-end
-
 --- Marks text (valid JSON) to be written as it is; returns the marker.
 function json.raw(text)
   return setmetatable({ text = text }, RAW)

@@ -51,7 +51,7 @@ function mcp.new(opts)
     registry = opts.registry, roles = opts.roles, skills = opts.skills or {},
     paths = opts.paths or require("vdx.paths").new {},
     write_line = opts.write, log = opts.log or function() end, max_bytes = opts.max_bytes,
-    version = nil, ready = false, inflight = {}, inflight_count = 0,
+    version = nil, ready = false, inflight = {},
     info = { name = "vdxlua", title = "vdxlua", version = vdx.version },
   }, Server)
   self.registry:on_change(function() self:changed("tools") end)
@@ -399,13 +399,11 @@ function Server:message(msg, raw_id)
   end
   local key = inflight_key(id)
   self.inflight[key] = rq
-  self.inflight_count = self.inflight_count + 1
   local ok, res = xpcall(h, function(e)
     if getmetatable(e) == PROTO then return e end
     return debug.traceback(tostring(e), 2)
   end, self, rq)
   self.inflight[key] = nil
-  self.inflight_count = self.inflight_count - 1
   if rq.cancelled then return nil end
   if not ok then
     if getmetatable(res) == PROTO then

@@ -135,7 +135,7 @@ function Registry:call(name, args, ctx)
       tool = name })
   end
   args = args == nil and {} or args
-  local ok, msg = schema.validate(def.input, args)
+  local ok, msg = self:validate(name, args)
   if not ok then
     return tools.error_result({ type = "InvalidArgument", message = msg, tool = name,
       field = msg:match("^field ([^:]+):") })

@@ -6,14 +6,16 @@ local util = require "vdx.builtin.util"
 
 local REF, ELEMENT = util.REF, util.ELEMENT
 
--- Runs page:method(…) on the current page; Unavailable when missing.
-local function act(ctx, tool, method, ...)
+-- Runs page:method(…) on the current page.
+local function act(ctx, method, ...)
   local page = ctx:page()
-  return util.need(page, method, tool)(page, ...)
+  return page[method](page, ...)
 end
 
-local MODIFIERS = { type = "array", items = { type = "string",
-  enum = { "Alt", "Control", "ControlOrMeta", "Meta", "Shift" } }, description = "Modifier keys to press" }
+-- The names come from the core, which accepts exactly these.
+local MODIFIERS = { type = "array", items = { type = "string", enum = vdx.input.MODIFIERS },
+  description = "Modifier keys to press" }
+local BUTTON = { type = "string", enum = vdx.input.BUTTONS, description = "Button to click, defaults to left" }
 
 return {
   {
@@ -23,15 +25,15 @@ return {
     input = { type = "object", properties = {
       element = ELEMENT, ref = REF,
       doubleClick = { type = "boolean", description = "Whether to perform a double click instead of a single click" },
-      button = { type = "string", enum = { "left", "right", "middle" }, description = "Button to click, defaults to left" },
+      button = BUTTON,
       modifiers = MODIFIERS,
     } },
     annotations = { readOnlyHint = false, destructiveHint = true },
     run = function(ctx, args)
-      local t = util.target(args)
-      local res = act(ctx, "browser_click", "click", t, { button = args.button,
+      local t, label = util.target(args)
+      local res = act(ctx, "click", t, { button = args.button,
         click_count = args.doubleClick and 2 or nil, modifiers = args.modifiers })
-      return util.action_result(("Clicked %s"):format(t), res)
+      return util.action_result(("Clicked %s"):format(label), res)
     end,
   },
   {
@@ -46,9 +48,9 @@ return {
     } },
     annotations = { readOnlyHint = false, destructiveHint = true },
     run = function(ctx, args)
-      local t = util.target(args)
-      local res = act(ctx, "browser_type", "type", t, args.text, { submit = args.submit, slowly = args.slowly })
-      return util.action_result(("Typed %d characters into %s"):format(utf8.len(args.text) or #args.text, t), res)
+      local t, label = util.target(args)
+      local res = act(ctx, "type", t, args.text, { submit = args.submit, slowly = args.slowly })
+      return util.action_result(("Typed %d characters into %s"):format(utf8.len(args.text) or #args.text, label), res)
     end,
   },
   {
@@ -74,7 +76,7 @@ return {
         elseif f.type == "slider" then v = tonumber(v) or v end
         fields[i] = { target = f.ref, value = v }
       end
-      local res = act(ctx, "browser_fill_form", "fill_form", fields)
+      local res = act(ctx, "fill_form", fields)
       return util.action_result(("Filled %d fields"):format(#args.fields), res)
     end,
   },
@@ -89,9 +91,9 @@ return {
     } },
     annotations = { readOnlyHint = false, destructiveHint = true },
     run = function(ctx, args)
-      local t = util.target(args)
-      local res = act(ctx, "browser_select_option", "select_option", t, args.values)
-      return util.action_result(("Selected %s in %s"):format(table.concat(args.values, ", "), t), res)
+      local t, label = util.target(args)
+      local res = act(ctx, "select_option", t, args.values)
+      return util.action_result(("Selected %s in %s"):format(table.concat(args.values, ", "), label), res)
     end,
   },
   {
@@ -101,8 +103,8 @@ return {
     input = { type = "object", properties = { element = ELEMENT, ref = REF } },
     annotations = { readOnlyHint = false },
     run = function(ctx, args)
-      local t = util.target(args)
-      return util.action_result("Hovered " .. t, act(ctx, "browser_hover", "hover", t))
+      local t, label = util.target(args)
+      return util.action_result("Hovered " .. label, act(ctx, "hover", t))
     end,
   },
   {
@@ -117,9 +119,9 @@ return {
     } },
     annotations = { readOnlyHint = false, destructiveHint = true },
     run = function(ctx, args)
-      local from = util.target(args, "startRef", "startElement")
-      local to = util.target(args, "endRef", "endElement")
-      return util.action_result(("Dragged %s to %s"):format(from, to), act(ctx, "browser_drag", "drag", from, to))
+      local from, from_label = util.target(args, "startRef", "startElement")
+      local to, to_label = util.target(args, "endRef", "endElement")
+      return util.action_result(("Dragged %s to %s"):format(from_label, to_label), act(ctx, "drag", from, to))
     end,
   },
   {
@@ -131,7 +133,7 @@ return {
     } },
     annotations = { readOnlyHint = false, destructiveHint = true },
     run = function(ctx, args)
-      return util.action_result("Pressed " .. args.key, act(ctx, "browser_press_key", "press_key", args.key))
+      return util.action_result("Pressed " .. args.key, act(ctx, "press_key", args.key))
     end,
   },
   {
@@ -156,7 +158,7 @@ return {
         vdx.sleep(math.floor(args.time * 1000))
         return ("Waited %s s"):format(args.time)
       end
-      local res = util.need(page, "wait_for", "browser_wait_for")(page, { text = args.text,
+      local res = page:wait_for({ text = args.text,
         text_gone = args.textGone, ref_gone = args.ref_gone,
         time_ms = args.time and math.floor(args.time * 1000) or nil })
       return util.action_result("Wait finished", res)
@@ -172,11 +174,11 @@ return {
     } },
     annotations = { readOnlyHint = false, destructiveHint = true },
     run = function(ctx, args)
-      local t = util.target(args)
+      local t, label = util.target(args)
       local policy, files = util.paths(ctx), {}
       for i, p in ipairs(args.paths) do files[i] = policy:read_path(p) end
-      return util.action_result(("Uploaded %d files to %s"):format(#files, t),
-        act(ctx, "browser_file_upload", "upload_file", t, files))
+      return util.action_result(("Uploaded %d files to %s"):format(#files, label),
+        act(ctx, "upload_file", t, files))
     end,
   },
   {
@@ -189,7 +191,7 @@ return {
     } },
     annotations = { readOnlyHint = false },
     run = function(ctx, args)
-      local res = act(ctx, "browser_handle_dialog", "handle_dialog", { accept = args.accept, prompt_text = args.promptText })
+      local res = act(ctx, "handle_dialog", { accept = args.accept, prompt_text = args.promptText })
       return util.action_result(args.accept and "Dialog will be accepted" or "Dialog will be dismissed", res)
     end,
   },
@@ -206,7 +208,7 @@ return {
     } },
     annotations = { readOnlyHint = false, destructiveHint = true },
     run = function(ctx, args)
-      local res = act(ctx, "browser_click_at", "click_at", args.x, args.y, { hold_ms = args.hold_ms, steps = args.steps })
+      local res = act(ctx, "click_at", args.x, args.y, { hold_ms = args.hold_ms, steps = args.steps })
       return util.action_result(("Clicked at (%s, %s)"):format(args.x, args.y), res)
     end,
   },

@@ -11,10 +11,10 @@ local REF = util.REF
 local snapshot_budget = 12000
 local LEVEL = { type = "integer", minimum = 1, description = "Ancestor level (1 = parent), as listed by resolve_container" }
 
--- Calls page:method(…) after checking that this build has it.
-local function call(ctx, tool, method, ...)
+-- Calls page:method(…) on the current page.
+local function call(ctx, method, ...)
   local page = ctx:page()
-  return util.need(page, method, tool)(page, ...)
+  return page[method](page, ...)
 end
 
 local function explored(title, res)
@@ -75,7 +75,7 @@ return {
     } },
     annotations = { readOnlyHint = true },
     run = function(ctx, args)
-      local res = call(ctx, "resolve_container", "resolve_container", args.ref,
+      local res = call(ctx, "resolve_container", args.ref,
         util.pick(args, { max_refs = "max_refs", max_text = "max_text" }))
       return explored("Container of " .. args.ref .. ":", res)
     end,
@@ -90,7 +90,7 @@ return {
     } },
     annotations = { readOnlyHint = true },
     run = function(ctx, args)
-      local res = call(ctx, "inspect_pattern", "inspect_pattern", args.ref, args.level,
+      local res = call(ctx, "inspect_pattern", args.ref, args.level,
         util.pick(args, { max_siblings = "max_siblings" }))
       return explored(("Pattern at level %d of %s:"):format(args.level, args.ref), res)
     end,
@@ -107,7 +107,7 @@ return {
     } },
     annotations = { readOnlyHint = true },
     run = function(ctx, args)
-      local res = call(ctx, "extract_anchors", "extract_anchors", args.ref, args.level,
+      local res = call(ctx, "extract_anchors", args.ref, args.level,
         util.pick(args, { max_depth = "max_depth", max_children = "max_children", max_total = "max_total" }))
       return explored(("Anchors at level %d of %s:"):format(args.level, args.ref), res)
     end,
@@ -121,7 +121,7 @@ return {
     } },
     annotations = { readOnlyHint = true },
     run = function(ctx, args)
-      local res = call(ctx, "browser_verify_locator", "locator_count", args.locator)
+      local res = call(ctx, "locator_count", args.locator)
       local n = res.count or 0
       local verdict = n == 1 and "✅ Unique: matches exactly 1 element"
         or n == 0 and "❌ Matches no element"
@@ -141,7 +141,7 @@ return {
     } },
     annotations = { readOnlyHint = true },
     run = function(ctx, args)
-      local res = call(ctx, "browser_read_html", "read_html", { mode = args.mode, root = args.ref })
+      local res = call(ctx, "read_html", { mode = args.mode, root = args.ref })
       local head = ("HTML (%s): %s -> %s bytes\n"):format(args.mode or "form",
         tostring(res.size_before or "?"), tostring(res.size_after or "?"))
       return { text = head .. tostring(res.html or ""), structured = res }

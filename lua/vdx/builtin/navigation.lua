@@ -46,7 +46,7 @@ return {
     annotations = { readOnlyHint = false, destructiveHint = false },
     run = function(ctx)
       local page = ctx:page()
-      local res = util.need(page, "back", "browser_navigate_back")(page)
+      local res = page:back()
       return nav_result(res or {}, decide(ctx))
     end,
   },

@@ -21,7 +21,7 @@ return {
     annotations = { readOnlyHint = true },
     run = function(ctx, args)
       local page = ctx:page()
-      local list = util.need(page, "console", "browser_console_messages")(page,
+      local list = page:console(
         { level = args.onlyErrors and "error" or args.level })
       return { text = lines(list, function(m)
         return ("[%s] %s%s"):format(tostring(m.level or m.type or "log"), tostring(m.text or ""),
@@ -39,7 +39,7 @@ return {
     annotations = { readOnlyHint = true },
     run = function(ctx, args)
       local page = ctx:page()
-      local list = util.need(page, "requests", "browser_network_requests")(page, { filter = args.filter })
+      local list = page:requests({ filter = args.filter })
       return { text = lines(list, function(r)
         return ("[%s] %s => %s%s"):format(tostring(r.method or "GET"), tostring(r.url),
           tostring(r.status or r.failure or "pending"), r.resource_type and (" " .. r.resource_type) or "")
@@ -61,7 +61,7 @@ return {
       local page = ctx:page()
       local fmt = args.type or "png"
       local path = util.paths(ctx):write_path(args.filename, "page", fmt)
-      local res = util.need(page, "screenshot", "browser_take_screenshot")(page,
+      local res = page:screenshot(
         { path = path, full_page = args.fullPage, ref = args.ref, format = fmt })
       path = type(res) == "table" and res.path or path
       local out = { text = ("Screenshot saved to %s"):format(path), structured = res, images = {} }
@@ -97,9 +97,8 @@ return {
         -- navigations and requests around the call.
         local refused = effects.pattern_refusal(src)
         if refused then error(refused, 0) end
-        local bridge = util.need(page, "bridge", "browser_evaluate")
         v = effects.around(page, function()
-          return bridge(page, "evaluateOn", { args.ref, src }, { frame = args.ref })
+          return page:bridge("evaluateOn", { args.ref, src }, { frame = args.ref })
         end)
       else
         v = effects.evaluate(page, src)

@@ -6,17 +6,6 @@ local json = require "vdx.json"
 
 local util = {}
 
---- Raises Unavailable unless page has the method (a capability that this
--- build may not have yet); returns the method.
-function util.need(page, method, tool)
-  local f = page[method]
-  if type(f) ~= "function" then
-    error(vdx.error("Unavailable", ("page:%s is not available in this build"):format(method),
-      { method = "page:" .. method, tool = tool }), 0)
-  end
-  return f
-end
-
 local default_paths
 
 --- The vdx.paths policy of the call: the server's, else one with no
@@ -27,17 +16,17 @@ function util.paths(ctx)
   return default_paths
 end
 
---- The target of an action: the ref when given, else the element
--- description (the fallback ladder of the core).  Raises InvalidArgument
--- when neither is there.
+--- The typed target of an action from a tool's arguments, and its label
+-- for the answer: { ref = … } when the ref is given (checked against the
+-- ref grammar by the action), else { description = … } from the element
+-- description.  Raises InvalidArgument when neither is there.
 function util.target(args, refkey, elemkey)
   refkey, elemkey = refkey or "ref", elemkey or "element"
-  local t = args[refkey] or args[elemkey]
-  if t == nil or t == "" then
-    error(vdx.error("InvalidArgument", ("field %s: expected a ref from browser_snapshot() (or %s, a description)")
-      :format(refkey, elemkey), { field = refkey, expected = "string" }), 0)
-  end
-  return t
+  local ref, desc = args[refkey], args[elemkey]
+  if ref ~= nil and ref ~= "" then return { ref = ref }, ref end
+  if desc ~= nil and desc ~= "" then return { description = desc }, desc end
+  error(vdx.error("InvalidArgument", ("field %s: expected a ref from browser_snapshot() (or %s, a description)")
+    :format(refkey, elemkey), { field = refkey, expected = "string" }), 0)
 end
 
 --- Copies t without nil values and with the keys renamed per map

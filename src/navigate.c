@@ -1,0 +1,361 @@
+/*
+ * navigate.c -- page:navigate(), back(), forward(), reload(), wait_for()
+ * and the navigation primitives of the actions: mark(), settle() and
+ * since().
+ *
+ * Every navigation waits on the page's one tracker (nav.c), bounded by
+ * timeout_ms; "networkidle" is the load event followed by 500 ms in which
+ * no request starts or ends, so a connection that stays open (server-sent
+ * events, a long poll) does not hold it up.  wait_for waits in the page on
+ * DOM mutations.
+ */
+#include <string.h>
+
+#include "vdx.h"
+#include "objects.h"
+#include "events.h"
+#include "nav.h"
+#include "task.h"
+
+/* stack during goto: page, url, opts, flag, deadline, [result] */
+static int goto_k(lua_State *L, int status, lua_KContext ctx) {
+  (void)status;
+  vdx_page *p = vdx__check_page(L, 1);
+  vdx_loop *lp = p->b->lp;
+  int flag = (int)lua_tointeger(L, 4);
+  int64_t deadline = (int64_t)lua_tointeger(L, 5);
+  int left = (int)(deadline - (int64_t)uv_now(vdx__uv_of(lp)));
+  if (left < 1) left = 1;
+  if (ctx == 0) {                           /* Page.navigate answered */
+    lua_getfield(L, 6, "errorText");
+    if (lua_isstring(L, -1) && *lua_tostring(L, -1)) {
+      vdx__error_push(L, "NavigationFailed", "navigating to %s failed: %s",
+                      lua_tostring(L, 2), lua_tostring(L, -1));
+      lua_pushvalue(L, 2);
+      lua_setfield(L, -2, "url");
+      lua_pushvalue(L, -2);
+      lua_setfield(L, -2, "reason");
+      return lua_error(L);
+    }
+    lua_getfield(L, 6, "loaderId");
+    const char *loader = lua_tostring(L, -1);
+    if (loader && flag != VDX_LIFE_COMMIT) {
+      vdx_waiter *w = vdx__nav_wait_loader(L, p, loader, flag, left);
+      lua_settop(L, 5);
+      return vdx__await(L, w, 1, goto_k);
+    }
+  }
+  if (ctx <= 1) {                           /* loaded: read url and title */
+    lua_settop(L, 5);
+    lua_createtable(L, 0, 2);
+    /* The status comes from Network.responseReceived, which the browser
+     * process sends and which need not arrive before the renderer's load
+     * event; the document's own navigation timing entry stands in. */
+    lua_pushliteral(L, "({url: location.href, title: document.title, status: "
+                    "(performance.getEntriesByType('navigation')[0] || {}).responseStatus})");
+    lua_setfield(L, -2, "expression");
+    lua_pushboolean(L, 1);
+    lua_setfield(L, -2, "returnByValue");
+    vdx_waiter *w = vdx__conn_call(L, vdx__browser_conn(L, p->b), p->session_id,
+                                   "Runtime.evaluate", -1, left);
+    if (w == NULL) return lua_error(L);
+    lua_settop(L, 5);
+    return vdx__await(L, w, 2, goto_k);
+  }
+  lua_getfield(L, -1, "result");
+  lua_getfield(L, -1, "value");
+  if (!lua_istable(L, -1)) { lua_pop(L, 1); lua_newtable(L); }
+  if (vdx__nav_status(L, p)) {
+    lua_pushinteger(L, vdx__nav_status(L, p));
+    lua_setfield(L, -2, "status");
+  } else if (lua_getfield(L, -1, "status") != LUA_TNUMBER || lua_tointeger(L, -1) <= 0) {
+    lua_pop(L, 1);
+    lua_pushnil(L);
+    lua_setfield(L, -2, "status");         /* none: about:blank, data: … */
+  } else {
+    lua_Integer st = lua_tointeger(L, -1);
+    lua_pop(L, 1);
+    lua_pushinteger(L, st);
+    lua_setfield(L, -2, "status");
+  }
+  return 1;
+}
+
+/*
+ * page:navigate(url [, {wait_until=, timeout_ms=, referer=}]) ->
+ * { url=, status=, title= }.  wait_until is "load" by default; also
+ * "commit", "domcontentloaded" and "networkidle".  Fails with
+ * NavigationFailed (DNS, refused, aborted…) or Timeout.
+ */
+static int page_goto(lua_State *L) {
+  static const char *const known[] = {"wait_until", "timeout_ms", "referer",
+                                      NULL};
+  vdx_page *p = vdx__check_navigable_page(L, 1);
+  if (lua_type(L, 2) != LUA_TSTRING) luaL_argerror(L, 2, "url must be a string");
+  vdx__check_opts(L, 3, known);
+  lua_settop(L, 3);
+  int timeout = (int)vdx__opt_int(L, 3, "timeout_ms",
+                                  vdx__conn_default_timeout(vdx__browser_conn(L, p->b)));
+  const char *wu = "load";
+  if (lua_istable(L, 3)) {
+    lua_getfield(L, 3, "wait_until");
+    if (!lua_isnil(L, -1)) wu = luaL_checkstring(L, -1);
+  }
+  int flag = vdx__nav_flag(L, wu);
+  lua_settop(L, 3);
+  lua_pushinteger(L, flag);
+  uv_update_time(vdx__uv_of(p->b->lp));
+  lua_pushinteger(L, (lua_Integer)uv_now(vdx__uv_of(p->b->lp)) + timeout);
+  lua_createtable(L, 0, 2);
+  lua_pushvalue(L, 2);
+  lua_setfield(L, -2, "url");
+  if (lua_istable(L, 3)) {
+    lua_getfield(L, 3, "referer");
+    lua_setfield(L, -2, "referrer");
+  }
+  vdx_waiter *w = vdx__conn_call(L, vdx__browser_conn(L, p->b), p->session_id,
+                                 "Page.navigate", -1, timeout);
+  if (w == NULL) return lua_error(L);
+  lua_settop(L, 5);
+  return vdx__await(L, w, 0, goto_k);
+}
+
+
+/* The wait_until option of the table at opts ("load" by default). */
+static int wait_flag(lua_State *L, int opts) {
+  const char *s = "load";
+  if (lua_istable(L, opts)) {
+    lua_getfield(L, opts, "wait_until");
+    if (!lua_isnil(L, -1)) s = luaL_checkstring(L, -1);
+    lua_pop(L, 1);
+  }
+  return vdx__nav_flag(L, s);
+}
+
+static int left_ms(lua_State *L, vdx_page *p) {
+  lua_getfield(L, 3, "deadline");
+  lua_Integer left = lua_tointeger(L, -1) - (lua_Integer)uv_now(vdx__uv_of(p->b->lp));
+  lua_pop(L, 1);
+  return left < 1 ? 1 : (int)left;
+}
+
+static lua_Integer field_int(lua_State *L, int t, const char *k) {
+  lua_getfield(L, t, k);
+  lua_Integer v = lua_tointeger(L, -1);
+  lua_pop(L, 1);
+  return v;
+}
+
+/* stack: page, opts, state {flag, deadline, base, delta}, [value] */
+static int nav_k(lua_State *L, int status, lua_KContext step) {
+  (void)status;
+  vdx_page *p = vdx__check_page(L, 1);
+  vdx_conn *c = vdx__browser_conn(L, p->b);
+  vdx_waiter *w;
+  if (step == 0) {                         /* history read: go to the entry */
+    lua_Integer delta = field_int(L, 3, "delta");
+    lua_Integer at = field_int(L, 4, "currentIndex") + delta;
+    lua_getfield(L, 4, "entries");
+    if (at < 0 || at >= (lua_Integer)luaL_len(L, -1))
+      return vdx__error_raise(L, "NavigationFailed", "there is no %s page in "
+                              "this tab's history", delta < 0 ? "previous" : "next");
+    lua_rawgeti(L, -1, at + 1);
+    lua_createtable(L, 0, 1);
+    lua_getfield(L, -2, "id");
+    lua_setfield(L, -2, "entryId");
+    lua_pushinteger(L, vdx__nav_seq(L, p));
+    lua_setfield(L, 3, "base");
+    w = vdx__conn_call(L, c, p->session_id, "Page.navigateToHistoryEntry", -1,
+                       left_ms(L, p));
+    if (w == NULL) return lua_error(L);
+    lua_settop(L, 3);
+    return vdx__await(L, w, 1, nav_k);
+  }
+  if (step == 1) {                         /* sent: wait for it to load */
+    lua_settop(L, 3);
+    w = vdx__nav_wait_seq(L, p, field_int(L, 3, "base"),
+                             (int)field_int(L, 3, "flag"), left_ms(L, p));
+    return vdx__await(L, w, 2, nav_k);
+  }
+  lua_settop(L, 3);
+  lua_createtable(L, 0, 2);
+  lua_pushstring(L, vdx__nav_url(L, p));
+  lua_setfield(L, -2, "url");
+  if (vdx__nav_status(L, p)) {
+    lua_pushinteger(L, vdx__nav_status(L, p));
+    lua_setfield(L, -2, "status");
+  }
+  return 1;
+}
+
+static int nav_start(lua_State *L, int delta) {
+  static const char *const known[] = {"wait_until", "timeout_ms", NULL};
+  vdx_page *p = vdx__check_navigable_page(L, 1);
+  vdx_conn *c = vdx__browser_conn(L, p->b);
+  vdx__check_opts(L, 2, known);
+  lua_settop(L, 2);
+  int timeout = (int)vdx__opt_int(L, 2, "timeout_ms", vdx__conn_default_timeout(c));
+  lua_createtable(L, 0, 4);
+  lua_pushinteger(L, wait_flag(L, 2));
+  lua_setfield(L, 3, "flag");
+  uv_update_time(vdx__uv_of(p->b->lp));
+  lua_pushinteger(L, (lua_Integer)uv_now(vdx__uv_of(p->b->lp)) + timeout);
+  lua_setfield(L, 3, "deadline");
+  lua_pushinteger(L, delta);
+  lua_setfield(L, 3, "delta");
+  vdx_waiter *w;
+  if (delta == 0) {
+    lua_pushinteger(L, vdx__nav_seq(L, p));
+    lua_setfield(L, 3, "base");
+    w = vdx__conn_call(L, c, p->session_id, "Page.reload", 0, timeout);
+    if (w == NULL) return lua_error(L);
+    return vdx__await(L, w, 1, nav_k);
+  }
+  w = vdx__conn_call(L, c, p->session_id, "Page.getNavigationHistory", 0, timeout);
+  if (w == NULL) return lua_error(L);
+  return vdx__await(L, w, 0, nav_k);
+}
+
+/* page:back{ wait_until = "load", timeout_ms = } -> { url=, status= }:
+ * the previous entry of the tab's history (NavigationFailed if none).
+ * wait_until is commit, domcontentloaded, load or networkidle. */
+static int page_back(lua_State *L) { return nav_start(L, -1); }
+
+/* page:forward{ wait_until=, timeout_ms= } -> { url=, status= }. */
+static int page_forward(lua_State *L) { return nav_start(L, 1); }
+
+/* page:reload{ wait_until=, timeout_ms= } -> { url=, status= }. */
+static int page_reload(lua_State *L) { return nav_start(L, 0); }
+
+/* ---------------------------------------------------------- wait_for */
+
+/*
+ * page:wait_for{ text=, text_gone=, ref_gone=, time_ms=, timeout_ms= } ->
+ * true.  text waits until the main frame's rendered text contains it,
+ * text_gone until it does not, ref_gone until the ref's element is gone
+ * or hidden (in its own frame); checked on every DOM change, failing with
+ * Timeout.  time_ms waits that long and nothing else (an explicit pause).
+ */
+static int page_wait_for(lua_State *L) {
+  static const char *const known[] = {"text", "text_gone", "ref_gone", "time_ms",
+                                      "timeout_ms", NULL};
+  vdx_page *p = vdx__check_open_page(L, 1);
+  luaL_checktype(L, 2, LUA_TTABLE);
+  vdx__check_opts(L, 2, known);
+  lua_settop(L, 2);
+  lua_Integer ms = vdx__opt_int(L, 2, "time_ms", -1);
+  lua_getfield(L, 2, "text");
+  lua_getfield(L, 2, "text_gone");
+  lua_getfield(L, 2, "ref_gone");
+  int conds = !lua_isnil(L, 3) + !lua_isnil(L, 4) + !lua_isnil(L, 5);
+  if (ms >= 0) {
+    if (conds) return luaL_error(L, "wait_for: time_ms goes alone");
+    vdx_waiter *w = vdx__waiter_sleep(p->b->lp, (int)ms);
+    lua_settop(L, 1);
+    return vdx__await(L, w, 0, vdx__k_true);
+  }
+  if (conds == 0) return luaL_error(L, "wait_for needs text, text_gone, ref_gone or time_ms");
+  int timeout = (int)vdx__opt_int(L, 2, "timeout_ms", vdx__conn_default_timeout(p->b->conn));
+  vdx_frame *f = &p->frames[0];
+  if (!lua_isnil(L, 5)) {
+    f = vdx__ref_frame(L, p, luaL_checkstring(L, 5));
+    if (conds > 1) return luaL_error(L, "wait_for: ref_gone goes alone");
+  }
+  lua_createtable(L, 1, 0);
+  lua_createtable(L, 0, 4);
+  lua_pushvalue(L, 3);
+  lua_setfield(L, -2, "text");
+  lua_pushvalue(L, 4);
+  lua_setfield(L, -2, "textGone");
+  lua_pushvalue(L, 5);
+  lua_setfield(L, -2, "refGone");
+  lua_pushinteger(L, timeout);
+  lua_setfield(L, -2, "timeout");
+  lua_rawseti(L, -2, 1);
+  vdx_waiter *w = vdx__bridge_call(L, p, f->id, "waitFor", -1, timeout + 1000);
+  if (w == NULL) return luaL_error(L, "out of memory");
+  lua_settop(L, 1);
+  return vdx__await(L, w, 0, vdx__k_true);
+}
+
+/* ----------------------------------------------- mark, settle, since */
+
+/* page:mark() -> mark: the page's counters now (navigations, console
+ * errors, dialogs, popups, downloads), to hand to settle() and since()
+ * after an action. */
+static int page_mark(lua_State *L) {
+  vdx_page *p = vdx__check_open_page(L, 1);
+  vdx__events_mark(L, p);
+  vdx__nav_mark(L, p, -1);
+  return 1;
+}
+
+/* stack: page, mark, opts, deadline, [value] */
+static int settle_k(lua_State *L, int status, lua_KContext step) {
+  (void)status;
+  vdx_page *p = vdx__check_page(L, 1);
+  if (step == 1 && !p->closed) {           /* the page's events are in */
+    lua_Integer left = lua_tointeger(L, 4) - (lua_Integer)uv_now(vdx__uv_of(p->b->lp));
+    lua_settop(L, 4);
+    vdx_waiter *w = vdx__nav_settle(L, p, 2, left < 1 ? 1 : (int)left);
+    if (w) return vdx__await(L, w, 2, settle_k);
+  }
+  lua_pushboolean(L, 1);
+  return 1;
+}
+
+/*
+ * page:settle(mark [, {timeout_ms=}]) -> true.  Lets a main-frame
+ * navigation that started after the mark commit and load, or be
+ * abandoned, bounded by timeout_ms; returns at once when none started.
+ * On a page the action closed it returns at once too.
+ */
+static int page_settle(lua_State *L) {
+  static const char *const known[] = {"timeout_ms", NULL};
+  vdx_page *p = vdx__check_page(L, 1);
+  luaL_checktype(L, 2, LUA_TTABLE);
+  vdx__check_opts(L, 3, known);
+  lua_settop(L, 3);
+  if (p->closed) { lua_pushboolean(L, 1); return 1; }
+  vdx_conn *c = vdx__browser_conn(L, p->b);
+  int timeout = (int)vdx__opt_int(L, 3, "timeout_ms", vdx__conn_default_timeout(c));
+  uv_update_time(vdx__uv_of(p->b->lp));
+  lua_pushinteger(L, (lua_Integer)uv_now(vdx__uv_of(p->b->lp)) + timeout);
+  lua_createtable(L, 0, 1);                /* a round trip first */
+  lua_pushliteral(L, "0");
+  lua_setfield(L, -2, "expression");
+  vdx_waiter *w = vdx__conn_call(L, c, p->session_id, "Runtime.evaluate", -1,
+                                 timeout);
+  if (w == NULL) return lua_error(L);
+  lua_settop(L, 4);
+  return vdx__await(L, w, 1, settle_k);
+}
+
+/* page:since(mark) -> { navigation = {url=, status=, same_document=},
+ * popups=, dialogs=, downloads= (each when there is one), console_errors
+ * = n }: what happened since the mark.  Works on a page closed since. */
+static int page_since(lua_State *L) {
+  vdx_page *p = vdx__check_page(L, 1);
+  luaL_checktype(L, 2, LUA_TTABLE);
+  if (p->b == NULL) return vdx__error_raise(L, "PageClosed", "the page is closed (%s)", p->close_reason);
+  lua_newtable(L);
+  vdx__nav_since(L, p, 2, -1);
+  vdx__events_since(L, p, 2, -1);
+  return 1;
+}
+
+void vdx__nav_methods(lua_State *L) {
+  static const luaL_Reg methods[] = {
+    {"navigate", page_goto},
+    /* `goto` is a reserved word in Lua: page["goto"](page, url) only. */
+    {"goto", page_goto},
+    {"back", page_back},
+    {"forward", page_forward},
+    {"reload", page_reload},
+    {"wait_for", page_wait_for},
+    {"mark", page_mark},
+    {"settle", page_settle},
+    {"since", page_since},
+    {NULL, NULL}};
+  luaL_setfuncs(L, methods, 0);
+}
