@@ -46,8 +46,10 @@ function client.decode_lines(text)
 end
 
 local function start_process(dir, args, stdin)
-  local cmd = ("( %s mcp --no-default-skills %s < %s > %s/out 2> %s/err; echo $? > %s/rc ) >/dev/null 2>&1 &")
-    :format(helpers.vdxlua, args or "", stdin, dir, dir, dir)
+  -- The exit status is written to rc.tmp and renamed, so a reader never
+  -- sees the file created but still empty.
+  local cmd = ("( %s mcp --no-default-skills %s < %s > %s/out 2> %s/err; echo $? > %s/rc.tmp; mv %s/rc.tmp %s/rc ) >/dev/null 2>&1 &")
+    :format(helpers.vdxlua, args or "", stdin, dir, dir, dir, dir, dir)
   os.execute(cmd)
 end
 
