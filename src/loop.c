@@ -69,11 +69,16 @@ vdx_loop *vdx__loop_quiet(lua_State *L) {
 }
 
 /* Every binding reaches the loop through here, so a call from outside the
- * loop (a host polling vdx) marks it: the host must step once before it
- * blocks, or libuv would not yet watch what the call started. */
+ * loop (a host polling vdx, a plain script) marks it: the host must step
+ * once before it blocks, or libuv would not yet watch what the call
+ * started.  Its clock is refreshed too: the host may have spent a while
+ * away, and deadlines count from uv_now. */
 vdx_loop *vdx__loop(lua_State *L) {
   vdx_loop *lp = vdx__loop_quiet(L);
-  if (lp->depth == 0) lp->touched = 1;
+  if (lp->depth == 0) {
+    lp->touched = 1;
+    uv_update_time(&lp->uv);
+  }
   return lp;
 }
 
