@@ -16,7 +16,7 @@ import {
 import { accessibleName } from './name.js';
 import {
   Ctx, F_HIDDEN, F_INHERITED, F_NONE, F_POINTER, isActionable, isClosedDetailsContent,
-  isHiddenForAria, neverRendered,
+  isHiddenForAria, isHiddenFromAllUsers, neverRendered,
 } from './visibility.js';
 import { render } from './text.js';
 import { checkKeys } from './errors.js';
@@ -111,12 +111,14 @@ function enterTree(walk, root) {
   for (let i = 0; i < list.length; i++) walk.attrs.add(list[i]);
 }
 
-// Records which elements aria-owns moves under another owner.
+// Records which elements aria-owns moves under another owner.  An element
+// hidden from all users is not moved (WAI-ARIA, aria-owns).
 function collectOwned(walk, owners) {
   for (let i = 0; i < owners.length; i++) {
     const owner = owners[i];
     for (const target of idRefs(owner, 'aria-owns')) {
       if (target === owner || N.contains(target, owner) || walk.owned.has(target)) continue;
+      if (isHiddenFromAllUsers(walk.ctx, target)) continue;
       walk.owned.set(target, owner);
     }
   }
