@@ -104,6 +104,17 @@ describe("page:snapshot", function()
       { ref = d.ref, role = d.role, name = d.name, tag = d.tag, frame = d.frame })
   end)
 
+  it("moves aria-owns targets under their owner, except one hidden from all users", function()
+    page:navigate(srv.url .. "/snapshot/owns.html")
+    local snap = page:snapshot()
+    assert.equal(table.concat({
+      "- list:",
+      "  - listitem: First",
+      "  - listitem: Second",
+      "  - listitem: Third",
+    }, "\n") .. "\n", snap.text)
+  end)
+
   it("expands nested iframes three deep with frame-qualified refs", function()
     page:navigate(srv.url .. "/snapshot/frames.html")
     local snap = page:snapshot()

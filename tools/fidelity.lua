@@ -11,9 +11,25 @@
 -- case either engine gets wrong.  For the public tests, ROOT is a
 -- web-platform-tests checkout and the SUBDIRs accname, html-aam and
 -- wai-aria.
+--
+-- On the public tests a few cases are not counted, each listed in EXCLUDED
+-- with the reason; the run prints how many it left out.  A case is left
+-- out only when Chromium's own baseline for that test file expects it to
+-- fail for a fault of the page itself; every other case, including those
+-- where vdxlua follows the spec against the page, is counted.
 package.path = "spec/?.lua;" .. package.path
 local vdx = require "vdx"
 local fidelity = require "fidelity"
+
+-- "path: data-testname" -> why the case is not counted.
+local EXCLUDED = {
+  -- The page gives two elements id="span4": aria-labeledby="span4" reaches
+  -- the first, a visibility:hidden "label", so the name is "label", not the
+  -- "foo" the page expects.  Chromium's baseline
+  -- (comp_labelledby-expected.txt) expects this subtest to fail.
+  ["accname/comp_labelledby.html: button's hidden referenced name (visibility:hidden) " ..
+    "with hidden aria-labeledby traversal falls back to aria-label"] = "duplicate id in the page",
+}
 
 local verbose, args = false, {}
 for _, a in ipairs(arg) do
@@ -26,7 +42,7 @@ if not root then
 end
 if #args == 0 then args[1] = "." end
 
-local sum = {}
+local sum, excluded = {}, 0
 local function add(engine, total, right)
   sum[engine] = sum[engine] or { total = {}, right = {} }
   local s = sum[engine]
@@ -44,7 +60,17 @@ for _, sub in ipairs(args) do
   for file in p:lines() do
     local path = file:gsub("^%./", "")
     page:navigate(srv.url .. "/" .. path)
-    local cases, count = fidelity.cases(page)
+    local all, count = fidelity.cases(page)
+    local cases = {}
+    for _, c in ipairs(all) do
+      if EXCLUDED[path .. ": " .. c.label] then
+        excluded = excluded + 1
+        if verbose then print(("%-8s %s: %s: not counted (%s)"):format("", path, c.label,
+          EXCLUDED[path .. ": " .. c.label])) end
+      else
+        cases[#cases + 1] = c
+      end
+    end
     if #cases > 0 then
       for _, engine in ipairs { "vdx", "chromium" } do
         local items = engine == "vdx" and fidelity.vdx(page, count) or fidelity.chromium(page)
@@ -60,6 +86,7 @@ for _, sub in ipairs(args) do
 end
 srv:close()
 
+if excluded > 0 then print(("%d cases not counted (EXCLUDED in tools/fidelity.lua)"):format(excluded)) end
 print(("%-12s %18s %18s"):format("", "vdxlua", "chromium AX tree"))
 for _, what in ipairs { "role", "name", "description" } do
   local cells = {}

@@ -936,6 +936,14 @@
     ctx.hidden.set(el, hidden);
     return hidden;
   }
+  function isHiddenFromAllUsers(ctx, el) {
+    if (isVisibilityHidden(ctx, el)) return true;
+    for (let n = el; n; n = flatParent(n)) {
+      if (!isElement(n)) continue;
+      if (isNeverRendered(n) || isDisplayNone(ctx, n)) return true;
+    }
+    return false;
+  }
   function isActionable(ctx, el) {
     if ((ctx.flags(el) & F_NO_EVENTS) !== 0) return false;
     return ctx.hasBox(el) === true;
@@ -1251,10 +1259,17 @@
     const owned = idRefs(el, "aria-owns");
     for (let i = 0; i < owned.length; i++) {
       const o = owned[i];
-      if (o === el || contains(el, o) || contains(o, el)) continue;
+      if (o === el || contains(o, el) || isHiddenFromAllUsers(ctx, o)) continue;
+      if (contains(el, o) && !ariaHiddenBetween(el, o)) continue;
       const text = textAlternative(ctx, o, getRole(o), state, CONTENT);
       if (text) parts.push(" ", text, " ");
     }
+  }
+  function ariaHiddenBetween(ancestor, el) {
+    for (let p = flatParent(el); isElement(p) && p !== ancestor; p = flatParent(p)) {
+      if (ariaToken(p, "aria-hidden") === "true") return true;
+    }
+    return false;
   }
   function contentChild(ctx, child2, state, parentHidden, details, parts) {
     let type = child2.nodeType;
@@ -1624,6 +1639,7 @@
       if (isHiddenForAria(walk.ctx, owner)) continue;
       for (const target of idRefs(owner, "aria-owns")) {
         if (target === owner || contains(target, owner) || walk.owned.has(target)) continue;
+        if (isHiddenFromAllUsers(walk.ctx, target)) continue;
         walk.owned.set(target, owner);
       }
     }

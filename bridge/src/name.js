@@ -14,9 +14,11 @@
 // from the spec, the spec is followed and the place says so.
 
 import * as N from './natives.js';
-import { attr, elementTag, idRefs, isElement, isHTML, tagOf } from './dom.js';
+import { ariaToken, attr, elementTag, flatParent, idRefs, isElement, isHTML, tagOf } from './dom.js';
 import { getRole, NAME_FROM_CONTENT } from './roles.js';
-import { hidesSubtree, isClosedDetailsContent, isHiddenForAria, isVisibilityHidden } from './visibility.js';
+import {
+  hidesSubtree, isClosedDetailsContent, isHiddenForAria, isHiddenFromAllUsers, isVisibilityHidden,
+} from './visibility.js';
 
 const COMMENT_NODE = 8;
 const LABELABLE = new Set(['input', 'select', 'textarea', 'button', 'meter', 'output', 'progress']);
@@ -389,16 +391,29 @@ function contentText(ctx, el, state) {
 
 // Adds to parts the text of the elements el owns through aria-owns, after
 // its own children and each set apart by spaces (they are not laid out
-// beside them).  An owned element inside el was already counted.
+// beside them).  An owned element is moved under el: one hidden from all
+// users is not moved (WAI-ARIA, aria-owns), and one inside el was already
+// counted unless an aria-hidden box between them kept it out, which the
+// move takes it from.
 function ownedText(ctx, el, state, parts) {
   state.taint++;
   const owned = idRefs(el, 'aria-owns');
   for (let i = 0; i < owned.length; i++) {
     const o = owned[i];
-    if (o === el || N.contains(el, o) || N.contains(o, el)) continue;
+    if (o === el || N.contains(o, el) || isHiddenFromAllUsers(ctx, o)) continue;
+    if (N.contains(el, o) && !ariaHiddenBetween(el, o)) continue;
     const text = textAlternative(ctx, o, getRole(o), state, CONTENT);
     if (text) parts.push(' ', text, ' ');
   }
+}
+
+// True when an element strictly between ancestor and el hides its subtree
+// from assistive technology only (aria-hidden=true).
+function ariaHiddenBetween(ancestor, el) {
+  for (let p = flatParent(el); isElement(p) && p !== ancestor; p = flatParent(p)) {
+    if (ariaToken(p, 'aria-hidden') === 'true') return true;
+  }
+  return false;
 }
 
 // Adds to parts the text one flat-tree child contributes to its parent's

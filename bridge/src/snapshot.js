@@ -16,7 +16,7 @@ import {
 import { accessibleName } from './name.js';
 import {
   Ctx, F_HIDDEN, F_INHERITED, F_NONE, F_POINTER, isActionable, isClosedDetailsContent,
-  isHiddenForAria, neverRendered,
+  isHiddenForAria, isHiddenFromAllUsers, neverRendered,
 } from './visibility.js';
 import { render } from './text.js';
 import { checkKeys } from './errors.js';
@@ -114,7 +114,8 @@ function enterTree(walk, root) {
 // Records which elements aria-owns moves under another owner, so that
 // they are listed once, under it.  An owner that is not in the tree (hidden,
 // or outside the subtree being snapshotted, `scope`) moves nothing: what it
-// names stays where it is.
+// names stays where it is; an element hidden from all users is not moved
+// (WAI-ARIA, aria-owns).
 function collectOwned(walk, owners, scope) {
   for (let i = 0; i < owners.length; i++) {
     const owner = owners[i];
@@ -122,6 +123,7 @@ function collectOwned(walk, owners, scope) {
     if (isHiddenForAria(walk.ctx, owner)) continue;
     for (const target of idRefs(owner, 'aria-owns')) {
       if (target === owner || N.contains(target, owner) || walk.owned.has(target)) continue;
+      if (isHiddenFromAllUsers(walk.ctx, target)) continue;
       walk.owned.set(target, owner);
     }
   }

@@ -264,6 +264,20 @@ export function isHiddenForAria(ctx, el) {
   return hidden;
 }
 
+// True when el is hidden from all users, not only from assistive
+// technology: it or a flat-tree ancestor is not rendered (display:none,
+// the hidden attribute, a tag never rendered), or its own box is invisible.
+// aria-hidden and inert do not count.  WAI-ARIA: aria-owns is not resolved
+// to such an element.
+export function isHiddenFromAllUsers(ctx, el) {
+  if (isVisibilityHidden(ctx, el)) return true;
+  for (let n = el; n; n = flatParent(n)) {
+    if (!isElement(n)) continue;
+    if (isNeverRendered(n) || isDisplayNone(ctx, n)) return true;
+  }
+  return false;
+}
+
 // True when el has a non-empty box and receives pointer events.
 export function isActionable(ctx, el) {
   if ((ctx.flags(el) & F_NO_EVENTS) !== 0) return false;
