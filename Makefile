@@ -28,12 +28,12 @@ $(B):
 $(B)/%.o: src/%.c src/*.h | $(B)
 	$(CC) $(CFLAGS) $(XCFLAGS) -c $< -o $@
 
-$(SKILLMOD): $(SKILLFILES) tools/embed_skills.lua | $(B)
+$(SKILLMOD): $(SKILLFILES) build-aux/embed_skills.lua | $(B)
 	@mkdir -p $(B)/lua/vdx
-	lua5.4 tools/embed_skills.lua $@ skills $(SKILLFILES)
+	lua5.4 build-aux/embed_skills.lua $@ skills $(SKILLFILES)
 
-$(B)/embedded.c: $(LUAMODS) $(SKILLMOD) tools/embed.lua | $(B)
-	lua5.4 tools/embed.lua $@ vdx_lua_modules $(LUAMODS) $(SKILLMOD)
+$(B)/embedded.c: $(LUAMODS) $(SKILLMOD) build-aux/embed.lua | $(B)
+	lua5.4 build-aux/embed.lua $@ vdx_lua_modules $(LUAMODS) $(SKILLMOD)
 
 $(B)/embedded.o: $(B)/embedded.c
 	$(CC) $(CFLAGS) -std=c11 -fPIC -c $< -o $@
@@ -41,8 +41,8 @@ $(B)/embedded.o: $(B)/embedded.c
 # The in-page bridge, bundled and committed in bridge/dist (see `make bridge`).
 BRIDGE  := bridge/dist/vdx-bridge.js
 
-$(B)/bridge_js.c: $(BRIDGE) tools/embed.lua | $(B)
-	lua5.4 tools/embed.lua $@ vdx_bridge_files $(BRIDGE)
+$(B)/bridge_js.c: $(BRIDGE) build-aux/embed.lua | $(B)
+	lua5.4 build-aux/embed.lua $@ vdx_bridge_files $(BRIDGE)
 
 $(B)/bridge_js.o: $(B)/bridge_js.c
 	$(CC) $(CFLAGS) -std=c11 -fPIC -c $< -o $@
@@ -58,7 +58,7 @@ bridge:
 	cd bridge && npm ci --no-audit --no-fund && npm run build
 
 deps:
-	@sh tools/deps.sh
+	@sh build-aux/deps.sh
 
 # Every spec against the real browser; prints "N passed, N failed".
 # Every spec, then the short reliability suites (stress, fuzz, ASan,
@@ -68,7 +68,7 @@ test: check
 
 check: deps
 	@$(MAKE) --no-print-directory all
-	@sh tools/test.sh
+	@sh build-aux/test.sh
 
 # The main job on the embedded demo.
 demo: deps
@@ -77,7 +77,7 @@ demo: deps
 
 # AddressSanitizer + UndefinedBehaviorSanitizer build of the same suite.
 asan: asan-build
-	@VDX_BUILD=build/asan VDX_ASAN=1 sh tools/test.sh
+	@VDX_BUILD=build/asan VDX_ASAN=1 sh build-aux/test.sh
 
 asan-build:
 	@$(MAKE) --no-print-directory B=build/asan CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer" LDFLAGS="-fsanitize=address,undefined" all
@@ -86,11 +86,11 @@ asan-build:
 # the MCP server) under ASan + UBSan: the short run of `make test`.
 ASAN_SHORT = spec/core_spec.lua spec/snapshot_spec.lua spec/actions_spec.lua spec/mcp_spec.lua spec/faults_spec.lua
 asan-short: asan-build
-	@VDX_BUILD=build/asan VDX_ASAN=1 VDX_SPECS="$(ASAN_SHORT)" sh tools/test.sh
+	@VDX_BUILD=build/asan VDX_ASAN=1 VDX_SPECS="$(ASAN_SHORT)" sh build-aux/test.sh
 
 # The demo flow under valgrind's memcheck (zero errors, no definite leak).
 valgrind: all
-	@sh tools/valgrind.sh
+	@sh build-aux/valgrind.sh
 
 # The suite once more with a garbage collector that runs all the time, to
 # shake out finalizer and anchoring mistakes: generational mode with a
@@ -98,11 +98,11 @@ valgrind: all
 # 10 makes the host so slow that the page creating a frame every 7 ms
 # outruns it: its event backlog delays replies past their timeouts.)
 test-gc: all
-	@LUA_INIT_5_4="collectgarbage('generational', 1, 10)" sh tools/test.sh
+	@LUA_INIT_5_4="collectgarbage('generational', 1, 10)" sh build-aux/test.sh
 
 # Regenerates README's tool reference from the registry.
 docs: all
-	$(B)/vdxlua tools/docs.lua
+	$(B)/vdxlua build-aux/docs.lua
 
 clean:
 	rm -rf build
@@ -155,7 +155,7 @@ stress: all
 # The navigation tracker under load: 2,000 navigations in 8 parallel tasks
 # must report none as replaced (`make check` runs 160 of them).
 nav-stress: all
-	@VDX_NAV_STRESS=2000 VDX_SPECS=spec/nav_stress_spec.lua sh tools/test.sh
+	@VDX_NAV_STRESS=2000 VDX_SPECS=spec/nav_stress_spec.lua sh build-aux/test.sh
 
 fuzz-c:
 	@FUZZ_SECONDS=$(FUZZ_SECONDS) sh fuzz/run_c.sh

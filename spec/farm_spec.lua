@@ -1,5 +1,5 @@
 --- The browser farm: browserless (npm @browserless.io/browserless, the
--- open-source farm, started by tools/farm.mjs on 127.0.0.1 with Debian's
+-- open-source farm, started by build-aux/farm.mjs on 127.0.0.1 with Debian's
 -- Chromium) serves Chromium over CDP.  Two farm processes stand for two
 -- endpoints.  Shown against them: vdx.connect, a flow whose two roles run
 -- on the two endpoints with storageState auth applied on the remote
@@ -55,7 +55,7 @@ local function start_farm()
   p:close()
   local port = free_port()
   os.execute("mkfifo " .. q(dir .. "/in"))
-  os.execute(("sh -c 'echo $$ > %s; exec node tools/farm.mjs %s %s %s' < %s > %s 2>&1 &"):format(
+  os.execute(("sh -c 'echo $$ > %s; exec node build-aux/farm.mjs %s %s %s' < %s > %s 2>&1 &"):format(
     q(dir .. "/pid"), q(FARM_DIR), port, TOKEN, q(dir .. "/in"), q(dir .. "/log")))
   local w = assert(io.open(dir .. "/in", "wb"))
   local farm = { port = port, dir = dir, log = dir .. "/log",

@@ -1,5 +1,5 @@
 #!/bin/sh
-# tools/deps.sh -- installs the Debian packages vdxlua needs (only the
+# build-aux/deps.sh -- installs the Debian packages vdxlua needs (only the
 # missing ones; a quick no-op when all are present).  Uses sudo only when
 # not root.  lua-luv, lua-cqueues and lua-copas are the host loops that
 # spec/embed_spec.lua embeds vdx in (tests and examples only).

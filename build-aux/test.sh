@@ -1,5 +1,5 @@
 #!/bin/sh
-# tools/test.sh -- runs every spec with busted against the real browser,
+# build-aux/test.sh -- runs every spec with busted against the real browser,
 # then checks that no Chromium started by the suite is still running, and
 # prints one closing line: "N passed, N failed[, N skipped]".
 B=${VDX_BUILD:-build}

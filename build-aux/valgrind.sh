@@ -1,5 +1,5 @@
 #!/bin/sh
-# tools/valgrind.sh -- the demo flow (examples/flow.lua) once under
+# build-aux/valgrind.sh -- the demo flow (examples/flow.lua) once under
 # valgrind's memcheck: any memory error or definitely lost block fails it.
 # Only the host is checked (Chromium is not traced).  Installs valgrind
 # when missing.  Run from the project root: `make valgrind`.

@@ -1,10 +1,10 @@
--- tools/fidelity.lua -- measures vdxlua's roles, names and descriptions
+-- build-aux/fidelity.lua -- measures vdxlua's roles, names and descriptions
 -- against the expectations pages state (data-expectedrole,
 -- data-expectedlabel, data-expecteddescription: the attributes of the
 -- public accname, html-aam and wai-aria conformance tests), beside what
 -- Chromium's own accessibility tree reports for the same elements.
 --
---   build/vdxlua tools/fidelity.lua [-v] ROOT [SUBDIR...]
+--   build/vdxlua build-aux/fidelity.lua [-v] ROOT [SUBDIR...]
 --
 -- Every *.html under ROOT (or under each ROOT/SUBDIR) is served from ROOT,
 -- so pages find their own scripts and styles, and read once.  -v lists each
@@ -37,7 +37,7 @@ for _, a in ipairs(arg) do
 end
 local root = table.remove(args, 1)
 if not root then
-  io.stderr:write("usage: build/vdxlua tools/fidelity.lua [-v] ROOT [SUBDIR...]\n")
+  io.stderr:write("usage: build/vdxlua build-aux/fidelity.lua [-v] ROOT [SUBDIR...]\n")
   os.exit(2)
 end
 if #args == 0 then args[1] = "." end
@@ -86,7 +86,7 @@ for _, sub in ipairs(args) do
 end
 srv:close()
 
-if excluded > 0 then print(("%d cases not counted (EXCLUDED in tools/fidelity.lua)"):format(excluded)) end
+if excluded > 0 then print(("%d cases not counted (EXCLUDED in build-aux/fidelity.lua)"):format(excluded)) end
 print(("%-12s %18s %18s"):format("", "vdxlua", "chromium AX tree"))
 for _, what in ipairs { "role", "name", "description" } do
   local cells = {}

@@ -1,8 +1,8 @@
-// tools/farm.mjs: starts browserless (the open-source browser farm, npm
+// build-aux/farm.mjs: starts browserless (the open-source browser farm, npm
 // @browserless.io/browserless) on 127.0.0.1 with Debian's Chromium, for
 // spec/farm_spec.lua and for trying a farm by hand.
 //
-//   node tools/farm.mjs FARM_DIR PORT TOKEN [CHROMIUM]
+//   node build-aux/farm.mjs FARM_DIR PORT TOKEN [CHROMIUM]
 //
 // FARM_DIR holds node_modules/@browserless.io/browserless (installed with
 // browser downloads skipped).  Two things stand between browserless and a
@@ -24,7 +24,7 @@ import { dirname, join, resolve } from 'node:path';
 
 const [dirArg, port, token, chromium = '/usr/lib/chromium/chromium'] = process.argv.slice(2);
 if (!dirArg || !port || !token) {
-  process.stderr.write('usage: node tools/farm.mjs FARM_DIR PORT TOKEN [CHROMIUM]\n');
+  process.stderr.write('usage: node build-aux/farm.mjs FARM_DIR PORT TOKEN [CHROMIUM]\n');
   process.exit(2);
 }
 const dir = resolve(dirArg);
