@@ -5,13 +5,20 @@ CC      ?= gcc
 PKGS    := lua5.4 libuv libwebsockets
 CFLAGS  ?= -O2 -g
 WARN    := -Wall -Wextra -Werror
-XCFLAGS := -std=c11 -D_GNU_SOURCE -fPIC $(WARN) $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+# src/ is grouped by layer: core (loop, tasks, module), cdp (the
+# connection and transports), browser (process, contexts, tabs), page
+# (frames, bridge calls, navigation, snapshots, queries), input (the
+# actions' primitives) and http (the fixture server).  Shared types sit in
+# src/vdx.h and src/objects.h.
+SRCDIRS := src $(sort $(dir $(wildcard src/*/*.c)))
+CORE    := $(filter-out main,$(basename $(notdir $(wildcard src/*/*.c))))
+vpath %.c $(SRCDIRS)
+XCFLAGS := -std=c11 -D_GNU_SOURCE -fPIC $(WARN) $(addprefix -I,$(SRCDIRS)) $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 LIBS    := $(shell pkg-config --libs libuv libwebsockets 2>/dev/null) -lm
 LUALIB  := -llua5.4
 CJSON   := -llua5.4-cjson
 BUSTED  ?= busted --lua=lua5.4
 
-CORE    := $(filter-out main,$(basename $(notdir $(wildcard src/*.c))))
 LUAMODS := $(sort $(wildcard lua/vdx/*.lua lua/vdx/*/*.lua))
 B       ?= build
 # The built-in skills, compiled into the generated module vdx.skill_files.
@@ -25,7 +32,7 @@ all: $(B)/vdx.so $(B)/vdxlua $(SKILLMOD)
 $(B):
 	@mkdir -p $(B)
 
-$(B)/%.o: src/%.c src/*.h | $(B)
+$(B)/%.o: %.c src/*.h src/*/*.h | $(B)
 	$(CC) $(CFLAGS) $(XCFLAGS) -c $< -o $@
 
 $(SKILLMOD): $(SKILLFILES) build-aux/embed_skills.lua | $(B)

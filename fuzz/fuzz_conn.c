@@ -1,8 +1,8 @@
 /*
  * fuzz_conn.c -- libFuzzer target for the CDP message framing and routing
- * of the C core: the pipe transport's read path (src/pipe.c: NUL-delimited
+ * of the C core: the pipe transport's read path (src/cdp/pipe.c: NUL-delimited
  * messages arriving in arbitrary chunks, buffer growth and compaction) and
- * the routing of each decoded message (src/conn.c, vdx__conn_receive:
+ * the routing of each decoded message (src/cdp/conn.c, vdx__conn_receive:
  * replies to pending calls on the browser and on a session, CDP errors,
  * events to C observers and to Lua handlers, garbage).
  *
@@ -25,8 +25,8 @@
 #include <lualib.h>
 #include <lua-cjson.h>
 
-#include "../src/pipe.c"
-#include "../src/task.h"
+#include "../src/cdp/pipe.c"
+#include "../src/core/task.h"
 
 static lua_State *L;
 static int handler_ref = LUA_NOREF;

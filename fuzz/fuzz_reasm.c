@@ -1,6 +1,6 @@
 /*
  * fuzz_reasm.c -- libFuzzer target for the WebSocket message reassembly of
- * the C core (src/reasm.c, which ws.c feeds with what libwebsockets hands
+ * the C core (src/cdp/reasm.c, which ws.c feeds with what libwebsockets hands
  * over).  The input is a sequence of pieces, each with the two facts lws
  * reports with it: how much of its frame is still to come (`remaining`,
  * from zero to far beyond the size limit) and whether its frame ends the
@@ -23,7 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../src/reasm.h"
+#include "../src/cdp/reasm.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   vdx_reasm r = { .keep = 4096, .ahead = 8192 };
