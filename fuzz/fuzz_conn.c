@@ -69,6 +69,9 @@ static void setup(void) {
   lua_pushcfunction(L, luaopen_cjson);
   lua_setfield(L, -2, "cjson");
   lua_pop(L, 1);
+  /* The module loads its Lua half (vdx.actions) from lua/: run_c.sh runs
+   * from the repository's root. */
+  luaL_dostring(L, "package.path = 'lua/?.lua;' .. package.path");
   luaL_requiref(L, "vdx", luaopen_vdx, 1);
   lua_pop(L, 1);
   luaL_dostring(L, "return function(...) local n = select('#', ...) end");

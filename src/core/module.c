@@ -28,7 +28,11 @@ static void install_lua_actions(lua_State *L) {
   lua_pop(L, 1);
   lua_getglobal(L, "require");
   lua_pushliteral(L, "vdx.actions");
-  lua_call(L, 1, 1);
+  if (lua_pcall(L, 1, 1, 0) != LUA_OK)
+    luaL_error(L, "vdx: cannot load its Lua half (vdx.actions): %s\n"
+               "Put the folder that holds vdx/actions.lua on LUA_PATH (in a "
+               "checkout: LUA_PATH=\"lua/?.lua;;\"), or run make install.",
+               lua_tostring(L, -1));
   lua_getfield(L, -1, "install");
   luaL_getmetatable(L, VDX_PAGE_MT);
   lua_getfield(L, -1, "__index");
