@@ -530,6 +530,15 @@ describe("vdx.serve #unit", function()
         assert.truthy(out:find(#body .. " false", 1, true))
       end)
 
+      it("passes on lws's own early close whole: an absurd body length gets 413", function()
+        local out = raw {
+          "POST /api/raw HTTP/1.1\r\nHost: x\r\nContent-Length: 2000000000\r\n\r\n",
+          ("x"):rep(200000),
+        }
+        assert.same({ 413 }, statuses(out))
+        assert.equal("request body too large\n", out:sub(-23))
+      end)
+
       it("does not take the 431 marker from a client", function()
         local res = http(srv.url .. "/api/html", "-H 'x-vdx-head-too-large: 00'")
         assert.equal(200, res.status)

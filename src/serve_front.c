@@ -64,7 +64,7 @@ struct relay {
   size_t head_len;
   unsigned long long body_left;
   int client_paused, inner_paused, client_eof, inner_eof;
-  int client_shut;          /* the FIN to the client has been sent */
+  int fin_sent;             /* the FIN to the client has been sent */
 };
 
 /* A write request and the bytes it writes. */
@@ -136,6 +136,12 @@ static void chunk_written(uv_write_t *req, int status) {
   int to_client = req->handle == (uv_stream_t *)&r->client;
   free(c);
   if (r->closing) return;
+  if (status < 0 && !to_client) {
+    /* lws closed first (say after a 413): what it wrote still goes to
+     * the client when its end's EOF is read; the rest is dropped. */
+    r->state = DROP;
+    return;
+  }
   if (status < 0) { relay_close(r); return; }
   resume_feeder(r, to_client);
 }
@@ -144,7 +150,7 @@ static void chunk_written(uv_write_t *req, int status) {
 static void relay_send(relay *r, int to_client, const char *data,
                        size_t len) {
   uv_stream_t *to = side(r, to_client);
-  if (len == 0 || r->closing) return;
+  if (len == 0 || r->closing || (!to_client && r->inner_eof)) return;
   chunk *c = malloc(sizeof *c + len);
   if (c == NULL) { relay_close(r); return; }
   c->r = r;
@@ -153,7 +159,8 @@ static void relay_send(relay *r, int to_client, const char *data,
   uv_buf_t b = uv_buf_init(c->data, (unsigned)len);
   if (uv_write(&c->req, to, &b, 1, chunk_written) != 0) {
     free(c);
-    relay_close(r);
+    if (to_client) relay_close(r);
+    else r->state = DROP;  /* as in chunk_written */
     return;
   }
   if (to->write_queue_size > RELAY_QUEUE_MAX) {
@@ -232,7 +239,7 @@ static void feed(relay *r, const char *p, size_t n) {
       p += k;
       n -= k;
       r->body_left -= k;
-      if (r->body_left == 0) r->state = HEAD;
+      if (r->body_left == 0 && r->state == BODY) r->state = HEAD;
       continue;
     }
     if (r->head_len == 0)  /* blank lines between requests are allowed */
@@ -254,6 +261,7 @@ static void feed(relay *r, const char *p, size_t n) {
     if (e == 0) return;  /* k == n: everything was taken */
     size_t used = k - (r->head_len - e);
     relay_send(r, 0, r->head, e);
+    if (r->state == DROP) return;  /* lws has gone */
     after_head(r, r->head, e);
     r->head_len = 0;
     p += used;
@@ -279,7 +287,7 @@ static void client_shut(uv_shutdown_t *req, int status) {
   relay *r = req->data;
   free(req);
   if (r->closing) return;
-  r->client_shut = 1;
+  r->fin_sent = 1;
   if (status < 0 || r->client_eof) { relay_close(r); return; }
   r->state = DROP;
   if (r->client_paused) {
@@ -289,11 +297,11 @@ static void client_shut(uv_shutdown_t *req, int status) {
   uv_timer_start(&r->linger, linger_over, RELAY_LINGER_MS, 0);
 }
 
-/* The client closed its sending side: so does the relay towards lws. */
+/* The client closed its sending side: so does the relay towards lws.  A
+ * failure means lws has gone, which reading its end's EOF handles. */
 static void inner_shut(uv_shutdown_t *req, int status) {
-  relay *r = req->data;
+  (void)status;
   free(req);
-  if (!r->closing && status < 0) relay_close(r);
 }
 
 static void shut(relay *r, int to_client) {
@@ -316,7 +324,7 @@ static void client_read(uv_stream_t *s, ssize_t n, const uv_buf_t *buf) {
   r->client_eof = 1;
   uv_read_stop(s);
   if (!r->inner_eof) shut(r, 0);
-  else if (r->client_shut) relay_close(r);  /* else client_shut closes */
+  else if (r->fin_sent) relay_close(r);  /* else client_shut closes */
 }
 
 static void inner_read(uv_stream_t *s, ssize_t n, const uv_buf_t *buf) {
