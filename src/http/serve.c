@@ -5,7 +5,9 @@
  * Each server has its own libwebsockets context on the shared uv loop, so
  * closing one server tears down exactly its listener and connections and
  * nothing else (a shared context would need per-vhost teardown, which lws
- * 4.1 does not offer for foreign loops).  The HTTP side is serve_http.c.
+ * 4.1 does not offer for foreign loops).  Connections are accepted by the
+ * front (serve_front.c), which relays them to lws; the HTTP side is
+ * serve_http.c.
  *
  * Guarantees:
  *   - it listens on a loopback address only;
@@ -207,6 +209,8 @@ static void server_close(vdx_server *srv, lua_State *L) {
   if (srv->core) srv->core->srv = NULL;
   srv->core = NULL;
   vdx__off_teardown(srv->lp, on_teardown, srv);
+  vdx__serve_front_close(srv->front);
+  srv->front = NULL;
   if (srv->ctx) {
     reap(srv, in_handler);
     srv->ctx = NULL;
@@ -392,10 +396,10 @@ static const char *start(vdx_server *srv, const char *iface, int ipv6,
   info.foreign_loops = loops;
   info.port = CONTEXT_PORT_NO_LISTEN;
   info.pt_serv_buf_size = 64 * 1024;
-  /* lws closes a connection without a reply when the headers outgrow
-   * this buffer: it is kept at its largest, and on_request answers 431
-   * past SERVE_MAX_HEADERS. */
-  info.max_http_header_data = 65535;
+  /* The front passes on heads of at most SERVE_MAX_HEADERS bytes; lws
+   * stores their headers with some overhead, so its buffer is twice that
+   * (it closes a connection without a reply when the buffer overflows). */
+  info.max_http_header_data = 2 * SERVE_MAX_HEADERS;
   handle_set before = {0};
   uv_walk(vdx__uv_of(srv->lp), collect_cb, &before);
   srv->ctx = lws_create_context(&info);
@@ -410,23 +414,29 @@ static const char *start(vdx_server *srv, const char *iface, int ipv6,
   }
   free(before.h);
 
+  unsigned char raw[SERVE_TOKEN_BYTES];
+  if (uv_random(NULL, NULL, raw, sizeof raw, 0, NULL) != 0)
+    return "cannot draw the server's random token";
+  for (int i = 0; i < SERVE_TOKEN_BYTES; i++)
+    snprintf(srv->token + 2 * i, 3, "%02x", raw[i]);
+
+  /* The vhost listens on nothing: the front accepts and hands lws each
+   * connection through a relay that measures request heads. */
   memset(&info, 0, sizeof info);
-  info.port = port;
-  info.iface = iface;
+  info.port = CONTEXT_PORT_NO_LISTEN_SERVER;
   info.protocols = vdx__serve_protocols;
   info.vhost_name = "vdx";
   info.keepalive_timeout = 30;
-  if (!ipv6) info.options |= LWS_SERVER_OPTION_DISABLE_IPV6;
   struct lws_vhost *vh = lws_create_vhost(srv->ctx, &info);
-  if (vh == NULL) return "cannot listen there (address in use?)";
-  srv->port = lws_get_vhost_listen_port(vh);
+  if (vh == NULL) return "cannot create the libwebsockets vhost";
   const struct lws_protocols *prot =
       lws_vhost_name_to_protocol(vh, vdx__serve_protocols[0].name);
   srv->core = prot ? lws_protocol_vh_priv_zalloc(vh, prot, sizeof *srv->core)
                    : NULL;
   if (srv->core == NULL) return "out of memory";
   srv->core->srv = srv;
-  return NULL;
+  return vdx__serve_front_start(vdx__uv_of(srv->lp), vh, srv->token, iface,
+                                ipv6, port, &srv->front, &srv->port);
 }
 
 /*

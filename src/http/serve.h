@@ -22,10 +22,16 @@
 
 /* Request bodies larger than this are answered with 413. */
 #define SERVE_MAX_BODY (16u * 1024u * 1024u)
-/* The largest request line and headers answered; more gets 431. */
+/* The largest request head (request line, headers and the blank line
+ * after them) passed on; a larger one is answered with 431. */
 #define SERVE_MAX_HEADERS (16u * 1024u)
+/* The front's stand-in for an oversized head carries this header, whose
+ * value is the server's secret token (random, hex). */
+#define SERVE_TOO_LARGE_HEADER "x-vdx-head-too-large"
+#define SERVE_TOKEN_BYTES 16
 
 typedef struct vdx_server vdx_server;
+typedef struct serve_front serve_front;
 
 /* A route pattern ending in '*': matches every path with that prefix. */
 typedef struct serve_prefix {
@@ -43,6 +49,8 @@ struct vdx_server {
   struct lws_context *ctx;  /* NULL once closed */
   struct serve_reaper *reaper;  /* finishes the context's destruction */
   struct serve_core *core;
+  serve_front *front;       /* the listener and its relays, or NULL */
+  char token[2 * SERVE_TOKEN_BYTES + 1];
   int routes_ref;           /* registry: { ["METHOD /path"] = fn } */
   int self_ref;             /* registry: the userdata, while open */
   serve_prefix *prefixes;
@@ -100,6 +108,16 @@ int vdx__serve_send_text(struct lws *wsi, serve_pss *ps, int status,
 int vdx__serve_on_writable(struct lws *wsi, serve_pss *ps);
 /* Turns a handler's result (at idx) into r; raises on a bad result. */
 void vdx__serve_take_result(lua_State *L, int idx, serve_resp *r);
+
+/* serve_front.c: listens on iface:port and relays each connection to vh,
+ * answering heads over SERVE_MAX_HEADERS through a request marked with
+ * token.  Returns NULL (and sets *out, *bound_port) or a message. */
+const char *vdx__serve_front_start(uv_loop_t *uv, struct lws_vhost *vh,
+                                   const char *token, const char *iface,
+                                   int ipv6, int port, serve_front **out,
+                                   int *bound_port);
+/* Stops listening and closes every relay; frees f as the handles close. */
+void vdx__serve_front_close(serve_front *f);
 
 /* serve_static.c: answers a GET or HEAD of path from the server's root. */
 int vdx__serve_static(struct lws *wsi, serve_pss *ps, vdx_server *srv,

@@ -437,14 +437,15 @@ static int dispatch(struct lws *wsi, serve_pss *ps) {
 
 /* --------------------------------------------------------------- bodies */
 
-/* The bytes of the request line and the headers lws knows by name. */
-static size_t header_bytes(struct lws *wsi) {
-  size_t total = 0;
-  for (int i = 0; i < (int)WSI_TOKEN_COUNT; i++) {
-    int n = lws_hdr_total_length(wsi, (enum lws_token_indexes)i);
-    if (n > 0) total += (size_t)n;
-  }
-  return total;
+/* Is this the front's stand-in for a head over SERVE_MAX_HEADERS?  It
+ * carries the server's secret token, which no client can send. */
+static int head_too_large(struct lws *wsi, const vdx_server *srv) {
+  static const char name[] = SERVE_TOO_LARGE_HEADER ":";
+  char v[sizeof srv->token + 1];
+  int n = lws_hdr_custom_length(wsi, name, (int)sizeof name - 1);
+  if (n != (int)strlen(srv->token)) return 0;
+  n = lws_hdr_custom_copy(wsi, v, (int)sizeof v, name, (int)sizeof name - 1);
+  return n >= 0 && strcmp(v, srv->token) == 0;
 }
 
 /* A new request: dispatch now, or wait for the body it announces. */
@@ -453,7 +454,7 @@ static int on_request(struct lws *wsi, serve_pss *ps) {
   char cl[32];
   pss_reset(ps);
   if (core == NULL || core->srv == NULL) return -1;
-  if (header_bytes(wsi) > SERVE_MAX_HEADERS)
+  if (head_too_large(wsi, core->srv))
     return vdx__serve_send_text_ex(wsi, ps, 431, "request header fields too "
                                    "large (the limit is 16 KiB)\n", NULL, 1);
   long long len = -1;

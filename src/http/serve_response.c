@@ -45,6 +45,10 @@ int vdx__serve_send_resp(struct lws *wsi, serve_pss *ps, serve_resp *r,
                                       (const unsigned char *)value,
                                       (int)strlen(value), &p, end);
   }
+  if (!bad && close)  /* tells the client not to send more on it */
+    bad = lws_add_http_header_by_token(wsi, WSI_TOKEN_CONNECTION,
+                                       (const unsigned char *)"close", 5, &p,
+                                       end);
   if (!bad) bad = lws_finalize_write_http_header(wsi, start, &p, end);
   free(buf);
   if (bad) { vdx__serve_resp_free(r); return -1; }
