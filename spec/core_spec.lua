@@ -45,6 +45,32 @@ describe("vdx core", function()
     page:close()
   end)
 
+  it("reports the document's own url and title after load, however the title was set", function()
+    local page = browser:new_page()
+    local long = ("t"):rep(5000)
+    local cases = {
+      { "data:text/html,<title>  spaced \t out  </title>x", "spaced out", 200 },
+      { "data:text/html,<p>no title", "", 200 },
+      { "data:text/html,<script>document.title='by script'</script>", "by script", 200 },
+      { "data:text/html,<title>x</title><script>onload=()=>document.title='on load'</script>", "on load", 200 },
+      { "data:text/html,<title>" .. long .. "</title>", long, 200 },
+      { srv.url .. "/core/second.html#part", "Second", 200 },
+      { "about:blank", "", nil },
+    }
+    for _, c in ipairs(cases) do
+      for _, wait in ipairs { "load", "domcontentloaded", "commit" } do
+        local nav = page:navigate(c[1], { wait_until = wait })
+        if wait ~= "commit" then
+          assert.same({ url = page:evaluate("location.href"), title = c[2], status = c[3] }, nav)
+          assert.equal(c[2], page:evaluate("document.title"))
+        else
+          assert.equal(page:evaluate("location.href"), nav.url)
+        end
+      end
+    end
+    page:close()
+  end)
+
   it("offers goto under its issue name, as page['goto']", function()
     local page = browser:new_page()
     local nav = page["goto"](page, srv.url .. "/core/second.html")
