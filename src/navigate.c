@@ -17,8 +17,11 @@
 #include "nav.h"
 #include "task.h"
 
-/* Starts the read of url, title and status in the page (see goto_k). */
-static void goto_evaluate(lua_State *L) {
+static int goto_k(lua_State *L, int status, lua_KContext ctx);
+
+/* Reads url, title and status in the page, then goes on at goto_k's
+ * step 3. */
+static int goto_evaluate(lua_State *L, vdx_page *p, int left) {
   lua_settop(L, 5);
   lua_createtable(L, 0, 2);
   /* The status comes from Network.responseReceived, which the browser
@@ -29,6 +32,11 @@ static void goto_evaluate(lua_State *L) {
   lua_setfield(L, -2, "expression");
   lua_pushboolean(L, 1);
   lua_setfield(L, -2, "returnByValue");
+  vdx_waiter *w = vdx__conn_call(L, vdx__browser_conn(L, p->b), p->session_id,
+                                 "Runtime.evaluate", -1, left);
+  if (w == NULL) return lua_error(L);
+  lua_settop(L, 5);
+  return vdx__await(L, w, 3, goto_k);
 }
 
 /* stack during goto: page, url, opts, flag, deadline, [result]
@@ -65,12 +73,7 @@ static int goto_k(lua_State *L, int status, lua_KContext ctx) {
   }
   if (ctx == 0 || (ctx == 1 && flag == VDX_LIFE_COMMIT)) {
     /* Only committed: the page's frame may not be the active one yet. */
-    goto_evaluate(L);
-    vdx_waiter *w = vdx__conn_call(L, vdx__browser_conn(L, p->b), p->session_id,
-                                   "Runtime.evaluate", -1, left);
-    if (w == NULL) return lua_error(L);
-    lua_settop(L, 5);
-    return vdx__await(L, w, 3, goto_k);
+    return goto_evaluate(L, p, left);
   }
   if (ctx == 1) {                           /* loaded: read url and title */
     lua_settop(L, 5);
@@ -91,12 +94,7 @@ static int goto_k(lua_State *L, int status, lua_KContext ctx) {
                 lua_getfield(L, -1, "title") == LUA_TSTRING && luaL_len(L, -1) < 4000;
     lua_pop(L, 1);
     if (!known) {
-      goto_evaluate(L);
-      vdx_waiter *w = vdx__conn_call(L, vdx__browser_conn(L, p->b), p->session_id,
-                                     "Runtime.evaluate", -1, left);
-      if (w == NULL) return lua_error(L);
-      lua_settop(L, 5);
-      return vdx__await(L, w, 3, goto_k);
+      return goto_evaluate(L, p, left);
     }
     lua_createtable(L, 0, 3);
     lua_getfield(L, -2, "url");
