@@ -127,6 +127,40 @@ describe("vdx core", function()
     page:close()
   end)
 
+  it("gives the first page the tab the browser started with, and new tabs after", function()
+    local b = vdx.launch {}
+    local function tabs()
+      local ids = {}
+      for _, t in ipairs(b:send("Target.getTargets").targetInfos) do
+        if t.type == "page" then ids[#ids + 1] = t.targetId end
+      end
+      table.sort(ids)
+      return ids
+    end
+    -- Tabs open and close a little after the calls that ask for it return.
+    local function settled(n)
+      for _ = 1, 100 do
+        if #tabs() == n then break end
+        vdx.sleep(100)
+      end
+      return tabs()
+    end
+    local first = settled(1)[1]
+    local p1 = b:new_page()
+    assert.equal(first, p1:target_id())
+    assert.same({ first }, tabs())
+    assert.equal("one", p1:navigate("data:text/html,<title>one</title>").title)
+    local p2 = b:new_page()
+    assert.not_equal(first, p2:target_id())
+    assert.equal(2, #tabs())
+    p1:close()
+    p2:close()
+    assert.same({}, settled(0))
+    local p3 = b:new_page()
+    assert.equal("three", p3:navigate("data:text/html,<title>three</title>").title)
+    b:close()
+  end)
+
   it("raises a CDPError carrying the CDP code and message", function()
     local page = browser:new_page()
     local err = h.error_of(page.send, page, "Nope.nothing", {})
