@@ -280,6 +280,12 @@ describe("page:snapshot", function()
           assert.same(want, shown, name .. " budget " .. budget .. " offset " .. offset)
         end
       end
+      local shallow = lines(page:snapshot { budget_tokens = 1000000, depth = 2 }.text)
+      local part = page:snapshot { budget_tokens = 40, depth = 2 }
+      local shown = lines(part.text)
+      if part.truncated then table.remove(shown) end
+      assert.same({ table.unpack(shallow, 1, part.truncated and part.next_offset or #shallow) }, shown)
+      assert.equal(#shallow, part.line_count)
     end
   end)
 

@@ -65,16 +65,19 @@ class Sep {
 // many characters after line fromLine; the text then holds the first
 // lines, exactly as the whole text starts, up to and including the line
 // that passes the budget, and `more_lines` / `more_chars` estimate what
-// was left unwalked.  An estimate that fell short walks again further.
+// was left unwalked.  An estimate that fell short walks again, four times
+// as far, then whole.
 export function snapshot(env, options) {
   const opts = options || {};
   checkKeys(opts, SNAPSHOT_OPTIONS, 'snapshot');
   const maxChars = opts.maxChars == null || !(opts.maxChars < 2 ** 31) ? Infinity
     : Math.max(1, opts.maxChars | 0);
   const fromLine = opts.fromLine == null ? 0 : Math.max(0, opts.fromLine | 0);
-  let slack = 1.5;
+  // The estimate counts every node, so with a depth limit (whose hidden
+  // lines are not text) it would stop far too soon: such a walk is whole.
+  let slack = opts.depth == null ? 1.5 : Infinity;
   for (;;) {
-    const budget = maxChars === Infinity || slack > 100 ? null
+    const budget = maxChars === Infinity || slack > 10 ? null
       : { fromLine, cutChars: maxChars, maxChars: maxChars * slack + 512, lines: 0, chars: 0, stopped: false };
     const r = snapshotOnce(env, opts, budget);
     if (r !== null) return r;
