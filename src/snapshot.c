@@ -532,7 +532,7 @@ static int snapshot_k(lua_State *L, int status, lua_KContext ctx) {
  * its own bridge, all at once; refs inside frames are f<N>_eM.  A bridge
  * stops walking once its text passes the budget, so a cut snapshot costs
  * about what its text shows; it then gives lines_estimate instead of
- * line_count, and ref_count counts the refs shown.
+ * line_count, and ref_count counts the refs up to the cut.
  */
 static int page_snapshot(lua_State *L) {
   static const char *const known[] = {"budget_tokens", "root", "depth",
