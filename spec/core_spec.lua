@@ -45,6 +45,32 @@ describe("vdx core", function()
     page:close()
   end)
 
+  it("reports the document's own url and title after load, however the title was set", function()
+    local page = browser:new_page()
+    local long = ("t"):rep(5000)
+    local cases = {
+      { "data:text/html,<title>  spaced \t out  </title>x", "spaced out", 200 },
+      { "data:text/html,<p>no title", "", 200 },
+      { "data:text/html,<script>document.title='by script'</script>", "by script", 200 },
+      { "data:text/html,<title>x</title><script>onload=()=>document.title='on load'</script>", "on load", 200 },
+      { "data:text/html,<title>" .. long .. "</title>", long, 200 },
+      { srv.url .. "/core/second.html#part", "Second", 200 },
+      { "about:blank", "", nil },
+    }
+    for _, c in ipairs(cases) do
+      for _, wait in ipairs { "load", "domcontentloaded", "commit" } do
+        local nav = page:navigate(c[1], { wait_until = wait })
+        if wait ~= "commit" then
+          assert.same({ url = page:evaluate("location.href"), title = c[2], status = c[3] }, nav)
+          assert.equal(c[2], page:evaluate("document.title"))
+        else
+          assert.equal(page:evaluate("location.href"), nav.url)
+        end
+      end
+    end
+    page:close()
+  end)
+
   it("offers goto under its issue name, as page['goto']", function()
     local page = browser:new_page()
     local nav = page["goto"](page, srv.url .. "/core/second.html")
@@ -99,6 +125,40 @@ describe("vdx core", function()
     for _, t in ipairs(targets) do found = found or t.targetId == page:target_id() end
     assert.is_true(found)
     page:close()
+  end)
+
+  it("gives the first page the tab the browser started with, and new tabs after", function()
+    local b = vdx.launch {}
+    local function tabs()
+      local ids = {}
+      for _, t in ipairs(b:send("Target.getTargets").targetInfos) do
+        if t.type == "page" then ids[#ids + 1] = t.targetId end
+      end
+      table.sort(ids)
+      return ids
+    end
+    -- Tabs open and close a little after the calls that ask for it return.
+    local function settled(n)
+      for _ = 1, 100 do
+        if #tabs() == n then break end
+        vdx.sleep(100)
+      end
+      return tabs()
+    end
+    local first = settled(1)[1]
+    local p1 = b:new_page()
+    assert.equal(first, p1:target_id())
+    assert.same({ first }, tabs())
+    assert.equal("one", p1:navigate("data:text/html,<title>one</title>").title)
+    local p2 = b:new_page()
+    assert.not_equal(first, p2:target_id())
+    assert.equal(2, #tabs())
+    p1:close()
+    p2:close()
+    assert.same({}, settled(0))
+    local p3 = b:new_page()
+    assert.equal("three", p3:navigate("data:text/html,<title>three</title>").title)
+    b:close()
   end)
 
   it("raises a CDPError carrying the CDP code and message", function()

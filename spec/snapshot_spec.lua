@@ -256,9 +256,16 @@ describe("page:snapshot", function()
     assert.is_true(first.truncated)
     assert.is_true(#first.text <= 500 * 4 + 400)
     local marker = first.text:match("[^\n]*\n$")
-    assert.matches('^%- note: "snapshot truncated: lines 1 to %d+ of %d+ shown', marker)
+    -- The bridge stopped walking at the budget: the total is an estimate
+    -- from the part walked, and the lines shown are the whole text's first.
+    assert.matches('^%- note: "snapshot truncated: lines 1 to %d+ of about %d+ shown', marker)
     assert.matches("snapshot{offset=" .. first.next_offset .. "}", marker, 1, true)
-    assert.equal(whole.line_count, first.line_count)
+    assert.is_nil(first.line_count)
+    assert.is_true(first.lines_estimate > whole.line_count / 2 and first.lines_estimate < whole.line_count * 2,
+      first.lines_estimate .. " lines estimated, " .. whole.line_count .. " in the whole text")
+    local shown = lines(first.text)
+    table.remove(shown)
+    assert.same({ table.unpack(lines(whole.text), 1, first.next_offset) }, shown)
     -- Walking the offsets gives back every line exactly once.
     local all, offset = {}, 0
     repeat
@@ -269,6 +276,28 @@ describe("page:snapshot", function()
       offset = part.next_offset
     until not part.truncated
     assert.same(lines(whole.text), all)
+  end)
+
+  it("shows the whole text's lines at any budget and offset, frames and listboxes included", function()
+    for _, name in ipairs { "frames.html", "roles.html", "states.html", "shop.html" } do
+      page:navigate(base .. "/snapshot/" .. name)
+      local whole = lines(page:snapshot { budget_tokens = 1000000 }.text)
+      for _, budget in ipairs { 20, 150, 600 } do
+        for _, offset in ipairs { 0, 7, 40 } do
+          local part = page:snapshot { budget_tokens = budget, offset = offset }
+          local shown = lines(part.text)
+          if part.truncated then table.remove(shown) end
+          local want = { table.unpack(whole, offset + 1, part.truncated and part.next_offset or #whole) }
+          assert.same(want, shown, name .. " budget " .. budget .. " offset " .. offset)
+        end
+      end
+      local shallow = lines(page:snapshot { budget_tokens = 1000000, depth = 2 }.text)
+      local part = page:snapshot { budget_tokens = 40, depth = 2 }
+      local shown = lines(part.text)
+      if part.truncated then table.remove(shown) end
+      assert.same({ table.unpack(shallow, 1, part.truncated and part.next_offset or #shallow) }, shown)
+      assert.equal(#shallow, part.line_count)
+    end
   end)
 
   it("snapshots one subtree by ref and limits depth", function()

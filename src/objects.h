@@ -22,6 +22,8 @@ typedef struct vdx_browser {
   int timeout_ms;
   char endpoint[512];      /* ws:// URL when reached over WebSocket */
   vdx_page *pages;         /* live pages, for detach events and close */
+  char blank[64];          /* the launch's about:blank tab, until a page takes it */
+  int blank_done;          /* a page was created: later tabs are not the launch's */
 } vdx_browser;
 
 typedef struct vdx_context {

@@ -1446,9 +1446,9 @@
   // src/text.js
   var FRAME_MARK = String.fromCharCode(1) + "frame:";
   function render(top, env, maxDepth) {
-    const out = { lines: [], refCount: 0, frames: [], env, maxDepth };
+    const out = { lines: [], refLines: [], frames: [], openListbox: Infinity, env, maxDepth };
     for (const child2 of top.children) renderNode(out, child2, "", 0);
-    return { text: out.lines.join("\n"), refCount: out.refCount, frames: out.frames };
+    return out;
   }
   function renderNode(out, node, indent, depth) {
     if (depth > out.maxDepth) return;
@@ -1456,6 +1456,7 @@
       out.lines.push(indent + "- text: " + yamlValue(node));
       return;
     }
+    if (node.open === true && out.openListbox === Infinity) out.openListbox = out.lines.length;
     let key = node.role;
     if (node.name) {
       const shown = displayName(node.name);
@@ -1467,7 +1468,7 @@
       const r = node.refTarget;
       const ref = r ? out.env.refs.assign(r.el, r.role, r.name, r.tag) : out.env.refs.assign(node.el, node.role, node.name, node.tag);
       key += " [ref=" + ref + "]";
-      out.refCount++;
+      out.refLines.push(out.lines.length);
     }
     const raw = key;
     key = indent + "- " + yamlKey(key);
@@ -1576,9 +1577,10 @@
   ]);
   var TABLE_PARTS = /* @__PURE__ */ new Set(["row", "cell", "gridcell", "columnheader", "rowheader"]);
   var FORM_TAGS = /* @__PURE__ */ new Set(["input", "select", "textarea", "button", "fieldset", "optgroup", "option"]);
-  var SNAPSHOT_OPTIONS = ["root", "depth", "maxOptions", "maxElements"];
+  var SNAPSHOT_OPTIONS = ["root", "depth", "maxOptions", "maxElements", "maxChars", "fromLine"];
   var W_DISABLED = 16;
   var W_NO_TEXT = 32;
+  var TAIL = 3;
   var Sep = class {
     constructor(el) {
       this.el = el;
@@ -1587,6 +1589,17 @@
   function snapshot(env, options2) {
     const opts = options2 || {};
     checkKeys(opts, SNAPSHOT_OPTIONS, "snapshot");
+    const maxChars = opts.maxChars == null || !(opts.maxChars < 2 ** 31) ? Infinity : Math.max(1, opts.maxChars | 0);
+    const fromLine = opts.fromLine == null ? 0 : Math.max(0, opts.fromLine | 0);
+    let slack = opts.depth == null ? 1.5 : Infinity;
+    for (; ; ) {
+      const budget = maxChars === Infinity || slack > 10 ? null : { fromLine, cutChars: maxChars, maxChars: maxChars * slack + 512, lines: 0, chars: 0, stopped: false };
+      const r = snapshotOnce(env, opts, budget);
+      if (r !== null) return r;
+      slack *= 4;
+    }
+  }
+  function snapshotOnce(env, opts, budget) {
     const ctx = new Ctx();
     const walk = {
       ctx,
@@ -1595,6 +1608,7 @@
       maxOptions: opts.maxOptions == null ? 10 : Math.max(0, opts.maxOptions | 0),
       // Elements visited at most (the idle-time warm-up walks part of a page).
       limit: opts.maxElements == null ? Infinity : Math.max(1, opts.maxElements | 0),
+      budget,
       active: deepActiveElement(document),
       owned: /* @__PURE__ */ new Map(),
       ownedDone: /* @__PURE__ */ new Set(),
@@ -1616,16 +1630,59 @@
     finish(ctx, top);
     const depth = opts.depth == null ? Infinity : Math.max(0, opts.depth | 0);
     const out = render(top, env, depth);
-    return {
-      text: out.text,
-      element_count: opts.root != null ? walk.count : docQuerySelectorAll(document, "*").length,
+    const elements = opts.root != null ? walk.count : docQuerySelectorAll(document, "*").length;
+    const r = {
+      text: "",
+      element_count: elements,
       walked_count: walk.count,
-      ref_count: out.refCount,
+      ref_count: out.refLines.length,
       unmeasurable: ctx.unmeasurable,
       frames: out.frames,
       url: String(document.URL),
       title: String(document.title)
     };
+    if (budget === null || !budget.stopped) {
+      r.text = out.lines.join("\n");
+      return r;
+    }
+    const last = safeCut(out, budget);
+    if (last < 0) return null;
+    const kept = out.lines.slice(0, last + 1);
+    r.text = kept.join("\n");
+    let refs = 0;
+    while (refs < out.refLines.length && out.refLines[refs] <= last) refs++;
+    r.ref_count = refs;
+    const scale = Math.max(0, elements - walk.count) / Math.max(1, walk.count);
+    r.more_lines = out.lines.length - kept.length + Math.round(out.lines.length * scale);
+    let chars = 0;
+    for (let i = 0; i < out.lines.length; i++) chars += out.lines[i].length + 1;
+    r.more_chars = chars - r.text.length - 1 + Math.round(chars * scale);
+    return r;
+  }
+  function safeCut(out, budget) {
+    const lines = out.lines;
+    let used = 0;
+    let last = -1;
+    for (let i = budget.fromLine; i < lines.length; i++) {
+      const n = lines[i].length + 1;
+      if (used + n > budget.cutChars && used > 0) {
+        last = i;
+        break;
+      }
+      used += n;
+    }
+    if (last < 0 || last > lines.length - 1 - TAIL || out.openListbox <= last) return -1;
+    return last;
+  }
+  function spend(walk, lines, chars) {
+    const b = walk.budget;
+    b.lines += lines;
+    if (b.lines <= b.fromLine) return;
+    b.chars += chars;
+    if (b.chars > b.maxChars && b.lines > b.fromLine + TAIL + 1 && !b.stopped) {
+      b.stopped = true;
+      walk.limit = walk.count;
+    }
   }
   function enterTree(walk, root) {
     walk.ctx.enterTree(root);
@@ -1668,6 +1725,9 @@
     const outermostPointer = pointer && (inherited & F_POINTER) === 0 && !labelling;
     const wantsRef = visible && isRefWorthy(el, tag, role, outermostPointer, plain, walk.editable, html) && isActionable(ctx, el);
     const node = visible && (wantsRef || !FLATTENED.has(role)) ? createNode(walk, el, tag, html, role, wantsRef, disabled, plain) : null;
+    if (node !== null && walk.budget !== null) {
+      spend(walk, 1, role.length + node.states.length + (wantsRef ? 14 : 4));
+    }
     if (html && (tag === "iframe" || tag === "frame")) {
       if (node) {
         nameNode(ctx, el, role, node);
@@ -1687,7 +1747,11 @@
       nameNode(ctx, el, role, node);
       if (role === "link" && html && hasAttr(el, "href")) node.url = attr(el, "href");
       if (role === "textbox" || role === "searchbox") placeholderOf2(el, node);
-      if (role === "listbox" && !(html && tag === "select")) capOptions(walk, node);
+      if (role === "listbox" && !(html && tag === "select")) {
+        capOptions(walk, node);
+        if (walk.count >= walk.limit) node.open = true;
+      }
+      if (walk.budget !== null) spend(walk, 0, node.name.length + (node.url === null ? 0 : node.url.length));
       parent.children.push(node);
     }
   }
@@ -1695,7 +1759,9 @@
     if (htmlTag === "slot") {
       const assigned = assignedNodes(el);
       if (assigned.length > 0) {
-        for (let i = 0; i < assigned.length; i++) visitChild(walk, assigned[i], null, target, inherited);
+        for (let i = 0; i < assigned.length && walk.count < walk.limit; i++) {
+          visitChild(walk, assigned[i], null, target, inherited);
+        }
         return;
       }
     }
@@ -1708,7 +1774,10 @@
     if (type === TEXT_NODE) {
       if ((inherited & (F_HIDDEN | W_NO_TEXT)) === 0 && (details === null || !isClosedDetailsContent(details, node))) {
         const data = node.data;
-        if (data) target.children.push(data);
+        if (data) {
+          target.children.push(data);
+          if (walk.budget !== null) spend(walk, 0, data.length);
+        }
       }
       return node.nextSibling;
     }
@@ -1762,6 +1831,7 @@
   }
   function visitOwned(walk, el, target, inherited) {
     for (const owned of idRefs(el, "aria-owns")) {
+      if (walk.count >= walk.limit) return;
       if (walk.owned.get(owned) !== el || walk.ownedDone.has(owned)) continue;
       walk.ownedDone.add(owned);
       visitElement(walk, owned, elementTag(owned), target, inherited, true);

@@ -39,12 +39,16 @@ const CHILDREN_PRESENTATIONAL = new Set([
 const TABLE_PARTS = new Set(['row', 'cell', 'gridcell', 'columnheader', 'rowheader']);
 const FORM_TAGS = new Set(['input', 'select', 'textarea', 'button', 'fieldset', 'optgroup', 'option']);
 
-const SNAPSHOT_OPTIONS = ['root', 'depth', 'maxOptions', 'maxElements'];
+const SNAPSHOT_OPTIONS = ['root', 'depth', 'maxOptions', 'maxElements', 'maxChars', 'fromLine'];
 
 // Bits of the walk's inherited state besides the inherited style flags
 // (F_HIDDEN, F_POINTER, F_NO_EVENTS of the flat-tree parent).
 const W_DISABLED = 16;  // an ancestor has aria-disabled=true
 const W_NO_TEXT = 32;   // text is left out (inside a label of a rendered control)
+
+// Lines at the end of a walk stopped early that may differ from the whole
+// walk's (the open ancestors' last lines, see safeCut).
+const TAIL = 3;
 
 // Stands in a parent's children for the start and end of a flattened
 // element: a space when that element is not inline, decided only when text
@@ -55,10 +59,35 @@ class Sep {
   }
 }
 
-// Runs a snapshot.  env is the instance's { refs, frameKeys }.
+// Runs a snapshot.  env is the instance's { refs, frameKeys }.  With
+// maxChars (the host's budget in characters) and fromLine (its offset in
+// lines), the walk stops once its text has, by estimate, more than that
+// many characters after line fromLine; the text then holds the first
+// lines, exactly as the whole text starts, up to and including the line
+// that passes the budget, and `more_lines` / `more_chars` estimate what
+// was left unwalked.  An estimate that fell short walks again, four times
+// as far, then whole.
 export function snapshot(env, options) {
   const opts = options || {};
   checkKeys(opts, SNAPSHOT_OPTIONS, 'snapshot');
+  const maxChars = opts.maxChars == null || !(opts.maxChars < 2 ** 31) ? Infinity
+    : Math.max(1, opts.maxChars | 0);
+  const fromLine = opts.fromLine == null ? 0 : Math.max(0, opts.fromLine | 0);
+  // The estimate counts every node, so with a depth limit (whose hidden
+  // lines are not text) it would stop far too soon: such a walk is whole.
+  let slack = opts.depth == null ? 1.5 : Infinity;
+  for (;;) {
+    const budget = maxChars === Infinity || slack > 10 ? null
+      : { fromLine, cutChars: maxChars, maxChars: maxChars * slack + 512, lines: 0, chars: 0, stopped: false };
+    const r = snapshotOnce(env, opts, budget);
+    if (r !== null) return r;
+    slack *= 4;
+  }
+}
+
+// One walk and its text (see snapshot); null when a walk stopped by the
+// budget did not reach far enough to cut its text exactly.
+function snapshotOnce(env, opts, budget) {
   const ctx = new Ctx();
   const walk = {
     ctx,
@@ -67,6 +96,7 @@ export function snapshot(env, options) {
     maxOptions: opts.maxOptions == null ? 10 : Math.max(0, opts.maxOptions | 0),
     // Elements visited at most (the idle-time warm-up walks part of a page).
     limit: opts.maxElements == null ? Infinity : Math.max(1, opts.maxElements | 0),
+    budget,
     active: deepActiveElement(document),
     owned: new Map(),
     ownedDone: new Set(),
@@ -90,16 +120,73 @@ export function snapshot(env, options) {
   finish(ctx, top);
   const depth = opts.depth == null ? Infinity : Math.max(0, opts.depth | 0);
   const out = render(top, env, depth);
-  return {
-    text: out.text,
-    element_count: opts.root != null ? walk.count : N.docQuerySelectorAll(document, '*').length,
+  const elements = opts.root != null ? walk.count : N.docQuerySelectorAll(document, '*').length;
+  const r = {
+    text: '',
+    element_count: elements,
     walked_count: walk.count,
-    ref_count: out.refCount,
+    ref_count: out.refLines.length,
     unmeasurable: ctx.unmeasurable,
     frames: out.frames,
     url: String(document.URL),
     title: String(document.title),
   };
+  if (budget === null || !budget.stopped) {
+    r.text = out.lines.join('\n');
+    return r;
+  }
+  const last = safeCut(out, budget);
+  if (last < 0) return null;
+  const kept = out.lines.slice(0, last + 1);
+  r.text = kept.join('\n');
+  let refs = 0;
+  while (refs < out.refLines.length && out.refLines[refs] <= last) refs++;
+  r.ref_count = refs;
+  // What the rest of the page would add, at the rate of the part walked.
+  const scale = Math.max(0, elements - walk.count) / Math.max(1, walk.count);
+  r.more_lines = out.lines.length - kept.length + Math.round(out.lines.length * scale);
+  let chars = 0;
+  for (let i = 0; i < out.lines.length; i++) chars += out.lines[i].length + 1;
+  r.more_chars = chars - r.text.length - 1 + Math.round(chars * scale);
+  return r;
+}
+
+// The index of the line at which the host's cut (whole lines from
+// fromLine while they fit in maxChars; see apply_budget in the core)
+// stops, when that line and all before it are the whole walk's: a walk
+// stopped early differs from the whole one only in the last lines of its
+// open ancestors (a node with no child left, or one text child, prints on
+// one line; the last text may be partial), which are the last TAIL lines,
+// and in a listbox's option count.  -1 when the cut is not that safe.
+// The host counts bytes and indents frames, so it cuts at this line or
+// before.
+function safeCut(out, budget) {
+  const lines = out.lines;
+  let used = 0;
+  let last = -1;
+  for (let i = budget.fromLine; i < lines.length; i++) {
+    const n = lines[i].length + 1;
+    if (used + n > budget.cutChars && used > 0) {
+      last = i;
+      break;
+    }
+    used += n;
+  }
+  if (last < 0 || last > lines.length - 1 - TAIL || out.openListbox <= last) return -1;
+  return last;
+}
+
+// Counts lines and characters the walk adds to the text, by estimate, and
+// stops the walk once they pass the budget (see snapshot).
+function spend(walk, lines, chars) {
+  const b = walk.budget;
+  b.lines += lines;
+  if (b.lines <= b.fromLine) return;
+  b.chars += chars;
+  if (b.chars > b.maxChars && b.lines > b.fromLine + TAIL + 1 && !b.stopped) {
+    b.stopped = true;
+    walk.limit = walk.count;
+  }
 }
 
 // Prepares the walk of a tree (the document or a shadow root): scans its
@@ -170,6 +257,9 @@ function visitElement(walk, el, tag, parent, inherited, read) {
     isRefWorthy(el, tag, role, outermostPointer, plain, walk.editable, html) && isActionable(ctx, el);
   const node = visible && (wantsRef || !FLATTENED.has(role))
     ? createNode(walk, el, tag, html, role, wantsRef, disabled, plain) : null;
+  if (node !== null && walk.budget !== null) {
+    spend(walk, 1, role.length + node.states.length + (wantsRef ? 14 : 4));
+  }
 
   if (html && (tag === 'iframe' || tag === 'frame')) {
     if (node) {
@@ -194,7 +284,12 @@ function visitElement(walk, el, tag, parent, inherited, read) {
     nameNode(ctx, el, role, node);
     if (role === 'link' && html && hasAttr(el, 'href')) node.url = attr(el, 'href');
     if (role === 'textbox' || role === 'searchbox') placeholderOf(el, node);
-    if (role === 'listbox' && !(html && tag === 'select')) capOptions(walk, node);
+    if (role === 'listbox' && !(html && tag === 'select')) {
+      capOptions(walk, node);
+      // Its option count is the part walked (see safeCut).
+      if (walk.count >= walk.limit) node.open = true;
+    }
+    if (walk.budget !== null) spend(walk, 0, node.name.length + (node.url === null ? 0 : node.url.length));
     parent.children.push(node);
   }
 }
@@ -207,7 +302,9 @@ function visitChildren(walk, el, htmlTag, direct, shadow, target, inherited) {
   if (htmlTag === 'slot') {
     const assigned = N.assignedNodes(el);
     if (assigned.length > 0) {
-      for (let i = 0; i < assigned.length; i++) visitChild(walk, assigned[i], null, target, inherited);
+      for (let i = 0; i < assigned.length && walk.count < walk.limit; i++) {
+        visitChild(walk, assigned[i], null, target, inherited);
+      }
       return;
     }
   }
@@ -225,7 +322,10 @@ function visitChild(walk, node, details, target, inherited) {
     if ((inherited & (F_HIDDEN | W_NO_TEXT)) === 0 &&
         (details === null || !isClosedDetailsContent(details, node))) {
       const data = node.data;
-      if (data) target.children.push(data);
+      if (data) {
+        target.children.push(data);
+        if (walk.budget !== null) spend(walk, 0, data.length);
+      }
     }
     return node.nextSibling;
   }
@@ -288,6 +388,7 @@ function labelsRenderedControl(ctx, label) {
 // Visits the elements el owns through aria-owns, after its own children.
 function visitOwned(walk, el, target, inherited) {
   for (const owned of idRefs(el, 'aria-owns')) {
+    if (walk.count >= walk.limit) return;
     if (walk.owned.get(owned) !== el || walk.ownedDone.has(owned)) continue;
     walk.ownedDone.add(owned);
     visitElement(walk, owned, elementTag(owned), target, inherited, true);

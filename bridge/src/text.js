@@ -15,11 +15,13 @@ import { displayName } from './name.js';
 
 export const FRAME_MARK = String.fromCharCode(1) + 'frame:';
 
-// Returns { text, refCount, frames }.
+// Returns { lines, refLines, frames, openListbox }: the text's lines, the
+// index of the line of each ref, the frame keys, and the first line of a
+// listbox whose walk was cut short (node.open; Infinity when none).
 export function render(top, env, maxDepth) {
-  const out = { lines: [], refCount: 0, frames: [], env, maxDepth };
+  const out = { lines: [], refLines: [], frames: [], openListbox: Infinity, env, maxDepth };
   for (const child of top.children) renderNode(out, child, '', 0);
-  return { text: out.lines.join('\n'), refCount: out.refCount, frames: out.frames };
+  return out;
 }
 
 function renderNode(out, node, indent, depth) {
@@ -28,6 +30,7 @@ function renderNode(out, node, indent, depth) {
     out.lines.push(indent + '- text: ' + yamlValue(node));
     return;
   }
+  if (node.open === true && out.openListbox === Infinity) out.openListbox = out.lines.length;
   let key = node.role;
   if (node.name) {
     const shown = displayName(node.name);
@@ -42,7 +45,7 @@ function renderNode(out, node, indent, depth) {
     const ref = r ? out.env.refs.assign(r.el, r.role, r.name, r.tag)
       : out.env.refs.assign(node.el, node.role, node.name, node.tag);
     key += ' [ref=' + ref + ']';
-    out.refCount++;
+    out.refLines.push(out.lines.length);
   }
   const raw = key;
   key = indent + '- ' + yamlKey(key);

@@ -39,6 +39,26 @@ vdx_conn *vdx__browser_conn(lua_State *L, vdx_browser *b) {
 
 /* ------------------------------------------------------------- events */
 
+/* Remembers the about:blank tab a launched browser opens with, so that the
+ * first page of the default context takes it instead of starting another
+ * renderer (the first target the browser reports; a browser vdx connected
+ * to keeps its tabs). */
+static void note_blank(lua_State *L, vdx_browser *b, int params) {
+  if (b->proc == NULL || b->blank_done || *b->blank) return;
+  lua_getfield(L, params, "targetInfo");
+  lua_getfield(L, -1, "type");
+  lua_getfield(L, -2, "url");
+  lua_getfield(L, -3, "targetId");
+  lua_getfield(L, -4, "openerId");
+  const char *type = lua_tostring(L, -4), *url = lua_tostring(L, -3);
+  const char *target = lua_tostring(L, -2);
+  if (type && url && target && lua_isnil(L, -1) && strcmp(type, "page") == 0 &&
+      strcmp(url, "about:blank") == 0) {
+    snprintf(b->blank, sizeof b->blank, "%s", target);
+  }
+  lua_pop(L, 5);
+}
+
 /* Browser-level events: a target (page) went away. */
 static void browser_event(lua_State *L, void *data, const char *sid0,
                           const char *method, int params) {
@@ -54,8 +74,12 @@ static void browser_event(lua_State *L, void *data, const char *sid0,
       }
     lua_pop(L, 1);
   } else if (strcmp(method, "Target.targetCreated") == 0) {
+    note_blank(L, b, params);
     vdx__tabs_target_created(L, b, params);        /* popups: tabs.c */
   } else if (strcmp(method, "Target.targetDestroyed") == 0) {
+    lua_getfield(L, params, "targetId");
+    if (lua_isstring(L, -1) && strcmp(lua_tostring(L, -1), b->blank) == 0) *b->blank = '\0';
+    lua_pop(L, 1);
     vdx__tabs_target_destroyed(L, b, params);
   }
 }

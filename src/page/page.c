@@ -178,6 +178,15 @@ int vdx__page_create(lua_State *L, int ctx_idx) {
   lua_replace(L, 1);
   lua_settop(L, 1);
   lua_pushnil(L);                           /* slot 2: targetId */
+  vdx_browser *b = c->b;
+  b->blank_done = 1;
+  if (*b->blank && !*c->id) {               /* the launch's tab: no new renderer */
+    lua_createtable(L, 0, 1);
+    lua_pushstring(L, b->blank);
+    lua_setfield(L, -2, "targetId");
+    *b->blank = '\0';
+    return create_k(L, 0, 0);
+  }
   lua_createtable(L, 0, 2);
   lua_pushliteral(L, "about:blank");
   lua_setfield(L, -2, "url");

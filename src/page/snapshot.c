@@ -246,6 +246,8 @@ typedef struct stitch {
   int warnings;           /* list */
   sbuf *out;
   lua_Integer elements, refs, unmeasurable;
+  lua_Integer more_lines, more_chars; /* estimates left unwalked (cut) */
+  int cut;                /* a bridge stopped at the budget */
   int depth;
 } stitch;
 
@@ -332,6 +334,14 @@ static void emit_frame(stitch *s, int ordinal, const char *indent, size_t ilen) 
   lua_getfield(L, v, "unmeasurable");
   s->unmeasurable += lua_tointeger(L, -1);
   lua_pop(L, 3);
+  lua_getfield(L, v, "more_lines");
+  lua_getfield(L, v, "more_chars");
+  if (lua_isinteger(L, -2)) {
+    s->cut = 1;
+    s->more_lines += lua_tointeger(L, -2);
+    s->more_chars += lua_tointeger(L, -1);
+  }
+  lua_pop(L, 2);
   lua_getfield(L, v, "text");
   size_t len;
   const char *text = lua_tolstring(L, -1, &len);
@@ -340,9 +350,13 @@ static void emit_frame(stitch *s, int ordinal, const char *indent, size_t ilen) 
   s->depth--;
 }
 
-/* Cuts text at the budget by whole lines, from line `offset` on. */
+/* Cuts text at the budget by whole lines, from line `offset` on.  When a
+ * bridge stopped walking at the budget (s->cut), the text ends a line past
+ * the cut and the total is an estimate: `lines_estimate` stands in for
+ * `line_count`. */
 static void apply_budget(lua_State *L, int res, const char *text, size_t len,
-                         lua_Integer budget_chars, lua_Integer offset) {
+                         lua_Integer budget_chars, lua_Integer offset,
+                         const stitch *s) {
   lua_Integer total = 0, line = 0, first = -1, kept_end = -1;
   const char *p = text, *end = text + len;
   const char *start = NULL, *stop = NULL;
@@ -361,22 +375,33 @@ static void apply_budget(lua_State *L, int res, const char *text, size_t len,
   }
   total = line;
   if (start == NULL) { start = stop = end; }
+  if (s->cut && kept_end < 0) kept_end = total;
   lua_pushlstring(L, start, stop ? (size_t)(stop - start) : 0);
   if (kept_end >= 0) {
-    size_t rest = (size_t)(end - stop);
-    lua_pushfstring(L, "- note: \"snapshot truncated: lines %I to %I of %I "
-                    "shown; %I more lines (about %I tokens) left out. Call "
-                    "snapshot{offset=%I} for the rest, snapshot{root=REF} for "
-                    "one part, or snapshot{depth=N} for less depth\"\n",
-                    (lua_Integer)(first + 1), kept_end, total, total - kept_end,
-                    (lua_Integer)(rest / 4), kept_end);
+    size_t rest = (size_t)(end - (stop ? stop : end));
+    if (s->cut)
+      lua_pushfstring(L, "- note: \"snapshot truncated: lines %I to %I of about "
+                      "%I shown; about %I more lines (about %I tokens) left "
+                      "out. Call snapshot{offset=%I} for the rest, "
+                      "snapshot{root=REF} for one part, or snapshot{depth=N} "
+                      "for less depth\"\n",
+                      (lua_Integer)(first + 1), kept_end, total + s->more_lines,
+                      total - kept_end + s->more_lines,
+                      (lua_Integer)((rest + (size_t)s->more_chars) / 4), kept_end);
+    else
+      lua_pushfstring(L, "- note: \"snapshot truncated: lines %I to %I of %I "
+                      "shown; %I more lines (about %I tokens) left out. Call "
+                      "snapshot{offset=%I} for the rest, snapshot{root=REF} for "
+                      "one part, or snapshot{depth=N} for less depth\"\n",
+                      (lua_Integer)(first + 1), kept_end, total, total - kept_end,
+                      (lua_Integer)(rest / 4), kept_end);
     lua_concat(L, 2);
   }
   lua_setfield(L, res, "text");
   lua_pushboolean(L, kept_end >= 0);
   lua_setfield(L, res, "truncated");
-  lua_pushinteger(L, total);
-  lua_setfield(L, res, "line_count");
+  lua_pushinteger(L, total + s->more_lines);
+  lua_setfield(L, res, s->cut ? "lines_estimate" : "line_count");
   if (kept_end >= 0) {
     lua_pushinteger(L, kept_end);
     lua_setfield(L, res, "next_offset");
@@ -470,7 +495,7 @@ static int snapshot_k(lua_State *L, int status, lua_KContext ctx) {
   lua_newtable(L);
   int warnings = lua_gettop(L);
   sbuf b = {NULL, 0, 0, 0};
-  stitch s = {L, results, warnings, &b, 0, 0, 0, 0};
+  stitch s = {L, results, warnings, &b, 0, 0, 0, 0, 0, 0, 0};
   int root_frame = root_ordinal(L);
   lua_rawgeti(L, results, root_frame);
   if (lua_istable(L, -1)) {             /* the root frame failing is an error */
@@ -484,7 +509,7 @@ static int snapshot_k(lua_State *L, int status, lua_KContext ctx) {
   lua_pop(L, 1);
   emit_frame(&s, root_frame, "", 0);
   if (b.oom) { free(b.p); return luaL_error(L, "out of memory"); }
-  apply_budget(L, res, b.p ? b.p : "", b.len, lua_tointeger(L, 4), lua_tointeger(L, 5));
+  apply_budget(L, res, b.p ? b.p : "", b.len, lua_tointeger(L, 4), lua_tointeger(L, 5), &s);
   free(b.p);
   lua_pushvalue(L, warnings);
   lua_setfield(L, res, "warnings");
@@ -504,7 +529,10 @@ static int snapshot_k(lua_State *L, int status, lua_KContext ctx) {
  * offset = nil, max_options = 10 } -> { text=, url=, title=, ref_count=,
  * element_count=, unmeasurable=, warnings = {…}, truncated=, line_count=,
  * next_offset= }.  Every frame (same-origin and cross-origin) is read by
- * its own bridge, all at once; refs inside frames are f<N>_eM.
+ * its own bridge, all at once; refs inside frames are f<N>_eM.  A bridge
+ * stops walking once its text passes the budget, so a cut snapshot costs
+ * about what its text shows; it then gives lines_estimate instead of
+ * line_count, and ref_count counts the refs up to the cut.
  */
 static int page_snapshot(lua_State *L) {
   static const char *const known[] = {"budget_tokens", "root", "depth",
@@ -535,6 +563,11 @@ static int page_snapshot(lua_State *L) {
   if (depth > 0) { lua_pushinteger(L, depth); lua_setfield(L, -2, "depth"); }
   lua_pushinteger(L, maxopt);
   lua_setfield(L, -2, "maxOptions");
+  /* Each bridge stops walking once its text passes the budget. */
+  lua_pushinteger(L, budget * 4);
+  lua_setfield(L, -2, "maxChars");
+  lua_pushinteger(L, offset);
+  lua_setfield(L, -2, "fromLine");
   lua_rawseti(L, -2, 1);
   lua_replace(L, 3);
   lua_pushinteger(L, budget * 4);
