@@ -40,10 +40,8 @@ static int goto_evaluate(lua_State *L, vdx_page *p, int left) {
 }
 
 /* stack during goto: page, url, opts, flag, deadline, [result]
- * ctx 0: Page.navigate answered; 1: loaded; 2: the navigation history
- * (url and title from the browser process, which answers at once where an
- * evaluate would wait for the renderer's first layout after load); 3: the
- * evaluate, when the status is not known from the network events. */
+ * ctx 0: Page.navigate answered; 1: loaded; 3: the in-page read of url,
+ * title and status (goto_evaluate). */
 static int goto_k(lua_State *L, int status, lua_KContext ctx) {
   (void)status;
   vdx_page *p = vdx__check_page(L, 1);
@@ -71,39 +69,11 @@ static int goto_k(lua_State *L, int status, lua_KContext ctx) {
       return vdx__await(L, w, 1, goto_k);
     }
   }
-  if (ctx == 0 || (ctx == 1 && flag == VDX_LIFE_COMMIT)) {
-    /* Only committed: the page's frame may not be the active one yet. */
+  if (ctx <= 1) {
+    /* Committed or loaded: url, title and status read in the page.  The
+     * browser's navigation history answers sooner, but its title lags a
+     * title the page sets in its load handler, so it is not used here. */
     return goto_evaluate(L, p, left);
-  }
-  if (ctx == 1) {                           /* loaded: read url and title */
-    lua_settop(L, 5);
-    lua_newtable(L);
-    vdx_waiter *w = vdx__conn_call(L, vdx__browser_conn(L, p->b), p->session_id,
-                                   "Page.getNavigationHistory", -1, left);
-    if (w == NULL) return lua_error(L);
-    lua_settop(L, 5);
-    return vdx__await(L, w, 2, goto_k);
-  }
-  if (ctx == 2) {
-    lua_getfield(L, 6, "currentIndex");
-    lua_Integer cur = lua_tointeger(L, -1);
-    lua_getfield(L, 6, "entries");
-    lua_rawgeti(L, -1, cur + 1);
-    /* The browser keeps at most 4,096 characters of a title. */
-    int known = lua_istable(L, -1) && vdx__nav_status(L, p) != 0 &&
-                lua_getfield(L, -1, "title") == LUA_TSTRING && luaL_len(L, -1) < 4000;
-    lua_pop(L, 1);
-    if (!known) {
-      return goto_evaluate(L, p, left);
-    }
-    lua_createtable(L, 0, 3);
-    lua_getfield(L, -2, "url");
-    lua_setfield(L, -2, "url");
-    lua_getfield(L, -2, "title");
-    lua_setfield(L, -2, "title");
-    lua_pushinteger(L, vdx__nav_status(L, p));
-    lua_setfield(L, -2, "status");
-    return 1;
   }
   lua_getfield(L, -1, "result");
   lua_getfield(L, -1, "value");
