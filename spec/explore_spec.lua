@@ -71,6 +71,18 @@ describe("structure queries", function()
     assert.is_true(vdx.is_error(err, "LocatorSyntax"), tostring(err))
   end)
 
+  it("matches hidden elements by the name they would have with includeHidden, as Playwright does", function()
+    page:navigate(srv.url .. "/explore/grid-testid.html")
+    page:evaluate([[document.body.insertAdjacentHTML("beforeend",
+      '<div style="display:none"><button>Secret Off</button></div>')]])
+    assert.equal(0, page:locator_count([[getByRole("button", { name: "Secret Off" })]]).count)
+    assert.equal(1, page:locator_count([[getByRole("button", { name: "Secret Off", includeHidden: true })]]).count)
+    -- What assistive technology is told: the hidden button's content names nothing.
+    local found = page:accessible("div[style] > button")
+    assert.equal(1, found.total)
+    assert.equal("", found.items[1].name)
+  end)
+
   it("says the largest valid level when asked past body", function()
     page:navigate(srv.url .. "/explore/deep.html")
     local ref = ref_of(page:snapshot().text, 'button "Deep" %[ref=(e%d+)%]')

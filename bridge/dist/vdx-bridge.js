@@ -860,7 +860,7 @@
         const type = nodeType(root);
         const labels = type === DOCUMENT_NODE ? docQuerySelectorAll(root, "label") : type === DOCUMENT_FRAGMENT_NODE ? fragQuerySelectorAll(root, "label") : [];
         for (let i = 0; i < labels.length; i++) {
-          const control = labelControl(labels[i]);
+          const control = labelControl(labels[i]) || hiddenInputFor(root, type, labels[i]);
           if (!control) continue;
           const list = map.get(control);
           if (list) list.push(labels[i]);
@@ -936,6 +936,12 @@
     ctx.hidden.set(el, hidden);
     return hidden;
   }
+  function hiddenInputFor(root, type, label) {
+    const id = attr(label, "for");
+    if (!id) return null;
+    const el = type === DOCUMENT_NODE ? docGetElementById(root, id) : fragGetElementById(root, id);
+    return el && tagOf(el) === "input" && inputType(el) === "hidden" ? el : null;
+  }
   function isHiddenFromAllUsers(ctx, el) {
     if (isVisibilityHidden(ctx, el)) return true;
     for (let n = el; n; n = flatParent(n)) {
@@ -968,14 +974,16 @@
     "week",
     ""
   ]);
-  function accessibleName(ctx, el, role, visible) {
-    const cached = ctx.names.get(el);
+  function accessibleName(ctx, el, role, visible, asTold) {
+    const includeHidden = visible ? false : isHiddenForAria(ctx, el);
+    const told = asTold === true && includeHidden;
+    const cached = told ? void 0 : ctx.names.get(el);
     if (cached !== void 0) return cached;
     const r = role || getRole(el);
-    const includeHidden = visible ? false : isHiddenForAria(ctx, el);
     const state = {
       root: el,
       includeHidden,
+      told,
       path: [],
       inLabelledBy: false,
       // Pure: every node reached so far was reached from the root through
@@ -989,7 +997,7 @@
       seen: null
     };
     const name = flatten(textAlternative(ctx, el, r, state, ROOT));
-    ctx.names.set(el, name);
+    if (!told) ctx.names.set(el, name);
     return name;
   }
   var INVISIBLE = /[\u00ad\u200b-\u200d\u2060\ufeff]/g;
@@ -1098,7 +1106,7 @@
     }
     if (isHTML(el) && localName(el) === "input" && inputType(el) === "image" && attr(el, "alt") === "") return "";
     let text = "";
-    if (how !== ROOT || NAME_FROM_CONTENT.has(role)) {
+    if ((how !== ROOT || NAME_FROM_CONTENT.has(role)) && !(how === ROOT && state.told)) {
       text = contentText(ctx, el, state);
       if (text.trim()) return text;
     }
@@ -1193,11 +1201,16 @@
         const label = attr(el, "label");
         return label && label.trim() ? label : "";
       }
-      // A file input without a label is named by its button's text, as
-      // Chromium names it (its title is not used).
-      case "input":
+      // A file input without a label or title is named by its button's
+      // text, as Playwright's snapshot names it.  Here vdxlua parts from
+      // Chromium's tree and HTML-AAM, which leave it nameless: a nameless
+      // button in a snapshot gives an agent nothing to write a locator with.
+      case "input": {
         if (how === LABEL || inputType(el) !== "file") return "";
+        const title = attr(el, "title");
+        if (title && title.trim()) return title;
         return attr(el, "multiple") !== null ? "Choose Files" : "Choose File";
+      }
       default:
         return "";
     }
@@ -4565,7 +4578,7 @@
   function accessibleItem(ctx, refs, el) {
     const role = getRole(el);
     const hidden = isHiddenForAria(ctx, el);
-    const name = accessibleName(ctx, el, role, false);
+    const name = accessibleName(ctx, el, role, false, true);
     const description = accessibleDescription(ctx, el, name);
     let ref = refs.peek(el);
     if (ref === null && !hidden) {

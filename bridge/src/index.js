@@ -175,14 +175,14 @@ function create(options) {
   return Object.freeze(instance);
 }
 
-// What assistive technology would be told of el.  A hidden element gets
-// the name and description it would have, as the public HTML-AAM tests
-// expect of hidden inputs and <rp> (one accname test expects a hidden
-// button to have none; the many outweigh it).
+// What assistive technology is told of el.  A hidden element keeps the
+// name its labels, aria-label or title give it (the public HTML-AAM tests
+// expect it of hidden inputs and <rp>), but its hidden content names
+// nothing (accname 2A).
 function accessibleItem(ctx, refs, el) {
   const role = getRole(el);
   const hidden = isHiddenForAria(ctx, el);
-  const name = accessibleName(ctx, el, role, false);
+  const name = accessibleName(ctx, el, role, false, true);
   const description = accessibleDescription(ctx, el, name);
   let ref = refs.peek(el);
   if (ref === null && !hidden) {
