@@ -26,6 +26,17 @@ describe("the bridge bundle", function()
     assert.is_true(a == b, "bridge/dist/vdx-bridge.js is stale: run `make bridge` and commit it")
   end)
 
+  it("embeds the main-world scripts of bridge/page beside it, byte for byte", function()
+    local vdx = require "vdx"
+    local f = assert(io.open("bridge/page/effects-watch.js", "rb"))
+    local want = f:read("a")
+    f:close()
+    assert.equal(want, vdx.page_script("effects-watch"))
+    local ok, err = pcall(vdx.page_script, "../dist/vdx-bridge")
+    assert.is_false(ok)
+    assert.is_true(vdx.is_error(err, "ArgumentError"), tostring(err))
+  end)
+
   it("carries a version banner that the host checks", function()
     local first = assert(io.open("bridge/dist/vdx-bridge.js")):read("l")
     assert.matches("^/%* vdx%-bridge %d+%.%d+%.%d+ %*/$", first)

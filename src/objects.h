@@ -113,6 +113,8 @@ const char *vdx__bridge_source(size_t *len);
  * fails with the page's or the frame's state (closed, crashed, gone). */
 void vdx__bridge_restart(lua_State *L, bcall *list);
 const char *vdx__bridge_version(void);
+/* vdx.page_script(name): an embedded main-world script of bridge/page/. */
+int vdx__l_page_script(lua_State *L);
 
 /* ref.c: the ref grammar.  True when s is "e<N>" or "f<K>_e<N>" (N, K >= 1,
  * no leading zeros); sets *ordinal (when not NULL) to K, or 0. */

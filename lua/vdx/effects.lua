@@ -2,7 +2,7 @@
 -- guard's pattern check runs first (fast, and names the obvious cases);
 -- then the script runs inside a watch:
 --
--- * in the page (vdx.effects_js): calls that act (click, submit, focus,
+-- * in the page (bridge/page/effects-watch.js): calls that act (click, submit, focus,
 --   dispatchEvent, document.write, history, window.open, form value
 --   setters, cookie and storage writes, requests that write, timers given
 --   code strings) are blocked and recorded; navigations the page starts are
@@ -18,7 +18,10 @@
 local vdx = require "vdx"
 local json = require "vdx.json"
 local guard = require "vdx.guard"
-local TEMPLATE = require "vdx.effects_js"
+-- The page-side half (bridge/page/effects-watch.js), its leading comment
+-- lines dropped: they name the placeholders and are not sent to the page.
+local TEMPLATE = vdx.page_script("effects-watch")
+while TEMPLATE:sub(1, 2) == "//" do TEMPLATE = TEMPLATE:sub(TEMPLATE:find("\n", 1, true) + 1) end
 
 local effects = {}
 
@@ -89,10 +92,14 @@ function effects.refusal(list)
     { pattern = list[1], effects = json.array { table.unpack(list) } })
 end
 
--- The template with src in place of SOURCE and nonce in place of NONCE.
+-- The template with src in place of __VDX_SOURCE__ and nonce in place of
+-- __VDX_NONCE__.
 local function watcher(src, nonce)
-  local at = TEMPLATE:find("SOURCE", 1, true)
-  return TEMPLATE:sub(1, at - 1):gsub("NONCE", nonce) .. src .. TEMPLATE:sub(at + 6)
+  local mark = "__VDX_SOURCE__"
+  local at = TEMPLATE:find(mark, 1, true)
+  local head = TEMPLATE:sub(1, at - 1):gsub("__VDX_NONCE__", nonce)
+  local tail = TEMPLATE:sub(at + #mark):gsub("__VDX_NONCE__", nonce)
+  return head .. src .. tail
 end
 
 local function new_nonce()

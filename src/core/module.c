@@ -55,6 +55,7 @@ LUALIB_API int luaopen_vdx(lua_State *L) {
     {"read_lines", vdx__read_lines},
     {"watch", vdx__watch},
     {"read_file", vdx__read_file},
+    {"page_script", vdx__l_page_script},
     {NULL, NULL}};
   vdx__loop_open(L);
   vdx__json_open(L);

@@ -353,6 +353,26 @@ const char *vdx__bridge_source(size_t *len) {
   return (const char *)vdx_bridge_files[0].data;
 }
 
+/* vdx.page_script(name): the text of bridge/page/NAME.js, a script the
+ * build embeds beside the bundle for Lua code to run in a page's main
+ * world (the evaluate effect watch).  An unknown name raises ArgumentError. */
+int vdx__l_page_script(lua_State *L) {
+  const char *name = luaL_checkstring(L, 1);
+  char path[256];
+  int n = snprintf(path, sizeof path, "bridge/page/%s.js", name);
+  if (n > 0 && (size_t)n < sizeof path) {
+    for (const embedded *e = vdx_bridge_files; e->path; e++) {
+      if (strcmp(e->path, path) == 0) {
+        lua_pushlstring(L, (const char *)e->data, e->len);
+        return 1;
+      }
+    }
+  }
+  return vdx__error_raise(L, "ArgumentError",
+                          "vdx.page_script: no embedded script %s; the names are the files of bridge/page/ "
+                          "without .js, e.g. \"effects-watch\"", name);
+}
+
 /* The version in the bundle's banner, its first line: vdx-bridge X. */
 const char *vdx__bridge_version(void) {
   static char v[32];

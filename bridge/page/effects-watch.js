@@ -1,14 +1,17 @@
---- vdx.effects_js: the page-side half of vdx.effects, as a template.  The
--- script (the text at SOURCE) runs while every way of acting that a
--- prototype carries is replaced by a recorder that blocks the call, a
--- navigation listener cancels, a MutationObserver's records are undone
--- afterwards and a copy of both storages is put back.  The script is an
--- argument written outside the watcher's function, so it cannot reach the
--- watcher's variables; the answer carries NONCE, so a script that breaks
--- out of its parentheses cannot forge it.  Result: { k = NONCE, v = value }
--- or { k = NONCE, e = { effect, … } } (the value withheld), or the
--- script's exception.
-return [==[
+// effects-watch.js -- the page-side half of vdx.effects (lua/vdx/effects.lua),
+// a template run in the page's main world by Runtime.evaluate, not part of
+// the isolated-world bundle.  The build embeds it beside that bundle and
+// vdx.page_script("effects-watch") returns it.
+//
+// The script (put in place of __VDX_SOURCE__) runs while every way of
+// acting that a prototype carries is replaced by a recorder that blocks the
+// call, a navigation listener cancels, a MutationObserver's records are
+// undone afterwards and a copy of both storages is put back.  The script is
+// an argument written outside the watcher's function, so it cannot reach the
+// watcher's variables; the answer carries the nonce (in place of
+// __VDX_NONCE__), so a script that breaks out of its parentheses cannot
+// forge it.  Result: { k: nonce, v: value } or { k: nonce, e: [effect, ...] }
+// (the value withheld), or the script's exception.
 ((F) => (async () => {
   const E = [], U = [], P = { n: 0, ids: {} };
   const apply = Reflect.apply, gopd = Object.getOwnPropertyDescriptor, dp = Object.defineProperty;
@@ -201,9 +204,8 @@ return [==[
     if (!same) { note('writing storage'); apply(sc, s, []); for (const k in before) apply(ss, s, [k, before[k]]); }
   }
   if (readCookies() !== cookies) note('writing cookies');
-  if (E.length) return { k: 'NONCE', e: E };
+  if (E.length) return { k: '__VDX_NONCE__', e: E };
   if ('thrown' in out) throw out.thrown;
-  return { k: 'NONCE', v: out.v === undefined ? null : out.v };
-})())(() => (SOURCE
+  return { k: '__VDX_NONCE__', v: out.v === undefined ? null : out.v };
+})())(() => (__VDX_SOURCE__
 ))
-]==]
