@@ -308,8 +308,10 @@ int vdx__launch(lua_State *L) {
   po.use_pipe = port < 0;
   po.echo_stderr = echo;
   vdx_loop *lp = vdx__loop(L);
+  vdx__trace("spawning the browser");
   vdx_proc *proc = vdx__proc_spawn(vdx__uv_of(lp), &po, &to, &from, err,
                                    sizeof err);
+  vdx__trace("browser spawned");
   if (proc == NULL) return vdx__error_raise(L, "LaunchFailed", "%s", err);
   vdx__proc_adopt(proc, lp);
   lua_settop(L, 1);

@@ -258,6 +258,7 @@ static void close_stop_timer(vdx_proc *p) {
 
 static void exit_cb(uv_process_t *h, int64_t status, int sig) {
   vdx_proc *p = h->data;
+  vdx__trace("browser exited");
   p->exited = 1;
   close_stop_timer(p);
   p->exit_status = status;
@@ -267,6 +268,7 @@ static void exit_cb(uv_process_t *h, int64_t status, int sig) {
   kill_descendants(p->pid);
   groups_remove(p->pid);
   if (p->owns_dir) remove_profile(p->user_data_dir);
+  vdx__trace("browser's profile removed");
   uv_close((uv_handle_t *)h, handle_closed);
   if (!uv_is_closing((uv_handle_t *)&p->err_pipe))
     uv_close((uv_handle_t *)&p->err_pipe, handle_closed);
