@@ -42,6 +42,27 @@ describe("temporary folders", function()
     assert.same(before, profiles())
   end)
 
+  it("are the only ones ended by a kill: a kept profile's browser closes gracefully and keeps its cookies", function()
+    -- A temporary profile goes at once; a profile the caller keeps must
+    -- get Chromium's own shutdown, which writes persistent cookies out:
+    -- the next browser on it reads the cookie back.
+    local srv = helpers.serve { ["GET /set"] = function()
+      return { headers = { ["Set-Cookie"] = "kept=yes; Max-Age=3600; Path=/" }, body = "<p>set</p>" }
+    end, ["GET /read"] = function() return { body = "<p>read</p>" } end }
+    local dir = mktemp()
+    local b = vdx.launch { user_data_dir = dir }
+    b:new_page():navigate(srv.url .. "/set")
+    b:close()
+    local b2 = vdx.launch { user_data_dir = dir }
+    local p2 = b2:new_page()
+    p2:navigate(srv.url .. "/read")
+    local cookie = p2:evaluate("document.cookie")
+    b2:close()
+    srv:close()
+    os.execute("rm -rf " .. q(dir))
+    assert.equal("kept=yes", cookie)
+  end)
+
   for _, sig in ipairs { "TERM", "INT" } do
     it("are all gone when vdxlua mcp gets SIG" .. sig, function()
       local tmp, dir = mktemp(), mktemp()

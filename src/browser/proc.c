@@ -9,9 +9,11 @@
  * when its client dies; with it the profile folder the group owns, so that
  * those paths remove it too (with async-signal-safe calls only).
  *
- * Ending a browser is staged (vdx__proc_stop): the owner asks it to close
- * (Browser.close), then after a grace period the group gets SIGTERM, and
- * only after a second one SIGKILL.  A browser that was killed leaves its
+ * Ending a browser on the user's profile is staged (vdx__proc_stop): the
+ * owner asks it to close (Browser.close), then after a grace period the
+ * group gets SIGTERM, and only after a second one SIGKILL.  A browser on a
+ * temporary profile is killed at once (vdx__proc_kill): its profile is
+ * removed anyway.  A browser that was killed leaves its
  * ProcessSingleton folder (org.chromium.Chromium.*, the target of the
  * profile's SingletonSocket link) behind; it is removed with the profile.
  */
