@@ -22,11 +22,16 @@ extern char **environ;
 vdx_browser *vdx__browser_push(lua_State *L, vdx_conn *conn, vdx_proc *proc,
                                int timeout_ms);
 
+/* WebUIOmniboxPopup and WebUIOmniboxAimPopup: Chromium preloads the
+ * address bar's popup as two WebUI pages at start, in a renderer of their
+ * own, even headless; that renderer competes with the first page's for
+ * the CPU while the browser starts. */
 static const char *const default_flags[] = {
   "--disable-gpu", "--disable-background-networking",
   "--disable-component-update", "--disable-sync", "--no-first-run",
   "--disable-quic", "--no-default-browser-check", "--mute-audio",
-  "--disable-features=Translate,MediaRouter,OptimizationHints",
+  "--disable-features=Translate,MediaRouter,OptimizationHints,"
+  "WebUIOmniboxPopup,WebUIOmniboxAimPopup",
   "--password-store=basic", "--use-mock-keychain", NULL};
 
 typedef struct guard { vdx_proc *proc; } guard;
