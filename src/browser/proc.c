@@ -277,11 +277,19 @@ static void exit_cb(uv_process_t *h, int64_t status, int sig) {
   if (p->on_exit) p->on_exit(p->cb_data, p);
 }
 
+/* Kills the tree.  A temporary profile is removed at once, while the
+ * kernel tears the processes down (a killed process writes nothing more,
+ * and exit_cb removes what one still had under way); waiting for the exit
+ * first would put the two one after the other. */
 void vdx__proc_kill(vdx_proc *p) {
   if (p == NULL || p->exited || p->killed) return;
   p->killed = 1;
   kill_descendants(p->pid);
   kill(-p->pid, SIGKILL);
+  if (p->owns_dir) {
+    remove_profile(p->user_data_dir);
+    vdx__trace("browser killed, its profile removed");
+  }
 }
 
 static void stop_tick(uv_timer_t *t) {
