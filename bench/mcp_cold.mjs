@@ -30,7 +30,8 @@ const firstCall = [], whole = [];
 for (let i = 0; i < runs; i++) {
   const t0 = performance.now();
   const client = new Client({ name: 'cold', version: '1' });
-  await client.connect(new StdioClientTransport({ command: VDXLUA, args: ['mcp', '--log-level', 'warn'], cwd: ROOT, stderr: 'inherit' }));
+  await client.connect(new StdioClientTransport({ command: VDXLUA, args: ['mcp', '--log-level', 'warn'], cwd: ROOT, stderr: 'inherit',
+    env: { ...process.env } }));
   await client.listTools();
   if (THINK) await new Promise((r) => setTimeout(r, THINK));
   const t1 = performance.now();

@@ -42,6 +42,56 @@ describe("temporary folders", function()
     assert.same(before, profiles())
   end)
 
+  it("go to /dev/shm when TMPDIR is unset and it is a large memory file system, and are gone after close", function()
+    -- A child vdxlua without TMPDIR prints its profile and the
+    -- ProcessSingleton folder the profile links to, then closes.
+    local code = [[
+      local vdx = require "vdx"
+      local b = vdx.launch {}
+      b:new_page():navigate("about:blank")
+      local f = io.open("/proc/" .. b:pid() .. "/cmdline")
+      local dir = f:read("a"):match("%-%-user%-data%-dir=([^%z]+)")
+      f:close()
+      local link = io.popen("readlink " .. dir .. "/SingletonSocket"):read("l")
+      local pid = b:pid()
+      b:close()
+      print(dir, link:match("^(.*)/[^/]*$"), pid)
+    ]]
+    local out = helpers.run("env -u TMPDIR " .. helpers.vdxlua .. " -e " .. q(code))
+    local dir, singleton, pid = out:match("(%S+)\t(%S+)\t(%d+)")
+    assert.truthy(dir, out)
+    local p = io.popen("stat -f -c %T /dev/shm 2>/dev/null; df -k --output=avail /dev/shm 2>/dev/null | tail -1")
+    local fstype, avail = p:read("l"), tonumber(p:read("l"))
+    p:close()
+    local expected = (fstype == "tmpfs" and (avail or 0) >= 1024 * 1024) and "/dev/shm" or "/tmp"
+    assert.equal(expected, dir:match("^(.*)/vdx%-chromium%-[^/]+$"))
+    local function exists(path) return os.execute("test -e " .. q(path)) == true end
+    assert.is_false(exists(dir))
+    assert.is_false(exists(singleton))
+    assert.is_false(helpers.alive(pid))
+  end)
+
+  it("are the only ones ended by a kill: a kept profile's browser closes gracefully and keeps its cookies", function()
+    -- A temporary profile goes at once; a profile the caller keeps must
+    -- get Chromium's own shutdown, which writes persistent cookies out:
+    -- the next browser on it reads the cookie back.
+    local srv = helpers.serve { ["GET /set"] = function()
+      return { headers = { ["Set-Cookie"] = "kept=yes; Max-Age=3600; Path=/" }, body = "<p>set</p>" }
+    end, ["GET /read"] = function() return { body = "<p>read</p>" } end }
+    local dir = mktemp()
+    local b = vdx.launch { user_data_dir = dir }
+    b:new_page():navigate(srv.url .. "/set")
+    b:close()
+    local b2 = vdx.launch { user_data_dir = dir }
+    local p2 = b2:new_page()
+    p2:navigate(srv.url .. "/read")
+    local cookie = p2:evaluate("document.cookie")
+    b2:close()
+    srv:close()
+    os.execute("rm -rf " .. q(dir))
+    assert.equal("kept=yes", cookie)
+  end)
+
   for _, sig in ipairs { "TERM", "INT" } do
     it("are all gone when vdxlua mcp gets SIG" .. sig, function()
       local tmp, dir = mktemp(), mktemp()

@@ -47,6 +47,29 @@ describe("vdxlua mcp", function()
       end)
     end
 
+    it("answers initialize and tools/list while the browser is still starting", function()
+      -- The server launches its browser before it reads the first line; a
+      -- browser that never answers on its pipe must not hold up the
+      -- handshake.  The stub stays up until the handshake is over.
+      local dir = client.tmpdir()
+      local stub = write(dir .. "/chromium", "#!/bin/sh\necho $$ > " .. dir .. "/pid\nexec sleep 600\n")
+      os.execute("chmod +x " .. helpers.quote(stub))
+      local s = client.start("--executable " .. helpers.quote(stub))
+      s:send(client.initialize(1, "2025-06-18"))
+      s:send { jsonrpc = "2.0", method = "notifications/initialized" }
+      s:send { jsonrpc = "2.0", id = 2, method = "tools/list" }
+      local listed = s:wait_for(2, 20000)
+      local pid = tonumber(client.wait_until(function() return helpers.read(dir .. "/pid") end, 10000))
+      local starting = pid ~= nil and helpers.alive(pid)
+      if pid then os.execute("kill " .. pid) end
+      local rc = s:close()
+      os.execute("rm -rf " .. helpers.quote(dir))
+      assert.is_true(starting)
+      assert.truthy(listed, "tools/list was not answered while the browser was starting")
+      assert.is_true(#listed.result.tools >= 29)
+      assert.equal(0, rc)
+    end)
+
     it("answers an unknown version with its latest legacy revision", function()
       local msgs = client.batch { client.initialize(1, "1999-01-01") }
       assert.equal("2025-11-25", msgs[1].result.protocolVersion)

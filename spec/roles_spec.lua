@@ -127,8 +127,28 @@ describe("vdx.roles", function()
     local pa, pb = vdx.wait(a), vdx.wait(b)
     assert.equal(pa, pb)
     assert.equal(1, #r.pages)
-    local contexts = mgr:browser(nil):send("Target.getBrowserContexts", {}).browserContextIds
-    assert.same({ r:context():id() }, contexts)
+    -- The first role without auth takes the browser's default context
+    -- and the tab the browser started with: no context and no tab more.
+    local browser = mgr:browser(nil)
+    assert.equal("", r:context():id())
+    assert.same({}, browser:send("Target.getBrowserContexts", {}).browserContextIds)
+    local tabs = {}
+    for _, t in ipairs(browser:send("Target.getTargets", {}).targetInfos) do
+      if t.type == "page" then tabs[#tabs + 1] = t.targetId end
+    end
+    assert.same({ pa:target_id() }, tabs)
+  end)
+
+  it("gives each further role without auth a context of its own", function()
+    local first, second = mgr:add { name = "first" }, mgr:add { name = "second" }
+    local p1, p2 = first:page(), second:page()
+    p1:navigate(srv.url .. "/whoami")
+    p2:navigate(srv.url .. "/whoami")
+    p1:evaluate("document.cookie = 'who=first; path=/'")
+    assert.equal("", first:context():id())
+    assert.are_not.equal("", second:context():id())
+    assert.equal("", p2:evaluate("document.cookie"))
+    assert.equal("who=first", p1:evaluate("document.cookie"))
   end)
 
   it("reads roles from a config file", function()

@@ -93,8 +93,13 @@ void vdx__page_detached(lua_State *L, vdx_page *p, const char *why);
 /* frames.c */
 void vdx__frames_event(lua_State *L, vdx_page *p, const char *sid,
                        const char *method, int params);
+/* What vdx__frames_setup is setting up: a tab whose document may already
+ * have content (a popup, a tab vdx did not open), a child frame's target
+ * (paused until set up), or a tab vdx just opened on about:blank, whose
+ * initial empty document does not get the bridge until a call needs it. */
+enum { VDX_SETUP_TAB, VDX_SETUP_CHILD, VDX_SETUP_BLANK };
 /* Sends the set-up of a session (main page or child frame target). */
-void vdx__frames_setup(lua_State *L, vdx_page *p, const char *sid, int child);
+void vdx__frames_setup(lua_State *L, vdx_page *p, const char *sid, int what);
 vdx_frame *vdx__frame_find(vdx_page *p, const char *id);
 vdx_frame *vdx__frame_by_ordinal(vdx_page *p, int ordinal);
 /* Fails every waiting bridge call and frees the frame table. */

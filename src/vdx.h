@@ -18,6 +18,7 @@
  *   page.c     vdx.Page
  *   serve.c    vdx.serve, the fixture HTTP server
  *   module.c   luaopen_vdx
+ *   trace.c    the start-up timeline (VDX_TRACE_START=1)
  */
 #ifndef VDX_H
 #define VDX_H
@@ -257,6 +258,12 @@ int vdx__serve(lua_State *L);
 int vdx__read_lines(lua_State *L);        /* lines.c: vdx.read_lines */
 int vdx__read_file(lua_State *L);         /* fsread.c: vdx.read_file */
 int vdx__watch(lua_State *L);             /* watch.c: vdx.watch */
+int vdx__l_trace(lua_State *L);           /* trace.c: vdx.trace */
+
+/* trace.c: with VDX_TRACE_START set, vdx__trace writes one timeline line
+ * (ms since the process started) to stderr; vdx__trace_on says whether. */
+int vdx__trace_on(void);
+void vdx__trace(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* opts.c.  Strict options: raises InvalidArgument naming the first key of
  * the table at idx that is not in the NULL-terminated list. */

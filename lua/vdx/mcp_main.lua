@@ -9,6 +9,9 @@ local mcp = require "vdx.mcp"
 
 local M = {}
 
+-- One line of the start-up timeline (VDX_TRACE_START=1; README).
+local trace = vdx.trace
+
 -- The logger: level-filtered lines on stderr or the --log file.
 local LEVELS = { error = 1, warn = 2, info = 3, debug = 4 }
 local function make_logger(o)
@@ -172,6 +175,7 @@ function M.main(args)
     max_bytes = o.max_bytes, write = function(line)
       stdout:write(line, "\n")
       stdout:flush()
+      trace("mcp: wrote a message")
     end }
   log("info", "serving %d tools, %d skills, protocol %s", #reg:list(), #skill_list,
     table.concat(mcp.SUPPORTED, ", "))
@@ -182,7 +186,9 @@ function M.main(args)
   -- instead of beginning it.  A failure here is left for that call to
   -- meet and report.
   local warm = vdx.spawn(function()
+    trace("mcp: warm-up starts")
     local ok, err = pcall(function() return mgr:current():page() end)
+    trace("mcp: warm-up done")
     if not ok then log("info", "warm-up: %s", tostring(type(err) == "table" and err.message or err)) end
   end)
   -- Each line runs as its own task; the ones still running at end of input
@@ -192,6 +198,7 @@ function M.main(args)
     local me = vdx.current_task()
     running[me] = true
     if line then
+      trace("mcp: read a line")
       pcall(server.handle_line, server, line)
     elseif what == "too_long" then
       server:too_long(n)

@@ -25,6 +25,8 @@ function roles.new(opts)
     launch_opts = opts.launch or { headless = true },
     log = opts.log or function() end,
     list_ = {}, byname = {}, browsers = {}, current_ = nil,
+    -- The launched browsers whose default context a role has taken.
+    default_taken = setmetatable({}, { __mode = "k" }),
   }, Manager)
 end
 
@@ -255,7 +257,19 @@ function Role:context()
       if type(browser) == "table" and browser.type == "LaunchFailed" then browser.role = browser.role or self.name end
       error(browser, 0)
     end
-    local ctx = browser:new_context()
+    -- The first role without an auth file on the launched browser takes
+    -- the browser's default context, and with it the tab Chromium opened
+    -- at start, whose renderer started with the browser; a new context's
+    -- first tab starts its renderer only then, which was half of a cold
+    -- start through MCP.  The other roles get contexts of their own, so
+    -- no two roles share one.
+    local ctx
+    if not self.auth and not self.endpoint and not self.manager.default_taken[browser] then
+      self.manager.default_taken[browser] = true
+      ctx = browser:default_context()
+    else
+      ctx = browser:new_context()
+    end
     self.browser = browser
     local ok2, err = pcall(self.load_auth, self, ctx, browser)
     if not ok2 then

@@ -125,7 +125,9 @@ static void browser_shutdown(vdx_browser *b, const char *why) {
     b->conn = NULL;
   }
   if (b->proc) {
-    vdx__proc_stop(b->proc, STOP_GRACE_MS);
+    /* A temporary profile is not worth a graceful exit (browser_close). */
+    if (b->proc->owns_dir) vdx__proc_kill(b->proc);
+    else vdx__proc_stop(b->proc, STOP_GRACE_MS);
     vdx__proc_release(b->proc);
     b->proc = NULL;
   }
@@ -161,6 +163,13 @@ static void close_done(vdx_waiter *w, void *data) {
  * browser:close() -> true.  Ends the launched browser's process tree and
  * waits until it has exited (its profile directory is then removed); for a
  * connected browser, disconnects.  Calling it again is a no-op.
+ *
+ * A browser on a temporary profile is killed at once: the profile is
+ * removed right after the exit, so a graceful shutdown (Browser.close,
+ * 100-400 ms of saving state) would save nothing, and it is most of the
+ * end of a short run.  A browser on opts.user_data_dir is asked to close
+ * (Browser.close), so its profile is written out, and killed only when it
+ * outlasts the grace periods.
  */
 static int browser_close(lua_State *L) {
   vdx_browser *b = vdx__check_browser(L, 1);
@@ -169,21 +178,22 @@ static int browser_close(lua_State *L) {
   if (!b->closed && p && !p->exited) {
     vdx_waiter *w = vdx__waiter_new(b->lp, 4 * STOP_GRACE_MS, "browser:close()");
     if (w == NULL) return luaL_error(L, "out of memory");
-    /* Browser.close lets Chromium remove its own temporary folders; the
-     * request is written before the connection closes, and its answer is
-     * not awaited (the process exit is). */
-    if (b->conn) {
+    /* The request is written before the connection closes, and its answer
+     * is not awaited (the process exit is). */
+    if (b->conn && !p->owns_dir) {
       vdx_waiter *bc = vdx__conn_call(L, b->conn, NULL, "Browser.close", 0, 0);
       if (bc) vdx__waiter_abandon(bc);
       else lua_pop(L, 1);
     }
+    vdx__trace("closing the browser");
     b->proc = NULL;
     browser_shutdown(b, "browser:close() was called");
     p->lp = b->lp;
     p->on_exit = close_exited;
     p->cb_data = w;
     vdx__waiter_on_done(w, close_done, p);
-    vdx__proc_stop(p, STOP_GRACE_MS);
+    if (p->owns_dir) vdx__proc_kill(p);
+    else vdx__proc_stop(p, STOP_GRACE_MS);
     return vdx__await(L, w, 0, vdx__k_true);
   }
   browser_shutdown(b, "browser:close() was called");

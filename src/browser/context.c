@@ -48,6 +48,16 @@ static int browser_new_context(lua_State *L) {
   return vdx__await(L, w, 0, new_context_k);
 }
 
+/* browser:default_context() -> the vdx.Context of the browser's own
+ * profile (id ""): its first new_page() on a launched browser takes the
+ * tab Chromium opened at start, whose renderer started with the browser. */
+static int browser_default_context(lua_State *L) {
+  vdx_browser *b = vdx__check_browser(L, 1);
+  if (b->closed) return luaL_error(L, "vdx.Browser is closed");
+  push_context(L, 1, "");
+  return 1;
+}
+
 /* browser:new_page() -> vdx.Page in the browser's default context. */
 static int browser_new_page(lua_State *L) {
   vdx_browser *b = vdx__check_browser(L, 1);
@@ -132,6 +142,7 @@ static int context_closeslot(lua_State *L) {
 void vdx__context_browser_methods(lua_State *L) {
   static const luaL_Reg methods[] = {
     {"new_context", browser_new_context},
+    {"default_context", browser_default_context},
     {"new_page", browser_new_page},
     {NULL, NULL}};
   luaL_setfuncs(L, methods, 0);

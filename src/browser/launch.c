@@ -10,7 +10,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/magic.h>
 #include <sys/stat.h>
+#include <sys/vfs.h>
 #include <unistd.h>
 
 #include "vdx.h"
@@ -22,11 +24,16 @@ extern char **environ;
 vdx_browser *vdx__browser_push(lua_State *L, vdx_conn *conn, vdx_proc *proc,
                                int timeout_ms);
 
+/* WebUIOmniboxPopup and WebUIOmniboxAimPopup: Chromium preloads the
+ * address bar's popup as two WebUI pages at start, in a renderer of their
+ * own, even headless; that renderer competes with the first page's for
+ * the CPU while the browser starts. */
 static const char *const default_flags[] = {
   "--disable-gpu", "--disable-background-networking",
   "--disable-component-update", "--disable-sync", "--no-first-run",
   "--disable-quic", "--no-default-browser-check", "--mute-audio",
-  "--disable-features=Translate,MediaRouter,OptimizationHints",
+  "--disable-features=Translate,MediaRouter,OptimizationHints,"
+  "WebUIOmniboxPopup,WebUIOmniboxAimPopup",
   "--password-store=basic", "--use-mock-keychain", NULL};
 
 typedef struct guard { vdx_proc *proc; } guard;
@@ -83,6 +90,24 @@ static const char *find_browser(lua_State *L, const char *given) {
                    "Install it with `make deps` (Debian: apt-get install "
                    "chromium), or set VDX_CHROMIUM or opts.executable");
   return NULL;
+}
+
+/*
+ * Where a temporary profile goes: $TMPDIR when set; else /dev/shm when it
+ * is a memory file system with at least 1 GiB free, since Chromium syncs
+ * its profile's databases to disk about 200 times in a short run (each a
+ * wait on a busy disk, nothing on memory) and the profile is deleted at
+ * the end anyway; else /tmp.
+ */
+static const char *profile_parent(void) {
+  const char *env = getenv("TMPDIR");
+  struct statfs fs;
+  if (env && *env) return env;
+  if (statfs("/dev/shm", &fs) == 0 && fs.f_type == TMPFS_MAGIC &&
+      (unsigned long long)fs.f_bavail * (unsigned long long)fs.f_bsize >= (1ull << 30) &&
+      access("/dev/shm", W_OK | X_OK) == 0)
+    return "/dev/shm";
+  return "/tmp";
 }
 
 /* Pushes a table of strings: argv for the browser. */
@@ -288,8 +313,7 @@ int vdx__launch(lua_State *L) {
   lua_getfield(L, 1, "user_data_dir");
   int owns = lua_isnil(L, -1);
   if (owns) {
-    snprintf(dir, sizeof dir, "%s/vdx-chromium-XXXXXX",
-             getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+    snprintf(dir, sizeof dir, "%s/vdx-chromium-XXXXXX", profile_parent());
     if (mkdtemp(dir) == NULL)
       return vdx__error_raise(L, "LaunchFailed", "cannot create a profile "
                               "directory under %s", dir);
@@ -308,8 +332,10 @@ int vdx__launch(lua_State *L) {
   po.use_pipe = port < 0;
   po.echo_stderr = echo;
   vdx_loop *lp = vdx__loop(L);
+  vdx__trace("spawning the browser");
   vdx_proc *proc = vdx__proc_spawn(vdx__uv_of(lp), &po, &to, &from, err,
                                    sizeof err);
+  vdx__trace("browser spawned");
   if (proc == NULL) return vdx__error_raise(L, "LaunchFailed", "%s", err);
   vdx__proc_adopt(proc, lp);
   lua_settop(L, 1);

@@ -9,9 +9,11 @@
  * when its client dies; with it the profile folder the group owns, so that
  * those paths remove it too (with async-signal-safe calls only).
  *
- * Ending a browser is staged (vdx__proc_stop): the owner asks it to close
- * (Browser.close), then after a grace period the group gets SIGTERM, and
- * only after a second one SIGKILL.  A browser that was killed leaves its
+ * Ending a browser on the user's profile is staged (vdx__proc_stop): the
+ * owner asks it to close (Browser.close), then after a grace period the
+ * group gets SIGTERM, and only after a second one SIGKILL.  A browser on a
+ * temporary profile is killed at once (vdx__proc_kill): its profile is
+ * removed anyway.  A browser that was killed leaves its
  * ProcessSingleton folder (org.chromium.Chromium.*, the target of the
  * profile's SingletonSocket link) behind; it is removed with the profile.
  */
@@ -76,8 +78,10 @@ static void remove_at(int dfd, const char *name, int depth) {
 
 /* Removes a profile folder and the ProcessSingleton folder its
  * SingletonSocket link points to (left behind when Chromium was killed).
- * Async-signal-safe. */
-static void remove_profile(const char *dir) {
+ * On a first pass (while the killed processes may still be going away),
+ * a ProcessSingleton folder that could not be removed keeps the profile,
+ * and so the link, for the pass after the exit.  Async-signal-safe. */
+static void remove_profile(const char *dir, int first_pass) {
   char link[DIR_MAX + 32], target[DIR_MAX];
   if (dir == NULL || *dir == '\0' || strlen(dir) >= DIR_MAX) return;
   strcpy(link, dir);
@@ -89,8 +93,10 @@ static void remove_profile(const char *dir) {
     if (slash) {
       *slash = '\0';
       char *base = strrchr(target, '/');
-      if (base && strncmp(base + 1, "org.chromium.Chromium.", 22) == 0)
+      if (base && strncmp(base + 1, "org.chromium.Chromium.", 22) == 0) {
         remove_at(AT_FDCWD, target, 0);
+        if (first_pass && access(target, F_OK) == 0) return;
+      }
     }
   }
   remove_at(AT_FDCWD, dir, 0);
@@ -134,7 +140,7 @@ static void end_all_groups(void) {
   nanosleep(&tick, NULL);   /* the group's renderers die a moment later */
   for (int i = 0; i < MAX_GROUPS; i++)
     if (groups[i] > 0) {
-      remove_profile(group_dirs[i]);
+      remove_profile(group_dirs[i], 0);
       groups[i] = 0;
     }
 }
@@ -258,6 +264,7 @@ static void close_stop_timer(vdx_proc *p) {
 
 static void exit_cb(uv_process_t *h, int64_t status, int sig) {
   vdx_proc *p = h->data;
+  vdx__trace("browser exited");
   p->exited = 1;
   close_stop_timer(p);
   p->exit_status = status;
@@ -266,18 +273,27 @@ static void exit_cb(uv_process_t *h, int64_t status, int sig) {
   kill(-p->pid, SIGKILL);
   kill_descendants(p->pid);
   groups_remove(p->pid);
-  if (p->owns_dir) remove_profile(p->user_data_dir);
+  if (p->owns_dir) remove_profile(p->user_data_dir, 0);
+  vdx__trace("browser's profile removed");
   uv_close((uv_handle_t *)h, handle_closed);
   if (!uv_is_closing((uv_handle_t *)&p->err_pipe))
     uv_close((uv_handle_t *)&p->err_pipe, handle_closed);
   if (p->on_exit) p->on_exit(p->cb_data, p);
 }
 
+/* Kills the tree.  A temporary profile is removed at once, while the
+ * kernel tears the processes down (a killed process writes nothing more,
+ * and exit_cb removes what one still had under way); waiting for the exit
+ * first would put the two one after the other. */
 void vdx__proc_kill(vdx_proc *p) {
   if (p == NULL || p->exited || p->killed) return;
   p->killed = 1;
   kill_descendants(p->pid);
   kill(-p->pid, SIGKILL);
+  if (p->owns_dir) {
+    remove_profile(p->user_data_dir, 1);
+    vdx__trace("browser killed, its profile removed");
+  }
 }
 
 static void stop_tick(uv_timer_t *t) {
@@ -322,7 +338,7 @@ void vdx__proc_finish(vdx_proc *p) {
   }
   usleep(20000);  /* renderers die a moment after the group kill */
   groups_remove(p->pid);
-  if (p->owns_dir) remove_profile(p->user_data_dir);
+  if (p->owns_dir) remove_profile(p->user_data_dir, 0);
 }
 
 const char *vdx__proc_stderr(const vdx_proc *p) { return p->err; }

@@ -67,7 +67,7 @@ static void adopt_attached(void *data, lua_State *L, int ok) {
       lua_pushvalue(L, -2);
       lua_setfield(L, -2, a->target);
       lua_pop(L, 1);
-      vdx__frames_setup(L, p, p->session_id, 0);
+      vdx__frames_setup(L, p, p->session_id, VDX_SETUP_TAB);
       lua_createtable(L, 0, 1);
       lua_pushboolean(L, 1);
       lua_setfield(L, -2, "enabled");

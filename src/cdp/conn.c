@@ -215,6 +215,8 @@ vdx_waiter *vdx__conn_call(lua_State *L, vdx_conn *c, const char *sid,
   }
   int rc = c->t->send(c->t, json, len);
   lua_pop(L, 2);
+  if (vdx__trace_on())
+    vdx__trace("cdp > %s #%lld%s", method, (long long)id, sid && *sid ? " (page)" : "");
   if (rc < 0) {
     vdx__conn_close(c, uv_strerror(rc));
     push_closed(L, c);
@@ -258,6 +260,7 @@ static void reply(vdx_conn *c, lua_State *L, int msg, lua_Integer id) {
   pend *p = lua_touserdata(L, -1);
   lua_pop(L, 2);
   if (p == NULL) return;        /* timed out earlier: drop the late reply */
+  if (vdx__trace_on()) vdx__trace("cdp < %s #%lld", p->method, (long long)id);
   lua_getfield(L, msg, "error");
   if (lua_istable(L, -1)) {
     int e = lua_gettop(L);
@@ -317,6 +320,7 @@ static void event(vdx_conn *c, lua_State *L, int msg) {
   const char *method = lua_tostring(L, params - 2);
   const char *sid = lua_isstring(L, params - 1) ? lua_tostring(L, params - 1) : "";
   if (method == NULL) return;
+  if (vdx__trace_on()) vdx__trace("cdp ! %s%s", method, *sid ? " (page)" : "");
   c->dispatching++;
   for (int i = 0; i < c->nobs; i++) {
     observer *o = &c->obs[i];

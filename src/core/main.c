@@ -88,6 +88,7 @@ static int run(lua_State *L) {
 }
 
 int main(int argc, char **argv) {
+  vdx__trace("main");
   lua_State *L = luaL_newstate();
   int status;
   if (L == NULL) {
@@ -96,6 +97,7 @@ int main(int argc, char **argv) {
   }
   luaL_openlibs(L);
   preload(L);
+  vdx__trace("Lua state ready");
   lua_pushcfunction(L, traceback);
   lua_pushcfunction(L, run);
   lua_pushinteger(L, argc);
@@ -107,6 +109,8 @@ int main(int argc, char **argv) {
     status = lua_isinteger(L, -1) ? (int)lua_tointeger(L, -1)
            : lua_toboolean(L, -1) || lua_isnil(L, -1) ? 0 : 1;
   }
+  vdx__trace("Lua state closing");
   lua_close(L);
+  vdx__trace("exit");
   return status;
 }

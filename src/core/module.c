@@ -52,6 +52,7 @@ LUALIB_API int luaopen_vdx(lua_State *L) {
     {"run", vdx__l_run},
     {"current_task", vdx__l_current},
     {"now", l_now},
+    {"trace", vdx__l_trace},
     {"read_lines", vdx__read_lines},
     {"watch", vdx__watch},
     {"read_file", vdx__read_file},

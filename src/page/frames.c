@@ -136,7 +136,7 @@ static void on_attached(lua_State *L, vdx_page *p, const char *sid, int params) 
       f->ctx = 0;
       f->world_asked = 0;
     }
-    vdx__frames_setup(L, p, child, 1);
+    vdx__frames_setup(L, p, child, VDX_SETUP_CHILD);
   } else if (child) {
     /* Workers and the like: let them run, we do not drive them. */
     vdx__conn_send_only(L, p->b->conn, child, "Runtime.runIfWaitingForDebugger", 0);
@@ -222,7 +222,16 @@ void vdx__frames_event(lua_State *L, vdx_page *p, const char *sid,
 /* ------------------------------------------------------------- setup */
 
 
-void vdx__frames_setup(lua_State *L, vdx_page *p, const char *sid, int child) {
+/*
+ * The bridge is registered for every new document of the session.  A
+ * session that may have a document already gets it run there too
+ * (runImmediately); a blank tab does not: running 160 KB of script in an
+ * empty document that the first navigate replaces costs the renderer tens
+ * of milliseconds right when the first page loads, and a call made before
+ * any navigate gets the bridge injected on demand (bridge_call.c).
+ */
+void vdx__frames_setup(lua_State *L, vdx_page *p, const char *sid, int what) {
+  int child = what == VDX_SETUP_CHILD;
   vdx_conn *c = p->b->conn;
   size_t len;
   const char *src = vdx__bridge_source(&len);
@@ -235,7 +244,7 @@ void vdx__frames_setup(lua_State *L, vdx_page *p, const char *sid, int child) {
   lua_setfield(L, -2, "source");
   lua_pushliteral(L, WORLD);
   lua_setfield(L, -2, "worldName");
-  lua_pushboolean(L, 1);
+  lua_pushboolean(L, what != VDX_SETUP_BLANK);
   lua_setfield(L, -2, "runImmediately");
   vdx__conn_send_only(L, c, sid, "Page.addScriptToEvaluateOnNewDocument", -1);
   lua_pop(L, 1);

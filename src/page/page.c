@@ -154,7 +154,7 @@ static int create_k(lua_State *L, int status, lua_KContext ctx) {
     lua_replace(L, 3);
     lua_settop(L, 3);
     vdx_page *p = vdx__check_page(L, 3);
-    vdx__frames_setup(L, p, p->session_id, 0);
+    vdx__frames_setup(L, p, p->session_id, VDX_SETUP_BLANK);
     lua_createtable(L, 0, 1);
     lua_pushboolean(L, 1);
     lua_setfield(L, -2, "enabled");
