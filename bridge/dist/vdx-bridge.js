@@ -24,6 +24,7 @@
   var getAttribute = method(Element.prototype, "getAttribute");
   var hasAttribute = method(Element.prototype, "hasAttribute");
   var getAttributeNames = method(Element.prototype, "getAttributeNames");
+  var hasAttributes = method(Element.prototype, "hasAttributes");
   var querySelectorAll = method(Element.prototype, "querySelectorAll");
   var docQuerySelectorAll = method(Document.prototype, "querySelectorAll");
   var fragQuerySelectorAll = method(DocumentFragment.prototype, "querySelectorAll");
@@ -633,7 +634,9 @@
   // src/sheets.js
   var PSEUDO_SELECTOR = /:(?:before|after)\b/i;
   var CROSS_TREE = /:host|::slotted|::part/i;
-  var ALWAYS = 'a,area,button,input,label,select,textarea,[cursor],[pointer-events],[visibility],[style*="cursor" i],[style*="pointer-events" i],[style*="visibility" i],[style*="all" i]';
+  var UA_STYLED = /* @__PURE__ */ new Set(["a", "area", "button", "input", "label", "select", "textarea"]);
+  var PRESENTATION = /* @__PURE__ */ new Set(["cursor", "pointer-events", "visibility"]);
+  var INLINE_WORDS = /cursor|pointer-events|visibility|all/i;
   function setsInherited(style) {
     return !!(style.cursor || style.pointerEvents || style.visibility);
   }
@@ -696,13 +699,25 @@
     }
     return scan;
   }
+  function styledByMarkup(el, tag, names, direct) {
+    if (UA_STYLED.has(tag)) return true;
+    if (names === null) return false;
+    for (let i = 0; i < names.length; i++) {
+      const name = names[i];
+      if (PRESENTATION.has(name)) return true;
+      if (name === "style") {
+        const style = direct ? el.getAttribute("style") : getAttribute(el, "style");
+        if (style !== null && INLINE_WORDS.test(style)) return true;
+      }
+    }
+    return false;
+  }
   function addCandidates(root, scan, out) {
     if (scan.inherit === null) return false;
-    let selector = ALWAYS;
-    for (let i = 0; i < scan.inherit.length; i++) selector += "," + scan.inherit[i];
+    if (scan.inherit.length === 0) return true;
     let list;
     try {
-      list = nodeType(root) === DOCUMENT_NODE ? docQuerySelectorAll(root, selector) : fragQuerySelectorAll(root, selector);
+      list = nodeType(root) === DOCUMENT_NODE ? docQuerySelectorAll(root, scan.inherit.join(",")) : fragQuerySelectorAll(root, scan.inherit.join(","));
     } catch (e) {
       return false;
     }
@@ -772,13 +787,16 @@
     // flat-tree parent: the inherited ones are the parent's unless a style
     // rule may target el (see sheets.js), and a native box check stands in
     // for display.  Same result as flags(el), with fewer style reads.
-    // `read` forces the full read (an element not under its parent in the
-    // walk, such as one moved by aria-owns).  `direct` says el is not a form
-    // (see elementTag in dom.js), so its methods can be called directly.
+    // `read` forces the full read: an element not under its parent in the
+    // walk (such as one moved by aria-owns), or one whose markup may style it
+    // (see styledByMarkup).  `direct` says el is not a form (see elementTag
+    // in dom.js), so its methods can be called directly.
     walkFlags(el, parentFlags, read, direct) {
       const known = this.flagMap.get(el);
       if (known !== void 0) return known;
-      if (read || this.readAll || this.candidates.has(el)) return this.readStyle(el);
+      if (read || this.readAll || this.candidates.size > 0 && this.candidates.has(el)) {
+        return this.readStyle(el);
+      }
       let rendered;
       try {
         rendered = direct === true ? el.checkVisibility() : checkVisibility(el);
@@ -1577,6 +1595,7 @@
   ]);
   var TABLE_PARTS = /* @__PURE__ */ new Set(["row", "cell", "gridcell", "columnheader", "rowheader"]);
   var FORM_TAGS = /* @__PURE__ */ new Set(["input", "select", "textarea", "button", "fieldset", "optgroup", "option"]);
+  var WALK_NAMES = new Set(WALK_ATTRIBUTES.slice(1, -1).split("],["));
   var SNAPSHOT_OPTIONS = ["root", "depth", "maxOptions", "maxElements", "maxChars", "fromLine"];
   var W_DISABLED = 16;
   var W_NO_TEXT = 32;
@@ -1612,19 +1631,17 @@
       active: deepActiveElement(document),
       owned: /* @__PURE__ */ new Map(),
       ownedDone: /* @__PURE__ */ new Set(),
-      // Elements with one of WALK_ATTRIBUTES; the others are plain.
-      attrs: /* @__PURE__ */ new Set(),
       // Whether any element can be editable, which makes it focusable.
       editable: docQuerySelectorAll(document, "[contenteditable]").length > 0 || document.designMode === "on"
     };
     let rootEl = documentElement(document);
     if (opts.root != null) rootEl = env.resolve(opts.root);
     collectOwned(walk, docQuerySelectorAll(document, "[aria-owns]"), opts.root != null ? rootEl : null);
-    enterTree(walk, document);
+    ctx.enterTree(document);
     const top = { role: "fragment", children: [] };
     if (rootEl) {
       const shadowRoot2 = getRootNode(rootEl);
-      if (shadowRoot2 !== document) enterTree(walk, shadowRoot2);
+      if (shadowRoot2 !== document) ctx.enterTree(shadowRoot2);
       visitElement(walk, rootEl, elementTag(rootEl), top, 0, true);
     }
     finish(ctx, top);
@@ -1684,10 +1701,11 @@
       walk.limit = walk.count;
     }
   }
-  function enterTree(walk, root) {
-    walk.ctx.enterTree(root);
-    const list = nodeType(root) === DOCUMENT_NODE ? docQuerySelectorAll(root, WALK_ATTRIBUTES) : fragQuerySelectorAll(root, WALK_ATTRIBUTES);
-    for (let i = 0; i < list.length; i++) walk.attrs.add(list[i]);
+  function hasWalkAttribute(names) {
+    for (let i = 0; i < names.length; i++) {
+      if (WALK_NAMES.has(names[i])) return true;
+    }
+    return false;
   }
   function collectOwned(walk, owners, scope) {
     for (let i = 0; i < owners.length; i++) {
@@ -1704,15 +1722,15 @@
   function visitElement(walk, el, tag, parent, inherited, read) {
     const ctx = walk.ctx;
     walk.count++;
-    const plain = !walk.attrs.has(el);
     const direct = tag !== "form";
     const ns = direct ? el.namespaceURI : namespaceURI(el);
-    if (neverRendered(tag, ns) || !plain && (ariaToken(el, "aria-hidden") === "true" || hasAttribute(el, "inert"))) {
-      return;
-    }
+    if (neverRendered(tag, ns)) return;
+    const names = (direct ? el.hasAttributes() : hasAttributes(el)) ? direct ? el.getAttributeNames() : getAttributeNames(el) : null;
+    const plain = names === null || !hasWalkAttribute(names);
+    if (!plain && (ariaToken(el, "aria-hidden") === "true" || hasAttribute(el, "inert"))) return;
     const shadow = direct ? el.shadowRoot : shadowRoot(el);
-    if (shadow) enterTree(walk, shadow);
-    const flags = ctx.walkFlags(el, inherited, read, direct);
+    if (shadow) ctx.enterTree(shadow);
+    const flags = ctx.walkFlags(el, inherited, read || styledByMarkup(el, tag, names, direct), direct);
     if ((flags & F_NONE) !== 0) return;
     const visible = (flags & F_HIDDEN) === 0;
     const html = ns === HTML_NS;

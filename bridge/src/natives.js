@@ -41,6 +41,7 @@ export const namespaceURI = getter(Element.prototype, 'namespaceURI');
 export const getAttribute = method(Element.prototype, 'getAttribute');
 export const hasAttribute = method(Element.prototype, 'hasAttribute');
 export const getAttributeNames = method(Element.prototype, 'getAttributeNames');
+export const hasAttributes = method(Element.prototype, 'hasAttributes');
 export const querySelectorAll = method(Element.prototype, 'querySelectorAll');
 export const docQuerySelectorAll = method(Document.prototype, 'querySelectorAll');
 export const fragQuerySelectorAll = method(DocumentFragment.prototype, 'querySelectorAll');

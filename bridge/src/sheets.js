@@ -11,18 +11,23 @@
 //            rules or keyframes that set one of them).
 // The three properties are inherited, so an element that no rule, inline
 // style, presentation attribute or user-agent rule targets has its parent's
-// values; only the elements candidates() returns need their style read.
+// values; only the elements addCandidates() returns and those whose markup
+// may style them (styledByMarkup) need their style read.
 
 import * as N from './natives.js';
 
 const PSEUDO_SELECTOR = /:(?:before|after)\b/i;
 const CROSS_TREE = /:host|::slotted|::part/i;
 
-// Elements the user-agent style sheet gives their own cursor (links and
-// form controls), and the SVG presentation attributes and inline styles
-// that may set one of the three properties.  "all" resets them too.
-const ALWAYS = 'a,area,button,input,label,select,textarea,[cursor],[pointer-events],[visibility],' +
-  '[style*="cursor" i],[style*="pointer-events" i],[style*="visibility" i],[style*="all" i]';
+// The tags the user-agent style sheet gives their own cursor (links and
+// form controls), the SVG presentation attributes that may set one of the
+// three properties, and the words of an inline style that may ("all"
+// resets them too).  The walk checks these on each element it visits
+// (see styledByMarkup), so the sheets' own selectors are all a tree needs
+// to be queried for.
+const UA_STYLED = new Set(['a', 'area', 'button', 'input', 'label', 'select', 'textarea']);
+const PRESENTATION = new Set(['cursor', 'pointer-events', 'visibility']);
+const INLINE_WORDS = /cursor|pointer-events|visibility|all/i;
 
 function setsInherited(style) {
   return !!(style.cursor || style.pointerEvents || style.visibility);
@@ -96,17 +101,37 @@ export function scanTree(root) {
   return scan;
 }
 
-// The elements of root whose cursor, pointer-events or visibility may
-// differ from their flat-tree parent's, added to the set out.  Returns
-// false when that cannot be told (every element must then be read).
+// True when el's own markup may give it a cursor, pointer-events or
+// visibility of its own: its tag (tag, its local name) is one the
+// user-agent style sheet styles, or its attribute names (names, or null
+// when it has none) hold a presentation attribute or an inline style that
+// names one of them.  direct says el is not a form (see elementTag).
+export function styledByMarkup(el, tag, names, direct) {
+  if (UA_STYLED.has(tag)) return true;
+  if (names === null) return false;
+  for (let i = 0; i < names.length; i++) {
+    const name = names[i];
+    if (PRESENTATION.has(name)) return true;
+    if (name === 'style') {
+      const style = direct ? el.getAttribute('style') : N.getAttribute(el, 'style');
+      if (style !== null && INLINE_WORDS.test(style)) return true;
+    }
+  }
+  return false;
+}
+
+// The elements of root that a rule of its sheets may give a cursor,
+// pointer-events or visibility of their own, added to the set out (the
+// elements whose markup may, see styledByMarkup, are told apart during the
+// walk).  Returns false when that cannot be told (every element must then
+// be read).
 export function addCandidates(root, scan, out) {
   if (scan.inherit === null) return false;
-  let selector = ALWAYS;
-  for (let i = 0; i < scan.inherit.length; i++) selector += ',' + scan.inherit[i];
+  if (scan.inherit.length === 0) return true;
   let list;
   try {
-    list = N.nodeType(root) === N.DOCUMENT_NODE ? N.docQuerySelectorAll(root, selector)
-      : N.fragQuerySelectorAll(root, selector);
+    list = N.nodeType(root) === N.DOCUMENT_NODE ? N.docQuerySelectorAll(root, scan.inherit.join(','))
+      : N.fragQuerySelectorAll(root, scan.inherit.join(','));
   } catch (e) {
     return false;
   }

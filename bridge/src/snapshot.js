@@ -19,6 +19,7 @@ import {
   isHiddenForAria, isHiddenFromAllUsers, neverRendered,
 } from './visibility.js';
 import { render } from './text.js';
+import { styledByMarkup } from './sheets.js';
 import { checkKeys } from './errors.js';
 
 // Roles that are flattened when they carry no ref.
@@ -38,6 +39,9 @@ const CHILDREN_PRESENTATIONAL = new Set([
 ]);
 const TABLE_PARTS = new Set(['row', 'cell', 'gridcell', 'columnheader', 'rowheader']);
 const FORM_TAGS = new Set(['input', 'select', 'textarea', 'button', 'fieldset', 'optgroup', 'option']);
+
+// The attribute names of WALK_ATTRIBUTES (a selector list of [name]s).
+const WALK_NAMES = new Set(WALK_ATTRIBUTES.slice(1, -1).split('],['));
 
 const SNAPSHOT_OPTIONS = ['root', 'depth', 'maxOptions', 'maxElements', 'maxChars', 'fromLine'];
 
@@ -100,8 +104,6 @@ function snapshotOnce(env, opts, budget) {
     active: deepActiveElement(document),
     owned: new Map(),
     ownedDone: new Set(),
-    // Elements with one of WALK_ATTRIBUTES; the others are plain.
-    attrs: new Set(),
     // Whether any element can be editable, which makes it focusable.
     editable: N.docQuerySelectorAll(document, '[contenteditable]').length > 0 ||
       document.designMode === 'on',
@@ -109,12 +111,12 @@ function snapshotOnce(env, opts, budget) {
   let rootEl = N.documentElement(document);
   if (opts.root != null) rootEl = env.resolve(opts.root);
   collectOwned(walk, N.docQuerySelectorAll(document, '[aria-owns]'), opts.root != null ? rootEl : null);
-  enterTree(walk, document);
+  ctx.enterTree(document);
 
   const top = { role: 'fragment', children: [] };
   if (rootEl) {
     const shadowRoot = N.getRootNode(rootEl);
-    if (shadowRoot !== document) enterTree(walk, shadowRoot);
+    if (shadowRoot !== document) ctx.enterTree(shadowRoot);
     visitElement(walk, rootEl, elementTag(rootEl), top, 0, true);
   }
   finish(ctx, top);
@@ -189,13 +191,13 @@ function spend(walk, lines, chars) {
   }
 }
 
-// Prepares the walk of a tree (the document or a shadow root): scans its
-// style sheets and finds its elements that are not plain.
-function enterTree(walk, root) {
-  walk.ctx.enterTree(root);
-  const list = N.nodeType(root) === N.DOCUMENT_NODE ? N.docQuerySelectorAll(root, WALK_ATTRIBUTES)
-    : N.fragQuerySelectorAll(root, WALK_ATTRIBUTES);
-  for (let i = 0; i < list.length; i++) walk.attrs.add(list[i]);
+// True when one of names (an element's attribute names) is one of
+// WALK_ATTRIBUTES.
+function hasWalkAttribute(names) {
+  for (let i = 0; i < names.length; i++) {
+    if (WALK_NAMES.has(names[i])) return true;
+  }
+  return false;
 }
 
 // Records which elements aria-owns moves under another owner, so that
@@ -225,19 +227,21 @@ function collectOwned(walk, owners, scope) {
 function visitElement(walk, el, tag, parent, inherited, read) {
   const ctx = walk.ctx;
   walk.count++;
-  const plain = !walk.attrs.has(el);
   // Anything but a form is read directly (see elementTag).
   const direct = tag !== 'form';
   const ns = direct ? el.namespaceURI : N.namespaceURI(el);
-  if (neverRendered(tag, ns) ||
-      (!plain && (ariaToken(el, 'aria-hidden') === 'true' || N.hasAttribute(el, 'inert')))) {
-    return;
-  }
+  if (neverRendered(tag, ns)) return;
+  // A plain element has none of WALK_ATTRIBUTES: most have no attribute
+  // at all, which one call tells.
+  const names = (direct ? el.hasAttributes() : N.hasAttributes(el))
+    ? (direct ? el.getAttributeNames() : N.getAttributeNames(el)) : null;
+  const plain = names === null || !hasWalkAttribute(names);
+  if (!plain && (ariaToken(el, 'aria-hidden') === 'true' || N.hasAttribute(el, 'inert'))) return;
   const shadow = direct ? el.shadowRoot : N.shadowRoot(el);
   // A shadow tree's sheets may style its host (:host), so they are
   // scanned before the host's style is decided.
-  if (shadow) enterTree(walk, shadow);
-  const flags = ctx.walkFlags(el, inherited, read, direct);
+  if (shadow) ctx.enterTree(shadow);
+  const flags = ctx.walkFlags(el, inherited, read || styledByMarkup(el, tag, names, direct), direct);
   if ((flags & F_NONE) !== 0) return;
   const visible = (flags & F_HIDDEN) === 0;
   const html = ns === N.HTML_NS;

@@ -78,13 +78,16 @@ export class Ctx {
   // flat-tree parent: the inherited ones are the parent's unless a style
   // rule may target el (see sheets.js), and a native box check stands in
   // for display.  Same result as flags(el), with fewer style reads.
-  // `read` forces the full read (an element not under its parent in the
-  // walk, such as one moved by aria-owns).  `direct` says el is not a form
-  // (see elementTag in dom.js), so its methods can be called directly.
+  // `read` forces the full read: an element not under its parent in the
+  // walk (such as one moved by aria-owns), or one whose markup may style it
+  // (see styledByMarkup).  `direct` says el is not a form (see elementTag
+  // in dom.js), so its methods can be called directly.
   walkFlags(el, parentFlags, read, direct) {
     const known = this.flagMap.get(el);
     if (known !== undefined) return known;
-    if (read || this.readAll || this.candidates.has(el)) return this.readStyle(el);
+    if (read || this.readAll || (this.candidates.size > 0 && this.candidates.has(el))) {
+      return this.readStyle(el);
+    }
     let rendered;
     try {
       rendered = direct === true ? el.checkVisibility() : N.checkVisibility(el);
