@@ -1611,15 +1611,15 @@
     const maxChars = opts.maxChars == null || !(opts.maxChars < 2 ** 31) ? Infinity : Math.max(1, opts.maxChars | 0);
     const fromLine = opts.fromLine == null ? 0 : Math.max(0, opts.fromLine | 0);
     let slack = opts.depth == null ? 1.5 : Infinity;
+    const ctx = new Ctx();
     for (; ; ) {
       const budget = maxChars === Infinity || slack > 10 ? null : { fromLine, cutChars: maxChars, maxChars: maxChars * slack + 512, lines: 0, chars: 0, stopped: false };
-      const r = snapshotOnce(env, opts, budget);
+      const r = snapshotOnce(ctx, env, opts, budget);
       if (r !== null) return r;
       slack *= 4;
     }
   }
-  function snapshotOnce(env, opts, budget) {
-    const ctx = new Ctx();
+  function snapshotOnce(ctx, env, opts, budget) {
     const walk = {
       ctx,
       env,

@@ -70,7 +70,8 @@ class Sep {
 // lines, exactly as the whole text starts, up to and including the line
 // that passes the budget, and `more_lines` / `more_chars` estimate what
 // was left unwalked.  An estimate that fell short walks again, four times
-// as far, then whole.
+// as far, then whole; the walks share one Ctx (the page cannot change
+// between them), so a walk again reads no style, box or name twice.
 export function snapshot(env, options) {
   const opts = options || {};
   checkKeys(opts, SNAPSHOT_OPTIONS, 'snapshot');
@@ -80,10 +81,11 @@ export function snapshot(env, options) {
   // The estimate counts every node, so with a depth limit (whose hidden
   // lines are not text) it would stop far too soon: such a walk is whole.
   let slack = opts.depth == null ? 1.5 : Infinity;
+  const ctx = new Ctx();
   for (;;) {
     const budget = maxChars === Infinity || slack > 10 ? null
       : { fromLine, cutChars: maxChars, maxChars: maxChars * slack + 512, lines: 0, chars: 0, stopped: false };
-    const r = snapshotOnce(env, opts, budget);
+    const r = snapshotOnce(ctx, env, opts, budget);
     if (r !== null) return r;
     slack *= 4;
   }
@@ -91,8 +93,7 @@ export function snapshot(env, options) {
 
 // One walk and its text (see snapshot); null when a walk stopped by the
 // budget did not reach far enough to cut its text exactly.
-function snapshotOnce(env, opts, budget) {
-  const ctx = new Ctx();
+function snapshotOnce(ctx, env, opts, budget) {
   const walk = {
     ctx,
     env,
