@@ -27,6 +27,8 @@
   var hasAttributes = method(Element.prototype, "hasAttributes");
   var querySelectorAll = method(Element.prototype, "querySelectorAll");
   var docQuerySelectorAll = method(Document.prototype, "querySelectorAll");
+  var docGetElementsByTagName = method(Document.prototype, "getElementsByTagName");
+  var collectionLength = getter(HTMLCollection.prototype, "length");
   var fragQuerySelectorAll = method(DocumentFragment.prototype, "querySelectorAll");
   var matches = method(Element.prototype, "matches");
   var shadowRoot = getter(Element.prototype, "shadowRoot");
@@ -745,6 +747,7 @@
       this.transforms = /* @__PURE__ */ new Map();
       this.candidates = /* @__PURE__ */ new Set();
       this.readAll = false;
+      this.fresh = true;
       this.unmeasurable = 0;
       this.failed = /* @__PURE__ */ new Set();
     }
@@ -753,12 +756,15 @@
     // visible, without a pointer cursor.
     flags(el) {
       const f = this.flagMap.get(el);
-      return f === void 0 ? this.readStyle(el) : f;
+      if (f !== void 0) return f;
+      this.fresh = false;
+      return this.readStyle(el);
     }
     // The computed display of el.
     display(el) {
       const d = this.displays.get(el);
       if (d !== void 0) return d;
+      this.fresh = false;
       this.readStyle(el);
       return this.displays.get(el);
     }
@@ -792,8 +798,10 @@
     // (see styledByMarkup).  `direct` says el is not a form (see elementTag
     // in dom.js), so its methods can be called directly.
     walkFlags(el, parentFlags, read, direct) {
-      const known = this.flagMap.get(el);
-      if (known !== void 0) return known;
+      if (!this.fresh) {
+        const known = this.flagMap.get(el);
+        if (known !== void 0) return known;
+      }
       if (read || this.readAll || this.candidates.size > 0 && this.candidates.has(el)) {
         return this.readStyle(el);
       }
@@ -962,8 +970,8 @@
     }
     return false;
   }
-  function isActionable(ctx, el) {
-    if ((ctx.flags(el) & F_NO_EVENTS) !== 0) return false;
+  function isActionable(ctx, el, flags) {
+    if (((flags === void 0 ? ctx.flags(el) : flags) & F_NO_EVENTS) !== 0) return false;
     return ctx.hasBox(el) === true;
   }
 
@@ -1498,26 +1506,27 @@
     }
     const kids = node.children;
     const hasValue = node.value != null && node.value !== "";
-    const props = [];
-    if (node.url != null) props.push("/url", node.url);
-    if (node.placeholder) props.push("/placeholder", node.placeholder);
-    const valueLine = hasValue && (kids.length > 0 || props.length > 0);
-    if (props.length === 0 && kids.length === 0) {
+    const url = node.url != null;
+    const placeholder = !!node.placeholder;
+    const props = (url ? 1 : 0) + (placeholder ? 1 : 0);
+    const valueLine = hasValue && (kids.length > 0 || props > 0);
+    if (props === 0 && kids.length === 0) {
       out.lines.push(hasValue ? key + ": " + yamlValue(node.value) : key);
       return;
     }
-    if (props.length === 0 && !valueLine && kids.length === 1 && typeof kids[0] === "string") {
+    if (props === 0 && !valueLine && kids.length === 1 && typeof kids[0] === "string") {
       out.lines.push(key + ": " + yamlValue(kids[0]));
       return;
     }
     if (depth + 1 > out.maxDepth) {
-      const hidden = kids.length + props.length / 2 + (valueLine ? 1 : 0);
+      const hidden = kids.length + props + (valueLine ? 1 : 0);
       out.lines.push(indent + "- " + yamlKey(raw + " [+" + hidden + "]"));
       return;
     }
     out.lines.push(key + ":");
     const inner = indent + "  ";
-    for (let i = 0; i < props.length; i += 2) out.lines.push(inner + "- " + props[i] + ": " + yamlValue(props[i + 1]));
+    if (url) out.lines.push(inner + "- /url: " + yamlValue(node.url));
+    if (placeholder) out.lines.push(inner + "- /placeholder: " + yamlValue(node.placeholder));
     if (valueLine) out.lines.push(inner + (kids.length > 0 ? "- /value: " : "- text: ") + yamlValue(node.value));
     for (const child2 of kids) renderNode(out, child2, inner, depth + 1);
   }
@@ -1595,6 +1604,26 @@
   ]);
   var TABLE_PARTS = /* @__PURE__ */ new Set(["row", "cell", "gridcell", "columnheader", "rowheader"]);
   var FORM_TAGS = /* @__PURE__ */ new Set(["input", "select", "textarea", "button", "fieldset", "optgroup", "option"]);
+  var SHADOW_HOSTS = /* @__PURE__ */ new Set([
+    "article",
+    "aside",
+    "blockquote",
+    "body",
+    "div",
+    "footer",
+    "h1",
+    "h2",
+    "h3",
+    "h4",
+    "h5",
+    "h6",
+    "header",
+    "main",
+    "nav",
+    "p",
+    "section",
+    "span"
+  ]);
   var WALK_NAMES = new Set(WALK_ATTRIBUTES.slice(1, -1).split("],["));
   var SNAPSHOT_OPTIONS = ["root", "depth", "maxOptions", "maxElements", "maxChars", "fromLine"];
   var W_DISABLED = 16;
@@ -1616,10 +1645,18 @@
       const budget = maxChars === Infinity || slack > 10 ? null : { fromLine, cutChars: maxChars, maxChars: maxChars * slack + 512, lines: 0, chars: 0, stopped: false };
       const r = snapshotOnce(ctx, env, opts, budget);
       if (r !== null) return r;
+      ctx.fresh = false;
       slack *= 4;
     }
   }
   function snapshotOnce(ctx, env, opts, budget) {
+    const marked = docQuerySelectorAll(document, "[contenteditable],[aria-owns]");
+    let editable = document.designMode === "on";
+    const owners = [];
+    for (let i = 0; i < marked.length; i++) {
+      if (hasAttribute(marked[i], "aria-owns")) owners.push(marked[i]);
+      if (hasAttribute(marked[i], "contenteditable")) editable = true;
+    }
     const walk = {
       ctx,
       env,
@@ -1632,11 +1669,11 @@
       owned: /* @__PURE__ */ new Map(),
       ownedDone: /* @__PURE__ */ new Set(),
       // Whether any element can be editable, which makes it focusable.
-      editable: docQuerySelectorAll(document, "[contenteditable]").length > 0 || document.designMode === "on"
+      editable
     };
     let rootEl = documentElement(document);
     if (opts.root != null) rootEl = env.resolve(opts.root);
-    collectOwned(walk, docQuerySelectorAll(document, "[aria-owns]"), opts.root != null ? rootEl : null);
+    collectOwned(walk, owners, opts.root != null ? rootEl : null);
     ctx.enterTree(document);
     const top = { role: "fragment", children: [] };
     if (rootEl) {
@@ -1647,7 +1684,7 @@
     finish(ctx, top);
     const depth = opts.depth == null ? Infinity : Math.max(0, opts.depth | 0);
     const out = render(top, env, depth);
-    const elements = opts.root != null ? walk.count : docQuerySelectorAll(document, "*").length;
+    const elements = opts.root != null ? walk.count : collectionLength(docGetElementsByTagName(document, "*"));
     const r = {
       text: "",
       element_count: elements,
@@ -1728,7 +1765,7 @@
     const names = (direct ? el.hasAttributes() : hasAttributes(el)) ? direct ? el.getAttributeNames() : getAttributeNames(el) : null;
     const plain = names === null || !hasWalkAttribute(names);
     if (!plain && (ariaToken(el, "aria-hidden") === "true" || hasAttribute(el, "inert"))) return;
-    const shadow = direct ? el.shadowRoot : shadowRoot(el);
+    const shadow = !SHADOW_HOSTS.has(tag) && tag.indexOf("-") < 0 ? null : direct ? el.shadowRoot : shadowRoot(el);
     if (shadow) ctx.enterTree(shadow);
     const flags = ctx.walkFlags(el, inherited, read || styledByMarkup(el, tag, names, direct), direct);
     if ((flags & F_NONE) !== 0) return;
@@ -1741,7 +1778,7 @@
     const childInherited = flags & F_INHERITED | (disabled ? W_DISABLED : 0) | ((inherited & W_NO_TEXT) !== 0 || labelling ? W_NO_TEXT : 0);
     if (shadow) collectOwned(walk, fragQuerySelectorAll(shadow, "[aria-owns]"), null);
     const outermostPointer = pointer && (inherited & F_POINTER) === 0 && !labelling;
-    const wantsRef = visible && isRefWorthy(el, tag, role, outermostPointer, plain, walk.editable, html) && isActionable(ctx, el);
+    const wantsRef = visible && isRefWorthy(el, tag, role, outermostPointer, plain, walk.editable, html) && isActionable(ctx, el, flags);
     const node = visible && (wantsRef || !FLATTENED.has(role)) ? createNode(walk, el, tag, html, role, wantsRef, disabled, plain) : null;
     if (node !== null && walk.budget !== null) {
       spend(walk, 1, role.length + node.states.length + (wantsRef ? 14 : 4));

@@ -40,6 +40,11 @@ const CHILDREN_PRESENTATIONAL = new Set([
 const TABLE_PARTS = new Set(['row', 'cell', 'gridcell', 'columnheader', 'rowheader']);
 const FORM_TAGS = new Set(['input', 'select', 'textarea', 'button', 'fieldset', 'optgroup', 'option']);
 
+// The elements that can host a shadow root besides custom elements (DOM,
+// attachShadow): any other element's shadowRoot is null, unread.
+const SHADOW_HOSTS = new Set(['article', 'aside', 'blockquote', 'body', 'div', 'footer', 'h1', 'h2',
+  'h3', 'h4', 'h5', 'h6', 'header', 'main', 'nav', 'p', 'section', 'span']);
+
 // The attribute names of WALK_ATTRIBUTES (a selector list of [name]s).
 const WALK_NAMES = new Set(WALK_ATTRIBUTES.slice(1, -1).split('],['));
 
@@ -87,6 +92,7 @@ export function snapshot(env, options) {
       : { fromLine, cutChars: maxChars, maxChars: maxChars * slack + 512, lines: 0, chars: 0, stopped: false };
     const r = snapshotOnce(ctx, env, opts, budget);
     if (r !== null) return r;
+    ctx.fresh = false;
     slack *= 4;
   }
 }
@@ -94,6 +100,14 @@ export function snapshot(env, options) {
 // One walk and its text (see snapshot); null when a walk stopped by the
 // budget did not reach far enough to cut its text exactly.
 function snapshotOnce(ctx, env, opts, budget) {
+  // One query for the two attributes the walk must know of beforehand.
+  const marked = N.docQuerySelectorAll(document, '[contenteditable],[aria-owns]');
+  let editable = document.designMode === 'on';
+  const owners = [];
+  for (let i = 0; i < marked.length; i++) {
+    if (N.hasAttribute(marked[i], 'aria-owns')) owners.push(marked[i]);
+    if (N.hasAttribute(marked[i], 'contenteditable')) editable = true;
+  }
   const walk = {
     ctx,
     env,
@@ -106,12 +120,11 @@ function snapshotOnce(ctx, env, opts, budget) {
     owned: new Map(),
     ownedDone: new Set(),
     // Whether any element can be editable, which makes it focusable.
-    editable: N.docQuerySelectorAll(document, '[contenteditable]').length > 0 ||
-      document.designMode === 'on',
+    editable,
   };
   let rootEl = N.documentElement(document);
   if (opts.root != null) rootEl = env.resolve(opts.root);
-  collectOwned(walk, N.docQuerySelectorAll(document, '[aria-owns]'), opts.root != null ? rootEl : null);
+  collectOwned(walk, owners, opts.root != null ? rootEl : null);
   ctx.enterTree(document);
 
   const top = { role: 'fragment', children: [] };
@@ -123,7 +136,10 @@ function snapshotOnce(ctx, env, opts, budget) {
   finish(ctx, top);
   const depth = opts.depth == null ? Infinity : Math.max(0, opts.depth | 0);
   const out = render(top, env, depth);
-  const elements = opts.root != null ? walk.count : N.docQuerySelectorAll(document, '*').length;
+  // A live collection counts without building a list (and keeps its count
+  // until the document changes).
+  const elements = opts.root != null ? walk.count
+    : N.collectionLength(N.docGetElementsByTagName(document, '*'));
   const r = {
     text: '',
     element_count: elements,
@@ -238,7 +254,8 @@ function visitElement(walk, el, tag, parent, inherited, read) {
     ? (direct ? el.getAttributeNames() : N.getAttributeNames(el)) : null;
   const plain = names === null || !hasWalkAttribute(names);
   if (!plain && (ariaToken(el, 'aria-hidden') === 'true' || N.hasAttribute(el, 'inert'))) return;
-  const shadow = direct ? el.shadowRoot : N.shadowRoot(el);
+  const shadow = !SHADOW_HOSTS.has(tag) && tag.indexOf('-') < 0 ? null
+    : direct ? el.shadowRoot : N.shadowRoot(el);
   // A shadow tree's sheets may style its host (:host), so they are
   // scanned before the host's style is decided.
   if (shadow) ctx.enterTree(shadow);
@@ -259,7 +276,7 @@ function visitElement(walk, el, tag, parent, inherited, read) {
 
   const outermostPointer = pointer && (inherited & F_POINTER) === 0 && !labelling;
   const wantsRef = visible &&
-    isRefWorthy(el, tag, role, outermostPointer, plain, walk.editable, html) && isActionable(ctx, el);
+    isRefWorthy(el, tag, role, outermostPointer, plain, walk.editable, html) && isActionable(ctx, el, flags);
   const node = visible && (wantsRef || !FLATTENED.has(role))
     ? createNode(walk, el, tag, html, role, wantsRef, disabled, plain) : null;
   if (node !== null && walk.budget !== null) {

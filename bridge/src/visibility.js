@@ -32,6 +32,10 @@ export class Ctx {
     this.transforms = new Map();
     this.candidates = new Set();
     this.readAll = false;
+    // True while every style flag known was read by walkFlags in the
+    // current walk, which visits each element once: an element it meets
+    // then has no flags yet, and the lookup is spared (see walkFlags).
+    this.fresh = true;
     this.unmeasurable = 0;
     this.failed = new Set();
   }
@@ -41,13 +45,16 @@ export class Ctx {
   // visible, without a pointer cursor.
   flags(el) {
     const f = this.flagMap.get(el);
-    return f === undefined ? this.readStyle(el) : f;
+    if (f !== undefined) return f;
+    this.fresh = false;
+    return this.readStyle(el);
   }
 
   // The computed display of el.
   display(el) {
     const d = this.displays.get(el);
     if (d !== undefined) return d;
+    this.fresh = false;
     this.readStyle(el);
     return this.displays.get(el);
   }
@@ -83,8 +90,10 @@ export class Ctx {
   // (see styledByMarkup).  `direct` says el is not a form (see elementTag
   // in dom.js), so its methods can be called directly.
   walkFlags(el, parentFlags, read, direct) {
-    const known = this.flagMap.get(el);
-    if (known !== undefined) return known;
+    if (!this.fresh) {
+      const known = this.flagMap.get(el);
+      if (known !== undefined) return known;
+    }
     if (read || this.readAll || (this.candidates.size > 0 && this.candidates.has(el))) {
       return this.readStyle(el);
     }
@@ -281,8 +290,9 @@ export function isHiddenFromAllUsers(ctx, el) {
   return false;
 }
 
-// True when el has a non-empty box and receives pointer events.
-export function isActionable(ctx, el) {
-  if ((ctx.flags(el) & F_NO_EVENTS) !== 0) return false;
+// True when el has a non-empty box and receives pointer events; flags,
+// when given, are el's (see Ctx.flags).
+export function isActionable(ctx, el, flags) {
+  if (((flags === undefined ? ctx.flags(el) : flags) & F_NO_EVENTS) !== 0) return false;
   return ctx.hasBox(el) === true;
 }
