@@ -636,11 +636,75 @@
   // src/sheets.js
   var PSEUDO_SELECTOR = /:(?:before|after)\b/i;
   var CROSS_TREE = /:host|::slotted|::part/i;
+  var UA_BOXED = /* @__PURE__ */ new Set([
+    "html",
+    "body",
+    "div",
+    "span",
+    "p",
+    "a",
+    "li",
+    "ul",
+    "ol",
+    "section",
+    "article",
+    "header",
+    "footer",
+    "main",
+    "nav",
+    "aside",
+    "h1",
+    "h2",
+    "h3",
+    "h4",
+    "h5",
+    "h6",
+    "b",
+    "i",
+    "em",
+    "strong",
+    "small",
+    "u",
+    "s",
+    "mark",
+    "code",
+    "pre",
+    "blockquote",
+    "dl",
+    "dt",
+    "dd",
+    "figure",
+    "figcaption",
+    "label",
+    "button",
+    "abbr",
+    "cite",
+    "q",
+    "sub",
+    "sup",
+    "time",
+    "address",
+    "kbd",
+    "samp",
+    "var"
+  ]);
+  var BOX_ATTRIBUTES = /* @__PURE__ */ new Set(["hidden", "popover", "style"]);
+  function boxByMarkup(tag, names) {
+    if (!UA_BOXED.has(tag)) return false;
+    if (names === null) return true;
+    for (let i = 0; i < names.length; i++) {
+      if (BOX_ATTRIBUTES.has(names[i])) return false;
+    }
+    return true;
+  }
   var UA_STYLED = /* @__PURE__ */ new Set(["a", "area", "button", "input", "label", "select", "textarea"]);
   var PRESENTATION = /* @__PURE__ */ new Set(["cursor", "pointer-events", "visibility"]);
   var INLINE_WORDS = /cursor|pointer-events|visibility|all/i;
   function setsInherited(style) {
     return !!(style.cursor || style.pointerEvents || style.visibility);
+  }
+  function setsBox(style) {
+    return !!(style.display || style.contentVisibility);
   }
   function scanRules(rules, scan, nested) {
     for (let i = 0; i < rules.length; i++) {
@@ -649,9 +713,14 @@
       if (selector !== void 0) {
         if (PSEUDO_SELECTOR.test(selector)) scan.pseudo = true;
         if (r.style && r.style.textTransform) scan.transform = true;
+        const flat = !nested && !CROSS_TREE.test(selector);
         if (r.style && setsInherited(r.style) && scan.inherit !== null) {
-          if (nested || CROSS_TREE.test(selector)) scan.inherit = null;
-          else scan.inherit.push(selector);
+          if (flat) scan.inherit.push(selector);
+          else scan.inherit = null;
+        }
+        if (r.style && setsBox(r.style) && scan.box !== null) {
+          if (flat) scan.box.push(selector);
+          else scan.box = null;
         }
         if (r.cssRules && r.cssRules.length > 0) scanRules(r.cssRules, scan, true);
         continue;
@@ -662,12 +731,14 @@
       }
       if (r.keyText !== void 0) {
         if (r.style && setsInherited(r.style)) scan.inherit = null;
+        if (r.style && setsBox(r.style)) scan.box = null;
         continue;
       }
       if (r.cssRules && r.cssRules.length > 0) {
         scanRules(r.cssRules, scan, nested || r.start !== void 0);
-      } else if (r.style && setsInherited(r.style)) {
-        scan.inherit = null;
+      } else if (r.style) {
+        if (setsInherited(r.style)) scan.inherit = null;
+        if (setsBox(r.style)) scan.box = null;
       }
     }
   }
@@ -679,12 +750,13 @@
       scan.pseudo = true;
       scan.transform = true;
       scan.inherit = null;
+      scan.box = null;
       return;
     }
     if (rules) scanRules(rules, scan, false);
   }
   function scanTree(root) {
-    const scan = { pseudo: false, transform: false, inherit: [], entered: false };
+    const scan = { pseudo: false, transform: false, inherit: [], box: [], entered: false };
     const lists = [root.styleSheets, root.adoptedStyleSheets];
     for (let l = 0; l < lists.length; l++) {
       const list = lists[l];
@@ -714,12 +786,12 @@
     }
     return false;
   }
-  function addCandidates(root, scan, out) {
-    if (scan.inherit === null) return false;
-    if (scan.inherit.length === 0) return true;
+  function addCandidates(root, selectors, out) {
+    if (selectors === null) return false;
+    if (selectors.length === 0) return true;
     let list;
     try {
-      list = nodeType(root) === DOCUMENT_NODE ? docQuerySelectorAll(root, scan.inherit.join(",")) : fragQuerySelectorAll(root, scan.inherit.join(","));
+      list = nodeType(root) === DOCUMENT_NODE ? docQuerySelectorAll(root, selectors.join(",")) : fragQuerySelectorAll(root, selectors.join(","));
     } catch (e) {
       return false;
     }
@@ -747,6 +819,9 @@
       this.transforms = /* @__PURE__ */ new Map();
       this.candidates = /* @__PURE__ */ new Set();
       this.readAll = false;
+      this.boxCandidates = /* @__PURE__ */ new Set();
+      this.boxAll = false;
+      this.childBoxed = false;
       this.fresh = true;
       this.unmeasurable = 0;
       this.failed = /* @__PURE__ */ new Set();
@@ -796,24 +871,39 @@
     // `read` forces the full read: an element not under its parent in the
     // walk (such as one moved by aria-owns), or one whose markup may style it
     // (see styledByMarkup).  `direct` says el is not a form (see elementTag
-    // in dom.js), so its methods can be called directly.
-    walkFlags(el, parentFlags, read, direct) {
+    // in dom.js), so its methods can be called directly.  Flags decided
+    // without a style read are kept for later calls only when `keep` is
+    // true: they are the parent's, and a later flags(el) reads the same.
+    // `boxTag` says el's markup gives it a box laying out its children
+    // (boxByMarkup) and `parentBoxed` that its parent has one: then, unless
+    // a rule may take its box, el has one too and needs no box check.  Sets
+    // this.childBoxed for el's children.
+    walkFlags(el, parentFlags, read, direct, keep, boxTag, parentBoxed) {
+      const boxable = boxTag && !this.boxAll && !(this.boxCandidates.size > 0 && this.boxCandidates.has(el));
+      const inferred = boxable && parentBoxed;
       if (!this.fresh) {
         const known = this.flagMap.get(el);
-        if (known !== void 0) return known;
+        if (known !== void 0) {
+          this.childBoxed = inferred;
+          return known;
+        }
       }
       if (read || this.readAll || this.candidates.size > 0 && this.candidates.has(el)) {
+        this.childBoxed = inferred;
         return this.readStyle(el);
       }
-      let rendered;
-      try {
-        rendered = direct === true ? el.checkVisibility() : checkVisibility(el);
-      } catch (e) {
-        rendered = false;
+      let rendered = inferred;
+      if (!rendered) {
+        try {
+          rendered = direct === true ? el.checkVisibility() : checkVisibility(el);
+        } catch (e) {
+          rendered = false;
+        }
       }
+      this.childBoxed = rendered && boxable;
       if (!rendered) return this.readStyle(el);
       const f = parentFlags & F_INHERITED;
-      this.flagMap.set(el, f);
+      if (keep === true) this.flagMap.set(el, f);
       return f;
     }
     // The scan of a tree's style sheets (see sheets.js), once per call.
@@ -831,7 +921,8 @@
       const scan = this.tree(root);
       if (scan.entered) return;
       scan.entered = true;
-      if (!addCandidates(root, scan, this.candidates)) this.readAll = true;
+      if (!addCandidates(root, scan.inherit, this.candidates)) this.readAll = true;
+      if (!addCandidates(root, scan.box, this.boxCandidates)) this.boxAll = true;
     }
     // True when el has a non-empty box, false when its box is empty, null
     // when it cannot be read.
@@ -1628,6 +1719,9 @@
   var SNAPSHOT_OPTIONS = ["root", "depth", "maxOptions", "maxElements", "maxChars", "fromLine"];
   var W_DISABLED = 16;
   var W_NO_TEXT = 32;
+  var W_NAMED = 64;
+  var W_BOXED = 128;
+  var NAMING_TAGS = /* @__PURE__ */ new Set(["label", "legend", "caption", "figcaption", "fieldset", "figure", "table"]);
   var TAIL = 3;
   var Sep = class {
     constructor(el) {
@@ -1767,15 +1861,25 @@
     if (!plain && (ariaToken(el, "aria-hidden") === "true" || hasAttribute(el, "inert"))) return;
     const shadow = !SHADOW_HOSTS.has(tag) && tag.indexOf("-") < 0 ? null : direct ? el.shadowRoot : shadowRoot(el);
     if (shadow) ctx.enterTree(shadow);
-    const flags = ctx.walkFlags(el, inherited, read || styledByMarkup(el, tag, names, direct), direct);
-    if ((flags & F_NONE) !== 0) return;
-    const visible = (flags & F_HIDDEN) === 0;
     const html = ns === HTML_NS;
     const role = getRole(el, void 0, plain, tag, html);
+    const named2 = (inherited & W_NAMED) !== 0 || keepsFlags(tag, role, names);
+    const flags = ctx.walkFlags(
+      el,
+      inherited,
+      read || styledByMarkup(el, tag, names, direct),
+      direct,
+      named2,
+      html && boxByMarkup(tag, names),
+      !read && (inherited & W_BOXED) !== 0
+    );
+    const boxed = ctx.childBoxed;
+    if ((flags & F_NONE) !== 0) return;
+    const visible = (flags & F_HIDDEN) === 0;
     const pointer = (flags & F_POINTER) !== 0;
     const disabled = (inherited & W_DISABLED) !== 0 || !plain && ariaToken(el, "aria-disabled") === "true";
     const labelling = html && tag === "label" && labelsRenderedControl(ctx, el);
-    const childInherited = flags & F_INHERITED | (disabled ? W_DISABLED : 0) | ((inherited & W_NO_TEXT) !== 0 || labelling ? W_NO_TEXT : 0);
+    const childInherited = flags & F_INHERITED | (disabled ? W_DISABLED : 0) | ((inherited & W_NO_TEXT) !== 0 || labelling ? W_NO_TEXT : 0) | (named2 ? W_NAMED : 0) | (boxed ? W_BOXED : 0);
     if (shadow) collectOwned(walk, fragQuerySelectorAll(shadow, "[aria-owns]"), null);
     const outermostPointer = pointer && (inherited & F_POINTER) === 0 && !labelling;
     const wantsRef = visible && isRefWorthy(el, tag, role, outermostPointer, plain, walk.editable, html) && isActionable(ctx, el, flags);
@@ -1809,6 +1913,9 @@
       if (walk.budget !== null) spend(walk, 0, node.name.length + (node.url === null ? 0 : node.url.length));
       parent.children.push(node);
     }
+  }
+  function keepsFlags(tag, role, names) {
+    return NAME_FROM_CONTENT.has(role) || NAMING_TAGS.has(tag) || names !== null && names.includes("id");
   }
   function visitChildren(walk, el, htmlTag, direct, shadow, target, inherited) {
     if (htmlTag === "slot") {

@@ -9,15 +9,44 @@
 //            visibility, or null when they cannot all be known (an
 //            unreadable sheet, :host, ::slotted, ::part, @scope, nested
 //            rules or keyframes that set one of them).
+//   box      the selectors of the rules that set display or
+//            content-visibility, or null as for inherit.
 // The three properties are inherited, so an element that no rule, inline
 // style, presentation attribute or user-agent rule targets has its parent's
 // values; only the elements addCandidates() returns and those whose markup
-// may style them (styledByMarkup) need their style read.
+// may style them (styledByMarkup) need their style read.  Likewise an
+// element whose box no rule may take away, under a parent with a box that
+// lays its children out, has a box when its markup says so (boxByMarkup).
 
 import * as N from './natives.js';
 
 const PSEUDO_SELECTOR = /:(?:before|after)\b/i;
 const CROSS_TREE = /:host|::slotted|::part/i;
+
+// HTML elements the user-agent style sheet gives a box of their own (not
+// none, not contents) in which their children are laid out as boxes, and
+// the attributes that may change that (the user-agent sheet hides
+// [hidden] and a closed [popover]; an inline style may do anything).
+const UA_BOXED = new Set(['html', 'body', 'div', 'span', 'p', 'a', 'li', 'ul', 'ol', 'section',
+  'article', 'header', 'footer', 'main', 'nav', 'aside', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'b', 'i',
+  'em', 'strong', 'small', 'u', 's', 'mark', 'code', 'pre', 'blockquote', 'dl', 'dt', 'dd', 'figure',
+  'figcaption', 'label', 'button', 'abbr', 'cite', 'q', 'sub', 'sup', 'time', 'address', 'kbd',
+  'samp', 'var']);
+const BOX_ATTRIBUTES = new Set(['hidden', 'popover', 'style']);
+
+// True when an HTML element's markup alone gives it a box that lays out
+// its children as boxes, given that its flat-tree parent has such a box
+// and no rule of its sheets sets display or content-visibility on it
+// (scan.box): its tag (tag) is one the user-agent sheet boxes, and none
+// of its attribute names (names, null when it has none) can say otherwise.
+export function boxByMarkup(tag, names) {
+  if (!UA_BOXED.has(tag)) return false;
+  if (names === null) return true;
+  for (let i = 0; i < names.length; i++) {
+    if (BOX_ATTRIBUTES.has(names[i])) return false;
+  }
+  return true;
+}
 
 // The tags the user-agent style sheet gives their own cursor (links and
 // form controls), the SVG presentation attributes that may set one of the
@@ -33,8 +62,15 @@ function setsInherited(style) {
   return !!(style.cursor || style.pointerEvents || style.visibility);
 }
 
-// Adds to scan what rules (a CSSRuleList) say; sets scan.inherit to null
-// when they set an inherited property the selector list cannot express.
+// Whether a declaration block may take an element's box away, or its
+// children's (display, content-visibility; `all` sets both).
+function setsBox(style) {
+  return !!(style.display || style.contentVisibility);
+}
+
+// Adds to scan what rules (a CSSRuleList) say; sets scan.inherit (scan.box)
+// to null when they set an inherited property (a box property) the
+// selector list cannot express.
 function scanRules(rules, scan, nested) {
   for (let i = 0; i < rules.length; i++) {
     const r = rules[i];
@@ -42,9 +78,14 @@ function scanRules(rules, scan, nested) {
     if (selector !== undefined) {
       if (PSEUDO_SELECTOR.test(selector)) scan.pseudo = true;
       if (r.style && r.style.textTransform) scan.transform = true;
+      const flat = !nested && !CROSS_TREE.test(selector);
       if (r.style && setsInherited(r.style) && scan.inherit !== null) {
-        if (nested || CROSS_TREE.test(selector)) scan.inherit = null;
-        else scan.inherit.push(selector);
+        if (flat) scan.inherit.push(selector);
+        else scan.inherit = null;
+      }
+      if (r.style && setsBox(r.style) && scan.box !== null) {
+        if (flat) scan.box.push(selector);
+        else scan.box = null;
       }
       if (r.cssRules && r.cssRules.length > 0) scanRules(r.cssRules, scan, true);
       continue;
@@ -55,13 +96,16 @@ function scanRules(rules, scan, nested) {
     }
     if (r.keyText !== undefined) { // a keyframe
       if (r.style && setsInherited(r.style)) scan.inherit = null;
+      if (r.style && setsBox(r.style)) scan.box = null;
       continue;
     }
     if (r.cssRules && r.cssRules.length > 0) {
       // @scope limits its rules to a subtree no flat selector states.
       scanRules(r.cssRules, scan, nested || r.start !== undefined);
-    } else if (r.style && setsInherited(r.style)) {
-      scan.inherit = null; // declarations nested in a style rule's group rule
+    } else if (r.style) {
+      // declarations nested in a style rule's group rule
+      if (setsInherited(r.style)) scan.inherit = null;
+      if (setsBox(r.style)) scan.box = null;
     }
   }
 }
@@ -75,6 +119,7 @@ function scanSheet(sheet, scan) {
     scan.pseudo = true;
     scan.transform = true;
     scan.inherit = null;
+    scan.box = null;
     return;
   }
   if (rules) scanRules(rules, scan, false);
@@ -82,7 +127,7 @@ function scanSheet(sheet, scan) {
 
 // { pseudo, inherit } for the author sheets of root.
 export function scanTree(root) {
-  const scan = { pseudo: false, transform: false, inherit: [], entered: false };
+  const scan = { pseudo: false, transform: false, inherit: [], box: [], entered: false };
   const lists = [root.styleSheets, root.adoptedStyleSheets];
   for (let l = 0; l < lists.length; l++) {
     const list = lists[l];
@@ -121,17 +166,18 @@ export function styledByMarkup(el, tag, names, direct) {
 }
 
 // The elements of root that a rule of its sheets may give a cursor,
-// pointer-events or visibility of their own, added to the set out (the
-// elements whose markup may, see styledByMarkup, are told apart during the
-// walk).  Returns false when that cannot be told (every element must then
-// be read).
-export function addCandidates(root, scan, out) {
-  if (scan.inherit === null) return false;
-  if (scan.inherit.length === 0) return true;
+// pointer-events or visibility of their own (selectors: scan.inherit), or
+// whose box a rule may take away (scan.box), added to the set out (the
+// elements whose markup may, see styledByMarkup and boxByMarkup, are told
+// apart during the walk).  Returns false when that cannot be told (every
+// element must then be read).
+export function addCandidates(root, selectors, out) {
+  if (selectors === null) return false;
+  if (selectors.length === 0) return true;
   let list;
   try {
-    list = N.nodeType(root) === N.DOCUMENT_NODE ? N.docQuerySelectorAll(root, scan.inherit.join(','))
-      : N.fragQuerySelectorAll(root, scan.inherit.join(','));
+    list = N.nodeType(root) === N.DOCUMENT_NODE ? N.docQuerySelectorAll(root, selectors.join(','))
+      : N.fragQuerySelectorAll(root, selectors.join(','));
   } catch (e) {
     return false;
   }

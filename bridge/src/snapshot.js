@@ -19,7 +19,7 @@ import {
   isHiddenForAria, isHiddenFromAllUsers, neverRendered,
 } from './visibility.js';
 import { render } from './text.js';
-import { styledByMarkup } from './sheets.js';
+import { boxByMarkup, styledByMarkup } from './sheets.js';
 import { checkKeys } from './errors.js';
 
 // Roles that are flattened when they carry no ref.
@@ -54,6 +54,11 @@ const SNAPSHOT_OPTIONS = ['root', 'depth', 'maxOptions', 'maxElements', 'maxChar
 // (F_HIDDEN, F_POINTER, F_NO_EVENTS of the flat-tree parent).
 const W_DISABLED = 16;  // an ancestor has aria-disabled=true
 const W_NO_TEXT = 32;   // text is left out (inside a label of a rendered control)
+const W_NAMED = 64;     // a name may be computed from an ancestor's content
+const W_BOXED = 128;    // the flat-tree parent has a box laying out its children
+
+// Tags whose content may name them or another element (see keepsFlags).
+const NAMING_TAGS = new Set(['label', 'legend', 'caption', 'figcaption', 'fieldset', 'figure', 'table']);
 
 // Lines at the end of a walk stopped early that may differ from the whole
 // walk's (the open ancestors' last lines, see safeCut).
@@ -259,18 +264,22 @@ function visitElement(walk, el, tag, parent, inherited, read) {
   // A shadow tree's sheets may style its host (:host), so they are
   // scanned before the host's style is decided.
   if (shadow) ctx.enterTree(shadow);
-  const flags = ctx.walkFlags(el, inherited, read || styledByMarkup(el, tag, names, direct), direct);
-  if ((flags & F_NONE) !== 0) return;
-  const visible = (flags & F_HIDDEN) === 0;
   const html = ns === N.HTML_NS;
   const role = getRole(el, undefined, plain, tag, html);
+  const named = (inherited & W_NAMED) !== 0 || keepsFlags(tag, role, names);
+  const flags = ctx.walkFlags(el, inherited, read || styledByMarkup(el, tag, names, direct), direct, named,
+    html && boxByMarkup(tag, names), !read && (inherited & W_BOXED) !== 0);
+  const boxed = ctx.childBoxed;
+  if ((flags & F_NONE) !== 0) return;
+  const visible = (flags & F_HIDDEN) === 0;
   const pointer = (flags & F_POINTER) !== 0;
   const disabled = (inherited & W_DISABLED) !== 0 || (!plain && ariaToken(el, 'aria-disabled') === 'true');
   // The text of a label whose control is rendered is that control's name;
   // it is not repeated, and the label itself is not a click target.
   const labelling = html && tag === 'label' && labelsRenderedControl(ctx, el);
   const childInherited = (flags & F_INHERITED) | (disabled ? W_DISABLED : 0) |
-    ((inherited & W_NO_TEXT) !== 0 || labelling ? W_NO_TEXT : 0);
+    ((inherited & W_NO_TEXT) !== 0 || labelling ? W_NO_TEXT : 0) | (named ? W_NAMED : 0) |
+    (boxed ? W_BOXED : 0);
 
   if (shadow) collectOwned(walk, N.fragQuerySelectorAll(shadow, '[aria-owns]'), null);
 
@@ -314,6 +323,17 @@ function visitElement(walk, el, tag, parent, inherited, read) {
     if (walk.budget !== null) spend(walk, 0, node.name.length + (node.url === null ? 0 : node.url.length));
     parent.children.push(node);
   }
+}
+
+// True when a name computation may later ask for the style flags of an
+// element and of its descendants: its name may come from its content, its
+// content may name another element (a label, legend or caption, or an
+// element with an id that aria-labelledby may point at), or it is named
+// after a child (fieldset, figure, table).  The walk keeps the flags it
+// decides for these only; a flag asked for elsewhere is read (the same
+// value, see Ctx.walkFlags).
+function keepsFlags(tag, role, names) {
+  return NAME_FROM_CONTENT.has(role) || NAMING_TAGS.has(tag) || (names !== null && names.includes('id'));
 }
 
 // Walks the flat-tree children of el (htmlTag is its tag when it is an HTML

@@ -32,6 +32,13 @@ export class Ctx {
     this.transforms = new Map();
     this.candidates = new Set();
     this.readAll = false;
+    // Elements a rule may take the box from (see sheets.js), and whether
+    // that cannot be told for some tree.
+    this.boxCandidates = new Set();
+    this.boxAll = false;
+    // Set by walkFlags: whether the children of the element it was given
+    // are known to lie in a box that lays them out (see boxByMarkup).
+    this.childBoxed = false;
     // True while every style flag known was read by walkFlags in the
     // current walk, which visits each element once: an element it meets
     // then has no flags yet, and the lookup is spared (see walkFlags).
@@ -88,26 +95,41 @@ export class Ctx {
   // `read` forces the full read: an element not under its parent in the
   // walk (such as one moved by aria-owns), or one whose markup may style it
   // (see styledByMarkup).  `direct` says el is not a form (see elementTag
-  // in dom.js), so its methods can be called directly.
-  walkFlags(el, parentFlags, read, direct) {
+  // in dom.js), so its methods can be called directly.  Flags decided
+  // without a style read are kept for later calls only when `keep` is
+  // true: they are the parent's, and a later flags(el) reads the same.
+  // `boxTag` says el's markup gives it a box laying out its children
+  // (boxByMarkup) and `parentBoxed` that its parent has one: then, unless
+  // a rule may take its box, el has one too and needs no box check.  Sets
+  // this.childBoxed for el's children.
+  walkFlags(el, parentFlags, read, direct, keep, boxTag, parentBoxed) {
+    const boxable = boxTag && !this.boxAll && !(this.boxCandidates.size > 0 && this.boxCandidates.has(el));
+    const inferred = boxable && parentBoxed;
     if (!this.fresh) {
       const known = this.flagMap.get(el);
-      if (known !== undefined) return known;
+      if (known !== undefined) {
+        this.childBoxed = inferred;
+        return known;
+      }
     }
     if (read || this.readAll || (this.candidates.size > 0 && this.candidates.has(el))) {
+      this.childBoxed = inferred;
       return this.readStyle(el);
     }
-    let rendered;
-    try {
-      rendered = direct === true ? el.checkVisibility() : N.checkVisibility(el);
-    } catch (e) {
-      rendered = false;
+    let rendered = inferred;
+    if (!rendered) {
+      try {
+        rendered = direct === true ? el.checkVisibility() : N.checkVisibility(el);
+      } catch (e) {
+        rendered = false;
+      }
     }
+    this.childBoxed = rendered && boxable;
     // No box: display none or contents, or content nothing renders (select
     // options, canvas fallback, ...).  Only the full read can tell.
     if (!rendered) return this.readStyle(el);
     const f = parentFlags & F_INHERITED;
-    this.flagMap.set(el, f);
+    if (keep === true) this.flagMap.set(el, f);
     return f;
   }
 
@@ -127,7 +149,8 @@ export class Ctx {
     const scan = this.tree(root);
     if (scan.entered) return;
     scan.entered = true;
-    if (!addCandidates(root, scan, this.candidates)) this.readAll = true;
+    if (!addCandidates(root, scan.inherit, this.candidates)) this.readAll = true;
+    if (!addCandidates(root, scan.box, this.boxCandidates)) this.boxAll = true;
   }
 
   // True when el has a non-empty box, false when its box is empty, null
