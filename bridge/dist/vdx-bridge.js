@@ -773,18 +773,25 @@
     }
     return scan;
   }
-  function styledByMarkup(el, tag, names, direct) {
-    if (UA_STYLED.has(tag)) return true;
-    if (names === null) return false;
-    for (let i = 0; i < names.length; i++) {
-      const name = names[i];
-      if (PRESENTATION.has(name)) return true;
-      if (name === "style") {
-        const style = direct ? el.getAttribute("style") : getAttribute(el, "style");
-        if (style !== null && INLINE_WORDS.test(style)) return true;
+  var MARKUP_NONE = 0;
+  var MARKUP_READ = 1;
+  var MARKUP_POINTER = 2;
+  var MARKUP_NO_POINTER = 3;
+  function markupStyle(el, tag, names, direct, html, editable) {
+    if (names !== null) {
+      for (let i = 0; i < names.length; i++) {
+        const name = names[i];
+        if (PRESENTATION.has(name)) return MARKUP_READ;
+        if (name === "style") {
+          const style = direct ? el.getAttribute("style") : getAttribute(el, "style");
+          if (style !== null && INLINE_WORDS.test(style)) return MARKUP_READ;
+        }
       }
     }
-    return false;
+    if (!UA_STYLED.has(tag)) return MARKUP_NONE;
+    if (!html || editable !== false) return MARKUP_READ;
+    if (tag === "a") return names !== null && names.includes("href") ? MARKUP_POINTER : MARKUP_NONE;
+    return tag === "button" ? MARKUP_NO_POINTER : MARKUP_READ;
   }
   function addCandidates(root, selectors, out) {
     if (selectors === null) return false;
@@ -868,17 +875,18 @@
     // flat-tree parent: the inherited ones are the parent's unless a style
     // rule may target el (see sheets.js), and a native box check stands in
     // for display.  Same result as flags(el), with fewer style reads.
-    // `read` forces the full read: an element not under its parent in the
-    // walk (such as one moved by aria-owns), or one whose markup may style it
-    // (see styledByMarkup).  `direct` says el is not a form (see elementTag
-    // in dom.js), so its methods can be called directly.  Flags decided
+    // `read` forces the full read (an element not under its parent in the
+    // walk, such as one moved by aria-owns); `markup` is what el's own
+    // markup does to the inherited properties (a MARKUP_* of markupStyle).
+    // `direct` says el is not a form (see elementTag in dom.js), so its
+    // methods can be called directly.  Flags decided
     // without a style read are kept for later calls only when `keep` is
     // true: they are the parent's, and a later flags(el) reads the same.
     // `boxTag` says el's markup gives it a box laying out its children
     // (boxByMarkup) and `parentBoxed` that its parent has one: then, unless
     // a rule may take its box, el has one too and needs no box check.  Sets
     // this.childBoxed for el's children.
-    walkFlags(el, parentFlags, read, direct, keep, boxTag, parentBoxed) {
+    walkFlags(el, parentFlags, read, markup, direct, keep, boxTag, parentBoxed) {
       const boxable = boxTag && !this.boxAll && !(this.boxCandidates.size > 0 && this.boxCandidates.has(el));
       const inferred = boxable && parentBoxed;
       if (!this.fresh) {
@@ -888,7 +896,7 @@
           return known;
         }
       }
-      if (read || this.readAll || this.candidates.size > 0 && this.candidates.has(el)) {
+      if (read || markup === MARKUP_READ || this.readAll || this.candidates.size > 0 && this.candidates.has(el)) {
         this.childBoxed = inferred;
         return this.readStyle(el);
       }
@@ -902,7 +910,9 @@
       }
       this.childBoxed = rendered && boxable;
       if (!rendered) return this.readStyle(el);
-      const f = parentFlags & F_INHERITED;
+      let f = parentFlags & F_INHERITED;
+      if (markup === MARKUP_POINTER) f |= F_POINTER;
+      else if (markup === MARKUP_NO_POINTER) f &= ~F_POINTER;
       if (keep === true) this.flagMap.set(el, f);
       return f;
     }
@@ -1867,7 +1877,8 @@
     const flags = ctx.walkFlags(
       el,
       inherited,
-      read || styledByMarkup(el, tag, names, direct),
+      read,
+      markupStyle(el, tag, names, direct, html, walk.editable),
       direct,
       named2,
       html && boxByMarkup(tag, names),

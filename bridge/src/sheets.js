@@ -14,7 +14,7 @@
 // The three properties are inherited, so an element that no rule, inline
 // style, presentation attribute or user-agent rule targets has its parent's
 // values; only the elements addCandidates() returns and those whose markup
-// may style them (styledByMarkup) need their style read.  Likewise an
+// may style them (markupStyle) need their style read.  Likewise an
 // element whose box no rule may take away, under a parent with a box that
 // lays its children out, has a box when its markup says so (boxByMarkup).
 
@@ -52,7 +52,7 @@ export function boxByMarkup(tag, names) {
 // form controls), the SVG presentation attributes that may set one of the
 // three properties, and the words of an inline style that may ("all"
 // resets them too).  The walk checks these on each element it visits
-// (see styledByMarkup), so the sheets' own selectors are all a tree needs
+// (see markupStyle), so the sheets' own selectors are all a tree needs
 // to be queried for.
 const UA_STYLED = new Set(['a', 'area', 'button', 'input', 'label', 'select', 'textarea']);
 const PRESENTATION = new Set(['cursor', 'pointer-events', 'visibility']);
@@ -146,29 +146,42 @@ export function scanTree(root) {
   return scan;
 }
 
-// True when el's own markup may give it a cursor, pointer-events or
-// visibility of its own: its tag (tag, its local name) is one the
-// user-agent style sheet styles, or its attribute names (names, or null
-// when it has none) hold a presentation attribute or an inline style that
-// names one of them.  direct says el is not a form (see elementTag).
-export function styledByMarkup(el, tag, names, direct) {
-  if (UA_STYLED.has(tag)) return true;
-  if (names === null) return false;
-  for (let i = 0; i < names.length; i++) {
-    const name = names[i];
-    if (PRESENTATION.has(name)) return true;
-    if (name === 'style') {
-      const style = direct ? el.getAttribute('style') : N.getAttribute(el, 'style');
-      if (style !== null && INLINE_WORDS.test(style)) return true;
+// What an element's own markup does to its cursor, pointer-events and
+// visibility (see markupStyle).
+export const MARKUP_NONE = 0;       // nothing: its parent's values
+export const MARKUP_READ = 1;       // perhaps anything: read its style
+export const MARKUP_POINTER = 2;    // cursor: pointer (a link)
+export const MARKUP_NO_POINTER = 3; // cursor: default (a button)
+
+// What el's own markup may do to the three properties: its tag (tag, its
+// local name; html says el is an HTML element) is one the user-agent style
+// sheet gives a cursor, or its attribute names (names, or null when it has
+// none) hold a presentation attribute or an inline style that names one
+// of them.  The user-agent cursor of a link (pointer) and of a button
+// (default) is known unless an element may be editable (editable false
+// says none can), which changes it; other controls are read.  direct says
+// el is not a form (see elementTag).
+export function markupStyle(el, tag, names, direct, html, editable) {
+  if (names !== null) {
+    for (let i = 0; i < names.length; i++) {
+      const name = names[i];
+      if (PRESENTATION.has(name)) return MARKUP_READ;
+      if (name === 'style') {
+        const style = direct ? el.getAttribute('style') : N.getAttribute(el, 'style');
+        if (style !== null && INLINE_WORDS.test(style)) return MARKUP_READ;
+      }
     }
   }
-  return false;
+  if (!UA_STYLED.has(tag)) return MARKUP_NONE;
+  if (!html || editable !== false) return MARKUP_READ;
+  if (tag === 'a') return names !== null && names.includes('href') ? MARKUP_POINTER : MARKUP_NONE;
+  return tag === 'button' ? MARKUP_NO_POINTER : MARKUP_READ;
 }
 
 // The elements of root that a rule of its sheets may give a cursor,
 // pointer-events or visibility of their own (selectors: scan.inherit), or
 // whose box a rule may take away (scan.box), added to the set out (the
-// elements whose markup may, see styledByMarkup and boxByMarkup, are told
+// elements whose markup may, see markupStyle and boxByMarkup, are told
 // apart during the walk).  Returns false when that cannot be told (every
 // element must then be read).
 export function addCandidates(root, selectors, out) {

@@ -19,7 +19,7 @@ import {
   isHiddenForAria, isHiddenFromAllUsers, neverRendered,
 } from './visibility.js';
 import { render } from './text.js';
-import { boxByMarkup, styledByMarkup } from './sheets.js';
+import { boxByMarkup, markupStyle } from './sheets.js';
 import { checkKeys } from './errors.js';
 
 // Roles that are flattened when they carry no ref.
@@ -267,8 +267,8 @@ function visitElement(walk, el, tag, parent, inherited, read) {
   const html = ns === N.HTML_NS;
   const role = getRole(el, undefined, plain, tag, html);
   const named = (inherited & W_NAMED) !== 0 || keepsFlags(tag, role, names);
-  const flags = ctx.walkFlags(el, inherited, read || styledByMarkup(el, tag, names, direct), direct, named,
-    html && boxByMarkup(tag, names), !read && (inherited & W_BOXED) !== 0);
+  const flags = ctx.walkFlags(el, inherited, read, markupStyle(el, tag, names, direct, html, walk.editable),
+    direct, named, html && boxByMarkup(tag, names), !read && (inherited & W_BOXED) !== 0);
   const boxed = ctx.childBoxed;
   if ((flags & F_NONE) !== 0) return;
   const visible = (flags & F_HIDDEN) === 0;

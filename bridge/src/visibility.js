@@ -8,7 +8,7 @@
 
 import * as N from './natives.js';
 import { ariaToken, flatParent, isElement, tagOf } from './dom.js';
-import { addCandidates, scanTree } from './sheets.js';
+import { addCandidates, MARKUP_NO_POINTER, MARKUP_POINTER, MARKUP_READ, scanTree } from './sheets.js';
 
 // Style flags of an element.  The last three are inherited properties.
 export const F_NONE = 1;       // display: none
@@ -92,17 +92,18 @@ export class Ctx {
   // flat-tree parent: the inherited ones are the parent's unless a style
   // rule may target el (see sheets.js), and a native box check stands in
   // for display.  Same result as flags(el), with fewer style reads.
-  // `read` forces the full read: an element not under its parent in the
-  // walk (such as one moved by aria-owns), or one whose markup may style it
-  // (see styledByMarkup).  `direct` says el is not a form (see elementTag
-  // in dom.js), so its methods can be called directly.  Flags decided
+  // `read` forces the full read (an element not under its parent in the
+  // walk, such as one moved by aria-owns); `markup` is what el's own
+  // markup does to the inherited properties (a MARKUP_* of markupStyle).
+  // `direct` says el is not a form (see elementTag in dom.js), so its
+  // methods can be called directly.  Flags decided
   // without a style read are kept for later calls only when `keep` is
   // true: they are the parent's, and a later flags(el) reads the same.
   // `boxTag` says el's markup gives it a box laying out its children
   // (boxByMarkup) and `parentBoxed` that its parent has one: then, unless
   // a rule may take its box, el has one too and needs no box check.  Sets
   // this.childBoxed for el's children.
-  walkFlags(el, parentFlags, read, direct, keep, boxTag, parentBoxed) {
+  walkFlags(el, parentFlags, read, markup, direct, keep, boxTag, parentBoxed) {
     const boxable = boxTag && !this.boxAll && !(this.boxCandidates.size > 0 && this.boxCandidates.has(el));
     const inferred = boxable && parentBoxed;
     if (!this.fresh) {
@@ -112,7 +113,8 @@ export class Ctx {
         return known;
       }
     }
-    if (read || this.readAll || (this.candidates.size > 0 && this.candidates.has(el))) {
+    if (read || markup === MARKUP_READ || this.readAll ||
+        (this.candidates.size > 0 && this.candidates.has(el))) {
       this.childBoxed = inferred;
       return this.readStyle(el);
     }
@@ -128,7 +130,9 @@ export class Ctx {
     // No box: display none or contents, or content nothing renders (select
     // options, canvas fallback, ...).  Only the full read can tell.
     if (!rendered) return this.readStyle(el);
-    const f = parentFlags & F_INHERITED;
+    let f = parentFlags & F_INHERITED;
+    if (markup === MARKUP_POINTER) f |= F_POINTER;
+    else if (markup === MARKUP_NO_POINTER) f &= ~F_POINTER;
     if (keep === true) this.flagMap.set(el, f);
     return f;
   }
