@@ -1122,8 +1122,23 @@
   var INVISIBLE = /[\u00ad\u200b-\u200d\u2060\ufeff]/g;
   var ASCII_SPACES = /[ \t\n\f\r]+/g;
   function flatten(s) {
-    if (s.length === 0) return s;
+    if (s.length === 0 || isFlat(s)) return s;
     return s.replace(INVISIBLE, "").replace(ASCII_SPACES, " ").replace(/^ | $/g, "");
+  }
+  function isFlat(s) {
+    const n = s.length;
+    if (s.charCodeAt(0) === 32 || s.charCodeAt(n - 1) === 32) return false;
+    let prev = 0;
+    for (let i = 0; i < n; i++) {
+      const c = s.charCodeAt(i);
+      if (c < 33) {
+        if (c !== 32 || prev === 32) return false;
+      } else if (c >= 173 && (c === 173 || c >= 8203 && c <= 8205 || c === 8288 || c === 65279)) {
+        return false;
+      }
+      prev = c;
+    }
+    return true;
   }
   function collapse(s) {
     return s.replace(ASCII_SPACES, " ");
