@@ -24,8 +24,11 @@
   var getAttribute = method(Element.prototype, "getAttribute");
   var hasAttribute = method(Element.prototype, "hasAttribute");
   var getAttributeNames = method(Element.prototype, "getAttributeNames");
+  var hasAttributes = method(Element.prototype, "hasAttributes");
   var querySelectorAll = method(Element.prototype, "querySelectorAll");
   var docQuerySelectorAll = method(Document.prototype, "querySelectorAll");
+  var docGetElementsByTagName = method(Document.prototype, "getElementsByTagName");
+  var collectionLength = getter(HTMLCollection.prototype, "length");
   var fragQuerySelectorAll = method(DocumentFragment.prototype, "querySelectorAll");
   var matches = method(Element.prototype, "matches");
   var shadowRoot = getter(Element.prototype, "shadowRoot");
@@ -633,9 +636,75 @@
   // src/sheets.js
   var PSEUDO_SELECTOR = /:(?:before|after)\b/i;
   var CROSS_TREE = /:host|::slotted|::part/i;
-  var ALWAYS = 'a,area,button,input,label,select,textarea,[cursor],[pointer-events],[visibility],[style*="cursor" i],[style*="pointer-events" i],[style*="visibility" i],[style*="all" i]';
+  var UA_BOXED = /* @__PURE__ */ new Set([
+    "html",
+    "body",
+    "div",
+    "span",
+    "p",
+    "a",
+    "li",
+    "ul",
+    "ol",
+    "section",
+    "article",
+    "header",
+    "footer",
+    "main",
+    "nav",
+    "aside",
+    "h1",
+    "h2",
+    "h3",
+    "h4",
+    "h5",
+    "h6",
+    "b",
+    "i",
+    "em",
+    "strong",
+    "small",
+    "u",
+    "s",
+    "mark",
+    "code",
+    "pre",
+    "blockquote",
+    "dl",
+    "dt",
+    "dd",
+    "figure",
+    "figcaption",
+    "label",
+    "button",
+    "abbr",
+    "cite",
+    "q",
+    "sub",
+    "sup",
+    "time",
+    "address",
+    "kbd",
+    "samp",
+    "var"
+  ]);
+  var BOX_ATTRIBUTES = /* @__PURE__ */ new Set(["hidden", "popover", "style"]);
+  function boxByMarkup(tag, names) {
+    if (!UA_BOXED.has(tag)) return false;
+    if (names === null) return true;
+    for (let i = 0; i < names.length; i++) {
+      if (BOX_ATTRIBUTES.has(names[i])) return false;
+    }
+    return true;
+  }
+  var UA_STYLED = /* @__PURE__ */ new Set(["a", "area", "button", "input", "label", "select", "textarea"]);
+  var PRESENTATION = /* @__PURE__ */ new Set(["cursor", "pointer-events", "visibility"]);
+  var INLINE_WORDS = /cursor|pointer-events|visibility|all/i;
   function setsInherited(style) {
     return !!(style.cursor || style.pointerEvents || style.visibility);
+  }
+  function setsBox(style) {
+    return !!(style.display || style.contentVisibility);
   }
   function scanRules(rules, scan, nested) {
     for (let i = 0; i < rules.length; i++) {
@@ -644,9 +713,14 @@
       if (selector !== void 0) {
         if (PSEUDO_SELECTOR.test(selector)) scan.pseudo = true;
         if (r.style && r.style.textTransform) scan.transform = true;
+        const flat = !nested && !CROSS_TREE.test(selector);
         if (r.style && setsInherited(r.style) && scan.inherit !== null) {
-          if (nested || CROSS_TREE.test(selector)) scan.inherit = null;
-          else scan.inherit.push(selector);
+          if (flat) scan.inherit.push(selector);
+          else scan.inherit = null;
+        }
+        if (r.style && setsBox(r.style) && scan.box !== null) {
+          if (flat) scan.box.push(selector);
+          else scan.box = null;
         }
         if (r.cssRules && r.cssRules.length > 0) scanRules(r.cssRules, scan, true);
         continue;
@@ -657,12 +731,14 @@
       }
       if (r.keyText !== void 0) {
         if (r.style && setsInherited(r.style)) scan.inherit = null;
+        if (r.style && setsBox(r.style)) scan.box = null;
         continue;
       }
       if (r.cssRules && r.cssRules.length > 0) {
         scanRules(r.cssRules, scan, nested || r.start !== void 0);
-      } else if (r.style && setsInherited(r.style)) {
-        scan.inherit = null;
+      } else if (r.style) {
+        if (setsInherited(r.style)) scan.inherit = null;
+        if (setsBox(r.style)) scan.box = null;
       }
     }
   }
@@ -674,12 +750,13 @@
       scan.pseudo = true;
       scan.transform = true;
       scan.inherit = null;
+      scan.box = null;
       return;
     }
     if (rules) scanRules(rules, scan, false);
   }
   function scanTree(root) {
-    const scan = { pseudo: false, transform: false, inherit: [], entered: false };
+    const scan = { pseudo: false, transform: false, inherit: [], box: [], entered: false };
     const lists = [root.styleSheets, root.adoptedStyleSheets];
     for (let l = 0; l < lists.length; l++) {
       const list = lists[l];
@@ -696,13 +773,32 @@
     }
     return scan;
   }
-  function addCandidates(root, scan, out) {
-    if (scan.inherit === null) return false;
-    let selector = ALWAYS;
-    for (let i = 0; i < scan.inherit.length; i++) selector += "," + scan.inherit[i];
+  var MARKUP_NONE = 0;
+  var MARKUP_READ = 1;
+  var MARKUP_POINTER = 2;
+  var MARKUP_NO_POINTER = 3;
+  function markupStyle(el, tag, names, direct, html, editable) {
+    if (names !== null) {
+      for (let i = 0; i < names.length; i++) {
+        const name = names[i];
+        if (PRESENTATION.has(name)) return MARKUP_READ;
+        if (name === "style") {
+          const style = direct ? el.getAttribute("style") : getAttribute(el, "style");
+          if (style !== null && INLINE_WORDS.test(style)) return MARKUP_READ;
+        }
+      }
+    }
+    if (!UA_STYLED.has(tag)) return MARKUP_NONE;
+    if (!html || editable !== false) return MARKUP_READ;
+    if (tag === "a") return names !== null && names.includes("href") ? MARKUP_POINTER : MARKUP_NONE;
+    return tag === "button" ? MARKUP_NO_POINTER : MARKUP_READ;
+  }
+  function addCandidates(root, selectors, out) {
+    if (selectors === null) return false;
+    if (selectors.length === 0) return true;
     let list;
     try {
-      list = nodeType(root) === DOCUMENT_NODE ? docQuerySelectorAll(root, selector) : fragQuerySelectorAll(root, selector);
+      list = nodeType(root) === DOCUMENT_NODE ? docQuerySelectorAll(root, selectors.join(",")) : fragQuerySelectorAll(root, selectors.join(","));
     } catch (e) {
       return false;
     }
@@ -730,6 +826,10 @@
       this.transforms = /* @__PURE__ */ new Map();
       this.candidates = /* @__PURE__ */ new Set();
       this.readAll = false;
+      this.boxCandidates = /* @__PURE__ */ new Set();
+      this.boxAll = false;
+      this.childBoxed = false;
+      this.fresh = true;
       this.unmeasurable = 0;
       this.failed = /* @__PURE__ */ new Set();
     }
@@ -738,12 +838,15 @@
     // visible, without a pointer cursor.
     flags(el) {
       const f = this.flagMap.get(el);
-      return f === void 0 ? this.readStyle(el) : f;
+      if (f !== void 0) return f;
+      this.fresh = false;
+      return this.readStyle(el);
     }
     // The computed display of el.
     display(el) {
       const d = this.displays.get(el);
       if (d !== void 0) return d;
+      this.fresh = false;
       this.readStyle(el);
       return this.displays.get(el);
     }
@@ -773,21 +876,44 @@
     // rule may target el (see sheets.js), and a native box check stands in
     // for display.  Same result as flags(el), with fewer style reads.
     // `read` forces the full read (an element not under its parent in the
-    // walk, such as one moved by aria-owns).  `direct` says el is not a form
-    // (see elementTag in dom.js), so its methods can be called directly.
-    walkFlags(el, parentFlags, read, direct) {
-      const known = this.flagMap.get(el);
-      if (known !== void 0) return known;
-      if (read || this.readAll || this.candidates.has(el)) return this.readStyle(el);
-      let rendered;
-      try {
-        rendered = direct === true ? el.checkVisibility() : checkVisibility(el);
-      } catch (e) {
-        rendered = false;
+    // walk, such as one moved by aria-owns); `markup` is what el's own
+    // markup does to the inherited properties (a MARKUP_* of markupStyle).
+    // `direct` says el is not a form (see elementTag in dom.js), so its
+    // methods can be called directly.  Flags decided
+    // without a style read are kept for later calls only when `keep` is
+    // true: they are the parent's, and a later flags(el) reads the same.
+    // `boxTag` says el's markup gives it a box laying out its children
+    // (boxByMarkup) and `parentBoxed` that its parent has one: then, unless
+    // a rule may take its box, el has one too and needs no box check.  Sets
+    // this.childBoxed for el's children.
+    walkFlags(el, parentFlags, read, markup, direct, keep, boxTag, parentBoxed) {
+      const boxable = boxTag && !this.boxAll && !(this.boxCandidates.size > 0 && this.boxCandidates.has(el));
+      const inferred = boxable && parentBoxed;
+      if (!this.fresh) {
+        const known = this.flagMap.get(el);
+        if (known !== void 0) {
+          this.childBoxed = inferred;
+          return known;
+        }
       }
+      if (read || markup === MARKUP_READ || this.readAll || this.candidates.size > 0 && this.candidates.has(el)) {
+        this.childBoxed = inferred;
+        return this.readStyle(el);
+      }
+      let rendered = inferred;
+      if (!rendered) {
+        try {
+          rendered = direct === true ? el.checkVisibility() : checkVisibility(el);
+        } catch (e) {
+          rendered = false;
+        }
+      }
+      this.childBoxed = rendered && boxable;
       if (!rendered) return this.readStyle(el);
-      const f = parentFlags & F_INHERITED;
-      this.flagMap.set(el, f);
+      let f = parentFlags & F_INHERITED;
+      if (markup === MARKUP_POINTER) f |= F_POINTER;
+      else if (markup === MARKUP_NO_POINTER) f &= ~F_POINTER;
+      if (keep === true) this.flagMap.set(el, f);
       return f;
     }
     // The scan of a tree's style sheets (see sheets.js), once per call.
@@ -805,7 +931,8 @@
       const scan = this.tree(root);
       if (scan.entered) return;
       scan.entered = true;
-      if (!addCandidates(root, scan, this.candidates)) this.readAll = true;
+      if (!addCandidates(root, scan.inherit, this.candidates)) this.readAll = true;
+      if (!addCandidates(root, scan.box, this.boxCandidates)) this.boxAll = true;
     }
     // True when el has a non-empty box, false when its box is empty, null
     // when it cannot be read.
@@ -950,8 +1077,8 @@
     }
     return false;
   }
-  function isActionable(ctx, el) {
-    if ((ctx.flags(el) & F_NO_EVENTS) !== 0) return false;
+  function isActionable(ctx, el, flags) {
+    if (((flags === void 0 ? ctx.flags(el) : flags) & F_NO_EVENTS) !== 0) return false;
     return ctx.hasBox(el) === true;
   }
 
@@ -1003,8 +1130,23 @@
   var INVISIBLE = /[\u00ad\u200b-\u200d\u2060\ufeff]/g;
   var ASCII_SPACES = /[ \t\n\f\r]+/g;
   function flatten(s) {
-    if (s.length === 0) return s;
+    if (s.length === 0 || isFlat(s)) return s;
     return s.replace(INVISIBLE, "").replace(ASCII_SPACES, " ").replace(/^ | $/g, "");
+  }
+  function isFlat(s) {
+    const n = s.length;
+    if (s.charCodeAt(0) === 32 || s.charCodeAt(n - 1) === 32) return false;
+    let prev = 0;
+    for (let i = 0; i < n; i++) {
+      const c = s.charCodeAt(i);
+      if (c < 33) {
+        if (c !== 32 || prev === 32) return false;
+      } else if (c >= 173 && (c === 173 || c >= 8203 && c <= 8205 || c === 8288 || c === 65279)) {
+        return false;
+      }
+      prev = c;
+    }
+    return true;
   }
   function collapse(s) {
     return s.replace(ASCII_SPACES, " ");
@@ -1493,26 +1635,27 @@
     }
     const kids = node.children;
     const hasValue = node.value != null && node.value !== "";
-    const props = [];
-    if (node.url != null) props.push("/url", node.url);
-    if (node.placeholder) props.push("/placeholder", node.placeholder);
-    const valueLine = hasValue && (kids.length > 0 || props.length > 0);
-    if (props.length === 0 && kids.length === 0) {
+    const url = node.url != null;
+    const placeholder = !!node.placeholder;
+    const props = (url ? 1 : 0) + (placeholder ? 1 : 0);
+    const valueLine = hasValue && (kids.length > 0 || props > 0);
+    if (props === 0 && kids.length === 0) {
       out.lines.push(hasValue ? key + ": " + yamlValue(node.value) : key);
       return;
     }
-    if (props.length === 0 && !valueLine && kids.length === 1 && typeof kids[0] === "string") {
+    if (props === 0 && !valueLine && kids.length === 1 && typeof kids[0] === "string") {
       out.lines.push(key + ": " + yamlValue(kids[0]));
       return;
     }
     if (depth + 1 > out.maxDepth) {
-      const hidden = kids.length + props.length / 2 + (valueLine ? 1 : 0);
+      const hidden = kids.length + props + (valueLine ? 1 : 0);
       out.lines.push(indent + "- " + yamlKey(raw + " [+" + hidden + "]"));
       return;
     }
     out.lines.push(key + ":");
     const inner = indent + "  ";
-    for (let i = 0; i < props.length; i += 2) out.lines.push(inner + "- " + props[i] + ": " + yamlValue(props[i + 1]));
+    if (url) out.lines.push(inner + "- /url: " + yamlValue(node.url));
+    if (placeholder) out.lines.push(inner + "- /placeholder: " + yamlValue(node.placeholder));
     if (valueLine) out.lines.push(inner + (kids.length > 0 ? "- /value: " : "- text: ") + yamlValue(node.value));
     for (const child2 of kids) renderNode(out, child2, inner, depth + 1);
   }
@@ -1590,9 +1733,33 @@
   ]);
   var TABLE_PARTS = /* @__PURE__ */ new Set(["row", "cell", "gridcell", "columnheader", "rowheader"]);
   var FORM_TAGS = /* @__PURE__ */ new Set(["input", "select", "textarea", "button", "fieldset", "optgroup", "option"]);
+  var SHADOW_HOSTS = /* @__PURE__ */ new Set([
+    "article",
+    "aside",
+    "blockquote",
+    "body",
+    "div",
+    "footer",
+    "h1",
+    "h2",
+    "h3",
+    "h4",
+    "h5",
+    "h6",
+    "header",
+    "main",
+    "nav",
+    "p",
+    "section",
+    "span"
+  ]);
+  var WALK_NAMES = new Set(WALK_ATTRIBUTES.slice(1, -1).split("],["));
   var SNAPSHOT_OPTIONS = ["root", "depth", "maxOptions", "maxElements", "maxChars", "fromLine"];
   var W_DISABLED = 16;
   var W_NO_TEXT = 32;
+  var W_NAMED = 64;
+  var W_BOXED = 128;
+  var NAMING_TAGS = /* @__PURE__ */ new Set(["label", "legend", "caption", "figcaption", "fieldset", "figure", "table"]);
   var TAIL = 3;
   var Sep = class {
     constructor(el) {
@@ -1605,15 +1772,23 @@
     const maxChars = opts.maxChars == null || !(opts.maxChars < 2 ** 31) ? Infinity : Math.max(1, opts.maxChars | 0);
     const fromLine = opts.fromLine == null ? 0 : Math.max(0, opts.fromLine | 0);
     let slack = opts.depth == null ? 1.5 : Infinity;
+    const ctx = new Ctx();
     for (; ; ) {
       const budget = maxChars === Infinity || slack > 10 ? null : { fromLine, cutChars: maxChars, maxChars: maxChars * slack + 512, lines: 0, chars: 0, stopped: false };
-      const r = snapshotOnce(env, opts, budget);
+      const r = snapshotOnce(ctx, env, opts, budget);
       if (r !== null) return r;
+      ctx.fresh = false;
       slack *= 4;
     }
   }
-  function snapshotOnce(env, opts, budget) {
-    const ctx = new Ctx();
+  function snapshotOnce(ctx, env, opts, budget) {
+    const marked = docQuerySelectorAll(document, "[contenteditable],[aria-owns]");
+    let editable = document.designMode === "on";
+    const owners = [];
+    for (let i = 0; i < marked.length; i++) {
+      if (hasAttribute(marked[i], "aria-owns")) owners.push(marked[i]);
+      if (hasAttribute(marked[i], "contenteditable")) editable = true;
+    }
     const walk = {
       ctx,
       env,
@@ -1625,25 +1800,23 @@
       active: deepActiveElement(document),
       owned: /* @__PURE__ */ new Map(),
       ownedDone: /* @__PURE__ */ new Set(),
-      // Elements with one of WALK_ATTRIBUTES; the others are plain.
-      attrs: /* @__PURE__ */ new Set(),
       // Whether any element can be editable, which makes it focusable.
-      editable: docQuerySelectorAll(document, "[contenteditable]").length > 0 || document.designMode === "on"
+      editable
     };
     let rootEl = documentElement(document);
     if (opts.root != null) rootEl = env.resolve(opts.root);
-    collectOwned(walk, docQuerySelectorAll(document, "[aria-owns]"), opts.root != null ? rootEl : null);
-    enterTree(walk, document);
+    collectOwned(walk, owners, opts.root != null ? rootEl : null);
+    ctx.enterTree(document);
     const top = { role: "fragment", children: [] };
     if (rootEl) {
       const shadowRoot2 = getRootNode(rootEl);
-      if (shadowRoot2 !== document) enterTree(walk, shadowRoot2);
+      if (shadowRoot2 !== document) ctx.enterTree(shadowRoot2);
       visitElement(walk, rootEl, elementTag(rootEl), top, 0, true);
     }
     finish(ctx, top);
     const depth = opts.depth == null ? Infinity : Math.max(0, opts.depth | 0);
     const out = render(top, env, depth);
-    const elements = opts.root != null ? walk.count : docQuerySelectorAll(document, "*").length;
+    const elements = opts.root != null ? walk.count : collectionLength(docGetElementsByTagName(document, "*"));
     const r = {
       text: "",
       element_count: elements,
@@ -1697,10 +1870,11 @@
       walk.limit = walk.count;
     }
   }
-  function enterTree(walk, root) {
-    walk.ctx.enterTree(root);
-    const list = nodeType(root) === DOCUMENT_NODE ? docQuerySelectorAll(root, WALK_ATTRIBUTES) : fragQuerySelectorAll(root, WALK_ATTRIBUTES);
-    for (let i = 0; i < list.length; i++) walk.attrs.add(list[i]);
+  function hasWalkAttribute(names) {
+    for (let i = 0; i < names.length; i++) {
+      if (WALK_NAMES.has(names[i])) return true;
+    }
+    return false;
   }
   function collectOwned(walk, owners, scope) {
     for (let i = 0; i < owners.length; i++) {
@@ -1717,26 +1891,37 @@
   function visitElement(walk, el, tag, parent, inherited, read) {
     const ctx = walk.ctx;
     walk.count++;
-    const plain = !walk.attrs.has(el);
     const direct = tag !== "form";
     const ns = direct ? el.namespaceURI : namespaceURI(el);
-    if (neverRendered(tag, ns) || !plain && (ariaToken(el, "aria-hidden") === "true" || hasAttribute(el, "inert"))) {
-      return;
-    }
-    const shadow = direct ? el.shadowRoot : shadowRoot(el);
-    if (shadow) enterTree(walk, shadow);
-    const flags = ctx.walkFlags(el, inherited, read, direct);
-    if ((flags & F_NONE) !== 0) return;
-    const visible = (flags & F_HIDDEN) === 0;
+    if (neverRendered(tag, ns)) return;
+    const names = (direct ? el.hasAttributes() : hasAttributes(el)) ? direct ? el.getAttributeNames() : getAttributeNames(el) : null;
+    const plain = names === null || !hasWalkAttribute(names);
+    if (!plain && (ariaToken(el, "aria-hidden") === "true" || hasAttribute(el, "inert"))) return;
+    const shadow = !SHADOW_HOSTS.has(tag) && tag.indexOf("-") < 0 ? null : direct ? el.shadowRoot : shadowRoot(el);
+    if (shadow) ctx.enterTree(shadow);
     const html = ns === HTML_NS;
     const role = getRole(el, void 0, plain, tag, html);
+    const named2 = (inherited & W_NAMED) !== 0 || keepsFlags(tag, role, names);
+    const flags = ctx.walkFlags(
+      el,
+      inherited,
+      read,
+      markupStyle(el, tag, names, direct, html, walk.editable),
+      direct,
+      named2,
+      html && boxByMarkup(tag, names),
+      !read && (inherited & W_BOXED) !== 0
+    );
+    const boxed = ctx.childBoxed;
+    if ((flags & F_NONE) !== 0) return;
+    const visible = (flags & F_HIDDEN) === 0;
     const pointer = (flags & F_POINTER) !== 0;
     const disabled = (inherited & W_DISABLED) !== 0 || !plain && ariaToken(el, "aria-disabled") === "true";
     const labelling = html && tag === "label" && labelsRenderedControl(ctx, el);
-    const childInherited = flags & F_INHERITED | (disabled ? W_DISABLED : 0) | ((inherited & W_NO_TEXT) !== 0 || labelling ? W_NO_TEXT : 0);
+    const childInherited = flags & F_INHERITED | (disabled ? W_DISABLED : 0) | ((inherited & W_NO_TEXT) !== 0 || labelling ? W_NO_TEXT : 0) | (named2 ? W_NAMED : 0) | (boxed ? W_BOXED : 0);
     if (shadow) collectOwned(walk, fragQuerySelectorAll(shadow, "[aria-owns]"), null);
     const outermostPointer = pointer && (inherited & F_POINTER) === 0 && !labelling;
-    const wantsRef = visible && isRefWorthy(el, tag, role, outermostPointer, plain, walk.editable, html) && isActionable(ctx, el);
+    const wantsRef = visible && isRefWorthy(el, tag, role, outermostPointer, plain, walk.editable, html) && isActionable(ctx, el, flags);
     const node = visible && (wantsRef || !FLATTENED.has(role)) ? createNode(walk, el, tag, html, role, wantsRef, disabled, plain) : null;
     if (node !== null && walk.budget !== null) {
       spend(walk, 1, role.length + node.states.length + (wantsRef ? 14 : 4));
@@ -1767,6 +1952,9 @@
       if (walk.budget !== null) spend(walk, 0, node.name.length + (node.url === null ? 0 : node.url.length));
       parent.children.push(node);
     }
+  }
+  function keepsFlags(tag, role, names) {
+    return NAME_FROM_CONTENT.has(role) || NAMING_TAGS.has(tag) || names !== null && names.includes("id");
   }
   function visitChildren(walk, el, htmlTag, direct, shadow, target, inherited) {
     if (htmlTag === "slot") {

@@ -9,27 +9,68 @@
 //            visibility, or null when they cannot all be known (an
 //            unreadable sheet, :host, ::slotted, ::part, @scope, nested
 //            rules or keyframes that set one of them).
+//   box      the selectors of the rules that set display or
+//            content-visibility, or null as for inherit.
 // The three properties are inherited, so an element that no rule, inline
 // style, presentation attribute or user-agent rule targets has its parent's
-// values; only the elements candidates() returns need their style read.
+// values; only the elements addCandidates() returns and those whose markup
+// may style them (markupStyle) need their style read.  Likewise an
+// element whose box no rule may take away, under a parent with a box that
+// lays its children out, has a box when its markup says so (boxByMarkup).
 
 import * as N from './natives.js';
 
 const PSEUDO_SELECTOR = /:(?:before|after)\b/i;
 const CROSS_TREE = /:host|::slotted|::part/i;
 
-// Elements the user-agent style sheet gives their own cursor (links and
-// form controls), and the SVG presentation attributes and inline styles
-// that may set one of the three properties.  "all" resets them too.
-const ALWAYS = 'a,area,button,input,label,select,textarea,[cursor],[pointer-events],[visibility],' +
-  '[style*="cursor" i],[style*="pointer-events" i],[style*="visibility" i],[style*="all" i]';
+// HTML elements the user-agent style sheet gives a box of their own (not
+// none, not contents) in which their children are laid out as boxes, and
+// the attributes that may change that (the user-agent sheet hides
+// [hidden] and a closed [popover]; an inline style may do anything).
+const UA_BOXED = new Set(['html', 'body', 'div', 'span', 'p', 'a', 'li', 'ul', 'ol', 'section',
+  'article', 'header', 'footer', 'main', 'nav', 'aside', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'b', 'i',
+  'em', 'strong', 'small', 'u', 's', 'mark', 'code', 'pre', 'blockquote', 'dl', 'dt', 'dd', 'figure',
+  'figcaption', 'label', 'button', 'abbr', 'cite', 'q', 'sub', 'sup', 'time', 'address', 'kbd',
+  'samp', 'var']);
+const BOX_ATTRIBUTES = new Set(['hidden', 'popover', 'style']);
+
+// True when an HTML element's markup alone gives it a box that lays out
+// its children as boxes, given that its flat-tree parent has such a box
+// and no rule of its sheets sets display or content-visibility on it
+// (scan.box): its tag (tag) is one the user-agent sheet boxes, and none
+// of its attribute names (names, null when it has none) can say otherwise.
+export function boxByMarkup(tag, names) {
+  if (!UA_BOXED.has(tag)) return false;
+  if (names === null) return true;
+  for (let i = 0; i < names.length; i++) {
+    if (BOX_ATTRIBUTES.has(names[i])) return false;
+  }
+  return true;
+}
+
+// The tags the user-agent style sheet gives their own cursor (links and
+// form controls), the SVG presentation attributes that may set one of the
+// three properties, and the words of an inline style that may ("all"
+// resets them too).  The walk checks these on each element it visits
+// (see markupStyle), so the sheets' own selectors are all a tree needs
+// to be queried for.
+const UA_STYLED = new Set(['a', 'area', 'button', 'input', 'label', 'select', 'textarea']);
+const PRESENTATION = new Set(['cursor', 'pointer-events', 'visibility']);
+const INLINE_WORDS = /cursor|pointer-events|visibility|all/i;
 
 function setsInherited(style) {
   return !!(style.cursor || style.pointerEvents || style.visibility);
 }
 
-// Adds to scan what rules (a CSSRuleList) say; sets scan.inherit to null
-// when they set an inherited property the selector list cannot express.
+// Whether a declaration block may take an element's box away, or its
+// children's (display, content-visibility; `all` sets both).
+function setsBox(style) {
+  return !!(style.display || style.contentVisibility);
+}
+
+// Adds to scan what rules (a CSSRuleList) say; sets scan.inherit (scan.box)
+// to null when they set an inherited property (a box property) the
+// selector list cannot express.
 function scanRules(rules, scan, nested) {
   for (let i = 0; i < rules.length; i++) {
     const r = rules[i];
@@ -37,9 +78,14 @@ function scanRules(rules, scan, nested) {
     if (selector !== undefined) {
       if (PSEUDO_SELECTOR.test(selector)) scan.pseudo = true;
       if (r.style && r.style.textTransform) scan.transform = true;
+      const flat = !nested && !CROSS_TREE.test(selector);
       if (r.style && setsInherited(r.style) && scan.inherit !== null) {
-        if (nested || CROSS_TREE.test(selector)) scan.inherit = null;
-        else scan.inherit.push(selector);
+        if (flat) scan.inherit.push(selector);
+        else scan.inherit = null;
+      }
+      if (r.style && setsBox(r.style) && scan.box !== null) {
+        if (flat) scan.box.push(selector);
+        else scan.box = null;
       }
       if (r.cssRules && r.cssRules.length > 0) scanRules(r.cssRules, scan, true);
       continue;
@@ -50,13 +96,16 @@ function scanRules(rules, scan, nested) {
     }
     if (r.keyText !== undefined) { // a keyframe
       if (r.style && setsInherited(r.style)) scan.inherit = null;
+      if (r.style && setsBox(r.style)) scan.box = null;
       continue;
     }
     if (r.cssRules && r.cssRules.length > 0) {
       // @scope limits its rules to a subtree no flat selector states.
       scanRules(r.cssRules, scan, nested || r.start !== undefined);
-    } else if (r.style && setsInherited(r.style)) {
-      scan.inherit = null; // declarations nested in a style rule's group rule
+    } else if (r.style) {
+      // declarations nested in a style rule's group rule
+      if (setsInherited(r.style)) scan.inherit = null;
+      if (setsBox(r.style)) scan.box = null;
     }
   }
 }
@@ -70,6 +119,7 @@ function scanSheet(sheet, scan) {
     scan.pseudo = true;
     scan.transform = true;
     scan.inherit = null;
+    scan.box = null;
     return;
   }
   if (rules) scanRules(rules, scan, false);
@@ -77,7 +127,7 @@ function scanSheet(sheet, scan) {
 
 // { pseudo, inherit } for the author sheets of root.
 export function scanTree(root) {
-  const scan = { pseudo: false, transform: false, inherit: [], entered: false };
+  const scan = { pseudo: false, transform: false, inherit: [], box: [], entered: false };
   const lists = [root.styleSheets, root.adoptedStyleSheets];
   for (let l = 0; l < lists.length; l++) {
     const list = lists[l];
@@ -96,17 +146,51 @@ export function scanTree(root) {
   return scan;
 }
 
-// The elements of root whose cursor, pointer-events or visibility may
-// differ from their flat-tree parent's, added to the set out.  Returns
-// false when that cannot be told (every element must then be read).
-export function addCandidates(root, scan, out) {
-  if (scan.inherit === null) return false;
-  let selector = ALWAYS;
-  for (let i = 0; i < scan.inherit.length; i++) selector += ',' + scan.inherit[i];
+// What an element's own markup does to its cursor, pointer-events and
+// visibility (see markupStyle).
+export const MARKUP_NONE = 0;       // nothing: its parent's values
+export const MARKUP_READ = 1;       // perhaps anything: read its style
+export const MARKUP_POINTER = 2;    // cursor: pointer (a link)
+export const MARKUP_NO_POINTER = 3; // cursor: default (a button)
+
+// What el's own markup may do to the three properties: its tag (tag, its
+// local name; html says el is an HTML element) is one the user-agent style
+// sheet gives a cursor, or its attribute names (names, or null when it has
+// none) hold a presentation attribute or an inline style that names one
+// of them.  The user-agent cursor of a link (pointer) and of a button
+// (default) is known unless an element may be editable (editable false
+// says none can), which changes it; other controls are read.  direct says
+// el is not a form (see elementTag).
+export function markupStyle(el, tag, names, direct, html, editable) {
+  if (names !== null) {
+    for (let i = 0; i < names.length; i++) {
+      const name = names[i];
+      if (PRESENTATION.has(name)) return MARKUP_READ;
+      if (name === 'style') {
+        const style = direct ? el.getAttribute('style') : N.getAttribute(el, 'style');
+        if (style !== null && INLINE_WORDS.test(style)) return MARKUP_READ;
+      }
+    }
+  }
+  if (!UA_STYLED.has(tag)) return MARKUP_NONE;
+  if (!html || editable !== false) return MARKUP_READ;
+  if (tag === 'a') return names !== null && names.includes('href') ? MARKUP_POINTER : MARKUP_NONE;
+  return tag === 'button' ? MARKUP_NO_POINTER : MARKUP_READ;
+}
+
+// The elements of root that a rule of its sheets may give a cursor,
+// pointer-events or visibility of their own (selectors: scan.inherit), or
+// whose box a rule may take away (scan.box), added to the set out (the
+// elements whose markup may, see markupStyle and boxByMarkup, are told
+// apart during the walk).  Returns false when that cannot be told (every
+// element must then be read).
+export function addCandidates(root, selectors, out) {
+  if (selectors === null) return false;
+  if (selectors.length === 0) return true;
   let list;
   try {
-    list = N.nodeType(root) === N.DOCUMENT_NODE ? N.docQuerySelectorAll(root, selector)
-      : N.fragQuerySelectorAll(root, selector);
+    list = N.nodeType(root) === N.DOCUMENT_NODE ? N.docQuerySelectorAll(root, selectors.join(','))
+      : N.fragQuerySelectorAll(root, selectors.join(','));
   } catch (e) {
     return false;
   }

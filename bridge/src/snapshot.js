@@ -19,6 +19,7 @@ import {
   isHiddenForAria, isHiddenFromAllUsers, neverRendered,
 } from './visibility.js';
 import { render } from './text.js';
+import { boxByMarkup, markupStyle } from './sheets.js';
 import { checkKeys } from './errors.js';
 
 // Roles that are flattened when they carry no ref.
@@ -39,12 +40,25 @@ const CHILDREN_PRESENTATIONAL = new Set([
 const TABLE_PARTS = new Set(['row', 'cell', 'gridcell', 'columnheader', 'rowheader']);
 const FORM_TAGS = new Set(['input', 'select', 'textarea', 'button', 'fieldset', 'optgroup', 'option']);
 
+// The elements that can host a shadow root besides custom elements (DOM,
+// attachShadow): any other element's shadowRoot is null, unread.
+const SHADOW_HOSTS = new Set(['article', 'aside', 'blockquote', 'body', 'div', 'footer', 'h1', 'h2',
+  'h3', 'h4', 'h5', 'h6', 'header', 'main', 'nav', 'p', 'section', 'span']);
+
+// The attribute names of WALK_ATTRIBUTES (a selector list of [name]s).
+const WALK_NAMES = new Set(WALK_ATTRIBUTES.slice(1, -1).split('],['));
+
 const SNAPSHOT_OPTIONS = ['root', 'depth', 'maxOptions', 'maxElements', 'maxChars', 'fromLine'];
 
 // Bits of the walk's inherited state besides the inherited style flags
 // (F_HIDDEN, F_POINTER, F_NO_EVENTS of the flat-tree parent).
 const W_DISABLED = 16;  // an ancestor has aria-disabled=true
 const W_NO_TEXT = 32;   // text is left out (inside a label of a rendered control)
+const W_NAMED = 64;     // a name may be computed from an ancestor's content
+const W_BOXED = 128;    // the flat-tree parent has a box laying out its children
+
+// Tags whose content may name them or another element (see keepsFlags).
+const NAMING_TAGS = new Set(['label', 'legend', 'caption', 'figcaption', 'fieldset', 'figure', 'table']);
 
 // Lines at the end of a walk stopped early that may differ from the whole
 // walk's (the open ancestors' last lines, see safeCut).
@@ -66,7 +80,8 @@ class Sep {
 // lines, exactly as the whole text starts, up to and including the line
 // that passes the budget, and `more_lines` / `more_chars` estimate what
 // was left unwalked.  An estimate that fell short walks again, four times
-// as far, then whole.
+// as far, then whole; the walks share one Ctx (the page cannot change
+// between them), so a walk again reads no style, box or name twice.
 export function snapshot(env, options) {
   const opts = options || {};
   checkKeys(opts, SNAPSHOT_OPTIONS, 'snapshot');
@@ -76,19 +91,28 @@ export function snapshot(env, options) {
   // The estimate counts every node, so with a depth limit (whose hidden
   // lines are not text) it would stop far too soon: such a walk is whole.
   let slack = opts.depth == null ? 1.5 : Infinity;
+  const ctx = new Ctx();
   for (;;) {
     const budget = maxChars === Infinity || slack > 10 ? null
       : { fromLine, cutChars: maxChars, maxChars: maxChars * slack + 512, lines: 0, chars: 0, stopped: false };
-    const r = snapshotOnce(env, opts, budget);
+    const r = snapshotOnce(ctx, env, opts, budget);
     if (r !== null) return r;
+    ctx.fresh = false;
     slack *= 4;
   }
 }
 
 // One walk and its text (see snapshot); null when a walk stopped by the
 // budget did not reach far enough to cut its text exactly.
-function snapshotOnce(env, opts, budget) {
-  const ctx = new Ctx();
+function snapshotOnce(ctx, env, opts, budget) {
+  // One query for the two attributes the walk must know of beforehand.
+  const marked = N.docQuerySelectorAll(document, '[contenteditable],[aria-owns]');
+  let editable = document.designMode === 'on';
+  const owners = [];
+  for (let i = 0; i < marked.length; i++) {
+    if (N.hasAttribute(marked[i], 'aria-owns')) owners.push(marked[i]);
+    if (N.hasAttribute(marked[i], 'contenteditable')) editable = true;
+  }
   const walk = {
     ctx,
     env,
@@ -100,27 +124,27 @@ function snapshotOnce(env, opts, budget) {
     active: deepActiveElement(document),
     owned: new Map(),
     ownedDone: new Set(),
-    // Elements with one of WALK_ATTRIBUTES; the others are plain.
-    attrs: new Set(),
     // Whether any element can be editable, which makes it focusable.
-    editable: N.docQuerySelectorAll(document, '[contenteditable]').length > 0 ||
-      document.designMode === 'on',
+    editable,
   };
   let rootEl = N.documentElement(document);
   if (opts.root != null) rootEl = env.resolve(opts.root);
-  collectOwned(walk, N.docQuerySelectorAll(document, '[aria-owns]'), opts.root != null ? rootEl : null);
-  enterTree(walk, document);
+  collectOwned(walk, owners, opts.root != null ? rootEl : null);
+  ctx.enterTree(document);
 
   const top = { role: 'fragment', children: [] };
   if (rootEl) {
     const shadowRoot = N.getRootNode(rootEl);
-    if (shadowRoot !== document) enterTree(walk, shadowRoot);
+    if (shadowRoot !== document) ctx.enterTree(shadowRoot);
     visitElement(walk, rootEl, elementTag(rootEl), top, 0, true);
   }
   finish(ctx, top);
   const depth = opts.depth == null ? Infinity : Math.max(0, opts.depth | 0);
   const out = render(top, env, depth);
-  const elements = opts.root != null ? walk.count : N.docQuerySelectorAll(document, '*').length;
+  // A live collection counts without building a list (and keeps its count
+  // until the document changes).
+  const elements = opts.root != null ? walk.count
+    : N.collectionLength(N.docGetElementsByTagName(document, '*'));
   const r = {
     text: '',
     element_count: elements,
@@ -189,13 +213,13 @@ function spend(walk, lines, chars) {
   }
 }
 
-// Prepares the walk of a tree (the document or a shadow root): scans its
-// style sheets and finds its elements that are not plain.
-function enterTree(walk, root) {
-  walk.ctx.enterTree(root);
-  const list = N.nodeType(root) === N.DOCUMENT_NODE ? N.docQuerySelectorAll(root, WALK_ATTRIBUTES)
-    : N.fragQuerySelectorAll(root, WALK_ATTRIBUTES);
-  for (let i = 0; i < list.length; i++) walk.attrs.add(list[i]);
+// True when one of names (an element's attribute names) is one of
+// WALK_ATTRIBUTES.
+function hasWalkAttribute(names) {
+  for (let i = 0; i < names.length; i++) {
+    if (WALK_NAMES.has(names[i])) return true;
+  }
+  return false;
 }
 
 // Records which elements aria-owns moves under another owner, so that
@@ -225,36 +249,43 @@ function collectOwned(walk, owners, scope) {
 function visitElement(walk, el, tag, parent, inherited, read) {
   const ctx = walk.ctx;
   walk.count++;
-  const plain = !walk.attrs.has(el);
   // Anything but a form is read directly (see elementTag).
   const direct = tag !== 'form';
   const ns = direct ? el.namespaceURI : N.namespaceURI(el);
-  if (neverRendered(tag, ns) ||
-      (!plain && (ariaToken(el, 'aria-hidden') === 'true' || N.hasAttribute(el, 'inert')))) {
-    return;
-  }
-  const shadow = direct ? el.shadowRoot : N.shadowRoot(el);
+  if (neverRendered(tag, ns)) return;
+  // A plain element has none of WALK_ATTRIBUTES: most have no attribute
+  // at all, which one call tells.
+  const names = (direct ? el.hasAttributes() : N.hasAttributes(el))
+    ? (direct ? el.getAttributeNames() : N.getAttributeNames(el)) : null;
+  const plain = names === null || !hasWalkAttribute(names);
+  if (!plain && (ariaToken(el, 'aria-hidden') === 'true' || N.hasAttribute(el, 'inert'))) return;
+  const shadow = !SHADOW_HOSTS.has(tag) && tag.indexOf('-') < 0 ? null
+    : direct ? el.shadowRoot : N.shadowRoot(el);
   // A shadow tree's sheets may style its host (:host), so they are
   // scanned before the host's style is decided.
-  if (shadow) enterTree(walk, shadow);
-  const flags = ctx.walkFlags(el, inherited, read, direct);
-  if ((flags & F_NONE) !== 0) return;
-  const visible = (flags & F_HIDDEN) === 0;
+  if (shadow) ctx.enterTree(shadow);
   const html = ns === N.HTML_NS;
   const role = getRole(el, undefined, plain, tag, html);
+  const named = (inherited & W_NAMED) !== 0 || keepsFlags(tag, role, names);
+  const flags = ctx.walkFlags(el, inherited, read, markupStyle(el, tag, names, direct, html, walk.editable),
+    direct, named, html && boxByMarkup(tag, names), !read && (inherited & W_BOXED) !== 0);
+  const boxed = ctx.childBoxed;
+  if ((flags & F_NONE) !== 0) return;
+  const visible = (flags & F_HIDDEN) === 0;
   const pointer = (flags & F_POINTER) !== 0;
   const disabled = (inherited & W_DISABLED) !== 0 || (!plain && ariaToken(el, 'aria-disabled') === 'true');
   // The text of a label whose control is rendered is that control's name;
   // it is not repeated, and the label itself is not a click target.
   const labelling = html && tag === 'label' && labelsRenderedControl(ctx, el);
   const childInherited = (flags & F_INHERITED) | (disabled ? W_DISABLED : 0) |
-    ((inherited & W_NO_TEXT) !== 0 || labelling ? W_NO_TEXT : 0);
+    ((inherited & W_NO_TEXT) !== 0 || labelling ? W_NO_TEXT : 0) | (named ? W_NAMED : 0) |
+    (boxed ? W_BOXED : 0);
 
   if (shadow) collectOwned(walk, N.fragQuerySelectorAll(shadow, '[aria-owns]'), null);
 
   const outermostPointer = pointer && (inherited & F_POINTER) === 0 && !labelling;
   const wantsRef = visible &&
-    isRefWorthy(el, tag, role, outermostPointer, plain, walk.editable, html) && isActionable(ctx, el);
+    isRefWorthy(el, tag, role, outermostPointer, plain, walk.editable, html) && isActionable(ctx, el, flags);
   const node = visible && (wantsRef || !FLATTENED.has(role))
     ? createNode(walk, el, tag, html, role, wantsRef, disabled, plain) : null;
   if (node !== null && walk.budget !== null) {
@@ -292,6 +323,17 @@ function visitElement(walk, el, tag, parent, inherited, read) {
     if (walk.budget !== null) spend(walk, 0, node.name.length + (node.url === null ? 0 : node.url.length));
     parent.children.push(node);
   }
+}
+
+// True when a name computation may later ask for the style flags of an
+// element and of its descendants: its name may come from its content, its
+// content may name another element (a label, legend or caption, or an
+// element with an id that aria-labelledby may point at), or it is named
+// after a child (fieldset, figure, table).  The walk keeps the flags it
+// decides for these only; a flag asked for elsewhere is read (the same
+// value, see Ctx.walkFlags).
+function keepsFlags(tag, role, names) {
+  return NAME_FROM_CONTENT.has(role) || NAMING_TAGS.has(tag) || (names !== null && names.includes('id'));
 }
 
 // Walks the flat-tree children of el (htmlTag is its tag when it is an HTML

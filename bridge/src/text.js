@@ -57,29 +57,30 @@ function renderNode(out, node, indent, depth) {
   }
   const kids = node.children;
   const hasValue = node.value != null && node.value !== '';
-  const props = [];
-  if (node.url != null) props.push('/url', node.url);
-  if (node.placeholder) props.push('/placeholder', node.placeholder);
+  const url = node.url != null;
+  const placeholder = !!node.placeholder;
+  const props = (url ? 1 : 0) + (placeholder ? 1 : 0);
   // The value of a control is its text, as in Playwright; beside child
   // lines it is the /value property.
-  const valueLine = hasValue && (kids.length > 0 || props.length > 0);
-  if (props.length === 0 && kids.length === 0) {
+  const valueLine = hasValue && (kids.length > 0 || props > 0);
+  if (props === 0 && kids.length === 0) {
     out.lines.push(hasValue ? key + ': ' + yamlValue(node.value) : key);
     return;
   }
-  if (props.length === 0 && !valueLine && kids.length === 1 && typeof kids[0] === 'string') {
+  if (props === 0 && !valueLine && kids.length === 1 && typeof kids[0] === 'string') {
     out.lines.push(key + ': ' + yamlValue(kids[0]));
     return;
   }
   if (depth + 1 > out.maxDepth) {
     // The depth limit cuts this node's child lines: say how many.
-    const hidden = kids.length + props.length / 2 + (valueLine ? 1 : 0);
+    const hidden = kids.length + props + (valueLine ? 1 : 0);
     out.lines.push(indent + '- ' + yamlKey(raw + ' [+' + hidden + ']'));
     return;
   }
   out.lines.push(key + ':');
   const inner = indent + '  ';
-  for (let i = 0; i < props.length; i += 2) out.lines.push(inner + '- ' + props[i] + ': ' + yamlValue(props[i + 1]));
+  if (url) out.lines.push(inner + '- /url: ' + yamlValue(node.url));
+  if (placeholder) out.lines.push(inner + '- /placeholder: ' + yamlValue(node.placeholder));
   if (valueLine) out.lines.push(inner + (kids.length > 0 ? '- /value: ' : '- text: ') + yamlValue(node.value));
   for (const child of kids) renderNode(out, child, inner, depth + 1);
 }

@@ -8,7 +8,7 @@
 
 import * as N from './natives.js';
 import { ariaToken, attr, flatParent, isElement, tagOf } from './dom.js';
-import { addCandidates, scanTree } from './sheets.js';
+import { addCandidates, MARKUP_NO_POINTER, MARKUP_POINTER, MARKUP_READ, scanTree } from './sheets.js';
 
 // Style flags of an element.  The last three are inherited properties.
 export const F_NONE = 1;       // display: none
@@ -32,6 +32,17 @@ export class Ctx {
     this.transforms = new Map();
     this.candidates = new Set();
     this.readAll = false;
+    // Elements a rule may take the box from (see sheets.js), and whether
+    // that cannot be told for some tree.
+    this.boxCandidates = new Set();
+    this.boxAll = false;
+    // Set by walkFlags: whether the children of the element it was given
+    // are known to lie in a box that lays them out (see boxByMarkup).
+    this.childBoxed = false;
+    // True while every style flag known was read by walkFlags in the
+    // current walk, which visits each element once: an element it meets
+    // then has no flags yet, and the lookup is spared (see walkFlags).
+    this.fresh = true;
     this.unmeasurable = 0;
     this.failed = new Set();
   }
@@ -41,13 +52,16 @@ export class Ctx {
   // visible, without a pointer cursor.
   flags(el) {
     const f = this.flagMap.get(el);
-    return f === undefined ? this.readStyle(el) : f;
+    if (f !== undefined) return f;
+    this.fresh = false;
+    return this.readStyle(el);
   }
 
   // The computed display of el.
   display(el) {
     const d = this.displays.get(el);
     if (d !== undefined) return d;
+    this.fresh = false;
     this.readStyle(el);
     return this.displays.get(el);
   }
@@ -79,23 +93,47 @@ export class Ctx {
   // rule may target el (see sheets.js), and a native box check stands in
   // for display.  Same result as flags(el), with fewer style reads.
   // `read` forces the full read (an element not under its parent in the
-  // walk, such as one moved by aria-owns).  `direct` says el is not a form
-  // (see elementTag in dom.js), so its methods can be called directly.
-  walkFlags(el, parentFlags, read, direct) {
-    const known = this.flagMap.get(el);
-    if (known !== undefined) return known;
-    if (read || this.readAll || this.candidates.has(el)) return this.readStyle(el);
-    let rendered;
-    try {
-      rendered = direct === true ? el.checkVisibility() : N.checkVisibility(el);
-    } catch (e) {
-      rendered = false;
+  // walk, such as one moved by aria-owns); `markup` is what el's own
+  // markup does to the inherited properties (a MARKUP_* of markupStyle).
+  // `direct` says el is not a form (see elementTag in dom.js), so its
+  // methods can be called directly.  Flags decided
+  // without a style read are kept for later calls only when `keep` is
+  // true: they are the parent's, and a later flags(el) reads the same.
+  // `boxTag` says el's markup gives it a box laying out its children
+  // (boxByMarkup) and `parentBoxed` that its parent has one: then, unless
+  // a rule may take its box, el has one too and needs no box check.  Sets
+  // this.childBoxed for el's children.
+  walkFlags(el, parentFlags, read, markup, direct, keep, boxTag, parentBoxed) {
+    const boxable = boxTag && !this.boxAll && !(this.boxCandidates.size > 0 && this.boxCandidates.has(el));
+    const inferred = boxable && parentBoxed;
+    if (!this.fresh) {
+      const known = this.flagMap.get(el);
+      if (known !== undefined) {
+        this.childBoxed = inferred;
+        return known;
+      }
     }
+    if (read || markup === MARKUP_READ || this.readAll ||
+        (this.candidates.size > 0 && this.candidates.has(el))) {
+      this.childBoxed = inferred;
+      return this.readStyle(el);
+    }
+    let rendered = inferred;
+    if (!rendered) {
+      try {
+        rendered = direct === true ? el.checkVisibility() : N.checkVisibility(el);
+      } catch (e) {
+        rendered = false;
+      }
+    }
+    this.childBoxed = rendered && boxable;
     // No box: display none or contents, or content nothing renders (select
     // options, canvas fallback, ...).  Only the full read can tell.
     if (!rendered) return this.readStyle(el);
-    const f = parentFlags & F_INHERITED;
-    this.flagMap.set(el, f);
+    let f = parentFlags & F_INHERITED;
+    if (markup === MARKUP_POINTER) f |= F_POINTER;
+    else if (markup === MARKUP_NO_POINTER) f &= ~F_POINTER;
+    if (keep === true) this.flagMap.set(el, f);
     return f;
   }
 
@@ -115,7 +153,8 @@ export class Ctx {
     const scan = this.tree(root);
     if (scan.entered) return;
     scan.entered = true;
-    if (!addCandidates(root, scan, this.candidates)) this.readAll = true;
+    if (!addCandidates(root, scan.inherit, this.candidates)) this.readAll = true;
+    if (!addCandidates(root, scan.box, this.boxCandidates)) this.boxAll = true;
   }
 
   // True when el has a non-empty box, false when its box is empty, null
@@ -288,8 +327,9 @@ export function isHiddenFromAllUsers(ctx, el) {
   return false;
 }
 
-// True when el has a non-empty box and receives pointer events.
-export function isActionable(ctx, el) {
-  if ((ctx.flags(el) & F_NO_EVENTS) !== 0) return false;
+// True when el has a non-empty box and receives pointer events; flags,
+// when given, are el's (see Ctx.flags).
+export function isActionable(ctx, el, flags) {
+  if (((flags === undefined ? ctx.flags(el) : flags) & F_NO_EVENTS) !== 0) return false;
   return ctx.hasBox(el) === true;
 }
