@@ -44,7 +44,7 @@ page:navigate(url)
 local parts
 local methods = getmetatable(page).__index
 for _, name in ipairs { "bridge", "frame_offset", "input", "settle", "since", "mark", "snapshot",
-  "navigate", "send" } do
+  "navigate", "send", "resolve_container", "inspect_pattern", "extract_anchors" } do
   local orig = methods[name]
   methods[name] = function(self, a, ...)
     local t0 = lib.ms()
