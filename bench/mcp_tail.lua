@@ -11,34 +11,15 @@
 --
 -- Usage: build/vdxlua bench/mcp_tail.lua [REPS] [PAGE]   (REPS 15, PAGE shop.html)
 package.path = "bench/?.lua;" .. package.path
-local vdx = require "vdx"
-local fx = require "fixtures"
 local lib = require "lib"
 local json = require "vdx.json"
-local mcp = require "vdx.mcp"
-local tools = require "vdx.tools"
-local roles = require "vdx.roles"
 
 local REPS = tonumber(arg[1] or "") or 15
 local PAGE = arg[2] or "shop.html"
 
-local srv, base = fx.serve(vdx)
-local url = base["local"] .. "/" .. PAGE
-local reg = tools.new()
-require("vdx.builtin").register_all(reg)
-local dir = io.popen("mktemp -d /tmp/vdxbench-XXXXXX"):read("l")
-local mgr = roles.new { launch = { headless = true, user_data_dir = dir } }
-local sink = assert(io.popen("cat > /dev/null", "w"))
-sink:setvbuf("full")
 local last_reply
-local server = mcp.new { registry = reg, roles = mgr, write = function(line)
-  last_reply = line
-  sink:write(line, "\n")
-  sink:flush()
-end }
-server.version, server.ready = "2025-06-18", true
-local page = mgr:current():page()
-page:navigate(url)
+local h = lib.mcp_harness(PAGE, function(line) last_reply = line end)
+local server, page, url = h.server, h.page, h.url
 
 -- Every page primitive timed into the current call's parts.
 local parts
@@ -119,7 +100,4 @@ for _, name in ipairs { "browser_navigate", "browser_snapshot", "browser_click",
     print(("    %-26s median %7s  p95 %7s"):format(k, lib.fmt(st.median), lib.fmt(st.p95)))
   end
 end
-mgr:close()
-sink:close()
-srv:close()
-os.execute("rm -rf '" .. dir .. "'")
+h.close()
