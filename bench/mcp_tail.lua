@@ -5,9 +5,9 @@
 -- encoded and written to a pipe), REPS times, and times every page
 -- primitive inside each call: the bridge calls (by method), frame_offset,
 -- input, settle, since, snapshot, navigate.  For each tool it prints the
--- median and p95 of the whole call and of each part, the Lua heap, and
--- how much of the calls' time the slowest one spent outside the parts
--- (the host's own work: Lua, JSON, GC).
+-- median and p95 of the whole call and of each part ("rest": the host's
+-- own work outside the parts: Lua, JSON, GC), the Lua heap, and the
+-- slowest call split the same way.
 --
 -- Usage: build/vdxlua bench/mcp_tail.lua [REPS] [PAGE]   (REPS 15, PAGE shop.html)
 package.path = "bench/?.lua;" .. package.path
@@ -58,6 +58,10 @@ local function call(name, args)
     inside = inside + v
   end
   rec.rest[#rec.rest + 1] = ms - inside
+  if not rec.slowest or ms > rec.slowest.ms then
+    parts.rest = ms - inside
+    rec.slowest = { ms = ms, parts = parts }
+  end
   parts = nil
   local reply = json.decode(last_reply)
   local text = reply.result and reply.result.content[1].text or ""
@@ -97,7 +101,8 @@ for _, name in ipairs { "browser_navigate", "browser_snapshot", "browser_click",
   rec.parts.rest = rec.rest
   for _, k in ipairs(keys) do
     local st = lib.stats(rec.parts[k])
-    print(("    %-26s median %7s  p95 %7s"):format(k, lib.fmt(st.median), lib.fmt(st.p95)))
+    print(("    %-26s median %7s  p95 %7s   slowest call %7s"):format(k, lib.fmt(st.median), lib.fmt(st.p95),
+      lib.fmt(rec.slowest.parts[k] or 0)))
   end
 end
 h.close()
