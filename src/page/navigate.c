@@ -149,7 +149,8 @@ static int goto_evaluate(lua_State *L, vdx_page *p, int left) {
   return vdx__await(L, w, 3, goto_k);
 }
 
-/* stack during goto: page, url, opts, flag, deadline, [result]
+/* stack during goto: page, url, opts, flag (and the main frame's vdx world
+ * count, shifted by 8), deadline, [result]
  * ctx 0: Page.navigate answered; 1: loaded; 3: the in-page read of url,
  * title and status (goto_evaluate).  For wait_until = "load" the read goes
  * out early instead: stack page, url, opts, flag, deadline, loader, [...];
@@ -159,7 +160,9 @@ static int goto_k(lua_State *L, int status, lua_KContext ctx) {
   (void)status;
   vdx_page *p = vdx__check_page(L, 1);
   vdx_loop *lp = p->b->lp;
-  int flag = (int)lua_tointeger(L, 4);
+  lua_Integer packed = lua_tointeger(L, 4);
+  int flag = (int)(packed & 0xff);
+  int doc0 = (int)(packed >> 8);
   int64_t deadline = (int64_t)lua_tointeger(L, 5);
   int left = (int)(deadline - (int64_t)uv_now(vdx__uv_of(lp)));
   if (left < 1) left = 1;
@@ -191,7 +194,11 @@ static int goto_k(lua_State *L, int status, lua_KContext ctx) {
   if (ctx == 4) {                           /* parsed: read once loaded */
     vdx_frame *f = vdx__frame_by_ordinal(p, 0);
     lua_settop(L, 6);
-    vdx_waiter *w = f && f->ctx ? early_read(L, p, f, lua_tostring(L, 6), left) : NULL;
+    /* Only a vdx world made after the navigation began is this
+     * document's (another one, of a page kept in the back/forward cache,
+     * would answer for the old document). */
+    vdx_waiter *w = f && f->ctx && f->doc > doc0
+                    ? early_read(L, p, f, lua_tostring(L, 6), left) : NULL;
     if (w) return vdx__await(L, w, 5, goto_k);
     ctx = 5;                               /* no vdx world: read after load */
     lua_pushboolean(L, 0);
@@ -260,7 +267,10 @@ static int page_goto(lua_State *L) {
   }
   int flag = vdx__nav_flag(L, wu);
   lua_settop(L, 3);
-  lua_pushinteger(L, flag);
+  /* The flag, and above it how many vdx worlds the main frame has had
+   * (goto_k's early read takes only a newer one). */
+  vdx_frame *f0 = vdx__frame_by_ordinal(p, 0);
+  lua_pushinteger(L, flag | ((lua_Integer)(f0 ? f0->doc : 0) << 8));
   uv_update_time(vdx__uv_of(p->b->lp));
   lua_pushinteger(L, (lua_Integer)uv_now(vdx__uv_of(p->b->lp)) + timeout);
   lua_createtable(L, 0, 2);
