@@ -8,7 +8,8 @@
 //
 // The servers run side by side and take turns: for each rep every server
 // (and vdxlua in process, bench/inproc.lua) does the same operation, in
-// an order rotated each rep, so the machine's load swings fall on all of
+// an order that changes each rep (each one follows each other one equally
+// often), so the machine's load swings fall on all of
 // them alike and a ratio compares calls made at the same time.  The load
 // average is printed at start and end.
 //
@@ -279,13 +280,33 @@ async function startInproc(firstUrl) {
 
 // ------------------------------------------------------------ the rounds
 
-// Rotation i of list: every participant goes first once every n reps, so
-// none always follows the same neighbour or runs at the same point of a
-// load swing.
-const rotate = (list, i) => list.map((_, k) => list[(k + i) % list.length]);
+// The orders of n participants, one per rep in turn: a Williams design
+// (with its mirror rows when n is odd), in which every participant goes
+// first as often as the others and follows each other one equally often.
+// Which one runs right before matters: a browser that has just loaded or
+// snapshotted a page keeps a core busy for a while after its answer, and
+// a plain rotation of three would put vdxlua's MCP server after
+// Playwright's in five reps of seven.
+function williams(n) {
+  const base = [0];
+  for (let k = 1; base.length < n; k++) {
+    base.push(k);
+    if (base.length < n) base.push(n - k);
+  }
+  const rows = [];
+  for (let r = 0; r < n; r++) rows.push(base.map((x) => (x + r) % n));
+  if (n % 2) for (let r = 0; r < n; r++) rows.push(rows[r].slice().reverse());
+  return rows;
+}
 
-// Runs step(x, rep) reps times for every participant in turn, the order
-// rotated each rep.  A participant whose step fails is out for the rest of
+// The order of list in rep i.
+function rotate(list, i) {
+  const rows = williams(list.length);
+  return rows[i % rows.length].map((k) => list[k]);
+}
+
+// Runs step(x, rep) reps times for every participant in turn, in the
+// order of rotate() for that rep.  A participant whose step fails is out for the rest of
 // the page (its error is kept).
 async function rounds(parts, reps, step) {
   for (let i = 0; i < reps; i++) {
@@ -491,7 +512,7 @@ const pad = (s, w, right) => { s = String(s); return s.length >= w ? s : right ?
 const TOOLS = ['navigate', 'snapshot', 'snapshot_same_doc', 'click', 'type', 'resolve_container', 'inspect_pattern', 'extract_anchors'];
 const m = results.machine;
 console.log(`MCP servers side by side, ${m.date}, ${m.cpus} cores (${m.cpu_model}), load ${loadText(m.load)} at start, ` +
-  `${loadText(m.load_end)} at end, ${REPS} reps, the servers interleaved (round-robin, order rotated each rep)`);
+  `${loadText(m.load_end)} at end, ${REPS} reps, the servers interleaved (round-robin, the order balanced over the reps)`);
 console.log('each cell: median ms / p95 ms, and the median as a ratio to Playwright MCP\'s; "in-process" is vdxlua without MCP,');
 console.log('and "MCP/in" the vdxlua MCP median and p95 over the in-process ones (snapshot: right after navigate, 12,000-token budget)');
 const names = Object.keys(results.servers);
