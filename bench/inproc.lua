@@ -1,60 +1,57 @@
---- bench/inproc.lua: vdxlua's in-process figures for bench/peers.mjs, so
--- the MCP figures can be set beside the same work done without MCP, in
--- the same run and on the same pages.  Each page is measured the way the
--- MCP client measures it: navigate, then snapshot right away (with
--- browser_snapshot's budget, 12,000 tokens), REPS times; on the shop also click, type and the three
--- structure queries.
+--- bench/inproc.lua: vdxlua in process, driven line by line by
+-- bench/peers.mjs, so its figures are taken in the same round-robin as the
+-- MCP servers' (each rep, every server and this one do the same operation
+-- in turn) and the "MCP / in process" ratio compares like with like.
 --
--- Usage: build/vdxlua bench/inproc.lua PAGES.json
--- PAGES.json: [{"name": "shop", "url": "http://…/shop.html", "reps": 7}, …]
--- Prints one JSON object: { pages = { NAME = { navigate, snapshot, … } } },
--- each figure {median, p95, min, max, n}.
+-- Usage: build/vdxlua bench/inproc.lua   (requests on stdin, replies on stdout)
+-- Each request is one JSON line {op=, ...}; each reply one JSON line
+-- {ms = the call's time measured here, text = the snapshot text} or
+-- {error = message}:
+--   {op="navigate", url=}                 page:navigate(url)
+--   {op="snapshot"}                       page:snapshot{budget_tokens=12000}
+--                                         (browser_snapshot's default budget)
+--   {op="click", ref=}                    page:click(ref)
+--   {op="type", ref=, text=}              page:type(ref, text)
+--   {op="resolve_container"|"inspect_pattern"|"extract_anchors", ref=, level=}
+-- The browser starts before the first line is read; end of input closes it.
 package.path = "bench/?.lua;" .. package.path
 local vdx = require "vdx"
 local json = require "cjson"
 local fx = require "fixtures"
 local lib = require "lib"
 
-local file = arg[1] or error("usage: vdxlua bench/inproc.lua PAGES.json")
-local pages = json.decode((assert(lib.slurp(file), "cannot read " .. file)))
-
-local timed = lib.timed
-
-local function shop_extra(page, text, reps, out)
-  local button = text:match('button "Add to Cart" %[ref=(e%d+)%]')
-  local input = text:match('textbox "Full name"[^\n]-%[ref=(e%d+)%]')
-  local click, typ, rc, ip, ea = {}, {}, {}, {}, {}
-  for _ = 1, reps do
-    timed(click, function() return page:click(button) end)
-    text = page:snapshot { budget_tokens = 12000 }.text
-    button = text:match('button "Add to Cart" %[ref=(e%d+)%]')
-  end
-  for _ = 1, reps do timed(typ, function() return page:type(input, "Ada Lovelace", { clear = true }) end) end
-  for _ = 1, reps do timed(rc, function() return page:resolve_container(button) end) end
-  for _ = 1, reps do timed(ip, function() return page:inspect_pattern(button, 1) end) end
-  for _ = 1, reps do timed(ea, function() return page:extract_anchors(button, 1) end) end
-  out.click, out.type = lib.stats(click), lib.stats(typ)
-  out.resolve_container, out.inspect_pattern, out.extract_anchors = lib.stats(rc), lib.stats(ip), lib.stats(ea)
-end
-
-local browser, close_browser = lib.launch { args = { fx.RESOLVER }, timeout_ms = 120000 }
+local TIMEOUT = 120000
+local browser, close_browser = lib.launch { args = { fx.RESOLVER }, timeout_ms = TIMEOUT }
 local page = browser:new_context():new_page()
-local result = { pages = {} }
-for i, pg in ipairs(pages) do
-  local out = {}
-  local ok, err = pcall(function()
-    local nav, snap = {}, {}
-    local text
-    if i == 1 then page:navigate(pg.url) end  -- the MCP client's first navigation, timed apart
-    for _ = 1, pg.reps do
-      timed(nav, function() return page:navigate(pg.url, { timeout_ms = 120000 }) end)
-      text = timed(snap, function() return page:snapshot { budget_tokens = 12000, timeout_ms = 120000 } end).text
-    end
-    out.navigate, out.snapshot, out.snapshot_chars = lib.stats(nav), lib.stats(snap), #text
-    if pg.name == "shop" then shop_extra(page, text, pg.reps, out) end
-  end)
-  if not ok then out.error = tostring(err) end
-  result.pages[pg.name] = out
+
+local OPS = {
+  navigate = function(r) page:navigate(r.url, { timeout_ms = TIMEOUT }) end,
+  snapshot = function() return page:snapshot { budget_tokens = 12000, timeout_ms = TIMEOUT }.text end,
+  click = function(r) page:click(r.ref) end,
+  type = function(r) page:type(r.ref, r.text) end,
+  resolve_container = function(r) page:resolve_container(r.ref) end,
+  inspect_pattern = function(r) page:inspect_pattern(r.ref, r.level) end,
+  extract_anchors = function(r) page:extract_anchors(r.ref, r.level) end,
+}
+
+local function reply(t)
+  io.stdout:write(json.encode(t), "\n")
+  io.stdout:flush()
 end
+
+-- One request at a time: the client waits for each reply.
+local reader = vdx.read_lines(0, function(line)
+  if not line then return end
+  local ok, req = pcall(json.decode, line)
+  local op = ok and type(req) == "table" and OPS[req.op]
+  if not op then return reply { error = "bad request: " .. line:sub(1, 200) } end
+  local t0 = lib.ms()
+  local okr, text = pcall(op, req)
+  local ms = lib.ms() - t0
+  if not okr then
+    return reply { error = type(text) == "table" and tostring(text.message) or tostring(text) }
+  end
+  reply { ms = ms, text = text }
+end)
+reader:wait()
 close_browser()
-io.stdout:write(json.encode(result), "\n")

@@ -158,4 +158,40 @@ function lib.pad(s, w, right)
   return right and (" "):rep(w - #s) .. s or s .. (" "):rep(w - #s)
 end
 
+--- An MCP server in this process for the probes (bench/mcp_cost.lua,
+-- bench/mcp_tail.lua): the built-in tools, one role whose browser has a
+-- profile of its own, the fixture pages served, and every reply line
+-- written and flushed to a pipe (as `vdxlua mcp` writes to stdout), then
+-- handed to on_line when given.  The role's page has loaded page_name.
+-- Returns { server, registry, roles, page, url, sink, close = fn }.
+function lib.mcp_harness(page_name, on_line)
+  local fx = require "fixtures"
+  local mcp, tools, roles = require "vdx.mcp", require "vdx.tools", require "vdx.roles"
+  local srv, base = fx.serve(vdx)
+  local url = base["local"] .. "/" .. page_name
+  local reg = tools.new()
+  require("vdx.builtin").register_all(reg)
+  local p = io.popen("mktemp -d /tmp/vdxbench-XXXXXX")
+  local dir = p:read("l")
+  p:close()
+  local mgr = roles.new { launch = { headless = true, user_data_dir = dir } }
+  local sink = assert(io.popen("cat > /dev/null", "w"))
+  sink:setvbuf("full")
+  local server = mcp.new { registry = reg, roles = mgr, write = function(line)
+    sink:write(line, "\n")
+    sink:flush()
+    if on_line then on_line(line) end
+  end }
+  server.version, server.ready = "2025-06-18", true
+  local page = mgr:current():page()
+  page:navigate(url)
+  return { server = server, registry = reg, roles = mgr, page = page, url = url, sink = sink,
+    close = function()
+      mgr:close()
+      sink:close()
+      srv:close()
+      if dir and dir:match("^/tmp/vdxbench%-") then os.execute("rm -rf '" .. dir .. "'") end
+    end }
+end
+
 return lib

@@ -17,32 +17,15 @@
 -- Usage: build/vdxlua bench/mcp_cost.lua [PAGE] [REPS]   (PAGE: shop.html)
 package.path = "bench/?.lua;" .. package.path
 local vdx = require "vdx"
-local fx = require "fixtures"
 local lib = require "lib"
 local json = require "vdx.json"
-local mcp = require "vdx.mcp"
-local tools = require "vdx.tools"
-local roles = require "vdx.roles"
 
 local PAGE = arg[1] or "shop.html"
 local REPS = tonumber(arg[2] or "") or 11
 local BUDGET = 12000
 
-local srv, base = fx.serve(vdx)
-local url = base["local"] .. "/" .. PAGE
-local reg = tools.new()
-require("vdx.builtin").register_all(reg)
-local dir = io.popen("mktemp -d /tmp/vdxbench-XXXXXX"):read("l")
-local mgr = roles.new { launch = { headless = true, user_data_dir = dir } }
-local sink = assert(io.popen("cat > /dev/null", "w"))
-sink:setvbuf("full")
-local server = mcp.new { registry = reg, roles = mgr, write = function(line)
-  sink:write(line, "\n")
-  sink:flush()
-end }
-server.version, server.ready = "2025-06-18", true
-local page = mgr:current():page()
-page:navigate(url)
+local h = lib.mcp_harness(PAGE)
+local server, reg, mgr, page, url, sink = h.server, h.registry, h.roles, h.page, h.url, h.sink
 local ctx = { roles = mgr, role = mgr:current(), role_name = "default", tools = reg, log = function() end }
 function ctx.page(c) return c.role:page() end
 
@@ -85,7 +68,4 @@ end
 local a, b = lib.stats(now), lib.stats(later)
 print(("  first snapshot of a fresh document: right away %s ms (p95 %s), 0.5 s later %s ms (p95 %s)"):format(
   lib.fmt(a.median), lib.fmt(a.p95), lib.fmt(b.median), lib.fmt(b.p95)))
-mgr:close()
-sink:close()
-srv:close()
-os.execute("rm -rf '" .. dir .. "'")
+h.close()

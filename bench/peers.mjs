@@ -6,6 +6,13 @@
 // reported apart).  Every figure is also given as a ratio to Playwright
 // MCP's.  Merges a "peers" section into bench/results.json.
 //
+// The servers run side by side and take turns: for each rep every server
+// (and vdxlua in process, bench/inproc.lua) does the same operation, in
+// an order that changes each rep (each one follows each other one equally
+// often), so the machine's load swings fall on all of
+// them alike and a ratio compares calls made at the same time.  The load
+// average is printed at start and end.
+//
 // Run by `make bench-peers` (which installs the peers into bench/.peers).
 // The pages come from `build/vdxlua bench/serve_fixtures.lua`, started here.
 //
@@ -197,23 +204,26 @@ async function vdxluaMcpAnswers() {
   });
 }
 
-// ------------------------------------------------------------ one server
+// ------------------------------------------------------------ participants
 
-async function runServer(s, pages) {
+// A participant is a server (or vdxlua in process) ready for calls:
+// { name, spec, call([tool, args]) -> { ms, text }, close() }, plus what
+// the report needs (pid, init_ms, first_call_ms, stderr).
+
+const MCP_ENV = { ...process.env, CI: '1', PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1', PUPPETEER_SKIP_DOWNLOAD: '1' };
+
+// Connects an MCP client to s and makes the first navigation (which starts
+// the browser: timed apart as first_call_ms).
+async function startMcp(s, firstUrl) {
   const stderr = [];
-  const transport = new StdioClientTransport({
-    command: s.command, args: s.args, stderr: 'pipe', cwd: ROOT,
-    env: { ...process.env, CI: '1', PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1', PUPPETEER_SKIP_DOWNLOAD: '1' },
-  });
+  const transport = new StdioClientTransport({ command: s.command, args: s.args, stderr: 'pipe', cwd: ROOT, env: MCP_ENV });
   transport.stderr?.on('data', (d) => { if (stderr.length < 200) stderr.push(String(d)); });
   const client = new Client({ name: 'vdxlua-bench', version: '1.0.0' });
   const t0 = now();
   await client.connect(transport);
   const init_ms = now() - t0;
-  const pid = transport.pid;
   const tools = Object.fromEntries((await client.listTools()).tools.map((t) => [t.name, t]));
-  const call = async (pair) => {
-    const [name, args] = pair;
+  const call = async ([name, args]) => {
     const t = now();
     const res = await client.callTool({ name, arguments: args }, undefined, { timeout: CALL_TIMEOUT, resetTimeoutOnProgress: true });
     const ms = now() - t;
@@ -221,110 +231,177 @@ async function runServer(s, pages) {
     if (res.isError) throw new Error(`${name}: ${text.slice(0, 300)}`);
     return { ms, text };
   };
-  const r = { name: s.name, init_ms, pages: {}, stderr_tail: '' };
-  // The first navigation starts the browser: timed apart as first_call.
-  const first = await call(s.navigate(pages[0].url, tools));
-  r.first_call_ms = first.ms;
-  for (const pg of pages) {
-    const p = { url: pg.url };
-    try {
-      const nav = [], navChars = [], snap = [], snapChars = [];
-      let lastSnap = '';
-      for (let i = 0; i < pg.reps; i++) {
-        const a = await call(s.navigate(pg.url, tools));
-        nav.push(a.ms); navChars.push(a.text.length);
-        const b = await call(s.snapshot());
-        snap.push(b.ms); snapChars.push(b.text.length); lastSnap = b.text;
-      }
-      p.navigate = stats(nav); p.navigate_chars = stats(navChars).median;
-      p.snapshot = stats(snap); p.snapshot_chars = stats(snapChars).median;
-      p.snapshot_tokens = Math.ceil(p.snapshot_chars / 4);
-      if (pg.name === 'frames') {
-        p.frames_seen = {
-          nested: [1, 2, 3, 4, 5].filter((i) => lastSnap.includes(`Nested frame ${i}`)).length,
-          cross_origin: [1, 2, 3, 4, 5].filter((i) => lastSnap.includes(`Cross-origin frame ${i}`)).length,
-        };
-      }
-      if (pg.name === 'shop') {
-        p.completeness = shopCompleteness(lastSnap);
-        mkdirSync(join(here, 'out'), { recursive: true });
-        writeFileSync(join(here, 'out', `shop-${s.name}.txt`), lastSnap);
-        const clicks = [], clickChars = [], again = [];
-        for (let i = 0; i < pg.reps; i++) {
-          const ref = s.clickRef(lastSnap);
-          if (!ref) throw new Error('no "Add to Cart" button in the snapshot');
-          const c = await call(s.click(ref, tools));
-          clicks.push(c.ms); clickChars.push(c.text.length);
-          const a = await call(s.snapshot());  // refs may be renewed by the click
-          again.push(a.ms); lastSnap = a.text;
-        }
-        p.click = stats(clicks); p.click_chars = stats(clickChars).median;
-        // A snapshot of a document already snapshotted (after a click): no
-        // server's code is cold here, unlike right after a navigation.
-        p.snapshot_same_doc = stats(again);
-        const typed = [];
-        const tref = s.typeRef(lastSnap);
-        if (!tref) throw new Error('no "Full name" textbox in the snapshot');
-        for (let i = 0; i < pg.reps; i++) typed.push((await call(s.type(tref, tools))).ms);
-        p.type = stats(typed);
-        if (s.structure) {
-          for (const [tool, args] of s.structure(s.clickRef(lastSnap))) {
-            const xs = [];
-            for (let i = 0; i < pg.reps; i++) xs.push((await call([tool, args])).ms);
-            p[tool] = stats(xs);
-          }
-        }
-      }
-    } catch (e) {
-      p.error = String(e.message || e).slice(0, 400);
-      process.stderr.write(`peers: ${s.name} ${pg.name}: ${p.error}\n`);
+  const first = await call(s.navigate(firstUrl, tools));
+  return { name: s.name, spec: s, tools, call, pid: transport.pid, init_ms, first_call_ms: first.ms,
+    stderr, close: () => client.close() };
+}
+
+// vdxlua in process (bench/inproc.lua): the same operations as page
+// methods, each timed inside that process.
+const INPROC = {
+  name: 'in-process',
+  navigate: (url) => ['navigate', { url }],
+  snapshot: () => ['snapshot', {}],
+  clickRef: (text) => /button "Add to Cart" \[ref=(\w+)\]/.exec(text)?.[1],
+  click: (ref) => ['click', { ref }],
+  typeRef: (text) => /textbox "Full name"[^\n]*\[ref=(\w+)\]/.exec(text)?.[1],
+  type: (ref) => ['type', { ref, text: 'Ada Lovelace' }],
+  structure: (ref) => [['resolve_container', { ref }], ['inspect_pattern', { ref, level: 1 }],
+    ['extract_anchors', { ref, level: 1 }]],
+};
+
+async function startInproc(firstUrl) {
+  const p = spawn(VDXLUA, [join('bench', 'inproc.lua')], { cwd: ROOT, stdio: ['pipe', 'pipe', 'inherit'] });
+  let buf = '';
+  const waiting = [];
+  p.stdout.setEncoding('utf8');
+  p.stdout.on('data', (d) => {
+    buf += d;
+    let i;
+    while ((i = buf.indexOf('\n')) >= 0) {
+      const line = buf.slice(0, i);
+      buf = buf.slice(i + 1);
+      waiting.shift()?.resolve(line);
     }
-    r.pages[pg.name] = p;
-  }
-  r.server_memory = smaps(pid);
-  r.browser_tree = treeMem(pid);
-  r.stderr_tail = stderr.join('').slice(-600);
-  await client.close();
-  return r;
+  });
+  p.on('exit', () => { for (const w of waiting.splice(0)) w.reject(new Error('bench/inproc.lua exited')); });
+  const call = ([op, args]) => new Promise((res, rej) => {
+    waiting.push({ resolve: res, reject: rej });
+    p.stdin.write(JSON.stringify({ op, ...args }) + '\n');
+  }).then((line) => {
+    const r = JSON.parse(line);
+    if (r.error) throw new Error(`${op}: ${r.error}`);
+    return { ms: r.ms, text: r.text || '' };
+  });
+  const first = await call(INPROC.navigate(firstUrl));
+  return { name: INPROC.name, spec: INPROC, tools: {}, call, first_call_ms: first.ms, inproc: true,
+    close: () => new Promise((res) => { p.on('exit', res); p.stdin.end(); }) };
 }
 
-// vdxlua's in-process figures for the same pages (bench/inproc.lua).
-function inProcess(pages, dir) {
-  const file = join(dir, 'inproc-pages.json');
-  writeFileSync(file, JSON.stringify(pages));
-  try {
-    const out = execFileSync(VDXLUA, [join('bench', 'inproc.lua'), file],
-      { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], timeout: 1800000 });
-    return JSON.parse(out.trim().split('\n').pop());
-  } catch (e) {
-    process.stderr.write(`peers: in-process run failed: ${e.message}\n`);
-    return { error: String(e.message || e).slice(0, 400) };
+// ------------------------------------------------------------ the rounds
+
+// The orders of n participants, one per rep in turn: a Williams design
+// (with its mirror rows when n is odd), in which every participant goes
+// first as often as the others and follows each other one equally often.
+// Which one runs right before matters: a browser that has just loaded or
+// snapshotted a page keeps a core busy for a while after its answer, and
+// a plain rotation of three would put vdxlua's MCP server after
+// Playwright's in five reps of seven.
+function williams(n) {
+  const base = [0];
+  for (let k = 1; base.length < n; k++) {
+    base.push(k);
+    if (base.length < n) base.push(n - k);
+  }
+  const rows = [];
+  for (let r = 0; r < n; r++) rows.push(base.map((x) => (x + r) % n));
+  if (n % 2) for (let r = 0; r < n; r++) rows.push(rows[r].slice().reverse());
+  return rows;
+}
+
+// The order of list in rep i.
+function rotate(list, i) {
+  const rows = williams(list.length);
+  return rows[i % rows.length].map((k) => list[k]);
+}
+
+// Runs step(x, rep) reps times for every participant in turn, in the
+// order of rotate() for that rep.  A participant whose step fails is out for the rest of
+// the page (its error is kept).
+async function rounds(parts, reps, step) {
+  for (let i = 0; i < reps; i++) {
+    for (const x of rotate(parts, i)) {
+      if (x.page.error) continue;
+      try { await step(x, i); } catch (e) {
+        x.page.error = String(e.message || e).slice(0, 400);
+        process.stderr.write(`peers: ${x.name} ${x.pageName}: ${x.page.error}\n`);
+      }
+    }
   }
 }
 
-// Cold starts: n fresh server processes, each timed from spawn to its first
+// Each participant's figures on one page: navigate then snapshot (right
+// after it), and on the shop click (then a snapshot: refs may be renewed),
+// type and the structure queries, all in rounds.
+async function runPage(parts, pg) {
+  const acc = new Map();
+  const push = (x, k, v) => { const a = acc.get(x); (a[k] ||= []).push(v); };
+  for (const x of parts) {
+    x.pageName = pg.name;
+    x.page = { url: pg.url };
+    acc.set(x, {});
+  }
+  await rounds(parts, pg.reps, async (x) => {
+    const a = await x.call(x.spec.navigate(pg.url, x.tools));
+    push(x, 'navigate', a.ms); push(x, 'navigate_chars', a.text.length);
+    const b = await x.call(x.spec.snapshot());
+    push(x, 'snapshot', b.ms); push(x, 'snapshot_chars', b.text.length);
+    x.lastSnap = b.text;
+  });
+  if (pg.name === 'shop') {
+    for (const x of parts) {
+      if (x.page.error || x.inproc) continue;
+      x.page.completeness = shopCompleteness(x.lastSnap);
+      mkdirSync(join(here, 'out'), { recursive: true });
+      writeFileSync(join(here, 'out', `shop-${x.name}.txt`), x.lastSnap);
+    }
+    await rounds(parts, pg.reps, async (x) => {
+      const ref = x.spec.clickRef(x.lastSnap);
+      if (!ref) throw new Error('no "Add to Cart" button in the snapshot');
+      const c = await x.call(x.spec.click(ref, x.tools));
+      push(x, 'click', c.ms); push(x, 'click_chars', c.text.length);
+      // A snapshot of a document already snapshotted: no server's code is
+      // cold here, unlike right after a navigation.
+      const b = await x.call(x.spec.snapshot());
+      push(x, 'snapshot_same_doc', b.ms);
+      x.lastSnap = b.text;
+    });
+    await rounds(parts, pg.reps, async (x) => {
+      x.typeRef ||= x.spec.typeRef(x.lastSnap);
+      if (!x.typeRef) throw new Error('no "Full name" textbox in the snapshot');
+      push(x, 'type', (await x.call(x.spec.type(x.typeRef, x.tools))).ms);
+    });
+    const structured = parts.filter((x) => x.spec.structure);
+    for (let k = 0; k < 3; k++) {
+      await rounds(structured, pg.reps, async (x) => {
+        const [tool, args] = x.spec.structure(x.spec.clickRef(x.lastSnap))[k];
+        push(x, tool, (await x.call([tool, args])).ms);
+      });
+    }
+  }
+  for (const x of parts) {
+    const a = acc.get(x);
+    for (const [k, xs] of Object.entries(a)) {
+      x.page[k] = k.endsWith('_chars') ? stats(xs).median : stats(xs);
+    }
+    if (x.page.snapshot_chars != null) x.page.snapshot_tokens = Math.ceil(x.page.snapshot_chars / 4);
+    if (pg.name === 'frames' && x.lastSnap != null) {
+      x.page.frames_seen = {
+        nested: [1, 2, 3, 4, 5].filter((i) => x.lastSnap.includes(`Nested frame ${i}`)).length,
+        cross_origin: [1, 2, 3, 4, 5].filter((i) => x.lastSnap.includes(`Cross-origin frame ${i}`)).length,
+      };
+    }
+  }
+}
+
+// One cold start: a fresh server process timed from spawn to its first
 // snapshot of url (initialize, navigate, snapshot), and to its exit once
 // the client closes its input.
-async function coldStarts(s, url, n) {
-  const first = [], exit = [];
-  for (let i = 0; i < n; i++) {
-    const transport = new StdioClientTransport({ command: s.command, args: s.args, stderr: 'ignore', cwd: ROOT,
-      env: { ...process.env, CI: '1', PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1', PUPPETEER_SKIP_DOWNLOAD: '1' } });
-    const client = new Client({ name: 'vdxlua-bench-cold', version: '1.0.0' });
-    const t0 = now();
-    await client.connect(transport);
-    const tools = Object.fromEntries((await client.listTools()).tools.map((t) => [t.name, t]));
-    for (const pair of [s.navigate(url, tools), s.snapshot()]) {
-      const res = await client.callTool({ name: pair[0], arguments: pair[1] }, undefined, { timeout: CALL_TIMEOUT });
-      if (res.isError) throw new Error(`${pair[0]}: ${replyText(res).slice(0, 300)}`);
-    }
-    first.push(now() - t0);
-    const pid = transport.pid;
-    await client.close();
-    while (pid && alive(pid)) await new Promise((r) => setTimeout(r, 5));
-    exit.push(now() - t0);
+async function coldOnce(s, url) {
+  const transport = new StdioClientTransport({ command: s.command, args: s.args, stderr: 'ignore', cwd: ROOT, env: MCP_ENV });
+  const client = new Client({ name: 'vdxlua-bench-cold', version: '1.0.0' });
+  const t0 = now();
+  await client.connect(transport);
+  const tools = Object.fromEntries((await client.listTools()).tools.map((t) => [t.name, t]));
+  for (const pair of [s.navigate(url, tools), s.snapshot()]) {
+    const res = await client.callTool({ name: pair[0], arguments: pair[1] }, undefined, { timeout: CALL_TIMEOUT });
+    if (res.isError) throw new Error(`${pair[0]}: ${replyText(res).slice(0, 300)}`);
   }
-  return { first_snapshot: stats(first), exit: stats(exit) };
+  const first = now() - t0;
+  const pid = transport.pid;
+  await client.close();
+  while (pid && alive(pid)) await new Promise((r) => setTimeout(r, 5));
+  return { first, exit: now() - t0 };
 }
 
 function alive(pid) {
@@ -350,6 +427,9 @@ function startFixtures() {
   });
 }
 
+const loadText = (l) => l.map((x) => x.toFixed(1)).join('/');
+const loadStart = loadavg();
+console.log(`load average at start: ${loadText(loadStart)}`);
 const fixtures = await startFixtures();
 const base = fixtures.base;
 const pages = [{ name: 'shop', url: `${base.local}/shop.html`, reps: REPS }];
@@ -359,32 +439,69 @@ pages.push({ name: 'shadow', url: `${base.local}/shadow.html`, reps: REPS });
 
 const { list, tmp } = servers(base);
 const vdxMcp = await vdxluaMcpAnswers();
-const results = { machine: { load: loadavg(), cpus: cpus().length, cpu_model: cpus()[0]?.model, date: new Date().toISOString() },
-  reps: REPS, servers: {} };
+const results = { machine: { load: loadStart, cpus: cpus().length, cpu_model: cpus()[0]?.model, date: new Date().toISOString() },
+  reps: REPS, interleaved: true, servers: {} };
 if (!vdxMcp) results.note = 'vdxlua mcp did not answer initialize: only the in-process figures (make bench) stand for vdxlua';
-// vdxlua's in-process figures first, in the same run and on the same pages.
-if (!ONLY || ONLY.includes('vdxlua-mcp')) {
-  process.stderr.write('peers: vdxlua in-process\n');
-  results.inproc = inProcess(pages, tmp);
-}
+// Every server starts first, then each page's operations go round-robin
+// over all of them (vdxlua in process too), so a ratio compares calls made
+// at the same time under the same machine load.
+const parts = [];
 for (const s of list) {
   if (s.name === 'vdxlua-mcp' && !vdxMcp) continue;
-  process.stderr.write(`peers: ${s.name}\n`);
+  process.stderr.write(`peers: starting ${s.name}\n`);
   try {
-    results.servers[s.name] = await runServer(s, pages);
+    parts.push(await startMcp(s, pages[0].url));
   } catch (e) {
     results.servers[s.name] = { name: s.name, error: String(e.message || e) };
     process.stderr.write(`peers: ${s.name} failed: ${e.stack || e}\n`);
   }
-  if (COLD > 0 && results.servers[s.name] && !results.servers[s.name].error) {
-    process.stderr.write(`peers: ${s.name} cold starts\n`);
-    try { results.servers[s.name].cold = await coldStarts(s, pages[0].url, COLD); }
-    catch (e) { results.servers[s.name].cold = { error: String(e.message || e) }; }
+}
+if (!ONLY || ONLY.includes('vdxlua-mcp')) {
+  process.stderr.write('peers: starting vdxlua in process\n');
+  try { parts.push(await startInproc(pages[0].url)); }
+  catch (e) { results.inproc = { error: String(e.message || e).slice(0, 400) }; }
+}
+const pageResults = new Map(parts.map((x) => [x, {}]));
+for (const pg of pages) {
+  process.stderr.write(`peers: ${pg.name}, ${pg.reps} rounds\n`);
+  await runPage(parts, pg);
+  for (const x of parts) pageResults.get(x)[pg.name] = x.page;
+}
+for (const x of parts) {
+  if (x.inproc) {
+    results.inproc = { pages: pageResults.get(x) };
+  } else {
+    results.servers[x.name] = { name: x.name, init_ms: x.init_ms, first_call_ms: x.first_call_ms,
+      pages: pageResults.get(x), server_memory: smaps(x.pid), browser_tree: treeMem(x.pid),
+      stderr_tail: x.stderr.join('').slice(-600) };
+  }
+  await x.close();
+}
+// Cold starts, in rounds as well, once the warm servers are gone.
+const coldList = list.filter((s) => results.servers[s.name] && !results.servers[s.name].error);
+if (COLD > 0 && coldList.length) {
+  process.stderr.write('peers: cold starts\n');
+  const cold = Object.fromEntries(coldList.map((s) => [s.name, { first: [], exit: [] }]));
+  for (let i = 0; i < COLD; i++) {
+    for (const s of rotate(coldList, i)) {
+      const c = cold[s.name];
+      if (c.error) continue;
+      try {
+        const r = await coldOnce(s, pages[0].url);
+        c.first.push(r.first); c.exit.push(r.exit);
+      } catch (e) { c.error = String(e.message || e); }
+    }
+  }
+  for (const s of coldList) {
+    const c = cold[s.name];
+    results.servers[s.name].cold = c.error ? { error: c.error } : { first_snapshot: stats(c.first), exit: stats(c.exit) };
   }
 }
 fixtures.proc.stdin.end();
 fixtures.proc.kill('SIGTERM');
 rmSync(tmp, { recursive: true, force: true });
+results.machine.load_end = loadavg();
+console.log(`load average at end: ${loadText(results.machine.load_end)}`);
 
 // ------------------------------------------------------------ report
 
@@ -394,7 +511,8 @@ const ratio = (a, b) => (a == null || !b) ? 'n/a' : (a / b).toFixed(2) + 'x';
 const pad = (s, w, right) => { s = String(s); return s.length >= w ? s : right ? ' '.repeat(w - s.length) + s : s + ' '.repeat(w - s.length); };
 const TOOLS = ['navigate', 'snapshot', 'snapshot_same_doc', 'click', 'type', 'resolve_container', 'inspect_pattern', 'extract_anchors'];
 const m = results.machine;
-console.log(`MCP servers side by side, ${m.date}, ${m.cpus} cores (${m.cpu_model}), load ${m.load.map((x) => x.toFixed(1)).join('/')}, ${REPS} reps`);
+console.log(`MCP servers side by side, ${m.date}, ${m.cpus} cores (${m.cpu_model}), load ${loadText(m.load)} at start, ` +
+  `${loadText(m.load_end)} at end, ${REPS} reps, the servers interleaved (round-robin, the order balanced over the reps)`);
 console.log('each cell: median ms / p95 ms, and the median as a ratio to Playwright MCP\'s; "in-process" is vdxlua without MCP,');
 console.log('and "MCP/in" the vdxlua MCP median and p95 over the in-process ones (snapshot: right after navigate, 12,000-token budget)');
 const names = Object.keys(results.servers);
@@ -476,7 +594,8 @@ function markdown() {
   const md = (st, q) => st?.median == null ? 'n/a'
     : `${fmt(st.median)} / ${fmt(st.p95)} ms` + (q?.median ? ` (${ratio(st.median, q.median)})` : '');
   const out = [`MCP side by side (\`make bench-peers\`), ${m.date.slice(0, 16).replace('T', ' ')} UTC, ` +
-    `${m.cpus}-core ${m.cpu_model}, load ${m.load.map((x) => x.toFixed(1)).join('/')}, ${REPS} reps; ` +
+    `${m.cpus}-core ${m.cpu_model}, load ${loadText(m.load)} at start and ${loadText(m.load_end)} at end, ${REPS} reps ` +
+    'with the servers interleaved; ' +
     'median / p95, and the median\'s ratio to Playwright MCP\'s:', '',
     `| page, tool | ${cols.join(' | ')} | vdxlua in process | MCP / in process (median, p95) |`,
     `|---|${cols.map(() => '---').join('|')}|---|---|`];

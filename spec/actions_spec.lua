@@ -332,6 +332,8 @@ describe("page actions", function()
     assert.equal("avatar.txt", page:evaluate("document.getElementById('avatar').files[0].name"))
     page:drag(ref_of(snap, 'button "Drag me"'), ref_of(snap, 'button "Drop zone"'))
     assert.equal("dropped", text_of(page, "dragged"))
+    -- Each of the drag's 5 steps reached the page as a move of its own.
+    assert.equal("5", page:evaluate("document.getElementById('src').dataset.moves"))
     local box = page:evaluate("(() => { const r = document.getElementById('slider').getBoundingClientRect(); return {x: r.x, y: r.y} })()")
     r = page:click_at(box.x + 100, box.y + 10, { hold_ms = 250, steps = 4 })
     assert.equal("held true at 100", text_of(page, "held"))

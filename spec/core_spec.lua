@@ -54,6 +54,13 @@ describe("vdx core", function()
       { "data:text/html,<script>document.title='by script'</script>", "by script", 200 },
       { "data:text/html,<title>x</title><script>onload=()=>document.title='on load'</script>", "on load", 200 },
       { "data:text/html,<title>" .. long .. "</title>", long, 200 },
+      -- The page's own addEventListener, setTimeout and Promise are gone:
+      -- the read after load does not use the page's.
+      { "data:text/html,<script>addEventListener=()=>{};setTimeout=()=>{};Promise=null;"
+        .. "onload=()=>document.title='hostile'</script>", "hostile", 200 },
+      -- A load handler that keeps the event from every later listener.
+      { "data:text/html,<script>addEventListener('load',(e)=>{e.stopImmediatePropagation();"
+        .. "document.title='stopped'})</script>", "stopped", 200 },
       { srv.url .. "/core/second.html#part", "Second", 200 },
       { "about:blank", "", nil },
     }
@@ -67,6 +74,16 @@ describe("vdx core", function()
           assert.equal(page:evaluate("location.href"), nav.url)
         end
       end
+    end
+    -- The same URL again: each title is the new document's, never the one
+    -- it replaced (a title of its own for every document).
+    local again = "data:text/html,<script>onload=()=>document.title=String(performance.timeOrigin)</script>"
+    local seen = {}
+    for _ = 1, 4 do
+      local nav = page:navigate(again)
+      assert.equal(page:evaluate("document.title"), nav.title)
+      assert.is_nil(seen[nav.title])
+      seen[nav.title] = true
     end
     page:close()
   end)

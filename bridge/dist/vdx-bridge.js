@@ -2379,7 +2379,7 @@
           el.scrollIntoView({ block: "center", inline: "center", behavior: "instant" });
           r = getBoundingClientRect(el);
         }
-        if (last && sameRect(r, last)) return { el, rect: r };
+        if (opts.still === false || last && sameRect(r, last)) return { el, rect: r };
         last = r;
         reason = "is still moving";
       }
@@ -2595,7 +2595,7 @@
       // caret at its end.  { had_text }.
       async prepareType(ref, opts) {
         const o = opts || {};
-        const { el } = await waitActionable(env, ref, { timeout: o.timeout, enabled: true, editable: true });
+        const { el } = await waitActionable(env, ref, { timeout: o.timeout, enabled: true, editable: true, still: false });
         el.focus();
         const tag = localName(el);
         let hadText;
@@ -2621,7 +2621,7 @@
       },
       // Focuses ref (for keys pressed at it).
       async focus(ref, opts) {
-        const { el } = await waitActionable(env, ref, { timeout: (opts || {}).timeout });
+        const { el } = await waitActionable(env, ref, { timeout: (opts || {}).timeout, still: false });
         el.focus();
         return true;
       },

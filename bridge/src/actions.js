@@ -141,8 +141,8 @@ function deadlineOf(opts) {
 const WAIT_ERRORS = { 'is not visible': 'ElementNotVisible', 'is disabled': 'ElementNotEnabled' };
 
 // Waits until the element of ref is visible, enabled (opts.enabled),
-// editable (opts.editable) and holds still for one frame, scrolling it
-// into view.  Resolves { el, rect }; rejects with ElementNotVisible,
+// editable (opts.editable) and holds still for one frame (unless
+// opts.still is false: keys aim at no point), scrolling it into view.  Resolves { el, rect }; rejects with ElementNotVisible,
 // ElementNotEnabled or Timeout saying what was missing, or StaleRef when the
 // element goes away meanwhile.
 async function waitActionable(env, ref, opts) {
@@ -163,7 +163,8 @@ async function waitActionable(env, ref, opts) {
         el.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
         r = N.getBoundingClientRect(el);
       }
-      if (last && sameRect(r, last)) return { el, rect: r };
+      // Keys do not aim at a point: typing needs no still element.
+      if (opts.still === false || (last && sameRect(r, last))) return { el, rect: r };
       last = r;
       reason = 'is still moving';
     }
@@ -393,7 +394,7 @@ export function actionMethods(env) {
     // caret at its end.  { had_text }.
     async prepareType(ref, opts) {
       const o = opts || {};
-      const { el } = await waitActionable(env, ref, { timeout: o.timeout, enabled: true, editable: true });
+      const { el } = await waitActionable(env, ref, { timeout: o.timeout, enabled: true, editable: true, still: false });
       el.focus();
       const tag = N.localName(el);
       let hadText;
@@ -421,7 +422,7 @@ export function actionMethods(env) {
 
     // Focuses ref (for keys pressed at it).
     async focus(ref, opts) {
-      const { el } = await waitActionable(env, ref, { timeout: (opts || {}).timeout });
+      const { el } = await waitActionable(env, ref, { timeout: (opts || {}).timeout, still: false });
       el.focus();
       return true;
     },

@@ -3,8 +3,9 @@
  * Input.dispatchMouseEvent / Input.dispatchKeyEvent, the runner that sends
  * a list of such calls in order, and base64 files for screenshots and PDFs.
  *
- * The runner waits for each call's answer before sending the next, so the
- * page sees press after move and release after press, as from a person.
+ * The runner sends the calls of a list in order, in batches that do not
+ * wait for each answer (see the runner below): the page sees press after
+ * move and release after press, as from a person.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -357,6 +358,16 @@ void vdx__input_mouse(lua_State *L, int list_idx, const char *type, double x,
 
 /* ------------------------------------------------------------ runner */
 
+/* The runner sends the calls in batches: every call up to the next sleep
+ * goes out at once, without waiting for the answer of the one before, and
+ * the next batch (or the end) waits for all of them.  The browser hands one
+ * session's input to the page in the order it was sent, so the page still
+ * sees press after move and release after press; what the batch saves is
+ * the round trip per call, which a mouse move makes a whole frame long (the
+ * renderer delivers moves with the next animation frame).  Two moves never
+ * share a batch: the renderer would merge them into one, and a drag's
+ * steps must each reach the page. */
+
 typedef struct run {
   vdx_page *p;
   vdx_loop *lp;
@@ -364,7 +375,7 @@ typedef struct run {
   int list_ref;
   lua_Integer next, n;
   vdx_waiter *out;       /* NULL once the caller's waiter completed */
-  int inflight;
+  int inflight;          /* calls (or a sleep) sent and not answered */
 } run;
 
 static void run_step(lua_State *L, run *r);
@@ -385,46 +396,81 @@ static void run_out_done(vdx_waiter *w, void *data) {
 
 static void run_reply(void *data, lua_State *L, int ok) {
   run *r = data;
-  r->inflight = 0;
+  r->inflight--;
   if (r->out == NULL) { run_release(r); return; }
-  if (!ok || r->next > r->n) {          /* error, or the last answer */
+  if (!ok) {                             /* the first error fails the run */
     lua_pushvalue(L, 1);
-    if (ok) vdx__waiter_resolve(r->out, L); else vdx__waiter_reject(r->out, L);
+    vdx__waiter_reject(r->out, L);
+    return;
+  }
+  if (r->inflight > 0) return;           /* the batch is not all answered */
+  if (r->next > r->n) {                  /* the last answer */
+    lua_pushvalue(L, 1);
+    vdx__waiter_resolve(r->out, L);
     return;
   }
   lua_settop(L, 0);
   run_step(L, r);
 }
 
-/* Sends item r->next; on a synchronous failure rejects out. */
+/* 1 when item (a list entry) is an Input.dispatchMouseEvent mouseMoved. */
+static int is_move(lua_State *L, int item) {
+  int move = 0;
+  if (lua_rawgeti(L, item, 2) == LUA_TTABLE) {
+    lua_getfield(L, -1, "type");
+    const char *t = lua_tostring(L, -1);
+    move = t != NULL && strcmp(t, "mouseMoved") == 0;
+    lua_pop(L, 1);
+  }
+  lua_pop(L, 1);
+  return move;
+}
+
+/* Sends the next batch, from item r->next (called with nothing in
+ * flight); on a synchronous failure rejects out. */
 static void run_step(lua_State *L, run *r) {
   luaL_checkstack(L, 8, "vdx: input");
   vdx_conn *c = r->p->b->conn;
+  int base = lua_gettop(L);
+  int moved = 0;
   lua_rawgeti(L, LUA_REGISTRYINDEX, r->list_ref);
-  lua_rawgeti(L, -1, r->next++);
-  int item = lua_gettop(L);
-  vdx_waiter *w;
-  if (lua_getfield(L, item, "sleep") == LUA_TNUMBER) {
-    w = vdx__waiter_sleep(r->lp, (int)lua_tointeger(L, -1));
-    lua_settop(L, item - 2);
-  } else if (c == NULL || r->p->closed) {
-    lua_settop(L, item - 2);
-    vdx__error_push(L, "PageClosed", "the page closed during the input");
-    vdx__waiter_reject(r->out, L);
-    return;
-  } else {
+  int list = lua_gettop(L);
+  while (r->next <= r->n) {
+    lua_rawgeti(L, list, r->next);
+    int item = lua_gettop(L);
+    vdx_waiter *w;
+    if (lua_getfield(L, item, "sleep") == LUA_TNUMBER) {
+      if (r->inflight > 0) break;        /* after the batch before it */
+      w = vdx__waiter_sleep(r->lp, (int)lua_tointeger(L, -1));
+      r->next++;
+      r->inflight++;
+      vdx__waiter_then(w, run_reply, r);
+      break;                             /* a sleep is a batch of its own */
+    }
+    lua_pop(L, 1);
+    int move = is_move(L, item);
+    if (move && moved) break;            /* one move per batch */
+    moved |= move;
+    if (c == NULL || r->p->closed) {
+      lua_settop(L, base);
+      vdx__error_push(L, "PageClosed", "the page closed during the input");
+      vdx__waiter_reject(r->out, L);
+      return;
+    }
     lua_rawgeti(L, item, 1);
     lua_rawgeti(L, item, 2);
     w = vdx__conn_call(L, c, r->sid, lua_tostring(L, -2), -1, 0);
     if (w == NULL) {
       vdx__waiter_reject(r->out, L);
-      lua_settop(L, item - 2);
+      lua_settop(L, base);
       return;
     }
-    lua_settop(L, item - 2);
+    r->next++;
+    r->inflight++;
+    vdx__waiter_then(w, run_reply, r);
+    lua_settop(L, item - 1);
   }
-  r->inflight = 1;
-  vdx__waiter_then(w, run_reply, r);
+  lua_settop(L, base);
 }
 
 vdx_waiter *vdx__input_run(lua_State *L, vdx_page *p, int list_idx,

@@ -16,11 +16,12 @@
 #define VDX_MOD_SHIFT 8
 
 /*
- * Sends the calls of the list at list_idx one after another on the page's
- * main session: each item is { method, params } or { sleep = ms }.  The
- * waiter resolves with the last call's result once every call has been
- * answered, or rejects with the first error.  NULL (error pushed) when
- * nothing could be sent.
+ * Sends the calls of the list at list_idx in order on the page's main
+ * session: each item is { method, params } or { sleep = ms }.  Calls go out
+ * in batches without waiting for each answer; a sleep, or a second mouse
+ * move, waits for the answers to the batch before it.  The waiter resolves
+ * with the last answer once every call has been answered, or rejects with
+ * the first error.  NULL (error pushed) when nothing could be sent.
  */
 vdx_waiter *vdx__input_run(lua_State *L, vdx_page *p, int list_idx,
                            int timeout_ms);

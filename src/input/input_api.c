@@ -110,7 +110,8 @@ void vdx__input_open(lua_State *L) {
 /*
  * page:input(events [, {timeout_ms=}]) -> the last call's result.  Sends
  * the list of {method, params} (or {sleep = ms}) in order on the page's
- * main session, each after the answer to the one before.
+ * main session, in batches that do not wait for each answer (a sleep or a
+ * second mouse move waits for the batch before it).
  */
 static int page_input(lua_State *L) {
   static const char *const known[] = {"timeout_ms", NULL};

@@ -9,6 +9,7 @@
  * events, a long poll) does not hold it up.  wait_for waits in the page on
  * DOM mutations.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "vdx.h"
@@ -18,6 +19,115 @@
 #include "task.h"
 
 static int goto_k(lua_State *L, int status, lua_KContext ctx);
+
+/* The read of url, title and status once the document has loaded, made in
+ * the vdx world (page scripts cannot replace what it calls) as soon as the
+ * document is parsed: it answers right after the load event's handlers have
+ * run (a title they set is seen), so no round trip follows the load. */
+static const char EARLY_READ[] =
+  "new Promise((resolve) => {\n"
+  "  const read = () => resolve({ url: location.href, title: document.title,\n"
+  "    status: (performance.getEntriesByType('navigation')[0] || {}).responseStatus });\n"
+  "  if (document.readyState === 'complete') read();\n"
+  "  else addEventListener('load', read, { once: true });\n"
+  "})";
+
+/* How long the early read may still take once the load event is in: a
+ * page that stops the load event's propagation keeps it from answering,
+ * and the plain read after load stands in. */
+#define EARLY_GRACE_MS 100
+
+/* The early read's waiter as goto awaits it: resolves with the evaluate's
+ * result, or with false when the evaluate failed (the document went away:
+ * the load wait then says why), when the load wait failed, or when the
+ * read has not answered EARLY_GRACE_MS after the load; never rejects but
+ * by its timeout. */
+typedef struct early {
+  vdx_waiter *out;       /* NULL once goto's waiter completed */
+  int pending;           /* the evaluate, the load wait, the grace sleep */
+} early;
+
+static void early_release(early *e) {
+  if (e->out == NULL && !e->pending) free(e);
+}
+
+static void early_out_done(vdx_waiter *w, void *data) {
+  early *e = data;
+  (void)w;
+  e->out = NULL;
+  early_release(e);
+}
+
+/* Resolves out with the value at index 1 (ok) or false. */
+static void early_settle(early *e, lua_State *L, int ok) {
+  if (ok) lua_pushvalue(L, 1); else lua_pushboolean(L, 0);
+  vdx__waiter_resolve(e->out, L);        /* early_out_done clears out */
+}
+
+static void early_reply(void *data, lua_State *L, int ok) {
+  early *e = data;
+  e->pending--;
+  if (e->out) early_settle(e, L, ok);
+  early_release(e);
+}
+
+static void early_grace(void *data, lua_State *L, int ok) {
+  early *e = data;
+  (void)ok;
+  e->pending--;
+  if (e->out) early_settle(e, L, 0);
+  early_release(e);
+}
+
+static void early_loaded(void *data, lua_State *L, int ok) {
+  early *e = data;
+  e->pending--;
+  if (e->out && !ok) {
+    early_settle(e, L, 0);
+  } else if (e->out) {
+    vdx_waiter *g = vdx__waiter_sleep(vdx__waiter_loop(e->out), EARLY_GRACE_MS);
+    e->pending++;
+    vdx__waiter_then(g, early_grace, e);
+  }
+  early_release(e);
+}
+
+/* Sends the early read in frame f's vdx world (and watches for the load
+ * of loader); NULL (nothing pushed) when it could not be sent, and the
+ * caller waits for load instead. */
+static vdx_waiter *early_read(lua_State *L, vdx_page *p, vdx_frame *f,
+                              const char *loader, int left) {
+  early *e = calloc(1, sizeof *e);
+  if (e == NULL) return NULL;
+  lua_createtable(L, 0, 4);
+  lua_pushstring(L, EARLY_READ);
+  lua_setfield(L, -2, "expression");
+  lua_pushinteger(L, f->ctx);
+  lua_setfield(L, -2, "contextId");
+  lua_pushboolean(L, 1);
+  lua_setfield(L, -2, "awaitPromise");
+  lua_pushboolean(L, 1);
+  lua_setfield(L, -2, "returnByValue");
+  vdx_waiter *call = vdx__conn_call(L, vdx__browser_conn(L, p->b), f->sid,
+                                    "Runtime.evaluate", -1, left);
+  lua_pop(L, call ? 1 : 2);              /* params (and an error object) */
+  if (call == NULL) { free(e); return NULL; }
+  e->out = vdx__waiter_new(p->b->lp, left, "navigation");
+  vdx_waiter *out = e->out;
+  vdx__waiter_on_done(out, early_out_done, e);
+  e->pending = 1;
+  vdx__waiter_then(call, early_reply, e);
+  vdx_waiter *load = vdx__nav_wait_loader(L, p, loader, VDX_LIFE_LOAD, left);
+  e->pending++;
+  if (!vdx__waiter_done(load)) {
+    vdx__waiter_then(load, early_loaded, e);
+  } else {                               /* loaded (or replaced) already */
+    vdx__waiter_abandon(load);
+    vdx_waiter *g = vdx__waiter_sleep(p->b->lp, EARLY_GRACE_MS);
+    vdx__waiter_then(g, early_grace, e);
+  }
+  return out;
+}
 
 /* Reads url, title and status in the page, then goes on at goto_k's
  * step 3. */
@@ -39,14 +149,20 @@ static int goto_evaluate(lua_State *L, vdx_page *p, int left) {
   return vdx__await(L, w, 3, goto_k);
 }
 
-/* stack during goto: page, url, opts, flag, deadline, [result]
+/* stack during goto: page, url, opts, flag (and the main frame's vdx world
+ * count, shifted by 8), deadline, [result]
  * ctx 0: Page.navigate answered; 1: loaded; 3: the in-page read of url,
- * title and status (goto_evaluate). */
+ * title and status (goto_evaluate).  For wait_until = "load" the read goes
+ * out early instead: stack page, url, opts, flag, deadline, loader, [...];
+ * ctx 4: the document is parsed (DOMContentLoaded), 5: the early read
+ * answered (or false), 6: loaded, with the early read's result at 7. */
 static int goto_k(lua_State *L, int status, lua_KContext ctx) {
   (void)status;
   vdx_page *p = vdx__check_page(L, 1);
   vdx_loop *lp = p->b->lp;
-  int flag = (int)lua_tointeger(L, 4);
+  lua_Integer packed = lua_tointeger(L, 4);
+  int flag = (int)(packed & 0xff);
+  int doc0 = (int)(packed >> 8);
   int64_t deadline = (int64_t)lua_tointeger(L, 5);
   int left = (int)(deadline - (int64_t)uv_now(vdx__uv_of(lp)));
   if (left < 1) left = 1;
@@ -63,14 +179,49 @@ static int goto_k(lua_State *L, int status, lua_KContext ctx) {
     }
     lua_getfield(L, 6, "loaderId");
     const char *loader = lua_tostring(L, -1);
+    if (loader && flag == VDX_LIFE_LOAD) {
+      lua_replace(L, 6);                   /* stack: ..., deadline, loader */
+      lua_settop(L, 6);
+      vdx_waiter *w = vdx__nav_wait_loader(L, p, lua_tostring(L, 6), VDX_LIFE_DCL, left);
+      return vdx__await(L, w, 4, goto_k);
+    }
     if (loader && flag != VDX_LIFE_COMMIT) {
       vdx_waiter *w = vdx__nav_wait_loader(L, p, loader, flag, left);
       lua_settop(L, 5);
       return vdx__await(L, w, 1, goto_k);
     }
   }
+  if (ctx == 4) {                           /* parsed: read once loaded */
+    vdx_frame *f = vdx__frame_by_ordinal(p, 0);
+    lua_settop(L, 6);
+    /* Only a vdx world made after the navigation began is this
+     * document's (another one, of a page kept in the back/forward cache,
+     * would answer for the old document). */
+    vdx_waiter *w = f && f->ctx && f->doc > doc0
+                    ? early_read(L, p, f, lua_tostring(L, 6), left) : NULL;
+    if (w) return vdx__await(L, w, 5, goto_k);
+    ctx = 5;                               /* no vdx world: read after load */
+    lua_pushboolean(L, 0);
+  }
+  if (ctx == 5 || ctx == 6) {
+    if (ctx == 5) {                        /* the early read answered */
+      int usable = lua_istable(L, 7) && lua_getfield(L, 7, "exceptionDetails") == LUA_TNIL;
+      if (lua_istable(L, 7)) lua_pop(L, 1);
+      lua_settop(L, 7);
+      if (!usable) lua_settop(L, 6);
+      vdx_waiter *w = vdx__nav_wait_loader(L, p, lua_tostring(L, 6), VDX_LIFE_LOAD, left);
+      if (!usable) {
+        lua_settop(L, 5);
+        return vdx__await(L, w, 1, goto_k);
+      }
+      return vdx__await(L, w, 6, goto_k);
+    }
+    lua_settop(L, 7);                      /* loaded: the early read stands */
+    ctx = 3;
+  }
   if (ctx <= 1) {
-    /* Committed or loaded: url, title and status read in the page.  The
+    /* Committed or loaded (another wait_until, or the early read could not
+     * stand): url, title and status read in the page.  The
      * browser's navigation history answers sooner, but its title lags a
      * title the page sets in its load handler, so it is not used here. */
     return goto_evaluate(L, p, left);
@@ -116,7 +267,10 @@ static int page_goto(lua_State *L) {
   }
   int flag = vdx__nav_flag(L, wu);
   lua_settop(L, 3);
-  lua_pushinteger(L, flag);
+  /* The flag, and above it how many vdx worlds the main frame has had
+   * (goto_k's early read takes only a newer one). */
+  vdx_frame *f0 = vdx__frame_by_ordinal(p, 0);
+  lua_pushinteger(L, flag | ((lua_Integer)(f0 ? f0->doc : 0) << 8));
   uv_update_time(vdx__uv_of(p->b->lp));
   lua_pushinteger(L, (lua_Integer)uv_now(vdx__uv_of(p->b->lp)) + timeout);
   lua_createtable(L, 0, 2);
