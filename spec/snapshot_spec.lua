@@ -240,10 +240,12 @@ describe("page:snapshot", function()
     assert.same({}, snap.warnings)
   end)
 
-  it("names text-only links, headings and buttons as the full computation does", function()
-    -- Plain ones are read from their text; a comment, a child element, a
-    -- label, blank text, a missing href, a title, a ::before or a
-    -- text-transform each need the full computation, with the names below.
+  it("names plain elements as the full computation does", function()
+    -- Text-only links, headings and buttons are read from their text; a
+    -- comment, a child element, a label, blank text, a missing href, a
+    -- title, a ::before or a text-transform each need the full
+    -- computation, with the names below; a list is nameless, a fieldset
+    -- and an image are named by their markup.
     page:navigate(srv.url .. "/snapshot/plain-names.html")
     assert.equal(table.concat({
       '- link "Plain link text" [ref=e1]:',
@@ -260,6 +262,10 @@ describe("page:snapshot", function()
       '- heading "Plain heading" [level=2]',
       '- link "Titled" [ref=e5]:',
       '  - /url: "#d"',
+      '- list:',
+      '  - listitem: Entry',
+      '- group "Group": Group',
+      '- img "Logo"',
       '- link "SHOUT" [ref=e6]:',
       '  - /url: "#e"',
       '  - text: shout',

@@ -1128,8 +1128,21 @@
     return name;
   }
   var PLAIN_CONTENT_TAGS = /* @__PURE__ */ new Set(["a", "h1", "h2", "h3", "h4", "h5", "h6", "button"]);
+  var HOST_NAMED_TAGS = /* @__PURE__ */ new Set([
+    ...LABELABLE,
+    "img",
+    "area",
+    "fieldset",
+    "figure",
+    "table",
+    "optgroup",
+    "option",
+    "input",
+    "textarea"
+  ]);
   function plainContentName(ctx, el, tag, role) {
-    if (!PLAIN_CONTENT_TAGS.has(tag) || !NAME_FROM_CONTENT.has(role)) return void 0;
+    if (!NAME_FROM_CONTENT.has(role)) return HOST_NAMED_TAGS.has(tag) ? void 0 : "";
+    if (!PLAIN_CONTENT_TAGS.has(tag)) return void 0;
     const cached = ctx.names.get(el);
     if (cached !== void 0) return cached;
     if (el.shadowRoot !== null || ctx.mayHavePseudo(el) || ctx.mayTransform(el)) return void 0;

@@ -62,19 +62,26 @@ export function accessibleName(ctx, el, role, visible, asTold) {
 
 // Elements whose name, when they carry none of the walk's attributes
 // (aria-label, aria-labelledby, aria-owns, title, role, ...; `plain` in the
-// walk), comes from their content alone: links, headings and buttons.
+// walk), may come from their content alone: links, headings and buttons.
 const PLAIN_CONTENT_TAGS = new Set(['a', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'button']);
 
-// The name accessibleName(ctx, el, role, true) gives a visible HTML link,
-// heading or button named from its content (role) that has none of the
-// walk's attributes and holds text nodes only, read straight from that
-// text; undefined when el is not such an element or its name needs the
-// full computation (a pseudo-element or a text-transform may change the
-// text, a label may name the button, a child is not text, or the text is
-// blank and the name falls through).  Caches what the full computation
-// would.
+// HTML elements the host language names (labels, alt, legend, caption,
+// option labels, input values and placeholders).
+const HOST_NAMED_TAGS = new Set([...LABELABLE, 'img', 'area', 'fieldset', 'figure', 'table',
+  'optgroup', 'option', 'input', 'textarea']);
+
+// The name accessibleName(ctx, el, role, true) gives a visible HTML
+// element that has none of the walk's attributes, found without the full
+// computation where that is plain: '' when neither its role (not named
+// from content) nor its tag can name it; for a link, heading or button
+// named from its content that holds text nodes only, that text.
+// Undefined when the full computation is needed (a pseudo-element or a
+// text-transform may change the text, a label may name the button, a
+// child is not text, or the text is blank and the name falls through).
+// Caches the text-only names as the full computation would.
 export function plainContentName(ctx, el, tag, role) {
-  if (!PLAIN_CONTENT_TAGS.has(tag) || !NAME_FROM_CONTENT.has(role)) return undefined;
+  if (!NAME_FROM_CONTENT.has(role)) return HOST_NAMED_TAGS.has(tag) ? undefined : '';
+  if (!PLAIN_CONTENT_TAGS.has(tag)) return undefined;
   const cached = ctx.names.get(el);
   if (cached !== undefined) return cached;
   if (el.shadowRoot !== null || ctx.mayHavePseudo(el) || ctx.mayTransform(el)) return undefined;
