@@ -240,6 +240,46 @@ describe("page:snapshot", function()
     assert.same({}, snap.warnings)
   end)
 
+  it("names plain elements as the full computation does", function()
+    -- Text-only links, headings and buttons are read from their text; a
+    -- comment, a child element, a label, blank text, a missing href, a
+    -- title, a ::before or a text-transform each need the full
+    -- computation, with the names below; a list is nameless, a fieldset
+    -- and an image are named by their markup.
+    page:navigate(srv.url .. "/snapshot/plain-names.html")
+    assert.equal(table.concat({
+      '- link "Plain link text" [ref=e1]:',
+      '  - /url: "#a"',
+      '- link "one two" [ref=e2]:',
+      '  - /url: "#b"',
+      '  - text: onetwo',
+      '- link:',
+      '  - /url: "#c"',
+      '- text: no href',
+      '- heading "with bold text" [level=3]',
+      '- button "Start the run" [ref=e3]',
+      '- button "Send" [ref=e4]',
+      '- heading "Plain heading" [level=2]',
+      '- link "Titled" [ref=e5]:',
+      '  - /url: "#d"',
+      '- list:',
+      '  - listitem: Entry',
+      '- group "Group": Group',
+      '- img "Logo"',
+      '- link "SHOUT" [ref=e6]:',
+      '  - /url: "#e"',
+      '  - text: shout',
+      '- heading "Before Title" [level=4]: Title',
+      '- link "Inner" [ref=e7]:',
+      '  - /url: "#f"',
+      '',
+    }, "\n"), page:snapshot().text)
+    local got = page:accessible("#plain, #comment, #labelled, #bare, #heading, #titled", 10)
+    local names = {}
+    for i, item in ipairs(got.items) do names[i] = item.name end
+    assert.same({ "Plain link text", "one two", "Start the run", "Send", "Plain heading", "Titled" }, names)
+  end)
+
   it("leaves no trace in the page's own world", function()
     page:navigate(srv.url .. "/snapshot/shop.html")
     page:snapshot()

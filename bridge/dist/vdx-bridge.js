@@ -1127,6 +1127,39 @@
     if (!told) ctx.names.set(el, name);
     return name;
   }
+  var PLAIN_CONTENT_TAGS = /* @__PURE__ */ new Set(["a", "h1", "h2", "h3", "h4", "h5", "h6", "button"]);
+  var HOST_NAMED_TAGS = /* @__PURE__ */ new Set([
+    ...LABELABLE,
+    "img",
+    "area",
+    "fieldset",
+    "figure",
+    "table",
+    "optgroup",
+    "option",
+    "input",
+    "textarea"
+  ]);
+  function plainContentName(ctx, el, tag, role) {
+    if (!NAME_FROM_CONTENT.has(role)) return HOST_NAMED_TAGS.has(tag) ? void 0 : "";
+    if (!PLAIN_CONTENT_TAGS.has(tag)) return void 0;
+    const cached = ctx.names.get(el);
+    if (cached !== void 0) return cached;
+    if (el.shadowRoot !== null || ctx.mayHavePseudo(el) || ctx.mayTransform(el)) return void 0;
+    if (tag === "button" && ctx.labelsOf(el).length > 0) return void 0;
+    let c = el.firstChild;
+    if (c === null) return void 0;
+    let text = "";
+    for (; c !== null; c = c.nextSibling) {
+      if (c.nodeType !== TEXT_NODE) return void 0;
+      text += c.data;
+    }
+    if (isVisibilityHidden(ctx, el) || !text.trim()) return void 0;
+    ctx.contents.set(el, text);
+    const name = flatten(text);
+    ctx.names.set(el, name);
+    return name;
+  }
   var INVISIBLE = /[\u00ad\u200b-\u200d\u2060\ufeff]/g;
   var ASCII_SPACES = /[ \t\n\f\r]+/g;
   function flatten(s) {
@@ -1928,7 +1961,7 @@
     }
     if (html && (tag === "iframe" || tag === "frame")) {
       if (node) {
-        nameNode(ctx, el, role, node);
+        nameNode(ctx, el, role, node, tag, html, plain);
         visitFrame(walk, el, node, parent);
       }
       return;
@@ -1942,7 +1975,7 @@
     if (!plain && hasAttribute(el, "aria-owns")) visitOwned(walk, el, target, childInherited);
     if (sep) target.children.push(sep);
     if (node) {
-      nameNode(ctx, el, role, node);
+      nameNode(ctx, el, role, node, tag, html, plain);
       if (role === "link" && html && hasAttr(el, "href")) node.url = attr(el, "href");
       if (role === "textbox" || role === "searchbox") placeholderOf2(el, node);
       if (role === "listbox" && !(html && tag === "select")) {
@@ -2006,8 +2039,15 @@
       children: []
     };
   }
-  function nameNode(ctx, el, role, node) {
+  function nameNode(ctx, el, role, node, tag, html, plain) {
     if (NAME_PROHIBITED.has(role)) return;
+    if (plain && html) {
+      const name = plainContentName(ctx, el, tag, role);
+      if (name !== void 0) {
+        node.name = name;
+        return;
+      }
+    }
     if (TABLE_PARTS.has(role) && role !== "gridcell" && !hasAttr(el, "aria-label") && !hasAttr(el, "aria-labelledby")) {
       const kids = node.children;
       for (let i = 0; i < kids.length; i++) {

@@ -60,6 +60,46 @@ export function accessibleName(ctx, el, role, visible, asTold) {
   return name;
 }
 
+// Elements whose name, when they carry none of the walk's attributes
+// (aria-label, aria-labelledby, aria-owns, title, role, ...; `plain` in the
+// walk), may come from their content alone: links, headings and buttons.
+const PLAIN_CONTENT_TAGS = new Set(['a', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'button']);
+
+// HTML elements the host language names (labels, alt, legend, caption,
+// option labels, input values and placeholders).
+const HOST_NAMED_TAGS = new Set([...LABELABLE, 'img', 'area', 'fieldset', 'figure', 'table',
+  'optgroup', 'option', 'input', 'textarea']);
+
+// The name accessibleName(ctx, el, role, true) gives a visible HTML
+// element that has none of the walk's attributes, found without the full
+// computation where that is plain: '' when neither its role (not named
+// from content) nor its tag can name it; for a link, heading or button
+// named from its content that holds text nodes only, that text.
+// Undefined when the full computation is needed (a pseudo-element or a
+// text-transform may change the text, a label may name the button, a
+// child is not text, or the text is blank and the name falls through).
+// Caches the text-only names as the full computation would.
+export function plainContentName(ctx, el, tag, role) {
+  if (!NAME_FROM_CONTENT.has(role)) return HOST_NAMED_TAGS.has(tag) ? undefined : '';
+  if (!PLAIN_CONTENT_TAGS.has(tag)) return undefined;
+  const cached = ctx.names.get(el);
+  if (cached !== undefined) return cached;
+  if (el.shadowRoot !== null || ctx.mayHavePseudo(el) || ctx.mayTransform(el)) return undefined;
+  if (tag === 'button' && ctx.labelsOf(el).length > 0) return undefined;
+  let c = el.firstChild;
+  if (c === null) return undefined;
+  let text = '';
+  for (; c !== null; c = c.nextSibling) {
+    if (c.nodeType !== N.TEXT_NODE) return undefined;
+    text += c.data;
+  }
+  if (isVisibilityHidden(ctx, el) || !text.trim()) return undefined;
+  ctx.contents.set(el, text);
+  const name = flatten(text);
+  ctx.names.set(el, name);
+  return name;
+}
+
 // Characters that render as nothing: soft hyphen, zero-width space,
 // non-joiner and joiner, word joiner, byte-order mark.  They are dropped
 // from names (Chromium's tree keeps them, so a name read from it does not

@@ -13,7 +13,7 @@ import {
 import {
   getRole, headingLevel, INTERACTIVE_ROLES, NAME_FROM_CONTENT, NAME_PROHIBITED, WALK_ATTRIBUTES,
 } from './roles.js';
-import { accessibleName } from './name.js';
+import { accessibleName, plainContentName } from './name.js';
 import {
   Ctx, F_HIDDEN, F_INHERITED, F_NONE, F_POINTER, isActionable, isClosedDetailsContent,
   isHiddenForAria, isHiddenFromAllUsers, neverRendered,
@@ -294,7 +294,7 @@ function visitElement(walk, el, tag, parent, inherited, read) {
 
   if (html && (tag === 'iframe' || tag === 'frame')) {
     if (node) {
-      nameNode(ctx, el, role, node);
+      nameNode(ctx, el, role, node, tag, html, plain);
       visitFrame(walk, el, node, parent);
     }
     return;
@@ -312,7 +312,7 @@ function visitElement(walk, el, tag, parent, inherited, read) {
   if (node) {
     // Named after its children were walked, so the name computation finds
     // their styles already known.
-    nameNode(ctx, el, role, node);
+    nameNode(ctx, el, role, node, tag, html, plain);
     if (role === 'link' && html && hasAttr(el, 'href')) node.url = attr(el, 'href');
     if (role === 'textbox' || role === 'searchbox') placeholderOf(el, node);
     if (role === 'listbox' && !(html && tag === 'select')) {
@@ -392,8 +392,12 @@ function createNode(walk, el, tag, html, role, wantsRef, disabled, plain) {
 // Gives node its accessible name.  Rows and cells named only from their
 // content keep it only when their content is plain text, or it would
 // repeat, in one long string, what their rendered children already say.
-function nameNode(ctx, el, role, node) {
+function nameNode(ctx, el, role, node, tag, html, plain) {
   if (NAME_PROHIBITED.has(role)) return;
+  if (plain && html) {
+    const name = plainContentName(ctx, el, tag, role);
+    if (name !== undefined) { node.name = name; return; }
+  }
   // A grid cell is a widget: it keeps its name whatever it holds (a link
   // or a button in a data grid).
   if (TABLE_PARTS.has(role) && role !== 'gridcell' &&
