@@ -28,6 +28,19 @@ describe("vdx core", function()
     assert.is_nil(browser:endpoint())
   end)
 
+  it("joins a --disable-features list given in args to its own, since Chromium keeps only the last", function()
+    local b = vdx.launch { args = { "--disable-features=SpareRendererForSitePerProcess" } }
+    local f = assert(io.open("/proc/" .. b:pid() .. "/cmdline"))
+    local argv = f:read("a")
+    f:close()
+    b:close()
+    local lists = {}
+    for v in argv:gmatch("%-%-disable%-features=([^%z]*)") do lists[#lists + 1] = v end
+    assert.equal(1, #lists, argv)
+    assert.truthy(lists[1]:find("Translate", 1, true), lists[1])
+    assert.truthy(lists[1]:find(",SpareRendererForSitePerProcess", 1, true), lists[1])
+  end)
+
   it("opens no TCP debugging port by default", function()
     local out = h.run("ss -ltnp 2>/dev/null | grep 'pid=" .. browser:pid() .. ",' || true")
     assert.equal("", out)

@@ -36,6 +36,8 @@ static const char *const default_flags[] = {
   "WebUIOmniboxPopup,WebUIOmniboxAimPopup",
   "--password-store=basic", "--use-mock-keychain", NULL};
 
+#define DISABLE_FEATURES "--disable-features="
+
 typedef struct guard { vdx_proc *proc; } guard;
 
 static int guard_gc(lua_State *L) {
@@ -122,7 +124,11 @@ static void build_argv(lua_State *L, int opts, const char *exe,
   if (lua_isnil(L, -1) || lua_toboolean(L, -1)) ADD("--headless");
   lua_pop(L, 1);
   if (geteuid() == 0) ADD("--no-sandbox");
-  for (int i = 0; default_flags[i]; i++) ADD(default_flags[i]);
+  int features = 0; /* the slot of vdx's own --disable-features */
+  for (int i = 0; default_flags[i]; i++) {
+    if (strncmp(default_flags[i], DISABLE_FEATURES, strlen(DISABLE_FEATURES)) == 0) features = n + 1;
+    ADD(default_flags[i]);
+  }
   lua_pushfstring(L, "--user-data-dir=%s", dir);
   lua_rawseti(L, t, ++n);
   if (port >= 0) {
@@ -140,6 +146,18 @@ static void build_argv(lua_State *L, int opts, const char *exe,
       lua_rawgeti(L, -1, i);
       if (!lua_isstring(L, -1))
         luaL_error(L, "opts.args[%d] must be a string", (int)i);
+      const char *a = lua_tostring(L, -1);
+      if (features && strncmp(a, DISABLE_FEATURES, strlen(DISABLE_FEATURES)) == 0) {
+        /* Chromium keeps only the last --disable-features: a user's list
+         * joins vdx's instead of silently replacing it. */
+        lua_rawgeti(L, t, features);
+        lua_pushliteral(L, ",");
+        lua_pushstring(L, a + strlen(DISABLE_FEATURES));
+        lua_concat(L, 3);
+        lua_rawseti(L, t, features);
+        lua_pop(L, 1);
+        continue;
+      }
       lua_rawseti(L, t, ++n);
     }
   }
