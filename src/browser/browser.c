@@ -187,13 +187,17 @@ static int browser_close(lua_State *L) {
     }
     vdx__trace("closing the browser");
     b->proc = NULL;
-    browser_shutdown(b, "browser:close() was called");
     p->lp = b->lp;
     p->on_exit = close_exited;
     p->cb_data = w;
     vdx__waiter_on_done(w, close_done, p);
+    /* A browser to kill is killed before its pipe closes: a closed pipe
+     * starts Chromium's own shutdown, which unlinks the profile's
+     * SingletonSocket link first, and that link is the only name of the
+     * ProcessSingleton folder it leaves in TMPDIR when killed. */
     if (p->owns_dir) vdx__proc_kill(p);
-    else vdx__proc_stop(p, STOP_GRACE_MS);
+    browser_shutdown(b, "browser:close() was called");
+    if (!p->owns_dir) vdx__proc_stop(p, STOP_GRACE_MS);
     return vdx__await(L, w, 0, vdx__k_true);
   }
   browser_shutdown(b, "browser:close() was called");

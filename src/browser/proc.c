@@ -78,15 +78,18 @@ static void remove_at(int dfd, const char *name, int depth) {
 
 /* Removes a profile folder and the ProcessSingleton folder its
  * SingletonSocket link points to (left behind when Chromium was killed).
- * On a first pass (while the killed processes may still be going away),
- * a ProcessSingleton folder that could not be removed keeps the profile,
- * and so the link, for the pass after the exit.  Async-signal-safe. */
-static void remove_profile(const char *dir, int first_pass) {
+ * `seen` (DIR_MAX bytes, or NULL) keeps the ProcessSingleton folder's path
+ * for a later pass.  On a first pass (while the killed processes may still
+ * be going away) a missing link, or a ProcessSingleton folder that could
+ * not be removed, keeps the profile, and so the link, for the pass after
+ * the exit: the folder is named only by that link.  Async-signal-safe. */
+static void remove_profile(const char *dir, int first_pass, char *seen) {
   char link[DIR_MAX + 32], target[DIR_MAX];
   if (dir == NULL || *dir == '\0' || strlen(dir) >= DIR_MAX) return;
   strcpy(link, dir);
   strcat(link, "/SingletonSocket");
   ssize_t n = readlink(link, target, sizeof target - 1);
+  if (n <= 0 && first_pass) return;
   if (n > 0) {
     target[n] = '\0';
     char *slash = strrchr(target, '/');
@@ -94,6 +97,7 @@ static void remove_profile(const char *dir, int first_pass) {
       *slash = '\0';
       char *base = strrchr(target, '/');
       if (base && strncmp(base + 1, "org.chromium.Chromium.", 22) == 0) {
+        if (seen) strcpy(seen, target);
         remove_at(AT_FDCWD, target, 0);
         if (first_pass && access(target, F_OK) == 0) return;
       }
@@ -140,7 +144,7 @@ static void end_all_groups(void) {
   nanosleep(&tick, NULL);   /* the group's renderers die a moment later */
   for (int i = 0; i < MAX_GROUPS; i++)
     if (groups[i] > 0) {
-      remove_profile(group_dirs[i], 0);
+      remove_profile(group_dirs[i], 0, NULL);
       groups[i] = 0;
     }
 }
@@ -273,7 +277,12 @@ static void exit_cb(uv_process_t *h, int64_t status, int sig) {
   kill(-p->pid, SIGKILL);
   kill_descendants(p->pid);
   groups_remove(p->pid);
-  if (p->owns_dir) remove_profile(p->user_data_dir, 0);
+  if (p->owns_dir) {
+    remove_profile(p->user_data_dir, 0, NULL);
+    /* What a dying process still made in the folder a kill's first pass
+     * removed (the profile, and so the link, may be gone by now). */
+    if (p->singleton[0]) remove_at(AT_FDCWD, p->singleton, 0);
+  }
   vdx__trace("browser's profile removed");
   uv_close((uv_handle_t *)h, handle_closed);
   if (!uv_is_closing((uv_handle_t *)&p->err_pipe))
@@ -291,7 +300,7 @@ void vdx__proc_kill(vdx_proc *p) {
   kill_descendants(p->pid);
   kill(-p->pid, SIGKILL);
   if (p->owns_dir) {
-    remove_profile(p->user_data_dir, 1);
+    remove_profile(p->user_data_dir, 1, p->singleton);
     vdx__trace("browser killed, its profile removed");
   }
 }
@@ -338,7 +347,10 @@ void vdx__proc_finish(vdx_proc *p) {
   }
   usleep(20000);  /* renderers die a moment after the group kill */
   groups_remove(p->pid);
-  if (p->owns_dir) remove_profile(p->user_data_dir, 0);
+  if (p->owns_dir) {
+    remove_profile(p->user_data_dir, 0, NULL);
+    if (p->singleton[0]) remove_at(AT_FDCWD, p->singleton, 0);
+  }
 }
 
 const char *vdx__proc_stderr(const vdx_proc *p) { return p->err; }

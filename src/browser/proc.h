@@ -28,6 +28,7 @@ struct vdx_proc {
   int64_t exit_status;
   int term_signal;
   char *user_data_dir;
+  char singleton[512];    /* the ProcessSingleton folder seen at a kill */
   char rdbuf[16384];
   char err[4096];         /* the tail of the browser's stderr */
   size_t errlen;
