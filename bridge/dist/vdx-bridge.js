@@ -633,6 +633,103 @@
     "treeitem"
   ]);
 
+  // src/csstext.js
+  var ASCII_SPACES = /[ \t\n\f\r]+/g;
+  function collapse(s) {
+    return s.replace(ASCII_SPACES, " ");
+  }
+  function transformed(ctx, el, text) {
+    if (el !== null && nodeType(el) === DOCUMENT_FRAGMENT_NODE) el = shadowHost(el);
+    if (el === null || nodeType(el) !== ELEMENT_NODE || !ctx.mayTransform(el)) return text;
+    switch (ctx.textTransform(el)) {
+      case "uppercase":
+        return text.toUpperCase();
+      case "lowercase":
+        return text.toLowerCase();
+      case "capitalize":
+        return text.replace(new RegExp("(^|[\\s\\u00a0\\-(])(\\p{L})", "gu"), (m, a, b) => a + b.toUpperCase());
+      default:
+        return text;
+    }
+  }
+  function pseudoText(ctx, el, which) {
+    let cs;
+    try {
+      cs = computedStyle(el, which);
+    } catch (e) {
+      ctx.fail(el);
+      return "";
+    }
+    const content = cs.content;
+    if (!content || content === "none" || content === "normal") return "";
+    if (cs.display === "none" || cs.visibility === "hidden" || cs.visibility === "collapse") return "";
+    const slash = topLevelSlash(content);
+    const source = slash >= 0 ? content.slice(slash + 1) : stripFunctions(content);
+    let out = "";
+    const re = /"((?:[^"\\]|\\.)*)"|attr\(\s*([\w-]+)\s*\)/g;
+    let m;
+    while ((m = re.exec(source)) !== null) {
+      if (m[1] !== void 0) out += unescapeCss(m[1]);
+      else out += attr(el, m[2]) || "";
+    }
+    if (!out) return "";
+    out = collapse(out);
+    const image = slash >= 0 ? /\b(?:url|image-set|[\w-]*gradient)\(/i.test(content.slice(0, slash)) : source !== content;
+    const apart = !image && cs.display === "inline" && isZero(cs.paddingLeft) && isZero(cs.paddingRight) && isZero(cs.marginLeft) && isZero(cs.marginRight);
+    return apart ? out : " " + out + " ";
+  }
+  function isZero(length) {
+    return !length || parseFloat(length) === 0;
+  }
+  function stripFunctions(content) {
+    let out = "";
+    let i = 0;
+    const re = /\b(?:url|image-set|[\w-]*gradient|counters?|image)\(/gi;
+    let m;
+    while ((m = re.exec(content)) !== null) {
+      out += content.slice(i, m.index);
+      let depth = 1;
+      let j = m.index + m[0].length;
+      let quote = "";
+      for (; j < content.length && depth > 0; j++) {
+        const c = content[j];
+        if (c === "\\") {
+          j++;
+          continue;
+        }
+        if (quote) {
+          if (c === quote) quote = "";
+          continue;
+        }
+        if (c === '"' || c === "'") quote = c;
+        else if (c === "(") depth++;
+        else if (c === ")") depth--;
+      }
+      i = j;
+      re.lastIndex = j;
+    }
+    return out + content.slice(i);
+  }
+  function topLevelSlash(s) {
+    let quoted2 = false;
+    for (let i = 0; i < s.length; i++) {
+      const c = s[i];
+      if (c === "\\") {
+        i++;
+        continue;
+      }
+      if (c === '"') quoted2 = !quoted2;
+      else if (c === "/" && !quoted2) return i;
+    }
+    return -1;
+  }
+  function unescapeCss(s) {
+    return s.replace(/\\([0-9a-fA-F]{1,6}\s?|.)/g, (all, seq) => {
+      if (/^[0-9a-fA-F]/.test(seq)) return String.fromCodePoint(parseInt(seq, 16));
+      return seq;
+    });
+  }
+
   // src/sheets.js
   var PSEUDO_SELECTOR = /:(?:before|after)\b/i;
   var CROSS_TREE = /:host|::slotted|::part/i;
@@ -1161,10 +1258,10 @@
     return name;
   }
   var INVISIBLE = /[\u00ad\u200b-\u200d\u2060\ufeff]/g;
-  var ASCII_SPACES = /[ \t\n\f\r]+/g;
+  var ASCII_SPACES2 = /[ \t\n\f\r]+/g;
   function flatten(s) {
     if (s.length === 0 || isFlat(s)) return s;
-    return s.replace(INVISIBLE, "").replace(ASCII_SPACES, " ").replace(/^ | $/g, "");
+    return s.replace(INVISIBLE, "").replace(ASCII_SPACES2, " ").replace(/^ | $/g, "");
   }
   function isFlat(s) {
     const n = s.length;
@@ -1180,9 +1277,6 @@
       prev = c;
     }
     return true;
-  }
-  function collapse(s) {
-    return s.replace(ASCII_SPACES, " ");
   }
   var NAME_DISPLAY_MAX = 200;
   function displayName(name) {
@@ -1495,97 +1589,6 @@
     }
     return next;
   }
-  function transformed(ctx, el, text) {
-    if (el !== null && nodeType(el) === DOCUMENT_FRAGMENT_NODE) el = shadowHost(el);
-    if (el === null || nodeType(el) !== ELEMENT_NODE || !ctx.mayTransform(el)) return text;
-    switch (ctx.textTransform(el)) {
-      case "uppercase":
-        return text.toUpperCase();
-      case "lowercase":
-        return text.toLowerCase();
-      case "capitalize":
-        return text.replace(new RegExp("(^|[\\s\\u00a0\\-(])(\\p{L})", "gu"), (m, a, b) => a + b.toUpperCase());
-      default:
-        return text;
-    }
-  }
-  function pseudoText(ctx, el, which) {
-    let cs;
-    try {
-      cs = computedStyle(el, which);
-    } catch (e) {
-      ctx.fail(el);
-      return "";
-    }
-    const content = cs.content;
-    if (!content || content === "none" || content === "normal") return "";
-    if (cs.display === "none" || cs.visibility === "hidden" || cs.visibility === "collapse") return "";
-    const slash = topLevelSlash(content);
-    const source = slash >= 0 ? content.slice(slash + 1) : stripFunctions(content);
-    let out = "";
-    const re = /"((?:[^"\\]|\\.)*)"|attr\(\s*([\w-]+)\s*\)/g;
-    let m;
-    while ((m = re.exec(source)) !== null) {
-      if (m[1] !== void 0) out += unescapeCss(m[1]);
-      else out += attr(el, m[2]) || "";
-    }
-    if (!out) return "";
-    out = collapse(out);
-    const image = slash >= 0 ? /\b(?:url|image-set|[\w-]*gradient)\(/i.test(content.slice(0, slash)) : source !== content;
-    const apart = !image && cs.display === "inline" && isZero(cs.paddingLeft) && isZero(cs.paddingRight) && isZero(cs.marginLeft) && isZero(cs.marginRight);
-    return apart ? out : " " + out + " ";
-  }
-  function isZero(length) {
-    return !length || parseFloat(length) === 0;
-  }
-  function stripFunctions(content) {
-    let out = "";
-    let i = 0;
-    const re = /\b(?:url|image-set|[\w-]*gradient|counters?|image)\(/gi;
-    let m;
-    while ((m = re.exec(content)) !== null) {
-      out += content.slice(i, m.index);
-      let depth = 1;
-      let j = m.index + m[0].length;
-      let quote = "";
-      for (; j < content.length && depth > 0; j++) {
-        const c = content[j];
-        if (c === "\\") {
-          j++;
-          continue;
-        }
-        if (quote) {
-          if (c === quote) quote = "";
-          continue;
-        }
-        if (c === '"' || c === "'") quote = c;
-        else if (c === "(") depth++;
-        else if (c === ")") depth--;
-      }
-      i = j;
-      re.lastIndex = j;
-    }
-    return out + content.slice(i);
-  }
-  function topLevelSlash(s) {
-    let quoted2 = false;
-    for (let i = 0; i < s.length; i++) {
-      const c = s[i];
-      if (c === "\\") {
-        i++;
-        continue;
-      }
-      if (c === '"') quoted2 = !quoted2;
-      else if (c === "/" && !quoted2) return i;
-    }
-    return -1;
-  }
-  function unescapeCss(s) {
-    return s.replace(/\\([0-9a-fA-F]{1,6}\s?|.)/g, (all, seq) => {
-      if (/^[0-9a-fA-F]/.test(seq)) return String.fromCodePoint(parseInt(seq, 16));
-      return seq;
-    });
-  }
 
   // src/refs.js
   var Refs = class {
@@ -1730,23 +1733,110 @@
     }
   }
 
-  // src/snapshot.js
-  var FLATTENED = /* @__PURE__ */ new Set([
-    "generic",
-    "none",
-    "presentation",
-    "emphasis",
-    "strong",
-    "mark",
-    "subscript",
-    "superscript",
-    "time",
-    "code",
-    "rowgroup"
-  ]);
+  // src/states.js
   var CHECKABLE = /* @__PURE__ */ new Set(["checkbox", "radio", "switch", "menuitemcheckbox", "menuitemradio"]);
   var VALUE_ROLES = /* @__PURE__ */ new Set(["slider", "spinbutton", "progressbar", "meter", "scrollbar"]);
   var TEXT_ROLES = /* @__PURE__ */ new Set(["textbox", "searchbox", "combobox"]);
+  var FORM_TAGS = /* @__PURE__ */ new Set(["input", "select", "textarea", "button", "fieldset", "optgroup", "option"]);
+  function statesOf(walk, el, tag, html, role, ariaDisabled, plain) {
+    const aria = plain !== true;
+    const form = html && FORM_TAGS.has(tag);
+    let s = "";
+    if (CHECKABLE.has(role)) {
+      let checked = aria ? ariaToken(el, "aria-checked") : "";
+      if (html && tag === "input" && !(aria && hasAttr(el, "aria-checked"))) {
+        checked = el.indeterminate && el.type === "checkbox" ? "mixed" : el.checked ? "true" : "";
+      }
+      if (checked === "true") s += " [checked]";
+      else if (checked === "mixed") s += " [checked=mixed]";
+    }
+    if (ariaDisabled || form && el.matches(":disabled")) s += " [disabled]";
+    if (aria && ariaToken(el, "aria-expanded") === "true") {
+      s += " [expanded]";
+    } else if (html && tag === "summary" && role === "button" && detailsOpen(el.parentNode)) {
+      s += " [expanded]";
+    }
+    if (el === walk.active && tag !== "body" && tag !== "html") s += " [active]";
+    const level = headingLevel(el, role, plain);
+    if (level) s += " [level=" + level + "]";
+    if (aria) {
+      const pressed = ariaToken(el, "aria-pressed");
+      if (pressed === "true") s += " [pressed]";
+      else if (pressed === "mixed") s += " [pressed=mixed]";
+    }
+    if (role === "option" || role === "tab" || role === "treeitem" || role === "gridcell" || role === "row" || role === "columnheader" || role === "rowheader") {
+      const selected = html && tag === "option" ? el.selected : aria && ariaToken(el, "aria-selected") === "true";
+      if (selected) s += " [selected]";
+    }
+    const invalid = aria ? ariaToken(el, "aria-invalid") : "";
+    if (invalid && invalid !== "false" || form && el.matches(":user-invalid")) {
+      s += " [invalid]";
+    }
+    if (aria && ariaToken(el, "aria-required") === "true" || html && (tag === "input" || tag === "select" || tag === "textarea") && el.hasAttribute("required")) {
+      s += " [required]";
+    }
+    if (aria && ariaToken(el, "aria-readonly") === "true" || html && (tag === "input" || tag === "textarea") && el.hasAttribute("readonly") && TEXT_ROLES.has(role)) {
+      s += " [readonly]";
+    }
+    return s;
+  }
+  function fillControl(walk, el, tag, role, node) {
+    if (tag === "input") {
+      const type = el.type;
+      if (TEXT_ROLES.has(role) || VALUE_ROLES.has(role)) {
+        const v = el.value;
+        node.value = type === "password" && v ? "\u2022".repeat(8) : v;
+      }
+      return true;
+    }
+    if (tag === "textarea") {
+      node.value = el.value;
+      return true;
+    }
+    if (tag === "select") {
+      const options2 = el.options;
+      if (options2.length > walk.maxOptions) {
+        node.states += " [options=" + options2.length + "]";
+        node.value = selectedText(el);
+        return true;
+      }
+      return false;
+    }
+    if (VALUE_ROLES.has(role)) {
+      node.value = ariaValue(el);
+      if (node.value === "" && (tag === "progress" || tag === "meter")) node.value = attr(el, "value") || "";
+      return tag === "progress" || tag === "meter";
+    }
+    return false;
+  }
+  function selectedText(select) {
+    const sel = select.selectedOptions;
+    const parts = [];
+    for (let i = 0; i < sel.length; i++) parts.push(sel[i].text);
+    return parts.join(", ");
+  }
+  function ariaValue(el) {
+    const vt = attr(el, "aria-valuetext");
+    if (vt && vt.trim()) return vt.trim();
+    const vn = attr(el, "aria-valuenow");
+    return vn ? vn.trim() : "";
+  }
+  function capOptions(walk, node) {
+    let count = 0;
+    const selected = [];
+    for (const c of node.children) {
+      if (typeof c !== "string" && c.role === "option") {
+        count++;
+        if (c.states.includes("[selected]")) selected.push(c.name);
+      }
+    }
+    if (count <= walk.maxOptions) return;
+    node.children = node.children.filter((c) => typeof c === "string" || c.role !== "option");
+    node.states += " [options=" + count + "]";
+    node.value = selected.join(", ");
+  }
+
+  // src/tidy.js
   var CHILDREN_PRESENTATIONAL = /* @__PURE__ */ new Set([
     "button",
     "checkbox",
@@ -1764,8 +1854,114 @@
     "switch",
     "tab"
   ]);
+  var Sep = class {
+    constructor(el) {
+      this.el = el;
+    }
+  };
+  function finish(ctx, node) {
+    if (node.tag === "details" && node.role === "group" && !node.wantsRef) mergeSummary(node);
+    const kids = node.children;
+    const out = [];
+    let text = null;
+    let pending = null;
+    for (let i = 0; i < kids.length; i++) {
+      const c = kids[i];
+      if (typeof c === "string") {
+        if (text === null) {
+          text = c;
+        } else {
+          if (pending !== null && !isSpace(c.charCodeAt(0)) && anyBlock(ctx, pending)) text += " ";
+          text += c;
+        }
+        pending = null;
+        continue;
+      }
+      if (c instanceof Sep) {
+        if (text !== null && !isSpace(text.charCodeAt(text.length - 1))) {
+          if (pending === null) pending = [c.el];
+          else pending.push(c.el);
+        }
+        continue;
+      }
+      if (text !== null) {
+        pushText(out, text);
+        text = null;
+        pending = null;
+      }
+      finish(ctx, c);
+      out.push(c);
+    }
+    if (text !== null) pushText(out, text);
+    node.children = out;
+    if (CHILDREN_PRESENTATIONAL.has(node.role) && !hasRef(node)) node.children = [];
+    dropRepeatedName(node);
+    if (out.length === 1 && typeof out[0] === "string" && node.name && NAME_FROM_CONTENT.has(node.role) && out[0] === node.name) {
+      node.children = [];
+    }
+  }
+  function mergeSummary(node) {
+    const kids = node.children;
+    for (let i = 0; i < kids.length; i++) {
+      const c = kids[i];
+      if (typeof c === "string" || c instanceof Sep || c.tag !== "summary" || parentNode(c.el) !== node.el) {
+        continue;
+      }
+      kids.splice(i, 1, new Sep(c.el), ...c.children, new Sep(c.el));
+      if (c.wantsRef) {
+        node.wantsRef = true;
+        node.refTarget = { el: c.el, role: c.role, name: c.name, tag: c.tag };
+      }
+      if (c.states.includes(" [active]")) node.states += " [active]";
+      return;
+    }
+  }
+  function anyBlock(ctx, els) {
+    for (let i = 0; i < els.length; i++) {
+      const d = ctx.display(els[i]);
+      if (d !== "contents" && !d.startsWith("inline")) return true;
+    }
+    return false;
+  }
+  function hasRef(node) {
+    for (const c of node.children) {
+      if (typeof c !== "string" && (c.wantsRef || hasRef(c))) return true;
+    }
+    return false;
+  }
+  function dropRepeatedName(node) {
+    const first = node.children[0];
+    if (!node.name || first === void 0) return;
+    if (node.children.length === 1) {
+      if (typeof first !== "string" && first.role === "img" && !first.wantsRef && first.name === node.name && first.children.length === 0) {
+        node.children = [];
+      }
+      return;
+    }
+    if (first === node.name || typeof first !== "string" && first.role === "caption" && !first.wantsRef && first.children.length === 1 && first.children[0] === node.name) {
+      node.children.shift();
+    }
+  }
+  function pushText(out, raw) {
+    const t = normalize(raw);
+    if (t) out.push(t);
+  }
+
+  // src/snapshot.js
+  var FLATTENED = /* @__PURE__ */ new Set([
+    "generic",
+    "none",
+    "presentation",
+    "emphasis",
+    "strong",
+    "mark",
+    "subscript",
+    "superscript",
+    "time",
+    "code",
+    "rowgroup"
+  ]);
   var TABLE_PARTS = /* @__PURE__ */ new Set(["row", "cell", "gridcell", "columnheader", "rowheader"]);
-  var FORM_TAGS = /* @__PURE__ */ new Set(["input", "select", "textarea", "button", "fieldset", "optgroup", "option"]);
   var SHADOW_HOSTS = /* @__PURE__ */ new Set([
     "article",
     "aside",
@@ -1794,11 +1990,6 @@
   var W_BOXED = 128;
   var NAMING_TAGS = /* @__PURE__ */ new Set(["label", "legend", "caption", "figcaption", "fieldset", "figure", "table"]);
   var TAIL = 3;
-  var Sep = class {
-    constructor(el) {
-      this.el = el;
-    }
-  };
   function snapshot(env, options2) {
     const opts = options2 || {};
     checkKeys(opts, SNAPSHOT_OPTIONS, "snapshot");
@@ -2101,190 +2292,6 @@
       default:
         return editable !== false && isContentEditable(el);
     }
-  }
-  function statesOf(walk, el, tag, html, role, ariaDisabled, plain) {
-    const aria = plain !== true;
-    const form = html && FORM_TAGS.has(tag);
-    let s = "";
-    if (CHECKABLE.has(role)) {
-      let checked = aria ? ariaToken(el, "aria-checked") : "";
-      if (html && tag === "input" && !(aria && hasAttr(el, "aria-checked"))) {
-        checked = el.indeterminate && el.type === "checkbox" ? "mixed" : el.checked ? "true" : "";
-      }
-      if (checked === "true") s += " [checked]";
-      else if (checked === "mixed") s += " [checked=mixed]";
-    }
-    if (ariaDisabled || form && el.matches(":disabled")) s += " [disabled]";
-    if (aria && ariaToken(el, "aria-expanded") === "true") {
-      s += " [expanded]";
-    } else if (html && tag === "summary" && role === "button" && detailsOpen(el.parentNode)) {
-      s += " [expanded]";
-    }
-    if (el === walk.active && tag !== "body" && tag !== "html") s += " [active]";
-    const level = headingLevel(el, role, plain);
-    if (level) s += " [level=" + level + "]";
-    if (aria) {
-      const pressed = ariaToken(el, "aria-pressed");
-      if (pressed === "true") s += " [pressed]";
-      else if (pressed === "mixed") s += " [pressed=mixed]";
-    }
-    if (role === "option" || role === "tab" || role === "treeitem" || role === "gridcell" || role === "row" || role === "columnheader" || role === "rowheader") {
-      const selected = html && tag === "option" ? el.selected : aria && ariaToken(el, "aria-selected") === "true";
-      if (selected) s += " [selected]";
-    }
-    const invalid = aria ? ariaToken(el, "aria-invalid") : "";
-    if (invalid && invalid !== "false" || form && el.matches(":user-invalid")) {
-      s += " [invalid]";
-    }
-    if (aria && ariaToken(el, "aria-required") === "true" || html && (tag === "input" || tag === "select" || tag === "textarea") && el.hasAttribute("required")) {
-      s += " [required]";
-    }
-    if (aria && ariaToken(el, "aria-readonly") === "true" || html && (tag === "input" || tag === "textarea") && el.hasAttribute("readonly") && TEXT_ROLES.has(role)) {
-      s += " [readonly]";
-    }
-    return s;
-  }
-  function fillControl(walk, el, tag, role, node) {
-    if (tag === "input") {
-      const type = el.type;
-      if (TEXT_ROLES.has(role) || VALUE_ROLES.has(role)) {
-        const v = el.value;
-        node.value = type === "password" && v ? "\u2022".repeat(8) : v;
-      }
-      return true;
-    }
-    if (tag === "textarea") {
-      node.value = el.value;
-      return true;
-    }
-    if (tag === "select") {
-      const options2 = el.options;
-      if (options2.length > walk.maxOptions) {
-        node.states += " [options=" + options2.length + "]";
-        node.value = selectedText(el);
-        return true;
-      }
-      return false;
-    }
-    if (VALUE_ROLES.has(role)) {
-      node.value = ariaValue(el);
-      if (node.value === "" && (tag === "progress" || tag === "meter")) node.value = attr(el, "value") || "";
-      return tag === "progress" || tag === "meter";
-    }
-    return false;
-  }
-  function selectedText(select) {
-    const sel = select.selectedOptions;
-    const parts = [];
-    for (let i = 0; i < sel.length; i++) parts.push(sel[i].text);
-    return parts.join(", ");
-  }
-  function ariaValue(el) {
-    const vt = attr(el, "aria-valuetext");
-    if (vt && vt.trim()) return vt.trim();
-    const vn = attr(el, "aria-valuenow");
-    return vn ? vn.trim() : "";
-  }
-  function capOptions(walk, node) {
-    let count = 0;
-    const selected = [];
-    for (const c of node.children) {
-      if (typeof c !== "string" && c.role === "option") {
-        count++;
-        if (c.states.includes("[selected]")) selected.push(c.name);
-      }
-    }
-    if (count <= walk.maxOptions) return;
-    node.children = node.children.filter((c) => typeof c === "string" || c.role !== "option");
-    node.states += " [options=" + count + "]";
-    node.value = selected.join(", ");
-  }
-  function finish(ctx, node) {
-    if (node.tag === "details" && node.role === "group" && !node.wantsRef) mergeSummary(node);
-    const kids = node.children;
-    const out = [];
-    let text = null;
-    let pending = null;
-    for (let i = 0; i < kids.length; i++) {
-      const c = kids[i];
-      if (typeof c === "string") {
-        if (text === null) {
-          text = c;
-        } else {
-          if (pending !== null && !isSpace(c.charCodeAt(0)) && anyBlock(ctx, pending)) text += " ";
-          text += c;
-        }
-        pending = null;
-        continue;
-      }
-      if (c instanceof Sep) {
-        if (text !== null && !isSpace(text.charCodeAt(text.length - 1))) {
-          if (pending === null) pending = [c.el];
-          else pending.push(c.el);
-        }
-        continue;
-      }
-      if (text !== null) {
-        pushText(out, text);
-        text = null;
-        pending = null;
-      }
-      finish(ctx, c);
-      out.push(c);
-    }
-    if (text !== null) pushText(out, text);
-    node.children = out;
-    if (CHILDREN_PRESENTATIONAL.has(node.role) && !hasRef(node)) node.children = [];
-    dropRepeatedName(node);
-    if (out.length === 1 && typeof out[0] === "string" && node.name && NAME_FROM_CONTENT.has(node.role) && out[0] === node.name) {
-      node.children = [];
-    }
-  }
-  function mergeSummary(node) {
-    const kids = node.children;
-    for (let i = 0; i < kids.length; i++) {
-      const c = kids[i];
-      if (typeof c === "string" || c instanceof Sep || c.tag !== "summary" || parentNode(c.el) !== node.el) {
-        continue;
-      }
-      kids.splice(i, 1, new Sep(c.el), ...c.children, new Sep(c.el));
-      if (c.wantsRef) {
-        node.wantsRef = true;
-        node.refTarget = { el: c.el, role: c.role, name: c.name, tag: c.tag };
-      }
-      if (c.states.includes(" [active]")) node.states += " [active]";
-      return;
-    }
-  }
-  function anyBlock(ctx, els) {
-    for (let i = 0; i < els.length; i++) {
-      const d = ctx.display(els[i]);
-      if (d !== "contents" && !d.startsWith("inline")) return true;
-    }
-    return false;
-  }
-  function hasRef(node) {
-    for (const c of node.children) {
-      if (typeof c !== "string" && (c.wantsRef || hasRef(c))) return true;
-    }
-    return false;
-  }
-  function dropRepeatedName(node) {
-    const first = node.children[0];
-    if (!node.name || first === void 0) return;
-    if (node.children.length === 1) {
-      if (typeof first !== "string" && first.role === "img" && !first.wantsRef && first.name === node.name && first.children.length === 0) {
-        node.children = [];
-      }
-      return;
-    }
-    if (first === node.name || typeof first !== "string" && first.role === "caption" && !first.wantsRef && first.children.length === 1 && first.children[0] === node.name) {
-      node.children.shift();
-    }
-  }
-  function pushText(out, raw) {
-    const t = normalize(raw);
-    if (t) out.push(t);
   }
 
   // src/actions.js

@@ -8,10 +8,10 @@
 
 import * as N from './natives.js';
 import {
-  ariaToken, attr, deepActiveElement, elementTag, hasAttr, idRefs, isHTML, isSpace, normalize,
+  ariaToken, attr, deepActiveElement, elementTag, hasAttr, idRefs, isHTML, normalize,
 } from './dom.js';
 import {
-  getRole, headingLevel, INTERACTIVE_ROLES, NAME_FROM_CONTENT, NAME_PROHIBITED, WALK_ATTRIBUTES,
+  getRole, INTERACTIVE_ROLES, NAME_FROM_CONTENT, NAME_PROHIBITED, WALK_ATTRIBUTES,
 } from './roles.js';
 import { accessibleName, plainContentName } from './name.js';
 import {
@@ -21,6 +21,8 @@ import {
 import { render } from './text.js';
 import { boxByMarkup, markupStyle } from './sheets.js';
 import { checkKeys } from './errors.js';
+import { capOptions, fillControl, statesOf } from './states.js';
+import { finish, Sep } from './tidy.js';
 
 // Roles that are flattened when they carry no ref.
 const FLATTENED = new Set([
@@ -28,17 +30,7 @@ const FLATTENED = new Set([
   'superscript', 'time', 'code', 'rowgroup',
 ]);
 
-const CHECKABLE = new Set(['checkbox', 'radio', 'switch', 'menuitemcheckbox', 'menuitemradio']);
-const VALUE_ROLES = new Set(['slider', 'spinbutton', 'progressbar', 'meter', 'scrollbar']);
-const TEXT_ROLES = new Set(['textbox', 'searchbox', 'combobox']);
-// Roles whose descendants are presentational (WAI-ARIA 1.2): their text is
-// already in their name.  Descendants with refs are kept all the same.
-const CHILDREN_PRESENTATIONAL = new Set([
-  'button', 'checkbox', 'img', 'math', 'menuitemcheckbox', 'menuitemradio', 'meter', 'option',
-  'progressbar', 'radio', 'scrollbar', 'separator', 'slider', 'switch', 'tab',
-]);
 const TABLE_PARTS = new Set(['row', 'cell', 'gridcell', 'columnheader', 'rowheader']);
-const FORM_TAGS = new Set(['input', 'select', 'textarea', 'button', 'fieldset', 'optgroup', 'option']);
 
 // The elements that can host a shadow root besides custom elements (DOM,
 // attachShadow): any other element's shadowRoot is null, unread.
@@ -63,15 +55,6 @@ const NAMING_TAGS = new Set(['label', 'legend', 'caption', 'figcaption', 'fields
 // Lines at the end of a walk stopped early that may differ from the whole
 // walk's (the open ancestors' last lines, see safeCut).
 const TAIL = 3;
-
-// Stands in a parent's children for the start and end of a flattened
-// element: a space when that element is not inline, decided only when text
-// lies on both sides (see finish).
-class Sep {
-  constructor(el) {
-    this.el = el;
-  }
-}
 
 // Runs a snapshot.  env is the instance's { refs, frameKeys }.  With
 // maxChars (the host's budget in characters) and fromLine (its offset in
@@ -461,229 +444,3 @@ export function isRefWorthy(el, tag, role, outermostPointer, plain, editable, ht
     default: return editable !== false && N.isContentEditable(el);
   }
 }
-
-// The state flags of a node, rendered as " [checked] [level=2] ...".  A
-// plain element (see WALK_ATTRIBUTES) has no aria-* state to read.
-function statesOf(walk, el, tag, html, role, ariaDisabled, plain) {
-  const aria = plain !== true;
-  const form = html && FORM_TAGS.has(tag);
-  let s = '';
-  if (CHECKABLE.has(role)) {
-    let checked = aria ? ariaToken(el, 'aria-checked') : '';
-    if (html && tag === 'input' && !(aria && hasAttr(el, 'aria-checked'))) {
-      checked = el.indeterminate && el.type === 'checkbox' ? 'mixed' : el.checked ? 'true' : '';
-    }
-    if (checked === 'true') s += ' [checked]';
-    else if (checked === 'mixed') s += ' [checked=mixed]';
-  }
-  if (ariaDisabled || (form && el.matches(':disabled'))) s += ' [disabled]';
-  if (aria && ariaToken(el, 'aria-expanded') === 'true') {
-    s += ' [expanded]';
-  } else if (html && tag === 'summary' && role === 'button' && N.detailsOpen(el.parentNode)) {
-    s += ' [expanded]';
-  }
-  // Where Playwright's AI snapshot puts it.
-  if (el === walk.active && tag !== 'body' && tag !== 'html') s += ' [active]';
-  const level = headingLevel(el, role, plain);
-  if (level) s += ' [level=' + level + ']';
-  if (aria) {
-    const pressed = ariaToken(el, 'aria-pressed');
-    if (pressed === 'true') s += ' [pressed]';
-    else if (pressed === 'mixed') s += ' [pressed=mixed]';
-  }
-  if (role === 'option' || role === 'tab' || role === 'treeitem' || role === 'gridcell' ||
-      role === 'row' || role === 'columnheader' || role === 'rowheader') {
-    const selected = html && tag === 'option' ? el.selected
-      : aria && ariaToken(el, 'aria-selected') === 'true';
-    if (selected) s += ' [selected]';
-  }
-  const invalid = aria ? ariaToken(el, 'aria-invalid') : '';
-  if ((invalid && invalid !== 'false') || (form && el.matches(':user-invalid'))) {
-    s += ' [invalid]';
-  }
-  if ((aria && ariaToken(el, 'aria-required') === 'true') ||
-      (html && (tag === 'input' || tag === 'select' || tag === 'textarea') && el.hasAttribute('required'))) {
-    s += ' [required]';
-  }
-  if ((aria && ariaToken(el, 'aria-readonly') === 'true') ||
-      (html && (tag === 'input' || tag === 'textarea') && el.hasAttribute('readonly') &&
-       TEXT_ROLES.has(role))) {
-    s += ' [readonly]';
-  }
-  return s;
-}
-
-// Fills node.value for native controls that show a value.  Returns true when
-// the element's children must not be walked.
-function fillControl(walk, el, tag, role, node) {
-  if (tag === 'input') {
-    const type = el.type;
-    if (TEXT_ROLES.has(role) || VALUE_ROLES.has(role)) {
-      const v = el.value;
-      node.value = type === 'password' && v ? '\u2022'.repeat(8) : v;
-    }
-    return true;
-  }
-  if (tag === 'textarea') {
-    node.value = el.value;
-    return true;
-  }
-  if (tag === 'select') {
-    const options = el.options;
-    if (options.length > walk.maxOptions) {
-      node.states += ' [options=' + options.length + ']';
-      node.value = selectedText(el);
-      return true;
-    }
-    return false;
-  }
-  if (VALUE_ROLES.has(role)) {
-    node.value = ariaValue(el);
-    if (node.value === '' && (tag === 'progress' || tag === 'meter')) node.value = attr(el, 'value') || '';
-    return tag === 'progress' || tag === 'meter';
-  }
-  return false;
-}
-
-function selectedText(select) {
-  const sel = select.selectedOptions;
-  const parts = [];
-  for (let i = 0; i < sel.length; i++) parts.push(sel[i].text);
-  return parts.join(', ');
-}
-
-function ariaValue(el) {
-  const vt = attr(el, 'aria-valuetext');
-  if (vt && vt.trim()) return vt.trim();
-  const vn = attr(el, 'aria-valuenow');
-  return vn ? vn.trim() : '';
-}
-
-// An ARIA listbox with more than maxOptions options keeps only its value
-// and the option count.
-function capOptions(walk, node) {
-  let count = 0;
-  const selected = [];
-  for (const c of node.children) {
-    if (typeof c !== 'string' && c.role === 'option') {
-      count++;
-      if (c.states.includes('[selected]')) selected.push(c.name);
-    }
-  }
-  if (count <= walk.maxOptions) return;
-  node.children = node.children.filter((c) => typeof c === 'string' || c.role !== 'option');
-  node.states += ' [options=' + count + ']';
-  node.value = selected.join(', ');
-}
-
-// Merges adjacent text and drops children that only repeat the name,
-// bottom-up.  A Sep between two pieces of text adds a space when its
-// element is not inline and the text has none there already.
-function finish(ctx, node) {
-  if (node.tag === 'details' && node.role === 'group' && !node.wantsRef) mergeSummary(node);
-  const kids = node.children;
-  const out = [];
-  let text = null;
-  let pending = null;
-  for (let i = 0; i < kids.length; i++) {
-    const c = kids[i];
-    if (typeof c === 'string') {
-      if (text === null) {
-        text = c;
-      } else {
-        if (pending !== null && !isSpace(c.charCodeAt(0)) && anyBlock(ctx, pending)) text += ' ';
-        text += c;
-      }
-      pending = null;
-      continue;
-    }
-    if (c instanceof Sep) {
-      if (text !== null && !isSpace(text.charCodeAt(text.length - 1))) {
-        if (pending === null) pending = [c.el];
-        else pending.push(c.el);
-      }
-      continue;
-    }
-    if (text !== null) {
-      pushText(out, text);
-      text = null;
-      pending = null;
-    }
-    finish(ctx, c);
-    // A list item around a single widget keeps its line, as in Playwright.
-    out.push(c);
-  }
-  if (text !== null) pushText(out, text);
-  node.children = out;
-  if (CHILDREN_PRESENTATIONAL.has(node.role) && !hasRef(node)) node.children = [];
-  dropRepeatedName(node);
-  if (out.length === 1 && typeof out[0] === 'string' && node.name &&
-      NAME_FROM_CONTENT.has(node.role) && out[0] === node.name) {
-    node.children = [];
-  }
-}
-
-// A <details> prints as Playwright prints it: `group` whose content starts
-// with its summary's content, not a button inside a group.  The summary is
-// what a person clicks to open or close the group, so the group's line
-// carries the summary's ref (and its focus); whether it is open shows in
-// whether its content is listed.
-function mergeSummary(node) {
-  const kids = node.children;
-  for (let i = 0; i < kids.length; i++) {
-    const c = kids[i];
-    if (typeof c === 'string' || c instanceof Sep || c.tag !== 'summary' ||
-        N.parentNode(c.el) !== node.el) {
-      continue;
-    }
-    kids.splice(i, 1, new Sep(c.el), ...c.children, new Sep(c.el));
-    if (c.wantsRef) {
-      node.wantsRef = true;
-      node.refTarget = { el: c.el, role: c.role, name: c.name, tag: c.tag };
-    }
-    if (c.states.includes(' [active]')) node.states += ' [active]';
-    return;
-  }
-}
-
-// True when one of els is not laid out inline.
-function anyBlock(ctx, els) {
-  for (let i = 0; i < els.length; i++) {
-    const d = ctx.display(els[i]);
-    if (d !== 'contents' && !d.startsWith('inline')) return true;
-  }
-  return false;
-}
-
-function hasRef(node) {
-  for (const c of node.children) {
-    if (typeof c !== 'string' && (c.wantsRef || hasRef(c))) return true;
-  }
-  return false;
-}
-
-// A caption, legend or figcaption gives its container the name; its text
-// is not repeated as the container's first child.
-function dropRepeatedName(node) {
-  const first = node.children[0];
-  if (!node.name || first === undefined) return;
-  if (node.children.length === 1) {
-    // A link or button around a single image named like it.
-    if (typeof first !== 'string' && first.role === 'img' && !first.wantsRef &&
-        first.name === node.name && first.children.length === 0) {
-      node.children = [];
-    }
-    return;
-  }
-  if (first === node.name ||
-      (typeof first !== 'string' && first.role === 'caption' && !first.wantsRef &&
-       first.children.length === 1 && first.children[0] === node.name)) {
-    node.children.shift();
-  }
-}
-
-function pushText(out, raw) {
-  const t = normalize(raw);
-  if (t) out.push(t);
-}
-

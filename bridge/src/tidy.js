@@ -1,0 +1,135 @@
+// tidy.js -- the snapshot tree after the walk (snapshot.js): adjacent
+// text merged with the spaces the layout puts between flattened elements,
+// a <details> shaped as Playwright prints it, and children that only
+// repeat their parent's name dropped.
+
+import * as N from './natives.js';
+import { isSpace, normalize } from './dom.js';
+import { NAME_FROM_CONTENT } from './roles.js';
+
+// Roles whose descendants are presentational (WAI-ARIA 1.2): their text is
+// already in their name.  Descendants with refs are kept all the same.
+const CHILDREN_PRESENTATIONAL = new Set([
+  'button', 'checkbox', 'img', 'math', 'menuitemcheckbox', 'menuitemradio', 'meter', 'option',
+  'progressbar', 'radio', 'scrollbar', 'separator', 'slider', 'switch', 'tab',
+]);
+
+// Stands in a parent's children for the start and end of a flattened
+// element: a space when that element is not inline, decided only when text
+// lies on both sides (see finish).
+export class Sep {
+  constructor(el) {
+    this.el = el;
+  }
+}
+
+// Merges adjacent text and drops children that only repeat the name,
+// bottom-up.  A Sep between two pieces of text adds a space when its
+// element is not inline and the text has none there already.
+export function finish(ctx, node) {
+  if (node.tag === 'details' && node.role === 'group' && !node.wantsRef) mergeSummary(node);
+  const kids = node.children;
+  const out = [];
+  let text = null;
+  let pending = null;
+  for (let i = 0; i < kids.length; i++) {
+    const c = kids[i];
+    if (typeof c === 'string') {
+      if (text === null) {
+        text = c;
+      } else {
+        if (pending !== null && !isSpace(c.charCodeAt(0)) && anyBlock(ctx, pending)) text += ' ';
+        text += c;
+      }
+      pending = null;
+      continue;
+    }
+    if (c instanceof Sep) {
+      if (text !== null && !isSpace(text.charCodeAt(text.length - 1))) {
+        if (pending === null) pending = [c.el];
+        else pending.push(c.el);
+      }
+      continue;
+    }
+    if (text !== null) {
+      pushText(out, text);
+      text = null;
+      pending = null;
+    }
+    finish(ctx, c);
+    // A list item around a single widget keeps its line, as in Playwright.
+    out.push(c);
+  }
+  if (text !== null) pushText(out, text);
+  node.children = out;
+  if (CHILDREN_PRESENTATIONAL.has(node.role) && !hasRef(node)) node.children = [];
+  dropRepeatedName(node);
+  if (out.length === 1 && typeof out[0] === 'string' && node.name &&
+      NAME_FROM_CONTENT.has(node.role) && out[0] === node.name) {
+    node.children = [];
+  }
+}
+
+// A <details> prints as Playwright prints it: `group` whose content starts
+// with its summary's content, not a button inside a group.  The summary is
+// what a person clicks to open or close the group, so the group's line
+// carries the summary's ref (and its focus); whether it is open shows in
+// whether its content is listed.
+function mergeSummary(node) {
+  const kids = node.children;
+  for (let i = 0; i < kids.length; i++) {
+    const c = kids[i];
+    if (typeof c === 'string' || c instanceof Sep || c.tag !== 'summary' ||
+        N.parentNode(c.el) !== node.el) {
+      continue;
+    }
+    kids.splice(i, 1, new Sep(c.el), ...c.children, new Sep(c.el));
+    if (c.wantsRef) {
+      node.wantsRef = true;
+      node.refTarget = { el: c.el, role: c.role, name: c.name, tag: c.tag };
+    }
+    if (c.states.includes(' [active]')) node.states += ' [active]';
+    return;
+  }
+}
+
+// True when one of els is not laid out inline.
+function anyBlock(ctx, els) {
+  for (let i = 0; i < els.length; i++) {
+    const d = ctx.display(els[i]);
+    if (d !== 'contents' && !d.startsWith('inline')) return true;
+  }
+  return false;
+}
+
+function hasRef(node) {
+  for (const c of node.children) {
+    if (typeof c !== 'string' && (c.wantsRef || hasRef(c))) return true;
+  }
+  return false;
+}
+
+// A caption, legend or figcaption gives its container the name; its text
+// is not repeated as the container's first child.
+function dropRepeatedName(node) {
+  const first = node.children[0];
+  if (!node.name || first === undefined) return;
+  if (node.children.length === 1) {
+    // A link or button around a single image named like it.
+    if (typeof first !== 'string' && first.role === 'img' && !first.wantsRef &&
+        first.name === node.name && first.children.length === 0) {
+      node.children = [];
+    }
+    return;
+  }
+  if (first === node.name ||
+      (typeof first !== 'string' && first.role === 'caption' && !first.wantsRef &&
+       first.children.length === 1 && first.children[0] === node.name)) {
+    node.children.shift();
+  }
+}
+
+function pushText(out, raw) {
+  const t = normalize(raw);
+  if (t) out.push(t);
+}
