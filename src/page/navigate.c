@@ -20,14 +20,19 @@
 
 static int goto_k(lua_State *L, int status, lua_KContext ctx);
 
+/* The page's url, title and status.  The status comes from Network.responseReceived, which the browser
+ * process sends and which need not arrive before the renderer's load event;
+ * the document's own navigation timing entry stands in. */
+#define READ_OBJECT "({url: location.href, title: document.title, status: " \
+  "(performance.getEntriesByType('navigation')[0] || {}).responseStatus})"
+
 /* The read of url, title and status once the document has loaded, made in
  * the vdx world (page scripts cannot replace what it calls) as soon as the
  * document is parsed: it answers right after the load event's handlers have
  * run (a title they set is seen), so no round trip follows the load. */
 static const char EARLY_READ[] =
   "new Promise((resolve) => {\n"
-  "  const read = () => resolve({ url: location.href, title: document.title,\n"
-  "    status: (performance.getEntriesByType('navigation')[0] || {}).responseStatus });\n"
+  "  const read = () => resolve(" READ_OBJECT ");\n"
   "  if (document.readyState === 'complete') read();\n"
   "  else addEventListener('load', read, { once: true });\n"
   "})";
@@ -134,11 +139,7 @@ static vdx_waiter *early_read(lua_State *L, vdx_page *p, vdx_frame *f,
 static int goto_evaluate(lua_State *L, vdx_page *p, int left) {
   lua_settop(L, 5);
   lua_createtable(L, 0, 2);
-  /* The status comes from Network.responseReceived, which the browser
-   * process sends and which need not arrive before the renderer's load
-   * event; the document's own navigation timing entry stands in. */
-  lua_pushliteral(L, "({url: location.href, title: document.title, status: "
-                  "(performance.getEntriesByType('navigation')[0] || {}).responseStatus})");
+  lua_pushliteral(L, READ_OBJECT);
   lua_setfield(L, -2, "expression");
   lua_pushboolean(L, 1);
   lua_setfield(L, -2, "returnByValue");
