@@ -20,9 +20,10 @@
 
 static int goto_k(lua_State *L, int status, lua_KContext ctx);
 
-/* The page's url, title and status.  The status comes from Network.responseReceived, which the browser
- * process sends and which need not arrive before the renderer's load event;
- * the document's own navigation timing entry stands in. */
+/* The page's url, title and status.  The status comes from
+ * Network.responseReceived, which the browser process sends and which need
+ * not arrive before the renderer's load event; the document's own
+ * navigation timing entry stands in. */
 #define READ_OBJECT "({url: location.href, title: document.title, status: " \
   "(performance.getEntriesByType('navigation')[0] || {}).responseStatus})"
 
