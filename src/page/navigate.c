@@ -50,17 +50,30 @@ static const char EARLY_READ[] =
  * by its timeout. */
 typedef struct early {
   vdx_waiter *out;       /* NULL once goto's waiter completed */
-  int pending;           /* the evaluate, the load wait, the grace sleep */
+  /* The waits still under way, each NULL once its callback ran. */
+  vdx_waiter *call, *load, *grace;
+  int busy;              /* in one of its callbacks, which releases e last */
 } early;
 
 static void early_release(early *e) {
-  if (e->out == NULL && !e->pending) free(e);
+  if (!e->busy && e->out == NULL && !e->call && !e->load && !e->grace) free(e);
 }
 
+/* goto has its answer: the waits still under way are let go (each frees
+ * itself when it ends, calling nothing), so e goes now, not when the last
+ * of them ends, which may be after the host's exit. */
 static void early_out_done(vdx_waiter *w, void *data) {
   early *e = data;
   (void)w;
   e->out = NULL;
+  vdx_waiter **slots[] = {&e->call, &e->load, &e->grace};
+  for (size_t i = 0; i < sizeof slots / sizeof *slots; i++) {
+    if (*slots[i]) {
+      vdx__waiter_then(*slots[i], NULL, NULL);
+      vdx__waiter_abandon(*slots[i]);
+      *slots[i] = NULL;
+    }
+  }
   early_release(e);
 }
 
@@ -72,29 +85,34 @@ static void early_settle(early *e, lua_State *L, int ok) {
 
 static void early_reply(void *data, lua_State *L, int ok) {
   early *e = data;
-  e->pending--;
+  e->call = NULL;
+  e->busy = 1;
   if (e->out) early_settle(e, L, ok);
+  e->busy = 0;
   early_release(e);
 }
 
 static void early_grace(void *data, lua_State *L, int ok) {
   early *e = data;
   (void)ok;
-  e->pending--;
+  e->grace = NULL;
+  e->busy = 1;
   if (e->out) early_settle(e, L, 0);
+  e->busy = 0;
   early_release(e);
 }
 
 static void early_loaded(void *data, lua_State *L, int ok) {
   early *e = data;
-  e->pending--;
+  e->load = NULL;
+  e->busy = 1;
   if (e->out && !ok) {
     early_settle(e, L, 0);
   } else if (e->out) {
-    vdx_waiter *g = vdx__waiter_sleep(vdx__waiter_loop(e->out), EARLY_GRACE_MS);
-    e->pending++;
-    vdx__waiter_then(g, early_grace, e);
+    e->grace = vdx__waiter_sleep(vdx__waiter_loop(e->out), EARLY_GRACE_MS);
+    vdx__waiter_then(e->grace, early_grace, e);
   }
+  e->busy = 0;
   early_release(e);
 }
 
@@ -121,16 +139,16 @@ static vdx_waiter *early_read(lua_State *L, vdx_page *p, vdx_frame *f,
   e->out = vdx__waiter_new(p->b->lp, left, "navigation");
   vdx_waiter *out = e->out;
   vdx__waiter_on_done(out, early_out_done, e);
-  e->pending = 1;
+  e->call = call;
   vdx__waiter_then(call, early_reply, e);
   vdx_waiter *load = vdx__nav_wait_loader(L, p, loader, VDX_LIFE_LOAD, left);
-  e->pending++;
   if (!vdx__waiter_done(load)) {
+    e->load = load;
     vdx__waiter_then(load, early_loaded, e);
   } else {                               /* loaded (or replaced) already */
     vdx__waiter_abandon(load);
-    vdx_waiter *g = vdx__waiter_sleep(p->b->lp, EARLY_GRACE_MS);
-    vdx__waiter_then(g, early_grace, e);
+    e->grace = vdx__waiter_sleep(p->b->lp, EARLY_GRACE_MS);
+    vdx__waiter_then(e->grace, early_grace, e);
   }
   return out;
 }
