@@ -2,8 +2,9 @@
 -- each in an isolated world of its own (Page.createIsolatedWorld), their
 -- snapshot walks interleaved call by call (the order swapped every rep),
 -- so both meet the same load on a shared machine.  Prints each build's
--- page-clock time and renderer main-thread CPU time (median, p95, min) and
--- the second's ratio to the first.
+-- page-clock time and renderer main-thread CPU time (median, p95, min),
+-- the second's ratio to the first, and whether the two texts are the same
+-- bytes.
 --
 -- Usage: build/vdxlua bench/bundle_ab.lua A.js B.js [PAGE] [REPS] [OPTS]
 --        A.js: e.g. `git show main:bridge/dist/vdx-bridge.js > /tmp/a.js`;
@@ -64,5 +65,18 @@ for i = 1, 2 do
 end
 print(("  second / first: CPU %.2fx, wall %.2fx"):format(lib.stats(cpu[2]).median / lib.stats(cpu[1]).median,
   lib.stats(clock[2]).median / lib.stats(clock[1]).median))
+
+-- The two builds' texts, byte for byte (each world numbers its own refs
+-- from e1, so equal builds print equal texts).
+local TEXT = "globalThis.__vdxBridge.instance('').snapshot(" .. OPTS .. ").text"
+local texts = {}
+for i = 1, 2 do
+  texts[i] = page:send("Runtime.evaluate", { expression = TEXT, contextId = worlds[i], returnByValue = true })
+    .result.value
+end
+local same = texts[1] == texts[2]
+local at = 1
+while not same and at <= #texts[1] and texts[1]:byte(at) == texts[2]:byte(at) do at = at + 1 end
+print(same and "  texts: identical" or ("  texts: DIFFER from byte %d"):format(at))
 close()
 srv:close()

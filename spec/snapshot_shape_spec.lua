@@ -39,6 +39,28 @@ local YAML_EXPECTED = [=[
 - textbox "Q":
   - /placeholder: "#1 choice"]=]
 
+-- Scalars of letters, digits and a line key's marks print plain; the near
+-- misses around that shortcut are still quoted: the typed words, "Infinity"
+-- (a number to JavaScript), a name with a quote, a backslash or a line
+-- separator (a plain value keeps its backslash).
+local PLAIN_PAGE = [=[<!doctype html><meta charset=utf-8><body>
+<p>Infinity</p><p>Infinity and beyond</p><p>FALSE</p><p>Yes please</p><p>Off-line (2) = [x] / y_z.</p>
+<p>back\slash</p>
+<button>Infinity</button><button>say "hi"</button><button>a\b</button><button>line&#x2028;sep</button>
+</body>]=]
+
+local PLAIN_EXPECTED = [=[
+- paragraph: "Infinity"
+- paragraph: Infinity and beyond
+- paragraph: "FALSE"
+- paragraph: Yes please
+- paragraph: Off-line (2) = [x] / y_z.
+- paragraph: back\slash
+- button "Infinity"
+- button "say \"hi\""
+- button "a\\b"
+- button "line\u2028sep"]=]
+
 -- aria-owns: an owner that is hidden moves nothing; an element two owners
 -- claim goes to the first.
 local OWNS_PAGE = [=[<!doctype html><meta charset=utf-8><body>
@@ -61,7 +83,7 @@ describe("the snapshot's shape", function()
       end
     end
     local depth_page = [=[<nav aria-label="Week"><ul aria-label="Due: today"><li>Milk</li><li>Eggs</li></ul></nav>]=]
-    for path, body in pairs { ["/yaml"] = YAML_PAGE, ["/owns"] = OWNS_PAGE, ["/depth"] = depth_page } do
+    for path, body in pairs { ["/yaml"] = YAML_PAGE, ["/plain"] = PLAIN_PAGE, ["/owns"] = OWNS_PAGE, ["/depth"] = depth_page } do
       routes["GET " .. path] = function()
         return { body = body, headers = { ["content-type"] = "text/html; charset=utf-8" } }
       end
@@ -79,6 +101,11 @@ describe("the snapshot's shape", function()
   it("quotes every scalar that YAML 1.1 or 1.2 would read as something other than a string", function()
     page:navigate(srv.url .. "/yaml")
     assert.equal(YAML_EXPECTED, without_refs(page:snapshot().text))
+  end)
+
+  it("prints plain scalars plain and still quotes the near misses", function()
+    page:navigate(srv.url .. "/plain")
+    assert.equal(PLAIN_EXPECTED, without_refs(page:snapshot().text))
   end)
 
   it("keeps a line cut by the depth limit one YAML scalar", function()

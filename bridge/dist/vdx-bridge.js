@@ -1699,10 +1699,14 @@
   var UNSAFE_ANYWHERE = /[\n:](?:\s|$)|\s#|[{}`]|\s$/;
   var CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u2028\u2029\ufeff]/;
   var TYPED = new RegExp("^(?:y|n|yes|no|true|false|on|off|null|=|<<|[-+]?\\.(?:inf|nan)|\\d{4}-\\d\\d?-\\d\\d?(?:[Tt ].*)?|[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+(?:\\.[0-9_]*)?|[-+]?(?:[0-9][0-9_]*)?\\.?[0-9_]+(?:e[-+]?[0-9]+)?)$", "i");
+  var PLAIN = /^[A-Za-z][A-Za-z0-9_ ".=\[\]()\/-]*$/;
   function needsQuotes(s) {
+    if (s.length > 5 && s.charCodeAt(s.length - 1) !== 32 && s !== "Infinity" && PLAIN.test(s)) return false;
     return s === "" || UNSAFE_START.test(s) || UNSAFE_ANYWHERE.test(s) || CONTROL.test(s) || /[\n\r\t]/.test(s) || !Number.isNaN(Number(s)) || TYPED.test(s);
   }
+  var RAW = /["\\\u0000-\u001f\u007f-\u009f\u2028\u2029\ufeff\ud800-\udfff]/;
   function quoted(s) {
+    if (!RAW.test(s)) return '"' + s + '"';
     return JSON.stringify(s).replace(
       /[\u007f-\u009f\u2028\u2029\ufeff]/g,
       (c) => "\\u" + c.charCodeAt(0).toString(16).padStart(4, "0")

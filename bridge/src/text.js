@@ -97,7 +97,15 @@ const TYPED = new RegExp('^(?:y|n|yes|no|true|false|on|off|null|=|<<|[-+]?\\.(?:
   '\\d{4}-\\d\\d?-\\d\\d?(?:[Tt ].*)?|[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+(?:\\.[0-9_]*)?|' +
   '[-+]?(?:[0-9][0-9_]*)?\\.?[0-9_]+(?:e[-+]?[0-9]+)?)$', 'i');
 
+// Most scalars are words, digits and the marks of a line's key: a letter
+// first, no space last, none of the characters the patterns above look
+// for.  Such a string needs quotes only when it is one of the typed words
+// (at most five letters) or "Infinity" (Number reads it), so the patterns
+// run only for the rest.
+const PLAIN = /^[A-Za-z][A-Za-z0-9_ ".=\[\]()\/-]*$/;
+
 function needsQuotes(s) {
+  if (s.length > 5 && s.charCodeAt(s.length - 1) !== 32 && s !== 'Infinity' && PLAIN.test(s)) return false;
   return s === '' || UNSAFE_START.test(s) || UNSAFE_ANYWHERE.test(s) || CONTROL.test(s) ||
     /[\n\r\t]/.test(s) || !Number.isNaN(Number(s)) || TYPED.test(s);
 }
@@ -105,7 +113,12 @@ function needsQuotes(s) {
 // A string in double quotes, escaped for both JSON and YAML (JSON leaves
 // C1 controls, U+2028/2029 and the BOM raw; YAML 1.1 reads some of them
 // as line breaks).
+// Nothing JSON or the replacement below would escape: quotes around it
+// are the whole work.
+const RAW = /["\\\u0000-\u001f\u007f-\u009f\u2028\u2029\ufeff\ud800-\udfff]/;
+
 function quoted(s) {
+  if (!RAW.test(s)) return '"' + s + '"';
   return JSON.stringify(s).replace(/[\u007f-\u009f\u2028\u2029\ufeff]/g,
     (c) => '\\u' + c.charCodeAt(0).toString(16).padStart(4, '0'));
 }
