@@ -800,6 +800,9 @@
   function setsInherited(style) {
     return !!(style.cursor || style.pointerEvents || style.visibility);
   }
+  function setsVisibility(style) {
+    return !!(style.pointerEvents || style.visibility);
+  }
   function setsBox(style) {
     return !!(style.display || style.contentVisibility);
   }
@@ -812,8 +815,9 @@
         if (r.style && r.style.textTransform) scan.transform = true;
         const flat = !nested && !CROSS_TREE.test(selector);
         if (r.style && setsInherited(r.style) && scan.inherit !== null) {
-          if (flat) scan.inherit.push(selector);
-          else scan.inherit = null;
+          if (!flat) scan.inherit = scan.cursor = null;
+          else if (setsVisibility(r.style)) scan.inherit.push(selector);
+          else scan.cursor.push(selector);
         }
         if (r.style && setsBox(r.style) && scan.box !== null) {
           if (flat) scan.box.push(selector);
@@ -827,14 +831,14 @@
         continue;
       }
       if (r.keyText !== void 0) {
-        if (r.style && setsInherited(r.style)) scan.inherit = null;
+        if (r.style && setsInherited(r.style)) scan.inherit = scan.cursor = null;
         if (r.style && setsBox(r.style)) scan.box = null;
         continue;
       }
       if (r.cssRules && r.cssRules.length > 0) {
         scanRules(r.cssRules, scan, nested || r.start !== void 0);
       } else if (r.style) {
-        if (setsInherited(r.style)) scan.inherit = null;
+        if (setsInherited(r.style)) scan.inherit = scan.cursor = null;
         if (setsBox(r.style)) scan.box = null;
       }
     }
@@ -846,14 +850,14 @@
     } catch (e) {
       scan.pseudo = true;
       scan.transform = true;
-      scan.inherit = null;
+      scan.inherit = scan.cursor = null;
       scan.box = null;
       return;
     }
     if (rules) scanRules(rules, scan, false);
   }
   function scanTree(root) {
-    const scan = { pseudo: false, transform: false, inherit: [], box: [], entered: false };
+    const scan = { pseudo: false, transform: false, inherit: [], cursor: [], box: [], entered: false };
     const lists = [root.styleSheets, root.adoptedStyleSheets];
     for (let l = 0; l < lists.length; l++) {
       const list = lists[l];
@@ -909,6 +913,7 @@
   var F_POINTER = 4;
   var F_NO_EVENTS = 8;
   var F_INHERITED = F_HIDDEN | F_POINTER | F_NO_EVENTS;
+  var F_POINTER_UNKNOWN = 256;
   var NO_LABELS = Object.freeze([]);
   var Ctx = class {
     constructor() {
@@ -922,6 +927,7 @@
       this.labelMaps = /* @__PURE__ */ new Map();
       this.transforms = /* @__PURE__ */ new Map();
       this.candidates = /* @__PURE__ */ new Set();
+      this.cursorCandidates = /* @__PURE__ */ new Set();
       this.readAll = false;
       this.boxCandidates = /* @__PURE__ */ new Set();
       this.boxAll = false;
@@ -932,7 +938,9 @@
     }
     // The style flags of el (F_*), read from its computed style once per
     // call.  An element whose style cannot be read counts as rendered,
-    // visible, without a pointer cursor.
+    // visible, without a pointer cursor.  Flags a snapshot walk kept may
+    // carry F_POINTER_UNKNOWN (see walkFlags): only that walk reads its
+    // flags' F_POINTER, through resolvePointer.
     flags(el) {
       const f = this.flagMap.get(el);
       if (f !== void 0) return f;
@@ -982,7 +990,9 @@
     // `boxTag` says el's markup gives it a box laying out its children
     // (boxByMarkup) and `parentBoxed` that its parent has one: then, unless
     // a rule may take its box, el has one too and needs no box check.  Sets
-    // this.childBoxed for el's children.
+    // this.childBoxed for el's children.  When a rule may set el's cursor
+    // and nothing else (cursorCandidates), F_POINTER_UNKNOWN stands in for
+    // F_POINTER until resolvePointer reads it.
     walkFlags(el, parentFlags, read, markup, direct, keep, boxTag, parentBoxed) {
       const boxable = boxTag && !this.boxAll && !(this.boxCandidates.size > 0 && this.boxCandidates.has(el));
       const inferred = boxable && parentBoxed;
@@ -1010,8 +1020,23 @@
       let f = parentFlags & F_INHERITED;
       if (markup === MARKUP_POINTER) f |= F_POINTER;
       else if (markup === MARKUP_NO_POINTER) f &= ~F_POINTER;
+      if (this.cursorCandidates.size > 0 && this.cursorCandidates.has(el)) f = f & ~F_POINTER | F_POINTER_UNKNOWN;
       if (keep === true) this.flagMap.set(el, f);
       return f;
+    }
+    // el's flags f (from walkFlags) with its own cursor read in place of
+    // F_POINTER_UNKNOWN; kept flags are updated.
+    resolvePointer(el, f) {
+      if ((f & F_POINTER_UNKNOWN) === 0) return f;
+      let pointer = false;
+      try {
+        pointer = computedStyle(el).cursor === "pointer";
+      } catch (e) {
+        this.fail(el);
+      }
+      const r = f & ~(F_POINTER_UNKNOWN | F_POINTER) | (pointer ? F_POINTER : 0);
+      if (this.flagMap.get(el) === f) this.flagMap.set(el, r);
+      return r;
     }
     // The scan of a tree's style sheets (see sheets.js), once per call.
     tree(root) {
@@ -1028,7 +1053,7 @@
       const scan = this.tree(root);
       if (scan.entered) return;
       scan.entered = true;
-      if (!addCandidates(root, scan.inherit, this.candidates)) this.readAll = true;
+      if (!addCandidates(root, scan.inherit, this.candidates) || !addCandidates(root, scan.cursor, this.cursorCandidates)) this.readAll = true;
       if (!addCandidates(root, scan.box, this.boxCandidates)) this.boxAll = true;
     }
     // True when el has a non-empty box, false when its box is empty, null
@@ -2130,7 +2155,7 @@
     const html = ns === HTML_NS;
     const role = getRole(el, void 0, plain, tag, html);
     const named2 = (inherited & W_NAMED) !== 0 || keepsFlags(tag, role, names);
-    const flags = ctx.walkFlags(
+    let flags = ctx.walkFlags(
       el,
       inherited,
       read,
@@ -2142,6 +2167,9 @@
     );
     const boxed = ctx.childBoxed;
     if ((flags & F_NONE) !== 0) return;
+    if ((flags & F_POINTER_UNKNOWN) !== 0 && !(INTERACTIVE_ROLES.has(role) && plain && direct && shadow === null && tag !== "slot" && el.firstElementChild === null)) {
+      flags = ctx.resolvePointer(el, flags);
+    }
     const visible = (flags & F_HIDDEN) === 0;
     const pointer = (flags & F_POINTER) !== 0;
     const disabled = (inherited & W_DISABLED) !== 0 || !plain && ariaToken(el, "aria-disabled") === "true";

@@ -5,10 +5,13 @@
 // scanTree(root) answers two questions about a tree's author sheets:
 //   pseudo   whether any rule may give a ::before or ::after its content;
 //   transform whether any rule or inline style may set text-transform;
-//   inherit  the selectors of the rules that set cursor, pointer-events or
-//            visibility, or null when they cannot all be known (an
+//   inherit  the selectors of the rules that set pointer-events or
+//            visibility, or null when the rules that set one of the three
+//            inherited properties below cannot all be known (an
 //            unreadable sheet, :host, ::slotted, ::part, @scope, nested
-//            rules or keyframes that set one of them).
+//            rules or keyframes that set one of them);
+//   cursor   the selectors of the rules that set cursor and neither of
+//            the other two (null with inherit).
 //   box      the selectors of the rules that set display or
 //            content-visibility, or null as for inherit.
 // The three properties are inherited, so an element that no rule, inline
@@ -62,6 +65,12 @@ function setsInherited(style) {
   return !!(style.cursor || style.pointerEvents || style.visibility);
 }
 
+// Whether a declaration block that sets one of the three (setsInherited)
+// sets more than cursor.
+function setsVisibility(style) {
+  return !!(style.pointerEvents || style.visibility);
+}
+
 // Whether a declaration block may take an element's box away, or its
 // children's (display, content-visibility; `all` sets both).
 function setsBox(style) {
@@ -80,8 +89,9 @@ function scanRules(rules, scan, nested) {
       if (r.style && r.style.textTransform) scan.transform = true;
       const flat = !nested && !CROSS_TREE.test(selector);
       if (r.style && setsInherited(r.style) && scan.inherit !== null) {
-        if (flat) scan.inherit.push(selector);
-        else scan.inherit = null;
+        if (!flat) scan.inherit = scan.cursor = null;
+        else if (setsVisibility(r.style)) scan.inherit.push(selector);
+        else scan.cursor.push(selector);
       }
       if (r.style && setsBox(r.style) && scan.box !== null) {
         if (flat) scan.box.push(selector);
@@ -95,7 +105,7 @@ function scanRules(rules, scan, nested) {
       continue;
     }
     if (r.keyText !== undefined) { // a keyframe
-      if (r.style && setsInherited(r.style)) scan.inherit = null;
+      if (r.style && setsInherited(r.style)) scan.inherit = scan.cursor = null;
       if (r.style && setsBox(r.style)) scan.box = null;
       continue;
     }
@@ -104,7 +114,7 @@ function scanRules(rules, scan, nested) {
       scanRules(r.cssRules, scan, nested || r.start !== undefined);
     } else if (r.style) {
       // declarations nested in a style rule's group rule
-      if (setsInherited(r.style)) scan.inherit = null;
+      if (setsInherited(r.style)) scan.inherit = scan.cursor = null;
       if (setsBox(r.style)) scan.box = null;
     }
   }
@@ -118,16 +128,16 @@ function scanSheet(sheet, scan) {
     // A cross-origin sheet cannot be read: assume it does everything.
     scan.pseudo = true;
     scan.transform = true;
-    scan.inherit = null;
+    scan.inherit = scan.cursor = null;
     scan.box = null;
     return;
   }
   if (rules) scanRules(rules, scan, false);
 }
 
-// { pseudo, inherit } for the author sheets of root.
+// { pseudo, transform, inherit, cursor, box } for the author sheets of root.
 export function scanTree(root) {
-  const scan = { pseudo: false, transform: false, inherit: [], box: [], entered: false };
+  const scan = { pseudo: false, transform: false, inherit: [], cursor: [], box: [], entered: false };
   const lists = [root.styleSheets, root.adoptedStyleSheets];
   for (let l = 0; l < lists.length; l++) {
     const list = lists[l];
@@ -179,8 +189,9 @@ export function markupStyle(el, tag, names, direct, html, editable) {
 }
 
 // The elements of root that a rule of its sheets may give a cursor,
-// pointer-events or visibility of their own (selectors: scan.inherit), or
-// whose box a rule may take away (scan.box), added to the set out (the
+// pointer-events or visibility of their own (selectors: scan.inherit, or
+// scan.cursor for cursor alone), or whose box a rule may take away
+// (scan.box), added to the set out (the
 // elements whose markup may, see markupStyle and boxByMarkup, are told
 // apart during the walk).  Returns false when that cannot be told (every
 // element must then be read).

@@ -15,7 +15,7 @@ import {
 } from './roles.js';
 import { accessibleName, plainContentName } from './name.js';
 import {
-  Ctx, F_HIDDEN, F_INHERITED, F_NONE, F_POINTER, isActionable, isClosedDetailsContent,
+  Ctx, F_HIDDEN, F_INHERITED, F_NONE, F_POINTER, F_POINTER_UNKNOWN, isActionable, isClosedDetailsContent,
   isHiddenForAria, isHiddenFromAllUsers, neverRendered,
 } from './visibility.js';
 import { render } from './text.js';
@@ -250,10 +250,17 @@ function visitElement(walk, el, tag, parent, inherited, read) {
   const html = ns === N.HTML_NS;
   const role = getRole(el, undefined, plain, tag, html);
   const named = (inherited & W_NAMED) !== 0 || keepsFlags(tag, role, names);
-  const flags = ctx.walkFlags(el, inherited, read, markupStyle(el, tag, names, direct, html, walk.editable),
+  let flags = ctx.walkFlags(el, inherited, read, markupStyle(el, tag, names, direct, html, walk.editable),
     direct, named, html && boxByMarkup(tag, names), !read && (inherited & W_BOXED) !== 0);
   const boxed = ctx.childBoxed;
   if ((flags & F_NONE) !== 0) return;
+  // A rule may give el its own cursor: it changes nothing printed for a
+  // widget (a ref either way) with no element in it, so only other
+  // elements read it.
+  if ((flags & F_POINTER_UNKNOWN) !== 0 && !(INTERACTIVE_ROLES.has(role) && plain && direct &&
+      shadow === null && tag !== 'slot' && el.firstElementChild === null)) {
+    flags = ctx.resolvePointer(el, flags);
+  }
   const visible = (flags & F_HIDDEN) === 0;
   const pointer = (flags & F_POINTER) !== 0;
   const disabled = (inherited & W_DISABLED) !== 0 || (!plain && ariaToken(el, 'aria-disabled') === 'true');

@@ -16,6 +16,10 @@ export const F_HIDDEN = 2;     // visibility: hidden or collapse
 export const F_POINTER = 4;    // cursor: pointer
 export const F_NO_EVENTS = 8;  // pointer-events: none
 export const F_INHERITED = F_HIDDEN | F_POINTER | F_NO_EVENTS;
+// Set by Ctx.walkFlags instead of F_POINTER when a rule may set the
+// element's cursor and nothing else of the three: the other flags are
+// exact, and Ctx.resolvePointer reads the cursor when it matters.
+export const F_POINTER_UNKNOWN = 256;
 
 const NO_LABELS = Object.freeze([]);
 
@@ -31,6 +35,9 @@ export class Ctx {
     this.labelMaps = new Map();
     this.transforms = new Map();
     this.candidates = new Set();
+    // Elements a rule may give their own cursor, and nothing else of the
+    // three inherited properties.
+    this.cursorCandidates = new Set();
     this.readAll = false;
     // Elements a rule may take the box from (see sheets.js), and whether
     // that cannot be told for some tree.
@@ -49,7 +56,9 @@ export class Ctx {
 
   // The style flags of el (F_*), read from its computed style once per
   // call.  An element whose style cannot be read counts as rendered,
-  // visible, without a pointer cursor.
+  // visible, without a pointer cursor.  Flags a snapshot walk kept may
+  // carry F_POINTER_UNKNOWN (see walkFlags): only that walk reads its
+  // flags' F_POINTER, through resolvePointer.
   flags(el) {
     const f = this.flagMap.get(el);
     if (f !== undefined) return f;
@@ -102,7 +111,9 @@ export class Ctx {
   // `boxTag` says el's markup gives it a box laying out its children
   // (boxByMarkup) and `parentBoxed` that its parent has one: then, unless
   // a rule may take its box, el has one too and needs no box check.  Sets
-  // this.childBoxed for el's children.
+  // this.childBoxed for el's children.  When a rule may set el's cursor
+  // and nothing else (cursorCandidates), F_POINTER_UNKNOWN stands in for
+  // F_POINTER until resolvePointer reads it.
   walkFlags(el, parentFlags, read, markup, direct, keep, boxTag, parentBoxed) {
     const boxable = boxTag && !this.boxAll && !(this.boxCandidates.size > 0 && this.boxCandidates.has(el));
     const inferred = boxable && parentBoxed;
@@ -133,8 +144,24 @@ export class Ctx {
     let f = parentFlags & F_INHERITED;
     if (markup === MARKUP_POINTER) f |= F_POINTER;
     else if (markup === MARKUP_NO_POINTER) f &= ~F_POINTER;
+    if (this.cursorCandidates.size > 0 && this.cursorCandidates.has(el)) f = (f & ~F_POINTER) | F_POINTER_UNKNOWN;
     if (keep === true) this.flagMap.set(el, f);
     return f;
+  }
+
+  // el's flags f (from walkFlags) with its own cursor read in place of
+  // F_POINTER_UNKNOWN; kept flags are updated.
+  resolvePointer(el, f) {
+    if ((f & F_POINTER_UNKNOWN) === 0) return f;
+    let pointer = false;
+    try {
+      pointer = N.computedStyle(el).cursor === 'pointer';
+    } catch (e) {
+      this.fail(el);
+    }
+    const r = (f & ~(F_POINTER_UNKNOWN | F_POINTER)) | (pointer ? F_POINTER : 0);
+    if (this.flagMap.get(el) === f) this.flagMap.set(el, r);
+    return r;
   }
 
   // The scan of a tree's style sheets (see sheets.js), once per call.
@@ -153,7 +180,8 @@ export class Ctx {
     const scan = this.tree(root);
     if (scan.entered) return;
     scan.entered = true;
-    if (!addCandidates(root, scan.inherit, this.candidates)) this.readAll = true;
+    if (!addCandidates(root, scan.inherit, this.candidates) ||
+        !addCandidates(root, scan.cursor, this.cursorCandidates)) this.readAll = true;
     if (!addCandidates(root, scan.box, this.boxCandidates)) this.boxAll = true;
   }
 
