@@ -61,6 +61,32 @@ local PLAIN_EXPECTED = [=[
 - button "a\\b"
 - button "line\u2028sep"]=]
 
+-- Links, headings and buttons named by their text children, which the
+-- walk reads once for the text and the name: a comment among them, split
+-- and blank text nodes, white space, a hidden link, nested elements.
+local TEXT_NAMED_PAGE = [=[<!doctype html><meta charset=utf-8><body>
+<a href="#c">Two <!-- c -->parts</a>
+<h2>  spaced
+  out </h2>
+<button id="split">Splitting</button><button id="blank"></button>
+<a href="#h" style="visibility:hidden">Hidden link</a>
+<h3>Head <b>bold</b> tail</h3>
+<button> </button>
+<script>
+document.getElementById('split').firstChild.splitText(5);
+document.getElementById('blank').append('', ' ', '');
+</script>
+</body>]=]
+
+local TEXT_NAMED_EXPECTED = [=[
+- link "Two parts":
+  - /url: "#c"
+- heading "spaced out" [level=2]
+- button "Splitting"
+- button
+- heading "Head bold tail" [level=3]
+- button]=]
+
 -- aria-owns: an owner that is hidden moves nothing; an element two owners
 -- claim goes to the first.
 local OWNS_PAGE = [=[<!doctype html><meta charset=utf-8><body>
@@ -83,7 +109,7 @@ describe("the snapshot's shape", function()
       end
     end
     local depth_page = [=[<nav aria-label="Week"><ul aria-label="Due: today"><li>Milk</li><li>Eggs</li></ul></nav>]=]
-    for path, body in pairs { ["/yaml"] = YAML_PAGE, ["/plain"] = PLAIN_PAGE, ["/owns"] = OWNS_PAGE, ["/depth"] = depth_page } do
+    for path, body in pairs { ["/yaml"] = YAML_PAGE, ["/plain"] = PLAIN_PAGE, ["/text-named"] = TEXT_NAMED_PAGE, ["/owns"] = OWNS_PAGE, ["/depth"] = depth_page } do
       routes["GET " .. path] = function()
         return { body = body, headers = { ["content-type"] = "text/html; charset=utf-8" } }
       end
@@ -106,6 +132,11 @@ describe("the snapshot's shape", function()
   it("prints plain scalars plain and still quotes the near misses", function()
     page:navigate(srv.url .. "/plain")
     assert.equal(PLAIN_EXPECTED, without_refs(page:snapshot().text))
+  end)
+
+  it("names links, headings and buttons from their text children as the full computation does", function()
+    page:navigate(srv.url .. "/text-named")
+    assert.equal(TEXT_NAMED_EXPECTED, without_refs(page:snapshot().text))
   end)
 
   it("keeps a line cut by the depth limit one YAML scalar", function()

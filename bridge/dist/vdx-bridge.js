@@ -1250,6 +1250,9 @@
     return name;
   }
   var PLAIN_CONTENT_TAGS = /* @__PURE__ */ new Set(["a", "h1", "h2", "h3", "h4", "h5", "h6", "button"]);
+  function textNamed(tag, role) {
+    return PLAIN_CONTENT_TAGS.has(tag) && NAME_FROM_CONTENT.has(role);
+  }
   var HOST_NAMED_TAGS = /* @__PURE__ */ new Set([
     ...LABELABLE,
     "img",
@@ -1262,19 +1265,24 @@
     "input",
     "textarea"
   ]);
-  function plainContentName(ctx, el, tag, role) {
+  function plainContentName(ctx, el, tag, role, childText2) {
     if (!NAME_FROM_CONTENT.has(role)) return HOST_NAMED_TAGS.has(tag) ? void 0 : "";
     if (!PLAIN_CONTENT_TAGS.has(tag)) return void 0;
     const cached = ctx.names.get(el);
     if (cached !== void 0) return cached;
     if (el.shadowRoot !== null || ctx.mayHavePseudo(el) || ctx.mayTransform(el)) return void 0;
     if (tag === "button" && ctx.labelsOf(el).length > 0) return void 0;
-    let c = el.firstChild;
-    if (c === null) return void 0;
     let text = "";
-    for (; c !== null; c = c.nextSibling) {
-      if (c.nodeType !== TEXT_NODE) return void 0;
-      text += c.data;
+    if (childText2 !== void 0) {
+      if (!childText2) return void 0;
+      text = childText2;
+    } else {
+      let c = el.firstChild;
+      if (c === null) return void 0;
+      for (; c !== null; c = c.nextSibling) {
+        if (c.nodeType !== TEXT_NODE) return void 0;
+        text += c.data;
+      }
     }
     if (isVisibilityHidden(ctx, el) || !text.trim()) return void 0;
     ctx.contents.set(el, text);
@@ -2192,13 +2200,16 @@
     const target = node || parent;
     const sep = node ? null : new Sep(el);
     if (sep) target.children.push(sep);
-    if (!(node && html && fillControl(walk, el, tag, role, node))) {
+    let childText2;
+    if (node !== null && plain && html && direct && shadow === null && textNamed(tag, role)) {
+      childText2 = visitTextChildren(walk, el, target, childInherited);
+    } else if (!(node && html && fillControl(walk, el, tag, role, node))) {
       visitChildren(walk, el, html ? tag : "", direct, shadow, target, childInherited);
     }
     if (!plain && hasAttribute(el, "aria-owns")) visitOwned(walk, el, target, childInherited);
     if (sep) target.children.push(sep);
     if (node) {
-      nameNode(ctx, el, role, node, tag, html, plain);
+      nameNode(ctx, el, role, node, tag, html, plain, childText2);
       if (role === "link" && html && hasAttr(el, "href")) node.url = attr(el, "href");
       if (role === "textbox" || role === "searchbox") placeholderOf2(el, node);
       if (role === "listbox" && !(html && tag === "select")) {
@@ -2226,15 +2237,35 @@
     let c = shadow !== null ? shadow.firstChild : direct ? el.firstChild : firstChild(el);
     while (c !== null && walk.count < walk.limit) c = visitChild(walk, c, details, target, inherited);
   }
+  function visitTextChildren(walk, el, target, inherited) {
+    const shown = (inherited & (F_HIDDEN | W_NO_TEXT)) === 0;
+    let text = "";
+    let onlyText = true;
+    let c = el.firstChild;
+    while (c !== null && walk.count < walk.limit) {
+      if (c.nodeType === TEXT_NODE) {
+        const data = c.data;
+        text += data;
+        if (shown) addText(walk, target, data);
+        c = c.nextSibling;
+      } else {
+        onlyText = false;
+        c = visitChild(walk, c, null, target, inherited);
+      }
+    }
+    return onlyText && c === null ? text : null;
+  }
+  function addText(walk, target, data) {
+    if (data) {
+      target.children.push(data);
+      if (walk.budget !== null) spend(walk, 0, data.length);
+    }
+  }
   function visitChild(walk, node, details, target, inherited) {
     let type = node.nodeType;
     if (type === TEXT_NODE) {
       if ((inherited & (F_HIDDEN | W_NO_TEXT)) === 0 && (details === null || !isClosedDetailsContent(details, node))) {
-        const data = node.data;
-        if (data) {
-          target.children.push(data);
-          if (walk.budget !== null) spend(walk, 0, data.length);
-        }
+        addText(walk, target, node.data);
       }
       return node.nextSibling;
     }
@@ -2262,10 +2293,10 @@
       children: []
     };
   }
-  function nameNode(ctx, el, role, node, tag, html, plain) {
+  function nameNode(ctx, el, role, node, tag, html, plain, childText2) {
     if (NAME_PROHIBITED.has(role)) return;
     if (plain && html) {
-      const name = plainContentName(ctx, el, tag, role);
+      const name = plainContentName(ctx, el, tag, role, childText2);
       if (name !== void 0) {
         node.name = name;
         return;

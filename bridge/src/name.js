@@ -66,6 +66,12 @@ export function accessibleName(ctx, el, role, visible, asTold) {
 // walk), may come from their content alone: links, headings and buttons.
 const PLAIN_CONTENT_TAGS = new Set(['a', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'button']);
 
+// True when plainContentName may name an element of tag with role from
+// its text children.
+export function textNamed(tag, role) {
+  return PLAIN_CONTENT_TAGS.has(tag) && NAME_FROM_CONTENT.has(role);
+}
+
 // HTML elements the host language names (labels, alt, legend, caption,
 // option labels, input values and placeholders).
 const HOST_NAMED_TAGS = new Set([...LABELABLE, 'img', 'area', 'fieldset', 'figure', 'table',
@@ -79,20 +85,27 @@ const HOST_NAMED_TAGS = new Set([...LABELABLE, 'img', 'area', 'fieldset', 'figur
 // Undefined when the full computation is needed (a pseudo-element or a
 // text-transform may change the text, a label may name the button, a
 // child is not text, or the text is blank and the name falls through).
-// Caches the text-only names as the full computation would.
-export function plainContentName(ctx, el, tag, role) {
+// Caches the text-only names as the full computation would.  childText,
+// when given, is what the walk read of el's children (see textNamed):
+// their text when all of them are text nodes, else null.
+export function plainContentName(ctx, el, tag, role, childText) {
   if (!NAME_FROM_CONTENT.has(role)) return HOST_NAMED_TAGS.has(tag) ? undefined : '';
   if (!PLAIN_CONTENT_TAGS.has(tag)) return undefined;
   const cached = ctx.names.get(el);
   if (cached !== undefined) return cached;
   if (el.shadowRoot !== null || ctx.mayHavePseudo(el) || ctx.mayTransform(el)) return undefined;
   if (tag === 'button' && ctx.labelsOf(el).length > 0) return undefined;
-  let c = el.firstChild;
-  if (c === null) return undefined;
   let text = '';
-  for (; c !== null; c = c.nextSibling) {
-    if (c.nodeType !== N.TEXT_NODE) return undefined;
-    text += c.data;
+  if (childText !== undefined) {
+    if (!childText) return undefined;
+    text = childText;
+  } else {
+    let c = el.firstChild;
+    if (c === null) return undefined;
+    for (; c !== null; c = c.nextSibling) {
+      if (c.nodeType !== N.TEXT_NODE) return undefined;
+      text += c.data;
+    }
   }
   if (isVisibilityHidden(ctx, el) || !text.trim()) return undefined;
   ctx.contents.set(el, text);

@@ -13,7 +13,7 @@ import {
 import {
   getRole, INTERACTIVE_ROLES, NAME_FROM_CONTENT, NAME_PROHIBITED, WALK_ATTRIBUTES,
 } from './roles.js';
-import { accessibleName, plainContentName } from './name.js';
+import { accessibleName, plainContentName, textNamed } from './name.js';
 import {
   Ctx, F_HIDDEN, F_INHERITED, F_NONE, F_POINTER, F_POINTER_UNKNOWN, isActionable, isClosedDetailsContent,
   isHiddenForAria, isHiddenFromAllUsers, neverRendered,
@@ -293,7 +293,12 @@ function visitElement(walk, el, tag, parent, inherited, read) {
   const target = node || parent;
   const sep = node ? null : new Sep(el);
   if (sep) target.children.push(sep);
-  if (!(node && html && fillControl(walk, el, tag, role, node))) {
+  // The text of a link, heading or button that may be named by it is
+  // read once, by the walk (see plainContentName).
+  let childText;
+  if (node !== null && plain && html && direct && shadow === null && textNamed(tag, role)) {
+    childText = visitTextChildren(walk, el, target, childInherited);
+  } else if (!(node && html && fillControl(walk, el, tag, role, node))) {
     visitChildren(walk, el, html ? tag : '', direct, shadow, target, childInherited);
   }
   if (!plain && N.hasAttribute(el, 'aria-owns')) visitOwned(walk, el, target, childInherited);
@@ -302,7 +307,7 @@ function visitElement(walk, el, tag, parent, inherited, read) {
   if (node) {
     // Named after its children were walked, so the name computation finds
     // their styles already known.
-    nameNode(ctx, el, role, node, tag, html, plain);
+    nameNode(ctx, el, role, node, tag, html, plain, childText);
     if (role === 'link' && html && hasAttr(el, 'href')) node.url = attr(el, 'href');
     if (role === 'textbox' || role === 'searchbox') placeholderOf(el, node);
     if (role === 'listbox' && !(html && tag === 'select')) {
@@ -345,6 +350,37 @@ function visitChildren(walk, el, htmlTag, direct, shadow, target, inherited) {
   while (c !== null && walk.count < walk.limit) c = visitChild(walk, c, details, target, inherited);
 }
 
+// visitChildren for an element that is not a form, has no shadow root
+// and is no slot or details, whose name may be its text children: returns
+// their text when every child is a text node and all were walked, else
+// null.
+function visitTextChildren(walk, el, target, inherited) {
+  const shown = (inherited & (F_HIDDEN | W_NO_TEXT)) === 0;
+  let text = '';
+  let onlyText = true;
+  let c = el.firstChild;
+  while (c !== null && walk.count < walk.limit) {
+    if (c.nodeType === N.TEXT_NODE) {
+      const data = c.data;
+      text += data;
+      if (shown) addText(walk, target, data);
+      c = c.nextSibling;
+    } else {
+      onlyText = false;
+      c = visitChild(walk, c, null, target, inherited);
+    }
+  }
+  return onlyText && c === null ? text : null;
+}
+
+// Adds a text node's data to target's children.
+function addText(walk, target, data) {
+  if (data) {
+    target.children.push(data);
+    if (walk.budget !== null) spend(walk, 0, data.length);
+  }
+}
+
 // Visits one flat-tree child; details is the closed-or-open <details> the
 // child is in, if any.  Returns the child's next sibling.
 function visitChild(walk, node, details, target, inherited) {
@@ -353,11 +389,7 @@ function visitChild(walk, node, details, target, inherited) {
     // Text nodes have no named properties: read directly.
     if ((inherited & (F_HIDDEN | W_NO_TEXT)) === 0 &&
         (details === null || !isClosedDetailsContent(details, node))) {
-      const data = node.data;
-      if (data) {
-        target.children.push(data);
-        if (walk.budget !== null) spend(walk, 0, data.length);
-      }
+      addText(walk, target, node.data);
     }
     return node.nextSibling;
   }
@@ -382,10 +414,10 @@ function createNode(walk, el, tag, html, role, wantsRef, disabled, plain) {
 // Gives node its accessible name.  Rows and cells named only from their
 // content keep it only when their content is plain text, or it would
 // repeat, in one long string, what their rendered children already say.
-function nameNode(ctx, el, role, node, tag, html, plain) {
+function nameNode(ctx, el, role, node, tag, html, plain, childText) {
   if (NAME_PROHIBITED.has(role)) return;
   if (plain && html) {
-    const name = plainContentName(ctx, el, tag, role);
+    const name = plainContentName(ctx, el, tag, role, childText);
     if (name !== undefined) { node.name = name; return; }
   }
   // A grid cell is a widget: it keeps its name whatever it holds (a link
