@@ -43,6 +43,7 @@
   var docActiveElement = getter(Document.prototype, "activeElement");
   var shadowActiveElement = getter(ShadowRoot.prototype, "activeElement");
   var documentElement = getter(Document.prototype, "documentElement");
+  var docContentType = getter(Document.prototype, "contentType");
   var winGetComputedStyle = uncurry(window.getComputedStyle);
   function computedStyle(el, pseudo) {
     return pseudo === void 0 ? winGetComputedStyle(window, el) : winGetComputedStyle(window, el, pseudo);
@@ -2062,7 +2063,10 @@
       owned: /* @__PURE__ */ new Map(),
       ownedDone: /* @__PURE__ */ new Set(),
       // Whether any element can be editable, which makes it focusable.
-      editable
+      editable,
+      // Whether an element's textContent is the text of its text nodes
+      // (see leafText): in an XML document CDATA sections count too.
+      textContent: docContentType(document) === "text/html"
     };
     let rootEl = documentElement(document);
     if (opts.root != null) rootEl = env.resolve(opts.root);
@@ -2234,8 +2238,19 @@
       }
     }
     const details = htmlTag === "details" ? el : null;
+    if (shadow === null && details === null && direct && walk.textContent && el.childElementCount === 0) {
+      if (walk.count >= walk.limit || (inherited & (F_HIDDEN | W_NO_TEXT)) !== 0) return;
+      if (leafText(walk, el, target) !== null) return;
+    }
     let c = shadow !== null ? shadow.firstChild : direct ? el.firstChild : firstChild(el);
     while (c !== null && walk.count < walk.limit) c = visitChild(walk, c, details, target, inherited);
+  }
+  function leafText(walk, el, target) {
+    const text = el.textContent;
+    const b = walk.budget;
+    if (b !== null && b.lines > b.fromLine && b.chars + text.length > b.maxChars) return null;
+    addText(walk, target, text);
+    return text;
   }
   function visitTextChildren(walk, el, target, inherited) {
     const shown = (inherited & (F_HIDDEN | W_NO_TEXT)) === 0;

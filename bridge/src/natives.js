@@ -62,6 +62,7 @@ export const fragGetElementById = method(DocumentFragment.prototype, 'getElement
 export const docActiveElement = getter(Document.prototype, 'activeElement');
 export const shadowActiveElement = getter(ShadowRoot.prototype, 'activeElement');
 export const documentElement = getter(Document.prototype, 'documentElement');
+export const docContentType = getter(Document.prototype, 'contentType');
 
 // Style.
 const winGetComputedStyle = uncurry(window.getComputedStyle);

@@ -109,6 +109,9 @@ function snapshotOnce(ctx, env, opts, budget) {
     ownedDone: new Set(),
     // Whether any element can be editable, which makes it focusable.
     editable,
+    // Whether an element's textContent is the text of its text nodes
+    // (see leafText): in an XML document CDATA sections count too.
+    textContent: N.docContentType(document) === 'text/html',
   };
   let rootEl = N.documentElement(document);
   if (opts.root != null) rootEl = env.resolve(opts.root);
@@ -346,14 +349,32 @@ function visitChildren(walk, el, htmlTag, direct, shadow, target, inherited) {
     }
   }
   const details = htmlTag === 'details' ? el : null;
+  if (shadow === null && details === null && direct && walk.textContent && el.childElementCount === 0) {
+    if (walk.count >= walk.limit || (inherited & (F_HIDDEN | W_NO_TEXT)) !== 0) return;
+    if (leafText(walk, el, target) !== null) return;
+  }
   let c = shadow !== null ? shadow.firstChild : direct ? el.firstChild : N.firstChild(el);
   while (c !== null && walk.count < walk.limit) c = visitChild(walk, c, details, target, inherited);
+}
+
+// Adds the text of el, an element that holds no element, not a form and
+// no shadow host or details, in one read (textContent; the walk would add
+// its text nodes one by one, and tidy.js joins them) and returns it, when
+// that cannot stop the walk part-way through them (see spend); null,
+// having added nothing, when it could.
+function leafText(walk, el, target) {
+  const text = el.textContent;
+  const b = walk.budget;
+  if (b !== null && b.lines > b.fromLine && b.chars + text.length > b.maxChars) return null;
+  addText(walk, target, text);
+  return text;
 }
 
 // visitChildren for an element that is not a form, has no shadow root
 // and is no slot or details, whose name may be its text children: returns
 // their text when every child is a text node and all were walked, else
-// null.
+// null.  Node by node: a comment between two text nodes puts a space in
+// the name (see plainContentName), and textContent cannot tell.
 function visitTextChildren(walk, el, target, inherited) {
   const shown = (inherited & (F_HIDDEN | W_NO_TEXT)) === 0;
   let text = '';
