@@ -87,6 +87,13 @@ local TEXT_NAMED_EXPECTED = [=[
 - heading "Head bold tail" [level=3]
 - button]=]
 
+-- The same with no comment anywhere in the page: the walk then reads a
+-- leaf's text in one call, for the name too; text split into nodes is
+-- joined either way.
+local TEXT_ONLY_PAGE = TEXT_NAMED_PAGE:gsub('<a href="#c">Two <!%-%- c %-%->parts</a>', '<p id="joined">one</p>')
+  :gsub("</script>", "document.getElementById('joined').append('two', 'three');\n</script>")
+local TEXT_ONLY_EXPECTED = TEXT_NAMED_EXPECTED:gsub('%- link "Two parts":\n  %- /url: "#c"', "- paragraph: onetwothree")
+
 -- aria-owns: an owner that is hidden moves nothing; an element two owners
 -- claim goes to the first.
 local OWNS_PAGE = [=[<!doctype html><meta charset=utf-8><body>
@@ -109,7 +116,8 @@ describe("the snapshot's shape", function()
       end
     end
     local depth_page = [=[<nav aria-label="Week"><ul aria-label="Due: today"><li>Milk</li><li>Eggs</li></ul></nav>]=]
-    for path, body in pairs { ["/yaml"] = YAML_PAGE, ["/plain"] = PLAIN_PAGE, ["/text-named"] = TEXT_NAMED_PAGE, ["/owns"] = OWNS_PAGE, ["/depth"] = depth_page } do
+    for path, body in pairs { ["/yaml"] = YAML_PAGE, ["/plain"] = PLAIN_PAGE, ["/text-named"] = TEXT_NAMED_PAGE,
+      ["/text-only"] = TEXT_ONLY_PAGE, ["/owns"] = OWNS_PAGE, ["/depth"] = depth_page } do
       routes["GET " .. path] = function()
         return { body = body, headers = { ["content-type"] = "text/html; charset=utf-8" } }
       end
@@ -137,6 +145,9 @@ describe("the snapshot's shape", function()
   it("names links, headings and buttons from their text children as the full computation does", function()
     page:navigate(srv.url .. "/text-named")
     assert.equal(TEXT_NAMED_EXPECTED, without_refs(page:snapshot().text))
+    page:navigate(srv.url .. "/text-only")
+    assert.is_false(page:evaluate("document.documentElement.outerHTML.includes('<!--')"))
+    assert.equal(TEXT_ONLY_EXPECTED, without_refs(page:snapshot().text))
   end)
 
   it("keeps a line cut by the depth limit one YAML scalar", function()

@@ -28,6 +28,8 @@
   var querySelectorAll = method(Element.prototype, "querySelectorAll");
   var docQuerySelectorAll = method(Document.prototype, "querySelectorAll");
   var docGetElementsByTagName = method(Document.prototype, "getElementsByTagName");
+  var docCreateTreeWalker = method(Document.prototype, "createTreeWalker");
+  var treeWalkerNextNode = method(TreeWalker.prototype, "nextNode");
   var collectionLength = getter(HTMLCollection.prototype, "length");
   var fragQuerySelectorAll = method(DocumentFragment.prototype, "querySelectorAll");
   var matches = method(Element.prototype, "matches");
@@ -2066,8 +2068,13 @@
       editable,
       // Whether an element's textContent is the text of its text nodes
       // (see leafText): in an XML document CDATA sections count too.
-      textContent: docContentType(document) === "text/html"
+      textContent: docContentType(document) === "text/html",
+      // Whether every child of an element that holds no element is a text
+      // node (see visitTextChildren): no comment or processing instruction
+      // in the document, and no shadow tree entered so far.
+      onlyText: false
     };
+    walk.onlyText = walk.textContent && noComment(document);
     let rootEl = documentElement(document);
     if (opts.root != null) rootEl = env.resolve(opts.root);
     collectOwned(walk, owners, opts.root != null ? rootEl : null);
@@ -2075,7 +2082,10 @@
     const top = { role: "fragment", children: [] };
     if (rootEl) {
       const shadowRoot2 = getRootNode(rootEl);
-      if (shadowRoot2 !== document) ctx.enterTree(shadowRoot2);
+      if (shadowRoot2 !== document) {
+        ctx.enterTree(shadowRoot2);
+        walk.onlyText = false;
+      }
       visitElement(walk, rootEl, elementTag(rootEl), top, 0, true);
     }
     finish(ctx, top);
@@ -2163,7 +2173,10 @@
     const plain = names === null || !hasWalkAttribute(names);
     if (!plain && (ariaToken(el, "aria-hidden") === "true" || hasAttribute(el, "inert"))) return;
     const shadow = !SHADOW_HOSTS.has(tag) && tag.indexOf("-") < 0 ? null : direct ? el.shadowRoot : shadowRoot(el);
-    if (shadow) ctx.enterTree(shadow);
+    if (shadow) {
+      ctx.enterTree(shadow);
+      walk.onlyText = false;
+    }
     const html = ns === HTML_NS;
     const role = getRole(el, void 0, plain, tag, html);
     const named2 = (inherited & W_NAMED) !== 0 || keepsFlags(tag, role, names);
@@ -2254,6 +2267,10 @@
   }
   function visitTextChildren(walk, el, target, inherited) {
     const shown = (inherited & (F_HIDDEN | W_NO_TEXT)) === 0;
+    if (walk.onlyText && walk.count < walk.limit && el.childElementCount === 0) {
+      const all = shown ? leafText(walk, el, target) : el.textContent;
+      if (all !== null) return all;
+    }
     let text = "";
     let onlyText = true;
     let c = el.firstChild;
@@ -2269,6 +2286,11 @@
       }
     }
     return onlyText && c === null ? text : null;
+  }
+  function noComment(doc) {
+    const SHOW_PROCESSING_INSTRUCTION = 64;
+    const SHOW_COMMENT = 128;
+    return treeWalkerNextNode(docCreateTreeWalker(doc, doc, SHOW_COMMENT | SHOW_PROCESSING_INSTRUCTION)) === null;
   }
   function addText(walk, target, data) {
     if (data) {

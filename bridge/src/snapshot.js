@@ -112,7 +112,12 @@ function snapshotOnce(ctx, env, opts, budget) {
     // Whether an element's textContent is the text of its text nodes
     // (see leafText): in an XML document CDATA sections count too.
     textContent: N.docContentType(document) === 'text/html',
+    // Whether every child of an element that holds no element is a text
+    // node (see visitTextChildren): no comment or processing instruction
+    // in the document, and no shadow tree entered so far.
+    onlyText: false,
   };
+  walk.onlyText = walk.textContent && noComment(document);
   let rootEl = N.documentElement(document);
   if (opts.root != null) rootEl = env.resolve(opts.root);
   collectOwned(walk, owners, opts.root != null ? rootEl : null);
@@ -121,7 +126,10 @@ function snapshotOnce(ctx, env, opts, budget) {
   const top = { role: 'fragment', children: [] };
   if (rootEl) {
     const shadowRoot = N.getRootNode(rootEl);
-    if (shadowRoot !== document) ctx.enterTree(shadowRoot);
+    if (shadowRoot !== document) {
+      ctx.enterTree(shadowRoot);
+      walk.onlyText = false;
+    }
     visitElement(walk, rootEl, elementTag(rootEl), top, 0, true);
   }
   finish(ctx, top);
@@ -249,7 +257,10 @@ function visitElement(walk, el, tag, parent, inherited, read) {
     : direct ? el.shadowRoot : N.shadowRoot(el);
   // A shadow tree's sheets may style its host (:host), so they are
   // scanned before the host's style is decided.
-  if (shadow) ctx.enterTree(shadow);
+  if (shadow) {
+    ctx.enterTree(shadow);
+    walk.onlyText = false;
+  }
   const html = ns === N.HTML_NS;
   const role = getRole(el, undefined, plain, tag, html);
   const named = (inherited & W_NAMED) !== 0 || keepsFlags(tag, role, names);
@@ -373,10 +384,15 @@ function leafText(walk, el, target) {
 // visitChildren for an element that is not a form, has no shadow root
 // and is no slot or details, whose name may be its text children: returns
 // their text when every child is a text node and all were walked, else
-// null.  Node by node: a comment between two text nodes puts a space in
-// the name (see plainContentName), and textContent cannot tell.
+// null.  In one textContent read only when no comment can be among them
+// (walk.onlyText): a comment between two text nodes puts a space in the
+// name (see plainContentName), and textContent cannot tell.
 function visitTextChildren(walk, el, target, inherited) {
   const shown = (inherited & (F_HIDDEN | W_NO_TEXT)) === 0;
+  if (walk.onlyText && walk.count < walk.limit && el.childElementCount === 0) {
+    const all = shown ? leafText(walk, el, target) : el.textContent;
+    if (all !== null) return all;
+  }
   let text = '';
   let onlyText = true;
   let c = el.firstChild;
@@ -392,6 +408,15 @@ function visitTextChildren(walk, el, target, inherited) {
     }
   }
   return onlyText && c === null ? text : null;
+}
+
+// True when doc holds no comment or processing instruction (the walk
+// skips them; only a name computation sees a comment, see
+// visitTextChildren).  One native pass, which stops at the first one.
+function noComment(doc) {
+  const SHOW_PROCESSING_INSTRUCTION = 0x40;
+  const SHOW_COMMENT = 0x80;
+  return N.treeWalkerNextNode(N.docCreateTreeWalker(doc, doc, SHOW_COMMENT | SHOW_PROCESSING_INSTRUCTION)) === null;
 }
 
 // Adds a text node's data to target's children.
