@@ -1268,17 +1268,19 @@
     "input",
     "textarea"
   ]);
-  function plainContentName(ctx, el, tag, role, childText2) {
+  function plainContentName(ctx, el, tag, role, ownText2, plainTree) {
     if (!NAME_FROM_CONTENT.has(role)) return HOST_NAMED_TAGS.has(tag) ? void 0 : "";
     if (!PLAIN_CONTENT_TAGS.has(tag)) return void 0;
     const cached = ctx.names.get(el);
     if (cached !== void 0) return cached;
-    if (el.shadowRoot !== null || ctx.mayHavePseudo(el) || ctx.mayTransform(el)) return void 0;
+    if (el.shadowRoot !== null || plainTree !== true && (ctx.mayHavePseudo(el) || ctx.mayTransform(el))) {
+      return void 0;
+    }
     if (tag === "button" && ctx.labelsOf(el).length > 0) return void 0;
     let text = "";
-    if (childText2 !== void 0) {
-      if (!childText2) return void 0;
-      text = childText2;
+    if (ownText2 !== void 0) {
+      if (!ownText2) return void 0;
+      text = ownText2;
     } else {
       let c = el.firstChild;
       if (c === null) return void 0;
@@ -2069,22 +2071,30 @@
       // Whether an element's textContent is the text of its text nodes
       // (see leafText): in an XML document CDATA sections count too.
       textContent: docContentType(document) === "text/html",
-      // Whether every child of an element that holds no element is a text
-      // node (see visitTextChildren): no comment or processing instruction
-      // in the document, and no shadow tree entered so far.
-      onlyText: false
+      // Whether every child of an element of the document that holds no
+      // element is a text node (see visitTextChildren): no comment or
+      // processing instruction in the document.
+      onlyText: false,
+      // Whether every element visited so far is in the document: no shadow
+      // tree entered.
+      inDocument: true,
+      // Whether no sheet of the document may add a ::before or ::after or
+      // set text-transform (see plainContentName).
+      plainDocument: false
     };
     walk.onlyText = walk.textContent && noComment(document);
     let rootEl = documentElement(document);
     if (opts.root != null) rootEl = env.resolve(opts.root);
     collectOwned(walk, owners, opts.root != null ? rootEl : null);
     ctx.enterTree(document);
+    const docScan = ctx.tree(document);
+    walk.plainDocument = !docScan.pseudo && !docScan.transform;
     const top = { role: "fragment", children: [] };
     if (rootEl) {
       const shadowRoot2 = getRootNode(rootEl);
       if (shadowRoot2 !== document) {
         ctx.enterTree(shadowRoot2);
-        walk.onlyText = false;
+        walk.inDocument = false;
       }
       visitElement(walk, rootEl, elementTag(rootEl), top, 0, true);
     }
@@ -2175,7 +2185,7 @@
     const shadow = !SHADOW_HOSTS.has(tag) && tag.indexOf("-") < 0 ? null : direct ? el.shadowRoot : shadowRoot(el);
     if (shadow) {
       ctx.enterTree(shadow);
-      walk.onlyText = false;
+      walk.inDocument = false;
     }
     const html = ns === HTML_NS;
     const role = getRole(el, void 0, plain, tag, html);
@@ -2218,6 +2228,7 @@
     const sep = node ? null : new Sep(el);
     if (sep) target.children.push(sep);
     let childText2;
+    const plainTree = walk.inDocument && walk.plainDocument;
     if (node !== null && plain && html && direct && shadow === null && textNamed(tag, role)) {
       childText2 = visitTextChildren(walk, el, target, childInherited);
     } else if (!(node && html && fillControl(walk, el, tag, role, node))) {
@@ -2226,7 +2237,7 @@
     if (!plain && hasAttribute(el, "aria-owns")) visitOwned(walk, el, target, childInherited);
     if (sep) target.children.push(sep);
     if (node) {
-      nameNode(ctx, el, role, node, tag, html, plain, childText2);
+      nameNode(ctx, el, role, node, tag, html, plain, childText2, plainTree);
       if (role === "link" && html && hasAttr(el, "href")) node.url = attr(el, "href");
       if (role === "textbox" || role === "searchbox") placeholderOf2(el, node);
       if (role === "listbox" && !(html && tag === "select")) {
@@ -2267,7 +2278,7 @@
   }
   function visitTextChildren(walk, el, target, inherited) {
     const shown = (inherited & (F_HIDDEN | W_NO_TEXT)) === 0;
-    if (walk.onlyText && walk.count < walk.limit && el.childElementCount === 0) {
+    if (walk.onlyText && walk.inDocument && walk.count < walk.limit && el.childElementCount === 0) {
       const all = shown ? leafText(walk, el, target) : el.textContent;
       if (all !== null) return all;
     }
@@ -2330,10 +2341,10 @@
       children: []
     };
   }
-  function nameNode(ctx, el, role, node, tag, html, plain, childText2) {
+  function nameNode(ctx, el, role, node, tag, html, plain, childText2, plainTree) {
     if (NAME_PROHIBITED.has(role)) return;
     if (plain && html) {
-      const name = plainContentName(ctx, el, tag, role, childText2);
+      const name = plainContentName(ctx, el, tag, role, childText2, plainTree);
       if (name !== void 0) {
         node.name = name;
         return;

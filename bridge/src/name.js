@@ -85,20 +85,24 @@ const HOST_NAMED_TAGS = new Set([...LABELABLE, 'img', 'area', 'fieldset', 'figur
 // Undefined when the full computation is needed (a pseudo-element or a
 // text-transform may change the text, a label may name the button, a
 // child is not text, or the text is blank and the name falls through).
-// Caches the text-only names as the full computation would.  childText,
+// Caches the text-only names as the full computation would.  ownText,
 // when given, is what the walk read of el's children (see textNamed):
-// their text when all of them are text nodes, else null.
-export function plainContentName(ctx, el, tag, role, childText) {
+// their text when all of them are text nodes, else null.  plainTree true
+// says no sheet of el's tree or document may add pseudo-element content
+// or set text-transform.
+export function plainContentName(ctx, el, tag, role, ownText, plainTree) {
   if (!NAME_FROM_CONTENT.has(role)) return HOST_NAMED_TAGS.has(tag) ? undefined : '';
   if (!PLAIN_CONTENT_TAGS.has(tag)) return undefined;
   const cached = ctx.names.get(el);
   if (cached !== undefined) return cached;
-  if (el.shadowRoot !== null || ctx.mayHavePseudo(el) || ctx.mayTransform(el)) return undefined;
+  if (el.shadowRoot !== null || (plainTree !== true && (ctx.mayHavePseudo(el) || ctx.mayTransform(el)))) {
+    return undefined;
+  }
   if (tag === 'button' && ctx.labelsOf(el).length > 0) return undefined;
   let text = '';
-  if (childText !== undefined) {
-    if (!childText) return undefined;
-    text = childText;
+  if (ownText !== undefined) {
+    if (!ownText) return undefined;
+    text = ownText;
   } else {
     let c = el.firstChild;
     if (c === null) return undefined;

@@ -112,23 +112,31 @@ function snapshotOnce(ctx, env, opts, budget) {
     // Whether an element's textContent is the text of its text nodes
     // (see leafText): in an XML document CDATA sections count too.
     textContent: N.docContentType(document) === 'text/html',
-    // Whether every child of an element that holds no element is a text
-    // node (see visitTextChildren): no comment or processing instruction
-    // in the document, and no shadow tree entered so far.
+    // Whether every child of an element of the document that holds no
+    // element is a text node (see visitTextChildren): no comment or
+    // processing instruction in the document.
     onlyText: false,
+    // Whether every element visited so far is in the document: no shadow
+    // tree entered.
+    inDocument: true,
+    // Whether no sheet of the document may add a ::before or ::after or
+    // set text-transform (see plainContentName).
+    plainDocument: false,
   };
   walk.onlyText = walk.textContent && noComment(document);
   let rootEl = N.documentElement(document);
   if (opts.root != null) rootEl = env.resolve(opts.root);
   collectOwned(walk, owners, opts.root != null ? rootEl : null);
   ctx.enterTree(document);
+  const docScan = ctx.tree(document);
+  walk.plainDocument = !docScan.pseudo && !docScan.transform;
 
   const top = { role: 'fragment', children: [] };
   if (rootEl) {
     const shadowRoot = N.getRootNode(rootEl);
     if (shadowRoot !== document) {
       ctx.enterTree(shadowRoot);
-      walk.onlyText = false;
+      walk.inDocument = false;
     }
     visitElement(walk, rootEl, elementTag(rootEl), top, 0, true);
   }
@@ -259,7 +267,7 @@ function visitElement(walk, el, tag, parent, inherited, read) {
   // scanned before the host's style is decided.
   if (shadow) {
     ctx.enterTree(shadow);
-    walk.onlyText = false;
+    walk.inDocument = false;
   }
   const html = ns === N.HTML_NS;
   const role = getRole(el, undefined, plain, tag, html);
@@ -310,6 +318,7 @@ function visitElement(walk, el, tag, parent, inherited, read) {
   // The text of a link, heading or button that may be named by it is
   // read once, by the walk (see plainContentName).
   let childText;
+  const plainTree = walk.inDocument && walk.plainDocument;
   if (node !== null && plain && html && direct && shadow === null && textNamed(tag, role)) {
     childText = visitTextChildren(walk, el, target, childInherited);
   } else if (!(node && html && fillControl(walk, el, tag, role, node))) {
@@ -321,7 +330,7 @@ function visitElement(walk, el, tag, parent, inherited, read) {
   if (node) {
     // Named after its children were walked, so the name computation finds
     // their styles already known.
-    nameNode(ctx, el, role, node, tag, html, plain, childText);
+    nameNode(ctx, el, role, node, tag, html, plain, childText, plainTree);
     if (role === 'link' && html && hasAttr(el, 'href')) node.url = attr(el, 'href');
     if (role === 'textbox' || role === 'searchbox') placeholderOf(el, node);
     if (role === 'listbox' && !(html && tag === 'select')) {
@@ -385,11 +394,12 @@ function leafText(walk, el, target) {
 // and is no slot or details, whose name may be its text children: returns
 // their text when every child is a text node and all were walked, else
 // null.  In one textContent read only when no comment can be among them
-// (walk.onlyText): a comment between two text nodes puts a space in the
-// name (see plainContentName), and textContent cannot tell.
+// (walk.onlyText, walk.inDocument): a comment between two text nodes
+// puts a space in the name (see plainContentName), and textContent
+// cannot tell.
 function visitTextChildren(walk, el, target, inherited) {
   const shown = (inherited & (F_HIDDEN | W_NO_TEXT)) === 0;
-  if (walk.onlyText && walk.count < walk.limit && el.childElementCount === 0) {
+  if (walk.onlyText && walk.inDocument && walk.count < walk.limit && el.childElementCount === 0) {
     const all = shown ? leafText(walk, el, target) : el.textContent;
     if (all !== null) return all;
   }
@@ -460,10 +470,10 @@ function createNode(walk, el, tag, html, role, wantsRef, disabled, plain) {
 // Gives node its accessible name.  Rows and cells named only from their
 // content keep it only when their content is plain text, or it would
 // repeat, in one long string, what their rendered children already say.
-function nameNode(ctx, el, role, node, tag, html, plain, childText) {
+function nameNode(ctx, el, role, node, tag, html, plain, childText, plainTree) {
   if (NAME_PROHIBITED.has(role)) return;
   if (plain && html) {
-    const name = plainContentName(ctx, el, tag, role, childText);
+    const name = plainContentName(ctx, el, tag, role, childText, plainTree);
     if (name !== undefined) { node.name = name; return; }
   }
   // A grid cell is a widget: it keeps its name whatever it holds (a link
