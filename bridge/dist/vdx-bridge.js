@@ -1903,12 +1903,13 @@
   };
   function finish(ctx, node) {
     if (node.tag === "details" && node.role === "group" && !node.wantsRef) mergeSummary(node);
-    const kids = node.children;
-    const out = [];
+    const out = node.children;
+    let kept = 0;
     let text = null;
     let pending = null;
-    for (let i = 0; i < kids.length; i++) {
-      const c = kids[i];
+    const n = out.length;
+    for (let i = 0; i < n; i++) {
+      const c = out[i];
       if (typeof c === "string") {
         if (text === null) {
           text = c;
@@ -1927,15 +1928,15 @@
         continue;
       }
       if (text !== null) {
-        pushText(out, text);
+        kept = keepText(out, kept, text);
         text = null;
         pending = null;
       }
       finish(ctx, c);
-      out.push(c);
+      out[kept++] = c;
     }
-    if (text !== null) pushText(out, text);
-    node.children = out;
+    if (text !== null) kept = keepText(out, kept, text);
+    out.length = kept;
     if (CHILDREN_PRESENTATIONAL.has(node.role) && !hasRef(node)) node.children = [];
     dropRepeatedName(node);
     if (out.length === 1 && typeof out[0] === "string" && node.name && NAME_FROM_CONTENT.has(node.role) && out[0] === node.name) {
@@ -1984,9 +1985,10 @@
       node.children.shift();
     }
   }
-  function pushText(out, raw) {
+  function keepText(out, kept, raw) {
     const t = normalize(raw);
-    if (t) out.push(t);
+    if (t) out[kept++] = t;
+    return kept;
   }
 
   // src/snapshot.js

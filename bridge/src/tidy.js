@@ -24,16 +24,19 @@ export class Sep {
 }
 
 // Merges adjacent text and drops children that only repeat the name,
-// bottom-up.  A Sep between two pieces of text adds a space when its
-// element is not inline and the text has none there already.
+// bottom-up, in place (a node's children array is rewritten from the
+// front: what is kept never outnumbers what was read).  A Sep between two
+// pieces of text adds a space when its element is not inline and the
+// text has none there already.
 export function finish(ctx, node) {
   if (node.tag === 'details' && node.role === 'group' && !node.wantsRef) mergeSummary(node);
-  const kids = node.children;
-  const out = [];
+  const out = node.children;
+  let kept = 0;
   let text = null;
   let pending = null;
-  for (let i = 0; i < kids.length; i++) {
-    const c = kids[i];
+  const n = out.length;
+  for (let i = 0; i < n; i++) {
+    const c = out[i];
     if (typeof c === 'string') {
       if (text === null) {
         text = c;
@@ -52,16 +55,16 @@ export function finish(ctx, node) {
       continue;
     }
     if (text !== null) {
-      pushText(out, text);
+      kept = keepText(out, kept, text);
       text = null;
       pending = null;
     }
     finish(ctx, c);
     // A list item around a single widget keeps its line, as in Playwright.
-    out.push(c);
+    out[kept++] = c;
   }
-  if (text !== null) pushText(out, text);
-  node.children = out;
+  if (text !== null) kept = keepText(out, kept, text);
+  out.length = kept;
   if (CHILDREN_PRESENTATIONAL.has(node.role) && !hasRef(node)) node.children = [];
   dropRepeatedName(node);
   if (out.length === 1 && typeof out[0] === 'string' && node.name &&
@@ -129,7 +132,10 @@ function dropRepeatedName(node) {
   }
 }
 
-function pushText(out, raw) {
+// Writes raw, normalized, at index kept of out unless it is blank;
+// returns the next index.
+function keepText(out, kept, raw) {
   const t = normalize(raw);
-  if (t) out.push(t);
+  if (t) out[kept++] = t;
+  return kept;
 }
