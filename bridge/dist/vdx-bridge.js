@@ -929,6 +929,7 @@
       this.fresh = true;
       this.unmeasurable = 0;
       this.failed = /* @__PURE__ */ new Set();
+      this.rects = null;
     }
     // The style flags of el (F_*), read from its computed style once per
     // call.  An element whose style cannot be read counts as rendered,
@@ -1039,6 +1040,7 @@
       try {
         const r = getBoundingClientRect(el);
         b = r.width > 0 && r.height > 0;
+        if (this.rects !== null) this.rects.set(el, r);
       } catch (e) {
         this.fail(el);
         b = null;
@@ -1997,6 +1999,7 @@
     const fromLine = opts.fromLine == null ? 0 : Math.max(0, opts.fromLine | 0);
     let slack = opts.depth == null ? 1.5 : Infinity;
     const ctx = new Ctx();
+    ctx.rects = env.rects || null;
     for (; ; ) {
       const budget = maxChars === Infinity || slack > 10 ? null : { fromLine, cutChars: maxChars, maxChars: maxChars * slack + 512, lines: 0, chars: 0, stopped: false };
       const r = snapshotOnce(ctx, env, opts, budget);
@@ -2426,7 +2429,13 @@
           el.scrollIntoView({ block: "center", inline: "center", behavior: "instant" });
           r = getBoundingClientRect(el);
         }
-        if (opts.still === false || last && sameRect(r, last)) return { el, rect: r };
+        if (opts.still === false) return { el, rect: r, stillBy: null };
+        if (last !== null && sameRect(r, last)) return { el, rect: r, stillBy: "frame" };
+        const seen = env.seen;
+        if (last === null && seen !== null && seen.framed) {
+          const before = seen.rects.get(el);
+          if (before !== void 0 && sameRect(r, before)) return { el, rect: r, stillBy: "snapshot" };
+        }
         last = r;
         reason = "is still moving";
       }
@@ -2594,12 +2603,14 @@
         return { miss: missReport(desc, tried) };
       },
       // Waits until ref can take a press, then { x, y, role, name, tag,
-      // covered } with the point in this frame's viewport: the centre, or
-      // opts.position from the element's top-left corner.  covered names
-      // what a press there would reach instead (opts.hit).
+      // covered, still_by } with the point in this frame's viewport: the
+      // centre, or opts.position from the element's top-left corner.  covered
+      // names what a press there would reach instead (opts.hit); still_by
+      // says how the element was seen holding still ('snapshot' or 'frame',
+      // see waitActionable).
       async actionPoint(ref, opts) {
         const o = opts || {};
-        const { el, rect } = await waitActionable(env, ref, { timeout: o.timeout, enabled: o.enabled !== false });
+        const { el, rect, stillBy } = await waitActionable(env, ref, { timeout: o.timeout, enabled: o.enabled !== false });
         let x;
         let y;
         if (o.position) {
@@ -2613,7 +2624,7 @@
           x = (l + r) / 2;
           y = (t + b) / 2;
         }
-        const out = Object.assign({ x, y, covered: null }, describeEl(el));
+        const out = Object.assign({ x, y, covered: null, still_by: stillBy }, describeEl(el));
         if (o.hit !== false) out.covered = coverAt(el, x, y);
         return out;
       },
@@ -4707,13 +4718,24 @@
       }
       return hit.element;
     }
-    const env = { refs, frameKeys, resolve };
+    const env = { refs, frameKeys, resolve, seen: null, rects: null };
     const instance2 = {
       version: VERSION,
       prefix,
       // { text, element_count, ref_count, unmeasurable, frames }.
       snapshot(opts) {
-        const r = snapshot(env, opts);
+        env.rects = /* @__PURE__ */ new WeakMap();
+        let r;
+        try {
+          r = snapshot(env, opts);
+        } finally {
+          const seen = { rects: env.rects, framed: false };
+          env.rects = null;
+          env.seen = seen;
+          requestAnimationFrame(() => {
+            seen.framed = true;
+          });
+        }
         warmUpDone();
         return r;
       },

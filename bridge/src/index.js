@@ -72,7 +72,9 @@ function create(options) {
     return hit.element;
   }
 
-  const env = { refs, frameKeys, resolve };
+  // seen: the boxes the latest snapshot read ({ rects, framed }, see
+  // waitActionable); rects is where the running snapshot puts them.
+  const env = { refs, frameKeys, resolve, seen: null, rects: null };
 
   const instance = {
     version: VERSION,
@@ -80,7 +82,17 @@ function create(options) {
 
     // { text, element_count, ref_count, unmeasurable, frames }.
     snapshot(opts) {
-      const r = snapshot(env, opts);
+      env.rects = new WeakMap();
+      let r;
+      try {
+        r = snapshot(env, opts);
+      } finally {
+        const seen = { rects: env.rects, framed: false };
+        env.rects = null;
+        env.seen = seen;
+        // A frame has begun since these boxes were read once this runs.
+        requestAnimationFrame(() => { seen.framed = true; });
+      }
       warmUpDone();
       return r;
     },

@@ -45,6 +45,10 @@ export class Ctx {
     this.fresh = true;
     this.unmeasurable = 0;
     this.failed = new Set();
+    // Where hasBox keeps each box it reads (element -> DOMRect), when set:
+    // a real snapshot's boxes, which a later click compares with (see
+    // waitActionable in actions.js).
+    this.rects = null;
   }
 
   // The style flags of el (F_*), read from its computed style once per
@@ -165,6 +169,7 @@ export class Ctx {
     try {
       const r = N.getBoundingClientRect(el);
       b = r.width > 0 && r.height > 0;
+      if (this.rects !== null) this.rects.set(el, r);
     } catch (e) {
       this.fail(el);
       b = null;
