@@ -43,6 +43,8 @@
   var docActiveElement = getter(Document.prototype, "activeElement");
   var shadowActiveElement = getter(ShadowRoot.prototype, "activeElement");
   var documentElement = getter(Document.prototype, "documentElement");
+  var docFonts = getter(Document.prototype, "fonts");
+  var fontSetSize = getter(FontFaceSet.prototype, "size");
   var winGetComputedStyle = uncurry(window.getComputedStyle);
   function computedStyle(el, pseudo) {
     return pseudo === void 0 ? winGetComputedStyle(window, el) : winGetComputedStyle(window, el, pseudo);
@@ -730,6 +732,201 @@
     });
   }
 
+  // src/geometry.js
+  var G_HARMLESS = 0;
+  var G_SELF = 1;
+  var G_ANY = 2;
+  var MIN_FONT_PX = 4;
+  var GEOMETRY_TAGS = /* @__PURE__ */ new Set([
+    "html",
+    "body",
+    "main",
+    "div",
+    "section",
+    "article",
+    "header",
+    "footer",
+    "nav",
+    "aside",
+    "ul",
+    "ol",
+    "li",
+    "p",
+    "form",
+    "label",
+    "span",
+    "a",
+    "strong",
+    "b",
+    "em",
+    "i",
+    "h2",
+    "h3",
+    "h4",
+    "address",
+    "blockquote",
+    "figure",
+    "figcaption",
+    "dl",
+    "dt",
+    "dd"
+  ]);
+  var HARMLESS = /* @__PURE__ */ new Set([
+    "color",
+    "cursor",
+    "pointer-events",
+    "visibility",
+    "opacity",
+    "z-index",
+    "box-shadow",
+    "text-shadow",
+    "text-align",
+    "text-align-last",
+    "text-indent",
+    "text-transform",
+    "white-space",
+    "white-space-collapse",
+    "text-wrap",
+    "text-wrap-mode",
+    "text-wrap-style",
+    "word-break",
+    "overflow-wrap",
+    "word-wrap",
+    "hyphens",
+    "tab-size",
+    "caret-color",
+    "accent-color",
+    "user-select",
+    "filter",
+    "quotes",
+    "color-scheme",
+    "forced-color-adjust",
+    "print-color-adjust",
+    "text-rendering",
+    "image-rendering",
+    "isolation",
+    "mix-blend-mode",
+    "vertical-align",
+    "touch-action",
+    "scroll-behavior",
+    "counter-reset",
+    "counter-increment",
+    "counter-set"
+  ]);
+  var HARMLESS_PREFIXES = [
+    "background-",
+    "outline-",
+    "text-decoration-",
+    "list-style-",
+    "transition-",
+    "text-emphasis-",
+    "scroll-margin",
+    "scroll-padding",
+    "--"
+  ];
+  var SELF = /* @__PURE__ */ new Set([
+    "width",
+    "height",
+    "min-width",
+    "min-height",
+    "max-width",
+    "max-height",
+    "block-size",
+    "inline-size",
+    "min-block-size",
+    "min-inline-size",
+    "max-block-size",
+    "max-inline-size",
+    "display",
+    "gap",
+    "row-gap",
+    "column-gap",
+    "order",
+    "box-sizing",
+    "position",
+    "top",
+    "right",
+    "bottom",
+    "left",
+    "float",
+    "clear",
+    "object-fit",
+    "object-position",
+    "aspect-ratio",
+    "contain",
+    "table-layout",
+    "border-collapse",
+    "border-spacing",
+    "caption-side",
+    "empty-cells",
+    "box-decoration-break",
+    "resize"
+  ]);
+  var SELF_PREFIXES = [
+    "margin",
+    "padding",
+    "border-",
+    "grid-",
+    "flex",
+    "justify-",
+    "align-",
+    "place-",
+    "overflow",
+    "inset",
+    "contain-intrinsic-",
+    "overscroll-behavior"
+  ];
+  var classes = /* @__PURE__ */ new Map();
+  function classOfName(name) {
+    let c = classes.get(name);
+    if (c !== void 0) return c;
+    if (HARMLESS.has(name) || HARMLESS_PREFIXES.some((p) => name.startsWith(p))) c = G_HARMLESS;
+    else if (SELF.has(name) || SELF_PREFIXES.some((p) => name.startsWith(p))) c = G_SELF;
+    else if (name.startsWith("font-")) c = G_HARMLESS;
+    else c = G_ANY;
+    classes.set(name, c);
+    return c;
+  }
+  var PX = /^(\d+(?:\.\d+)?)px$/;
+  function geometryClass(style) {
+    let worst = G_HARMLESS;
+    for (let i = 0; i < style.length; i++) {
+      const name = style[i];
+      let c;
+      if (name === "font-size") {
+        const m = PX.exec(style.getPropertyValue(name));
+        c = m !== null && Number(m[1]) >= MIN_FONT_PX ? G_HARMLESS : G_ANY;
+      } else if (name === "line-height") {
+        c = style.getPropertyValue(name) === "normal" ? G_HARMLESS : G_ANY;
+      } else if (name === "font-size-adjust") {
+        c = style.getPropertyValue(name) === "none" ? G_HARMLESS : G_ANY;
+      } else {
+        c = classOfName(name);
+      }
+      if (c === G_ANY) return G_ANY;
+      if (c > worst) worst = c;
+    }
+    return worst;
+  }
+  var OWN_PSEUDO = /^[^,]*::?(?:before|after|marker)\s*$/i;
+  function scanGeometry(scan, selector, style, flat) {
+    if (scan.geom === null || !style || OWN_PSEUDO.test(selector)) return;
+    const c = geometryClass(style);
+    if (c === G_HARMLESS) return;
+    if (c === G_SELF && flat) scan.geom.push(selector);
+    else scan.geom = null;
+  }
+  function scanLooseGeometry(scan, style) {
+    if (scan.geom !== null && style && geometryClass(style) !== G_HARMLESS) scan.geom = null;
+  }
+  function boxByGeometry(el, tag) {
+    if (tag === "button") return true;
+    if (tag !== "a") return false;
+    const c = el.firstChild;
+    return c !== null && c.nodeType === TEXT_NODE && PRINTABLE.test(c.data);
+  }
+  var PRINTABLE = /[!-~]/;
+
   // src/sheets.js
   var PSEUDO_SELECTOR = /:(?:before|after)\b/i;
   var CROSS_TREE = /:host|::slotted|::part/i;
@@ -819,6 +1016,7 @@
           if (flat) scan.box.push(selector);
           else scan.box = null;
         }
+        scanGeometry(scan, selector, r.style, flat);
         if (r.cssRules && r.cssRules.length > 0) scanRules(r.cssRules, scan, true);
         continue;
       }
@@ -829,6 +1027,7 @@
       if (r.keyText !== void 0) {
         if (r.style && setsInherited(r.style)) scan.inherit = null;
         if (r.style && setsBox(r.style)) scan.box = null;
+        scanLooseGeometry(scan, r.style);
         continue;
       }
       if (r.cssRules && r.cssRules.length > 0) {
@@ -836,6 +1035,7 @@
       } else if (r.style) {
         if (setsInherited(r.style)) scan.inherit = null;
         if (setsBox(r.style)) scan.box = null;
+        scanLooseGeometry(scan, r.style);
       }
     }
   }
@@ -848,12 +1048,13 @@
       scan.transform = true;
       scan.inherit = null;
       scan.box = null;
+      scan.geom = null;
       return;
     }
     if (rules) scanRules(rules, scan, false);
   }
   function scanTree(root) {
-    const scan = { pseudo: false, transform: false, inherit: [], box: [], entered: false };
+    const scan = { pseudo: false, transform: false, inherit: [], box: [], geom: [], entered: false };
     const lists = [root.styleSheets, root.adoptedStyleSheets];
     for (let l = 0; l < lists.length; l++) {
       const list = lists[l];
@@ -925,6 +1126,8 @@
       this.readAll = false;
       this.boxCandidates = /* @__PURE__ */ new Set();
       this.boxAll = false;
+      this.geomCandidates = /* @__PURE__ */ new Set();
+      this.geometry = false;
       this.childBoxed = false;
       this.fresh = true;
       this.unmeasurable = 0;
@@ -1030,6 +1233,13 @@
       scan.entered = true;
       if (!addCandidates(root, scan.inherit, this.candidates)) this.readAll = true;
       if (!addCandidates(root, scan.box, this.boxCandidates)) this.boxAll = true;
+      if (nodeType(root) === DOCUMENT_NODE) {
+        this.geometry = addCandidates(root, scan.geom, this.geomCandidates) && noWebFonts(root);
+      }
+    }
+    // Records that el's box is known to be non-empty (see geometry.js).
+    knowBox(el) {
+      this.boxes.set(el, true);
     }
     // True when el has a non-empty box, false when its box is empty, null
     // when it cannot be read.
@@ -1101,6 +1311,13 @@
       }
     }
   };
+  function noWebFonts(doc) {
+    try {
+      return fontSetSize(docFonts(doc)) === 0;
+    } catch (e) {
+      return false;
+    }
+  }
   function isDisplayNone(ctx, el) {
     return (ctx.flags(el) & F_NONE) !== 0;
   }
@@ -1988,6 +2205,8 @@
   var W_NO_TEXT = 32;
   var W_NAMED = 64;
   var W_BOXED = 128;
+  var W_GEOMETRY = 256;
+  var W_FLOW = 512;
   var NAMING_TAGS = /* @__PURE__ */ new Set(["label", "legend", "caption", "figcaption", "fieldset", "figure", "table"]);
   var TAIL = 3;
   function snapshot(env, options2) {
@@ -2035,7 +2254,7 @@
     if (rootEl) {
       const shadowRoot2 = getRootNode(rootEl);
       if (shadowRoot2 !== document) ctx.enterTree(shadowRoot2);
-      visitElement(walk, rootEl, elementTag(rootEl), top, 0, true);
+      visitElement(walk, rootEl, elementTag(rootEl), top, opts.root == null && ctx.geometry ? W_GEOMETRY : 0, true);
     }
     finish(ctx, top);
     const depth = opts.depth == null ? Infinity : Math.max(0, opts.depth | 0);
@@ -2142,10 +2361,14 @@
     const pointer = (flags & F_POINTER) !== 0;
     const disabled = (inherited & W_DISABLED) !== 0 || !plain && ariaToken(el, "aria-disabled") === "true";
     const labelling = html && tag === "label" && labelsRenderedControl(ctx, el);
-    const childInherited = flags & F_INHERITED | (disabled ? W_DISABLED : 0) | ((inherited & W_NO_TEXT) !== 0 || labelling ? W_NO_TEXT : 0) | (named2 ? W_NAMED : 0) | (boxed ? W_BOXED : 0);
+    const childInherited = flags & F_INHERITED | (disabled ? W_DISABLED : 0) | ((inherited & W_NO_TEXT) !== 0 || labelling ? W_NO_TEXT : 0) | (named2 ? W_NAMED : 0) | (boxed ? W_BOXED : 0) | geometryBits(ctx, el, tag, html, names, shadow, inherited);
     if (shadow) collectOwned(walk, fragQuerySelectorAll(shadow, "[aria-owns]"), null);
     const outermostPointer = pointer && (inherited & F_POINTER) === 0 && !labelling;
-    const wantsRef = visible && isRefWorthy(el, tag, role, outermostPointer, plain, walk.editable, html) && isActionable(ctx, el, flags);
+    const refWorthy = visible && isRefWorthy(el, tag, role, outermostPointer, plain, walk.editable, html);
+    if (refWorthy && boxed && (inherited & W_FLOW) !== 0 && !ctx.geomCandidates.has(el) && boxByGeometry(el, tag)) {
+      ctx.knowBox(el);
+    }
+    const wantsRef = refWorthy && isActionable(ctx, el, flags);
     const node = visible && (wantsRef || !FLATTENED.has(role)) ? createNode(walk, el, tag, html, role, wantsRef, disabled, plain) : null;
     if (node !== null && walk.budget !== null) {
       spend(walk, 1, role.length + node.states.length + (wantsRef ? 14 : 4));
@@ -2176,6 +2399,12 @@
       if (walk.budget !== null) spend(walk, 0, node.name.length + (node.url === null ? 0 : node.url.length));
       parent.children.push(node);
     }
+  }
+  function geometryBits(ctx, el, tag, html, names, shadow, inherited) {
+    if ((inherited & W_GEOMETRY) === 0 || !html || shadow !== null || !GEOMETRY_TAGS.has(tag) || names !== null && names.includes("style")) {
+      return 0;
+    }
+    return ctx.boxAll || ctx.boxCandidates.has(el) ? W_GEOMETRY : W_GEOMETRY | W_FLOW;
   }
   function keepsFlags(tag, role, names) {
     return NAME_FROM_CONTENT.has(role) || NAMING_TAGS.has(tag) || names !== null && names.includes("id");
@@ -2266,7 +2495,7 @@
       if (walk.count >= walk.limit) return;
       if (walk.owned.get(owned) !== el || walk.ownedDone.has(owned)) continue;
       walk.ownedDone.add(owned);
-      visitElement(walk, owned, elementTag(owned), target, inherited, true);
+      visitElement(walk, owned, elementTag(owned), target, inherited & ~(W_GEOMETRY | W_FLOW), true);
     }
   }
   function isRefWorthy(el, tag, role, outermostPointer, plain, editable, html) {

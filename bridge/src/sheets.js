@@ -11,6 +11,9 @@
 //            rules or keyframes that set one of them).
 //   box      the selectors of the rules that set display or
 //            content-visibility, or null as for inherit.
+//   geom     the selectors of the rules that may change the geometry of
+//            the elements they match, or null when a rule may empty the
+//            box of other elements (see geometry.js).
 // The three properties are inherited, so an element that no rule, inline
 // style, presentation attribute or user-agent rule targets has its parent's
 // values; only the elements addCandidates() returns and those whose markup
@@ -19,6 +22,7 @@
 // lays its children out, has a box when its markup says so (boxByMarkup).
 
 import * as N from './natives.js';
+import { scanGeometry, scanLooseGeometry } from './geometry.js';
 
 const PSEUDO_SELECTOR = /:(?:before|after)\b/i;
 const CROSS_TREE = /:host|::slotted|::part/i;
@@ -87,6 +91,7 @@ function scanRules(rules, scan, nested) {
         if (flat) scan.box.push(selector);
         else scan.box = null;
       }
+      scanGeometry(scan, selector, r.style, flat);
       if (r.cssRules && r.cssRules.length > 0) scanRules(r.cssRules, scan, true);
       continue;
     }
@@ -97,6 +102,7 @@ function scanRules(rules, scan, nested) {
     if (r.keyText !== undefined) { // a keyframe
       if (r.style && setsInherited(r.style)) scan.inherit = null;
       if (r.style && setsBox(r.style)) scan.box = null;
+      scanLooseGeometry(scan, r.style);
       continue;
     }
     if (r.cssRules && r.cssRules.length > 0) {
@@ -106,6 +112,7 @@ function scanRules(rules, scan, nested) {
       // declarations nested in a style rule's group rule
       if (setsInherited(r.style)) scan.inherit = null;
       if (setsBox(r.style)) scan.box = null;
+      scanLooseGeometry(scan, r.style);
     }
   }
 }
@@ -120,6 +127,7 @@ function scanSheet(sheet, scan) {
     scan.transform = true;
     scan.inherit = null;
     scan.box = null;
+    scan.geom = null;
     return;
   }
   if (rules) scanRules(rules, scan, false);
@@ -127,7 +135,7 @@ function scanSheet(sheet, scan) {
 
 // { pseudo, inherit } for the author sheets of root.
 export function scanTree(root) {
-  const scan = { pseudo: false, transform: false, inherit: [], box: [], entered: false };
+  const scan = { pseudo: false, transform: false, inherit: [], box: [], geom: [], entered: false };
   const lists = [root.styleSheets, root.adoptedStyleSheets];
   for (let l = 0; l < lists.length; l++) {
     const list = lists[l];

@@ -36,6 +36,11 @@ export class Ctx {
     // that cannot be told for some tree.
     this.boxCandidates = new Set();
     this.boxAll = false;
+    // The elements a rule of the document may change the geometry of, and
+    // whether the document's links and buttons may have their box proved
+    // at all (see geometry.js).
+    this.geomCandidates = new Set();
+    this.geometry = false;
     // Set by walkFlags: whether the children of the element it was given
     // are known to lie in a box that lays them out (see boxByMarkup).
     this.childBoxed = false;
@@ -155,6 +160,14 @@ export class Ctx {
     scan.entered = true;
     if (!addCandidates(root, scan.inherit, this.candidates)) this.readAll = true;
     if (!addCandidates(root, scan.box, this.boxCandidates)) this.boxAll = true;
+    if (N.nodeType(root) === N.DOCUMENT_NODE) {
+      this.geometry = addCandidates(root, scan.geom, this.geomCandidates) && noWebFonts(root);
+    }
+  }
+
+  // Records that el's box is known to be non-empty (see geometry.js).
+  knowBox(el) {
+    this.boxes.set(el, true);
   }
 
   // True when el has a non-empty box, false when its box is empty, null
@@ -231,6 +244,16 @@ export class Ctx {
       this.failed.add(el);
       this.unmeasurable++;
     }
+  }
+}
+
+// True when no font face was added to doc (by @font-face or script): a
+// face may have any metrics, so only the system's fonts are trusted.
+function noWebFonts(doc) {
+  try {
+    return N.fontSetSize(N.docFonts(doc)) === 0;
+  } catch (e) {
+    return false;
   }
 }
 
