@@ -44,6 +44,7 @@
   var shadowActiveElement = getter(ShadowRoot.prototype, "activeElement");
   var documentElement = getter(Document.prototype, "documentElement");
   var docFonts = getter(Document.prototype, "fonts");
+  var docFullscreenElement = getter(Document.prototype, "fullscreenElement");
   var fontSetSize = getter(FontFaceSet.prototype, "size");
   var winGetComputedStyle = uncurry(window.getComputedStyle);
   function computedStyle(el, pseudo) {
@@ -737,6 +738,7 @@
   var G_SELF = 1;
   var G_ANY = 2;
   var MIN_FONT_PX = 4;
+  var INLINE_TAGS = /* @__PURE__ */ new Set(["label", "span", "a", "strong", "b", "em", "i"]);
   var GEOMETRY_TAGS = /* @__PURE__ */ new Set([
     "html",
     "body",
@@ -771,6 +773,10 @@
     "dt",
     "dd"
   ]);
+  var UA_DISPLAY = new Map([...GEOMETRY_TAGS].map((t) => [
+    t,
+    t === "li" ? "list-item" : INLINE_TAGS.has(t) ? "inline" : "block"
+  ]));
   var HARMLESS = /* @__PURE__ */ new Set([
     "color",
     "cursor",
@@ -1150,9 +1156,13 @@
       this.readStyle(el);
       return this.displays.get(el);
     }
-    readStyle(el) {
+    // Reads el's style flags.  With `layout`, el is known to be laid out by
+    // its parent unless its own display is none, and this.childBoxed is set
+    // to whether its display and content-visibility lay out its children.
+    readStyle(el, layout) {
       let f = 0;
       let display = "inline";
+      let children2 = false;
       try {
         const cs = computedStyle(el);
         display = cs.display;
@@ -1163,12 +1173,14 @@
           if (v === "hidden" || v === "collapse") f |= F_HIDDEN;
           if (cs.cursor === "pointer") f |= F_POINTER;
           if (cs.pointerEvents === "none") f |= F_NO_EVENTS;
+          if (layout === true) children2 = LAYOUT_DISPLAYS.has(display) && cs.contentVisibility !== "hidden";
         }
       } catch (e) {
         this.fail(el);
       }
       this.flagMap.set(el, f);
       this.displays.set(el, display);
+      if (layout === true) this.childBoxed = children2;
       return f;
     }
     // The flags of el during a top-down walk, given the flags of its
@@ -1184,11 +1196,15 @@
     // true: they are the parent's, and a later flags(el) reads the same.
     // `boxTag` says el's markup gives it a box laying out its children
     // (boxByMarkup) and `parentBoxed` that its parent has one: then, unless
-    // a rule may take its box, el has one too and needs no box check.  Sets
-    // this.childBoxed for el's children.
-    walkFlags(el, parentFlags, read, markup, direct, keep, boxTag, parentBoxed) {
+    // a rule may take its box, el has one too and needs no box check; when
+    // a rule may, el's own style is read, which tells whether it lays out
+    // its children.  `leaf` says el has no children and leaves no trace in
+    // the snapshot but a Sep (see tidy.js), which its display tells apart:
+    // its box needs no check either.  Sets this.childBoxed for el's children.
+    walkFlags(el, parentFlags, read, markup, direct, keep, boxTag, parentBoxed, leaf) {
       const boxable = boxTag && !this.boxAll && !(this.boxCandidates.size > 0 && this.boxCandidates.has(el));
       const inferred = boxable && parentBoxed;
+      const layout = boxTag && parentBoxed && !boxable && !this.boxAll;
       if (!this.fresh) {
         const known = this.flagMap.get(el);
         if (known !== void 0) {
@@ -1198,9 +1214,14 @@
       }
       if (read || markup === MARKUP_READ || this.readAll || this.candidates.size > 0 && this.candidates.has(el)) {
         this.childBoxed = inferred;
-        return this.readStyle(el);
+        return this.readStyle(el, layout);
       }
+      if (layout) return this.readStyle(el, true);
       let rendered = inferred;
+      if (!rendered && leaf === true) {
+        this.childBoxed = false;
+        return inheritedFlags(parentFlags, markup);
+      }
       if (!rendered) {
         try {
           rendered = direct === true ? el.checkVisibility() : checkVisibility(el);
@@ -1210,9 +1231,7 @@
       }
       this.childBoxed = rendered && boxable;
       if (!rendered) return this.readStyle(el);
-      let f = parentFlags & F_INHERITED;
-      if (markup === MARKUP_POINTER) f |= F_POINTER;
-      else if (markup === MARKUP_NO_POINTER) f &= ~F_POINTER;
+      const f = inheritedFlags(parentFlags, markup);
       if (keep === true) this.flagMap.set(el, f);
       return f;
     }
@@ -1234,12 +1253,16 @@
       if (!addCandidates(root, scan.inherit, this.candidates)) this.readAll = true;
       if (!addCandidates(root, scan.box, this.boxCandidates)) this.boxAll = true;
       if (nodeType(root) === DOCUMENT_NODE) {
-        this.geometry = addCandidates(root, scan.geom, this.geomCandidates) && noWebFonts(root);
+        this.geometry = addCandidates(root, scan.geom, this.geomCandidates) && plainTopLayer(root);
       }
     }
     // Records that el's box is known to be non-empty (see geometry.js).
     knowBox(el) {
       this.boxes.set(el, true);
+    }
+    // Records el's computed display, known without reading it.
+    knowDisplay(el, display) {
+      this.displays.set(el, display);
     }
     // True when el has a non-empty box, false when its box is empty, null
     // when it cannot be read.
@@ -1311,9 +1334,35 @@
       }
     }
   };
-  function noWebFonts(doc) {
+  var LAYOUT_DISPLAYS = /* @__PURE__ */ new Set([
+    "block",
+    "inline",
+    "inline-block",
+    "flex",
+    "inline-flex",
+    "grid",
+    "inline-grid",
+    "flow-root",
+    "list-item",
+    "contents",
+    "table",
+    "inline-table",
+    "table-row",
+    "table-cell",
+    "table-row-group",
+    "table-header-group",
+    "table-footer-group",
+    "table-caption"
+  ]);
+  function inheritedFlags(parentFlags, markup) {
+    let f = parentFlags & F_INHERITED;
+    if (markup === MARKUP_POINTER) f |= F_POINTER;
+    else if (markup === MARKUP_NO_POINTER) f &= ~F_POINTER;
+    return f;
+  }
+  function plainTopLayer(doc) {
     try {
-      return fontSetSize(docFonts(doc)) === 0;
+      return fontSetSize(docFonts(doc)) === 0 && docFullscreenElement(doc) === null;
     } catch (e) {
       return false;
     }
@@ -2136,7 +2185,7 @@
   function anyBlock(ctx, els) {
     for (let i = 0; i < els.length; i++) {
       const d = ctx.display(els[i]);
-      if (d !== "contents" && !d.startsWith("inline")) return true;
+      if (d !== "contents" && d !== "none" && !d.startsWith("inline")) return true;
     }
     return false;
   }
@@ -2179,6 +2228,7 @@
     "rowgroup"
   ]);
   var TABLE_PARTS = /* @__PURE__ */ new Set(["row", "cell", "gridcell", "columnheader", "rowheader"]);
+  var LEAF_TAGS = /* @__PURE__ */ new Set(["img", "br", "wbr"]);
   var SHADOW_HOSTS = /* @__PURE__ */ new Set([
     "article",
     "aside",
@@ -2345,6 +2395,7 @@
     const html = ns === HTML_NS;
     const role = getRole(el, void 0, plain, tag, html);
     const named2 = (inherited & W_NAMED) !== 0 || keepsFlags(tag, role, names);
+    const leaf = plain && html && !walk.editable && LEAF_TAGS.has(tag) && FLATTENED.has(role);
     const flags = ctx.walkFlags(
       el,
       inherited,
@@ -2353,7 +2404,8 @@
       direct,
       named2,
       html && boxByMarkup(tag, names),
-      !read && (inherited & W_BOXED) !== 0
+      !read && (inherited & W_BOXED) !== 0,
+      leaf
     );
     const boxed = ctx.childBoxed;
     if ((flags & F_NONE) !== 0) return;
@@ -2370,6 +2422,10 @@
     }
     const wantsRef = refWorthy && isActionable(ctx, el, flags);
     const node = visible && (wantsRef || !FLATTENED.has(role)) ? createNode(walk, el, tag, html, role, wantsRef, disabled, plain) : null;
+    if ((named2 || node === null) && boxed && (inherited & W_FLOW) !== 0 && html && !ctx.geomCandidates.has(el)) {
+      const display = UA_DISPLAY.get(tag);
+      if (display !== void 0) ctx.knowDisplay(el, display);
+    }
     if (node !== null && walk.budget !== null) {
       spend(walk, 1, role.length + node.states.length + (wantsRef ? 14 : 4));
     }

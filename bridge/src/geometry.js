@@ -38,12 +38,21 @@ export const G_ANY = 2;
 // count as harmless: well above the sizes whose rounded font metrics are 0.
 const MIN_FONT_PX = 4;
 
+const INLINE_TAGS = new Set(['label', 'span', 'a', 'strong', 'b', 'em', 'i']);
+
 // Tags whose user-agent style gives no font size of their own below 1em,
 // no transform and a display that is block, inline or list-item: an
 // element of one of these passes the proof on to its children.
 export const GEOMETRY_TAGS = new Set(['html', 'body', 'main', 'div', 'section', 'article', 'header',
   'footer', 'nav', 'aside', 'ul', 'ol', 'li', 'p', 'form', 'label', 'span', 'a', 'strong', 'b', 'em',
   'i', 'h2', 'h3', 'h4', 'address', 'blockquote', 'figure', 'figcaption', 'dl', 'dt', 'dd']);
+
+// The user-agent display of GEOMETRY_TAGS: the computed display of such
+// an element under the same conditions (no rule may set its display,
+// float or position, and its parent does not blockify it), unless it is
+// in the top layer (fullscreen), which the caller rules out.
+export const UA_DISPLAY = new Map([...GEOMETRY_TAGS].map((t) => [t,
+  t === 'li' ? 'list-item' : INLINE_TAGS.has(t) ? 'inline' : 'block']));
 
 const HARMLESS = new Set(['color', 'cursor', 'pointer-events', 'visibility', 'opacity', 'z-index',
   'box-shadow', 'text-shadow', 'text-align', 'text-align-last', 'text-indent', 'text-transform',

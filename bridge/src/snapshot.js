@@ -20,7 +20,7 @@ import {
 } from './visibility.js';
 import { render } from './text.js';
 import { boxByMarkup, markupStyle } from './sheets.js';
-import { boxByGeometry, GEOMETRY_TAGS } from './geometry.js';
+import { boxByGeometry, GEOMETRY_TAGS, UA_DISPLAY } from './geometry.js';
 import { checkKeys } from './errors.js';
 import { capOptions, fillControl, statesOf } from './states.js';
 import { finish, Sep } from './tidy.js';
@@ -32,6 +32,9 @@ const FLATTENED = new Set([
 ]);
 
 const TABLE_PARTS = new Set(['row', 'cell', 'gridcell', 'columnheader', 'rowheader']);
+
+// Void elements that, flattened, leave only a Sep in the snapshot.
+const LEAF_TAGS = new Set(['img', 'br', 'wbr']);
 
 // The elements that can host a shadow root besides custom elements (DOM,
 // attachShadow): any other element's shadowRoot is null, unread.
@@ -256,8 +259,11 @@ function visitElement(walk, el, tag, parent, inherited, read) {
   const html = ns === N.HTML_NS;
   const role = getRole(el, undefined, plain, tag, html);
   const named = (inherited & W_NAMED) !== 0 || keepsFlags(tag, role, names);
+  // Not ref-worthy whatever its style (no tabindex, no editing, no
+  // cursor of its own), so nothing but its Sep depends on its box.
+  const leaf = plain && html && !walk.editable && LEAF_TAGS.has(tag) && FLATTENED.has(role);
   const flags = ctx.walkFlags(el, inherited, read, markupStyle(el, tag, names, direct, html, walk.editable),
-    direct, named, html && boxByMarkup(tag, names), !read && (inherited & W_BOXED) !== 0);
+    direct, named, html && boxByMarkup(tag, names), !read && (inherited & W_BOXED) !== 0, leaf);
   const boxed = ctx.childBoxed;
   if ((flags & F_NONE) !== 0) return;
   const visible = (flags & F_HIDDEN) === 0;
@@ -281,6 +287,13 @@ function visitElement(walk, el, tag, parent, inherited, read) {
   const wantsRef = refWorthy && isActionable(ctx, el, flags);
   const node = visible && (wantsRef || !FLATTENED.has(role))
     ? createNode(walk, el, tag, html, role, wantsRef, disabled, plain) : null;
+  // Its display, which a name from content or a Sep may ask for, is the
+  // user-agent's where the geometry proof holds (see geometry.js).
+  if ((named || node === null) && boxed && (inherited & W_FLOW) !== 0 && html &&
+      !ctx.geomCandidates.has(el)) {
+    const display = UA_DISPLAY.get(tag);
+    if (display !== undefined) ctx.knowDisplay(el, display);
+  }
   if (node !== null && walk.budget !== null) {
     spend(walk, 1, role.length + node.states.length + (wantsRef ? 14 : 4));
   }

@@ -93,11 +93,13 @@ function mergeSummary(node) {
   }
 }
 
-// True when one of els is not laid out inline.
+// True when one of els is not laid out inline.  An element with display
+// none adds nothing: the walk leaves a Sep for it only when it did not
+// check its box (a leaf, see Ctx.walkFlags).
 function anyBlock(ctx, els) {
   for (let i = 0; i < els.length; i++) {
     const d = ctx.display(els[i]);
-    if (d !== 'contents' && !d.startsWith('inline')) return true;
+    if (d !== 'contents' && d !== 'none' && !d.startsWith('inline')) return true;
   }
   return false;
 }

@@ -71,9 +71,13 @@ export class Ctx {
     return this.displays.get(el);
   }
 
-  readStyle(el) {
+  // Reads el's style flags.  With `layout`, el is known to be laid out by
+  // its parent unless its own display is none, and this.childBoxed is set
+  // to whether its display and content-visibility lay out its children.
+  readStyle(el, layout) {
     let f = 0;
     let display = 'inline';
+    let children = false;
     try {
       const cs = N.computedStyle(el);
       display = cs.display;
@@ -84,12 +88,14 @@ export class Ctx {
         if (v === 'hidden' || v === 'collapse') f |= F_HIDDEN;
         if (cs.cursor === 'pointer') f |= F_POINTER;
         if (cs.pointerEvents === 'none') f |= F_NO_EVENTS;
+        if (layout === true) children = LAYOUT_DISPLAYS.has(display) && cs.contentVisibility !== 'hidden';
       }
     } catch (e) {
       this.fail(el);
     }
     this.flagMap.set(el, f);
     this.displays.set(el, display);
+    if (layout === true) this.childBoxed = children;
     return f;
   }
 
@@ -106,11 +112,15 @@ export class Ctx {
   // true: they are the parent's, and a later flags(el) reads the same.
   // `boxTag` says el's markup gives it a box laying out its children
   // (boxByMarkup) and `parentBoxed` that its parent has one: then, unless
-  // a rule may take its box, el has one too and needs no box check.  Sets
-  // this.childBoxed for el's children.
-  walkFlags(el, parentFlags, read, markup, direct, keep, boxTag, parentBoxed) {
+  // a rule may take its box, el has one too and needs no box check; when
+  // a rule may, el's own style is read, which tells whether it lays out
+  // its children.  `leaf` says el has no children and leaves no trace in
+  // the snapshot but a Sep (see tidy.js), which its display tells apart:
+  // its box needs no check either.  Sets this.childBoxed for el's children.
+  walkFlags(el, parentFlags, read, markup, direct, keep, boxTag, parentBoxed, leaf) {
     const boxable = boxTag && !this.boxAll && !(this.boxCandidates.size > 0 && this.boxCandidates.has(el));
     const inferred = boxable && parentBoxed;
+    const layout = boxTag && parentBoxed && !boxable && !this.boxAll;
     if (!this.fresh) {
       const known = this.flagMap.get(el);
       if (known !== undefined) {
@@ -121,9 +131,15 @@ export class Ctx {
     if (read || markup === MARKUP_READ || this.readAll ||
         (this.candidates.size > 0 && this.candidates.has(el))) {
       this.childBoxed = inferred;
-      return this.readStyle(el);
+      return this.readStyle(el, layout);
     }
+    if (layout) return this.readStyle(el, true);
     let rendered = inferred;
+    if (!rendered && leaf === true) {
+      // Taken as rendered, not kept: a later flags(el) reads its style.
+      this.childBoxed = false;
+      return inheritedFlags(parentFlags, markup);
+    }
     if (!rendered) {
       try {
         rendered = direct === true ? el.checkVisibility() : N.checkVisibility(el);
@@ -135,9 +151,7 @@ export class Ctx {
     // No box: display none or contents, or content nothing renders (select
     // options, canvas fallback, ...).  Only the full read can tell.
     if (!rendered) return this.readStyle(el);
-    let f = parentFlags & F_INHERITED;
-    if (markup === MARKUP_POINTER) f |= F_POINTER;
-    else if (markup === MARKUP_NO_POINTER) f &= ~F_POINTER;
+    const f = inheritedFlags(parentFlags, markup);
     if (keep === true) this.flagMap.set(el, f);
     return f;
   }
@@ -161,13 +175,18 @@ export class Ctx {
     if (!addCandidates(root, scan.inherit, this.candidates)) this.readAll = true;
     if (!addCandidates(root, scan.box, this.boxCandidates)) this.boxAll = true;
     if (N.nodeType(root) === N.DOCUMENT_NODE) {
-      this.geometry = addCandidates(root, scan.geom, this.geomCandidates) && noWebFonts(root);
+      this.geometry = addCandidates(root, scan.geom, this.geomCandidates) && plainTopLayer(root);
     }
   }
 
   // Records that el's box is known to be non-empty (see geometry.js).
   knowBox(el) {
     this.boxes.set(el, true);
+  }
+
+  // Records el's computed display, known without reading it.
+  knowDisplay(el, display) {
+    this.displays.set(el, display);
   }
 
   // True when el has a non-empty box, false when its box is empty, null
@@ -247,11 +266,27 @@ export class Ctx {
   }
 }
 
-// True when no font face was added to doc (by @font-face or script): a
-// face may have any metrics, so only the system's fonts are trusted.
-function noWebFonts(doc) {
+// Displays whose box lays out the element's children (as boxes of their
+// own, or, for contents, in the parent's box).
+const LAYOUT_DISPLAYS = new Set(['block', 'inline', 'inline-block', 'flex', 'inline-flex', 'grid',
+  'inline-grid', 'flow-root', 'list-item', 'contents', 'table', 'inline-table', 'table-row',
+  'table-cell', 'table-row-group', 'table-header-group', 'table-footer-group', 'table-caption']);
+
+// The flags of an element no rule styles, from its parent's flags and what
+// its markup does (a MARKUP_* of markupStyle).
+function inheritedFlags(parentFlags, markup) {
+  let f = parentFlags & F_INHERITED;
+  if (markup === MARKUP_POINTER) f |= F_POINTER;
+  else if (markup === MARKUP_NO_POINTER) f &= ~F_POINTER;
+  return f;
+}
+
+// True when no font face was added to doc (by @font-face or script: a
+// face may have any metrics, so only the system's fonts are trusted) and
+// no element of it is fullscreen (the top layer sets its position).
+function plainTopLayer(doc) {
   try {
-    return N.fontSetSize(N.docFonts(doc)) === 0;
+    return N.fontSetSize(N.docFonts(doc)) === 0 && N.docFullscreenElement(doc) === null;
   } catch (e) {
     return false;
   }
