@@ -1003,6 +1003,12 @@
   function setsInherited(style) {
     return !!(style.cursor || style.pointerEvents || style.visibility);
   }
+  var INHERIT_CURSOR = 1;
+  var INHERIT_EVENTS = 2;
+  var INHERIT_VISIBILITY = 4;
+  function inheritedSet(style) {
+    return (style.cursor ? INHERIT_CURSOR : 0) | (style.pointerEvents ? INHERIT_EVENTS : 0) | (style.visibility ? INHERIT_VISIBILITY : 0);
+  }
   function setsBox(style) {
     return !!(style.display || style.contentVisibility);
   }
@@ -1015,8 +1021,12 @@
         if (r.style && r.style.textTransform) scan.transform = true;
         const flat = !nested && !CROSS_TREE.test(selector);
         if (r.style && setsInherited(r.style) && scan.inherit !== null) {
-          if (flat) scan.inherit.push(selector);
-          else scan.inherit = null;
+          if (flat) {
+            scan.inherit.push(selector);
+            scan.inheritSet |= inheritedSet(r.style);
+          } else {
+            scan.inherit = null;
+          }
         }
         if (r.style && setsBox(r.style) && scan.box !== null) {
           if (flat) scan.box.push(selector);
@@ -1060,7 +1070,15 @@
     if (rules) scanRules(rules, scan, false);
   }
   function scanTree(root) {
-    const scan = { pseudo: false, transform: false, inherit: [], box: [], geom: [], entered: false };
+    const scan = {
+      pseudo: false,
+      transform: false,
+      inherit: [],
+      inheritSet: 0,
+      box: [],
+      geom: [],
+      entered: false
+    };
     const lists = [root.styleSheets, root.adoptedStyleSheets];
     for (let l = 0; l < lists.length; l++) {
       const list = lists[l];
@@ -1129,6 +1147,7 @@
       this.labelMaps = /* @__PURE__ */ new Map();
       this.transforms = /* @__PURE__ */ new Map();
       this.candidates = /* @__PURE__ */ new Set();
+      this.candidateSet = 0;
       this.readAll = false;
       this.boxCandidates = /* @__PURE__ */ new Set();
       this.boxAll = false;
@@ -1214,6 +1233,9 @@
       }
       if (read || markup === MARKUP_READ || this.readAll || this.candidates.size > 0 && this.candidates.has(el)) {
         this.childBoxed = inferred;
+        if (inferred && !read && markup !== MARKUP_READ && !this.readAll) {
+          return this.readInherited(el, inheritedFlags(parentFlags, markup));
+        }
         return this.readStyle(el, layout);
       }
       if (layout) return this.readStyle(el, true);
@@ -1235,6 +1257,27 @@
       if (keep === true) this.flagMap.set(el, f);
       return f;
     }
+    // The flags of el, which has a box and which only the rules behind
+    // candidates give inherited properties of its own: f (its parent's and
+    // its markup's) with the properties those rules set read from its style.
+    // Kept, like a full read.
+    readInherited(el, f) {
+      const set = this.candidateSet;
+      try {
+        const cs = computedStyle(el);
+        if ((set & INHERIT_VISIBILITY) !== 0) {
+          const v = cs.visibility;
+          f = v === "hidden" || v === "collapse" ? f | F_HIDDEN : f & ~F_HIDDEN;
+        }
+        if ((set & INHERIT_CURSOR) !== 0) f = cs.cursor === "pointer" ? f | F_POINTER : f & ~F_POINTER;
+        if ((set & INHERIT_EVENTS) !== 0) f = cs.pointerEvents === "none" ? f | F_NO_EVENTS : f & ~F_NO_EVENTS;
+      } catch (e) {
+        this.fail(el);
+        f = 0;
+      }
+      this.flagMap.set(el, f);
+      return f;
+    }
     // The scan of a tree's style sheets (see sheets.js), once per call.
     tree(root) {
       let scan = this.trees.get(root);
@@ -1251,6 +1294,7 @@
       if (scan.entered) return;
       scan.entered = true;
       if (!addCandidates(root, scan.inherit, this.candidates)) this.readAll = true;
+      this.candidateSet |= scan.inheritSet;
       if (!addCandidates(root, scan.box, this.boxCandidates)) this.boxAll = true;
       if (nodeType(root) === DOCUMENT_NODE) {
         this.geometry = addCandidates(root, scan.geom, this.geomCandidates) && plainTopLayer(root);
@@ -1966,7 +2010,28 @@
   var CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u2028\u2029\ufeff]/;
   var TYPED = new RegExp("^(?:y|n|yes|no|true|false|on|off|null|=|<<|[-+]?\\.(?:inf|nan)|\\d{4}-\\d\\d?-\\d\\d?(?:[Tt ].*)?|[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+(?:\\.[0-9_]*)?|[-+]?(?:[0-9][0-9_]*)?\\.?[0-9_]+(?:e[-+]?[0-9]+)?)$", "i");
   function needsQuotes(s) {
-    return s === "" || UNSAFE_START.test(s) || UNSAFE_ANYWHERE.test(s) || CONTROL.test(s) || /[\n\r\t]/.test(s) || !Number.isNaN(Number(s)) || TYPED.test(s);
+    return plainScalar(s) ? false : s === "" || UNSAFE_START.test(s) || UNSAFE_ANYWHERE.test(s) || CONTROL.test(s) || /[\n\r\t]/.test(s) || !Number.isNaN(Number(s)) || TYPED.test(s);
+  }
+  var PLAIN_PUNCTUATION = `!"$%&'()*+,-./;<=>?@[\\]^_|~`;
+  var PLAIN_CHAR = new Uint8Array(128);
+  for (let c = 48; c < 58; c++) PLAIN_CHAR[c] = 1;
+  for (let c = 65; c < 91; c++) PLAIN_CHAR[c] = PLAIN_CHAR[c + 32] = 1;
+  for (let i = 0; i < PLAIN_PUNCTUATION.length; i++) PLAIN_CHAR[PLAIN_PUNCTUATION.charCodeAt(i)] = 1;
+  function plainScalar(s) {
+    const n = s.length;
+    if (n <= 5) return false;
+    const c0 = s.charCodeAt(0);
+    if (!(c0 >= 65 && c0 <= 90) && !(c0 >= 97 && c0 <= 122)) return false;
+    if (c0 === 73) return false;
+    for (let i = 1; i < n; i++) {
+      const c = s.charCodeAt(i);
+      if (c === 32) {
+        if (i === n - 1 || s.charCodeAt(i + 1) === 32) return false;
+      } else if (c >= 128 || PLAIN_CHAR[c] === 0) {
+        return false;
+      }
+    }
+    return true;
   }
   function quoted(s) {
     return JSON.stringify(s).replace(
@@ -2121,8 +2186,9 @@
     "tab"
   ]);
   var Sep = class {
-    constructor(el) {
+    constructor(el, display) {
       this.el = el;
+      this.display = display === void 0 ? null : display;
     }
   };
   function finish(ctx, node) {
@@ -2145,8 +2211,8 @@
       }
       if (c instanceof Sep) {
         if (text !== null && !isSpace(text.charCodeAt(text.length - 1))) {
-          if (pending === null) pending = [c.el];
-          else pending.push(c.el);
+          if (pending === null) pending = [c];
+          else pending.push(c);
         }
         continue;
       }
@@ -2182,9 +2248,9 @@
       return;
     }
   }
-  function anyBlock(ctx, els) {
-    for (let i = 0; i < els.length; i++) {
-      const d = ctx.display(els[i]);
+  function anyBlock(ctx, seps) {
+    for (let i = 0; i < seps.length; i++) {
+      const d = seps[i].display !== null ? seps[i].display : ctx.display(seps[i].el);
       if (d !== "contents" && d !== "none" && !d.startsWith("inline")) return true;
     }
     return false;
@@ -2422,10 +2488,8 @@
     }
     const wantsRef = refWorthy && isActionable(ctx, el, flags);
     const node = visible && (wantsRef || !FLATTENED.has(role)) ? createNode(walk, el, tag, html, role, wantsRef, disabled, plain) : null;
-    if ((named2 || node === null) && boxed && (inherited & W_FLOW) !== 0 && html && !ctx.geomCandidates.has(el)) {
-      const display = UA_DISPLAY.get(tag);
-      if (display !== void 0) ctx.knowDisplay(el, display);
-    }
+    const display = (named2 || node === null) && boxed && (inherited & W_FLOW) !== 0 && html && !ctx.geomCandidates.has(el) ? UA_DISPLAY.get(tag) : void 0;
+    if (named2 && display !== void 0) ctx.knowDisplay(el, display);
     if (node !== null && walk.budget !== null) {
       spend(walk, 1, role.length + node.states.length + (wantsRef ? 14 : 4));
     }
@@ -2437,7 +2501,7 @@
       return;
     }
     const target = node || parent;
-    const sep = node ? null : new Sep(el);
+    const sep = node ? null : new Sep(el, display);
     if (sep) target.children.push(sep);
     if (!(node && html && fillControl(walk, el, tag, role, node))) {
       visitChildren(walk, el, html ? tag : "", direct, shadow, target, childInherited);

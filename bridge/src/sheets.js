@@ -8,7 +8,8 @@
 //   inherit  the selectors of the rules that set cursor, pointer-events or
 //            visibility, or null when they cannot all be known (an
 //            unreadable sheet, :host, ::slotted, ::part, @scope, nested
-//            rules or keyframes that set one of them).
+//            rules or keyframes that set one of them); inheritSet, which
+//            of the three they set (INHERIT_* bits).
 //   box      the selectors of the rules that set display or
 //            content-visibility, or null as for inherit.
 //   geom     the selectors of the rules that may change the geometry of
@@ -66,6 +67,15 @@ function setsInherited(style) {
   return !!(style.cursor || style.pointerEvents || style.visibility);
 }
 
+// Which of the three a declaration block sets (INHERIT_* bits).
+export const INHERIT_CURSOR = 1;
+export const INHERIT_EVENTS = 2;
+export const INHERIT_VISIBILITY = 4;
+function inheritedSet(style) {
+  return (style.cursor ? INHERIT_CURSOR : 0) | (style.pointerEvents ? INHERIT_EVENTS : 0) |
+    (style.visibility ? INHERIT_VISIBILITY : 0);
+}
+
 // Whether a declaration block may take an element's box away, or its
 // children's (display, content-visibility; `all` sets both).
 function setsBox(style) {
@@ -84,8 +94,12 @@ function scanRules(rules, scan, nested) {
       if (r.style && r.style.textTransform) scan.transform = true;
       const flat = !nested && !CROSS_TREE.test(selector);
       if (r.style && setsInherited(r.style) && scan.inherit !== null) {
-        if (flat) scan.inherit.push(selector);
-        else scan.inherit = null;
+        if (flat) {
+          scan.inherit.push(selector);
+          scan.inheritSet |= inheritedSet(r.style);
+        } else {
+          scan.inherit = null;
+        }
       }
       if (r.style && setsBox(r.style) && scan.box !== null) {
         if (flat) scan.box.push(selector);
@@ -135,7 +149,9 @@ function scanSheet(sheet, scan) {
 
 // { pseudo, inherit } for the author sheets of root.
 export function scanTree(root) {
-  const scan = { pseudo: false, transform: false, inherit: [], box: [], geom: [], entered: false };
+  const scan = {
+    pseudo: false, transform: false, inherit: [], inheritSet: 0, box: [], geom: [], entered: false,
+  };
   const lists = [root.styleSheets, root.adoptedStyleSheets];
   for (let l = 0; l < lists.length; l++) {
     const list = lists[l];

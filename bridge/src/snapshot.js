@@ -289,11 +289,9 @@ function visitElement(walk, el, tag, parent, inherited, read) {
     ? createNode(walk, el, tag, html, role, wantsRef, disabled, plain) : null;
   // Its display, which a name from content or a Sep may ask for, is the
   // user-agent's where the geometry proof holds (see geometry.js).
-  if ((named || node === null) && boxed && (inherited & W_FLOW) !== 0 && html &&
-      !ctx.geomCandidates.has(el)) {
-    const display = UA_DISPLAY.get(tag);
-    if (display !== undefined) ctx.knowDisplay(el, display);
-  }
+  const display = (named || node === null) && boxed && (inherited & W_FLOW) !== 0 && html &&
+    !ctx.geomCandidates.has(el) ? UA_DISPLAY.get(tag) : undefined;
+  if (named && display !== undefined) ctx.knowDisplay(el, display);
   if (node !== null && walk.budget !== null) {
     spend(walk, 1, role.length + node.states.length + (wantsRef ? 14 : 4));
   }
@@ -307,7 +305,7 @@ function visitElement(walk, el, tag, parent, inherited, read) {
   }
 
   const target = node || parent;
-  const sep = node ? null : new Sep(el);
+  const sep = node ? null : new Sep(el, display);
   if (sep) target.children.push(sep);
   if (!(node && html && fillControl(walk, el, tag, role, node))) {
     visitChildren(walk, el, html ? tag : '', direct, shadow, target, childInherited);

@@ -8,7 +8,10 @@
 
 import * as N from './natives.js';
 import { ariaToken, attr, flatParent, isElement, tagOf } from './dom.js';
-import { addCandidates, MARKUP_NO_POINTER, MARKUP_POINTER, MARKUP_READ, scanTree } from './sheets.js';
+import {
+  addCandidates, INHERIT_CURSOR, INHERIT_EVENTS, INHERIT_VISIBILITY, MARKUP_NO_POINTER, MARKUP_POINTER,
+  MARKUP_READ, scanTree,
+} from './sheets.js';
 
 // Style flags of an element.  The last three are inherited properties.
 export const F_NONE = 1;       // display: none
@@ -31,6 +34,8 @@ export class Ctx {
     this.labelMaps = new Map();
     this.transforms = new Map();
     this.candidates = new Set();
+    // Which inherited properties the rules behind candidates set.
+    this.candidateSet = 0;
     this.readAll = false;
     // Elements a rule may take the box from (see sheets.js), and whether
     // that cannot be told for some tree.
@@ -131,6 +136,10 @@ export class Ctx {
     if (read || markup === MARKUP_READ || this.readAll ||
         (this.candidates.size > 0 && this.candidates.has(el))) {
       this.childBoxed = inferred;
+      // A candidate with a box: only what its rules may set is read.
+      if (inferred && !read && markup !== MARKUP_READ && !this.readAll) {
+        return this.readInherited(el, inheritedFlags(parentFlags, markup));
+      }
       return this.readStyle(el, layout);
     }
     if (layout) return this.readStyle(el, true);
@@ -156,6 +165,28 @@ export class Ctx {
     return f;
   }
 
+  // The flags of el, which has a box and which only the rules behind
+  // candidates give inherited properties of its own: f (its parent's and
+  // its markup's) with the properties those rules set read from its style.
+  // Kept, like a full read.
+  readInherited(el, f) {
+    const set = this.candidateSet;
+    try {
+      const cs = N.computedStyle(el);
+      if ((set & INHERIT_VISIBILITY) !== 0) {
+        const v = cs.visibility;
+        f = v === 'hidden' || v === 'collapse' ? f | F_HIDDEN : f & ~F_HIDDEN;
+      }
+      if ((set & INHERIT_CURSOR) !== 0) f = cs.cursor === 'pointer' ? f | F_POINTER : f & ~F_POINTER;
+      if ((set & INHERIT_EVENTS) !== 0) f = cs.pointerEvents === 'none' ? f | F_NO_EVENTS : f & ~F_NO_EVENTS;
+    } catch (e) {
+      this.fail(el);
+      f = 0;
+    }
+    this.flagMap.set(el, f);
+    return f;
+  }
+
   // The scan of a tree's style sheets (see sheets.js), once per call.
   tree(root) {
     let scan = this.trees.get(root);
@@ -173,6 +204,7 @@ export class Ctx {
     if (scan.entered) return;
     scan.entered = true;
     if (!addCandidates(root, scan.inherit, this.candidates)) this.readAll = true;
+    this.candidateSet |= scan.inheritSet;
     if (!addCandidates(root, scan.box, this.boxCandidates)) this.boxAll = true;
     if (N.nodeType(root) === N.DOCUMENT_NODE) {
       this.geometry = addCandidates(root, scan.geom, this.geomCandidates) && plainTopLayer(root);
