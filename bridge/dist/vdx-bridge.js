@@ -2034,10 +2034,18 @@
     return true;
   }
   function quoted(s) {
+    if (printableAscii(s)) return '"' + s + '"';
     return JSON.stringify(s).replace(
       /[\u007f-\u009f\u2028\u2029\ufeff]/g,
       (c) => "\\u" + c.charCodeAt(0).toString(16).padStart(4, "0")
     );
+  }
+  function printableAscii(s) {
+    for (let i = 0; i < s.length; i++) {
+      const c = s.charCodeAt(i);
+      if (c < 32 || c > 126 || c === 34 || c === 92) return false;
+    }
+    return true;
   }
   function yamlValue(s) {
     const str = String(s);

@@ -136,8 +136,19 @@ function plainScalar(s) {
 // C1 controls, U+2028/2029 and the BOM raw; YAML 1.1 reads some of them
 // as line breaks).
 function quoted(s) {
+  if (printableAscii(s)) return '"' + s + '"';
   return JSON.stringify(s).replace(/[\u007f-\u009f\u2028\u2029\ufeff]/g,
     (c) => '\\u' + c.charCodeAt(0).toString(16).padStart(4, '0'));
+}
+
+// True when s holds only printable ASCII but the double quote and the
+// backslash: nothing in it needs escaping.
+function printableAscii(s) {
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 32 || c > 126 || c === 34 || c === 92) return false;
+  }
+  return true;
 }
 
 // A scalar as YAML: plain when that reads back as the same string, else
