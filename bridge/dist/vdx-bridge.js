@@ -44,6 +44,7 @@
   var shadowActiveElement = getter(ShadowRoot.prototype, "activeElement");
   var documentElement = getter(Document.prototype, "documentElement");
   var docFonts = getter(Document.prototype, "fonts");
+  var firstElementChild = getter(DocumentFragment.prototype, "firstElementChild");
   var docFullscreenElement = getter(Document.prototype, "fullscreenElement");
   var fontSetSize = getter(FontFaceSet.prototype, "size");
   var winGetComputedStyle = uncurry(window.getComputedStyle);
@@ -738,7 +739,6 @@
   var G_SELF = 1;
   var G_ANY = 2;
   var MIN_FONT_PX = 4;
-  var INLINE_TAGS = /* @__PURE__ */ new Set(["label", "span", "a", "strong", "b", "em", "i"]);
   var GEOMETRY_TAGS = /* @__PURE__ */ new Set([
     "html",
     "body",
@@ -773,10 +773,8 @@
     "dt",
     "dd"
   ]);
-  var UA_DISPLAY = new Map([...GEOMETRY_TAGS].map((t) => [
-    t,
-    t === "li" ? "list-item" : INLINE_TAGS.has(t) ? "inline" : "block"
-  ]));
+  var GEOMETRY_TARGETS = ":is(a, button)";
+  var UA_DISPLAY = /* @__PURE__ */ new Map([["a", "inline"], ["button", "inline-block"]]);
   var HARMLESS = /* @__PURE__ */ new Set([
     "color",
     "cursor",
@@ -1115,12 +1113,19 @@
     if (tag === "a") return names !== null && names.includes("href") ? MARKUP_POINTER : MARKUP_NONE;
     return tag === "button" ? MARKUP_NO_POINTER : MARKUP_READ;
   }
-  function addCandidates(root, selectors, out) {
+  function addCandidates(root, selectors, out, only) {
     if (selectors === null) return false;
     if (selectors.length === 0) return true;
+    const joined = selectors.join(",");
+    const doc = nodeType(root) === DOCUMENT_NODE;
     let list;
     try {
-      list = nodeType(root) === DOCUMENT_NODE ? docQuerySelectorAll(root, selectors.join(",")) : fragQuerySelectorAll(root, selectors.join(","));
+      if (only !== void 0) {
+        const probe = doc ? documentElement(root) : firstElementChild(root);
+        if (probe !== null) matches(probe, joined);
+      }
+      const query = only === void 0 ? joined : only + ":is(" + joined + ")";
+      list = doc ? docQuerySelectorAll(root, query) : fragQuerySelectorAll(root, query);
     } catch (e) {
       return false;
     }
@@ -1297,7 +1302,7 @@
       this.candidateSet |= scan.inheritSet;
       if (!addCandidates(root, scan.box, this.boxCandidates)) this.boxAll = true;
       if (nodeType(root) === DOCUMENT_NODE) {
-        this.geometry = addCandidates(root, scan.geom, this.geomCandidates) && plainTopLayer(root);
+        this.geometry = addCandidates(root, scan.geom, this.geomCandidates, GEOMETRY_TARGETS) && plainTopLayer(root);
       }
     }
     // Records that el's box is known to be non-empty (see geometry.js).
@@ -2496,7 +2501,7 @@
     }
     const wantsRef = refWorthy && isActionable(ctx, el, flags);
     const node = visible && (wantsRef || !FLATTENED.has(role)) ? createNode(walk, el, tag, html, role, wantsRef, disabled, plain) : null;
-    const display = (named2 || node === null) && boxed && (inherited & W_FLOW) !== 0 && html && !ctx.geomCandidates.has(el) ? UA_DISPLAY.get(tag) : void 0;
+    const display = (named2 || node === null) && boxed && (inherited & W_FLOW) !== 0 && html && UA_DISPLAY.has(tag) && !ctx.geomCandidates.has(el) ? UA_DISPLAY.get(tag) : void 0;
     if (named2 && display !== void 0) ctx.knowDisplay(el, display);
     if (node !== null && walk.budget !== null) {
       spend(walk, 1, role.length + node.states.length + (wantsRef ? 14 : 4));
@@ -3177,7 +3182,7 @@
   function method2(proto, key) {
     return uncurry2(proto[key]);
   }
-  var firstElementChild = getter2(Element.prototype, "firstElementChild");
+  var firstElementChild2 = getter2(Element.prototype, "firstElementChild");
   var nextElementSibling = getter2(Element.prototype, "nextElementSibling");
   var fragFirstElementChild = getter2(DocumentFragment.prototype, "firstElementChild");
   var childElementCount = getter2(Element.prototype, "childElementCount");
@@ -3277,7 +3282,7 @@
       }
     }
     const shadowCount = out.length;
-    for (let c = firstElementChild(el); c !== null; c = nextElementSibling(c)) {
+    for (let c = firstElementChild2(el); c !== null; c = nextElementSibling(c)) {
       if (!isSkipped(c)) out.push(c);
     }
     out.shadowCount = shadowCount;
@@ -4061,7 +4066,7 @@
       for (const e of cands) {
         if (skipsText(e) || !m(this.texts.get(e))) continue;
         let inner = false;
-        for (let c = firstElementChild(e); c !== null && !inner; c = nextElementSibling(c)) {
+        for (let c = firstElementChild2(e); c !== null && !inner; c = nextElementSibling(c)) {
           inner = m(this.texts.get(c));
         }
         const shadow = shadowRoot(e);
@@ -4531,7 +4536,7 @@
     const tag = localName(el);
     let k = 0;
     let index = 0;
-    let c = nodeType(p) === ELEMENT_NODE ? firstElementChild(p) : fragFirstElementChild(p);
+    let c = nodeType(p) === ELEMENT_NODE ? firstElementChild2(p) : fragFirstElementChild(p);
     for (; c !== null; c = nextElementSibling(c)) {
       if (localName(c) !== tag) continue;
       k++;

@@ -10,7 +10,8 @@
 //   G_SELF      they can only change the box of the element they style and
 //               how its children are laid out (sizes, margins, padding,
 //               borders, display, position, flex and grid, ...): the
-//               elements its selectors match are read as before;
+//               links and buttons its selectors match (GEOMETRY_TARGETS)
+//               are read as before;
 //   G_ANY       they may empty the box of a descendant (a transform, a
 //               zoom, a font size, letter spacing, anything not listed):
 //               then nothing is inferred in that tree.
@@ -38,8 +39,6 @@ export const G_ANY = 2;
 // count as harmless: well above the sizes whose rounded font metrics are 0.
 const MIN_FONT_PX = 4;
 
-const INLINE_TAGS = new Set(['label', 'span', 'a', 'strong', 'b', 'em', 'i']);
-
 // Tags whose user-agent style gives no font size of their own below 1em,
 // no transform and a display that is block, inline or list-item: an
 // element of one of these passes the proof on to its children.
@@ -47,12 +46,15 @@ export const GEOMETRY_TAGS = new Set(['html', 'body', 'main', 'div', 'section', 
   'footer', 'nav', 'aside', 'ul', 'ol', 'li', 'p', 'form', 'label', 'span', 'a', 'strong', 'b', 'em',
   'i', 'h2', 'h3', 'h4', 'address', 'blockquote', 'figure', 'figcaption', 'dl', 'dt', 'dd']);
 
-// The user-agent display of GEOMETRY_TAGS: the computed display of such
-// an element under the same conditions (no rule may set its display,
-// float or position, and its parent does not blockify it), unless it is
-// in the top layer (fullscreen), which the caller rules out.
-export const UA_DISPLAY = new Map([...GEOMETRY_TAGS].map((t) => [t,
-  t === 'li' ? 'list-item' : INLINE_TAGS.has(t) ? 'inline' : 'block']));
+// The elements whose geometry the walk may infer, as a selector that
+// narrows the query for the rules' candidates (see addCandidates).
+export const GEOMETRY_TARGETS = ':is(a, button)';
+
+// The user-agent display of the targets: their computed display under the
+// same conditions (no rule may set their display, float or position, and
+// their parent does not blockify them), unless they are in the top layer
+// (fullscreen), which the caller rules out.
+export const UA_DISPLAY = new Map([['a', 'inline'], ['button', 'inline-block']]);
 
 const HARMLESS = new Set(['color', 'cursor', 'pointer-events', 'visibility', 'opacity', 'z-index',
   'box-shadow', 'text-shadow', 'text-align', 'text-align-last', 'text-indent', 'text-transform',

@@ -207,14 +207,22 @@ export function markupStyle(el, tag, names, direct, html, editable) {
 // whose box a rule may take away (scan.box), added to the set out (the
 // elements whose markup may, see markupStyle and boxByMarkup, are told
 // apart during the walk).  Returns false when that cannot be told (every
-// element must then be read).
-export function addCandidates(root, selectors, out) {
+// element must then be read).  `only`, when given, is a compound selector
+// that limits the elements looked for; the list is then first parsed as
+// is (on one element), since :is() would drop a selector it cannot parse.
+export function addCandidates(root, selectors, out, only) {
   if (selectors === null) return false;
   if (selectors.length === 0) return true;
+  const joined = selectors.join(',');
+  const doc = N.nodeType(root) === N.DOCUMENT_NODE;
   let list;
   try {
-    list = N.nodeType(root) === N.DOCUMENT_NODE ? N.docQuerySelectorAll(root, selectors.join(','))
-      : N.fragQuerySelectorAll(root, selectors.join(','));
+    if (only !== undefined) {
+      const probe = doc ? N.documentElement(root) : N.firstElementChild(root);
+      if (probe !== null) N.matches(probe, joined);
+    }
+    const query = only === undefined ? joined : only + ':is(' + joined + ')';
+    list = doc ? N.docQuerySelectorAll(root, query) : N.fragQuerySelectorAll(root, query);
   } catch (e) {
     return false;
   }

@@ -290,7 +290,7 @@ function visitElement(walk, el, tag, parent, inherited, read) {
   // Its display, which a name from content or a Sep may ask for, is the
   // user-agent's where the geometry proof holds (see geometry.js).
   const display = (named || node === null) && boxed && (inherited & W_FLOW) !== 0 && html &&
-    !ctx.geomCandidates.has(el) ? UA_DISPLAY.get(tag) : undefined;
+    UA_DISPLAY.has(tag) && !ctx.geomCandidates.has(el) ? UA_DISPLAY.get(tag) : undefined;
   if (named && display !== undefined) ctx.knowDisplay(el, display);
   if (node !== null && walk.budget !== null) {
     spend(walk, 1, role.length + node.states.length + (wantsRef ? 14 : 4));

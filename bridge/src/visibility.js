@@ -7,6 +7,7 @@
 // than silently treated as hidden.
 
 import * as N from './natives.js';
+import { GEOMETRY_TARGETS } from './geometry.js';
 import { ariaToken, attr, flatParent, isElement, tagOf } from './dom.js';
 import {
   addCandidates, INHERIT_CURSOR, INHERIT_EVENTS, INHERIT_VISIBILITY, MARKUP_NO_POINTER, MARKUP_POINTER,
@@ -41,7 +42,8 @@ export class Ctx {
     // that cannot be told for some tree.
     this.boxCandidates = new Set();
     this.boxAll = false;
-    // The elements a rule of the document may change the geometry of, and
+    // The links and buttons a rule of the document may change the geometry
+    // of, and
     // whether the document's links and buttons may have their box proved
     // at all (see geometry.js).
     this.geomCandidates = new Set();
@@ -207,7 +209,8 @@ export class Ctx {
     this.candidateSet |= scan.inheritSet;
     if (!addCandidates(root, scan.box, this.boxCandidates)) this.boxAll = true;
     if (N.nodeType(root) === N.DOCUMENT_NODE) {
-      this.geometry = addCandidates(root, scan.geom, this.geomCandidates) && plainTopLayer(root);
+      this.geometry = addCandidates(root, scan.geom, this.geomCandidates, GEOMETRY_TARGETS) &&
+        plainTopLayer(root);
     }
   }
 
