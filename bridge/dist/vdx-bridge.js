@@ -43,6 +43,10 @@
   var docActiveElement = getter(Document.prototype, "activeElement");
   var shadowActiveElement = getter(ShadowRoot.prototype, "activeElement");
   var documentElement = getter(Document.prototype, "documentElement");
+  var docFonts = getter(Document.prototype, "fonts");
+  var firstElementChild = getter(DocumentFragment.prototype, "firstElementChild");
+  var docFullscreenElement = getter(Document.prototype, "fullscreenElement");
+  var fontSetSize = getter(FontFaceSet.prototype, "size");
   var winGetComputedStyle = uncurry(window.getComputedStyle);
   function computedStyle(el, pseudo) {
     return pseudo === void 0 ? winGetComputedStyle(window, el) : winGetComputedStyle(window, el, pseudo);
@@ -730,6 +734,203 @@
     });
   }
 
+  // src/geometry.js
+  var G_HARMLESS = 0;
+  var G_SELF = 1;
+  var G_ANY = 2;
+  var MIN_FONT_PX = 4;
+  var GEOMETRY_TAGS = /* @__PURE__ */ new Set([
+    "html",
+    "body",
+    "main",
+    "div",
+    "section",
+    "article",
+    "header",
+    "footer",
+    "nav",
+    "aside",
+    "ul",
+    "ol",
+    "li",
+    "p",
+    "form",
+    "label",
+    "span",
+    "a",
+    "strong",
+    "b",
+    "em",
+    "i",
+    "h2",
+    "h3",
+    "h4",
+    "address",
+    "blockquote",
+    "figure",
+    "figcaption",
+    "dl",
+    "dt",
+    "dd"
+  ]);
+  var GEOMETRY_TARGETS = ":is(a, button)";
+  var UA_DISPLAY = /* @__PURE__ */ new Map([["a", "inline"], ["button", "inline-block"]]);
+  var HARMLESS = /* @__PURE__ */ new Set([
+    "color",
+    "cursor",
+    "pointer-events",
+    "visibility",
+    "opacity",
+    "z-index",
+    "box-shadow",
+    "text-shadow",
+    "text-align",
+    "text-align-last",
+    "text-indent",
+    "text-transform",
+    "white-space",
+    "white-space-collapse",
+    "text-wrap",
+    "text-wrap-mode",
+    "text-wrap-style",
+    "word-break",
+    "overflow-wrap",
+    "word-wrap",
+    "hyphens",
+    "tab-size",
+    "caret-color",
+    "accent-color",
+    "user-select",
+    "filter",
+    "quotes",
+    "color-scheme",
+    "forced-color-adjust",
+    "print-color-adjust",
+    "text-rendering",
+    "image-rendering",
+    "isolation",
+    "mix-blend-mode",
+    "vertical-align",
+    "touch-action",
+    "scroll-behavior",
+    "counter-reset",
+    "counter-increment",
+    "counter-set"
+  ]);
+  var HARMLESS_PREFIXES = [
+    "background-",
+    "outline-",
+    "text-decoration-",
+    "list-style-",
+    "transition-",
+    "text-emphasis-",
+    "scroll-margin",
+    "scroll-padding",
+    "--"
+  ];
+  var SELF = /* @__PURE__ */ new Set([
+    "width",
+    "height",
+    "min-width",
+    "min-height",
+    "max-width",
+    "max-height",
+    "block-size",
+    "inline-size",
+    "min-block-size",
+    "min-inline-size",
+    "max-block-size",
+    "max-inline-size",
+    "display",
+    "gap",
+    "row-gap",
+    "column-gap",
+    "order",
+    "box-sizing",
+    "position",
+    "top",
+    "right",
+    "bottom",
+    "left",
+    "float",
+    "clear",
+    "object-fit",
+    "object-position",
+    "aspect-ratio",
+    "contain",
+    "table-layout",
+    "border-collapse",
+    "border-spacing",
+    "caption-side",
+    "empty-cells",
+    "box-decoration-break",
+    "resize"
+  ]);
+  var SELF_PREFIXES = [
+    "margin",
+    "padding",
+    "border-",
+    "grid-",
+    "flex",
+    "justify-",
+    "align-",
+    "place-",
+    "overflow",
+    "inset",
+    "contain-intrinsic-",
+    "overscroll-behavior"
+  ];
+  var classes = /* @__PURE__ */ new Map();
+  function classOfName(name) {
+    let c = classes.get(name);
+    if (c !== void 0) return c;
+    if (HARMLESS.has(name) || HARMLESS_PREFIXES.some((p) => name.startsWith(p))) c = G_HARMLESS;
+    else if (SELF.has(name) || SELF_PREFIXES.some((p) => name.startsWith(p))) c = G_SELF;
+    else if (name.startsWith("font-")) c = G_HARMLESS;
+    else c = G_ANY;
+    classes.set(name, c);
+    return c;
+  }
+  var PX = /^(\d+(?:\.\d+)?)px$/;
+  function geometryClass(style) {
+    let worst = G_HARMLESS;
+    for (let i = 0; i < style.length; i++) {
+      const name = style[i];
+      let c;
+      if (name === "font-size") {
+        const m = PX.exec(style.getPropertyValue(name));
+        c = m !== null && Number(m[1]) >= MIN_FONT_PX ? G_HARMLESS : G_ANY;
+      } else if (name === "line-height") {
+        c = style.getPropertyValue(name) === "normal" ? G_HARMLESS : G_ANY;
+      } else if (name === "font-size-adjust") {
+        c = style.getPropertyValue(name) === "none" ? G_HARMLESS : G_ANY;
+      } else {
+        c = classOfName(name);
+      }
+      if (c === G_ANY) return G_ANY;
+      if (c > worst) worst = c;
+    }
+    return worst;
+  }
+  var OWN_PSEUDO = /^[^,]*::?(?:before|after|marker)\s*$/i;
+  function scanGeometry(scan, selector, style, flat) {
+    if (scan.geom === null || !style || OWN_PSEUDO.test(selector)) return;
+    const c = geometryClass(style);
+    if (c === G_HARMLESS) return;
+    if (c === G_SELF && flat) scan.geom.push(selector);
+    else scan.geom = null;
+  }
+  function scanLooseGeometry(scan, style) {
+    if (scan.geom !== null && style && geometryClass(style) !== G_HARMLESS) scan.geom = null;
+  }
+  function boxByGeometry(el, tag) {
+    if (tag === "button") return true;
+    if (tag !== "a") return false;
+    const c = el.firstChild;
+    return c !== null && c.nodeType === TEXT_NODE && PRINTABLE.test(c.data);
+  }
+  var PRINTABLE = /[!-~]/;
+
   // src/sheets.js
   var PSEUDO_SELECTOR = /:(?:before|after)\b/i;
   var CROSS_TREE = /:host|::slotted|::part/i;
@@ -800,6 +1001,12 @@
   function setsInherited(style) {
     return !!(style.cursor || style.pointerEvents || style.visibility);
   }
+  var INHERIT_CURSOR = 1;
+  var INHERIT_EVENTS = 2;
+  var INHERIT_VISIBILITY = 4;
+  function inheritedSet(style) {
+    return (style.cursor ? INHERIT_CURSOR : 0) | (style.pointerEvents ? INHERIT_EVENTS : 0) | (style.visibility ? INHERIT_VISIBILITY : 0);
+  }
   function setsBox(style) {
     return !!(style.display || style.contentVisibility);
   }
@@ -812,13 +1019,18 @@
         if (r.style && r.style.textTransform) scan.transform = true;
         const flat = !nested && !CROSS_TREE.test(selector);
         if (r.style && setsInherited(r.style) && scan.inherit !== null) {
-          if (flat) scan.inherit.push(selector);
-          else scan.inherit = null;
+          if (flat) {
+            scan.inherit.push(selector);
+            scan.inheritSet |= inheritedSet(r.style);
+          } else {
+            scan.inherit = null;
+          }
         }
         if (r.style && setsBox(r.style) && scan.box !== null) {
           if (flat) scan.box.push(selector);
           else scan.box = null;
         }
+        scanGeometry(scan, selector, r.style, flat);
         if (r.cssRules && r.cssRules.length > 0) scanRules(r.cssRules, scan, true);
         continue;
       }
@@ -829,6 +1041,7 @@
       if (r.keyText !== void 0) {
         if (r.style && setsInherited(r.style)) scan.inherit = null;
         if (r.style && setsBox(r.style)) scan.box = null;
+        scanLooseGeometry(scan, r.style);
         continue;
       }
       if (r.cssRules && r.cssRules.length > 0) {
@@ -836,6 +1049,7 @@
       } else if (r.style) {
         if (setsInherited(r.style)) scan.inherit = null;
         if (setsBox(r.style)) scan.box = null;
+        scanLooseGeometry(scan, r.style);
       }
     }
   }
@@ -848,12 +1062,21 @@
       scan.transform = true;
       scan.inherit = null;
       scan.box = null;
+      scan.geom = null;
       return;
     }
     if (rules) scanRules(rules, scan, false);
   }
   function scanTree(root) {
-    const scan = { pseudo: false, transform: false, inherit: [], box: [], entered: false };
+    const scan = {
+      pseudo: false,
+      transform: false,
+      inherit: [],
+      inheritSet: 0,
+      box: [],
+      geom: [],
+      entered: false
+    };
     const lists = [root.styleSheets, root.adoptedStyleSheets];
     for (let l = 0; l < lists.length; l++) {
       const list = lists[l];
@@ -890,12 +1113,19 @@
     if (tag === "a") return names !== null && names.includes("href") ? MARKUP_POINTER : MARKUP_NONE;
     return tag === "button" ? MARKUP_NO_POINTER : MARKUP_READ;
   }
-  function addCandidates(root, selectors, out) {
+  function addCandidates(root, selectors, out, only) {
     if (selectors === null) return false;
     if (selectors.length === 0) return true;
+    const joined = selectors.join(",");
+    const doc = nodeType(root) === DOCUMENT_NODE;
     let list;
     try {
-      list = nodeType(root) === DOCUMENT_NODE ? docQuerySelectorAll(root, selectors.join(",")) : fragQuerySelectorAll(root, selectors.join(","));
+      if (only !== void 0) {
+        const probe = doc ? documentElement(root) : firstElementChild(root);
+        if (probe !== null) matches(probe, joined);
+      }
+      const query = only === void 0 ? joined : only + ":is(" + joined + ")";
+      list = doc ? docQuerySelectorAll(root, query) : fragQuerySelectorAll(root, query);
     } catch (e) {
       return false;
     }
@@ -922,9 +1152,12 @@
       this.labelMaps = /* @__PURE__ */ new Map();
       this.transforms = /* @__PURE__ */ new Map();
       this.candidates = /* @__PURE__ */ new Set();
+      this.candidateSet = 0;
       this.readAll = false;
       this.boxCandidates = /* @__PURE__ */ new Set();
       this.boxAll = false;
+      this.geomCandidates = /* @__PURE__ */ new Set();
+      this.geometry = false;
       this.childBoxed = false;
       this.fresh = true;
       this.unmeasurable = 0;
@@ -948,9 +1181,13 @@
       this.readStyle(el);
       return this.displays.get(el);
     }
-    readStyle(el) {
+    // Reads el's style flags.  With `layout`, el is known to be laid out by
+    // its parent unless its own display is none, and this.childBoxed is set
+    // to whether its display and content-visibility lay out its children.
+    readStyle(el, layout) {
       let f = 0;
       let display = "inline";
+      let children2 = false;
       try {
         const cs = computedStyle(el);
         display = cs.display;
@@ -961,12 +1198,14 @@
           if (v === "hidden" || v === "collapse") f |= F_HIDDEN;
           if (cs.cursor === "pointer") f |= F_POINTER;
           if (cs.pointerEvents === "none") f |= F_NO_EVENTS;
+          if (layout === true) children2 = LAYOUT_DISPLAYS.has(display) && cs.contentVisibility !== "hidden";
         }
       } catch (e) {
         this.fail(el);
       }
       this.flagMap.set(el, f);
       this.displays.set(el, display);
+      if (layout === true) this.childBoxed = children2;
       return f;
     }
     // The flags of el during a top-down walk, given the flags of its
@@ -982,11 +1221,15 @@
     // true: they are the parent's, and a later flags(el) reads the same.
     // `boxTag` says el's markup gives it a box laying out its children
     // (boxByMarkup) and `parentBoxed` that its parent has one: then, unless
-    // a rule may take its box, el has one too and needs no box check.  Sets
-    // this.childBoxed for el's children.
-    walkFlags(el, parentFlags, read, markup, direct, keep, boxTag, parentBoxed) {
+    // a rule may take its box, el has one too and needs no box check; when
+    // a rule may, el's own style is read, which tells whether it lays out
+    // its children.  `leaf` says el has no children and leaves no trace in
+    // the snapshot but a Sep (see tidy.js), which its display tells apart:
+    // its box needs no check either.  Sets this.childBoxed for el's children.
+    walkFlags(el, parentFlags, read, markup, direct, keep, boxTag, parentBoxed, leaf) {
       const boxable = boxTag && !this.boxAll && !(this.boxCandidates.size > 0 && this.boxCandidates.has(el));
       const inferred = boxable && parentBoxed;
+      const layout = boxTag && parentBoxed && !boxable && !this.boxAll;
       if (!this.fresh) {
         const known = this.flagMap.get(el);
         if (known !== void 0) {
@@ -996,9 +1239,17 @@
       }
       if (read || markup === MARKUP_READ || this.readAll || this.candidates.size > 0 && this.candidates.has(el)) {
         this.childBoxed = inferred;
-        return this.readStyle(el);
+        if (inferred && !read && markup !== MARKUP_READ && !this.readAll) {
+          return this.readInherited(el, inheritedFlags(parentFlags, markup));
+        }
+        return this.readStyle(el, layout);
       }
+      if (layout) return this.readStyle(el, true);
       let rendered = inferred;
+      if (!rendered && leaf === true) {
+        this.childBoxed = false;
+        return inheritedFlags(parentFlags, markup);
+      }
       if (!rendered) {
         try {
           rendered = direct === true ? el.checkVisibility() : checkVisibility(el);
@@ -1008,10 +1259,29 @@
       }
       this.childBoxed = rendered && boxable;
       if (!rendered) return this.readStyle(el);
-      let f = parentFlags & F_INHERITED;
-      if (markup === MARKUP_POINTER) f |= F_POINTER;
-      else if (markup === MARKUP_NO_POINTER) f &= ~F_POINTER;
+      const f = inheritedFlags(parentFlags, markup);
       if (keep === true) this.flagMap.set(el, f);
+      return f;
+    }
+    // The flags of el, which has a box and which only the rules behind
+    // candidates give inherited properties of its own: f (its parent's and
+    // its markup's) with the properties those rules set read from its style.
+    // Kept, like a full read.
+    readInherited(el, f) {
+      const set = this.candidateSet;
+      try {
+        const cs = computedStyle(el);
+        if ((set & INHERIT_VISIBILITY) !== 0) {
+          const v = cs.visibility;
+          f = v === "hidden" || v === "collapse" ? f | F_HIDDEN : f & ~F_HIDDEN;
+        }
+        if ((set & INHERIT_CURSOR) !== 0) f = cs.cursor === "pointer" ? f | F_POINTER : f & ~F_POINTER;
+        if ((set & INHERIT_EVENTS) !== 0) f = cs.pointerEvents === "none" ? f | F_NO_EVENTS : f & ~F_NO_EVENTS;
+      } catch (e) {
+        this.fail(el);
+        f = 0;
+      }
+      this.flagMap.set(el, f);
       return f;
     }
     // The scan of a tree's style sheets (see sheets.js), once per call.
@@ -1030,7 +1300,19 @@
       if (scan.entered) return;
       scan.entered = true;
       if (!addCandidates(root, scan.inherit, this.candidates)) this.readAll = true;
+      this.candidateSet |= scan.inheritSet;
       if (!addCandidates(root, scan.box, this.boxCandidates)) this.boxAll = true;
+      if (nodeType(root) === DOCUMENT_NODE) {
+        this.geometry = addCandidates(root, scan.geom, this.geomCandidates, GEOMETRY_TARGETS) && plainTopLayer(root);
+      }
+    }
+    // Records that el's box is known to be non-empty (see geometry.js).
+    knowBox(el) {
+      this.boxes.set(el, true);
+    }
+    // Records el's computed display, known without reading it.
+    knowDisplay(el, display) {
+      this.displays.set(el, display);
     }
     // True when el has a non-empty box, false when its box is empty, null
     // when it cannot be read.
@@ -1103,6 +1385,39 @@
       }
     }
   };
+  var LAYOUT_DISPLAYS = /* @__PURE__ */ new Set([
+    "block",
+    "inline",
+    "inline-block",
+    "flex",
+    "inline-flex",
+    "grid",
+    "inline-grid",
+    "flow-root",
+    "list-item",
+    "contents",
+    "table",
+    "inline-table",
+    "table-row",
+    "table-cell",
+    "table-row-group",
+    "table-header-group",
+    "table-footer-group",
+    "table-caption"
+  ]);
+  function inheritedFlags(parentFlags, markup) {
+    let f = parentFlags & F_INHERITED;
+    if (markup === MARKUP_POINTER) f |= F_POINTER;
+    else if (markup === MARKUP_NO_POINTER) f &= ~F_POINTER;
+    return f;
+  }
+  function plainTopLayer(doc) {
+    try {
+      return fontSetSize(docFonts(doc)) === 0 && docFullscreenElement(doc) === null;
+    } catch (e) {
+      return false;
+    }
+  }
   function isDisplayNone(ctx, el) {
     return (ctx.flags(el) & F_NONE) !== 0;
   }
@@ -1702,13 +2017,42 @@
   var CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u2028\u2029\ufeff]/;
   var TYPED = new RegExp("^(?:y|n|yes|no|true|false|on|off|null|=|<<|[-+]?\\.(?:inf|nan)|\\d{4}-\\d\\d?-\\d\\d?(?:[Tt ].*)?|[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+(?:\\.[0-9_]*)?|[-+]?(?:[0-9][0-9_]*)?\\.?[0-9_]+(?:e[-+]?[0-9]+)?)$", "i");
   function needsQuotes(s) {
-    return s === "" || UNSAFE_START.test(s) || UNSAFE_ANYWHERE.test(s) || CONTROL.test(s) || /[\n\r\t]/.test(s) || !Number.isNaN(Number(s)) || TYPED.test(s);
+    return plainScalar(s) ? false : s === "" || UNSAFE_START.test(s) || UNSAFE_ANYWHERE.test(s) || CONTROL.test(s) || /[\n\r\t]/.test(s) || !Number.isNaN(Number(s)) || TYPED.test(s);
+  }
+  var PLAIN_PUNCTUATION = `!"$%&'()*+,-./;<=>?@[\\]^_|~`;
+  var PLAIN_CHAR = new Uint8Array(128);
+  for (let c = 48; c < 58; c++) PLAIN_CHAR[c] = 1;
+  for (let c = 65; c < 91; c++) PLAIN_CHAR[c] = PLAIN_CHAR[c + 32] = 1;
+  for (let i = 0; i < PLAIN_PUNCTUATION.length; i++) PLAIN_CHAR[PLAIN_PUNCTUATION.charCodeAt(i)] = 1;
+  function plainScalar(s) {
+    const n = s.length;
+    if (n <= 5) return false;
+    const c0 = s.charCodeAt(0);
+    if (!(c0 >= 65 && c0 <= 90) && !(c0 >= 97 && c0 <= 122)) return false;
+    if (c0 === 73) return false;
+    for (let i = 1; i < n; i++) {
+      const c = s.charCodeAt(i);
+      if (c === 32) {
+        if (i === n - 1 || s.charCodeAt(i + 1) === 32) return false;
+      } else if (c >= 128 || PLAIN_CHAR[c] === 0) {
+        return false;
+      }
+    }
+    return true;
   }
   function quoted(s) {
+    if (printableAscii(s)) return '"' + s + '"';
     return JSON.stringify(s).replace(
       /[\u007f-\u009f\u2028\u2029\ufeff]/g,
       (c) => "\\u" + c.charCodeAt(0).toString(16).padStart(4, "0")
     );
+  }
+  function printableAscii(s) {
+    for (let i = 0; i < s.length; i++) {
+      const c = s.charCodeAt(i);
+      if (c < 32 || c > 126 || c === 34 || c === 92) return false;
+    }
+    return true;
   }
   function yamlValue(s) {
     const str = String(s);
@@ -1857,8 +2201,9 @@
     "tab"
   ]);
   var Sep = class {
-    constructor(el) {
+    constructor(el, display) {
       this.el = el;
+      this.display = display === void 0 ? null : display;
     }
   };
   function finish(ctx, node) {
@@ -1881,8 +2226,8 @@
       }
       if (c instanceof Sep) {
         if (text !== null && !isSpace(text.charCodeAt(text.length - 1))) {
-          if (pending === null) pending = [c.el];
-          else pending.push(c.el);
+          if (pending === null) pending = [c];
+          else pending.push(c);
         }
         continue;
       }
@@ -1918,10 +2263,10 @@
       return;
     }
   }
-  function anyBlock(ctx, els) {
-    for (let i = 0; i < els.length; i++) {
-      const d = ctx.display(els[i]);
-      if (d !== "contents" && !d.startsWith("inline")) return true;
+  function anyBlock(ctx, seps) {
+    for (let i = 0; i < seps.length; i++) {
+      const d = seps[i].display !== null ? seps[i].display : ctx.display(seps[i].el);
+      if (d !== "contents" && d !== "none" && !d.startsWith("inline")) return true;
     }
     return false;
   }
@@ -1964,6 +2309,7 @@
     "rowgroup"
   ]);
   var TABLE_PARTS = /* @__PURE__ */ new Set(["row", "cell", "gridcell", "columnheader", "rowheader"]);
+  var LEAF_TAGS = /* @__PURE__ */ new Set(["img", "br", "wbr"]);
   var SHADOW_HOSTS = /* @__PURE__ */ new Set([
     "article",
     "aside",
@@ -1990,6 +2336,8 @@
   var W_NO_TEXT = 32;
   var W_NAMED = 64;
   var W_BOXED = 128;
+  var W_GEOMETRY = 256;
+  var W_FLOW = 512;
   var NAMING_TAGS = /* @__PURE__ */ new Set(["label", "legend", "caption", "figcaption", "fieldset", "figure", "table"]);
   var TAIL = 3;
   function snapshot(env, options2) {
@@ -2038,7 +2386,7 @@
     if (rootEl) {
       const shadowRoot2 = getRootNode(rootEl);
       if (shadowRoot2 !== document) ctx.enterTree(shadowRoot2);
-      visitElement(walk, rootEl, elementTag(rootEl), top, 0, true);
+      visitElement(walk, rootEl, elementTag(rootEl), top, opts.root == null && ctx.geometry ? W_GEOMETRY : 0, true);
     }
     finish(ctx, top);
     const depth = opts.depth == null ? Infinity : Math.max(0, opts.depth | 0);
@@ -2129,6 +2477,7 @@
     const html = ns === HTML_NS;
     const role = getRole(el, void 0, plain, tag, html);
     const named2 = (inherited & W_NAMED) !== 0 || keepsFlags(tag, role, names);
+    const leaf = plain && html && !walk.editable && LEAF_TAGS.has(tag) && FLATTENED.has(role);
     const flags = ctx.walkFlags(
       el,
       inherited,
@@ -2137,7 +2486,8 @@
       direct,
       named2,
       html && boxByMarkup(tag, names),
-      !read && (inherited & W_BOXED) !== 0
+      !read && (inherited & W_BOXED) !== 0,
+      leaf
     );
     const boxed = ctx.childBoxed;
     if ((flags & F_NONE) !== 0) return;
@@ -2145,11 +2495,17 @@
     const pointer = (flags & F_POINTER) !== 0;
     const disabled = (inherited & W_DISABLED) !== 0 || !plain && ariaToken(el, "aria-disabled") === "true";
     const labelling = html && tag === "label" && labelsRenderedControl(ctx, el);
-    const childInherited = flags & F_INHERITED | (disabled ? W_DISABLED : 0) | ((inherited & W_NO_TEXT) !== 0 || labelling ? W_NO_TEXT : 0) | (named2 ? W_NAMED : 0) | (boxed ? W_BOXED : 0);
+    const childInherited = flags & F_INHERITED | (disabled ? W_DISABLED : 0) | ((inherited & W_NO_TEXT) !== 0 || labelling ? W_NO_TEXT : 0) | (named2 ? W_NAMED : 0) | (boxed ? W_BOXED : 0) | geometryBits(ctx, el, tag, html, names, shadow, inherited);
     if (shadow) collectOwned(walk, fragQuerySelectorAll(shadow, "[aria-owns]"), null);
     const outermostPointer = pointer && (inherited & F_POINTER) === 0 && !labelling;
-    const wantsRef = visible && isRefWorthy(el, tag, role, outermostPointer, plain, walk.editable, html) && isActionable(ctx, el, flags);
+    const refWorthy = visible && isRefWorthy(el, tag, role, outermostPointer, plain, walk.editable, html);
+    if (refWorthy && boxed && (inherited & W_FLOW) !== 0 && !ctx.geomCandidates.has(el) && boxByGeometry(el, tag)) {
+      ctx.knowBox(el);
+    }
+    const wantsRef = refWorthy && isActionable(ctx, el, flags);
     const node = visible && (wantsRef || !FLATTENED.has(role)) ? createNode(walk, el, tag, html, role, wantsRef, disabled, plain) : null;
+    const display = (named2 || node === null) && boxed && (inherited & W_FLOW) !== 0 && html && UA_DISPLAY.has(tag) && !ctx.geomCandidates.has(el) ? UA_DISPLAY.get(tag) : void 0;
+    if (named2 && display !== void 0) ctx.knowDisplay(el, display);
     if (node !== null && walk.budget !== null) {
       spend(walk, 1, role.length + node.states.length + (wantsRef ? 14 : 4));
     }
@@ -2161,7 +2517,7 @@
       return;
     }
     const target = node || parent;
-    const sep = node ? null : new Sep(el);
+    const sep = node ? null : new Sep(el, display);
     if (sep) target.children.push(sep);
     if (!(node && html && fillControl(walk, el, tag, role, node))) {
       visitChildren(walk, el, html ? tag : "", direct, shadow, target, childInherited);
@@ -2179,6 +2535,12 @@
       if (walk.budget !== null) spend(walk, 0, node.name.length + (node.url === null ? 0 : node.url.length));
       parent.children.push(node);
     }
+  }
+  function geometryBits(ctx, el, tag, html, names, shadow, inherited) {
+    if ((inherited & W_GEOMETRY) === 0 || !html || shadow !== null || !GEOMETRY_TAGS.has(tag) || names !== null && names.includes("style")) {
+      return 0;
+    }
+    return ctx.boxAll || ctx.boxCandidates.has(el) ? W_GEOMETRY : W_GEOMETRY | W_FLOW;
   }
   function keepsFlags(tag, role, names) {
     return NAME_FROM_CONTENT.has(role) || NAMING_TAGS.has(tag) || names !== null && names.includes("id");
@@ -2269,7 +2631,7 @@
       if (walk.count >= walk.limit) return;
       if (walk.owned.get(owned) !== el || walk.ownedDone.has(owned)) continue;
       walk.ownedDone.add(owned);
-      visitElement(walk, owned, elementTag(owned), target, inherited, true);
+      visitElement(walk, owned, elementTag(owned), target, inherited & ~(W_GEOMETRY | W_FLOW), true);
     }
   }
   function isRefWorthy(el, tag, role, outermostPointer, plain, editable, html) {
@@ -2831,7 +3193,7 @@
   function method2(proto, key) {
     return uncurry2(proto[key]);
   }
-  var firstElementChild = getter2(Element.prototype, "firstElementChild");
+  var firstElementChild2 = getter2(Element.prototype, "firstElementChild");
   var nextElementSibling = getter2(Element.prototype, "nextElementSibling");
   var fragFirstElementChild = getter2(DocumentFragment.prototype, "firstElementChild");
   var childElementCount = getter2(Element.prototype, "childElementCount");
@@ -2931,7 +3293,7 @@
       }
     }
     const shadowCount = out.length;
-    for (let c = firstElementChild(el); c !== null; c = nextElementSibling(c)) {
+    for (let c = firstElementChild2(el); c !== null; c = nextElementSibling(c)) {
       if (!isSkipped(c)) out.push(c);
     }
     out.shadowCount = shadowCount;
@@ -3715,7 +4077,7 @@
       for (const e of cands) {
         if (skipsText(e) || !m(this.texts.get(e))) continue;
         let inner = false;
-        for (let c = firstElementChild(e); c !== null && !inner; c = nextElementSibling(c)) {
+        for (let c = firstElementChild2(e); c !== null && !inner; c = nextElementSibling(c)) {
           inner = m(this.texts.get(c));
         }
         const shadow = shadowRoot(e);
@@ -4185,7 +4547,7 @@
     const tag = localName(el);
     let k = 0;
     let index = 0;
-    let c = nodeType(p) === ELEMENT_NODE ? firstElementChild(p) : fragFirstElementChild(p);
+    let c = nodeType(p) === ELEMENT_NODE ? firstElementChild2(p) : fragFirstElementChild(p);
     for (; c !== null; c = nextElementSibling(c)) {
       if (localName(c) !== tag) continue;
       k++;

@@ -62,6 +62,10 @@ export const fragGetElementById = method(DocumentFragment.prototype, 'getElement
 export const docActiveElement = getter(Document.prototype, 'activeElement');
 export const shadowActiveElement = getter(ShadowRoot.prototype, 'activeElement');
 export const documentElement = getter(Document.prototype, 'documentElement');
+export const docFonts = getter(Document.prototype, 'fonts');
+export const firstElementChild = getter(DocumentFragment.prototype, 'firstElementChild');
+export const docFullscreenElement = getter(Document.prototype, 'fullscreenElement');
+export const fontSetSize = getter(FontFaceSet.prototype, 'size');
 
 // Style.
 const winGetComputedStyle = uncurry(window.getComputedStyle);

@@ -7,8 +7,12 @@
 // than silently treated as hidden.
 
 import * as N from './natives.js';
+import { GEOMETRY_TARGETS } from './geometry.js';
 import { ariaToken, attr, flatParent, isElement, tagOf } from './dom.js';
-import { addCandidates, MARKUP_NO_POINTER, MARKUP_POINTER, MARKUP_READ, scanTree } from './sheets.js';
+import {
+  addCandidates, INHERIT_CURSOR, INHERIT_EVENTS, INHERIT_VISIBILITY, MARKUP_NO_POINTER, MARKUP_POINTER,
+  MARKUP_READ, scanTree,
+} from './sheets.js';
 
 // Style flags of an element.  The last three are inherited properties.
 export const F_NONE = 1;       // display: none
@@ -31,11 +35,19 @@ export class Ctx {
     this.labelMaps = new Map();
     this.transforms = new Map();
     this.candidates = new Set();
+    // Which inherited properties the rules behind candidates set.
+    this.candidateSet = 0;
     this.readAll = false;
     // Elements a rule may take the box from (see sheets.js), and whether
     // that cannot be told for some tree.
     this.boxCandidates = new Set();
     this.boxAll = false;
+    // The links and buttons a rule of the document may change the geometry
+    // of, and
+    // whether the document's links and buttons may have their box proved
+    // at all (see geometry.js).
+    this.geomCandidates = new Set();
+    this.geometry = false;
     // Set by walkFlags: whether the children of the element it was given
     // are known to lie in a box that lays them out (see boxByMarkup).
     this.childBoxed = false;
@@ -70,9 +82,13 @@ export class Ctx {
     return this.displays.get(el);
   }
 
-  readStyle(el) {
+  // Reads el's style flags.  With `layout`, el is known to be laid out by
+  // its parent unless its own display is none, and this.childBoxed is set
+  // to whether its display and content-visibility lay out its children.
+  readStyle(el, layout) {
     let f = 0;
     let display = 'inline';
+    let children = false;
     try {
       const cs = N.computedStyle(el);
       display = cs.display;
@@ -83,12 +99,14 @@ export class Ctx {
         if (v === 'hidden' || v === 'collapse') f |= F_HIDDEN;
         if (cs.cursor === 'pointer') f |= F_POINTER;
         if (cs.pointerEvents === 'none') f |= F_NO_EVENTS;
+        if (layout === true) children = LAYOUT_DISPLAYS.has(display) && cs.contentVisibility !== 'hidden';
       }
     } catch (e) {
       this.fail(el);
     }
     this.flagMap.set(el, f);
     this.displays.set(el, display);
+    if (layout === true) this.childBoxed = children;
     return f;
   }
 
@@ -105,11 +123,15 @@ export class Ctx {
   // true: they are the parent's, and a later flags(el) reads the same.
   // `boxTag` says el's markup gives it a box laying out its children
   // (boxByMarkup) and `parentBoxed` that its parent has one: then, unless
-  // a rule may take its box, el has one too and needs no box check.  Sets
-  // this.childBoxed for el's children.
-  walkFlags(el, parentFlags, read, markup, direct, keep, boxTag, parentBoxed) {
+  // a rule may take its box, el has one too and needs no box check; when
+  // a rule may, el's own style is read, which tells whether it lays out
+  // its children.  `leaf` says el has no children and leaves no trace in
+  // the snapshot but a Sep (see tidy.js), which its display tells apart:
+  // its box needs no check either.  Sets this.childBoxed for el's children.
+  walkFlags(el, parentFlags, read, markup, direct, keep, boxTag, parentBoxed, leaf) {
     const boxable = boxTag && !this.boxAll && !(this.boxCandidates.size > 0 && this.boxCandidates.has(el));
     const inferred = boxable && parentBoxed;
+    const layout = boxTag && parentBoxed && !boxable && !this.boxAll;
     if (!this.fresh) {
       const known = this.flagMap.get(el);
       if (known !== undefined) {
@@ -120,9 +142,19 @@ export class Ctx {
     if (read || markup === MARKUP_READ || this.readAll ||
         (this.candidates.size > 0 && this.candidates.has(el))) {
       this.childBoxed = inferred;
-      return this.readStyle(el);
+      // A candidate with a box: only what its rules may set is read.
+      if (inferred && !read && markup !== MARKUP_READ && !this.readAll) {
+        return this.readInherited(el, inheritedFlags(parentFlags, markup));
+      }
+      return this.readStyle(el, layout);
     }
+    if (layout) return this.readStyle(el, true);
     let rendered = inferred;
+    if (!rendered && leaf === true) {
+      // Taken as rendered, not kept: a later flags(el) reads its style.
+      this.childBoxed = false;
+      return inheritedFlags(parentFlags, markup);
+    }
     if (!rendered) {
       try {
         rendered = direct === true ? el.checkVisibility() : N.checkVisibility(el);
@@ -134,10 +166,30 @@ export class Ctx {
     // No box: display none or contents, or content nothing renders (select
     // options, canvas fallback, ...).  Only the full read can tell.
     if (!rendered) return this.readStyle(el);
-    let f = parentFlags & F_INHERITED;
-    if (markup === MARKUP_POINTER) f |= F_POINTER;
-    else if (markup === MARKUP_NO_POINTER) f &= ~F_POINTER;
+    const f = inheritedFlags(parentFlags, markup);
     if (keep === true) this.flagMap.set(el, f);
+    return f;
+  }
+
+  // The flags of el, which has a box and which only the rules behind
+  // candidates give inherited properties of its own: f (its parent's and
+  // its markup's) with the properties those rules set read from its style.
+  // Kept, like a full read.
+  readInherited(el, f) {
+    const set = this.candidateSet;
+    try {
+      const cs = N.computedStyle(el);
+      if ((set & INHERIT_VISIBILITY) !== 0) {
+        const v = cs.visibility;
+        f = v === 'hidden' || v === 'collapse' ? f | F_HIDDEN : f & ~F_HIDDEN;
+      }
+      if ((set & INHERIT_CURSOR) !== 0) f = cs.cursor === 'pointer' ? f | F_POINTER : f & ~F_POINTER;
+      if ((set & INHERIT_EVENTS) !== 0) f = cs.pointerEvents === 'none' ? f | F_NO_EVENTS : f & ~F_NO_EVENTS;
+    } catch (e) {
+      this.fail(el);
+      f = 0;
+    }
+    this.flagMap.set(el, f);
     return f;
   }
 
@@ -158,7 +210,22 @@ export class Ctx {
     if (scan.entered) return;
     scan.entered = true;
     if (!addCandidates(root, scan.inherit, this.candidates)) this.readAll = true;
+    this.candidateSet |= scan.inheritSet;
     if (!addCandidates(root, scan.box, this.boxCandidates)) this.boxAll = true;
+    if (N.nodeType(root) === N.DOCUMENT_NODE) {
+      this.geometry = addCandidates(root, scan.geom, this.geomCandidates, GEOMETRY_TARGETS) &&
+        plainTopLayer(root);
+    }
+  }
+
+  // Records that el's box is known to be non-empty (see geometry.js).
+  knowBox(el) {
+    this.boxes.set(el, true);
+  }
+
+  // Records el's computed display, known without reading it.
+  knowDisplay(el, display) {
+    this.displays.set(el, display);
   }
 
   // True when el has a non-empty box, false when its box is empty, null
@@ -236,6 +303,32 @@ export class Ctx {
       this.failed.add(el);
       this.unmeasurable++;
     }
+  }
+}
+
+// Displays whose box lays out the element's children (as boxes of their
+// own, or, for contents, in the parent's box).
+const LAYOUT_DISPLAYS = new Set(['block', 'inline', 'inline-block', 'flex', 'inline-flex', 'grid',
+  'inline-grid', 'flow-root', 'list-item', 'contents', 'table', 'inline-table', 'table-row',
+  'table-cell', 'table-row-group', 'table-header-group', 'table-footer-group', 'table-caption']);
+
+// The flags of an element no rule styles, from its parent's flags and what
+// its markup does (a MARKUP_* of markupStyle).
+function inheritedFlags(parentFlags, markup) {
+  let f = parentFlags & F_INHERITED;
+  if (markup === MARKUP_POINTER) f |= F_POINTER;
+  else if (markup === MARKUP_NO_POINTER) f &= ~F_POINTER;
+  return f;
+}
+
+// True when no font face was added to doc (by @font-face or script: a
+// face may have any metrics, so only the system's fonts are trusted) and
+// no element of it is fullscreen (the top layer sets its position).
+function plainTopLayer(doc) {
+  try {
+    return N.fontSetSize(N.docFonts(doc)) === 0 && N.docFullscreenElement(doc) === null;
+  } catch (e) {
+    return false;
   }
 }
 
