@@ -1975,6 +1975,7 @@
     if (node.wantsRef) {
       const r = node.refTarget;
       const ref = r ? out.env.refs.assign(r.el, r.role, r.name, r.tag) : out.env.refs.assign(node.el, node.role, node.name, node.tag);
+      if (out.env.building) out.env.building.refEls.push(r ? r.el : node.el);
       key += " [ref=" + ref + "]";
       out.refLines.push(out.lines.length);
     }
@@ -2347,7 +2348,7 @@
     const fromLine = opts.fromLine == null ? 0 : Math.max(0, opts.fromLine | 0);
     let slack = opts.depth == null ? 1.5 : Infinity;
     const ctx = new Ctx();
-    ctx.rects = env.rects || null;
+    ctx.rects = env.building ? env.building.rects : null;
     for (; ; ) {
       const budget = maxChars === Infinity || slack > 10 ? null : { fromLine, cutChars: maxChars, maxChars: maxChars * slack + 512, lines: 0, chars: 0, stopped: false };
       const r = snapshotOnce(ctx, env, opts, budget);
@@ -2659,6 +2660,76 @@
     }
   }
 
+  // src/still.js
+  var MIN_CHUNK = 8;
+  function beginSeen() {
+    return {
+      rects: /* @__PURE__ */ new WeakMap(),
+      refEls: [],
+      walkMark: { framed: false },
+      sampled: /* @__PURE__ */ new WeakMap(),
+      live: true
+    };
+  }
+  function endSeen(seen) {
+    requestAnimationFrame(() => {
+      seen.walkMark.framed = true;
+    });
+    const els = seen.refEls;
+    seen.refEls = null;
+    if (els.length === 0 || typeof requestIdleCallback !== "function") return;
+    let i = 0;
+    const chunk = (deadline) => {
+      if (!seen.live) return;
+      const mark = { framed: false };
+      let n = 0;
+      while (i < els.length && (n < MIN_CHUNK || deadline.timeRemaining() > 1)) {
+        const el = els[i++];
+        if (seen.rects.has(el)) continue;
+        n++;
+        try {
+          seen.sampled.set(el, { rect: getBoundingClientRect(el), mark });
+        } catch (e) {
+        }
+      }
+      requestAnimationFrame(() => {
+        mark.framed = true;
+      });
+      if (i < els.length) requestIdleCallback(chunk);
+    };
+    requestIdleCallback(chunk);
+  }
+  function dropSeen(seen) {
+    if (seen !== null) seen.live = false;
+  }
+  function animatedAround(el) {
+    let list;
+    try {
+      list = document.getAnimations();
+    } catch (e) {
+      return true;
+    }
+    if (list.length === 0) return false;
+    const targets = /* @__PURE__ */ new Set();
+    for (let i = 0; i < list.length; i++) {
+      const effect = list[i].effect;
+      if (effect && effect.target) targets.add(effect.target);
+    }
+    for (let n = el; n !== null; n = flatParent(n)) {
+      if (targets.has(n)) return true;
+    }
+    return false;
+  }
+  function boxBeforeFrame(seen, el) {
+    if (seen === null || animatedAround(el)) return void 0;
+    if (seen.walkMark.framed) {
+      const r = seen.rects.get(el);
+      if (r !== void 0) return r;
+    }
+    const s = seen.sampled.get(el);
+    return s !== void 0 && s.mark.framed ? s.rect : void 0;
+  }
+
   // src/actions.js
   var DEFAULT_TIMEOUT = 3e4;
   var TEXT_INPUTS = /* @__PURE__ */ new Set([
@@ -2793,9 +2864,8 @@
         }
         if (opts.still === false) return { el, rect: r, stillBy: null };
         if (last !== null && sameRect(r, last)) return { el, rect: r, stillBy: "frame" };
-        const seen = env.seen;
-        if (last === null && seen !== null && seen.framed) {
-          const before = seen.rects.get(el);
+        if (last === null) {
+          const before = boxBeforeFrame(env.seen, el);
           if (before !== void 0 && sameRect(r, before)) return { el, rect: r, stillBy: "snapshot" };
         }
         last = r;
@@ -5080,23 +5150,21 @@
       }
       return hit.element;
     }
-    const env = { refs, frameKeys, resolve, seen: null, rects: null };
+    const env = { refs, frameKeys, resolve, seen: null, building: null };
     const instance2 = {
       version: VERSION,
       prefix,
       // { text, element_count, ref_count, unmeasurable, frames }.
       snapshot(opts) {
-        env.rects = /* @__PURE__ */ new WeakMap();
+        env.building = beginSeen();
         let r;
         try {
           r = snapshot(env, opts);
         } finally {
-          const seen = { rects: env.rects, framed: false };
-          env.rects = null;
-          env.seen = seen;
-          requestAnimationFrame(() => {
-            seen.framed = true;
-          });
+          dropSeen(env.seen);
+          env.seen = env.building;
+          env.building = null;
+          endSeen(env.seen);
         }
         warmUpDone();
         return r;

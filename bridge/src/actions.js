@@ -13,6 +13,7 @@ import { getRole } from './roles.js';
 import { accessibleName } from './name.js';
 import { Ctx, isHiddenForAria } from './visibility.js';
 import { badArgument, bridgeError } from './errors.js';
+import { boxBeforeFrame } from './still.js';
 
 const DEFAULT_TIMEOUT = 30000;
 const TEXT_INPUTS = new Set(['', 'text', 'search', 'email', 'url', 'tel', 'password', 'number',
@@ -144,8 +145,8 @@ const WAIT_ERRORS = { 'is not visible': 'ElementNotVisible', 'is disabled': 'Ele
 // editable (opts.editable) and holds still for one frame (unless
 // opts.still is false: keys aim at no point), scrolling it into view.
 // Holding still means the same box on both sides of a frame's start: the
-// box the latest snapshot read, when a frame has begun since, or else the
-// box now and after the next frame.  Resolves { el, rect, stillBy }
+// box the latest snapshot found (see still.js), when a frame has begun
+// since, or else the box now and after the next frame.  Resolves { el, rect, stillBy }
 // (stillBy: 'snapshot', 'frame' or null when not asked); rejects with
 // ElementNotVisible, ElementNotEnabled or Timeout saying what was missing,
 // or StaleRef when the element goes away meanwhile.
@@ -170,9 +171,8 @@ async function waitActionable(env, ref, opts) {
       // Keys do not aim at a point: typing needs no still element.
       if (opts.still === false) return { el, rect: r, stillBy: null };
       if (last !== null && sameRect(r, last)) return { el, rect: r, stillBy: 'frame' };
-      const seen = env.seen;
-      if (last === null && seen !== null && seen.framed) {
-        const before = seen.rects.get(el);
+      if (last === null) {
+        const before = boxBeforeFrame(env.seen, el);
         if (before !== undefined && sameRect(r, before)) return { el, rect: r, stillBy: 'snapshot' };
       }
       last = r;

@@ -16,6 +16,7 @@ import { badArgument, bridgeError, checkKeys } from './errors.js';
 import { Ctx, F_POINTER, isActionable, isHiddenForAria } from './visibility.js';
 import { actionMethods } from './actions.js';
 import { structureMethods } from './structure.js';
+import { beginSeen, dropSeen, endSeen } from './still.js';
 import { scheduleWarmUp, warmUpDone } from './warm.js';
 
 /* global __VDX_VERSION__ */
@@ -72,9 +73,9 @@ function create(options) {
     return hit.element;
   }
 
-  // seen: the boxes the latest snapshot read ({ rects, framed }, see
-  // waitActionable); rects is where the running snapshot puts them.
-  const env = { refs, frameKeys, resolve, seen: null, rects: null };
+  // seen: the boxes of the latest snapshot (see still.js); building: the
+  // record the running snapshot fills.
+  const env = { refs, frameKeys, resolve, seen: null, building: null };
 
   const instance = {
     version: VERSION,
@@ -82,16 +83,15 @@ function create(options) {
 
     // { text, element_count, ref_count, unmeasurable, frames }.
     snapshot(opts) {
-      env.rects = new WeakMap();
+      env.building = beginSeen();
       let r;
       try {
         r = snapshot(env, opts);
       } finally {
-        const seen = { rects: env.rects, framed: false };
-        env.rects = null;
-        env.seen = seen;
-        // A frame has begun since these boxes were read once this runs.
-        requestAnimationFrame(() => { seen.framed = true; });
+        dropSeen(env.seen);
+        env.seen = env.building;
+        env.building = null;
+        endSeen(env.seen);
       }
       warmUpDone();
       return r;

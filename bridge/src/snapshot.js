@@ -84,7 +84,7 @@ export function snapshot(env, options) {
   // lines are not text) it would stop far too soon: such a walk is whole.
   let slack = opts.depth == null ? 1.5 : Infinity;
   const ctx = new Ctx();
-  ctx.rects = env.rects || null;
+  ctx.rects = env.building ? env.building.rects : null;
   for (;;) {
     const budget = maxChars === Infinity || slack > 10 ? null
       : { fromLine, cutChars: maxChars, maxChars: maxChars * slack + 512, lines: 0, chars: 0, stopped: false };

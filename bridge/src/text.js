@@ -44,6 +44,7 @@ function renderNode(out, node, indent, depth) {
     const r = node.refTarget;
     const ref = r ? out.env.refs.assign(r.el, r.role, r.name, r.tag)
       : out.env.refs.assign(node.el, node.role, node.name, node.tag);
+    if (out.env.building) out.env.building.refEls.push(r ? r.el : node.el);
     key += ' [ref=' + ref + ']';
     out.refLines.push(out.lines.length);
   }

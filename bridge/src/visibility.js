@@ -59,7 +59,7 @@ export class Ctx {
     this.failed = new Set();
     // Where hasBox keeps each box it reads (element -> DOMRect), when set:
     // a real snapshot's boxes, which a later click compares with (see
-    // waitActionable in actions.js).
+    // still.js).
     this.rects = null;
   }
 
