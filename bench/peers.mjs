@@ -16,7 +16,9 @@
 // Run by `make bench-peers` (which installs the peers into bench/.peers).
 // The pages come from `build/vdxlua bench/serve_fixtures.lua`, started here.
 //
-// Environment: PEERS_REPS (default 7), PEERS_SIZES ("2000,20000,100000"),
+// Environment: PEERS_REPS (default 7), PEERS_QUICK_REPS (the shop's click,
+// type and structure queries, default 21: with 7 the nearest-rank p95 is
+// the slowest call), PEERS_SIZES ("2000,20000,100000"),
 // PEERS_ONLY (comma list of server names), PEERS_COLD (cold starts per
 // server, default 5; 0 skips them), VDXLUA (default build/vdxlua).
 import { spawn, execFileSync } from 'node:child_process';
@@ -35,6 +37,7 @@ const ROOT = resolve(here, '..');
 const VDXLUA = resolve(ROOT, process.env.VDXLUA || 'build/vdxlua');
 const CHROMIUM = process.env.VDX_CHROMIUM || '/usr/bin/chromium';
 const REPS = Number(process.env.PEERS_REPS || 7);
+const QUICK_REPS = Number(process.env.PEERS_QUICK_REPS || Math.max(REPS, 21));
 const SIZES = (process.env.PEERS_SIZES || '2000,20000,100000').split(',').filter(Boolean).map(Number);
 const ONLY = process.env.PEERS_ONLY ? process.env.PEERS_ONLY.split(',') : null;
 const OUT = resolve(ROOT, process.env.BENCH_OUT || 'bench/results.json');
@@ -345,7 +348,7 @@ async function runPage(parts, pg) {
       mkdirSync(join(here, 'out'), { recursive: true });
       writeFileSync(join(here, 'out', `shop-${x.name}.txt`), x.lastSnap);
     }
-    await rounds(parts, pg.reps, async (x) => {
+    await rounds(parts, QUICK_REPS, async (x) => {
       const ref = x.spec.clickRef(x.lastSnap);
       if (!ref) throw new Error('no "Add to Cart" button in the snapshot');
       const c = await x.call(x.spec.click(ref, x.tools));
@@ -356,14 +359,14 @@ async function runPage(parts, pg) {
       push(x, 'snapshot_same_doc', b.ms);
       x.lastSnap = b.text;
     });
-    await rounds(parts, pg.reps, async (x) => {
+    await rounds(parts, QUICK_REPS, async (x) => {
       x.typeRef ||= x.spec.typeRef(x.lastSnap);
       if (!x.typeRef) throw new Error('no "Full name" textbox in the snapshot');
       push(x, 'type', (await x.call(x.spec.type(x.typeRef, x.tools))).ms);
     });
     const structured = parts.filter((x) => x.spec.structure);
     for (let k = 0; k < 3; k++) {
-      await rounds(structured, pg.reps, async (x) => {
+      await rounds(structured, QUICK_REPS, async (x) => {
         const [tool, args] = x.spec.structure(x.spec.clickRef(x.lastSnap))[k];
         push(x, tool, (await x.call([tool, args])).ms);
       });
@@ -440,7 +443,7 @@ pages.push({ name: 'shadow', url: `${base.local}/shadow.html`, reps: REPS });
 const { list, tmp } = servers(base);
 const vdxMcp = await vdxluaMcpAnswers();
 const results = { machine: { load: loadStart, cpus: cpus().length, cpu_model: cpus()[0]?.model, date: new Date().toISOString() },
-  reps: REPS, interleaved: true, servers: {} };
+  reps: REPS, quick_reps: QUICK_REPS, interleaved: true, servers: {} };
 if (!vdxMcp) results.note = 'vdxlua mcp did not answer initialize: only the in-process figures (make bench) stand for vdxlua';
 // Every server starts first, then each page's operations go round-robin
 // over all of them (vdxlua in process too), so a ratio compares calls made
@@ -512,7 +515,7 @@ const pad = (s, w, right) => { s = String(s); return s.length >= w ? s : right ?
 const TOOLS = ['navigate', 'snapshot', 'snapshot_same_doc', 'click', 'type', 'resolve_container', 'inspect_pattern', 'extract_anchors'];
 const m = results.machine;
 console.log(`MCP servers side by side, ${m.date}, ${m.cpus} cores (${m.cpu_model}), load ${loadText(m.load)} at start, ` +
-  `${loadText(m.load_end)} at end, ${REPS} reps, the servers interleaved (round-robin, the order balanced over the reps)`);
+  `${loadText(m.load_end)} at end, ${REPS} reps (${QUICK_REPS} for the shop's click, type and structure queries), the servers interleaved (round-robin, the order balanced over the reps)`);
 console.log('each cell: median ms / p95 ms, and the median as a ratio to Playwright MCP\'s; "in-process" is vdxlua without MCP,');
 console.log('and "MCP/in" the vdxlua MCP median and p95 over the in-process ones (snapshot: right after navigate, 12,000-token budget)');
 const names = Object.keys(results.servers);
@@ -595,6 +598,7 @@ function markdown() {
     : `${fmt(st.median)} / ${fmt(st.p95)} ms` + (q?.median ? ` (${ratio(st.median, q.median)})` : '');
   const out = [`MCP side by side (\`make bench-peers\`), ${m.date.slice(0, 16).replace('T', ' ')} UTC, ` +
     `${m.cpus}-core ${m.cpu_model}, load ${loadText(m.load)} at start and ${loadText(m.load_end)} at end, ${REPS} reps ` +
+    `(${QUICK_REPS} for the shop's click, type and structure queries) ` +
     'with the servers interleaved; ' +
     'median / p95, and the median\'s ratio to Playwright MCP\'s:', '',
     `| page, tool | ${cols.join(' | ')} | vdxlua in process | MCP / in process (median, p95) |`,

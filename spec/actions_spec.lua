@@ -365,6 +365,42 @@ describe("page actions", function()
     assert.equal("%PDF-", d)
   end)
 
+  it("takes a box the snapshot read, then a frame, as holding still; a moved or moving one waits", function()
+    page:navigate(srv.url .. "/actions/moving.html")
+    local snap = page:snapshot()
+    local still, later, slide = ref_of(snap, 'button "Still"'), ref_of(snap, 'button "Later"'),
+      ref_of(snap, 'button "Slide"')
+    local function point(ref)
+      return page:bridge("actionPoint", { ref, { hit = false, timeout = 400 } }, { frame = ref })
+    end
+    vdx.sleep(100)                          -- frames begin after the snapshot
+    -- The same box as the snapshot read, a frame later: no frame to wait for.
+    assert.equal("snapshot", point(still).still_by)
+    -- Moved since the snapshot: its box now, then after the next frame.
+    page:evaluate("document.getElementById('later').style.left = '40px'")
+    local p = point(later)
+    assert.equal("frame", p.still_by)
+    local box = page:evaluate("(() => { const r = document.getElementById('later')"
+      .. ".getBoundingClientRect(); return r.left + r.width / 2 })()")
+    assert.equal(box, p.x)
+    page:click(later)
+    assert.equal("later clicked", text_of(page, "out"))
+    -- Never still: the wait runs out and says why.
+    local err = h.error_of(page.click, page, slide, { timeout_ms = 400 })
+    assert.is_true(vdx.is_error(err, "Timeout"), tostring(err))
+    assert.equal("is still moving", err.reason)
+    assert.equal("later clicked", text_of(page, "out"))
+    -- An animated box may come back to where the snapshot saw it a period
+    -- later: while an animation runs around an element, only two frames
+    -- in a row tell, even when it is (here: paused) where it was.
+    page:navigate(srv.url .. "/actions/moving.html")
+    page:evaluate("document.getAnimations()[0].pause()")
+    snap = page:snapshot()
+    vdx.sleep(100)
+    assert.equal("frame", point(ref_of(snap, 'button "Slide"')).still_by)
+    assert.equal("snapshot", point(ref_of(snap, 'button "Still"')).still_by)
+  end)
+
   it("fails with UnknownRef and StaleRef carrying what the element was", function()
     page:navigate(srv.url .. "/actions/covered.html")
     local snap = page:snapshot()

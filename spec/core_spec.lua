@@ -11,6 +11,18 @@ describe("vdx core", function()
       ["GET /api/echo"] = function(req)
         return { status = 200, json = { query = req.params } }
       end,
+      -- A page whose load listener comes with a script that arrives late,
+      -- long after vdx's world exists: the read after load must still
+      -- follow it.
+      ["GET /late-listener.html"] = function()
+        return { status = 200, headers = { ["content-type"] = "text/html" },
+                 body = "<title>early</title><p>x</p><script src=/late-listener.js></script>" }
+      end,
+      ["GET /late-listener.js"] = function()
+        vdx.sleep(150)
+        return { status = 200, headers = { ["content-type"] = "text/javascript" },
+                 body = "addEventListener('load', () => { document.title = 'late' })" }
+      end,
     }
     browser = vdx.launch { timeout_ms = 20000 }
   end)
@@ -75,6 +87,7 @@ describe("vdx core", function()
       { "data:text/html,<script>addEventListener('load',(e)=>{e.stopImmediatePropagation();"
         .. "document.title='stopped'})</script>", "stopped", 200 },
       { srv.url .. "/core/second.html#part", "Second", 200 },
+      { srv.url .. "/late-listener.html", "late", 200 },
       { "about:blank", "", nil },
     }
     for _, c in ipairs(cases) do

@@ -2,8 +2,7 @@
 --
 -- Style: the walk reads cursor, pointer-events and visibility only for the
 -- elements a rule, an inline style, a presentation attribute or the UA
--- sheet may target, and the cursor alone, where a rule sets nothing else,
--- only where it can change the text.  A rule `* { visibility:
+-- sheet may target, and of those only what the rules set.  A rule `* { visibility:
 -- revert-layer }` in a layer of its own changes no element's style (it
 -- reverts to what the cascade says without it) but makes every element
 -- one a rule may target, so the same page then gets a full read per
@@ -11,9 +10,9 @@
 --
 -- A big page (20,000 elements in blocks of a heading, a list with a link,
 -- text and a button, and a paragraph, under `button { cursor: pointer }`)
--- takes every short road: a rule that sets only the cursor, leaf text read
--- in one call, links, headings and buttons named from the text the walk
--- read.  Three changes that alter nothing the page shows close them: the
+-- takes every short road: a rule that sets only the cursor, boxes known
+-- without a read, leaf text read in one call, links, headings and buttons
+-- named from the text the walk read.  Three changes that alter nothing the page shows close them: the
 -- layered rule above, a comment (the walk then reads named leaves node by
 -- node) and a `::before` rule that matches nothing (every name then takes
 -- the full computation).
@@ -77,7 +76,7 @@ describe("the snapshot's short roads", function()
     assert.equal(0, short.unmeasurable)
   end)
 
-  it("read a cursor that a rule alone sets where it changes the text", function()
+  it("read the cursor a rule alone sets as a full read does", function()
     local short, full = both("/snapshot/cursor.html")
     assert.equal(full.text, short.text)
     -- A pointer widget holding text keeps its one ref; a pointer inside a

@@ -46,6 +46,10 @@
   var shadowActiveElement = getter(ShadowRoot.prototype, "activeElement");
   var documentElement = getter(Document.prototype, "documentElement");
   var docContentType = getter(Document.prototype, "contentType");
+  var docFonts = getter(Document.prototype, "fonts");
+  var firstElementChild = getter(DocumentFragment.prototype, "firstElementChild");
+  var docFullscreenElement = getter(Document.prototype, "fullscreenElement");
+  var fontSetSize = getter(FontFaceSet.prototype, "size");
   var winGetComputedStyle = uncurry(window.getComputedStyle);
   function computedStyle(el, pseudo) {
     return pseudo === void 0 ? winGetComputedStyle(window, el) : winGetComputedStyle(window, el, pseudo);
@@ -733,6 +737,203 @@
     });
   }
 
+  // src/geometry.js
+  var G_HARMLESS = 0;
+  var G_SELF = 1;
+  var G_ANY = 2;
+  var MIN_FONT_PX = 4;
+  var GEOMETRY_TAGS = /* @__PURE__ */ new Set([
+    "html",
+    "body",
+    "main",
+    "div",
+    "section",
+    "article",
+    "header",
+    "footer",
+    "nav",
+    "aside",
+    "ul",
+    "ol",
+    "li",
+    "p",
+    "form",
+    "label",
+    "span",
+    "a",
+    "strong",
+    "b",
+    "em",
+    "i",
+    "h2",
+    "h3",
+    "h4",
+    "address",
+    "blockquote",
+    "figure",
+    "figcaption",
+    "dl",
+    "dt",
+    "dd"
+  ]);
+  var GEOMETRY_TARGETS = ":is(a, button)";
+  var UA_DISPLAY = /* @__PURE__ */ new Map([["a", "inline"], ["button", "inline-block"]]);
+  var HARMLESS = /* @__PURE__ */ new Set([
+    "color",
+    "cursor",
+    "pointer-events",
+    "visibility",
+    "opacity",
+    "z-index",
+    "box-shadow",
+    "text-shadow",
+    "text-align",
+    "text-align-last",
+    "text-indent",
+    "text-transform",
+    "white-space",
+    "white-space-collapse",
+    "text-wrap",
+    "text-wrap-mode",
+    "text-wrap-style",
+    "word-break",
+    "overflow-wrap",
+    "word-wrap",
+    "hyphens",
+    "tab-size",
+    "caret-color",
+    "accent-color",
+    "user-select",
+    "filter",
+    "quotes",
+    "color-scheme",
+    "forced-color-adjust",
+    "print-color-adjust",
+    "text-rendering",
+    "image-rendering",
+    "isolation",
+    "mix-blend-mode",
+    "vertical-align",
+    "touch-action",
+    "scroll-behavior",
+    "counter-reset",
+    "counter-increment",
+    "counter-set"
+  ]);
+  var HARMLESS_PREFIXES = [
+    "background-",
+    "outline-",
+    "text-decoration-",
+    "list-style-",
+    "transition-",
+    "text-emphasis-",
+    "scroll-margin",
+    "scroll-padding",
+    "--"
+  ];
+  var SELF = /* @__PURE__ */ new Set([
+    "width",
+    "height",
+    "min-width",
+    "min-height",
+    "max-width",
+    "max-height",
+    "block-size",
+    "inline-size",
+    "min-block-size",
+    "min-inline-size",
+    "max-block-size",
+    "max-inline-size",
+    "display",
+    "gap",
+    "row-gap",
+    "column-gap",
+    "order",
+    "box-sizing",
+    "position",
+    "top",
+    "right",
+    "bottom",
+    "left",
+    "float",
+    "clear",
+    "object-fit",
+    "object-position",
+    "aspect-ratio",
+    "contain",
+    "table-layout",
+    "border-collapse",
+    "border-spacing",
+    "caption-side",
+    "empty-cells",
+    "box-decoration-break",
+    "resize"
+  ]);
+  var SELF_PREFIXES = [
+    "margin",
+    "padding",
+    "border-",
+    "grid-",
+    "flex",
+    "justify-",
+    "align-",
+    "place-",
+    "overflow",
+    "inset",
+    "contain-intrinsic-",
+    "overscroll-behavior"
+  ];
+  var classes = /* @__PURE__ */ new Map();
+  function classOfName(name) {
+    let c = classes.get(name);
+    if (c !== void 0) return c;
+    if (HARMLESS.has(name) || HARMLESS_PREFIXES.some((p) => name.startsWith(p))) c = G_HARMLESS;
+    else if (SELF.has(name) || SELF_PREFIXES.some((p) => name.startsWith(p))) c = G_SELF;
+    else if (name.startsWith("font-")) c = G_HARMLESS;
+    else c = G_ANY;
+    classes.set(name, c);
+    return c;
+  }
+  var PX = /^(\d+(?:\.\d+)?)px$/;
+  function geometryClass(style) {
+    let worst = G_HARMLESS;
+    for (let i = 0; i < style.length; i++) {
+      const name = style[i];
+      let c;
+      if (name === "font-size") {
+        const m = PX.exec(style.getPropertyValue(name));
+        c = m !== null && Number(m[1]) >= MIN_FONT_PX ? G_HARMLESS : G_ANY;
+      } else if (name === "line-height") {
+        c = style.getPropertyValue(name) === "normal" ? G_HARMLESS : G_ANY;
+      } else if (name === "font-size-adjust") {
+        c = style.getPropertyValue(name) === "none" ? G_HARMLESS : G_ANY;
+      } else {
+        c = classOfName(name);
+      }
+      if (c === G_ANY) return G_ANY;
+      if (c > worst) worst = c;
+    }
+    return worst;
+  }
+  var OWN_PSEUDO = /^[^,]*::?(?:before|after|marker)\s*$/i;
+  function scanGeometry(scan, selector, style, flat) {
+    if (scan.geom === null || !style || OWN_PSEUDO.test(selector)) return;
+    const c = geometryClass(style);
+    if (c === G_HARMLESS) return;
+    if (c === G_SELF && flat) scan.geom.push(selector);
+    else scan.geom = null;
+  }
+  function scanLooseGeometry(scan, style) {
+    if (scan.geom !== null && style && geometryClass(style) !== G_HARMLESS) scan.geom = null;
+  }
+  function boxByGeometry(el, tag) {
+    if (tag === "button") return true;
+    if (tag !== "a") return false;
+    const c = el.firstChild;
+    return c !== null && c.nodeType === TEXT_NODE && PRINTABLE.test(c.data);
+  }
+  var PRINTABLE = /[!-~]/;
+
   // src/sheets.js
   var PSEUDO_SELECTOR = /:(?:before|after)\b/i;
   var CROSS_TREE = /:host|::slotted|::part/i;
@@ -803,8 +1004,11 @@
   function setsInherited(style) {
     return !!(style.cursor || style.pointerEvents || style.visibility);
   }
-  function setsVisibility(style) {
-    return !!(style.pointerEvents || style.visibility);
+  var INHERIT_CURSOR = 1;
+  var INHERIT_EVENTS = 2;
+  var INHERIT_VISIBILITY = 4;
+  function inheritedSet(style) {
+    return (style.cursor ? INHERIT_CURSOR : 0) | (style.pointerEvents ? INHERIT_EVENTS : 0) | (style.visibility ? INHERIT_VISIBILITY : 0);
   }
   function setsBox(style) {
     return !!(style.display || style.contentVisibility);
@@ -818,14 +1022,18 @@
         if (r.style && r.style.textTransform) scan.transform = true;
         const flat = !nested && !CROSS_TREE.test(selector);
         if (r.style && setsInherited(r.style) && scan.inherit !== null) {
-          if (!flat) scan.inherit = scan.cursor = null;
-          else if (setsVisibility(r.style)) scan.inherit.push(selector);
-          else scan.cursor.push(selector);
+          if (flat) {
+            scan.inherit.push(selector);
+            scan.inheritSet |= inheritedSet(r.style);
+          } else {
+            scan.inherit = null;
+          }
         }
         if (r.style && setsBox(r.style) && scan.box !== null) {
           if (flat) scan.box.push(selector);
           else scan.box = null;
         }
+        scanGeometry(scan, selector, r.style, flat);
         if (r.cssRules && r.cssRules.length > 0) scanRules(r.cssRules, scan, true);
         continue;
       }
@@ -834,15 +1042,17 @@
         continue;
       }
       if (r.keyText !== void 0) {
-        if (r.style && setsInherited(r.style)) scan.inherit = scan.cursor = null;
+        if (r.style && setsInherited(r.style)) scan.inherit = null;
         if (r.style && setsBox(r.style)) scan.box = null;
+        scanLooseGeometry(scan, r.style);
         continue;
       }
       if (r.cssRules && r.cssRules.length > 0) {
         scanRules(r.cssRules, scan, nested || r.start !== void 0);
       } else if (r.style) {
-        if (setsInherited(r.style)) scan.inherit = scan.cursor = null;
+        if (setsInherited(r.style)) scan.inherit = null;
         if (setsBox(r.style)) scan.box = null;
+        scanLooseGeometry(scan, r.style);
       }
     }
   }
@@ -853,14 +1063,23 @@
     } catch (e) {
       scan.pseudo = true;
       scan.transform = true;
-      scan.inherit = scan.cursor = null;
+      scan.inherit = null;
       scan.box = null;
+      scan.geom = null;
       return;
     }
     if (rules) scanRules(rules, scan, false);
   }
   function scanTree(root) {
-    const scan = { pseudo: false, transform: false, inherit: [], cursor: [], box: [], entered: false };
+    const scan = {
+      pseudo: false,
+      transform: false,
+      inherit: [],
+      inheritSet: 0,
+      box: [],
+      geom: [],
+      entered: false
+    };
     const lists = [root.styleSheets, root.adoptedStyleSheets];
     for (let l = 0; l < lists.length; l++) {
       const list = lists[l];
@@ -897,12 +1116,19 @@
     if (tag === "a") return names !== null && names.includes("href") ? MARKUP_POINTER : MARKUP_NONE;
     return tag === "button" ? MARKUP_NO_POINTER : MARKUP_READ;
   }
-  function addCandidates(root, selectors, out) {
+  function addCandidates(root, selectors, out, only) {
     if (selectors === null) return false;
     if (selectors.length === 0) return true;
+    const joined = selectors.join(",");
+    const doc = nodeType(root) === DOCUMENT_NODE;
     let list;
     try {
-      list = nodeType(root) === DOCUMENT_NODE ? docQuerySelectorAll(root, selectors.join(",")) : fragQuerySelectorAll(root, selectors.join(","));
+      if (only !== void 0) {
+        const probe = doc ? documentElement(root) : firstElementChild(root);
+        if (probe !== null) matches(probe, joined);
+      }
+      const query = only === void 0 ? joined : only + ":is(" + joined + ")";
+      list = doc ? docQuerySelectorAll(root, query) : fragQuerySelectorAll(root, query);
     } catch (e) {
       return false;
     }
@@ -916,7 +1142,6 @@
   var F_POINTER = 4;
   var F_NO_EVENTS = 8;
   var F_INHERITED = F_HIDDEN | F_POINTER | F_NO_EVENTS;
-  var F_POINTER_UNKNOWN = 256;
   var NO_LABELS = Object.freeze([]);
   var Ctx = class {
     constructor() {
@@ -930,20 +1155,21 @@
       this.labelMaps = /* @__PURE__ */ new Map();
       this.transforms = /* @__PURE__ */ new Map();
       this.candidates = /* @__PURE__ */ new Set();
-      this.cursorCandidates = /* @__PURE__ */ new Set();
+      this.candidateSet = 0;
       this.readAll = false;
       this.boxCandidates = /* @__PURE__ */ new Set();
       this.boxAll = false;
+      this.geomCandidates = /* @__PURE__ */ new Set();
+      this.geometry = false;
       this.childBoxed = false;
       this.fresh = true;
       this.unmeasurable = 0;
       this.failed = /* @__PURE__ */ new Set();
+      this.rects = null;
     }
     // The style flags of el (F_*), read from its computed style once per
     // call.  An element whose style cannot be read counts as rendered,
-    // visible, without a pointer cursor.  Flags a snapshot walk kept may
-    // carry F_POINTER_UNKNOWN (see walkFlags): only that walk reads its
-    // flags' F_POINTER, through resolvePointer.
+    // visible, without a pointer cursor.
     flags(el) {
       const f = this.flagMap.get(el);
       if (f !== void 0) return f;
@@ -958,9 +1184,13 @@
       this.readStyle(el);
       return this.displays.get(el);
     }
-    readStyle(el) {
+    // Reads el's style flags.  With `layout`, el is known to be laid out by
+    // its parent unless its own display is none, and this.childBoxed is set
+    // to whether its display and content-visibility lay out its children.
+    readStyle(el, layout) {
       let f = 0;
       let display = "inline";
+      let children2 = false;
       try {
         const cs = computedStyle(el);
         display = cs.display;
@@ -971,12 +1201,14 @@
           if (v === "hidden" || v === "collapse") f |= F_HIDDEN;
           if (cs.cursor === "pointer") f |= F_POINTER;
           if (cs.pointerEvents === "none") f |= F_NO_EVENTS;
+          if (layout === true) children2 = LAYOUT_DISPLAYS.has(display) && cs.contentVisibility !== "hidden";
         }
       } catch (e) {
         this.fail(el);
       }
       this.flagMap.set(el, f);
       this.displays.set(el, display);
+      if (layout === true) this.childBoxed = children2;
       return f;
     }
     // The flags of el during a top-down walk, given the flags of its
@@ -992,13 +1224,15 @@
     // true: they are the parent's, and a later flags(el) reads the same.
     // `boxTag` says el's markup gives it a box laying out its children
     // (boxByMarkup) and `parentBoxed` that its parent has one: then, unless
-    // a rule may take its box, el has one too and needs no box check.  Sets
-    // this.childBoxed for el's children.  When a rule may set el's cursor
-    // and nothing else (cursorCandidates), F_POINTER_UNKNOWN stands in for
-    // F_POINTER until resolvePointer reads it.
-    walkFlags(el, parentFlags, read, markup, direct, keep, boxTag, parentBoxed) {
+    // a rule may take its box, el has one too and needs no box check; when
+    // a rule may, el's own style is read, which tells whether it lays out
+    // its children.  `leaf` says el has no children and leaves no trace in
+    // the snapshot but a Sep (see tidy.js), which its display tells apart:
+    // its box needs no check either.  Sets this.childBoxed for el's children.
+    walkFlags(el, parentFlags, read, markup, direct, keep, boxTag, parentBoxed, leaf) {
       const boxable = boxTag && !this.boxAll && !(this.boxCandidates.size > 0 && this.boxCandidates.has(el));
       const inferred = boxable && parentBoxed;
+      const layout = boxTag && parentBoxed && !boxable && !this.boxAll;
       if (!this.fresh) {
         const known = this.flagMap.get(el);
         if (known !== void 0) {
@@ -1008,9 +1242,17 @@
       }
       if (read || markup === MARKUP_READ || this.readAll || this.candidates.size > 0 && this.candidates.has(el)) {
         this.childBoxed = inferred;
-        return this.readStyle(el);
+        if (inferred && !read && markup !== MARKUP_READ && !this.readAll) {
+          return this.readInherited(el, inheritedFlags(parentFlags, markup));
+        }
+        return this.readStyle(el, layout);
       }
+      if (layout) return this.readStyle(el, true);
       let rendered = inferred;
+      if (!rendered && leaf === true) {
+        this.childBoxed = false;
+        return inheritedFlags(parentFlags, markup);
+      }
       if (!rendered) {
         try {
           rendered = direct === true ? el.checkVisibility() : checkVisibility(el);
@@ -1020,26 +1262,30 @@
       }
       this.childBoxed = rendered && boxable;
       if (!rendered) return this.readStyle(el);
-      let f = parentFlags & F_INHERITED;
-      if (markup === MARKUP_POINTER) f |= F_POINTER;
-      else if (markup === MARKUP_NO_POINTER) f &= ~F_POINTER;
-      if (this.cursorCandidates.size > 0 && this.cursorCandidates.has(el)) f = f & ~F_POINTER | F_POINTER_UNKNOWN;
+      const f = inheritedFlags(parentFlags, markup);
       if (keep === true) this.flagMap.set(el, f);
       return f;
     }
-    // el's flags f (from walkFlags) with its own cursor read in place of
-    // F_POINTER_UNKNOWN; kept flags are updated.
-    resolvePointer(el, f) {
-      if ((f & F_POINTER_UNKNOWN) === 0) return f;
-      let pointer = false;
+    // The flags of el, which has a box and which only the rules behind
+    // candidates give inherited properties of its own: f (its parent's and
+    // its markup's) with the properties those rules set read from its style.
+    // Kept, like a full read.
+    readInherited(el, f) {
+      const set = this.candidateSet;
       try {
-        pointer = computedStyle(el).cursor === "pointer";
+        const cs = computedStyle(el);
+        if ((set & INHERIT_VISIBILITY) !== 0) {
+          const v = cs.visibility;
+          f = v === "hidden" || v === "collapse" ? f | F_HIDDEN : f & ~F_HIDDEN;
+        }
+        if ((set & INHERIT_CURSOR) !== 0) f = cs.cursor === "pointer" ? f | F_POINTER : f & ~F_POINTER;
+        if ((set & INHERIT_EVENTS) !== 0) f = cs.pointerEvents === "none" ? f | F_NO_EVENTS : f & ~F_NO_EVENTS;
       } catch (e) {
         this.fail(el);
+        f = 0;
       }
-      const r = f & ~(F_POINTER_UNKNOWN | F_POINTER) | (pointer ? F_POINTER : 0);
-      if (this.flagMap.get(el) === f) this.flagMap.set(el, r);
-      return r;
+      this.flagMap.set(el, f);
+      return f;
     }
     // The scan of a tree's style sheets (see sheets.js), once per call.
     tree(root) {
@@ -1056,8 +1302,20 @@
       const scan = this.tree(root);
       if (scan.entered) return;
       scan.entered = true;
-      if (!addCandidates(root, scan.inherit, this.candidates) || !addCandidates(root, scan.cursor, this.cursorCandidates)) this.readAll = true;
+      if (!addCandidates(root, scan.inherit, this.candidates)) this.readAll = true;
+      this.candidateSet |= scan.inheritSet;
       if (!addCandidates(root, scan.box, this.boxCandidates)) this.boxAll = true;
+      if (nodeType(root) === DOCUMENT_NODE) {
+        this.geometry = addCandidates(root, scan.geom, this.geomCandidates, GEOMETRY_TARGETS) && plainTopLayer(root);
+      }
+    }
+    // Records that el's box is known to be non-empty (see geometry.js).
+    knowBox(el) {
+      this.boxes.set(el, true);
+    }
+    // Records el's computed display, known without reading it.
+    knowDisplay(el, display) {
+      this.displays.set(el, display);
     }
     // True when el has a non-empty box, false when its box is empty, null
     // when it cannot be read.
@@ -1067,6 +1325,7 @@
       try {
         const r = getBoundingClientRect(el);
         b = r.width > 0 && r.height > 0;
+        if (this.rects !== null) this.rects.set(el, r);
       } catch (e) {
         this.fail(el);
         b = null;
@@ -1129,6 +1388,39 @@
       }
     }
   };
+  var LAYOUT_DISPLAYS = /* @__PURE__ */ new Set([
+    "block",
+    "inline",
+    "inline-block",
+    "flex",
+    "inline-flex",
+    "grid",
+    "inline-grid",
+    "flow-root",
+    "list-item",
+    "contents",
+    "table",
+    "inline-table",
+    "table-row",
+    "table-cell",
+    "table-row-group",
+    "table-header-group",
+    "table-footer-group",
+    "table-caption"
+  ]);
+  function inheritedFlags(parentFlags, markup) {
+    let f = parentFlags & F_INHERITED;
+    if (markup === MARKUP_POINTER) f |= F_POINTER;
+    else if (markup === MARKUP_NO_POINTER) f &= ~F_POINTER;
+    return f;
+  }
+  function plainTopLayer(doc) {
+    try {
+      return fontSetSize(docFonts(doc)) === 0 && docFullscreenElement(doc) === null;
+    } catch (e) {
+      return false;
+    }
+  }
   function isDisplayNone(ctx, el) {
     return (ctx.flags(el) & F_NONE) !== 0;
   }
@@ -1696,6 +1988,7 @@
     if (node.wantsRef) {
       const r = node.refTarget;
       const ref = r ? out.env.refs.assign(r.el, r.role, r.name, r.tag) : out.env.refs.assign(node.el, node.role, node.name, node.tag);
+      if (out.env.building) out.env.building.refEls.push(r ? r.el : node.el);
       key += " [ref=" + ref + "]";
       out.refLines.push(out.lines.length);
     }
@@ -1737,18 +2030,43 @@
   var UNSAFE_ANYWHERE = /[\n:](?:\s|$)|\s#|[{}`]|\s$/;
   var CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u2028\u2029\ufeff]/;
   var TYPED = new RegExp("^(?:y|n|yes|no|true|false|on|off|null|=|<<|[-+]?\\.(?:inf|nan)|\\d{4}-\\d\\d?-\\d\\d?(?:[Tt ].*)?|[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+(?:\\.[0-9_]*)?|[-+]?(?:[0-9][0-9_]*)?\\.?[0-9_]+(?:e[-+]?[0-9]+)?)$", "i");
-  var PLAIN = /^[A-Za-z][A-Za-z0-9_ ".=\[\]()\/-]*$/;
   function needsQuotes(s) {
-    if (s.length > 5 && s.charCodeAt(s.length - 1) !== 32 && s !== "Infinity" && PLAIN.test(s)) return false;
-    return s === "" || UNSAFE_START.test(s) || UNSAFE_ANYWHERE.test(s) || CONTROL.test(s) || /[\n\r\t]/.test(s) || !Number.isNaN(Number(s)) || TYPED.test(s);
+    return plainScalar(s) ? false : s === "" || UNSAFE_START.test(s) || UNSAFE_ANYWHERE.test(s) || CONTROL.test(s) || /[\n\r\t]/.test(s) || !Number.isNaN(Number(s)) || TYPED.test(s);
   }
-  var RAW = /["\\\u0000-\u001f\u007f-\u009f\u2028\u2029\ufeff\ud800-\udfff]/;
+  var PLAIN_PUNCTUATION = `!"$%&'()*+,-./;<=>?@[\\]^_|~`;
+  var PLAIN_CHAR = new Uint8Array(128);
+  for (let c = 48; c < 58; c++) PLAIN_CHAR[c] = 1;
+  for (let c = 65; c < 91; c++) PLAIN_CHAR[c] = PLAIN_CHAR[c + 32] = 1;
+  for (let i = 0; i < PLAIN_PUNCTUATION.length; i++) PLAIN_CHAR[PLAIN_PUNCTUATION.charCodeAt(i)] = 1;
+  function plainScalar(s) {
+    const n = s.length;
+    if (n <= 5) return false;
+    const c0 = s.charCodeAt(0);
+    if (!(c0 >= 65 && c0 <= 90) && !(c0 >= 97 && c0 <= 122)) return false;
+    if (c0 === 73) return false;
+    for (let i = 1; i < n; i++) {
+      const c = s.charCodeAt(i);
+      if (c === 32) {
+        if (i === n - 1 || s.charCodeAt(i + 1) === 32) return false;
+      } else if (c >= 128 || PLAIN_CHAR[c] === 0) {
+        return false;
+      }
+    }
+    return true;
+  }
   function quoted(s) {
-    if (!RAW.test(s)) return '"' + s + '"';
+    if (printableAscii(s)) return '"' + s + '"';
     return JSON.stringify(s).replace(
       /[\u007f-\u009f\u2028\u2029\ufeff]/g,
       (c) => "\\u" + c.charCodeAt(0).toString(16).padStart(4, "0")
     );
+  }
+  function printableAscii(s) {
+    for (let i = 0; i < s.length; i++) {
+      const c = s.charCodeAt(i);
+      if (c < 32 || c > 126 || c === 34 || c === 92) return false;
+    }
+    return true;
   }
   function yamlValue(s) {
     const str = String(s);
@@ -1897,8 +2215,9 @@
     "tab"
   ]);
   var Sep = class {
-    constructor(el) {
+    constructor(el, display) {
       this.el = el;
+      this.display = display === void 0 ? null : display;
     }
   };
   function finish(ctx, node) {
@@ -1922,8 +2241,8 @@
       }
       if (c instanceof Sep) {
         if (text !== null && !isSpace(text.charCodeAt(text.length - 1))) {
-          if (pending === null) pending = [c.el];
-          else pending.push(c.el);
+          if (pending === null) pending = [c];
+          else pending.push(c);
         }
         continue;
       }
@@ -1959,10 +2278,10 @@
       return;
     }
   }
-  function anyBlock(ctx, els) {
-    for (let i = 0; i < els.length; i++) {
-      const d = ctx.display(els[i]);
-      if (d !== "contents" && !d.startsWith("inline")) return true;
+  function anyBlock(ctx, seps) {
+    for (let i = 0; i < seps.length; i++) {
+      const d = seps[i].display !== null ? seps[i].display : ctx.display(seps[i].el);
+      if (d !== "contents" && d !== "none" && !d.startsWith("inline")) return true;
     }
     return false;
   }
@@ -2006,6 +2325,7 @@
     "rowgroup"
   ]);
   var TABLE_PARTS = /* @__PURE__ */ new Set(["row", "cell", "gridcell", "columnheader", "rowheader"]);
+  var LEAF_TAGS = /* @__PURE__ */ new Set(["img", "br", "wbr"]);
   var SHADOW_HOSTS = /* @__PURE__ */ new Set([
     "article",
     "aside",
@@ -2032,6 +2352,8 @@
   var W_NO_TEXT = 32;
   var W_NAMED = 64;
   var W_BOXED = 128;
+  var W_GEOMETRY = 256;
+  var W_FLOW = 512;
   var NAMING_TAGS = /* @__PURE__ */ new Set(["label", "legend", "caption", "figcaption", "fieldset", "figure", "table"]);
   var TAIL = 3;
   function snapshot(env, options2) {
@@ -2041,6 +2363,7 @@
     const fromLine = opts.fromLine == null ? 0 : Math.max(0, opts.fromLine | 0);
     let slack = opts.depth == null ? 1.5 : Infinity;
     const ctx = new Ctx();
+    ctx.rects = env.building ? env.building.rects : null;
     for (; ; ) {
       const budget = maxChars === Infinity || slack > 10 ? null : { fromLine, cutChars: maxChars, maxChars: maxChars * slack + 512, lines: 0, chars: 0, stopped: false };
       const r = snapshotOnce(ctx, env, opts, budget);
@@ -2098,7 +2421,7 @@
         ctx.enterTree(shadowRoot2);
         walk.inDocument = false;
       }
-      visitElement(walk, rootEl, elementTag(rootEl), top, 0, true);
+      visitElement(walk, rootEl, elementTag(rootEl), top, opts.root == null && ctx.geometry ? W_GEOMETRY : 0, true);
     }
     finish(ctx, top);
     const depth = opts.depth == null ? Infinity : Math.max(0, opts.depth | 0);
@@ -2192,7 +2515,8 @@
     const html = ns === HTML_NS;
     const role = getRole(el, void 0, plain, tag, html);
     const named2 = (inherited & W_NAMED) !== 0 || keepsFlags(tag, role, names);
-    let flags = ctx.walkFlags(
+    const leaf = plain && html && !walk.editable && LEAF_TAGS.has(tag) && FLATTENED.has(role);
+    const flags = ctx.walkFlags(
       el,
       inherited,
       read,
@@ -2200,22 +2524,26 @@
       direct,
       named2,
       html && boxByMarkup(tag, names),
-      !read && (inherited & W_BOXED) !== 0
+      !read && (inherited & W_BOXED) !== 0,
+      leaf
     );
     const boxed = ctx.childBoxed;
     if ((flags & F_NONE) !== 0) return;
-    if ((flags & F_POINTER_UNKNOWN) !== 0 && !(INTERACTIVE_ROLES.has(role) && plain && direct && shadow === null && tag !== "slot" && el.firstElementChild === null)) {
-      flags = ctx.resolvePointer(el, flags);
-    }
     const visible = (flags & F_HIDDEN) === 0;
     const pointer = (flags & F_POINTER) !== 0;
     const disabled = (inherited & W_DISABLED) !== 0 || !plain && ariaToken(el, "aria-disabled") === "true";
     const labelling = html && tag === "label" && labelsRenderedControl(ctx, el);
-    const childInherited = flags & F_INHERITED | (disabled ? W_DISABLED : 0) | ((inherited & W_NO_TEXT) !== 0 || labelling ? W_NO_TEXT : 0) | (named2 ? W_NAMED : 0) | (boxed ? W_BOXED : 0);
+    const childInherited = flags & F_INHERITED | (disabled ? W_DISABLED : 0) | ((inherited & W_NO_TEXT) !== 0 || labelling ? W_NO_TEXT : 0) | (named2 ? W_NAMED : 0) | (boxed ? W_BOXED : 0) | geometryBits(ctx, el, tag, html, names, shadow, inherited);
     if (shadow) collectOwned(walk, fragQuerySelectorAll(shadow, "[aria-owns]"), null);
     const outermostPointer = pointer && (inherited & F_POINTER) === 0 && !labelling;
-    const wantsRef = visible && isRefWorthy(el, tag, role, outermostPointer, plain, walk.editable, html) && isActionable(ctx, el, flags);
+    const refWorthy = visible && isRefWorthy(el, tag, role, outermostPointer, plain, walk.editable, html);
+    if (refWorthy && boxed && (inherited & W_FLOW) !== 0 && !ctx.geomCandidates.has(el) && boxByGeometry(el, tag)) {
+      ctx.knowBox(el);
+    }
+    const wantsRef = refWorthy && isActionable(ctx, el, flags);
     const node = visible && (wantsRef || !FLATTENED.has(role)) ? createNode(walk, el, tag, html, role, wantsRef, disabled, plain) : null;
+    const display = (named2 || node === null) && boxed && (inherited & W_FLOW) !== 0 && html && UA_DISPLAY.has(tag) && !ctx.geomCandidates.has(el) ? UA_DISPLAY.get(tag) : void 0;
+    if (named2 && display !== void 0) ctx.knowDisplay(el, display);
     if (node !== null && walk.budget !== null) {
       spend(walk, 1, role.length + node.states.length + (wantsRef ? 14 : 4));
     }
@@ -2227,7 +2555,7 @@
       return;
     }
     const target = node || parent;
-    const sep = node ? null : new Sep(el);
+    const sep = node ? null : new Sep(el, display);
     if (sep) target.children.push(sep);
     let childText2;
     const plainTree = walk.inDocument && walk.plainDocument;
@@ -2249,6 +2577,12 @@
       if (walk.budget !== null) spend(walk, 0, node.name.length + (node.url === null ? 0 : node.url.length));
       parent.children.push(node);
     }
+  }
+  function geometryBits(ctx, el, tag, html, names, shadow, inherited) {
+    if ((inherited & W_GEOMETRY) === 0 || !html || shadow !== null || !GEOMETRY_TAGS.has(tag) || names !== null && names.includes("style")) {
+      return 0;
+    }
+    return ctx.boxAll || ctx.boxCandidates.has(el) ? W_GEOMETRY : W_GEOMETRY | W_FLOW;
   }
   function keepsFlags(tag, role, names) {
     return NAME_FROM_CONTENT.has(role) || NAMING_TAGS.has(tag) || names !== null && names.includes("id");
@@ -2379,7 +2713,7 @@
       if (walk.count >= walk.limit) return;
       if (walk.owned.get(owned) !== el || walk.ownedDone.has(owned)) continue;
       walk.ownedDone.add(owned);
-      visitElement(walk, owned, elementTag(owned), target, inherited, true);
+      visitElement(walk, owned, elementTag(owned), target, inherited & ~(W_GEOMETRY | W_FLOW), true);
     }
   }
   function isRefWorthy(el, tag, role, outermostPointer, plain, editable, html) {
@@ -2405,6 +2739,76 @@
       default:
         return editable !== false && isContentEditable(el);
     }
+  }
+
+  // src/still.js
+  var MIN_CHUNK = 8;
+  function beginSeen() {
+    return {
+      rects: /* @__PURE__ */ new WeakMap(),
+      refEls: [],
+      walkMark: { framed: false },
+      sampled: /* @__PURE__ */ new WeakMap(),
+      live: true
+    };
+  }
+  function endSeen(seen) {
+    requestAnimationFrame(() => {
+      seen.walkMark.framed = true;
+    });
+    const els = seen.refEls;
+    seen.refEls = null;
+    if (els.length === 0 || typeof requestIdleCallback !== "function") return;
+    let i = 0;
+    const chunk = (deadline) => {
+      if (!seen.live) return;
+      const mark = { framed: false };
+      let n = 0;
+      while (i < els.length && (n < MIN_CHUNK || deadline.timeRemaining() > 1)) {
+        const el = els[i++];
+        if (seen.rects.has(el)) continue;
+        n++;
+        try {
+          seen.sampled.set(el, { rect: getBoundingClientRect(el), mark });
+        } catch (e) {
+        }
+      }
+      requestAnimationFrame(() => {
+        mark.framed = true;
+      });
+      if (i < els.length) requestIdleCallback(chunk);
+    };
+    requestIdleCallback(chunk);
+  }
+  function dropSeen(seen) {
+    if (seen !== null) seen.live = false;
+  }
+  function animatedAround(el) {
+    let list;
+    try {
+      list = document.getAnimations();
+    } catch (e) {
+      return true;
+    }
+    if (list.length === 0) return false;
+    const targets = /* @__PURE__ */ new Set();
+    for (let i = 0; i < list.length; i++) {
+      const effect = list[i].effect;
+      if (effect && effect.target) targets.add(effect.target);
+    }
+    for (let n = el; n !== null; n = flatParent(n)) {
+      if (targets.has(n)) return true;
+    }
+    return false;
+  }
+  function boxBeforeFrame(seen, el) {
+    if (seen === null || animatedAround(el)) return void 0;
+    if (seen.walkMark.framed) {
+      const r = seen.rects.get(el);
+      if (r !== void 0) return r;
+    }
+    const s = seen.sampled.get(el);
+    return s !== void 0 && s.mark.framed ? s.rect : void 0;
   }
 
   // src/actions.js
@@ -2539,7 +2943,12 @@
           el.scrollIntoView({ block: "center", inline: "center", behavior: "instant" });
           r = getBoundingClientRect(el);
         }
-        if (opts.still === false || last && sameRect(r, last)) return { el, rect: r };
+        if (opts.still === false) return { el, rect: r, stillBy: null };
+        if (last !== null && sameRect(r, last)) return { el, rect: r, stillBy: "frame" };
+        if (last === null) {
+          const before = boxBeforeFrame(env.seen, el);
+          if (before !== void 0 && sameRect(r, before)) return { el, rect: r, stillBy: "snapshot" };
+        }
         last = r;
         reason = "is still moving";
       }
@@ -2707,12 +3116,14 @@
         return { miss: missReport(desc, tried) };
       },
       // Waits until ref can take a press, then { x, y, role, name, tag,
-      // covered } with the point in this frame's viewport: the centre, or
-      // opts.position from the element's top-left corner.  covered names
-      // what a press there would reach instead (opts.hit).
+      // covered, still_by } with the point in this frame's viewport: the
+      // centre, or opts.position from the element's top-left corner.  covered
+      // names what a press there would reach instead (opts.hit); still_by
+      // says how the element was seen holding still ('snapshot' or 'frame',
+      // see waitActionable).
       async actionPoint(ref, opts) {
         const o = opts || {};
-        const { el, rect } = await waitActionable(env, ref, { timeout: o.timeout, enabled: o.enabled !== false });
+        const { el, rect, stillBy } = await waitActionable(env, ref, { timeout: o.timeout, enabled: o.enabled !== false });
         let x;
         let y;
         if (o.position) {
@@ -2726,7 +3137,7 @@
           x = (l + r) / 2;
           y = (t + b) / 2;
         }
-        const out = Object.assign({ x, y, covered: null }, describeEl(el));
+        const out = Object.assign({ x, y, covered: null, still_by: stillBy }, describeEl(el));
         if (o.hit !== false) out.covered = coverAt(el, x, y);
         return out;
       },
@@ -2933,7 +3344,7 @@
   function method2(proto, key) {
     return uncurry2(proto[key]);
   }
-  var firstElementChild = getter2(Element.prototype, "firstElementChild");
+  var firstElementChild2 = getter2(Element.prototype, "firstElementChild");
   var nextElementSibling = getter2(Element.prototype, "nextElementSibling");
   var fragFirstElementChild = getter2(DocumentFragment.prototype, "firstElementChild");
   var childElementCount = getter2(Element.prototype, "childElementCount");
@@ -3033,7 +3444,7 @@
       }
     }
     const shadowCount = out.length;
-    for (let c = firstElementChild(el); c !== null; c = nextElementSibling(c)) {
+    for (let c = firstElementChild2(el); c !== null; c = nextElementSibling(c)) {
       if (!isSkipped(c)) out.push(c);
     }
     out.shadowCount = shadowCount;
@@ -3817,7 +4228,7 @@
       for (const e of cands) {
         if (skipsText(e) || !m(this.texts.get(e))) continue;
         let inner = false;
-        for (let c = firstElementChild(e); c !== null && !inner; c = nextElementSibling(c)) {
+        for (let c = firstElementChild2(e); c !== null && !inner; c = nextElementSibling(c)) {
           inner = m(this.texts.get(c));
         }
         const shadow = shadowRoot(e);
@@ -4287,7 +4698,7 @@
     const tag = localName(el);
     let k = 0;
     let index = 0;
-    let c = nodeType(p) === ELEMENT_NODE ? firstElementChild(p) : fragFirstElementChild(p);
+    let c = nodeType(p) === ELEMENT_NODE ? firstElementChild2(p) : fragFirstElementChild(p);
     for (; c !== null; c = nextElementSibling(c)) {
       if (localName(c) !== tag) continue;
       k++;
@@ -4820,13 +5231,22 @@
       }
       return hit.element;
     }
-    const env = { refs, frameKeys, resolve };
+    const env = { refs, frameKeys, resolve, seen: null, building: null };
     const instance2 = {
       version: VERSION,
       prefix,
       // { text, element_count, ref_count, unmeasurable, frames }.
       snapshot(opts) {
-        const r = snapshot(env, opts);
+        env.building = beginSeen();
+        let r;
+        try {
+          r = snapshot(env, opts);
+        } finally {
+          dropSeen(env.seen);
+          env.seen = env.building;
+          env.building = null;
+          endSeen(env.seen);
+        }
         warmUpDone();
         return r;
       },

@@ -13,6 +13,7 @@ import { getRole } from './roles.js';
 import { accessibleName } from './name.js';
 import { Ctx, isHiddenForAria } from './visibility.js';
 import { badArgument, bridgeError } from './errors.js';
+import { boxBeforeFrame } from './still.js';
 
 const DEFAULT_TIMEOUT = 30000;
 const TEXT_INPUTS = new Set(['', 'text', 'search', 'email', 'url', 'tel', 'password', 'number',
@@ -142,9 +143,13 @@ const WAIT_ERRORS = { 'is not visible': 'ElementNotVisible', 'is disabled': 'Ele
 
 // Waits until the element of ref is visible, enabled (opts.enabled),
 // editable (opts.editable) and holds still for one frame (unless
-// opts.still is false: keys aim at no point), scrolling it into view.  Resolves { el, rect }; rejects with ElementNotVisible,
-// ElementNotEnabled or Timeout saying what was missing, or StaleRef when the
-// element goes away meanwhile.
+// opts.still is false: keys aim at no point), scrolling it into view.
+// Holding still means the same box on both sides of a frame's start: the
+// box the latest snapshot found (see still.js), when a frame has begun
+// since, or else the box now and after the next frame.  Resolves { el, rect, stillBy }
+// (stillBy: 'snapshot', 'frame' or null when not asked); rejects with
+// ElementNotVisible, ElementNotEnabled or Timeout saying what was missing,
+// or StaleRef when the element goes away meanwhile.
 async function waitActionable(env, ref, opts) {
   const { t, at } = deadlineOf(opts);
   let last = null;
@@ -164,7 +169,12 @@ async function waitActionable(env, ref, opts) {
         r = N.getBoundingClientRect(el);
       }
       // Keys do not aim at a point: typing needs no still element.
-      if (opts.still === false || (last && sameRect(r, last))) return { el, rect: r };
+      if (opts.still === false) return { el, rect: r, stillBy: null };
+      if (last !== null && sameRect(r, last)) return { el, rect: r, stillBy: 'frame' };
+      if (last === null) {
+        const before = boxBeforeFrame(env.seen, el);
+        if (before !== undefined && sameRect(r, before)) return { el, rect: r, stillBy: 'snapshot' };
+      }
       last = r;
       reason = 'is still moving';
     }
@@ -343,12 +353,14 @@ export function actionMethods(env) {
     },
 
     // Waits until ref can take a press, then { x, y, role, name, tag,
-    // covered } with the point in this frame's viewport: the centre, or
-    // opts.position from the element's top-left corner.  covered names
-    // what a press there would reach instead (opts.hit).
+    // covered, still_by } with the point in this frame's viewport: the
+    // centre, or opts.position from the element's top-left corner.  covered
+    // names what a press there would reach instead (opts.hit); still_by
+    // says how the element was seen holding still ('snapshot' or 'frame',
+    // see waitActionable).
     async actionPoint(ref, opts) {
       const o = opts || {};
-      const { el, rect } = await waitActionable(env, ref, { timeout: o.timeout, enabled: o.enabled !== false });
+      const { el, rect, stillBy } = await waitActionable(env, ref, { timeout: o.timeout, enabled: o.enabled !== false });
       let x;
       let y;
       if (o.position) {
@@ -362,7 +374,7 @@ export function actionMethods(env) {
         x = (l + r) / 2;
         y = (t + b) / 2;
       }
-      const out = Object.assign({ x, y, covered: null }, describeEl(el));
+      const out = Object.assign({ x, y, covered: null, still_by: stillBy }, describeEl(el));
       if (o.hit !== false) out.covered = coverAt(el, x, y);
       return out;
     },

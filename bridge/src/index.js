@@ -16,6 +16,7 @@ import { badArgument, bridgeError, checkKeys } from './errors.js';
 import { Ctx, F_POINTER, isActionable, isHiddenForAria } from './visibility.js';
 import { actionMethods } from './actions.js';
 import { structureMethods } from './structure.js';
+import { beginSeen, dropSeen, endSeen } from './still.js';
 import { scheduleWarmUp, warmUpDone } from './warm.js';
 
 /* global __VDX_VERSION__ */
@@ -72,7 +73,9 @@ function create(options) {
     return hit.element;
   }
 
-  const env = { refs, frameKeys, resolve };
+  // seen: the boxes of the latest snapshot (see still.js); building: the
+  // record the running snapshot fills.
+  const env = { refs, frameKeys, resolve, seen: null, building: null };
 
   const instance = {
     version: VERSION,
@@ -80,7 +83,16 @@ function create(options) {
 
     // { text, element_count, ref_count, unmeasurable, frames }.
     snapshot(opts) {
-      const r = snapshot(env, opts);
+      env.building = beginSeen();
+      let r;
+      try {
+        r = snapshot(env, opts);
+      } finally {
+        dropSeen(env.seen);
+        env.seen = env.building;
+        env.building = null;
+        endSeen(env.seen);
+      }
       warmUpDone();
       return r;
     },

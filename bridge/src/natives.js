@@ -65,6 +65,10 @@ export const docActiveElement = getter(Document.prototype, 'activeElement');
 export const shadowActiveElement = getter(ShadowRoot.prototype, 'activeElement');
 export const documentElement = getter(Document.prototype, 'documentElement');
 export const docContentType = getter(Document.prototype, 'contentType');
+export const docFonts = getter(Document.prototype, 'fonts');
+export const firstElementChild = getter(DocumentFragment.prototype, 'firstElementChild');
+export const docFullscreenElement = getter(Document.prototype, 'fullscreenElement');
+export const fontSetSize = getter(FontFaceSet.prototype, 'size');
 
 // Style.
 const winGetComputedStyle = uncurry(window.getComputedStyle);

@@ -5,15 +5,16 @@
 // scanTree(root) answers two questions about a tree's author sheets:
 //   pseudo   whether any rule may give a ::before or ::after its content;
 //   transform whether any rule or inline style may set text-transform;
-//   inherit  the selectors of the rules that set pointer-events or
-//            visibility, or null when the rules that set one of the three
-//            inherited properties below cannot all be known (an
+//   inherit  the selectors of the rules that set cursor, pointer-events or
+//            visibility, or null when they cannot all be known (an
 //            unreadable sheet, :host, ::slotted, ::part, @scope, nested
-//            rules or keyframes that set one of them);
-//   cursor   the selectors of the rules that set cursor and neither of
-//            the other two (null with inherit).
+//            rules or keyframes that set one of them); inheritSet, which
+//            of the three they set (INHERIT_* bits).
 //   box      the selectors of the rules that set display or
 //            content-visibility, or null as for inherit.
+//   geom     the selectors of the rules that may change the geometry of
+//            the elements they match, or null when a rule may empty the
+//            box of other elements (see geometry.js).
 // The three properties are inherited, so an element that no rule, inline
 // style, presentation attribute or user-agent rule targets has its parent's
 // values; only the elements addCandidates() returns and those whose markup
@@ -22,6 +23,7 @@
 // lays its children out, has a box when its markup says so (boxByMarkup).
 
 import * as N from './natives.js';
+import { scanGeometry, scanLooseGeometry } from './geometry.js';
 
 const PSEUDO_SELECTOR = /:(?:before|after)\b/i;
 const CROSS_TREE = /:host|::slotted|::part/i;
@@ -65,10 +67,13 @@ function setsInherited(style) {
   return !!(style.cursor || style.pointerEvents || style.visibility);
 }
 
-// Whether a declaration block that sets one of the three (setsInherited)
-// sets more than cursor.
-function setsVisibility(style) {
-  return !!(style.pointerEvents || style.visibility);
+// Which of the three a declaration block sets (INHERIT_* bits).
+export const INHERIT_CURSOR = 1;
+export const INHERIT_EVENTS = 2;
+export const INHERIT_VISIBILITY = 4;
+function inheritedSet(style) {
+  return (style.cursor ? INHERIT_CURSOR : 0) | (style.pointerEvents ? INHERIT_EVENTS : 0) |
+    (style.visibility ? INHERIT_VISIBILITY : 0);
 }
 
 // Whether a declaration block may take an element's box away, or its
@@ -89,14 +94,18 @@ function scanRules(rules, scan, nested) {
       if (r.style && r.style.textTransform) scan.transform = true;
       const flat = !nested && !CROSS_TREE.test(selector);
       if (r.style && setsInherited(r.style) && scan.inherit !== null) {
-        if (!flat) scan.inherit = scan.cursor = null;
-        else if (setsVisibility(r.style)) scan.inherit.push(selector);
-        else scan.cursor.push(selector);
+        if (flat) {
+          scan.inherit.push(selector);
+          scan.inheritSet |= inheritedSet(r.style);
+        } else {
+          scan.inherit = null;
+        }
       }
       if (r.style && setsBox(r.style) && scan.box !== null) {
         if (flat) scan.box.push(selector);
         else scan.box = null;
       }
+      scanGeometry(scan, selector, r.style, flat);
       if (r.cssRules && r.cssRules.length > 0) scanRules(r.cssRules, scan, true);
       continue;
     }
@@ -105,8 +114,9 @@ function scanRules(rules, scan, nested) {
       continue;
     }
     if (r.keyText !== undefined) { // a keyframe
-      if (r.style && setsInherited(r.style)) scan.inherit = scan.cursor = null;
+      if (r.style && setsInherited(r.style)) scan.inherit = null;
       if (r.style && setsBox(r.style)) scan.box = null;
+      scanLooseGeometry(scan, r.style);
       continue;
     }
     if (r.cssRules && r.cssRules.length > 0) {
@@ -114,8 +124,9 @@ function scanRules(rules, scan, nested) {
       scanRules(r.cssRules, scan, nested || r.start !== undefined);
     } else if (r.style) {
       // declarations nested in a style rule's group rule
-      if (setsInherited(r.style)) scan.inherit = scan.cursor = null;
+      if (setsInherited(r.style)) scan.inherit = null;
       if (setsBox(r.style)) scan.box = null;
+      scanLooseGeometry(scan, r.style);
     }
   }
 }
@@ -128,16 +139,19 @@ function scanSheet(sheet, scan) {
     // A cross-origin sheet cannot be read: assume it does everything.
     scan.pseudo = true;
     scan.transform = true;
-    scan.inherit = scan.cursor = null;
+    scan.inherit = null;
     scan.box = null;
+    scan.geom = null;
     return;
   }
   if (rules) scanRules(rules, scan, false);
 }
 
-// { pseudo, transform, inherit, cursor, box } for the author sheets of root.
+// { pseudo, inherit } for the author sheets of root.
 export function scanTree(root) {
-  const scan = { pseudo: false, transform: false, inherit: [], cursor: [], box: [], entered: false };
+  const scan = {
+    pseudo: false, transform: false, inherit: [], inheritSet: 0, box: [], geom: [], entered: false,
+  };
   const lists = [root.styleSheets, root.adoptedStyleSheets];
   for (let l = 0; l < lists.length; l++) {
     const list = lists[l];
@@ -189,19 +203,26 @@ export function markupStyle(el, tag, names, direct, html, editable) {
 }
 
 // The elements of root that a rule of its sheets may give a cursor,
-// pointer-events or visibility of their own (selectors: scan.inherit, or
-// scan.cursor for cursor alone), or whose box a rule may take away
-// (scan.box), added to the set out (the
+// pointer-events or visibility of their own (selectors: scan.inherit), or
+// whose box a rule may take away (scan.box), added to the set out (the
 // elements whose markup may, see markupStyle and boxByMarkup, are told
 // apart during the walk).  Returns false when that cannot be told (every
-// element must then be read).
-export function addCandidates(root, selectors, out) {
+// element must then be read).  `only`, when given, is a compound selector
+// that limits the elements looked for; the list is then first parsed as
+// is (on one element), since :is() would drop a selector it cannot parse.
+export function addCandidates(root, selectors, out, only) {
   if (selectors === null) return false;
   if (selectors.length === 0) return true;
+  const joined = selectors.join(',');
+  const doc = N.nodeType(root) === N.DOCUMENT_NODE;
   let list;
   try {
-    list = N.nodeType(root) === N.DOCUMENT_NODE ? N.docQuerySelectorAll(root, selectors.join(','))
-      : N.fragQuerySelectorAll(root, selectors.join(','));
+    if (only !== undefined) {
+      const probe = doc ? N.documentElement(root) : N.firstElementChild(root);
+      if (probe !== null) N.matches(probe, joined);
+    }
+    const query = only === undefined ? joined : only + ':is(' + joined + ')';
+    list = doc ? N.docQuerySelectorAll(root, query) : N.fragQuerySelectorAll(root, query);
   } catch (e) {
     return false;
   }

@@ -15,11 +15,12 @@ import {
 } from './roles.js';
 import { accessibleName, plainContentName, textNamed } from './name.js';
 import {
-  Ctx, F_HIDDEN, F_INHERITED, F_NONE, F_POINTER, F_POINTER_UNKNOWN, isActionable, isClosedDetailsContent,
+  Ctx, F_HIDDEN, F_INHERITED, F_NONE, F_POINTER, isActionable, isClosedDetailsContent,
   isHiddenForAria, isHiddenFromAllUsers, neverRendered,
 } from './visibility.js';
 import { render } from './text.js';
 import { boxByMarkup, markupStyle } from './sheets.js';
+import { boxByGeometry, GEOMETRY_TAGS, UA_DISPLAY } from './geometry.js';
 import { checkKeys } from './errors.js';
 import { capOptions, fillControl, statesOf } from './states.js';
 import { finish, Sep } from './tidy.js';
@@ -31,6 +32,9 @@ const FLATTENED = new Set([
 ]);
 
 const TABLE_PARTS = new Set(['row', 'cell', 'gridcell', 'columnheader', 'rowheader']);
+
+// Void elements that, flattened, leave only a Sep in the snapshot.
+const LEAF_TAGS = new Set(['img', 'br', 'wbr']);
 
 // The elements that can host a shadow root besides custom elements (DOM,
 // attachShadow): any other element's shadowRoot is null, unread.
@@ -48,6 +52,11 @@ const W_DISABLED = 16;  // an ancestor has aria-disabled=true
 const W_NO_TEXT = 32;   // text is left out (inside a label of a rendered control)
 const W_NAMED = 64;     // a name may be computed from an ancestor's content
 const W_BOXED = 128;    // the flat-tree parent has a box laying out its children
+// The flat-tree ancestors keep the user-agent geometry, and the parent also
+// its display (see geometry.js).  Neither holds for an element visited
+// outside its parent (aria-owns).
+const W_GEOMETRY = 256;
+const W_FLOW = 512;
 
 // Tags whose content may name them or another element (see keepsFlags).
 const NAMING_TAGS = new Set(['label', 'legend', 'caption', 'figcaption', 'fieldset', 'figure', 'table']);
@@ -75,6 +84,7 @@ export function snapshot(env, options) {
   // lines are not text) it would stop far too soon: such a walk is whole.
   let slack = opts.depth == null ? 1.5 : Infinity;
   const ctx = new Ctx();
+  ctx.rects = env.building ? env.building.rects : null;
   for (;;) {
     const budget = maxChars === Infinity || slack > 10 ? null
       : { fromLine, cutChars: maxChars, maxChars: maxChars * slack + 512, lines: 0, chars: 0, stopped: false };
@@ -138,7 +148,7 @@ function snapshotOnce(ctx, env, opts, budget) {
       ctx.enterTree(shadowRoot);
       walk.inDocument = false;
     }
-    visitElement(walk, rootEl, elementTag(rootEl), top, 0, true);
+    visitElement(walk, rootEl, elementTag(rootEl), top, opts.root == null && ctx.geometry ? W_GEOMETRY : 0, true);
   }
   finish(ctx, top);
   const depth = opts.depth == null ? Infinity : Math.max(0, opts.depth | 0);
@@ -272,17 +282,13 @@ function visitElement(walk, el, tag, parent, inherited, read) {
   const html = ns === N.HTML_NS;
   const role = getRole(el, undefined, plain, tag, html);
   const named = (inherited & W_NAMED) !== 0 || keepsFlags(tag, role, names);
-  let flags = ctx.walkFlags(el, inherited, read, markupStyle(el, tag, names, direct, html, walk.editable),
-    direct, named, html && boxByMarkup(tag, names), !read && (inherited & W_BOXED) !== 0);
+  // Not ref-worthy whatever its style (no tabindex, no editing, no
+  // cursor of its own), so nothing but its Sep depends on its box.
+  const leaf = plain && html && !walk.editable && LEAF_TAGS.has(tag) && FLATTENED.has(role);
+  const flags = ctx.walkFlags(el, inherited, read, markupStyle(el, tag, names, direct, html, walk.editable),
+    direct, named, html && boxByMarkup(tag, names), !read && (inherited & W_BOXED) !== 0, leaf);
   const boxed = ctx.childBoxed;
   if ((flags & F_NONE) !== 0) return;
-  // A rule may give el its own cursor: it changes nothing printed for a
-  // widget (a ref either way) with no element in it, so only other
-  // elements read it.
-  if ((flags & F_POINTER_UNKNOWN) !== 0 && !(INTERACTIVE_ROLES.has(role) && plain && direct &&
-      shadow === null && tag !== 'slot' && el.firstElementChild === null)) {
-    flags = ctx.resolvePointer(el, flags);
-  }
   const visible = (flags & F_HIDDEN) === 0;
   const pointer = (flags & F_POINTER) !== 0;
   const disabled = (inherited & W_DISABLED) !== 0 || (!plain && ariaToken(el, 'aria-disabled') === 'true');
@@ -291,15 +297,24 @@ function visitElement(walk, el, tag, parent, inherited, read) {
   const labelling = html && tag === 'label' && labelsRenderedControl(ctx, el);
   const childInherited = (flags & F_INHERITED) | (disabled ? W_DISABLED : 0) |
     ((inherited & W_NO_TEXT) !== 0 || labelling ? W_NO_TEXT : 0) | (named ? W_NAMED : 0) |
-    (boxed ? W_BOXED : 0);
+    (boxed ? W_BOXED : 0) | geometryBits(ctx, el, tag, html, names, shadow, inherited);
 
   if (shadow) collectOwned(walk, N.fragQuerySelectorAll(shadow, '[aria-owns]'), null);
 
   const outermostPointer = pointer && (inherited & F_POINTER) === 0 && !labelling;
-  const wantsRef = visible &&
-    isRefWorthy(el, tag, role, outermostPointer, plain, walk.editable, html) && isActionable(ctx, el, flags);
+  const refWorthy = visible && isRefWorthy(el, tag, role, outermostPointer, plain, walk.editable, html);
+  if (refWorthy && boxed && (inherited & W_FLOW) !== 0 && !ctx.geomCandidates.has(el) &&
+      boxByGeometry(el, tag)) {
+    ctx.knowBox(el);
+  }
+  const wantsRef = refWorthy && isActionable(ctx, el, flags);
   const node = visible && (wantsRef || !FLATTENED.has(role))
     ? createNode(walk, el, tag, html, role, wantsRef, disabled, plain) : null;
+  // Its display, which a name from content or a Sep may ask for, is the
+  // user-agent's where the geometry proof holds (see geometry.js).
+  const display = (named || node === null) && boxed && (inherited & W_FLOW) !== 0 && html &&
+    UA_DISPLAY.has(tag) && !ctx.geomCandidates.has(el) ? UA_DISPLAY.get(tag) : undefined;
+  if (named && display !== undefined) ctx.knowDisplay(el, display);
   if (node !== null && walk.budget !== null) {
     spend(walk, 1, role.length + node.states.length + (wantsRef ? 14 : 4));
   }
@@ -313,7 +328,7 @@ function visitElement(walk, el, tag, parent, inherited, read) {
   }
 
   const target = node || parent;
-  const sep = node ? null : new Sep(el);
+  const sep = node ? null : new Sep(el, display);
   if (sep) target.children.push(sep);
   // The text of a link, heading or button that may be named by it is
   // read once, by the walk (see plainContentName).
@@ -341,6 +356,20 @@ function visitElement(walk, el, tag, parent, inherited, read) {
     if (walk.budget !== null) spend(walk, 0, node.name.length + (node.url === null ? 0 : node.url.length));
     parent.children.push(node);
   }
+}
+
+// The W_GEOMETRY and W_FLOW bits for the children of el (an element of
+// tag `tag`, html, with attribute names `names` and shadow root `shadow`)
+// whose own bits are `inherited`: the user-agent geometry passes through
+// the GEOMETRY_TAGS of HTML without an inline style or a shadow tree, and
+// such an element lays its children out in flow unless a rule may give it
+// a display.
+function geometryBits(ctx, el, tag, html, names, shadow, inherited) {
+  if ((inherited & W_GEOMETRY) === 0 || !html || shadow !== null || !GEOMETRY_TAGS.has(tag) ||
+      (names !== null && names.includes('style'))) {
+    return 0;
+  }
+  return ctx.boxAll || ctx.boxCandidates.has(el) ? W_GEOMETRY : W_GEOMETRY | W_FLOW;
 }
 
 // True when a name computation may later ask for the style flags of an
@@ -515,7 +544,7 @@ function visitOwned(walk, el, target, inherited) {
     if (walk.count >= walk.limit) return;
     if (walk.owned.get(owned) !== el || walk.ownedDone.has(owned)) continue;
     walk.ownedDone.add(owned);
-    visitElement(walk, owned, elementTag(owned), target, inherited, true);
+    visitElement(walk, owned, elementTag(owned), target, inherited & ~(W_GEOMETRY | W_FLOW), true);
   }
 }
 

@@ -44,6 +44,7 @@ function renderNode(out, node, indent, depth) {
     const r = node.refTarget;
     const ref = r ? out.env.refs.assign(r.el, r.role, r.name, r.tag)
       : out.env.refs.assign(node.el, node.role, node.name, node.tag);
+    if (out.env.building) out.env.building.refEls.push(r ? r.el : node.el);
     key += ' [ref=' + ref + ']';
     out.refLines.push(out.lines.length);
   }
@@ -97,30 +98,58 @@ const TYPED = new RegExp('^(?:y|n|yes|no|true|false|on|off|null|=|<<|[-+]?\\.(?:
   '\\d{4}-\\d\\d?-\\d\\d?(?:[Tt ].*)?|[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+(?:\\.[0-9_]*)?|' +
   '[-+]?(?:[0-9][0-9_]*)?\\.?[0-9_]+(?:e[-+]?[0-9]+)?)$', 'i');
 
-// Most scalars are words, digits and the marks of a line's key: a letter
-// first, no space last, none of the characters the patterns above look
-// for.  Such a string needs quotes only when it is one of the typed words
-// (at most five letters) or "Infinity" (Number reads it), so the patterns
-// run only for the rest.
-const PLAIN = /^[A-Za-z][A-Za-z0-9_ ".=\[\]()\/-]*$/;
-
 function needsQuotes(s) {
-  if (s.length > 5 && s.charCodeAt(s.length - 1) !== 32 && s !== 'Infinity' && PLAIN.test(s)) return false;
-  return s === '' || UNSAFE_START.test(s) || UNSAFE_ANYWHERE.test(s) || CONTROL.test(s) ||
-    /[\n\r\t]/.test(s) || !Number.isNaN(Number(s)) || TYPED.test(s);
+  return plainScalar(s) ? false : s === '' || UNSAFE_START.test(s) || UNSAFE_ANYWHERE.test(s) ||
+    CONTROL.test(s) || /[\n\r\t]/.test(s) || !Number.isNaN(Number(s)) || TYPED.test(s);
+}
+
+// ASCII characters that, after the first, can make no scalar need quotes:
+// letters, digits and the punctuation of PLAIN_PUNCTUATION (not ':', '#',
+// braces or the backtick, which may).
+const PLAIN_PUNCTUATION = '!"$%&\'()*+,-./;<=>?@[\\]^_|~';
+const PLAIN_CHAR = new Uint8Array(128);
+for (let c = 48; c < 58; c++) PLAIN_CHAR[c] = 1;
+for (let c = 65; c < 91; c++) PLAIN_CHAR[c] = PLAIN_CHAR[c + 32] = 1;
+for (let i = 0; i < PLAIN_PUNCTUATION.length; i++) PLAIN_CHAR[PLAIN_PUNCTUATION.charCodeAt(i)] = 1;
+
+// True when s, by one scan, needs no quotes: it starts with an ASCII
+// letter and is longer than any word of TYPED (the longest is "false"),
+// is not "Infinity" (a Number), and holds only PLAIN_CHAR characters and
+// single spaces between them.  Anything else takes the full test.
+function plainScalar(s) {
+  const n = s.length;
+  if (n <= 5) return false;
+  const c0 = s.charCodeAt(0);
+  if (!(c0 >= 65 && c0 <= 90) && !(c0 >= 97 && c0 <= 122)) return false;
+  if (c0 === 73) return false;
+  for (let i = 1; i < n; i++) {
+    const c = s.charCodeAt(i);
+    if (c === 32) {
+      if (i === n - 1 || s.charCodeAt(i + 1) === 32) return false;
+    } else if (c >= 128 || PLAIN_CHAR[c] === 0) {
+      return false;
+    }
+  }
+  return true;
 }
 
 // A string in double quotes, escaped for both JSON and YAML (JSON leaves
 // C1 controls, U+2028/2029 and the BOM raw; YAML 1.1 reads some of them
 // as line breaks).
-// Nothing JSON or the replacement below would escape: quotes around it
-// are the whole work.
-const RAW = /["\\\u0000-\u001f\u007f-\u009f\u2028\u2029\ufeff\ud800-\udfff]/;
-
 function quoted(s) {
-  if (!RAW.test(s)) return '"' + s + '"';
+  if (printableAscii(s)) return '"' + s + '"';
   return JSON.stringify(s).replace(/[\u007f-\u009f\u2028\u2029\ufeff]/g,
     (c) => '\\u' + c.charCodeAt(0).toString(16).padStart(4, '0'));
+}
+
+// True when s holds only printable ASCII but the double quote and the
+// backslash: nothing in it needs escaping.
+function printableAscii(s) {
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 32 || c > 126 || c === 34 || c === 92) return false;
+  }
+  return true;
 }
 
 // A scalar as YAML: plain when that reads back as the same string, else

@@ -16,10 +16,12 @@ const CHILDREN_PRESENTATIONAL = new Set([
 
 // Stands in a parent's children for the start and end of a flattened
 // element: a space when that element is not inline, decided only when text
-// lies on both sides (see finish).
+// lies on both sides (see finish).  display is the element's computed
+// display when the walk knows it without a read, else null.
 export class Sep {
-  constructor(el) {
+  constructor(el, display) {
     this.el = el;
+    this.display = display === undefined ? null : display;
   }
 }
 
@@ -49,8 +51,8 @@ export function finish(ctx, node) {
     }
     if (c instanceof Sep) {
       if (text !== null && !isSpace(text.charCodeAt(text.length - 1))) {
-        if (pending === null) pending = [c.el];
-        else pending.push(c.el);
+        if (pending === null) pending = [c];
+        else pending.push(c);
       }
       continue;
     }
@@ -96,11 +98,13 @@ function mergeSummary(node) {
   }
 }
 
-// True when one of els is not laid out inline.
-function anyBlock(ctx, els) {
-  for (let i = 0; i < els.length; i++) {
-    const d = ctx.display(els[i]);
-    if (d !== 'contents' && !d.startsWith('inline')) return true;
+// True when the element of one of seps is not laid out inline.  An
+// element with display none adds nothing: the walk leaves a Sep for it
+// only when it did not check its box (a leaf, see Ctx.walkFlags).
+function anyBlock(ctx, seps) {
+  for (let i = 0; i < seps.length; i++) {
+    const d = seps[i].display !== null ? seps[i].display : ctx.display(seps[i].el);
+    if (d !== 'contents' && d !== 'none' && !d.startsWith('inline')) return true;
   }
   return false;
 }

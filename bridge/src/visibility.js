@@ -7,8 +7,12 @@
 // than silently treated as hidden.
 
 import * as N from './natives.js';
+import { GEOMETRY_TARGETS } from './geometry.js';
 import { ariaToken, attr, flatParent, isElement, tagOf } from './dom.js';
-import { addCandidates, MARKUP_NO_POINTER, MARKUP_POINTER, MARKUP_READ, scanTree } from './sheets.js';
+import {
+  addCandidates, INHERIT_CURSOR, INHERIT_EVENTS, INHERIT_VISIBILITY, MARKUP_NO_POINTER, MARKUP_POINTER,
+  MARKUP_READ, scanTree,
+} from './sheets.js';
 
 // Style flags of an element.  The last three are inherited properties.
 export const F_NONE = 1;       // display: none
@@ -16,10 +20,6 @@ export const F_HIDDEN = 2;     // visibility: hidden or collapse
 export const F_POINTER = 4;    // cursor: pointer
 export const F_NO_EVENTS = 8;  // pointer-events: none
 export const F_INHERITED = F_HIDDEN | F_POINTER | F_NO_EVENTS;
-// Set by Ctx.walkFlags instead of F_POINTER when a rule may set the
-// element's cursor and nothing else of the three: the other flags are
-// exact, and Ctx.resolvePointer reads the cursor when it matters.
-export const F_POINTER_UNKNOWN = 256;
 
 const NO_LABELS = Object.freeze([]);
 
@@ -35,14 +35,19 @@ export class Ctx {
     this.labelMaps = new Map();
     this.transforms = new Map();
     this.candidates = new Set();
-    // Elements a rule may give their own cursor, and nothing else of the
-    // three inherited properties.
-    this.cursorCandidates = new Set();
+    // Which inherited properties the rules behind candidates set.
+    this.candidateSet = 0;
     this.readAll = false;
     // Elements a rule may take the box from (see sheets.js), and whether
     // that cannot be told for some tree.
     this.boxCandidates = new Set();
     this.boxAll = false;
+    // The links and buttons a rule of the document may change the geometry
+    // of, and
+    // whether the document's links and buttons may have their box proved
+    // at all (see geometry.js).
+    this.geomCandidates = new Set();
+    this.geometry = false;
     // Set by walkFlags: whether the children of the element it was given
     // are known to lie in a box that lays them out (see boxByMarkup).
     this.childBoxed = false;
@@ -52,13 +57,15 @@ export class Ctx {
     this.fresh = true;
     this.unmeasurable = 0;
     this.failed = new Set();
+    // Where hasBox keeps each box it reads (element -> DOMRect), when set:
+    // a real snapshot's boxes, which a later click compares with (see
+    // still.js).
+    this.rects = null;
   }
 
   // The style flags of el (F_*), read from its computed style once per
   // call.  An element whose style cannot be read counts as rendered,
-  // visible, without a pointer cursor.  Flags a snapshot walk kept may
-  // carry F_POINTER_UNKNOWN (see walkFlags): only that walk reads its
-  // flags' F_POINTER, through resolvePointer.
+  // visible, without a pointer cursor.
   flags(el) {
     const f = this.flagMap.get(el);
     if (f !== undefined) return f;
@@ -75,9 +82,13 @@ export class Ctx {
     return this.displays.get(el);
   }
 
-  readStyle(el) {
+  // Reads el's style flags.  With `layout`, el is known to be laid out by
+  // its parent unless its own display is none, and this.childBoxed is set
+  // to whether its display and content-visibility lay out its children.
+  readStyle(el, layout) {
     let f = 0;
     let display = 'inline';
+    let children = false;
     try {
       const cs = N.computedStyle(el);
       display = cs.display;
@@ -88,12 +99,14 @@ export class Ctx {
         if (v === 'hidden' || v === 'collapse') f |= F_HIDDEN;
         if (cs.cursor === 'pointer') f |= F_POINTER;
         if (cs.pointerEvents === 'none') f |= F_NO_EVENTS;
+        if (layout === true) children = LAYOUT_DISPLAYS.has(display) && cs.contentVisibility !== 'hidden';
       }
     } catch (e) {
       this.fail(el);
     }
     this.flagMap.set(el, f);
     this.displays.set(el, display);
+    if (layout === true) this.childBoxed = children;
     return f;
   }
 
@@ -110,13 +123,15 @@ export class Ctx {
   // true: they are the parent's, and a later flags(el) reads the same.
   // `boxTag` says el's markup gives it a box laying out its children
   // (boxByMarkup) and `parentBoxed` that its parent has one: then, unless
-  // a rule may take its box, el has one too and needs no box check.  Sets
-  // this.childBoxed for el's children.  When a rule may set el's cursor
-  // and nothing else (cursorCandidates), F_POINTER_UNKNOWN stands in for
-  // F_POINTER until resolvePointer reads it.
-  walkFlags(el, parentFlags, read, markup, direct, keep, boxTag, parentBoxed) {
+  // a rule may take its box, el has one too and needs no box check; when
+  // a rule may, el's own style is read, which tells whether it lays out
+  // its children.  `leaf` says el has no children and leaves no trace in
+  // the snapshot but a Sep (see tidy.js), which its display tells apart:
+  // its box needs no check either.  Sets this.childBoxed for el's children.
+  walkFlags(el, parentFlags, read, markup, direct, keep, boxTag, parentBoxed, leaf) {
     const boxable = boxTag && !this.boxAll && !(this.boxCandidates.size > 0 && this.boxCandidates.has(el));
     const inferred = boxable && parentBoxed;
+    const layout = boxTag && parentBoxed && !boxable && !this.boxAll;
     if (!this.fresh) {
       const known = this.flagMap.get(el);
       if (known !== undefined) {
@@ -127,9 +142,19 @@ export class Ctx {
     if (read || markup === MARKUP_READ || this.readAll ||
         (this.candidates.size > 0 && this.candidates.has(el))) {
       this.childBoxed = inferred;
-      return this.readStyle(el);
+      // A candidate with a box: only what its rules may set is read.
+      if (inferred && !read && markup !== MARKUP_READ && !this.readAll) {
+        return this.readInherited(el, inheritedFlags(parentFlags, markup));
+      }
+      return this.readStyle(el, layout);
     }
+    if (layout) return this.readStyle(el, true);
     let rendered = inferred;
+    if (!rendered && leaf === true) {
+      // Taken as rendered, not kept: a later flags(el) reads its style.
+      this.childBoxed = false;
+      return inheritedFlags(parentFlags, markup);
+    }
     if (!rendered) {
       try {
         rendered = direct === true ? el.checkVisibility() : N.checkVisibility(el);
@@ -141,27 +166,31 @@ export class Ctx {
     // No box: display none or contents, or content nothing renders (select
     // options, canvas fallback, ...).  Only the full read can tell.
     if (!rendered) return this.readStyle(el);
-    let f = parentFlags & F_INHERITED;
-    if (markup === MARKUP_POINTER) f |= F_POINTER;
-    else if (markup === MARKUP_NO_POINTER) f &= ~F_POINTER;
-    if (this.cursorCandidates.size > 0 && this.cursorCandidates.has(el)) f = (f & ~F_POINTER) | F_POINTER_UNKNOWN;
+    const f = inheritedFlags(parentFlags, markup);
     if (keep === true) this.flagMap.set(el, f);
     return f;
   }
 
-  // el's flags f (from walkFlags) with its own cursor read in place of
-  // F_POINTER_UNKNOWN; kept flags are updated.
-  resolvePointer(el, f) {
-    if ((f & F_POINTER_UNKNOWN) === 0) return f;
-    let pointer = false;
+  // The flags of el, which has a box and which only the rules behind
+  // candidates give inherited properties of its own: f (its parent's and
+  // its markup's) with the properties those rules set read from its style.
+  // Kept, like a full read.
+  readInherited(el, f) {
+    const set = this.candidateSet;
     try {
-      pointer = N.computedStyle(el).cursor === 'pointer';
+      const cs = N.computedStyle(el);
+      if ((set & INHERIT_VISIBILITY) !== 0) {
+        const v = cs.visibility;
+        f = v === 'hidden' || v === 'collapse' ? f | F_HIDDEN : f & ~F_HIDDEN;
+      }
+      if ((set & INHERIT_CURSOR) !== 0) f = cs.cursor === 'pointer' ? f | F_POINTER : f & ~F_POINTER;
+      if ((set & INHERIT_EVENTS) !== 0) f = cs.pointerEvents === 'none' ? f | F_NO_EVENTS : f & ~F_NO_EVENTS;
     } catch (e) {
       this.fail(el);
+      f = 0;
     }
-    const r = (f & ~(F_POINTER_UNKNOWN | F_POINTER)) | (pointer ? F_POINTER : 0);
-    if (this.flagMap.get(el) === f) this.flagMap.set(el, r);
-    return r;
+    this.flagMap.set(el, f);
+    return f;
   }
 
   // The scan of a tree's style sheets (see sheets.js), once per call.
@@ -180,9 +209,23 @@ export class Ctx {
     const scan = this.tree(root);
     if (scan.entered) return;
     scan.entered = true;
-    if (!addCandidates(root, scan.inherit, this.candidates) ||
-        !addCandidates(root, scan.cursor, this.cursorCandidates)) this.readAll = true;
+    if (!addCandidates(root, scan.inherit, this.candidates)) this.readAll = true;
+    this.candidateSet |= scan.inheritSet;
     if (!addCandidates(root, scan.box, this.boxCandidates)) this.boxAll = true;
+    if (N.nodeType(root) === N.DOCUMENT_NODE) {
+      this.geometry = addCandidates(root, scan.geom, this.geomCandidates, GEOMETRY_TARGETS) &&
+        plainTopLayer(root);
+    }
+  }
+
+  // Records that el's box is known to be non-empty (see geometry.js).
+  knowBox(el) {
+    this.boxes.set(el, true);
+  }
+
+  // Records el's computed display, known without reading it.
+  knowDisplay(el, display) {
+    this.displays.set(el, display);
   }
 
   // True when el has a non-empty box, false when its box is empty, null
@@ -193,6 +236,7 @@ export class Ctx {
     try {
       const r = N.getBoundingClientRect(el);
       b = r.width > 0 && r.height > 0;
+      if (this.rects !== null) this.rects.set(el, r);
     } catch (e) {
       this.fail(el);
       b = null;
@@ -259,6 +303,32 @@ export class Ctx {
       this.failed.add(el);
       this.unmeasurable++;
     }
+  }
+}
+
+// Displays whose box lays out the element's children (as boxes of their
+// own, or, for contents, in the parent's box).
+const LAYOUT_DISPLAYS = new Set(['block', 'inline', 'inline-block', 'flex', 'inline-flex', 'grid',
+  'inline-grid', 'flow-root', 'list-item', 'contents', 'table', 'inline-table', 'table-row',
+  'table-cell', 'table-row-group', 'table-header-group', 'table-footer-group', 'table-caption']);
+
+// The flags of an element no rule styles, from its parent's flags and what
+// its markup does (a MARKUP_* of markupStyle).
+function inheritedFlags(parentFlags, markup) {
+  let f = parentFlags & F_INHERITED;
+  if (markup === MARKUP_POINTER) f |= F_POINTER;
+  else if (markup === MARKUP_NO_POINTER) f &= ~F_POINTER;
+  return f;
+}
+
+// True when no font face was added to doc (by @font-face or script: a
+// face may have any metrics, so only the system's fonts are trusted) and
+// no element of it is fullscreen (the top layer sets its position).
+function plainTopLayer(doc) {
+  try {
+    return N.fontSetSize(N.docFonts(doc)) === 0 && N.docFullscreenElement(doc) === null;
+  } catch (e) {
+    return false;
   }
 }
 

@@ -214,7 +214,9 @@ local CLICK = set { "button", "click_count", "modifiers", "position" }
 
 --- page:click(target [, {button="left", click_count=1, modifiers=,
 -- position={x=,y=}, timeout_ms=, snapshot=false}]) -> result.  Waits until
--- the element is visible, enabled and still, scrolls it into view,
+-- the element is visible, enabled and still (its box the same across a
+-- frame's start: the latest snapshot's box, or the next frame's), scrolls
+-- it into view,
 -- hit-tests its point (ElementCovered names what is on top) and sends real
 -- mouse events.  The result: { ref=, navigation=, popups=, dialogs=,
 -- downloads=, console_errors=n, found_by= (for a description), snapshot=

@@ -16,6 +16,7 @@
 
 #include "vdx.h"
 #include "objects.h"
+#include "nav.h"
 
 #define WORLD "vdx"
 
@@ -105,7 +106,9 @@ static void on_context(lua_State *L, vdx_page *p, const char *sid, int params) {
       f->world_asked = 0;
       f->doc++;
       snprintf(f->sid, sizeof f->sid, "%s", sid);
+      int main_frame = f->ordinal == 0;
       wake(L, f);
+      if (main_frame) vdx__nav_world(L, p);
     }
     lua_pop(L, 3);
   }

@@ -221,6 +221,13 @@ void vdx__nav_event(lua_State *L, vdx_page *p, const char *method, int params) {
   if (changed) settle(L, n);
 }
 
+void vdx__nav_world(lua_State *L, vdx_page *p) {
+  nav *n = nav_of(L, p);
+  if (!(n->life & VDX_LIFE_COMMIT)) return;  /* not this document's world */
+  n->life |= VDX_LIFE_WORLD;
+  settle(L, n);
+}
+
 /* ------------------------------------------------------------ waits */
 
 static void quiet_fired(void *data, lua_State *L, int ok) {
@@ -233,13 +240,14 @@ static void quiet_fired(void *data, lua_State *L, int ok) {
 /* 1 when w is done, -1 when it failed, 0 while it waits; *quiet is set
  * when only the network's quiet period is missing. */
 static int wait_state(nav *n, navwait *w, uint64_t now, int *quiet) {
-  int flag = w->flag == VDX_LIFE_IDLE ? VDX_LIFE_LOAD : w->flag;
+  int flag = w->flag == VDX_LIFE_IDLE ? VDX_LIFE_LOAD : w->flag & ~VDX_LIFE_ANY;
+  int have = (w->flag & VDX_LIFE_ANY) ? (n->life & flag) != 0 : (n->life & flag) == flag;
   int reached;
   if (w->kind == W_LOADER) {
-    reached = strcmp(w->loader, n->loader) == 0 && (n->life & flag) == flag;
+    reached = strcmp(w->loader, n->loader) == 0 && have;
     if (!reached) return w->replaced ? -1 : 0;
   } else {
-    reached = n->seq > w->base && (n->same_doc || (n->life & flag) == flag);
+    reached = n->seq > w->base && (n->same_doc || have);
     if (!reached)
       return w->kind == W_SOFT && n->stopped > w->stopped;  /* abandoned */
   }

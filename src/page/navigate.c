@@ -28,19 +28,23 @@ static int goto_k(lua_State *L, int status, lua_KContext ctx);
   "(performance.getEntriesByType('navigation')[0] || {}).responseStatus})"
 
 /* The read of url, title and status once the document has loaded, made in
- * the vdx world (page scripts cannot replace what it calls) as soon as the
- * document is parsed: it answers right after the load event's handlers have
- * run (a title they set is seen), so no round trip follows the load. */
+ * the vdx world (page scripts cannot replace what it calls) as soon as that
+ * world exists (or the document is parsed, if that comes first).  It reads
+ * on pageshow, which the load event's task fires right after every load
+ * handler (so a title they set is seen, however late a script added its
+ * handler), and no round trip follows the load.  Sent at DOMContentLoaded
+ * instead, the read queued behind the renderer's first frame after load
+ * (about 10 ms on the bench pages). */
 static const char EARLY_READ[] =
   "new Promise((resolve) => {\n"
   "  const read = () => resolve(" READ_OBJECT ");\n"
   "  if (document.readyState === 'complete') read();\n"
-  "  else addEventListener('load', read, { once: true });\n"
+  "  else addEventListener('pageshow', read, { once: true });\n"
   "})";
 
 /* How long the early read may still take once the load event is in: a
- * page that stops the load event's propagation keeps it from answering,
- * and the plain read after load stands in. */
+ * page that stops pageshow's propagation keeps it from answering, and the
+ * plain read after load stands in. */
 #define EARLY_GRACE_MS 100
 
 /* The early read's waiter as goto awaits it: resolves with the evaluate's
@@ -174,7 +178,8 @@ static int goto_evaluate(lua_State *L, vdx_page *p, int left) {
  * ctx 0: Page.navigate answered; 1: loaded; 3: the in-page read of url,
  * title and status (goto_evaluate).  For wait_until = "load" the read goes
  * out early instead: stack page, url, opts, flag, deadline, loader, [...];
- * ctx 4: the document is parsed (DOMContentLoaded), 5: the early read
+ * ctx 4: the document's vdx world exists or it is parsed (DOMContentLoaded),
+ * whichever came first, 5: the early read
  * answered (or false), 6: loaded, with the early read's result at 7. */
 static int goto_k(lua_State *L, int status, lua_KContext ctx) {
   (void)status;
@@ -202,7 +207,8 @@ static int goto_k(lua_State *L, int status, lua_KContext ctx) {
     if (loader && flag == VDX_LIFE_LOAD) {
       lua_replace(L, 6);                   /* stack: ..., deadline, loader */
       lua_settop(L, 6);
-      vdx_waiter *w = vdx__nav_wait_loader(L, p, lua_tostring(L, 6), VDX_LIFE_DCL, left);
+      vdx_waiter *w = vdx__nav_wait_loader(L, p, lua_tostring(L, 6),
+                                           VDX_LIFE_WORLD | VDX_LIFE_DCL | VDX_LIFE_ANY, left);
       return vdx__await(L, w, 4, goto_k);
     }
     if (loader && flag != VDX_LIFE_COMMIT) {
@@ -211,7 +217,7 @@ static int goto_k(lua_State *L, int status, lua_KContext ctx) {
       return vdx__await(L, w, 1, goto_k);
     }
   }
-  if (ctx == 4) {                           /* parsed: read once loaded */
+  if (ctx == 4) {                           /* world or parsed: read at load */
     vdx_frame *f = vdx__frame_by_ordinal(p, 0);
     lua_settop(L, 6);
     /* Only a vdx world made after the navigation began is this

@@ -1,0 +1,94 @@
+// still.js -- the boxes a click compares with to tell that an element
+// holds still (see waitActionable in actions.js), gathered around a
+// snapshot so that a click after it need not wait for a frame.
+//
+// An element holds still when its box is the same on both sides of a
+// frame's start.  The snapshot's walk reads the boxes of some elements
+// (hasBox in visibility.js); the others that got a ref have theirs read
+// in idle time right after the snapshot, in chunks.  Each box counts once
+// a frame has begun after it was read: a click then reads the box again,
+// and the same box means the element held still across that frame.  The
+// record of a snapshot is dropped by the next one.
+
+import * as N from './natives.js';
+import { flatParent } from './dom.js';
+
+// Elements read per idle chunk at least, whatever time the chunk has.
+const MIN_CHUNK = 8;
+
+// The record a snapshot about to run fills: rects (element -> DOMRect,
+// filled by the walk's box reads) and refEls (the elements given a ref).
+export function beginSeen() {
+  return { rects: new WeakMap(), refEls: [], walkMark: { framed: false }, sampled: new WeakMap(),
+    live: true };
+}
+
+// Called when the snapshot of seen has run: its boxes count from the next
+// frame on, and the boxes of the elements with a ref that the walk did not
+// read are read in idle time, each chunk counting from the frame after it.
+export function endSeen(seen) {
+  requestAnimationFrame(() => { seen.walkMark.framed = true; });
+  const els = seen.refEls;
+  seen.refEls = null;
+  if (els.length === 0 || typeof requestIdleCallback !== 'function') return;
+  let i = 0;
+  const chunk = (deadline) => {
+    if (!seen.live) return;
+    const mark = { framed: false };
+    let n = 0;
+    while (i < els.length && (n < MIN_CHUNK || deadline.timeRemaining() > 1)) {
+      const el = els[i++];
+      if (seen.rects.has(el)) continue;
+      n++;
+      try {
+        seen.sampled.set(el, { rect: N.getBoundingClientRect(el), mark });
+      } catch (e) {
+        // A page that fights back only costs its clicks a frame's wait.
+      }
+    }
+    requestAnimationFrame(() => { mark.framed = true; });
+    if (i < els.length) requestIdleCallback(chunk);
+  };
+  requestIdleCallback(chunk);
+}
+
+// Stops what is left of seen's idle reads (a newer snapshot replaces it).
+export function dropSeen(seen) {
+  if (seen !== null) seen.live = false;
+}
+
+// True when an animation or transition runs on el or on an element it
+// lies in (flat tree): its box may then come back to where it was, a
+// period later, and only two frames in a row tell.  Movement a page script
+// makes frame by frame is not seen here.
+function animatedAround(el) {
+  let list;
+  try {
+    list = document.getAnimations();
+  } catch (e) {
+    return true;
+  }
+  if (list.length === 0) return false;
+  const targets = new Set();
+  for (let i = 0; i < list.length; i++) {
+    const effect = list[i].effect;
+    if (effect && effect.target) targets.add(effect.target);
+  }
+  for (let n = el; n !== null; n = flatParent(n)) {
+    if (targets.has(n)) return true;
+  }
+  return false;
+}
+
+// The box el had before a frame that has since begun, as seen's snapshot
+// found it (a DOMRect), or undefined (also while an animation runs around
+// el).
+export function boxBeforeFrame(seen, el) {
+  if (seen === null || animatedAround(el)) return undefined;
+  if (seen.walkMark.framed) {
+    const r = seen.rects.get(el);
+    if (r !== undefined) return r;
+  }
+  const s = seen.sampled.get(el);
+  return s !== undefined && s.mark.framed ? s.rect : undefined;
+}
