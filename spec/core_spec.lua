@@ -114,6 +114,18 @@ describe("vdx core", function()
     page:close()
   end)
 
+  it("reads url and title in its own world at load, where the page cannot reach", function()
+    local page = browser:new_page()
+    -- The page's own world lies about the title; navigate's read does not
+    -- run there, and the binding it comes through is not there either.
+    local nav = page:navigate("data:text/html,<title>real</title><script>"
+      .. "Object.defineProperty(Document.prototype, 'title', { get() { return 'fake' } })</script>")
+    assert.equal("real", nav.title)
+    assert.equal("fake", page:evaluate("document.title"))
+    assert.equal("undefined", page:evaluate("typeof __vdxLoaded"))
+    page:close()
+  end)
+
   it("offers goto under its issue name, as page['goto']", function()
     local page = browser:new_page()
     local nav = page["goto"](page, srv.url .. "/core/second.html")

@@ -1229,7 +1229,7 @@
     // its children.  `leaf` says el has no children and leaves no trace in
     // the snapshot but a Sep (see tidy.js), which its display tells apart:
     // its box needs no check either.  Sets this.childBoxed for el's children.
-    walkFlags(el, parentFlags, read, markup, direct, keep, boxTag, parentBoxed, leaf) {
+    walkFlags(el, parentFlags, read2, markup, direct, keep, boxTag, parentBoxed, leaf) {
       const boxable = boxTag && !this.boxAll && !(this.boxCandidates.size > 0 && this.boxCandidates.has(el));
       const inferred = boxable && parentBoxed;
       const layout = boxTag && parentBoxed && !boxable && !this.boxAll;
@@ -1240,9 +1240,9 @@
           return known;
         }
       }
-      if (read || markup === MARKUP_READ || this.readAll || this.candidates.size > 0 && this.candidates.has(el)) {
+      if (read2 || markup === MARKUP_READ || this.readAll || this.candidates.size > 0 && this.candidates.has(el)) {
         this.childBoxed = inferred;
-        if (inferred && !read && markup !== MARKUP_READ && !this.readAll) {
+        if (inferred && !read2 && markup !== MARKUP_READ && !this.readAll) {
           return this.readInherited(el, inheritedFlags(parentFlags, markup));
         }
         return this.readStyle(el, layout);
@@ -2498,7 +2498,7 @@
       }
     }
   }
-  function visitElement(walk, el, tag, parent, inherited, read) {
+  function visitElement(walk, el, tag, parent, inherited, read2) {
     const ctx = walk.ctx;
     walk.count++;
     const direct = tag !== "form";
@@ -2519,12 +2519,12 @@
     const flags = ctx.walkFlags(
       el,
       inherited,
-      read,
+      read2,
       markupStyle(el, tag, names, direct, html, walk.editable),
       direct,
       named2,
       html && boxByMarkup(tag, names),
-      !read && (inherited & W_BOXED) !== 0,
+      !read2 && (inherited & W_BOXED) !== 0,
       leaf
     );
     const boxed = ctx.childBoxed;
@@ -5155,6 +5155,30 @@
     };
   }
 
+  // src/loaded.js
+  var LOADED_BINDING = "__vdxLoaded";
+  function read() {
+    const nav = performance.getEntriesByType("navigation")[0];
+    return { url: location.href, title: document.title, status: nav ? nav.responseStatus : void 0 };
+  }
+  function reportLoaded() {
+    let top = false;
+    try {
+      top = window.top === window;
+    } catch (e) {
+      top = false;
+    }
+    if (!top || document.readyState === "complete") return;
+    addEventListener("pageshow", () => {
+      const send = globalThis[LOADED_BINDING];
+      if (typeof send !== "function") return;
+      try {
+        send(JSON.stringify(read()));
+      } catch (e) {
+      }
+    }, { once: true });
+  }
+
   // src/warm.js
   var WARM_ELEMENTS = 300;
   var PIECES = [WARM_ELEMENTS, void 0];
@@ -5376,6 +5400,7 @@
       writable: false,
       configurable: false
     });
+    reportLoaded();
     scheduleWarmUp(() => {
       const env = {
         refs: new Refs(""),

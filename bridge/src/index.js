@@ -16,6 +16,7 @@ import { badArgument, bridgeError, checkKeys } from './errors.js';
 import { Ctx, F_POINTER, isActionable, isHiddenForAria } from './visibility.js';
 import { actionMethods } from './actions.js';
 import { structureMethods } from './structure.js';
+import { reportLoaded } from './loaded.js';
 import { beginSeen, dropSeen, endSeen } from './still.js';
 import { scheduleWarmUp, warmUpDone } from './warm.js';
 
@@ -229,6 +230,7 @@ if (!Object.getOwnPropertyDescriptor(globalThis, '__vdxBridge')) {
     writable: false,
     configurable: false,
   });
+  reportLoaded();
   // The warm-up's walks: a registry and frame keys of their own, so they
   // take no ref and leave the real instances alone.
   scheduleWarmUp(() => {

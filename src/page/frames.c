@@ -106,9 +106,7 @@ static void on_context(lua_State *L, vdx_page *p, const char *sid, int params) {
       f->world_asked = 0;
       f->doc++;
       snprintf(f->sid, sizeof f->sid, "%s", sid);
-      int main_frame = f->ordinal == 0;
       wake(L, f);
-      if (main_frame) vdx__nav_world(L, p);
     }
     lua_pop(L, 3);
   }
@@ -251,6 +249,15 @@ void vdx__frames_setup(lua_State *L, vdx_page *p, const char *sid, int what) {
   lua_setfield(L, -2, "runImmediately");
   vdx__conn_send_only(L, c, sid, "Page.addScriptToEvaluateOnNewDocument", -1);
   lua_pop(L, 1);
+  if (!child) {
+    lua_createtable(L, 0, 2);
+    lua_pushliteral(L, VDX_LOADED_BINDING);
+    lua_setfield(L, -2, "name");
+    lua_pushliteral(L, WORLD);
+    lua_setfield(L, -2, "executionContextName");
+    vdx__conn_send_only(L, c, sid, "Runtime.addBinding", -1);
+    lua_pop(L, 1);
+  }
   lua_createtable(L, 0, 3);
   lua_pushboolean(L, 1);
   lua_setfield(L, -2, "autoAttach");

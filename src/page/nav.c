@@ -43,6 +43,7 @@ typedef struct nav {
   lua_Integer seq, requested, stopped;
   int same_doc;
   char *url;
+  char *read;             /* the committed document's load read, JSON */
   uint64_t last_net;
   vdx_waiter *quiet;
   navwait waits[MAX_WAITS];
@@ -87,6 +88,7 @@ void vdx__nav_free(vdx_page *p) {
     vdx__waiter_abandon(n->quiet);
   }
   free(n->url);
+  free(n->read);
   free(n);
 }
 
@@ -144,6 +146,8 @@ static void on_commit(lua_State *L, nav *n, int params, int frame) {
     n->life = pending ? n->next_life : 0;
     n->status = pending ? n->next_status : 0;
     n->next_loader[0] = '\0';
+    free(n->read);
+    n->read = NULL;
     for (int i = 0; i < n->nwaits; i++)
       if (n->waits[i].kind == W_LOADER && strcmp(n->waits[i].loader, loader) != 0)
         n->waits[i].replaced = 1;
@@ -175,6 +179,23 @@ static void on_response(lua_State *L, nav *n, int params) {
   const char *loader = str_field(L, params, "loaderId");
   if (strcmp(loader, n->loader) == 0) n->status = status;
   else note_next(n, loader, 0, status);
+}
+
+/* Runtime.bindingCalled: the load read of the main frame's current vdx
+ * world (an older world's, or another binding's, is not the document's). */
+static int on_binding(lua_State *L, nav *n, int params) {
+  if (strcmp(str_field(L, params, "name"), VDX_LOADED_BINDING) != 0) return 0;
+  vdx_frame *f = vdx__frame_by_ordinal(n->p, 0);
+  lua_getfield(L, params, "executionContextId");
+  int ctx = (int)lua_tointeger(L, -1);
+  lua_pop(L, 1);
+  if (f == NULL || f->ctx == 0 || f->ctx != ctx || !(n->life & VDX_LIFE_COMMIT)) return 0;
+  char *s = strdup(str_field(L, params, "payload"));
+  if (s == NULL) return 0;
+  free(n->read);
+  n->read = s;
+  n->life |= VDX_LIFE_READ;
+  return 1;
 }
 
 static int on_page_event(lua_State *L, nav *n, const char *m, int params) {
@@ -209,6 +230,8 @@ void vdx__nav_event(lua_State *L, vdx_page *p, const char *method, int params) {
   int changed = 0;
   if (strncmp(method, "Page.", 5) == 0) {
     changed = on_page_event(L, n, method + 5, params);
+  } else if (strcmp(method, "Runtime.bindingCalled") == 0) {
+    changed = on_binding(L, n, params);
   } else if (strcmp(method, "Network.responseReceived") == 0) {
     on_response(L, n, params);
     changed = 1;
@@ -221,11 +244,13 @@ void vdx__nav_event(lua_State *L, vdx_page *p, const char *method, int params) {
   if (changed) settle(L, n);
 }
 
-void vdx__nav_world(lua_State *L, vdx_page *p) {
+void vdx__nav_push_read(lua_State *L, vdx_page *p) {
   nav *n = nav_of(L, p);
-  if (!(n->life & VDX_LIFE_COMMIT)) return;  /* not this document's world */
-  n->life |= VDX_LIFE_WORLD;
-  settle(L, n);
+  if (n->read == NULL || !vdx__json_decode(L, n->read, strlen(n->read)) ||
+      !lua_istable(L, -1)) {
+    if (n->read) lua_pop(L, 1);
+    lua_pushnil(L);
+  }
 }
 
 /* ------------------------------------------------------------ waits */
@@ -240,8 +265,8 @@ static void quiet_fired(void *data, lua_State *L, int ok) {
 /* 1 when w is done, -1 when it failed, 0 while it waits; *quiet is set
  * when only the network's quiet period is missing. */
 static int wait_state(nav *n, navwait *w, uint64_t now, int *quiet) {
-  int flag = w->flag == VDX_LIFE_IDLE ? VDX_LIFE_LOAD : w->flag & ~VDX_LIFE_ANY;
-  int have = (w->flag & VDX_LIFE_ANY) ? (n->life & flag) != 0 : (n->life & flag) == flag;
+  int flag = w->flag == VDX_LIFE_IDLE ? VDX_LIFE_LOAD : w->flag;
+  int have = (n->life & flag) == flag;
   int reached;
   if (w->kind == W_LOADER) {
     reached = strcmp(w->loader, n->loader) == 0 && have;

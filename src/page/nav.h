@@ -14,9 +14,12 @@
 #define VDX_LIFE_DCL    2
 #define VDX_LIFE_LOAD   4
 #define VDX_LIFE_IDLE   8     /* loaded, then 500 ms without network */
-#define VDX_LIFE_WORLD  16    /* the main frame's vdx world exists */
-/* Added to a wait's flags: any one of them is enough (not all). */
-#define VDX_LIFE_ANY    0x100
+#define VDX_LIFE_READ   16    /* the document's load read came (navigate.c) */
+
+/* The binding through which the bridge of the top frame's vdx world hands
+ * over url, title and status once the document has loaded (bridge/src/
+ * loaded.js); frames.c adds it to the page's session. */
+#define VDX_LOADED_BINDING "__vdxLoaded"
 
 /* Feeds one event of the page's main session to the tracker. */
 void vdx__nav_event(lua_State *L, vdx_page *p, const char *method, int params);
@@ -25,9 +28,9 @@ void vdx__nav_free(vdx_page *p);
 /* Rejects every wait of p with a new error (type, msg). */
 void vdx__nav_fail(lua_State *L, vdx_page *p, const char *type, const char *msg);
 
-/* The main frame's vdx world was made for its committed document
- * (frames.c, on Runtime.executionContextCreated). */
-void vdx__nav_world(lua_State *L, vdx_page *p);
+/* Pushes what the committed document's load read said, decoded ({url=,
+ * title=, status=}), or nil when it has not come. */
+void vdx__nav_push_read(lua_State *L, vdx_page *p);
 
 /* The VDX_LIFE_* flag of a wait_until name; raises InvalidArgument. */
 int vdx__nav_flag(lua_State *L, const char *name);

@@ -27,31 +27,21 @@ static int goto_k(lua_State *L, int status, lua_KContext ctx);
 #define READ_OBJECT "({url: location.href, title: document.title, status: " \
   "(performance.getEntriesByType('navigation')[0] || {}).responseStatus})"
 
-/* The read of url, title and status once the document has loaded, made in
- * the vdx world (page scripts cannot replace what it calls) as soon as that
- * world exists (or the document is parsed, if that comes first).  It reads
- * on pageshow, which the load event's task fires right after every load
- * handler (so a title they set is seen, however late a script added its
- * handler), and no round trip follows the load.  Sent at DOMContentLoaded
- * instead, the read queued behind the renderer's first frame after load
- * (about 10 ms on the bench pages). */
-static const char EARLY_READ[] =
-  "new Promise((resolve) => {\n"
-  "  const read = () => resolve(" READ_OBJECT ");\n"
-  "  if (document.readyState === 'complete') read();\n"
-  "  else addEventListener('pageshow', read, { once: true });\n"
-  "})";
-
-/* How long the early read may still take once the load event is in: a
- * page that stops pageshow's propagation keeps it from answering, and the
- * plain read after load stands in. */
+/* The early read: the bridge of the new document's vdx world hands url,
+ * title and status over as the page is shown after load, through the
+ * binding VDX_LOADED_BINDING (bridge/src/loaded.js; nav.c keeps it), so no
+ * command has to reach the renderer after load: one sent then waits
+ * behind the page's first frame (tens of milliseconds on a big page).
+ * How long it may still take once the load event is in: a bridge that
+ * could not listen (injected after load, or a page that broke in) keeps it
+ * from coming, and the plain read after load stands in. */
 #define EARLY_GRACE_MS 100
 
-/* The early read's waiter as goto awaits it: resolves with the evaluate's
- * result, or with false when the evaluate failed (the document went away:
- * the load wait then says why), when the load wait failed, or when the
- * read has not answered EARLY_GRACE_MS after the load; never rejects but
- * by its timeout. */
+/* The early read's waiter as goto awaits it: resolves with true when the
+ * read came (vdx__nav_push_read has it), or with false when the document
+ * was replaced (the load wait then says why), when the load wait failed,
+ * or when the read has not come EARLY_GRACE_MS after the load; never
+ * rejects but by its timeout. */
 typedef struct early {
   vdx_waiter *out;       /* NULL once goto's waiter completed */
   /* The waits still under way, each NULL once its callback ran. */
@@ -120,29 +110,21 @@ static void early_loaded(void *data, lua_State *L, int ok) {
   early_release(e);
 }
 
-/* Sends the early read in frame f's vdx world (and watches for the load
- * of loader); NULL (nothing pushed) when it could not be sent, and the
- * caller waits for load instead. */
-static vdx_waiter *early_read(lua_State *L, vdx_page *p, vdx_frame *f,
-                              const char *loader, int left) {
+/* Waits for the early read of loader's document (and watches for its
+ * load); NULL when out of memory, and the caller waits for load instead. */
+static vdx_waiter *early_read(lua_State *L, vdx_page *p, const char *loader, int left) {
   early *e = calloc(1, sizeof *e);
   if (e == NULL) return NULL;
-  lua_createtable(L, 0, 4);
-  lua_pushstring(L, EARLY_READ);
-  lua_setfield(L, -2, "expression");
-  lua_pushinteger(L, f->ctx);
-  lua_setfield(L, -2, "contextId");
-  lua_pushboolean(L, 1);
-  lua_setfield(L, -2, "awaitPromise");
-  lua_pushboolean(L, 1);
-  lua_setfield(L, -2, "returnByValue");
-  vdx_waiter *call = vdx__conn_call(L, vdx__browser_conn(L, p->b), f->sid,
-                                    "Runtime.evaluate", -1, left);
-  lua_pop(L, call ? 1 : 2);              /* params (and an error object) */
-  if (call == NULL) { free(e); return NULL; }
   e->out = vdx__waiter_new(p->b->lp, left, "navigation");
   vdx_waiter *out = e->out;
   vdx__waiter_on_done(out, early_out_done, e);
+  vdx_waiter *call = vdx__nav_wait_loader(L, p, loader, VDX_LIFE_READ, left);
+  if (vdx__waiter_done(call)) {          /* came, or replaced, already */
+    vdx__waiter_abandon(call);
+    lua_pushboolean(L, 0);               /* the plain read tells which */
+    vdx__waiter_resolve(out, L);         /* early_out_done frees e */
+    return out;
+  }
   e->call = call;
   vdx__waiter_then(call, early_reply, e);
   vdx_waiter *load = vdx__nav_wait_loader(L, p, loader, VDX_LIFE_LOAD, left);
@@ -158,7 +140,7 @@ static vdx_waiter *early_read(lua_State *L, vdx_page *p, vdx_frame *f,
 }
 
 /* Reads url, title and status in the page, then goes on at goto_k's
- * step 3. */
+ * step 3 (after load, when the early read did not come). */
 static int goto_evaluate(lua_State *L, vdx_page *p, int left) {
   lua_settop(L, 5);
   lua_createtable(L, 0, 2);
@@ -173,21 +155,17 @@ static int goto_evaluate(lua_State *L, vdx_page *p, int left) {
   return vdx__await(L, w, 3, goto_k);
 }
 
-/* stack during goto: page, url, opts, flag (and the main frame's vdx world
- * count, shifted by 8), deadline, [result]
+/* stack during goto: page, url, opts, flag, deadline, [result]
  * ctx 0: Page.navigate answered; 1: loaded; 3: the in-page read of url,
- * title and status (goto_evaluate).  For wait_until = "load" the read goes
- * out early instead: stack page, url, opts, flag, deadline, loader, [...];
- * ctx 4: the document's vdx world exists or it is parsed (DOMContentLoaded),
- * whichever came first, 5: the early read
- * answered (or false), 6: loaded, with the early read's result at 7. */
+ * title and status (goto_evaluate).  For wait_until = "load" the read
+ * comes early instead: stack page, url, opts, flag, deadline, loader,
+ * [...]; ctx 5: the early read came (true) or not (false), 6: loaded, with
+ * the early read's {url=, title=, status=} at 7. */
 static int goto_k(lua_State *L, int status, lua_KContext ctx) {
   (void)status;
   vdx_page *p = vdx__check_page(L, 1);
   vdx_loop *lp = p->b->lp;
-  lua_Integer packed = lua_tointeger(L, 4);
-  int flag = (int)(packed & 0xff);
-  int doc0 = (int)(packed >> 8);
+  int flag = (int)lua_tointeger(L, 4);
   int64_t deadline = (int64_t)lua_tointeger(L, 5);
   int left = (int)(deadline - (int64_t)uv_now(vdx__uv_of(lp)));
   if (left < 1) left = 1;
@@ -207,33 +185,22 @@ static int goto_k(lua_State *L, int status, lua_KContext ctx) {
     if (loader && flag == VDX_LIFE_LOAD) {
       lua_replace(L, 6);                   /* stack: ..., deadline, loader */
       lua_settop(L, 6);
-      vdx_waiter *w = vdx__nav_wait_loader(L, p, lua_tostring(L, 6),
-                                           VDX_LIFE_WORLD | VDX_LIFE_DCL | VDX_LIFE_ANY, left);
-      return vdx__await(L, w, 4, goto_k);
-    }
-    if (loader && flag != VDX_LIFE_COMMIT) {
+      vdx_waiter *w = early_read(L, p, lua_tostring(L, 6), left);
+      if (w) return vdx__await(L, w, 5, goto_k);
+      ctx = 5;                             /* no memory: read after load */
+      lua_pushboolean(L, 0);
+    } else if (loader && flag != VDX_LIFE_COMMIT) {
       vdx_waiter *w = vdx__nav_wait_loader(L, p, loader, flag, left);
       lua_settop(L, 5);
       return vdx__await(L, w, 1, goto_k);
     }
   }
-  if (ctx == 4) {                           /* world or parsed: read at load */
-    vdx_frame *f = vdx__frame_by_ordinal(p, 0);
-    lua_settop(L, 6);
-    /* Only a vdx world made after the navigation began is this
-     * document's (another one, of a page kept in the back/forward cache,
-     * would answer for the old document). */
-    vdx_waiter *w = f && f->ctx && f->doc > doc0
-                    ? early_read(L, p, f, lua_tostring(L, 6), left) : NULL;
-    if (w) return vdx__await(L, w, 5, goto_k);
-    ctx = 5;                               /* no vdx world: read after load */
-    lua_pushboolean(L, 0);
-  }
   if (ctx == 5 || ctx == 6) {
-    if (ctx == 5) {                        /* the early read answered */
-      int usable = lua_istable(L, 7) && lua_getfield(L, 7, "exceptionDetails") == LUA_TNIL;
-      if (lua_istable(L, 7)) lua_pop(L, 1);
-      lua_settop(L, 7);
+    if (ctx == 5) {                        /* the early read came, or not */
+      int came = lua_toboolean(L, 7);
+      lua_settop(L, 6);
+      if (came) vdx__nav_push_read(L, p);
+      int usable = came && lua_istable(L, 7);
       if (!usable) lua_settop(L, 6);
       vdx_waiter *w = vdx__nav_wait_loader(L, p, lua_tostring(L, 6), VDX_LIFE_LOAD, left);
       if (!usable) {
@@ -243,7 +210,9 @@ static int goto_k(lua_State *L, int status, lua_KContext ctx) {
       return vdx__await(L, w, 6, goto_k);
     }
     lua_settop(L, 7);                      /* loaded: the early read stands */
-    ctx = 3;
+  } else if (ctx == 3) {                   /* the plain read: its value */
+    lua_getfield(L, -1, "result");
+    lua_getfield(L, -1, "value");
   }
   if (ctx <= 1) {
     /* Committed or loaded (another wait_until, or the early read could not
@@ -252,8 +221,6 @@ static int goto_k(lua_State *L, int status, lua_KContext ctx) {
      * title the page sets in its load handler, so it is not used here. */
     return goto_evaluate(L, p, left);
   }
-  lua_getfield(L, -1, "result");
-  lua_getfield(L, -1, "value");
   if (!lua_istable(L, -1)) { lua_pop(L, 1); lua_newtable(L); }
   if (vdx__nav_status(L, p)) {
     lua_pushinteger(L, vdx__nav_status(L, p));
@@ -293,10 +260,7 @@ static int page_goto(lua_State *L) {
   }
   int flag = vdx__nav_flag(L, wu);
   lua_settop(L, 3);
-  /* The flag, and above it how many vdx worlds the main frame has had
-   * (goto_k's early read takes only a newer one). */
-  vdx_frame *f0 = vdx__frame_by_ordinal(p, 0);
-  lua_pushinteger(L, flag | ((lua_Integer)(f0 ? f0->doc : 0) << 8));
+  lua_pushinteger(L, flag);
   uv_update_time(vdx__uv_of(p->b->lp));
   lua_pushinteger(L, (lua_Integer)uv_now(vdx__uv_of(p->b->lp)) + timeout);
   lua_createtable(L, 0, 2);
