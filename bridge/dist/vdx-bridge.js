@@ -2743,6 +2743,7 @@
 
   // src/still.js
   var MIN_CHUNK = 8;
+  var MAX_SAMPLED = 2e3;
   function beginSeen() {
     return {
       rects: /* @__PURE__ */ new WeakMap(),
@@ -2756,7 +2757,7 @@
     requestAnimationFrame(() => {
       seen.walkMark.framed = true;
     });
-    const els = seen.refEls;
+    const els = seen.refEls.length > MAX_SAMPLED ? seen.refEls.slice(0, MAX_SAMPLED) : seen.refEls;
     seen.refEls = null;
     if (els.length === 0 || typeof requestIdleCallback !== "function") return;
     let i = 0;

@@ -15,6 +15,10 @@ import { flatParent } from './dom.js';
 
 // Elements read per idle chunk at least, whatever time the chunk has.
 const MIN_CHUNK = 8;
+// Elements read in idle time at most, the first in the text: a budgeted
+// snapshot shows the agent its first refs only, and a whole one of a big
+// page would keep the renderer busy for long.
+const MAX_SAMPLED = 2000;
 
 // The record a snapshot about to run fills: rects (element -> DOMRect,
 // filled by the walk's box reads) and refEls (the elements given a ref).
@@ -28,7 +32,7 @@ export function beginSeen() {
 // read are read in idle time, each chunk counting from the frame after it.
 export function endSeen(seen) {
   requestAnimationFrame(() => { seen.walkMark.framed = true; });
-  const els = seen.refEls;
+  const els = seen.refEls.length > MAX_SAMPLED ? seen.refEls.slice(0, MAX_SAMPLED) : seen.refEls;
   seen.refEls = null;
   if (els.length === 0 || typeof requestIdleCallback !== 'function') return;
   let i = 0;
