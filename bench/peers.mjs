@@ -133,6 +133,10 @@ function shopCompleteness(text) {
 function servers(base) {
   const resolverArg = '--host-resolver-rules=MAP a.test 127.0.0.1, MAP b.test 127.0.0.1';
   const tmp = mkdtempSync(join(tmpdir(), 'vdx-peers-'));
+  // The Node peers' browsers leave a ProcessSingleton folder in TMPDIR when
+  // they are ended; theirs is a folder of tmp, removed with it.
+  const peerTmp = join(tmp, 'tmp');
+  mkdirSync(peerTmp);
   const pwConfig = join(tmp, 'playwright-mcp.json');
   writeFileSync(pwConfig, JSON.stringify({
     browser: {
@@ -145,6 +149,7 @@ function servers(base) {
   const list = [
     {
       name: 'playwright-mcp',
+      env: { TMPDIR: peerTmp },
       command: node,
       args: [join(peers, 'node_modules/@playwright/mcp/cli.js'), '--config', pwConfig, '--headless',
         '--executable-path', CHROMIUM, '--no-sandbox', '--isolated',
@@ -161,6 +166,7 @@ function servers(base) {
     },
     {
       name: 'chrome-devtools-mcp',
+      env: { TMPDIR: peerTmp },
       command: node,
       args: [join(peers, 'node_modules/chrome-devtools-mcp/build/src/bin/chrome-devtools-mcp.js'),
         '--headless', '--isolated', '--executablePath', CHROMIUM,
@@ -219,7 +225,7 @@ const MCP_ENV = { ...process.env, CI: '1', PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1'
 // the browser: timed apart as first_call_ms).
 async function startMcp(s, firstUrl) {
   const stderr = [];
-  const transport = new StdioClientTransport({ command: s.command, args: s.args, stderr: 'pipe', cwd: ROOT, env: MCP_ENV });
+  const transport = new StdioClientTransport({ command: s.command, args: s.args, stderr: 'pipe', cwd: ROOT, env: { ...MCP_ENV, ...s.env } });
   transport.stderr?.on('data', (d) => { if (stderr.length < 200) stderr.push(String(d)); });
   const client = new Client({ name: 'vdxlua-bench', version: '1.0.0' });
   const t0 = now();
@@ -391,7 +397,7 @@ async function runPage(parts, pg) {
 // snapshot of url (initialize, navigate, snapshot), and to its exit once
 // the client closes its input.
 async function coldOnce(s, url) {
-  const transport = new StdioClientTransport({ command: s.command, args: s.args, stderr: 'ignore', cwd: ROOT, env: MCP_ENV });
+  const transport = new StdioClientTransport({ command: s.command, args: s.args, stderr: 'ignore', cwd: ROOT, env: { ...MCP_ENV, ...s.env } });
   const client = new Client({ name: 'vdxlua-bench-cold', version: '1.0.0' });
   const t0 = now();
   await client.connect(transport);
