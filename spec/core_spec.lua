@@ -15,8 +15,7 @@ describe("vdx core", function()
       -- long after vdx's world exists: the read after load must still
       -- follow it.
       ["GET /late-listener.html"] = function()
-        return { status = 200, headers = { ["content-type"] = "text/html" },
-                 body = "<title>early</title><p>x</p><script src=/late-listener.js></script>" }
+        return "<title>early</title><p>x</p><script src=/late-listener.js></script>"
       end,
       ["GET /late-listener.js"] = function()
         vdx.sleep(150)

@@ -44,8 +44,7 @@ describe("the snapshot's refs on links and buttons", function()
     local routes = {}
     for i, c in ipairs(CASES) do
       routes["GET /geometry/" .. i] = function()
-        return { body = "<!doctype html><meta charset=utf-8><style>" .. c[2] .. "</style><body>" .. c[3],
-                 headers = { ["content-type"] = "text/html; charset=utf-8" } }
+        return "<!doctype html><meta charset=utf-8><style>" .. c[2] .. "</style><body>" .. c[3]
       end
     end
     srv = h.serve(routes)

@@ -46,9 +46,7 @@ describe("the snapshot's short roads", function()
 
   setup(function()
     local body = big_page()
-    srv = h.serve { ["GET /big"] = function()
-      return { body = body, headers = { ["content-type"] = "text/html; charset=utf-8" } }
-    end }
+    srv = h.serve { ["GET /big"] = function() return body end }
     browser = vdx.launch {}
     page = browser:new_page()
   end)

@@ -111,16 +111,13 @@ describe("the snapshot's shape", function()
     local routes = {}
     for i, c in ipairs(cases) do
       routes["GET /shape/" .. i] = function()
-        return { body = "<!doctype html><meta charset=utf-8><body>" .. c[2] .. "</body>",
-                 headers = { ["content-type"] = "text/html; charset=utf-8" } }
+        return "<!doctype html><meta charset=utf-8><body>" .. c[2] .. "</body>"
       end
     end
     local depth_page = [=[<nav aria-label="Week"><ul aria-label="Due: today"><li>Milk</li><li>Eggs</li></ul></nav>]=]
     for path, body in pairs { ["/yaml"] = YAML_PAGE, ["/plain"] = PLAIN_PAGE, ["/text-named"] = TEXT_NAMED_PAGE,
       ["/text-only"] = TEXT_ONLY_PAGE, ["/owns"] = OWNS_PAGE, ["/depth"] = depth_page } do
-      routes["GET " .. path] = function()
-        return { body = body, headers = { ["content-type"] = "text/html; charset=utf-8" } }
-      end
+      routes["GET " .. path] = function() return body end
     end
     srv = h.serve(routes)
     browser = vdx.launch {}
