@@ -1964,6 +1964,80 @@
     }
   };
 
+  // src/still.js
+  var MIN_CHUNK = 8;
+  var MAX_SAMPLED = 2e3;
+  function beginSeen() {
+    return {
+      rects: /* @__PURE__ */ new WeakMap(),
+      refEls: [],
+      walkMark: { framed: false },
+      sampled: /* @__PURE__ */ new WeakMap(),
+      live: true
+    };
+  }
+  function noteRef(seen, el) {
+    if (seen.refEls.length < MAX_SAMPLED) seen.refEls.push(el);
+  }
+  function endSeen(seen) {
+    requestAnimationFrame(() => {
+      seen.walkMark.framed = true;
+    });
+    const els = seen.refEls;
+    seen.refEls = null;
+    if (els.length === 0 || typeof requestIdleCallback !== "function") return;
+    let i = 0;
+    const chunk = (deadline) => {
+      if (!seen.live) return;
+      const mark = { framed: false };
+      let n = 0;
+      while (i < els.length && (n < MIN_CHUNK || deadline.timeRemaining() > 1)) {
+        const el = els[i++];
+        if (seen.rects.has(el)) continue;
+        n++;
+        try {
+          seen.sampled.set(el, { rect: getBoundingClientRect(el), mark });
+        } catch (e) {
+        }
+      }
+      requestAnimationFrame(() => {
+        mark.framed = true;
+      });
+      if (i < els.length) requestIdleCallback(chunk);
+    };
+    requestIdleCallback(chunk);
+  }
+  function dropSeen(seen) {
+    if (seen !== null) seen.live = false;
+  }
+  function animatedAround(el) {
+    let list;
+    try {
+      list = document.getAnimations();
+    } catch (e) {
+      return true;
+    }
+    if (list.length === 0) return false;
+    const targets = /* @__PURE__ */ new Set();
+    for (let i = 0; i < list.length; i++) {
+      const effect = list[i].effect;
+      if (effect && effect.target) targets.add(effect.target);
+    }
+    for (let n = el; n !== null; n = flatParent(n)) {
+      if (targets.has(n)) return true;
+    }
+    return false;
+  }
+  function boxBeforeFrame(seen, el) {
+    if (seen === null || animatedAround(el)) return void 0;
+    if (seen.walkMark.framed) {
+      const r = seen.rects.get(el);
+      if (r !== void 0) return r;
+    }
+    const s = seen.sampled.get(el);
+    return s !== void 0 && s.mark.framed ? s.rect : void 0;
+  }
+
   // src/text.js
   var FRAME_MARK = String.fromCharCode(1) + "frame:";
   function render(top, env, maxDepth) {
@@ -1988,7 +2062,7 @@
     if (node.wantsRef) {
       const r = node.refTarget;
       const ref = r ? out.env.refs.assign(r.el, r.role, r.name, r.tag) : out.env.refs.assign(node.el, node.role, node.name, node.tag);
-      if (out.env.building) out.env.building.refEls.push(r ? r.el : node.el);
+      if (out.env.building) noteRef(out.env.building, r ? r.el : node.el);
       key += " [ref=" + ref + "]";
       out.refLines.push(out.lines.length);
     }
@@ -2739,77 +2813,6 @@
       default:
         return editable !== false && isContentEditable(el);
     }
-  }
-
-  // src/still.js
-  var MIN_CHUNK = 8;
-  var MAX_SAMPLED = 2e3;
-  function beginSeen() {
-    return {
-      rects: /* @__PURE__ */ new WeakMap(),
-      refEls: [],
-      walkMark: { framed: false },
-      sampled: /* @__PURE__ */ new WeakMap(),
-      live: true
-    };
-  }
-  function endSeen(seen) {
-    requestAnimationFrame(() => {
-      seen.walkMark.framed = true;
-    });
-    const els = seen.refEls.length > MAX_SAMPLED ? seen.refEls.slice(0, MAX_SAMPLED) : seen.refEls;
-    seen.refEls = null;
-    if (els.length === 0 || typeof requestIdleCallback !== "function") return;
-    let i = 0;
-    const chunk = (deadline) => {
-      if (!seen.live) return;
-      const mark = { framed: false };
-      let n = 0;
-      while (i < els.length && (n < MIN_CHUNK || deadline.timeRemaining() > 1)) {
-        const el = els[i++];
-        if (seen.rects.has(el)) continue;
-        n++;
-        try {
-          seen.sampled.set(el, { rect: getBoundingClientRect(el), mark });
-        } catch (e) {
-        }
-      }
-      requestAnimationFrame(() => {
-        mark.framed = true;
-      });
-      if (i < els.length) requestIdleCallback(chunk);
-    };
-    requestIdleCallback(chunk);
-  }
-  function dropSeen(seen) {
-    if (seen !== null) seen.live = false;
-  }
-  function animatedAround(el) {
-    let list;
-    try {
-      list = document.getAnimations();
-    } catch (e) {
-      return true;
-    }
-    if (list.length === 0) return false;
-    const targets = /* @__PURE__ */ new Set();
-    for (let i = 0; i < list.length; i++) {
-      const effect = list[i].effect;
-      if (effect && effect.target) targets.add(effect.target);
-    }
-    for (let n = el; n !== null; n = flatParent(n)) {
-      if (targets.has(n)) return true;
-    }
-    return false;
-  }
-  function boxBeforeFrame(seen, el) {
-    if (seen === null || animatedAround(el)) return void 0;
-    if (seen.walkMark.framed) {
-      const r = seen.rects.get(el);
-      if (r !== void 0) return r;
-    }
-    const s = seen.sampled.get(el);
-    return s !== void 0 && s.mark.framed ? s.rect : void 0;
   }
 
   // src/actions.js

@@ -21,10 +21,16 @@ const MIN_CHUNK = 8;
 const MAX_SAMPLED = 2000;
 
 // The record a snapshot about to run fills: rects (element -> DOMRect,
-// filled by the walk's box reads) and refEls (the elements given a ref).
+// filled by the walk's box reads) and refEls (the first MAX_SAMPLED
+// elements given a ref, see noteRef).
 export function beginSeen() {
   return { rects: new WeakMap(), refEls: [], walkMark: { framed: false }, sampled: new WeakMap(),
     live: true };
+}
+
+// Notes that the running snapshot of seen gave el a ref.
+export function noteRef(seen, el) {
+  if (seen.refEls.length < MAX_SAMPLED) seen.refEls.push(el);
 }
 
 // Called when the snapshot of seen has run: its boxes count from the next
@@ -32,7 +38,7 @@ export function beginSeen() {
 // read are read in idle time, each chunk counting from the frame after it.
 export function endSeen(seen) {
   requestAnimationFrame(() => { seen.walkMark.framed = true; });
-  const els = seen.refEls.length > MAX_SAMPLED ? seen.refEls.slice(0, MAX_SAMPLED) : seen.refEls;
+  const els = seen.refEls;
   seen.refEls = null;
   if (els.length === 0 || typeof requestIdleCallback !== 'function') return;
   let i = 0;

@@ -12,6 +12,7 @@
 // Refs are handed out here, so only elements that appear in the text get one.
 
 import { displayName } from './name.js';
+import { noteRef } from './still.js';
 
 export const FRAME_MARK = String.fromCharCode(1) + 'frame:';
 
@@ -44,7 +45,7 @@ function renderNode(out, node, indent, depth) {
     const r = node.refTarget;
     const ref = r ? out.env.refs.assign(r.el, r.role, r.name, r.tag)
       : out.env.refs.assign(node.el, node.role, node.name, node.tag);
-    if (out.env.building) out.env.building.refEls.push(r ? r.el : node.el);
+    if (out.env.building) noteRef(out.env.building, r ? r.el : node.el);
     key += ' [ref=' + ref + ']';
     out.refLines.push(out.lines.length);
   }

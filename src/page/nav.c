@@ -266,13 +266,12 @@ static void quiet_fired(void *data, lua_State *L, int ok) {
  * when only the network's quiet period is missing. */
 static int wait_state(nav *n, navwait *w, uint64_t now, int *quiet) {
   int flag = w->flag == VDX_LIFE_IDLE ? VDX_LIFE_LOAD : w->flag;
-  int have = (n->life & flag) == flag;
   int reached;
   if (w->kind == W_LOADER) {
-    reached = strcmp(w->loader, n->loader) == 0 && have;
+    reached = strcmp(w->loader, n->loader) == 0 && (n->life & flag) == flag;
     if (!reached) return w->replaced ? -1 : 0;
   } else {
-    reached = n->seq > w->base && (n->same_doc || have);
+    reached = n->seq > w->base && (n->same_doc || (n->life & flag) == flag);
     if (!reached)
       return w->kind == W_SOFT && n->stopped > w->stopped;  /* abandoned */
   }

@@ -45,12 +45,12 @@ static int goto_k(lua_State *L, int status, lua_KContext ctx);
 typedef struct early {
   vdx_waiter *out;       /* NULL once goto's waiter completed */
   /* The waits still under way, each NULL once its callback ran. */
-  vdx_waiter *call, *load, *grace;
+  vdx_waiter *read, *load, *grace;
   int busy;              /* in one of its callbacks, which releases e last */
 } early;
 
 static void early_release(early *e) {
-  if (!e->busy && e->out == NULL && !e->call && !e->load && !e->grace) free(e);
+  if (!e->busy && e->out == NULL && !e->read && !e->load && !e->grace) free(e);
 }
 
 /* goto has its answer: the waits still under way are let go (each frees
@@ -60,7 +60,7 @@ static void early_out_done(vdx_waiter *w, void *data) {
   early *e = data;
   (void)w;
   e->out = NULL;
-  vdx_waiter **slots[] = {&e->call, &e->load, &e->grace};
+  vdx_waiter **slots[] = {&e->read, &e->load, &e->grace};
   for (size_t i = 0; i < sizeof slots / sizeof *slots; i++) {
     if (*slots[i]) {
       vdx__waiter_then(*slots[i], NULL, NULL);
@@ -77,9 +77,9 @@ static void early_settle(early *e, lua_State *L, int ok) {
   vdx__waiter_resolve(e->out, L);        /* early_out_done clears out */
 }
 
-static void early_reply(void *data, lua_State *L, int ok) {
+static void early_came(void *data, lua_State *L, int ok) {
   early *e = data;
-  e->call = NULL;
+  e->read = NULL;
   e->busy = 1;
   if (e->out) early_settle(e, L, ok);
   e->busy = 0;
@@ -118,15 +118,15 @@ static vdx_waiter *early_read(lua_State *L, vdx_page *p, const char *loader, int
   e->out = vdx__waiter_new(p->b->lp, left, "navigation");
   vdx_waiter *out = e->out;
   vdx__waiter_on_done(out, early_out_done, e);
-  vdx_waiter *call = vdx__nav_wait_loader(L, p, loader, VDX_LIFE_READ, left);
-  if (vdx__waiter_done(call)) {          /* came, or replaced, already */
-    vdx__waiter_abandon(call);
+  vdx_waiter *read = vdx__nav_wait_loader(L, p, loader, VDX_LIFE_READ, left);
+  if (vdx__waiter_done(read)) {          /* came, or replaced, already */
+    vdx__waiter_abandon(read);
     lua_pushboolean(L, 0);               /* the plain read tells which */
     vdx__waiter_resolve(out, L);         /* early_out_done frees e */
     return out;
   }
-  e->call = call;
-  vdx__waiter_then(call, early_reply, e);
+  e->read = read;
+  vdx__waiter_then(read, early_came, e);
   vdx_waiter *load = vdx__nav_wait_loader(L, p, loader, VDX_LIFE_LOAD, left);
   if (!vdx__waiter_done(load)) {
     e->load = load;
