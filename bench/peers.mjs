@@ -35,7 +35,11 @@ const { StdioClientTransport } = await import(require.resolve('@modelcontextprot
 
 const ROOT = resolve(here, '..');
 const VDXLUA = resolve(ROOT, process.env.VDXLUA || 'build/vdxlua');
-const CHROMIUM = process.env.VDX_CHROMIUM || '/usr/bin/chromium';
+// Every server runs the browser vdxlua launches by default: Debian's
+// chromium-headless-shell when installed (Playwright's own choice for
+// headless), else the full chromium.
+const CHROMIUM = process.env.VDX_CHROMIUM ||
+  ['/usr/bin/chromium-headless-shell', '/usr/bin/chromium'].find((p) => existsSync(p));
 const REPS = Number(process.env.PEERS_REPS || 7);
 const QUICK_REPS = Number(process.env.PEERS_QUICK_REPS || Math.max(REPS, 21));
 const SIZES = (process.env.PEERS_SIZES || '2000,20000,100000').split(',').filter(Boolean).map(Number);

@@ -1,6 +1,9 @@
 --- spec/cleanup_spec.lua: a browser's temporary folders (the vdx-chromium-*
 -- profile and Chromium's org.chromium.Chromium.* folder) are removed on
 -- every exit path: browser:close(), and SIGTERM or SIGINT to the host.
+-- Only the full browser makes the second folder (chromium-headless-shell,
+-- vdx's default headless browser when installed, has no ProcessSingleton),
+-- so these run on the full one and check the shell beside it.
 local vdx = require "vdx"
 local client = require "mcp_client"
 local helpers = require "helpers"
@@ -19,35 +22,51 @@ local function browsers_of(dir)
   return n
 end
 
+local full = helpers.full_chromium()
+
+--- Skips a spec when the full browser is not installed.
+local function needs_full()
+  if full then return false end
+  pending("needs the full chromium (its ProcessSingleton folder)")
+  return true
+end
+
 describe("temporary folders", function()
   it("are all gone after browser:close()", function()
+    if needs_full() then return end
     -- The profile goes under this process's TMPDIR, Chromium's own folder
-    -- under the TMPDIR it is given.
-    local tmp, run_tmp = mktemp(), os.getenv("TMPDIR") or "/tmp"
+    -- under the TMPDIR it is given: one for the full browser, none for
+    -- the headless shell (when it is the default).
+    local run_tmp = os.getenv("TMPDIR") or "/tmp"
     local function profiles()
       local out = {}
       for _, n in ipairs(names(run_tmp)) do if n:match("^vdx%-chromium%-") then out[#out + 1] = n end end
       return out
     end
-    local before = profiles()
-    local b = vdx.launch { env = { TMPDIR = tmp } }
-    local page = b:new_page()
-    page:navigate("about:blank")
-    assert.equal(#before + 1, #profiles())
-    assert.equal(1, #names(tmp))
-    b:close()
-    local left = names(tmp)
-    os.execute("rm -rf " .. q(tmp))
-    assert.same({}, left)
-    assert.same(before, profiles())
+    for _, exe in ipairs { full, false } do
+      local tmp = mktemp()
+      local before = profiles()
+      local b = vdx.launch { env = { TMPDIR = tmp }, executable = exe or nil }
+      local page = b:new_page()
+      page:navigate("about:blank")
+      local shell = b:version().product:match("^HeadlessChrome/") ~= nil
+      assert.equal(#before + 1, #profiles())
+      assert.equal(shell and 0 or 1, #names(tmp), exe or "the default browser")
+      b:close()
+      local left = names(tmp)
+      os.execute("rm -rf " .. q(tmp))
+      assert.same({}, left)
+      assert.same(before, profiles())
+    end
   end)
 
   it("go to /dev/shm when TMPDIR is unset and it is a large memory file system, and are gone after close", function()
     -- A child vdxlua without TMPDIR prints its profile and the
     -- ProcessSingleton folder the profile links to, then closes.
+    if needs_full() then return end
     local code = [[
       local vdx = require "vdx"
-      local b = vdx.launch {}
+      local b = vdx.launch { executable = "]] .. full .. [[" }
       b:new_page():navigate("about:blank")
       local f = io.open("/proc/" .. b:pid() .. "/cmdline")
       local dir = f:read("a"):match("%-%-user%-data%-dir=([^%z]+)")
@@ -94,10 +113,11 @@ describe("temporary folders", function()
 
   for _, sig in ipairs { "TERM", "INT" } do
     it("are all gone when vdxlua mcp gets SIG" .. sig, function()
+      if needs_full() then return end
       local tmp, dir = mktemp(), mktemp()
       os.execute("mkfifo " .. q(dir .. "/in"))
-      os.execute(("(TMPDIR=%s exec %s mcp --no-default-skills < %s > %s 2> %s) >/dev/null 2>&1 & echo $! > %s")
-        :format(q(tmp), helpers.vdxlua, q(dir .. "/in"), q(dir .. "/out"), q(dir .. "/err"), q(dir .. "/pid")))
+      os.execute(("(TMPDIR=%s exec %s mcp --no-default-skills --executable %s < %s > %s 2> %s) >/dev/null 2>&1 & echo $! > %s")
+        :format(q(tmp), helpers.vdxlua, q(full), q(dir .. "/in"), q(dir .. "/out"), q(dir .. "/err"), q(dir .. "/pid")))
       local w = assert(io.open(dir .. "/in", "wb"))
       local pid = tonumber(client.wait_until(function() return read(dir .. "/pid") end, 10000))
       w:write('{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18",' ..

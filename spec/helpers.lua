@@ -38,6 +38,15 @@ function helpers.group_size(pgid)
   return n
 end
 
+--- The full Chromium browser (not chromium-headless-shell, which vdx
+--- launches headless when installed): the path of `chromium` on PATH, or
+--- nil.  The full browser keeps a ProcessSingleton folder in $TMPDIR, the
+--- shell does not, so the clean-up specs run on it.
+function helpers.full_chromium()
+  local out, status = helpers.run("command -v chromium")
+  return status == 0 and out:match("[^\n]+") or nil
+end
+
 --- Runs a shell command; returns its stdout and exit status.
 function helpers.run(cmd)
   local p = io.popen(cmd .. " 2>&1; echo \"@@$?\"")
