@@ -73,6 +73,14 @@ describe("vdx.json #unit", function()
     assert.equal('{"id":1.0}', json.encode { id = json.raw("1.0") })
   end)
 
+  it("writes empty arrays and raw texts wherever they are, however many", function()
+    assert.equal('[[],{"a":[]},1.0,[[],"x",123456789012345678],"\\u0001vdx-raw-"]',
+      json.encode { json.array {}, { a = json.array {} }, json.raw("1.0"),
+        { json.array {}, "x", json.raw("123456789012345678") }, "\1vdx-raw-" })
+    assert.equal('{}', json.encode {})
+    assert.equal('[]', json.encode(json.array {}))
+  end)
+
   it("replaces invalid UTF-8 with U+FFFD and keeps valid text as it is", function()
     assert.equal("a\u{FFFD}b\u{FFFD}\u{FFFD}\u{FFFD}é😀", json.valid_utf8("a\xffb\xed\xa0\x80é😀"))
     assert.equal('"x\u{FFFD}"', json.encode("x\xc0"))
