@@ -126,6 +126,27 @@ describe("vdx core", function()
     page:close()
   end)
 
+  it("reads url, title and status in its own world for every wait_until", function()
+    -- Without the load read (commit, domcontentloaded, networkidle) the
+    -- host asks the bridge, in the same world: the page's lie stays out,
+    -- and the read is of the new document, even at commit.
+    local page = browser:new_page()
+    page:navigate(srv.url .. "/core/second.html")
+    local url = "data:text/html,<title>real</title><script>"
+      .. "Object.defineProperty(Document.prototype, 'title', { get() { return 'fake' } })</script>"
+    for _, wu in ipairs { "commit", "domcontentloaded", "networkidle" } do
+      local nav = page:navigate(url, { wait_until = wu })
+      assert.equal(url, nav.url, wu)
+      if wu ~= "commit" then assert.equal("real", nav.title, wu) end
+      assert.is_not.equal("fake", nav.title, wu)
+      assert.is_not.equal("Second", nav.title, wu)
+      local served = page:navigate(srv.url .. "/core/second.html", { wait_until = wu })
+      assert.equal(srv.url .. "/core/second.html", served.url, wu)
+      assert.equal(200, served.status, wu)
+    end
+    page:close()
+  end)
+
   it("offers goto under its issue name, as page['goto']", function()
     local page = browser:new_page()
     local nav = page["goto"](page, srv.url .. "/core/second.html")

@@ -1229,7 +1229,7 @@
     // its children.  `leaf` says el has no children and leaves no trace in
     // the snapshot but a Sep (see tidy.js), which its display tells apart:
     // its box needs no check either.  Sets this.childBoxed for el's children.
-    walkFlags(el, parentFlags, read2, markup, direct, keep, boxTag, parentBoxed, leaf) {
+    walkFlags(el, parentFlags, read, markup, direct, keep, boxTag, parentBoxed, leaf) {
       const boxable = boxTag && !this.boxAll && !(this.boxCandidates.size > 0 && this.boxCandidates.has(el));
       const inferred = boxable && parentBoxed;
       const layout = boxTag && parentBoxed && !boxable && !this.boxAll;
@@ -1240,9 +1240,9 @@
           return known;
         }
       }
-      if (read2 || markup === MARKUP_READ || this.readAll || this.candidates.size > 0 && this.candidates.has(el)) {
+      if (read || markup === MARKUP_READ || this.readAll || this.candidates.size > 0 && this.candidates.has(el)) {
         this.childBoxed = inferred;
-        if (inferred && !read2 && markup !== MARKUP_READ && !this.readAll) {
+        if (inferred && !read && markup !== MARKUP_READ && !this.readAll) {
           return this.readInherited(el, inheritedFlags(parentFlags, markup));
         }
         return this.readStyle(el, layout);
@@ -2572,7 +2572,7 @@
       }
     }
   }
-  function visitElement(walk, el, tag, parent, inherited, read2) {
+  function visitElement(walk, el, tag, parent, inherited, read) {
     const ctx = walk.ctx;
     walk.count++;
     const direct = tag !== "form";
@@ -2593,12 +2593,12 @@
     const flags = ctx.walkFlags(
       el,
       inherited,
-      read2,
+      read,
       markupStyle(el, tag, names, direct, html, walk.editable),
       direct,
       named2,
       html && boxByMarkup(tag, names),
-      !read2 && (inherited & W_BOXED) !== 0,
+      !read && (inherited & W_BOXED) !== 0,
       leaf
     );
     const boxed = ctx.childBoxed;
@@ -5161,7 +5161,7 @@
 
   // src/loaded.js
   var LOADED_BINDING = "__vdxLoaded";
-  function read() {
+  function pageInfo() {
     const nav = performance.getEntriesByType("navigation")[0];
     return { url: location.href, title: document.title, status: nav ? nav.responseStatus : void 0 };
   }
@@ -5177,7 +5177,7 @@
       const send = globalThis[LOADED_BINDING];
       if (typeof send !== "function") return;
       try {
-        send(JSON.stringify(read()));
+        send(JSON.stringify(pageInfo()));
       } catch (e) {
       }
     }, { once: true });
@@ -5309,6 +5309,10 @@
       },
       element(ref) {
         return resolve(ref);
+      },
+      // { url, title, status } of this document (page:navigate's answer).
+      pageInfo() {
+        return pageInfo();
       },
       // The value of the function `source` called with the element of ref and
       // then args (a list of JSON values): the agent-facing evaluate on an

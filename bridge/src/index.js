@@ -16,7 +16,7 @@ import { badArgument, bridgeError, checkKeys } from './errors.js';
 import { Ctx, F_POINTER, isActionable, isHiddenForAria } from './visibility.js';
 import { actionMethods } from './actions.js';
 import { structureMethods } from './structure.js';
-import { reportLoaded } from './loaded.js';
+import { pageInfo, reportLoaded } from './loaded.js';
 import { beginSeen, dropSeen, endSeen } from './still.js';
 import { scheduleWarmUp, warmUpDone } from './warm.js';
 
@@ -125,6 +125,11 @@ function create(options) {
 
     element(ref) {
       return resolve(ref);
+    },
+
+    // { url, title, status } of this document (page:navigate's answer).
+    pageInfo() {
+      return pageInfo();
     },
 
     // The value of the function `source` called with the element of ref and

@@ -12,7 +12,11 @@
 // The binding's name; the C core adds it (src/page/frames.c).
 export const LOADED_BINDING = '__vdxLoaded';
 
-function read() {
+// What navigate reports of this document: { url, title, status }, read in
+// the vdx world, where a page's own overrides (of document.title, say) do
+// not reach.  Also the host's read when the binding's does not come
+// (another wait_until, or a bridge injected after load).
+export function pageInfo() {
   const nav = performance.getEntriesByType('navigation')[0];
   return { url: location.href, title: document.title, status: nav ? nav.responseStatus : undefined };
 }
@@ -32,7 +36,7 @@ export function reportLoaded() {
     const send = globalThis[LOADED_BINDING];
     if (typeof send !== 'function') return;
     try {
-      send(JSON.stringify(read()));
+      send(JSON.stringify(pageInfo()));
     } catch (e) {
       // The host reads the values itself.
     }

@@ -20,12 +20,11 @@
 
 static int goto_k(lua_State *L, int status, lua_KContext ctx);
 
-/* The page's url, title and status.  The status comes from
- * Network.responseReceived, which the browser process sends and which need
- * not arrive before the renderer's load event; the document's own
- * navigation timing entry stands in. */
-#define READ_OBJECT "({url: location.href, title: document.title, status: " \
-  "(performance.getEntriesByType('navigation')[0] || {}).responseStatus})"
+/* The page's url, title and status are read by the bridge (pageInfo in
+ * bridge/src/loaded.js).  The status comes from Network.responseReceived,
+ * which the browser process sends and which need not arrive before the
+ * renderer's load event; the document's own navigation timing entry
+ * stands in. */
 
 /* The early read: the bridge of the new document's vdx world hands url,
  * title and status over as the page is shown after load, through the
@@ -139,18 +138,14 @@ static vdx_waiter *early_read(lua_State *L, vdx_page *p, const char *loader, int
   return out;
 }
 
-/* Reads url, title and status in the page, then goes on at goto_k's
- * step 3 (after load, when the early read did not come). */
+/* Reads url, title and status in the main frame's vdx world (the bridge's
+ * pageInfo, where the page's own overrides do not reach), then goes on at
+ * goto_k's step 3 (after load, when the early read did not come). */
 static int goto_evaluate(lua_State *L, vdx_page *p, int left) {
   lua_settop(L, 5);
-  lua_createtable(L, 0, 2);
-  lua_pushliteral(L, READ_OBJECT);
-  lua_setfield(L, -2, "expression");
-  lua_pushboolean(L, 1);
-  lua_setfield(L, -2, "returnByValue");
-  vdx_waiter *w = vdx__conn_call(L, vdx__browser_conn(L, p->b), p->session_id,
-                                 "Runtime.evaluate", -1, left);
-  if (w == NULL) return lua_error(L);
+  lua_newtable(L);
+  vdx_waiter *w = vdx__bridge_call(L, p, p->frame_id, "pageInfo", -1, left);
+  if (w == NULL) return luaL_error(L, "out of memory");
   lua_settop(L, 5);
   return vdx__await(L, w, 3, goto_k);
 }
@@ -189,7 +184,9 @@ static int goto_k(lua_State *L, int status, lua_KContext ctx) {
       if (w) return vdx__await(L, w, 5, goto_k);
       ctx = 5;                             /* no memory: read after load */
       lua_pushboolean(L, 0);
-    } else if (loader && flag != VDX_LIFE_COMMIT) {
+    } else if (loader) {
+      /* For commit too: the read must be of the new document, whose world
+       * comes after its commit (the bridge call waits for it). */
       vdx_waiter *w = vdx__nav_wait_loader(L, p, loader, flag, left);
       lua_settop(L, 5);
       return vdx__await(L, w, 1, goto_k);
@@ -210,10 +207,7 @@ static int goto_k(lua_State *L, int status, lua_KContext ctx) {
       return vdx__await(L, w, 6, goto_k);
     }
     lua_settop(L, 7);                      /* loaded: the early read stands */
-  } else if (ctx == 3) {                   /* the plain read: its value */
-    lua_getfield(L, -1, "result");
-    lua_getfield(L, -1, "value");
-  }
+  }                                        /* ctx 3: the plain read */
   if (ctx <= 1) {
     /* Committed or loaded (another wait_until, or the early read could not
      * stand): url, title and status read in the page.  The
