@@ -402,6 +402,32 @@ describe("vdx browser lifetime", function()
     b:close()
   end)
 
+  it("runs chromium-headless-shell headless when PATH has it, else chromium", function()
+    local dir = os.tmpname()
+    os.remove(dir)
+    assert(os.execute("mkdir " .. dir))
+    local function product(names)
+      os.execute("rm -f " .. dir .. "/*")
+      for _, n in ipairs(names) do
+        local _, found = h.run("test -x /usr/bin/" .. n)
+        if found ~= 0 then return nil end
+        assert(os.execute(("ln -s /usr/bin/%s %s/%s"):format(n, dir, n)))
+      end
+      local out = h.run("env -u VDX_CHROMIUM PATH=" .. dir .. " " .. h.vdxlua ..
+        " -e 'local b = require(\"vdx\").launch(); print(b:version().product); b:close()'")
+      return out:match("(%a*Chrome)/%d+") or out
+    end
+    local both = product { "chromium", "chromium-headless-shell" }
+    local full = product { "chromium" }
+    os.execute("rm -rf " .. dir)
+    if both == nil then
+      pending("needs both chromium and chromium-headless-shell in /usr/bin")
+      return
+    end
+    assert.equal("HeadlessChrome", both)
+    assert.equal("Chrome", full)
+  end)
+
   it("names make deps when no browser can be found", function()
     local err = h.error_of(vdx.launch, { executable = "/nonexistent/chromium" })
     assert.is_true(vdx.is_error(err, "BrowserNotFound"))
