@@ -104,6 +104,28 @@ describe("page:snapshot", function()
       { ref = d.ref, role = d.role, name = d.name, tag = d.tag, frame = d.frame })
   end)
 
+  it("gives the same text and refs after the idle warm-up as right after load", function()
+    -- The warm-up (bridge/src/warm.js) walks the page in idle time with a
+    -- registry of its own: a snapshot after it still starts at e1, with
+    -- the refs a snapshot right after load gets.
+    page:navigate(srv.url .. "/snapshot/shop.html")
+    local now = page:snapshot { budget_tokens = 100000 }
+    page:navigate(srv.url .. "/snapshot/shop.html")
+    vdx.sleep(1200)
+    local later = page:snapshot { budget_tokens = 100000 }
+    assert.equal(now.text, later.text)
+    assert.truthy(later.text:find("[ref=e1]", 1, true))
+    assert.equal(now.ref_count, later.ref_count)
+    -- A link put first after the warm-up has run gets e1: the warm-up
+    -- numbered nothing.
+    local buttons = ("<button>b</button>"):rep(40)
+    page:navigate("data:text/html," .. buttons .. "<script>setTimeout(() => "
+      .. "document.body.insertAdjacentHTML('afterbegin', '<a href=\"/x\">Late</a>'), 700)</script>")
+    vdx.sleep(1200)
+    local text = page:snapshot().text
+    assert.truthy(text:find('link "Late" [ref=e1]', 1, true), text)
+  end)
+
   it("moves aria-owns targets under their owner, except one hidden from all users", function()
     page:navigate(srv.url .. "/snapshot/owns.html")
     local snap = page:snapshot()

@@ -5185,7 +5185,11 @@
 
   // src/warm.js
   var WARM_ELEMENTS = 300;
-  var PIECES = [WARM_ELEMENTS, void 0];
+  var WARM_CHARS = 48e3;
+  var FULL = { maxOptions: 10, maxChars: WARM_CHARS, fromLine: 0 };
+  var PIECES = [{ maxElements: WARM_ELEMENTS }, FULL, FULL, FULL];
+  var LATE_DELAY_MS = 250;
+  var EARLY_PIECES = 2;
   var stopped = false;
   function warmUpDone() {
     stopped = true;
@@ -5205,11 +5209,13 @@
       if (stopped) return;
       try {
         if (walk === null) walk = makeWalk();
-        walk({ maxElements: PIECES[pieces] });
+        walk(PIECES[pieces]);
       } catch (e) {
         return;
       }
-      if (++pieces < PIECES.length) requestIdleCallback(piece);
+      if (++pieces >= PIECES.length) return;
+      if (pieces < EARLY_PIECES) requestIdleCallback(piece);
+      else setTimeout(() => requestIdleCallback(piece), pieces === EARLY_PIECES ? LATE_DELAY_MS : 0);
     };
     const start = () => requestIdleCallback(piece, { timeout: 2e3 });
     if (document.readyState !== "loading") start();

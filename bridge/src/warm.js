@@ -1,23 +1,42 @@
 // warm.js -- readies the snapshot code of a new document in idle time.
 //
 // Every document gets a fresh isolated world, and the first snapshot in it
-// runs mostly unoptimized code: on the 200-card shop it costs about 50 ms
+// runs mostly unoptimized code: on the 200-card shop it costs about 45 ms
 // of renderer CPU where the following ones cost about 15.  So once the main
 // frame's document is parsed, its idle periods run a few throwaway partial
 // snapshots (a separate instance with its own ref registry: nothing is
 // kept, no ref is taken), and the agent's first snapshot runs warm.
 //
-// It comes in two pieces, each in its own idle callback: the first walks
-// at most WARM_ELEMENTS elements (a few ms even cold), the second the
-// whole page (much cheaper once the first has run).  The host's calls are
-// tasks, which always go before idle callbacks, so a snapshot asked for
-// right after load waits for the short piece at most, and the warm-up
-// stops for good once a real snapshot has run (the code is warm then).
-// Child frames are left alone.
+// It comes in pieces, each in its own idle callback: the first walks at
+// most WARM_ELEMENTS elements (a few ms even cold), the others as much of
+// the page as the MCP server's default budget shows (WARM_CHARS), so on a
+// 100,000-element page a piece costs what a budgeted snapshot costs, not
+// a whole walk.  One budgeted walk leaves the code half warm (V8 optimizes
+// a function after it has run a while); with three, a first snapshot half
+// a second after load took 25 ms on the shop instead of 38, and 21 instead
+// of 34 on elements-2000 (medians of 6 processes x 5 navigations,
+// alternating the two builds; make bench's "1st snap, goto+0.5 s" row is
+// the same measure).  The last two wait LATE_DELAY_MS, so a snapshot asked
+// for right after navigate costs what it did.  The host's calls are tasks, which always go before idle callbacks, so a
+// snapshot asked for right after load waits for one piece at most, and
+// the warm-up stops for good once a real snapshot has run (the code is
+// warm then).  Child frames are left alone.
 
-// Elements the first piece visits; the second visits them all.
+// Elements the first piece visits.
 export const WARM_ELEMENTS = 300;
-const PIECES = [WARM_ELEMENTS, undefined];
+// Characters of text a later piece stops at: the MCP server's default
+// budget of 12,000 tokens, at four characters a token.
+const WARM_CHARS = 48000;
+// What each piece walks: the options of the host's own snapshot calls
+// (src/page/snapshot.c), so the same code paths warm up.
+const FULL = { maxOptions: 10, maxChars: WARM_CHARS, fromLine: 0 };
+const PIECES = [{ maxElements: WARM_ELEMENTS }, FULL, FULL, FULL];
+// The pieces after the first two wait this long first: a script that asks
+// for its snapshot right after navigate finds the renderer free (the
+// first two have usually run before the load event), and an agent that
+// thinks before asking gets the warmer code.
+const LATE_DELAY_MS = 250;
+const EARLY_PIECES = 2;
 
 let stopped = false;
 
@@ -43,11 +62,13 @@ export function scheduleWarmUp(makeWalk) {
     if (stopped) return;
     try {
       if (walk === null) walk = makeWalk();
-      walk({ maxElements: PIECES[pieces] });
+      walk(PIECES[pieces]);
     } catch (e) {
       return; // a page that fights back only loses the warm-up
     }
-    if (++pieces < PIECES.length) requestIdleCallback(piece);
+    if (++pieces >= PIECES.length) return;
+    if (pieces < EARLY_PIECES) requestIdleCallback(piece);
+    else setTimeout(() => requestIdleCallback(piece), pieces === EARLY_PIECES ? LATE_DELAY_MS : 0);
   };
   // From DOMContentLoaded on: the code only needs a representative page,
   // not the final one, and navigations usually wait for the later load.
