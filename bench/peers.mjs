@@ -609,7 +609,7 @@ function markdown() {
   const out = [`MCP side by side (\`make bench-peers\`), ${m.date.slice(0, 16).replace('T', ' ')} UTC, ` +
     `${m.cpus}-core ${m.cpu_model}, load ${loadText(m.load)} at start and ${loadText(m.load_end)} at end, ${REPS} reps ` +
     `(${QUICK_REPS} for the shop's click, type and structure queries) ` +
-    'with the servers interleaved; ' +
+    `with the servers interleaved, every one on \`${CHROMIUM}\`; ` +
     'median / p95, and the median\'s ratio to Playwright MCP\'s:', '',
     `| page, tool | ${cols.join(' | ')} | vdxlua in process | MCP / in process (median, p95) |`,
     `|---|${cols.map(() => '---').join('|')}|---|---|`];
