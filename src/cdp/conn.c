@@ -269,7 +269,9 @@ static void reply(vdx_conn *c, lua_State *L, int msg, lua_Integer id) {
     vdx__error_push(L, "CDPError", "%s: %s", p->method, text);
     int err = lua_gettop(L);
     lua_getfield(L, e, "code");
-    if (lua_isnumber(L, -1)) lua_pushinteger(L, (lua_Integer)lua_tonumber(L, -1));
+    int whole = 0;      /* a code that is no integer (1e309, 1.5) is dropped */
+    lua_Integer code = lua_type(L, -1) == LUA_TNUMBER ? lua_tointegerx(L, -1, &whole) : 0;
+    if (whole) lua_pushinteger(L, code);
     else lua_pushnil(L);
     lua_setfield(L, err, "code");
     lua_pop(L, 1);

@@ -213,8 +213,10 @@ static void finish_request(lua_State *L, int rec, int params) {
   lua_getfield(L, rec, "started");
   if (lua_isnumber(L, -1) && lua_isnumber(L, -2)) {
     double ms = (lua_tonumber(L, -2) - lua_tonumber(L, -1)) * 1000.0;
-    lua_pushinteger(L, (lua_Integer)(ms + 0.5));
-    lua_setfield(L, rec, "duration_ms");
+    if (ms > -9e15 && ms < 9e15) {     /* false for NaN and infinities too */
+      lua_pushinteger(L, (lua_Integer)(ms + 0.5));
+      lua_setfield(L, rec, "duration_ms");
+    }
   }
   lua_pop(L, 2);
   lua_pushboolean(L, 1);
