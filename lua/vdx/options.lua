@@ -27,7 +27,9 @@ usage: vdxlua mcp [OPTIONS]      serve MCP over stdio (JSON-RPC, one message a l
   --allow-file-urls              let browser_navigate open file: URLs (refused otherwise)
   --headed                       show the browser window
   --browser-arg ARG              extra Chromium flag (repeatable)
-  --executable PATH              the Chromium to launch
+  --executable PATH              the Chromium to launch (default: $VDX_CHROMIUM, else
+                                 chromium-headless-shell, chromium, chromium-browser or
+                                 google-chrome on PATH; headed, the last three)
   --max-message-bytes N          refuse longer messages (default 4 MiB)
   --log FILE                     log here instead of stderr
   --log-level LEVEL              error, warn, info (default) or debug]]
