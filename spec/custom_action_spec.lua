@@ -16,14 +16,9 @@ describe("a custom action in Lua", function()
   local srv, browser, page
 
   setup(function()
-    srv = h.serve()
-    browser = vdx.launch { timeout_ms = 20000 }
-    page = browser:new_page()
+    srv, browser, page = h.open(nil, { timeout_ms = 20000 })
   end)
-  teardown(function()
-    if browser then browser:close() end
-    if srv then srv:close() end
-  end)
+  teardown(function() h.shut(browser, srv) end)
 
   local function trigger_ref()
     page:navigate(srv.url .. "/actions/listbox.html")

@@ -12,18 +12,12 @@ describe("structure queries", function()
   local browser, srv, page, base
 
   setup(function()
-    srv = h.serve()
+    srv, browser, page = h.open(nil,
+      { args = { "--host-resolver-rules=MAP a.test 127.0.0.1, MAP b.test 127.0.0.1" } })
     base = "http://a.test:" .. srv.url:match(":(%d+)$")
-    browser = vdx.launch {
-      args = { "--host-resolver-rules=MAP a.test 127.0.0.1, MAP b.test 127.0.0.1" },
-    }
-    page = browser:new_page()
   end)
 
-  teardown(function()
-    if browser then browser:close() end
-    if srv then srv:close() end
-  end)
+  teardown(function() h.shut(browser, srv) end)
 
   it("goes from a button to a container-scoped locator that matches once", function()
     page:navigate(srv.url .. "/explore/grid-testid.html")

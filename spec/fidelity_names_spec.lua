@@ -3,7 +3,6 @@
 -- or description it must get (data-expectedrole, data-expectedlabel,
 -- data-expecteddescription, the attributes the public conformance tests
 -- use), and page:accessible must report exactly that.
-local vdx = require "vdx"
 local h = require "helpers"
 local fidelity = require "fidelity"
 
@@ -20,15 +19,10 @@ describe("accessible names, descriptions and roles", function()
   local counted = { role = 0, name = 0, description = 0 }
 
   setup(function()
-    srv = h.serve()
-    browser = vdx.launch {}
-    page = browser:new_page()
+    srv, browser, page = h.open()
   end)
 
-  teardown(function()
-    if browser then browser:close() end
-    if srv then srv:close() end
-  end)
+  teardown(function() h.shut(browser, srv) end)
 
   for _, file in ipairs(pages()) do
     it("match every case of fidelity/" .. file, function()

@@ -11,6 +11,22 @@ function helpers.serve(routes)
   return vdx.serve { root = "spec/fixtures", port = 0, routes = routes }
 end
 
+--- A describe's set-up: serves spec/fixtures with extra routes (see
+--- helpers.serve) and launches a browser with launch_opts, opened on one
+--- page.  Returns srv, browser, page; helpers.shut ends them.
+function helpers.open(routes, launch_opts)
+  local srv = helpers.serve(routes)
+  local browser = vdx.launch(launch_opts or {})
+  return srv, browser, browser:new_page()
+end
+
+--- A describe's tear-down: closes browser and srv, skipping either when
+--- its set-up did not get that far (nil).
+function helpers.shut(browser, srv)
+  if browser then browser:close() end
+  if srv then srv:close() end
+end
+
 --- Runs fn(err) for the error that f raises; fails when f does not raise.
 function helpers.error_of(f, ...)
   local ok, err = pcall(f, ...)

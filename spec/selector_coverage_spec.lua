@@ -12,15 +12,10 @@ describe("selector coverage on widget pages", function()
   local browser, srv, page
 
   setup(function()
-    srv = h.serve()
-    browser = vdx.launch {}
-    page = browser:new_page()
+    srv, browser, page = h.open()
   end)
 
-  teardown(function()
-    if browser then browser:close() end
-    if srv then srv:close() end
-  end)
+  teardown(function() h.shut(browser, srv) end)
 
   -- Snapshots path, checks every ref's selector or locator with the
   -- locator engine (and light-DOM CSS with querySelectorAll too), and

@@ -4,7 +4,6 @@
 -- each page below breaks the user-agent geometry one way, and every link
 -- and button must get a ref exactly when the browser's own box for it is
 -- non-empty.
-local vdx = require "vdx"
 local h = require "helpers"
 
 local LINKS = [[<p><a href="#1">L1</a> <button>B1</button></p>]]
@@ -47,15 +46,10 @@ describe("the snapshot's refs on links and buttons", function()
         return "<!doctype html><meta charset=utf-8><style>" .. c[2] .. "</style><body>" .. c[3]
       end
     end
-    srv = h.serve(routes)
-    browser = vdx.launch {}
-    page = browser:new_page()
+    srv, browser, page = h.open(routes)
   end)
 
-  teardown(function()
-    if browser then browser:close() end
-    if srv then srv:close() end
-  end)
+  teardown(function() h.shut(browser, srv) end)
 
   for i, c in ipairs(CASES) do
     it("follow the browser's box: " .. c[1], function()

@@ -16,7 +16,6 @@
 -- layered rule above, a comment (the walk then reads named leaves node by
 -- node) and a `::before` rule that matches nothing (every name then takes
 -- the full computation).
-local vdx = require "vdx"
 local h = require "helpers"
 
 local BLOCKS = 2000
@@ -46,15 +45,10 @@ describe("the snapshot's short roads", function()
 
   setup(function()
     local body = big_page()
-    srv = h.serve { ["GET /big"] = function() return body end }
-    browser = vdx.launch {}
-    page = browser:new_page()
+    srv, browser, page = h.open { ["GET /big"] = function() return body end }
   end)
 
-  teardown(function()
-    if browser then browser:close() end
-    if srv then srv:close() end
-  end)
+  teardown(function() h.shut(browser, srv) end)
 
   local FULL_READ = [[(() => { const s = document.createElement('style');
     s.textContent = '@layer vdx-full-read { * { visibility: revert-layer; } }'; document.head.append(s); return true; })()]]

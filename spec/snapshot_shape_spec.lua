@@ -3,7 +3,6 @@
 -- the refs dropped must be exactly the YAML Playwright prints for it; where
 -- Node is installed, Playwright itself (its ariaSnapshot() of each page, on
 -- Debian's Chromium) is asked to confirm that YAML.
-local vdx = require "vdx"
 local cjson = require "cjson"
 local h = require "helpers"
 local cases = require "shape_cases"
@@ -119,15 +118,10 @@ describe("the snapshot's shape", function()
       ["/text-only"] = TEXT_ONLY_PAGE, ["/owns"] = OWNS_PAGE, ["/depth"] = depth_page } do
       routes["GET " .. path] = function() return body end
     end
-    srv = h.serve(routes)
-    browser = vdx.launch {}
-    page = browser:new_page()
+    srv, browser, page = h.open(routes)
   end)
 
-  teardown(function()
-    if browser then browser:close() end
-    if srv then srv:close() end
-  end)
+  teardown(function() h.shut(browser, srv) end)
 
   it("quotes every scalar that YAML 1.1 or 1.2 would read as something other than a string", function()
     page:navigate(srv.url .. "/yaml")

@@ -20,20 +20,13 @@ describe("page:snapshot", function()
   local browser, srv, page, base
 
   setup(function()
-    srv = h.serve()
-    local port = srv.url:match(":(%d+)$")
     -- a.test and b.test are two sites that both reach the fixture server.
-    browser = vdx.launch {
-      args = { "--host-resolver-rules=MAP a.test 127.0.0.1, MAP b.test 127.0.0.1" },
-    }
-    base = "http://a.test:" .. port
-    page = browser:new_page()
+    srv, browser, page = h.open(nil,
+      { args = { "--host-resolver-rules=MAP a.test 127.0.0.1, MAP b.test 127.0.0.1" } })
+    base = "http://a.test:" .. srv.url:match(":(%d+)$")
   end)
 
-  teardown(function()
-    if browser then browser:close() end
-    if srv then srv:close() end
-  end)
+  teardown(function() h.shut(browser, srv) end)
 
   it("computes accessible names and descriptions for the accname table", function()
     page:navigate(srv.url .. "/snapshot/names.html")
