@@ -5214,8 +5214,8 @@
         return;
       }
       if (++pieces >= PIECES.length) return;
-      if (pieces < EARLY_PIECES) requestIdleCallback(piece);
-      else setTimeout(() => requestIdleCallback(piece), pieces === EARLY_PIECES ? LATE_DELAY_MS : 0);
+      if (pieces === EARLY_PIECES) setTimeout(() => requestIdleCallback(piece), LATE_DELAY_MS);
+      else requestIdleCallback(piece);
     };
     const start = () => requestIdleCallback(piece, { timeout: 2e3 });
     if (document.readyState !== "loading") start();

@@ -17,10 +17,10 @@
 // of 34 on elements-2000 (medians of 6 processes x 5 navigations,
 // alternating the two builds; make bench's "1st snap, goto+0.5 s" row is
 // the same measure).  The last two wait LATE_DELAY_MS, so a snapshot asked
-// for right after navigate costs what it did.  The host's calls are tasks, which always go before idle callbacks, so a
-// snapshot asked for right after load waits for one piece at most, and
-// the warm-up stops for good once a real snapshot has run (the code is
-// warm then).  Child frames are left alone.
+// for right after navigate costs what it did.  The host's calls are
+// tasks, which always go before idle callbacks, so a snapshot waits for
+// one piece at most, and the warm-up stops for good once a real snapshot
+// has run (the code is warm then).  Child frames are left alone.
 
 // Elements the first piece visits.
 export const WARM_ELEMENTS = 300;
@@ -67,8 +67,8 @@ export function scheduleWarmUp(makeWalk) {
       return; // a page that fights back only loses the warm-up
     }
     if (++pieces >= PIECES.length) return;
-    if (pieces < EARLY_PIECES) requestIdleCallback(piece);
-    else setTimeout(() => requestIdleCallback(piece), pieces === EARLY_PIECES ? LATE_DELAY_MS : 0);
+    if (pieces === EARLY_PIECES) setTimeout(() => requestIdleCallback(piece), LATE_DELAY_MS);
+    else requestIdleCallback(piece);
   };
   // From DOMContentLoaded on: the code only needs a representative page,
   // not the final one, and navigations usually wait for the later load.

@@ -22,9 +22,7 @@ codec.decode_max_depth(200)
 local ARRAY = { __name = "vdx.json.array" }
 local RAW = { __name = "vdx.json.raw" }
 local SALT = ("%08x"):format(math.random(0, 0x7fffffff))
-local NONCE = ("\1vdx-empty-array-%s\1"):format(SALT)
 local RAW_OPEN, RAW_CLOSE = ("\1vdx-raw-%s-"):format(SALT), "\1"
-local QUOTED_NONCE = codec.encode(NONCE)
 -- A raw text's placeholder as cjson writes it: prefix, index, suffix.
 local RAW_PREFIX = codec.encode(RAW_OPEN):sub(1, -2)
 local RAW_SUFFIX = codec.encode(RAW_CLOSE):sub(2)
@@ -56,8 +54,8 @@ local function exact_number(n)
 end
 
 -- Copies v, replacing every empty marked array, raw text and number that
--- cjson would round with a placeholder string (texts collected in raws;
--- raws.empty is set when an empty array was replaced).
+-- cjson would round with a placeholder string for its exact text ("[]",
+-- the raw text, the number's digits), collected in raws.
 local function prepare(v, depth, raws)
   local t = type(v)
   if t == "number" then
@@ -69,12 +67,8 @@ local function prepare(v, depth, raws)
   if t ~= "table" then return v end
   if depth > 190 then error("nesting too deep", 0) end
   local mt = getmetatable(v)
-  if mt == ARRAY and next(v) == nil then
-    raws.empty = true
-    return NONCE
-  end
-  if mt == RAW then
-    raws[#raws + 1] = v.text
+  if (mt == ARRAY and next(v) == nil) or mt == RAW then
+    raws[#raws + 1] = mt == RAW and v.text or "[]"
     return RAW_OPEN .. #raws .. RAW_CLOSE
   end
   local out = {}
@@ -82,9 +76,9 @@ local function prepare(v, depth, raws)
   return out
 end
 
--- text with every placeholder of a raw text replaced by that text, found
--- with plain searches (a pattern scan of a 40 KB snapshot reply costs
--- half a millisecond each; these cost a twentieth of that).
+-- text with every placeholder replaced by its text, found with plain
+-- searches (a pattern scan of a 40 KB snapshot reply costs half a
+-- millisecond; this costs a twentieth of that).
 local function splice(text, raws)
   local out, pos = {}, 1
   while true do
@@ -100,20 +94,6 @@ local function splice(text, raws)
       out[#out + 1] = text:sub(pos, b)
       pos = b + 1
     end
-  end
-  out[#out + 1] = text:sub(pos)
-  return table.concat(out)
-end
-
--- text with every quoted empty-array placeholder replaced by [].
-local function empty_arrays(text)
-  local out, pos = {}, 1
-  while true do
-    local a, b = text:find(QUOTED_NONCE, pos, true)
-    if not a then break end
-    out[#out + 1] = text:sub(pos, a - 1)
-    out[#out + 1] = "[]"
-    pos = b + 1
   end
   out[#out + 1] = text:sub(pos)
   return table.concat(out)
@@ -141,7 +121,6 @@ function json.encode(v)
   local raws = {}
   local ok, text = pcall(function() return codec.encode(prepare(v, 0, raws)) end)
   if not ok then return nil, tostring(text) end
-  if raws.empty then text = empty_arrays(text) end
   if #raws > 0 then text = splice(text, raws) end
   return json.valid_utf8(text)
 end

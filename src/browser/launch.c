@@ -127,15 +127,13 @@ static const char *profile_parent(void) {
 
 /* Pushes a table of strings: argv for the browser. */
 static void build_argv(lua_State *L, int opts, const char *exe,
-                       const char *dir, int port) {
+                       const char *dir, int port, int headless) {
   int n = 0;
   lua_newtable(L);
   int t = lua_gettop(L);
 #define ADD(s) (lua_pushstring(L, (s)), lua_rawseti(L, t, ++n))
   ADD(exe);
-  lua_getfield(L, opts, "headless");
-  if (lua_isnil(L, -1) || lua_toboolean(L, -1)) ADD("--headless");
-  lua_pop(L, 1);
+  if (headless) ADD("--headless");
   if (geteuid() == 0) ADD("--no-sandbox");
   int features = 0; /* the slot of vdx's own --disable-features */
   for (int i = 0; default_flags[i]; i++) {
@@ -355,7 +353,7 @@ int vdx__launch(lua_State *L) {
   }
   lua_getfield(L, 1, "echo_stderr");
   int echo = lua_toboolean(L, -1);
-  build_argv(L, 1, exe, dir, port);
+  build_argv(L, 1, exe, dir, port, headless);
   build_env(L, 1);
   vdx_proc_opts po = {0};
   po.argv = to_array(L, exe_idx + 3);

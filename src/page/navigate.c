@@ -207,7 +207,7 @@ static int goto_k(lua_State *L, int status, lua_KContext ctx) {
       return vdx__await(L, w, 6, goto_k);
     }
     lua_settop(L, 7);                      /* loaded: the early read stands */
-  }                                        /* ctx 3: the plain read */
+  }            /* ctx 3: the plain read's {url=, title=, status=} on top */
   if (ctx <= 1) {
     /* Committed or loaded (another wait_until, or the early read could not
      * stand): url, title and status read in the page.  The
