@@ -1,5 +1,6 @@
 -- The committed bridge bundle must be what bridge/src builds to (when Node
--- and the bridge's dev dependencies are available).
+-- and the bridge's dev dependencies are available); calls into it carry
+-- numbers exactly.
 local h = require "helpers"
 
 describe("the bridge bundle", function()
@@ -42,4 +43,26 @@ describe("the bridge bundle", function()
     assert.matches("^/%* vdx%-bridge %d+%.%d+%.%d+ %*/$", first)
   end)
 
+end)
+
+describe("a bridge call", function()
+  local srv, browser, page
+
+  setup(function()
+    srv, browser, page = h.open()
+  end)
+
+  teardown(function() h.shut(browser, srv) end)
+
+  -- Arguments and results cross the CDP wire through vdx.json: the page
+  -- gets the doubles Lua had, Lua the doubles the page had.
+  it("carries numbers to the page and back exactly", function()
+    page:navigate("data:text/html,<button>Go</button>")
+    local ref = page:snapshot().text:match("%[ref=(e%d+)%]")
+    assert.is_string(ref)
+    local got = page:bridge("evaluateOn", { ref, "(el, a, b) => [a, b, String(a), String(b)]",
+      { 0.1 + 0.2, 1000000000000001 } }, { frame = ref })
+    assert.same({ 0.1 + 0.2, 1000000000000001, "0.30000000000000004", "1000000000000001" }, got)
+    assert.equal("integer", math.type(got[2]))
+  end)
 end)

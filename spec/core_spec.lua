@@ -168,6 +168,28 @@ describe("vdx core", function()
     page:close()
   end)
 
+  -- The CDP wire writes numbers with vdx.json, exactly, both ways: the
+  -- page sees the double Lua had, and Lua gets back the double the page had.
+  it("carries every number to the page and back exactly", function()
+    local page = browser:new_page()
+    assert.equal(0.1 + 0.2, page:evaluate("0.1 + 0.2"))
+    assert.equal("0.30000000000000004", ("%.17g"):format(page:evaluate("0.1 + 0.2")))
+    assert.equal(1000000000000001, page:evaluate("1000000000000001"))
+    assert.equal("integer", math.type(page:evaluate("1000000000000001")))
+    assert.equal(9007199254740991, page:evaluate("Number.MAX_SAFE_INTEGER"))
+    local values = { 0.1 + 0.2, 1000000000000001, 9007199254740991, -9007199254740991,
+                     5e-324, 1.7976931348623157e308, 1 / 3, 123456789.12345678 }
+    local texts = { "0.30000000000000004", "1000000000000001", "9007199254740991",
+                    "-9007199254740991", "5e-324", "1.7976931348623157e+308",
+                    "0.3333333333333333", "123456789.12345678" }
+    for i, v in ipairs(values) do
+      assert.equal(texts[i], page:evaluate_checked("(x) => String(x)", v))
+      assert.equal(v, page:evaluate_checked("(x) => x", v))
+    end
+    assert.same(values, page:evaluate_checked("(t) => t", values))
+    page:close()
+  end)
+
   it("raises a JavaScriptError for an exception in the page", function()
     local page = browser:new_page()
     local err = h.error_of(page.evaluate, page, "throw new TypeError('nope')")

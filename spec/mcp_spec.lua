@@ -279,6 +279,27 @@ describe("vdxlua mcp", function()
     end)
     teardown(function() srv:close() end)
 
+    -- Both wires carry numbers exactly: the page's doubles reach the
+    -- agent with every digit, on the page and through an element's bridge.
+    it("returns the numbers browser_evaluate computes exactly", function()
+      local s = client.start("")
+      local _, call = client.caller(s)
+      call("browser_navigate", { url = srv.url .. "/mcp/page.html" })
+      local sum = call("browser_evaluate", { ["function"] = "() => 0.1 + 0.2" })
+      assert.equal("Result: 0.30000000000000004", sum.content[1].text)
+      local big = call("browser_evaluate", { ["function"] = "() => 1000000000000001" })
+      assert.equal("Result: 1000000000000001", big.content[1].text)
+      local ref = call("browser_snapshot", {}).content[1].text:match('button "Add to Cart" %[ref=(e%d+)%]')
+      assert.is_string(ref)
+      local on = call("browser_evaluate", { ref = ref, ["function"] = "(el) => [0.1 + 0.2, 1000000000000001]" })
+      assert.equal("Result: [0.30000000000000004,1000000000000001]", on.content[1].text)
+      local out = assert(io.open(s.dir .. "/out")):read("a")
+      for _, v in ipairs { "0.30000000000000004", "1000000000000001", "[0.30000000000000004,1000000000000001]" } do
+        assert.truthy(out:find('"structuredContent":{"result":' .. v .. '}', 1, true), v)
+      end
+      assert.equal(0, (s:close(20000)))
+    end)
+
     it("navigates, snapshots and explores a fixture page", function()
       local s = client.start("")
       s:send(client.initialize(1, "2025-06-18"))

@@ -7,7 +7,7 @@
  *
  *   loop.c     the per-Lua-state event loop, tasks, waiters, callbacks
  *   poll.c     vdx as a pollable object for hosts that own their loop
- *   json.c     lua-cjson from C
+ *   json.c     vdx.json (the one exact JSON codec) from C
  *   error.c    typed error objects (vdx.Error)
  *   conn.c     one CDP connection: ids, pending calls, sessions, events
  *   pipe.c     pipe transport (--remote-debugging-pipe)

@@ -1,13 +1,17 @@
---- vdx.json: JSON for the protocol layer, on top of lua-cjson.
+--- vdx.json: the one JSON codec of vdx, on top of lua-cjson: the MCP
+-- wire (vdx.mcp) and the CDP wire (the C core, src/cdp/json.c) both use it.
 -- lua-cjson 2.1.0 encodes every empty table as `{}`; a JSON array that may
 -- be empty is built with `json.array(t)`, which marks it so that it is
--- written as `[]`.  It also writes numbers with at most 14 significant
--- digits: here every number is written exactly (integers digit for digit,
--- floats in the shortest form that reads back as the same double), and
--- `json.raw(text)` puts JSON text in the output as it is (an id echoed
--- byte for byte).  The output is always valid UTF-8: an invalid byte in a
--- string becomes U+FFFD.  Encoding never raises: a value that cannot be
--- encoded gives nil and the reason.
+-- written as `[]`.  Debian's lua-cjson (2.1.0) writes numbers with at most
+-- 14 significant digits and refuses more (encode_number_precision): here
+-- every number is written exactly (integers digit for digit, floats in the
+-- shortest form that reads back as the same double), and `json.raw(text)`
+-- puts JSON text in the output as it is (an id echoed byte for byte).  A
+-- number that is not finite is written as null, as JSON.stringify does.
+-- Decoding gives every number as a float (cjson 2.1.0), which is exact for
+-- every double, so for every integer up to 2^53.  The output is always
+-- valid UTF-8: an invalid byte in a string becomes U+FFFD.  Encoding never
+-- raises: a value that cannot be encoded gives nil and the reason.
 local cjson = require "cjson"
 
 local json = {}
@@ -16,8 +20,11 @@ local codec = cjson.new()
 codec.encode_sparse_array(true)
 codec.encode_invalid_numbers("null")
 codec.decode_invalid_numbers(false)
-codec.encode_max_depth(200)
-codec.decode_max_depth(200)
+-- Values nest as deep as the browser lets them (its CDP messages stop
+-- near 300 levels); cjson's own default is 1000.
+local MAX_DEPTH = 1000
+codec.encode_max_depth(MAX_DEPTH)
+codec.decode_max_depth(MAX_DEPTH)
 
 local ARRAY = { __name = "vdx.json.array" }
 local RAW = { __name = "vdx.json.raw" }
@@ -65,7 +72,7 @@ local function prepare(v, depth, raws)
     return RAW_OPEN .. #raws .. RAW_CLOSE
   end
   if t ~= "table" then return v end
-  if depth > 190 then error("nesting too deep", 0) end
+  if depth >= MAX_DEPTH then error("nesting too deep", 0) end
   local mt = getmetatable(v)
   if (mt == ARRAY and next(v) == nil) or mt == RAW then
     raws[#raws + 1] = mt == RAW and v.text or "[]"

@@ -1,58 +1,57 @@
 /*
- * json.c -- JSON through lua-cjson, from C.
+ * json.c -- JSON from C: the C core's hands on vdx.json.
  *
- * The core keeps a private cjson instance (cjson.new()), so a script that
- * reconfigures the global cjson module does not change the wire format.
- * cjson 2.1 decodes every number as a float; values handed to Lua are
- * normalised so that integral numbers are Lua integers (ids, counts).
+ * Both wires (CDP here, MCP in Lua) go through one codec, vdx.json
+ * (lua/vdx/json.lua): lua-cjson with every number written exactly
+ * (Debian's lua-cjson 2.1.0 caps encode_number_precision at 14 digits,
+ * so vdx.json writes the numbers that need more itself).  It decodes every
+ * number as a double, which is exact for all a browser sends; values for
+ * Lua are normalised so that integral numbers are Lua integers (ids,
+ * counts).
+ *
+ * The codec's functions live in the registry of each Lua state, under the
+ * addresses of two constants: nothing here is process-wide.
  */
 #include <math.h>
 
 #include "vdx.h"
 
-static int encode_ref = LUA_NOREF;
-static int decode_ref = LUA_NOREF;
+static const char ENCODE_KEY = 'e';   /* registry: vdx.json.encode */
+static const char DECODE_KEY = 'd';   /* registry: vdx.json.decode */
 
+/* Loads vdx.json into this state's registry; raises when it is missing. */
 void vdx__json_open(lua_State *L) {
-  if (encode_ref != LUA_NOREF) {
-    /* Already open in this process: the refs must be of this state. */
-    lua_rawgeti(L, LUA_REGISTRYINDEX, encode_ref);
-    int ok = lua_isfunction(L, -1);
-    lua_pop(L, 1);
-    if (ok) return;
-  }
   lua_getglobal(L, "require");
-  lua_pushliteral(L, "cjson");
+  lua_pushliteral(L, "vdx.json");
   if (lua_pcall(L, 1, 1, 0) != LUA_OK)
-    luaL_error(L, "vdx needs lua-cjson (apt-get install lua-cjson; or run "
-               "make deps): %s", lua_tostring(L, -1));
-  lua_getfield(L, -1, "new");
-  lua_call(L, 0, 1);
-  lua_getfield(L, -1, "encode_sparse_array");
-  lua_pushboolean(L, 1);
-  lua_call(L, 1, 0);
-  lua_getfield(L, -1, "encode_number_precision");
-  lua_pushinteger(L, 14);
-  lua_call(L, 1, 0);
+    luaL_error(L, "vdx: cannot load its JSON codec (vdx.json, which needs "
+               "lua-cjson: apt-get install lua-cjson): %s", lua_tostring(L, -1));
   lua_getfield(L, -1, "encode");
-  encode_ref = luaL_ref(L, LUA_REGISTRYINDEX);
+  lua_rawsetp(L, LUA_REGISTRYINDEX, &ENCODE_KEY);
   lua_getfield(L, -1, "decode");
-  decode_ref = luaL_ref(L, LUA_REGISTRYINDEX);
-  lua_pop(L, 2);
+  lua_rawsetp(L, LUA_REGISTRYINDEX, &DECODE_KEY);
+  lua_pop(L, 1);
 }
 
+/* stack: -> text */
 const char *vdx__json_encode(lua_State *L, int idx, size_t *len) {
   idx = lua_absindex(L, idx);
-  lua_rawgeti(L, LUA_REGISTRYINDEX, encode_ref);
+  lua_rawgetp(L, LUA_REGISTRYINDEX, &ENCODE_KEY);
   lua_pushvalue(L, idx);
-  lua_call(L, 1, 1);
+  lua_call(L, 1, 2);
+  if (lua_isnil(L, -2)) lua_error(L);     /* the reason, as cjson words it */
+  lua_pop(L, 1);
   return lua_tolstring(L, -1, len);
 }
 
+/* stack: -> value | message */
 int vdx__json_decode(lua_State *L, const char *buf, size_t len) {
-  lua_rawgeti(L, LUA_REGISTRYINDEX, decode_ref);
+  lua_rawgetp(L, LUA_REGISTRYINDEX, &DECODE_KEY);
   lua_pushlstring(L, buf, len);
-  return lua_pcall(L, 1, 1, 0) == LUA_OK;
+  if (lua_pcall(L, 1, 2, 0) != LUA_OK) return 0;
+  int ok = !lua_isnil(L, -2);
+  lua_remove(L, ok ? -1 : -2);
+  return ok;
 }
 
 /* Turns integral floats into integers in the value at idx, recursively. */
