@@ -24,6 +24,9 @@ typedef struct vdx_browser {
   vdx_page *pages;         /* live pages, for detach events and close */
   char blank[64];          /* the launch's about:blank tab, until a page takes it */
   int blank_done;          /* a page was created: later tabs are not the launch's */
+  int adopting;            /* tabs.c: popups being attached */
+  int nawaiting;           /* tabs.c: ctx:pages() calls waiting for them */
+  vdx_waiter *awaiting[8];
 } vdx_browser;
 
 typedef struct vdx_context {

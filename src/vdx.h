@@ -58,6 +58,8 @@ uv_loop_t *vdx__uv(lua_State *L);
 /* The main Lua state of the loop (the one luaopen_vdx ran in). */
 lua_State *vdx__main_state(vdx_loop *lp);
 uv_loop_t *vdx__uv_of(vdx_loop *lp);
+/* ws.c's per-loop state (its lws context), NULL until made. */
+void **vdx__loop_ws(vdx_loop *lp);
 
 /*
  * Calls the function at the top of L's stack, with nargs arguments below it,

@@ -17,7 +17,6 @@
 #include "task.h"
 
 #define POPUPS_KEY "vdx.popups"   /* registry: targetId -> adopted page */
-#define MAX_WAITERS 8
 
 typedef struct adopt {
   vdx_browser *b;
@@ -25,22 +24,19 @@ typedef struct adopt {
   char target[64];
 } adopt;
 
-/* Adoptions under way, and ctx:pages() calls waiting for them to end. */
-static int pending;
-static vdx_waiter *waiters[MAX_WAITERS];
-static int nwaiters;
-
+/* The adoptions under way and the ctx:pages() calls waiting for them to
+ * end are the browser's (b->adopting, b->awaiting). */
 static void waiter_gone(vdx_waiter *w, void *data) {
-  (void)data;
-  for (int i = 0; i < nwaiters; i++)
-    if (waiters[i] == w) { waiters[i] = waiters[--nwaiters]; return; }
+  vdx_browser *b = data;
+  for (int i = 0; i < b->nawaiting; i++)
+    if (b->awaiting[i] == w) { b->awaiting[i] = b->awaiting[--b->nawaiting]; return; }
 }
 
-static void adoption_over(lua_State *L) {
-  if (--pending > 0) return;
-  while (nwaiters > 0) {
+static void adoption_over(lua_State *L, vdx_browser *b) {
+  if (--b->adopting > 0) return;
+  while (b->nawaiting > 0) {
     lua_pushboolean(L, 1);
-    vdx__waiter_resolve(waiters[0], L);     /* waiter_gone edits the array */
+    vdx__waiter_resolve(b->awaiting[0], L);   /* waiter_gone edits the array */
   }
 }
 
@@ -77,8 +73,9 @@ static void adopt_attached(void *data, lua_State *L, int ok) {
     }
   }
   luaL_unref(L, LUA_REGISTRYINDEX, a->ctx_ref);
+  vdx_browser *b = a->b;
   free(a);
-  adoption_over(L);
+  adoption_over(L, b);
 }
 
 void vdx__tabs_target_created(lua_State *L, vdx_browser *b, int params) {
@@ -110,7 +107,7 @@ void vdx__tabs_target_created(lua_State *L, vdx_browser *b, int params) {
       lua_setfield(L, -2, "flatten");
       vdx_waiter *w = vdx__conn_call(L, b->conn, NULL, "Target.attachToTarget", -1, 0);
       if (w) {
-        pending++;
+        b->adopting++;
         vdx__waiter_then(w, adopt_attached, a);
         a = NULL;
       } else {
@@ -162,10 +159,11 @@ static int pages_k(lua_State *L, int status, lua_KContext ctx) {
 static int context_pages(lua_State *L) {
   vdx_context *c = vdx__check_context(L, 1);
   lua_settop(L, 1);
-  if (pending > 0 && nwaiters < MAX_WAITERS && !c->b->closed) {
-    vdx_waiter *w = vdx__waiter_sleep(c->b->lp, 5000);
-    waiters[nwaiters++] = w;
-    vdx__waiter_on_done(w, waiter_gone, NULL);
+  vdx_browser *b = c->b;
+  if (b->adopting > 0 && b->nawaiting < (int)(sizeof b->awaiting / sizeof *b->awaiting) && !b->closed) {
+    vdx_waiter *w = vdx__waiter_sleep(b->lp, 5000);
+    b->awaiting[b->nawaiting++] = w;
+    vdx__waiter_on_done(w, waiter_gone, b);
     return vdx__await(L, w, 0, pages_k);
   }
   return pages_k(L, LUA_OK, 0);

@@ -29,10 +29,7 @@ typedef struct ws_ctx {
   vdx_loop *lp;
   struct lws_context *lws;   /* set to NULL by lws when fully destroyed */
   int destroying;
-  struct ws_ctx *next;
 } ws_ctx;
-
-static ws_ctx *contexts;     /* one per live vdx_loop */
 
 typedef struct out_msg {
   struct out_msg *next;
@@ -360,11 +357,7 @@ static void count_closing(uv_handle_t *h, void *arg) {
 static void ctx_teardown(void *data) {
   ws_ctx *x = data;
   uv_loop_t *loop = vdx__uv_of(x->lp);
-  for (ws_ctx **pp = &contexts; *pp; pp = &(*pp)->next)
-    if (*pp == x) {
-      *pp = x->next;
-      break;
-    }
+  *vdx__loop_ws(x->lp) = NULL;
   x->destroying = 1;
   if (x->lws) lws_context_destroy(x->lws);
   for (int i = 0, closing = 1; x->lws && closing > 0 && i < 100; i++) {
@@ -376,10 +369,11 @@ static void ctx_teardown(void *data) {
   free(x);
 }
 
-/* The lws context of lp, made on first use; NULL when it cannot be made. */
+/* The lws context of lp (kept in the loop), made on first use; NULL when
+ * it cannot be made. */
 static ws_ctx *ctx_of(vdx_loop *lp) {
-  for (ws_ctx *x = contexts; x; x = x->next)
-    if (x->lp == lp) return x;
+  void **slot = vdx__loop_ws(lp);
+  if (*slot) return *slot;
   ws_ctx *x = calloc(1, sizeof *x);
   if (x == NULL) return NULL;
   x->lp = lp;
@@ -399,8 +393,7 @@ static ws_ctx *ctx_of(vdx_loop *lp) {
     free(x);
     return NULL;
   }
-  x->next = contexts;
-  contexts = x;
+  *slot = x;
   vdx__on_teardown(lp, ctx_teardown, x);
   return x;
 }

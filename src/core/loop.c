@@ -55,6 +55,8 @@ struct vdx_loop {
   int touched;              /* vdx was called from outside the loop since
                              * the last step: watchers may be unregistered */
   void *pollable;           /* poll.c's state, once a host polls vdx */
+  int live_tasks;           /* task.c: tasks spawned and not yet ended */
+  void *ws;                 /* ws.c's lws context, once made */
 };
 
 /* ------------------------------------------------------------- access */
@@ -88,6 +90,8 @@ lua_State *vdx__main_state(vdx_loop *lp) { return lp->L; }
 int vdx__loop_depth(vdx_loop *lp) { return lp->depth; }
 int vdx__loop_touched(vdx_loop *lp) { return lp->touched; }
 void **vdx__loop_pollable(vdx_loop *lp) { return &lp->pollable; }
+int *vdx__loop_live_tasks(vdx_loop *lp) { return &lp->live_tasks; }
+void **vdx__loop_ws(vdx_loop *lp) { return &lp->ws; }
 
 /* One turn of the loop for a host that polls it: runs what is due and
  * never blocks.  Returns whether the loop still has work. */

@@ -39,8 +39,6 @@ struct vdx_task {
   joiner *joiners;
 };
 
-static int live_tasks;
-
 /* ------------------------------------------------------------ plumbing */
 
 vdx_task *vdx__task_next(vdx_task *t) { return t->next; }
@@ -110,7 +108,7 @@ static void finish(vdx_task *t, lua_State *L, int failed) {
   t->state = T_DONE;
   t->result_ref = luaL_ref(L, LUA_REGISTRYINDEX);
   map_thread(L, t->co, NULL);
-  live_tasks--;
+  (*vdx__loop_live_tasks(t->lp))--;
   if (failed && !had_joiners) {
     lua_rawgeti(L, LUA_REGISTRYINDEX, t->result_ref);
     vdx__report_error(L, "a task nobody waited for");
@@ -210,7 +208,7 @@ static vdx_task *task_new(lua_State *L, int nargs) {
   lua_pushvalue(L, -1);
   t->self_ref = luaL_ref(L, LUA_REGISTRYINDEX);
   map_thread(L, co, t);
-  live_tasks++;
+  (*vdx__loop_live_tasks(lp))++;
   return t;
 }
 
@@ -317,10 +315,11 @@ int vdx__l_run(lua_State *L) {
   if (vdx__task_of(L) != NULL || vdx__loop_depth(lp) > 0)
     return luaL_error(L, "vdx.run() is for the main chunk; inside a task "
                       "use vdx.wait(task)");
-  while (live_tasks > 0) {
-    if (!uv_run(vdx__uv_of(lp), UV_RUN_ONCE) && live_tasks > 0) break;
+  int *live = vdx__loop_live_tasks(lp);
+  while (*live > 0) {
+    if (!uv_run(vdx__uv_of(lp), UV_RUN_ONCE) && *live > 0) break;
   }
-  lua_pushinteger(L, live_tasks);
+  lua_pushinteger(L, *live);
   return 1;
 }
 

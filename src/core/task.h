@@ -38,6 +38,8 @@ int vdx__loop_depth(vdx_loop *lp);
 vdx_loop *vdx__loop_quiet(lua_State *L);
 int vdx__loop_touched(vdx_loop *lp);
 void **vdx__loop_pollable(vdx_loop *lp);
+/* The count of the loop's tasks that were spawned and have not ended. */
+int *vdx__loop_live_tasks(vdx_loop *lp);
 int vdx__loop_step(vdx_loop *lp);
 /* Waits for w in a coroutine of a host scheduler, in the host's way (the
  * adapter set by vdx.set_host); raises naming the adapters when none is. */
