@@ -9,9 +9,12 @@ WARN    := -Wall -Wextra -Werror
 # connection and transports), browser (process, contexts, tabs), page
 # (frames, bridge calls, navigation, snapshots, queries), input (the
 # actions' primitives) and http (the fixture server).  Shared types sit in
-# src/vdx.h and src/objects.h.
+# src/vdx.h and src/objects.h.  src/http/ is a module of its own, vdx.serve
+# (build/vdx/serve.so), linked against vdx.so, whose loop it runs on; vdxlua
+# has both built in.
 SRCDIRS := src $(sort $(dir $(wildcard src/*/*.c)))
-CORE    := $(filter-out main,$(basename $(notdir $(wildcard src/*/*.c))))
+HTTP    := $(basename $(notdir $(wildcard src/http/*.c)))
+CORE    := $(filter-out main $(HTTP),$(basename $(notdir $(wildcard src/*/*.c))))
 vpath %.c $(SRCDIRS)
 XCFLAGS := -std=c11 -D_GNU_SOURCE -fPIC $(WARN) $(addprefix -I,$(SRCDIRS)) $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 LIBS    := $(shell pkg-config --libs libuv libwebsockets 2>/dev/null) -lm
@@ -25,9 +28,10 @@ B       ?= build
 SKILLFILES := $(sort $(shell find skills -type f))
 SKILLMOD := $(B)/lua/vdx/skill_files.lua
 OBJS    := $(CORE:%=$(B)/%.o)
+SERVE_OBJS := $(HTTP:%=$(B)/%.o)
 
 .PHONY: all deps test check test-gc asan asan-build asan-short valgrind clean bridge demo install docs
-all: $(B)/vdx.so $(B)/vdxlua $(SKILLMOD)
+all: $(B)/vdx.so $(B)/vdx/serve.so $(B)/vdxlua $(SKILLMOD)
 
 $(B):
 	@mkdir -p $(B)
@@ -57,8 +61,15 @@ $(B)/bridge_js.o: $(B)/bridge_js.c
 $(B)/vdx.so: $(OBJS) $(B)/bridge_js.o
 	$(CC) $(CFLAGS) -shared -o $@ $(OBJS) $(B)/bridge_js.o $(LIBS) $(LDFLAGS)
 
-$(B)/vdxlua: $(OBJS) $(B)/main.o $(B)/embedded.o $(B)/bridge_js.o
-	$(CC) $(CFLAGS) -o $@ $(B)/main.o $(OBJS) $(B)/embedded.o $(B)/bridge_js.o $(LIBS) $(CJSON) $(LUALIB) -Wl,-E $(LDFLAGS)
+# vdx.serve needs vdx.so's loop, tasks and JSON codec: it names vdx.so as a
+# dependency found beside its folder ($ORIGIN/..), which is the vdx.so that
+# require "vdx" loaded (the same file), so both share one copy.
+$(B)/vdx/serve.so: $(SERVE_OBJS) $(B)/vdx.so
+	@mkdir -p $(B)/vdx
+	$(CC) $(CFLAGS) -shared -o $@ $(SERVE_OBJS) -L$(B) -l:vdx.so -Wl,-rpath,'$$ORIGIN/..' $(LIBS) $(LDFLAGS)
+
+$(B)/vdxlua: $(OBJS) $(SERVE_OBJS) $(B)/main.o $(B)/embedded.o $(B)/bridge_js.o
+	$(CC) $(CFLAGS) -o $@ $(B)/main.o $(OBJS) $(SERVE_OBJS) $(B)/embedded.o $(B)/bridge_js.o $(LIBS) $(CJSON) $(LUALIB) -Wl,-E $(LDFLAGS)
 
 # Rebuilds the committed bundle from bridge/src (needs Node and npm).
 bridge:
@@ -120,8 +131,9 @@ INST_LIBDIR ?= /usr/local/lib/lua/5.4
 INST_LUADIR ?= /usr/local/share/lua/5.4
 INST_BINDIR ?= /usr/local/bin
 install: all
-	mkdir -p $(INST_LIBDIR) $(INST_LUADIR)/vdx $(INST_BINDIR)
+	mkdir -p $(INST_LIBDIR)/vdx $(INST_LUADIR)/vdx $(INST_BINDIR)
 	cp $(B)/vdx.so $(INST_LIBDIR)/vdx.so
+	cp $(B)/vdx/serve.so $(INST_LIBDIR)/vdx/serve.so
 	cd lua && for f in $(LUAMODS:lua/%=%); do mkdir -p $(INST_LUADIR)/$$(dirname $$f) && cp $$f $(INST_LUADIR)/$$f; done
 	cp $(SKILLMOD) $(INST_LUADIR)/vdx/skill_files.lua
 	cp $(B)/vdxlua $(INST_BINDIR)/vdxlua

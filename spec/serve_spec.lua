@@ -71,6 +71,22 @@ describe("vdx.serve #unit", function()
     srv = nil
   end)
 
+  -- The server is a module of its own, so vdx.so is the browser host:
+  -- vdx.serve loads it on first use and is its serve.
+  it("is the module vdx.serve, apart from vdx.so", function()
+    local mod = require "vdx.serve"
+    assert.is_function(mod.serve)
+    srv = assert(mod.serve { port = 0 })
+    assert.equal("vdx.Server (" .. srv.url .. ")", tostring(srv))
+    local so = (os.getenv("VDX_BUILD") or "build") .. "/vdx.so"
+    local p = io.popen("nm -D --defined-only " .. so .. " 2>&1")
+    local symbols = p:read("a")
+    p:close()
+    assert.truthy(symbols:find("luaopen_vdx", 1, true), symbols)
+    assert.is_nil(symbols:find("luaopen_vdx_serve", 1, true))
+    assert.is_nil(symbols:find("vdx__serve", 1, true))
+  end)
+
   describe("the server object", function()
     it("listens on 127.0.0.1 with a port picked by the system", function()
       srv = assert(vdx.serve { root = FIXTURES, port = 0 })

@@ -16,7 +16,8 @@
  *   browser.c  vdx.Browser
  *   context.c  vdx.Context
  *   page.c     vdx.Page
- *   serve.c    vdx.serve, the fixture HTTP server
+ *   serve.c    the vdx.serve module (build/vdx/serve.so), the fixture
+ *              HTTP server, on the loop of vdx.so (see src/http/serve.h)
  *   module.c   luaopen_vdx
  *   trace.c    the start-up timeline (VDX_TRACE_START=1)
  */
@@ -45,7 +46,6 @@
 #define VDX_PAGE_MT    "vdx.Page"
 #define VDX_TASK_MT    "vdx.Task"
 #define VDX_ERROR_MT   "vdx.Error"
-#define VDX_SERVER_MT  "vdx.Server"
 
 /* ------------------------------------------------------------------ loop */
 
@@ -252,11 +252,9 @@ void vdx__proc_kill(vdx_proc *p);
 int vdx__browser_open(lua_State *L);
 int vdx__context_open(lua_State *L);
 int vdx__page_open(lua_State *L);
-int vdx__serve_open(lua_State *L);
 
 int vdx__launch(lua_State *L);
 int vdx__connect(lua_State *L);
-int vdx__serve(lua_State *L);
 int vdx__read_lines(lua_State *L);        /* lines.c: vdx.read_lines */
 int vdx__read_file(lua_State *L);         /* fsread.c: vdx.read_file */
 int vdx__watch(lua_State *L);             /* watch.c: vdx.watch */
@@ -278,5 +276,7 @@ lua_Integer vdx__opt_int(lua_State *L, int idx, const char *key,
 void vdx__opt_type(lua_State *L, int idx, const char *key, int type);
 
 LUALIB_API int luaopen_vdx(lua_State *L);
+/* serve.c: the fixture HTTP server, a module of its own (vdx.serve). */
+LUALIB_API int luaopen_vdx_serve(lua_State *L);
 
 #endif

@@ -43,6 +43,8 @@ static void preload(lua_State *L) {
   lua_setfield(L, -2, "cjson");
   lua_pushcfunction(L, luaopen_vdx);
   lua_setfield(L, -2, "vdx");
+  lua_pushcfunction(L, luaopen_vdx_serve);
+  lua_setfield(L, -2, "vdx.serve");
   for (int i = 0; vdx_lua_modules[i].name; i++) {
     lua_pushinteger(L, i);
     lua_pushcclosure(L, load_embedded, 1);

@@ -41,11 +41,29 @@ static void install_lua_actions(lua_State *L) {
   lua_pop(L, 1);
 }
 
+/*
+ * vdx.serve(opts) -> server | nil, message: the fixture HTTP server, which
+ * is a module of its own (vdx.serve, src/http/) so that vdx.so is the
+ * browser host; loaded on first use.  stack: opts -> results
+ */
+static int l_serve(lua_State *L) {
+  luaL_checktype(L, 1, LUA_TTABLE);        /* names vdx.serve in the error */
+  int n = lua_gettop(L);
+  lua_getglobal(L, "require");
+  lua_pushliteral(L, "vdx.serve");
+  lua_call(L, 1, 1);
+  lua_getfield(L, -1, "serve");
+  lua_remove(L, -2);
+  lua_insert(L, 1);
+  lua_call(L, n, LUA_MULTRET);
+  return lua_gettop(L);
+}
+
 LUALIB_API int luaopen_vdx(lua_State *L) {
   static const luaL_Reg fns[] = {
     {"launch", vdx__launch},
     {"connect", vdx__connect},
-    {"serve", vdx__serve},
+    {"serve", l_serve},
     {"spawn", vdx__l_spawn},
     {"wait", vdx__l_wait},
     {"sleep", vdx__l_sleep},
@@ -64,7 +82,6 @@ LUALIB_API int luaopen_vdx(lua_State *L) {
   vdx__browser_open(L);
   vdx__context_open(L);
   vdx__page_open(L);
-  vdx__serve_open(L);
   luaL_newlib(L, fns);
   vdx__error_open(L);
   vdx__poll_open(L);

@@ -440,12 +440,12 @@ static const char *start(vdx_server *srv, const char *iface, int ipv6,
 }
 
 /*
- * vdx.serve{ root =, port = 0, host = "127.0.0.1", routes = {} } -> server
+ * serve{ root =, port = 0, host = "127.0.0.1", routes = {} } -> server
  * Starts an HTTP server on the loop; returns nil, message when it cannot
  * listen (e.g. the port is taken).  Raises on bad options.
  * stack: opts -> server | nil, message
  */
-int vdx__serve(lua_State *L) {
+static int serve_new(lua_State *L) {
   static const char *const known[] = {"root", "port", "host", "routes", NULL};
   char iface[64], urlhost[72];
   luaL_checktype(L, 1, LUA_TTABLE);
@@ -489,14 +489,23 @@ int vdx__serve(lua_State *L) {
   return 1;
 }
 
-/* Creates the vdx.Server metatable; called once by luaopen_vdx. */
-int vdx__serve_open(lua_State *L) {
+/*
+ * require "vdx.serve" -> { serve = fn }: the module loads vdx first, whose
+ * loop (found in the registry, like everything vdx keeps per Lua state)
+ * runs the servers; vdx.serve(opts) is this module's serve.
+ */
+LUALIB_API int luaopen_vdx_serve(lua_State *L) {
   static const luaL_Reg meta[] = {
     {"__index", server_index}, {"__gc", server_gc}, {"__close", server_close_meta},
     {"__tostring", server_tostring}, {NULL, NULL}};
+  static const luaL_Reg fns[] = {{"serve", serve_new}, {NULL, NULL}};
+  lua_getglobal(L, "require");
+  lua_pushliteral(L, "vdx");
+  lua_call(L, 1, 0);
   /* Errors only; lws is chatty at NOTICE level. */
   lws_set_log_level(LLL_ERR, NULL);
   if (luaL_newmetatable(L, VDX_SERVER_MT)) luaL_setfuncs(L, meta, 0);
   lua_pop(L, 1);
-  return 0;
+  luaL_newlib(L, fns);
+  return 1;
 }

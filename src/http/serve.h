@@ -20,6 +20,8 @@
 
 #include "vdx.h"
 
+#define VDX_SERVER_MT "vdx.Server"
+
 /* Request bodies larger than this are answered with 413. */
 #define SERVE_MAX_BODY (16u * 1024u * 1024u)
 /* The largest request head (request line, headers and the blank line
