@@ -190,4 +190,19 @@ describe("vdx.json #unit", function()
     assert.is_nil(text)
     assert.is_string(err)
   end)
+
+  -- The one codec of both wires (MCP, and CDP through src/cdp/json.c).
+  it("writes every number exactly and leaves its argument alone", function()
+    local v = { { 0.1 + 0.2, 1000000000000001 }, { n = 2 ^ 53 }, { 1, 0.5, -0.0 }, { math.maxinteger } }
+    assert.equal('[[0.30000000000000004,1000000000000001],{"n":9007199254740992},[1,0.5,-0],'
+      .. '[9223372036854775807]]', json.encode(v))
+    assert.equal(0.1 + 0.2, v[1][1])
+    assert.equal("null", json.encode(0 / 0))
+    assert.equal("[null]", json.encode { math.huge })
+    local back = json.decode("[0.30000000000000004,1000000000000001,9007199254740991]")
+    assert.same({ 0.1 + 0.2, 1000000000000001, 9007199254740991 }, back)
+    local deep = 1
+    for _ = 1, 300 do deep = { deep } end
+    assert.is_table(json.decode(assert(json.encode(deep))))
+  end)
 end)

@@ -60,9 +60,10 @@ local function exact_number(n)
   end
 end
 
--- Copies v, replacing every empty marked array, raw text and number that
--- cjson would round with a placeholder string for its exact text ("[]",
--- the raw text, the number's digits), collected in raws.
+-- v, with every empty marked array, raw text and number that cjson would
+-- round replaced by a placeholder string for its exact text ("[]", the raw
+-- text, the number's digits), collected in raws.  Tables are copied only
+-- where something in them is replaced (most CDP messages need nothing).
 local function prepare(v, depth, raws)
   local t = type(v)
   if t == "number" then
@@ -78,9 +79,18 @@ local function prepare(v, depth, raws)
     raws[#raws + 1] = mt == RAW and v.text or "[]"
     return RAW_OPEN .. #raws .. RAW_CLOSE
   end
-  local out = {}
-  for k, x in pairs(v) do out[k] = prepare(x, depth + 1, raws) end
-  return out
+  local out
+  for k, x in pairs(v) do
+    local y = prepare(x, depth + 1, raws)
+    if out then
+      out[k] = y
+    elseif not rawequal(y, x) and y == y then
+      out = {}
+      for k2, x2 in pairs(v) do out[k2] = x2 end
+      out[k] = y
+    end
+  end
+  return out or v
 end
 
 -- text with every placeholder replaced by its text, found with plain
