@@ -160,7 +160,8 @@ static int context_pages(lua_State *L) {
   vdx_context *c = vdx__check_context(L, 1);
   lua_settop(L, 1);
   vdx_browser *b = c->b;
-  if (b->adopting > 0 && b->nawaiting < (int)(sizeof b->awaiting / sizeof *b->awaiting) && !b->closed) {
+  int room = b->nawaiting < (int)(sizeof b->awaiting / sizeof *b->awaiting);
+  if (b->adopting > 0 && room && !b->closed) {
     vdx_waiter *w = vdx__waiter_sleep(b->lp, 5000);
     b->awaiting[b->nawaiting++] = w;
     vdx__waiter_on_done(w, waiter_gone, b);
