@@ -188,6 +188,16 @@ describe("vdxlua mcp", function()
       assert.equal("late_tool", last[#last].name)
     end)
 
+    it("names ctx.page() without the colon as a misuse: ctx:page() has no alias", function()
+      local msgs = client.batch({ client.initialize(1, "2025-11-25"),
+        { jsonrpc = "2.0", method = "notifications/initialized" },
+        client.call(2, "page_without_colon", {}),
+      }, "--tools " .. FIX .. "/tools_ok.lua")
+      local r = client.by_id(msgs, 2).result
+      assert.is_true(r.isError)
+      assert.matches("ctx.page() was called without the colon: write ctx:page()", r.content[1].text, 1, true)
+    end)
+
     it("serves skills as resources, prompts and tools", function()
       local msgs, raw = client.batch({ client.initialize(1, "2025-06-18"),
         { jsonrpc = "2.0", id = 2, method = "resources/list" },
