@@ -19,7 +19,7 @@ LUALIB  := -llua5.4
 CJSON   := -llua5.4-cjson
 BUSTED  ?= busted --lua=lua5.4
 
-LUAMODS := $(sort $(wildcard lua/vdx/*.lua lua/vdx/*/*.lua))
+LUAMODS := $(sort $(wildcard lua/vdx.lua lua/vdx/*.lua lua/vdx/*/*.lua))
 B       ?= build
 # The built-in skills, compiled into the generated module vdx.skill_files.
 SKILLFILES := $(sort $(shell find skills -type f))

@@ -17,7 +17,7 @@
  *   context.c  vdx.Context
  *   page.c     vdx.Page
  *   serve.c    vdx.serve, the fixture HTTP server
- *   module.c   luaopen_vdx
+ *   module.c   luaopen_vdx_core
  *   trace.c    the start-up timeline (VDX_TRACE_START=1)
  */
 #ifndef VDX_H
@@ -52,10 +52,10 @@
 typedef struct vdx_loop vdx_loop;
 typedef struct vdx_waiter vdx_waiter;
 
-/* The loop that belongs to this Lua state (created by luaopen_vdx). */
+/* The loop that belongs to this Lua state (created by luaopen_vdx_core). */
 vdx_loop *vdx__loop(lua_State *L);
 uv_loop_t *vdx__uv(lua_State *L);
-/* The main Lua state of the loop (the one luaopen_vdx ran in). */
+/* The main Lua state of the loop (the one luaopen_vdx_core ran in). */
 lua_State *vdx__main_state(vdx_loop *lp);
 uv_loop_t *vdx__uv_of(vdx_loop *lp);
 
@@ -275,6 +275,7 @@ lua_Integer vdx__opt_int(lua_State *L, int idx, const char *key,
  * (LUA_TBOOLEAN, …): "option 'headless' must be a boolean, got string". */
 void vdx__opt_type(lua_State *L, int idx, const char *key, int type);
 
+LUALIB_API int luaopen_vdx_core(lua_State *L);
 LUALIB_API int luaopen_vdx(lua_State *L);
 
 #endif

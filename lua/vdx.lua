@@ -1,0 +1,12 @@
+--- vdx: the module `require "vdx"` returns (lua/vdx.lua).  The C primitives come from
+-- vdx.core (vdx.so, or compiled into vdxlua); this file adds the Lua
+-- layer's page methods, the actions of vdx.actions, to vdx.Page, the
+-- methods table every page shares.  A team's own Lua module may add
+-- methods to vdx.Page the same way.
+local vdx = require "vdx.core"
+
+-- vdx.actions and the modules it requires ask for "vdx" while this file
+-- runs: they get the same table.
+package.loaded.vdx = vdx
+require("vdx.actions").install(vdx.Page)
+return vdx
