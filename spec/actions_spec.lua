@@ -360,6 +360,18 @@ describe("page actions", function()
     assert.same(rect, { ew, eh })
     r = page:screenshot { path = tmp .. "/j.jpg", format = "jpeg", full_page = true }
     assert.is_true(r.size > 100)
+    assert.equal("jpeg", r.format)
+    -- Without a path nothing is written: the image comes back as the
+    -- browser sent it, base64, with its decoded size.
+    local mem = page:screenshot()
+    assert.is_nil(mem.path)
+    assert.equal("png", mem.format)
+    assert.equal("\137PNG\r\n\26\n", vdx.base64_decode(mem.base64):sub(1, 8))
+    assert.equal(#vdx.base64_decode(mem.base64), mem.size)
+    local file = page:screenshot { path = tmp .. "/v2.png" }
+    local fh = assert(io.open(file.path, "rb")); local bytes = fh:read("a"); fh:close()
+    assert.equal(bytes, vdx.base64_decode(file.base64))
+    assert.equal(#bytes, file.size)
     r = page:pdf { path = tmp .. "/p.pdf" }
     local f = assert(io.open(r.path, "rb")); local d = f:read(5); f:close()
     assert.equal("%PDF-", d)

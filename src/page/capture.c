@@ -104,26 +104,43 @@ static int shot_k(lua_State *L, int status, lua_KContext step) {
   size_t len;
   lua_getfield(L, 4, "data");
   const char *b64 = luaL_checklstring(L, -1, &len);
+  int data = lua_gettop(L);
   lua_getfield(L, 2, "path");
-  vdx__b64_write_file(L, lua_tostring(L, -1), b64, len);
+  if (lua_isnil(L, -1)) {
+    lua_createtable(L, 0, 3);
+    size_t pad = len >= 2 ? (b64[len - 1] == '=') + (b64[len - 2] == '=') : 0;
+    lua_pushinteger(L, (lua_Integer)(len / 4 * 3 - pad));
+    lua_setfield(L, -2, "size");
+  } else {
+    vdx__b64_write_file(L, lua_tostring(L, -1), b64, len);
+  }
+  lua_pushvalue(L, data);
+  lua_setfield(L, -2, "base64");
+  lua_getfield(L, 2, "format");
+  if (lua_isnil(L, -1)) { lua_pop(L, 1); lua_pushliteral(L, "png"); }
+  lua_setfield(L, -2, "format");
   return 1;
 }
 
 /*
- * page:screenshot{ path =, full_page = false, ref = nil, format = "png",
- * quality = nil } -> { path =, size = }.  Writes the viewport, the whole
- * page (full_page) or one element (ref, from any frame) as png, jpeg or
- * webp (quality 0-100 for the last two).
+ * page:screenshot{ path = nil, full_page = false, ref = nil, format =
+ * "png", quality = nil } -> { base64 =, format =, size =, path = }.
+ * Captures the viewport, the whole page (full_page) or one element (ref,
+ * from any frame) as png, jpeg or webp (quality 0-100 for the last two).
+ * The image comes back as the browser sent it, base64; with path it is
+ * also written there, decoded (size is the decoded length either way).
  */
 static int page_screenshot(lua_State *L) {
   static const char *const known[] = {"path", "full_page", "ref", "format",
                                       "quality", NULL};
   vdx_page *p = vdx__check_open_page(L, 1);
+  if (lua_isnoneornil(L, 2)) { lua_settop(L, 1); lua_newtable(L); }
   luaL_checktype(L, 2, LUA_TTABLE);
   vdx__check_opts(L, 2, known);
   lua_settop(L, 2);
   lua_getfield(L, 2, "path");
-  luaL_argcheck(L, lua_isstring(L, -1), 2, "path is required");
+  luaL_argcheck(L, lua_isnil(L, -1) || lua_isstring(L, -1), 2,
+                "path must be a string when given");
   lua_getfield(L, 2, "format");
   const char *fmt = luaL_optstring(L, -1, "png");
   if (strcmp(fmt, "png") && strcmp(fmt, "jpeg") && strcmp(fmt, "webp"))
@@ -167,6 +184,7 @@ static int pdf_k(lua_State *L, int status, lua_KContext ctx) {
 static int page_pdf(lua_State *L) {
   static const char *const known[] = {"path", "landscape", "print_background", NULL};
   vdx_page *p = vdx__check_open_page(L, 1);
+  if (lua_isnoneornil(L, 2)) { lua_settop(L, 1); lua_newtable(L); }
   luaL_checktype(L, 2, LUA_TTABLE);
   vdx__check_opts(L, 2, known);
   lua_settop(L, 2);
