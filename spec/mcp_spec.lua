@@ -279,16 +279,22 @@ describe("vdxlua mcp", function()
     end)
     teardown(function() srv:close() end)
 
-    it("navigates, snapshots and explores a fixture page", function()
+    -- Starts a server and initializes it; returns it and call(name, args),
+    -- which waits for the tool's result.
+    local function session()
       local s = client.start("")
       s:send(client.initialize(1, "2025-06-18"))
       s:wait_for(1, 10000)
       local n = 1
-      local function call(name, args)
+      return s, function(name, args)
         n = n + 1
         s:send(client.call(n, name, args))
         return assert(s:wait_for(n, 60000), name .. " did not answer").result
       end
+    end
+
+    it("navigates, snapshots and explores a fixture page", function()
+      local s, call = session()
       local nav = call("browser_navigate", { url = srv.url .. "/mcp/page.html" })
       assert.is_nil(nav.isError)
       assert.matches("^Navigated to " .. srv.url:gsub("%p", "%%%0") .. "/mcp/page.html %(status 200%)\nTitle: MCP fixture", nav.content[1].text)
@@ -358,6 +364,25 @@ describe("vdxlua mcp", function()
           assert.not_matches("Unexpected error", r.content[1].text, 1, true, c[1])
         end
       end
+      assert.equal(0, (s:close(20000)))
+    end)
+
+    it("tells an agent at the snapshot budget once, naming browser_snapshot's arguments", function()
+      local s, call = session()
+      call("browser_navigate", { url = srv.url .. "/snapshot/budget.html" })
+      local snap = call("browser_snapshot", { budget_tokens = 100 })
+      assert.is_nil(snap.isError, client.text({ result = snap }))
+      local text, next_offset = snap.content[1].text, snap.structuredContent.next_offset
+      assert.is_true(snap.structuredContent.truncated)
+      local notices = 0
+      for _ in text:gmatch("snapshot truncated") do notices = notices + 1 end
+      assert.equal(1, notices)
+      assert.matches(("left out. Call browser_snapshot(offset=%d) for the rest, browser_snapshot(root=REF) for "
+        .. 'one part, or browser_snapshot(depth=N) for less depth"\n'):format(next_offset), text, 1, true)
+      assert.not_matches("snapshot{", text, 1, true)
+      local rest = call("browser_snapshot", { budget_tokens = 100, offset = next_offset })
+      assert.is_nil(rest.isError, client.text({ result = rest }))
+      assert.is_true(rest.structuredContent.next_offset > next_offset)
       assert.equal(0, (s:close(20000)))
     end)
 

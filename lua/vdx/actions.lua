@@ -489,10 +489,13 @@ end
 local METHODS = { "click", "hover", "drag", "click_at", "type", "press_key", "check", "uncheck",
   "select_option", "set_slider", "upload_file", "fill_form" }
 
---- Adds the actions to a table of page methods (vdx.Page's __index; the
--- core calls this when `vdx` loads).
+--- Adds the Lua methods of vdx.Page to a table of page methods (its
+-- __index; the core calls this when `vdx` loads): the actions, and the
+-- page methods of vdx.snapshot (page:snapshot) and vdx.guard
+-- (page:evaluate_checked).
 function actions.install(methods)
   for _, name in ipairs(METHODS) do methods[name] = actions[name] end
+  require("vdx.snapshot").install(methods)
 end
 
 return actions
