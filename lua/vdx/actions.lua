@@ -496,6 +496,7 @@ local METHODS = { "click", "hover", "drag", "click_at", "type", "press_key", "ch
 function actions.install(methods)
   for _, name in ipairs(METHODS) do methods[name] = actions[name] end
   require("vdx.snapshot").install(methods)
+  require("vdx.guard").install(methods)
 end
 
 return actions
