@@ -101,6 +101,7 @@ function Stitch:frame(ordinal, indent)
   end
   if not r.ok then
     local why = ("frame f%d could not be read: %s"):format(ordinal, tostring(r.value))
+    if vdx.is_error(r.value, "FrameDetached") then why = why .. "; snapshot again to see the page's frames now" end
     self.lines[#self.lines + 1] = note(indent, why)
     self:warn(why)
     return
