@@ -179,8 +179,8 @@ describe("vdx.tools #unit", function()
     assert.equal(12000 * 4, seen.maxChars)
     assert.equal("Page URL: http://127.0.0.1/\nPage Title: t\nRole: default\n"
       .. "- button \"Go\" [ref=e1]\n- button \"Stop\" [ref=e2]\n", res.content[1].text)
-    -- A cut names the tool's own arguments, once.
-    res = r:call("browser_snapshot", { budget_tokens = 100, depth = 3 }, ctx)
+    -- A given budget and the other options reach the bridges.
+    r:call("browser_snapshot", { budget_tokens = 100, depth = 3 }, ctx)
     assert.equal(400, seen.maxChars)
     assert.equal(3, seen.depth)
     r:call("browser_snapshot", { budget_tokens = 100, offset = 1 }, ctx)

@@ -110,9 +110,9 @@ function Stitch:frame(ordinal, indent)
   self.element_count = self.element_count + (math.tointeger(v.element_count) or 0)
   self.ref_count = self.ref_count + (math.tointeger(v.ref_count) or 0)
   self.unmeasurable = self.unmeasurable + (math.tointeger(v.unmeasurable) or 0)
-  if math.type(v.more_lines) == "integer" then
+  if math.tointeger(v.more_lines) then -- the bridge stopped walking at the budget
     self.cut = true
-    self.more_lines = self.more_lines + v.more_lines
+    self.more_lines = self.more_lines + math.tointeger(v.more_lines)
     self.more_chars = self.more_chars + (math.tointeger(v.more_chars) or 0)
   end
   self.depth = self.depth + 1
