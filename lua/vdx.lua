@@ -1,7 +1,8 @@
 --- vdx: the module `require "vdx"` returns (lua/vdx.lua).  The C primitives come from
 -- vdx.core (vdx.so, or compiled into vdxlua); this file adds the Lua
--- layer's page methods, the actions of vdx.actions, to vdx.Page, the
--- methods table every page shares.  A team's own Lua module may add
+-- layer's page methods to vdx.Page, the methods table every page shares:
+-- the actions (vdx.actions), page:snapshot (vdx.snapshot) and
+-- page:evaluate_checked (vdx.guard).  A team's own Lua module may add
 -- methods to vdx.Page the same way.
 local vdx = require "vdx.core"
 
@@ -9,4 +10,6 @@ local vdx = require "vdx.core"
 -- runs: they get the same table.
 package.loaded.vdx = vdx
 require("vdx.actions").install(vdx.Page)
+require("vdx.snapshot").install(vdx.Page)
+require("vdx.guard").install(vdx.Page)
 return vdx

@@ -310,6 +310,12 @@ describe("page actions", function()
     assert.equal("Editor", page:evaluate_checked("document.title"))
     assert.equal(5, page:evaluate_checked("(a, b) => a + b.n", 2, { n = 3 }))
     assert.is_true(page:evaluate_checked("document.getElementById('title').value === 'Old title'"))
+    -- The source stays whole inside the page-side wrapper: a trailing
+    -- comment, a comma expression, a nil argument.
+    assert.equal(5, page:evaluate_checked("(a, b) => a + b.n // adds", 2, { n = 3 }))
+    assert.equal(2, page:evaluate_checked("1, 2"))
+    assert.is_true(page:evaluate_checked("(a, b, c) => a === null && b === 'x' && c === undefined", nil, "x"))
+    assert.is_true(vdx.is_error(h.error_of(page.evaluate_checked, page, 5), "InvalidArgument"))
   end)
 
   it("fills a form of every field kind, uploads a file, drags and presses at a point", function()

@@ -217,7 +217,7 @@ describe("host adapters #unit", function()
     if cannot_host(true) then return end
     local cpath = "LUA_CPATH='" .. (os.getenv("VDX_BUILD") or "build") .. "/?.so;;' "
     local out, status = helpers.run(cpath .. "LUA_PATH='/nonexistent/?.lua;/usr/share/lua/5.4/?.lua' lua5.4 -e "
-      .. helpers.quote("local c = require 'vdx.core'; print(type(c.launch), type(c.Page.snapshot), type(c.Page.click))"))
+      .. helpers.quote("local c = require 'vdx.core'; print(type(c.launch), type(c.Page.snapshot_frames), type(c.Page.snapshot))"))
     assert.equal(0, status, out)
     assert.equal("function\tfunction\tnil\n", out)
     out, status = helpers.run(cpath .. "LUA_PATH='/nonexistent/?.lua;/usr/share/lua/5.4/?.lua' lua5.4 -e " .. helpers.quote("require 'vdx'"))

@@ -70,7 +70,7 @@ static void off_level(lua_State *L, offop *o) {
   vdx_frame *parent = c ? vdx__frame_find(o->p, c->parent) : NULL;
   if (parent == NULL || parent->ctx == 0) {
     vdx__error_push(L, "FrameDetached", "frame %s or its parent has no "
-                    "document now; take a new snapshot", o->child);
+                    "document now", o->child);
     off_finish(L, o, 0);
     return;
   }
@@ -96,7 +96,7 @@ static void as_detached(lua_State *L, offop *o) {
   if (!cdp) return;
   lua_getfield(L, -1, "message");
   vdx__error_push(L, "FrameDetached", "frame %s went away during the "
-                  "action (%s); take a new snapshot", o->child,
+                  "action (%s)", o->child,
                   luaL_optstring(L, -1, "?"));
   lua_pushstring(L, o->child);
   lua_setfield(L, -2, "frame");

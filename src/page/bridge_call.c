@@ -280,7 +280,7 @@ static void bc_start(lua_State *L, bcall *bc) {
   }
   if (f == NULL) {
     bc_fail(L, bc, "FrameDetached", "frame %s is detached (it was removed or "
-            "navigated away); take a new snapshot", bc->frame);
+            "navigated away)", bc->frame);
     return;
   }
   if (bc->tries >= MAX_TRIES) {

@@ -1,6 +1,5 @@
 /*
- * capture.c -- page:screenshot, page:pdf and page:evaluate_checked: what an
- * agent may take from a page without acting on it.
+ * capture.c -- page:screenshot and page:pdf: images of a page.
  */
 #include <string.h>
 
@@ -205,78 +204,10 @@ static int page_pdf(lua_State *L) {
   return vdx__await(L, w, 0, pdf_k);
 }
 
-/* ---------------------------------------------------- evaluate_checked */
-
-/*
- * Asks the policy module vdx.guard (lua/vdx/guard.lua) whether src, at
- * src_idx, matches an acting pattern; raises its EvaluateRefused error if
- * it does.  The rules live in Lua so that they can change without
- * recompiling.
- */
-static void guard_check(lua_State *L, int src_idx) {
-  lua_getglobal(L, "require");
-  lua_pushliteral(L, "vdx.guard");
-  if (lua_pcall(L, 1, 1, 0) != LUA_OK)
-    vdx__error_raise(L, "Unavailable", "page:evaluate_checked needs the Lua "
-                     "module vdx.guard (lua/vdx/guard.lua on package.path): %s",
-                     lua_tostring(L, -1));
-  lua_getfield(L, -1, "refusal");
-  lua_remove(L, -2);
-  lua_pushvalue(L, src_idx);
-  lua_call(L, 1, 1);
-  if (!lua_isnil(L, -1)) lua_error(L);
-  lua_pop(L, 1);
-}
-
-/*
- * page:evaluate_checked(fn_source, ...) -> value.  The agent-facing
- * evaluate: fn_source is an expression, or a function called with the
- * (JSON-able) arguments that follow.  It refuses sources that match one of
- * the obviously acting patterns of vdx.guard (click(), submit(),
- * dispatchEvent(), assigning a form value, navigation, focus, DOM and
- * storage writes…) with vdx.guard's EvaluateRefused naming the pattern.
- *
- * This is a pattern check on the obvious road, not a sandbox: a script
- * that acts on the page without matching one of the patterns gets
- * through, and each such script is a bug to report.  page:evaluate (for
- * Lua scripts) stays unrestricted.
- */
-static int page_evaluate_checked(lua_State *L) {
-  vdx__check_open_page(L, 1);
-  const char *src = luaL_checkstring(L, 2);
-  int nargs = lua_gettop(L) - 2;
-  luaL_checkstack(L, 8, "vdx: evaluate_checked");
-  guard_check(L, 2);
-  luaL_Buffer b;
-  lua_getfield(L, 1, "evaluate");
-  lua_pushvalue(L, 1);
-  luaL_buffinit(L, &b);
-  luaL_addstring(&b, "(() => { const __vdx_f = (");
-  luaL_addstring(&b, src);
-  luaL_addstring(&b, "\n); return typeof __vdx_f === 'function' ? __vdx_f(");
-  for (int i = 0; i < nargs; i++) {
-    size_t len;
-    if (i) luaL_addchar(&b, ',');
-    lua_createtable(L, 1, 0);              /* encode [arg] and strip [ ] */
-    lua_pushvalue(L, 3 + i);
-    lua_rawseti(L, -2, 1);
-    const char *json = vdx__json_encode(L, -1, &len);
-    lua_pushlstring(L, json + 1, len - 2);
-    lua_remove(L, -2);
-    lua_remove(L, -2);
-    luaL_addvalue(&b);
-  }
-  luaL_addstring(&b, ") : __vdx_f; })()");
-  luaL_pushresult(&b);
-  lua_callk(L, 2, 1, 0, vdx__k_value);
-  return 1;
-}
-
 void vdx__capture_methods(lua_State *L) {
   static const luaL_Reg methods[] = {
     {"screenshot", page_screenshot},
     {"pdf", page_pdf},
-    {"evaluate_checked", page_evaluate_checked},
     {NULL, NULL}};
   luaL_setfuncs(L, methods, 0);
 }
