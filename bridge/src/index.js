@@ -1,5 +1,6 @@
 // index.js -- the bridge entry point.  Defines globalThis.__vdxBridge, a
-// frozen { version, create(options), instance(prefix) }, and nothing else.
+// frozen { version, create(options), instance(prefix), call(prefix, method,
+// args, byRef) }, and nothing else; call is the host's envelope (call.js).
 // Evaluating the bundle again leaves the first definition in place.
 //
 // create({ prefix }) returns a frozen instance for this frame's document.
@@ -19,6 +20,7 @@ import { structureMethods } from './structure.js';
 import { pageInfo, reportLoaded } from './loaded.js';
 import { beginSeen, dropSeen, endSeen } from './still.js';
 import { scheduleWarmUp, warmUpDone } from './warm.js';
+import { callMethod } from './call.js';
 
 /* global __VDX_VERSION__ */
 const VERSION = typeof __VDX_VERSION__ === 'string' ? __VDX_VERSION__ : '0.0.0';
@@ -228,9 +230,15 @@ function instance(prefix) {
   return inst;
 }
 
+// The host's one road in (host/call.js): method of the instance of prefix
+// with args, as { ok } or { err } (see call.js).
+function call(prefix, method, args, byRef) {
+  return callMethod(() => instance(prefix), method, args, byRef);
+}
+
 if (!Object.getOwnPropertyDescriptor(globalThis, '__vdxBridge')) {
   Object.defineProperty(globalThis, '__vdxBridge', {
-    value: Object.freeze({ version: VERSION, create, instance }),
+    value: Object.freeze({ version: VERSION, create, instance, call }),
     enumerable: false,
     writable: false,
     configurable: false,
