@@ -134,6 +134,19 @@ function create(options) {
       return pageInfo();
     },
 
+    // The text the body shows (its innerText), '' without a body.
+    bodyText() {
+      return document.body ? String(document.body.innerText) : '';
+    },
+
+    // Sets the items [[key, value], ...] in the localStorage of this
+    // document's origin (a role's saved sign-in); the number set.
+    setLocalStorage(items) {
+      if (!Array.isArray(items)) throw badArgument('setLocalStorage: items must be a list of [key, value]');
+      for (const [k, v] of items) localStorage.setItem(String(k), String(v));
+      return items.length;
+    },
+
     // The value of the function `source` called with the element of ref and
     // then args (a list of JSON values): the agent-facing evaluate on an
     // element.  It runs in this isolated world, so it sees the DOM but not
