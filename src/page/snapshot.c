@@ -154,7 +154,11 @@ static vdx_waiter *tag_frame(lua_State *L, vdx_page *p, vdx_frame *f) {
                                         &on_owner);
   lua_pop(L, 1);
   t->out = w ? vdx__waiter_new(p->b->lp, 5000, "tagging a frame") : NULL;
-  if (t->out == NULL) { free(t); return NULL; }
+  if (t->out == NULL) {
+    if (w) vdx__waiter_abandon(w);
+    free(t);
+    return NULL;
+  }
   vdx__waiter_on_done(t->out, tag_out_done, t);
   vdx__waiter_then(w, tag_done, t);
   return t->out;
