@@ -46,7 +46,7 @@ $(B)/embedded.o: $(B)/embedded.c
 	$(CC) $(CFLAGS) -std=c11 -fPIC -c $< -o $@
 
 # The in-page bridge, bundled and committed in bridge/dist (see `make bridge`).
-BRIDGE  := bridge/dist/vdx-bridge.js $(sort $(wildcard bridge/page/*.js))
+BRIDGE  := bridge/dist/vdx-bridge.js bridge/host/call.js $(sort $(wildcard bridge/page/*.js))
 
 $(B)/bridge_js.c: $(BRIDGE) build-aux/embed.lua | $(B)
 	lua5.4 build-aux/embed.lua $@ vdx_bridge_files $(BRIDGE)

@@ -15,11 +15,6 @@
 #include "vdx.h"
 #include "objects.h"
 
-/* Runs in the parent's world with the iframe element as `this`. */
-static const char TAG_FN[] =
-  "function (key, prefix) { return globalThis.__vdxBridge.instance(prefix)"
-  ".tagFrame(this, key); }";
-
 /* -------------------------------------------------------------- join */
 
 /* Collects the outcomes of several waiters into {[i] = {ok=, value=}}. */
@@ -113,82 +108,29 @@ static vdx_waiter *join_seal(lua_State *L, join *j) {
 
 /* ------------------------------------------------------------ tagging */
 
+/* A child frame's tagging: its key given to its owner element in the
+ * parent's bridge, remembered for the parent's document on success. */
 typedef struct tagop {
   vdx_page *p;
-  char frame[64], parent_sid[64];
-  int parent_ctx, parent_doc, key;
-  char prefix[16];
+  char frame[64];
+  int parent_doc;
   vdx_waiter *out;
-  int step;
 } tagop;
-
-static void tag_step(void *data, lua_State *L, int ok);
-
-static void tag_fail(lua_State *L, tagop *t) {
-  if (t->out) vdx__waiter_reject(t->out, L); else lua_pop(L, 1);
-  free(t);
-}
-
-static void tag_next(lua_State *L, tagop *t, const char *method) {
-  /* stack: params */
-  vdx_conn *c = t->p->b->conn;
-  vdx_waiter *w = c ? vdx__conn_call(L, c, t->parent_sid, method, -1, 0) : NULL;
-  if (w == NULL) {
-    if (c == NULL) vdx__error_push(L, "BrowserClosed", "the browser is closed");
-    lua_remove(L, -2);
-    tag_fail(L, t);
-    return;
-  }
-  lua_pop(L, 1);
-  vdx__waiter_then(w, tag_step, t);
-}
-
-static void tag_step(void *data, lua_State *L, int ok) {
-  tagop *t = data;
-  luaL_checkstack(L, 24, "vdx: tagging a frame");
-  if (!ok) { tag_fail(L, t); return; }
-  t->step++;
-  if (t->step == 1) {                        /* owner found: resolve it */
-    lua_getfield(L, 1, "backendNodeId");
-    lua_createtable(L, 0, 2);
-    lua_pushvalue(L, -2);
-    lua_setfield(L, -2, "backendNodeId");
-    lua_pushinteger(L, t->parent_ctx);
-    lua_setfield(L, -2, "executionContextId");
-    tag_next(L, t, "DOM.resolveNode");
-  } else if (t->step == 2) {                 /* tag it in the bridge */
-    lua_getfield(L, 1, "object");
-    lua_getfield(L, -1, "objectId");
-    lua_createtable(L, 0, 4);
-    lua_pushvalue(L, -2);
-    lua_setfield(L, -2, "objectId");
-    lua_pushstring(L, TAG_FN);
-    lua_setfield(L, -2, "functionDeclaration");
-    lua_createtable(L, 2, 0);
-    lua_createtable(L, 0, 1);
-    lua_pushfstring(L, "f%d", t->key);
-    lua_setfield(L, -2, "value");
-    lua_rawseti(L, -2, 1);
-    lua_createtable(L, 0, 1);
-    lua_pushstring(L, t->prefix);
-    lua_setfield(L, -2, "value");
-    lua_rawseti(L, -2, 2);
-    lua_setfield(L, -2, "arguments");
-    lua_pushboolean(L, 1);
-    lua_setfield(L, -2, "returnByValue");
-    tag_next(L, t, "Runtime.callFunctionOn");
-  } else {
-    vdx_frame *f = vdx__frame_find(t->p, t->frame);
-    if (f) f->tagged_doc = t->parent_doc;
-    lua_pushboolean(L, 1);
-    if (t->out) vdx__waiter_resolve(t->out, L); else lua_pop(L, 1);
-    free(t);
-  }
-}
 
 static void tag_out_done(vdx_waiter *w, void *data) {
   (void)w;
   ((tagop *)data)->out = NULL;
+}
+
+static void tag_done(void *data, lua_State *L, int ok) {
+  tagop *t = data;
+  vdx_frame *f = ok ? vdx__frame_find(t->p, t->frame) : NULL;
+  if (f) f->tagged_doc = t->parent_doc;
+  if (t->out) {
+    vdx__waiter_on_done(t->out, NULL, NULL);
+    if (ok) vdx__waiter_resolve(t->out, L); else vdx__waiter_reject(t->out, L);
+  }
+  free(t);
 }
 
 /* Tags child frame f in its parent's bridge; returns a waiter or NULL. */
@@ -200,19 +142,23 @@ static vdx_waiter *tag_frame(lua_State *L, vdx_page *p, vdx_frame *f) {
   if (t == NULL) return NULL;
   t->p = p;
   snprintf(t->frame, sizeof t->frame, "%s", f->id);
-  snprintf(t->parent_sid, sizeof t->parent_sid, "%s", parent->sid);
-  t->parent_ctx = parent->ctx;
   t->parent_doc = parent->doc;
-  t->key = f->ordinal;
-  if (parent->ordinal) snprintf(t->prefix, sizeof t->prefix, "f%d_", parent->ordinal);
-  t->out = vdx__waiter_new(p->b->lp, 5000, "tagging a frame");
+  lua_createtable(L, 1, 0);
+  lua_pushfstring(L, "f%d", f->ordinal);
+  lua_rawseti(L, -2, 1);
+  const vdx_bridge_opts on_owner = {.owner_of = f->id};
+  vdx_waiter *w = vdx__bridge_call_opts(L, p, parent->id, "tagFrame", -1, 5000,
+                                        &on_owner);
+  lua_pop(L, 1);
+  t->out = w ? vdx__waiter_new(p->b->lp, 5000, "tagging a frame") : NULL;
+  if (t->out == NULL) {
+    if (w) vdx__waiter_abandon(w);
+    free(t);
+    return NULL;
+  }
   vdx__waiter_on_done(t->out, tag_out_done, t);
-  vdx_waiter *out = t->out;
-  lua_createtable(L, 0, 1);
-  lua_pushstring(L, f->id);
-  lua_setfield(L, -2, "frameId");
-  tag_next(L, t, "DOM.getFrameOwner");
-  return out;
+  vdx__waiter_then(w, tag_done, t);
+  return t->out;
 }
 
 /* ------------------------------------------------------------ snapshot */
