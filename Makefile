@@ -22,7 +22,7 @@ LUALIB  := -llua5.4
 CJSON   := -llua5.4-cjson
 BUSTED  ?= busted --lua=lua5.4
 
-LUAMODS := $(sort $(wildcard lua/vdx/*.lua lua/vdx/*/*.lua))
+LUAMODS := $(sort $(wildcard lua/vdx.lua lua/vdx/*.lua lua/vdx/*/*.lua))
 B       ?= build
 # The built-in skills, compiled into the generated module vdx.skill_files.
 SKILLFILES := $(sort $(shell find skills -type f))
@@ -50,7 +50,7 @@ $(B)/embedded.o: $(B)/embedded.c
 	$(CC) $(CFLAGS) -std=c11 -fPIC -c $< -o $@
 
 # The in-page bridge, bundled and committed in bridge/dist (see `make bridge`).
-BRIDGE  := bridge/dist/vdx-bridge.js bridge/page/effects-watch.js
+BRIDGE  := bridge/dist/vdx-bridge.js bridge/host/call.js $(sort $(wildcard bridge/page/*.js))
 
 $(B)/bridge_js.c: $(BRIDGE) build-aux/embed.lua | $(B)
 	lua5.4 build-aux/embed.lua $@ vdx_bridge_files $(BRIDGE)

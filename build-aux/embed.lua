@@ -1,7 +1,7 @@
 -- build-aux/embed.lua: writes a C file that embeds files as byte arrays.
 -- usage: lua5.4 build-aux/embed.lua OUT.c SYMBOL FILE...
 -- Each entry is { name, path, bytes, length }: name is the module name for
--- lua/vdx/x.lua ("vdx.x") and the path becomes the chunk name "@lua/vdx/x.lua".
+-- lua/vdx/x.lua ("vdx.x"; lua/vdx.lua is "vdx") and the path becomes the chunk name "@lua/vdx/x.lua".
 local out_path, symbol = arg[1], arg[2]
 assert(out_path and symbol, "usage: embed.lua OUT.c SYMBOL FILE...")
 local out = assert(io.open(out_path, "wb"))
@@ -12,7 +12,7 @@ for i = 3, #arg do
   local f = assert(io.open(path, "rb"))
   local data = f:read("a")
   f:close()
-  local name = path:gsub("^.-lua/(vdx/)", "%1"):gsub("%.lua$", ""):gsub("/init$", ""):gsub("/", ".")
+  local name = path:gsub("^.-lua/(vdx[/.])", "%1"):gsub("%.lua$", ""):gsub("/init$", ""):gsub("/", ".")
   local id = ("%s_%d"):format(symbol, i - 2)
   out:write(("static const unsigned char %s[] = {\n"):format(id))
   local parts = {}

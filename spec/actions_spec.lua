@@ -310,6 +310,12 @@ describe("page actions", function()
     assert.equal("Editor", page:evaluate_checked("document.title"))
     assert.equal(5, page:evaluate_checked("(a, b) => a + b.n", 2, { n = 3 }))
     assert.is_true(page:evaluate_checked("document.getElementById('title').value === 'Old title'"))
+    -- The source stays whole inside the page-side wrapper: a trailing
+    -- comment, a comma expression, a nil argument.
+    assert.equal(5, page:evaluate_checked("(a, b) => a + b.n // adds", 2, { n = 3 }))
+    assert.equal(2, page:evaluate_checked("1, 2"))
+    assert.is_true(page:evaluate_checked("(a, b, c) => a === null && b === 'x' && c === undefined", nil, "x"))
+    assert.is_true(vdx.is_error(h.error_of(page.evaluate_checked, page, 5), "InvalidArgument"))
   end)
 
   it("fills a form of every field kind, uploads a file, drags and presses at a point", function()
@@ -360,6 +366,18 @@ describe("page actions", function()
     assert.same(rect, { ew, eh })
     r = page:screenshot { path = tmp .. "/j.jpg", format = "jpeg", full_page = true }
     assert.is_true(r.size > 100)
+    assert.equal("jpeg", r.format)
+    -- Without a path nothing is written: the image comes back as the
+    -- browser sent it, base64, with its decoded size.
+    local mem = page:screenshot()
+    assert.is_nil(mem.path)
+    assert.equal("png", mem.format)
+    assert.equal("\137PNG\r\n\26\n", vdx.base64_decode(mem.base64):sub(1, 8))
+    assert.equal(#vdx.base64_decode(mem.base64), mem.size)
+    local file = page:screenshot { path = tmp .. "/v2.png" }
+    local fh = assert(io.open(file.path, "rb")); local bytes = fh:read("a"); fh:close()
+    assert.equal(bytes, vdx.base64_decode(file.base64))
+    assert.equal(#bytes, file.size)
     r = page:pdf { path = tmp .. "/p.pdf" }
     local f = assert(io.open(r.path, "rb")); local d = f:read(5); f:close()
     assert.equal("%PDF-", d)

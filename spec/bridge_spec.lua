@@ -29,10 +29,12 @@ describe("the bridge bundle", function()
 
   it("embeds the main-world scripts of bridge/page beside it, byte for byte", function()
     local vdx = require "vdx"
-    local f = assert(io.open("bridge/page/effects-watch.js", "rb"))
-    local want = f:read("a")
-    f:close()
-    assert.equal(want, vdx.page_script("effects-watch"))
+    for _, name in ipairs { "effects-watch", "effects-hold", "effects-release" } do
+      local f = assert(io.open("bridge/page/" .. name .. ".js", "rb"))
+      local want = f:read("a")
+      f:close()
+      assert.equal(want, vdx.page_script(name))
+    end
     local ok, err = pcall(vdx.page_script, "../dist/vdx-bridge")
     assert.is_false(ok)
     assert.is_true(vdx.is_error(err, "ArgumentError"), tostring(err))
@@ -43,6 +45,106 @@ describe("the bridge bundle", function()
     assert.matches("^/%* vdx%-bridge %d+%.%d+%.%d+ %*/$", first)
   end)
 
+end)
+
+-- Page code lives in bridge/ only: the C core and the Lua layer reach the
+-- page through the bridge's methods (page:bridge, vdx__bridge_call) and the
+-- embedded scripts of bridge/page (vdx.page_script).  The check reads the
+-- string literals of src/**/*.c and lua/**/*.lua (comments left out) and
+-- fails on one that reads as JavaScript.
+describe("the page boundary #unit", function()
+  -- What reads as code, not as prose naming a call ("document.write()"):
+  -- an arrow function, a function expression, the bridge's global, a
+  -- property chain or a call with arguments on a page object.
+  local JS = { "[%w_%)]%s*=>%s*[%w_{(%[\"']", "function%s*[%w_]*%s*%([%w_,%s]*%)%s*{", "globalThis",
+    "__vdxBridge", "document%.[%w_]+[%.%[]", "document%.title", "location%.href", "window%[",
+    "localStorage%.[%w_]+%(%s*[%w_]" }
+  -- Strings that are JavaScript on purpose, with why.
+  local ALLOWED = {
+    -- A Playwright test file written for the user, not code run in a page.
+    ["lua/vdx/flow_export.lua"] = true,
+  }
+  local ALLOWED_TEXT = {
+    -- The input schema of browser_evaluate shows the agent what to write.
+    ["() => { /* code */ } or (element) => { /* code */ } when ref is given"] = true,
+  }
+
+  -- The string literals of a C file.
+  local function c_strings(src)
+    local out, i = {}, 1
+    while i <= #src do
+      local c2 = src:sub(i, i + 1)
+      if c2 == "/*" then i = (src:find("*/", i + 2, true) or #src) + 2
+      elseif c2 == "//" then i = (src:find("\n", i, true) or #src) + 1
+      elseif src:sub(i, i) == "'" then i = src:find("'", src:sub(i + 1, i + 1) == "\\" and i + 3 or i + 2, true) + 1
+      elseif src:sub(i, i) == '"' then
+        local j = i + 1
+        while src:sub(j, j) ~= '"' do j = j + (src:sub(j, j) == "\\" and 2 or 1) end
+        out[#out + 1] = src:sub(i + 1, j - 1)
+        i = j + 1
+      else i = i + 1 end
+    end
+    return out
+  end
+
+  -- The string literals of a Lua file (quoted and long strings).
+  local function lua_strings(src)
+    local out, i = {}, 1
+    while i <= #src do
+      local long = src:match("^%[(=*)%[", i)
+      if src:sub(i, i + 1) == "--" then
+        local eq = src:match("^%-%-%[(=*)%[", i)
+        i = eq and (select(2, src:find("]" .. eq .. "]", i, true)) or #src) + 1
+          or (src:find("\n", i, true) or #src) + 1
+      elseif long then
+        local close = "]" .. long .. "]"
+        local j = src:find(close, i, true) or #src
+        out[#out + 1] = src:sub(i + #long + 2, j - 1)
+        i = j + #close
+      elseif src:sub(i, i) == '"' or src:sub(i, i) == "'" then
+        local q, j = src:sub(i, i), i + 1
+        while src:sub(j, j) ~= q and j <= #src do j = j + (src:sub(j, j) == "\\" and 2 or 1) end
+        out[#out + 1] = src:sub(i + 1, j - 1)
+        i = j + 1
+      else i = i + 1 end
+    end
+    return out
+  end
+
+  local function files(cmd)
+    local list = {}
+    local p = assert(io.popen(cmd))
+    for l in p:lines() do list[#list + 1] = l end
+    p:close()
+    return list
+  end
+
+  it("finds JavaScript in a C or Lua string literal", function()
+    local c = c_strings('/* "document.x" */ static const char F[] = "function (a) { return globalThis.x; }";')
+    assert.same({ "function (a) { return globalThis.x; }" }, c)
+    local l = lua_strings("-- 'window.x'\nlocal a, b = \"location.href\", [[ (x) => x ]] --[[ '=>' ]]")
+    assert.same({ "location.href", " (x) => x " }, l)
+  end)
+
+  it("holds no JavaScript in src/**/*.c or lua/**/*.lua", function()
+    local found = {}
+    local list = files("find src -name '*.c'; find lua -name '*.lua'")
+    assert.is_true(#list > 40, "too few files: run the spec from the top of the tree")
+    for _, path in ipairs(list) do
+      if not ALLOWED[path] then
+        local src = assert(io.open(path, "rb")):read("a")
+        for _, s in ipairs((path:match("%.c$") and c_strings or lua_strings)(src)) do
+          for _, pat in ipairs(JS) do
+            if s:find(pat) and not ALLOWED_TEXT[s] then
+              found[#found + 1] = ("%s: %q"):format(path, s:sub(1, 80))
+              break
+            end
+          end
+        end
+      end
+    end
+    assert.equal("", table.concat(found, "\n"))
+  end)
 end)
 
 describe("a bridge call", function()

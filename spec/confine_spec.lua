@@ -1,6 +1,8 @@
 --- spec/confine_spec.lua: with --workspace, the files tools read and write
 -- stay in the workspace and the output folder; file: URLs are refused
--- unless --allow-file-urls; a screenshot never replaces a file.
+-- unless --allow-file-urls; a screenshot never replaces a file, and its
+-- image goes back to the client as the browser sent it.
+local vdx = require "vdx"
 local client = require "mcp_client"
 local helpers = require "helpers"
 
@@ -88,6 +90,10 @@ describe("confinement of the MCP tools", function()
     assert.matches("leaves the output folder", client.text(r[3]), 1, true)
     assert.equal("victim-intact\n", read(outside .. "/victim.txt"))
     assert.is_nil(r[4].result.isError, client.text(r[4]))
+    local image
+    for _, c in ipairs(r[4].result.content) do if c.type == "image" then image = c end end
+    assert.equal("image/png", image.mimeType)
+    assert.equal(read(root .. "/vdx-output/shot.png"), vdx.base64_decode(image.data))
     assert.matches("exists already; files are never overwritten", client.text(r[5]), 1, true)
     assert.is_nil(r[6].result.isError, client.text(r[6]))
     local files = names(root .. "/vdx-output")

@@ -147,10 +147,10 @@ describe("vdx core", function()
     page:close()
   end)
 
-  it("offers goto under its issue name, as page['goto']", function()
+  it("has one name for navigation, page:navigate: page['goto'] is no alias", function()
     local page = browser:new_page()
-    local nav = page["goto"](page, srv.url .. "/core/second.html")
-    assert.equal("Second", nav.title)
+    assert.is_nil(page["goto"])
+    assert.equal("Second", page:navigate(srv.url .. "/core/second.html").title)
     page:close()
   end)
 

@@ -213,4 +213,20 @@ describe("host adapters #unit", function()
     assert.matches("uv must be the luv module", helpers.error_of(
       require("vdx.luv").install, {}))
   end)
+  it("loads the C half alone as vdx.core, and says what is missing when require 'vdx' finds only vdx.so", function()
+    if cannot_host(true) then return end
+    local cpath = "LUA_CPATH='" .. (os.getenv("VDX_BUILD") or "build") .. "/?.so;;' "
+    local out, status = helpers.run(cpath .. "LUA_PATH='/nonexistent/?.lua;/usr/share/lua/5.4/?.lua' lua5.4 -e "
+      .. helpers.quote("local c = require 'vdx.core'; print(type(c.launch), type(c.Page.snapshot_frames), type(c.Page.snapshot))"))
+    assert.equal(0, status, out)
+    assert.equal("function\tfunction\tnil\n", out)
+    out, status = helpers.run(cpath .. "LUA_PATH='/nonexistent/?.lua;/usr/share/lua/5.4/?.lua' lua5.4 -e " .. helpers.quote("require 'vdx'"))
+    assert.equal(1, status)
+    assert.matches('found vdx.so but not its Lua layer', out, 1, true)
+    assert.matches('LUA_PATH="lua/?.lua;;"', out, 1, true)
+    out, status = helpers.run(cpath .. "LUA_PATH='lua/?.lua' lua5.4 -e "
+      .. helpers.quote("local vdx = require 'vdx'; print(type(vdx.Page.click), require('vdx.core') == vdx)"))
+    assert.equal(0, status, out)
+    assert.equal("function\ttrue\n", out)
+  end)
 end)

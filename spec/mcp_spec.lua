@@ -188,6 +188,16 @@ describe("vdxlua mcp", function()
       assert.equal("late_tool", last[#last].name)
     end)
 
+    it("names ctx.page() without the colon as a misuse: ctx:page() has no alias", function()
+      local msgs = client.batch({ client.initialize(1, "2025-11-25"),
+        { jsonrpc = "2.0", method = "notifications/initialized" },
+        client.call(2, "page_without_colon", {}),
+      }, "--tools " .. FIX .. "/tools_ok.lua")
+      local r = client.by_id(msgs, 2).result
+      assert.is_true(r.isError)
+      assert.matches("ctx.page() was called without the colon: write ctx:page()", r.content[1].text, 1, true)
+    end)
+
     it("serves skills as resources, prompts and tools", function()
       local msgs, raw = client.batch({ client.initialize(1, "2025-06-18"),
         { jsonrpc = "2.0", id = 2, method = "resources/list" },
@@ -279,11 +289,24 @@ describe("vdxlua mcp", function()
     end)
     teardown(function() srv:close() end)
 
+    -- Starts a server and initializes it; returns it and call(name, args),
+    -- which waits for the tool's result.
+    local function session()
+      local s = client.start("")
+      s:send(client.initialize(1, "2025-06-18"))
+      s:wait_for(1, 10000)
+      local n = 1
+      return s, function(name, args)
+        n = n + 1
+        s:send(client.call(n, name, args))
+        return assert(s:wait_for(n, 60000), name .. " did not answer").result
+      end
+    end
+
     -- Both wires carry numbers exactly: the page's doubles reach the
     -- agent with every digit, on the page and through an element's bridge.
     it("returns the numbers browser_evaluate computes exactly", function()
-      local s = client.start("")
-      local _, call = client.caller(s)
+      local s, call = session()
       call("browser_navigate", { url = srv.url .. "/mcp/page.html" })
       local sum = call("browser_evaluate", { ["function"] = "() => 0.1 + 0.2" })
       assert.equal("Result: 0.30000000000000004", sum.content[1].text)
@@ -301,15 +324,7 @@ describe("vdxlua mcp", function()
     end)
 
     it("navigates, snapshots and explores a fixture page", function()
-      local s = client.start("")
-      s:send(client.initialize(1, "2025-06-18"))
-      s:wait_for(1, 10000)
-      local n = 1
-      local function call(name, args)
-        n = n + 1
-        s:send(client.call(n, name, args))
-        return assert(s:wait_for(n, 60000), name .. " did not answer").result
-      end
+      local s, call = session()
       local nav = call("browser_navigate", { url = srv.url .. "/mcp/page.html" })
       assert.is_nil(nav.isError)
       assert.matches("^Navigated to " .. srv.url:gsub("%p", "%%%0") .. "/mcp/page.html %(status 200%)\nTitle: MCP fixture", nav.content[1].text)
@@ -348,6 +363,8 @@ describe("vdxlua mcp", function()
       local unknown = call("resolve_container", { ref = "e9999" })
       assert.is_true(unknown.isError)
       assert.matches("^❌ ", unknown.content[1].text)
+      -- The core's error carries the facts; the catalog tells what to do next.
+      assert.matches("Call browser_snapshot() to get fresh refs", unknown.content[1].text, 1, true)
       local tabs = call("browser_tabs", { action = "list" })
       assert.matches("^%- 0: %(current%) %[MCP fixture%]", tabs.content[1].text)
       assert.matches("Resized the viewport to 800x600", call("browser_resize", { width = 800, height = 600 }).content[1].text, 1, true)
@@ -379,6 +396,25 @@ describe("vdxlua mcp", function()
           assert.not_matches("Unexpected error", r.content[1].text, 1, true, c[1])
         end
       end
+      assert.equal(0, (s:close(20000)))
+    end)
+
+    it("tells an agent at the snapshot budget once, naming browser_snapshot's arguments", function()
+      local s, call = session()
+      call("browser_navigate", { url = srv.url .. "/snapshot/budget.html" })
+      local snap = call("browser_snapshot", { budget_tokens = 100 })
+      assert.is_nil(snap.isError, client.text({ result = snap }))
+      local text, next_offset = snap.content[1].text, snap.structuredContent.next_offset
+      assert.is_true(snap.structuredContent.truncated)
+      local notices = 0
+      for _ in text:gmatch("snapshot truncated") do notices = notices + 1 end
+      assert.equal(1, notices)
+      assert.matches(("left out. Call browser_snapshot(offset=%d) for the rest, browser_snapshot(root=REF) for "
+        .. 'one part, or browser_snapshot(depth=N) for less depth"\n'):format(next_offset), text, 1, true)
+      assert.not_matches("snapshot{", text, 1, true)
+      local rest = call("browser_snapshot", { budget_tokens = 100, offset = next_offset })
+      assert.is_nil(rest.isError, client.text({ result = rest }))
+      assert.is_true(rest.structuredContent.next_offset > next_offset)
       assert.equal(0, (s:close(20000)))
     end)
 

@@ -314,7 +314,10 @@ describe("page:snapshot", function()
     -- The bridge stopped walking at the budget: the total is an estimate
     -- from the part walked, and the lines shown are the whole text's first.
     assert.matches('^%- note: "snapshot truncated: lines 1 to %d+ of about %d+ shown', marker)
-    assert.matches("snapshot{offset=" .. first.next_offset .. "}", marker, 1, true)
+    -- One notice, and it names the Lua API's options.
+    assert.equal(1, count(first.text, "snapshot truncated"))
+    assert.matches(("left out. Call page:snapshot{offset=%d} for the rest, page:snapshot{root=REF} for one "
+      .. 'part, or page:snapshot{depth=N} for less depth"\n$'):format(first.next_offset), first.text)
     assert.is_nil(first.line_count)
     assert.is_true(first.lines_estimate > whole.line_count / 2 and first.lines_estimate < whole.line_count * 2,
       first.lines_estimate .. " lines estimated, " .. whole.line_count .. " in the whole text")
@@ -331,6 +334,15 @@ describe("page:snapshot", function()
       offset = part.next_offset
     until not part.truncated
     assert.same(lines(whole.text), all)
+  end)
+
+  it("has one default budget, the MCP tool's too", function()
+    page:navigate(srv.url .. "/snapshot/budget.html")
+    local snapshot = require "vdx.snapshot"
+    assert.equal(12000, snapshot.DEFAULT_BUDGET)
+    local default = page:snapshot()
+    assert.equal(page:snapshot { budget_tokens = 12000 }.text, default.text)
+    assert.is_true(#default.text <= 12000 * snapshot.CHARS_PER_TOKEN + 400)
   end)
 
   it("shows the whole text's lines at any budget and offset, frames and listboxes included", function()

@@ -163,23 +163,45 @@ describe("vdx.tools #unit", function()
     end
   end)
 
-  it("gives browser_snapshot a 12,000-token default budget and passes a given one on", function()
-    -- Policy only: a stand-in page records the options it is called with.
+  it("gives browser_snapshot the one default budget and passes a given one on", function()
+    -- Policy only: a stand-in page records what its frames are asked for.
     local r = require("vdx.builtin").register_all(tools.new())
     local seen
-    local page = { snapshot = function(_, opts)
-      seen = opts
-      return { text = "- button \"Go\" [ref=e1]", url = "http://127.0.0.1/", title = "t", ref_count = 1,
-        element_count = 1, warnings = {} }
+    local page = { snapshot_frames = function(_, options)
+      seen = options
+      return { root_frame = 0, frames = { [0] = { ok = true, value = { text = "- button \"Go\" [ref=e1]\n- button \"Stop\" [ref=e2]",
+        url = "http://127.0.0.1/", title = "t", ref_count = 2, element_count = 2, unmeasurable = 0 } } } }
     end }
     local role = { name = "default", failures = { drain = function() return {} end } }
     local ctx = { role = role, page = function() return page end }
     local res = r:call("browser_snapshot", {}, ctx)
     assert.is_nil(res.isError, res.content and res.content[1].text)
-    assert.equal(12000, seen.budget_tokens)
-    r:call("browser_snapshot", { budget_tokens = 500, depth = 3 }, ctx)
-    assert.equal(500, seen.budget_tokens)
+    assert.equal(12000 * 4, seen.maxChars)
+    assert.equal("Page URL: http://127.0.0.1/\nPage Title: t\nRole: default\n"
+      .. "- button \"Go\" [ref=e1]\n- button \"Stop\" [ref=e2]\n", res.content[1].text)
+    -- A given budget and the other options reach the bridges.
+    r:call("browser_snapshot", { budget_tokens = 100, depth = 3 }, ctx)
+    assert.equal(400, seen.maxChars)
     assert.equal(3, seen.depth)
+    r:call("browser_snapshot", { budget_tokens = 100, offset = 1 }, ctx)
+    assert.equal(1, seen.fromLine)
+  end)
+
+  it("words browser_snapshot's truncation notice with the tool's arguments", function()
+    local r = require("vdx.builtin").register_all(tools.new())
+    local line = "- button \"" .. ("x"):rep(300) .. "\" [ref=e1]\n"
+    local page = { snapshot_frames = function()
+      return { root_frame = 0, frames = { [0] = { ok = true, value = { text = line:rep(3), url = "u", title = "t",
+        ref_count = 3, element_count = 3, unmeasurable = 0 } } } }
+    end }
+    local role = { name = "default", failures = { drain = function() return {} end } }
+    local res = r:call("browser_snapshot", { budget_tokens = 100 }, { role = role, page = function() return page end })
+    assert.equal("Page URL: u\nPage Title: t\nRole: default\n" .. line
+      .. '- note: "snapshot truncated: lines 1 to 1 of 3 shown; 2 more lines (about 160 tokens) left out. '
+      .. 'Call browser_snapshot(offset=1) for the rest, browser_snapshot(root=REF) for one part, '
+      .. 'or browser_snapshot(depth=N) for less depth"\n', res.content[1].text)
+    assert.equal(1, res.structuredContent.next_offset)
+    assert.is_true(res.structuredContent.truncated)
   end)
 end)
 

@@ -109,13 +109,27 @@ vdx_frame *vdx__frame_by_ordinal(vdx_page *p, int ordinal);
 void vdx__frames_clear(lua_State *L, vdx_page *p, const char *why);
 /*
  * Calls the bridge of frame `frame_id`: instance(prefix)[method](...args)
- * where args is the list at args_idx.  Waits (event-driven) for the frame's
- * context, injects the bridge when a context lacks it, retries once when the
- * context dies under the call.  The waiter resolves with the method's value
- * or rejects with its typed error (UnknownRef, FrameDetached, Timeout…).
+ * where args is the list at args_idx, the one road into any bridge.  Waits
+ * (event-driven) for the frame's context, injects the bridge when a context
+ * lacks it, retries when the context dies under the call.  The waiter
+ * resolves with the method's value or rejects with its typed error
+ * (UnknownRef, UnknownMethod, FrameDetached, Timeout…).
  */
 vdx_waiter *vdx__bridge_call(lua_State *L, vdx_page *p, const char *frame_id,
                              const char *method, int args_idx, int timeout_ms);
+/* How a call is made; NULL or all zero is vdx__bridge_call's plain call. */
+typedef struct vdx_bridge_opts {
+  /* A child frame of frame_id: its owner element (the iframe, resolved in
+   * frame_id's world on every new context) is the method's first argument. */
+  const char *owner_of;
+  /* The waiter resolves with the remote object id of the method's value
+   * (nil when the value is not an object), for the host to hold. */
+  int by_ref;
+} vdx_bridge_opts;
+vdx_waiter *vdx__bridge_call_opts(lua_State *L, vdx_page *p,
+                                  const char *frame_id, const char *method,
+                                  int args_idx, int timeout_ms,
+                                  const vdx_bridge_opts *o);
 const char *vdx__bridge_source(size_t *len);
 /* Restarts the bridge calls of a frame's wait list: each is sent now, or
  * fails with the page's or the frame's state (closed, crashed, gone). */

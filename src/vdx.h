@@ -18,7 +18,7 @@
  *   page.c     vdx.Page
  *   serve.c    the vdx.serve module (build/vdx/serve.so), the fixture
  *              HTTP server, on the loop of vdx.so (see src/http/serve.h)
- *   module.c   luaopen_vdx
+ *   module.c   luaopen_vdx_core
  *   trace.c    the start-up timeline (VDX_TRACE_START=1)
  */
 #ifndef VDX_H
@@ -52,10 +52,10 @@
 typedef struct vdx_loop vdx_loop;
 typedef struct vdx_waiter vdx_waiter;
 
-/* The loop that belongs to this Lua state (created by luaopen_vdx). */
+/* The loop that belongs to this Lua state (created by luaopen_vdx_core). */
 vdx_loop *vdx__loop(lua_State *L);
 uv_loop_t *vdx__uv(lua_State *L);
-/* The main Lua state of the loop (the one luaopen_vdx ran in). */
+/* The main Lua state of the loop (the one luaopen_vdx_core ran in). */
 lua_State *vdx__main_state(vdx_loop *lp);
 uv_loop_t *vdx__uv_of(vdx_loop *lp);
 /* ws.c's per-loop state (its lws context), NULL until made. */
@@ -152,7 +152,6 @@ void vdx__error_open(lua_State *L);
 const char *vdx__json_encode(lua_State *L, int idx, size_t *len);
 /* Decodes buf; pushes the value, or returns 0 and pushes an error message. */
 int vdx__json_decode(lua_State *L, const char *buf, size_t len);
-void vdx__json_open(lua_State *L);
 /* Turns integral floats into integers in the table at idx, recursively. */
 void vdx__json_normalize(lua_State *L, int idx, int depth);
 
@@ -275,6 +274,7 @@ lua_Integer vdx__opt_int(lua_State *L, int idx, const char *key,
  * (LUA_TBOOLEAN, …): "option 'headless' must be a boolean, got string". */
 void vdx__opt_type(lua_State *L, int idx, const char *key, int type);
 
+LUALIB_API int luaopen_vdx_core(lua_State *L);
 LUALIB_API int luaopen_vdx(lua_State *L);
 /* serve.c: the fixture HTTP server, a module of its own (vdx.serve). */
 LUALIB_API int luaopen_vdx_serve(lua_State *L);

@@ -4444,15 +4444,15 @@
       if (UNLOCATABLE.has(role)) return null;
       if (this.ev === null) this.ev = new Evaluator();
       const name = accessibleName(this.ev.ctx, el, role, false);
-      const own = "getByRole(" + JSON.stringify(role) + (name ? ", { name: " + JSON.stringify(name) + ", exact: true })" : ")");
-      const candidates = name ? [own] : [];
+      const own2 = "getByRole(" + JSON.stringify(role) + (name ? ", { name: " + JSON.stringify(name) + ", exact: true })" : ")");
+      const candidates = name ? [own2] : [];
       const row = rowOf(el);
       if (row !== null) {
         const texts = [firstText(row.el), this.ev.texts.get(row.el).normalized];
         for (let text of texts) {
           text = text.slice(0, MAX_TEXT).trim();
           if (!text || candidates.some((c) => c.includes(JSON.stringify(text)))) continue;
-          candidates.push("getByRole(" + JSON.stringify(row.role) + ").filter({ hasText: " + JSON.stringify(text) + " })." + own);
+          candidates.push("getByRole(" + JSON.stringify(row.role) + ").filter({ hasText: " + JSON.stringify(text) + " })." + own2);
         }
       }
       for (const c of candidates) {
@@ -4554,8 +4554,8 @@
     // True when sel matches el and nothing else in any tree.  root (el's
     // own tree) is asked first: it answers most candidates at once.
     isUnique(root, sel, el) {
-      const own = queryRoot(root, sel);
-      if (own === null || own.length !== 1 || own[0] !== el) return false;
+      const own2 = queryRoot(root, sel);
+      if (own2 === null || own2.length !== 1 || own2[0] !== el) return false;
       const trees = this.allTrees();
       for (let i = 0; i < trees.length; i++) {
         if (trees[i] === root) continue;
@@ -4664,8 +4664,8 @@
     return out;
   }
   function findSelector(finder, root, el) {
-    const own = ownParts(el, false);
-    for (const p of own) {
+    const own2 = ownParts(el, false);
+    for (const p of own2) {
       if (finder.isUnique(root, p, el)) return p;
     }
     const loose = ownParts(el, true);
@@ -5222,6 +5222,39 @@
     else document.addEventListener("DOMContentLoaded", start, { once: true });
   }
 
+  // src/call.js
+  var own = Object.prototype.hasOwnProperty;
+  function failure(e) {
+    return {
+      err: {
+        type: e && e.vdxType || "BridgeError",
+        message: String(e && e.message || e),
+        fields: e && e.vdxFields || null
+      }
+    };
+  }
+  function callMethod(get, method3, args, byRef) {
+    const answer = (v) => byRef ? "ok" in v ? v.ok : JSON.stringify(v) : v;
+    try {
+      const inst = get();
+      const name = String(method3);
+      if (!own.call(inst, name) || typeof inst[name] !== "function") {
+        throw bridgeError(
+          "UnknownMethod",
+          "the bridge has no method " + JSON.stringify(name),
+          { method: name }
+        );
+      }
+      const r = inst[name](...Array.isArray(args) ? args : []);
+      if (r instanceof Promise) {
+        return r.then((v) => answer({ ok: v }), (e) => answer(failure(e)));
+      }
+      return answer({ ok: r });
+    } catch (e) {
+      return answer(failure(e));
+    }
+  }
+
   // src/index.js
   var VERSION = true ? "1.0.0" : "0.0.0";
   var MAX_ATTRIBUTES = 40;
@@ -5320,6 +5353,17 @@
       pageInfo() {
         return pageInfo();
       },
+      // The text the body shows (its innerText), '' without a body.
+      bodyText() {
+        return document.body ? String(document.body.innerText) : "";
+      },
+      // Sets the items [[key, value], ...] in the localStorage of this
+      // document's origin (a role's saved sign-in); the number set.
+      setLocalStorage(items) {
+        if (!Array.isArray(items)) throw badArgument("setLocalStorage: items must be a list of [key, value]");
+        for (const [k, v] of items) localStorage.setItem(String(k), String(v));
+        return items.length;
+      },
       // The value of the function `source` called with the element of ref and
       // then args (a list of JSON values): the agent-facing evaluate on an
       // element.  It runs in this isolated world, so it sees the DOM but not
@@ -5407,9 +5451,12 @@
     }
     return inst;
   }
+  function call(prefix, method3, args, byRef) {
+    return callMethod(() => instance(prefix), method3, args, byRef);
+  }
   if (!Object.getOwnPropertyDescriptor(globalThis, "__vdxBridge")) {
     Object.defineProperty(globalThis, "__vdxBridge", {
-      value: Object.freeze({ version: VERSION, create, instance }),
+      value: Object.freeze({ version: VERSION, create, instance, call }),
       enumerable: false,
       writable: false,
       configurable: false

@@ -1,5 +1,6 @@
 // index.js -- the bridge entry point.  Defines globalThis.__vdxBridge, a
-// frozen { version, create(options), instance(prefix) }, and nothing else.
+// frozen { version, create(options), instance(prefix), call(prefix, method,
+// args, byRef) }, and nothing else; call is the host's envelope (call.js).
 // Evaluating the bundle again leaves the first definition in place.
 //
 // create({ prefix }) returns a frozen instance for this frame's document.
@@ -19,6 +20,7 @@ import { structureMethods } from './structure.js';
 import { pageInfo, reportLoaded } from './loaded.js';
 import { beginSeen, dropSeen, endSeen } from './still.js';
 import { scheduleWarmUp, warmUpDone } from './warm.js';
+import { callMethod } from './call.js';
 
 /* global __VDX_VERSION__ */
 const VERSION = typeof __VDX_VERSION__ === 'string' ? __VDX_VERSION__ : '0.0.0';
@@ -132,6 +134,19 @@ function create(options) {
       return pageInfo();
     },
 
+    // The text the body shows (its innerText), '' without a body.
+    bodyText() {
+      return document.body ? String(document.body.innerText) : '';
+    },
+
+    // Sets the items [[key, value], ...] in the localStorage of this
+    // document's origin (a role's saved sign-in); the number set.
+    setLocalStorage(items) {
+      if (!Array.isArray(items)) throw badArgument('setLocalStorage: items must be a list of [key, value]');
+      for (const [k, v] of items) localStorage.setItem(String(k), String(v));
+      return items.length;
+    },
+
     // The value of the function `source` called with the element of ref and
     // then args (a list of JSON values): the agent-facing evaluate on an
     // element.  It runs in this isolated world, so it sees the DOM but not
@@ -228,9 +243,15 @@ function instance(prefix) {
   return inst;
 }
 
+// The host's one road in (host/call.js): method of the instance of prefix
+// with args, as { ok } or { err } (see call.js).
+function call(prefix, method, args, byRef) {
+  return callMethod(() => instance(prefix), method, args, byRef);
+}
+
 if (!Object.getOwnPropertyDescriptor(globalThis, '__vdxBridge')) {
   Object.defineProperty(globalThis, '__vdxBridge', {
-    value: Object.freeze({ version: VERSION, create, instance }),
+    value: Object.freeze({ version: VERSION, create, instance, call }),
     enumerable: false,
     writable: false,
     configurable: false,

@@ -489,8 +489,8 @@ end
 local METHODS = { "click", "hover", "drag", "click_at", "type", "press_key", "check", "uncheck",
   "select_option", "set_slider", "upload_file", "fill_form" }
 
---- Adds the actions to a table of page methods (vdx.Page's __index; the
--- core calls this when `vdx` loads).
+--- Adds the actions to a table of page methods (vdx.Page, the methods
+-- table of pages; lua/vdx.lua calls this when `vdx` loads).
 function actions.install(methods)
   for _, name in ipairs(METHODS) do methods[name] = actions[name] end
 end

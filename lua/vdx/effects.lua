@@ -18,10 +18,17 @@
 local vdx = require "vdx"
 local json = require "vdx.json"
 local guard = require "vdx.guard"
--- The page-side half (bridge/page/effects-watch.js), its leading comment
--- lines dropped: they name the placeholders and are not sent to the page.
-local TEMPLATE = vdx.page_script("effects-watch")
-while TEMPLATE:sub(1, 2) == "//" do TEMPLATE = TEMPLATE:sub(TEMPLATE:find("\n", 1, true) + 1) end
+-- A main-world script of bridge/page/, its leading comment lines dropped:
+-- they name the placeholders and are not sent to the page.
+local function page_script(name)
+  local text = vdx.page_script(name)
+  while text:sub(1, 2) == "//" do text = text:sub(text:find("\n", 1, true) + 1) end
+  return text
+end
+-- The page-side half (bridge/page/effects-watch.js), and the hold that
+-- effects.around watches (effects-hold.js, ended by effects-release.js).
+local TEMPLATE = page_script("effects-watch")
+local HOLD, RELEASE = page_script("effects-hold"), page_script("effects-release")
 
 local effects = {}
 
@@ -146,13 +153,12 @@ function effects.around(page, run)
   local nonce = new_nonce()
   local key = "__w" .. nonce
   -- The watcher's "script" is a promise that the release below resolves.
-  local code = watcher(("() => new Promise((r) => Object.defineProperty(window, '%s', "
-    .. "{ value: r, configurable: true }))"):format(key), nonce)
+  local code = watcher((HOLD:gsub("__VDX_KEY__", key)), nonce)
   local started = page:send("Runtime.evaluate", { expression = code, awaitPromise = false })
   local promise = started.result and started.result.objectId
   local ok, res, seen = effects.watch(page, run)
   local answer = {}
-  pcall(page.evaluate, page, ("window['%s'] && (window['%s'](), delete window['%s'])"):format(key, key, key))
+  pcall(page.evaluate, page, (RELEASE:gsub("__VDX_KEY__", key)))
   if promise then
     local got, out = pcall(page.send, page, "Runtime.awaitPromise", { promiseObjectId = promise, returnByValue = true })
     if got and out.result then answer = out.result.value end

@@ -223,6 +223,12 @@ errors.catalog = {
     causes = { "A module of the Lua layer (lua/vdx/) is not on package.path" },
     actions = { "Run the vdxlua binary, or add vdxlua's lua/ folder to LUA_PATH." },
   },
+  UnknownMethod = {
+    title = "Unknown bridge method",
+    causes = { "A tool called page:bridge with a method the page's bridge does not have (a misspelt name, or one from another vdxlua version)" },
+    actions = { "Fix the method name in the tool: bridge/README.md lists the methods.",
+      "If the name is right, rebuild vdxlua so that its embedded bridge has the method." },
+  },
   RoleUnknown = {
     title = "Unknown role",
     causes = { "The role name is misspelt", "The role was not configured (--role or --config)" },

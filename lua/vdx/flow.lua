@@ -440,8 +440,8 @@ end
 
 function Actor:current_url()
   if not self.page then return nil end
-  local ok, u = pcall(self.page.evaluate, self.page, "location.href")
-  return ok and u or nil
+  local ok, info = pcall(self.page.bridge, self.page, "pageInfo", {})
+  return ok and info.url or nil
 end
 
 -- Runs one action: resolve, act (retrying once when the element was

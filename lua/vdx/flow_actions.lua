@@ -33,8 +33,6 @@ function M.install(Actor, h)
     return nav
   end
 
-  Actor["goto"] = Actor.navigate
-
   --- Clicks the target: p:click("button", "Sign in"), p:click("e7"),
   -- p:click({ label = "Remember me" }), with { within=, frame=, exact=, nth= }.
   function Actor:click(...)

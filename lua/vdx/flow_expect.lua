@@ -24,7 +24,7 @@ function M.install(Actor, h)
   -- The text the page shows now (main frame, whitespace collapsed, cut to
   -- 300 characters): what a failed text expectation saw.
   local function page_text(page)
-    local ok, t = pcall(page.evaluate, page, "document.body ? document.body.innerText : ''")
+    local ok, t = pcall(page.bridge, page, "bodyText", {})
     if not ok or type(t) ~= "string" then return nil end
     t = t:gsub("%s+", " "):gsub("^ ", ""):gsub(" $", "")
     if #t > 300 then t = t:sub(1, 300) .. "…" end

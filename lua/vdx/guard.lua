@@ -1,6 +1,6 @@
---- vdx.guard: the policy behind page:evaluate_checked (and so the MCP
--- tool browser_evaluate), a list of source patterns that obviously act on
--- the page instead of reading it.
+--- vdx.guard: page:evaluate_checked and the policy behind it (and behind
+-- the MCP tool browser_evaluate's first check), a list of source patterns
+-- that obviously act on the page instead of reading it.
 --
 -- This is a check on the obvious road, not a sandbox: a script that acts
 -- without matching an entry gets through, and each such script is a bug to
@@ -8,8 +8,13 @@
 --   table.insert(require("vdx.guard").RULES, { what = "…", "lua pattern", … })
 -- and page:evaluate_checked uses it from the next call on.
 local vdx = require "vdx"
+local json = require "vdx.json"
 
 local guard = {}
+
+-- The page-side wrapper of page:evaluate_checked
+-- (bridge/page/evaluate-call.js), from its first line of code on.
+local CALL = vdx.page_script("evaluate-call"):match("\n(%(%(.*)$")
 
 -- The characters of a JavaScript identifier (Lua pattern set contents).
 local ID = "%w_$"
@@ -87,6 +92,43 @@ function guard.refusal(src)
     .. "page:press_key instead.  This is a pattern check on the source text, not a sandbox: "
     .. "a script that acts on the page without matching a pattern gets through, and that "
     .. "is a bug to report"):format(what, snippet), { pattern = what, match = snippet })
+end
+
+--- page:evaluate_checked(fn_source, ...) -> value.  The agent-facing
+-- evaluate: fn_source is an expression, or a function called with the
+-- (JSON-able) arguments that follow.  It refuses sources that match one of
+-- the obviously acting patterns above (click(), submit(),
+-- dispatchEvent(), assigning a form value, navigation, focus, DOM and
+-- storage writes…) with guard.refusal's EvaluateRefused naming the pattern.
+--
+-- This is a pattern check on the obvious road, not a sandbox: a script
+-- that acts on the page without matching one of the patterns gets
+-- through, and each such script is a bug to report.  page:evaluate (for
+-- Lua scripts) stays unrestricted.
+function guard.evaluate_checked(page, src, ...)
+  if type(src) ~= "string" then
+    error(vdx.error("InvalidArgument", ("evaluate_checked: the source must be a string, got %s"):format(type(src))), 2)
+  end
+  local refused = guard.refusal(src)
+  if refused then error(refused, 0) end
+  local args = json.array {}
+  for i = 1, select("#", ...) do
+    local v = select(i, ...)
+    if v == nil then v = json.null end
+    args[i] = v
+  end
+  local encoded, why = json.encode(args)
+  if not encoded then
+    error(vdx.error("InvalidArgument", "evaluate_checked: the arguments are not JSON-able: " .. tostring(why)), 2)
+  end
+  local at = CALL:find("__VDX_SOURCE__", 1, true)
+  local tail = CALL:sub(at + #"__VDX_SOURCE__"):gsub("__VDX_ARGS__", function() return encoded end)
+  return page:evaluate(CALL:sub(1, at - 1) .. src .. tail)
+end
+
+--- Adds page:evaluate_checked to a table of page methods (vdx.Page's __index).
+function guard.install(methods)
+  methods.evaluate_checked = guard.evaluate_checked
 end
 
 return guard

@@ -254,10 +254,17 @@ function Server:call_tool(rq, name, args)
   local role = self.roles:current()
   local ctx = { roles = self.roles, role = role, role_name = role.name, errors = errors,
     log = self.log, tools = self.registry, server = self, paths = self.paths }
-  -- ctx:page() and ctx.page() both work: tool authors write either.
-  function ctx.page() return ctx.role:page() end
-  function ctx.cancelled() return rq.cancelled end
-  function ctx.progress(p, total, message) self:progress(rq, p, total, message) end
+  -- Methods of ctx, called with a colon: ctx:page(), ctx:cancelled(),
+  -- ctx:progress(p, total, message).
+  local function own(c, what)
+    if c ~= ctx then
+      error(vdx.error("InvalidArgument", ("ctx.%s() was called without the colon: write ctx:%s()"):format(what, what)), 3)
+    end
+  end
+  function ctx:page() own(self, "page"); return ctx.role:page() end
+  function ctx:cancelled() own(self, "cancelled"); return rq.cancelled end
+  local server = self
+  function ctx:progress(p, total, message) own(self, "progress"); server:progress(rq, p, total, message) end
   if rq.progress_token ~= nil then
     vdx.spawn(function()
       local t0 = vdx.now and vdx.now() or 0

@@ -197,8 +197,7 @@ local function set_local_storage(ctx, origins, log)
         page:navigate(o.origin .. "/", { wait_until = "load", timeout_ms = 10000 })
         local items = {}
         for _, it in ipairs(o.localStorage) do items[#items + 1] = { it.name, it.value } end
-        page:evaluate(("(function(items){ for (const [k, v] of items) localStorage.setItem(k, v); return items.length })(%s)")
-          :format(json.encode(items)))
+        page:bridge("setLocalStorage", { items })
         log("info", "localStorage: %d items for %s", #items, o.origin)
       end
     end

@@ -10,7 +10,8 @@
  * counts).
  *
  * The codec's functions live in the registry of each Lua state, under the
- * addresses of two constants: nothing here is process-wide.
+ * addresses of two constants: nothing here is process-wide.  vdx.json is
+ * loaded on first use, so vdx.core itself loads without any Lua file.
  */
 #include <math.h>
 
@@ -19,24 +20,35 @@
 static const char ENCODE_KEY = 'e';   /* registry: vdx.json.encode */
 static const char DECODE_KEY = 'd';   /* registry: vdx.json.decode */
 
-/* Loads vdx.json into this state's registry; raises when it is missing. */
-void vdx__json_open(lua_State *L) {
+/* Puts vdx.json's encode and decode in this state's registry. */
+static int load_codec(lua_State *L) {
   lua_getglobal(L, "require");
   lua_pushliteral(L, "vdx.json");
   if (lua_pcall(L, 1, 1, 0) != LUA_OK)
-    luaL_error(L, "vdx: cannot load its JSON codec (vdx.json, which needs "
-               "lua-cjson: apt-get install lua-cjson): %s", lua_tostring(L, -1));
+    return luaL_error(L, "vdx: cannot load its JSON codec (vdx.json, which "
+                      "needs lua-cjson): %s", lua_tostring(L, -1));
   lua_getfield(L, -1, "encode");
   lua_rawsetp(L, LUA_REGISTRYINDEX, &ENCODE_KEY);
   lua_getfield(L, -1, "decode");
   lua_rawsetp(L, LUA_REGISTRYINDEX, &DECODE_KEY);
+  return 0;
+}
+
+/* Pushes this state's encode or decode function (key), loading vdx.json on
+ * first use; returns 0 with a message pushed when it cannot be loaded. */
+static int push_codec(lua_State *L, const char *key) {
+  if (lua_rawgetp(L, LUA_REGISTRYINDEX, key) == LUA_TFUNCTION) return 1;
   lua_pop(L, 1);
+  lua_pushcfunction(L, load_codec);
+  if (lua_pcall(L, 0, 0, 0) != LUA_OK) return 0;
+  lua_rawgetp(L, LUA_REGISTRYINDEX, key);
+  return 1;
 }
 
 /* stack: -> text */
 const char *vdx__json_encode(lua_State *L, int idx, size_t *len) {
   idx = lua_absindex(L, idx);
-  lua_rawgetp(L, LUA_REGISTRYINDEX, &ENCODE_KEY);
+  if (!push_codec(L, &ENCODE_KEY)) lua_error(L);
   lua_pushvalue(L, idx);
   lua_call(L, 1, 2);
   if (lua_isnil(L, -2)) lua_error(L);     /* the reason, as cjson words it */
@@ -46,7 +58,7 @@ const char *vdx__json_encode(lua_State *L, int idx, size_t *len) {
 
 /* stack: -> value | message */
 int vdx__json_decode(lua_State *L, const char *buf, size_t len) {
-  lua_rawgetp(L, LUA_REGISTRYINDEX, &DECODE_KEY);
+  if (!push_codec(L, &DECODE_KEY)) return 0;
   lua_pushlstring(L, buf, len);
   if (lua_pcall(L, 1, 2, 0) != LUA_OK) return 0;
   int ok = !lua_isnil(L, -2);

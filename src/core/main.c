@@ -41,8 +41,8 @@ static void preload(lua_State *L) {
   luaL_getsubtable(L, LUA_REGISTRYINDEX, LUA_PRELOAD_TABLE);
   lua_pushcfunction(L, luaopen_cjson);
   lua_setfield(L, -2, "cjson");
-  lua_pushcfunction(L, luaopen_vdx);
-  lua_setfield(L, -2, "vdx");
+  lua_pushcfunction(L, luaopen_vdx_core);
+  lua_setfield(L, -2, "vdx.core");
   lua_pushcfunction(L, luaopen_vdx_serve);
   lua_setfield(L, -2, "vdx.serve");
   for (int i = 0; vdx_lua_modules[i].name; i++) {

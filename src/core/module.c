@@ -1,5 +1,6 @@
 /*
- * module.c -- luaopen_vdx: the `vdx` module table.
+ * module.c -- luaopen_vdx_core: the table of the C primitives, which
+ * lua/vdx.lua turns into the `vdx` module.
  */
 #include <string.h>
 
@@ -15,55 +16,25 @@ static int l_now(lua_State *L) {
   return 1;
 }
 
-/*
- * The actions of vdx.Page are Lua (lua/vdx/actions.lua, written on the
- * primitives above): the module is registered as package.loaded.vdx first,
- * so vdx.actions can require it, and then vdx.actions.install adds its
- * methods to vdx.Page.  stack: module -> module
- */
-static void install_lua_actions(lua_State *L) {
-  luaL_getsubtable(L, LUA_REGISTRYINDEX, LUA_LOADED_TABLE);
-  lua_pushvalue(L, -2);
-  lua_setfield(L, -2, "vdx");
-  lua_pop(L, 1);
-  lua_getglobal(L, "require");
-  lua_pushliteral(L, "vdx.actions");
-  if (lua_pcall(L, 1, 1, 0) != LUA_OK)
-    luaL_error(L, "vdx: cannot load its Lua half (vdx.actions): %s\n"
-               "Put the folder that holds vdx/actions.lua on LUA_PATH (in a "
-               "checkout: LUA_PATH=\"lua/?.lua;;\"), or run make install.",
-               lua_tostring(L, -1));
-  lua_getfield(L, -1, "install");
+/* Sets module.Page to the methods table of vdx.Page (its __index), the
+ * table the Lua layer adds its methods to.  stack: module -> module */
+static void expose_page_methods(lua_State *L) {
   luaL_getmetatable(L, VDX_PAGE_MT);
   lua_getfield(L, -1, "__index");
-  lua_remove(L, -2);
-  lua_call(L, 1, 0);
+  lua_setfield(L, -3, "Page");
   lua_pop(L, 1);
 }
 
 /*
- * vdx.serve(opts) -> server | nil, message: the fixture HTTP server, which
- * is a module of its own (vdx.serve, src/http/) so that vdx.so is the
- * browser host; loaded on first use.  stack: opts -> results
+ * luaopen_vdx_core: the C half of vdx, the primitives alone.  It needs no
+ * Lua file: `require "vdx"` loads lua/vdx.lua, which requires this
+ * module and adds the Lua layer's page methods (the actions) to vdx.Page.
+ * vdx.so exports it as the all-in-one loader of "vdx.core".
  */
-static int l_serve(lua_State *L) {
-  luaL_checktype(L, 1, LUA_TTABLE);        /* names vdx.serve in the error */
-  int n = lua_gettop(L);
-  lua_getglobal(L, "require");
-  lua_pushliteral(L, "vdx.serve");
-  lua_call(L, 1, 1);
-  lua_getfield(L, -1, "serve");
-  lua_remove(L, -2);
-  lua_insert(L, 1);
-  lua_call(L, n, LUA_MULTRET);
-  return lua_gettop(L);
-}
-
-LUALIB_API int luaopen_vdx(lua_State *L) {
+LUALIB_API int luaopen_vdx_core(lua_State *L) {
   static const luaL_Reg fns[] = {
     {"launch", vdx__launch},
     {"connect", vdx__connect},
-    {"serve", l_serve},
     {"spawn", vdx__l_spawn},
     {"wait", vdx__l_wait},
     {"sleep", vdx__l_sleep},
@@ -77,7 +48,6 @@ LUALIB_API int luaopen_vdx(lua_State *L) {
     {"page_script", vdx__l_page_script},
     {NULL, NULL}};
   vdx__loop_open(L);
-  vdx__json_open(L);
   vdx__task_open(L);
   vdx__browser_open(L);
   vdx__context_open(L);
@@ -96,6 +66,19 @@ LUALIB_API int luaopen_vdx(lua_State *L) {
   vdx__input_open(L);
   vdx__ref_open(L);
   vdx__upload_open(L);
-  install_lua_actions(L);
+  expose_page_methods(L);
   return 1;
+}
+
+/*
+ * luaopen_vdx: reached only when `require "vdx"` finds vdx.so before
+ * vdx.lua, that is when the Lua layer is not on package.path.  It
+ * raises an error that says how to fix that.
+ */
+LUALIB_API int luaopen_vdx(lua_State *L) {
+  return luaL_error(L, "vdx: require \"vdx\" found vdx.so but not its Lua "
+                    "layer (vdx.lua and the vdx/ folder).  Put the folder "
+                    "that holds them on LUA_PATH (in a checkout: "
+                    "LUA_PATH=\"lua/?.lua;;\"), or run make install; "
+                    "require \"vdx.core\" loads the C primitives alone.");
 }

@@ -490,7 +490,7 @@ static int serve_new(lua_State *L) {
 }
 
 /*
- * require "vdx.serve" -> { serve = fn }: the module loads vdx first, whose
+ * require "vdx.serve" -> { serve = fn }: the module loads vdx.core first, whose
  * loop (found in the registry, like everything vdx keeps per Lua state)
  * runs the servers; vdx.serve(opts) is this module's serve.
  */
@@ -500,7 +500,7 @@ LUALIB_API int luaopen_vdx_serve(lua_State *L) {
     {"__tostring", server_tostring}, {NULL, NULL}};
   static const luaL_Reg fns[] = {{"serve", serve_new}, {NULL, NULL}};
   lua_getglobal(L, "require");
-  lua_pushliteral(L, "vdx");
+  lua_pushliteral(L, "vdx.core");
   lua_call(L, 1, 0);
   /* Errors only; lws is chatty at NOTICE level. */
   lws_set_log_level(LLL_ERR, NULL);

@@ -1,14 +1,14 @@
 /*
  * frame_offset.c -- where a point of a child frame's viewport lies in the
- * top page's viewport, for the input events of an action (actions.c) or a
- * capture (capture.c).
+ * top page's viewport, for the input events of an action or a capture
+ * (capture.c).
  *
  * Input events go to the page's main session in main-frame coordinates,
  * so a point found in a frame is moved out level by level: at each level
  * the parent's bridge says where the iframe's content box starts (or what
  * element of the parent covers the point), until the main frame is
- * reached.  One level is three CDP calls on the parent's session:
- * DOM.getFrameOwner, DOM.resolveNode, Runtime.callFunctionOn.
+ * reached.  One level is one bridge call on the frame's owner element
+ * (frameOrigin, see vdx__bridge_call_opts).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,22 +18,17 @@
 #include "objects.h"
 #include "input.h"
 
-/* Runs in a frame's world with the iframe element as `this`. */
-static const char ORIGIN_FN[] =
-  "function (x, y, prefix) { return globalThis.__vdxBridge.instance(prefix)"
-  ".frameOrigin(this, x, y); }";
-
 /* Walks from a child frame up to the main frame, adding at each level
  * where the iframe's content box starts in its parent's viewport. */
 typedef struct offop {
   vdx_page *p;
-  char child[64], psid[64], prefix[16];
-  int pctx, step;
+  char child[64];
+  int timeout;
   double x, y;
   vdx_waiter *out;
 } offop;
 
-static void off_step(void *data, lua_State *L, int ok);
+static void off_add(void *data, lua_State *L, int ok);
 
 static void off_out_done(vdx_waiter *w, void *data) {
   (void)w;
@@ -50,42 +45,35 @@ static void off_finish(lua_State *L, offop *o, int ok) {
   free(o);
 }
 
-static void off_call(lua_State *L, offop *o, const char *method) {
-  /* stack: params */
-  vdx_conn *c = o->p->b->conn;
-  vdx_waiter *w = c ? vdx__conn_call(L, c, o->psid, method, -1, 0) : NULL;
-  if (w == NULL) {
-    if (c == NULL) vdx__error_push(L, "BrowserClosed", "the browser is closed");
-    lua_remove(L, -2);
-    off_finish(L, o, 0);
-    return;
-  }
-  lua_pop(L, 1);
-  vdx__waiter_then(w, off_step, o);
-}
-
-/* Starts the level of o->child: asks its parent for the frame's owner. */
+/* Starts the level of o->child: asks its parent's bridge where the
+ * child's owner element puts the point. */
 static void off_level(lua_State *L, offop *o) {
   vdx_frame *c = vdx__frame_find(o->p, o->child);
   vdx_frame *parent = c ? vdx__frame_find(o->p, c->parent) : NULL;
   if (parent == NULL || parent->ctx == 0) {
     vdx__error_push(L, "FrameDetached", "frame %s or its parent has no "
-                    "document now; take a new snapshot", o->child);
+                    "document now", o->child);
     off_finish(L, o, 0);
     return;
   }
-  snprintf(o->psid, sizeof o->psid, "%s", parent->sid);
-  o->pctx = parent->ctx;
-  if (parent->ordinal) snprintf(o->prefix, sizeof o->prefix, "f%d_", parent->ordinal);
-  else o->prefix[0] = '\0';
-  o->step = 0;
-  lua_createtable(L, 0, 1);
-  lua_pushstring(L, o->child);
-  lua_setfield(L, -2, "frameId");
-  off_call(L, o, "DOM.getFrameOwner");
+  lua_createtable(L, 2, 0);
+  lua_pushnumber(L, o->x);
+  lua_rawseti(L, -2, 1);
+  lua_pushnumber(L, o->y);
+  lua_rawseti(L, -2, 2);
+  const vdx_bridge_opts on_owner = {.owner_of = o->child};
+  vdx_waiter *w = vdx__bridge_call_opts(L, o->p, parent->id, "frameOrigin",
+                                        -1, o->timeout, &on_owner);
+  lua_pop(L, 1);
+  if (w == NULL) {
+    vdx__error_push(L, "BridgeError", "out of memory");
+    off_finish(L, o, 0);
+    return;
+  }
+  vdx__waiter_then(w, off_add, o);
 }
 
-/* A CDP error of a step means the frame or its owner went away under us
+/* A CDP error of a level means the frame or its owner went away under us
  * (a reload in the middle of the action): that is FrameDetached, not a
  * raw CDP error.  stack: error -> error */
 static void as_detached(lua_State *L, offop *o) {
@@ -96,7 +84,7 @@ static void as_detached(lua_State *L, offop *o) {
   if (!cdp) return;
   lua_getfield(L, -1, "message");
   vdx__error_push(L, "FrameDetached", "frame %s went away during the "
-                  "action (%s); take a new snapshot", o->child,
+                  "action (%s)", o->child,
                   luaL_optstring(L, -1, "?"));
   lua_pushstring(L, o->child);
   lua_setfield(L, -2, "frame");
@@ -104,35 +92,14 @@ static void as_detached(lua_State *L, offop *o) {
   lua_pop(L, 1);
 }
 
-/* Step 2: asks the parent's bridge where the iframe's content starts. */
-static void off_origin(lua_State *L, offop *o) {
-  lua_getfield(L, 1, "object");
-  lua_createtable(L, 0, 4);
-  lua_getfield(L, -2, "objectId");
-  lua_setfield(L, -2, "objectId");
-  lua_pushstring(L, ORIGIN_FN);
-  lua_setfield(L, -2, "functionDeclaration");
-  lua_createtable(L, 3, 0);
-  for (int i = 1; i <= 3; i++) {
-    lua_createtable(L, 0, 1);
-    if (i == 1) lua_pushnumber(L, o->x);
-    else if (i == 2) lua_pushnumber(L, o->y);
-    else lua_pushstring(L, o->prefix);
-    lua_setfield(L, -2, "value");
-    lua_rawseti(L, -2, i);
-  }
-  lua_setfield(L, -2, "arguments");
-  lua_pushboolean(L, 1);
-  lua_setfield(L, -2, "returnByValue");
-  off_call(L, o, "Runtime.callFunctionOn");
-}
-
-/* Step 3: adds the origin and goes up a level, or finishes at the top
- * (or with what covers the point). */
-static void off_add(lua_State *L, offop *o) {
-  lua_getfield(L, 1, "result");
-  lua_getfield(L, -1, "value");
-  int v = lua_gettop(L);
+/* Adds the origin the parent's bridge answered and goes up a level, or
+ * finishes at the top (or with what covers the point). */
+static void off_add(void *data, lua_State *L, int ok) {
+  offop *o = data;
+  luaL_checkstack(L, 24, "vdx: frame offset");
+  if (!ok && o->out != NULL) as_detached(L, o);
+  if (!ok || o->out == NULL) { off_finish(L, o, 0); return; }
+  int v = 1;
   if (!lua_istable(L, v)) {
     vdx__error_push(L, "BridgeError", "the bridge of the parent of frame "
                     "%s could not place the frame", o->child);
@@ -166,26 +133,6 @@ static void off_add(lua_State *L, offop *o) {
   off_level(L, o);
 }
 
-static void off_step(void *data, lua_State *L, int ok) {
-  offop *o = data;
-  luaL_checkstack(L, 24, "vdx: frame offset");
-  if (!ok && o->out != NULL) as_detached(L, o);
-  if (!ok || o->out == NULL) { off_finish(L, o, 0); return; }
-  o->step++;
-  if (o->step == 1) {                      /* owner: resolve it */
-    lua_createtable(L, 0, 2);
-    lua_getfield(L, 1, "backendNodeId");
-    lua_setfield(L, -2, "backendNodeId");
-    lua_pushinteger(L, o->pctx);
-    lua_setfield(L, -2, "executionContextId");
-    off_call(L, o, "DOM.resolveNode");
-  } else if (o->step == 2) {
-    off_origin(L, o);
-  } else {
-    off_add(L, o);
-  }
-}
-
 vdx_waiter *vdx__frame_offset(lua_State *L, vdx_page *p, vdx_frame *f,
                               double x, double y, int timeout) {
   offop *o = calloc(1, sizeof *o);
@@ -194,6 +141,7 @@ vdx_waiter *vdx__frame_offset(lua_State *L, vdx_page *p, vdx_frame *f,
   snprintf(o->child, sizeof o->child, "%s", f->id);
   o->x = x;
   o->y = y;
+  o->timeout = timeout;
   o->out = vdx__waiter_new(p->b->lp, timeout, "frame offset");
   vdx_waiter *out = o->out;
   vdx__waiter_on_done(out, off_out_done, o);

@@ -2,7 +2,8 @@
  * upload.c -- page:set_input_files: the one step of an upload that the
  * bridge cannot take, since a page cannot set a file input's files.  The
  * file input of a ref (or of the input its label controls) is fetched as
- * a remote object in the ref's frame and given the files there.
+ * a remote object from the ref's bridge (fileInput, a by-reference call)
+ * and given the files there.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,11 +11,6 @@
 
 #include "vdx.h"
 #include "objects.h"
-
-/* Runs in a frame's world: the file input of a ref, as an object. */
-static const char FILE_FN[] =
-  "function (prefix, ref) { return globalThis.__vdxBridge.instance(prefix)"
-  ".fileInput(ref); }";
 
 /* stack: page, ref, paths, timeout, [value] */
 static int files_k(lua_State *L, int status, lua_KContext step) {
@@ -25,11 +21,8 @@ static int files_k(lua_State *L, int status, lua_KContext step) {
     lua_pushboolean(L, 1);
     return 1;
   }
-  if (lua_getfield(L, 5, "exceptionDetails") == LUA_TTABLE) {
-    lua_getfield(L, -1, "exception");
-    lua_getfield(L, -1, "description");
-    vdx__error_push(L, "StaleRef", "%s: %s", lua_tostring(L, 2),
-                    luaL_optstring(L, -1, "the element is gone"));
+  if (!lua_isstring(L, 5)) {
+    vdx__error_push(L, "StaleRef", "%s: the element is gone", lua_tostring(L, 2));
     lua_pushvalue(L, 2);
     lua_setfield(L, -2, "ref");
     return lua_error(L);
@@ -37,10 +30,8 @@ static int files_k(lua_State *L, int status, lua_KContext step) {
   lua_createtable(L, 0, 2);
   lua_pushvalue(L, 3);
   lua_setfield(L, -2, "files");
-  lua_getfield(L, 5, "result");
-  lua_getfield(L, -1, "objectId");
-  lua_setfield(L, -3, "objectId");
-  lua_pop(L, 1);
+  lua_pushvalue(L, 5);
+  lua_setfield(L, -2, "objectId");
   vdx_waiter *w = vdx__conn_call(L, vdx__browser_conn(L, p->b), f->sid,
                                  "DOM.setFileInputFiles", -1,
                                  (int)lua_tointeger(L, 4));
@@ -51,8 +42,9 @@ static int files_k(lua_State *L, int status, lua_KContext step) {
 
 /*
  * page:set_input_files(ref, paths [, {timeout_ms=}]) -> true.  paths is a
- * list of absolute paths.  Raises StaleRef when the element is gone and
- * UnknownRef / InvalidArgument for a ref that is not one.
+ * list of absolute paths.  Raises the bridge's errors for the ref
+ * (StaleRef when the element is gone, NotFileInput) and UnknownRef /
+ * InvalidArgument for a ref that is not one.
  */
 static int page_set_input_files(lua_State *L) {
   static const char *const known[] = {"timeout_ms", NULL};
@@ -63,25 +55,13 @@ static int page_set_input_files(lua_State *L) {
   int timeout = (int)vdx__opt_int(L, 4, "timeout_ms", 0);
   lua_settop(L, 3);
   lua_pushinteger(L, timeout);
-  lua_createtable(L, 0, 4);
-  lua_pushstring(L, FILE_FN);
-  lua_setfield(L, -2, "functionDeclaration");
-  lua_pushinteger(L, f->ctx);
-  lua_setfield(L, -2, "executionContextId");
-  lua_createtable(L, 2, 0);
-  lua_createtable(L, 0, 1);
-  if (f->ordinal) lua_pushfstring(L, "f%d_", f->ordinal);
-  else lua_pushliteral(L, "");
-  lua_setfield(L, -2, "value");
-  lua_rawseti(L, -2, 1);
-  lua_createtable(L, 0, 1);
+  lua_createtable(L, 1, 0);
   lua_pushvalue(L, 2);
-  lua_setfield(L, -2, "value");
-  lua_rawseti(L, -2, 2);
-  lua_setfield(L, -2, "arguments");
-  vdx_waiter *w = vdx__conn_call(L, vdx__browser_conn(L, p->b), f->sid,
-                                 "Runtime.callFunctionOn", -1, timeout);
-  if (w == NULL) return lua_error(L);
+  lua_rawseti(L, -2, 1);
+  const vdx_bridge_opts by_ref = {.by_ref = 1};
+  vdx_waiter *w = vdx__bridge_call_opts(L, p, f->id, "fileInput", -1, timeout,
+                                        &by_ref);
+  if (w == NULL) return luaL_error(L, "out of memory");
   lua_settop(L, 4);
   return vdx__await(L, w, 0, files_k);
 }

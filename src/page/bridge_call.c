@@ -1,13 +1,17 @@
 /*
- * bridge_call.c -- calls into a frame's bridge (vdx__bridge_call) and the
- * embedded bundle.
+ * bridge_call.c -- the one road into a frame's bridge (vdx__bridge_call,
+ * vdx__bridge_call_opts) and the embedded files of the bridge.
  *
  * A call sends Runtime.callFunctionOn in the frame's isolated world "vdx"
- * with a small function that checks the bridge's version and calls one
- * method of the frame's bridge instance.  A frame without a context queues
- * the call until the frame reports one (frames.c restarts the queue); a
- * call that races a navigation is retried on the new context, up to four
- * tries; a missing bridge is injected once.  Nothing polls.
+ * with bridge/host/call.js, which checks the bridge's version and hands the
+ * call to the bridge's envelope (__vdxBridge.call, bridge/src/call.js):
+ * one method of the frame's bridge instance, an unknown method answered
+ * with UnknownMethod.  A frame without a context queues the call until the
+ * frame reports one (frames.c restarts the queue); a call that races a
+ * navigation is retried on the new context, up to four tries; a missing
+ * bridge is injected once.  A call on a frame's owner element (the iframe,
+ * as `this` in the parent's bridge) first resolves that element in the
+ * parent's world, again on every new context.  Nothing polls.
  */
 #include <stdarg.h>
 #include <stdlib.h>
@@ -18,39 +22,25 @@
 
 #define WORLD "vdx"
 #define MAX_TRIES 4
-
-/* Runs in the isolated world: version check, then one bridge method. */
-static const char CALL_FN[] =
-  "function (prefix, method, args, version) {\n"
-  "  const B = globalThis.__vdxBridge;\n"
-  "  if (!B) return { missing: true };\n"
-  "  if (B.version !== version) return { mismatch: B.version };\n"
-  "  const fail = (e) => {\n"
-  "    return { err: { type: (e && e.vdxType) || 'BridgeError',\n"
-  "                    message: String(e && e.message || e),\n"
-  "                    fields: (e && e.vdxFields) || null } };\n"
-  "  };\n"
-  "  try {\n"
-  "    const inst = B.instance(prefix);\n"
-  "    const r = inst[method].apply(inst, Array.isArray(args) ? args : []);\n"
-  "    /* An asynchronous method (waits in the page): its settled value. */\n"
-  "    if (r instanceof Promise) return r.then((v) => ({ ok: v }), fail);\n"
-  "    return { ok: r };\n"
-  "  } catch (e) {\n"
-  "    return fail(e);\n"
-  "  }\n"
-  "}";
+#define CALL_JS "bridge/host/call.js"
 
 struct bcall {
   vdx_page *p;
   char frame[64];
   char method[40];
+  char owner[64];        /* a child frame whose owner element is `this`, or "" */
+  char owner_obj[128];   /* that element in the context owner_ctx */
+  int owner_ctx, by_ref;
   int args_ref;
   vdx_waiter *out;       /* NULL once the caller's waiter has completed */
   int tries, injected, queued, inflight, ctx;
   uint64_t deadline;
   bcall *next;
 };
+
+typedef struct embedded { const char *name, *path; const unsigned char *data; size_t len; } embedded;
+extern const embedded vdx_bridge_files[];
+static const embedded *embedded_find(const char *path);
 
 static void bc_send(lua_State *L, bcall *bc);
 static void bc_start(lua_State *L, bcall *bc);
@@ -133,6 +123,38 @@ static int is_context_loss(lua_State *L, int err) {
   return lost;
 }
 
+/* Sends method with the params at the top of L on session sid for bc;
+ * cb gets the answer.  stack: params -> */
+static void bc_cdp(lua_State *L, bcall *bc, const char *sid,
+                   const char *method, vdx_then_cb cb) {
+  vdx_conn *c = bc->p->b->conn;
+  if (c == NULL) {
+    lua_pop(L, 1);
+    bc_fail(L, bc, "BrowserClosed", "the browser is closed");
+    return;
+  }
+  uv_loop_t *uv = vdx__uv_of(bc->p->b->lp);
+  int left = (int)(bc->deadline > uv_now(uv) ? bc->deadline - uv_now(uv) : 1);
+  vdx_waiter *w = vdx__conn_call(L, c, sid, method, -1, left);
+  if (w == NULL) { lua_remove(L, -2); bc_reject_top(L, bc); return; }
+  lua_pop(L, 1);
+  bc->inflight = 1;
+  vdx__waiter_then(w, cb, bc);
+}
+
+/* A failed CDP step: tried again on the frame's next context when the
+ * context died under it, else the caller gets the error. */
+static void bc_retry_or_reject(lua_State *L, bcall *bc) {
+  if (is_context_loss(L, 1) && bc->tries < MAX_TRIES) {
+    vdx_frame *f = vdx__frame_find(bc->p, bc->frame);
+    if (f && f->ctx == bc->ctx) f->ctx = 0;   /* its destroy event is late */
+    lua_settop(L, 0);
+    bc_start(L, bc);
+    return;
+  }
+  bc_reject_top(L, bc);
+}
+
 static void bc_injected(void *data, lua_State *L, int ok) {
   bcall *bc = data;
   (void)ok;
@@ -151,29 +173,37 @@ static void bc_inject(lua_State *L, bcall *bc, vdx_frame *f) {
   lua_setfield(L, -2, "expression");
   lua_pushinteger(L, f->ctx);
   lua_setfield(L, -2, "contextId");
-  vdx_waiter *w = vdx__conn_call(L, bc->p->b->conn, f->sid, "Runtime.evaluate",
-                                 -1, 0);
-  if (w == NULL) { lua_remove(L, -2); bc_reject_top(L, bc); return; }
-  lua_pop(L, 1);
-  bc->inflight = 1;
-  vdx__waiter_then(w, bc_injected, bc);
+  bc_cdp(L, bc, f->sid, "Runtime.evaluate", bc_injected);
 }
 
+/* The answer of a by-reference call (result at r): the remote object id
+ * of the method's value, or the envelope pushed (its JSON text decoded)
+ * when the call did not succeed.  Returns 1 when it resolved bc. */
+static int bc_by_ref(lua_State *L, bcall *bc, int r) {
+  size_t len;
+  lua_getfield(L, r, "type");
+  int text = lua_isstring(L, -1) && strcmp(lua_tostring(L, -1), "string") == 0;
+  lua_pop(L, 1);
+  if (text) {
+    lua_getfield(L, r, "value");
+    const char *json = lua_tolstring(L, -1, &len);
+    if (json && vdx__json_decode(L, json, len)) return 0;
+    lua_settop(L, r);
+    lua_pushnil(L);                      /* not an envelope: no value */
+    return 0;
+  }
+  if (lua_getfield(L, r, "objectId") != LUA_TSTRING) { lua_pop(L, 1); lua_pushnil(L); }
+  vdx__waiter_resolve(bc->out, L);
+  return 1;
+}
+
+/* The bridge's answer to the call: { ok } / { err } / { missing } /
+ * { mismatch } from bridge/host/call.js. */
 static void bc_reply(void *data, lua_State *L, int ok) {
   bcall *bc = data;
   bc->inflight = 0;
   if (bc->out == NULL) { bc_free_if_done(bc); return; }
-  if (!ok) {
-    if (is_context_loss(L, 1) && bc->tries < MAX_TRIES) {
-      vdx_frame *f = vdx__frame_find(bc->p, bc->frame);
-      if (f && f->ctx == bc->ctx) f->ctx = 0;   /* its destroy event is late */
-      lua_settop(L, 0);
-      bc_start(L, bc);
-      return;
-    }
-    bc_reject_top(L, bc);
-    return;
-  }
+  if (!ok) { bc_retry_or_reject(L, bc); return; }
   lua_getfield(L, 1, "exceptionDetails");
   if (lua_istable(L, -1)) {
     const char *desc = NULL;
@@ -185,7 +215,11 @@ static void bc_reply(void *data, lua_State *L, int ok) {
     return;
   }
   lua_getfield(L, 1, "result");
-  lua_getfield(L, -1, "value");
+  if (bc->by_ref) {
+    if (bc_by_ref(L, bc, lua_gettop(L))) return;
+  } else {
+    lua_getfield(L, -1, "value");
+  }
   int v = lua_gettop(L);
   if (!lua_istable(L, v)) {
     bc_fail(L, bc, "BridgeError", "the bridge answered no value");
@@ -221,48 +255,90 @@ static void bc_reply(void *data, lua_State *L, int ok) {
           luaL_optstring(L, -1, "?"), vdx__bridge_version());
 }
 
-static void bc_send(lua_State *L, bcall *bc) {
-  luaL_checkstack(L, 24, "vdx: bridge call");
-  vdx_page *p = bc->p;
-  vdx_frame *f = vdx__frame_find(p, bc->frame);
-  if (f == NULL || f->ctx == 0) { bc_start(L, bc); return; }
-  uv_loop_t *uv = vdx__uv_of(p->b->lp);
-  int left = (int)(bc->deadline > uv_now(uv) ? bc->deadline - uv_now(uv) : 1);
-  bc->tries++;
-  bc->ctx = f->ctx;
+/* Sends bridge/host/call.js to frame f: in its world, or on the owner
+ * element resolved there. */
+static void bc_call(lua_State *L, bcall *bc, vdx_frame *f) {
+  const embedded *fn = embedded_find(CALL_JS);
   lua_createtable(L, 0, 5);
-  lua_pushstring(L, CALL_FN);
+  lua_pushlstring(L, (const char *)fn->data, fn->len);
   lua_setfield(L, -2, "functionDeclaration");
-  lua_pushinteger(L, f->ctx);
-  lua_setfield(L, -2, "executionContextId");
-  lua_pushboolean(L, 1);
+  if (bc->owner[0]) lua_pushstring(L, bc->owner_obj);
+  else lua_pushinteger(L, f->ctx);
+  lua_setfield(L, -2, bc->owner[0] ? "objectId" : "executionContextId");
+  lua_pushboolean(L, !bc->by_ref);
   lua_setfield(L, -2, "returnByValue");
   lua_pushboolean(L, 1);
   lua_setfield(L, -2, "awaitPromise");
-  lua_createtable(L, 4, 0);
-  for (int i = 1; i <= 4; i++) {
+  lua_createtable(L, 6, 0);
+  for (int i = 1; i <= 6; i++) {
     lua_createtable(L, 0, 1);
-    if (i == 1) {
+    switch (i) {
+    case 1:
       if (f->ordinal) lua_pushfstring(L, "f%d_", f->ordinal);
       else lua_pushliteral(L, "");
-    } else if (i == 2) {
-      lua_pushstring(L, bc->method);
-    } else if (i == 3) {
-      lua_rawgeti(L, LUA_REGISTRYINDEX, bc->args_ref);
-    } else {
-      lua_pushstring(L, vdx__bridge_version());
+      break;
+    case 2: lua_pushstring(L, bc->method); break;
+    case 3: lua_rawgeti(L, LUA_REGISTRYINDEX, bc->args_ref); break;
+    case 4: lua_pushstring(L, vdx__bridge_version()); break;
+    case 5: lua_pushboolean(L, bc->owner[0] != '\0'); break;
+    default: lua_pushboolean(L, bc->by_ref); break;
     }
     lua_setfield(L, -2, "value");
     lua_rawseti(L, -2, i);
   }
   lua_setfield(L, -2, "arguments");
-  if (p->b->conn == NULL) { lua_pop(L, 1); bc_fail(L, bc, "BrowserClosed", "the browser is closed"); return; }
-  vdx_waiter *w = vdx__conn_call(L, p->b->conn, f->sid, "Runtime.callFunctionOn",
-                                 -1, left);
-  if (w == NULL) { lua_remove(L, -2); bc_reject_top(L, bc); return; }
-  lua_pop(L, 1);
-  bc->inflight = 1;
-  vdx__waiter_then(w, bc_reply, bc);
+  bc_cdp(L, bc, f->sid, "Runtime.callFunctionOn", bc_reply);
+}
+
+/* The steps that find the owner element of bc->owner in the world of bc's
+ * frame: DOM.getFrameOwner answers its node, DOM.resolveNode the object. */
+static void bc_owner(void *data, lua_State *L, int ok) {
+  bcall *bc = data;
+  bc->inflight = 0;
+  if (bc->out == NULL) { bc_free_if_done(bc); return; }
+  if (!ok) { bc_retry_or_reject(L, bc); return; }
+  vdx_frame *f = vdx__frame_find(bc->p, bc->frame);
+  if (f == NULL || f->ctx != bc->ctx) { lua_settop(L, 0); bc_start(L, bc); return; }
+  if (lua_getfield(L, 1, "backendNodeId") != LUA_TNIL) {
+    lua_createtable(L, 0, 2);
+    lua_insert(L, -2);
+    lua_setfield(L, -2, "backendNodeId");
+    lua_pushinteger(L, f->ctx);
+    lua_setfield(L, -2, "executionContextId");
+    bc_cdp(L, bc, f->sid, "DOM.resolveNode", bc_owner);
+    return;
+  }
+  lua_getfield(L, 1, "object");
+  const char *id = lua_istable(L, -1) && lua_getfield(L, -1, "objectId") == LUA_TSTRING
+                   ? lua_tostring(L, -1) : NULL;
+  if (id == NULL || strlen(id) >= sizeof bc->owner_obj) {
+    lua_settop(L, 0);
+    bc_fail(L, bc, "FrameDetached", "the owner element of frame %s is gone",
+            bc->owner);
+    return;
+  }
+  snprintf(bc->owner_obj, sizeof bc->owner_obj, "%s", id);
+  bc->owner_ctx = f->ctx;
+  lua_settop(L, 0);
+  bc_call(L, bc, f);
+}
+
+/* One try: on the frame's current context, after finding the owner element
+ * there when the call is made on one. */
+static void bc_send(lua_State *L, bcall *bc) {
+  luaL_checkstack(L, 24, "vdx: bridge call");
+  vdx_frame *f = vdx__frame_find(bc->p, bc->frame);
+  if (f == NULL || f->ctx == 0) { bc_start(L, bc); return; }
+  bc->tries++;
+  bc->ctx = f->ctx;
+  if (bc->owner[0] && bc->owner_ctx != f->ctx) {
+    lua_createtable(L, 0, 1);
+    lua_pushstring(L, bc->owner);
+    lua_setfield(L, -2, "frameId");
+    bc_cdp(L, bc, f->sid, "DOM.getFrameOwner", bc_owner);
+    return;
+  }
+  bc_call(L, bc, f);
 }
 
 /* Sends now, or queues bc on its frame until the frame has a context. */
@@ -280,7 +356,7 @@ static void bc_start(lua_State *L, bcall *bc) {
   }
   if (f == NULL) {
     bc_fail(L, bc, "FrameDetached", "frame %s is detached (it was removed or "
-            "navigated away); take a new snapshot", bc->frame);
+            "navigated away)", bc->frame);
     return;
   }
   if (bc->tries >= MAX_TRIES) {
@@ -310,8 +386,10 @@ static void bc_start(lua_State *L, bcall *bc) {
   bc_send(L, bc);
 }
 
-vdx_waiter *vdx__bridge_call(lua_State *L, vdx_page *p, const char *frame_id,
-                             const char *method, int args_idx, int timeout_ms) {
+vdx_waiter *vdx__bridge_call_opts(lua_State *L, vdx_page *p,
+                                  const char *frame_id, const char *method,
+                                  int args_idx, int timeout_ms,
+                                  const vdx_bridge_opts *o) {
   luaL_checkstack(L, 24, "vdx: bridge call");
   args_idx = lua_absindex(L, args_idx);
   if (timeout_ms <= 0) timeout_ms = vdx__conn_default_timeout(p->b->conn);
@@ -321,6 +399,8 @@ vdx_waiter *vdx__bridge_call(lua_State *L, vdx_page *p, const char *frame_id,
   bc->p = p;
   snprintf(bc->frame, sizeof bc->frame, "%s", frame_id);
   snprintf(bc->method, sizeof bc->method, "%s", method);
+  if (o && o->owner_of) snprintf(bc->owner, sizeof bc->owner, "%s", o->owner_of);
+  bc->by_ref = o && o->by_ref;
   lua_pushvalue(L, args_idx);
   bc->args_ref = luaL_ref(L, LUA_REGISTRYINDEX);
   bc->out = w;
@@ -331,6 +411,10 @@ vdx_waiter *vdx__bridge_call(lua_State *L, vdx_page *p, const char *frame_id,
   return w;
 }
 
+vdx_waiter *vdx__bridge_call(lua_State *L, vdx_page *p, const char *frame_id,
+                             const char *method, int args_idx, int timeout_ms) {
+  return vdx__bridge_call_opts(L, p, frame_id, method, args_idx, timeout_ms, NULL);
+}
 
 void vdx__bridge_restart(lua_State *L, bcall *list) {
   while (list) {
@@ -345,8 +429,12 @@ void vdx__bridge_restart(lua_State *L, bcall *list) {
 
 /* --------------------------------------------------------- the bundle */
 
-typedef struct { const char *name, *path; const unsigned char *data; size_t len; } embedded;
-extern const embedded vdx_bridge_files[];
+/* The embedded file at path (as the Makefile's BRIDGE list names it). */
+static const embedded *embedded_find(const char *path) {
+  for (const embedded *e = vdx_bridge_files; e->path; e++)
+    if (strcmp(e->path, path) == 0) return e;
+  return NULL;
+}
 
 const char *vdx__bridge_source(size_t *len) {
   *len = vdx_bridge_files[0].len;
@@ -360,13 +448,10 @@ int vdx__l_page_script(lua_State *L) {
   const char *name = luaL_checkstring(L, 1);
   char path[256];
   int n = snprintf(path, sizeof path, "bridge/page/%s.js", name);
-  if (n > 0 && (size_t)n < sizeof path) {
-    for (const embedded *e = vdx_bridge_files; e->path; e++) {
-      if (strcmp(e->path, path) == 0) {
-        lua_pushlstring(L, (const char *)e->data, e->len);
-        return 1;
-      }
-    }
+  const embedded *e = n > 0 && (size_t)n < sizeof path ? embedded_find(path) : NULL;
+  if (e) {
+    lua_pushlstring(L, (const char *)e->data, e->len);
+    return 1;
   }
   return vdx__error_raise(L, "ArgumentError",
                           "vdx.page_script: no embedded script %s; the names are the files of bridge/page/ "

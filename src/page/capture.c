@@ -1,6 +1,5 @@
 /*
- * capture.c -- page:screenshot, page:pdf and page:evaluate_checked: what an
- * agent may take from a page without acting on it.
+ * capture.c -- page:screenshot and page:pdf: images of a page.
  */
 #include <string.h>
 
@@ -104,26 +103,43 @@ static int shot_k(lua_State *L, int status, lua_KContext step) {
   size_t len;
   lua_getfield(L, 4, "data");
   const char *b64 = luaL_checklstring(L, -1, &len);
+  int data = lua_gettop(L);
   lua_getfield(L, 2, "path");
-  vdx__b64_write_file(L, lua_tostring(L, -1), b64, len);
+  if (lua_isnil(L, -1)) {
+    lua_createtable(L, 0, 3);
+    size_t pad = len >= 2 ? (b64[len - 1] == '=') + (b64[len - 2] == '=') : 0;
+    lua_pushinteger(L, (lua_Integer)(len / 4 * 3 - pad));
+    lua_setfield(L, -2, "size");
+  } else {
+    vdx__b64_write_file(L, lua_tostring(L, -1), b64, len);
+  }
+  lua_pushvalue(L, data);
+  lua_setfield(L, -2, "base64");
+  lua_getfield(L, 2, "format");
+  if (lua_isnil(L, -1)) { lua_pop(L, 1); lua_pushliteral(L, "png"); }
+  lua_setfield(L, -2, "format");
   return 1;
 }
 
 /*
- * page:screenshot{ path =, full_page = false, ref = nil, format = "png",
- * quality = nil } -> { path =, size = }.  Writes the viewport, the whole
- * page (full_page) or one element (ref, from any frame) as png, jpeg or
- * webp (quality 0-100 for the last two).
+ * page:screenshot{ path = nil, full_page = false, ref = nil, format =
+ * "png", quality = nil } -> { base64 =, format =, size =, path = }.
+ * Captures the viewport, the whole page (full_page) or one element (ref,
+ * from any frame) as png, jpeg or webp (quality 0-100 for the last two).
+ * The image comes back as the browser sent it, base64; with path it is
+ * also written there, decoded (size is the decoded length either way).
  */
 static int page_screenshot(lua_State *L) {
   static const char *const known[] = {"path", "full_page", "ref", "format",
                                       "quality", NULL};
   vdx_page *p = vdx__check_open_page(L, 1);
+  if (lua_isnoneornil(L, 2)) { lua_settop(L, 1); lua_newtable(L); }
   luaL_checktype(L, 2, LUA_TTABLE);
   vdx__check_opts(L, 2, known);
   lua_settop(L, 2);
   lua_getfield(L, 2, "path");
-  luaL_argcheck(L, lua_isstring(L, -1), 2, "path is required");
+  luaL_argcheck(L, lua_isnil(L, -1) || lua_isstring(L, -1), 2,
+                "path must be a string when given");
   lua_getfield(L, 2, "format");
   const char *fmt = luaL_optstring(L, -1, "png");
   if (strcmp(fmt, "png") && strcmp(fmt, "jpeg") && strcmp(fmt, "webp"))
@@ -167,6 +183,7 @@ static int pdf_k(lua_State *L, int status, lua_KContext ctx) {
 static int page_pdf(lua_State *L) {
   static const char *const known[] = {"path", "landscape", "print_background", NULL};
   vdx_page *p = vdx__check_open_page(L, 1);
+  if (lua_isnoneornil(L, 2)) { lua_settop(L, 1); lua_newtable(L); }
   luaL_checktype(L, 2, LUA_TTABLE);
   vdx__check_opts(L, 2, known);
   lua_settop(L, 2);
@@ -187,78 +204,10 @@ static int page_pdf(lua_State *L) {
   return vdx__await(L, w, 0, pdf_k);
 }
 
-/* ---------------------------------------------------- evaluate_checked */
-
-/*
- * Asks the policy module vdx.guard (lua/vdx/guard.lua) whether src, at
- * src_idx, matches an acting pattern; raises its EvaluateRefused error if
- * it does.  The rules live in Lua so that they can change without
- * recompiling.
- */
-static void guard_check(lua_State *L, int src_idx) {
-  lua_getglobal(L, "require");
-  lua_pushliteral(L, "vdx.guard");
-  if (lua_pcall(L, 1, 1, 0) != LUA_OK)
-    vdx__error_raise(L, "Unavailable", "page:evaluate_checked needs the Lua "
-                     "module vdx.guard (lua/vdx/guard.lua on package.path): %s",
-                     lua_tostring(L, -1));
-  lua_getfield(L, -1, "refusal");
-  lua_remove(L, -2);
-  lua_pushvalue(L, src_idx);
-  lua_call(L, 1, 1);
-  if (!lua_isnil(L, -1)) lua_error(L);
-  lua_pop(L, 1);
-}
-
-/*
- * page:evaluate_checked(fn_source, ...) -> value.  The agent-facing
- * evaluate: fn_source is an expression, or a function called with the
- * (JSON-able) arguments that follow.  It refuses sources that match one of
- * the obviously acting patterns of vdx.guard (click(), submit(),
- * dispatchEvent(), assigning a form value, navigation, focus, DOM and
- * storage writes…) with vdx.guard's EvaluateRefused naming the pattern.
- *
- * This is a pattern check on the obvious road, not a sandbox: a script
- * that acts on the page without matching one of the patterns gets
- * through, and each such script is a bug to report.  page:evaluate (for
- * Lua scripts) stays unrestricted.
- */
-static int page_evaluate_checked(lua_State *L) {
-  vdx__check_open_page(L, 1);
-  const char *src = luaL_checkstring(L, 2);
-  int nargs = lua_gettop(L) - 2;
-  luaL_checkstack(L, 8, "vdx: evaluate_checked");
-  guard_check(L, 2);
-  luaL_Buffer b;
-  lua_getfield(L, 1, "evaluate");
-  lua_pushvalue(L, 1);
-  luaL_buffinit(L, &b);
-  luaL_addstring(&b, "(() => { const __vdx_f = (");
-  luaL_addstring(&b, src);
-  luaL_addstring(&b, "\n); return typeof __vdx_f === 'function' ? __vdx_f(");
-  for (int i = 0; i < nargs; i++) {
-    size_t len;
-    if (i) luaL_addchar(&b, ',');
-    lua_createtable(L, 1, 0);              /* encode [arg] and strip [ ] */
-    lua_pushvalue(L, 3 + i);
-    lua_rawseti(L, -2, 1);
-    const char *json = vdx__json_encode(L, -1, &len);
-    lua_pushlstring(L, json + 1, len - 2);
-    lua_remove(L, -2);
-    lua_remove(L, -2);
-    luaL_addvalue(&b);
-  }
-  luaL_addstring(&b, ") : __vdx_f; })()");
-  luaL_pushresult(&b);
-  lua_callk(L, 2, 1, 0, vdx__k_value);
-  return 1;
-}
-
 void vdx__capture_methods(lua_State *L) {
   static const luaL_Reg methods[] = {
     {"screenshot", page_screenshot},
     {"pdf", page_pdf},
-    {"evaluate_checked", page_evaluate_checked},
     {NULL, NULL}};
   luaL_setfuncs(L, methods, 0);
 }

@@ -16,8 +16,8 @@ static int describe_k(lua_State *L, int status, lua_KContext ctx) {
   if (lua_istable(L, v) && lua_getfield(L, v, "error") == LUA_TSTRING) {
     vdx__error_push(L, lua_tostring(L, -1), "ref %s %s", lua_tostring(L, 2),
                     strcmp(lua_tostring(L, -1), "StaleRef") == 0
-                    ? "points at an element that was removed; take a new snapshot"
-                    : "is not known in this document; take a new snapshot");
+                    ? "points at an element that was removed"
+                    : "is not known in this document");
     int e = lua_gettop(L);
     lua_pushnil(L);
     while (lua_next(L, v)) {

@@ -93,8 +93,8 @@ static vdx_frame *opt_frame(lua_State *L, vdx_page *p, int idx) {
     if (lua_isinteger(L, -1)) {
       f = vdx__frame_by_ordinal(p, (int)lua_tointeger(L, -1));
       if (f == NULL)
-        vdx__error_raise(L, "FrameDetached", "there is no frame f%d; take a "
-                         "new snapshot", (int)lua_tointeger(L, -1));
+        vdx__error_raise(L, "FrameDetached", "there is no frame f%d",
+                         (int)lua_tointeger(L, -1));
     } else if (lua_isstring(L, -1)) {
       f = vdx__ref_frame(L, p, lua_tostring(L, -1));
     }

@@ -498,8 +498,6 @@ static int page_since(lua_State *L) {
 void vdx__nav_methods(lua_State *L) {
   static const luaL_Reg methods[] = {
     {"navigate", page_goto},
-    /* `goto` is a reserved word in Lua: page["goto"](page, url) only. */
-    {"goto", page_goto},
     {"back", page_back},
     {"forward", page_forward},
     {"reload", page_reload},

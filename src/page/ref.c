@@ -60,7 +60,7 @@ vdx_frame *vdx__ref_frame(lua_State *L, vdx_page *p, const char *ref) {
   vdx_frame *f = vdx__frame_by_ordinal(p, ordinal);
   if (f == NULL) {
     vdx__error_push(L, "UnknownRef", "ref %s belongs to frame f%d, which is "
-                    "gone; take a new snapshot", ref, ordinal);
+                    "gone", ref, ordinal);
     lua_pushstring(L, ref);
     lua_setfield(L, -2, "ref");
     lua_error(L);

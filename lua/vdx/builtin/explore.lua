@@ -3,18 +3,21 @@
 -- checks and read_html.  Each answers compact text for the model and the
 -- same facts as structuredContent for programs.
 local errors = require "vdx.errors"
+local snapshot = require "vdx.snapshot"
 local util = require "vdx.builtin.util"
 
 local REF = util.REF
-
---- The budget of browser_snapshot when the call gives none, in tokens.
-local snapshot_budget = 12000
 local LEVEL = { type = "integer", minimum = 1, description = "Ancestor level (1 = parent), as listed by resolve_container" }
 
 -- Calls page:method(…) on the current page.
 local function call(ctx, method, ...)
   local page = ctx:page()
   return page[method](page, ...)
+end
+
+-- How the truncation notice of browser_snapshot names a call of itself.
+local function tool_call(option, value)
+  return ("browser_snapshot(%s=%s)"):format(option, value)
 end
 
 local function explored(title, res)
@@ -28,7 +31,7 @@ return {
     description = "Capture an accessibility snapshot of the current page, with a ref for every element you can act on or ask about.\nBetter than a screenshot for acting: refs feed browser_click, resolve_container and the rest.",
     input = { type = "object", properties = {
       budget_tokens = { type = "integer", minimum = 100, maximum = 200000,
-        description = "Size limit of the snapshot in tokens (default 12000)" },
+        description = ("Size limit of the snapshot in tokens (default %d)"):format(snapshot.DEFAULT_BUDGET) },
       root = { type = "string", description = "Snapshot only the subtree of this ref" },
       depth = { type = "integer", minimum = 1, maximum = 100, description = "Maximum tree depth" },
       offset = { type = "integer", minimum = 0, description = "Continue a truncated snapshot from next_offset" },
@@ -42,23 +45,15 @@ return {
       local page = ctx:page()
       local opts = util.pick(args, { budget_tokens = "budget_tokens", root = "root",
         depth = "depth", offset = "offset" })
-      -- More than page:snapshot's 8,000: a tool reply is read once, whole,
-      -- and a typical busy page (the 200-card shop is about 8,300) should
-      -- fit in one call; 12,000 stays well under MCP clients' usual cap of
-      -- 25,000 tokens per tool result.
-      opts.budget_tokens = opts.budget_tokens or snapshot_budget
-      local snap = page:snapshot(opts)
+      -- The truncation notice names this tool's arguments.
+      local snap = snapshot.take(page, opts, tool_call)
       local fatal, warnings = errors.decide(ctx.role.failures:drain())
       if fatal then error(fatal, 0) end
       for _, w in ipairs(snap.warnings or {}) do warnings[#warnings + 1] = w end
       ctx.role.last_snapshot = snap
       local head = ("Page URL: %s\nPage Title: %s\nRole: %s\n"):format(tostring(snap.url),
         tostring(snap.title or ""), ctx.role.name)
-      local tail = ""
-      if snap.truncated then
-        tail = ("\n[snapshot truncated; call browser_snapshot(offset=%s) for the rest]"):format(tostring(snap.next_offset))
-      end
-      return { text = head .. (snap.text or "") .. tail .. errors.warnings_text(warnings),
+      return { text = head .. (snap.text or "") .. errors.warnings_text(warnings),
         structured = { url = snap.url, title = snap.title, ref_count = snap.ref_count,
           element_count = snap.element_count, truncated = snap.truncated and true or false,
           next_offset = snap.next_offset, warnings = warnings } }

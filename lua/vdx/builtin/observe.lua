@@ -63,15 +63,10 @@ return {
       local path = util.paths(ctx):write_path(args.filename, "page", fmt)
       local res = page:screenshot(
         { path = path, full_page = args.fullPage, ref = args.ref, format = fmt })
-      path = type(res) == "table" and res.path or path
-      local out = { text = ("Screenshot saved to %s"):format(path), structured = res, images = {} }
-      local f = io.open(path, "rb")
-      if f then
-        local data = f:read("a")
-        f:close()
-        if #data <= 2 * 1024 * 1024 then
-          out.images[1] = { data = util.base64(data), mimeType = fmt == "jpeg" and "image/jpeg" or "image/png" }
-        end
+      local out = { text = ("Screenshot saved to %s"):format(res.path),
+        structured = { path = res.path, size = res.size, format = res.format }, images = {} }
+      if res.size <= 2 * 1024 * 1024 then
+        out.images[1] = { data = res.base64, mimeType = "image/" .. res.format }
       end
       return out
     end,

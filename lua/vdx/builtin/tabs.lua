@@ -21,7 +21,7 @@ end
 local function describe(role)
   local out = json.array {}
   for i, p in ipairs(pages_of(role)) do
-    local ok, info = pcall(p.evaluate, p, "({url: location.href, title: document.title})")
+    local ok, info = pcall(p.bridge, p, "pageInfo", {})
     out[#out + 1] = { index = i - 1, current = p == role.page_, url = ok and info.url or "?",
       title = ok and info.title or "" }
   end

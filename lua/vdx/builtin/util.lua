@@ -1,6 +1,6 @@
 --- vdx.builtin.util: helpers shared by the built-in tools: capability
 -- checks, targets (ref or description), compact text rendering of result
--- tables, base64 and the common argument schemas.
+-- tables and the common argument schemas.
 local vdx = require "vdx"
 local json = require "vdx.json"
 
@@ -113,25 +113,6 @@ function util.render(t)
   local out = {}
   render(t, out, 0, 0)
   return table.concat(out, "\n")
-end
-
-local B64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
-
---- Base64 of a byte string.
-function util.base64(s)
-  local out = {}
-  for i = 1, #s, 3 do
-    local a, b, c = s:byte(i, i + 2)
-    local n = a * 65536 + (b or 0) * 256 + (c or 0)
-    local q = {}
-    for j = 3, 0, -1 do
-      local idx = (n >> (6 * j)) & 63
-      q[#q + 1] = B64:sub(idx + 1, idx + 1)
-    end
-    if not b then q[3], q[4] = "=", "=" elseif not c then q[4] = "=" end
-    out[#out + 1] = table.concat(q)
-  end
-  return table.concat(out)
 end
 
 --- Schema of the `element` description argument (Playwright MCP's name).

@@ -1,0 +1,25 @@
+--- vdx: the module `require "vdx"` returns (lua/vdx.lua).  The C primitives come from
+-- vdx.core (vdx.so, or compiled into vdxlua); this file adds the Lua
+-- layer's page methods to vdx.Page, the methods table every page shares:
+-- the actions (vdx.actions), page:snapshot (vdx.snapshot) and
+-- page:evaluate_checked (vdx.guard).  A team's own Lua module may add
+-- methods to vdx.Page the same way.
+local vdx = require "vdx.core"
+
+-- vdx.actions and the modules it requires ask for "vdx" while this file
+-- runs: they get the same table.
+package.loaded.vdx = vdx
+require("vdx.actions").install(vdx.Page)
+require("vdx.snapshot").install(vdx.Page)
+require("vdx.guard").install(vdx.Page)
+
+--- vdx.serve(opts) -> server | nil, message: the fixture HTTP server, a
+-- module of its own (vdx.serve: build/vdx/serve.so, built into vdxlua), so
+-- that vdx.so is the browser host; loaded on first use.
+function vdx.serve(opts)
+  local serve = require("vdx.serve").serve
+  local srv, err = serve(opts)
+  return srv, err
+end
+
+return vdx

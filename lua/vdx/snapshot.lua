@@ -1,0 +1,219 @@
+--- vdx.snapshot: page:snapshot, the policy half of the snapshot.  The core
+-- (page:snapshot_frames, src/page/snapshot.c) hands back each frame's
+-- bridge answer; this module splices the frames' texts into one, cuts it
+-- at the budget, and words every note and warning the reader sees.  The
+-- budget's default and the truncation notice live here once, for Lua
+-- scripts and the MCP tool browser_snapshot alike; only the way the notice
+-- names the next call differs (`how` below).
+local vdx = require "vdx"
+local json = require "vdx.json"
+
+local snapshot = {}
+
+--- The budget, in tokens, of a snapshot that names none (page:snapshot
+-- and browser_snapshot).  A tool reply is read once, whole: a typical busy
+-- page (the 200-card shop is about 8,300 tokens) fits in one call, and
+-- 12,000 stays well under MCP clients' usual cap of 25,000 per result.
+snapshot.DEFAULT_BUDGET = 12000
+
+--- Characters per token: how a budget in tokens becomes characters, and
+-- characters left out become "about N tokens".
+snapshot.CHARS_PER_TOKEN = 4
+
+-- Where a child frame's text goes in its parent's, as the bridge writes it.
+local PLACEHOLDER = "\1frame:"
+
+-- Frames nested deeper than this are not spliced (a loop guard).
+local MAX_NESTING = 32
+
+local KNOWN = { "budget_tokens", "root", "depth", "offset", "max_options", "timeout_ms" }
+
+local function invalid(message, fields)
+  error(vdx.error("InvalidArgument", message, fields), 3)
+end
+
+-- Checks page:snapshot's options strictly; returns a copy with the numbers
+-- as integers (a JSON 100 may arrive as 100.0).
+local function check_opts(opts)
+  if opts == nil then return {} end
+  if type(opts) ~= "table" then invalid("snapshot: options must be a table") end
+  local out = {}
+  for k, v in pairs(opts) do
+    local known = false
+    for _, n in ipairs(KNOWN) do known = known or k == n end
+    if not known then
+      invalid(("unexpected key '%s' (known: %s)"):format(tostring(k), table.concat(KNOWN, ", ")),
+        { field = tostring(k) })
+    end
+    out[k] = v
+  end
+  for _, k in ipairs { "budget_tokens", "depth", "offset", "max_options", "timeout_ms" } do
+    if out[k] ~= nil then
+      out[k] = math.tointeger(out[k]) or invalid(("option '%s' must be an integer"):format(k), { field = k })
+    end
+  end
+  if out.root ~= nil and type(out.root) ~= "string" then invalid("root must be a ref", { field = "root" }) end
+  if out.budget_tokens and out.budget_tokens <= 0 then invalid("budget_tokens must be > 0") end
+  if out.offset and out.offset < 0 then invalid("offset must be >= 0") end
+  return out
+end
+
+-- A note line: `- note: "…"`, a YAML double-quoted scalar (JSON's escapes
+-- are YAML's).
+local function note(indent, text)
+  return indent .. "- note: " .. json.encode(text)
+end
+
+-- ------------------------------------------------------------ stitching
+
+-- The splice of the frames' answers (frames[ordinal] = {ok=, value=}):
+-- lines (without "\n"), warnings and the counts summed over the frames.
+local Stitch = {}
+Stitch.__index = Stitch
+
+function Stitch:warn(text) self.warnings[#self.warnings + 1] = text end
+
+-- Appends text, indenting every line and splicing frame placeholders.
+function Stitch:text(text, indent)
+  for line in text:gmatch("[^\n]+") do
+    local lead, key = line:match("^( *)" .. PLACEHOLDER .. "(.+)$")
+    if not lead then
+      self.lines[#self.lines + 1] = indent .. line
+    elseif key:match("^f%d") then
+      self:frame(tonumber(key:match("^f(%d+)")), indent .. lead)
+    else
+      self.lines[#self.lines + 1] = note(indent .. lead,
+        "this frame appeared during the snapshot; snapshot again to see it")
+      self:warn("a frame appeared during the snapshot and is not shown")
+    end
+  end
+end
+
+-- Appends frame `ordinal`'s text, or a note saying why it is missing.
+function Stitch:frame(ordinal, indent)
+  if self.depth >= MAX_NESTING then return end
+  local r = self.frames[ordinal]
+  if r == nil then
+    self.lines[#self.lines + 1] = note(indent,
+      ("frame f%d could not be read (it appeared during the snapshot)"):format(ordinal))
+    self:warn(("frame f%d appeared during the snapshot"):format(ordinal))
+    return
+  end
+  if not r.ok then
+    local why = ("frame f%d could not be read: %s"):format(ordinal, tostring(r.value))
+    if vdx.is_error(r.value, "FrameDetached") then why = why .. "; snapshot again to see the page's frames now" end
+    self.lines[#self.lines + 1] = note(indent, why)
+    self:warn(why)
+    return
+  end
+  local v = r.value
+  self.element_count = self.element_count + (math.tointeger(v.element_count) or 0)
+  self.ref_count = self.ref_count + (math.tointeger(v.ref_count) or 0)
+  self.unmeasurable = self.unmeasurable + (math.tointeger(v.unmeasurable) or 0)
+  if math.tointeger(v.more_lines) then -- the bridge stopped walking at the budget
+    self.cut = true
+    self.more_lines = self.more_lines + math.tointeger(v.more_lines)
+    self.more_chars = self.more_chars + (math.tointeger(v.more_chars) or 0)
+  end
+  self.depth = self.depth + 1
+  if type(v.text) == "string" then self:text(v.text, indent) end
+  self.depth = self.depth - 1
+end
+
+local function stitch(frames, root_frame)
+  local s = setmetatable({ frames = frames, lines = {}, warnings = {}, element_count = 0, ref_count = 0,
+    unmeasurable = 0, cut = false, more_lines = 0, more_chars = 0, depth = 0 }, Stitch)
+  s:frame(root_frame, "")
+  return s
+end
+
+-- --------------------------------------------------------------- budget
+
+--- How the Lua API names a call in the truncation notice.
+function snapshot.lua_call(option, value)
+  return ("page:snapshot{%s=%s}"):format(option, value)
+end
+
+-- The truncation notice: what was shown, what was left out, and the three
+-- ways on, each named by how(option, value).  about: the totals are an
+-- estimate (a bridge stopped walking at the budget).
+local function notice(c, how)
+  local about = c.estimate and "about " or ""
+  return note("", ("snapshot truncated: lines %d to %d of %s%d shown; %s%d more lines (about %d tokens) "
+    .. "left out. Call %s for the rest, %s for one part, or %s for less depth")
+    :format(c.first, c.last, about, c.total, about, c.total - c.last, c.chars // snapshot.CHARS_PER_TOKEN,
+      how("offset", c.last), how("root", "REF"), how("depth", "N")))
+end
+
+-- Cuts the lines at budget_chars by whole lines from line `offset` on and
+-- sets text, truncated, line_count (or lines_estimate) and next_offset on
+-- res.  When a bridge stopped walking at the budget (s.cut), its text ends
+-- a line past the cut, and the totals are estimates.
+local function cut(res, s, budget_chars, offset, how)
+  local lines, used, kept_end, rest = s.lines, 0, nil, 0
+  for i = offset + 1, #lines do
+    local n = #lines[i] + 1
+    if kept_end then
+      rest = rest + n
+    elseif used + n > budget_chars and used > 0 then
+      kept_end, rest = i - 1, n
+    else
+      used = used + n
+    end
+  end
+  local total = #lines + s.more_lines
+  if s.cut and not kept_end then kept_end = #lines end
+  local shown = table.concat(lines, "\n", offset + 1, kept_end or #lines)
+  if shown ~= "" then shown = shown .. "\n" end
+  if kept_end then
+    shown = shown .. notice({ first = offset + 1, last = kept_end, total = total, estimate = s.cut,
+      chars = rest + s.more_chars }, how) .. "\n"
+    res.next_offset = kept_end
+  end
+  res.text = shown
+  res.truncated = kept_end ~= nil
+  res[s.cut and "lines_estimate" or "line_count"] = total
+end
+
+-- ------------------------------------------------------------- snapshot
+
+--- snapshot.take(page, opts [, how]) -> the result of page:snapshot(opts);
+-- how(option, value) names a call in the truncation notice (default
+-- snapshot.lua_call; the MCP tool names its own arguments).
+function snapshot.take(page, opts, how)
+  opts = check_opts(opts)
+  local budget = opts.budget_tokens or snapshot.DEFAULT_BUDGET
+  local offset = opts.offset or 0
+  -- Each bridge stops walking once its text passes the budget.
+  local got = page:snapshot_frames({ root = opts.root, depth = (opts.depth or 0) > 0 and opts.depth or nil,
+    maxOptions = opts.max_options or 10, maxChars = budget * snapshot.CHARS_PER_TOKEN, fromLine = offset },
+    { timeout_ms = opts.timeout_ms })
+  local root = got.frames[got.root_frame]
+  if root and not root.ok then error(root.value, 0) end -- the root frame failing is an error
+  local s = stitch(got.frames, got.root_frame)
+  local res = { warnings = s.warnings, element_count = s.element_count, ref_count = s.ref_count,
+    unmeasurable = s.unmeasurable }
+  if root then res.url, res.title = root.value.url, root.value.title end
+  cut(res, s, budget * snapshot.CHARS_PER_TOKEN, offset, how or snapshot.lua_call)
+  return res
+end
+
+--- page:snapshot{ budget_tokens = snapshot.DEFAULT_BUDGET, root = nil,
+-- depth = nil, offset = nil, max_options = 10, timeout_ms = nil } ->
+-- { text=, url=, title=, ref_count=, element_count=, unmeasurable=,
+-- warnings = {…}, truncated=, line_count= | lines_estimate=,
+-- next_offset= }.  Every frame (same-origin and cross-origin) is read by
+-- its own bridge, all at once; refs inside frames are f<N>_eM.  A bridge
+-- stops walking once its text passes the budget, so a cut snapshot costs
+-- about what its text shows; it then gives lines_estimate instead of
+-- line_count, and ref_count counts the refs up to the cut.
+function snapshot.page_snapshot(page, opts)
+  return snapshot.take(page, opts)
+end
+
+--- Adds page:snapshot to a table of page methods (vdx.Page's __index).
+function snapshot.install(methods)
+  methods.snapshot = snapshot.page_snapshot
+end
+
+return snapshot
