@@ -49,8 +49,12 @@ $(B)/embedded.c: $(LUAMODS) $(SKILLMOD) build-aux/embed.lua | $(B)
 $(B)/embedded.o: $(B)/embedded.c
 	$(CC) $(CFLAGS) -std=c11 -fPIC -c $< -o $@
 
-# The in-page bridge, bundled and committed in bridge/dist (see `make bridge`).
-BRIDGE  := bridge/dist/vdx-bridge.js bridge/host/call.js $(sort $(wildcard bridge/page/*.js))
+# The files vdx.so carries: the in-page bridge, bundled and committed in
+# bridge/dist (see `make bridge`), the host's call and the page scripts,
+# and the JSON codec (lua/vdx/json.lua), which the core falls back to when
+# no vdx.json is on package.path, so vdx.core needs no Lua file.
+BRIDGE  := bridge/dist/vdx-bridge.js bridge/host/call.js $(sort $(wildcard bridge/page/*.js)) \
+           lua/vdx/json.lua
 
 $(B)/bridge_js.c: $(BRIDGE) build-aux/embed.lua | $(B)
 	lua5.4 build-aux/embed.lua $@ vdx_bridge_files $(BRIDGE)

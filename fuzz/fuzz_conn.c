@@ -69,9 +69,7 @@ static void setup(void) {
   lua_pushcfunction(L, luaopen_cjson);
   lua_setfield(L, -2, "cjson");
   lua_pop(L, 1);
-  /* The C primitives, and the one Lua file they use: the JSON codec
-   * (lua/vdx/json.lua, loaded on first use; run from the top of the tree). */
-  luaL_dostring(L, "package.path = 'lua/?.lua;' .. package.path");
+  /* The C primitives alone: their JSON codec is the copy vdx.so embeds. */
   luaL_requiref(L, "vdx.core", luaopen_vdx_core, 1);
   lua_pop(L, 1);
   luaL_dostring(L, "return function(...) local n = select('#', ...) end");

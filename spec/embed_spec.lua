@@ -220,6 +220,13 @@ describe("host adapters #unit", function()
       .. helpers.quote("local c = require 'vdx.core'; print(type(c.launch), type(c.Page.snapshot_frames), type(c.Page.snapshot))"))
     assert.equal(0, status, out)
     assert.equal("function\tfunction\tnil\n", out)
+    -- The core works with no Lua file: its JSON codec is the copy vdx.so
+    -- embeds (exact, as vdx.json is).
+    out, status = helpers.run(cpath .. "LUA_PATH='/nonexistent/?.lua;/usr/share/lua/5.4/?.lua' lua5.4 -e "
+      .. helpers.quote("local c = require 'vdx.core'; local b = c.launch{}; local p = b:new_page(); "
+        .. "print(('%.17g'):format(p:evaluate('0.1 + 0.2')), package.loaded['vdx.json'] ~= nil); b:close()"))
+    assert.equal(0, status, out)
+    assert.equal("0.30000000000000004\ttrue\n", out)
     out, status = helpers.run(cpath .. "LUA_PATH='/nonexistent/?.lua;/usr/share/lua/5.4/?.lua' lua5.4 -e " .. helpers.quote("require 'vdx'"))
     assert.equal(1, status)
     assert.matches('found vdx.so but not its Lua layer', out, 1, true)

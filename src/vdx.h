@@ -147,6 +147,10 @@ void vdx__error_open(lua_State *L);
 
 /* ----------------------------------------------------------------- json */
 
+/* The text of a file vdx.so embeds (a path of the BRIDGE list in the
+ * Makefile, e.g. "lua/vdx/json.lua"), or NULL. */
+const char *vdx__embedded_file(const char *path, size_t *len);
+
 /* Encodes the value at idx; returns a pointer valid while the string that
  * is left on top of the stack lives.  Raises on values JSON cannot hold. */
 const char *vdx__json_encode(lua_State *L, int idx, size_t *len);

@@ -11,7 +11,8 @@
  *
  * The codec's functions live in the registry of each Lua state, under the
  * addresses of two constants: nothing here is process-wide.  vdx.json is
- * loaded on first use, so vdx.core itself loads without any Lua file.
+ * loaded on first use, from package.path or else from the copy vdx.so
+ * embeds, so vdx.core loads and works without any Lua file.
  */
 #include <math.h>
 
@@ -20,13 +21,29 @@
 static const char ENCODE_KEY = 'e';   /* registry: vdx.json.encode */
 static const char DECODE_KEY = 'd';   /* registry: vdx.json.decode */
 
-/* Puts vdx.json's encode and decode in this state's registry. */
+/* Puts vdx.json's encode and decode in this state's registry: the module
+ * require finds, else the copy vdx.so embeds, which then becomes
+ * package.loaded["vdx.json"], so a state has one codec either way. */
 static int load_codec(lua_State *L) {
   lua_getglobal(L, "require");
   lua_pushliteral(L, "vdx.json");
-  if (lua_pcall(L, 1, 1, 0) != LUA_OK)
-    return luaL_error(L, "vdx: cannot load its JSON codec (vdx.json, which "
-                      "needs lua-cjson): %s", lua_tostring(L, -1));
+  if (lua_pcall(L, 1, 1, 0) != LUA_OK) {
+    size_t len;
+    const char *src = vdx__embedded_file("lua/vdx/json.lua", &len);
+    if (src == NULL ||
+        luaL_loadbufferx(L, src, len, "@lua/vdx/json.lua", "t") != LUA_OK)
+      return luaL_error(L, "vdx: cannot load its JSON codec: %s",
+                        lua_tostring(L, -1));
+    lua_pushliteral(L, "vdx.json");
+    if (lua_pcall(L, 1, 1, 0) != LUA_OK)
+      return luaL_error(L, "vdx: cannot load its JSON codec (vdx.json, which "
+                        "needs lua-cjson: apt-get install lua-cjson): %s",
+                        lua_tostring(L, -1));
+    luaL_getsubtable(L, LUA_REGISTRYINDEX, LUA_LOADED_TABLE);
+    lua_pushvalue(L, -2);
+    lua_setfield(L, -2, "vdx.json");
+    lua_pop(L, 1);
+  }
   lua_getfield(L, -1, "encode");
   lua_rawsetp(L, LUA_REGISTRYINDEX, &ENCODE_KEY);
   lua_getfield(L, -1, "decode");

@@ -436,6 +436,13 @@ static const embedded *embedded_find(const char *path) {
   return NULL;
 }
 
+const char *vdx__embedded_file(const char *path, size_t *len) {
+  const embedded *e = embedded_find(path);
+  if (e == NULL) return NULL;
+  *len = e->len;
+  return (const char *)e->data;
+}
+
 const char *vdx__bridge_source(size_t *len) {
   *len = vdx_bridge_files[0].len;
   return (const char *)vdx_bridge_files[0].data;
