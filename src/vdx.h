@@ -3,23 +3,9 @@
  *
  * Public names carry the vdx_ prefix, internal ones vdx__; everything else
  * in a .c file is static.  The only public symbol of the module is
- * luaopen_vdx.  Each object type lives in its own file:
- *
- *   loop.c     the per-Lua-state event loop, tasks, waiters, callbacks
- *   poll.c     vdx as a pollable object for hosts that own their loop
- *   json.c     vdx.json (the one exact JSON codec) from C
- *   error.c    typed error objects (vdx.Error)
- *   conn.c     one CDP connection: ids, pending calls, sessions, events
- *   pipe.c     pipe transport (--remote-debugging-pipe)
- *   ws.c       WebSocket transport (libwebsockets client) and /json/version
- *   proc.c     launching Chromium and ending its process tree
- *   browser.c  vdx.Browser
- *   context.c  vdx.Context
- *   page.c     vdx.Page
- *   serve.c    the vdx.serve module (build/vdx/serve.so), the fixture
- *              HTTP server, on the loop of vdx.so (see src/http/serve.h)
- *   module.c   luaopen_vdx_core
- *   trace.c    the start-up timeline (VDX_TRACE_START=1)
+ * luaopen_vdx_core (and luaopen_vdx, which only says how to load the Lua
+ * layer).  Each object type lives in its own file; the map of the files is
+ * in docs/architecture.md ("Map").
  */
 #ifndef VDX_H
 #define VDX_H

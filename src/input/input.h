@@ -1,7 +1,7 @@
 /*
  * input.h -- real input for the page: key definitions, mouse and key event
  * lists, the runner that sends such a list in order, and base64 files.
- * Used by actions.c, frame_offset.c and capture.c.
+ * Used by input_api.c, frame_offset.c and capture.c.
  */
 #ifndef VDX_INPUT_H
 #define VDX_INPUT_H
