@@ -34,7 +34,7 @@ describe("the bridge bundle", function()
     assert.equal(want, vdx.page_script("effects-watch"))
     local ok, err = pcall(vdx.page_script, "../dist/vdx-bridge")
     assert.is_false(ok)
-    assert.is_true(vdx.is_error(err, "ArgumentError"), tostring(err))
+    assert.is_true(vdx.is_error(err, "InvalidArgument"), tostring(err))
   end)
 
   it("carries a version banner that the host checks", function()

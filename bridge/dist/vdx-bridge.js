@@ -2158,7 +2158,7 @@
     return e;
   }
   function badArgument(detail) {
-    return bridgeError("BadArgument", detail, null, TypeError);
+    return bridgeError("InvalidArgument", detail, null, TypeError);
   }
   function checkKeys(opts, allowed, what) {
     if (typeof opts !== "object") throw badArgument(what + ": options must be an object");
@@ -4082,7 +4082,7 @@
   }
   function parseLocator(src) {
     if (typeof src !== "string") {
-      throw bridgeError("BadArgument", "locatorCount: expression must be a string", null, TypeError);
+      throw bridgeError("InvalidArgument", "locatorCount: expression must be a string", null, TypeError);
     }
     const p = new Parser(src);
     if (p.peek() === "") p.fail("empty expression");

@@ -202,12 +202,6 @@ errors.catalog = {
     causes = { "The file does not exist or cannot be read or written", "The folder does not exist" },
     actions = { "Check the path (absolute, inside the workspace) and call the tool again." },
   },
-  BadArgument = {
-    title = "Invalid argument (in the page)",
-    causes = { "An argument has the wrong type or an unknown option" },
-    actions = { "Check the tool's input schema (tools/list) and fix the named field.",
-      "Call the tool again with the corrected arguments." },
-  },
   LocatorSyntax = {
     title = "Invalid locator",
     causes = { "The locator expression does not parse (the message points at the column)" },
