@@ -38,6 +38,8 @@ describe("vdx.errors #unit", function()
     PageCrashed = { "The page crashed", "Navigate or reload to recover" },
     InvalidArgument = { "Invalid argument", "tools/list" },
     RoleUnknown = { "Unknown role", "select_role(role=…)" },
+    BrowserNotFound = { "No browser to start", "--executable" },
+    TargetNotFound = { "No element matches the target", "within = {" },
   }
   for t, e in pairs(expected) do
     it("formats " .. t, function()
