@@ -65,3 +65,39 @@ describe("error kinds #unit", function()
     end
   end)
 end)
+
+describe("misuse of the C module #unit", function()
+  local vdx = require "vdx"
+
+  local function misuse(f, ...)
+    local ok, err = pcall(f, ...)
+    assert.is_false(ok)
+    assert.is_true(vdx.is_error(err, "InvalidArgument"), tostring(err))
+    return err.message
+  end
+
+  it("is a typed InvalidArgument that names the function, not lauxlib's 'bad argument #1 to '?''", function()
+    assert.equal("vdx.sleep: ms must be >= 0", misuse(vdx.sleep, -1))
+    assert.equal("vdx.sleep: argument #1: number expected, got string", misuse(vdx.sleep, "soon"))
+    assert.equal("vdx.spawn: argument #1: function expected, got number", misuse(vdx.spawn, 42))
+    assert.equal("vdx.read_file: max_bytes out of range", misuse(vdx.read_file, "README.md", { max_bytes = -1 }))
+    assert.equal("vdx.read_file: option 'timeout' must be an integer",
+      misuse(vdx.read_file, "README.md", { timeout = 1.5 }))
+  end)
+
+  it("names the unknown option key, and keeps a name the message already has", function()
+    local ok, err = pcall(vdx.read_file, "README.md", { max = 1 })
+    assert.is_false(ok)
+    assert.equal("vdx.read_file: unexpected key 'max' (known: max_bytes, timeout)", err.message)
+    assert.equal("max", err.field)
+    assert.matches("^vdx%.page_script: no embedded script nope;", misuse(vdx.page_script, "nope"))
+  end)
+
+  it("leaves an error raised by Lua code alone on its way through the C module", function()
+    local t = vdx.spawn(function() error(vdx.error("InvalidArgument", "raised in Lua")) end)
+    local ok, err = pcall(vdx.wait, t)
+    assert.is_false(ok)
+    assert.equal("raised in Lua", err.message)
+    assert.equal("done", vdx.wait(vdx.spawn(function() vdx.sleep(1) return "done" end)))
+  end)
+end)

@@ -2,7 +2,8 @@
 -- and the kind it raises, by reading the C core (src/), the Lua layer
 -- (lua/vdx/) and the bridge (bridge/src/).  Used by error_kinds_spec.
 --
--- C: a call of vdx__error_push / vdx__error_raise, or of a function that
+-- C: a call of vdx__misuse / vdx__misuse_push (InvalidArgument), of
+-- vdx__error_push / vdx__error_raise, or of a function that
 -- hands its own `const char *type` parameter on to one of them (bc_fail,
 -- vdx__nav_fail, …: found from their bodies, so a new wrapper is found
 -- too); every string literal shaped like a kind among its arguments
@@ -142,10 +143,14 @@ function sites.c(root)
     texts[path] = strip_c_comments(read(path))
   end
   local raisers = c_raisers(texts)
+  local misuse = { vdx__misuse = true, vdx__misuse_push = true }
   for _, path in ipairs(paths) do
     local s = texts[path]
     each_call(s, raisers, function(name, pos, args)
       for _, k in ipairs(kinds_in(args[raisers[name]] or "", '"')) do add(list, k, path, s, pos, "C") end
+    end)
+    each_call(s, misuse, function(_, pos, args)
+      if not args[1]:find("const char", 1, true) then add(list, "InvalidArgument", path, s, pos, "C") end
     end)
   end
   return list, raisers

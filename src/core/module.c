@@ -79,6 +79,7 @@ LUALIB_API int luaopen_vdx(lua_State *L) {
   vdx__input_open(L);
   vdx__ref_open(L);
   vdx__upload_open(L);
+  vdx__error_wrap_all(L, -1);
   install_lua_actions(L);
   return 1;
 }
