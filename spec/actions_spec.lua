@@ -413,8 +413,11 @@ describe("page actions", function()
       .. "take a new snapshot", err.message)
     err = h.error_of(page.click, page, "e99")
     assert.is_true(vdx.is_error(err, "UnknownRef"))
+    assert.equal("ref e99 is not known in this document; take a new snapshot", err.message)
+    assert.equal("main", err.frame)                 -- the name refs use, not a CDP frame id
     err = h.error_of(page.click, page, "f9_e1")
     assert.is_true(vdx.is_error(err, "UnknownRef"))
+    assert.equal("ref f9_e1 is not known: its frame f9 is gone; take a new snapshot", err.message)
     err = h.error_of(page.click, page, "#buy")         -- not a ref, and not guessed
     assert.is_true(vdx.is_error(err, "InvalidArgument"), tostring(err))
     assert.equal("'#buy' is not a ref: refs are e<N> or f<K>_e<N> with N, K >= 1, as in e3 "

@@ -11,7 +11,7 @@ describe("vdx.errors #unit", function()
       "Message: no element has ref e42",
       "",
       "Possible causes:",
-      "• The ref is not from the latest snapshot of this page (every snapshot renumbers refs)",
+      "• The ref is from an earlier document: a navigation or reload replaced the page (a ref lives as long as its document)",
       "• The ref belongs to another role or tab, or was typed by hand",
       "• An element inside an iframe was given without its frame prefix (f1_e7, not e7)",
       "",

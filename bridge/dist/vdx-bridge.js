@@ -2974,9 +2974,6 @@
       if (e && e.vdxType === "StaleRef" && f) {
         throw bridgeError("StaleRef", ref + " was the " + f.role + " " + JSON.stringify(f.name || "") + " (<" + f.tag + ">), which has left the page; take a new snapshot", f);
       }
-      if (e && e.vdxType === "UnknownRef") {
-        throw bridgeError("UnknownRef", "ref " + ref + " is not known in this document (refs come from the latest snapshot); take a new snapshot", f);
-      }
       throw e;
     }
   }
@@ -5258,7 +5255,13 @@
     const frameKeys = /* @__PURE__ */ new WeakMap();
     function resolve(ref) {
       const hit = refs.lookup(ref);
-      if (!hit) throw bridgeError("UnknownRef", String(ref), { ref: String(ref) });
+      if (!hit) {
+        throw bridgeError(
+          "UnknownRef",
+          "ref " + ref + " is not known in this document; take a new snapshot",
+          { ref: String(ref) }
+        );
+      }
       if (hit.stale) {
         const e = hit.entry;
         throw bridgeError("StaleRef", ref, { ref, role: e.role, name: e.name, tag: e.tag });

@@ -82,6 +82,19 @@ static void bc_reject_top(lua_State *L, bcall *bc) {
   else lua_pop(L, 1);
 }
 
+/* Sets the frame facts of the error on top: frame, the name refs and
+ * page:bridge{frame=} use ("main", "f1"), and frame_id, the CDP id, which
+ * means nothing to a reader. */
+static void bc_set_frame(lua_State *L, bcall *bc) {
+  vdx_frame *f = vdx__frame_find(bc->p, bc->frame);
+  if (f && f->ordinal) lua_pushfstring(L, "f%d", f->ordinal);
+  else if (f) lua_pushliteral(L, "main");
+  else lua_pushnil(L);
+  lua_setfield(L, -2, "frame");
+  lua_pushstring(L, bc->frame);
+  lua_setfield(L, -2, "frame_id");
+}
+
 static void bc_fail(lua_State *L, bcall *bc, const char *type,
                     const char *fmt, ...) {
   va_list ap;
@@ -90,8 +103,7 @@ static void bc_fail(lua_State *L, bcall *bc, const char *type,
   va_end(ap);
   vdx__error_push(L, type, "%s", lua_tostring(L, -1));
   lua_remove(L, -2);
-  lua_pushstring(L, bc->frame);
-  lua_setfield(L, -2, "frame");
+  bc_set_frame(L, bc);
   bc_reject_top(L, bc);
 }
 
@@ -113,8 +125,7 @@ static void bc_bridge_error(lua_State *L, bcall *bc, int err) {
     }
   }
   lua_settop(L, e);
-  lua_pushstring(L, bc->frame);
-  lua_setfield(L, -2, "frame");
+  bc_set_frame(L, bc);
   lua_remove(L, e - 1);
   lua_remove(L, e - 2);
   bc_reject_top(L, bc);
