@@ -373,7 +373,14 @@ describe("page actions", function()
     local function point(ref)
       return page:bridge("actionPoint", { ref, { hit = false, timeout = 400 } }, { frame = ref })
     end
-    vdx.sleep(100)                          -- frames begin after the snapshot
+    -- Waits in the page until the snapshot's box reads count (still.js): its
+    -- idle-time reads have run and a frame has begun since.  A fixed sleep
+    -- here failed on a loaded machine, whose renderer took longer to draw.
+    local function frame_after_snapshot()
+      page:evaluate("new Promise((done) => requestIdleCallback(() => "
+        .. "requestAnimationFrame(() => requestAnimationFrame(() => done(true)))))")
+    end
+    frame_after_snapshot()
     -- The same box as the snapshot read, a frame later: no frame to wait for.
     assert.equal("snapshot", point(still).still_by)
     -- Moved since the snapshot: its box now, then after the next frame.
@@ -396,7 +403,7 @@ describe("page actions", function()
     page:navigate(srv.url .. "/actions/moving.html")
     page:evaluate("document.getAnimations()[0].pause()")
     snap = page:snapshot()
-    vdx.sleep(100)
+    frame_after_snapshot()
     assert.equal("frame", point(ref_of(snap, 'button "Slide"')).still_by)
     assert.equal("snapshot", point(ref_of(snap, 'button "Still"')).still_by)
   end)
