@@ -91,6 +91,7 @@ describe("misuse of the C module #unit", function()
     assert.equal("vdx.read_file: unexpected key 'max' (known: max_bytes, timeout)", err.message)
     assert.equal("max", err.field)
     assert.matches("^vdx%.page_script: no embedded script nope;", misuse(vdx.page_script, "nope"))
+    assert.matches("^vdx%.serve: host '0%.0%.0%.0' is not a loopback address", misuse(vdx.serve, { host = "0.0.0.0" }))
   end)
 
   it("leaves an error raised by Lua code alone on its way through the C module", function()
