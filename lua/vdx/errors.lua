@@ -285,6 +285,13 @@ errors.catalog = {
     actions = { "Call browser_navigate(url=…) to reload the page: the fresh document gets this version's script.",
       "Let one vdxlua version drive the browser at a time." },
   },
+  UnknownMethod = {
+    title = "The page script of vdxlua has no such method",
+    causes = { "A user tool or script called page:bridge(method, …) with a name the bridge does not have (a typo)",
+      "The page holds a bridge of another vdxlua version" },
+    actions = { "Check the method name against the bridge's instance API (bridge/README.md).",
+      "Call browser_navigate(url=…) to reload the page, so that it gets this version's bridge." },
+  },
   MessageTooLarge = {
     title = "The message to the browser is too large",
     causes = { "An argument is huge (a long text to type, a large script or file passed inline)" },
