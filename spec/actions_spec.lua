@@ -391,7 +391,14 @@ describe("page actions", function()
     local function point(ref)
       return page:bridge("actionPoint", { ref, { hit = false, timeout = 400 } }, { frame = ref })
     end
-    vdx.sleep(100)                          -- frames begin after the snapshot
+    -- Waits in the page until the snapshot's box reads count (still.js): its
+    -- idle-time reads have run and a frame has begun since.  A fixed sleep
+    -- here failed on a loaded machine, whose renderer took longer to draw.
+    local function frame_after_snapshot()
+      page:evaluate("new Promise((done) => requestIdleCallback(() => "
+        .. "requestAnimationFrame(() => requestAnimationFrame(() => done(true)))))")
+    end
+    frame_after_snapshot()
     -- The same box as the snapshot read, a frame later: no frame to wait for.
     assert.equal("snapshot", point(still).still_by)
     -- Moved since the snapshot: its box now, then after the next frame.
@@ -414,7 +421,7 @@ describe("page actions", function()
     page:navigate(srv.url .. "/actions/moving.html")
     page:evaluate("document.getAnimations()[0].pause()")
     snap = page:snapshot()
-    vdx.sleep(100)
+    frame_after_snapshot()
     assert.equal("frame", point(ref_of(snap, 'button "Slide"')).still_by)
     assert.equal("snapshot", point(ref_of(snap, 'button "Still"')).still_by)
   end)
@@ -431,8 +438,11 @@ describe("page actions", function()
       .. "take a new snapshot", err.message)
     err = h.error_of(page.click, page, "e99")
     assert.is_true(vdx.is_error(err, "UnknownRef"))
+    assert.equal("ref e99 is not known in this document; take a new snapshot", err.message)
+    assert.equal("main", err.frame)                 -- the name refs use, not a CDP frame id
     err = h.error_of(page.click, page, "f9_e1")
     assert.is_true(vdx.is_error(err, "UnknownRef"))
+    assert.equal("ref f9_e1 is not known: its frame f9 is gone; take a new snapshot", err.message)
     err = h.error_of(page.click, page, "#buy")         -- not a ref, and not guessed
     assert.is_true(vdx.is_error(err, "InvalidArgument"), tostring(err))
     assert.equal("'#buy' is not a ref: refs are e<N> or f<K>_e<N> with N, K >= 1, as in e3 "

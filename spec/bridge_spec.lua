@@ -37,7 +37,7 @@ describe("the bridge bundle", function()
     end
     local ok, err = pcall(vdx.page_script, "../dist/vdx-bridge")
     assert.is_false(ok)
-    assert.is_true(vdx.is_error(err, "ArgumentError"), tostring(err))
+    assert.is_true(vdx.is_error(err, "InvalidArgument"), tostring(err))
   end)
 
   it("carries a version banner that the host checks", function()

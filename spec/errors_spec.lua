@@ -11,7 +11,7 @@ describe("vdx.errors #unit", function()
       "Message: no element has ref e42",
       "",
       "Possible causes:",
-      "• The ref is not from the latest snapshot of this page (every snapshot renumbers refs)",
+      "• The ref is from an earlier document: a navigation or reload replaced the page (a ref lives as long as its document)",
       "• The ref belongs to another role or tab, or was typed by hand",
       "• An element inside an iframe was given without its frame prefix (f1_e7, not e7)",
       "",
@@ -38,6 +38,8 @@ describe("vdx.errors #unit", function()
     PageCrashed = { "The page crashed", "Navigate or reload to recover" },
     InvalidArgument = { "Invalid argument", "tools/list" },
     RoleUnknown = { "Unknown role", "select_role(role=…)" },
+    BrowserNotFound = { "No browser to start", "--executable" },
+    TargetNotFound = { "No element matches the target", "within = {" },
   }
   for t, e in pairs(expected) do
     it("formats " .. t, function()

@@ -17,6 +17,17 @@ describe("errors on the way in", function()
     assert.matches("2. For --headed without a display, run under xvfb-run or drop --headed.", text, 1, true)
   end)
 
+  it("a wrong executable is BrowserNotFound, with advice that names --executable", function()
+    local ok, e = pcall(vdx.launch, { executable = "/nonexistent/chromium" })
+    assert.is_false(ok)
+    assert.equal("BrowserNotFound", e.type)
+    assert.equal("opts.executable '/nonexistent/chromium' is not an executable file", e.message)
+    local text = errors.format(e)
+    assert.matches("^❌ No browser to start\n", text)
+    assert.matches("--executable /path/to/chromium", text, 1, true)
+    assert.not_matches("bug in vdxlua", text)
+  end)
+
   it("a dead role endpoint is ConnectFailed naming the role, the endpoint and the reason", function()
     local mgr = require("vdx.roles").new {}
     mgr:add { name = "grid" }

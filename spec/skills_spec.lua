@@ -91,9 +91,12 @@ describe("skills", function()
     local by_id, err, rc = serve("/tmp", q(VDXLUA) .. " mcp --no-default-skills --tools " .. q(f))
     assert.equal(0, rc)
     assert.matches("[warn] " .. f .. " replaces the built-in tool browser_navigate\n", err, 1, true)
+    local navigate
     for _, t in ipairs(by_id[2].result.tools) do
-      if t.name == "browser_navigate" then assert.equal("A replacement navigate for the specs.", t.description) end
+      if t.name == "browser_navigate" then navigate = t end
     end
+    assert.is_table(navigate, "tools/list has no browser_navigate")
+    assert.equal("A replacement navigate for the specs.", navigate.description)
   end)
 
   it("refuses --role-endpoint for a role that was not declared", function()

@@ -371,7 +371,7 @@ describe("page:snapshot", function()
     page:navigate(srv.url .. "/snapshot/frames.html")
     local err = h.error_of(page.snapshot, page, { root = "e2" })
     assert.is_true(vdx.is_error(err, "UnknownRef"), tostring(err))
-    assert.equal("UnknownRef: e2", tostring(err))
+    assert.equal("UnknownRef: ref e2 is not known in this document; take a new snapshot", tostring(err))
     local whole = page:snapshot().text
     -- A frame's number follows the order its frames attached, which load
     -- can change: the refs are read from the whole text.

@@ -19,6 +19,7 @@ typedef struct vdx_browser {
   vdx_conn *conn;
   vdx_proc *proc;          /* NULL when connected to a running browser */
   int closed;
+  char closed_why[64];     /* why it closed, for BrowserClosed errors */
   int timeout_ms;
   char endpoint[512];      /* ws:// URL when reached over WebSocket */
   vdx_page *pages;         /* live pages, for detach events and close */
@@ -70,6 +71,8 @@ struct vdx_page {
 };
 
 vdx_browser *vdx__check_browser(lua_State *L, int idx);
+/* The browser at idx, not closed: raises BrowserClosed otherwise. */
+vdx_browser *vdx__check_open_browser(lua_State *L, int idx);
 vdx_context *vdx__check_context(lua_State *L, int idx);
 vdx_page *vdx__check_page(lua_State *L, int idx);
 

@@ -129,6 +129,23 @@ void vdx__on_teardown(vdx_loop *lp, vdx_teardown_fn fn, void *data);
 void vdx__error_push(lua_State *L, const char *type, const char *fmt, ...);
 /* Pushes a new error and raises it. */
 int vdx__error_raise(lua_State *L, const char *type, const char *fmt, ...);
+/*
+ * Misuse of a binding (a wrong argument or option): pushes (or raises) an
+ * InvalidArgument whose message the binding's wrapper (vdx__error_wrap)
+ * prefixes with the binding's name, "page:snapshot: " + msg, unless msg
+ * starts with a name already.
+ */
+void vdx__misuse_push(lua_State *L, const char *fmt, ...);
+int vdx__misuse(lua_State *L, const char *fmt, ...);
+/*
+ * Wraps each C function of the table at idx so that its misuse arrives as
+ * a typed InvalidArgument naming it (owner sep key: "page" ":" "snapshot")
+ * instead of lauxlib's untyped "bad argument #2 to '?'".  Wrapped calls
+ * may still yield.  vdx__error_wrap_all wraps the vdx table at idx, its
+ * sub-tables and the methods (__index tables) of every "vdx.*" metatable.
+ */
+void vdx__error_wrap(lua_State *L, int idx, const char *owner, const char *sep);
+void vdx__error_wrap_all(lua_State *L, int idx);
 void vdx__error_open(lua_State *L);
 
 /* ----------------------------------------------------------------- json */

@@ -2158,7 +2158,7 @@
     return e;
   }
   function badArgument(detail) {
-    return bridgeError("BadArgument", detail, null, TypeError);
+    return bridgeError("InvalidArgument", detail, null, TypeError);
   }
   function checkKeys(opts, allowed, what) {
     if (typeof opts !== "object") throw badArgument(what + ": options must be an object");
@@ -2973,9 +2973,6 @@
       const f = e && e.vdxFields;
       if (e && e.vdxType === "StaleRef" && f) {
         throw bridgeError("StaleRef", ref + " was the " + f.role + " " + JSON.stringify(f.name || "") + " (<" + f.tag + ">), which has left the page; take a new snapshot", f);
-      }
-      if (e && e.vdxType === "UnknownRef") {
-        throw bridgeError("UnknownRef", "ref " + ref + " is not known in this document (refs come from the latest snapshot); take a new snapshot", f);
       }
       throw e;
     }
@@ -4082,7 +4079,7 @@
   }
   function parseLocator(src) {
     if (typeof src !== "string") {
-      throw bridgeError("BadArgument", "locatorCount: expression must be a string", null, TypeError);
+      throw bridgeError("InvalidArgument", "locatorCount: expression must be a string", null, TypeError);
     }
     const p = new Parser(src);
     if (p.peek() === "") p.fail("empty expression");
@@ -5291,7 +5288,13 @@
     const frameKeys = /* @__PURE__ */ new WeakMap();
     function resolve(ref) {
       const hit = refs.lookup(ref);
-      if (!hit) throw bridgeError("UnknownRef", String(ref), { ref: String(ref) });
+      if (!hit) {
+        throw bridgeError(
+          "UnknownRef",
+          "ref " + ref + " is not known in this document; take a new snapshot",
+          { ref: String(ref) }
+        );
+      }
       if (hit.stale) {
         const e = hit.entry;
         throw bridgeError("StaleRef", ref, { ref, role: e.role, name: e.name, tag: e.tag });

@@ -196,10 +196,6 @@ function resolveEl(env, ref) {
       throw bridgeError('StaleRef', ref + ' was the ' + f.role + ' ' + JSON.stringify(f.name || '') +
         ' (<' + f.tag + '>), which has left the page; take a new snapshot', f);
     }
-    if (e && e.vdxType === 'UnknownRef') {
-      throw bridgeError('UnknownRef', 'ref ' + ref + ' is not known in this document ' +
-        '(refs come from the latest snapshot); take a new snapshot', f);
-    }
     throw e;
   }
 }

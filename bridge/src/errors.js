@@ -12,10 +12,10 @@ export function bridgeError(kind, detail, fields, Ctor) {
 
 // A misuse of the API: wrong argument type or an unknown option.
 export function badArgument(detail) {
-  return bridgeError('BadArgument', detail, null, TypeError);
+  return bridgeError('InvalidArgument', detail, null, TypeError);
 }
 
-// Throws a BadArgument naming the first key of opts that is not allowed.
+// Throws an InvalidArgument naming the first key of opts that is not allowed.
 export function checkKeys(opts, allowed, what) {
   if (typeof opts !== 'object') throw badArgument(what + ': options must be an object');
   for (const key of Object.keys(opts)) {

@@ -65,10 +65,13 @@ function create(options) {
   const refs = new Refs(prefix);
   const frameKeys = new WeakMap();
 
-  // The element of a live ref; throws UnknownRef:/StaleRef: otherwise.
+  // The element of a live ref; throws UnknownRef/StaleRef otherwise.
   function resolve(ref) {
     const hit = refs.lookup(ref);
-    if (!hit) throw bridgeError('UnknownRef', String(ref), { ref: String(ref) });
+    if (!hit) {
+      throw bridgeError('UnknownRef', 'ref ' + ref + ' is not known in this document; take a new snapshot',
+        { ref: String(ref) });
+    }
     if (hit.stale) {
       const e = hit.entry;
       throw bridgeError('StaleRef', ref, { ref, role: e.role, name: e.name, tag: e.tag });

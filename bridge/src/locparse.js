@@ -302,7 +302,7 @@ function excerpt(src, pos) {
 // Parses a whole expression; a trailing `;` is allowed.
 export function parseLocator(src) {
   if (typeof src !== 'string') {
-    throw bridgeError('BadArgument', 'locatorCount: expression must be a string', null, TypeError);
+    throw bridgeError('InvalidArgument', 'locatorCount: expression must be a string', null, TypeError);
   }
   const p = new Parser(src);
   if (p.peek() === '') p.fail('empty expression');

@@ -246,7 +246,7 @@ async function readHtmlChecks(fx) {
   const cut = await fx.ok('readHtml', { mode: 'full', max_chars: 100 });
   check(cut.truncated && /…\[\+\d+ chars\]$/.test(cut.html) && cut.html.length < 130, 'max_chars truncates with a marker');
   const bad = await fx.call('readHtml', [{ mode: 'pdf' }]);
-  check(bad.err && bad.err.type === 'BadArgument', 'bad mode', bad);
+  check(bad.err && bad.err.type === 'InvalidArgument', 'bad mode', bad);
 }
 
 const TIME_FN = `function (m, args, n) {
@@ -360,7 +360,7 @@ async function wide(browser) {
   eq([ea2.total_descendants, ea2.shown, ea2.ancestor_at.children_not_shown, ea2.limits],
     [500, 10, 490, { max_depth: 1, max_children: 500, max_total: 10 }], 'wide: max_total and max_depth');
   const badOpt = await fx.call('extractAnchors', [cb, 3, { depth: 2 }]);
-  check(badOpt.err && badOpt.err.type === 'BadArgument' && /unexpected option "depth"/.test(badOpt.err.message), 'unknown option', badOpt);
+  check(badOpt.err && badOpt.err.type === 'InvalidArgument' && /unexpected option "depth"/.test(badOpt.err.message), 'unknown option', badOpt);
   await coverage(fx);
 }
 

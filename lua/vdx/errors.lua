@@ -22,14 +22,20 @@ local FACTS = {
 }
 
 local SNAP = "Call browser_snapshot() to get fresh refs for the current page"
+-- The first step of most advice to a flow author.
+local LOOK = "Open the screenshot and the snapshot excerpt below; run again with --headed --slow-mo 500 to watch it."
 
---- The catalog: for each error type its title, causes, actions and, for
--- situations that are often normal, an `expected` note.  Entries may be
--- functions of the error.  Exposed so user tools can add their own types.
+--- The catalog, the one list of error kinds: for each kind its title,
+-- causes, actions and, for situations that are often normal, an
+-- `expected` note, all written for an MCP agent; `flow` overrides some of
+-- them for the author of a flow script (see errors.entry).  Entries may be
+-- functions of the error.  `Error` is the entry of anything untyped or of
+-- an unknown kind.  Exposed so user tools can add their own kinds;
+-- spec/error_kinds_spec.lua fails when the source raises a kind missing here.
 errors.catalog = {
   UnknownRef = {
     title = "Unknown element reference",
-    causes = { "The ref is not from the latest snapshot of this page (every snapshot renumbers refs)",
+    causes = { "The ref is from an earlier document: a navigation or reload replaced the page (a ref lives as long as its document)",
       "The ref belongs to another role or tab, or was typed by hand",
       "An element inside an iframe was given without its frame prefix (f1_e7, not e7)" },
     actions = { SNAP .. ".", "Find the element in the new snapshot and retry with its ref." },
@@ -55,6 +61,8 @@ errors.catalog = {
     actions = { "Check the URL and that the server answers it.",
       "Call browser_navigate(url=…) again with the corrected URL.",
       "Call browser_snapshot() to see where the page is now." },
+    flow = { actions = { "Check the URL and that the server answers it (started before flow.run and not closed).",
+      "For a path, check base_url." } },
   },
   AuthenticationFailed = {
     title = "Authentication state could not be loaded",
@@ -64,6 +72,8 @@ errors.catalog = {
     actions = { "Create the file with Playwright: npx playwright codegen --save-storage=FILE URL (or a setup test that calls storageState).",
       "Restart vdxlua mcp with --role NAME FILE URL pointing at it.",
       "Call list_roles() to see which roles are configured and which auth files they use." },
+    flow = { actions = { "Create the file with Playwright: npx playwright codegen --save-storage=FILE URL.",
+      "Point f:role(NAME, { auth = FILE }) at it, or leave auth out for a signed-out role." } },
   },
   Timeout = {
     title = "Timed out",
@@ -76,6 +86,7 @@ errors.catalog = {
       "Retry the call; raise its timeout if the page is just slow.",
       "If the page itself hangs (a snapshot times out too), call browser_close() to end it (the next call opens a " ..
         "fresh page), or browser_navigate(url=…) to another site, which gets a new renderer process." },
+    flow = { actions = { LOOK, "Raise timeout_ms (flow.run option or per call) if the page is just slow." } },
   },
   ElementCovered = {
     title = "Another element would receive the click",
@@ -115,6 +126,8 @@ errors.catalog = {
       "browser_close() was called" },
     actions = { "Call browser_navigate(url=…): the role starts a fresh browser context.",
       "For a remote endpoint, check that it is still reachable." },
+    flow = { causes = { "Chromium crashed or was killed", "A remote browser endpoint dropped the connection" },
+      actions = { "Run the flow again; if it recurs, run with --headed to see the browser." } },
   },
   LaunchFailed = {
     title = "The browser did not start",
@@ -153,6 +166,8 @@ errors.catalog = {
       "A required argument is missing" },
     actions = { "Check the tool's input schema (tools/list) and fix the named field.",
       "Call the tool again with the corrected arguments." },
+    flow = { causes = { "A flow call got an argument of the wrong type, or an option it does not know" },
+      actions = { "Fix the call at the line named in \"Flow:\"; docs/flows.md lists every method and its options." } },
   },
   NotSelect = {
     title = "Not a native select",
@@ -202,12 +217,6 @@ errors.catalog = {
     causes = { "The file does not exist or cannot be read or written", "The folder does not exist" },
     actions = { "Check the path (absolute, inside the workspace) and call the tool again." },
   },
-  BadArgument = {
-    title = "Invalid argument (in the page)",
-    causes = { "An argument has the wrong type or an unknown option" },
-    actions = { "Check the tool's input schema (tools/list) and fix the named field.",
-      "Call the tool again with the corrected arguments." },
-  },
   LocatorSyntax = {
     title = "Invalid locator",
     causes = { "The locator expression does not parse (the message points at the column)" },
@@ -233,6 +242,8 @@ errors.catalog = {
     title = "Unknown role",
     causes = { "The role name is misspelt", "The role was not configured (--role or --config)" },
     actions = { "Call list_roles() to see the configured roles.", "Call select_role(role=…) with one of them." },
+    flow = { causes = { "The role name is misspelt", "The role was not declared with f:role()" },
+      actions = { "Declare it first: f:role(NAME, { url = …, auth = … }), then f:as(NAME, …)." } },
   },
   JavaScriptError = {
     title = "JavaScript error",
@@ -257,14 +268,90 @@ errors.catalog = {
     causes = { "The request was cancelled by the client" },
     actions = { "Call the tool again if its result is still needed." },
   },
+  BrowserNotFound = {
+    title = "No browser to start",
+    causes = { "The --executable path (or VDX_CHROMIUM) is not an executable file: a typo, or a folder",
+      "Chromium is not installed, or not on PATH (vdxlua looks for chromium-headless-shell, chromium, " ..
+        "chromium-browser and google-chrome)" },
+    actions = { "Check the path in the message: it names the file vdxlua tried.",
+      "Install Chromium (Debian: apt-get install chromium chromium-headless-shell, or make deps in a checkout).",
+      "Or restart vdxlua mcp with --executable /path/to/chromium." },
+  },
+  BridgeError = {
+    title = "The page script of vdxlua failed",
+    causes = { "The page replaced or broke built-ins that vdxlua's in-page script relies on",
+      "The frame's document is not a normal web page (a PDF viewer, a blocked or sandboxed frame)",
+      "A bug in vdxlua's in-page script" },
+    actions = { "Call browser_snapshot() to check the page's state, then retry the call.",
+      "If it fails again on this page, report it with the message above." },
+  },
+  BridgeVersionMismatch = {
+    title = "Another vdxlua version is in the page",
+    causes = { "Two vdxlua versions drive the same browser, and the other one put its in-page script there first" },
+    actions = { "Call browser_navigate(url=…) to reload the page: the fresh document gets this version's script.",
+      "Let one vdxlua version drive the browser at a time." },
+  },
+  UnknownMethod = {
+    title = "The page script of vdxlua has no such method",
+    causes = { "A user tool or script called page:bridge(method, …) with a name the bridge does not have (a typo)",
+      "The page holds a bridge of another vdxlua version" },
+    actions = { "Check the method name against the bridge's instance API (bridge/README.md).",
+      "Call browser_navigate(url=…) to reload the page, so that it gets this version's bridge." },
+  },
+  MessageTooLarge = {
+    title = "The message to the browser is too large",
+    causes = { "An argument is huge (a long text to type, a large script or file passed inline)" },
+    actions = { "Split the data into smaller calls, or pass it by URL or file (browser_file_upload for files).",
+      "Call the tool again with the smaller argument." },
+  },
+  OutOfMemory = {
+    title = "Out of memory",
+    causes = { "vdxlua could not allocate memory: the machine or its memory limit is exhausted" },
+    actions = { "Close pages you no longer need (browser_tabs(action=\"close\")) and retry.",
+      "If it persists, restart vdxlua and check the machine's free memory." },
+  },
+  NoHostAdapter = {
+    title = "A vdx call cannot wait here",
+    causes = { "A Lua program called a waiting vdx function in a plain coroutine that no vdx task or " ..
+      "installed scheduler adapter runs" },
+    actions = { "Run the code as a vdx task (vdx.spawn), or install the adapter of the scheduler first: " ..
+      "require('vdx.copas').install(copas), require('vdx.cqueues').install(cq) or require('vdx.luv').install(uv)." },
+  },
+  TargetNotFound = {
+    title = "No element matches the target",
+    causes = { "The page is not in the state the step expects (an earlier step did not do what it should)",
+      "The role or accessible name differs from what the page shows",
+      "The element is inside an iframe or container the target does not name" },
+    actions = { "Open the screenshot and the snapshot excerpt below.",
+      "Correct the role and name, or scope the target with within = { test_id =, text = } / frame = TITLE." },
+    flow = { actions = { LOOK,
+      "Correct the role and name, or scope the target with within = { test_id =, text = } / frame = TITLE." } },
+  },
+  AmbiguousTarget = {
+    title = "The target matches more than one element",
+    causes = { "Several elements share the role and name (one button per product card)" },
+    actions = { "Scope the target: within = { test_id = \"…\", text = \"…\" } names the container.",
+      "Use nth = N only when nothing else tells the elements apart." },
+  },
+  ExpectationFailed = {
+    title = "Expectation not met",
+    causes = { "The page never reached the expected state within the timeout",
+      "An earlier step failed silently (a form error, a rejected request)" },
+    actions = { "Open the screenshot and compare it with the expectation.",
+      "Check the page's console and network errors for a failed request." },
+    flow = { actions = { LOOK, "Check the page's console and network errors for a failed request." } },
+  },
+  Error = {
+    title = "Unexpected error",
+    causes = { "A bug in vdxlua or in a user tool", "The page is in a state the tool did not expect" },
+    actions = { "Call browser_snapshot() to check the page's state.",
+      "Retry the call; if the same error comes back, report it with the message above." },
+    flow = { title = "Error in the flow script",
+      causes = { "The flow script (or a function it calls) raised an error" },
+      actions = { "Fix the line named in \"Flow:\" (the traceback below shows the calls that led there)." } },
+  },
 }
 
-local GENERIC = {
-  title = "Unexpected error",
-  causes = { "A bug in vdxlua or in a user tool", "The page is in a state the tool did not expect" },
-  actions = { "Call browser_snapshot() to check the page's state.",
-    "Retry the call; if the same error comes back, report it with the message above." },
-}
 
 local function pick(v, err)
   if type(v) == "function" then return v(err) end
@@ -304,12 +391,48 @@ function errors.normalize(err)
   return { type = "Error", message = msg }
 end
 
+-- Lines of advice that only an MCP agent can follow (they name its tools,
+-- restarting the server, or blame vdxlua).
+local function for_agents(line)
+  return line:find("browser_%w+") or line:find("vdxlua mcp", 1, true) or line:find("list_roles", 1, true)
+    or line:find("select_role", 1, true) or line:find("tools/list", 1, true)
+    or line:find("tool's input schema", 1, true) or line:lower():find("bug in vdxlua", 1, true)
+end
+
+local function without_agent_lines(list)
+  local out = {}
+  for _, l in ipairs(type(list) == "table" and list or {}) do
+    if not for_agents(l) then out[#out + 1] = l end
+  end
+  return out
+end
+
+--- The catalog entry error e is shown with.  For audience "agent" (the
+-- default) the catalog's own; for "flow", the author of a flow script,
+-- the entry's `flow` fields over the agent's ones with the lines only an
+-- agent can follow taken out (an unknown kind gets Error's flow advice).
+function errors.entry(e, audience)
+  local base = errors.catalog[e.type]
+  if audience ~= "flow" then return base or errors.catalog.Error end
+  local own = (base or errors.catalog.Error).flow or {}
+  base = base or {}
+  local function field(k)
+    return pick(base[k], e)
+  end
+  local causes = own.causes or without_agent_lines(field("causes"))
+  local actions = own.actions or without_agent_lines(field("actions"))
+  if #actions == 0 then actions = { LOOK } end
+  return { title = own.title or field("title") or "Flow failed", expected = field("expected"),
+    causes = causes, actions = actions }
+end
+
 --- Formats err (typed or not) as the failure text; `extra` adds facts
 -- (for example the role and the tool) without changing the error, and
--- extra.entry replaces the catalog entry (flows give their own advice).
+-- extra.entry replaces the catalog entry (errors.entry(e, "flow") for a
+-- flow).
 function errors.format(err, extra)
   local e = errors.normalize(err)
-  local entry = (extra and extra.entry) or errors.catalog[e.type] or GENERIC
+  local entry = (extra and extra.entry) or errors.entry(e)
   local title = pick(entry.title, e)
   if not errors.catalog[e.type] and e.type ~= "Error" then
     title = title .. " (" .. e.type .. ")"

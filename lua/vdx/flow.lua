@@ -62,29 +62,6 @@ function flow.configure(opts)
   end
 end
 
--- Error types of flows, added to the formatter's catalog.
-errors.catalog.TargetNotFound = errors.catalog.TargetNotFound or {
-  title = "No element matches the target",
-  causes = { "The page is not in the state the step expects (an earlier step did not do what it should)",
-    "The role or accessible name differs from what the page shows",
-    "The element is inside an iframe or container the target does not name" },
-  actions = { "Open the screenshot and the snapshot excerpt below.",
-    "Correct the role and name, or scope the target with within = { test_id =, text = } / frame = TITLE." },
-}
-errors.catalog.AmbiguousTarget = errors.catalog.AmbiguousTarget or {
-  title = "The target matches more than one element",
-  causes = { "Several elements share the role and name (one button per product card)" },
-  actions = { "Scope the target: within = { test_id = \"…\", text = \"…\" } names the container.",
-    "Use nth = N only when nothing else tells the elements apart." },
-}
-errors.catalog.ExpectationFailed = errors.catalog.ExpectationFailed or {
-  title = "Expectation not met",
-  causes = { "The page never reached the expected state within the timeout",
-    "An earlier step failed silently (a form error, a rejected request)" },
-  actions = { "Open the screenshot and compare it with the expectation.",
-    "Check the page's console and network errors for a failed request." },
-}
-
 local Flow = {}
 Flow.__index = Flow
 local Actor = {}
@@ -489,8 +466,8 @@ require("vdx.flow_expect").install(Actor, helpers)
 
 ---------------------------------------------------------------- running
 
---- The catalog entry a failure is shown with (see vdx.flow_failure).
-flow.advice = failure.advice
+--- The catalog entry a failure is shown with (errors.entry for a flow).
+function flow.advice(e) return errors.entry(e, "flow") end
 --- The flow file:line nearest to an error being raised (vdx.flow_failure).
 flow.where = failure.where
 

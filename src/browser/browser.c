@@ -22,9 +22,11 @@ vdx_browser *vdx__check_browser(lua_State *L, int idx) {
   return luaL_checkudata(L, idx, VDX_BROWSER_MT);
 }
 
-static vdx_browser *check_open(lua_State *L, int idx) {
+vdx_browser *vdx__check_open_browser(lua_State *L, int idx) {
   vdx_browser *b = vdx__check_browser(L, idx);
-  if (b->closed) luaL_error(L, "vdx.Browser is closed");
+  if (b->closed)
+    vdx__error_raise(L, "BrowserClosed", "the browser is closed (%s)",
+                     b->closed_why);
   return b;
 }
 
@@ -118,6 +120,7 @@ static void browser_teardown(void *data);
 static void browser_shutdown(vdx_browser *b, const char *why) {
   if (b->closed) return;
   b->closed = 1;
+  snprintf(b->closed_why, sizeof b->closed_why, "%s", why);
   vdx__off_teardown(b->lp, browser_teardown, b);
   if (b->conn) {
     vdx__conn_close(b->conn, why);
@@ -217,7 +220,7 @@ static int browser_tostring(lua_State *L) {
 
 /* browser:version() -> { product=, protocolVersion=, userAgent=, … }. */
 static int browser_version(lua_State *L) {
-  vdx_browser *b = check_open(L, 1);
+  vdx_browser *b = vdx__check_open_browser(L, 1);
   vdx_waiter *w = vdx__conn_call(L, vdx__browser_conn(L, b), NULL,
                                  "Browser.getVersion", 0, 0);
   if (w == NULL) return lua_error(L);
@@ -242,14 +245,14 @@ int vdx__send(lua_State *L, vdx_conn *c, const char *sid) {
 /* browser:send(method [, params [, {timeout_ms=}]]) -> result table.
  * Raw CDP on the browser target; a CDP error raises a CDPError. */
 static int browser_send(lua_State *L) {
-  vdx_browser *b = check_open(L, 1);
+  vdx_browser *b = vdx__check_open_browser(L, 1);
   return vdx__send(L, vdx__browser_conn(L, b), NULL);
 }
 
 /* browser:on(event, fn): fn(params) runs as a task for each browser-level
  * event of that name ("*" receives every event as fn(method, params)). */
 static int browser_on(lua_State *L) {
-  vdx_browser *b = check_open(L, 1);
+  vdx_browser *b = vdx__check_open_browser(L, 1);
   const char *ev = luaL_checkstring(L, 2);
   luaL_checktype(L, 3, LUA_TFUNCTION);
   vdx__conn_on(L, vdx__browser_conn(L, b), "", ev, 3);

@@ -35,8 +35,7 @@ static int new_context_k(lua_State *L, int status, lua_KContext ctx) {
 
 /* browser:new_context() -> vdx.Context, isolated from every other one. */
 static int browser_new_context(lua_State *L) {
-  vdx_browser *b = vdx__check_browser(L, 1);
-  if (b->closed) return luaL_error(L, "vdx.Browser is closed");
+  vdx_browser *b = vdx__check_open_browser(L, 1);
   lua_settop(L, 1);
   lua_createtable(L, 0, 1);
   lua_pushboolean(L, 1);
@@ -52,16 +51,14 @@ static int browser_new_context(lua_State *L) {
  * profile (id ""): its first new_page() on a launched browser takes the
  * tab Chromium opened at start, whose renderer started with the browser. */
 static int browser_default_context(lua_State *L) {
-  vdx_browser *b = vdx__check_browser(L, 1);
-  if (b->closed) return luaL_error(L, "vdx.Browser is closed");
+  vdx__check_open_browser(L, 1);
   push_context(L, 1, "");
   return 1;
 }
 
 /* browser:new_page() -> vdx.Page in the browser's default context. */
 static int browser_new_page(lua_State *L) {
-  vdx_browser *b = vdx__check_browser(L, 1);
-  if (b->closed) return luaL_error(L, "vdx.Browser is closed");
+  vdx__check_open_browser(L, 1);
   lua_settop(L, 1);
   push_context(L, 1, "");
   lua_replace(L, 1);
@@ -70,8 +67,12 @@ static int browser_new_page(lua_State *L) {
 
 static vdx_context *check_open(lua_State *L, int idx) {
   vdx_context *c = vdx__check_context(L, idx);
-  if (c->closed) luaL_error(L, "vdx.Context is closed");
-  if (c->b->closed) luaL_error(L, "vdx.Context: its browser is closed");
+  if (c->b->closed)
+    vdx__error_raise(L, "BrowserClosed", "the context's browser is closed (%s)",
+                     c->b->closed_why);
+  if (c->closed)
+    vdx__error_raise(L, "BrowserClosed", "the browser context is closed "
+                     "(context:close() was called)");
   return c;
 }
 

@@ -156,7 +156,7 @@ static void build_argv(lua_State *L, int opts, const char *exe,
     for (lua_Integer i = 1; i <= m; i++) {
       lua_rawgeti(L, -1, i);
       if (!lua_isstring(L, -1))
-        luaL_error(L, "opts.args[%d] must be a string", (int)i);
+        vdx__misuse(L, "opts.args[%d] must be a string", (int)i);
       const char *a = lua_tostring(L, -1);
       if (features && strncmp(a, DISABLE_FEATURES, strlen(DISABLE_FEATURES)) == 0) {
         /* Chromium keeps only the last --disable-features: a user's list
@@ -199,7 +199,7 @@ static void build_env(lua_State *L, int opts) {
     lua_pushnil(L);
     while (lua_next(L, env)) {
       if (lua_type(L, -2) != LUA_TSTRING || !lua_isstring(L, -1))
-        luaL_error(L, "opts.env must map names to strings");
+        vdx__misuse(L, "opts.env must map names to strings");
       lua_pushfstring(L, "%s=%s", lua_tostring(L, -2), lua_tostring(L, -1));
       lua_rawseti(L, t, ++n);
       lua_pop(L, 1);

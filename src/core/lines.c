@@ -176,7 +176,7 @@ static int l_wait(lua_State *L) {
   handle *hd = luaL_checkudata(L, 1, READER_MT);
   reader *r = hd->r;
   if (r == NULL || r->eof) return 0;
-  if (r->done) return luaL_error(L, "someone is already waiting on this reader");
+  if (r->done) return vdx__misuse(L, "someone is already waiting on this reader");
   r->done = vdx__waiter_new(r->lp, 0, "reading lines");
   return vdx__await(L, r->done, 0, vdx__k_none);
 }
@@ -249,6 +249,7 @@ int vdx__read_lines(lua_State *L) {
   if (luaL_newmetatable(L, READER_MT)) {
     static const luaL_Reg m[] = {{"close", l_close}, {"wait", l_wait}, {NULL, NULL}};
     luaL_newlib(L, m);
+    vdx__error_wrap(L, -1, "lineReader", ":");
     lua_setfield(L, -2, "__index");
     lua_pushcfunction(L, l_tostring);
     lua_setfield(L, -2, "__tostring");

@@ -395,7 +395,7 @@ int vdx__await(lua_State *L, vdx_waiter *w, lua_KContext ctx,
     return vdx__host_wait(L, w, ctx, k);  /* a coroutine of a host */
   if (lp->depth > 0 || L != lp->L) {
     w->abandoned = 1;
-    return luaL_error(L, "vdx: cannot wait for %s here: call it from a task "
+    return vdx__misuse(L, "vdx: cannot wait for %s here: call it from a task "
                       "(vdx.spawn) or from the main chunk, not from a plain "
                       "coroutine or a callback", w->what ? w->what : "this");
   }

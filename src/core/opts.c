@@ -1,7 +1,7 @@
 /*
  * opts.c -- the strict option tables every binding takes: unknown keys are
- * an error naming the key, integers are integers.  A leaf: it uses
- * nothing of the core but Lua.
+ * an error naming the key, integers are integers.  Misuse is raised with
+ * vdx__misuse, so it names the binding that was called.
  */
 #include <string.h>
 
@@ -28,8 +28,8 @@ void vdx__check_opts(lua_State *L, int idx, const char *const *known) {
         luaL_addstring(&b, known[i]);
       }
       luaL_pushresult(&b);
-      vdx__error_push(L, "InvalidArgument", "unexpected key '%s' (known: %s)",
-                      luaL_tolstring(L, -2, NULL), lua_tostring(L, -1));
+      vdx__misuse_push(L, "unexpected key '%s' (known: %s)",
+                       luaL_tolstring(L, -2, NULL), lua_tostring(L, -1));
       lua_pushvalue(L, -2);                /* the key, as text */
       lua_setfield(L, -2, "field");
       lua_error(L);
@@ -46,7 +46,7 @@ lua_Integer vdx__opt_int(lua_State *L, int idx, const char *key,
     int isint;
     v = lua_tointegerx(L, -1, &isint);
     if (!isint)
-      vdx__error_raise(L, "InvalidArgument", "option '%s' must be an integer", key);
+      vdx__misuse(L, "option '%s' must be an integer", key);
   }
   lua_pop(L, 1);
   return v;
@@ -57,7 +57,7 @@ void vdx__opt_type(lua_State *L, int idx, const char *key, int type) {
   if (!lua_istable(L, idx)) return;
   int t = lua_getfield(L, idx, key);
   if (t != LUA_TNIL && t != type)
-    vdx__error_raise(L, "InvalidArgument", "option '%s' must be a %s, got %s",
-                     key, lua_typename(L, type), luaL_typename(L, -1));
+    vdx__misuse(L, "option '%s' must be a %s, got %s",
+                key, lua_typename(L, type), luaL_typename(L, -1));
   lua_pop(L, 1);
 }

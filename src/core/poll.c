@@ -180,7 +180,7 @@ static int l_step(lua_State *L) {
   lua_Number limit = luaL_optnumber(L, a, -1);
   vdx_loop *lp = pollable_loop(L);
   if (vdx__loop_depth(lp) > 0)
-    return luaL_error(L, "vdx.step() is for a host that polls vdx; inside a "
+    return vdx__misuse(L, "vdx.step() is for a host that polls vdx; inside a "
                       "task or a vdx callback the loop is already turning");
   int ms = due_ms(lp);
   if (limit >= 0) {

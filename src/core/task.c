@@ -291,7 +291,7 @@ int vdx__l_wait(lua_State *L) {
   lua_Integer timeout = luaL_optinteger(L, 2, 0);
   lua_settop(L, 1);
   if (t->state == T_DONE) return push_results(L, t);
-  if (t == vdx__task_of(L)) return luaL_error(L, "a task cannot wait for itself");
+  if (t == vdx__task_of(L)) return vdx__misuse(L, "a task cannot wait for itself");
   vdx_waiter *w = join(t, (int)timeout, "vdx.wait");
   if (w == NULL) return luaL_error(L, "out of memory");
   return vdx__await(L, w, 0, wait_k);
@@ -300,7 +300,7 @@ int vdx__l_wait(lua_State *L) {
 /* vdx.sleep(ms): lets the loop run for ms milliseconds. */
 int vdx__l_sleep(lua_State *L) {
   lua_Integer ms = luaL_checkinteger(L, 1);
-  luaL_argcheck(L, ms >= 0, 1, "must be >= 0");
+  luaL_argcheck(L, ms >= 0, 1, "ms must be >= 0");
   vdx_waiter *w = vdx__waiter_sleep(vdx__loop(L), (int)ms);
   if (w == NULL) return luaL_error(L, "out of memory");
   return vdx__await(L, w, 0, vdx__k_none);
@@ -313,7 +313,7 @@ int vdx__l_sleep(lua_State *L) {
 int vdx__l_run(lua_State *L) {
   vdx_loop *lp = vdx__loop(L);
   if (vdx__task_of(L) != NULL || vdx__loop_depth(lp) > 0)
-    return luaL_error(L, "vdx.run() is for the main chunk; inside a task "
+    return vdx__misuse(L, "vdx.run() is for the main chunk; inside a task "
                       "use vdx.wait(task)");
   int *live = vdx__loop_live_tasks(lp);
   while (*live > 0) {

@@ -133,6 +133,7 @@ int vdx__watch(lua_State *L) {
   if (luaL_newmetatable(L, WATCHER_MT)) {
     static const luaL_Reg m[] = {{"close", l_close}, {NULL, NULL}};
     luaL_newlib(L, m);
+    vdx__error_wrap(L, -1, "watcher", ":");
     lua_setfield(L, -2, "__index");
     lua_pushcfunction(L, l_close);
     lua_setfield(L, -2, "__gc");

@@ -311,7 +311,7 @@ static int check_host(lua_State *L, const char *host, char *iface,
       return 1;  /* IPv6 */
     }
   }
-  return luaL_error(L, "vdx.serve: host '%s' is not a loopback address "
+  return vdx__misuse(L, "vdx.serve: host '%s' is not a loopback address "
                     "(use 127.0.0.1, another 127.x.y.z, ::1 or localhost)",
                     host);
 }
@@ -323,7 +323,7 @@ static int check_host(lua_State *L, const char *host, char *iface,
 static void take_routes(lua_State *L, int idx, vdx_server *srv) {
   if (lua_isnil(L, idx)) return;
   if (!lua_istable(L, idx))
-    luaL_error(L, "vdx.serve: routes must be a table");
+    vdx__misuse(L, "vdx.serve: routes must be a table");
   lua_newtable(L);
   lua_pushnil(L);
   while (lua_next(L, idx)) {
@@ -338,11 +338,11 @@ static void take_routes(lua_State *L, int idx, vdx_server *srv) {
       if (route_methods[i + 1] == NULL) ok = 0;
     }
     if (!ok)
-      luaL_error(L, "vdx.serve: bad route '%s' (expected \"METHOD /path\", "
+      vdx__misuse(L, "vdx.serve: bad route '%s' (expected \"METHOD /path\", "
                  "e.g. \"GET /api/items\" or \"GET /api/items/*\")",
                  key ? key : luaL_typename(L, -2));
     if (!lua_isfunction(L, -1))
-      luaL_error(L, "vdx.serve: route '%s' must be a function, not a %s", key,
+      vdx__misuse(L, "vdx.serve: route '%s' must be a function, not a %s", key,
                  luaL_typename(L, -1));
     size_t kl = strlen(key);
     if (key[kl - 1] == '*') {
@@ -372,9 +372,9 @@ static void take_root(lua_State *L, int idx, vdx_server *srv) {
   if (lua_isnil(L, idx)) return;
   const char *root = luaL_checkstring(L, idx);
   if (realpath(root, real) == NULL)
-    luaL_error(L, "vdx.serve: root '%s': %s", root, strerror(errno));
+    vdx__misuse(L, "vdx.serve: root '%s': %s", root, strerror(errno));
   if (stat(real, &st) != 0 || !S_ISDIR(st.st_mode))
-    luaL_error(L, "vdx.serve: root '%s' is not a directory", root);
+    vdx__misuse(L, "vdx.serve: root '%s' is not a directory", root);
   srv->root = strdup(strcmp(real, "/") == 0 ? "" : real);
   if (srv->root == NULL) luaL_error(L, "out of memory");
   srv->root_len = strlen(srv->root);
@@ -453,7 +453,7 @@ static int serve_new(lua_State *L) {
   vdx_loop *lp = vdx__loop(L);
   lua_Integer port = vdx__opt_int(L, 1, "port", 0);
   if (port < 0 || port > 65535)
-    return luaL_error(L, "vdx.serve: port must be in 0..65535");
+    return vdx__misuse(L, "vdx.serve: port must be in 0..65535");
   lua_getfield(L, 1, "host");
   const char *host = luaL_optstring(L, -1, "127.0.0.1");
   int ipv6 = check_host(L, host, iface, sizeof iface, urlhost, sizeof urlhost);

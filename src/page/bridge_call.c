@@ -72,6 +72,19 @@ static void bc_reject_top(lua_State *L, bcall *bc) {
   else lua_pop(L, 1);
 }
 
+/* Sets the frame facts of the error on top: frame, the name refs and
+ * page:bridge{frame=} use ("main", "f1"), and frame_id, the CDP id, which
+ * means nothing to a reader. */
+static void bc_set_frame(lua_State *L, bcall *bc) {
+  vdx_frame *f = vdx__frame_find(bc->p, bc->frame);
+  if (f && f->ordinal) lua_pushfstring(L, "f%d", f->ordinal);
+  else if (f) lua_pushliteral(L, "main");
+  else lua_pushnil(L);
+  lua_setfield(L, -2, "frame");
+  lua_pushstring(L, bc->frame);
+  lua_setfield(L, -2, "frame_id");
+}
+
 static void bc_fail(lua_State *L, bcall *bc, const char *type,
                     const char *fmt, ...) {
   va_list ap;
@@ -80,8 +93,7 @@ static void bc_fail(lua_State *L, bcall *bc, const char *type,
   va_end(ap);
   vdx__error_push(L, type, "%s", lua_tostring(L, -1));
   lua_remove(L, -2);
-  lua_pushstring(L, bc->frame);
-  lua_setfield(L, -2, "frame");
+  bc_set_frame(L, bc);
   bc_reject_top(L, bc);
 }
 
@@ -103,8 +115,7 @@ static void bc_bridge_error(lua_State *L, bcall *bc, int err) {
     }
   }
   lua_settop(L, e);
-  lua_pushstring(L, bc->frame);
-  lua_setfield(L, -2, "frame");
+  bc_set_frame(L, bc);
   lua_remove(L, e - 1);
   lua_remove(L, e - 2);
   bc_reject_top(L, bc);
@@ -450,7 +461,7 @@ const char *vdx__bridge_source(size_t *len) {
 
 /* vdx.page_script(name): the text of bridge/page/NAME.js, a script the
  * build embeds beside the bundle for Lua code to run in a page's main
- * world (the evaluate effect watch).  An unknown name raises ArgumentError. */
+ * world (the evaluate effect watch).  An unknown name raises InvalidArgument. */
 int vdx__l_page_script(lua_State *L) {
   const char *name = luaL_checkstring(L, 1);
   char path[256];
@@ -460,7 +471,7 @@ int vdx__l_page_script(lua_State *L) {
     lua_pushlstring(L, (const char *)e->data, e->len);
     return 1;
   }
-  return vdx__error_raise(L, "ArgumentError",
+  return vdx__error_raise(L, "InvalidArgument",
                           "vdx.page_script: no embedded script %s; the names are the files of bridge/page/ "
                           "without .js, e.g. \"effects-watch\"", name);
 }

@@ -143,7 +143,7 @@ static int page_screenshot(lua_State *L) {
   lua_getfield(L, 2, "format");
   const char *fmt = luaL_optstring(L, -1, "png");
   if (strcmp(fmt, "png") && strcmp(fmt, "jpeg") && strcmp(fmt, "webp"))
-    return luaL_error(L, "format must be png, jpeg or webp (got '%s')", fmt);
+    return vdx__misuse(L, "format must be png, jpeg or webp (got '%s')", fmt);
   lua_settop(L, 2);
   lua_newtable(L);                         /* slot 3: the clip */
   lua_getfield(L, 2, "ref");

@@ -138,7 +138,7 @@ static int page_read_html(lua_State *L) {
   lua_getfield(L, 2, "mode");
   const char *mode = luaL_optstring(L, -1, "form");
   if (strcmp(mode, "form") && strcmp(mode, "text") && strcmp(mode, "full"))
-    return luaL_error(L, "mode must be form, text or full (got '%s')", mode);
+    return vdx__misuse(L, "mode must be form, text or full (got '%s')", mode);
   lua_pop(L, 1);
   vdx_frame *f = &p->frames[0];
   lua_getfield(L, 2, "root");

@@ -65,7 +65,7 @@ static lua_Integer opt_since(lua_State *L, int opts, lua_Integer seen) {
   lua_Integer from = 0;
   if (lua_type(L, -1) == LUA_TSTRING) {
     if (strcmp(lua_tostring(L, -1), "last") != 0)
-      luaL_error(L, "since must be \"last\" or a seq number");
+      vdx__misuse(L, "since must be \"last\" or a seq number");
     from = seen;
   } else if (!lua_isnil(L, -1)) {
     from = luaL_checkinteger(L, -1);
@@ -90,7 +90,7 @@ static int page_console(lua_State *L) {
   vdx__check_opts(L, 2, known);
   lua_getfield(L, 2, "level");
   if (!lua_isnil(L, -1) && vdx__events_level_rank(luaL_checkstring(L, -1)) < 0)
-    luaL_error(L, "level must be debug, log, info, warning or error");
+    vdx__misuse(L, "level must be debug, log, info, warning or error");
   lua_pop(L, 1);
   events *ev = vdx__events_of(L, p);
   lua_Integer from = opt_since(L, 2, ev->console_seen);

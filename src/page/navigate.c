@@ -400,17 +400,17 @@ static int page_wait_for(lua_State *L) {
   lua_getfield(L, 2, "ref_gone");
   int conds = !lua_isnil(L, 3) + !lua_isnil(L, 4) + !lua_isnil(L, 5);
   if (ms >= 0) {
-    if (conds) return luaL_error(L, "wait_for: time_ms goes alone");
+    if (conds) return vdx__misuse(L, "wait_for: time_ms goes alone");
     vdx_waiter *w = vdx__waiter_sleep(p->b->lp, (int)ms);
     lua_settop(L, 1);
     return vdx__await(L, w, 0, vdx__k_true);
   }
-  if (conds == 0) return luaL_error(L, "wait_for needs text, text_gone, ref_gone or time_ms");
+  if (conds == 0) return vdx__misuse(L, "wait_for needs text, text_gone, ref_gone or time_ms");
   int timeout = (int)vdx__opt_int(L, 2, "timeout_ms", vdx__conn_default_timeout(p->b->conn));
   vdx_frame *f = &p->frames[0];
   if (!lua_isnil(L, 5)) {
     f = vdx__ref_frame(L, p, luaL_checkstring(L, 5));
-    if (conds > 1) return luaL_error(L, "wait_for: ref_gone goes alone");
+    if (conds > 1) return vdx__misuse(L, "wait_for: ref_gone goes alone");
   }
   lua_createtable(L, 1, 0);
   lua_createtable(L, 0, 4);

@@ -59,7 +59,7 @@ vdx_frame *vdx__ref_frame(lua_State *L, vdx_page *p, const char *ref) {
   if (!vdx__ref_parse(ref, &ordinal)) vdx__ref_raise_malformed(L, ref);
   vdx_frame *f = vdx__frame_by_ordinal(p, ordinal);
   if (f == NULL) {
-    vdx__error_push(L, "UnknownRef", "ref %s belongs to frame f%d, which is "
+    vdx__error_push(L, "UnknownRef", "ref %s is not known: its frame f%d is "
                     "gone", ref, ordinal);
     lua_pushstring(L, ref);
     lua_setfield(L, -2, "ref");
