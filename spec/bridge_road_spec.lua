@@ -23,7 +23,7 @@ describe("the bridge road", function()
       assert.equal('the bridge has no method "' .. name .. '"', err.message)
     end
     page:snapshot()
-    local err = h.error_of(page.bridge, page, "noSuchMethod", { 1 }, { frame = 1 })
+    local err = h.error_of(page.bridge, page, "noSuchMethod", { 1 }, { frame = "f1" })
     assert.equal("UnknownMethod", err.type, tostring(err))
     assert.equal("noSuchMethod", err.method)
   end)

@@ -158,11 +158,39 @@ describe("page:snapshot", function()
     local snap = page:snapshot()
     assert.matches('%- iframe "Payment" %[ref=e1%]:\n  %- textbox "Card number" %[ref=f1_e1%]\n  %- button "Pay now" %[ref=f1_e2%]', snap.text)
     local oop = false
-    for _, f in ipairs(page:frames()) do oop = oop or (f.ordinal == 1 and f.out_of_process) end
+    for _, f in ipairs(page:frames()) do oop = oop or (f.frame == "f1" and f.out_of_process) end
     assert.is_true(oop)
     local d = page:describe("f1_e2")
     assert.equal("Pay now", d.name)
     assert.equal("button", d.role)
+  end)
+
+  it("names a frame one way, \"main\" or \"f<K>\", in what it says and in every frame= it takes", function()
+    page:navigate(base .. "/frames/xo-main.html")
+    page:snapshot()
+    local frames = page:frames()
+    assert.same({ "main", "f1" }, { frames[1].frame, frames[2].frame })
+    assert.is_nil(frames[1].parent)
+    assert.equal("main", frames[2].parent)
+    assert.is_nil(frames[2].id)
+    local d = page:describe("f1_e2")
+    assert.equal("f1", d.frame)
+    assert.is_nil(d.frame_id)
+    -- What describe and frames() say is what frame= takes.
+    assert.equal(page:bridge("pageInfo", {}, { frame = d.frame }).url,
+      page:bridge("pageInfo", {}, { frame = "f1_e2" }).url)
+    assert.matches("/frames/", page:bridge("pageInfo", {}, { frame = "main" }).url)
+    assert.equal(1, page:locator_count("getByRole('button', { name: 'Pay now' })", { frame = "f1" }).count)
+    assert.equal(0, page:locator_count("getByRole('button', { name: 'Pay now' })", { frame = "main" }).count)
+    local o = page:frame_offset("f1", 0, 0)
+    assert.is_true(o.x > 0 or o.y > 0)
+    -- Anything else is named: an ordinal, a CDP id, a frame that is not there.
+    local e = h.error_of(page.bridge, page, "pageInfo", {}, { frame = 1 })
+    assert.is_true(vdx.is_error(e, "InvalidArgument"), tostring(e))
+    assert.matches('frame must be a frame\'s name, "main" or "f<K>"', e.message, 1, true)
+    e = h.error_of(page.locator_count, page, "getByRole('button')", { frame = "f9" })
+    assert.is_true(vdx.is_error(e, "FrameDetached"), tostring(e))
+    assert.equal("there is no frame f9 in this page (it was removed or navigated away)", e.message)
   end)
 
   it("reads every one of several cross-origin iframes, load after load", function()
@@ -371,7 +399,7 @@ describe("page:snapshot", function()
     page:navigate(srv.url .. "/snapshot/frames.html")
     local err = h.error_of(page.snapshot, page, { root = "e2" })
     assert.is_true(vdx.is_error(err, "UnknownRef"), tostring(err))
-    assert.equal("UnknownRef: ref e2 is not known in this document; take a new snapshot", tostring(err))
+    assert.equal("UnknownRef: ref e2 is not known in this document", tostring(err))
     local whole = page:snapshot().text
     -- A frame's number follows the order its frames attached, which load
     -- can change: the refs are read from the whole text.

@@ -108,7 +108,7 @@ describe("vdx.tools #unit", function()
     reg:register { name = "boom", description = "d", run = function() local t = nil; return t.x end }
     local typed = reg:call("typed", {}, {})
     assert.is_true(typed.isError)
-    assert.matches("^❌ Element is no longer on the page\nTool: typed\nRef: e5\nRole: button\nName: Buy\n", typed.content[1].text)
+    assert.matches("^❌ Element is no longer on the page\nTool: typed\nRef: e5\nARIA role: button\nName: Buy\n", typed.content[1].text)
     local boom = reg:call("boom", {}, { log = function() end })
     assert.is_true(boom.isError)
     assert.matches("^❌ Unexpected error\nTool: boom\nMessage: .*attempt to index", boom.content[1].text)
@@ -169,7 +169,7 @@ describe("vdx.tools #unit", function()
     local seen
     local page = { snapshot_frames = function(_, options)
       seen = options
-      return { root_frame = 0, frames = { [0] = { ok = true, value = { text = "- button \"Go\" [ref=e1]\n- button \"Stop\" [ref=e2]",
+      return { root_frame = "main", frames = { main = { ok = true, value = { text = "- button \"Go\" [ref=e1]\n- button \"Stop\" [ref=e2]",
         url = "http://127.0.0.1/", title = "t", ref_count = 2, element_count = 2, unmeasurable = 0 } } } }
     end }
     local role = { name = "default", failures = { drain = function() return {} end } }
@@ -191,7 +191,7 @@ describe("vdx.tools #unit", function()
     local r = require("vdx.builtin").register_all(tools.new())
     local line = "- button \"" .. ("x"):rep(300) .. "\" [ref=e1]\n"
     local page = { snapshot_frames = function()
-      return { root_frame = 0, frames = { [0] = { ok = true, value = { text = line:rep(3), url = "u", title = "t",
+      return { root_frame = "main", frames = { main = { ok = true, value = { text = line:rep(3), url = "u", title = "t",
         ref_count = 3, element_count = 3, unmeasurable = 0 } } } }
     end }
     local role = { name = "default", failures = { drain = function() return {} end } }

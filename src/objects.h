@@ -45,11 +45,13 @@ typedef struct vdx_frame {
   char parent[64];         /* "" for the main frame */
   char sid[64];            /* the session that owns the frame's document */
   int ordinal;             /* 0 for the main frame; refs are f<ordinal>_eN */
-  int ctx;                 /* isolated world context id, 0 while there is none */
+  int world;               /* execution context id of the frame's vdx world,
+                            * 0 while there is none (a "ctx" is always a
+                            * browser context: see the glossary) */
   int doc;                 /* bumped on every new context (new document) */
   int tagged_doc;          /* the parent's doc in which this frame is tagged */
   int world_asked;         /* Page.createIsolatedWorld sent for this document */
-  bcall *waiting;          /* bridge calls waiting for ctx */
+  bcall *waiting;          /* bridge calls waiting for a world */
 } vdx_frame;
 
 struct vdx_page {
@@ -108,6 +110,17 @@ enum { VDX_SETUP_TAB, VDX_SETUP_CHILD, VDX_SETUP_BLANK };
 void vdx__frames_setup(lua_State *L, vdx_page *p, const char *sid, int what);
 vdx_frame *vdx__frame_find(vdx_page *p, const char *id);
 vdx_frame *vdx__frame_by_ordinal(vdx_page *p, int ordinal);
+/* The name of frame f, the one frame identity vdx emits: "main" for the
+ * top frame, "f<K>" for the frame with ordinal K ("?" for NULL), written
+ * to buf (VDX_FRAME_NAME bytes are enough); vdx__frame_push_name pushes it. */
+#define VDX_FRAME_NAME 16
+const char *vdx__frame_name(const vdx_frame *f, char *buf, size_t n);
+void vdx__frame_push_name(lua_State *L, const vdx_frame *f);
+/* The frame the value at idx names: a frame's name ("main", "f<K>") or a
+ * ref (the ref's frame), the one identity every frame= option accepts.
+ * Raises InvalidArgument for anything else and FrameDetached for a frame
+ * that is gone. */
+vdx_frame *vdx__frame_named(lua_State *L, vdx_page *p, int idx);
 /* Fails every waiting bridge call and frees the frame table. */
 void vdx__frames_clear(lua_State *L, vdx_page *p, const char *why);
 /*

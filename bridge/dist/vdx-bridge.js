@@ -1927,7 +1927,6 @@
       this.byElement = /* @__PURE__ */ new WeakMap();
       this.byRef = /* @__PURE__ */ new Map();
       this.next = 1;
-      this.pattern = new RegExp("^" + prefix.replace(/[^\w]/g, "\\$&") + "e[1-9][0-9]*$");
     }
     // The ref of el, creating one if needed; records what el was.
     assign(el, role, name, tag) {
@@ -1952,8 +1951,10 @@
     // Looks a ref up: { element, entry } when the element is still in the
     // document, { stale: true, entry } when it left, or null when the ref was
     // never given out.
+    // The host checked the ref's grammar when it took it (src/page/ref.c),
+    // so this is a lookup, not a second parse: a string this registry never
+    // gave out is simply not found.
     lookup(ref) {
-      if (typeof ref !== "string" || !this.pattern.test(ref)) return null;
       const entry = this.byRef.get(ref);
       if (!entry) return null;
       const el = entry.weak.deref();
@@ -2972,7 +2973,7 @@
     } catch (e) {
       const f = e && e.vdxFields;
       if (e && e.vdxType === "StaleRef" && f) {
-        throw bridgeError("StaleRef", ref + " was the " + f.role + " " + JSON.stringify(f.name || "") + " (<" + f.tag + ">), which has left the page; take a new snapshot", f);
+        throw bridgeError("StaleRef", ref + " was the " + f.role + " " + JSON.stringify(f.name || "") + " (<" + f.tag + ">), which has left the page", f);
       }
       throw e;
     }
@@ -5291,7 +5292,7 @@
       if (!hit) {
         throw bridgeError(
           "UnknownRef",
-          "ref " + ref + " is not known in this document; take a new snapshot",
+          "ref " + ref + " is not known in this document",
           { ref: String(ref) }
         );
       }

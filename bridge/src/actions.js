@@ -194,7 +194,7 @@ function resolveEl(env, ref) {
     const f = e && e.vdxFields;
     if (e && e.vdxType === 'StaleRef' && f) {
       throw bridgeError('StaleRef', ref + ' was the ' + f.role + ' ' + JSON.stringify(f.name || '') +
-        ' (<' + f.tag + '>), which has left the page; take a new snapshot', f);
+        ' (<' + f.tag + '>), which has left the page', f);
     }
     throw e;
   }

@@ -69,7 +69,7 @@ function create(options) {
   function resolve(ref) {
     const hit = refs.lookup(ref);
     if (!hit) {
-      throw bridgeError('UnknownRef', 'ref ' + ref + ' is not known in this document; take a new snapshot',
+      throw bridgeError('UnknownRef', 'ref ' + ref + ' is not known in this document',
         { ref: String(ref) });
     }
     if (hit.stale) {

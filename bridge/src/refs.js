@@ -14,7 +14,6 @@ export class Refs {
     this.byElement = new WeakMap();
     this.byRef = new Map();
     this.next = 1;
-    this.pattern = new RegExp('^' + prefix.replace(/[^\w]/g, '\\$&') + 'e[1-9][0-9]*$');
   }
 
   // The ref of el, creating one if needed; records what el was.
@@ -42,8 +41,10 @@ export class Refs {
   // Looks a ref up: { element, entry } when the element is still in the
   // document, { stale: true, entry } when it left, or null when the ref was
   // never given out.
+  // The host checked the ref's grammar when it took it (src/page/ref.c),
+  // so this is a lookup, not a second parse: a string this registry never
+  // gave out is simply not found.
   lookup(ref) {
-    if (typeof ref !== 'string' || !this.pattern.test(ref)) return null;
     const entry = this.byRef.get(ref);
     if (!entry) return null;
     const el = entry.weak.deref();

@@ -3,7 +3,7 @@
 -- click_at and fill_form -- written top to bottom on the primitives of the
 -- core, and installed as methods of vdx.Page when `vdx` loads:
 --
---   page:bridge(method, args, {frame = ref|ordinal, timeout_ms=})  a call in a frame's world
+--   page:bridge(method, args, {frame = name|ref, timeout_ms=})  a call in a frame's world
 --   page:input(events, {timeout_ms=})      Input.dispatch* calls, in order (vdx.input builds them)
 --   page:frame_offset(ref, x, y, {timeout_ms=})  a frame's point in the top viewport
 --   page:mark() / page:settle(mark, {timeout_ms=}) / page:since(mark)  what an action caused
@@ -135,7 +135,7 @@ function Action:resolve(target)
   local t = actions.target(target)
   if t.ref then return t.ref end
   local r = self.page:bridge("findByDescription", { t.description },
-    { frame = 0, timeout_ms = self:left() + 1000 })
+    { frame = "main", timeout_ms = self:left() + 1000 })
   if type(r.miss) == "table" then error(nomatch_error(r.miss), 0) end
   self.extra.found_by = r.by
   return r.ref

@@ -12,7 +12,7 @@ local errors = {}
 -- Facts shown for every type, in this order, when the error carries them.
 local FACTS = {
   { "tool", "Tool" }, { "as_role", "Acting as" }, { "ref", "Ref" }, { "element", "Element" },
-  { "role", "Role" }, { "name", "Name" }, { "tag", "Tag" }, { "description", "Description" },
+  { "role", "ARIA role" }, { "name", "Name" }, { "tag", "Tag" }, { "description", "Description" },
   { "url", "URL" }, { "frame", "Frame" }, { "file", "File" }, { "field", "Field" },
   { "expected", "Expected" }, { "reason", "Reason" }, { "status", "Status" },
   { "method", "Method" }, { "code", "Code" }, { "timeout_ms", "Timeout (ms)" },

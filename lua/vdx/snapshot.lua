@@ -66,7 +66,8 @@ end
 
 -- ------------------------------------------------------------ stitching
 
--- The splice of the frames' answers (frames[ordinal] = {ok=, value=}):
+-- The splice of the frames' answers (frames[name] = {ok=, value=}, by the
+-- frames' names, "main" and "f<K>"):
 -- lines (without "\n"), warnings and the counts summed over the frames.
 local Stitch = {}
 Stitch.__index = Stitch
@@ -79,8 +80,8 @@ function Stitch:text(text, indent)
     local lead, key = line:match("^( *)" .. PLACEHOLDER .. "(.+)$")
     if not lead then
       self.lines[#self.lines + 1] = indent .. line
-    elseif key:match("^f%d") then
-      self:frame(tonumber(key:match("^f(%d+)")), indent .. lead)
+    elseif key:match("^f%d+$") then
+      self:frame(key, indent .. lead)
     else
       self.lines[#self.lines + 1] = note(indent .. lead,
         "this frame appeared during the snapshot; snapshot again to see it")
@@ -89,18 +90,19 @@ function Stitch:text(text, indent)
   end
 end
 
--- Appends frame `ordinal`'s text, or a note saying why it is missing.
-function Stitch:frame(ordinal, indent)
+-- Appends the text of the frame named `name`, or a note saying why it is
+-- missing.
+function Stitch:frame(name, indent)
   if self.depth >= MAX_NESTING then return end
-  local r = self.frames[ordinal]
+  local r = self.frames[name]
   if r == nil then
     self.lines[#self.lines + 1] = note(indent,
-      ("frame f%d could not be read (it appeared during the snapshot)"):format(ordinal))
-    self:warn(("frame f%d appeared during the snapshot"):format(ordinal))
+      ("frame %s could not be read (it appeared during the snapshot)"):format(name))
+    self:warn(("frame %s appeared during the snapshot"):format(name))
     return
   end
   if not r.ok then
-    local why = ("frame f%d could not be read: %s"):format(ordinal, tostring(r.value))
+    local why = ("frame %s could not be read: %s"):format(name, tostring(r.value))
     if vdx.is_error(r.value, "FrameDetached") then why = why .. "; snapshot again to see the page's frames now" end
     self.lines[#self.lines + 1] = note(indent, why)
     self:warn(why)

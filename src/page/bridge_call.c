@@ -26,14 +26,16 @@
 
 struct bcall {
   vdx_page *p;
-  char frame[64];
+  char frame[64];         /* the CDP id, for the frame table only */
+  char name[VDX_FRAME_NAME];       /* the frame's name for errors: "f3" */
+  char owner_name[VDX_FRAME_NAME]; /* the name of the frame owner_of names */
   char method[40];
   char owner[64];        /* a child frame whose owner element is `this`, or "" */
-  char owner_obj[128];   /* that element in the context owner_ctx */
-  int owner_ctx, by_ref;
+  char owner_obj[128];   /* that element in the world owner_world */
+  int owner_world, by_ref;
   int args_ref;
   vdx_waiter *out;       /* NULL once the caller's waiter has completed */
-  int tries, injected, queued, inflight, ctx;
+  int tries, injected, queued, inflight, world;
   uint64_t deadline;
   bcall *next;
 };
@@ -72,17 +74,11 @@ static void bc_reject_top(lua_State *L, bcall *bc) {
   else lua_pop(L, 1);
 }
 
-/* Sets the frame facts of the error on top: frame, the name refs and
- * page:bridge{frame=} use ("main", "f1"), and frame_id, the CDP id, which
- * means nothing to a reader. */
+/* Sets the frame fact of the error on top: the frame's name ("main",
+ * "f1"), the one frame identity vdx emits, taken when the call began. */
 static void bc_set_frame(lua_State *L, bcall *bc) {
-  vdx_frame *f = vdx__frame_find(bc->p, bc->frame);
-  if (f && f->ordinal) lua_pushfstring(L, "f%d", f->ordinal);
-  else if (f) lua_pushliteral(L, "main");
-  else lua_pushnil(L);
+  lua_pushstring(L, bc->name);
   lua_setfield(L, -2, "frame");
-  lua_pushstring(L, bc->frame);
-  lua_setfield(L, -2, "frame_id");
 }
 
 static void bc_fail(lua_State *L, bcall *bc, const char *type,
@@ -158,7 +154,7 @@ static void bc_cdp(lua_State *L, bcall *bc, const char *sid,
 static void bc_retry_or_reject(lua_State *L, bcall *bc) {
   if (is_context_loss(L, 1) && bc->tries < MAX_TRIES) {
     vdx_frame *f = vdx__frame_find(bc->p, bc->frame);
-    if (f && f->ctx == bc->ctx) f->ctx = 0;   /* its destroy event is late */
+    if (f && f->world == bc->world) f->world = 0;   /* its destroy event is late */
     lua_settop(L, 0);
     bc_start(L, bc);
     return;
@@ -182,7 +178,7 @@ static void bc_inject(lua_State *L, bcall *bc, vdx_frame *f) {
   lua_createtable(L, 0, 2);
   lua_pushlstring(L, src, len);
   lua_setfield(L, -2, "expression");
-  lua_pushinteger(L, f->ctx);
+  lua_pushinteger(L, f->world);
   lua_setfield(L, -2, "contextId");
   bc_cdp(L, bc, f->sid, "Runtime.evaluate", bc_injected);
 }
@@ -241,8 +237,8 @@ static void bc_reply(void *data, lua_State *L, int ok) {
     lua_settop(L, 0);
     if (bc->injected) {
       bc_fail(L, bc, "BridgeError", "the bridge could not be installed in "
-              "frame %s", bc->frame);
-    } else if (f == NULL || f->ctx != bc->ctx) {
+              "frame %s", bc->name);
+    } else if (f == NULL || f->world != bc->world) {
       bc_start(L, bc);
     } else {
       bc_inject(L, bc, f);
@@ -274,7 +270,7 @@ static void bc_call(lua_State *L, bcall *bc, vdx_frame *f) {
   lua_pushlstring(L, (const char *)fn->data, fn->len);
   lua_setfield(L, -2, "functionDeclaration");
   if (bc->owner[0]) lua_pushstring(L, bc->owner_obj);
-  else lua_pushinteger(L, f->ctx);
+  else lua_pushinteger(L, f->world);
   lua_setfield(L, -2, bc->owner[0] ? "objectId" : "executionContextId");
   lua_pushboolean(L, !bc->by_ref);
   lua_setfield(L, -2, "returnByValue");
@@ -309,12 +305,12 @@ static void bc_owner(void *data, lua_State *L, int ok) {
   if (bc->out == NULL) { bc_free_if_done(bc); return; }
   if (!ok) { bc_retry_or_reject(L, bc); return; }
   vdx_frame *f = vdx__frame_find(bc->p, bc->frame);
-  if (f == NULL || f->ctx != bc->ctx) { lua_settop(L, 0); bc_start(L, bc); return; }
+  if (f == NULL || f->world != bc->world) { lua_settop(L, 0); bc_start(L, bc); return; }
   if (lua_getfield(L, 1, "backendNodeId") != LUA_TNIL) {
     lua_createtable(L, 0, 2);
     lua_insert(L, -2);
     lua_setfield(L, -2, "backendNodeId");
-    lua_pushinteger(L, f->ctx);
+    lua_pushinteger(L, f->world);
     lua_setfield(L, -2, "executionContextId");
     bc_cdp(L, bc, f->sid, "DOM.resolveNode", bc_owner);
     return;
@@ -325,11 +321,11 @@ static void bc_owner(void *data, lua_State *L, int ok) {
   if (id == NULL || strlen(id) >= sizeof bc->owner_obj) {
     lua_settop(L, 0);
     bc_fail(L, bc, "FrameDetached", "the owner element of frame %s is gone",
-            bc->owner);
+            bc->owner_name);
     return;
   }
   snprintf(bc->owner_obj, sizeof bc->owner_obj, "%s", id);
-  bc->owner_ctx = f->ctx;
+  bc->owner_world = f->world;
   lua_settop(L, 0);
   bc_call(L, bc, f);
 }
@@ -339,10 +335,10 @@ static void bc_owner(void *data, lua_State *L, int ok) {
 static void bc_send(lua_State *L, bcall *bc) {
   luaL_checkstack(L, 24, "vdx: bridge call");
   vdx_frame *f = vdx__frame_find(bc->p, bc->frame);
-  if (f == NULL || f->ctx == 0) { bc_start(L, bc); return; }
+  if (f == NULL || f->world == 0) { bc_start(L, bc); return; }
   bc->tries++;
-  bc->ctx = f->ctx;
-  if (bc->owner[0] && bc->owner_ctx != f->ctx) {
+  bc->world = f->world;
+  if (bc->owner[0] && bc->owner_world != f->world) {
     lua_createtable(L, 0, 1);
     lua_pushstring(L, bc->owner);
     lua_setfield(L, -2, "frameId");
@@ -367,14 +363,14 @@ static void bc_start(lua_State *L, bcall *bc) {
   }
   if (f == NULL) {
     bc_fail(L, bc, "FrameDetached", "frame %s is detached (it was removed or "
-            "navigated away)", bc->frame);
+            "navigated away)", bc->name);
     return;
   }
   if (bc->tries >= MAX_TRIES) {
-    bc_fail(L, bc, "FrameDetached", "frame %s kept losing its context", bc->frame);
+    bc_fail(L, bc, "FrameDetached", "frame %s kept losing its context", bc->name);
     return;
   }
-  if (f->ctx == 0) {
+  if (f->world == 0) {
     bc->queued = 1;
     bc->next = f->waiting;
     f->waiting = bc;
@@ -409,8 +405,13 @@ vdx_waiter *vdx__bridge_call_opts(lua_State *L, vdx_page *p,
   if (w == NULL) { free(bc); return NULL; }
   bc->p = p;
   snprintf(bc->frame, sizeof bc->frame, "%s", frame_id);
+  vdx__frame_name(vdx__frame_find(p, frame_id), bc->name, sizeof bc->name);
   snprintf(bc->method, sizeof bc->method, "%s", method);
-  if (o && o->owner_of) snprintf(bc->owner, sizeof bc->owner, "%s", o->owner_of);
+  if (o && o->owner_of) {
+    snprintf(bc->owner, sizeof bc->owner, "%s", o->owner_of);
+    vdx__frame_name(vdx__frame_find(p, o->owner_of), bc->owner_name,
+                    sizeof bc->owner_name);
+  }
   bc->by_ref = o && o->by_ref;
   lua_pushvalue(L, args_idx);
   bc->args_ref = luaL_ref(L, LUA_REGISTRYINDEX);

@@ -32,12 +32,8 @@ static int describe_k(lua_State *L, int status, lua_KContext ctx) {
     return lua_error(L);
   }
   lua_settop(L, v);
-  vdx_frame *f = vdx__ref_frame(L, p, lua_tostring(L, 2));
-  if (f->ordinal) lua_pushfstring(L, "f%d", f->ordinal);
-  else lua_pushliteral(L, "main");
+  vdx__frame_push_name(L, vdx__ref_frame(L, p, lua_tostring(L, 2)));
   lua_setfield(L, v, "frame");
-  lua_pushstring(L, f->id);
-  lua_setfield(L, v, "frame_id");
   return 1;
 }
 
@@ -75,7 +71,7 @@ static int page_accessible(lua_State *L) {
 }
 
 /*
- * page:bridge(method, args [, {frame = ref_or_ordinal, timeout_ms=}]) ->
+ * page:bridge(method, args [, {frame = name_or_ref, timeout_ms=}]) ->
  * value.  Calls any bridge method in a frame's isolated world: the raw
  * primitive that Lua tools build on without recompiling.
  */
@@ -88,14 +84,7 @@ static int page_bridge(lua_State *L) {
   vdx__check_opts(L, 4, known);
   vdx_frame *f = &p->frames[0];
   if (lua_istable(L, 4)) {
-    lua_getfield(L, 4, "frame");
-    if (lua_isinteger(L, -1)) {
-      f = vdx__frame_by_ordinal(p, (int)lua_tointeger(L, -1));
-      if (f == NULL) return vdx__error_raise(L, "FrameDetached", "no frame f%d",
-                                             (int)lua_tointeger(L, -2));
-    } else if (lua_isstring(L, -1)) {
-      f = vdx__ref_frame(L, p, lua_tostring(L, -1));
-    }
+    if (lua_getfield(L, 4, "frame") != LUA_TNIL) f = vdx__frame_named(L, p, -1);
     lua_pop(L, 1);
   }
   int timeout = (int)vdx__opt_int(L, 4, "timeout_ms", 0);
@@ -105,20 +94,23 @@ static int page_bridge(lua_State *L) {
   return vdx__await(L, w, 0, vdx__k_value);
 }
 
-/* page:frames() -> { {ordinal=, id=, parent=, has_context=}, … }. */
+/* page:frames() -> { {frame=, parent=, has_context=, out_of_process=}, … }:
+ * every frame of the page by name ("main", "f<K>"; parent is nil for the
+ * main frame), in the order they attached. */
 static int page_frames(lua_State *L) {
   vdx_page *p = vdx__check_page(L, 1);
   lua_createtable(L, p->nframes, 0);
   for (int i = 0; i < p->nframes; i++) {
     vdx_frame *f = &p->frames[i];
     lua_createtable(L, 0, 4);
-    lua_pushinteger(L, f->ordinal);
-    lua_setfield(L, -2, "ordinal");
-    lua_pushstring(L, f->id);
-    lua_setfield(L, -2, "id");
-    lua_pushstring(L, f->parent);
-    lua_setfield(L, -2, "parent");
-    lua_pushboolean(L, f->ctx != 0);
+    vdx__frame_push_name(L, f);
+    lua_setfield(L, -2, "frame");
+    vdx_frame *parent = vdx__frame_find(p, f->parent);
+    if (parent) {
+      vdx__frame_push_name(L, parent);
+      lua_setfield(L, -2, "parent");
+    }
+    lua_pushboolean(L, f->world != 0);
     lua_setfield(L, -2, "has_context");
     lua_pushboolean(L, strcmp(f->sid, p->session_id) != 0);
     lua_setfield(L, -2, "out_of_process");

@@ -85,19 +85,11 @@ static int page_selector(lua_State *L) {
   return call_in_ref_frame(L, p, "selector", 0);
 }
 
-/* Resolves the frame named by opts.frame (ordinal or a ref); main default. */
+/* The frame opts.frame names (a frame's name or a ref); main by default. */
 static vdx_frame *opt_frame(lua_State *L, vdx_page *p, int idx) {
   vdx_frame *f = &p->frames[0];
   if (lua_istable(L, idx)) {
-    lua_getfield(L, idx, "frame");
-    if (lua_isinteger(L, -1)) {
-      f = vdx__frame_by_ordinal(p, (int)lua_tointeger(L, -1));
-      if (f == NULL)
-        vdx__error_raise(L, "FrameDetached", "there is no frame f%d",
-                         (int)lua_tointeger(L, -1));
-    } else if (lua_isstring(L, -1)) {
-      f = vdx__ref_frame(L, p, lua_tostring(L, -1));
-    }
+    if (lua_getfield(L, idx, "frame") != LUA_TNIL) f = vdx__frame_named(L, p, -1);
     lua_pop(L, 1);
   }
   return f;

@@ -50,9 +50,10 @@ static void off_finish(lua_State *L, offop *o, int ok) {
 static void off_level(lua_State *L, offop *o) {
   vdx_frame *c = vdx__frame_find(o->p, o->child);
   vdx_frame *parent = c ? vdx__frame_find(o->p, c->parent) : NULL;
-  if (parent == NULL || parent->ctx == 0) {
+  if (parent == NULL || parent->world == 0) {
+    char name[VDX_FRAME_NAME];
     vdx__error_push(L, "FrameDetached", "frame %s or its parent has no "
-                    "document now", o->child);
+                    "document now", vdx__frame_name(c, name, sizeof name));
     off_finish(L, o, 0);
     return;
   }
@@ -83,11 +84,15 @@ static void as_detached(lua_State *L, offop *o) {
   lua_pop(L, 1);
   if (!cdp) return;
   lua_getfield(L, -1, "message");
+  char name[VDX_FRAME_NAME];
+  vdx_frame *c = vdx__frame_find(o->p, o->child);
   vdx__error_push(L, "FrameDetached", "frame %s went away during the "
-                  "action (%s)", o->child,
+                  "action (%s)", vdx__frame_name(c, name, sizeof name),
                   luaL_optstring(L, -1, "?"));
-  lua_pushstring(L, o->child);
-  lua_setfield(L, -2, "frame");
+  if (c) {
+    lua_pushstring(L, name);
+    lua_setfield(L, -2, "frame");
+  }
   lua_replace(L, -3);
   lua_pop(L, 1);
 }
@@ -150,15 +155,16 @@ vdx_waiter *vdx__frame_offset(lua_State *L, vdx_page *p, vdx_frame *f,
 }
 
 /*
- * page:frame_offset(ref, x, y [, {timeout_ms=}]) -> { x=, y= } or
+ * page:frame_offset(frame, x, y [, {timeout_ms=}]) -> { x=, y= } or
  * { covered = {tag=, id=, class=, text=} }: the point (x, y) of the
- * viewport of ref's frame in the main frame's viewport (unchanged for a
- * ref of the main frame), or what element of an ancestor frame covers it.
+ * viewport of a frame (its name, or a ref of it) in the main frame's
+ * viewport (unchanged for the main frame), or what element of an ancestor
+ * frame covers it.
  */
 static int page_frame_offset(lua_State *L) {
   static const char *const known[] = {"timeout_ms", NULL};
   vdx_page *p = vdx__check_open_page(L, 1);
-  vdx_frame *f = vdx__ref_frame(L, p, luaL_checkstring(L, 2));
+  vdx_frame *f = vdx__frame_named(L, p, 2);
   double x = luaL_checknumber(L, 3), y = luaL_checknumber(L, 4);
   vdx__check_opts(L, 5, known);
   if (f->ordinal == 0) {

@@ -34,6 +34,41 @@ vdx_frame *vdx__frame_by_ordinal(vdx_page *p, int ordinal) {
   return NULL;
 }
 
+const char *vdx__frame_name(const vdx_frame *f, char *buf, size_t n) {
+  if (f == NULL) snprintf(buf, n, "?");
+  else if (f->ordinal) snprintf(buf, n, "f%d", f->ordinal);
+  else snprintf(buf, n, "main");
+  return buf;
+}
+
+void vdx__frame_push_name(lua_State *L, const vdx_frame *f) {
+  char buf[VDX_FRAME_NAME];
+  lua_pushstring(L, vdx__frame_name(f, buf, sizeof buf));
+}
+
+vdx_frame *vdx__frame_named(lua_State *L, vdx_page *p, int idx) {
+  const char *s = lua_type(L, idx) == LUA_TSTRING ? lua_tostring(L, idx) : NULL;
+  if (s && strcmp(s, "main") == 0) return &p->frames[0];
+  if (s && s[0] == 'f' && s[1] >= '1' && s[1] <= '9' && !strchr(s, '_')) {
+    char *end;
+    long k = strtol(s + 1, &end, 10);
+    vdx_frame *f = *end == '\0' && k < 100000000L ? vdx__frame_by_ordinal(p, (int)k) : NULL;
+    if (f) return f;
+    if (*end == '\0') {
+      vdx__error_push(L, "FrameDetached", "there is no frame %s in this page "
+                      "(it was removed or navigated away)", s);
+      lua_pushstring(L, s);
+      lua_setfield(L, -2, "frame");
+      lua_error(L);
+    }
+  }
+  if (s && vdx__ref_parse(s, NULL)) return vdx__ref_frame(L, p, s);
+  vdx__error_raise(L, "InvalidArgument", "frame must be a frame's name, "
+                   "\"main\" or \"f<K>\" as page:frames() and refs say, or a "
+                   "ref (its frame); got %s", s ? s : luaL_typename(L, idx));
+  return NULL;
+}
+
 static vdx_frame *frame_add(vdx_page *p, const char *id, const char *parent,
                             const char *sid) {
   vdx_frame *f = vdx__frame_find(p, id);
@@ -102,7 +137,7 @@ static void on_context(lua_State *L, vdx_page *p, const char *sid, int params) {
     lua_getfield(L, -4, "id");
     vdx_frame *f = vdx__frame_find(p, lua_tostring(L, -2));
     if (f) {
-      f->ctx = (int)lua_tointeger(L, -1);
+      f->world = (int)lua_tointeger(L, -1);
       f->world_asked = 0;
       f->doc++;
       snprintf(f->sid, sizeof f->sid, "%s", sid);
@@ -115,8 +150,8 @@ static void on_context(lua_State *L, vdx_page *p, const char *sid, int params) {
 
 static void forget_contexts(vdx_page *p, const char *sid, int id) {
   for (int i = 0; i < p->nframes; i++)
-    if (strcmp(p->frames[i].sid, sid) == 0 && (id == 0 || p->frames[i].ctx == id)) {
-      p->frames[i].ctx = 0;
+    if (strcmp(p->frames[i].sid, sid) == 0 && (id == 0 || p->frames[i].world == id)) {
+      p->frames[i].world = 0;
       p->frames[i].world_asked = 0;
     }
 }
@@ -134,7 +169,7 @@ static void on_attached(lua_State *L, vdx_page *p, const char *sid, int params) 
     vdx_frame *f = frame_add(p, target, NULL, child);
     if (f) {
       snprintf(f->sid, sizeof f->sid, "%s", child);
-      f->ctx = 0;
+      f->world = 0;
       f->world_asked = 0;
     }
     vdx__frames_setup(L, p, child, VDX_SETUP_CHILD);
@@ -208,7 +243,7 @@ void vdx__frames_event(lua_State *L, vdx_page *p, const char *sid,
        * reported the frame's new context already (the two sessions' events
        * are not ordered): only a context of this session is gone. */
       vdx_frame *f = vdx__frame_find(p, lua_tostring(L, -2));
-      if (f && strcmp(f->sid, sid) == 0) f->ctx = 0;
+      if (f && strcmp(f->sid, sid) == 0) f->world = 0;
     } else if (lua_isstring(L, -2)) {
       frame_remove(L, p, lua_tostring(L, -2));
     }

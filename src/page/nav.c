@@ -189,7 +189,7 @@ static int on_binding(lua_State *L, nav *n, int params) {
   lua_getfield(L, params, "executionContextId");
   int ctx = (int)lua_tointeger(L, -1);
   lua_pop(L, 1);
-  if (f == NULL || f->ctx == 0 || f->ctx != ctx || !(n->life & VDX_LIFE_COMMIT)) return 0;
+  if (f == NULL || f->world == 0 || f->world != ctx || !(n->life & VDX_LIFE_COMMIT)) return 0;
   char *s = strdup(str_field(L, params, "payload"));
   if (s == NULL) return 0;
   free(n->read);

@@ -136,7 +136,7 @@ static void tag_done(void *data, lua_State *L, int ok) {
 /* Tags child frame f in its parent's bridge; returns a waiter or NULL. */
 static vdx_waiter *tag_frame(lua_State *L, vdx_page *p, vdx_frame *f) {
   vdx_frame *parent = vdx__frame_find(p, f->parent);
-  if (parent == NULL || parent->ctx == 0 || f->tagged_doc == parent->doc)
+  if (parent == NULL || parent->world == 0 || f->tagged_doc == parent->doc)
     return NULL;
   tagop *t = calloc(1, sizeof *t);
   if (t == NULL) return NULL;
@@ -199,7 +199,7 @@ static vdx_waiter *snapshot_frames(lua_State *L, vdx_page *p) {
     }
     /* A child frame that has no document yet must not hold up the page:
      * it gets a short wait and is then reported as unreadable. */
-    int wait = f->ordinal == root_frame ? timeout : (f->ctx ? 10000 : 3000);
+    int wait = f->ordinal == root_frame ? timeout : (f->world ? 10000 : 3000);
     if (wait > timeout) wait = timeout;
     vdx_waiter *w = vdx__bridge_call(L, p, f->id, "snapshot", -1, wait);
     join_add(L, j, w, f->ordinal + 1);
@@ -220,12 +220,16 @@ static int snapshot_k(lua_State *L, int status, lua_KContext ctx) {
   }
   int raw = lua_gettop(L);
   lua_createtable(L, 0, 2);
-  lua_pushinteger(L, root_ordinal(L));
+  vdx_frame *root = vdx__frame_by_ordinal(p, root_ordinal(L));
+  if (root) vdx__frame_push_name(L, root);
+  else lua_pushfstring(L, "f%d", root_ordinal(L));
   lua_setfield(L, -2, "root_frame");
   lua_newtable(L);
   lua_pushnil(L);
   while (lua_next(L, raw)) {
-    lua_pushinteger(L, lua_tointeger(L, -2) - 1);
+    lua_Integer ordinal = lua_tointeger(L, -2) - 1;
+    if (ordinal) lua_pushfstring(L, "f%I", ordinal);
+    else lua_pushliteral(L, "main");
     lua_insert(L, -2);
     lua_settable(L, -4);
   }
