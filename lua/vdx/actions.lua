@@ -5,7 +5,7 @@
 --
 --   page:bridge(method, args, {frame = name|ref, timeout_ms=})  a call in a frame's world
 --   page:input(events, {timeout_ms=})      Input.dispatch* calls, in order (vdx.input builds them)
---   page:frame_offset(ref, x, y, {timeout_ms=})  a frame's point in the top viewport
+--   page:frame_offset(frame, x, y, {timeout_ms=})  a frame's point in the top viewport
 --   page:mark() / page:settle(mark, {timeout_ms=}) / page:since(mark)  what an action caused
 --   page:set_input_files(ref, paths, {timeout_ms=})  the files of a file input
 --
@@ -53,12 +53,18 @@ end
 
 --- The typed target of an action: `{ ref = "f1_e7" }`, `{ description =
 -- "the Sign in button" }`, or a string, which must be a ref.  Raises
--- InvalidArgument (naming the ref grammar for a malformed ref).
+-- InvalidArgument (naming the ref grammar for a malformed ref).  A ref's
+-- target also names its frame (`frame = "f1"`): the ref is parsed here,
+-- once, and the calls of the action name the frame.
 function actions.target(t)
-  if type(t) == "string" then return { ref = vdx.check_ref(t) } end
+  if type(t) == "string" then
+    local ref, frame = vdx.check_ref(t)
+    return { ref = ref, frame = frame }
+  end
   if type(t) == "table" then
     if type(t.ref) == "string" and t.description == nil then
-      return { ref = vdx.check_ref(t.ref) }
+      local ref, frame = vdx.check_ref(t.ref)
+      return { ref = ref, frame = frame }
     end
     if type(t.description) == "string" and t.description ~= "" and t.ref == nil then
       return { description = t.description }
@@ -111,7 +117,7 @@ function actions.begin(page, opts)
     error(vdx.error("InvalidArgument", "option 'timeout_ms' must be an integer"), 3)
   end
   return setmetatable({ page = page, deadline = vdx.now() + timeout,
-    snapshot = opts.snapshot, mark = page:mark(), extra = {} }, Action)
+    snapshot = opts.snapshot, mark = page:mark(), extra = {}, frames = {} }, Action)
 end
 
 --- Milliseconds left before the action's deadline (at least 1).
@@ -125,7 +131,16 @@ function Action:call(ref, method, opts, ...)
   o.timeout = self:left()
   local args = { ref, ... }
   args[#args + 1] = o
-  return self.page:bridge(method, args, { frame = ref, timeout_ms = self:left() + 1000 })
+  return self.page:bridge(method, args, { frame = self.frames[ref] or ref, timeout_ms = self:left() + 1000 })
+end
+
+--- True when the page has a frame of that name (page:frames reads the
+-- core's frame table; nothing reaches the browser).
+function Action:has_frame(name)
+  for _, f in ipairs(self.page:frames()) do
+    if f.frame == name then return true end
+  end
+  return false
 end
 
 --- The ref of a target (see actions.target); a description goes through
@@ -133,11 +148,19 @@ end
 -- how it was found is reported as found_by.
 function Action:resolve(target)
   local t = actions.target(target)
-  if t.ref then return t.ref end
+  if t.ref then
+    if t.frame ~= "main" and not self:has_frame(t.frame) then
+      error(vdx.error("UnknownRef", ("ref %s is not known: its frame %s is gone"):format(t.ref, t.frame),
+        { ref = t.ref, frame = t.frame }), 0)
+    end
+    self.frames[t.ref] = t.frame
+    return t.ref
+  end
   local r = self.page:bridge("findByDescription", { t.description },
     { frame = "main", timeout_ms = self:left() + 1000 })
   if type(r.miss) == "table" then error(nomatch_error(r.miss), 0) end
   self.extra.found_by = r.by
+  self.frames[r.ref] = "main"
   return r.ref
 end
 
@@ -148,7 +171,7 @@ end
 function Action:point(ref, position)
   local p = self:call(ref, "actionPoint", { position = position })
   if type(p.covered) == "table" then error(covered_error(ref, p.covered), 0) end
-  local o = self.page:frame_offset(ref, p.x, p.y, { timeout_ms = self:left() })
+  local o = self.page:frame_offset(self.frames[ref] or ref, p.x, p.y, { timeout_ms = self:left() })
   if type(o.covered) == "table" then error(covered_error(ref, o.covered), 0) end
   return o.x, o.y
 end

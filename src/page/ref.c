@@ -88,13 +88,18 @@ static int l_is_ref(lua_State *L) {
   return 2;
 }
 
-/* vdx.check_ref(s) -> s: raises InvalidArgument naming the grammar when s
- * is not a well-formed ref. */
+/* vdx.check_ref(s) -> s, frame: s and the name of its frame ("main",
+ * "f1"); raises InvalidArgument naming the grammar when s is not a
+ * well-formed ref.  The actions parse a ref here once and then name its
+ * frame by that name. */
 static int l_check_ref(lua_State *L) {
   const char *s = luaL_checkstring(L, 1);
-  if (!vdx__ref_parse(s, NULL)) return vdx__ref_raise_malformed(L, s);
+  int ordinal = 0;
+  if (!vdx__ref_parse(s, &ordinal)) return vdx__ref_raise_malformed(L, s);
   lua_settop(L, 1);
-  return 1;
+  if (ordinal) lua_pushfstring(L, "f%d", ordinal);
+  else lua_pushliteral(L, "main");
+  return 2;
 }
 
 void vdx__ref_open(lua_State *L) {
