@@ -321,8 +321,9 @@ function Actor:scoped(spec)
   return spec
 end
 
--- The frame ordinal of the iframe titled title (from the snapshot), or nil.
-function Actor:frame_ordinal(title, text)
+-- The name ("f3") of the frame of the iframe titled title (from the
+-- snapshot), or nil.
+function Actor:frame_named(title, text)
   text = text or self.page:snapshot { budget_tokens = 50000 }.text
   local lines = {}
   for line in text:gmatch("[^\n]+") do lines[#lines + 1] = line end
@@ -332,22 +333,23 @@ function Actor:frame_ordinal(title, text)
       for j = i + 1, #lines do
         local ind2 = lines[j]:match("^(%s*)")
         if #ind2 <= #indent then break end
-        local ord = lines[j]:match("%[ref=f(%d+)_e%d+%]")
-        if ord then return math.tointeger(tonumber(ord)) end
+        local name = lines[j]:match("%[ref=(f%d+)_e%d+%]")
+        if name then return name end
       end
     end
   end
   return nil
 end
 
--- The frame option of locator_count for spec (nil: the main frame).
+-- The frame option of locator_count for spec (nil: the main frame): the
+-- name of the frame of the iframe spec.frame titles.
 function Actor:frame_of(spec)
   if not spec.frame then return nil end
-  local ord = self:frame_ordinal(spec.frame)
-  if not ord then
+  local name = self:frame_named(spec.frame)
+  if not name then
     return nil, "the frame titled \"" .. spec.frame .. "\" is not on the page (or has nothing to act on yet)"
   end
-  return ord
+  return name
 end
 
 function Actor:timeout(opts)

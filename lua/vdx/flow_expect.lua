@@ -118,7 +118,7 @@ function M.install(Actor, h)
     return true
   end
 
-  -- The expression and frame ordinal of an expectation's target.
+  -- The expression and frame name of an expectation's target.
   function Actor:expect_target(args, nvalues, what)
     local spec, values, opts = parse(args, nvalues, what)
     spec = self:scoped(spec)
