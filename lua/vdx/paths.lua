@@ -10,6 +10,8 @@
 --   replaces an existing file.
 -- * `allow_file_urls` (--allow-file-urls): `file:` URLs are refused
 --   unless it is set.
+local errors = require "vdx.errors"
+
 local paths = {}
 
 local function shell_quote(s)
@@ -54,7 +56,9 @@ end
 -- With opts.absolute, an absolute path inside root is accepted too.
 function paths.checker(root, opts)
   local real_root = paths.realpath(root)
-  if not real_root then error("workspace: the root " .. tostring(root) .. " does not exist", 2) end
+  if not real_root then
+    errors.misuse("workspace: the root " .. tostring(root) .. " does not exist", 2, { field = "workspace", file = root })
+  end
   local absolute = opts and opts.absolute
   return function(path)
     path = path or "."
