@@ -57,6 +57,18 @@ describe("misuse of the Lua layer #unit", function()
     misuse_at(line + 1, text, function() require("vdx.luv").install({}) end)
   end)
 
+  it("a path or URL an agent gave is refused as an InvalidArgument without a position", function()
+    local policy = require("vdx.paths").new {}
+    local err = helpers.error_of(policy.read_path, policy, "")
+    assert.is_true(vdx.is_error(err, "InvalidArgument"), tostring(err))
+    assert.equal("a file path must be a non-empty string", err.message)
+    assert.equal("paths", err.field)
+    err = helpers.error_of(policy.check_url, policy, "file:///etc/passwd")
+    assert.is_true(vdx.is_error(err, "InvalidArgument"), tostring(err))
+    assert.matches("^file: URLs are refused: ", err.message)
+    assert.equal("file:///etc/passwd", err.url)
+  end)
+
   it("errors.misuse: level 0 adds no position; fields are copied", function()
     local err = helpers.error_of(errors.misuse, "m", 0, { field = "f", file = "a.txt" })
     assert.is_true(vdx.is_error(err, "InvalidArgument"))
