@@ -209,9 +209,10 @@ describe("host adapters #unit", function()
       require("vdx.cqueues").install()
     end)
     vdx.set_host(nil)
-    assert.matches("the first adapter is already installed", err)
+    assert.is_true(vdx.is_error(err, "InvalidArgument"), tostring(err))
+    assert.matches("the first adapter is already installed", err.message)
     assert.matches("uv must be the luv module", helpers.error_of(
-      require("vdx.luv").install, {}))
+      require("vdx.luv").install, {}).message)
   end)
   it("loads the C half alone as vdx.core, and says what is missing when require 'vdx' finds only vdx.so", function()
     if cannot_host(true) then return end

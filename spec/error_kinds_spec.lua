@@ -7,7 +7,7 @@ local errors = require "vdx.errors"
 describe("error kinds #unit", function()
   local layers = {
     { name = "C", list = (sites.c()), min = 60, known = { "BrowserNotFound", "MessageTooLarge", "PageCrashed" } },
-    { name = "Lua", list = sites.lua(), min = 40, known = { "EvaluateRefused", "TargetNotFound", "RoleUnknown" } },
+    { name = "Lua", list = sites.lua(), min = 70, known = { "EvaluateRefused", "TargetNotFound", "RoleUnknown" } },
     { name = "JavaScript", list = sites.js(), min = 35, known = { "NotSlider", "LocatorSyntax", "InvalidArgument" } },
   }
 
@@ -42,6 +42,23 @@ describe("error kinds #unit", function()
     assert.equal(3, raisers.bc_fail)
     assert.equal(3, raisers.vdx__nav_fail)
     assert.equal(4, raisers.vdx__conn_fail_session)
+  end)
+
+  it("counts a call of errors.misuse as an InvalidArgument, not its definition", function()
+    local def, n = nil, 0
+    for l in io.lines("lua/vdx/errors.lua") do
+      n = n + 1
+      if l:find("^function errors%.misuse%(") then def = n end
+    end
+    local at = {}
+    for _, s in ipairs(sites.lua()) do
+      local key = s.file:gsub("^%./", "") .. ":" .. s.kind
+      at[key] = (at[key] or 0) + 1
+      assert.is_false(s.file:find("errors.lua", 1, true) ~= nil and s.line == def, "the definition counted")
+    end
+    assert.is_number(def)
+    assert.equal(1, at["lua/vdx/luv.lua:InvalidArgument"])
+    assert.equal(2, at["lua/vdx/copas.lua:InvalidArgument"])
   end)
 
   it("knows each kind by one name", function()

@@ -9,7 +9,8 @@
 -- too); every string literal shaped like a kind among its arguments
 -- counts (both sides of `closed ? "BrowserClosed" : "PageClosed"`).
 -- Lua: vdx.error("Kind", …), a table constructor's `type = "Kind"` (or
--- `type = x or "Kind"`) and the flow helper fail("Kind", …).
+-- `type = x or "Kind"`), the flow helper fail("Kind", …) and a call of
+-- errors.misuse(…) (InvalidArgument, as vdx__misuse in C).
 -- JavaScript: bridgeError('Kind', …) (with the values of an UPPER_CASE
 -- table its first argument indexes), badArgument(…) and checkKeys(…) (both
 -- InvalidArgument) and the `error: 'Kind'` answers of describe().
@@ -168,6 +169,9 @@ function sites.lua(root)
     local s = strip_lua_comments(read(path))
     for pos, k in s:gmatch("()vdx%.error%(%s*[\"']([%w_]+)[\"']") do add(list, k, path, s, pos, "Lua") end
     for pos, k in s:gmatch("()%f[%w_]fail%(%s*[\"']([%w_]+)[\"']") do add(list, k, path, s, pos, "Lua") end
+    for pos in s:gmatch("()%f[%w_]misuse%s*%(") do
+      if not s:sub(pos - 24, pos - 1):find("function%s+[%w_.:]*$") then add(list, "InvalidArgument", path, s, pos, "Lua") end
+    end
     for pos, k in s:gmatch("()%f[%w_]type%s*=%s*[\"']([%w_]+)[\"']") do
       if k:match(KIND) then add(list, k, path, s, pos, "Lua") end
     end

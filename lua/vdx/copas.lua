@@ -16,6 +16,7 @@
 -- own, such as Debian's copas 1.x.
 local vdx = require "vdx"
 local host = require "vdx.host"
+local errors = require "vdx.errors"
 
 local M = {}
 
@@ -28,8 +29,8 @@ local function reading_set(copas)
     if name == nil then break end
     if name == "_reading" then return value end
   end
-  error(("vdx.copas: cannot find the reading set of %s; this adapter knows "
-         .. "copas 1.x"):format(tostring(copas._VERSION)), 3)
+  errors.misuse(("vdx.copas: cannot find the reading set of %s; this adapter knows "
+                 .. "copas 1.x"):format(tostring(copas._VERSION)), 3)
 end
 
 -- The object the pump waits on: copas's select asks it for its fd.
@@ -67,8 +68,8 @@ end
 -- tasks and servers progress while no thread waits.
 function M.install(copas)
   if type(copas) ~= "table" or type(copas.addthread) ~= "function" then
-    error("vdx.copas.install(copas): copas must be the copas module "
-          .. "(require 'copas')", 2)
+    errors.misuse("vdx.copas.install(copas): copas must be the copas module "
+                  .. "(require 'copas')", 2)
   end
   local reading = reading_set(copas)
   local waitable = setmetatable({}, Waitable)

@@ -17,6 +17,7 @@
 -- (vdx.spawn) and servers (vdx.serve) progress while no coroutine waits.
 local vdx = require "vdx"
 local host = require "vdx.host"
+local errors = require "vdx.errors"
 
 local M = {}
 
@@ -27,8 +28,8 @@ local M = {}
 function M.install(cq)
   local cqueues = require "cqueues"
   if cq ~= nil and not (cqueues.type and cqueues.type(cq) == "controller") then
-    error("vdx.cqueues.install([cq]): cq must be a cqueues controller "
-          .. "(cqueues.new())", 2)
+    errors.misuse("vdx.cqueues.install([cq]): cq must be a cqueues controller "
+                  .. "(cqueues.new())", 2)
   end
   local stop = cq and require("cqueues.condition").new()
   local self = host.install("cqueues", function() cqueues.poll(vdx) end,

@@ -380,6 +380,26 @@ local function fact_text(v)
   return s
 end
 
+--- errors.misuse(message [, level [, fields]]): raises misuse of the Lua
+-- layer as a typed error, vdx.error("InvalidArgument", where .. message,
+-- fields), and never returns.  `where` is the "chunk:line: " that
+-- error(message, level) would put in front: level 1 (the default) is the
+-- function that calls errors.misuse, 2 its caller, and so on; level 0
+-- adds no position.  So the author of a script or tool file still reads
+-- the line of the bad call.  The caller must not tail-call it (`return
+-- errors.misuse(…)` drops the caller's frame and shifts the level).  It
+-- requires vdx.core (the C primitives, which need no Lua file) when it
+-- runs, so any module of lua/vdx/ may require vdx.errors without a cycle.
+function errors.misuse(message, level, fields)
+  level = level or 1
+  local where = ""
+  if level > 0 then
+    local info = debug.getinfo(level + 1, "Sl")
+    if info and info.currentline > 0 then where = info.short_src .. ":" .. info.currentline .. ": " end
+  end
+  error(require("vdx.core").error("InvalidArgument", where .. message, fields), 0)
+end
+
 --- Normalizes anything raised into a typed error table {type=, message=, …}:
 -- typed errors pass through, strings and other values become type "Error".
 function errors.normalize(err)

@@ -56,7 +56,8 @@ local OPTION_KEYS = {
 function flow.configure(opts)
   for k, v in pairs(opts or {}) do
     if not OPTION_KEYS[k] then
-      error(("flow.configure: unknown option '%s' (known: %s)"):format(tostring(k), key_list(OPTION_KEYS)), 2)
+      errors.misuse(("flow.configure: unknown option '%s' (known: %s)"):format(tostring(k), key_list(OPTION_KEYS)), 2,
+        { field = tostring(k) })
     end
     flow.options[k] = v
   end
@@ -141,7 +142,8 @@ function Flow:role(name, spec)
   spec = spec or {}
   for k in pairs(spec) do
     if not ROLE_KEYS[k] then
-      error(("f:role: unknown key '%s' (known: %s)"):format(tostring(k), key_list(ROLE_KEYS)), 2)
+      errors.misuse(("f:role: unknown key '%s' (known: %s)"):format(tostring(k), key_list(ROLE_KEYS)), 2,
+        { field = tostring(k) })
     end
   end
   local r = self.manager:add { name = name, auth = spec.auth, endpoint = spec.endpoint or self.opts.endpoint,
@@ -154,7 +156,7 @@ end
 --- The absolute URL of a path under base_url.
 function Flow:url(path)
   if path:match("^%a[%w+.-]*:") then return path end
-  if not self.base_url then error("flow: a relative URL needs base_url", 3) end
+  if not self.base_url then errors.misuse("flow: a relative URL needs base_url", 3, { url = path }) end
   return (self.base_url:gsub("/$", "")) .. (path:sub(1, 1) == "/" and "" or "/") .. path
 end
 
@@ -492,7 +494,8 @@ function flow.run(opts, fn)
   for k, v in pairs(flow.options) do o[k] = v end
   for k, v in pairs(opts or {}) do
     if not OPTION_KEYS[k] then
-      error(("flow.run: unknown option '%s' (known: %s)"):format(tostring(k), key_list(OPTION_KEYS)), 2)
+      errors.misuse(("flow.run: unknown option '%s' (known: %s)"):format(tostring(k), key_list(OPTION_KEYS)), 2,
+        { field = tostring(k) })
     end
     o[k] = v
   end

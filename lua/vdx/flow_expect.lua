@@ -4,6 +4,7 @@
 -- recorded with the web-first Playwright assertion that matches it.
 local vdx = require "vdx"
 local locator = require "vdx.flow_locator"
+local errors = require "vdx.errors"
 
 local M = {}
 
@@ -157,7 +158,7 @@ function M.install(Actor, h)
   --- Expects the number of elements the target matches.
   function Actor:expect_count(...)
     local expr, v, opts, frame_title = self:expect_target(table.pack(...), 1, "expect_count")
-    local n = math.tointeger(v[1]) or error("expect_count: the count must be an integer", 2)
+    local n = math.tointeger(v[1]) or errors.misuse("expect_count: the count must be an integer", 2)
     local spec = { frame = frame_title }
     return self:poll(("%s matches %d elements"):format(expr, n), opts, function()
       local frame = self:frame_of(spec)

@@ -7,6 +7,7 @@
 -- a bare ref: role and name first, then scoped to a test id (filtered by a
 -- text of the container when the test id repeats), `.nth()` last.
 local vdx = require "vdx"
+local errors = require "vdx.errors"
 
 local locator = {}
 
@@ -50,14 +51,14 @@ function locator.base(spec)
   elseif spec.test_id then return "getByTestId(" .. q(spec.test_id) .. ")"
   elseif spec.css then return "locator(" .. q(spec.css) .. ")"
   end
-  error("flow: a target needs role, label, placeholder, text, test_id, css or a ref", 3)
+  errors.misuse("flow: a target needs role, label, placeholder, text, test_id, css or a ref", 3)
 end
 
 --- The container locator of a `within` value: a test id string, or
 -- { test_id= | css= | role=, name=, text= } (text filters with hasText).
 function locator.scope(within)
   if type(within) == "string" then within = { test_id = within } end
-  if type(within) ~= "table" then error("flow: within must be a test id or a table", 3) end
+  if type(within) ~= "table" then errors.misuse("flow: within must be a test id or a table", 3, { field = "within" }) end
   local c
   if within.test_id then c = "getByTestId(" .. q(within.test_id) .. ")"
   elseif within.css then c = "locator(" .. q(within.css) .. ")"

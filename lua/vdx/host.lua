@@ -2,6 +2,7 @@
 -- (vdx.luv, vdx.cqueues, vdx.copas) share: one adapter at a time, and a
 -- handle whose :close() uninstalls it.
 local vdx = require "vdx"
+local errors = require "vdx.errors"
 
 local host = {}
 
@@ -14,8 +15,8 @@ Handle.__index = Handle
 -- the adapter's install when another adapter is installed.
 function host.install(name, wait, on_close)
   if vdx.host() then
-    error(("vdx.%s.install: the %s adapter is already installed; close it "
-           .. "first"):format(name, vdx.host()), 3)
+    errors.misuse(("vdx.%s.install: the %s adapter is already installed; close it "
+                   .. "first"):format(name, vdx.host()), 3)
   end
   vdx.set_host { name = name, wait = wait }
   return setmetatable({ closed = false, on_close = on_close }, Handle)

@@ -18,6 +18,7 @@
 -- luv callback-driven coroutine.
 local vdx = require "vdx"
 local host = require "vdx.host"
+local errors = require "vdx.errors"
 
 local M = {}
 
@@ -62,7 +63,7 @@ end
 -- again).  Raises when another host adapter is installed or uv is not luv.
 function M.install(uv)
   if type(uv) ~= "table" or type(uv.new_poll) ~= "function" then
-    error("vdx.luv.install(uv): uv must be the luv module (require 'luv')", 2)
+    errors.misuse("vdx.luv.install(uv): uv must be the luv module (require 'luv')", 2)
   end
   local self
   self = host.install("luv", function()

@@ -168,7 +168,7 @@ function M.main(args)
   local policy_ok, policy = pcall(require("vdx.paths").new, { workspace = o.workspace, output = o.output_dir,
     allow_file_urls = o.allow_file_urls })
   if not policy_ok then
-    io.stderr:write("vdxlua mcp: --workspace: ", tostring(policy), "\n")
+    io.stderr:write("vdxlua mcp: --workspace: ", tostring(vdx.is_error(policy) and policy.message or policy), "\n")
     return 2
   end
   local server = mcp.new { registry = reg, roles = mgr, skills = skill_list, log = log, paths = policy,

@@ -10,6 +10,8 @@
 --   replaces an existing file.
 -- * `allow_file_urls` (--allow-file-urls): `file:` URLs are refused
 --   unless it is set.
+local errors = require "vdx.errors"
+
 local paths = {}
 
 local function shell_quote(s)
@@ -27,7 +29,7 @@ function paths.realpath(p)
 end
 
 local function refuse(msg, path, field)
-  error({ type = "InvalidArgument", message = msg, field = field or "path", file = path }, 0)
+  errors.misuse(msg, 0, { field = field or "path", file = path })
 end
 
 -- The parts of a relative path, with "." dropped and ".." applied; raises
@@ -54,7 +56,9 @@ end
 -- With opts.absolute, an absolute path inside root is accepted too.
 function paths.checker(root, opts)
   local real_root = paths.realpath(root)
-  if not real_root then error("workspace: the root " .. tostring(root) .. " does not exist", 2) end
+  if not real_root then
+    errors.misuse("workspace: the root " .. tostring(root) .. " does not exist", 2, { field = "workspace", file = root })
+  end
   local absolute = opts and opts.absolute
   return function(path)
     path = path or "."
@@ -105,9 +109,9 @@ function Policy:check_url(url)
     lower = (tostring(url):match("^%s*[%a][%w+.-]*:%s*([%a][%w+.-]*):") or ""):lower()
   end
   if (lower == "file" or lower == "filesystem") and not self.allow_file_urls then
-    error({ type = "InvalidArgument", field = "url", url = url, message = "file: URLs are refused: they "
-      .. "would show local files to the page and the agent.  Serve the files over http (for example "
-      .. "vdx.serve), or restart vdxlua mcp with --allow-file-urls if local files are meant to be opened" }, 0)
+    errors.misuse("file: URLs are refused: they would show local files to the page and the agent.  Serve the "
+      .. "files over http (for example vdx.serve), or restart vdxlua mcp with --allow-file-urls if local files "
+      .. "are meant to be opened", 0, { field = "url", url = url })
   end
   return url
 end
@@ -127,8 +131,8 @@ function Policy:output_dir()
   os.execute("mkdir -p -- " .. shell_quote(self.output))
   real = paths.realpath(self.output)
   if not real then
-    error({ type = "InvalidArgument", field = "filename", file = self.output,
-      message = "cannot create the output folder " .. self.output .. "; pass --output-dir with a writable folder" }, 0)
+    errors.misuse("cannot create the output folder " .. self.output .. "; pass --output-dir with a writable folder",
+      0, { field = "filename", file = self.output })
   end
   return real
 end

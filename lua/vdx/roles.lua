@@ -34,10 +34,10 @@ end
 -- added becomes the current one.  Raises on misuse (unknown keys, bad name).
 function Manager:add(spec)
   for k in pairs(spec) do
-    if not ROLE_KEYS[k] then error("role: unknown key '" .. tostring(k) .. "'", 2) end
+    if not ROLE_KEYS[k] then errors.misuse("role: unknown key '" .. tostring(k) .. "'", 2, { field = tostring(k) }) end
   end
   if type(spec.name) ~= "string" or not spec.name:match("^[%w_%-%.]+$") then
-    error("role: name must be letters, digits, '_', '-' or '.'", 2)
+    errors.misuse("role: name must be letters, digits, '_', '-' or '.'", 2, { field = "name" })
   end
   local r = self.byname[spec.name]
   if not r then

@@ -22,27 +22,28 @@ end
 local ANNOTATIONS = { readOnlyHint = true, destructiveHint = true, idempotentHint = true,
   openWorldHint = true, title = true }
 
--- Raises a misuse error naming the tool and the problem.
-local function check_def(def)
-  if type(def) ~= "table" then error("a tool must be a table", 3) end
+-- Raises InvalidArgument naming the tool and the problem, at the line
+-- `level` levels above check_def (as for error()).
+local function check_def(def, level)
+  if type(def) ~= "table" then errors.misuse("a tool must be a table", level) end
   if type(def.name) ~= "string" or not def.name:match("^[%w_%-%.]+$") or #def.name > 128 then
-    error("a tool needs a name made of letters, digits, '_', '-' or '.'", 3)
+    errors.misuse("a tool needs a name made of letters, digits, '_', '-' or '.'", level)
   end
-  if type(def.run) ~= "function" then error("tool " .. def.name .. ": run must be a function", 3) end
+  if type(def.run) ~= "function" then errors.misuse("tool " .. def.name .. ": run must be a function", level) end
   if type(def.description) ~= "string" then
-    error("tool " .. def.name .. ": description must be a string", 3)
+    errors.misuse("tool " .. def.name .. ": description must be a string", level)
   end
   if def.input ~= nil and (type(def.input) ~= "table" or def.input.type ~= "object") then
-    error("tool " .. def.name .. ": input must be a JSON Schema with type = \"object\"", 3)
+    errors.misuse("tool " .. def.name .. ": input must be a JSON Schema with type = \"object\"", level)
   end
   for k in pairs(def.annotations or {}) do
-    if not ANNOTATIONS[k] then error("tool " .. def.name .. ": unknown annotation " .. tostring(k), 3) end
+    if not ANNOTATIONS[k] then errors.misuse("tool " .. def.name .. ": unknown annotation " .. tostring(k), level) end
   end
 end
 
 --- Adds (or replaces) a tool; returns it.  Raises on a malformed tool.
 function Registry:register(def)
-  check_def(def)
+  check_def(def, 3)
   def.input = def.input or { type = "object", properties = {} }
   if def.input.additionalProperties == nil then def.input.additionalProperties = false end
   if not self.byname[def.name] then self.order[#self.order + 1] = def.name end
@@ -175,7 +176,13 @@ end
 function Registry:load_source(code, chunkname, file, extra_env)
   local added = {}
   local env = setmetatable({}, { __index = _G })
-  env.register = function(def) self:register(def) added[#added + 1] = def.name return def end
+  -- A malformed tool is reported at the line of the tool file that registers it.
+  env.register = function(def)
+    check_def(def, 3)
+    self:register(def)
+    added[#added + 1] = def.name
+    return def
+  end
   env.tools = self
   for k, v in pairs(extra_env or {}) do env[k] = v end
   local chunk, err = load(code, chunkname, "t", env)
