@@ -28,7 +28,7 @@ export const WARM_ELEMENTS = 300;
 // budget of 12,000 tokens, at four characters a token.
 const WARM_CHARS = 48000;
 // What each piece walks: the options of the host's own snapshot calls
-// (src/page/snapshot.c), so the same code paths warm up.
+// (lua/vdx/snapshot.lua builds them), so the same code paths warm up.
 const FULL = { maxOptions: 10, maxChars: WARM_CHARS, fromLine: 0 };
 const PIECES = [{ maxElements: WARM_ELEMENTS }, FULL, FULL, FULL];
 // The pieces after the first two wait this long first: a script that asks
