@@ -22,6 +22,7 @@ snapshot.CHARS_PER_TOKEN = 4
 
 -- Where a child frame's text goes in its parent's, as the bridge writes it.
 local PLACEHOLDER = "\1frame:"
+local PLACEHOLDER_LINE = "^( *)" .. PLACEHOLDER .. "(.+)$"
 
 -- Frames nested deeper than this are not spliced (a loop guard).
 local MAX_NESTING = 32
@@ -76,8 +77,17 @@ function Stitch:warn(text) self.warnings[#self.warnings + 1] = text end
 
 -- Appends text, indenting every line and splicing frame placeholders.
 function Stitch:text(text, indent)
+  local lines = self.lines
+  if not text:find(PLACEHOLDER, 1, true) then -- no frame in it: lines as they are
+    if indent == "" then
+      for line in text:gmatch("[^\n]+") do lines[#lines + 1] = line end
+    else
+      for line in text:gmatch("[^\n]+") do lines[#lines + 1] = indent .. line end
+    end
+    return
+  end
   for line in text:gmatch("[^\n]+") do
-    local lead, key = line:match("^( *)" .. PLACEHOLDER .. "(.+)$")
+    local lead, key = line:match(PLACEHOLDER_LINE)
     if not lead then
       self.lines[#self.lines + 1] = indent .. line
     elseif key:match("^f%d+$") then
