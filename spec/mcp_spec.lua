@@ -347,6 +347,26 @@ describe("vdxlua mcp", function()
       assert.matches("^✅ Unique: matches exactly 1 element", vl.content[1].text)
       local amb = call("browser_verify_locator", { locator = 'getByRole("button", { name: "Add to Cart" })' })
       assert.matches("^⚠️ Ambiguous: matches 2 elements", amb.content[1].text)
+      assert.matches('\n1%. button "Add to Cart" <button> %[ref=e%d+%]\n2%. button "Add to Cart" <button> %[ref=e%d+%]$',
+        amb.content[1].text)
+      -- Matches an agent cannot act on have no ref (headings, containers):
+      -- they are listed all the same, never a crash.
+      local heads = call("browser_verify_locator", { locator = 'getByRole("heading")' })
+      assert.is_nil(heads.isError, client.text({ result = heads }))
+      assert.equal('⚠️ Ambiguous: matches 3 elements; scope it to a container or filter it\n'
+        .. 'Locator: getByRole("heading")\n'
+        .. '1. heading "Shop" <h1> (no ref)\n2. heading "iPhone 15 Pro" <h2> (no ref)\n3. heading "Pixel 9" <h2> (no ref)',
+        heads.content[1].text)
+      assert.equal(3, heads.structuredContent.count)
+      assert.same({ role = "heading", name = "Pixel 9", tag = "h2", text = "Pixel 9", visible = true, ref = cjson.null },
+        heads.structuredContent.matches[3])
+      local cards = call("browser_verify_locator", { locator = 'getByTestId("product-card")' })
+      assert.is_nil(cards.isError, client.text({ result = cards }))
+      -- The text is the one filter({ hasText }) matches (Playwright's element text).
+      assert.matches('\n1%. generic <div> text "iPhone 15 ProAdd to Cart" %(no ref%)\n', cards.content[1].text)
+      local none = call("browser_verify_locator", { locator = 'getByText("Nowhere to be found")' })
+      assert.equal('❌ Matches no element\nLocator: getByText("Nowhere to be found")', none.content[1].text)
+      assert.same({}, none.structuredContent.matches)   -- written [] on the wire (json.array)
       -- browser_evaluate on an element: the function gets the element,
       -- acting sources are refused, a thrown error is a JavaScriptError.
       local ev = call("browser_evaluate", { ref = ref,

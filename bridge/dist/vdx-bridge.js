@@ -4093,14 +4093,35 @@
   // src/locator.js
   function locatorCount(env, expr, options2) {
     const opts = options2 || {};
-    checkKeys(opts, ["max_refs"], "locatorCount");
+    checkKeys(opts, ["max_refs", "details"], "locatorCount");
     const max = intOption(opts, "max_refs", 50, 0, "locatorCount");
+    const details = intOption(opts, "details", 0, 0, "locatorCount");
     const chain = parseLocator(expr);
     const ev = new Evaluator();
     const found = ev.chain(chain, document);
     const refs = [];
-    for (let i = 0; i < found.length && i < max; i++) refs.push(refFor(ev.ctx, env.refs, found[i]));
-    return { count: found.length, refs };
+    for (let i = 0; i < found.length && i < Math.max(max, details); i++) {
+      refs.push(refFor(ev.ctx, env.refs, found[i]));
+    }
+    const out = { count: found.length, refs: refs.slice(0, max) };
+    if (details > 0) {
+      out.matches = [];
+      for (let i = 0; i < found.length && i < details; i++) out.matches.push(describeMatch(ev, found[i], refs[i]));
+    }
+    return out;
+  }
+  var MATCH_TEXT = 80;
+  function describeMatch(ev, el, ref) {
+    const role = getRole(el);
+    const text = ev.texts.get(el).normalized;
+    return {
+      role: role ? ariaRoleName(el, role) : null,
+      name: accessibleName(ev.ctx, el, role, false, true),
+      tag: localName(el),
+      text: text.length > MATCH_TEXT ? text.slice(0, MATCH_TEXT) + "\u2026" : text,
+      visible: isVisible2(el),
+      ref: ref === void 0 ? null : ref
+    };
   }
   function evaluateChain(ev, chain) {
     return ev.chain(chain, document);

@@ -23,27 +23,53 @@ import * as X from './extra-natives.js';
 import { bridgeError, checkKeys } from './errors.js';
 import { idRefs, normalize } from './dom.js';
 import { parseLocator } from './locparse.js';
+import { ariaRoleName } from './roles.js';
 import {
   Ctx, TextCache, accessibleName, getRole, headingLevel, intOption, isHiddenForAria, refFor, skipsText,
 } from './facts.js';
 
-// { count, refs }: the number of elements the expression matches and, for
-// the first max_refs of them, their refs (null for elements an agent
-// cannot act on).
+// { count, refs, matches }: the number of elements the expression
+// matches and, for the first max_refs of them, their refs (null for
+// elements an agent cannot act on); with details = N, the first N matches
+// described as { role, name, tag, text, visible, ref }, so a caller can
+// tell apart matches that have no ref (assertion targets, containers).
 export function locatorCount(env, expr, options) {
   const opts = options || {};
-  checkKeys(opts, ['max_refs'], 'locatorCount');
+  checkKeys(opts, ['max_refs', 'details'], 'locatorCount');
   const max = intOption(opts, 'max_refs', 50, 0, 'locatorCount');
+  const details = intOption(opts, 'details', 0, 0, 'locatorCount');
   const chain = parseLocator(expr);
   const ev = new Evaluator();
   const found = ev.chain(chain, document);
   const refs = [];
-  for (let i = 0; i < found.length && i < max; i++) refs.push(refFor(ev.ctx, env.refs, found[i]));
-  return { count: found.length, refs };
+  for (let i = 0; i < found.length && i < Math.max(max, details); i++) {
+    refs.push(refFor(ev.ctx, env.refs, found[i]));
+  }
+  const out = { count: found.length, refs: refs.slice(0, max) };
+  if (details > 0) {
+    out.matches = [];
+    for (let i = 0; i < found.length && i < details; i++) out.matches.push(describeMatch(ev, found[i], refs[i]));
+  }
+  return out;
 }
 
-// The elements a parsed chain matches in the document, with the caches
-// of ev (an Evaluator) shared across calls.
+const MATCH_TEXT = 80;
+
+// What a match is, for a reader: its ARIA role and name, tag, the start of
+// its text, whether Playwright would call it visible, and its ref or null.
+function describeMatch(ev, el, ref) {
+  const role = getRole(el);
+  const text = ev.texts.get(el).normalized;
+  return {
+    role: role ? ariaRoleName(el, role) : null,
+    name: accessibleName(ev.ctx, el, role, false, true),
+    tag: N.localName(el),
+    text: text.length > MATCH_TEXT ? text.slice(0, MATCH_TEXT) + '\u2026' : text,
+    visible: isVisible(el),
+    ref: ref === undefined ? null : ref,
+  };
+}
+
 export function evaluateChain(ev, chain) {
   return ev.chain(chain, document);
 }

@@ -96,20 +96,30 @@ static vdx_frame *opt_frame(lua_State *L, vdx_page *p, int idx) {
 }
 
 /*
- * page:locator_count(expr [, {frame=}]) -> { count = n, refs = {…} }:
- * evaluates a Playwright locator expression with Playwright's matching
- * semantics against the live page.  An expression that cannot be parsed
+ * page:locator_count(expr [, {frame=, details=}]) -> { count = n, refs =
+ * {…}, matches = {…} }: evaluates a Playwright locator expression with
+ * Playwright's matching semantics against the live page.  refs holds the
+ * first 50 matches' refs (null for one an agent cannot act on); with
+ * details = N, matches describes the first N: {role, name, tag, text,
+ * visible, ref}.  An expression that cannot be parsed
  * raises LocatorSyntax pointing at the offending column.
  */
 static int page_locator_count(lua_State *L) {
-  static const char *const known[] = {"frame", "timeout_ms", NULL};
+  static const char *const known[] = {"frame", "timeout_ms", "details", NULL};
   vdx_page *p = vdx__check_open_page(L, 1);
   luaL_checkstring(L, 2);
   vdx__check_opts(L, 3, known);
   lua_settop(L, 3);
   vdx_frame *f = opt_frame(L, p, 3);
   int t = opt_timeout(L, 3);
+  lua_Integer details = lua_istable(L, 3) ? vdx__opt_int(L, 3, "details", 0) : 0;
   push_args(L, 2, 2);
+  if (details > 0) {                /* the bridge's options: { details = n } */
+    lua_createtable(L, 0, 1);
+    lua_pushinteger(L, details);
+    lua_setfield(L, -2, "details");
+    lua_rawseti(L, -2, 2);
+  }
   vdx_waiter *w = vdx__bridge_call(L, p, f->id, "locatorCount", -1, t);
   if (w == NULL) return luaL_error(L, "out of memory");
   lua_settop(L, 1);

@@ -3,6 +3,7 @@
 -- checks and read_html.  Each answers compact text for the model and the
 -- same facts as structuredContent for programs.
 local errors = require "vdx.errors"
+local json = require "vdx.json"
 local snapshot = require "vdx.snapshot"
 local util = require "vdx.builtin.util"
 
@@ -18,6 +19,25 @@ end
 -- How the truncation notice of browser_snapshot names a call of itself.
 local function tool_call(option, value)
   return ("browser_snapshot(%s=%s)"):format(option, value)
+end
+
+-- How many matches browser_verify_locator lists.
+local MATCHES_SHOWN = 10
+
+-- One listed match: `1. button "Add to Cart" <button> [ref=e3]`, with its
+-- text when the name does not say it, and "hidden" when Playwright would
+-- not call it visible.  A match without a ref says so (an assertion
+-- target or a container is still a match).
+local function match_line(i, m)
+  local function str(v) return type(v) == "string" and v or nil end
+  local role, name, text = str(m.role), str(m.name) or "", str(m.text) or ""
+  local parts = { ("%d. %s"):format(i, role or "(no role)") }
+  if name ~= "" then parts[#parts + 1] = json.encode(name) end
+  parts[#parts + 1] = "<" .. (str(m.tag) or "?") .. ">"
+  if text ~= "" and text ~= name then parts[#parts + 1] = "text " .. json.encode(text) end
+  if m.visible == false then parts[#parts + 1] = "hidden" end
+  parts[#parts + 1] = str(m.ref) and ("[ref=" .. m.ref .. "]") or "(no ref)"
+  return table.concat(parts, " ")
 end
 
 local function explored(title, res)
@@ -110,20 +130,21 @@ return {
   {
     name = "browser_verify_locator",
     title = "Verify locator",
-    description = "Count the elements a Playwright locator expression matches on the live page, e.g. getByTestId(\"card\").filter({ hasText: \"X\" }).getByRole(\"button\", { name: \"Add\" }).\nUse it to prove a locator is unique before writing it into a test.",
+    description = "Count the elements a Playwright locator expression matches on the live page, e.g. getByTestId(\"card\").filter({ hasText: \"X\" }).getByRole(\"button\", { name: \"Add\" }).\nUse it to prove a locator is unique before writing it into a test. Lists the first 10 matches (ARIA role, name, tag, text, whether visible, and the ref or none: assertion targets and containers match without one).",
     input = { type = "object", required = { "locator" }, properties = {
       locator = { type = "string", minLength = 1, description = "A Playwright locator expression (getByRole, getByTestId, getByText, getByLabel, locator, filter, first, last, nth)" },
     } },
     annotations = { readOnlyHint = true },
     run = function(ctx, args)
-      local res = call(ctx, "locator_count", args.locator)
+      local res = call(ctx, "locator_count", args.locator, { details = MATCHES_SHOWN })
       local n = res.count or 0
       local verdict = n == 1 and "✅ Unique: matches exactly 1 element"
         or n == 0 and "❌ Matches no element"
         or ("⚠️ Ambiguous: matches %d elements; scope it to a container or filter it"):format(n)
-      local refs = table.concat(res.refs or {}, ", ")
-      return { text = ("%s\nLocator: %s%s"):format(verdict, args.locator, refs ~= "" and ("\nRefs: " .. refs) or ""),
-        structured = res }
+      local out = { verdict, "Locator: " .. args.locator }
+      for i, m in ipairs(res.matches or {}) do out[#out + 1] = match_line(i, m) end
+      if n > MATCHES_SHOWN then out[#out + 1] = ("… and %d more"):format(n - MATCHES_SHOWN) end
+      return { text = table.concat(out, "\n"), structured = { count = n, matches = json.array(res.matches or {}) } }
     end,
   },
   {
