@@ -367,6 +367,16 @@ describe("vdxlua mcp", function()
       local none = call("browser_verify_locator", { locator = 'getByText("Nowhere to be found")' })
       assert.equal('❌ Matches no element\nLocator: getByText("Nowhere to be found")', none.content[1].text)
       assert.same({}, none.structuredContent.matches)   -- written [] on the wire (json.array)
+      -- browser_type adds to a field; with clear it replaces, as fill does.
+      local email = snap.content[1].text:match('textbox "Email" %[ref=(e%d+)%]')
+      assert.is_nil(call("browser_type", { ref = email, text = "old" }).isError)
+      assert.is_nil(call("browser_type", { ref = email, text = "+more" }).isError)
+      local value = "() => document.querySelector('[name=email]').value"
+      assert.equal('Result: "old+more"', call("browser_evaluate", { ["function"] = value }).content[1].text)
+      assert.is_nil(call("browser_type", { ref = email, text = "new", clear = true }).isError)
+      assert.equal('Result: "new"', call("browser_evaluate", { ["function"] = value }).content[1].text)
+      local key = call("browser_press_key", { key = "ControlOrMeta+a" })
+      assert.is_nil(key.isError, client.text({ result = key }))
       -- browser_evaluate on an element: the function gets the element,
       -- acting sources are refused, a thrown error is a JavaScriptError.
       local ev = call("browser_evaluate", { ref = ref,

@@ -55,7 +55,9 @@ static const keydef NAMED[] = {
 };
 
 static const struct { const char *alias, *name; } ALIASES[] = {
-  {"Ctrl", "Control"}, {"Control", "Control"}, {"Cmd", "Meta"},
+  /* ControlOrMeta is Control here, as for the modifiers (below): the
+   * browser runs on Linux, and Playwright means Meta only on macOS. */
+  {"Ctrl", "Control"}, {"Control", "Control"}, {"ControlOrMeta", "Control"}, {"Cmd", "Meta"},
   {"Command", "Meta"}, {"Esc", "Escape"}, {"Return", "Enter"},
   {"Del", "Delete"}, {"Up", "ArrowUp"}, {"Down", "ArrowDown"},
   {"Left", "ArrowLeft"}, {"Right", "ArrowRight"}, {"Option", "Alt"},

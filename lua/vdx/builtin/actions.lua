@@ -45,11 +45,12 @@ return {
       text = { type = "string", description = "Text to type into the element" },
       submit = { type = "boolean", description = "Whether to submit entered text (press Enter after)" },
       slowly = { type = "boolean", description = "Whether to type one character at a time (full key events). By default the text is inserted at once." },
+      clear = { type = "boolean", description = "Whether to replace what the field holds (as Playwright's fill) instead of adding to it" },
     } },
     annotations = { readOnlyHint = false, destructiveHint = true },
     run = function(ctx, args)
       local t, label = util.target(args)
-      local res = act(ctx, "type", t, args.text, { submit = args.submit, slowly = args.slowly })
+      local res = act(ctx, "type", t, args.text, { submit = args.submit, slowly = args.slowly, clear = args.clear })
       return util.action_result(("Typed %d characters into %s"):format(utf8.len(args.text) or #args.text, label), res)
     end,
   },
@@ -127,7 +128,7 @@ return {
   {
     name = "browser_press_key",
     title = "Press a key",
-    description = "Press a key or a chord on the keyboard, such as `ArrowLeft`, `a` or `Control+A`.",
+    description = "Press a key or a chord on the keyboard, such as `ArrowLeft`, `a`, `Control+A` or `ControlOrMeta+a`.",
     input = { type = "object", required = { "key" }, properties = {
       key = { type = "string", minLength = 1, description = "Name of the key to press or a character to generate" },
     } },
