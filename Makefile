@@ -122,7 +122,7 @@ valgrind: all
 test-gc: all
 	@LUA_INIT_5_4="collectgarbage('generational', 1, 10)" sh build-aux/test.sh
 
-# Regenerates README's tool reference from the registry.
+# Regenerates the tool reference (docs/mcp-tools.md) from the registry.
 docs: all
 	$(B)/vdxlua build-aux/docs.lua
 

@@ -24,7 +24,7 @@ usage: vdxlua FILE [ARGS...]     run a Lua script (arguments in `arg`)
 
 Scripts run on vdx's event loop: vdx.launch(), page:navigate() and the other
 calls look blocking but let other tasks (vdx.spawn) run while they wait.
-See README.md for the API.]]
+See README.md to start and docs/api.md for the API.]]
 
 --- Builds the global `arg` table the way lua5.4 does.
 local function set_arg(argv, script_index)

@@ -233,7 +233,7 @@ local function type_text(s)
   return t
 end
 
---- The Markdown reference of every tool (the README's tool section).
+--- The Markdown reference of every tool (docs/mcp-tools.md).
 function tools.render_markdown(reg)
   local out = { "| tool | what it does |", "|---|---|" }
   for _, t in ipairs(reg:list()) do
