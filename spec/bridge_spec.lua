@@ -69,6 +69,14 @@ describe("the page boundary #unit", function()
     ["() => { /* code */ } or (element) => { /* code */ } when ref is given"] = true,
   }
 
+  -- The text of the string quoted at i (its quote, ' or ", closes it;
+  -- backslashes escape) and the index just past it.
+  local function quoted(src, i)
+    local q, j = src:sub(i, i), i + 1
+    while src:sub(j, j) ~= q and j <= #src do j = j + (src:sub(j, j) == "\\" and 2 or 1) end
+    return src:sub(i + 1, j - 1), j + 1
+  end
+
   -- The string literals of a C file.
   local function c_strings(src)
     local out, i = {}, 1
@@ -78,10 +86,7 @@ describe("the page boundary #unit", function()
       elseif c2 == "//" then i = (src:find("\n", i, true) or #src) + 1
       elseif src:sub(i, i) == "'" then i = src:find("'", src:sub(i + 1, i + 1) == "\\" and i + 3 or i + 2, true) + 1
       elseif src:sub(i, i) == '"' then
-        local j = i + 1
-        while src:sub(j, j) ~= '"' do j = j + (src:sub(j, j) == "\\" and 2 or 1) end
-        out[#out + 1] = src:sub(i + 1, j - 1)
-        i = j + 1
+        out[#out + 1], i = quoted(src, i)
       else i = i + 1 end
     end
     return out
@@ -102,10 +107,7 @@ describe("the page boundary #unit", function()
         out[#out + 1] = src:sub(i + #long + 2, j - 1)
         i = j + #close
       elseif src:sub(i, i) == '"' or src:sub(i, i) == "'" then
-        local q, j = src:sub(i, i), i + 1
-        while src:sub(j, j) ~= q and j <= #src do j = j + (src:sub(j, j) == "\\" and 2 or 1) end
-        out[#out + 1] = src:sub(i + 1, j - 1)
-        i = j + 1
+        out[#out + 1], i = quoted(src, i)
       else i = i + 1 end
     end
     return out

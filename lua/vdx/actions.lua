@@ -196,13 +196,7 @@ end
 -- of its own (click_at's screenshot).  Works when the action closed the page.
 function Action:finish(ref, shot)
   local page = self.page
-  local ok, err = pcall(page.settle, page, self.mark, { timeout_ms = self:left() })
-  if not ok and vdx.is_error(err, "CDPError") and tostring(err.message):find("navigated or closed", 1, true) then
-    -- The navigation the action started replaced the document under the
-    -- settle's first round trip: settle again, on the new document.
-    ok, err = pcall(page.settle, page, self.mark, { timeout_ms = self:left() })
-  end
-  if not ok then error(err, 0) end
+  page:settle(self.mark, { timeout_ms = self:left() })
   if shot and not page:is_closed() then shot(self) end
   local r = page:since(self.mark)
   r.ref = ref

@@ -472,10 +472,11 @@ static int page_settle(lua_State *L) {
   int timeout = (int)vdx__opt_int(L, 3, "timeout_ms", vdx__conn_default_timeout(c));
   uv_update_time(vdx__uv_of(p->b->lp));
   lua_pushinteger(L, (lua_Integer)uv_now(vdx__uv_of(p->b->lp)) + timeout);
-  lua_createtable(L, 0, 1);                /* a round trip first */
-  lua_pushliteral(L, "0");
-  lua_setfield(L, -2, "expression");
-  vdx_waiter *w = vdx__conn_call(L, c, p->session_id, "Runtime.evaluate", -1,
+  /* A round trip first, so the events the action caused are in: one that
+   * needs no execution context, so a navigation that replaces the
+   * document under it cannot fail it. */
+  lua_newtable(L);
+  vdx_waiter *w = vdx__conn_call(L, c, p->session_id, "Page.getFrameTree", -1,
                                  timeout);
   if (w == NULL) return lua_error(L);
   lua_settop(L, 4);
