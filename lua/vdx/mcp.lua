@@ -51,6 +51,7 @@ function mcp.new(opts)
     paths = opts.paths or require("vdx.paths").new {},
     write_line = opts.write, log = opts.log or function() end, max_bytes = opts.max_bytes,
     version = nil, ready = false, inflight = {},
+    session = require("vdx.session_log").new(),
     info = { name = "vdxlua", title = "vdxlua", version = vdx.version },
   }, Server)
   self.registry:on_change(function() self:changed("tools") end)
@@ -253,7 +254,8 @@ end
 function Server:call_tool(rq, name, args)
   local role = self.roles:current()
   local ctx = { roles = self.roles, role = role, role_name = role.name, errors = errors,
-    log = self.log, tools = self.registry, server = self, paths = self.paths }
+    log = self.log, tools = self.registry, server = self, paths = self.paths,
+    session = self.session }
   -- Methods of ctx, called with a colon: ctx:page(), ctx:cancelled(),
   -- ctx:progress(p, total, message).
   local function own(c, what)

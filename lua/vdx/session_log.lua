@@ -1,0 +1,62 @@
+--- vdx.session_log: what an agent's MCP session did, in order, so that
+-- browser_export_test can write it as a Playwright test and replay it.
+-- The server keeps one log (ctx.session in every tool call); tools add
+-- steps as they succeed.  A step is a plain table:
+--
+--   { kind = "navigate", role = "admin", url = "http://…" }
+--   { kind = "action", role = …, action = "click" | "dblclick" | "fill" |
+--     "type" | "press" | "check" | "uncheck" | "select" | "hover" | "drag" |
+--     "upload", locator = "getByRole('button', { name: 'Add' })",
+--     positional = bool, value = …, key = …, to_locator = …, tool = name }
+--   { kind = "assert", role = …, matcher = "toBeVisible" | "toHaveText" |
+--     "toHaveValue" | "toBeChecked" | "toHaveCount" | …, locator = …,
+--     value = …, tool = name }
+--
+-- Locators are Playwright locator expressions relative to the role's page
+-- (`getByRole(…)`, `getByTestId(…).filter(…)`), as browser_verify_locator
+-- takes them.
+local errors = require "vdx.errors"
+
+local session_log = {}
+
+local Log = {}
+Log.__index = Log
+
+local KINDS = { navigate = true, action = true, assert = true }
+
+--- A new, empty log.
+function session_log.new()
+  return setmetatable({ steps = {} }, Log)
+end
+
+--- Appends step (see the module comment) and returns it.  role is the
+-- name of the role the step ran in; it defaults to "default".
+function Log:add(step)
+  if type(step) ~= "table" or not KINDS[step.kind] then
+    errors.misuse("session_log:add: step.kind must be navigate, action or assert", 2, { field = "kind" })
+  end
+  step.role = step.role or "default"
+  self.steps[#self.steps + 1] = step
+  return step
+end
+
+--- The steps so far, oldest first (the log's own list: do not change it).
+function Log:list()
+  return self.steps
+end
+
+--- The names of the roles the steps ran in, in order of first use.
+function Log:roles()
+  local seen, out = {}, {}
+  for _, s in ipairs(self.steps) do
+    if not seen[s.role] then seen[s.role] = true; out[#out + 1] = s.role end
+  end
+  return out
+end
+
+--- Forgets every step.
+function Log:clear()
+  self.steps = {}
+end
+
+return session_log
