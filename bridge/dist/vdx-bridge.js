@@ -3358,6 +3358,7 @@
   var docBody = getter2(Document.prototype, "body");
   var docHead = getter2(Document.prototype, "head");
   var inputValue2 = getter2(HTMLInputElement.prototype, "value");
+  var selectValue = getter2(HTMLSelectElement.prototype, "value");
   var cssEscapeFn = CSS.escape;
   function cssEscape(s) {
     return Reflect.apply(cssEscapeFn, CSS, [s]);
@@ -4785,6 +4786,62 @@
     };
   }
 
+  // src/verify.js
+  var CHECKABLE_ROLES = /* @__PURE__ */ new Set(["checkbox", "radio", "switch", "menuitemcheckbox", "menuitemradio", "treeitem"]);
+  function locatorFacts(env, expr, options2) {
+    const opts = options2 || {};
+    checkKeys(opts, ["limit", "text_max"], "locatorFacts");
+    const limit = intOption(opts, "limit", 20, 0, "locatorFacts");
+    const textMax = intOption(opts, "text_max", 500, 1, "locatorFacts");
+    const ev = new Evaluator();
+    const found = ev.chain(parseLocator(expr), document);
+    const matches2 = [];
+    for (let i = 0; i < found.length && i < limit; i++) matches2.push(factsOf(env, ev, found[i], textMax));
+    return { count: found.length, matches: matches2 };
+  }
+  function factsOf(env, ev, el, textMax) {
+    const role = getRole(el);
+    const text = ev.texts.get(el).normalized;
+    const field = retarget(el);
+    const out = {
+      ref: refFor(ev.ctx, env.refs, el),
+      role: role ? ariaRoleName(el, role) : null,
+      name: accessibleName(ev.ctx, el, role, false, true),
+      tag: localName(el),
+      text: text.length > textMax ? text.slice(0, textMax) + "\u2026" : text,
+      visible: isVisible2(el),
+      value: null,
+      label: null,
+      checked: null
+    };
+    const tag = localName(field);
+    if (tag === "input") out.value = inputValue(field);
+    else if (tag === "textarea") out.value = textareaValue(field);
+    else if (tag === "select") {
+      out.value = selectValue(field);
+      const sel = selectSelectedOptions(field);
+      if (sel.length > 0) out.label = optionText(sel[0]);
+    }
+    out.checked = checkedState(field);
+    return out;
+  }
+  function retarget(el) {
+    if (localName(el) !== "label") return el;
+    const c = labelControl(el);
+    return c === null ? el : c;
+  }
+  function checkedState(el) {
+    if (localName(el) === "input" && getAttribute(el, "aria-checked") === null) {
+      const t = inputType(el);
+      if (t !== "checkbox" && t !== "radio") return null;
+      if (t === "checkbox" && inputIndeterminate(el)) return "mixed";
+      return inputChecked(el);
+    }
+    if (!CHECKABLE_ROLES.has(getRole(el))) return null;
+    if (getAttribute(el, "aria-checked") === "mixed") return "mixed";
+    return isChecked(el);
+  }
+
   // src/readhtml.js
   var VOID = /* @__PURE__ */ new Set([
     "area",
@@ -5166,6 +5223,9 @@
       },
       locatorCount(expr, opts) {
         return locatorCount(env, expr, opts);
+      },
+      locatorFacts(expr, opts) {
+        return locatorFacts(env, expr, opts);
       },
       readHtml(opts) {
         return readHtml(env, opts);

@@ -24,6 +24,7 @@ export const snapshotItem = method(XPathResult.prototype, 'snapshotItem');
 export const docBody = getter(Document.prototype, 'body');
 export const docHead = getter(Document.prototype, 'head');
 export const inputValue = getter(HTMLInputElement.prototype, 'value');
+export const selectValue = getter(HTMLSelectElement.prototype, 'value');
 
 // CSS.escape, for identifiers in generated selectors.
 const cssEscapeFn = CSS.escape;

@@ -355,7 +355,7 @@ function statesMatch(e, role, opts) {
   return true;
 }
 
-function isChecked(e) {
+export function isChecked(e) {
   const aria = N.getAttribute(e, 'aria-checked');
   if (N.localName(e) === 'input' && aria === null) {
     const t = N.inputType(e);
@@ -386,7 +386,7 @@ function detailsOpenSummary(e) {
 }
 
 // Playwright's visibility: a non-empty box and visibility: visible.
-function isVisible(e) {
+export function isVisible(e) {
   try {
     if (!N.checkVisibility(e, { visibilityProperty: true })) return false;
     const r = N.getBoundingClientRect(e);

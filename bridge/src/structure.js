@@ -7,6 +7,7 @@
 //   selector(ref)                    selector.js (role locators: rolepath.js)
 //   selectorCoverage()               selector.js
 //   locatorCount(expr, opts)         locator.js
+//   locatorFacts(expr, opts)         verify.js
 //   readHtml(opts)                   readhtml.js
 //
 // and describe(ref), wrapped so that a live ref's description also
@@ -15,6 +16,7 @@
 import { extractAnchors, inspectPattern, resolveContainer } from './explore.js';
 import { selectorCoverage, selectorFor } from './selector.js';
 import { locatorCount } from './locator.js';
+import { locatorFacts } from './verify.js';
 import { readHtml } from './readhtml.js';
 
 export function structureMethods(env, describe) {
@@ -38,6 +40,9 @@ export function structureMethods(env, describe) {
     },
     locatorCount(expr, opts) {
       return locatorCount(env, expr, opts);
+    },
+    locatorFacts(expr, opts) {
+      return locatorFacts(env, expr, opts);
     },
     readHtml(opts) {
       return readHtml(env, opts);
