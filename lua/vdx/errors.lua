@@ -14,7 +14,7 @@ local FACTS = {
   { "tool", "Tool" }, { "as_role", "Acting as" }, { "ref", "Ref" }, { "element", "Element" },
   { "role", "ARIA role" }, { "name", "Name" }, { "tag", "Tag" }, { "description", "Description" },
   { "url", "URL" }, { "frame", "Frame" }, { "file", "File" }, { "field", "Field" },
-  { "expected", "Expected" }, { "reason", "Reason" }, { "status", "Status" },
+  { "expected", "Expected" }, { "actual", "Page has" }, { "reason", "Reason" }, { "status", "Status" },
   { "method", "Method" }, { "code", "Code" }, { "timeout_ms", "Timeout (ms)" },
   { "line", "Line" }, { "column", "Column" }, { "covered_by", "Covered by" },
   { "available", "Available" }, { "roles", "Roles" }, { "counts", "Matches" },
@@ -340,6 +340,13 @@ errors.catalog = {
     actions = { "Open the screenshot and compare it with the expectation.",
       "Check the page's console and network errors for a failed request." },
     flow = { actions = { LOOK, "Check the page's console and network errors for a failed request." } },
+  },
+  VerifyFailed = {
+    title = "The page does not agree",
+    causes = { "The page is not in the expected state yet, or the last action did something else",
+      "The role, name, text or value differs from what the page shows (see \"Page has\")" },
+    actions = { "Compare Expected with Page has; correct the expectation or act first (browser_wait_for waits for a text).",
+      "Call browser_find or browser_snapshot to see what the page shows now." },
   },
   Error = {
     title = "Unexpected error",

@@ -1,0 +1,144 @@
+--- vdx.assertions: web-first assertions checked on the live page before
+-- anyone records or proposes them.  The verify tools and the change
+-- report (vdx.changes) share it, so an assertion is judged by one rule
+-- wherever it comes from: its locator matches exactly the element it
+-- names (a count, for toHaveCount) and the state it claims holds now,
+-- read by the bridge with Playwright's own matching (locatorFacts).
+-- An assertion is a session-log step (see vdx.session_log):
+-- { kind = "assert", matcher =, locator =, value = }.
+local flow_locator = require "vdx.flow_locator"
+
+local assertions = {}
+
+--- The JavaScript single-quoted literal of s (as Playwright's codegen writes it).
+assertions.quote = flow_locator.quote
+
+-- The bridge's null (and anything else that is not a string) as nil.
+local function str(v)
+  return type(v) == "string" and v or nil
+end
+assertions.str = str
+
+--- s with its white space collapsed and trimmed, as Playwright compares texts.
+function assertions.normalize(s)
+  return (tostring(s):gsub("%s+", " "):gsub("^ ", ""):gsub(" $", ""))
+end
+
+--- The facts of the elements expr matches: { count, matches = { { ref,
+-- role, name, tag, text, visible, value, label, checked }… } } (the first
+-- opts.limit, 20 by default; ref, value, label and checked nil where the
+-- element has none).  opts.frame runs it in a frame (a ref or a frame name).
+function assertions.facts(page, expr, opts)
+  opts = opts or {}
+  local res = page:bridge("locatorFacts", { expr, { limit = opts.limit or 20 } }, { frame = opts.frame })
+  local out = { count = math.tointeger(res.count) or 0, matches = {} }
+  for i, m in ipairs(res.matches or {}) do
+    out.matches[i] = { ref = str(m.ref), role = str(m.role), name = str(m.name) or "", tag = str(m.tag),
+      text = str(m.text) or "", visible = m.visible == true, value = str(m.value), label = str(m.label),
+      checked = nil }
+    if m.checked == true or m.checked == false or m.checked == "mixed" then out.matches[i].checked = m.checked end
+  end
+  return out
+end
+
+--- The locator of ref, verified on the live page to match it alone, and
+-- whether it is positional.  The one place a ref becomes a locator here:
+-- page:generate_locator when the page has it, else vdx.flow_locator.
+-- Raises UnknownRef or StaleRef for a ref the page does not have; returns
+-- nil and why when no locator matches the element alone.
+function assertions.locator_of(page, ref)
+  if page.generate_locator then
+    local r = page:generate_locator(ref)
+    if type(r) ~= "table" or not str(r.locator) then return nil, r and r.note or "no locator" end
+    return r.locator, r.positional == true
+  end
+  local expr, note = flow_locator.synthesize(page, ref)
+  if not expr then return nil, note end
+  return expr, note ~= nil
+end
+
+--- getByRole(role, { name }) in codegen's form (exact when asked).
+function assertions.by_role(role, name, exact)
+  return flow_locator.of { role = role, name = name ~= "" and name or nil, exact = exact }
+end
+
+--- getByText(text) in codegen's form (exact when asked).
+function assertions.by_text(text, exact)
+  return flow_locator.of { text = text, exact = exact }
+end
+
+-- A JavaScript literal of an assertion value.
+local function literal(v)
+  if type(v) == "table" then
+    local parts = {}
+    for i, x in ipairs(v) do parts[i] = literal(x) end
+    return "[" .. table.concat(parts, ", ") .. "]"
+  end
+  if math.type(v) then return tostring(v) end
+  return assertions.quote(v)
+end
+
+--- The Playwright line of an assertion step:
+-- `await expect(page.getByText('Saved')).toBeVisible();`.
+function assertions.code(step, receiver)
+  local matcher = step.matcher
+  local arg = step.value ~= nil and literal(step.value) or ""
+  return ("await expect(%s.%s).%s(%s);"):format(receiver or "page", step.locator, matcher, arg)
+end
+
+-- True when the element texts (normalized) match want in order: each
+-- equal (full) or containing it (contains).  texts may have more items
+-- than want only when contains.
+local function texts_match(texts, want, contains)
+  if not contains then
+    if #texts ~= #want then return false end
+    for i, w in ipairs(want) do
+      if texts[i] ~= assertions.normalize(w) then return false end
+    end
+    return true
+  end
+  local j = 1
+  for _, t in ipairs(texts) do
+    if j <= #want and t:find(assertions.normalize(want[j]), 1, true) then j = j + 1 end
+  end
+  return j > #want
+end
+assertions.texts_match = texts_match
+
+--- Checks step on the live page: true when its locator matches exactly
+-- one element (toHaveCount: exactly step.value; the array forms of
+-- toHaveText and toContainText: the items) and its state holds; else
+-- false and the facts read.
+function assertions.holds(page, step, frame)
+  local ok, f = pcall(assertions.facts, page, step.locator, { frame = frame, limit = 200 })
+  if not ok then return false, nil end
+  local m, matcher, v = f.matches[1], step.matcher, step.value
+  if matcher == "toHaveCount" then return f.count == v, f end
+  if type(v) == "table" then
+    local texts = {}
+    for i, x in ipairs(f.matches) do texts[i] = x.text end
+    if f.count > #f.matches then return false, f end
+    return texts_match(texts, v, matcher == "toContainText"), f
+  end
+  if f.count ~= 1 then return false, f end
+  if matcher == "toBeVisible" then return m.visible, f end
+  if matcher == "toHaveText" then return m.text == assertions.normalize(v), f end
+  if matcher == "toContainText" then return m.text:find(assertions.normalize(v), 1, true) ~= nil, f end
+  if matcher == "toHaveValue" then return m.value == v, f end
+  if matcher == "toBeChecked" then return m.checked == true, f end
+  if matcher == "not.toBeChecked" then return m.checked == false, f end
+  return false, f
+end
+
+--- Records step in the session log (when the tool runs in the MCP
+-- server) under the current role, naming the tool; returns the step.
+function assertions.record(ctx, step, tool)
+  step.kind, step.tool = "assert", tool
+  if ctx.session then
+    step.role = ctx.role and ctx.role.name or nil
+    ctx.session:add(step)
+  end
+  return step
+end
+
+return assertions

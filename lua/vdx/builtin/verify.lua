@@ -1,0 +1,356 @@
+--- vdx.builtin.verify: the verify tools (names and arguments as
+-- Playwright MCP's).  Each checks one fact on the live page; when the page
+-- agrees it records the check in the session log as a web-first assertion
+-- whose locator matches exactly the checked element, and when it does not
+-- it fails with VerifyFailed saying what the page has instead, so the
+-- agent corrects the expectation without another snapshot.
+local vdx = require "vdx"
+local assertions = require "vdx.assertions"
+local snapshot = require "vdx.snapshot"
+local util = require "vdx.builtin.util"
+
+local quote, str = assertions.quote, assertions.str
+
+-- How many matches a failure lists.
+local SHOWN = 8
+
+-- The items of a list-like ARIA role, for toHaveText on a list's items.
+local ITEM_ROLE = { list = "listitem", listbox = "option", menu = "menuitem", menubar = "menuitem",
+  tablist = "tab", tree = "treeitem", grid = "row", table = "row", treegrid = "row",
+  radiogroup = "radio", feed = "article", rowgroup = "row" }
+
+local function fail(message, fields)
+  error(vdx.error("VerifyFailed", message, fields), 0)
+end
+
+-- One match as a reader sees it: `button "Save" <button> hidden [ref=e3]`.
+local function describe(m)
+  local parts = { m.role or "(no role)" }
+  if m.name ~= "" then parts[#parts + 1] = quote(m.name) end
+  parts[#parts + 1] = "<" .. (m.tag or "?") .. ">"
+  if m.text ~= "" and m.text ~= m.name then
+    local t = #m.text > 60 and (m.text:sub(1, 60) .. "…") or m.text
+    parts[#parts + 1] = "text " .. quote(t)
+  end
+  if m.value and m.checked == nil then parts[#parts + 1] = "value " .. quote(m.value) end
+  if m.checked ~= nil then parts[#parts + 1] = m.checked == true and "checked" or m.checked == "mixed" and "mixed" or "unchecked" end
+  if not m.visible then parts[#parts + 1] = "hidden" end
+  if m.ref then parts[#parts + 1] = "[ref=" .. m.ref .. "]" end
+  return table.concat(parts, " ")
+end
+
+local function described(f)
+  local out = {}
+  for i, m in ipairs(f.matches) do
+    if i > SHOWN then break end
+    out[i] = describe(m)
+  end
+  if f.count > SHOWN then out[#out + 1] = ("… %d more"):format(f.count - SHOWN) end
+  return out
+end
+
+-- items ordered by how many words of text each one's hay(item) holds,
+-- most first, then in page order; with their scores.
+local function rank(items, text, hay)
+  local words = {}
+  for w in text:lower():gmatch("[%w\128-\255]+") do
+    if #w >= 2 then words[#words + 1] = w end
+  end
+  local scored = {}
+  for i, it in ipairs(items) do
+    local h, score = hay(it):lower(), 0
+    for _, w in ipairs(words) do if h:find(w, 1, true) then score = score + 1 end end
+    scored[i] = { item = it, score = score, at = i }
+  end
+  table.sort(scored, function(a, b)
+    if a.score ~= b.score then return a.score > b.score end
+    return a.at < b.at
+  end)
+  return scored
+end
+
+-- The lines of the page that share the most words with text: where an
+-- expectation that finds nothing probably meant to look.
+local function nearest(page, text, n)
+  local ok, snap = pcall(snapshot.take, page, { budget_tokens = 50000 })
+  if not ok then return {} end
+  local lines = {}
+  for line in (snap.text or ""):gmatch("[^\n]+") do
+    if not line:find("- note:", 1, true) then lines[#lines + 1] = (line:gsub("^%s*%- ", "")) end
+  end
+  local out = {}
+  for _, r in ipairs(rank(lines, text, function(l) return l end)) do
+    if r.score == 0 or #out >= n then break end
+    out[#out + 1] = #r.item > 100 and (r.item:sub(1, 100) .. "…") or r.item
+  end
+  return out
+end
+
+-- The element a tool checks, as { locator =, frame =, positional = }:
+-- from ref, locator or target (a ref or a locator, Playwright MCP's
+-- argument).  A locator must match exactly one element.
+local function target(page, args)
+  local ref, expr = str(args.ref), str(args.locator)
+  if str(args.target) then
+    if vdx.is_ref(args.target) then ref = args.target else expr = args.target end
+  end
+  if ref and ref ~= "" then
+    local frame = ref:match("^f%d+_") and ref or nil
+    local loc, positional = assertions.locator_of(page, ref)
+    if not loc then
+      fail(("no locator matches %s alone: %s"):format(ref, tostring(positional)), { ref = ref })
+    end
+    return { locator = loc, frame = frame, positional = positional, ref = ref }
+  end
+  if not expr or expr == "" then
+    error(vdx.error("InvalidArgument", "give ref (from the snapshot) or locator (a Playwright locator expression)",
+      { field = "ref", expected = "string" }), 0)
+  end
+  return { locator = expr }
+end
+
+-- The facts of the one element t names; fails when its locator matches
+-- none or several.
+local function the_one(page, t, limit)
+  local f = assertions.facts(page, t.locator, { frame = t.frame, limit = limit or SHOWN })
+  if f.count ~= 1 then
+    fail(("%s matches %d elements, not exactly one"):format(t.locator, f.count),
+      { expected = "exactly one element", actual = f.count == 0 and { "no element" } or described(f),
+        counts = f.count })
+  end
+  return f.matches[1], f
+end
+
+-- The answer of a check the page agreed with: the assertion recorded (or
+-- why it could not be) as a Playwright line.
+local function agreed(ctx, tool, step, why_not, extra)
+  local out = {}
+  if step then
+    if step.frame then
+      why_not, step = "the element is inside a frame (the export writes main-frame locators)", nil
+    end
+  end
+  if step then
+    assertions.record(ctx, step, tool)
+    local code = assertions.code(step)
+    out[1] = (ctx.session and "✅ Page agrees. Recorded: " or "✅ Page agrees: ") .. code
+    if step.positional then out[#out + 1] = "⚠️ The locator is positional: nothing else singles the element out." end
+  else
+    out[1] = "✅ Page agrees. Not recorded: " .. tostring(why_not)
+  end
+  if extra then out[#out + 1] = extra end
+  local structured = { verified = true, recorded = step ~= nil and ctx.session ~= nil }
+  if step then
+    structured.assertion = { matcher = step.matcher, locator = step.locator, value = step.value }
+  end
+  return { text = table.concat(out, "\n"), structured = structured }
+end
+
+-- The first of the candidate locators that matches one element, visible;
+-- else the verified locator of a visible match's ref.  Returns the locator
+-- and whether it is positional, or nil and why not.
+local function unique_visible(page, candidates, f)
+  for _, expr in ipairs(candidates) do
+    local ok, c = pcall(assertions.facts, page, expr, { limit = 1 })
+    if ok and c.count == 1 and c.matches[1].visible then return expr, false end
+  end
+  for _, m in ipairs(f.matches) do
+    if m.visible and m.ref then
+      local ok, loc, positional = pcall(assertions.locator_of, page, m.ref)
+      if ok and loc and not positional then return loc, false end
+    end
+  end
+  local visible = 0
+  for _, m in ipairs(f.matches) do if m.visible then visible = visible + 1 end end
+  return nil, ("%d visible elements match %s and no locator singles one out"):format(visible, candidates[1])
+end
+
+-- The matches of f, the nearest to text first, as described lines.
+local function ranked(f, text)
+  local out = {}
+  for i, r in ipairs(rank(f.matches, text, function(m) return m.name .. " " .. m.text end)) do
+    if i > SHOWN then break end
+    out[i] = describe(r.item)
+  end
+  if f.count > SHOWN then out[#out + 1] = ("… %d more"):format(f.count - SHOWN) end
+  return out
+end
+
+local function verify_visible(ctx, tool, expr, candidates, expected, what)
+  local page = ctx:page()
+  local f = assertions.facts(page, expr, { limit = 20 })
+  local any = false
+  for _, m in ipairs(f.matches) do any = any or m.visible end
+  if not any then
+    local actual
+    if f.count > 0 then
+      actual = described(f)
+    else
+      actual = what(page)
+      if #actual == 0 then actual = { "nothing like it" } end
+    end
+    fail(f.count > 0 and ("%s matches %d elements, none visible"):format(expr, f.count)
+      or (expr .. " matches nothing"), { expected = expected, actual = actual, counts = f.count })
+  end
+  local loc, why = unique_visible(page, candidates, f)
+  local step = loc and { matcher = "toBeVisible", locator = loc } or nil
+  return agreed(ctx, tool, step, why)
+end
+
+-- Strict "true"/"false" of a checkbox value.
+local function boolean_value(v)
+  if v == "true" then return true elseif v == "false" then return false end
+  error(vdx.error("InvalidArgument", 'value of a checkbox or radio must be "true" or "false"',
+    { field = "value", expected = '"true" or "false"' }), 0)
+end
+
+local function verify_value(ctx, args)
+  local page = ctx:page()
+  local t = target(page, args)
+  local m = the_one(page, t)
+  local kind = args.type
+  if not kind then
+    kind = (m.checked ~= nil and (args.value == "true" or args.value == "false")) and "checkbox" or "textbox"
+  end
+  local step = { locator = t.locator, positional = t.positional or nil, frame = t.frame }
+  if kind == "checkbox" or kind == "radio" then
+    local want = boolean_value(args.value)
+    if m.checked == nil then
+      fail(t.locator .. " is not a checkbox or radio", { expected = "a checkbox or radio", actual = { describe(m) } })
+    end
+    if m.checked ~= want then
+      fail(("%s is %s"):format(t.locator, m.checked == true and "checked" or m.checked == "mixed" and "mixed" or "not checked"),
+        { expected = want and "checked" or "not checked", actual = { describe(m) } })
+    end
+    step.matcher = want and "toBeChecked" or "not.toBeChecked"
+    return agreed(ctx, "browser_verify_value", step)
+  end
+  if m.value == nil then
+    fail(("%s has no value (it is not an input, textarea or select)"):format(t.locator),
+      { expected = "value " .. quote(args.value), actual = { describe(m) } })
+  end
+  local extra
+  if m.value == args.value then
+    step.matcher, step.value = "toHaveValue", args.value
+  elseif m.label and m.label == args.value then
+    -- toHaveValue reads the option's value, not its label.
+    step.matcher, step.value = "toHaveValue", m.value
+    extra = ("(the selected option %s has the value %s)"):format(quote(m.label), quote(m.value))
+  else
+    fail(("%s has the value %s"):format(t.locator, quote(m.value)),
+      { expected = "value " .. quote(args.value), actual = { describe(m) } })
+  end
+  return agreed(ctx, "browser_verify_value", step, nil, extra)
+end
+
+local function verify_list(ctx, args)
+  local page = ctx:page()
+  local t = target(page, args)
+  local list = the_one(page, t)
+  local item_role = ITEM_ROLE[list.role or ""]
+  local items_expr = t.locator .. (item_role and (".getByRole(" .. quote(item_role) .. ")") or ".locator(':scope > *')")
+  local f = assertions.facts(page, items_expr, { frame = t.frame, limit = 200 })
+  local texts, j, missing = {}, 1, nil
+  for i, m in ipairs(f.matches) do texts[i] = m.text end
+  for _, m in ipairs(f.matches) do
+    if j <= #args.items and m.text:find(assertions.normalize(args.items[j]), 1, true) then
+      if not m.visible then missing = ("item %s is hidden"):format(quote(args.items[j])) break end
+      j = j + 1
+    end
+  end
+  if not missing and j <= #args.items then
+    missing = ("item %s not found%s"):format(quote(args.items[j]), j > 1 and (" after " .. quote(args.items[j - 1])) or "")
+  end
+  if missing then
+    local actual = {}
+    for i, x in ipairs(texts) do
+      if i > 12 then actual[#actual + 1] = ("… %d more"):format(f.count - 12) break end
+      actual[i] = quote(#x > 60 and (x:sub(1, 60) .. "…") or x)
+    end
+    if #actual == 0 then actual[1] = "no items" end
+    fail(("%s: %s"):format(items_expr, missing), { expected = "items in order: " .. table.concat(args.items, ", "),
+      actual = actual, counts = f.count })
+  end
+  local full = f.count <= #f.matches and assertions.texts_match(texts, args.items, false)
+  local step = { locator = items_expr, matcher = full and "toHaveText" or "toContainText",
+    value = args.items, positional = t.positional or nil, frame = t.frame }
+  return agreed(ctx, "browser_verify_list_visible", step)
+end
+
+local TARGET = { type = "string", description = "A ref from the snapshot or a Playwright locator expression (Playwright MCP's argument; ref or locator say which)" }
+local LOCATOR = { type = "string", description = "A Playwright locator expression matching exactly one element, instead of ref" }
+
+return {
+  {
+    name = "browser_verify_element_visible",
+    title = "Verify element visible",
+    description = "Verify an element with this ARIA role and accessible name is visible on the page, and record it as an assertion of the exported test.\nFails (isError) with what the page has instead.",
+    input = { type = "object", required = { "role", "accessibleName" }, properties = {
+      role = { type = "string", minLength = 1, description = 'ROLE of the element. Can be found in the snapshot like this: `- {ROLE} "Accessible Name":`' },
+      accessibleName = { type = "string", description = 'ACCESSIBLE_NAME of the element. Can be found in the snapshot like this: `- role "{ACCESSIBLE_NAME}"`' },
+    } },
+    annotations = { readOnlyHint = true },
+    run = function(ctx, args)
+      local role, name = args.role, args.accessibleName
+      local expr = assertions.by_role(role, name)
+      return verify_visible(ctx, "browser_verify_element_visible", expr,
+        { expr, assertions.by_role(role, name, true) }, ("%s %s visible"):format(role, quote(name)),
+        function(page)
+          local out = {}
+          local ok, same = pcall(assertions.facts, page, assertions.by_role(role), { limit = 100 })
+          if ok then for _, d in ipairs(ranked(same, name)) do out[#out + 1] = d end end
+          if name ~= "" then
+            local okt, texts = pcall(assertions.facts, page, assertions.by_text(name), { limit = 3 })
+            if okt then for _, d in ipairs(described(texts)) do out[#out + 1] = d end end
+          end
+          return out
+        end)
+    end,
+  },
+  {
+    name = "browser_verify_text_visible",
+    title = "Verify text visible",
+    description = "Verify a text is visible on the page (Playwright's getByText), and record it as an assertion of the exported test. Prefer browser_verify_element_visible if possible.\nFails (isError) with the nearest lines of the page.",
+    input = { type = "object", required = { "text" }, properties = {
+      text = { type = "string", minLength = 1, description = 'TEXT to verify. Can be found in the snapshot like this: `- role "Accessible Name": {TEXT}` or like this: `- text: {TEXT}`' },
+    } },
+    annotations = { readOnlyHint = true },
+    run = function(ctx, args)
+      local expr = assertions.by_text(args.text)
+      return verify_visible(ctx, "browser_verify_text_visible", expr,
+        { expr, assertions.by_text(args.text, true), expr .. ".filter({ visible: true })" },
+        ("text %s visible"):format(quote(args.text)),
+        function(page) return nearest(page, args.text, 3) end)
+    end,
+  },
+  {
+    name = "browser_verify_list_visible",
+    title = "Verify list visible",
+    description = "Verify a list shows these items, in order and visible (each item contains its text), and record it as toHaveText (all items) or toContainText on the list's items.\nFails (isError) with the items the list has.",
+    input = { type = "object", required = { "items" }, properties = {
+      element = { type = "string", description = "Human-readable list description" },
+      ref = { type = "string", description = "Ref of the list from the snapshot" },
+      locator = LOCATOR,
+      target = TARGET,
+      items = { type = "array", minItems = 1, items = { type = "string" }, description = "Items to verify" },
+    } },
+    annotations = { readOnlyHint = true },
+    run = verify_list,
+  },
+  {
+    name = "browser_verify_value",
+    title = "Verify value",
+    description = "Verify a field's value (textbox, combobox, slider) or checked state (checkbox, radio: \"true\" or \"false\"), and record it as toHaveValue or toBeChecked.\nFails (isError) with the value the field has.",
+    input = { type = "object", required = { "value" }, properties = {
+      type = { type = "string", enum = { "textbox", "checkbox", "radio", "combobox", "slider" },
+        description = "Type of the element (default: checkbox when the element is checkable and value is \"true\"/\"false\", else textbox)" },
+      element = util.ELEMENT,
+      ref = util.REF,
+      locator = LOCATOR,
+      target = TARGET,
+      value = { type = "string", description = 'Value to verify. For checkbox, use "true" or "false".' },
+    } },
+    annotations = { readOnlyHint = true },
+    run = verify_value,
+  },
+}
