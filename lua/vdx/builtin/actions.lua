@@ -33,7 +33,7 @@ return {
       local t, label = util.target(args)
       local res = act(ctx, "click", t, { button = args.button,
         click_count = args.doubleClick and 2 or nil, modifiers = args.modifiers })
-      return util.action_result(("Clicked %s"):format(label), res)
+      return util.action_result(("Clicked %s"):format(label), res, ctx)
     end,
   },
   {
@@ -51,7 +51,7 @@ return {
     run = function(ctx, args)
       local t, label = util.target(args)
       local res = act(ctx, "type", t, args.text, { submit = args.submit, slowly = args.slowly, clear = args.clear })
-      return util.action_result(("Typed %d characters into %s"):format(utf8.len(args.text) or #args.text, label), res)
+      return util.action_result(("Typed %d characters into %s"):format(utf8.len(args.text) or #args.text, label), res, ctx)
     end,
   },
   {
@@ -78,7 +78,7 @@ return {
         fields[i] = { target = f.ref, value = v }
       end
       local res = act(ctx, "fill_form", fields)
-      return util.action_result(("Filled %d fields"):format(#args.fields), res)
+      return util.action_result(("Filled %d fields"):format(#args.fields), res, ctx)
     end,
   },
   {
@@ -94,7 +94,7 @@ return {
     run = function(ctx, args)
       local t, label = util.target(args)
       local res = act(ctx, "select_option", t, args.values)
-      return util.action_result(("Selected %s in %s"):format(table.concat(args.values, ", "), label), res)
+      return util.action_result(("Selected %s in %s"):format(table.concat(args.values, ", "), label), res, ctx)
     end,
   },
   {
@@ -105,7 +105,7 @@ return {
     annotations = { readOnlyHint = false },
     run = function(ctx, args)
       local t, label = util.target(args)
-      return util.action_result("Hovered " .. label, act(ctx, "hover", t))
+      return util.action_result("Hovered " .. label, act(ctx, "hover", t), ctx)
     end,
   },
   {
@@ -122,7 +122,7 @@ return {
     run = function(ctx, args)
       local from, from_label = util.target(args, "startRef", "startElement")
       local to, to_label = util.target(args, "endRef", "endElement")
-      return util.action_result(("Dragged %s to %s"):format(from_label, to_label), act(ctx, "drag", from, to))
+      return util.action_result(("Dragged %s to %s"):format(from_label, to_label), act(ctx, "drag", from, to), ctx)
     end,
   },
   {
@@ -134,7 +134,7 @@ return {
     } },
     annotations = { readOnlyHint = false, destructiveHint = true },
     run = function(ctx, args)
-      return util.action_result("Pressed " .. args.key, act(ctx, "press_key", args.key))
+      return util.action_result("Pressed " .. args.key, act(ctx, "press_key", args.key), ctx)
     end,
   },
   {
@@ -179,7 +179,7 @@ return {
       local policy, files = util.paths(ctx), {}
       for i, p in ipairs(args.paths) do files[i] = policy:read_path(p) end
       return util.action_result(("Uploaded %d files to %s"):format(#files, label),
-        act(ctx, "upload_file", t, files))
+        act(ctx, "upload_file", t, files), ctx)
     end,
   },
   {
@@ -193,7 +193,7 @@ return {
     annotations = { readOnlyHint = false },
     run = function(ctx, args)
       local res = act(ctx, "handle_dialog", { accept = args.accept, prompt_text = args.promptText })
-      return util.action_result(args.accept and "Dialog will be accepted" or "Dialog will be dismissed", res)
+      return util.action_result(args.accept and "Dialog will be accepted" or "Dialog will be dismissed", res, ctx)
     end,
   },
   {
@@ -210,7 +210,7 @@ return {
     annotations = { readOnlyHint = false, destructiveHint = true },
     run = function(ctx, args)
       local res = act(ctx, "click_at", args.x, args.y, { hold_ms = args.hold_ms, steps = args.steps })
-      return util.action_result(("Clicked at (%s, %s)"):format(args.x, args.y), res)
+      return util.action_result(("Clicked at (%s, %s)"):format(args.x, args.y), res, ctx)
     end,
   },
 }

@@ -70,6 +70,8 @@ return {
       local fatal, warnings = errors.decide(ctx.role.failures:drain())
       if fatal then error(fatal, 0) end
       for _, w in ipairs(snap.warnings or {}) do warnings[#warnings + 1] = w end
+      -- A part of the page is no baseline for the change report (vdx.changes).
+      snap.partial = (opts.root or opts.depth or opts.offset) and true or nil
       ctx.role.last_snapshot = snap
       local head = ("Page URL: %s\nPage Title: %s\nRole: %s\n"):format(tostring(snap.url),
         tostring(snap.title or ""), ctx.role.name)

@@ -122,13 +122,33 @@ util.ELEMENT = { type = "string",
 --- Schema of the `ref` argument.
 util.REF = { type = "string", description = "Exact target element reference from the page snapshot" }
 
---- The result of an action: the facts it returned, as text and structure.
-function util.action_result(what, res)
+--- The result of an action: the facts it returned, as text and structure,
+-- and, given the tool's ctx, what the action changed on the page
+-- (vdx.changes: structured.changes).
+function util.action_result(what, res, ctx)
   local text = what
   if type(res) == "table" and next(res) ~= nil then
     text = text .. "\n" .. util.render(res)
   end
-  return { text = text, structured = type(res) == "table" and res or nil }
+  local structured = type(res) == "table" and res or nil
+  local change = ctx and util.change_report(ctx, res)
+  if change then
+    text = text .. "\n" .. change.text
+    structured = structured or {}
+    structured.changes = change.structured
+  end
+  return { text = text, structured = structured }
+end
+
+--- What the action changed (vdx.changes.report), or nil; a page that
+-- cannot be read after the action is said in one line, never an error of
+-- the action that succeeded.
+function util.change_report(ctx, res)
+  local ok, r = pcall(require("vdx.changes").report, ctx, res)
+  if ok then return r end
+  local e = require("vdx.errors").normalize(r)
+  return { text = "(The change could not be read: " .. tostring(e.message):match("^[^\n]*") .. ")",
+    structured = { error = e.type } }
 end
 
 return util

@@ -1,0 +1,336 @@
+--- vdx.changes: what an action changed on the page, for the answer of
+-- every acting tool, so the agent sees the effect without a snapshot of
+-- its own (a snapshot of a busy page is tens of thousands of characters;
+-- the report is bounded at about a thousand).  After the action it takes
+-- a snapshot, compares it with the role's previous one (vdx.snapshot_diff)
+-- and keeps it as the next baseline, so each report covers one step.  A
+-- navigation to another document is told as its URL and title.  From the
+-- change it proposes web-first assertions, each checked on the live page
+-- (vdx.assertions): proposals only; a verify tool records one.
+local assertions = require "vdx.assertions"
+local json = require "vdx.json"
+local diff = require "vdx.snapshot_diff"
+local snapshot = require "vdx.snapshot"
+
+local changes = {}
+
+--- How much of the change the answer shows: lines and characters.
+changes.MAX_LINES = 12
+changes.MAX_CHARS = 1000
+--- How many assertion candidates it proposes, and how many it may check.
+changes.MAX_CANDIDATES = 4
+changes.MAX_CHECKS = 12
+--- The budget of the snapshot taken after the action (the whole page, to
+-- compare whole pages).
+changes.BUDGET_TOKENS = 100000
+
+-- The whole-page snapshot the next report compares with: the role's last
+-- one when it covers the whole page, else the last whole one seen here.
+local function baseline(role)
+  local s = role.last_snapshot
+  if s and not s.partial and not s.truncated and s.text then return s end
+  return role.change_base
+end
+
+-- The line of an entry for the report: its content, and its container
+-- when that is not shown next to it.
+local function shown(mark, e, context)
+  local line = mark .. " " .. e.content
+  if e.was then line = line .. " (" .. diff.was(e) .. ")" end
+  if context and e.parent then
+    local p = e.parent.content:gsub(":$", "")
+    if #p > 50 then p = p:sub(1, 50) .. "…" end
+    line = line .. " (in " .. p .. ")"
+  end
+  return line
+end
+
+-- The root of e among the entries marked `mark`: its furthest marked
+-- ancestor in an unbroken chain (e itself when its parent is not marked).
+local function root_of(e, mark)
+  local r = e
+  while r.parent and r.parent[mark] do r = r.parent end
+  return r
+end
+
+-- The bounded lines of a diff: changed lines and the roots of added and
+-- removed subtrees first (each root says how many lines it holds that
+-- are not shown), then their descendants while the bound allows.
+local function render(d)
+  local items = {}
+  for _, e in ipairs(d.changed) do items[#items + 1] = { e = e, mark = "~", side = 1 } end
+  for _, e in ipairs(d.added) do items[#items + 1] = { e = e, mark = "+", side = 1, flag = "added" } end
+  for _, e in ipairs(d.removed) do items[#items + 1] = { e = e, mark = "-", side = 2, flag = "removed" } end
+  local inside = {}
+  for _, it in ipairs(items) do
+    if it.flag then
+      local r = root_of(it.e, it.flag)
+      it.root = r == it.e
+      if not it.root then inside[r] = (inside[r] or 0) + 1 end
+    else
+      it.root = true
+    end
+  end
+  local chosen, lines, chars = {}, 0, 0
+  for pass = 1, 2 do
+    for _, it in ipairs(items) do
+      if it.root == (pass == 1) and lines < changes.MAX_LINES then
+        local len = #it.e.content + 40
+        if chars + len <= changes.MAX_CHARS or lines == 0 then
+          it.chosen, lines, chars = true, lines + 1, chars + len
+          chosen[#chosen + 1] = it
+        end
+      end
+    end
+  end
+  table.sort(chosen, function(a, b)
+    if a.side ~= b.side then return a.side < b.side end
+    return a.e.i < b.e.i
+  end)
+  local shown_set = {}
+  for _, it in ipairs(chosen) do shown_set[it.e] = true end
+  local out, last_parent = {}, nil
+  for _, it in ipairs(chosen) do
+    local e = it.e
+    -- A container says where the line is when it has a name or a ref.
+    local p = e.parent
+    local context = p and not shown_set[p] and p ~= last_parent and ((p.name or "") ~= "" or p.ref ~= nil)
+    local line = shown(it.mark, e, context)
+    local hidden = 0
+    if it.root and inside[e] then
+      for _, other in ipairs(items) do
+        if not other.chosen and other.flag == it.flag and root_of(other.e, it.flag) == e then hidden = hidden + 1 end
+      end
+    end
+    if hidden > 0 then line = line .. (" …(+%d lines inside)"):format(hidden) end
+    if #line > 200 then line = line:sub(1, 200) .. "…" end
+    out[#out + 1] = line
+    last_parent = e.parent
+  end
+  local more = #items - #chosen
+  return out, more
+end
+
+-- --------------------------------------------------------- candidates
+
+local ITEM_ROLE = { list = "listitem", listbox = "option", menu = "menuitem", tablist = "tab",
+  tree = "treeitem", grid = "row", table = "row", rowgroup = "row" }
+local CHECKABLE = { checkbox = true, radio = true, switch = true, menuitemcheckbox = true, menuitemradio = true }
+local FIELD = { textbox = true, searchbox = true, combobox = true, spinbutton = true, slider = true }
+
+-- The start of a long text, cut at a word, for getByText (a substring match).
+local function text_part(s)
+  s = assertions.normalize(s or "")
+  if #s <= 80 then return s end
+  local cut = s:sub(1, 60):match("^(.*%S)%s") or s:sub(1, 60)
+  return cut
+end
+
+-- A checker of candidates on the page, bounded in checks.
+local Proposer = {}
+Proposer.__index = Proposer
+
+function Proposer:full() return #self.out >= changes.MAX_CANDIDATES or self.checks >= changes.MAX_CHECKS end
+
+-- Offers step when it holds on the page and is new.
+function Proposer:try(step)
+  if self:full() or not step.locator then return false end
+  local id = step.matcher .. "\n" .. step.locator
+  if self.seen[id] then return false end
+  self.seen[id] = true
+  self.checks = self.checks + 1
+  if assertions.holds(self.page, step) then
+    step.code = assertions.code(step)
+    self.out[#self.out + 1] = step
+    return true
+  end
+  return false
+end
+
+-- The locators of an entry's element, best first: role and name (then
+-- exact), else its text, else its ref's verified locator.
+function Proposer:locators(e)
+  local out = {}
+  if e.name and e.name ~= "" and e.role ~= "text" then
+    out[1] = assertions.by_role(e.role, e.name)
+    out[2] = assertions.by_role(e.role, e.name, true)
+  elseif e.value and e.value ~= "" and not FIELD[e.role] and not e.ref then
+    local t = text_part(e.value)
+    out[1] = assertions.by_text(t)
+    if t == assertions.normalize(e.value) then out[2] = assertions.by_text(t, true) end
+  end
+  if e.ref and not self:full() then
+    local ok, loc, positional = pcall(assertions.locator_of, self.page, e.ref)
+    self.checks = self.checks + 1
+    if ok and loc and not positional then out[#out + 1] = loc end
+  end
+  return out
+end
+
+-- Tries matcher on each locator of e until one holds.
+function Proposer:first(e, matcher, value)
+  for _, loc in ipairs(self:locators(e)) do
+    if self:try { matcher = matcher, locator = loc, value = value } then return true end
+    if self:full() then return false end
+  end
+  return false
+end
+
+-- A field's or checkbox's new state.
+function Proposer:state(e)
+  if CHECKABLE[e.role] then
+    local on = false
+    for _, s in ipairs(e.states) do on = on or s == "[checked]" end
+    return self:first(e, on and "toBeChecked" or "not.toBeChecked")
+  end
+  if FIELD[e.role] and e.ref then
+    for _, loc in ipairs(self:locators(e)) do
+      local okf, facts = pcall(assertions.facts, self.page, loc, { limit = 1 })
+      if okf and facts.count == 1 and facts.matches[1].value then
+        return self:try { matcher = "toHaveValue", locator = loc, value = facts.matches[1].value }
+      end
+    end
+  end
+  return false
+end
+
+-- toHaveCount on the items of a list whose number of items changed.
+function Proposer:count(list, n)
+  local item = ITEM_ROLE[list.role]
+  if not item then return end
+  for _, loc in ipairs(self:locators(list)) do
+    if self:try { matcher = "toHaveCount", locator = loc .. ".getByRole('" .. item .. "')", value = n } then return end
+    if self:full() then return end
+  end
+  if not list.name and not list.ref then
+    self:try { matcher = "toHaveCount", locator = assertions.by_role(list.role) .. ".getByRole('" .. item .. "')", value = n }
+  end
+end
+
+-- The lists whose number of item lines differs between the two texts.
+local function recounted(d)
+  local function counts(entries)
+    local c = {}
+    for _, e in ipairs(entries) do
+      local p = e.parent
+      if p and ITEM_ROLE[p.role] == e.role then c[p.key] = (c[p.key] or 0) + 1 end
+    end
+    return c
+  end
+  local before, after = counts(d.old), counts(d.new)
+  local out, seen = {}, {}
+  for _, e in ipairs(d.new) do
+    if ITEM_ROLE[e.role] and not seen[e.key] and (after[e.key] or 0) ~= (before[e.key] or 0) then
+      seen[e.key] = true
+      out[#out + 1] = { list = e, n = after[e.key] or 0 }
+    end
+  end
+  return out
+end
+
+-- The verified candidates of a diff: states of changed fields first, then
+-- list counts, then what appeared (roots of added subtrees first).
+local function propose(page, d)
+  local p = setmetatable({ page = page, out = {}, seen = {}, checks = 0 }, Proposer)
+  -- A select's change shows on its option lines: the field is their parent.
+  local fields, touched = {}, {}
+  for _, list in ipairs { d.changed, d.added } do
+    for _, e in ipairs(list) do
+      local f = e.parent
+      if f and FIELD[f.role] and f.ref and not touched[f] and not f.in_frame then
+        touched[f] = true
+        fields[#fields + 1] = f
+      end
+    end
+  end
+  for _, f in ipairs(fields) do
+    p:state(f)
+    if p:full() then return p.out end
+  end
+  for _, e in ipairs(d.changed) do
+    if not e.in_frame then
+      if not p:state(e) and e.was and (e.was.name ~= e.name or e.was.value ~= e.value) and not FIELD[e.role] then
+        if e.name and e.name ~= "" and e.value and e.value ~= "" and e.role ~= "text" then
+          for _, loc in ipairs(p:locators(e)) do
+            if p:try { matcher = "toHaveText", locator = loc, value = assertions.normalize(e.value) } then break end
+          end
+        else
+          p:first(e, "toBeVisible")
+        end
+      end
+    end
+    if p:full() then return p.out end
+  end
+  for _, c in ipairs(recounted(d)) do
+    if not c.list.in_frame and c.n > 0 then p:count(c.list, c.n) end
+    if p:full() then return p.out end
+  end
+  local roots, rest = {}, {}
+  for _, e in ipairs(d.added) do
+    if not e.in_frame and e.role ~= "/url" and e.role ~= "/placeholder" then
+      if e.parent and e.parent.added then rest[#rest + 1] = e else roots[#roots + 1] = e end
+    end
+  end
+  for _, list in ipairs { roots, rest } do
+    for _, e in ipairs(list) do
+      p:first(e, "toBeVisible")
+      if p:full() then return p.out end
+    end
+  end
+  return p.out
+end
+
+-- ------------------------------------------------------------- report
+
+local function headline(snap)
+  return ('%s — "%s"'):format(tostring(snap.url), tostring(snap.title or ""))
+end
+
+--- changes.report(ctx, res) -> { text =, structured = } or nil: what the
+-- action (whose result is res) changed on the role's page since the
+-- previous snapshot, bounded, with verified assertion candidates; nil when
+-- the page is gone.  Keeps the snapshot it takes as the role's
+-- last_snapshot.
+function changes.report(ctx, res)
+  local page = ctx:page()
+  if page:is_closed() then return nil end
+  local role = ctx.role
+  local base = baseline(role)
+  local snap = snapshot.take(page, { budget_tokens = changes.BUDGET_TOKENS })
+  role.last_snapshot, role.change_base = snap, snap
+  local nav = type(res) == "table" and type(res.navigation) == "table" and res.navigation or nil
+  local lines = select(2, (snap.text or ""):gsub("\n", "\n"))
+  if nav and nav.same_document == false then
+    return { text = ("Navigated to %s (%d lines; read them with browser_find or browser_snapshot)")
+      :format(headline(snap), lines), structured = { navigated = true, url = snap.url, title = snap.title, lines = lines } }
+  end
+  if not base or base.url ~= snap.url and not nav then
+    return { text = ("No earlier snapshot of this page to compare with: it shows %d lines (%s); read them with "
+      .. "browser_find or browser_snapshot"):format(lines, headline(snap)),
+      structured = { baseline = false, lines = lines } }
+  end
+  local d = diff.compare(base.text, snap.text)
+  local out = {}
+  if nav then out[#out + 1] = "URL now " .. tostring(snap.url) end
+  local n = #d.added + #d.removed + #d.changed
+  if n == 0 then
+    out[#out + 1] = "No change on the page."
+  else
+    out[#out + 1] = ("Changes (+%d -%d ~%d):"):format(#d.added, #d.removed, #d.changed)
+    local shown_lines, more = render(d)
+    for _, l in ipairs(shown_lines) do out[#out + 1] = l end
+    if more > 0 then out[#out + 1] = ("… %d more changed lines (browser_find or browser_snapshot reads them)"):format(more) end
+  end
+  local cands = n > 0 and propose(page, d) or {}
+  if #cands > 0 then
+    out[#out + 1] = "Assertions that hold now (not recorded until a browser_verify_* tool checks one):"
+    for _, c in ipairs(cands) do out[#out + 1] = c.code end
+  end
+  local structured = { added = #d.added, removed = #d.removed, changed = #d.changed, candidates = json.array {} }
+  for i, c in ipairs(cands) do
+    structured.candidates[i] = { matcher = c.matcher, locator = c.locator, value = c.value, code = c.code }
+  end
+  return { text = table.concat(out, "\n"), structured = structured }
+end
+
+return changes
