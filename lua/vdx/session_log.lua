@@ -9,8 +9,21 @@
 --     "upload", locator = "getByRole('button', { name: 'Add' })",
 --     positional = bool, value = …, key = …, to_locator = …, tool = name }
 --   { kind = "assert", role = …, matcher = "toBeVisible" | "toHaveText" |
---     "toHaveValue" | "toBeChecked" | "toHaveCount" | …, locator = …,
---     value = …, tool = name }
+--     "toContainText" | "toHaveValue" | "toBeChecked" | "not.toBeChecked" |
+--     "toHaveCount", locator = …, value = …, positional = bool, tool = name }
+--
+-- The verify tools (lua/vdx/builtin/verify.lua) record assertions checked
+-- on the live page, each locator matching exactly the checked element:
+--   toBeVisible      getByRole('button', { name: 'Save' }), no value
+--   toHaveValue      getByLabel('Email'), value = "a@b.c" (a select's
+--                    option value, as Playwright's toHaveValue reads it)
+--   toBeChecked, not.toBeChecked   a checkbox or radio, no value
+--   toHaveText, toContainText      "<list>.getByRole('listitem')" (or the
+--                    list's own item role; `.locator(':scope > *')` when it
+--                    has none), value = { "item", … } (Playwright's array
+--                    form: all items in order, or a subset in order)
+--   toHaveCount      "<list>.getByRole('listitem')", value = integer
+-- The exporter writes each as `await expect(page.<locator>).<matcher>(<value>)`.
 --
 -- Locators are Playwright locator expressions relative to the role's page
 -- (`getByRole(…)`, `getByTestId(…).filter(…)`), as browser_verify_locator
