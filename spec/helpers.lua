@@ -100,6 +100,39 @@ function helpers.read(path)
   return s
 end
 
+--- The built-in MCP tools called in this process, as the server calls
+--- them: returns call(name, args) -> result, its first text; the tools'
+--- ctx (one role, ctx.session a session log); and the roles, which the
+--- caller closes.
+function helpers.tool_session(role_opts)
+  local reg = require("vdx.tools").new()
+  require("vdx.builtin").register_all(reg)
+  local roles = require("vdx.roles").new(role_opts or {})
+  local role = roles:current()
+  local ctx = { roles = roles, role = role, role_name = role.name, errors = require "vdx.errors", tools = reg,
+    log = function() end, session = require("vdx.session_log").new() }
+  function ctx.page(c) return c.role:page() end
+  local function call(name, args)
+    local res = reg:call(name, args, ctx)
+    return res, res.content[1].text
+  end
+  return call, ctx, roles
+end
+
+--- Starts a fixture server and a tool session (helpers.tool_session) in t:
+--- t.srv, t.call, t.ctx, t.roles (a describe's set-up).
+function helpers.start_tool_session(t, role_opts)
+  t.srv = helpers.serve()
+  t.call, t.ctx, t.roles = helpers.tool_session(role_opts)
+  return t
+end
+
+--- Ends what helpers.start_tool_session started in t (a describe's tear-down).
+function helpers.stop_tool_session(t)
+  if t.roles then t.roles:close() end
+  if t.srv then t.srv:close() end
+end
+
 --- path quoted for sh.
 function helpers.quote(s)
   return "'" .. tostring(s):gsub("'", "'\\''") .. "'"

@@ -24,21 +24,41 @@ changes.MAX_CHECKS = 12
 -- compare whole pages).
 changes.BUDGET_TOKENS = 100000
 
--- The whole-page snapshot the next report compares with: the role's last
--- one when it covers the whole page, else the last whole one seen here.
-local function baseline(role)
-  local s = role.last_snapshot
-  if s and not s.partial and not s.truncated and s.text then return s end
-  return role.change_base
+--- Stamps snap, a snapshot of page taken with opts (those of
+-- snapshot.take), with what tells later whether it can be compared with
+-- the page: which page, the page's navigation count, and whether it
+-- covers only a part of the page (root, depth, offset).
+function changes.stamp(page, snap, opts)
+  opts = opts or {}
+  snap.page, snap.nav = page, page:mark().nav
+  snap.partial = (opts.root or opts.depth or opts.offset) and true or nil
+  return snap
+end
+
+-- True when snap shows the current document of page as a whole: taken of
+-- this page, with no navigation since (nav: the action's own navigation,
+-- within the document, is allowed).
+local function comparable(snap, page, nav)
+  if not (snap and snap.text and not snap.partial and not snap.truncated) then return false end
+  if snap.page ~= nil and snap.page ~= page then return false end
+  return nav ~= nil or snap.nav == nil or snap.nav == page:mark().nav
+end
+
+-- The whole-page snapshot the report compares with: the role's last one
+-- when it covers the current document, else the last one taken here.
+local function baseline(role, page, nav)
+  if comparable(role.last_snapshot, page, nav) then return role.last_snapshot end
+  if comparable(role.change_base, page, nav) then return role.change_base end
+  return nil
 end
 
 -- The line of an entry for the report: its content, and its container
 -- when that is not shown next to it.
 local function shown(mark, e, context)
-  local line = mark .. " " .. e.content
+  local line = mark .. " " .. e.norm
   if e.was then line = line .. " (" .. diff.was(e) .. ")" end
   if context and e.parent then
-    local p = e.parent.content:gsub(":$", "")
+    local p = e.parent.norm:gsub(":$", "")
     if #p > 50 then p = p:sub(1, 50) .. "…" end
     line = line .. " (in " .. p .. ")"
   end
@@ -295,16 +315,16 @@ function changes.report(ctx, res)
   local page = ctx:page()
   if page:is_closed() then return nil end
   local role = ctx.role
-  local base = baseline(role)
-  local snap = snapshot.take(page, { budget_tokens = changes.BUDGET_TOKENS })
-  role.last_snapshot, role.change_base = snap, snap
   local nav = type(res) == "table" and type(res.navigation) == "table" and res.navigation or nil
+  local base = baseline(role, page, nav)
+  local snap = changes.stamp(page, snapshot.take(page, { budget_tokens = changes.BUDGET_TOKENS }))
+  role.last_snapshot, role.change_base = snap, snap
   local lines = select(2, (snap.text or ""):gsub("\n", "\n"))
   if nav and nav.same_document == false then
     return { text = ("Navigated to %s (%d lines; read them with browser_find or browser_snapshot)")
       :format(headline(snap), lines), structured = { navigated = true, url = snap.url, title = snap.title, lines = lines } }
   end
-  if not base or base.url ~= snap.url and not nav then
+  if not base or (base.url ~= snap.url and not nav) then
     return { text = ("No earlier snapshot of this page to compare with: it shows %d lines (%s); read them with "
       .. "browser_find or browser_snapshot"):format(lines, headline(snap)),
       structured = { baseline = false, lines = lines } }

@@ -2,6 +2,7 @@
 -- ref (resolve_container, inspect_pattern, extract_anchors), locator
 -- checks and read_html.  Each answers compact text for the model and the
 -- same facts as structuredContent for programs.
+local changes = require "vdx.changes"
 local errors = require "vdx.errors"
 local json = require "vdx.json"
 local snapshot = require "vdx.snapshot"
@@ -70,9 +71,7 @@ return {
       local fatal, warnings = errors.decide(ctx.role.failures:drain())
       if fatal then error(fatal, 0) end
       for _, w in ipairs(snap.warnings or {}) do warnings[#warnings + 1] = w end
-      -- A part of the page is no baseline for the change report (vdx.changes).
-      snap.partial = (opts.root or opts.depth or opts.offset) and true or nil
-      ctx.role.last_snapshot = snap
+      ctx.role.last_snapshot = changes.stamp(page, snap, opts)
       local head = ("Page URL: %s\nPage Title: %s\nRole: %s\n"):format(tostring(snap.url),
         tostring(snap.title or ""), ctx.role.name)
       return { text = head .. (snap.text or "") .. errors.warnings_text(warnings),

@@ -1,0 +1,219 @@
+-- What an action changed: the diff of two snapshot texts (vdx.snapshot_diff)
+-- and the change report of the acting tools (vdx.changes) against the real
+-- browser, with its assertion candidates checked on the live page.
+local diff = require "vdx.snapshot_diff"
+local helpers = require "helpers"
+
+describe("vdx.snapshot_diff #unit", function()
+  it("parses a line's role, name, states, ref and value, quoted or not", function()
+    local e = diff.parse('textbox "New \\"task\\"" [active] [ref=e1]: "123"')
+    assert.same({ role = "textbox", name = 'New "task"', states = { "[active]" }, ref = "e1", value = "123" }, e)
+    e = diff.parse("'button \"a: b\" [ref=f1_e9]'")
+    assert.same({ role = "button", name = "a: b", states = {}, ref = "f1_e9" }, e)
+    e = diff.parse("listitem: Buy milk")
+    assert.same({ role = "listitem", states = {}, value = "Buy milk" }, e)
+    e = diff.parse('list "Tasks":')
+    assert.same({ role = "list", name = "Tasks", states = {} }, e)
+  end)
+
+  local OLD = [[
+- main:
+  - textbox "New task" [ref=e1]
+  - list "Tasks":
+    - listitem: Buy milk
+  - checkbox "Newsletter" [ref=e3]
+  - button "Remove" [ref=e4]
+  - combobox "Country" [ref=e7]:
+    - option "France" [selected]
+    - option "Germany"
+  - text: Added x
+- note: "snapshot truncated"
+]]
+  local NEW = [[
+- main:
+  - textbox "New task" [active] [ref=e1]
+  - list "Tasks":
+    - listitem: Buy milk
+    - listitem: Feed cat
+  - checkbox "Newsletter" [checked] [ref=e3]
+  - combobox "Country" [ref=e7]:
+    - option "France"
+    - option "Germany" [selected]
+  - text: Added y
+]]
+
+  it("keys lines by ref, then by text and parent; focus alone is no change", function()
+    local d = diff.compare(OLD, NEW)
+    local function contents(list)
+      local out = {}
+      for i, e in ipairs(list) do out[i] = e.content .. (e.was and (" | " .. diff.was(e)) or "") end
+      return out
+    end
+    assert.same({ "listitem: Feed cat" }, contents(d.added))
+    assert.same({ 'button "Remove" [ref=e4]' }, contents(d.removed))
+    assert.same({ 'checkbox "Newsletter" [checked] [ref=e3] | was not [checked]',
+      'option "France" | was [selected]', 'option "Germany" [selected] | was not [selected]',
+      'text: Added y | was "Added x"' }, contents(d.changed))
+  end)
+
+  it("compares a text with itself as no change", function()
+    local d = diff.compare(NEW, NEW)
+    assert.same({ 0, 0, 0 }, { #d.added, #d.removed, #d.changed })
+  end)
+end)
+
+describe("the change report of the acting tools", function()
+  local t = {}
+  setup(function() helpers.start_tool_session(t) end)
+  teardown(function() helpers.stop_tool_session(t) end)
+  local snap
+  local function call(name, args) return t.call(name, args) end
+
+  local function open(path)
+    local res, text = call("browser_navigate", { url = t.srv.url .. (path or "/verify/app.html") })
+    assert.is_nil(res.isError, text)
+    res, snap = call("browser_snapshot", {})
+    assert.is_nil(res.isError, snap)
+    t.ctx.session:clear()
+  end
+
+  local function ref(pattern)
+    return assert(snap:match(pattern .. "[^\n]-%[ref=(e%d+)%]"), "no " .. pattern .. " in:\n" .. snap)
+  end
+
+  local function act(name, args)
+    local res, text = call(name, args)
+    assert.is_nil(res.isError, text)
+    return text, res.structuredContent.changes, res
+  end
+
+  -- The candidates of a report, each checked here again: its locator
+  -- matches exactly one element (toHaveCount: as many as it says).
+  local function candidates(changes)
+    local page, codes = t.ctx.role:page(), {}
+    for i, c in ipairs(changes.candidates) do
+      local n = page:locator_count(c.locator).count
+      assert.equal(c.matcher == "toHaveCount" and c.value or 1, n, c.locator)
+      codes[i] = c.code
+    end
+    assert.is_true(#codes <= 4)
+    return codes
+  end
+
+  it("reports an added item and text with refs kept, and proposes checked assertions without recording them", function()
+    open()
+    act("browser_type", { ref = ref('textbox "New task"'), text = "Feed cat" })
+    local text, changes = act("browser_click", { ref = ref('button "Add task"') })
+    local report = text:match("\n(Changes .*)$")
+    assert.equal(table.concat({
+      "Changes (+2 -0 ~1):",
+      ('~ textbox "New task" [ref=%s] (was "Feed cat")'):format(ref('textbox "New task"')),
+      '+ listitem: Feed cat (in list "Tasks")',
+      "+ text: Added Feed cat",
+      "Assertions that hold now (not recorded until a browser_verify_* tool checks one):",
+      "await expect(page.getByRole('textbox', { name: 'New task' })).toHaveValue('');",
+      "await expect(page.getByRole('list', { name: 'Tasks' }).getByRole('listitem')).toHaveCount(3);",
+      "await expect(page.getByText('Feed cat', { exact: true })).toBeVisible();",
+      "await expect(page.getByText('Added Feed cat')).toBeVisible();" }, "\n"), report)
+    assert.same({ 2, 0, 1 }, { changes.added, changes.removed, changes.changed })
+    candidates(changes)
+    assert.equal(0, #t.ctx.session:list())
+  end)
+
+  it("reports a checkbox toggled, step by step, with toBeChecked and then not.toBeChecked", function()
+    open()
+    local box = ref('checkbox "Newsletter"')
+    local text, changes = act("browser_click", { ref = box })
+    assert.matches(('\nChanges (+0 -0 ~1):\n~ checkbox "Newsletter" [checked] [ref=%s] (was not [checked]) (in form "Settings")\n')
+      :format(box), text, 1, true)
+    assert.same({ "await expect(page.getByRole('checkbox', { name: 'Newsletter' })).toBeChecked();" }, candidates(changes))
+    -- The next report compares with the snapshot the last one took.
+    text, changes = act("browser_click", { ref = box })
+    assert.matches("(was [checked])", text, 1, true)
+    assert.same({ "await expect(page.getByRole('checkbox', { name: 'Newsletter' })).not.toBeChecked();" },
+      candidates(changes))
+  end)
+
+  it("reports a dialog that opens, its content and its new button's ref", function()
+    open()
+    local text, changes = act("browser_click", { ref = ref('button "Open dialog"') })
+    assert.matches('\nChanges %(%+3 %-0 ~0%):\n%+ dialog "Confirm":\n%+ paragraph: Delete everything%?\n%+ button "Cancel" %[ref=e%d+%]\n', text)
+    local codes = candidates(changes)
+    assert.equal("await expect(page.getByRole('dialog', { name: 'Confirm' })).toBeVisible();", codes[1])
+    -- The new ref is live: closing the dialog through it is reported as removals.
+    local cancel = text:match('button "Cancel" %[ref=(e%d+)%]')
+    text = act("browser_click", { ref = cancel })
+    assert.equal(('Changes (+0 -3 ~0):\n- dialog "Confirm":\n- paragraph: Delete everything?\n- button "Cancel" [ref=%s]')
+      :format(cancel), text:match("\n(Changes .*)$"))
+  end)
+
+  it("stays bounded when an action adds hundreds of lines", function()
+    open()
+    local text, changes = act("browser_click", { ref = ref('button "Load many"') })
+    local report = text:match("\n(Changes .-)\nAssertions")
+    assert.equal(601, changes.added)
+    assert.matches('^Changes %(%+601 %-0 ~0%):\n%+ list "Rows": …%(%+589 lines inside%)\n', report)
+    local shown = select(2, report:gsub("\n[+~-] ", ""))
+    assert.equal(12, shown)
+    assert.equal("\n… 589 more changed lines (browser_find or browser_snapshot reads them)",
+      report:sub(-#"\n… 589 more changed lines (browser_find or browser_snapshot reads them)"))
+    assert.is_true(#report <= 1000, #report .. " characters")
+    -- A list that grew from nothing is counted; ambiguous names are made exact.
+    local codes = candidates(changes)
+    assert.equal("await expect(page.getByRole('list', { name: 'Rows' }).getByRole('listitem')).toHaveCount(300);", codes[1])
+    assert.equal("await expect(page.getByRole('button', { name: 'Row 1', exact: true })).toBeVisible();", codes[3])
+  end)
+
+  it("offers no candidate whose locator is not unique", function()
+    open()
+    local text, changes = act("browser_click", { ref = ref('button "Finish both"') })
+    assert.equal("Changes (+2 -0 ~0):\n+ paragraph: Done\n+ paragraph: Done", text:match("\n(Changes .*)$"))
+    assert.same({}, candidates(changes))
+    assert.is_nil(text:find("Assertions", 1, true))
+  end)
+
+  it("proposes toHaveText for a named element whose text changed", function()
+    open()
+    local text, changes = act("browser_click", { ref = ref('button "Add to cart"') })
+    assert.matches('\n~ status "Cart": 1 items (was "0 items")\n', text, 1, true)
+    assert.same({ "await expect(page.getByRole('status', { name: 'Cart' })).toHaveText('1 items');" }, candidates(changes))
+  end)
+
+  it("proposes toHaveValue for a select from its option lines", function()
+    open()
+    local text, changes = act("browser_select_option", { ref = ref('combobox "Country"'), values = { "Germany" } })
+    assert.matches('\n~ option "Germany" [selected] (was not [selected])\n', text, 1, true)
+    assert.same({ "await expect(page.getByRole('combobox', { name: 'Country' })).toHaveValue('de');" }, candidates(changes))
+  end)
+
+  it("tells a navigation as the new URL and title, not a diff", function()
+    open()
+    local text, changes = act("browser_click", { ref = ref('button "Go to next"') })
+    assert.matches("\nNavigated to " .. t.srv.url:gsub("%p", "%%%0") .. '/verify/next%.html — "Next page" %(2 lines; ', text)
+    assert.is_true(changes.navigated)
+  end)
+
+  it("says when there is no earlier snapshot of the page, and when nothing changed", function()
+    local res, t = call("browser_navigate", { url = t.srv.url .. "/verify/app.html" })
+    assert.is_nil(res.isError, t)
+    local text = act("browser_press_key", { key = "Shift" })
+    assert.matches("\nNo earlier snapshot of this page to compare with: it shows %d+ lines %(", text)
+    text = act("browser_press_key", { key = "Shift" })
+    assert.matches("\nNo change on the page.$", text)
+  end)
+
+  it("measures: a click's answer on a 200-card shop against a full snapshot of it", function()
+    open("/verify/shop.html")
+    local n, card = 0, nil
+    for r in snap:gmatch('button "Add to Cart" %[ref=(e%d+)%]') do
+      n = n + 1
+      if n == 42 then card = r end
+    end
+    local text, changes = act("browser_click", { ref = card })
+    assert.matches('\n~ status: Added iPhone 15 Pro to the cart (was empty)\n', text, 1, true)
+    assert.matches("await expect(page.getByText('Added iPhone 15 Pro to the cart')).toBeVisible();", text, 1, true)
+    candidates(changes)
+    print(("\n# click answer %d characters, full snapshot %d characters"):format(#text, #snap))
+    assert.is_true(#text * 20 < #snap, #text .. " vs " .. #snap)
+  end)
+end)

@@ -1,0 +1,228 @@
+-- The verify tools against the real browser: each agrees (and records an
+-- assertion whose locator matches exactly the checked element) or
+-- disagrees with isError and the page's actual facts; matches without
+-- refs (paragraphs, containers, list items) never crash them.
+local helpers = require "helpers"
+
+describe("the verify tools", function()
+  local t = {}
+  setup(function() helpers.start_tool_session(t) end)
+  teardown(function() helpers.stop_tool_session(t) end)
+  local snap
+  local function call(name, args) return t.call(name, args) end
+
+  before_each(function()
+    local res, text = call("browser_navigate", { url = t.srv.url .. "/verify/app.html" })
+    assert.is_nil(res.isError, text)
+    res, snap = call("browser_snapshot", {})
+    assert.is_nil(res.isError, snap)
+    t.ctx.session:clear()
+  end)
+
+  local function ref(pattern)
+    return assert(snap:match(pattern .. "[^\n]-%[ref=(e%d+)%]"), "no " .. pattern .. " in:\n" .. snap)
+  end
+
+  local function page() return t.ctx.role:page() end
+
+  -- The one assertion recorded so far, checked to match exactly one element
+  -- (or, for the items of a list, as many as it names).
+  local function recorded()
+    local steps = t.ctx.session:list()
+    assert.equal(1, #steps)
+    local s = steps[1]
+    assert.equal("assert", s.kind)
+    assert.equal("default", s.role)
+    local n = page():locator_count(s.locator).count
+    if type(s.value) ~= "table" then
+      assert.equal(1, n, s.locator .. " is not unique")
+    elseif s.matcher == "toHaveText" then
+      assert.equal(#s.value, n, s.locator)
+    else
+      assert.is_true(n >= #s.value, s.locator)
+    end
+    return s
+  end
+
+  local function agrees(name, args)
+    local res, text = call(name, args)
+    assert.is_nil(res.isError, text)
+    assert.matches("^✅ Page agrees%. Recorded: await expect%(page%.", text)
+    assert.is_true(res.structuredContent.verified)
+    assert.is_true(res.structuredContent.recorded)
+    return recorded(), text, res
+  end
+
+  local function disagrees(name, args)
+    local res, text = call(name, args)
+    assert.is_true(res.isError, text)
+    assert.equal("❌ The page does not agree", text:match("^[^\n]*"))
+    assert.equal(0, #t.ctx.session:list())
+    return text
+  end
+
+  describe("browser_verify_element_visible", function()
+    it("records toBeVisible for a role and name the page shows", function()
+      local s, text = agrees("browser_verify_element_visible", { role = "button", accessibleName = "Add task" })
+      assert.same({ kind = "assert", role = "default", matcher = "toBeVisible",
+        locator = "getByRole('button', { name: 'Add task' })", tool = "browser_verify_element_visible" }, s)
+      assert.equal("✅ Page agrees. Recorded: await expect(page.getByRole('button', { name: 'Add task' })).toBeVisible();",
+        text)
+    end)
+
+    it("records a locator that singles out one of several matches (a container's test id and text)", function()
+      local s = agrees("browser_verify_element_visible", { role = "button", accessibleName = "Delete" })
+      assert.matches("^getByTestId%('card'%)%.filter%({ hasText: 'Alpha' }%)%.getByRole%('button', { name: 'Delete'", s.locator)
+    end)
+
+    it("checks elements that have no ref: a heading, a named list, a form", function()
+      local s = agrees("browser_verify_element_visible", { role = "heading", accessibleName = "Tasks" })
+      assert.equal("getByRole('heading', { name: 'Tasks' })", s.locator)
+      t.ctx.session:clear()
+      s = agrees("browser_verify_element_visible", { role = "list", accessibleName = "Tasks" })
+      assert.equal("getByRole('list', { name: 'Tasks' })", s.locator)
+      t.ctx.session:clear()
+      s = agrees("browser_verify_element_visible", { role = "form", accessibleName = "Settings" })
+      assert.equal("getByRole('form', { name: 'Settings' })", s.locator)
+    end)
+
+    it("fails with the nearest elements of that role when none has the name", function()
+      local text = disagrees("browser_verify_element_visible", { role = "button", accessibleName = "Remove task" })
+      assert.matches("\nExpected: button 'Remove task' visible\n", text, 1, true)
+      -- The button sharing a word comes first; the rest follow in page order.
+      assert.matches("\nPage has: button 'Add task' <button> [ref=e", text, 1, true)
+      assert.matches("\nMatches: 0\n", text, 1, true)
+    end)
+
+    it("fails on a match that is hidden, saying so", function()
+      local text = disagrees("browser_verify_element_visible", { role = "button", accessibleName = "Cancel" })
+      assert.matches("getByRole('button', { name: 'Cancel' }) matches nothing", text, 1, true)
+      text = disagrees("browser_verify_element_visible", { role = "dialog", accessibleName = "Confirm" })
+      assert.matches("Matches: 0", text, 1, true)
+    end)
+  end)
+
+  describe("browser_verify_text_visible", function()
+    it("records getByText for a paragraph (no ref)", function()
+      local s = agrees("browser_verify_text_visible", { text = "Plan the week" })
+      assert.equal("getByText('Plan the week')", s.locator)
+      assert.equal("toBeVisible", s.matcher)
+    end)
+
+    it("agrees without recording when no locator singles the text out", function()
+      local res, text = call("browser_verify_text_visible", { text = "Save" })
+      assert.is_nil(res.isError, text)
+      assert.equal("✅ Page agrees. Not recorded: 2 visible elements match getByText('Save') and no locator singles one out",
+        text)
+      assert.is_false(res.structuredContent.recorded)
+      assert.equal(0, #t.ctx.session:list())
+    end)
+
+    it("prefers an exact text when the substring is ambiguous", function()
+      local s = agrees("browser_verify_text_visible", { text = "Notes" })
+      assert.equal("getByText('Notes', { exact: true })", s.locator)
+    end)
+
+    it("fails with the nearest lines of the page", function()
+      local text = disagrees("browser_verify_text_visible", { text = "Plan the month" })
+      assert.matches("\nPage has: paragraph: Plan the week, one task at a time., ", text, 1, true)
+    end)
+
+    it("fails on hidden text, listing the hidden match", function()
+      local text = disagrees("browser_verify_text_visible", { text = "Delete everything?" })
+      assert.matches("matches 1 elements, none visible", text, 1, true)
+      assert.matches("Page has: paragraph <p> text 'Delete everything?' hidden", text, 1, true)
+    end)
+  end)
+
+  describe("browser_verify_list_visible", function()
+    local TASKS = "getByRole('list', { name: 'Tasks' })"
+
+    it("records toHaveText with every item in order", function()
+      local s = agrees("browser_verify_list_visible", { locator = TASKS, items = { "Buy milk", "Walk the dog" } })
+      assert.equal("toHaveText", s.matcher)
+      assert.equal(TASKS .. ".getByRole('listitem')", s.locator)
+      assert.same({ "Buy milk", "Walk the dog" }, s.value)
+    end)
+
+    it("records toContainText for some items in order, from Playwright MCP's target argument", function()
+      local s = agrees("browser_verify_list_visible", { target = TASKS, items = { "Walk" } })
+      assert.equal("toContainText", s.matcher)
+      assert.same({ "Walk" }, s.value)
+    end)
+
+    it("reads the children of a container that is no list", function()
+      local s = agrees("browser_verify_list_visible", { locator = "getByTestId('tags')", items = { "red", "blue" } })
+      assert.equal("getByTestId('tags').locator(':scope > *')", s.locator)
+      assert.equal("toHaveText", s.matcher)
+    end)
+
+    it("fails with the items the list has when the order differs", function()
+      local text = disagrees("browser_verify_list_visible", { locator = TASKS, items = { "Walk the dog", "Buy milk" } })
+      assert.matches("item 'Buy milk' not found after 'Walk the dog'", text, 1, true)
+      assert.matches("\nPage has: 'Buy milk', 'Walk the dog'\n", text, 1, true)
+    end)
+
+    it("fails when the list locator is not unique", function()
+      local text = disagrees("browser_verify_list_visible", { locator = "getByRole('listitem')", items = { "x" } })
+      assert.matches("getByRole('listitem') matches 2 elements, not exactly one", text, 1, true)
+    end)
+  end)
+
+  describe("browser_verify_value", function()
+    it("records toHaveValue for a field by locator", function()
+      local s = agrees("browser_verify_value", { locator = "getByLabel('Email')", value = "a@b.c" })
+      assert.same({ "toHaveValue", "getByLabel('Email')", "a@b.c" }, { s.matcher, s.locator, s.value })
+    end)
+
+    it("fails with the value the field has", function()
+      local text = disagrees("browser_verify_value", { ref = ref('textbox "Email"'), value = "x@y.z" })
+      assert.matches("\nExpected: value 'x@y.z'\n", text, 1, true)
+      assert.matches("\nPage has: textbox 'Email' <input> value 'a@b.c' [ref=", text, 1, true)
+    end)
+
+    it("records toBeChecked and not.toBeChecked by ref, and fails on the other state", function()
+      local s = agrees("browser_verify_value", { ref = ref('radio "Free"'), value = "true" })
+      assert.same({ "toBeChecked", "getByRole('radio', { name: 'Free' })" }, { s.matcher, s.locator })
+      t.ctx.session:clear()
+      s = agrees("browser_verify_value", { type = "checkbox", ref = ref('checkbox "Newsletter"'), value = "false" })
+      assert.same({ "not.toBeChecked", "getByRole('checkbox', { name: 'Newsletter' })" }, { s.matcher, s.locator })
+      t.ctx.session:clear()
+      local text = disagrees("browser_verify_value", { ref = ref('radio "Pro"'), value = "true" })
+      assert.matches("getByRole('radio', { name: 'Pro' }) is not checked", text, 1, true)
+      assert.matches("\nExpected: checked\nPage has: radio 'Pro' <input> unchecked [ref=", text, 1, true)
+    end)
+
+    it("takes a select's option label and records the option's value", function()
+      local res, text = call("browser_verify_value", { type = "combobox", ref = ref('combobox "Country"'), value = "France" })
+      assert.is_nil(res.isError, text)
+      assert.equal("✅ Page agrees. Recorded: await expect(page.getByRole('combobox', { name: 'Country' })).toHaveValue('fr');\n"
+        .. "(the selected option 'France' has the value 'fr')", text)
+      recorded()
+    end)
+
+    it("fails on an element that has no value, and on a locator that is not unique", function()
+      local text = disagrees("browser_verify_value", { locator = "getByRole('heading', { name: 'Tasks' })", value = "x" })
+      assert.matches("has no value (it is not an input, textarea or select)", text, 1, true)
+      assert.matches("Page has: heading 'Tasks' <h1>", text, 1, true)
+      text = disagrees("browser_verify_value", { locator = "getByRole('radio')", value = "true" })
+      assert.matches("\nPage has: radio 'Free' <input> checked [ref=e", text, 1, true)
+      assert.matches("\nMatches: 2\n", text, 1, true)
+    end)
+
+    it("refuses a call with neither ref nor locator, and a checkbox value that is not true or false", function()
+      local res, text = call("browser_verify_value", { value = "x" })
+      assert.is_true(res.isError)
+      assert.matches("give ref (from the snapshot) or locator", text, 1, true)
+      res, text = call("browser_verify_value", { type = "checkbox", ref = ref('checkbox "Newsletter"'), value = "yes" })
+      assert.is_true(res.isError)
+      assert.matches('value of a checkbox or radio must be "true" or "false"', text, 1, true)
+    end)
+
+    it("says a stale ref as such", function()
+      local res, text = call("browser_verify_value", { ref = "e999", value = "x" })
+      assert.is_true(res.isError)
+      assert.equal("❌ Unknown element reference", text:match("^[^\n]*"))
+    end)
+  end)
+end)
