@@ -226,3 +226,98 @@ describe("the verify tools", function()
     end)
   end)
 end)
+
+describe("the assertions the verify tools record and the change report proposes", function()
+  local t = {}
+  setup(function() helpers.start_tool_session(t) end)
+  teardown(function() helpers.stop_tool_session(t) end)
+
+  it("pass under real Playwright, written as the exporter writes them (needs Node and npm)", function()
+    local assertions = require "vdx.assertions"
+    local _, snap = t.call("browser_navigate", { url = t.srv.url .. "/verify/app.html" })
+    _, snap = t.call("browser_snapshot", {})
+    local function ref(p) return assert(snap:match(p .. "[^\n]-%[ref=(e%d+)%]"), p) end
+    for _, v in ipairs {
+      { "browser_verify_element_visible", { role = "button", accessibleName = "Delete" } },
+      { "browser_verify_element_visible", { role = "list", accessibleName = "Tasks" } },
+      { "browser_verify_text_visible", { text = "Plan the week" } },
+      { "browser_verify_text_visible", { text = "Notes" } },
+      { "browser_verify_list_visible", { locator = "getByRole('list', { name: 'Tasks' })", items = { "Buy milk", "Walk the dog" } } },
+      { "browser_verify_list_visible", { locator = "getByTestId('tags')", items = { "red", "blue" } } },
+      { "browser_verify_list_visible", { locator = "getByRole('list', { name: 'Tasks' })", items = { "Walk" } } },
+      { "browser_verify_value", { ref = ref('textbox "Email"'), value = "a@b.c" } },
+      { "browser_verify_value", { ref = ref('combobox "Country"'), value = "France" } },
+      { "browser_verify_value", { ref = ref('radio "Free"'), value = "true" } },
+      { "browser_verify_value", { ref = ref('radio "Pro"'), value = "false" } },
+    } do
+      local res, text = t.call(v[1], v[2])
+      assert.is_nil(res.isError, text)
+    end
+    local lines = {}
+    for _, s in ipairs(t.ctx.session:list()) do lines[#lines + 1] = assertions.code(s) end
+    assert.equal(11, #lines)
+    -- Each action as Playwright writes it, then the candidates its answer proposed.
+    local acts = {
+      { "await page.getByRole('textbox', { name: 'New task' }).fill('Feed cat');",
+        "browser_type", { ref = ref('textbox "New task"'), text = "Feed cat" } },
+      { "await page.getByRole('button', { name: 'Add task' }).click();", "browser_click", { ref = ref('button "Add task"') } },
+      { "await page.getByRole('checkbox', { name: 'Newsletter' }).click();",
+        "browser_click", { ref = ref('checkbox "Newsletter"') } },
+      { "await page.getByRole('combobox', { name: 'Country' }).selectOption('Germany');",
+        "browser_select_option", { ref = ref('combobox "Country"'), values = { "Germany" } } },
+      { "await page.getByRole('button', { name: 'Open dialog' }).click();", "browser_click", { ref = ref('button "Open dialog"') } },
+      { "await page.getByRole('button', { name: 'Add to cart' }).click();", "browser_click", { ref = ref('button "Add to cart"') } },
+      { "await page.getByRole('button', { name: 'Load many' }).click();", "browser_click", { ref = ref('button "Load many"') } },
+    }
+    local proposed = 0
+    for _, a in ipairs(acts) do
+      lines[#lines + 1] = a[1]
+      local res, text = t.call(a[2], a[3])
+      assert.is_nil(res.isError, text)
+      for _, c in ipairs(res.structuredContent.changes.candidates) do
+        lines[#lines + 1] = c.code
+        proposed = proposed + 1
+      end
+    end
+    assert.is_true(proposed >= 12, proposed .. " candidates")
+    local pw, why = helpers.playwright()
+    if not pw then
+      pending(why)
+      return
+    end
+    local dir = pw .. "/tests"
+    os.execute("mkdir -p " .. helpers.quote(dir))
+    local f = assert(io.open(dir .. "/vdx-verify.spec.ts", "w"))
+    f:write("import { test, expect } from '@playwright/test';\n",
+      "test.use({ launchOptions: { executablePath: process.env.CHROMIUM_PATH } });\n",
+      "test('verified assertions', async ({ page }) => {\n",
+      "  await page.goto(process.env.BASE_URL + '/verify/app.html');\n  ",
+      table.concat(lines, "\n  "), "\n});\n")
+    f:close()
+    -- The fixture server in a process of its own (this one waits on npx), ended by its pid.
+    local tmp = os.tmpname()
+    f = assert(io.open(tmp .. ".lua", "w"))
+    f:write("local vdx = require 'vdx'\nlocal s = vdx.serve { root = 'spec/fixtures', port = 0 }\n",
+      "print(s.url)\nio.stdout:flush()\nvdx.sleep(600000)\n")
+    f:close()
+    os.execute(("sh -c 'echo $$ > %s.pid; exec %s %s.lua > %s.log 2>&1' &"):format(tmp, helpers.vdxlua, tmp, tmp))
+    local url
+    for _ = 1, 100 do
+      url = (helpers.read(tmp .. ".log") or ""):match("(http://%S+)")
+      if url then break end
+      os.execute("sleep 0.1")
+    end
+    local out, st = "", -1
+    if url then
+      out, st = helpers.run(("cd %s && BASE_URL=%s CHROMIUM_PATH=%s timeout 300 npx playwright test "
+        .. "tests/vdx-verify.spec.ts --reporter=line --workers=1"):format(helpers.quote(pw), url,
+        os.getenv("VDX_CHROMIUM") or "/usr/bin/chromium"))
+    end
+    local pid = helpers.read(tmp .. ".pid")
+    if pid then os.execute("kill " .. pid:match("%d+") .. " 2>/dev/null") end
+    for _, ext in ipairs { ".pid", ".log", ".lua", "" } do os.remove(tmp .. ext) end
+    assert.is_string(url, "the fixture server did not start")
+    assert.equal(0, st, out)
+    assert.matches("1 passed", out)
+  end)
+end)
