@@ -13,11 +13,18 @@ local assertions = {}
 --- The JavaScript single-quoted literal of s (as Playwright's codegen writes it).
 assertions.quote = flow_locator.quote
 
--- The bridge's null (and anything else that is not a string) as nil.
-local function str(v)
+--- The ARIA role of the items of a list-like role: what toHaveText and
+-- toHaveCount read of a list (`<list>.getByRole('listitem')`).
+assertions.ITEM_ROLE = { list = "listitem", listbox = "option", menu = "menuitem", menubar = "menuitem",
+  tablist = "tab", tree = "treeitem", grid = "row", table = "row", treegrid = "row", rowgroup = "row",
+  radiogroup = "radio", feed = "article" }
+
+--- v when it is a string, else nil: the bridge's null (a userdata in Lua)
+-- and any other value read as absent.
+function assertions.str(v)
   return type(v) == "string" and v or nil
 end
-assertions.str = str
+local str = assertions.str
 
 --- s with its white space collapsed and trimmed, as Playwright compares texts.
 function assertions.normalize(s)
@@ -86,10 +93,11 @@ function assertions.code(step, receiver)
   return ("await expect(%s.%s).%s(%s);"):format(receiver or "page", step.locator, matcher, arg)
 end
 
--- True when the element texts (normalized) match want in order: each
--- equal (full) or containing it (contains).  texts may have more items
--- than want only when contains.
-local function texts_match(texts, want, contains)
+--- True when the element texts (normalized) match the texts want in
+-- order, as Playwright's array forms do: toHaveText, each equal and as
+-- many (contains false); toContainText, a subset in order, each
+-- containing its text (contains true).
+function assertions.texts_match(texts, want, contains)
   if not contains then
     if #texts ~= #want then return false end
     for i, w in ipairs(want) do
@@ -103,7 +111,7 @@ local function texts_match(texts, want, contains)
   end
   return j > #want
 end
-assertions.texts_match = texts_match
+local texts_match = assertions.texts_match
 
 --- Checks step on the live page: true when its locator matches exactly
 -- one element (toHaveCount: exactly step.value; the array forms of

@@ -133,8 +133,7 @@ end
 
 -- --------------------------------------------------------- candidates
 
-local ITEM_ROLE = { list = "listitem", listbox = "option", menu = "menuitem", tablist = "tab",
-  tree = "treeitem", grid = "row", table = "row", rowgroup = "row" }
+local ITEM_ROLE = assertions.ITEM_ROLE
 local CHECKABLE = { checkbox = true, radio = true, switch = true, menuitemcheckbox = true, menuitemradio = true }
 local FIELD = { textbox = true, searchbox = true, combobox = true, spinbutton = true, slider = true }
 

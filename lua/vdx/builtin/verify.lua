@@ -14,10 +14,7 @@ local quote, str = assertions.quote, assertions.str
 -- How many matches a failure lists.
 local SHOWN = 8
 
--- The items of a list-like ARIA role, for toHaveText on a list's items.
-local ITEM_ROLE = { list = "listitem", listbox = "option", menu = "menuitem", menubar = "menuitem",
-  tablist = "tab", tree = "treeitem", grid = "row", table = "row", treegrid = "row",
-  radiogroup = "radio", feed = "article", rowgroup = "row" }
+local ITEM_ROLE = assertions.ITEM_ROLE
 
 local function fail(message, fields)
   error(vdx.error("VerifyFailed", message, fields), 0)
