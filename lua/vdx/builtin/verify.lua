@@ -173,12 +173,35 @@ local function ranked(f, text)
   return out
 end
 
+-- True when one of f's matches is visible.
+local function any_visible(f)
+  for _, m in ipairs(f.matches) do
+    if m.visible then return true end
+  end
+  return false
+end
+
+-- The first child frame where expr matches a visible element, as
+-- Playwright MCP looks in every frame: its name, or nil.
+local function frame_with(page, expr)
+  local ok, frames = pcall(page.frames, page)
+  for _, fr in ipairs(ok and frames or {}) do
+    if fr.frame ~= "main" and fr.has_context then
+      local okf, f = pcall(assertions.facts, page, expr, { frame = fr.frame, limit = 20 })
+      if okf and any_visible(f) then return fr.frame end
+    end
+  end
+  return nil
+end
+
 local function verify_visible(ctx, tool, expr, candidates, expected, what)
   local page = ctx:page()
   local f = assertions.facts(page, expr, { limit = 20 })
-  local any = false
-  for _, m in ipairs(f.matches) do any = any or m.visible end
-  if not any then
+  if not any_visible(f) then
+    local frame = frame_with(page, expr)
+    if frame then
+      return agreed(ctx, tool, nil, ("the element is inside frame %s (the export writes main-frame locators)"):format(frame))
+    end
     local actual
     if f.count > 0 then
       actual = described(f)
