@@ -17,7 +17,14 @@ local MODIFIERS = { type = "array", items = { type = "string", enum = vdx.input.
   description = "Modifier keys to press" }
 local BUTTON = { type = "string", enum = vdx.input.BUTTONS, description = "Button to click, defaults to left" }
 
-return {
+-- The tools whose answers say what they changed on the page (vdx.changes).
+-- browser_navigate_back is a navigation: its answer names the URL and
+-- title, which is what the report of a navigation says.
+local ACTING = { browser_click = true, browser_type = true, browser_fill_form = true,
+  browser_select_option = true, browser_hover = true, browser_drag = true, browser_press_key = true,
+  browser_file_upload = true, browser_handle_dialog = true, browser_click_at = true }
+
+return util.report_changes({
   {
     name = "browser_click",
     title = "Click",
@@ -33,7 +40,7 @@ return {
       local t, label = util.target(args)
       local res = act(ctx, "click", t, { button = args.button,
         click_count = args.doubleClick and 2 or nil, modifiers = args.modifiers })
-      return util.action_result(("Clicked %s"):format(label), res, ctx)
+      return util.action_result(("Clicked %s"):format(label), res)
     end,
   },
   {
@@ -51,7 +58,7 @@ return {
     run = function(ctx, args)
       local t, label = util.target(args)
       local res = act(ctx, "type", t, args.text, { submit = args.submit, slowly = args.slowly, clear = args.clear })
-      return util.action_result(("Typed %d characters into %s"):format(utf8.len(args.text) or #args.text, label), res, ctx)
+      return util.action_result(("Typed %d characters into %s"):format(utf8.len(args.text) or #args.text, label), res)
     end,
   },
   {
@@ -78,7 +85,7 @@ return {
         fields[i] = { target = f.ref, value = v }
       end
       local res = act(ctx, "fill_form", fields)
-      return util.action_result(("Filled %d fields"):format(#args.fields), res, ctx)
+      return util.action_result(("Filled %d fields"):format(#args.fields), res)
     end,
   },
   {
@@ -94,7 +101,7 @@ return {
     run = function(ctx, args)
       local t, label = util.target(args)
       local res = act(ctx, "select_option", t, args.values)
-      return util.action_result(("Selected %s in %s"):format(table.concat(args.values, ", "), label), res, ctx)
+      return util.action_result(("Selected %s in %s"):format(table.concat(args.values, ", "), label), res)
     end,
   },
   {
@@ -105,7 +112,7 @@ return {
     annotations = { readOnlyHint = false },
     run = function(ctx, args)
       local t, label = util.target(args)
-      return util.action_result("Hovered " .. label, act(ctx, "hover", t), ctx)
+      return util.action_result("Hovered " .. label, act(ctx, "hover", t))
     end,
   },
   {
@@ -122,7 +129,7 @@ return {
     run = function(ctx, args)
       local from, from_label = util.target(args, "startRef", "startElement")
       local to, to_label = util.target(args, "endRef", "endElement")
-      return util.action_result(("Dragged %s to %s"):format(from_label, to_label), act(ctx, "drag", from, to), ctx)
+      return util.action_result(("Dragged %s to %s"):format(from_label, to_label), act(ctx, "drag", from, to))
     end,
   },
   {
@@ -134,7 +141,7 @@ return {
     } },
     annotations = { readOnlyHint = false, destructiveHint = true },
     run = function(ctx, args)
-      return util.action_result("Pressed " .. args.key, act(ctx, "press_key", args.key), ctx)
+      return util.action_result("Pressed " .. args.key, act(ctx, "press_key", args.key))
     end,
   },
   {
@@ -179,7 +186,7 @@ return {
       local policy, files = util.paths(ctx), {}
       for i, p in ipairs(args.paths) do files[i] = policy:read_path(p) end
       return util.action_result(("Uploaded %d files to %s"):format(#files, label),
-        act(ctx, "upload_file", t, files), ctx)
+        act(ctx, "upload_file", t, files))
     end,
   },
   {
@@ -193,7 +200,7 @@ return {
     annotations = { readOnlyHint = false },
     run = function(ctx, args)
       local res = act(ctx, "handle_dialog", { accept = args.accept, prompt_text = args.promptText })
-      return util.action_result(args.accept and "Dialog will be accepted" or "Dialog will be dismissed", res, ctx)
+      return util.action_result(args.accept and "Dialog will be accepted" or "Dialog will be dismissed", res)
     end,
   },
   {
@@ -210,7 +217,7 @@ return {
     annotations = { readOnlyHint = false, destructiveHint = true },
     run = function(ctx, args)
       local res = act(ctx, "click_at", args.x, args.y, { hold_ms = args.hold_ms, steps = args.steps })
-      return util.action_result(("Clicked at (%s, %s)"):format(args.x, args.y), res, ctx)
+      return util.action_result(("Clicked at (%s, %s)"):format(args.x, args.y), res)
     end,
   },
-}
+}, ACTING)

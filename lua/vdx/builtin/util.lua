@@ -122,33 +122,48 @@ util.ELEMENT = { type = "string",
 --- Schema of the `ref` argument.
 util.REF = { type = "string", description = "Exact target element reference from the page snapshot" }
 
---- The result of an action: the facts it returned, as text and structure,
--- and, given the tool's ctx, what the action changed on the page
--- (vdx.changes: structured.changes).
-function util.action_result(what, res, ctx)
+--- The result of an action: the facts it returned, as text and structure.
+function util.action_result(what, res)
   local text = what
   if type(res) == "table" and next(res) ~= nil then
     text = text .. "\n" .. util.render(res)
   end
-  local structured = type(res) == "table" and res or nil
-  local change = ctx and util.change_report(ctx, res)
-  if change then
-    text = text .. "\n" .. change.text
-    structured = structured or {}
-    structured.changes = change.structured
-  end
-  return { text = text, structured = structured }
+  return { text = text, structured = type(res) == "table" and res or nil }
 end
 
---- What the action changed (vdx.changes.report), or nil; a page that
--- cannot be read after the action is said in one line, never an error of
--- the action that succeeded.
-function util.change_report(ctx, res)
-  local ok, r = pcall(require("vdx.changes").report, ctx, res)
-  if ok then return r end
-  local e = require("vdx.errors").normalize(r)
-  return { text = "(The change could not be read: " .. tostring(e.message):match("^[^\n]*") .. ")",
-    structured = { error = e.type } }
+--- Wraps the run of each tool of defs named in `acting` so that its
+-- answer ends with what the action changed on the page (vdx.changes:
+-- text, and structured.changes); returns defs.  A page that cannot be
+-- read after the action is said in one line, never an error of the
+-- action that succeeded.
+function util.report_changes(defs, acting)
+  for _, def in ipairs(defs) do
+    if acting[def.name] then
+      local run = def.run
+      def.run = function(ctx, args)
+        return util.with_changes(ctx, run(ctx, args))
+      end
+    end
+  end
+  return defs
+end
+
+--- result (a tool's answer, { text =, structured = }) with the change
+-- report of the action whose facts are result.structured added.
+function util.with_changes(ctx, result)
+  if type(result) ~= "table" or type(result.text) ~= "string" then return result end
+  local ok, r = pcall(require("vdx.changes").report, ctx, result.structured)
+  if not ok then
+    local e = require("vdx.errors").normalize(r)
+    r = { text = "(The change could not be read: " .. tostring(e.message):match("^[^\n]*") .. ")",
+      structured = { error = e.type } }
+  end
+  if r then
+    result.text = result.text .. "\n" .. r.text
+    result.structured = result.structured or {}
+    result.structured.changes = r.structured
+  end
+  return result
 end
 
 return util
