@@ -173,7 +173,7 @@ function Proposer:locators(e)
   if e.name and e.name ~= "" and e.role ~= "text" then
     out[1] = assertions.by_role(e.role, e.name)
     out[2] = assertions.by_role(e.role, e.name, true)
-  elseif e.value and e.value ~= "" and not FIELD[e.role] and not e.ref then
+  elseif e.value and e.value ~= "" and not FIELD[e.role] then
     local t = text_part(e.value)
     out[1] = assertions.by_text(t)
     if t == assertions.normalize(e.value) then out[2] = assertions.by_text(t, true) end
