@@ -25,27 +25,34 @@ changes.MAX_CHECKS = 12
 changes.BUDGET_TOKENS = 100000
 
 --- Stamps snap, a snapshot of page taken with opts (those of
--- snapshot.take), with what tells later whether it can be compared with
--- the page: which page, the page's navigation count, and whether it
--- covers only a part of the page (root, depth, offset).
+-- snapshot.take), with what a later report needs to compare the page
+-- with it: which page, the page's navigation count, and the text of the
+-- whole page (snap.whole_text; a snapshot cut by its budget or limited by
+-- root, depth or offset takes the whole one again for it).
 function changes.stamp(page, snap, opts)
   opts = opts or {}
   snap.page, snap.nav = page, page:mark().nav
-  snap.partial = (opts.root or opts.depth or opts.offset) and true or nil
+  local cut = snap.truncated and (opts.budget_tokens or 0) < changes.BUDGET_TOKENS
+  if cut or opts.root or opts.depth or opts.offset then
+    local ok, whole = pcall(snapshot.take, page, { budget_tokens = changes.BUDGET_TOKENS })
+    snap.whole_text = ok and whole.text or nil
+  else
+    snap.whole_text = snap.text
+  end
   return snap
 end
 
--- True when snap shows the current document of page as a whole: taken of
--- this page, with no navigation since (nav: the action's own navigation,
--- within the document, is allowed).
+-- True when snap shows the current document of page: taken of this page,
+-- with no navigation since (nav: the action's own navigation, within the
+-- document, is allowed).
 local function comparable(snap, page, nav)
-  if not (snap and snap.text and not snap.partial and not snap.truncated) then return false end
-  if snap.page ~= nil and snap.page ~= page then return false end
-  return nav ~= nil or snap.nav == nil or snap.nav == page:mark().nav
+  if not (snap and snap.whole_text) then return false end
+  if snap.page ~= page then return false end
+  return nav ~= nil or snap.nav == page:mark().nav
 end
 
--- The whole-page snapshot the report compares with: the role's last one
--- when it covers the current document, else the last one taken here.
+-- The snapshot the report compares with: the role's last one when it
+-- shows the current document, else the last one taken here.
 local function baseline(role, page, nav)
   if comparable(role.last_snapshot, page, nav) then return role.last_snapshot end
   if comparable(role.change_base, page, nav) then return role.change_base end
@@ -112,9 +119,9 @@ local function render(d)
   local out, last_parent = {}, nil
   for _, it in ipairs(chosen) do
     local e = it.e
-    -- A container says where the line is when it has a name or a ref.
+    -- A named container says where the line is.
     local p = e.parent
-    local context = p and not shown_set[p] and p ~= last_parent and ((p.name or "") ~= "" or p.ref ~= nil)
+    local context = p and not shown_set[p] and p ~= last_parent and (p.name or "") ~= ""
     local line = shown(it.mark, e, context)
     local hidden = 0
     if it.root and inside[e] then
@@ -316,7 +323,8 @@ function changes.report(ctx, res)
   local role = ctx.role
   local nav = type(res) == "table" and type(res.navigation) == "table" and res.navigation or nil
   local base = baseline(role, page, nav)
-  local snap = changes.stamp(page, snapshot.take(page, { budget_tokens = changes.BUDGET_TOKENS }))
+  local opts = { budget_tokens = changes.BUDGET_TOKENS }
+  local snap = changes.stamp(page, snapshot.take(page, opts), opts)
   role.last_snapshot, role.change_base = snap, snap
   local lines = select(2, (snap.text or ""):gsub("\n", "\n"))
   if nav and nav.same_document == false then
@@ -328,7 +336,7 @@ function changes.report(ctx, res)
       .. "browser_find or browser_snapshot"):format(lines, headline(snap)),
       structured = { baseline = false, lines = lines } }
   end
-  local d = diff.compare(base.text, snap.text)
+  local d = diff.compare(base.whole_text, snap.text)
   local out = {}
   if nav then out[#out + 1] = "URL now " .. tostring(snap.url) end
   local n = #d.added + #d.removed + #d.changed
