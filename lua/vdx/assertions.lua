@@ -61,7 +61,8 @@ function assertions.locator_of(page, ref)
   end
   local expr, note = flow_locator.synthesize(page, ref)
   if not expr then return nil, note end
-  return expr, note ~= nil
+  -- A CSS path that counts siblings is as positional as nth().
+  return expr, note ~= nil or expr:find(":nth%-") ~= nil
 end
 
 --- getByRole(role, { name }) in codegen's form (exact when asked).

@@ -293,7 +293,9 @@ local function propose(page, d)
   end
   local roots, rest = {}, {}
   for _, e in ipairs(d.added) do
-    if not e.in_frame and e.role ~= "/url" and e.role ~= "/placeholder" then
+    -- A bare container (no name, no text of its own) is shown by its lines.
+    local bare = (e.name or "") == "" and (e.value or "") == ""
+    if not e.in_frame and not bare and e.role ~= "/url" and e.role ~= "/placeholder" then
       if e.parent and e.parent.added then rest[#rest + 1] = e else roots[#roots + 1] = e end
     end
   end
