@@ -329,3 +329,50 @@ describe("the assertions the verify tools record and the change report proposes"
     assert.matches("1 passed", out)
   end)
 end)
+
+describe("vdx.assertions.holds", function()
+  local assertions = require "vdx.assertions"
+  local srv, browser, page
+
+  setup(function()
+    srv, browser, page = helpers.open()
+    page:navigate(srv.url .. "/verify/app.html")
+  end)
+
+  teardown(function() helpers.shut(browser, srv) end)
+
+  local TASKS = "getByRole('list', { name: 'Tasks' }).getByRole('listitem')"
+  local cases = {
+    { true, "toBeVisible", "getByRole('button', { name: 'Add task' })" },
+    { false, "toBeVisible", "getByRole('button', { name: 'Delete' })" },          -- two match
+    { false, "toBeVisible", "getByText('Delete everything?')" },                  -- hidden
+    { true, "toBeHidden", "getByText('Delete everything?')" },
+    { true, "not.toBeVisible", "getByText('Nowhere')" },
+    { false, "toBeHidden", "getByText('Plan the week')" },
+    { true, "toHaveText", TASKS, { "Buy milk", "Walk the dog" } },
+    { false, "toHaveText", TASKS, { "Buy milk" } },                                -- not all items
+    { true, "toContainText", TASKS, { "milk", "dog" } },
+    { false, "toContainText", TASKS, { "dog", "milk" } },                          -- order
+    { true, "toHaveText", "getByRole('status', { name: 'Cart' })", "0 items" },
+    { false, "toHaveText", "getByRole('status', { name: 'Cart' })", "0 item" },    -- full text
+    { true, "toContainText", "getByRole('status', { name: 'Cart' })", "items" },
+    { true, "toHaveValue", "getByLabel('Email')", "a@b.c" },
+    { true, "toHaveValue", "getByLabel('Country')", "fr" },
+    { false, "toHaveValue", "getByLabel('Country')", "France" },                   -- the value, not the label
+    { true, "toBeChecked", "getByRole('radio', { name: 'Free' })" },
+    { true, "not.toBeChecked", "getByRole('checkbox', { name: 'Newsletter' })" },
+    { false, "toBeChecked", "getByRole('heading', { name: 'Tasks' })" },           -- not checkable
+    { true, "toHaveCount", TASKS, 2 },
+    { false, "toHaveCount", TASKS, 3 },
+  }
+  for i, c in ipairs(cases) do
+    it(("%d. %s %s on %s"):format(i, c[1] and "holds" or "does not hold", c[2], c[3]), function()
+      local ok, facts = assertions.holds(page, { matcher = c[2], locator = c[3], value = c[4] })
+      assert.equal(c[1], ok)
+      assert.is_table(facts)
+      -- Its Playwright line, as the exporter writes it.
+      assert.matches("^await expect%(page%." .. c[3]:gsub("%p", "%%%0") .. "%)%." .. c[2]:gsub("%p", "%%%0") .. "%(",
+        assertions.code { matcher = c[2], locator = c[3], value = c[4] })
+    end)
+  end
+end)

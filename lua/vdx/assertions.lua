@@ -116,13 +116,17 @@ local texts_match = assertions.texts_match
 
 --- Checks step on the live page: true when its locator matches exactly
 -- one element (toHaveCount: exactly step.value; the array forms of
--- toHaveText and toContainText: the items) and its state holds; else
--- false and the facts read.
+-- toHaveText and toContainText: the items; toBeHidden and
+-- not.toBeVisible: none, or one that is hidden) and its state holds;
+-- else false and the facts read.
 function assertions.holds(page, step, frame)
   local ok, f = pcall(assertions.facts, page, step.locator, { frame = frame, limit = 200 })
   if not ok then return false, nil end
   local m, matcher, v = f.matches[1], step.matcher, step.value
-  if matcher == "toHaveCount" then return f.count == v, f end
+  if matcher == "toHaveCount" then return f.count == math.tointeger(tonumber(v)), f end
+  if matcher == "toBeHidden" or matcher == "not.toBeVisible" then
+    return f.count == 0 or (f.count == 1 and not m.visible), f
+  end
   if type(v) == "table" then
     local texts = {}
     for i, x in ipairs(f.matches) do texts[i] = x.text end
