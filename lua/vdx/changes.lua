@@ -24,16 +24,24 @@ changes.MAX_CHECKS = 12
 -- compare whole pages).
 changes.BUDGET_TOKENS = 100000
 
+-- How many navigations page has seen (page:mark's count), or nil for a
+-- page that does not count them.
+local function navigations(page)
+  local ok, m = pcall(function() return page:mark() end)
+  return ok and type(m) == "table" and m.nav or nil
+end
+
 --- Stamps snap, a snapshot of page taken with opts (those of
 -- snapshot.take), with what a later report needs to compare the page
 -- with it: which page, the page's navigation count, and the text of the
--- whole page (snap.whole_text; a snapshot cut by its budget or limited by
--- root, depth or offset takes the whole one again for it).
+-- whole page (snap.whole_text; a snapshot cut by its budget takes the
+-- whole one again for it; one limited by root, depth or offset has none,
+-- and the report compares with the one before).
 function changes.stamp(page, snap, opts)
   opts = opts or {}
-  snap.page, snap.nav = page, page:mark().nav
-  local cut = snap.truncated and (opts.budget_tokens or 0) < changes.BUDGET_TOKENS
-  if cut or opts.root or opts.depth or opts.offset then
+  snap.page, snap.nav = page, navigations(page)
+  if opts.root or opts.depth or opts.offset then return snap end
+  if snap.truncated and (opts.budget_tokens or 0) < changes.BUDGET_TOKENS then
     local ok, whole = pcall(snapshot.take, page, { budget_tokens = changes.BUDGET_TOKENS })
     snap.whole_text = ok and whole.text or nil
   else
@@ -48,7 +56,7 @@ end
 local function comparable(snap, page, nav)
   if not (snap and snap.whole_text) then return false end
   if snap.page ~= page then return false end
-  return nav ~= nil or snap.nav == page:mark().nav
+  return nav ~= nil or snap.nav == navigations(page)
 end
 
 -- The snapshot the report compares with: the role's last one when it
