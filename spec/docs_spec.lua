@@ -8,3 +8,25 @@ describe("the tool reference", function()
     assert.equal(0, status, out)
   end)
 end)
+
+describe("the agent loop as taught", function()
+  -- The skill and the server's instructions name tools; a renamed or
+  -- missing tool would teach the agent a call that fails.
+  it("names only tools the server has, in the skill and in the instructions", function()
+    local reg = require("vdx.builtin").register_all(require("vdx.tools").new())
+    local f = assert(io.open("skills/vdx-selector-authoring/SKILL.md"))
+    local texts = { skill = f:read("a"), instructions = require("vdx.mcp").INSTRUCTIONS }
+    f:close()
+    for where, text in pairs(texts) do
+      local n = 0
+      for name in text:gmatch("[%w_]+") do
+        if name:match("^browser_%l[%w_]*%l$") or name == "resolve_container" or name == "inspect_pattern"
+            or name == "extract_anchors" or name == "select_role" or name == "list_roles" then
+          n = n + 1
+          assert(reg:get(name), ("%s names %s, which is not a tool"):format(where, name))
+        end
+      end
+      assert.is_true(n >= 8, where .. " should teach the loop by tool names")
+    end
+  end)
+end)

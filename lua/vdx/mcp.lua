@@ -28,10 +28,16 @@ local PARSE_ERROR, INVALID_REQUEST, METHOD_NOT_FOUND, INVALID_PARAMS, INTERNAL =
   -32700, -32600, -32601, -32602, -32603
 local UNSUPPORTED_VERSION, RESOURCE_NOT_FOUND_LEGACY = -32022, -32002
 
-local INSTRUCTIONS = "vdxlua drives a real Chromium. Start with browser_navigate and browser_snapshot; " ..
-  "use refs from the latest snapshot. To write a stable locator: resolve_container(ref) -> " ..
-  "inspect_pattern(ref, level) -> extract_anchors(ref, level), then prove it with " ..
-  "browser_verify_locator. Roles: list_roles, select_role."
+local INSTRUCTIONS = "vdxlua drives a real Chromium and writes Playwright tests with you. The loop: " ..
+  "browser_navigate -> browser_find(text | role, name) for the refs you need (a full browser_snapshot only " ..
+  "for an unknown page, or with root=<container ref>) -> act by ref; each action answers with the verified " ..
+  "Locator of its target and what changed, so rarely snapshot again -> browser_verify_* for what the test " ..
+  "must prove (each passing check becomes an assertion) -> browser_export_test(filename) writes the spec. " ..
+  "Structure questions (resolve_container, inspect_pattern, extract_anchors) when a locator needs judgment. " ..
+  "Roles: list_roles, select_role. The skill vdx-selector-authoring says more."
+
+--- What the server tells a client in initialize: the agent loop in brief.
+mcp.INSTRUCTIONS = INSTRUCTIONS
 
 local function contains(list, v)
   for _, x in ipairs(list) do if x == v then return true end end
