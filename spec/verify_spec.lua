@@ -227,6 +227,21 @@ describe("the verify tools", function()
       assert.matches('value of a checkbox or radio must be "true" or "false"', text, 1, true)
     end)
 
+    it("reads a field inside a frame by its ref, and records it only with a path from the page", function()
+      call("browser_navigate", { url = t.srv.url .. "/verify/framed.html" })
+      local _, s = call("browser_snapshot", {})
+      local code = assert(s:match('textbox "Code" %[ref=(f%d+_e%d+)%]'), s)
+      local res, text = call("browser_verify_value", { ref = code, value = "42" })
+      assert.is_nil(res.isError, text)
+      if res.structuredContent.recorded then
+        assert.matches("contentFrame()", t.ctx.session:list()[1].locator, 1, true)
+      else
+        assert.equal("✅ Page agrees. Not recorded: the element is inside frame f1 (the export writes main-frame locators)", text)
+      end
+      text = disagrees("browser_verify_value", { ref = code, value = "43" })
+      assert.matches("\nPage has: textbox 'Code' <input> value '42' [ref=" .. code .. "]", text, 1, true)
+    end)
+
     it("says a stale ref as such", function()
       local res, text = call("browser_verify_value", { ref = "e999", value = "x" })
       assert.is_true(res.isError)

@@ -6,6 +6,7 @@
 -- read by the bridge with Playwright's own matching (locatorFacts).
 -- An assertion is a session-log step (see vdx.session_log):
 -- { kind = "assert", matcher =, locator =, value = }.
+local vdx = require "vdx"
 local flow_locator = require "vdx.flow_locator"
 
 local assertions = {}
@@ -48,21 +49,28 @@ function assertions.facts(page, expr, opts)
   return out
 end
 
---- The locator of ref, verified on the live page to match it alone, and
--- whether it is positional.  The one place a ref becomes a locator here:
--- page:generate_locator when the page has it, else vdx.flow_locator.
--- Raises UnknownRef or StaleRef for a ref the page does not have; returns
--- nil and why when no locator matches the element alone.
+--- The locator of ref, verified on the live page to match it alone, as
+-- { locator =, positional =, relative =, frame =, from_page = }: locator
+-- is what a test writes, relative the part that matches in the ref's own
+-- document (the same for the main frame), frame the name of that frame
+-- ("main" or "f<K>"), and from_page whether locator starts at the page (a
+-- ref in a child frame needs the path into it).  The one place a ref
+-- becomes a locator here: page:generate_locator when the page has it,
+-- else vdx.flow_locator.  Raises UnknownRef or StaleRef for a ref the page
+-- does not have; returns nil and why when no locator matches it alone.
 function assertions.locator_of(page, ref)
+  local _, frame = vdx.check_ref(ref)
   if page.generate_locator then
-    local r = page:generate_locator(ref)
-    if type(r) ~= "table" or not str(r.locator) then return nil, r and r.note or "no locator" end
-    return r.locator, r.positional == true
+    local r = page:generate_locator(ref, { alternatives = 0 })
+    if type(r) ~= "table" or not str(r.locator) then return nil, r and str(r.note) or "no locator" end
+    return { locator = r.locator, positional = r.positional == true, relative = str(r.frame_relative) or r.locator,
+      frame = frame, from_page = frame == "main" or str(r.frame_locator) ~= nil }
   end
   local expr, note = flow_locator.synthesize(page, ref)
   if not expr then return nil, note end
   -- A CSS path that counts siblings is as positional as nth().
-  return expr, note ~= nil or expr:find(":nth%-") ~= nil
+  return { locator = expr, positional = note ~= nil or expr:find(":nth%-") ~= nil, relative = expr, frame = frame,
+    from_page = frame == "main" }
 end
 
 --- getByRole(role, { name }) in codegen's form (exact when asked).

@@ -194,9 +194,9 @@ function Proposer:locators(e)
     if t == assertions.normalize(e.value) then out[2] = assertions.by_text(t, true) end
   end
   if e.ref and not self:full() then
-    local ok, loc, positional = pcall(assertions.locator_of, self.page, e.ref)
+    local ok, l = pcall(assertions.locator_of, self.page, e.ref)
     self.checks = self.checks + 1
-    if ok and loc and not positional then out[#out + 1] = loc end
+    if ok and l and not l.positional and l.frame == "main" then out[#out + 1] = l.locator end
   end
   return out
 end

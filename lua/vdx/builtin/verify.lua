@@ -83,33 +83,35 @@ local function nearest(page, text, n)
   return out
 end
 
--- The element a tool checks, as { locator =, frame =, positional = }:
--- from ref, locator or target (a ref or a locator, Playwright MCP's
--- argument).  A locator must match exactly one element.
+-- The element a tool checks, as { locator =, relative =, frame =,
+-- positional =, elsewhere = }: from ref, locator or target (a ref or a
+-- locator, Playwright MCP's argument).  locator is what an assertion
+-- records; relative and frame (a ref in the frame, or nil) where its facts
+-- are read; elsewhere says why it cannot be recorded (a frame without a
+-- path from the page).  A locator must match exactly one element.
 local function target(page, args)
   local ref, expr = str(args.ref), str(args.locator)
   if str(args.target) then
     if vdx.is_ref(args.target) then ref = args.target else expr = args.target end
   end
   if ref and ref ~= "" then
-    local frame = ref:match("^f%d+_") and ref or nil
-    local loc, positional = assertions.locator_of(page, ref)
-    if not loc then
-      fail(("no locator matches %s alone: %s"):format(ref, tostring(positional)), { ref = ref })
-    end
-    return { locator = loc, frame = frame, positional = positional, ref = ref }
+    local l, why = assertions.locator_of(page, ref)
+    if not l then fail(("no locator matches %s alone: %s"):format(ref, tostring(why)), { ref = ref }) end
+    return { locator = l.locator, relative = l.relative, frame = l.frame ~= "main" and ref or nil,
+      positional = l.positional or nil,
+      elsewhere = not l.from_page and ("the element is inside frame %s (the export writes main-frame locators)"):format(l.frame) or nil }
   end
   if not expr or expr == "" then
     error(vdx.error("InvalidArgument", "give ref (from the snapshot) or locator (a Playwright locator expression)",
       { field = "ref", expected = "string" }), 0)
   end
-  return { locator = expr }
+  return { locator = expr, relative = expr }
 end
 
 -- The facts of the one element t names; fails when its locator matches
 -- none or several.
 local function the_one(page, t, limit)
-  local f = assertions.facts(page, t.locator, { frame = t.frame, limit = limit or SHOWN })
+  local f = assertions.facts(page, t.relative, { frame = t.frame, limit = limit or SHOWN })
   if f.count ~= 1 then
     fail(("%s matches %d elements, not exactly one"):format(t.locator, f.count),
       { expected = "exactly one element", actual = f.count == 0 and { "no element" } or described(f),
@@ -118,15 +120,11 @@ local function the_one(page, t, limit)
   return f.matches[1], f
 end
 
--- The answer of a check the page agreed with: the assertion recorded (or
--- why it could not be) as a Playwright line.
+-- The answer of a check the page agreed with: step recorded as a
+-- Playwright line, or, when there is why_not, why it could not be.
 local function agreed(ctx, tool, step, why_not, extra)
   local out = {}
-  if step then
-    if step.frame then
-      why_not, step = "the element is inside a frame (the export writes main-frame locators)", nil
-    end
-  end
+  if why_not then step = nil end
   if step then
     assertions.record(ctx, step, tool)
     local code = assertions.code(step)
@@ -149,12 +147,12 @@ end
 local function unique_visible(page, candidates, f)
   for _, expr in ipairs(candidates) do
     local ok, c = pcall(assertions.facts, page, expr, { limit = 1 })
-    if ok and c.count == 1 and c.matches[1].visible then return expr, false end
+    if ok and c.count == 1 and c.matches[1].visible then return expr end
   end
   for _, m in ipairs(f.matches) do
     if m.visible and m.ref then
-      local ok, loc, positional = pcall(assertions.locator_of, page, m.ref)
-      if ok and loc and not positional then return loc, false end
+      local ok, l = pcall(assertions.locator_of, page, m.ref)
+      if ok and l and not l.positional then return l.locator end
     end
   end
   local visible = 0
@@ -232,7 +230,7 @@ local function verify_value(ctx, args)
   if not kind then
     kind = (m.checked ~= nil and (args.value == "true" or args.value == "false")) and "checkbox" or "textbox"
   end
-  local step = { locator = t.locator, positional = t.positional or nil, frame = t.frame }
+  local step = { locator = t.locator, positional = t.positional }
   if kind == "checkbox" or kind == "radio" then
     local want = boolean_value(args.value)
     if m.checked == nil then
@@ -243,7 +241,7 @@ local function verify_value(ctx, args)
         { expected = want and "checked" or "not checked", actual = { describe(m) } })
     end
     step.matcher = want and "toBeChecked" or "not.toBeChecked"
-    return agreed(ctx, "browser_verify_value", step)
+    return agreed(ctx, "browser_verify_value", step, t.elsewhere)
   end
   if m.value == nil then
     fail(("%s has no value (it is not an input, textarea or select)"):format(t.locator),
@@ -260,7 +258,7 @@ local function verify_value(ctx, args)
     fail(("%s has the value %s"):format(t.locator, quote(m.value)),
       { expected = "value " .. quote(args.value), actual = { describe(m) } })
   end
-  return agreed(ctx, "browser_verify_value", step, nil, extra)
+  return agreed(ctx, "browser_verify_value", step, t.elsewhere, extra)
 end
 
 local function verify_list(ctx, args)
@@ -268,8 +266,9 @@ local function verify_list(ctx, args)
   local t = target(page, args)
   local list = the_one(page, t)
   local item_role = ITEM_ROLE[list.role or ""]
-  local items_expr = t.locator .. (item_role and (".getByRole(" .. quote(item_role) .. ")") or ".locator(':scope > *')")
-  local f = assertions.facts(page, items_expr, { frame = t.frame, limit = 200 })
+  local items = item_role and (".getByRole(" .. quote(item_role) .. ")") or ".locator(':scope > *')"
+  local items_expr = t.locator .. items
+  local f = assertions.facts(page, t.relative .. items, { frame = t.frame, limit = 200 })
   local texts, j, missing = {}, 1, nil
   for i, m in ipairs(f.matches) do texts[i] = m.text end
   for _, m in ipairs(f.matches) do
@@ -293,8 +292,8 @@ local function verify_list(ctx, args)
   end
   local full = f.count <= #f.matches and assertions.texts_match(texts, args.items, false)
   local step = { locator = items_expr, matcher = full and "toHaveText" or "toContainText",
-    value = args.items, positional = t.positional or nil, frame = t.frame }
-  return agreed(ctx, "browser_verify_list_visible", step)
+    value = args.items, positional = t.positional }
+  return agreed(ctx, "browser_verify_list_visible", step, t.elsewhere)
 end
 
 local TARGET = { type = "string", description = "A ref from the snapshot or a Playwright locator expression (Playwright MCP's argument; ref or locator say which)" }
