@@ -238,6 +238,7 @@ describe("the verify tools", function()
       else
         assert.equal("✅ Page agrees. Not recorded: the element is inside frame f1 (the export writes main-frame locators)", text)
       end
+      t.ctx.session:clear()
       text = disagrees("browser_verify_value", { ref = code, value = "43" })
       assert.matches("\nPage has: textbox 'Code' <input> value '42' [ref=" .. code .. "]", text, 1, true)
     end)
