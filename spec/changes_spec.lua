@@ -233,3 +233,38 @@ describe("the change report of the acting tools", function()
     assert.is_true(#text * 20 < #whole, #text .. " vs " .. #whole)
   end)
 end)
+
+describe("the change report and the verify tools over the MCP wire", function()
+  local client = require "mcp_client"
+  local srv
+
+  setup(function() srv = helpers.serve() end)
+  teardown(function() if srv then srv:close() end end)
+
+  it("carry the change, its candidates and the verify verdicts as text and structuredContent", function()
+    local s = client.start("")
+    local _, call = client.caller(s)
+    call("browser_navigate", { url = srv.url .. "/verify/app.html" })
+    local snap = call("browser_snapshot", {}).content[1].text
+    local box = assert(snap:match('checkbox "Newsletter" %[ref=(e%d+)%]'))
+    local click = call("browser_click", { ref = box })
+    assert.is_nil(click.isError)
+    assert.matches('~ checkbox "Newsletter" [checked]', click.content[1].text, 1, true)
+    local changes = click.structuredContent.changes
+    assert.same({ 0, 0, 1 }, { changes.added, changes.removed, changes.changed })
+    assert.same({ { matcher = "toBeChecked", locator = "getByRole('checkbox', { name: 'Newsletter' })",
+      code = "await expect(page.getByRole('checkbox', { name: 'Newsletter' })).toBeChecked();" } }, changes.candidates)
+    local ok = call("browser_verify_value", { ref = box, value = "true" })
+    assert.is_nil(ok.isError)
+    assert.is_true(ok.structuredContent.recorded)
+    local bad = call("browser_verify_text_visible", { text = "Nowhere to be seen" })
+    assert.is_true(bad.isError)
+    assert.equal("❌ The page does not agree", bad.content[1].text:match("^[^\n]*"))
+    -- No change: the candidates are an empty list on the wire.
+    local hover = call("browser_hover", { ref = box })
+    assert.matches("No change on the page.$", hover.content[1].text)
+    local raw = assert(io.open(s.dir .. "/out")):read("a")
+    assert.truthy(raw:find('"candidates":[]', 1, true))
+    assert.equal(0, (s:close(20000)))
+  end)
+end)
