@@ -114,7 +114,7 @@ describe("the change report of the acting tools", function()
       '~ textbox "New task" (was "Feed cat")',
       '+ listitem: Feed cat (in list "Tasks")',
       "+ text: Added Feed cat",
-      "Assertions that hold now (not recorded until a browser_verify_* tool checks one):",
+      "Assertions that hold now (a browser_verify_* call records one):",
       "await expect(page.getByRole('textbox', { name: 'New task' })).toHaveValue('');",
       "await expect(page.getByRole('list', { name: 'Tasks' }).getByRole('listitem')).toHaveCount(3);",
       "await expect(page.getByText('Feed cat', { exact: true })).toBeVisible();",

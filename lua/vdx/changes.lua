@@ -360,7 +360,7 @@ function changes.report(ctx, res)
   end
   local cands = n > 0 and propose(page, d) or {}
   if #cands > 0 then
-    out[#out + 1] = "Assertions that hold now (not recorded until a browser_verify_* tool checks one):"
+    out[#out + 1] = "Assertions that hold now (a browser_verify_* call records one):"
     for _, c in ipairs(cands) do out[#out + 1] = c.code end
   end
   local structured = { added = #d.added, removed = #d.removed, changed = #d.changed, candidates = json.array {} }
