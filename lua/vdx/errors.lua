@@ -343,10 +343,8 @@ errors.catalog = {
   },
   VerifyFailed = {
     title = "The page does not agree",
-    causes = { "The page is not in the expected state yet, or the last action did something else",
-      "The role, name, text or value differs from what the page shows (see \"Page has\")" },
-    actions = { "Compare Expected with Page has; correct the expectation or act first (browser_wait_for waits for a text).",
-      "Call browser_find or browser_snapshot to see what the page shows now." },
+    causes = { "The page is not in that state (yet), or the expectation differs from what it shows" },
+    actions = { "Correct the expectation from Page has, or act or wait first (browser_wait_for), then verify again." },
   },
   Error = {
     title = "Unexpected error",
