@@ -217,6 +217,14 @@ describe("the change report of the acting tools", function()
       .. '(was empty)\n~ button "In cart" (was named "Add to Cart")\n', text, 1, true)
   end)
 
+  it("compares with the last whole snapshot when the agent then looked at a part (root, depth)", function()
+    open()
+    local res, part = call("browser_snapshot", { depth = 1 })
+    assert.is_nil(res.isError, part)
+    local text = act("browser_click", { ref = ref('checkbox "Newsletter"') })
+    assert.matches('\nChanges (+0 -0 ~1):\n~ checkbox "Newsletter" [checked] (was not [checked])', text, 1, true)
+  end)
+
   it("measures: a click's answer on a 200-card shop against a full snapshot of it", function()
     open("/verify/shop.html")
     local n, card = 0, nil

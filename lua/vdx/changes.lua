@@ -36,11 +36,15 @@ end
 -- with it: which page, the page's navigation count, and the text of the
 -- whole page (snap.whole_text; a snapshot cut by its budget takes the
 -- whole one again for it; one limited by root, depth or offset has none,
--- and the report compares with the one before).
-function changes.stamp(page, snap, opts)
+-- and the report compares with the one before: given the role, whose
+-- last_snapshot snap is about to replace, that one is kept for it).
+function changes.stamp(page, snap, opts, role)
   opts = opts or {}
   snap.page, snap.nav = page, navigations(page)
-  if opts.root or opts.depth or opts.offset then return snap end
+  if opts.root or opts.depth or opts.offset then
+    if role and role.last_snapshot and role.last_snapshot.whole_text then role.change_base = role.last_snapshot end
+    return snap
+  end
   if snap.truncated and (opts.budget_tokens or 0) < changes.BUDGET_TOKENS then
     local ok, whole = pcall(snapshot.take, page, { budget_tokens = changes.BUDGET_TOKENS })
     snap.whole_text = ok and whole.text or nil

@@ -71,7 +71,7 @@ return {
       local fatal, warnings = errors.decide(ctx.role.failures:drain())
       if fatal then error(fatal, 0) end
       for _, w in ipairs(snap.warnings or {}) do warnings[#warnings + 1] = w end
-      ctx.role.last_snapshot = changes.stamp(page, snap, opts)
+      ctx.role.last_snapshot = changes.stamp(page, snap, opts, ctx.role)
       local head = ("Page URL: %s\nPage Title: %s\nRole: %s\n"):format(tostring(snap.url),
         tostring(snap.title or ""), ctx.role.name)
       return { text = head .. (snap.text or "") .. errors.warnings_text(warnings),
