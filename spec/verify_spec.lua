@@ -291,6 +291,7 @@ describe("the assertions the verify tools record and the change report proposes"
         "browser_select_option", { ref = ref('combobox "Country"'), values = { "Germany" } } },
       { "await page.getByRole('button', { name: 'Open dialog' }).click();", "browser_click", { ref = ref('button "Open dialog"') } },
       { "await page.getByRole('button', { name: 'Add to cart' }).click();", "browser_click", { ref = ref('button "Add to cart"') } },
+      { "await page.getByRole('button', { name: 'Sort by name' }).click();", "browser_click", { ref = ref('button "Sort by name"') } },
       { "await page.getByRole('button', { name: 'Load many' }).click();", "browser_click", { ref = ref('button "Load many"') } },
     }
     local proposed = 0

@@ -299,6 +299,16 @@ local function propose(page, d)
     end
     if p:full() then return p.out end
   end
+  for _, m in ipairs(d.moved) do
+    local kid = m.parent.children[1].role
+    if not m.parent.in_frame and kid ~= "generic" then
+      for _, loc in ipairs(p:locators(m.parent)) do
+        if p:try { matcher = "toContainText", locator = loc .. ".getByRole('" .. kid .. "')", value = m.labels } then break end
+        if p:full() then break end
+      end
+    end
+    if p:full() then return p.out end
+  end
   for _, c in ipairs(recounted(d)) do
     if not c.list.in_frame and c.n > 0 then p:count(c.list, c.n) end
     if p:full() then return p.out end
@@ -321,6 +331,17 @@ local function propose(page, d)
 end
 
 -- ------------------------------------------------------------- report
+
+-- The line of a container whose children changed order: its line and
+-- the first of its children, in the new order.
+local function moved_line(m)
+  local labels, len = {}, 0
+  for i, l in ipairs(m.labels) do
+    if len > 100 then labels[#labels + 1] = ("… %d more"):format(#m.labels - i + 1) break end
+    labels[#labels + 1], len = l, len + #l + 2
+  end
+  return ("↕ %s new order: %s"):format(m.parent.norm, table.concat(labels, ", "))
+end
 
 local function headline(snap)
   return ('%s — "%s"'):format(tostring(snap.url), tostring(snap.title or ""))
@@ -353,11 +374,16 @@ function changes.report(ctx, res)
   local d = diff.compare(base.whole_text, snap.text)
   local out = {}
   if nav then out[#out + 1] = "URL now " .. tostring(snap.url) end
-  local n = #d.added + #d.removed + #d.changed
+  local n = #d.added + #d.removed + #d.changed + #d.moved
   if n == 0 then
     out[#out + 1] = "No change on the page."
   else
-    out[#out + 1] = ("Changes (+%d -%d ~%d):"):format(#d.added, #d.removed, #d.changed)
+    out[#out + 1] = ("Changes (+%d -%d ~%d%s):"):format(#d.added, #d.removed, #d.changed,
+      #d.moved > 0 and (" ↕%d"):format(#d.moved) or "")
+    for i, m in ipairs(d.moved) do
+      if i > 2 then break end
+      out[#out + 1] = moved_line(m)
+    end
     local shown_lines, more = render(d)
     for _, l in ipairs(shown_lines) do out[#out + 1] = l end
     if more > 0 then out[#out + 1] = ("… %d more changed lines (browser_find or browser_snapshot reads them)"):format(more) end
@@ -367,7 +393,8 @@ function changes.report(ctx, res)
     out[#out + 1] = "Assertions that hold now (a browser_verify_* call records one):"
     for _, c in ipairs(cands) do out[#out + 1] = c.code end
   end
-  local structured = { added = #d.added, removed = #d.removed, changed = #d.changed, candidates = json.array {} }
+  local structured = { added = #d.added, removed = #d.removed, changed = #d.changed, moved = #d.moved,
+    candidates = json.array {} }
   for i, c in ipairs(cands) do
     structured.candidates[i] = { matcher = c.matcher, locator = c.locator, value = c.value, code = c.code }
   end

@@ -81,9 +81,10 @@ local function dq(s)
 end
 
 --- The lines of a snapshot text as entries { i, depth, content, role,
--- name, states, ref, value, norm, key, parent, in_frame }, in order.
--- Notes are left out.  norm is the content without focus, the text two
--- sides compare.
+-- name, states, ref, value, norm, sig, path, parent, children, in_frame },
+-- in order (diff.compare adds key).  Notes are left out.  norm is the content without
+-- focus, the text two sides compare; sig the same without the ref; path
+-- the roles and names of the line and its ancestors.
 function diff.lines(text)
   local entries, stack, top = {}, {}, -1
   for line in (text or ""):gmatch("[^\n]+") do
@@ -97,8 +98,13 @@ function diff.lines(text)
         if stack[k] then e.parent = stack[k] break end
       end
       e.norm = content:gsub(" %[active%]", "")
-      e.key = e.ref and ("#" .. e.ref) or ((e.parent and e.parent.key or "") .. "\n" .. e.norm)
+      e.sig = e.norm:gsub(" %[ref=[%w_]+%]", "")
+      -- Where the line is: its ancestors' roles and names, which neither a
+      -- state nor a re-render (new refs) changes.
+      e.path = (e.parent and e.parent.path or "") .. "/" .. e.role .. (e.name and (' "' .. e.name .. '"') or "")
       e.in_frame = e.parent ~= nil and (e.parent.in_frame or e.parent.role == "iframe")
+      e.children = {}
+      if e.parent then table.insert(e.parent.children, e) end
       for k = d, top do stack[k] = nil end
       stack[d], top = e, d
       entries[#entries + 1] = e
@@ -107,11 +113,18 @@ function diff.lines(text)
   return entries
 end
 
-local function index(entries)
+-- Keys every entry: a line with a ref by its ref (a re-rendered element's
+-- new ref by the old one it replaced, from `map`), any other line by its
+-- parent's key and its own text.  Returns the entries by ref and the
+-- lines without a ref by key.
+local function index(entries, map)
   local byref, bykey = {}, {}
   for _, e in ipairs(entries) do
-    if e.ref then byref[e.ref] = e
+    if e.ref then
+      e.key = "#" .. (map and map[e.ref] or e.ref)
+      byref[e.ref] = e
     else
+      e.key = (e.parent and e.parent.key or "") .. "\n" .. e.norm
       local l = bykey[e.key]
       if not l then l = {}; bykey[e.key] = l end
       l[#l + 1] = e
@@ -133,23 +146,109 @@ end
 
 local function by_index(a, b) return a.i < b.i end
 
+-- Pairs the ref lines that left with the new ones of the same role, name
+-- and place (a framework re-rendered the element: same thing, new ref):
+-- a pair is no change, or a change when its text differs.  Returns the
+-- added and removed lines left and the map of new refs to old ones.
+local function rerendered(added, removed, changed)
+  local back = {}
+  for _, r in ipairs(removed) do
+    if r.ref then
+      back[r.path] = back[r.path] or {}
+      table.insert(back[r.path], r)
+    end
+  end
+  local fresh, gone, map = {}, {}, {}
+  for _, a in ipairs(added) do
+    local list = a.ref and back[a.path]
+    local r = list and table.remove(list, 1)
+    if r then
+      a.added, r.removed, map[a.ref] = nil, nil, r.ref
+      if r.sig ~= a.sig then a.was = r; changed[#changed + 1] = a end
+    else
+      fresh[#fresh + 1] = a
+    end
+  end
+  for _, r in ipairs(removed) do if r.removed then gone[#gone + 1] = r end end
+  return fresh, gone, map
+end
+
+-- The text of e's subtree without refs and focus, bottom-up (cached).
+local function tree(e)
+  if not e.tree then
+    local parts = {}
+    for i, c in ipairs(e.children) do parts[i] = tree(c) end
+    e.tree = e.sig .. "{" .. table.concat(parts, "|") .. "}"
+  end
+  return e.tree
+end
+
+-- The first name or text in e's subtree: how a moved child is told.
+local function label(e)
+  if (e.name or "") ~= "" then return e.name end
+  if (e.value or "") ~= "" and e.role ~= "/url" then return e.value end
+  for _, c in ipairs(e.children) do
+    local l = label(c)
+    if l then return l end
+  end
+  return nil
+end
+
+-- The containers whose children are the same but in another order (a
+-- sorted table, a moved list item): { parent = new entry, labels = {…} }.
+-- Only a container whose place is unique on both sides is compared.
+local function reordered(old, new)
+  local function by_path(entries)
+    local m = {}
+    for _, e in ipairs(entries) do
+      if #e.children > 1 then m[e.path] = m[e.path] == nil and e or false end
+    end
+    return m
+  end
+  local before, after, out = by_path(old), by_path(new), {}
+  for _, e in ipairs(new) do
+    local o = after[e.path] and before[e.path]
+    if o and #o.children == #e.children and tree(o) ~= tree(e) then
+      local was, now, same = {}, {}, true
+      for i, c in ipairs(o.children) do was[i] = tree(c) end
+      for i, c in ipairs(e.children) do now[i] = tree(c) end
+      table.sort(was); table.sort(now)
+      for i = 1, #was do same = same and was[i] == now[i] end
+      if same then
+        local labels = {}
+        for i, c in ipairs(e.children) do labels[i] = label(c) or "?" end
+        out[#out + 1] = { parent = e, labels = labels }
+      end
+    end
+  end
+  return out
+end
+
 --- diff.compare(old_text, new_text) -> { added = {…}, removed = {…},
 -- changed = {…}, old = entries, new = entries }: entries of the new text
 -- (added; changed, each with .was, its old entry) and of the old one
 -- (removed), in document order.  Entries are those of diff.lines.
 function diff.compare(old_text, new_text)
   local old, new = diff.lines(old_text), diff.lines(new_text)
-  local oref, okey = index(old)
-  local nref, nkey = index(new)
+  local oref = {}
+  for _, e in ipairs(old) do if e.ref then oref[e.ref] = e end end
   local added, removed, changed = {}, {}, {}
-  for ref, e in pairs(nref) do
-    local was = oref[ref]
-    if not was then e.added = true; added[#added + 1] = e
-    elseif was.norm ~= e.norm then e.was = was; changed[#changed + 1] = e end
+  local nref = {}
+  for _, e in ipairs(new) do
+    if e.ref then
+      nref[e.ref] = e
+      local was = oref[e.ref]
+      if not was then e.added = true; added[#added + 1] = e
+      elseif was.norm ~= e.norm then e.was = was; changed[#changed + 1] = e end
+    end
   end
-  for ref, e in pairs(oref) do
-    if not nref[ref] then e.removed = true; removed[#removed + 1] = e end
+  for _, e in ipairs(old) do
+    if e.ref and not nref[e.ref] then e.removed = true; removed[#removed + 1] = e end
   end
+  local map
+  added, removed, map = rerendered(added, removed, changed)
+  local _, okey = index(old)
+  local _, nkey = index(new, map)
   surplus(nkey, okey, "added", added)
   surplus(okey, nkey, "removed", removed)
   table.sort(added, by_index)
@@ -178,7 +277,7 @@ function diff.compare(old_text, new_text)
   local still = {}
   for _, r in ipairs(removed) do if r.removed then still[#still + 1] = r end end
   table.sort(changed, by_index)
-  return { added = kept, removed = still, changed = changed, old = old, new = new }
+  return { added = kept, removed = still, changed = changed, moved = reordered(old, new), old = old, new = new }
 end
 
 --- What differs between a changed entry and its old one, in a few words:
