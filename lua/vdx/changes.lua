@@ -266,66 +266,81 @@ local function recounted(d)
   return out
 end
 
--- The verified candidates of a diff: states of changed fields first, then
--- list counts, then what appeared (roots of added subtrees first).
-local function propose(page, d)
-  local p = setmetatable({ page = page, out = {}, seen = {}, checks = 0 }, Proposer)
-  -- A select's change shows on its option lines: the field is their parent.
-  local fields, touched = {}, {}
+-- The fields whose value changed: a changed field line, or the parent
+-- of changed option lines (a select's change shows on its options).
+local function touched_fields(d)
+  local fields, seen = {}, {}
   for _, list in ipairs { d.changed, d.added } do
     for _, e in ipairs(list) do
-      local f = e.parent
-      if f and FIELD[f.role] and f.ref and not touched[f] and not f.in_frame then
-        touched[f] = true
-        fields[#fields + 1] = f
-      end
-    end
-  end
-  for _, f in ipairs(fields) do
-    p:state(f)
-    if p:full() then return p.out end
-  end
-  for _, e in ipairs(d.changed) do
-    if not e.in_frame then
-      if not p:state(e) and e.was and (e.was.name ~= e.name or e.was.value ~= e.value) and not FIELD[e.role] then
-        if e.name and e.name ~= "" and e.value and e.value ~= "" and e.role ~= "text" then
-          for _, loc in ipairs(p:locators(e)) do
-            if p:try { matcher = "toHaveText", locator = loc, value = assertions.normalize(e.value) } then break end
-          end
-        else
-          p:first(e, "toBeVisible")
+      for _, f in ipairs { e, e.parent } do
+        if f and FIELD[f.role] and f.ref and not seen[f] and not f.in_frame then
+          seen[f] = true
+          fields[#fields + 1] = f
         end
       end
     end
-    if p:full() then return p.out end
   end
-  for _, m in ipairs(d.moved) do
-    local kid = m.parent.children[1].role
-    if not m.parent.in_frame and kid ~= "generic" then
-      for _, loc in ipairs(p:locators(m.parent)) do
-        if p:try { matcher = "toContainText", locator = loc .. ".getByRole('" .. kid .. "')", value = m.labels } then break end
-        if p:full() then break end
-      end
+  return fields
+end
+
+-- A changed line that is no field: its new text (toHaveText on a named
+-- element) or its new name (toBeVisible).
+function Proposer:changed(e)
+  if e.in_frame or FIELD[e.role] or CHECKABLE[e.role] or not e.was then return end
+  if e.was.name == e.name and e.was.value == e.value then return end
+  if (e.name or "") ~= "" and (e.value or "") ~= "" and e.role ~= "text" then
+    for _, loc in ipairs(self:locators(e)) do
+      if self:try { matcher = "toHaveText", locator = loc, value = assertions.normalize(e.value) } then return end
     end
-    if p:full() then return p.out end
+  else
+    self:first(e, "toBeVisible")
   end
-  for _, c in ipairs(recounted(d)) do
-    if not c.list.in_frame and c.n > 0 then p:count(c.list, c.n) end
-    if p:full() then return p.out end
+end
+
+-- A container whose children changed order: toContainText of their texts
+-- in the new order.
+function Proposer:order(m)
+  local kid = m.parent.children[1].role
+  if m.parent.in_frame or kid == "generic" then return end
+  for _, loc in ipairs(self:locators(m.parent)) do
+    if self:try { matcher = "toContainText", locator = loc .. ".getByRole('" .. kid .. "')", value = m.labels } then return end
+    if self:full() then return end
   end
+end
+
+-- The lines an added subtree shows: its roots first, then the rest, bare
+-- containers (no name, no text of their own) left to their lines.
+local function shown_added(d)
   local roots, rest = {}, {}
   for _, e in ipairs(d.added) do
-    -- A bare container (no name, no text of its own) is shown by its lines.
     local bare = (e.name or "") == "" and (e.value or "") == ""
     if not e.in_frame and not bare and e.role ~= "/url" and e.role ~= "/placeholder" then
       if e.parent and e.parent.added then rest[#rest + 1] = e else roots[#roots + 1] = e end
     end
   end
-  for _, list in ipairs { roots, rest } do
-    for _, e in ipairs(list) do
-      p:first(e, "toBeVisible")
-      if p:full() then return p.out end
-    end
+  for _, e in ipairs(rest) do roots[#roots + 1] = e end
+  return roots
+end
+
+-- The verified candidates of a diff, in this order until MAX_CANDIDATES:
+-- states of fields and checkboxes, other changed lines, new orders, list
+-- counts, then what appeared.
+local function propose(page, d)
+  local p = setmetatable({ page = page, out = {}, seen = {}, checks = 0 }, Proposer)
+  local steps = {}
+  for _, f in ipairs(touched_fields(d)) do steps[#steps + 1] = function() p:state(f) end end
+  for _, e in ipairs(d.changed) do
+    if CHECKABLE[e.role] and not e.in_frame then steps[#steps + 1] = function() p:state(e) end end
+    steps[#steps + 1] = function() p:changed(e) end
+  end
+  for _, m in ipairs(d.moved) do steps[#steps + 1] = function() p:order(m) end end
+  for _, c in ipairs(recounted(d)) do
+    if not c.list.in_frame and c.n > 0 then steps[#steps + 1] = function() p:count(c.list, c.n) end end
+  end
+  for _, e in ipairs(shown_added(d)) do steps[#steps + 1] = function() p:first(e, "toBeVisible") end end
+  for _, step in ipairs(steps) do
+    if p:full() then break end
+    step()
   end
   return p.out
 end
