@@ -266,13 +266,15 @@ local function recounted(d)
   return out
 end
 
--- The fields whose value changed: a changed field line, or the parent
--- of changed option lines (a select's change shows on its options).
+-- The fields whose value changed: a field line whose value differs, or
+-- the parent of changed option lines (a select's change shows on its
+-- options); a field that only opened or closed is left out.
 local function touched_fields(d)
   local fields, seen = {}, {}
   for _, list in ipairs { d.changed, d.added } do
     for _, e in ipairs(list) do
-      for _, f in ipairs { e, e.parent } do
+      local own = e.was and (e.was.value or "") ~= (e.value or "") and e or nil
+      for _, f in ipairs { own or false, e.parent or false } do
         if f and FIELD[f.role] and f.ref and not seen[f] and not f.in_frame then
           seen[f] = true
           fields[#fields + 1] = f
