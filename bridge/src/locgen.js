@@ -1,0 +1,221 @@
+// locgen.js -- the Playwright locator of one element, written the way
+// Playwright's codegen writes it (single-quoted strings, relative to the
+// page) and verified with the bridge's own locator engine (locator.js:
+// Playwright's matching rules, open shadow roots included) to match that
+// element and nothing else:
+//
+//   locatorFor(ref, { alternatives = 4 }) ->
+//     { locator, positional, note, alternatives: [{ locator, kind, count }] }
+//
+// Candidates, most stable first; the first verified one is the locator,
+// the next verified ones its alternatives:
+//   1. the element's own: its stable test id, its role and name (exact
+//      only when needed), for form fields its label and placeholder, its
+//      alt text and title, its text (for an element without a useful role:
+//      a message, a paragraph, a list item), its role alone;
+//   2. one of those under the nearest container that makes it unique
+//      (rolepath.js): a test id ancestor, filtered by its text only when
+//      the test id repeats, a row filtered by its text, a named landmark,
+//      dialog or group;
+//   3. its stable id, as CSS;
+//   4. only when nothing else is unique: the candidate that matched it
+//      among the fewest others, with .nth(i), and positional set.
+
+import * as N from './natives.js';
+import { Evaluator } from './locator.js';
+import { jsString, parseLocator } from './locparse.js';
+import { MAX_NAME, containersOf, roleExpr } from './rolepath.js';
+import { TEST_ID_ATTRIBUTES, accessibleName, getRole, intOption, isStableId, normalize } from './facts.js';
+import { checkKeys } from './errors.js';
+
+const UNLOCATABLE = new Set(['generic', 'none', 'presentation', 'iframe']);
+const FIELD_ROLES = new Set(['textbox', 'searchbox', 'combobox', 'checkbox', 'radio', 'switch', 'slider',
+  'spinbutton', 'listbox']);
+const FIELD_TAGS = new Set(['input', 'select', 'textarea']);
+const ALT_TAGS = new Set(['img', 'area', 'input']);
+const MAX_TEXT = 120;
+const SIMPLE_VALUE = /^[^"'\\\n\r]{1,120}$/;
+
+// Finds verified locators; one instance shares the locator engine's
+// caches (and the counts of every expression it tried) over the elements
+// of one document while it does not change.
+export class LocatorGen {
+  constructor() {
+    this.ev = null;
+    this.counts = new Map();
+  }
+
+  engine() {
+    if (this.ev === null) this.ev = new Evaluator();
+    return this.ev;
+  }
+
+  // The elements expr matches in the document (cached per expression).
+  matches(expr) {
+    let m = this.counts.get(expr);
+    if (m === undefined) {
+      m = this.engine().chain(parseLocator(expr), document);
+      this.counts.set(expr, m);
+    }
+    return m;
+  }
+
+  // The first verified locator of el that is not positional, or null.
+  best(el) {
+    for (const c of this.verified(el, [])) return c.locator;
+    return null;
+  }
+
+  // { locator, positional, note, alternatives }: see the module comment.
+  generate(el, alternatives) {
+    const near = [];
+    const found = [];
+    for (const c of this.verified(el, near)) {
+      found.push(c);
+      if (found.length > alternatives) break;
+    }
+    if (found.length > 0) {
+      return { locator: found[0].locator, positional: false, note: null, alternatives: found.slice(1) };
+    }
+    return this.positional(el, near);
+  }
+
+  // The candidate that matched el among the fewest others, with .nth().
+  positional(el, near) {
+    let base = null;
+    for (const c of near) {
+      if (base === null || c.count < base.count) base = c;
+    }
+    if (base === null) {
+      const expr = 'locator(' + jsString(N.localName(el)) + ')';
+      const m = this.matches(expr);
+      base = { locator: expr, count: m.length, index: m.indexOf(el) };
+    }
+    if (base.index < 0) {
+      return { locator: null, positional: true, note: 'no locator reaches this element', alternatives: [] };
+    }
+    return {
+      locator: base.locator + '.nth(' + base.index + ')',
+      positional: true,
+      note: 'positional: ' + base.count + ' elements match ' + base.locator +
+        ' and no test id, role and name, label, text or container tells this one apart',
+      alternatives: [],
+    };
+  }
+
+  // Yields { locator, kind, count: 1 } for each verified candidate of el,
+  // best first.  Candidates that match el among others go to near, as
+  // { locator, count, index }, for a positional locator.
+  *verified(el, near) {
+    const seen = new Set();
+    const inner = [];
+    for (const c of ownCandidates(this.engine(), el)) {
+      for (const expr of c.exprs) {
+        const m = this.matches(expr);
+        const index = m.indexOf(el);
+        if (index < 0) break;
+        if (m.length === 1) {
+          if (!seen.has(expr)) {
+            seen.add(expr);
+            yield { locator: expr, kind: c.kind, count: 1 };
+          }
+          break;
+        }
+        near.push({ locator: expr, count: m.length, index });
+        inner.push(expr);
+      }
+    }
+    yield* this.scoped(el, inner, seen);
+    const id = N.getAttribute(el, 'id');
+    if (id && isStableId(id) && /^[A-Za-z][\w-]*$/.test(id)) {
+      const expr = 'locator(' + jsString('#' + id) + ')';
+      const m = this.matches(expr);
+      if (m.length === 1 && m[0] === el) yield { locator: expr, kind: 'css', count: 1 };
+    }
+  }
+
+  // The inner candidates under the containers of el, nearest first, each
+  // container's locator with the best inner one that serves under it.  A
+  // container whose plain locator serves is not also offered filtered.
+  *scoped(el, inner, seen) {
+    if (inner.length === 0) return;
+    const ev = this.engine();
+    const parsed = inner.map((e) => ({ expr: e, chain: parseLocator(e) }));
+    for (const c of containersOf(ev, el)) {
+      // The inner locators that single el out within this container.
+      const within = parsed.filter((p) => {
+        const m = ev.chain(p.chain, c.el);
+        return m.length === 1 && m[0] === el;
+      });
+      if (within.length === 0) continue;
+      let first = true;
+      for (const outer of c.exprs()) {
+        const p = within.find((q) => {
+          const m = this.matches(outer + '.' + q.expr);
+          return m.length === 1 && m[0] === el;
+        });
+        if (p !== undefined && !seen.has(outer + '.' + p.expr)) {
+          seen.add(outer + '.' + p.expr);
+          yield { locator: outer + '.' + p.expr, kind: 'container', count: 1 };
+          if (first) break;
+        }
+        first = false;
+      }
+    }
+  }
+}
+
+// The own candidates of el, best first: [{ kind, exprs }], where exprs is
+// a ladder (the plain form, then the exact one when the plain one matches
+// others too).
+function ownCandidates(ev, el) {
+  const out = [];
+  const tag = N.localName(el);
+  const role = getRole(el);
+  const locatable = role && !UNLOCATABLE.has(role);
+  const tid = N.getAttribute(el, 'data-testid');
+  if (tid && isStableId(tid)) out.push({ kind: 'test-id', exprs: ['getByTestId(' + jsString(tid) + ')'] });
+  for (const a of TEST_ID_ATTRIBUTES) {
+    const v = N.getAttribute(el, a);
+    if (a !== 'data-testid' && v && isStableId(v) && SIMPLE_VALUE.test(v)) {
+      out.push({ kind: 'test-id', exprs: ['locator(' + jsString('[' + a + '="' + v + '"]') + ')'] });
+    }
+  }
+  const name = locatable ? accessibleName(ev.ctx, el, role, false) : '';
+  if (name && name.length <= MAX_NAME) {
+    out.push({ kind: 'role', exprs: [roleExpr(role, name, false), roleExpr(role, name, true)] });
+  }
+  if (FIELD_TAGS.has(tag) || FIELD_ROLES.has(role)) {
+    for (const l of ev.labels(el)) {
+      const t = l.normalized;
+      if (t && t.length <= MAX_NAME) out.push({ kind: 'label', exprs: textual('getByLabel', t) });
+    }
+  }
+  attributeCandidate(out, el, 'placeholder', 'getByPlaceholder', 'placeholder');
+  if (ALT_TAGS.has(tag)) attributeCandidate(out, el, 'alt', 'getByAltText', 'alt-text');
+  attributeCandidate(out, el, 'title', 'getByTitle', 'title');
+  if (!(tag === 'input' || tag === 'select' || tag === 'textarea')) {
+    const text = ev.texts.get(el).normalized;
+    if (text && text.length <= MAX_TEXT) out.push({ kind: 'text', exprs: textual('getByText', text) });
+  }
+  if (locatable) out.push({ kind: 'role', exprs: [roleExpr(role)] });
+  return out;
+}
+
+function textual(method, text) {
+  return [method + '(' + jsString(text) + ')', method + '(' + jsString(text) + ', { exact: true })'];
+}
+
+function attributeCandidate(out, el, attribute, method, kind) {
+  const v = N.getAttribute(el, attribute);
+  const t = v === null ? '' : normalize(v);
+  if (t && t.length <= MAX_NAME) out.push({ kind, exprs: textual(method, t) });
+}
+
+// The bridge method: the locator of ref's element (see the module comment).
+export function locatorFor(env, ref, options) {
+  const opts = options || {};
+  checkKeys(opts, ['alternatives'], 'locatorFor');
+  const n = intOption(opts, 'alternatives', 4, 0, 'locatorFor');
+  return new LocatorGen().generate(env.resolve(ref), n);
+}
