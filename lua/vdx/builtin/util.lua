@@ -122,13 +122,61 @@ util.ELEMENT = { type = "string",
 --- Schema of the `ref` argument.
 util.REF = { type = "string", description = "Exact target element reference from the page snapshot" }
 
---- The result of an action: the facts it returned, as text and structure.
-function util.action_result(what, res)
-  local text = what
-  if type(res) == "table" and next(res) ~= nil then
-    text = text .. "\n" .. util.render(res)
+--- The verified Playwright locator of an action's target (util.target's
+-- table), taken BEFORE the action, since the element may be gone after:
+-- page:generate_locator's answer for the ref, or for the element a
+-- description finds.  nil when the target resolves to nothing: the
+-- action then raises its own error.
+function util.locator_of(ctx, target)
+  local page = ctx:page()
+  local ref = target.ref
+  if ref == nil and target.description ~= nil then
+    local ok, r = pcall(page.bridge, page, "findByDescription", { target.description }, { frame = "main" })
+    ref = ok and type(r) == "table" and type(r.ref) == "string" and r.ref or nil
   end
-  return { text = text, structured = type(res) == "table" and res or nil }
+  if type(ref) ~= "string" then return nil end
+  local ok, loc = pcall(page.generate_locator, page, ref, { alternatives = 0 })
+  return ok and loc.locator and loc or nil
+end
+
+-- The answer lines and structured fields of the locators (util.locator_of
+-- results, nil ones skipped) of an action's targets.
+local function locator_lines(locs, structured)
+  local lines, exprs = {}, {}
+  for i = 1, locs.n or #locs do
+    local l = locs[i]
+    if l then
+      exprs[#exprs + 1] = l.locator
+      lines[#lines + 1] = "Locator: " .. l.locator
+      if l.positional then lines[#lines + 1] = "Note: " .. (l.note or "positional") end
+      if l.frame then lines[#lines + 1] = "Note: the locator is relative to frame " .. l.frame end
+    end
+  end
+  if structured and #exprs > 0 then
+    structured.locator = exprs[1]
+    if #exprs > 1 then structured.locators = exprs end
+  end
+  return lines
+end
+
+--- The result of an action: the facts it returned, as text and structure,
+-- and the locator of each target (locs: a util.locator_of result, or a
+-- list of them, table.pack'ed when one may be nil) as `Locator: <expr>` lines and `locator` (`locators`
+-- when there are several).
+function util.action_result(what, res, locs)
+  if type(locs) == "table" and locs.locator then locs = { locs } end
+  local structured = type(res) == "table" and res or nil
+  local text = what
+  local lines = locator_lines(locs or {}, structured)
+  if #lines > 0 then text = text .. "\n" .. table.concat(lines, "\n") end
+  if structured and next(structured) ~= nil then
+    local facts = {}
+    for k, v in pairs(structured) do
+      if k ~= "locator" and k ~= "locators" then facts[k] = v end
+    end
+    if next(facts) ~= nil then text = text .. "\n" .. util.render(facts) end
+  end
+  return { text = text, structured = structured }
 end
 
 return util
