@@ -105,6 +105,20 @@ describe("page:generate_locator", function()
       located(save[2]).locator)
   end)
 
+  it("locates assertion targets: a message by its text, cards and rows by their own first text", function()
+    local msg = refs_of(snap, "paragraph %[ref=(e%d+)%]: Your changes were saved%.")[1]
+    assert.equal("getByText('Your changes were saved.')", located(msg).locator)
+    local plans = refs_of(snap, "generic %[ref=(e%d+)%]:\n%s+%- heading \"[BP]")
+    assert.equal(2, #plans)
+    local basic = located(plans[1])
+    assert.equal("getByTestId('plan').filter({ hasText: 'Basic' })", basic.locator)
+    assert.equal("getByTestId('plan').filter({ hasText: '$5 a month' })", basic.alternatives[1].locator)
+    assert.equal("getByTestId('plan').filter({ hasText: 'Pro' })", located(plans[2]).locator)
+    local steps = refs_of(snap, "listitem %[ref=(e%d+)%]: [PB]")
+    assert.equal("getByRole('listitem').filter({ hasText: 'Preheat the oven' })", located(steps[1]).locator)
+    assert.equal("getByRole('listitem').filter({ hasText: 'Bake the bread' })", located(steps[2]).locator)
+  end)
+
   it("quotes names with quotes and backslashes so that they read back", function()
     local ref = refs_of(snap, 'button "Say \\"hi\\" to O\'Brien \\\\ now" %[ref=(e%d+)%]')[1]
     local loc = located(ref)

@@ -3649,10 +3649,10 @@
       outline: intOption(opts, "max_outline", 6, 0, "inspectPattern")
     };
     const el = env.resolve(ref);
-    const container = elementAtLevel(el, level, "inspectPattern");
-    const parent = parentNode(container);
-    const siblings = childrenOfNode(parentOrHost(container).crossed ? shadowHost(parent) : parent);
-    const at = siblings.indexOf(container);
+    const container2 = elementAtLevel(el, level, "inspectPattern");
+    const parent = parentNode(container2);
+    const siblings = childrenOfNode(parentOrHost(container2).crossed ? shadowHost(parent) : parent);
+    const at = siblings.indexOf(container2);
     const total = siblings.length;
     const start = Math.max(0, Math.min(at - (lim.siblings >> 1), total - lim.siblings));
     const end = Math.min(total, start + lim.siblings);
@@ -3671,7 +3671,7 @@
       });
     }
     return {
-      container_at: { level, tag: localName(container), attributes: shownAttributes(container, ATTRIBUTE_MAX) },
+      container_at: { level, tag: localName(container2), attributes: shownAttributes(container2, ATTRIBUTE_MAX) },
       target_sibling_index: at,
       siblings_total: total,
       shown: list.length,
@@ -4150,6 +4150,8 @@
       this.ctx = new Ctx();
       this.texts = new TextCache();
       this.all = /* @__PURE__ */ new Map();
+      this.roles = /* @__PURE__ */ new Map();
+      this.names = /* @__PURE__ */ new Map();
     }
     // The elements a chain matches, run from base (the document, or the
     // element a `has` locator is tested against).
@@ -4253,14 +4255,38 @@
       const exact = opts.has("exact") && opts.get("exact").value;
       const nameMatch = nameOpt ? textMatcherOn(nameOpt, exact) : null;
       const out = [];
-      for (const e of this.elements(scope)) {
-        if (getRole(e) !== want) continue;
+      for (const e of this.withRole(scope, want)) {
         if (!includeHidden && isHiddenForAria(this.ctx, e)) continue;
         if (!statesMatch(e, want, opts)) continue;
-        if (nameMatch && !nameMatch(accessibleName(this.ctx, e, want, false))) continue;
+        if (nameMatch && !nameMatch(this.nameOf(e, want))) continue;
         out.push(e);
       }
       return out;
+    }
+    // The elements under scope whose role is role, in order.  The roles of
+    // a scope's elements are found once (a locator search asks for many).
+    withRole(scope, role) {
+      let lists = this.roles.get(scope);
+      if (lists === void 0) {
+        lists = /* @__PURE__ */ new Map();
+        for (const e of this.elements(scope)) {
+          const r = getRole(e);
+          const l = lists.get(r);
+          if (l === void 0) lists.set(r, [e]);
+          else l.push(e);
+        }
+        this.roles.set(scope, lists);
+      }
+      return lists.get(role) || [];
+    }
+    // The accessible name of e with its role (cached).
+    nameOf(e, role) {
+      let n = this.names.get(e);
+      if (n === void 0) {
+        n = accessibleName(this.ctx, e, role, false);
+        this.names.set(e, n);
+      }
+      return n;
     }
     // Playwright's text engine: elements whose text matches while none of
     // their children's does (the innermost), the scope element included.
@@ -4512,15 +4538,19 @@
     const out = [];
     let n = 0;
     for (let a = parentOrHost(el).parent; a !== null && !isTopElement(a) && n < MAX_ANCESTORS; a = parentOrHost(a).parent, n++) {
-      const tid = getAttribute(a, "data-testid");
-      const testId = tid && isStableId(tid) ? tid : null;
-      const role = getRole(a);
-      const row = ROW_ROLES.has(role);
-      const named2 = NAMED_ROLES.has(role);
-      if (testId === null && !row && !named2) continue;
-      out.push({ el: a, exprs: () => containerExprs(ev, a, el, testId, role, row, named2) });
+      const c = container(ev, a, el);
+      if (c !== null) out.push(c);
     }
     return out;
+  }
+  function container(ev, a, target) {
+    const tid = getAttribute(a, "data-testid");
+    const testId = tid && isStableId(tid) ? tid : null;
+    const role = getRole(a);
+    const row = ROW_ROLES.has(role);
+    const named2 = NAMED_ROLES.has(role);
+    if (testId === null && !row && !named2) return null;
+    return { el: a, exprs: () => containerExprs(ev, a, target, testId, role, row, named2) };
   }
   function* containerExprs(ev, a, target, testId, role, row, named2) {
     let texts = null;
@@ -4691,12 +4721,26 @@
           inner.push(expr);
         }
       }
+      yield* this.self(el, seen);
       yield* this.scoped(el, inner, seen);
       const id = getAttribute(el, "id");
       if (id && isStableId(id) && /^[A-Za-z][\w-]*$/.test(id)) {
         const expr = "locator(" + jsString("#" + id) + ")";
         const m = this.matches(expr);
         if (m.length === 1 && m[0] === el) yield { locator: expr, kind: "css", count: 1 };
+      }
+    }
+    // el as a container of its own (a card, a row): its test id or row
+    // role filtered by its own texts.
+    *self(el, seen) {
+      const c = container(this.engine(), el, null);
+      if (c === null) return;
+      for (const expr of c.exprs()) {
+        const m = this.matches(expr);
+        if (m.length !== 1 || m[0] !== el) continue;
+        if (seen.has(expr)) return;
+        seen.add(expr);
+        yield { locator: expr, kind: "container", count: 1 };
       }
     }
     // The inner candidates under the containers of el, nearest first, each
@@ -4754,7 +4798,7 @@
     attributeCandidate(out, el, "placeholder", "getByPlaceholder", "placeholder");
     if (ALT_TAGS.has(tag)) attributeCandidate(out, el, "alt", "getByAltText", "alt-text");
     attributeCandidate(out, el, "title", "getByTitle", "title");
-    if (!(tag === "input" || tag === "select" || tag === "textarea")) {
+    if (!FIELD_TAGS.has(tag) && container(ev, el, null) === null) {
       const text = ev.texts.get(el).normalized;
       if (text && text.length <= MAX_TEXT2) out.push({ kind: "text", exprs: textual("getByText", text) });
     }

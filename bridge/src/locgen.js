@@ -13,7 +13,8 @@
 //      only when needed), for form fields its label and placeholder, its
 //      alt text and title, its text (for an element without a useful role:
 //      a message, a paragraph, a list item), its role alone;
-//   2. one of those under the nearest container that makes it unique
+//   2. for a card or a row, its test id or role filtered by its own text;
+//      then one of its own under the nearest container that makes it unique
 //      (rolepath.js): a test id ancestor, filtered by its text only when
 //      the test id repeats, a row filtered by its text, a named landmark,
 //      dialog or group;
@@ -24,7 +25,7 @@
 import * as N from './natives.js';
 import { Evaluator } from './locator.js';
 import { jsString, parseLocator } from './locparse.js';
-import { MAX_NAME, containersOf, roleExpr } from './rolepath.js';
+import { MAX_NAME, container, containersOf, roleExpr } from './rolepath.js';
 import { TEST_ID_ATTRIBUTES, accessibleName, getRole, intOption, isStableId, normalize } from './facts.js';
 import { checkKeys } from './errors.js';
 
@@ -125,12 +126,28 @@ export class LocatorGen {
         inner.push(expr);
       }
     }
+    yield* this.self(el, seen);
     yield* this.scoped(el, inner, seen);
     const id = N.getAttribute(el, 'id');
     if (id && isStableId(id) && /^[A-Za-z][\w-]*$/.test(id)) {
       const expr = 'locator(' + jsString('#' + id) + ')';
       const m = this.matches(expr);
       if (m.length === 1 && m[0] === el) yield { locator: expr, kind: 'css', count: 1 };
+    }
+  }
+
+  // el as a container of its own (a card, a row): its test id or row
+  // role filtered by its own texts.
+  *self(el, seen) {
+    const c = container(this.engine(), el, null);
+    if (c === null) return;
+    for (const expr of c.exprs()) {
+      const m = this.matches(expr);
+      if (m.length !== 1 || m[0] !== el) continue;
+      // Its own test id or role and name served already: no filter.
+      if (seen.has(expr)) return;
+      seen.add(expr);
+      yield { locator: expr, kind: 'container', count: 1 };
     }
   }
 
@@ -194,7 +211,9 @@ function ownCandidates(ev, el) {
   attributeCandidate(out, el, 'placeholder', 'getByPlaceholder', 'placeholder');
   if (ALT_TAGS.has(tag)) attributeCandidate(out, el, 'alt', 'getByAltText', 'alt-text');
   attributeCandidate(out, el, 'title', 'getByTitle', 'title');
-  if (!(tag === 'input' || tag === 'select' || tag === 'textarea')) {
+  // A card's or a row's whole text is a poor name: it is filtered by its
+  // first texts instead (see self).
+  if (!FIELD_TAGS.has(tag) && container(ev, el, null) === null) {
     const text = ev.texts.get(el).normalized;
     if (text && text.length <= MAX_TEXT) out.push({ kind: 'text', exprs: textual('getByText', text) });
   }

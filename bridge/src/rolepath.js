@@ -51,15 +51,23 @@ export function containersOf(ev, el) {
   let n = 0;
   for (let a = parentOrHost(el).parent; a !== null && !isTopElement(a) && n < MAX_ANCESTORS;
     a = parentOrHost(a).parent, n++) {
-    const tid = N.getAttribute(a, 'data-testid');
-    const testId = tid && isStableId(tid) ? tid : null;
-    const role = getRole(a);
-    const row = ROW_ROLES.has(role);
-    const named = NAMED_ROLES.has(role);
-    if (testId === null && !row && !named) continue;
-    out.push({ el: a, exprs: () => containerExprs(ev, a, el, testId, role, row, named) });
+    const c = container(ev, a, el);
+    if (c !== null) out.push(c);
   }
   return out;
+}
+
+// { el, exprs } of a when it is a container (see containersOf), else
+// null.  With target null, a is located itself: a card or a row that is
+// an assertion target, picked out by its own texts.
+export function container(ev, a, target) {
+  const tid = N.getAttribute(a, 'data-testid');
+  const testId = tid && isStableId(tid) ? tid : null;
+  const role = getRole(a);
+  const row = ROW_ROLES.has(role);
+  const named = NAMED_ROLES.has(role);
+  if (testId === null && !row && !named) return null;
+  return { el: a, exprs: () => containerExprs(ev, a, target, testId, role, row, named) };
 }
 
 function* containerExprs(ev, a, target, testId, role, row, named) {
