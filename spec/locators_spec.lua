@@ -124,6 +124,8 @@ describe("page:generate_locator", function()
     local loc = located(ref)
     assert.equal([[getByRole('button', { name: 'Say "hi" to O\'Brien \\ now' })]], loc.locator)
     assert.equal([[getByText('Say "hi" to O\'Brien \\ now')]], loc.alternatives[1].locator)
+    local tab = located(refs_of(snap, 'button "Tab" %[ref=(e%d+)%]')[1])
+    assert.equal([[getByTestId('o\'brien\\tab')]], tab.locator)
     -- A name written over two lines is matched in its normalized form.
     local two = located(refs_of(snap, 'button "Line one line two" %[ref=(e%d+)%]')[1])
     assert.equal("getByRole('button', { name: 'Line one line two' })", two.locator)

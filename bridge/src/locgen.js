@@ -203,8 +203,10 @@ function ownCandidates(ev, el) {
     out.push({ kind: 'role', exprs: [roleExpr(role, name, false), roleExpr(role, name, true)] });
   }
   if (FIELD_TAGS.has(tag) || FIELD_ROLES.has(role)) {
-    for (const l of ev.labels(el)) {
-      const t = l.normalized;
+    // The name the label gives, when it has one: a label that wraps a
+    // select also holds the options' text, which getByLabel need not spell.
+    const labels = ev.labels(el).map((l) => l.normalized);
+    for (const t of name && labels.length > 0 ? [name] : labels) {
       if (t && t.length <= MAX_NAME) out.push({ kind: 'label', exprs: textual('getByLabel', t) });
     }
   }
