@@ -64,6 +64,12 @@ describe("page:generate_locator", function()
     local first = located(refs[1])
     assert.same({ { locator = "getByTestId('product-card').filter({ hasText: '$10.00' })" ..
       ".getByRole('button', { name: 'Add to Cart' })", kind = "container", count = 1 } }, first.alternatives)
+    -- A glyph that tells the first Favorite apart is a state, not a name:
+    -- the scoped name comes first, the glyph only as an alternative.
+    local fav = located(refs_of(snap, 'button "Favorite" %[ref=(e%d+)%]')[1])
+    assert.equal("getByTestId('product-card').filter({ hasText: 'Modern Lamp 1' }).getByRole('button', { name: 'Favorite' })",
+      fav.locator)
+    assert.equal("getByText('♥')", fav.alternatives[#fav.alternatives].locator)
     -- A test id that does not repeat needs no filter.
     local sub = refs_of(snap, 'button "Subscribe" %[ref=(e%d+)%]')
     assert.equal("getByTestId('newsletter').getByRole('button', { name: 'Subscribe' })", located(sub[1]).locator)

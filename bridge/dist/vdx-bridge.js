@@ -4705,6 +4705,7 @@
     *verified(el, near) {
       const seen = /* @__PURE__ */ new Set();
       const inner = [];
+      const late = [];
       for (const c of ownCandidates(this.engine(), el)) {
         for (const expr of c.exprs) {
           const m = this.matches(expr);
@@ -4713,7 +4714,9 @@
           if (m.length === 1) {
             if (!seen.has(expr)) {
               seen.add(expr);
-              yield { locator: expr, kind: c.kind, count: 1 };
+              const hit = { locator: expr, kind: c.kind, count: 1 };
+              if (c.late) late.push(hit);
+              else yield hit;
             }
             break;
           }
@@ -4723,6 +4726,7 @@
       }
       yield* this.self(el, seen);
       yield* this.scoped(el, inner, seen);
+      yield* late;
       const id = getAttribute(el, "id");
       if (id && isStableId(id) && /^[A-Za-z][\w-]*$/.test(id)) {
         const expr = "locator(" + jsString("#" + id) + ")";
@@ -4800,7 +4804,11 @@
     attributeCandidate(out, el, "title", "getByTitle", "title");
     if (!FIELD_TAGS.has(tag) && container(ev, el, null) === null) {
       const text = ev.texts.get(el).normalized;
-      if (text && text.length <= MAX_TEXT2) out.push({ kind: "text", exprs: textual("getByText", text) });
+      if (text && text.length <= MAX_TEXT2) out.push({
+        kind: "text",
+        exprs: textual("getByText", text),
+        late: !!name && text !== name
+      });
     }
     if (locatable) out.push({ kind: "role", exprs: [roleExpr(role)] });
     return out;

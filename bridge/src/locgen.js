@@ -18,7 +18,9 @@
 //      (rolepath.js): a test id ancestor, filtered by its text only when
 //      the test id repeats, a row filtered by its text, a named landmark,
 //      dialog or group;
-//   3. its stable id, as CSS;
+//   3. its text, when its role and name exist but need a scope (the text
+//      then differs from the name: a glyph, a state), and its stable id,
+//      as CSS;
 //   4. only when nothing else is unique: the candidate that matched it
 //      among the fewest others, with .nth(i), and positional set.
 
@@ -110,6 +112,7 @@ export class LocatorGen {
   *verified(el, near) {
     const seen = new Set();
     const inner = [];
+    const late = [];
     for (const c of ownCandidates(this.engine(), el)) {
       for (const expr of c.exprs) {
         const m = this.matches(expr);
@@ -118,7 +121,9 @@ export class LocatorGen {
         if (m.length === 1) {
           if (!seen.has(expr)) {
             seen.add(expr);
-            yield { locator: expr, kind: c.kind, count: 1 };
+            const hit = { locator: expr, kind: c.kind, count: 1 };
+            if (c.late) late.push(hit);
+            else yield hit;
           }
           break;
         }
@@ -128,6 +133,7 @@ export class LocatorGen {
     }
     yield* this.self(el, seen);
     yield* this.scoped(el, inner, seen);
+    yield* late;
     const id = N.getAttribute(el, 'id');
     if (id && isStableId(id) && /^[A-Za-z][\w-]*$/.test(id)) {
       const expr = 'locator(' + jsString('#' + id) + ')';
@@ -182,9 +188,9 @@ export class LocatorGen {
   }
 }
 
-// The own candidates of el, best first: [{ kind, exprs }], where exprs is
-// a ladder (the plain form, then the exact one when the plain one matches
-// others too).
+// The own candidates of el, best first: [{ kind, exprs, late }], where
+// exprs is a ladder (the plain form, then the exact one when the plain one
+// matches others too) and late ones rank after the scoped candidates.
 function ownCandidates(ev, el) {
   const out = [];
   const tag = N.localName(el);
@@ -217,7 +223,11 @@ function ownCandidates(ev, el) {
   // first texts instead (see self).
   if (!FIELD_TAGS.has(tag) && container(ev, el, null) === null) {
     const text = ev.texts.get(el).normalized;
-    if (text && text.length <= MAX_TEXT) out.push({ kind: 'text', exprs: textual('getByText', text) });
+    // Text that tells apart an element whose role and name do not is
+    // text other than its name (an icon's glyph, a state): scoping the
+    // name comes first.
+    if (text && text.length <= MAX_TEXT) out.push({ kind: 'text', exprs: textual('getByText', text),
+      late: !!name && text !== name });
   }
   if (locatable) out.push({ kind: 'role', exprs: [roleExpr(role)] });
   return out;
