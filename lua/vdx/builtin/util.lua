@@ -129,14 +129,20 @@ util.REF = { type = "string", description = "Exact target element reference from
 -- action then raises its own error.
 function util.locator_of(ctx, target)
   local page = ctx:page()
+  -- page:method(...), or nil when it fails; a cancelled call stays cancelled.
+  local function try(method, ...)
+    local ok, r = pcall(page[method], page, ...)
+    if not ok and vdx.is_error(r, "Cancelled") then error(r, 0) end
+    return ok and r or nil
+  end
   local ref = target.ref
   if ref == nil and target.description ~= nil then
-    local ok, r = pcall(page.bridge, page, "findByDescription", { target.description }, { frame = "main" })
-    ref = ok and type(r) == "table" and type(r.ref) == "string" and r.ref or nil
+    local r = try("bridge", "findByDescription", { target.description }, { frame = "main" })
+    ref = type(r) == "table" and r.ref
   end
   if type(ref) ~= "string" then return nil end
-  local ok, loc = pcall(page.generate_locator, page, ref, { alternatives = 0 })
-  return ok and loc.locator and loc or nil
+  local loc = try("generate_locator", ref, { alternatives = 0 })
+  return loc and loc.locator and loc or nil
 end
 
 -- The answer lines and structured fields of the locators (util.locator_of
