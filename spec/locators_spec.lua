@@ -114,6 +114,9 @@ describe("page:generate_locator", function()
   it("locates assertion targets: a message by its text, cards and rows by their own first text", function()
     local msg = refs_of(snap, "paragraph %[ref=(e%d+)%]: Your changes were saved%.")[1]
     assert.equal("getByText('Your changes were saved.')", located(msg).locator)
+    -- A long message by its first words, cut between words.
+    local long = refs_of(snap, "paragraph %[ref=(e%d+)%]: Your order ships")[1]
+    assert.equal("getByText('Your order ships within two working days of payment, and you')", located(long).locator)
     local plans = refs_of(snap, "generic %[ref=(e%d+)%]:\n%s+%- heading \"[BP]")
     assert.equal(2, #plans)
     local basic = located(plans[1])

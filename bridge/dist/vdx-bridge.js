@@ -4641,6 +4641,7 @@
   var FIELD_TAGS = /* @__PURE__ */ new Set(["input", "select", "textarea"]);
   var ALT_TAGS = /* @__PURE__ */ new Set(["img", "area", "input"]);
   var MAX_TEXT2 = 120;
+  var LEAD = 60;
   var SIMPLE_VALUE = /^[^"'\\\n\r]{1,120}$/;
   var LocatorGen = class {
     constructor() {
@@ -4804,14 +4805,19 @@
     attributeCandidate(out, el, "title", "getByTitle", "title");
     if (!FIELD_TAGS.has(tag) && container(ev, el, null) === null) {
       const text = ev.texts.get(el).normalized;
-      if (text && text.length <= MAX_TEXT2) out.push({
-        kind: "text",
-        exprs: textual("getByText", text),
-        late: !!name && text !== name
-      });
+      if (text && text.length <= MAX_TEXT2) {
+        out.push({ kind: "text", exprs: textual("getByText", text), late: !!name && text !== name });
+      } else if (text) {
+        out.push({ kind: "text", exprs: ["getByText(" + jsString(leadingWords(text)) + ")"], late: !!name });
+      }
     }
     if (locatable) out.push({ kind: "role", exprs: [roleExpr(role)] });
     return out;
+  }
+  function leadingWords(text) {
+    const cut = text.slice(0, LEAD + 1);
+    const space = cut.lastIndexOf(" ");
+    return (space > LEAD / 2 ? cut.slice(0, space) : cut.slice(0, LEAD)).trim();
   }
   function textual(method3, text) {
     return [method3 + "(" + jsString(text) + ")", method3 + "(" + jsString(text) + ", { exact: true })"];

@@ -37,6 +37,7 @@ const FIELD_ROLES = new Set(['textbox', 'searchbox', 'combobox', 'checkbox', 'ra
 const FIELD_TAGS = new Set(['input', 'select', 'textarea']);
 const ALT_TAGS = new Set(['img', 'area', 'input']);
 const MAX_TEXT = 120;
+const LEAD = 60;
 const SIMPLE_VALUE = /^[^"'\\\n\r]{1,120}$/;
 
 // Finds verified locators; one instance shares the locator engine's
@@ -226,11 +227,22 @@ function ownCandidates(ev, el) {
     // Text that tells apart an element whose role and name do not is
     // text other than its name (an icon's glyph, a state): scoping the
     // name comes first.
-    if (text && text.length <= MAX_TEXT) out.push({ kind: 'text', exprs: textual('getByText', text),
-      late: !!name && text !== name });
+    if (text && text.length <= MAX_TEXT) {
+      out.push({ kind: 'text', exprs: textual('getByText', text), late: !!name && text !== name });
+    } else if (text) {
+      // A long message by its first words: getByText matches a substring.
+      out.push({ kind: 'text', exprs: ['getByText(' + jsString(leadingWords(text)) + ')'], late: !!name });
+    }
   }
   if (locatable) out.push({ kind: 'role', exprs: [roleExpr(role)] });
   return out;
+}
+
+// The first words of text, at most LEAD characters, cut between words.
+function leadingWords(text) {
+  const cut = text.slice(0, LEAD + 1);
+  const space = cut.lastIndexOf(' ');
+  return (space > LEAD / 2 ? cut.slice(0, space) : cut.slice(0, LEAD)).trim();
 }
 
 function textual(method, text) {
