@@ -4833,6 +4833,14 @@
     const n = intOption(opts, "alternatives", 4, 0, "locatorFor");
     return new LocatorGen().generate(env.resolve(ref), n);
   }
+  function frameOwnerLocator(env, key) {
+    const gen = new LocatorGen();
+    for (const el of gen.engine().elements(document)) {
+      const tag = localName(el);
+      if ((tag === "iframe" || tag === "frame") && env.frameKeys.get(el) === key) return gen.generate(el, 0);
+    }
+    return null;
+  }
 
   // src/selector.js
   var FIELD_TAGS2 = /* @__PURE__ */ new Set([
@@ -5770,6 +5778,11 @@
       // a Playwright locator verified to match ref's element alone (locgen.js).
       locatorFor(ref, opts) {
         return locatorFor(env, ref, opts);
+      },
+      // The same for the element that holds the child frame named key, or
+      // null.
+      frameOwnerLocator(key) {
+        return frameOwnerLocator(env, String(key));
       }
     };
     Object.assign(instance2, actionMethods(env));

@@ -262,3 +262,15 @@ export function locatorFor(env, ref, options) {
   const n = intOption(opts, 'alternatives', 4, 0, 'locatorFor');
   return new LocatorGen().generate(env.resolve(ref), n);
 }
+
+// The locator of the iframe (or frame) element that holds the child frame
+// the host knows as key ("f3"), as locatorFor gives it; null when no
+// owner in this document has that key (it was never snapshotted here).
+export function frameOwnerLocator(env, key) {
+  const gen = new LocatorGen();
+  for (const el of gen.engine().elements(document)) {
+    const tag = N.localName(el);
+    if ((tag === 'iframe' || tag === 'frame') && env.frameKeys.get(el) === key) return gen.generate(el, 0);
+  }
+  return null;
+}

@@ -83,7 +83,8 @@ end
 function locator.synthesize(page, ref)
   local loc = page:generate_locator(ref, { alternatives = 0 })
   if not loc.locator then return nil, loc.note or ("no locator matches " .. ref .. " alone") end
-  return loc.locator, loc.positional and loc.note or nil
+  -- The flow's export puts a frame's target under its own frameLocator.
+  return loc.frame_relative or loc.locator, loc.positional and loc.note or nil
 end
 
 return locator

@@ -14,15 +14,37 @@ local function str(v)
   return type(v) == "string" and v or nil
 end
 
+-- The Playwright path from the page into frame (a child frame's name):
+-- `<owner's locator>.contentFrame()` for each frame from the top down,
+-- each owner located in its parent's document; nil when an owner has no
+-- locator there (its frame was never snapshotted).
+local function frame_path(page, frame, timeout_ms)
+  local parents = {}
+  for _, f in ipairs(page:frames()) do parents[f.frame] = f.parent end
+  local parts = {}
+  while frame ~= "main" do
+    local parent = parents[frame]
+    if not parent then return nil end
+    local owner = page:bridge("frameOwnerLocator", { frame }, { frame = parent, timeout_ms = timeout_ms })
+    if type(owner) ~= "table" or type(owner.locator) ~= "string" then return nil end
+    table.insert(parts, 1, owner.locator .. ".contentFrame()")
+    frame = parent
+  end
+  return table.concat(parts, ".")
+end
+
 --- page:generate_locator(ref [, {alternatives = 4, timeout_ms=}]) ->
--- { locator, positional, note, frame, alternatives = { {locator, kind,
--- count}, … } }: a Playwright locator expression (codegen style, relative
--- to the frame's page) verified on the live page to match the element of
--- ref and nothing else.  positional is true (and note says why) when only
--- `.nth()` tells it apart.  frame names the ref's frame when it is not
--- the main one (the locator is relative to that frame's document).
--- Raises InvalidArgument for a bad ref or option, UnknownRef / StaleRef
--- for an element the page no longer has.
+-- { locator, positional, note, frame, frame_locator, frame_relative,
+-- alternatives = { {locator, kind, count}, … } }: a Playwright locator
+-- expression (codegen style, relative to the page) verified on the live
+-- page to match the element of ref and nothing else.  positional is true
+-- (and note says why) when only `.nth()` tells it apart.  For a ref in a
+-- child frame, frame names it, frame_locator is the path into it
+-- (`locator('#pay').contentFrame()`), frame_relative the part verified in
+-- the frame's document, and locator (and each alternative) the whole
+-- chain; without a path, locator stays relative to the frame and note
+-- says so.  Raises InvalidArgument for a bad ref or option, UnknownRef /
+-- StaleRef for an element the page no longer has.
 function locators.generate_locator(page, ref, opts)
   local r, frame = vdx.check_ref(ref)
   opts = opts or {}
@@ -41,12 +63,24 @@ function locators.generate_locator(page, ref, opts)
       { field = "alternatives" }), 2)
   end
   local res = page:bridge("locatorFor", { r, { alternatives = n } }, { frame = r, timeout_ms = opts.timeout_ms })
-  local alts = {}
-  for i, a in ipairs(type(res.alternatives) == "table" and res.alternatives or {}) do
-    alts[i] = { locator = str(a.locator), kind = str(a.kind), count = math.tointeger(a.count) }
+  local out = { locator = str(res.locator), positional = res.positional == true, note = str(res.note),
+    alternatives = {} }
+  local path
+  if frame ~= "main" then
+    out.frame = frame
+    path = frame_path(page, frame, opts.timeout_ms)
+    if path and out.locator then
+      out.frame_locator, out.frame_relative = path, out.locator
+      out.locator = path .. "." .. out.locator
+    else
+      out.note = (out.note and out.note .. "; " or "") .. "the locator is relative to frame " .. frame
+    end
   end
-  return { locator = str(res.locator), positional = res.positional == true, note = str(res.note),
-    frame = frame ~= "main" and frame or nil, alternatives = alts }
+  for i, a in ipairs(type(res.alternatives) == "table" and res.alternatives or {}) do
+    out.alternatives[i] = { locator = path and (path .. "." .. a.locator) or str(a.locator), kind = str(a.kind),
+      count = math.tointeger(a.count) }
+  end
+  return out
 end
 
 --- Adds page:generate_locator to a table of page methods (vdx.Page;

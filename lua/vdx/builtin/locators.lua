@@ -14,7 +14,11 @@ local function answer_text(loc)
     out[#out + 1] = "⚠️ Positional: only .nth() tells this element apart (" .. (loc.note or "") ..
       "); a test id or a distinct name would make it stable"
   end
-  if loc.frame then out[#out + 1] = "Frame: " .. loc.frame .. " (the locator is relative to that frame)" end
+  if loc.frame_relative then
+    out[#out + 1] = ("In frame %s: %s (verified there)"):format(loc.frame, loc.frame_relative)
+  elseif loc.frame then
+    out[#out + 1] = "Note: " .. loc.note
+  end
   if #loc.alternatives > 0 then
     out[#out + 1] = "Alternatives, best first:"
     for i, a in ipairs(loc.alternatives) do
@@ -40,7 +44,8 @@ return {
       local page = ctx:page()
       local loc = page:generate_locator(args.ref, { alternatives = args.alternatives })
       return { text = answer_text(loc), structured = { locator = loc.locator, positional = loc.positional,
-        note = loc.note, frame = loc.frame, alternatives = json.array(loc.alternatives) } }
+        note = loc.note, frame = loc.frame, frame_locator = loc.frame_locator, frame_relative = loc.frame_relative,
+        alternatives = json.array(loc.alternatives) } }
     end,
   },
 }

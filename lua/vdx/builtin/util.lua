@@ -154,8 +154,7 @@ local function locator_lines(locs, structured)
     if l then
       exprs[#exprs + 1] = l.locator
       lines[#lines + 1] = "Locator: " .. l.locator
-      if l.positional then lines[#lines + 1] = "Note: " .. (l.note or "positional") end
-      if l.frame then lines[#lines + 1] = "Note: the locator is relative to frame " .. l.frame end
+      if l.note then lines[#lines + 1] = "Note: " .. l.note end
     end
   end
   if structured and #exprs > 0 then
