@@ -4151,6 +4151,7 @@
       this.texts = new TextCache();
       this.all = /* @__PURE__ */ new Map();
       this.roles = /* @__PURE__ */ new Map();
+      this.roleOf = /* @__PURE__ */ new Map();
       this.names = /* @__PURE__ */ new Map();
     }
     // The elements a chain matches, run from base (the document, or the
@@ -4264,13 +4265,18 @@
       return out;
     }
     // The elements under scope whose role is role, in order.  The roles of
-    // a scope's elements are found once (a locator search asks for many).
+    // a scope's elements are found once, and each element's role once (a
+    // locator search asks for many roles in many scopes).
     withRole(scope, role) {
       let lists = this.roles.get(scope);
       if (lists === void 0) {
         lists = /* @__PURE__ */ new Map();
         for (const e of this.elements(scope)) {
-          const r = getRole(e);
+          let r = this.roleOf.get(e);
+          if (r === void 0) {
+            r = getRole(e);
+            this.roleOf.set(e, r);
+          }
           const l = lists.get(r);
           if (l === void 0) lists.set(r, [e]);
           else l.push(e);
@@ -4755,7 +4761,9 @@
       if (inner.length === 0) return;
       const ev = this.engine();
       const parsed = inner.map((e) => ({ expr: e, chain: parseLocator(e) }));
+      let left = Infinity;
       for (const c of containersOf(ev, el)) {
+        if (left-- <= 0) return;
         const within = parsed.filter((p) => {
           const m = ev.chain(p.chain, c.el);
           return m.length === 1 && m[0] === el;
@@ -4769,6 +4777,7 @@
           });
           if (p !== void 0 && !seen.has(outer + "." + p.expr)) {
             seen.add(outer + "." + p.expr);
+            if (left > 2) left = 2;
             yield { locator: outer + "." + p.expr, kind: "container", count: 1 };
             if (first) break;
           }

@@ -80,6 +80,7 @@ export class Evaluator {
     this.texts = new TextCache();
     this.all = new Map();
     this.roles = new Map();
+    this.roleOf = new Map();
     this.names = new Map();
   }
 
@@ -189,13 +190,18 @@ export class Evaluator {
   }
 
   // The elements under scope whose role is role, in order.  The roles of
-  // a scope's elements are found once (a locator search asks for many).
+  // a scope's elements are found once, and each element's role once (a
+  // locator search asks for many roles in many scopes).
   withRole(scope, role) {
     let lists = this.roles.get(scope);
     if (lists === undefined) {
       lists = new Map();
       for (const e of this.elements(scope)) {
-        const r = getRole(e);
+        let r = this.roleOf.get(e);
+        if (r === undefined) {
+          r = getRole(e);
+          this.roleOf.set(e, r);
+        }
         const l = lists.get(r);
         if (l === undefined) lists.set(r, [e]);
         else l.push(e);

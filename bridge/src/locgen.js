@@ -165,7 +165,11 @@ export class LocatorGen {
     if (inner.length === 0) return;
     const ev = this.engine();
     const parsed = inner.map((e) => ({ expr: e, chain: parseLocator(e) }));
+    // Past the nearest container that serves, two more are looked at for
+    // alternatives: farther ones are larger, slower and rarely better.
+    let left = Infinity;
     for (const c of containersOf(ev, el)) {
+      if (left-- <= 0) return;
       // The inner locators that single el out within this container.
       const within = parsed.filter((p) => {
         const m = ev.chain(p.chain, c.el);
@@ -180,6 +184,7 @@ export class LocatorGen {
         });
         if (p !== undefined && !seen.has(outer + '.' + p.expr)) {
           seen.add(outer + '.' + p.expr);
+          if (left > 2) left = 2;
           yield { locator: outer + '.' + p.expr, kind: 'container', count: 1 };
           if (first) break;
         }
