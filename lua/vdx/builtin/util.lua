@@ -166,8 +166,8 @@ end
 
 --- The result of an action: the facts it returned, as text and structure,
 -- and the locator of each target (locs: a util.locator_of result, or a
--- list of them, table.pack'ed when one may be nil) as `Locator: <expr>` lines and `locator` (`locators`
--- when there are several).
+-- list of them, table.pack'ed when one may be nil) as `Locator: <expr>`
+-- lines and `locator` (`locators` when there are several).
 function util.action_result(what, res, locs)
   if type(locs) == "table" and locs.locator then locs = { locs } end
   local structured = type(res) == "table" and res or nil
