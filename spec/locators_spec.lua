@@ -250,6 +250,16 @@ describe("the locators the MCP tools name", function()
     assert.matches("^Pressed End on " .. email .. "\nLocator: getByRole%('textbox', { name: 'Email address' }%)",
       key.content[1].text)
 
+    local size = text:match('combobox "Size" %[ref=(e%d+)%]')
+    local sel = call("browser_select_option", { ref = size, values = { "Large" } })
+    assert.is_nil(sel.isError, client.text({ result = sel }))
+    assert.matches("\nLocator: getByRole('combobox', { name: 'Size' })\n", sel.content[1].text, 1, true)
+    local avatar = text:match('button "Avatar" %[ref=(e%d+)%]')
+    local file = os.getenv("PWD") .. "/spec/fixtures" .. PAGE
+    local up = call("browser_file_upload", { ref = avatar, paths = { file } })
+    assert.is_nil(up.isError, client.text({ result = up }))
+    assert.equal("getByRole('button', { name: 'Avatar' })", up.structuredContent.locator)
+
     local drag = call("browser_drag", { startRef = checkout, endRef = email })
     assert.is_nil(drag.isError, client.text({ result = drag }))
     assert.same({ "getByRole('button', { name: 'Checkout' })", "getByRole('textbox', { name: 'Email address' })" },
