@@ -4585,16 +4585,14 @@
   function filterTexts(ev, a, target) {
     const out = [];
     const add = (t) => {
-      if (t.length >= 2 && t.length <= MAX_TEXT && !out.includes(t)) out.push(t);
+      if (out.length < MAX_TEXTS && t.length >= 2 && t.length <= MAX_TEXT && !out.includes(t)) out.push(t);
     };
     const heading = firstHeading(ev, a, target);
     if (heading) add(heading);
     const runs = [];
     visibleRuns(ev, a, target, runs, { left: MAX_NODES });
-    for (const t of runs) {
-      if (out.length >= MAX_TEXTS) break;
-      add(t);
-    }
+    if (runs.length > 0) add(runs[0]);
+    for (const t of runs.slice(1).sort((x, y) => x.length - y.length)) add(t);
     return out;
   }
   function* composedChildren(node) {
