@@ -20,6 +20,16 @@ function helpers.open(routes, launch_opts)
   return srv, browser, browser:new_page()
 end
 
+--- helpers.open for pages on two sites: a.test and b.test both reach the
+--- fixture server, so an iframe from b.test in a page from a.test is
+--- cross-origin (and out of process).  Returns srv, browser, page and the
+--- base URL on a.test.
+function helpers.open_sites(routes)
+  local srv, browser, page = helpers.open(routes,
+    { args = { "--host-resolver-rules=MAP a.test 127.0.0.1, MAP b.test 127.0.0.1" } })
+  return srv, browser, page, "http://a.test:" .. srv.url:match(":(%d+)$")
+end
+
 --- A describe's tear-down: closes browser and srv, skipping either when
 --- its set-up did not get that far (nil).
 function helpers.shut(browser, srv)

@@ -66,14 +66,14 @@ describe("selector coverage on widget pages", function()
     assert.equal(10, page:locator_count('locator("#toggle-todo")').count)
     assert.is_nil(d.e3.selector)
     assert.is_true(d.e3.in_shadow)
-    assert.equal('getByRole("listitem").filter({ hasText: "Buy milk" }).getByRole("checkbox")', d.e3.locator)
-    assert.equal('getByRole("listitem").filter({ hasText: "Pay the rent" }).getByRole("button", { name: "×", exact: true })',
+    assert.equal("getByRole('listitem').filter({ hasText: 'Buy milk' }).getByRole('checkbox')", d.e3.locator)
+    assert.equal("getByRole('listitem').filter({ hasText: 'Pay the rent' }).getByRole('button', { name: '×' })",
       d.e8.locator)
     -- A flow's exported locator takes the verified role locator before a
     -- bare position.
     local flow_locator = require "vdx.flow_locator"
     local loc, note = flow_locator.synthesize(page, "e5")
-    assert.equal('getByRole("listitem").filter({ hasText: "Walk the dog" }).getByRole("checkbox")', loc)
+    assert.equal("getByRole('listitem').filter({ hasText: 'Walk the dog' }).getByRole('checkbox')", loc)
     assert.is_nil(note)
     -- Ids that appear once across all the trees are kept.
     assert.equal("#new-todo", d.e2.selector)

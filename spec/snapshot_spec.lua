@@ -19,12 +19,8 @@ end
 describe("page:snapshot", function()
   local browser, srv, page, base
 
-  setup(function()
-    -- a.test and b.test are two sites that both reach the fixture server.
-    srv, browser, page = h.open(nil,
-      { args = { "--host-resolver-rules=MAP a.test 127.0.0.1, MAP b.test 127.0.0.1" } })
-    base = "http://a.test:" .. srv.url:match(":(%d+)$")
-  end)
+  -- a.test and b.test are two sites that both reach the fixture server.
+  setup(function() srv, browser, page, base = h.open_sites() end)
 
   teardown(function() h.shut(browser, srv) end)
 

@@ -13,13 +13,14 @@ import { NAME_PROHIBITED, getRole, headingLevel } from './roles.js';
 import { accessibleName } from './name.js';
 import { isRefWorthy } from './snapshot.js';
 import {
-  Ctx, F_HIDDEN, F_NONE, F_POINTER, isActionable, isClosedDetailsContent, isDisplayNone, isHiddenForAria, isNeverRendered,
+  Ctx, F_HIDDEN, F_NONE, F_POINTER, isActionable, isClosedDetailsContent, isDisplayNone, isHiddenForAria,
+  isHiddenFromAllUsers, isNeverRendered,
 } from './visibility.js';
 import { badArgument } from './errors.js';
 
 export {
   Ctx, NAME_PROHIBITED, accessibleName, getRole, headingLevel, isClosedDetailsContent, isDisplayNone,
-  isHiddenForAria, normalize,
+  isHiddenForAria, isHiddenFromAllUsers, normalize,
 };
 
 // The attributes shown for an element, in this order.
@@ -28,6 +29,21 @@ export const SHOWN_ATTRIBUTES = ['id', 'class', 'role', 'aria-label', 'name', 't
 
 // Test-id style attributes, the most common first.
 export const TEST_ID_ATTRIBUTES = ['data-testid', 'data-test-id', 'data-test', 'data-cy', 'data-qa'];
+
+// True for ids that look written by a person rather than generated: no
+// React useId (":r1:", "«r1»"), no runs of 4+ digits, no hex hashes or
+// UUIDs, no framework counters ("ember123", "mui-7", "radix-:r2:").
+export function isStableId(id) {
+  if (!id || id.length > 64 || /\s/.test(id)) return false;
+  if (/[:«»]/.test(id)) return false;
+  if (/\d{4,}/.test(id)) return false;
+  if (/[0-9a-f]{8}-[0-9a-f]{4}-/i.test(id)) return false;
+  if (/(?:^|[-_])(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{6,}(?:$|[-_])/i.test(id)) return false;
+  if (/^(?:ember|mui|radix|headlessui|downshift|react-aria|react-select|rc|yui|ext-gen|gwt|j_id|jsx|css|sc|uid|id)[-_]?\d/i
+    .test(id)) return false;
+  const digits = id.replace(/\D/g, '').length;
+  return !(id.length > 6 && digits * 3 > id.length);
+}
 
 // s cut to max characters, with a visible marker saying how much was cut.
 export function truncate(s, max) {

@@ -4,7 +4,7 @@
 local builtin = {}
 
 --- The modules that each return a list of tools, in listing order.
-builtin.groups = { "vdx.builtin.navigation", "vdx.builtin.explore", "vdx.builtin.actions",
+builtin.groups = { "vdx.builtin.navigation", "vdx.builtin.explore", "vdx.builtin.locators", "vdx.builtin.actions",
   "vdx.builtin.observe", "vdx.builtin.tabs", "vdx.builtin.roles" }
 
 --- Registers every built-in tool in reg.

@@ -1,6 +1,8 @@
 --- vdx.builtin.actions: acting on the page like a user.  Every action
 -- takes a ref from the latest snapshot (or, as a fallback, an element
--- description) and answers with what happened, not with a full snapshot.
+-- description) and answers with what happened, not with a full snapshot,
+-- and with the verified Playwright locator of its target (util.locator_of,
+-- taken before the action).
 local vdx = require "vdx"
 local util = require "vdx.builtin.util"
 
@@ -31,9 +33,10 @@ return {
     annotations = { readOnlyHint = false, destructiveHint = true },
     run = function(ctx, args)
       local t, label = util.target(args)
+      local loc = util.locator_of(ctx, t)
       local res = act(ctx, "click", t, { button = args.button,
         click_count = args.doubleClick and 2 or nil, modifiers = args.modifiers })
-      return util.action_result(("Clicked %s"):format(label), res)
+      return util.action_result(("Clicked %s"):format(label), res, loc)
     end,
   },
   {
@@ -50,8 +53,10 @@ return {
     annotations = { readOnlyHint = false, destructiveHint = true },
     run = function(ctx, args)
       local t, label = util.target(args)
+      local loc = util.locator_of(ctx, t)
       local res = act(ctx, "type", t, args.text, { submit = args.submit, slowly = args.slowly, clear = args.clear })
-      return util.action_result(("Typed %d characters into %s"):format(utf8.len(args.text) or #args.text, label), res)
+      return util.action_result(("Typed %d characters into %s"):format(utf8.len(args.text) or #args.text, label),
+        res, loc)
     end,
   },
   {
@@ -70,15 +75,16 @@ return {
     } },
     annotations = { readOnlyHint = false, destructiveHint = true },
     run = function(ctx, args)
-      local fields = {}
+      local fields, locs = {}, { n = #args.fields }
       for i, f in ipairs(args.fields) do
         local v = f.value
         if f.type == "checkbox" or f.type == "radio" then v = v == "true"
         elseif f.type == "slider" then v = tonumber(v) or v end
         fields[i] = { target = f.ref, value = v }
+        locs[i] = util.locator_of(ctx, { ref = f.ref })
       end
       local res = act(ctx, "fill_form", fields)
-      return util.action_result(("Filled %d fields"):format(#args.fields), res)
+      return util.action_result(("Filled %d fields"):format(#args.fields), res, locs)
     end,
   },
   {
@@ -93,8 +99,9 @@ return {
     annotations = { readOnlyHint = false, destructiveHint = true },
     run = function(ctx, args)
       local t, label = util.target(args)
+      local loc = util.locator_of(ctx, t)
       local res = act(ctx, "select_option", t, args.values)
-      return util.action_result(("Selected %s in %s"):format(table.concat(args.values, ", "), label), res)
+      return util.action_result(("Selected %s in %s"):format(table.concat(args.values, ", "), label), res, loc)
     end,
   },
   {
@@ -105,7 +112,8 @@ return {
     annotations = { readOnlyHint = false },
     run = function(ctx, args)
       local t, label = util.target(args)
-      return util.action_result("Hovered " .. label, act(ctx, "hover", t))
+      local loc = util.locator_of(ctx, t)
+      return util.action_result("Hovered " .. label, act(ctx, "hover", t), loc)
     end,
   },
   {
@@ -122,19 +130,27 @@ return {
     run = function(ctx, args)
       local from, from_label = util.target(args, "startRef", "startElement")
       local to, to_label = util.target(args, "endRef", "endElement")
-      return util.action_result(("Dragged %s to %s"):format(from_label, to_label), act(ctx, "drag", from, to))
+      local locs = table.pack(util.locator_of(ctx, from), util.locator_of(ctx, to))
+      return util.action_result(("Dragged %s to %s"):format(from_label, to_label), act(ctx, "drag", from, to), locs)
     end,
   },
   {
     name = "browser_press_key",
     title = "Press a key",
-    description = "Press a key or a chord on the keyboard, such as `ArrowLeft`, `a`, `Control+A` or `ControlOrMeta+a`.",
+    description = "Press a key or a chord on the keyboard, such as `ArrowLeft`, `a`, `Control+A` or `ControlOrMeta+a`.\nWith ref (or element) the element is focused first; otherwise the key goes to whatever has focus.",
     input = { type = "object", required = { "key" }, properties = {
       key = { type = "string", minLength = 1, description = "Name of the key to press or a character to generate" },
+      element = ELEMENT, ref = REF,
     } },
     annotations = { readOnlyHint = false, destructiveHint = true },
     run = function(ctx, args)
-      return util.action_result("Pressed " .. args.key, act(ctx, "press_key", args.key))
+      if (args.ref or "") == "" and (args.element or "") == "" then
+        return util.action_result("Pressed " .. args.key, act(ctx, "press_key", args.key))
+      end
+      local t, label = util.target(args)
+      local loc = util.locator_of(ctx, t)
+      return util.action_result(("Pressed %s on %s"):format(args.key, label),
+        act(ctx, "press_key", args.key, { target = t }), loc)
     end,
   },
   {
@@ -178,8 +194,9 @@ return {
       local t, label = util.target(args)
       local policy, files = util.paths(ctx), {}
       for i, p in ipairs(args.paths) do files[i] = policy:read_path(p) end
+      local loc = util.locator_of(ctx, t)
       return util.action_result(("Uploaded %d files to %s"):format(#files, label),
-        act(ctx, "upload_file", t, files))
+        act(ctx, "upload_file", t, files), loc)
     end,
   },
   {

@@ -122,13 +122,66 @@ util.ELEMENT = { type = "string",
 --- Schema of the `ref` argument.
 util.REF = { type = "string", description = "Exact target element reference from the page snapshot" }
 
---- The result of an action: the facts it returned, as text and structure.
-function util.action_result(what, res)
-  local text = what
-  if type(res) == "table" and next(res) ~= nil then
-    text = text .. "\n" .. util.render(res)
+--- The verified Playwright locator of an action's target (util.target's
+-- table), taken BEFORE the action, since the element may be gone after:
+-- page:generate_locator's answer for the ref, or for the element a
+-- description finds.  nil when the target resolves to nothing: the
+-- action then raises its own error.
+function util.locator_of(ctx, target)
+  local page = ctx:page()
+  -- page:method(...), or nil when it fails; a cancelled call stays cancelled.
+  local function try(method, ...)
+    local ok, r = pcall(page[method], page, ...)
+    if not ok and vdx.is_error(r, "Cancelled") then error(r, 0) end
+    return ok and r or nil
   end
-  return { text = text, structured = type(res) == "table" and res or nil }
+  local ref = target.ref
+  if ref == nil and target.description ~= nil then
+    local r = try("bridge", "findByDescription", { target.description }, { frame = "main" })
+    ref = type(r) == "table" and r.ref
+  end
+  if type(ref) ~= "string" then return nil end
+  local loc = try("generate_locator", ref, { alternatives = 0 })
+  return loc and loc.locator and loc or nil
+end
+
+-- The answer lines and structured fields of the locators (util.locator_of
+-- results, nil ones skipped) of an action's targets.
+local function locator_lines(locs, structured)
+  local lines, exprs = {}, {}
+  for i = 1, locs.n or #locs do
+    local l = locs[i]
+    if l then
+      exprs[#exprs + 1] = l.locator
+      lines[#lines + 1] = "Locator: " .. l.locator
+      if l.note then lines[#lines + 1] = "Note: " .. l.note end
+    end
+  end
+  if structured and #exprs > 0 then
+    structured.locator = exprs[1]
+    if #exprs > 1 then structured.locators = exprs end
+  end
+  return lines
+end
+
+--- The result of an action: the facts it returned, as text and structure,
+-- and the locator of each target (locs: a util.locator_of result, or a
+-- list of them, table.pack'ed when one may be nil) as `Locator: <expr>`
+-- lines and `locator` (`locators` when there are several).
+function util.action_result(what, res, locs)
+  if type(locs) == "table" and locs.locator then locs = { locs } end
+  local structured = type(res) == "table" and res or nil
+  local text = what
+  local lines = locator_lines(locs or {}, structured)
+  if #lines > 0 then text = text .. "\n" .. table.concat(lines, "\n") end
+  if structured and next(structured) ~= nil then
+    local facts = {}
+    for k, v in pairs(structured) do
+      if k ~= "locator" and k ~= "locators" then facts[k] = v end
+    end
+    if next(facts) ~= nil then text = text .. "\n" .. util.render(facts) end
+  end
+  return { text = text, structured = structured }
 end
 
 return util
