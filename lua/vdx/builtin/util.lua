@@ -29,6 +29,51 @@ function util.target(args, refkey, elemkey)
     :format(refkey, elemkey), { field = refkey, expected = "string" }), 0)
 end
 
+--- The locator of an action's target, computed before it acts (the
+-- element may be gone after) and verified on the live page to match
+-- exactly that element: { locator = expr, positional = bool, note = … },
+-- or nil and why.  A description target is resolved to its element first.
+-- Nothing is computed when the call has no session log to record into.
+function util.locator_of(ctx, target)
+  if not ctx.session then return nil, "no session" end
+  local page = ctx:page()
+  local ref = target.ref
+  if not ref then
+    local ok, r = pcall(page.bridge, page, "findByDescription", { target.description }, { frame = "main" })
+    if not ok or type(r) ~= "table" or type(r.ref) ~= "string" then
+      return nil, "the description " .. tostring(target.description) .. " matched no element"
+    end
+    ref = r.ref
+  end
+  local ok, expr, note = pcall(require("vdx.flow_locator").synthesize, page, ref)
+  if not ok then return nil, type(expr) == "table" and tostring(expr.message) or tostring(expr) end
+  if not expr then return nil, note end
+  return { locator = expr, positional = note ~= nil or expr:find(".nth(", 1, true) ~= nil, note = note }
+end
+
+--- Records step (see vdx.session_log) in the session of the call, in the
+-- current role, with loc (from util.locator_of) as its locator.  The
+-- first step of a role that is not a navigation is preceded by one to the
+-- page's current URL, so the test starts where the agent did.
+function util.record(ctx, step, loc)
+  local log = ctx.session
+  if not log then return end
+  step.role = ctx.role.name
+  if loc then step.locator, step.positional = loc.locator, loc.positional or nil end
+  if step.kind ~= "navigate" then
+    local started = false
+    for _, s in ipairs(log:list()) do if s.role == step.role then started = true break end end
+    if not started then
+      local page = ctx:page()
+      local ok, info = pcall(page.bridge, page, "pageInfo", {})
+      if ok and type(info) == "table" and type(info.url) == "string" and info.url:match("^https?:") then
+        log:add { kind = "navigate", role = step.role, url = info.url, tool = step.tool }
+      end
+    end
+  end
+  return log:add(step)
+end
+
 --- Copies t without nil values and with the keys renamed per map
 -- ({from = "to"}); keys not in map are dropped.
 function util.pick(t, map)
