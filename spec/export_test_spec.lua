@@ -71,10 +71,20 @@ end)
 describe("browser_export_test", function()
   local srv, dir, auth
   setup(function()
-    srv = helpers.serve { ["GET /export/me"] = function(req)
-      local sid = req.cookies and req.cookies.sid
-      return { json = { user = sid or cjson.null } }
-    end }
+    local visits = 0
+    srv = helpers.serve {
+      ["GET /export/me"] = function(req)
+        local sid = req.cookies and req.cookies.sid
+        return { json = { user = sid or cjson.null } }
+      end,
+      -- Lucky on odd visits only: a step that passes while the agent
+      -- watches and fails every other time.
+      ["GET /export/lucky.html"] = function()
+        visits = visits + 1
+        return { headers = { ["Content-Type"] = "text/html" },
+          body = "<!doctype html><title>Lucky</title><p>" .. (visits % 2 == 1 and "Lucky" or "Unlucky") .. "</p>" }
+      end,
+    }
     dir = client.tmpdir()
     os.execute("mkdir -p " .. q(dir .. "/out"))
     auth = write(dir .. "/alice.json", '{"cookies":[{"name":"sid","value":"alice","domain":"127.0.0.1",'
@@ -183,6 +193,23 @@ describe("browser_export_test", function()
     end
     assert.is_true(has(answer, "Playwright (3 runs of the file): ✅ 3 passed"), answer)
     assert.is_true(has(answer, "\nRan: cd '" .. dir .. "/out' && NODE_PATH="), answer)
+  end)
+
+  it("names a step that does not pass in every run as flaky", function()
+    local pw = playwright_dir()
+    local s, call = start("--output-dir " .. q(dir .. "/out") .. " --tools spec/fixtures/export/record_assert.lua",
+      pw and ("VDX_PLAYWRIGHT_DIR=" .. q(pw)) or nil)
+    call("browser_navigate", { url = srv.url .. "/export/lucky.html" })
+    call("spec_record_assert", { matcher = "toBeVisible", locator = "getByText('Lucky', { exact: true })" })
+    local _, text = call("browser_export_test", { filename = "lucky.spec.ts", runs = 3 })
+    assert.equal(0, (s:close(30000)))
+    assert.is_true(has(text, "Flake gate: 3 runs in fresh contexts, ⚠️ 1 unstable steps (2): fix them before "
+      .. "you call the test done\n"), text)
+    assert.is_true(has(text, "\n  1. [default] defaultPage.goto(`${BASE_URL}/export/lucky.html`)  3/3\n"), text)
+    assert.is_true(has(text, "\n  2. [default] expect(defaultPage.getByText('Lucky', { exact: true })).toBeVisible()  1/3 ❌ "
+      .. "run 1: expected toBeVisible; saw getByText('Lucky', { exact: true }) matches 0 elements; "
+      .. "run 3: expected toBeVisible; saw getByText('Lucky', { exact: true }) matches 0 elements\n"), text)
+    if pw then assert.matches("\nPlaywright %(3 runs of the file%): ❌ [^\n]*1 failed", text) end
   end)
 
   it("--save-test writes the session at exit, and nothing for a session without steps", function()

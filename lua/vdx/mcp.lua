@@ -31,7 +31,8 @@ local UNSUPPORTED_VERSION, RESOURCE_NOT_FOUND_LEGACY = -32022, -32002
 local INSTRUCTIONS = "vdxlua drives a real Chromium. Start with browser_navigate and browser_snapshot; " ..
   "use refs from the latest snapshot. To write a stable locator: resolve_container(ref) -> " ..
   "inspect_pattern(ref, level) -> extract_anchors(ref, level), then prove it with " ..
-  "browser_verify_locator. Roles: list_roles, select_role."
+  "browser_verify_locator. Roles: list_roles, select_role. The session is recorded: when the task is " ..
+  "done, browser_export_test {filename, runs: 3} writes it as a Playwright test and names any flaky step."
 
 local function contains(list, v)
   for _, x in ipairs(list) do if x == v then return true end end

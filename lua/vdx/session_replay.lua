@@ -133,8 +133,10 @@ local function run_step(page, s, timeout_ms)
     local check = MATCHERS[s.matcher]
     if not check then error("the gate cannot check " .. tostring(s.matcher) .. " (the test still does)", 0) end
     local passed, saw = poll(function() return check(page, s) end, timeout_ms)
-    if not passed then error(("expected %s %s; saw %s"):format(s.matcher,
-      s.value ~= nil and ("%q"):format(tostring(s.value)) or "", tostring(saw)), 0) end
+    if not passed then
+      local want = s.value ~= nil and (" " .. ("%q"):format(tostring(s.value))) or ""
+      error(("expected %s%s; saw %s"):format(s.matcher, want, tostring(saw)), 0)
+    end
   end)
   if ok then return nil end
   return type(err) == "table" and tostring(err.message or err.type) or tostring(err)
