@@ -95,12 +95,22 @@ describe("browser_export_test", function()
     if dir then os.execute("rm -rf " .. q(dir)) end
   end)
 
-  -- A started server and call(name, args) -> result.
+  -- A started server and call(name, args) -> result, text.  A call may
+  -- take four minutes: the flake gate and the Playwright runs of a busy
+  -- machine.
   local function start(args, env)
     local s = client.start(args, env)
-    local _, call = client.caller(s)
+    client.caller(s)
+    local n = 100
     return s, function(name, a)
-      local r = call(name, a)
+      n = n + 1
+      s:send(client.call(n, name, a))
+      local m = s:wait_for(n, 240000)
+      if not m then
+        s:close(30000)
+        error(name .. " did not answer", 2)
+      end
+      local r = m.result
       if r.isError then
         -- The server and its browser end before the spec fails.
         s:close(30000)
@@ -157,6 +167,8 @@ describe("browser_export_test", function()
     assert.is_true(has(answer, "\n  cd " .. dir .. "/out && CHROMIUM_PATH="), answer)
     assert.is_true(has(answer, " BASE_URL=" .. srv.url .. " AUTH_ALICE=" .. auth .. " npx playwright test errands.spec.ts"), answer)
     assert.equal(3, r.structuredContent.stability[1].runs)
+    io.stderr:write(("\n[export] gate %d ms, Playwright %d ms, answer %d chars\n"):format(
+      r.structuredContent.gate_ms, r.structuredContent.playwright_ms, #answer))
 
     for _, line in ipairs {
       "  const aliceContext = await browser.newContext({ storageState: process.env.AUTH_ALICE ?? path.join(__dirname, '../alice.json') });",
@@ -193,6 +205,13 @@ describe("browser_export_test", function()
     end
     assert.is_true(has(answer, "Playwright (3 runs of the file): ✅ 3 passed"), answer)
     assert.is_true(has(answer, "\nRan: cd '" .. dir .. "/out' && NODE_PATH="), answer)
+    -- The printed command passes as printed where @playwright/test
+    -- resolves from the spec's folder (here a link to the installed one).
+    local printed = assert(answer:match("\n  (cd [^\n]+ npx playwright test errands%.spec%.ts)$"), answer)
+    os.execute(("ln -s %s %s"):format(q(playwright_dir() .. "/node_modules"), q(dir .. "/out/node_modules")))
+    local rc, out = require("vdx.pw_run").shell(printed .. " --reporter=line", 300000)
+    assert.equal(0, rc, out)
+    assert.matches("1 passed", out)
   end)
 
   it("names a step that does not pass in every run as flaky", function()

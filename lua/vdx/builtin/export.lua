@@ -113,7 +113,9 @@ return {
       local env = require("vdx.pw_spec").env(base, roles)
       local runs = math.tointeger(args.runs)
       if runs then
+        local t0 = vdx.now()
         local results = replay.run(steps, runs, function(role) return ctx.roles:role(role):fresh_page() end)
+        structured.gate_ms = vdx.now() - t0
         local lines, flaky = gate_report(steps, results, runs, base)
         out[#out + 1] = ("Flake gate: %d runs in fresh contexts, %s"):format(runs,
           #flaky == 0 and ("every step passed " .. runs .. "/" .. runs)
@@ -124,7 +126,9 @@ return {
         for i, r in ipairs(results) do structured.stability[i] = { passed = r.passed, runs = runs,
           failures = json.array(r.failures) } end
         structured.flaky = json.array(flaky)
+        t0 = vdx.now()
         local pl, passed = playwright_run(path, env, runs)
+        structured.playwright_ms = vdx.now() - t0
         for _, l in ipairs(pl) do out[#out + 1] = l end
         structured.playwright = passed
       end
