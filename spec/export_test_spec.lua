@@ -53,7 +53,7 @@ describe("vdx.session_export", function()
       "  await shopAdmin.getByText('A').dragTo(shopAdmin.getByText('B'));",
       "  await shopAdmin.keyboard.press('Escape');",
       "  // positional: no role, label, test id or container text told it apart\n  await shopAdmin.getByRole('row').nth(2).click();",
-      "  // hover (browser_hover): no locator matched the target alone, so this step is not in the test",
+      "  // hover (browser_hover) is not in the test: no locator matched its target alone",
       "  await guest.goto('https://other.test/login');",
       "  await guest.getByRole('button', { name: 'Go' }).click({ button: 'right', modifiers: ['Shift'] });",
       "  await expect(guest.getByRole('listitem')).toHaveCount(3);",
@@ -229,6 +229,22 @@ describe("browser_export_test", function()
       .. "run 1: expected toBeVisible; saw getByText('Lucky', { exact: true }) matches 0 elements; "
       .. "run 3: expected toBeVisible; saw getByText('Lucky', { exact: true }) matches 0 elements\n"), text)
     if pw then assert.matches("\nPlaywright %(3 runs of the file%): ❌ [^\n]*1 failed", text) end
+  end)
+
+  it("leaves an action inside an iframe out of the test and says so", function()
+    local s, call = start("--output-dir " .. q(dir .. "/out"))
+    call("browser_navigate", { url = srv.url .. "/frames/one.html" })
+    local _, snap = call("browser_snapshot", {})
+    call("browser_click", { element = "Inner button", ref = ref_of(snap, 'button "Inner button"') })
+    call("browser_click", { element = "Outside", ref = ref_of(snap, 'button "Outside"') })
+    local _, text = call("browser_export_test", { filename = "frames" })
+    assert.equal(0, (s:close(30000)))
+    assert.is_true(has(text, "\n⚠️ No assertions: verify the outcome (browser_verify_*) before you call the test done.\n"
+      .. "⚠️ 1 actions have no locator and are left out of the test (a comment in the file says why)\n"
+      .. "Before you call the test done, export again with runs: 3"), text)
+    local file = read(dir .. "/out/frames.spec.ts")
+    assert.is_true(has(file, "  // click (browser_click) is not in the test: the target is inside an iframe, "
+      .. "which the export does not cover yet\n  await defaultPage.getByRole('button', { name: 'Outside' }).click();\n"), file)
   end)
 
   it("--save-test writes the session at exit, and nothing for a session without steps", function()

@@ -83,8 +83,8 @@ function export.statements(s, base)
     return { "await " .. page .. ".mouse.click(" .. literal(s.x) .. ", " .. literal(s.y) .. ");" }
   end
   if not s.locator or (s.action == "drag" and not s.to_locator) then
-    return { ("// %s (%s): no locator matched the target alone, so this step is not in the test")
-      :format(s.action or "?", s.tool or "?") }
+    return { ("// %s (%s) is not in the test: %s"):format(s.action or "?", s.tool or "?",
+      s.unlocated or "no locator matched its target alone") }
   end
   local out = {}
   if s.positional then out[1] = "// positional: no role, label, test id or container text told it apart" end

@@ -106,7 +106,8 @@ return {
       end
       for _, l in ipairs(sum.positional) do out[#out + 1] = "⚠️ Positional locator: " .. l end
       if sum.missing > 0 then
-        out[#out + 1] = ("⚠️ %d actions had no locator matching their target alone and are left out of the test"):format(sum.missing)
+        out[#out + 1] = ("⚠️ %d actions have no locator and are left out of the test (a comment in the file says why)")
+          :format(sum.missing)
       end
       local structured = { path = path, steps = sum.steps, actions = sum.actions, assertions = sum.assertions,
         navigations = sum.navigations, positional = json.array(sum.positional), roles = json.array(log:roles()) }
@@ -131,6 +132,10 @@ return {
         structured.playwright_ms = vdx.now() - t0
         for _, l in ipairs(pl) do out[#out + 1] = l end
         structured.playwright = passed
+      end
+      if not runs then
+        out[#out + 1] = "Before you call the test done, export again with runs: 3 (the flake gate: fresh contexts, "
+          .. "each step's stability, and a Playwright run where it is installed)."
       end
       out[#out + 1] = "Run it (from a folder where @playwright/test resolves):"
       out[#out + 1] = "  " .. cmd

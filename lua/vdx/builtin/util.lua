@@ -32,12 +32,26 @@ end
 --- The locator of an action's target, computed before it acts (the
 -- element may be gone after) and verified on the live page to match
 -- exactly that element: { locator = expr, positional = bool, note = … },
--- or nil and why.  A description target is resolved to its element first.
--- Nothing is computed when the call has no session log to record into.
+-- or { missing = why } when there is none.  A description target is
+-- resolved to its element first.  Nothing is computed (nil) when the call
+-- has no session log to record into.
 function util.locator_of(ctx, target)
-  if not ctx.session then return nil, "no session" end
+  if not ctx.session then return nil end
+  local loc, why = util.verified_locator(ctx, target)
+  return loc or { missing = why }
+end
+
+--- The locator of target, verified, or nil and why: the one place that
+-- makes it (loc's page:generate_locator replaces its body).
+function util.verified_locator(ctx, target)
   local page = ctx:page()
   local ref = target.ref
+  local parsed, _, frame = pcall(vdx.check_ref, ref or "")
+  if ref and parsed and frame ~= "main" then
+    -- A ref in a child frame: its locator is relative to that frame, and
+    -- the test would need the frame's own locator first.
+    return nil, "the target is inside an iframe, which the export does not cover yet"
+  end
   if not ref then
     local ok, r = pcall(page.bridge, page, "findByDescription", { target.description }, { frame = "main" })
     if not ok or type(r) ~= "table" or type(r.ref) ~= "string" then
@@ -59,7 +73,7 @@ function util.record(ctx, step, loc)
   local log = ctx.session
   if not log then return end
   step.role = ctx.role.name
-  if loc then step.locator, step.positional = loc.locator, loc.positional or nil end
+  if loc then step.locator, step.positional, step.unlocated = loc.locator, loc.positional or nil, loc.missing end
   if step.kind ~= "navigate" then
     local started = false
     for _, s in ipairs(log:list()) do if s.role == step.role then started = true break end end
