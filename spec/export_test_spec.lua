@@ -68,6 +68,66 @@ describe("vdx.session_export", function()
   end)
 end)
 
+describe("vdx.session_replay", function()
+  local replay = require "vdx.session_replay"
+
+  it("checks each matcher on the live page and says what a failing run saw", function()
+    local srv, browser = helpers.open()
+    local url = srv.url .. "/export/list.html"
+    local function step(matcher, locator, value)
+      return { kind = "assert", role = "default", matcher = matcher, locator = locator, value = value }
+    end
+    local steps = {
+      { kind = "navigate", role = "default", url = url },
+      step("toHaveText", "getByRole('list', { name: 'Items' }).getByRole('listitem')", { "Milk", "Bread and butter", "Eggs" }),
+      step("toContainText", "getByRole('list')", "Bread"),
+      step("toHaveCount", "getByRole('listitem')", 3),
+      step("toBeHidden", "getByText('Nothing to buy')"),
+      step("not.toBeVisible", "getByText('Nothing to buy')"),
+      step("toHaveValue", "getByLabel('Shop')", "Corner shop"),
+      step("toBeChecked", "getByLabel('Paid')"),
+      step("toHaveTitle", nil, "Shopping list"),
+      step("toHaveURL", nil, url),
+      step("toHaveURL", nil, "/export/list.html"),
+      step("toHaveText", "getByRole('heading')", "Shopping list"),
+      { kind = "action", role = "default", action = "uncheck", locator = "getByLabel('Paid')" },
+      step("not.toBeChecked", "getByLabel('Paid')"),
+      step("toHaveCount", "getByRole('listitem')", 4),
+    }
+    local contexts = 0
+    local function open()
+      contexts = contexts + 1
+      local ctx = browser:new_context()
+      return ctx:new_page(), function() ctx:close() end
+    end
+    local results = replay.run(steps, 2, open, { timeout_ms = 300 })
+    -- Each wrong expectation alone, after the navigation: what it saw.
+    local wrong = {
+      { step("toHaveText", "getByRole('listitem')", { "Milk", "Bread", "Eggs" }), 'item 2 has text "Bread and butter"' },
+      { step("toHaveValue", "getByLabel('Shop')", "Big shop"), 'value "Corner shop"' },
+      { step("not.toBeChecked", "getByLabel('Paid')"), "checked" },
+      { step("toHaveURL", nil, "/other.html"), "URL " .. url },
+      { step("toBeVisible", "getByText('Nothing to buy')"), "hidden" },
+      { step("toContainText", "getByRole('list')", "Cheese"), 'text "MilkBread and butterEggs"' },
+    }
+    local saw = {}
+    for i, w in ipairs(wrong) do
+      local r = replay.run({ steps[1], w[1] }, 1, open, { timeout_ms = 300 })
+      saw[i] = r[2].failures[1] and r[2].failures[1].reason
+    end
+    helpers.shut(browser, srv)
+    assert.equal(2 + #wrong, contexts)
+    for i = 1, #steps - 1 do assert.equal(2, results[i].passed, "step " .. i) end
+    assert.equal(0, results[#steps].passed)
+    assert.same({ { run = 1, reason = 'expected toHaveCount "4"; saw 3 elements' },
+      { run = 2, reason = 'expected toHaveCount "4"; saw 3 elements' } }, results[#steps].failures)
+    for i, w in ipairs(wrong) do
+      assert.is_string(saw[i], w[1].matcher .. " passed")
+      assert.is_true(has(saw[i], "; saw " .. w[2]), saw[i])
+    end
+  end)
+end)
+
 describe("browser_export_test", function()
   local srv, dir, auth
   setup(function()

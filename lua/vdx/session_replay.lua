@@ -7,6 +7,7 @@
 -- not pass in every run is flaky: the agent hears it before it calls the
 -- test done.
 local vdx = require "vdx"
+local quote = require("vdx.pw_spec").quote
 
 local replay = {}
 
@@ -58,6 +59,25 @@ end
 
 local function norm(s) return (tostring(s or ""):gsub("%s+", " "):gsub("^ ", ""):gsub(" $", "")) end
 
+-- True when a match's text (cut to 80 characters with "…" by the bridge)
+-- is want, whitespace collapsed, as Playwright's toHaveText compares.
+local function text_matches(got, want)
+  got, want = norm(got), norm(want)
+  local cut = got:match("^(.-)…$")
+  return got == want or (cut ~= nil and want:sub(1, #cut) == cut)
+end
+
+-- toHaveText with a list: as many matches as texts, each its own.
+local function texts_match(page, expr, want)
+  local r = page:locator_count(expr, { details = #want })
+  if r.count ~= #want then return false, ("%d elements for %d texts"):format(r.count, #want) end
+  for i, w in ipairs(want) do
+    local got = r.matches[i] and r.matches[i].text
+    if not text_matches(got, w) then return false, ("item %d has text %q"):format(i, norm(got)) end
+  end
+  return true
+end
+
 -- Each matcher: check(page, step) -> ok, what it saw.
 local MATCHERS = {
   toBeVisible = function(page, s)
@@ -70,11 +90,29 @@ local MATCHERS = {
     return n == math.tointeger(tonumber(s.value)), ("%d elements"):format(n)
   end,
   toHaveText = function(page, s)
+    if type(s.value) == "table" then return texts_match(page, s.locator, s.value) end
     local m, why = one(page, s.locator)
     if not m then return false, why end
-    local got, want = norm(m.text), norm(s.value)
-    local cut = got:match("^(.-)…$")
-    return got == want or (cut ~= nil and want:sub(1, #cut) == cut), ("text %q"):format(got)
+    return text_matches(m.text, s.value), ("text %q"):format(norm(m.text))
+  end,
+  toContainText = function(page, s)
+    local m, why = one(page, s.locator)
+    if not m then return false, why end
+    local n = page:locator_count(s.locator .. ".filter({ hasText: " .. quote(tostring(s.value)) .. " })").count
+    return n == 1, ("text %q"):format(norm(m.text))
+  end,
+  toBeHidden = function(page, s)
+    local r = page:locator_count(s.locator, { details = 1 })
+    return r.count == 0 or (r.matches[1] and r.matches[1].visible == false), ("%d visible matches"):format(r.count)
+  end,
+  toHaveURL = function(page, s)
+    local url = page:bridge("pageInfo", {}).url
+    local want = tostring(s.value)
+    return url == want or (not want:match("^%a+:") and url:sub(-#want) == want), ("URL %s"):format(url)
+  end,
+  toHaveTitle = function(page, s)
+    local title = page:bridge("pageInfo", {}).title
+    return norm(title) == norm(s.value), ("title %q"):format(title)
   end,
   toHaveValue = function(page, s)
     local m, why = one(page, s.locator)
@@ -90,6 +128,7 @@ local MATCHERS = {
     return snapshot_line(page, m.ref):find("[checked]", 1, true) ~= nil, "not checked"
   end,
 }
+MATCHERS["not.toBeVisible"] = MATCHERS.toBeHidden
 MATCHERS["not.toBeChecked"] = function(page, s)
   local m, why = one(page, s.locator)
   if not m or not m.ref then return false, why or "no ref" end
