@@ -313,7 +313,10 @@ describe("browser_export_test", function()
     call("browser_navigate", { url = srv.url .. "/export/app.html" })
     call("browser_wait_for", { text = "Who are you?" })
     call("browser_click", { element = 'the "Sign in" button' })
+    -- Kept current while the server runs: a signal now would leave this.
+    local during = read(file) or ""
     assert.equal(0, (s:close(30000)))
+    assert.is_true(has(during, "  await defaultPage.getByRole('button', { name: 'Sign in' }).click();\n"), during)
     local text = read(file)
     assert.is_string(text, "nothing written at " .. file)
     assert.is_true(has(text, "test('saved', async ({ browser }) => {\n"), text)
