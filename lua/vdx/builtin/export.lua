@@ -36,9 +36,13 @@ local function step_line(i, s, base)
   return ("%d. [%s] %s"):format(i, s.role, text)
 end
 
+-- How many stable steps the gate lists one by one (unstable ones are
+-- always listed).
+local STABLE_SHOWN = 40
+
 -- The gate's report lines and the list of unstable steps.
 local function gate_report(steps, results, runs, base)
-  local out, flaky = {}, {}
+  local out, flaky, hidden = {}, {}, 0
   for i, s in ipairs(steps) do
     local r = results[i]
     local line = step_line(i, s, base) .. ("  %d/%d"):format(r.passed, runs)
@@ -46,10 +50,14 @@ local function gate_report(steps, results, runs, base)
       flaky[#flaky + 1] = i
       local why = {}
       for _, f in ipairs(r.failures) do why[#why + 1] = ("run %d: %s"):format(f.run, f.reason) end
-      line = line .. " ❌ " .. table.concat(why, "; ")
+      out[#out + 1] = line .. " ❌ " .. table.concat(why, "; ")
+    elseif i - #flaky <= STABLE_SHOWN then
+      out[#out + 1] = line
+    else
+      hidden = hidden + 1
     end
-    out[#out + 1] = line
   end
+  if hidden > 0 then out[#out + 1] = ("… and %d more steps, each %d/%d"):format(hidden, runs, runs) end
   return out, flaky
 end
 
@@ -70,6 +78,32 @@ local function playwright_run(path, env, runs)
     lines[#lines + 1] = tail
   end
   return lines, rc == 0
+end
+
+-- The flake gate of job { steps, runs, base, path, env }: the replay in
+-- fresh contexts, then the Playwright runs of the file; adds its report
+-- lines to out and its facts to structured.
+local function gate(ctx, job, out, structured)
+  local runs = job.runs
+  local t0 = vdx.now()
+  local results = replay.run(job.steps, runs, function(role) return ctx.roles:role(role):fresh_page() end)
+  structured.gate_ms = vdx.now() - t0
+  local lines, flaky = gate_report(job.steps, results, runs, job.base)
+  out[#out + 1] = ("Flake gate: %d runs in fresh contexts, %s"):format(runs,
+    #flaky == 0 and ("every step passed " .. runs .. "/" .. runs)
+    or ("⚠️ %d unstable steps (%s): fix them before you call the test done"):format(#flaky,
+      table.concat(flaky, ", ")))
+  for _, l in ipairs(lines) do out[#out + 1] = "  " .. l end
+  structured.stability = {}
+  for i, r in ipairs(results) do
+    structured.stability[i] = { passed = r.passed, runs = runs, failures = json.array(r.failures) }
+  end
+  structured.flaky = json.array(flaky)
+  t0 = vdx.now()
+  local pl, passed = playwright_run(job.path, job.env, runs)
+  structured.playwright_ms = vdx.now() - t0
+  for _, l in ipairs(pl) do out[#out + 1] = l end
+  structured.playwright = passed
 end
 
 return {
@@ -114,26 +148,8 @@ return {
       local env = require("vdx.pw_spec").env(base, roles)
       local runs = math.tointeger(args.runs)
       if runs then
-        local t0 = vdx.now()
-        local results = replay.run(steps, runs, function(role) return ctx.roles:role(role):fresh_page() end)
-        structured.gate_ms = vdx.now() - t0
-        local lines, flaky = gate_report(steps, results, runs, base)
-        out[#out + 1] = ("Flake gate: %d runs in fresh contexts, %s"):format(runs,
-          #flaky == 0 and ("every step passed " .. runs .. "/" .. runs)
-          or ("⚠️ %d unstable steps (%s): fix them before you call the test done"):format(#flaky,
-            table.concat(flaky, ", ")))
-        for _, l in ipairs(lines) do out[#out + 1] = "  " .. l end
-        structured.stability = {}
-        for i, r in ipairs(results) do structured.stability[i] = { passed = r.passed, runs = runs,
-          failures = json.array(r.failures) } end
-        structured.flaky = json.array(flaky)
-        t0 = vdx.now()
-        local pl, passed = playwright_run(path, env, runs)
-        structured.playwright_ms = vdx.now() - t0
-        for _, l in ipairs(pl) do out[#out + 1] = l end
-        structured.playwright = passed
-      end
-      if not runs then
+        gate(ctx, { steps = steps, runs = runs, base = base, path = path, env = env }, out, structured)
+      else
         out[#out + 1] = "Before you call the test done, export again with runs: 3 (the flake gate: fresh contexts, "
           .. "each step's stability, and a Playwright run where it is installed)."
       end
