@@ -110,6 +110,14 @@ function helpers.read(path)
   return s
 end
 
+--- Writes text to the file at path (replacing it); returns path.
+function helpers.write(path, text)
+  local f = assert(io.open(path, "wb"))
+  f:write(text)
+  f:close()
+  return path
+end
+
 --- path quoted for sh.
 function helpers.quote(s)
   return "'" .. tostring(s):gsub("'", "'\\''") .. "'"

@@ -14,6 +14,17 @@ local function act(ctx, method, ...)
   return page[method](page, ...)
 end
 
+-- The session step of one browser_fill_form field (its locator added by
+-- util.record): a text or slider value is filled, a checkbox checked or
+-- unchecked, a radio checked, a combobox's option selected.
+local function form_step(f)
+  local step = { kind = "action", tool = "browser_fill_form", action = "fill", value = f.value }
+  if f.type == "checkbox" then step.action = f.value == "true" and "check" or "uncheck"
+  elseif f.type == "radio" then step.action = "check"
+  elseif f.type == "combobox" then step.action, step.values = "select", { f.value } end
+  return step
+end
+
 -- The names come from the core, which accepts exactly these.
 local MODIFIERS = { type = "array", items = { type = "string", enum = vdx.input.MODIFIERS },
   description = "Modifier keys to press" }
@@ -36,6 +47,8 @@ return {
       local loc = util.locator_of(ctx, t)
       local res = act(ctx, "click", t, { button = args.button,
         click_count = args.doubleClick and 2 or nil, modifiers = args.modifiers })
+      util.record(ctx, { kind = "action", tool = "browser_click", action = args.doubleClick and "dblclick" or "click",
+        button = args.button, modifiers = args.modifiers }, loc)
       return util.action_result(("Clicked %s"):format(label), res, loc)
     end,
   },
@@ -55,6 +68,8 @@ return {
       local t, label = util.target(args)
       local loc = util.locator_of(ctx, t)
       local res = act(ctx, "type", t, args.text, { submit = args.submit, slowly = args.slowly, clear = args.clear })
+      util.record(ctx, { kind = "action", tool = "browser_type", action = args.clear and "fill" or "type",
+        value = args.text, submit = args.submit }, loc)
       return util.action_result(("Typed %d characters into %s"):format(utf8.len(args.text) or #args.text, label),
         res, loc)
     end,
@@ -84,6 +99,7 @@ return {
         locs[i] = util.locator_of(ctx, { ref = f.ref })
       end
       local res = act(ctx, "fill_form", fields)
+      for i, f in ipairs(args.fields) do util.record(ctx, form_step(f), locs[i]) end
       return util.action_result(("Filled %d fields"):format(#args.fields), res, locs)
     end,
   },
@@ -101,6 +117,7 @@ return {
       local t, label = util.target(args)
       local loc = util.locator_of(ctx, t)
       local res = act(ctx, "select_option", t, args.values)
+      util.record(ctx, { kind = "action", tool = "browser_select_option", action = "select", values = args.values }, loc)
       return util.action_result(("Selected %s in %s"):format(table.concat(args.values, ", "), label), res, loc)
     end,
   },
@@ -113,7 +130,9 @@ return {
     run = function(ctx, args)
       local t, label = util.target(args)
       local loc = util.locator_of(ctx, t)
-      return util.action_result("Hovered " .. label, act(ctx, "hover", t), loc)
+      local res = act(ctx, "hover", t)
+      util.record(ctx, { kind = "action", tool = "browser_hover", action = "hover" }, loc)
+      return util.action_result("Hovered " .. label, res, loc)
     end,
   },
   {
@@ -131,7 +150,10 @@ return {
       local from, from_label = util.target(args, "startRef", "startElement")
       local to, to_label = util.target(args, "endRef", "endElement")
       local locs = table.pack(util.locator_of(ctx, from), util.locator_of(ctx, to))
-      return util.action_result(("Dragged %s to %s"):format(from_label, to_label), act(ctx, "drag", from, to), locs)
+      local res = act(ctx, "drag", from, to)
+      util.record(ctx, { kind = "action", tool = "browser_drag", action = "drag",
+        to_locator = locs[2] and locs[2].locator }, locs[1])
+      return util.action_result(("Dragged %s to %s"):format(from_label, to_label), res, locs)
     end,
   },
   {
@@ -145,12 +167,15 @@ return {
     annotations = { readOnlyHint = false, destructiveHint = true },
     run = function(ctx, args)
       if (args.ref or "") == "" and (args.element or "") == "" then
-        return util.action_result("Pressed " .. args.key, act(ctx, "press_key", args.key))
+        local res = act(ctx, "press_key", args.key)
+        util.record(ctx, { kind = "action", tool = "browser_press_key", action = "press", key = args.key })
+        return util.action_result("Pressed " .. args.key, res)
       end
       local t, label = util.target(args)
       local loc = util.locator_of(ctx, t)
-      return util.action_result(("Pressed %s on %s"):format(args.key, label),
-        act(ctx, "press_key", args.key, { target = t }), loc)
+      local res = act(ctx, "press_key", args.key, { target = t })
+      util.record(ctx, { kind = "action", tool = "browser_press_key", action = "press", key = args.key }, loc)
+      return util.action_result(("Pressed %s on %s"):format(args.key, label), res, loc)
     end,
   },
   {
@@ -195,8 +220,9 @@ return {
       local policy, files = util.paths(ctx), {}
       for i, p in ipairs(args.paths) do files[i] = policy:read_path(p) end
       local loc = util.locator_of(ctx, t)
-      return util.action_result(("Uploaded %d files to %s"):format(#files, label),
-        act(ctx, "upload_file", t, files), loc)
+      local res = act(ctx, "upload_file", t, files)
+      util.record(ctx, { kind = "action", tool = "browser_file_upload", action = "upload", files = files }, loc)
+      return util.action_result(("Uploaded %d files to %s"):format(#files, label), res, loc)
     end,
   },
   {
@@ -227,6 +253,7 @@ return {
     annotations = { readOnlyHint = false, destructiveHint = true },
     run = function(ctx, args)
       local res = act(ctx, "click_at", args.x, args.y, { hold_ms = args.hold_ms, steps = args.steps })
+      util.record(ctx, { kind = "action", tool = "browser_click_at", action = "click_at", x = args.x, y = args.y })
       return util.action_result(("Clicked at (%s, %s)"):format(args.x, args.y), res)
     end,
   },

@@ -29,6 +29,35 @@ function util.target(args, refkey, elemkey)
     :format(refkey, elemkey), { field = refkey, expected = "string" }), 0)
 end
 
+--- Records step (see vdx.session_log) in the session of the call, in the
+-- current role, with loc (from util.locator_of) as its locator.  The
+-- first step of a role that is not a navigation is preceded by one to the
+-- page's current URL, so the test starts where the agent did.
+function util.record(ctx, step, loc)
+  local log = ctx.session
+  if not log then return end
+  step.role = ctx.role.name
+  if loc and loc.frame and loc.frame ~= "main" then
+    -- Its locator is a frame chain (contentFrame()), which the replay of
+    -- the flake gate cannot follow yet.
+    step.unlocated = "the target is inside an iframe, which the export does not cover yet"
+  elseif loc then
+    step.locator, step.positional = loc.locator, loc.positional or nil
+  end
+  if step.kind ~= "navigate" then
+    local started = false
+    for _, s in ipairs(log:list()) do if s.role == step.role then started = true break end end
+    if not started then
+      local page = ctx:page()
+      local ok, info = pcall(page.bridge, page, "pageInfo", {})
+      if ok and type(info) == "table" and type(info.url) == "string" and info.url:match("^https?:") then
+        log:add { kind = "navigate", role = step.role, url = info.url, tool = step.tool }
+      end
+    end
+  end
+  return log:add(step)
+end
+
 --- Copies t without nil values and with the keys renamed per map
 -- ({from = "to"}); keys not in map are dropped.
 function util.pick(t, map)
