@@ -1,0 +1,1 @@
+export const VDX_SESSIONS = {};
