@@ -72,3 +72,8 @@ export function containerRef(text, role, needle) {
   if (!ref) throw new Error(`no ${role} holding ${needle} with a ref in the answer:\n${String(text).slice(0, 600)}`);
   return ref;
 }
+
+/** The names of the nodes of text with role, ref or not (cells, rows). */
+export function names(text, role) {
+  return nodes(text).filter((n) => n.role === role && n.name != null).map((n) => n.name);
+}

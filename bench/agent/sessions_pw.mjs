@@ -4,7 +4,7 @@
 // reads the page through browser_snapshot (whole, or of one element with
 // `target`) and browser_find, verifies with the testing tools, and its
 // spec is the code printed along the way (bench/agent.mjs assembles it).
-import { refOf, nodeOf, findAll, containerRef } from './answers.mjs';
+import { refOf, nodeOf, containerRef, names } from './answers.mjs';
 import { STORY } from './story.mjs';
 
 // The element argument of an acting tool: 0.0.83 names the ref `target`.
@@ -51,9 +51,9 @@ async function widgets(a, url) {
   // Its rows have no name of their own here: the first body row's first
   // cell names it.  No tool asserts an order, so the spec checks the row
   // is there, not that it comes first.
-  const first = findAll(table, 'cell', /./)[0];
+  const first = names(table, 'cell')[0];
   a.note('no Playwright MCP tool asserts a row\'s position: the spec checks the sorted first row is visible, not first');
-  await a.call('browser_verify_element_visible', { role: 'row', accessibleName: first.name });
+  await a.call('browser_verify_element_visible', { role: 'row', accessibleName: first });
   // The modal dialog and its form.
   // A snapshot of one element drops the refs of the others: find again.
   const opener = await a.call('browser_find', { text: s.open });
