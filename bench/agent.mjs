@@ -121,7 +121,7 @@ function runSpec(dir, file, base) {
   const jsonOut = join(dir, `${file}.json`);
   const r = spawnSync(process.execPath, [cli, 'test', '--config', join(dir, 'playwright.config.mjs'), '--repeat-each', String(RUNS),
     '--reporter', 'json', file], { cwd: dir, encoding: 'utf8', timeout: 300000,
-    env: { ...MCP_ENV, PLAYWRIGHT_JSON_OUTPUT_NAME: jsonOut, BASE_URL: base, PLAYWRIGHT_BASE_URL: base } });
+    env: { ...MCP_ENV, PLAYWRIGHT_JSON_OUTPUT_NAME: jsonOut, BASE_URL: base, CHROMIUM_PATH: CHROMIUM } });
   let passed = 0, failure = null;
   try {
     const rep = JSON.parse(readFileSync(jsonOut, 'utf8'));

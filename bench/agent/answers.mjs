@@ -4,15 +4,21 @@
 // [ref=eN]`, indented by depth; a find answer prints the same lines under
 // their container path.
 
-/** The snapshot lines of text as nodes { role, name, ref, body, depth,
- * parent, children }, in document order. */
+/**  The snapshot lines of text as nodes { role, name, ref, body, depth,
+ * parent, children }, in document order.  In vdxlua's change report
+ * (after a "Changes (" line) "+ " and "~ " lines are on the page and
+ * "- " lines have left it (skipped). */
 export function nodes(text) {
   const out = [];
   const stack = [];
+  let report = false;
   for (const raw of String(text).split('\n')) {
-    const m = /^(\s*)- (.*)$/.exec(raw);
+    if (/^Changes \(/.test(raw)) { report = true; stack.length = 0; continue; }
+    if (report && !/^[-+~] /.test(raw)) report = false;
+    if (report && raw.startsWith('- ')) continue;
+    const m = report ? /^()[+~] (.*)$/.exec(raw) : /^(\s*)- (.*)$/.exec(raw);
     if (!m) continue;
-    const depth = m[1].length;
+    const depth = report ? 0 : m[1].length;
     const body = m[2];
     const r = /^([a-z]+)(?: "((?:[^"\\]|\\.)*)")?/.exec(body);
     while (stack.length && stack[stack.length - 1].depth >= depth) stack.pop();

@@ -52,6 +52,13 @@ async function ref(a, role, name, opts = {}) {
   return hit.ref;
 }
 
+// The target of a verify tool: a ref the agent has read, else the role
+// locator of the line it read (containers may carry no ref), no call.
+function target(a, role, name) {
+  const r = known(a, role, name);
+  return r ? { ref: r } : { locator: `getByRole('${role}', { name: '${name.replace(/'/g, "\\'")}' })` };
+}
+
 // An acting tool; its answer (locator, change report) is remembered.
 async function act(a, tool, args) {
   return remember(a, await a.call(tool, args));
@@ -95,7 +102,7 @@ async function todo(a, url, app) {
   for (const t of s.add) await act(a, 'browser_type', { element: s.input, ref: box, text: t, submit: true });
   await act(a, 'browser_click', { element: `${s.complete} checkbox`, ref: await ref(a, 'checkbox', s.complete) });
   await act(a, 'browser_click', { element: `${s.filter} filter`, ref: await ref(a, 'link', s.filter) });
-  await verify(a, 'browser_verify_list_visible', async () => ({ ref: await ref(a, 'list', s.list), items: s.remain }),
+  await verify(a, 'browser_verify_list_visible', () => ({ ...target(a, 'list', s.list), items: s.remain }),
     (snap) => s.remain.every((x) => snap.includes(x)) && !snap.includes(`"${s.complete}"`));
   await verifyText(a, s.left);
   return exportTest(a, app);
@@ -123,7 +130,7 @@ async function widgets(a, url, app) {
   }
   const rows = cells.filter((_, i) => i % 3 === 0);
   if (rows[0] !== s.firstRow) throw new Error(`vdxlua: sorted by ${s.sortBy}, the first row is ${rows[0]}`);
-  await verify(a, 'browser_verify_list_visible', async () => ({ ref: await ref(a, 'table', s.grid), items: rows }),
+  await verify(a, 'browser_verify_list_visible', () => ({ ...target(a, 'table', s.grid), items: rows }),
     (snap) => names(snap, 'cell')[0] === s.firstRow);
   // The dialog: its fields come in the click's change report, else find.
   await act(a, 'browser_click', { element: s.open, ref: await ref(a, 'button', s.open) });
