@@ -64,6 +64,19 @@ async function act(a, tool, args) {
   return remember(a, await a.call(tool, args));
 }
 
+// An acting tool on the element role + name (opts as for ref): a ref
+// that went stale (the page re-rendered it after the answer that showed
+// it) is forgotten and looked up again, once, as an agent would.
+async function actOn(a, tool, args, role, name, opts) {
+  const first = await ref(a, role, name, opts);
+  const r = await a.call(tool, { ...args, ref: first }, { allowError: true });
+  if (!r.error) return remember(a, r.text);
+  if (!/no longer on the page/i.test(r.text)) throw new Error(`${tool}: ${r.text.slice(0, 400)}`);
+  a.note(`${tool}: a ref gone stale (re-rendered), looked up again`);
+  a.seen = a.seen.filter((t) => !t.includes(`[ref=${first}]`));
+  return act(a, tool, { ...args, ref: await ref(a, role, name, opts) });
+}
+
 // A verify tool (args: its arguments, or an async function giving them),
 // or (missing in this build) a snapshot read instead, as an agent without
 // the tool would check; the check then is not in the spec.
@@ -100,8 +113,8 @@ async function todo(a, url, app) {
   remember(a, await a.call('browser_snapshot'));
   const box = await ref(a, 'textbox', s.input);
   for (const t of s.add) await act(a, 'browser_type', { element: s.input, ref: box, text: t, submit: true });
-  await act(a, 'browser_click', { element: `${s.complete} checkbox`, ref: await ref(a, 'checkbox', s.complete) });
-  await act(a, 'browser_click', { element: `${s.filter} filter`, ref: await ref(a, 'link', s.filter) });
+  await actOn(a, 'browser_click', { element: `${s.complete} checkbox` }, 'checkbox', s.complete);
+  await actOn(a, 'browser_click', { element: `${s.filter} filter` }, 'link', s.filter);
   await verify(a, 'browser_verify_list_visible', () => ({ ...target(a, 'list', s.list), items: s.remain }),
     (snap) => s.remain.every((x) => snap.includes(x)) && !snap.includes(`"${s.complete}"`));
   await verifyText(a, s.left);
@@ -112,17 +125,17 @@ async function widgets(a, url, app) {
   const s = STORY.widgets;
   await a.call('browser_navigate', { url });
   remember(a, await a.call('browser_snapshot'));
-  await act(a, 'browser_type', { element: s.combo, ref: await ref(a, 'combobox', s.combo), text: s.comboText });
-  await act(a, 'browser_click', { element: `${s.option} option`, ref: await ref(a, 'option', s.option) });
+  await actOn(a, 'browser_type', { element: s.combo, text: s.comboText }, 'combobox', s.combo);
+  await actOn(a, 'browser_click', { element: `${s.option} option` }, 'option', s.option);
   await verifyText(a, s.comboDone);
-  await act(a, 'browser_click', { element: `${s.tab} tab`, ref: await ref(a, 'tab', s.tab) });
+  await actOn(a, 'browser_click', { element: `${s.tab} tab` }, 'tab', s.tab);
   await verifyText(a, s.tabText);
-  await act(a, 'browser_click', { element: s.menu, ref: await ref(a, 'button', s.menu) });
-  await act(a, 'browser_click', { element: s.menuItem, ref: await ref(a, 'menuitem', s.menuItem) });
+  await actOn(a, 'browser_click', { element: s.menu }, 'button', s.menu);
+  await actOn(a, 'browser_click', { element: s.menuItem }, 'menuitem', s.menuItem);
   await verifyText(a, s.menuDone);
   // Sort, read the new order (the change report, else the table alone),
   // and assert it.
-  const sorted = await act(a, 'browser_click', { element: `${s.sortBy} column`, ref: await ref(a, 'button', s.sortBy) });
+  const sorted = await actOn(a, 'browser_click', { element: `${s.sortBy} column` }, 'button', s.sortBy);
   let cells = names(sorted, 'cell');
   if (!cells.length) {
     const table = known(a, 'table', s.grid);
@@ -133,11 +146,11 @@ async function widgets(a, url, app) {
   await verify(a, 'browser_verify_list_visible', () => ({ ...target(a, 'table', s.grid), items: rows }),
     (snap) => names(snap, 'cell')[0] === s.firstRow);
   // The dialog: its fields come in the click's change report, else find.
-  await act(a, 'browser_click', { element: s.open, ref: await ref(a, 'button', s.open) });
+  await actOn(a, 'browser_click', { element: s.open }, 'button', s.open);
   const fields = [];
   for (const f of s.fields) fields.push({ name: f.label, type: f.type, value: f.value, ref: await ref(a, f.type, f.label) });
   await act(a, 'browser_fill_form', { fields });
-  await act(a, 'browser_click', { element: s.submit, ref: await ref(a, 'button', s.submit) });
+  await actOn(a, 'browser_click', { element: s.submit }, 'button', s.submit);
   await verifyText(a, s.submitted);
   return exportTest(a, app);
 }
@@ -162,7 +175,7 @@ async function docs(a, url, app) {
   await act(a, 'browser_fill_form', { fields: [
     { name: s.nameField, type: 'textbox', value: s.name, ref: await ref(a, 'textbox', s.nameField, near) },
     { name: s.weekly, type: 'checkbox', value: 'true', ref: await ref(a, 'checkbox', s.weekly, near) }] });
-  await act(a, 'browser_click', { element: s.subscribe, ref: await ref(a, 'button', s.subscribe, near) });
+  await actOn(a, 'browser_click', { element: s.subscribe }, 'button', s.subscribe, near);
   await verifyText(a, s.subscribed);
   return exportTest(a, app);
 }
@@ -171,7 +184,7 @@ async function shadow(a, url, app) {
   const s = STORY.shadow;
   await a.call('browser_navigate', { url });
   remember(a, await a.call('browser_snapshot'));
-  await act(a, 'browser_type', { element: s.search, ref: await ref(a, 'searchbox', s.search), text: s.query, submit: true });
+  await actOn(a, 'browser_type', { element: s.search, text: s.query, submit: true }, 'searchbox', s.search);
   await verifyText(a, s.results);
   const add = await ref(a, 'button', s.add, { within: `heading "${s.product}"` });
   await act(a, 'browser_click', { element: `${s.add} for ${s.product}`, ref: add });
