@@ -67,6 +67,9 @@ export function finish(ctx, node) {
   }
   if (text !== null) kept = keepText(out, kept, text);
   out.length = kept;
+  // A container by its role that holds only text (a plain cell or list
+  // item) is nothing to start from: it prints without a ref.
+  if (node.container === 'role' && !hasNode(node)) node.wantsRef = false;
   if (CHILDREN_PRESENTATIONAL.has(node.role) && !hasRef(node)) node.children = [];
   dropRepeatedName(node);
   if (out.length === 1 && typeof out[0] === 'string' && node.name &&
@@ -109,9 +112,19 @@ function anyBlock(ctx, seps) {
   return false;
 }
 
+// True when a node below node has a ref an agent acts on (a container's
+// ref does not count).
 function hasRef(node) {
   for (const c of node.children) {
-    if (typeof c !== 'string' && (c.wantsRef || hasRef(c))) return true;
+    if (typeof c !== 'string' && ((c.wantsRef && !c.container) || hasRef(c))) return true;
+  }
+  return false;
+}
+
+// True when node has a child node (not only text).
+function hasNode(node) {
+  for (const c of node.children) {
+    if (typeof c !== 'string') return true;
   }
   return false;
 }
