@@ -11,6 +11,7 @@ local vdx = require "vdx.core"
 package.loaded.vdx = vdx
 require("vdx.actions").install(vdx.Page)
 require("vdx.snapshot").install(vdx.Page)
+require("vdx.find").install(vdx.Page)
 require("vdx.guard").install(vdx.Page)
 
 --- vdx.serve(opts) -> server | nil, message: the fixture HTTP server, a
