@@ -4575,6 +4575,12 @@
       const name = accessibleName(this.ev.ctx, el, role, false);
       const own2 = "getByRole(" + JSON.stringify(role) + (name ? ", { name: " + JSON.stringify(name) + ", exact: true })" : ")");
       const candidates = name ? [own2] : [];
+      if (ROW_ROLES.has(role)) {
+        for (let text of [firstText(el), this.ev.texts.get(el).normalized]) {
+          text = text.slice(0, MAX_TEXT).trim();
+          if (text) candidates.push("getByRole(" + JSON.stringify(role) + ").filter({ hasText: " + JSON.stringify(text) + " })");
+        }
+      }
       const row = rowOf(el);
       if (row !== null) {
         const texts = [firstText(row.el), this.ev.texts.get(row.el).normalized];

@@ -5,8 +5,10 @@
 //   getByRole("button", { name: "Cash Deposit", exact: true })
 //   getByRole("listitem").filter({ hasText: "Buy milk" }).getByRole("checkbox")
 //
-// The first is tried when the element has a name; the second scopes the
-// element to the nearest row-like ancestor (a list item, row, tree item or
+// The first is tried when the element has a name; a row-like element
+// itself is tried by its text (getByRole("listitem").filter({ hasText:
+// "Buy milk" })); the second scopes the element to the nearest row-like
+// ancestor (a list item, row, tree item or
 // article) picked out by its text.  No positional nth().
 
 import { Evaluator, evaluateChain } from './locator.js';
@@ -34,6 +36,13 @@ export class RoleLocators {
     const own = 'getByRole(' + JSON.stringify(role) +
       (name ? ', { name: ' + JSON.stringify(name) + ', exact: true })' : ')');
     const candidates = name ? [own] : [];
+    // A row itself (a container the snapshot gives a ref) by its text.
+    if (ROW_ROLES.has(role)) {
+      for (let text of [firstText(el), this.ev.texts.get(el).normalized]) {
+        text = text.slice(0, MAX_TEXT).trim();
+        if (text) candidates.push('getByRole(' + JSON.stringify(role) + ').filter({ hasText: ' + JSON.stringify(text) + ' })');
+      }
+    }
     const row = rowOf(el);
     if (row !== null) {
       // The row's first words (a to-do's title, a first cell), else all
