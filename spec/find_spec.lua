@@ -34,6 +34,21 @@ describe("find", function()
     return assert(text:match(pattern), "no match for " .. pattern .. " in:\n" .. text)
   end
 
+  it("reads snapshot lines: quoted keys, names with colons, inline text, properties", function()
+    local find = require "vdx.find"
+    assert.same({ indent = 2, role = "button", name = "Price: 5", text = "", ref = "e2" },
+      find.parse_line([=[  - 'button "Price: 5" [ref=e2]']=]))
+    assert.same({ indent = 0, role = "paragraph", name = "", text = "$37.99", ref = "e18" },
+      find.parse_line("- paragraph [ref=e18]: $37.99"))
+    assert.same({ indent = 4, role = "heading", name = 'Say "hi"', text = "", ref = nil },
+      find.parse_line([=[    - heading "Say \"hi\"" [level=2]]=]))
+    assert.same({ indent = 2, role = "text", name = "", text = "42" }, find.parse_line('  - text: "42"'))
+    assert.same({ indent = 0, role = "link", name = "Home", text = "", ref = "f1_e3" },
+      find.parse_line('- link "Home" [ref=f1_e3]:'))
+    assert.is_nil(find.parse_line("    - /url: /p/1"))
+    assert.is_nil(find.parse_line('- note: "frame f1 could not be read"'))
+  end)
+
   it("gives refs to landmarks, lists, tables, rows, dialogs and test ids, not to text-only cells", function()
     local snap = open_long()
     local text = "\n" .. snap.text
