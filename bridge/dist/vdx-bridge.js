@@ -2350,7 +2350,7 @@
     }
     if (text !== null) kept = keepText(out, kept, text);
     out.length = kept;
-    if (node.container === "role" && !hasNode(node)) node.wantsRef = false;
+    if (node.container === "role" && (!hasNode(node) || loneWidget(node))) node.wantsRef = false;
     if (CHILDREN_PRESENTATIONAL.has(node.role) && !hasRef(node)) node.children = [];
     dropRepeatedName(node);
     if (out.length === 1 && typeof out[0] === "string" && node.name && NAME_FROM_CONTENT.has(node.role) && out[0] === node.name) {
@@ -2385,6 +2385,10 @@
       if (typeof c !== "string" && (c.wantsRef && !c.container || hasRef(c))) return true;
     }
     return false;
+  }
+  function loneWidget(node) {
+    const c = node.children;
+    return c.length === 1 && typeof c[0] !== "string" && c[0].wantsRef && !c[0].container;
   }
   function hasNode(node) {
     for (const c of node.children) {
