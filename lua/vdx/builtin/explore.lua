@@ -82,7 +82,7 @@ return {
     input = { type = "object", properties = {
       budget_tokens = { type = "integer", minimum = 100, maximum = 200000,
         description = ("Size limit of the snapshot in tokens (default %d)"):format(snapshot.DEFAULT_BUDGET) },
-      root = { type = "string", description = "Snapshot only the subtree of this ref" },
+      root = { type = "string", description = "Snapshot only the subtree of this ref (containers such as main, list, row, dialog, tabpanel and test-id elements carry refs for this); a hidden or removed root is an error" },
       depth = { type = "integer", minimum = 1, maximum = 100, description = "Maximum tree depth" },
       offset = { type = "integer", minimum = 0, description = "Continue a truncated snapshot from next_offset" },
     } },
