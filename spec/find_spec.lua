@@ -77,6 +77,17 @@ describe("find", function()
     assert.falsy(text:find("Section 1", 1, true))
   end)
 
+  it("snapshots a grid from its ref, rows and cells with it", function()
+    page:navigate(srv.url .. "/explore/datagrid.html")
+    local text = page:snapshot { budget_tokens = 100000 }.text
+    local grid = ref_of(text, '%- grid "Transactions 1" %[ref=(e%d+)%]:')
+    local sub = page:snapshot { root = grid }.text
+    assert.equal('- grid "Transactions 1" [ref=' .. grid .. ']:', sub:match("^[^\n]+"))
+    assert.truthy(sub:find('\n  %- row %[ref=e%d+%]:\n    %- columnheader "Date"\n'), sub)
+    assert.truthy(sub:find('\n    %- gridcell "01%-Jan%-16" %[ref=e%d+%]\n'), sub)
+    assert.falsy(sub:find("Transactions 2", 1, true))
+  end)
+
   it("refuses a hidden root with the ref and the reason", function()
     local snap = open_long()
     local dialog = ref_of(snap.text, 'dialog "Newsletter" %[ref=(e%d+)%]')
