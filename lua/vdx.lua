@@ -12,6 +12,7 @@ local vdx = require "vdx.core"
 package.loaded.vdx = vdx
 require("vdx.actions").install(vdx.Page)
 require("vdx.snapshot").install(vdx.Page)
+require("vdx.find").install(vdx.Page)
 require("vdx.guard").install(vdx.Page)
 require("vdx.locators").install(vdx.Page)
 

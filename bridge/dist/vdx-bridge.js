@@ -80,6 +80,7 @@
   var SVG_NS = "http://www.w3.org/2000/svg";
 
   // src/dom.js
+  var TEST_ID_ATTRIBUTES = ["data-testid", "data-test-id", "data-test", "data-cy", "data-qa"];
   function elementTag(el) {
     const t = el.localName;
     return typeof t === "string" ? t : localName(el);
@@ -1480,6 +1481,24 @@
     ctx.hidden.set(el, hidden);
     return hidden;
   }
+  function subtreeHiddenReason(ctx, el) {
+    for (let n = el, child2 = null; n; child2 = n, n = flatParent(n)) {
+      if (!isElement(n)) continue;
+      const on = n === el ? "" : " on its ancestor " + describeElement(n);
+      if (isNeverRendered(n)) return "never rendered (" + describeElement(n) + ")";
+      if (ariaToken(n, "aria-hidden") === "true") return 'aria-hidden="true"' + on;
+      if (hasAttribute(n, "inert")) return "inert" + on;
+      if (isDisplayNone(ctx, n)) {
+        return (hasAttribute(n, "hidden") ? "the hidden attribute (display:none)" : "display:none") + on;
+      }
+      if (child2 && tagOf(n) === "details" && isClosedDetailsContent(n, child2)) return "inside a closed <details>";
+    }
+    return null;
+  }
+  function describeElement(el) {
+    const id = attr(el, "id");
+    return "<" + tagOf(el) + (id ? "#" + id : "") + ">";
+  }
   function hiddenInputFor(root, type, label) {
     const id = attr(label, "for");
     if (!id) return null;
@@ -2331,6 +2350,7 @@
     }
     if (text !== null) kept = keepText(out, kept, text);
     out.length = kept;
+    if (node.container === "role" && (!hasNode(node) || loneWidget(node))) node.wantsRef = false;
     if (CHILDREN_PRESENTATIONAL.has(node.role) && !hasRef(node)) node.children = [];
     dropRepeatedName(node);
     if (out.length === 1 && typeof out[0] === "string" && node.name && NAME_FROM_CONTENT.has(node.role) && out[0] === node.name) {
@@ -2362,7 +2382,17 @@
   }
   function hasRef(node) {
     for (const c of node.children) {
-      if (typeof c !== "string" && (c.wantsRef || hasRef(c))) return true;
+      if (typeof c !== "string" && (c.wantsRef && !c.container || hasRef(c))) return true;
+    }
+    return false;
+  }
+  function loneWidget(node) {
+    const c = node.children;
+    return c.length === 1 && typeof c[0] !== "string" && c[0].wantsRef && !c[0].container;
+  }
+  function hasNode(node) {
+    for (const c of node.children) {
+      if (typeof c !== "string") return true;
     }
     return false;
   }
@@ -2400,6 +2430,36 @@
     "rowgroup"
   ]);
   var TABLE_PARTS = /* @__PURE__ */ new Set(["row", "cell", "gridcell", "columnheader", "rowheader"]);
+  var CONTAINER_ROLES = /* @__PURE__ */ new Set([
+    "main",
+    "navigation",
+    "banner",
+    "contentinfo",
+    "complementary",
+    "region",
+    "search",
+    "form",
+    "list",
+    "listitem",
+    "table",
+    "grid",
+    "treegrid",
+    "row",
+    "cell",
+    "gridcell",
+    "columnheader",
+    "rowheader",
+    "dialog",
+    "alertdialog",
+    "tablist",
+    "tabpanel",
+    "group",
+    "radiogroup",
+    "menu",
+    "menubar",
+    "toolbar",
+    "tree"
+  ]);
   var LEAF_TAGS = /* @__PURE__ */ new Set(["img", "br", "wbr"]);
   var SHADOW_HOSTS = /* @__PURE__ */ new Set([
     "article",
@@ -2484,7 +2544,14 @@
     };
     walk.onlyText = walk.textContent && noComment(document);
     let rootEl = documentElement(document);
-    if (opts.root != null) rootEl = env.resolve(opts.root);
+    if (opts.root != null) {
+      rootEl = env.resolve(opts.root);
+      const why = subtreeHiddenReason(ctx, rootEl);
+      if (why !== null) throw hiddenRoot(opts.root, rootEl, why);
+      if (ctx.hasBox(rootEl) === false && ctx.display(rootEl) !== "contents" && !boxBelow(ctx, rootEl)) {
+        throw hiddenRoot(opts.root, rootEl, "zero size, and nothing in it has a box");
+      }
+    }
     collectOwned(walk, owners, opts.root != null ? rootEl : null);
     ctx.enterTree(document);
     const docScan = ctx.tree(document);
@@ -2499,6 +2566,9 @@
       visitElement(walk, rootEl, elementTag(rootEl), top, opts.root == null && ctx.geometry ? W_GEOMETRY : 0, true);
     }
     finish(ctx, top);
+    if (opts.root != null && top.children.length === 0 && isHiddenForAria(ctx, rootEl)) {
+      throw hiddenRoot(opts.root, rootEl, "visibility:hidden, and nothing in it is shown");
+    }
     const depth = opts.depth == null ? Infinity : Math.max(0, opts.depth | 0);
     const out = render(top, env, depth);
     const elements = opts.root != null ? walk.count : collectionLength(docGetElementsByTagName(document, "*"));
@@ -2529,6 +2599,21 @@
     for (let i = 0; i < out.lines.length; i++) chars += out.lines[i].length + 1;
     r.more_chars = chars - r.text.length - 1 + Math.round(chars * scale);
     return r;
+  }
+  var BOX_PROBES = 2e3;
+  function boxBelow(ctx, el) {
+    const all = querySelectorAll(el, "*");
+    for (let i = 0; i < all.length && i < BOX_PROBES; i++) {
+      if (ctx.hasBox(all[i]) === true) return true;
+    }
+    return all.length > BOX_PROBES;
+  }
+  function hiddenRoot(ref, el, why) {
+    return bridgeError(
+      "ElementNotVisible",
+      "snapshot root " + ref + " is hidden: " + why,
+      { ref: String(ref), tag: elementTag(el), reason: why }
+    );
   }
   function safeCut(out, budget) {
     const lines = out.lines;
@@ -2615,8 +2700,11 @@
     if (refWorthy && boxed && (inherited & W_FLOW) !== 0 && !ctx.geomCandidates.has(el) && boxByGeometry(el, tag)) {
       ctx.knowBox(el);
     }
-    const wantsRef = refWorthy && isActionable(ctx, el, flags);
+    const acts = refWorthy && isActionable(ctx, el, flags);
+    const container2 = !acts && visible ? containerKind(tag, role, names) : null;
+    const wantsRef = acts || container2 !== null;
     const node = visible && (wantsRef || !FLATTENED.has(role)) ? createNode(walk, el, tag, html, role, wantsRef, disabled, plain) : null;
+    if (container2 !== null) node.container = container2;
     const display = (named2 || node === null) && boxed && (inherited & W_FLOW) !== 0 && html && UA_DISPLAY.has(tag) && !ctx.geomCandidates.has(el) ? UA_DISPLAY.get(tag) : void 0;
     if (named2 && display !== void 0) ctx.knowDisplay(el, display);
     if (node !== null && walk.budget !== null) {
@@ -2749,6 +2837,7 @@
       url: null,
       placeholder: null,
       wantsRef,
+      container: null,
       children: []
     };
   }
@@ -2790,6 +2879,14 @@
       walk.ownedDone.add(owned);
       visitElement(walk, owned, elementTag(owned), target, inherited & ~(W_GEOMETRY | W_FLOW), true);
     }
+  }
+  function containerKind(tag, role, names) {
+    if (CONTAINER_ROLES.has(role)) return role === "group" && tag === "details" ? null : "role";
+    if (names === null) return null;
+    for (let i = 0; i < TEST_ID_ATTRIBUTES.length; i++) {
+      if (names.includes(TEST_ID_ATTRIBUTES[i])) return "testid";
+    }
+    return null;
   }
   function isRefWorthy(el, tag, role, outermostPointer, plain, editable, html) {
     if (INTERACTIVE_ROLES.has(role) || outermostPointer) return true;
@@ -3393,9 +3490,16 @@
     "data-test",
     "data-test-id",
     "data-cy",
-    "data-qa"
+    "data-qa",
+    "aria-sort",
+    "aria-selected",
+    "aria-expanded",
+    "aria-pressed",
+    "aria-current",
+    "aria-checked",
+    "aria-controls"
   ];
-  var TEST_ID_ATTRIBUTES = ["data-testid", "data-test-id", "data-test", "data-cy", "data-qa"];
+  var OWN_ATTRIBUTES_MAX = 20;
   function isStableId(id) {
     if (!id || id.length > 64 || /\s/.test(id)) return false;
     if (/[:«»]/.test(id)) return false;
@@ -3417,6 +3521,13 @@
       if (v !== null) out[SHOWN_ATTRIBUTES[i]] = truncate(normalize(v), max);
     }
     return out;
+  }
+  function ownAttributes(el, max) {
+    const out = {};
+    const names = getAttributeNames(el);
+    const n = Math.min(names.length, OWN_ATTRIBUTES_MAX);
+    for (let i = 0; i < n; i++) out[names[i]] = truncate(normalize(attr(el, names[i]) || ""), max);
+    return names.length > n ? { attributes: out, more: names.length - n } : { attributes: out };
   }
   function parentOrHost(el) {
     const p = parentNode(el);
@@ -3583,6 +3694,9 @@
       name: truncate(accessibleName(ctx, el, role, false), maxText),
       text: truncate(texts.get(el).normalized, maxText)
     };
+    const own2 = ownAttributes(el, ATTRIBUTE_MAX);
+    target.attributes = own2.attributes;
+    if (own2.more) target.attributes_not_shown = own2.more;
     const chain = ancestorsOf(el);
     const counted = countRefs(ctx, env.refs, chain, maxRefs);
     const ancestors = chain.map((a, i) => {
@@ -5480,6 +5594,79 @@
     return s.replace(/&/g, "&amp;").replace(/"/g, "&quot;");
   }
 
+  // src/target.js
+  var SHOWN_MATCHES = 5;
+  function targetRef(env, opts) {
+    checkKeys(opts || {}, ["locator", "text"], "targetRef");
+    const { locator, text } = opts || {};
+    if (locator == null === (text == null)) throw badArgument("targetRef: give one of locator or text");
+    const ev = new Evaluator();
+    let found;
+    let what;
+    if (locator != null) {
+      if (typeof locator !== "string") throw badArgument("targetRef: locator must be a string");
+      found = ev.chain(parseLocator(locator), document);
+      what = "locator " + locator;
+    } else {
+      if (typeof text !== "string" || normalize(text) === "") throw badArgument("targetRef: text must be a non-empty string");
+      found = smallestWithText(ev, normalize(text).toLowerCase());
+      what = "text " + JSON.stringify(text);
+    }
+    if (found.length !== 1) {
+      const matches2 = found.slice(0, SHOWN_MATCHES).map((el2) => describeMatch(ev, el2, env.refs.peek(el2)));
+      const listed = matches2.map((m) => (m.role || "(no role)") + (m.name ? " " + JSON.stringify(m.name) : "") + " <" + m.tag + ">" + (m.ref ? " [ref=" + m.ref + "]" : "")).join("; ");
+      throw bridgeError(
+        "NotUnique",
+        what + " matches " + found.length + " elements; it must match exactly one" + (listed ? " (" + (found.length > SHOWN_MATCHES ? "the first " + SHOWN_MATCHES + ": " : "") + listed + ")" : ""),
+        { count: found.length, matches: matches2, [locator != null ? "locator" : "text"]: locator != null ? locator : text }
+      );
+    }
+    const el = found[0];
+    const role = getRole(el);
+    const name = accessibleName(ev.ctx, el, role, false);
+    const tag = localName(el);
+    return { ref: env.refs.assign(el, role, name, tag), role, name, tag };
+  }
+  function smallestWithText(ev, needle) {
+    const out = [];
+    const visit = (el) => {
+      const kids = childElements(el);
+      let inChild = false;
+      for (let i = 0; i < kids.length; i++) {
+        const k = kids[i];
+        if (isSkipped(k) || !ev.texts.get(k).normalized.toLowerCase().includes(needle)) continue;
+        inChild = true;
+        visit(k);
+      }
+      if (!inChild && el !== document.body && isVisible2(el)) out.push(el);
+    };
+    if (document.body && ev.texts.get(document.body).normalized.toLowerCase().includes(needle)) visit(document.body);
+    return out;
+  }
+
+  // src/find.js
+  var MAX_PATTERN = 1e3;
+  function matchTexts(source, flags, texts) {
+    if (typeof source !== "string" || source.length > MAX_PATTERN) {
+      throw badArgument("matchTexts: source must be a string of at most " + MAX_PATTERN + " characters");
+    }
+    if (typeof flags !== "string" || !/^[dimsuv]*$/.test(flags)) {
+      throw bridgeError("InvalidArgument", "regex flags " + JSON.stringify(String(flags)) + " are not allowed (use d, i, m, s, u or v)", { field: "regex" });
+    }
+    if (!Array.isArray(texts)) throw badArgument("matchTexts: texts must be a list of strings");
+    let re;
+    try {
+      re = new RegExp(source, flags);
+    } catch (e) {
+      throw bridgeError("InvalidArgument", "regex /" + source + "/" + flags + " is not a valid JavaScript regular expression: " + String(e && e.message), { field: "regex" });
+    }
+    const out = [];
+    for (let i = 0; i < texts.length; i++) {
+      if (typeof texts[i] === "string" && re.test(texts[i])) out.push(i);
+    }
+    return out;
+  }
+
   // src/structure.js
   function structureMethods(env, describe) {
     return {
@@ -5505,6 +5692,12 @@
       },
       readHtml(opts) {
         return readHtml(env, opts);
+      },
+      targetRef(opts) {
+        return targetRef(env, opts);
+      },
+      matchTexts(source, flags, texts) {
+        return matchTexts(source, flags, texts);
       },
       describe(ref) {
         const d = describe(ref);

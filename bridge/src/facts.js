@@ -8,7 +8,7 @@
 
 import * as N from './natives.js';
 import * as X from './extra-natives.js';
-import { attr, flatParent, isElement, isHTML, normalize } from './dom.js';
+import { TEST_ID_ATTRIBUTES, attr, flatParent, isElement, isHTML, normalize } from './dom.js';
 import { NAME_PROHIBITED, getRole, headingLevel } from './roles.js';
 import { accessibleName } from './name.js';
 import { isRefWorthy } from './snapshot.js';
@@ -23,12 +23,17 @@ export {
   isHiddenForAria, isHiddenFromAllUsers, normalize,
 };
 
-// The attributes shown for an element, in this order.
+// The attributes shown for an element, in this order: what a locator
+// anchors on, then the ARIA state and relations (a sorted column, the
+// selected tab, an expanded toggle and what it controls).
 export const SHOWN_ATTRIBUTES = ['id', 'class', 'role', 'aria-label', 'name', 'type', 'href',
-  'data-testid', 'data-test', 'data-test-id', 'data-cy', 'data-qa'];
+  'data-testid', 'data-test', 'data-test-id', 'data-cy', 'data-qa',
+  'aria-sort', 'aria-selected', 'aria-expanded', 'aria-pressed', 'aria-current', 'aria-checked', 'aria-controls'];
 
-// Test-id style attributes, the most common first.
-export const TEST_ID_ATTRIBUTES = ['data-testid', 'data-test-id', 'data-test', 'data-cy', 'data-qa'];
+// How many of an element's own attributes are listed (see ownAttributes).
+const OWN_ATTRIBUTES_MAX = 20;
+
+export { TEST_ID_ATTRIBUTES };
 
 // True for ids that look written by a person rather than generated: no
 // React useId (":r1:", "«r1»"), no runs of 4+ digits, no hex hashes or
@@ -61,6 +66,15 @@ export function shownAttributes(el, max) {
   return out;
 }
 
+// All of el's own attributes, in document order, at most
+// OWN_ATTRIBUTES_MAX, values truncated; `more` counts those left out.
+export function ownAttributes(el, max) {
+  const out = {};
+  const names = N.getAttributeNames(el);
+  const n = Math.min(names.length, OWN_ATTRIBUTES_MAX);
+  for (let i = 0; i < n; i++) out[names[i]] = truncate(normalize(attr(el, names[i]) || ''), max);
+  return names.length > n ? { attributes: out, more: names.length - n } : { attributes: out };
+}
 
 // { parent, crossed }: el's parent element, or the host of the shadow root
 // el is a child of (crossed = true); parent is null at the top.

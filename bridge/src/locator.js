@@ -57,7 +57,7 @@ const MATCH_TEXT = 80;
 
 // What a match is, for a reader: its ARIA role and name, tag, the start of
 // its text, whether Playwright would call it visible, and its ref or null.
-function describeMatch(ev, el, ref) {
+export function describeMatch(ev, el, ref) {
   const role = getRole(el);
   const text = ev.texts.get(el).normalized;
   return {
@@ -420,7 +420,7 @@ function detailsOpenSummary(e) {
 }
 
 // Playwright's visibility: a non-empty box and visibility: visible.
-function isVisible(e) {
+export function isVisible(e) {
   try {
     if (!N.checkVisibility(e, { visibilityProperty: true })) return false;
     const r = N.getBoundingClientRect(e);

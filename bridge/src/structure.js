@@ -8,6 +8,8 @@
 //   selectorCoverage()               selector.js
 //   locatorCount(expr, opts)         locator.js
 //   readHtml(opts)                   readhtml.js
+//   targetRef({ locator | text })    target.js
+//   matchTexts(source, flags, texts) find.js
 //
 // and describe(ref), wrapped so that a live ref's description also
 // carries its selector (or locator, or `at`).  env is the instance's { refs, resolve }.
@@ -16,6 +18,8 @@ import { extractAnchors, inspectPattern, resolveContainer } from './explore.js';
 import { selectorCoverage, selectorFor } from './selector.js';
 import { locatorCount } from './locator.js';
 import { readHtml } from './readhtml.js';
+import { targetRef } from './target.js';
+import { matchTexts } from './find.js';
 
 export function structureMethods(env, describe) {
   return {
@@ -41,6 +45,12 @@ export function structureMethods(env, describe) {
     },
     readHtml(opts) {
       return readHtml(env, opts);
+    },
+    targetRef(opts) {
+      return targetRef(env, opts);
+    },
+    matchTexts(source, flags, texts) {
+      return matchTexts(source, flags, texts);
     },
     describe(ref) {
       const d = describe(ref);

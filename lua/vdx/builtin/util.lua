@@ -129,7 +129,8 @@ local function render(t, out, indent, depth)
         render(v, out, indent + 1, depth + 1)
       end
     elseif type(v) == "table" then
-      out[#out + 1] = pad .. k .. ": {}"
+      -- An empty list (marked with json.array) reads as one, as in JSON.
+      out[#out + 1] = pad .. k .. (json.is_array(v) and ": []" or ": {}")
     else
       out[#out + 1] = pad .. k .. ": " .. scalar(v)
     end
