@@ -65,7 +65,7 @@ describe("selector coverage on widget pages", function()
     local cov, d = check("/explore/todomvc-wc.html")
     -- The rows themselves are containers with refs, located by their text.
     assert.same({ refs = 39, with_selector = 39, with_css = 9, with_locator = 30, ratio = 1, without = {} }, cov)
-    assert.equal('getByRole("listitem").filter({ hasText: "Buy milk" })', d.e5.locator)
+    assert.equal("getByRole('listitem').filter({ hasText: 'Buy milk' })", d.e5.locator)
     -- Every row's shadow root has its own #toggle-todo: unique in each
     -- root, ten across them.
     assert.equal(10, page:locator_count('locator("#toggle-todo")').count)
