@@ -175,6 +175,25 @@ describe("find", function()
     assert.truthy(text:find("is not a valid JavaScript regular expression", 1, true), text)
   end)
 
+  it("shows the lines a match introduces with context, inside its container only", function()
+    open_long()
+    local text, res = call("browser_find", { text = "Topic 42", context = 10 })
+    local m = res.structuredContent.matches[1]
+    assert.equal(1, res.structuredContent.total)
+    assert.truthy(m.line:match('heading "Topic 42"'), m.line)
+    -- The section's prose, field and button follow the heading; Section
+    -- 43 does not (it is outside the heading's container).
+    local after = table.concat(m.context, "\n")
+    assert.truthy(after:find("option number 42", 1, true), after)
+    assert.truthy(after:find('textbox "Value 42" [ref=', 1, true), after)
+    assert.truthy(after:find('button "Run example 42" [ref=', 1, true), after)
+    assert.falsy(text:find("Section 43", 1, true), text)
+    -- Without context only the match and its path.
+    res = select(2, call("browser_find", { text = "Topic 42" }))
+    assert.equal(0, #res.structuredContent.matches[1].context)
+    assert.truthy(select(1, call("browser_find", { text = "Topic 42", context = -1 })):find("context", 1, true))
+  end)
+
   it("starts the structure tools from a locator or a text that names one element", function()
     open_long()
     local text, res = call("resolve_container", { text = "Modern Lamp" })

@@ -140,13 +140,30 @@ local function path_of(parsed, i)
   return path
 end
 
+-- The indexes of up to n lines after line i that stay inside i's
+-- container: its own children and the siblings after it with theirs (a
+-- heading's section: the prose, the example and its controls), and no
+-- more than find.MAX_CHARS characters of them.
+local function following(parsed, lines, i, n)
+  local out, indent, chars = {}, parsed[i].indent, 0
+  for j = i + 1, #parsed do
+    if #out >= n or parsed[j].indent < indent then break end
+    chars = chars + #lines[j] + 1
+    if chars > find.MAX_CHARS then break end
+    out[#out + 1] = j
+  end
+  return out
+end
+
 --- find.run(page, args) -> { url, title, total, shown, matches = [{ ref,
 -- line, path = [lines] }], lines = [the answer's lines] }: the snapshot
 -- lines that match args (text: a case-insensitive substring of a line's
 -- name or text; regex: "/source/flags" or a source, a JavaScript regular
 -- expression tested against name and text; role, with name: the role
 -- exactly and the name as a case-insensitive substring), at most args.max
--- (default find.MAX) and about find.MAX_CHARS characters.  `lines` is the
+-- (default find.MAX) and about find.MAX_CHARS characters; args.context
+-- lines after each match that stay in its container come with it (what a
+-- heading introduces, the controls beside a label), within that bound.  `lines` is the
 -- answer as one pruned snapshot: every match and each of its ancestor
 -- lines once, in page order, indented as in the snapshot.
 function find.run(page, args)
@@ -160,6 +177,8 @@ function find.run(page, args)
   end
   local max = math.tointeger(args.max or find.MAX)
   if not max or max < 1 then invalid("max must be an integer >= 1", "max") end
+  local context = math.tointeger(args.context or 0)
+  if not context or context < 0 then invalid("context must be an integer >= 0", "context") end
   local snap = snapshot.take(page, { budget_tokens = WHOLE })
   local lines, parsed, items, index = {}, {}, {}, {}
   for line in (snap.text or ""):gmatch("[^\n]+") do
@@ -174,15 +193,18 @@ function find.run(page, args)
   for _, h in ipairs(hits) do
     if #res.matches >= max then break end
     local i = index[h]
-    local path, cost = path_of(parsed, i), 0
+    local path, after, cost = path_of(parsed, i), following(parsed, lines, i, context), 0
     for _, j in ipairs(path) do if not keep[j] then cost = cost + #lines[j] + 1 end end
+    for _, j in ipairs(after) do if not keep[j] then cost = cost + #lines[j] + 1 end end
     cost = cost + #lines[i] + 1
     if #res.matches > 0 and chars + cost > find.MAX_CHARS then break end
     chars = chars + cost
     keep[i] = true
     local plines = json.array()
     for _, j in ipairs(path) do keep[j] = true; plines[#plines + 1] = lines[j] end
-    res.matches[#res.matches + 1] = { ref = items[h].ref, line = lines[i], path = plines }
+    local clines = json.array()
+    for _, j in ipairs(after) do keep[j] = true; clines[#clines + 1] = lines[j] end
+    res.matches[#res.matches + 1] = { ref = items[h].ref, line = lines[i], path = plines, context = clines }
   end
   res.shown = #res.matches
   res.lines = {}
