@@ -145,12 +145,13 @@ install: all
 # ---------------------------------------------------------------------------
 # Benchmarks and reliability suites (bench/, fuzz/; see bench/README.md).
 # `make bench` in-process figures; `make bench-peers` the MCP servers side by
-# side (installs them from npm into bench/.peers); `make stress` 1,000 mixed
+# side (installs them from npm into bench/.peers); `make bench-agent` the
+# agent's job on four apps against Playwright MCP (bench/agent.mjs); `make stress` 1,000 mixed
 # operations (STRESS_N=100 for a short run); `make fuzz` libFuzzer on the
 # framing and routing code plus an adversarial MCP client (FUZZ_SECONDS);
 # `make ci-extra` the short versions of all of them plus a short ASan run
 # and valgrind on the demo: the second half of `make test`, so CI runs them.
-.PHONY: bench bench-deps bench-peers bench-plot stress nav-stress fuzz fuzz-c fuzz-mcp ci-extra
+.PHONY: bench bench-deps bench-peers bench-agent peers-install bench-plot stress nav-stress fuzz fuzz-c fuzz-mcp ci-extra
 FUZZ_SECONDS ?= 60
 STRESS_N     ?= 1000
 
@@ -164,13 +165,26 @@ bench: bench-deps all
 bench-plot: bench-deps
 	$(B)/vdxlua bench/plot.lua
 
-bench-peers: bench-deps all
+# The peers (bench/peers-package.json) from npm into bench/.peers; no
+# browser downloads: every server and spec runs Debian's Chromium.
+peers-install:
 	@mkdir -p bench/.peers
 	@cmp -s bench/peers-package.json bench/.peers/package.json || cp bench/peers-package.json bench/.peers/package.json
 	cd bench/.peers && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 PUPPETEER_SKIP_DOWNLOAD=1 \
 	  npm install --no-audit --no-fund --loglevel=error
+
+bench-peers: bench-deps all peers-install
 	VDXLUA=$(B)/vdxlua node bench/peers.mjs
 	$(B)/vdxlua bench/plot.lua
+
+# The agent's job: four apps, vdxlua mcp against Playwright MCP on calls
+# and characters, each spec run 3 times under @playwright/test.  Skips
+# (with the reason) where Node or npm is missing.
+bench-agent: all
+	@if command -v node >/dev/null && command -v npm >/dev/null; then \
+	  $(MAKE) --no-print-directory peers-install || echo "bench-agent: npm install failed; bench/agent.mjs skips what is missing"; \
+	  VDXLUA=$(B)/vdxlua node bench/agent.mjs; \
+	else echo "bench-agent: skipped, Node.js and npm are needed for the MCP client and Playwright"; fi
 
 stress: all
 	STRESS_N=$(STRESS_N) $(B)/vdxlua bench/stress.lua

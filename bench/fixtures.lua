@@ -234,8 +234,12 @@ end
 
 --- Starts the fixture server; returns it and its base URLs
 -- { local = http://127.0.0.1:P, a = http://a.test:P, b = http://b.test:P }.
-function fixtures.serve(vdx)
-  local srv = assert(vdx.serve { port = 0, routes = fixtures.routes() })
+-- extra (optional) adds { root = DIR, routes = { ... } } to the bench's
+-- own routes (bench/serve_fixtures.lua serves the agent apps this way).
+function fixtures.serve(vdx, extra)
+  local routes = fixtures.routes()
+  for k, v in pairs(extra and extra.routes or {}) do routes[k] = v end
+  local srv = assert(vdx.serve { port = 0, routes = routes, root = extra and extra.root })
   local port = srv.url:match(":(%d+)$")
   fixtures.port = port
   return srv, { ["local"] = srv.url, a = "http://a.test:" .. port, b = "http://b.test:" .. port }

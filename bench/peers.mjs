@@ -22,24 +22,13 @@
 // PEERS_ONLY (comma list of server names), PEERS_COLD (cold starts per
 // server, default 5; 0 skips them), VDXLUA (default build/vdxlua).
 import { spawn, execFileSync } from 'node:child_process';
-import { readFileSync, writeFileSync, existsSync, mkdtempSync, mkdirSync, rmSync } from 'node:fs';
+import { readFileSync, writeFileSync, mkdtempSync, mkdirSync, rmSync } from 'node:fs';
 import { tmpdir, loadavg, cpus } from 'node:os';
 import { join, resolve } from 'node:path';
-import { createRequire } from 'node:module';
+import { here, peers, ROOT, VDXLUA, CHROMIUM, RESOLVER_ARG, MCP_ENV, loadSdk, replyText, playwrightMcpCommand,
+  vdxluaMcpCommand, startFixtures, mergeResults } from './mcp_common.mjs';
 
-const here = resolve(new URL('.', import.meta.url).pathname);
-const peers = join(here, '.peers');
-const require = createRequire(join(peers, 'package.json'));
-const { Client } = await import(require.resolve('@modelcontextprotocol/sdk/client/index.js'));
-const { StdioClientTransport } = await import(require.resolve('@modelcontextprotocol/sdk/client/stdio.js'));
-
-const ROOT = resolve(here, '..');
-const VDXLUA = resolve(ROOT, process.env.VDXLUA || 'build/vdxlua');
-// Every server runs the browser vdxlua launches by default: Debian's
-// chromium-headless-shell when installed (Playwright's own choice for
-// headless), else the full chromium.
-const CHROMIUM = process.env.VDX_CHROMIUM ||
-  ['/usr/bin/chromium-headless-shell', '/usr/bin/chromium'].find((p) => existsSync(p));
+const { Client, StdioClientTransport } = await loadSdk();
 const REPS = Number(process.env.PEERS_REPS || 7);
 const QUICK_REPS = Number(process.env.PEERS_QUICK_REPS || Math.max(REPS, 21));
 const SIZES = (process.env.PEERS_SIZES || '2000,20000,100000').split(',').filter(Boolean).map(Number);
@@ -107,12 +96,6 @@ function treeMem(pid) {
   return r;
 }
 
-function replyText(res) {
-  let t = '';
-  for (const c of res.content || []) if (c.type === 'text') t += c.text;
-  return t;
-}
-
 // What a shop snapshot must keep (issue 8): every interactive element,
 // name, state and price.
 function shopCompleteness(text) {
@@ -135,29 +118,18 @@ function shopCompleteness(text) {
 // ------------------------------------------------------------ servers
 
 function servers(base) {
-  const resolverArg = '--host-resolver-rules=MAP a.test 127.0.0.1, MAP b.test 127.0.0.1';
+  const resolverArg = RESOLVER_ARG;
   const tmp = mkdtempSync(join(tmpdir(), 'vdx-peers-'));
   // The Node peers' browsers leave a ProcessSingleton folder in TMPDIR when
   // they are ended; theirs is a folder of tmp, removed with it.
   const peerTmp = join(tmp, 'tmp');
   mkdirSync(peerTmp);
-  const pwConfig = join(tmp, 'playwright-mcp.json');
-  writeFileSync(pwConfig, JSON.stringify({
-    browser: {
-      browserName: 'chromium', isolated: true,
-      launchOptions: { executablePath: CHROMIUM, headless: true, chromiumSandbox: false, args: [resolverArg] },
-    },
-    outputDir: join(tmp, 'pw-out'),
-  }));
   const node = process.execPath;
   const list = [
     {
       name: 'playwright-mcp',
       env: { TMPDIR: peerTmp },
-      command: node,
-      args: [join(peers, 'node_modules/@playwright/mcp/cli.js'), '--config', pwConfig, '--headless',
-        '--executable-path', CHROMIUM, '--no-sandbox', '--isolated',
-        '--timeout-navigation', '120000', '--timeout-action', '60000'],
+      ...playwrightMcpCommand(tmp),
       navigate: (url) => ['browser_navigate', { url }],
       snapshot: () => ['browser_snapshot', {}],
       clickRef: (text) => /button "Add to Cart" \[ref=(\w+)\]/.exec(text)?.[1],
@@ -186,8 +158,7 @@ function servers(base) {
     },
     {
       name: 'vdxlua-mcp',
-      command: VDXLUA,
-      args: ['mcp', '--executable', CHROMIUM, '--browser-arg', resolverArg, '--log-level', 'warn'],
+      ...vdxluaMcpCommand(),
       navigate: (url) => ['browser_navigate', { url }],
       snapshot: () => ['browser_snapshot', {}],
       clickRef: (text) => /button "Add to Cart" \[ref=(\w+)\]/.exec(text)?.[1],
@@ -222,8 +193,6 @@ async function vdxluaMcpAnswers() {
 // A participant is a server (or vdxlua in process) ready for calls:
 // { name, spec, call([tool, args]) -> { ms, text }, close() }, plus what
 // the report needs (pid, init_ms, first_call_ms, stderr).
-
-const MCP_ENV = { ...process.env, CI: '1', PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1', PUPPETEER_SKIP_DOWNLOAD: '1' };
 
 // Connects an MCP client to s and makes the first navigation (which starts
 // the browser: timed apart as first_call_ms).
@@ -424,22 +393,6 @@ function alive(pid) {
 
 // ------------------------------------------------------------ main
 
-function startFixtures() {
-  const urlFile = join(mkdtempSync(join(tmpdir(), 'vdx-fixtures-')), 'url');
-  const p = spawn(VDXLUA, [join('bench', 'serve_fixtures.lua'), urlFile], { cwd: ROOT, stdio: ['pipe', 'ignore', 'inherit'] });
-  return new Promise((res, rej) => {
-    const t0 = Date.now();
-    const tick = () => {
-      if (existsSync(urlFile) && readFileSync(urlFile, 'utf8').trim()) {
-        return res({ proc: p, base: JSON.parse(readFileSync(urlFile, 'utf8')) });
-      }
-      if (Date.now() - t0 > 60000) { p.kill(); return rej(new Error('fixture server did not start')); }
-      setTimeout(tick, 100);
-    };
-    tick();
-  });
-}
-
 const loadText = (l) => l.map((x) => x.toFixed(1)).join('/');
 const loadStart = loadavg();
 console.log(`load average at start: ${loadText(loadStart)}`);
@@ -637,9 +590,6 @@ mkdirSync(join(here, 'out'), { recursive: true });
 writeFileSync(join(here, 'out', 'peers-table.md'), markdown());
 console.log(`wrote ${join(here, 'out', 'peers-table.md')}`);
 
-let all = {};
-try { all = JSON.parse(readFileSync(OUT, 'utf8')); } catch { /* first run */ }
-all.peers = results;
-writeFileSync(OUT, JSON.stringify(all) + '\n');
+mergeResults(OUT, 'peers', results);
 console.log(`wrote ${OUT}`);
 process.exit(0);

@@ -1,6 +1,7 @@
 --- bench/serve_fixtures.lua: serves the benchmark's fixture pages
 -- (bench/fixtures.lua) for other processes, such as the Node peers of
--- bench/peers.mjs.  Usage: build/vdxlua bench/serve_fixtures.lua URLFILE
+-- bench/peers.mjs and bench/agent.mjs (whose apps are under /apps/).
+-- Usage: build/vdxlua bench/serve_fixtures.lua URLFILE
 -- Writes {"local": "http://127.0.0.1:P", "a": "http://a.test:P",
 -- "b": "http://b.test:P"} to URLFILE once listening, then serves until it
 -- is killed or its standard input closes (at most FIXTURES_TTL seconds,
@@ -10,7 +11,11 @@ local vdx = require "vdx"
 local fx = require "fixtures"
 
 local file = arg[1] or error("usage: vdxlua bench/serve_fixtures.lua URLFILE")
-local srv, base = fx.serve(vdx)
+-- The agent benchmark's apps (bench/agent.mjs) under /apps/: three static
+-- pages and the long documentation page, built by bench/agent/apps/docs.lua.
+local docs = dofile("bench/agent/apps/docs.lua")
+local srv, base = fx.serve(vdx, { root = "bench/agent",
+  routes = { ["GET /apps/docs.html"] = function() return docs() end } })
 local tmp = file .. ".tmp"
 local f = assert(io.open(tmp, "w"))
 f:write(require("cjson").encode(base), "\n")

@@ -1,8 +1,9 @@
 --- vdx: the module `require "vdx"` returns (lua/vdx.lua).  The C primitives come from
 -- vdx.core (vdx.so, or compiled into vdxlua); this file adds the Lua
 -- layer's page methods to vdx.Page, the methods table every page shares:
--- the actions (vdx.actions), page:snapshot (vdx.snapshot) and
--- page:evaluate_checked (vdx.guard).  A team's own Lua module may add
+-- the actions (vdx.actions), page:snapshot (vdx.snapshot),
+-- page:evaluate_checked (vdx.guard) and page:generate_locator
+-- (vdx.locators).  A team's own Lua module may add
 -- methods to vdx.Page the same way.
 local vdx = require "vdx.core"
 
@@ -11,7 +12,9 @@ local vdx = require "vdx.core"
 package.loaded.vdx = vdx
 require("vdx.actions").install(vdx.Page)
 require("vdx.snapshot").install(vdx.Page)
+require("vdx.find").install(vdx.Page)
 require("vdx.guard").install(vdx.Page)
+require("vdx.locators").install(vdx.Page)
 
 --- vdx.serve(opts) -> server | nil, message: the fixture HTTP server, a
 -- module of its own (vdx.serve: build/vdx/serve.so, built into vdxlua), so

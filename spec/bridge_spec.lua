@@ -63,6 +63,8 @@ describe("the page boundary #unit", function()
   local ALLOWED = {
     -- A Playwright test file written for the user, not code run in a page.
     ["lua/vdx/flow_export.lua"] = true,
+    ["lua/vdx/pw_spec.lua"] = true,
+    ["lua/vdx/session_export.lua"] = true,
   }
   local ALLOWED_TEXT = {
     -- The input schema of browser_evaluate shows the agent what to write.

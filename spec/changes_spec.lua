@@ -146,7 +146,7 @@ describe("the change report of the acting tools", function()
       "await expect(page.getByText('Added Feed cat')).toBeVisible();" }, "\n"), report)
     assert.same({ 2, 0, 1 }, { changes.added, changes.removed, changes.changed })
     candidates(changes)
-    assert.equal(0, #t.ctx.session:list())
+    assert.equal(0, #helpers.asserts(t.ctx.session))
   end)
 
   it("reports a checkbox toggled, step by step, with toBeChecked and then not.toBeChecked", function()

@@ -11,11 +11,7 @@ end
 describe("structure queries", function()
   local browser, srv, page, base
 
-  setup(function()
-    srv, browser, page = h.open(nil,
-      { args = { "--host-resolver-rules=MAP a.test 127.0.0.1, MAP b.test 127.0.0.1" } })
-    base = "http://a.test:" .. srv.url:match(":(%d+)$")
-  end)
+  setup(function() srv, browser, page, base = h.open_sites() end)
 
   teardown(function() h.shut(browser, srv) end)
 

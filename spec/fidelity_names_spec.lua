@@ -41,16 +41,16 @@ describe("accessible names, descriptions and roles", function()
     -- Cut at the last space within the first 200 characters.
     local cut = long:sub(1, 201):match("^(.*) ")
     assert.equal(table.concat({
-      '- grid "Transactions":',
-      '  - row:',
-      '    - gridcell "Cash Deposit" [ref=e1]:',
-      '      - link "Cash Deposit" [ref=e2]:',
+      '- grid "Transactions" [ref=e1]:',
+      '  - row [ref=e2]:',
+      '    - gridcell "Cash Deposit" [ref=e3]:',
+      '      - link "Cash Deposit" [ref=e4]:',
       '        - /url: "#t1"',
-      '    - gridcell "Edit" [ref=e3]:',
-      '      - button "Edit" [ref=e4]',
-      '    - gridcell "$1,000.00" [ref=e5]',
-      '- button "' .. cut .. '\u{2026}" [name=' .. #long .. ' chars] [ref=e6]',
-      '- button "cooperate" [ref=e7]',
+      '    - gridcell "Edit" [ref=e5]:',
+      '      - button "Edit" [ref=e6]',
+      '    - gridcell "$1,000.00" [ref=e7]',
+      '- button "' .. cut .. '\u{2026}" [name=' .. #long .. ' chars] [ref=e8]',
+      '- button "cooperate" [ref=e9]',
       '',
     }, "\n"), page:snapshot().text)
     -- page:accessible keeps the whole name.

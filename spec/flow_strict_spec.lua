@@ -69,7 +69,7 @@ describe("flows #flow", function()
     assert.equal(1, rc)
     -- Line 8 of the script is the p:click call.
     assert.matches("❌ No element matches the target\nStep: buy\nFlow: " .. path .. ":8\n", out, 1, true)
-    assert.matches("Snapshot excerpt:\n  - button \"Buy\" [ref=e1]\n  - button \"Buy\" [ref=e2]\n", out, 1, true)
+    assert.matches("Snapshot excerpt:\n  - button \"Buy\" [ref=e2]\n  - button \"Buy\" [ref=e4]\n", out, 1, true)
     assert.not_matches("browser_snapshot", out)
     assert.not_matches("vdxlua mcp", out)
     assert.not_matches("bug in vdxlua", out)

@@ -20,6 +20,16 @@ function helpers.open(routes, launch_opts)
   return srv, browser, browser:new_page()
 end
 
+--- helpers.open for pages on two sites: a.test and b.test both reach the
+--- fixture server, so an iframe from b.test in a page from a.test is
+--- cross-origin (and out of process).  Returns srv, browser, page and the
+--- base URL on a.test.
+function helpers.open_sites(routes)
+  local srv, browser, page = helpers.open(routes,
+    { args = { "--host-resolver-rules=MAP a.test 127.0.0.1, MAP b.test 127.0.0.1" } })
+  return srv, browser, page, "http://a.test:" .. srv.url:match(":(%d+)$")
+end
+
 --- A describe's tear-down: closes browser and srv, skipping either when
 --- its set-up did not get that far (nil).
 function helpers.shut(browser, srv)
@@ -127,10 +137,28 @@ function helpers.start_tool_session(t, role_opts)
   return t
 end
 
+--- The assertion steps of a session log, oldest first (its navigations
+--- and actions left out).
+function helpers.asserts(session)
+  local out = {}
+  for _, s in ipairs(session:list()) do
+    if s.kind == "assert" then out[#out + 1] = s end
+  end
+  return out
+end
+
 --- Ends what helpers.start_tool_session started in t (a describe's tear-down).
 function helpers.stop_tool_session(t)
   if t.roles then t.roles:close() end
   if t.srv then t.srv:close() end
+end
+
+--- Writes text to the file at path (replacing it); returns path.
+function helpers.write(path, text)
+  local f = assert(io.open(path, "wb"))
+  f:write(text)
+  f:close()
+  return path
 end
 
 --- path quoted for sh.

@@ -45,11 +45,11 @@ function client.decode_lines(text)
   return out
 end
 
-local function start_process(dir, args, stdin)
+local function start_process(dir, args, stdin, env)
   -- The exit status is written to rc.tmp and renamed, so a reader never
   -- sees the file created but still empty.
-  local cmd = ("( %s mcp --no-default-skills %s < %s > %s/out 2> %s/err; echo $? > %s/rc.tmp; mv %s/rc.tmp %s/rc ) >/dev/null 2>&1 &")
-    :format(helpers.vdxlua, args or "", stdin, dir, dir, dir, dir, dir)
+  local cmd = ("( %s%s mcp --no-default-skills %s < %s > %s/out 2> %s/err; echo $? > %s/rc.tmp; mv %s/rc.tmp %s/rc ) >/dev/null 2>&1 &")
+    :format(env and (env .. " ") or "", helpers.vdxlua, args or "", stdin, dir, dir, dir, dir, dir)
   os.execute(cmd)
 end
 
@@ -83,12 +83,14 @@ function client.batch(lines, args, timeout_ms)
   return client.decode_lines(out), out, err, tonumber(rc)
 end
 
---- Starts an interactive session (stdin is a FIFO).  The session has
--- :send(msg), :wait_for(id_or_pred, timeout_ms), :messages(), :close().
-function client.start(args)
+--- Starts an interactive session (stdin is a FIFO); env, when given, is
+-- a string of VAR=value assignments for the server's environment.  The
+-- session has :send(msg), :wait_for(id_or_pred, timeout_ms), :messages(),
+-- :close().
+function client.start(args, env)
   local dir = tmpdir()
   os.execute("mkfifo " .. q(dir .. "/in"))
-  start_process(dir, args, dir .. "/in")
+  start_process(dir, args, dir .. "/in", env)
   local w = assert(io.open(dir .. "/in", "wb"))
   local s = { dir = dir }
   function s:send(msg)

@@ -362,8 +362,9 @@ describe("vdxlua mcp", function()
         heads.structuredContent.matches[3])
       local cards = call("browser_verify_locator", { locator = 'getByTestId("product-card")' })
       assert.is_nil(cards.isError, client.text({ result = cards }))
-      -- The text is the one filter({ hasText }) matches (Playwright's element text).
-      assert.matches('\n1%. generic <div> text "iPhone 15 ProAdd to Cart" %(no ref%)\n', cards.content[1].text)
+      -- The text is the one filter({ hasText }) matches (Playwright's element text);
+      -- a card with a test id is a container the snapshot gave a ref.
+      assert.matches('\n1%. generic <div> text "iPhone 15 ProAdd to Cart" %[ref=e%d+%]\n', cards.content[1].text)
       local none = call("browser_verify_locator", { locator = 'getByText("Nowhere to be found")' })
       assert.equal('❌ Matches no element\nLocator: getByText("Nowhere to be found")', none.content[1].text)
       assert.same({}, none.structuredContent.matches)   -- written [] on the wire (json.array)

@@ -50,39 +50,45 @@ describe("selector coverage on widget pages", function()
 
   it("scopes TodoMVC rows by their list's test id and position", function()
     local cov, d = check("/explore/todomvc.html")
-    assert.same({ refs = 27, with_selector = 27, with_css = 27, with_locator = 0, ratio = 1, without = {} }, cov)
-    assert.equal("#todo-input", d.e1.selector)
-    assert.equal("[data-testid='todo-list'] li:nth-of-type(1) [data-testid='todo-item-toggle']", d.e3.selector)
-    assert.equal("[data-testid='todo-list'] li:nth-of-type(3) [data-testid='todo-item-button']", d.e8.selector)
-    assert.equal("a[href='#/active']", d.e24.selector)
-    assert.equal("button.clear-completed", d.e26.selector)
+    -- 27 refs to act on and 26 containers (the header, main, lists, rows
+    -- and test-id parts).
+    assert.same({ refs = 53, with_selector = 53, with_css = 53, with_locator = 0, ratio = 1, without = {} }, cov)
+    assert.equal("#todo-input", d.e2.selector)
+    assert.equal("[data-testid='todo-list'] [data-testid='todo-item']:nth-of-type(1)", d.e6.selector)
+    assert.equal("[data-testid='todo-list'] li:nth-of-type(1) [data-testid='todo-item-toggle']", d.e7.selector)
+    assert.equal("[data-testid='todo-list'] li:nth-of-type(3) [data-testid='todo-item-button']", d.e17.selector)
+    assert.equal("a[href='#/active']", d.e49.selector)
+    assert.equal("button.clear-completed", d.e51.selector)
   end)
 
   it("finds rows living in shadow roots by role, and never offers an id every row repeats", function()
     local cov, d = check("/explore/todomvc-wc.html")
-    assert.same({ refs = 26, with_selector = 26, with_css = 6, with_locator = 20, ratio = 1, without = {} }, cov)
+    -- The rows themselves are containers with refs, located by their text.
+    assert.same({ refs = 39, with_selector = 39, with_css = 9, with_locator = 30, ratio = 1, without = {} }, cov)
+    assert.equal("getByRole('listitem').filter({ hasText: 'Buy milk' })", d.e5.locator)
     -- Every row's shadow root has its own #toggle-todo: unique in each
     -- root, ten across them.
     assert.equal(10, page:locator_count('locator("#toggle-todo")').count)
-    assert.is_nil(d.e3.selector)
-    assert.is_true(d.e3.in_shadow)
-    assert.equal('getByRole("listitem").filter({ hasText: "Buy milk" }).getByRole("checkbox")', d.e3.locator)
-    assert.equal('getByRole("listitem").filter({ hasText: "Pay the rent" }).getByRole("button", { name: "×", exact: true })',
-      d.e8.locator)
+    assert.is_nil(d.e6.selector)
+    assert.is_true(d.e6.in_shadow)
+    assert.equal("getByRole('listitem').filter({ hasText: 'Buy milk' }).getByRole('checkbox')", d.e6.locator)
+    assert.equal("getByRole('listitem').filter({ hasText: 'Pay the rent' }).getByRole('button', { name: '×' })",
+      d.e13.locator)
     -- A flow's exported locator takes the verified role locator before a
     -- bare position.
     local flow_locator = require "vdx.flow_locator"
-    local loc, note = flow_locator.synthesize(page, "e5")
-    assert.equal('getByRole("listitem").filter({ hasText: "Walk the dog" }).getByRole("checkbox")', loc)
+    local loc, note = flow_locator.synthesize(page, "e9")
+    assert.equal("getByRole('listitem').filter({ hasText: 'Walk the dog' }).getByRole('checkbox')", loc)
     assert.is_nil(note)
     -- Ids that appear once across all the trees are kept.
     assert.equal("#new-todo", d.e2.selector)
-    assert.equal("#clear-completed", d.e26.selector)
+    assert.equal("#clear-completed", d.e39.selector)
   end)
 
   it("scopes data grid cells by their example's id, row and column", function()
     local cov, d = check("/explore/datagrid.html")
-    assert.same({ refs = 155, with_selector = 155, with_css = 155, with_locator = 0, ratio = 1, without = {} }, cov)
+    -- 155 refs to act on and 33 containers (main, grids, rows, ...).
+    assert.same({ refs = 188, with_selector = 188, with_css = 188, with_locator = 0, ratio = 1, without = {} }, cov)
     local text = page:snapshot { budget_tokens = 100000 }.text
     local cell = text:match('gridcell "Down Town Grocery" %[ref=(e%d+)%]')
     local link = text:match('link "Cash Deposit" %[ref=(e%d+)%]')

@@ -157,8 +157,8 @@ describe("vdx.tools #unit", function()
       "browser_press_key", "browser_wait_for", "browser_file_upload", "browser_handle_dialog",
       "browser_console_messages", "browser_network_requests", "browser_take_screenshot", "browser_evaluate",
       "browser_tabs", "browser_resize", "browser_close", "browser_click_at", "browser_read_html",
-      "resolve_container", "inspect_pattern", "extract_anchors", "browser_verify_locator", "select_role",
-      "list_roles", "get_current_role" } do
+      "resolve_container", "inspect_pattern", "extract_anchors", "browser_verify_locator", "browser_generate_locator",
+      "select_role", "list_roles", "get_current_role" } do
       assert.is_true(names[n], n)
     end
   end)

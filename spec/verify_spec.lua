@@ -28,7 +28,7 @@ describe("the verify tools", function()
   -- The one assertion recorded so far, checked to match exactly one element
   -- (or, for the items of a list, as many as it names).
   local function recorded()
-    local steps = t.ctx.session:list()
+    local steps = helpers.asserts(t.ctx.session)
     assert.equal(1, #steps)
     local s = steps[1]
     assert.equal("assert", s.kind)
@@ -57,7 +57,7 @@ describe("the verify tools", function()
     local res, text = call(name, args)
     assert.is_true(res.isError, text)
     assert.equal("❌ The page does not agree", text:match("^[^\n]*"))
-    assert.equal(0, #t.ctx.session:list())
+    assert.equal(0, #helpers.asserts(t.ctx.session))
     return text
   end
 
@@ -99,7 +99,7 @@ describe("the verify tools", function()
       local res, text = call("browser_verify_element_visible", { role = "button", accessibleName = "Buy" })
       assert.is_nil(res.isError, text)
       assert.equal("✅ Page agrees. Not recorded: the element is inside frame f1 (the export writes main-frame locators)", text)
-      assert.equal(0, #t.ctx.session:list())
+      assert.equal(0, #helpers.asserts(t.ctx.session))
     end)
 
     it("fails on a match that is hidden, saying so", function()
@@ -123,7 +123,7 @@ describe("the verify tools", function()
       assert.equal("✅ Page agrees. Not recorded: 2 visible elements match getByText('Save') and no locator singles one out",
         text)
       assert.is_false(res.structuredContent.recorded)
-      assert.equal(0, #t.ctx.session:list())
+      assert.equal(0, #helpers.asserts(t.ctx.session))
     end)
 
     it("prefers an exact text when the substring is ambiguous", function()
@@ -234,7 +234,7 @@ describe("the verify tools", function()
       local res, text = call("browser_verify_value", { ref = code, value = "42" })
       assert.is_nil(res.isError, text)
       if res.structuredContent.recorded then
-        assert.matches("contentFrame()", t.ctx.session:list()[1].locator, 1, true)
+        assert.matches("contentFrame()", helpers.asserts(t.ctx.session)[1].locator, 1, true)
       else
         assert.equal("✅ Page agrees. Not recorded: the element is inside frame f1 (the export writes main-frame locators)", text)
       end
@@ -278,7 +278,7 @@ describe("the assertions the verify tools record and the change report proposes"
       assert.is_nil(res.isError, text)
     end
     local lines = {}
-    for _, s in ipairs(t.ctx.session:list()) do lines[#lines + 1] = assertions.code(s) end
+    for _, s in ipairs(helpers.asserts(t.ctx.session)) do lines[#lines + 1] = assertions.code(s) end
     assert.equal(11, #lines)
     -- Each action as Playwright writes it, then the candidates its answer proposed.
     local acts = {

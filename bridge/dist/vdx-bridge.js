@@ -80,6 +80,7 @@
   var SVG_NS = "http://www.w3.org/2000/svg";
 
   // src/dom.js
+  var TEST_ID_ATTRIBUTES = ["data-testid", "data-test-id", "data-test", "data-cy", "data-qa"];
   function elementTag(el) {
     const t = el.localName;
     return typeof t === "string" ? t : localName(el);
@@ -1480,6 +1481,24 @@
     ctx.hidden.set(el, hidden);
     return hidden;
   }
+  function subtreeHiddenReason(ctx, el) {
+    for (let n = el, child2 = null; n; child2 = n, n = flatParent(n)) {
+      if (!isElement(n)) continue;
+      const on = n === el ? "" : " on its ancestor " + describeElement(n);
+      if (isNeverRendered(n)) return "never rendered (" + describeElement(n) + ")";
+      if (ariaToken(n, "aria-hidden") === "true") return 'aria-hidden="true"' + on;
+      if (hasAttribute(n, "inert")) return "inert" + on;
+      if (isDisplayNone(ctx, n)) {
+        return (hasAttribute(n, "hidden") ? "the hidden attribute (display:none)" : "display:none") + on;
+      }
+      if (child2 && tagOf(n) === "details" && isClosedDetailsContent(n, child2)) return "inside a closed <details>";
+    }
+    return null;
+  }
+  function describeElement(el) {
+    const id = attr(el, "id");
+    return "<" + tagOf(el) + (id ? "#" + id : "") + ">";
+  }
   function hiddenInputFor(root, type, label) {
     const id = attr(label, "for");
     if (!id) return null;
@@ -2331,6 +2350,7 @@
     }
     if (text !== null) kept = keepText(out, kept, text);
     out.length = kept;
+    if (node.container === "role" && (!hasNode(node) || loneWidget(node))) node.wantsRef = false;
     if (CHILDREN_PRESENTATIONAL.has(node.role) && !hasRef(node)) node.children = [];
     dropRepeatedName(node);
     if (out.length === 1 && typeof out[0] === "string" && node.name && NAME_FROM_CONTENT.has(node.role) && out[0] === node.name) {
@@ -2362,7 +2382,17 @@
   }
   function hasRef(node) {
     for (const c of node.children) {
-      if (typeof c !== "string" && (c.wantsRef || hasRef(c))) return true;
+      if (typeof c !== "string" && (c.wantsRef && !c.container || hasRef(c))) return true;
+    }
+    return false;
+  }
+  function loneWidget(node) {
+    const c = node.children;
+    return c.length === 1 && typeof c[0] !== "string" && c[0].wantsRef && !c[0].container;
+  }
+  function hasNode(node) {
+    for (const c of node.children) {
+      if (typeof c !== "string") return true;
     }
     return false;
   }
@@ -2400,6 +2430,36 @@
     "rowgroup"
   ]);
   var TABLE_PARTS = /* @__PURE__ */ new Set(["row", "cell", "gridcell", "columnheader", "rowheader"]);
+  var CONTAINER_ROLES = /* @__PURE__ */ new Set([
+    "main",
+    "navigation",
+    "banner",
+    "contentinfo",
+    "complementary",
+    "region",
+    "search",
+    "form",
+    "list",
+    "listitem",
+    "table",
+    "grid",
+    "treegrid",
+    "row",
+    "cell",
+    "gridcell",
+    "columnheader",
+    "rowheader",
+    "dialog",
+    "alertdialog",
+    "tablist",
+    "tabpanel",
+    "group",
+    "radiogroup",
+    "menu",
+    "menubar",
+    "toolbar",
+    "tree"
+  ]);
   var LEAF_TAGS = /* @__PURE__ */ new Set(["img", "br", "wbr"]);
   var SHADOW_HOSTS = /* @__PURE__ */ new Set([
     "article",
@@ -2484,7 +2544,14 @@
     };
     walk.onlyText = walk.textContent && noComment(document);
     let rootEl = documentElement(document);
-    if (opts.root != null) rootEl = env.resolve(opts.root);
+    if (opts.root != null) {
+      rootEl = env.resolve(opts.root);
+      const why = subtreeHiddenReason(ctx, rootEl);
+      if (why !== null) throw hiddenRoot(opts.root, rootEl, why);
+      if (ctx.hasBox(rootEl) === false && ctx.display(rootEl) !== "contents" && !boxBelow(ctx, rootEl)) {
+        throw hiddenRoot(opts.root, rootEl, "zero size, and nothing in it has a box");
+      }
+    }
     collectOwned(walk, owners, opts.root != null ? rootEl : null);
     ctx.enterTree(document);
     const docScan = ctx.tree(document);
@@ -2499,6 +2566,9 @@
       visitElement(walk, rootEl, elementTag(rootEl), top, opts.root == null && ctx.geometry ? W_GEOMETRY : 0, true);
     }
     finish(ctx, top);
+    if (opts.root != null && top.children.length === 0 && isHiddenForAria(ctx, rootEl)) {
+      throw hiddenRoot(opts.root, rootEl, "visibility:hidden, and nothing in it is shown");
+    }
     const depth = opts.depth == null ? Infinity : Math.max(0, opts.depth | 0);
     const out = render(top, env, depth);
     const elements = opts.root != null ? walk.count : collectionLength(docGetElementsByTagName(document, "*"));
@@ -2529,6 +2599,21 @@
     for (let i = 0; i < out.lines.length; i++) chars += out.lines[i].length + 1;
     r.more_chars = chars - r.text.length - 1 + Math.round(chars * scale);
     return r;
+  }
+  var BOX_PROBES = 2e3;
+  function boxBelow(ctx, el) {
+    const all = querySelectorAll(el, "*");
+    for (let i = 0; i < all.length && i < BOX_PROBES; i++) {
+      if (ctx.hasBox(all[i]) === true) return true;
+    }
+    return all.length > BOX_PROBES;
+  }
+  function hiddenRoot(ref, el, why) {
+    return bridgeError(
+      "ElementNotVisible",
+      "snapshot root " + ref + " is hidden: " + why,
+      { ref: String(ref), tag: elementTag(el), reason: why }
+    );
   }
   function safeCut(out, budget) {
     const lines = out.lines;
@@ -2615,8 +2700,11 @@
     if (refWorthy && boxed && (inherited & W_FLOW) !== 0 && !ctx.geomCandidates.has(el) && boxByGeometry(el, tag)) {
       ctx.knowBox(el);
     }
-    const wantsRef = refWorthy && isActionable(ctx, el, flags);
+    const acts = refWorthy && isActionable(ctx, el, flags);
+    const container2 = !acts && visible ? containerKind(tag, role, names) : null;
+    const wantsRef = acts || container2 !== null;
     const node = visible && (wantsRef || !FLATTENED.has(role)) ? createNode(walk, el, tag, html, role, wantsRef, disabled, plain) : null;
+    if (container2 !== null) node.container = container2;
     const display = (named2 || node === null) && boxed && (inherited & W_FLOW) !== 0 && html && UA_DISPLAY.has(tag) && !ctx.geomCandidates.has(el) ? UA_DISPLAY.get(tag) : void 0;
     if (named2 && display !== void 0) ctx.knowDisplay(el, display);
     if (node !== null && walk.budget !== null) {
@@ -2749,6 +2837,7 @@
       url: null,
       placeholder: null,
       wantsRef,
+      container: null,
       children: []
     };
   }
@@ -2790,6 +2879,14 @@
       walk.ownedDone.add(owned);
       visitElement(walk, owned, elementTag(owned), target, inherited & ~(W_GEOMETRY | W_FLOW), true);
     }
+  }
+  function containerKind(tag, role, names) {
+    if (CONTAINER_ROLES.has(role)) return role === "group" && tag === "details" ? null : "role";
+    if (names === null) return null;
+    for (let i = 0; i < TEST_ID_ATTRIBUTES.length; i++) {
+      if (names.includes(TEST_ID_ATTRIBUTES[i])) return "testid";
+    }
+    return null;
   }
   function isRefWorthy(el, tag, role, outermostPointer, plain, editable, html) {
     if (INTERACTIVE_ROLES.has(role) || outermostPointer) return true;
@@ -3394,9 +3491,26 @@
     "data-test",
     "data-test-id",
     "data-cy",
-    "data-qa"
+    "data-qa",
+    "aria-sort",
+    "aria-selected",
+    "aria-expanded",
+    "aria-pressed",
+    "aria-current",
+    "aria-checked",
+    "aria-controls"
   ];
-  var TEST_ID_ATTRIBUTES = ["data-testid", "data-test-id", "data-test", "data-cy", "data-qa"];
+  var OWN_ATTRIBUTES_MAX = 20;
+  function isStableId(id) {
+    if (!id || id.length > 64 || /\s/.test(id)) return false;
+    if (/[:«»]/.test(id)) return false;
+    if (/\d{4,}/.test(id)) return false;
+    if (/[0-9a-f]{8}-[0-9a-f]{4}-/i.test(id)) return false;
+    if (/(?:^|[-_])(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{6,}(?:$|[-_])/i.test(id)) return false;
+    if (/^(?:ember|mui|radix|headlessui|downshift|react-aria|react-select|rc|yui|ext-gen|gwt|j_id|jsx|css|sc|uid|id)[-_]?\d/i.test(id)) return false;
+    const digits = id.replace(/\D/g, "").length;
+    return !(id.length > 6 && digits * 3 > id.length);
+  }
   function truncate(s, max) {
     if (s.length <= max) return s;
     return s.slice(0, max) + "\u2026[+" + (s.length - max) + " chars]";
@@ -3408,6 +3522,13 @@
       if (v !== null) out[SHOWN_ATTRIBUTES[i]] = truncate(normalize(v), max);
     }
     return out;
+  }
+  function ownAttributes(el, max) {
+    const out = {};
+    const names = getAttributeNames(el);
+    const n = Math.min(names.length, OWN_ATTRIBUTES_MAX);
+    for (let i = 0; i < n; i++) out[names[i]] = truncate(normalize(attr(el, names[i]) || ""), max);
+    return names.length > n ? { attributes: out, more: names.length - n } : { attributes: out };
   }
   function parentOrHost(el) {
     const p = parentNode(el);
@@ -3574,6 +3695,9 @@
       name: truncate(accessibleName(ctx, el, role, false), maxText),
       text: truncate(texts.get(el).normalized, maxText)
     };
+    const own2 = ownAttributes(el, ATTRIBUTE_MAX);
+    target.attributes = own2.attributes;
+    if (own2.more) target.attributes_not_shown = own2.more;
     const chain = ancestorsOf(el);
     const counted = countRefs(ctx, env.refs, chain, maxRefs);
     const ancestors = chain.map((a, i) => {
@@ -3640,10 +3764,10 @@
       outline: intOption(opts, "max_outline", 6, 0, "inspectPattern")
     };
     const el = env.resolve(ref);
-    const container = elementAtLevel(el, level, "inspectPattern");
-    const parent = parentNode(container);
-    const siblings = childrenOfNode(parentOrHost(container).crossed ? shadowHost(parent) : parent);
-    const at = siblings.indexOf(container);
+    const container2 = elementAtLevel(el, level, "inspectPattern");
+    const parent = parentNode(container2);
+    const siblings = childrenOfNode(parentOrHost(container2).crossed ? shadowHost(parent) : parent);
+    const at = siblings.indexOf(container2);
     const total = siblings.length;
     const start = Math.max(0, Math.min(at - (lim.siblings >> 1), total - lim.siblings));
     const end = Math.min(total, start + lim.siblings);
@@ -3662,7 +3786,7 @@
       });
     }
     return {
-      container_at: { level, tag: localName(container), attributes: shownAttributes(container, ATTRIBUTE_MAX) },
+      container_at: { level, tag: localName(container2), attributes: shownAttributes(container2, ATTRIBUTE_MAX) },
       target_sibling_index: at,
       siblings_total: total,
       shown: list.length,
@@ -4090,6 +4214,18 @@
     if (p.peek() !== "") p.fail("unexpected " + p.found() + " after the locator");
     return chain;
   }
+  var ESCAPES = {
+    "\\": "\\\\",
+    "'": "\\'",
+    "\n": "\\n",
+    "\r": "\\r",
+    "	": "\\t",
+    "\u2028": "\\u2028",
+    "\u2029": "\\u2029"
+  };
+  function jsString(s) {
+    return "'" + String(s).replace(/[\\'\n\r\t\u2028\u2029]/g, (c) => ESCAPES[c]) + "'";
+  }
 
   // src/locator.js
   function locatorCount(env, expr, options2) {
@@ -4124,14 +4260,14 @@
       ref: ref === void 0 ? null : ref
     };
   }
-  function evaluateChain(ev, chain) {
-    return ev.chain(chain, document);
-  }
   var Evaluator = class {
     constructor() {
       this.ctx = new Ctx();
       this.texts = new TextCache();
       this.all = /* @__PURE__ */ new Map();
+      this.roles = /* @__PURE__ */ new Map();
+      this.roleOf = /* @__PURE__ */ new Map();
+      this.names = /* @__PURE__ */ new Map();
     }
     // The elements a chain matches, run from base (the document, or the
     // element a `has` locator is tested against).
@@ -4235,14 +4371,43 @@
       const exact = opts.has("exact") && opts.get("exact").value;
       const nameMatch = nameOpt ? textMatcherOn(nameOpt, exact) : null;
       const out = [];
-      for (const e of this.elements(scope)) {
-        if (getRole(e) !== want) continue;
+      for (const e of this.withRole(scope, want)) {
         if (!includeHidden && isHiddenForAria(this.ctx, e)) continue;
         if (!statesMatch(e, want, opts)) continue;
-        if (nameMatch && !nameMatch(accessibleName(this.ctx, e, want, false))) continue;
+        if (nameMatch && !nameMatch(this.nameOf(e, want))) continue;
         out.push(e);
       }
       return out;
+    }
+    // The elements under scope whose role is role, in order.  The roles of
+    // a scope's elements are found once, and each element's role once (a
+    // locator search asks for many roles in many scopes).
+    withRole(scope, role) {
+      let lists = this.roles.get(scope);
+      if (lists === void 0) {
+        lists = /* @__PURE__ */ new Map();
+        for (const e of this.elements(scope)) {
+          let r = this.roleOf.get(e);
+          if (r === void 0) {
+            r = getRole(e);
+            this.roleOf.set(e, r);
+          }
+          const l = lists.get(r);
+          if (l === void 0) lists.set(r, [e]);
+          else l.push(e);
+        }
+        this.roles.set(scope, lists);
+      }
+      return lists.get(role) || [];
+    }
+    // The accessible name of e with its role (cached).
+    nameOf(e, role) {
+      let n = this.names.get(e);
+      if (n === void 0) {
+        n = accessibleName(this.ctx, e, role, false);
+        this.names.set(e, n);
+      }
+      return n;
     }
     // Playwright's text engine: elements whose text matches while none of
     // their children's does (the innermost), the scope element included.
@@ -4452,60 +4617,355 @@
 
   // src/rolepath.js
   var ROW_ROLES = /* @__PURE__ */ new Set(["listitem", "row", "treeitem", "article"]);
-  var UNLOCATABLE = /* @__PURE__ */ new Set(["generic", "none", "presentation", "iframe"]);
+  var NAMED_ROLES = /* @__PURE__ */ new Set([
+    "dialog",
+    "alertdialog",
+    "region",
+    "tabpanel",
+    "form",
+    "group",
+    "navigation",
+    "complementary",
+    "search",
+    "main",
+    "banner",
+    "contentinfo",
+    "radiogroup",
+    "toolbar",
+    "menu",
+    "menubar",
+    "tablist",
+    "listbox",
+    "grid",
+    "treegrid",
+    "table",
+    "tree",
+    "list"
+  ]);
+  var ALONE_ROLES = /* @__PURE__ */ new Set(["dialog", "alertdialog", "main", "banner", "contentinfo"]);
+  var MAX_ANCESTORS = 15;
   var MAX_TEXT = 80;
-  var RoleLocators = class {
-    constructor() {
-      this.ev = null;
+  var MAX_TEXTS = 5;
+  var MAX_NODES = 400;
+  var MAX_NAME = 200;
+  function roleExpr(role, name, exact) {
+    if (!name) return "getByRole(" + jsString(role) + ")";
+    return "getByRole(" + jsString(role) + ", { name: " + jsString(name) + (exact ? ", exact: true" : "") + " })";
+  }
+  function filtered(expr, text) {
+    return expr + ".filter({ hasText: " + jsString(text) + " })";
+  }
+  function containersOf(ev, el) {
+    const out = [];
+    let n = 0;
+    for (let a = parentOrHost(el).parent; a !== null && !isTopElement(a) && n < MAX_ANCESTORS; a = parentOrHost(a).parent, n++) {
+      const c = container(ev, a, el);
+      if (c !== null) out.push(c);
     }
-    // A locator expression that matches el and nothing else, or null.
-    find(el) {
-      const role = getRole(el);
-      if (UNLOCATABLE.has(role)) return null;
-      if (this.ev === null) this.ev = new Evaluator();
-      const name = accessibleName(this.ev.ctx, el, role, false);
-      const own2 = "getByRole(" + JSON.stringify(role) + (name ? ", { name: " + JSON.stringify(name) + ", exact: true })" : ")");
-      const candidates = name ? [own2] : [];
-      const row = rowOf(el);
-      if (row !== null) {
-        const texts = [firstText(row.el), this.ev.texts.get(row.el).normalized];
-        for (let text of texts) {
-          text = text.slice(0, MAX_TEXT).trim();
-          if (!text || candidates.some((c) => c.includes(JSON.stringify(text)))) continue;
-          candidates.push("getByRole(" + JSON.stringify(row.role) + ").filter({ hasText: " + JSON.stringify(text) + " })." + own2);
-        }
-      }
-      for (const c of candidates) {
-        const found = evaluateChain(this.ev, parseLocator(c));
-        if (found.length === 1 && found[0] === el) return c;
-      }
-      return null;
+    return out;
+  }
+  function container(ev, a, target) {
+    const tid = getAttribute(a, "data-testid");
+    const testId = tid && isStableId(tid) ? tid : null;
+    const role = getRole(a);
+    const row = ROW_ROLES.has(role);
+    const named2 = NAMED_ROLES.has(role);
+    if (testId === null && !row && !named2) return null;
+    return { el: a, exprs: () => containerExprs(ev, a, target, testId, role, row, named2) };
+  }
+  function* containerExprs(ev, a, target, testId, role, row, named2) {
+    let texts = null;
+    const textsOf = () => {
+      if (texts === null) texts = filterTexts(ev, a, target);
+      return texts;
+    };
+    if (testId !== null) {
+      const c = "getByTestId(" + jsString(testId) + ")";
+      yield c;
+      for (const t of textsOf()) yield filtered(c, t);
     }
-  };
-  function firstText(node) {
+    if (named2) {
+      const name = accessibleName(ev.ctx, a, role, false);
+      if (name && name.length <= MAX_NAME) {
+        yield roleExpr(role, name, false);
+        yield roleExpr(role, name, true);
+      } else if (!name && ALONE_ROLES.has(role)) {
+        yield roleExpr(role);
+      }
+    }
+    if (row) {
+      for (const t of textsOf()) yield filtered(roleExpr(role), t);
+    }
+  }
+  function filterTexts(ev, a, target) {
+    const out = [];
+    const add = (t) => {
+      if (out.length < MAX_TEXTS && t.length >= 2 && t.length <= MAX_TEXT && !out.includes(t)) out.push(t);
+    };
+    const heading = firstHeading(ev, a, target);
+    if (heading) add(heading);
+    const runs = [];
+    visibleRuns(ev, a, target, runs, { left: MAX_NODES });
+    if (runs.length > 0) add(runs[0]);
+    for (const t of runs.slice(1).sort((x, y) => x.length - y.length)) add(t);
+    return out;
+  }
+  function* composedChildren(node) {
     const shadow = nodeType(node) === ELEMENT_NODE ? shadowRoot(node) : null;
-    for (let c = firstChild(shadow || node); c !== null; c = nextSibling(c)) {
+    if (shadow) for (let c = firstChild(shadow); c !== null; c = nextSibling(c)) yield c;
+    for (let c = firstChild(node); c !== null; c = nextSibling(c)) yield c;
+  }
+  function firstHeading(ev, a, target) {
+    const walk = (node, budget) => {
+      for (const c of composedChildren(node)) {
+        if (budget.left-- <= 0) return "";
+        if (nodeType(c) !== ELEMENT_NODE || c === target || skipsText(c)) continue;
+        if (getRole(c) === "heading" && !isHiddenFromAllUsers(ev.ctx, c)) {
+          const name = accessibleName(ev.ctx, c, "heading", false);
+          if (name) return name;
+        }
+        const t = walk(c, budget);
+        if (t) return t;
+      }
+      return "";
+    };
+    return walk(a, { left: MAX_NODES });
+  }
+  function visibleRuns(ev, node, target, out, budget) {
+    for (const c of composedChildren(node)) {
+      if (out.length >= MAX_TEXTS * 2 || budget.left-- <= 0) return;
       const type = nodeType(c);
       if (type === TEXT_NODE) {
-        const t = normalize(textContent(c) || "");
-        if (t) return t;
-      } else if (type === ELEMENT_NODE && !skipsText(c)) {
-        const t = firstText(c);
-        if (t) return t;
+        const t = normalize(nodeData(c));
+        if (t && !isHiddenFromAllUsers(ev.ctx, node)) out.push(t);
+      } else if (type === ELEMENT_NODE && c !== target && !skipsText(c) && !isHiddenFromAllUsers(ev.ctx, c)) {
+        visibleRuns(ev, c, target, out, budget);
       }
     }
-    return "";
   }
-  function rowOf(el) {
-    for (let a = parentOrHost(el).parent; a !== null; a = parentOrHost(a).parent) {
-      const role = getRole(a);
-      if (ROW_ROLES.has(role)) return { el: a, role };
+
+  // src/locgen.js
+  var UNLOCATABLE = /* @__PURE__ */ new Set(["generic", "none", "presentation", "iframe"]);
+  var FIELD_ROLES = /* @__PURE__ */ new Set([
+    "textbox",
+    "searchbox",
+    "combobox",
+    "checkbox",
+    "radio",
+    "switch",
+    "slider",
+    "spinbutton",
+    "listbox"
+  ]);
+  var FIELD_TAGS = /* @__PURE__ */ new Set(["input", "select", "textarea"]);
+  var ALT_TAGS = /* @__PURE__ */ new Set(["img", "area", "input"]);
+  var MAX_TEXT2 = 120;
+  var LEAD = 60;
+  var SIMPLE_VALUE = /^[^"'\\\n\r]{1,120}$/;
+  var LocatorGen = class {
+    constructor() {
+      this.ev = null;
+      this.counts = /* @__PURE__ */ new Map();
+    }
+    engine() {
+      if (this.ev === null) this.ev = new Evaluator();
+      return this.ev;
+    }
+    // The elements expr matches in the document (cached per expression).
+    matches(expr) {
+      let m = this.counts.get(expr);
+      if (m === void 0) {
+        m = this.engine().chain(parseLocator(expr), document);
+        this.counts.set(expr, m);
+      }
+      return m;
+    }
+    // The first verified locator of el that is not positional, or null.
+    best(el) {
+      for (const c of this.verified(el, [])) return c.locator;
+      return null;
+    }
+    // { locator, positional, note, alternatives }: see the module comment.
+    generate(el, alternatives) {
+      const near = [];
+      const found = [];
+      for (const c of this.verified(el, near)) {
+        found.push(c);
+        if (found.length > alternatives) break;
+      }
+      if (found.length > 0) {
+        return { locator: found[0].locator, positional: false, note: null, alternatives: found.slice(1) };
+      }
+      return this.positional(el, near);
+    }
+    // The candidate that matched el among the fewest others, with .nth().
+    positional(el, near) {
+      let base = null;
+      for (const c of near) {
+        if (base === null || c.count < base.count) base = c;
+      }
+      if (base === null) {
+        const expr = "locator(" + jsString(localName(el)) + ")";
+        const m = this.matches(expr);
+        base = { locator: expr, count: m.length, index: m.indexOf(el) };
+      }
+      if (base.index < 0) {
+        return { locator: null, positional: true, note: "no locator reaches this element", alternatives: [] };
+      }
+      return {
+        locator: base.locator + ".nth(" + base.index + ")",
+        positional: true,
+        note: "positional: " + base.count + " elements match " + base.locator + " and no test id, role and name, label, text or container tells this one apart",
+        alternatives: []
+      };
+    }
+    // Yields { locator, kind, count: 1 } for each verified candidate of el,
+    // best first.  Candidates that match el among others go to near, as
+    // { locator, count, index }, for a positional locator.
+    *verified(el, near) {
+      const seen = /* @__PURE__ */ new Set();
+      const inner = [];
+      const late = [];
+      for (const c of ownCandidates(this.engine(), el)) {
+        for (const expr of c.exprs) {
+          const m = this.matches(expr);
+          const index = m.indexOf(el);
+          if (index < 0) break;
+          if (m.length === 1) {
+            if (!seen.has(expr)) {
+              seen.add(expr);
+              const hit = { locator: expr, kind: c.kind, count: 1 };
+              if (c.late) late.push(hit);
+              else yield hit;
+            }
+            break;
+          }
+          near.push({ locator: expr, count: m.length, index });
+          inner.push(expr);
+        }
+      }
+      yield* this.self(el, seen);
+      yield* this.scoped(el, inner, seen);
+      yield* late;
+      const id = getAttribute(el, "id");
+      if (id && isStableId(id) && /^[A-Za-z][\w-]*$/.test(id)) {
+        const expr = "locator(" + jsString("#" + id) + ")";
+        const m = this.matches(expr);
+        if (m.length === 1 && m[0] === el) yield { locator: expr, kind: "css", count: 1 };
+      }
+    }
+    // el as a container of its own (a card, a row): its test id or row
+    // role filtered by its own texts.
+    *self(el, seen) {
+      const c = container(this.engine(), el, null);
+      if (c === null) return;
+      for (const expr of c.exprs()) {
+        const m = this.matches(expr);
+        if (m.length !== 1 || m[0] !== el) continue;
+        if (seen.has(expr)) return;
+        seen.add(expr);
+        yield { locator: expr, kind: "container", count: 1 };
+      }
+    }
+    // The inner candidates under the containers of el, nearest first, each
+    // container's locator with the best inner one that serves under it.  A
+    // container whose plain locator serves is not also offered filtered.
+    *scoped(el, inner, seen) {
+      if (inner.length === 0) return;
+      const ev = this.engine();
+      const parsed = inner.map((e) => ({ expr: e, chain: parseLocator(e) }));
+      let left = Infinity;
+      for (const c of containersOf(ev, el)) {
+        if (left-- <= 0) return;
+        const within = parsed.filter((p) => {
+          const m = ev.chain(p.chain, c.el);
+          return m.length === 1 && m[0] === el;
+        });
+        if (within.length === 0) continue;
+        let first = true;
+        for (const outer of c.exprs()) {
+          const p = within.find((q) => {
+            const m = this.matches(outer + "." + q.expr);
+            return m.length === 1 && m[0] === el;
+          });
+          if (p !== void 0 && !seen.has(outer + "." + p.expr)) {
+            seen.add(outer + "." + p.expr);
+            if (left > 2) left = 2;
+            yield { locator: outer + "." + p.expr, kind: "container", count: 1 };
+            if (first) break;
+          }
+          first = false;
+        }
+      }
+    }
+  };
+  function ownCandidates(ev, el) {
+    const out = [];
+    const tag = localName(el);
+    const role = getRole(el);
+    const locatable = role && !UNLOCATABLE.has(role);
+    const tid = getAttribute(el, "data-testid");
+    if (tid && isStableId(tid)) out.push({ kind: "test-id", exprs: ["getByTestId(" + jsString(tid) + ")"] });
+    for (const a of TEST_ID_ATTRIBUTES) {
+      const v = getAttribute(el, a);
+      if (a !== "data-testid" && v && isStableId(v) && SIMPLE_VALUE.test(v)) {
+        out.push({ kind: "test-id", exprs: ["locator(" + jsString("[" + a + '="' + v + '"]') + ")"] });
+      }
+    }
+    const name = locatable ? accessibleName(ev.ctx, el, role, false) : "";
+    if (name && name.length <= MAX_NAME) {
+      out.push({ kind: "role", exprs: [roleExpr(role, name, false), roleExpr(role, name, true)] });
+    }
+    if (FIELD_TAGS.has(tag) || FIELD_ROLES.has(role)) {
+      const labels = ev.labels(el).map((l) => l.normalized);
+      for (const t of name && labels.length > 0 ? [name] : labels) {
+        if (t && t.length <= MAX_NAME) out.push({ kind: "label", exprs: textual("getByLabel", t) });
+      }
+    }
+    attributeCandidate(out, el, "placeholder", "getByPlaceholder", "placeholder");
+    if (ALT_TAGS.has(tag)) attributeCandidate(out, el, "alt", "getByAltText", "alt-text");
+    attributeCandidate(out, el, "title", "getByTitle", "title");
+    if (!FIELD_TAGS.has(tag) && container(ev, el, null) === null) {
+      const text = ev.texts.get(el).normalized;
+      if (text && text.length <= MAX_TEXT2) {
+        out.push({ kind: "text", exprs: textual("getByText", text), late: !!name && text !== name });
+      } else if (text) {
+        out.push({ kind: "text", exprs: ["getByText(" + jsString(leadingWords(text)) + ")"], late: !!name });
+      }
+    }
+    if (locatable) out.push({ kind: "role", exprs: [roleExpr(role)] });
+    return out;
+  }
+  function leadingWords(text) {
+    const cut = text.slice(0, LEAD + 1);
+    const space = cut.lastIndexOf(" ");
+    return (space > LEAD / 2 ? cut.slice(0, space) : cut.slice(0, LEAD)).trim();
+  }
+  function textual(method3, text) {
+    return [method3 + "(" + jsString(text) + ")", method3 + "(" + jsString(text) + ", { exact: true })"];
+  }
+  function attributeCandidate(out, el, attribute, method3, kind) {
+    const v = getAttribute(el, attribute);
+    const t = v === null ? "" : normalize(v);
+    if (t && t.length <= MAX_NAME) out.push({ kind, exprs: textual(method3, t) });
+  }
+  function locatorFor(env, ref, options2) {
+    const opts = options2 || {};
+    checkKeys(opts, ["alternatives"], "locatorFor");
+    const n = intOption(opts, "alternatives", 4, 0, "locatorFor");
+    return new LocatorGen().generate(env.resolve(ref), n);
+  }
+  function frameOwnerLocator(env, key) {
+    const gen = new LocatorGen();
+    for (const el of gen.engine().elements(document)) {
+      const tag = localName(el);
+      if ((tag === "iframe" || tag === "frame") && env.frameKeys.get(el) === key) return gen.generate(el, 0);
     }
     return null;
   }
 
   // src/selector.js
-  var FIELD_TAGS = /* @__PURE__ */ new Set([
+  var FIELD_TAGS2 = /* @__PURE__ */ new Set([
     "input",
     "select",
     "textarea",
@@ -4529,18 +4989,8 @@
     "menu"
   ];
   var MAX_VALUE = 120;
-  var MAX_ANCESTORS = 12;
+  var MAX_ANCESTORS2 = 12;
   var MAX_CONTAINERS = 3;
-  function isStableId(id) {
-    if (!id || id.length > 64 || /\s/.test(id)) return false;
-    if (/[:«»]/.test(id)) return false;
-    if (/\d{4,}/.test(id)) return false;
-    if (/[0-9a-f]{8}-[0-9a-f]{4}-/i.test(id)) return false;
-    if (/(?:^|[-_])(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{6,}(?:$|[-_])/i.test(id)) return false;
-    if (/^(?:ember|mui|radix|headlessui|downshift|react-aria|react-select|rc|yui|ext-gen|gwt|j_id|jsx|css|sc|uid|id)[-_]?\d/i.test(id)) return false;
-    const digits = id.replace(/\D/g, "").length;
-    return !(id.length > 6 && digits * 3 > id.length);
-  }
   function cssString(v) {
     return "'" + v.replace(/\\/g, "\\\\").replace(/'/g, "\\'").replace(/\n/g, "\\a ") + "'";
   }
@@ -4554,7 +5004,7 @@
   var Finder = class {
     constructor() {
       this.trees = null;
-      this.roles = new RoleLocators();
+      this.locators = new LocatorGen();
     }
     // The document and every open shadow root in it, nested ones included.
     allTrees() {
@@ -4612,7 +5062,7 @@
     const href = getAttribute(el, "href");
     if (tag === "a" && href !== null && href.length <= 2 * MAX_VALUE) parts.push("a[href=" + cssString(href) + "]");
     const name = getAttribute(el, "name");
-    if (name && FIELD_TAGS.has(tag) && name.length <= MAX_VALUE) {
+    if (name && FIELD_TAGS2.has(tag) && name.length <= MAX_VALUE) {
       const byName = tag + "[name=" + cssString(name) + "]";
       parts.push(byName);
       const value = getAttribute(el, "value");
@@ -4647,7 +5097,7 @@
       strong.push(cssEscape(tag) + "[aria-label=" + cssString(label) + "]");
     }
     const name = getAttribute(el, "name");
-    if (name && FIELD_TAGS.has(tag) && name.length <= MAX_VALUE) strong.push(tag + "[name=" + cssString(name) + "]");
+    if (name && FIELD_TAGS2.has(tag) && name.length <= MAX_VALUE) strong.push(tag + "[name=" + cssString(name) + "]");
     const root = getRootNode(el);
     for (const c of stableClasses(el)) {
       const sel = cssEscape(tag) + "." + cssEscape(c);
@@ -4668,7 +5118,7 @@
     if (css !== null) {
       out.selector = css;
     } else {
-      const loc = finder.roles.find(el);
+      const loc = finder.locators.best(el);
       if (loc !== null) {
         out.locator = loc;
       } else {
@@ -4692,7 +5142,7 @@
     const strong = [];
     const weak = [];
     let n = 0;
-    for (let a = parentNode(el); a !== null && nodeType(a) === ELEMENT_NODE && n < MAX_ANCESTORS; a = parentNode(a), n++) {
+    for (let a = parentNode(el); a !== null && nodeType(a) === ELEMENT_NODE && n < MAX_ANCESTORS2; a = parentNode(a), n++) {
       const t = localName(a);
       if (t === "body" || t === "html") break;
       const c = containerParts(a);
@@ -4741,7 +5191,7 @@
     for (const stop of stops) {
       const steps = [];
       let n = 0;
-      for (let a = parentNode(el); a !== null && a !== stop && nodeType(a) === ELEMENT_NODE && n < MAX_ANCESTORS; a = parentNode(a), n++) {
+      for (let a = parentNode(el); a !== null && a !== stop && nodeType(a) === ELEMENT_NODE && n < MAX_ANCESTORS2; a = parentNode(a), n++) {
         const t = localName(a);
         if (t === "body" || t === "html") break;
         steps.unshift({ tag: cssEscape(t), nth: nthOfType(a) });
@@ -5201,6 +5651,79 @@
     return s.replace(/&/g, "&amp;").replace(/"/g, "&quot;");
   }
 
+  // src/target.js
+  var SHOWN_MATCHES = 5;
+  function targetRef(env, opts) {
+    checkKeys(opts || {}, ["locator", "text"], "targetRef");
+    const { locator, text } = opts || {};
+    if (locator == null === (text == null)) throw badArgument("targetRef: give one of locator or text");
+    const ev = new Evaluator();
+    let found;
+    let what;
+    if (locator != null) {
+      if (typeof locator !== "string") throw badArgument("targetRef: locator must be a string");
+      found = ev.chain(parseLocator(locator), document);
+      what = "locator " + locator;
+    } else {
+      if (typeof text !== "string" || normalize(text) === "") throw badArgument("targetRef: text must be a non-empty string");
+      found = smallestWithText(ev, normalize(text).toLowerCase());
+      what = "text " + JSON.stringify(text);
+    }
+    if (found.length !== 1) {
+      const matches2 = found.slice(0, SHOWN_MATCHES).map((el2) => describeMatch(ev, el2, env.refs.peek(el2)));
+      const listed = matches2.map((m) => (m.role || "(no role)") + (m.name ? " " + JSON.stringify(m.name) : "") + " <" + m.tag + ">" + (m.ref ? " [ref=" + m.ref + "]" : "")).join("; ");
+      throw bridgeError(
+        "NotUnique",
+        what + " matches " + found.length + " elements; it must match exactly one" + (listed ? " (" + (found.length > SHOWN_MATCHES ? "the first " + SHOWN_MATCHES + ": " : "") + listed + ")" : ""),
+        { count: found.length, matches: matches2, [locator != null ? "locator" : "text"]: locator != null ? locator : text }
+      );
+    }
+    const el = found[0];
+    const role = getRole(el);
+    const name = accessibleName(ev.ctx, el, role, false);
+    const tag = localName(el);
+    return { ref: env.refs.assign(el, role, name, tag), role, name, tag };
+  }
+  function smallestWithText(ev, needle) {
+    const out = [];
+    const visit = (el) => {
+      const kids = childElements(el);
+      let inChild = false;
+      for (let i = 0; i < kids.length; i++) {
+        const k = kids[i];
+        if (isSkipped(k) || !ev.texts.get(k).normalized.toLowerCase().includes(needle)) continue;
+        inChild = true;
+        visit(k);
+      }
+      if (!inChild && el !== document.body && isVisible2(el)) out.push(el);
+    };
+    if (document.body && ev.texts.get(document.body).normalized.toLowerCase().includes(needle)) visit(document.body);
+    return out;
+  }
+
+  // src/find.js
+  var MAX_PATTERN = 1e3;
+  function matchTexts(source, flags, texts) {
+    if (typeof source !== "string" || source.length > MAX_PATTERN) {
+      throw badArgument("matchTexts: source must be a string of at most " + MAX_PATTERN + " characters");
+    }
+    if (typeof flags !== "string" || !/^[dimsuv]*$/.test(flags)) {
+      throw bridgeError("InvalidArgument", "regex flags " + JSON.stringify(String(flags)) + " are not allowed (use d, i, m, s, u or v)", { field: "regex" });
+    }
+    if (!Array.isArray(texts)) throw badArgument("matchTexts: texts must be a list of strings");
+    let re;
+    try {
+      re = new RegExp(source, flags);
+    } catch (e) {
+      throw bridgeError("InvalidArgument", "regex /" + source + "/" + flags + " is not a valid JavaScript regular expression: " + String(e && e.message), { field: "regex" });
+    }
+    const out = [];
+    for (let i = 0; i < texts.length; i++) {
+      if (typeof texts[i] === "string" && re.test(texts[i])) out.push(i);
+    }
+    return out;
+  }
+
   // src/structure.js
   function structureMethods(env, describe) {
     return {
@@ -5229,6 +5752,12 @@
       },
       readHtml(opts) {
         return readHtml(env, opts);
+      },
+      targetRef(opts) {
+        return targetRef(env, opts);
+      },
+      matchTexts(source, flags, texts) {
+        return matchTexts(source, flags, texts);
       },
       describe(ref) {
         const d = describe(ref);
@@ -5504,6 +6033,16 @@
       name(el) {
         checkElement(el, "name");
         return accessibleName(new Ctx(), el, getRole(el), false);
+      },
+      // { locator, positional, note, alternatives: [{ locator, kind, count }] }:
+      // a Playwright locator verified to match ref's element alone (locgen.js).
+      locatorFor(ref, opts) {
+        return locatorFor(env, ref, opts);
+      },
+      // The same for the element that holds the child frame named key, or
+      // null.
+      frameOwnerLocator(key) {
+        return frameOwnerLocator(env, String(key));
       }
     };
     Object.assign(instance2, actionMethods(env));

@@ -9,6 +9,10 @@ import * as N from './natives.js';
 // ones and in every world (isolated ones too), so a form's own properties
 // are read through the captured natives: callers use direct access on an
 // element only once this returned something other than 'form'.
+// Test-id style attributes, the most common first (the snapshot gives an
+// element with one a ref; the structure queries and selectors read them).
+export const TEST_ID_ATTRIBUTES = ['data-testid', 'data-test-id', 'data-test', 'data-cy', 'data-qa'];
+
 export function elementTag(el) {
   const t = el.localName;
   return typeof t === 'string' ? t : N.localName(el);

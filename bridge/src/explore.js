@@ -12,15 +12,16 @@ import * as N from './natives.js';
 import { checkKeys, bridgeError, badArgument } from './errors.js';
 import {
   Ctx, NAME_PROHIBITED, TEST_ID_ATTRIBUTES, TextCache, accessibleName, ancestorsOf, childElements, childrenOfNode,
-  directText, getRole, headingLevel, intOption, isDisplayNone, isHiddenForAria, isSkipped, normalize, parentOrHost, refFor,
-  shownAttributes, truncate,
+  directText, getRole, headingLevel, intOption, isDisplayNone, isHiddenForAria, isSkipped, normalize, ownAttributes,
+  parentOrHost, refFor, shownAttributes, truncate,
 } from './facts.js';
 
 const ATTRIBUTE_MAX = 80;
 const SNIPPET_MAX = 40;
 const UNNAMED_ROLES = new Set(['generic', 'none', 'presentation']);
 
-// { target, ancestors, levels_total }.
+// { target, ancestors, levels_total }; the target lists all its own
+// attributes (bounded), the ancestors the shown ones (SHOWN_ATTRIBUTES).
 export function resolveContainer(env, ref, options) {
   const opts = options || {};
   checkKeys(opts, ['max_refs', 'max_text'], 'resolveContainer');
@@ -37,6 +38,9 @@ export function resolveContainer(env, ref, options) {
     name: truncate(accessibleName(ctx, el, role, false), maxText),
     text: truncate(texts.get(el).normalized, maxText),
   };
+  const own = ownAttributes(el, ATTRIBUTE_MAX);
+  target.attributes = own.attributes;
+  if (own.more) target.attributes_not_shown = own.more;
   const chain = ancestorsOf(el);
   const counted = countRefs(ctx, env.refs, chain, maxRefs);
   const ancestors = chain.map((a, i) => {

@@ -8,26 +8,47 @@
 
 import * as N from './natives.js';
 import * as X from './extra-natives.js';
-import { attr, flatParent, isElement, isHTML, normalize } from './dom.js';
+import { TEST_ID_ATTRIBUTES, attr, flatParent, isElement, isHTML, normalize } from './dom.js';
 import { NAME_PROHIBITED, getRole, headingLevel } from './roles.js';
 import { accessibleName } from './name.js';
 import { isRefWorthy } from './snapshot.js';
 import {
-  Ctx, F_HIDDEN, F_NONE, F_POINTER, isActionable, isClosedDetailsContent, isDisplayNone, isHiddenForAria, isNeverRendered,
+  Ctx, F_HIDDEN, F_NONE, F_POINTER, isActionable, isClosedDetailsContent, isDisplayNone, isHiddenForAria,
+  isHiddenFromAllUsers, isNeverRendered,
 } from './visibility.js';
 import { badArgument } from './errors.js';
 
 export {
   Ctx, NAME_PROHIBITED, accessibleName, getRole, headingLevel, isClosedDetailsContent, isDisplayNone,
-  isHiddenForAria, normalize,
+  isHiddenForAria, isHiddenFromAllUsers, normalize,
 };
 
-// The attributes shown for an element, in this order.
+// The attributes shown for an element, in this order: what a locator
+// anchors on, then the ARIA state and relations (a sorted column, the
+// selected tab, an expanded toggle and what it controls).
 export const SHOWN_ATTRIBUTES = ['id', 'class', 'role', 'aria-label', 'name', 'type', 'href',
-  'data-testid', 'data-test', 'data-test-id', 'data-cy', 'data-qa'];
+  'data-testid', 'data-test', 'data-test-id', 'data-cy', 'data-qa',
+  'aria-sort', 'aria-selected', 'aria-expanded', 'aria-pressed', 'aria-current', 'aria-checked', 'aria-controls'];
 
-// Test-id style attributes, the most common first.
-export const TEST_ID_ATTRIBUTES = ['data-testid', 'data-test-id', 'data-test', 'data-cy', 'data-qa'];
+// How many of an element's own attributes are listed (see ownAttributes).
+const OWN_ATTRIBUTES_MAX = 20;
+
+export { TEST_ID_ATTRIBUTES };
+
+// True for ids that look written by a person rather than generated: no
+// React useId (":r1:", "«r1»"), no runs of 4+ digits, no hex hashes or
+// UUIDs, no framework counters ("ember123", "mui-7", "radix-:r2:").
+export function isStableId(id) {
+  if (!id || id.length > 64 || /\s/.test(id)) return false;
+  if (/[:«»]/.test(id)) return false;
+  if (/\d{4,}/.test(id)) return false;
+  if (/[0-9a-f]{8}-[0-9a-f]{4}-/i.test(id)) return false;
+  if (/(?:^|[-_])(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{6,}(?:$|[-_])/i.test(id)) return false;
+  if (/^(?:ember|mui|radix|headlessui|downshift|react-aria|react-select|rc|yui|ext-gen|gwt|j_id|jsx|css|sc|uid|id)[-_]?\d/i
+    .test(id)) return false;
+  const digits = id.replace(/\D/g, '').length;
+  return !(id.length > 6 && digits * 3 > id.length);
+}
 
 // s cut to max characters, with a visible marker saying how much was cut.
 export function truncate(s, max) {
@@ -45,6 +66,15 @@ export function shownAttributes(el, max) {
   return out;
 }
 
+// All of el's own attributes, in document order, at most
+// OWN_ATTRIBUTES_MAX, values truncated; `more` counts those left out.
+export function ownAttributes(el, max) {
+  const out = {};
+  const names = N.getAttributeNames(el);
+  const n = Math.min(names.length, OWN_ATTRIBUTES_MAX);
+  for (let i = 0; i < n; i++) out[names[i]] = truncate(normalize(attr(el, names[i]) || ''), max);
+  return names.length > n ? { attributes: out, more: names.length - n } : { attributes: out };
+}
 
 // { parent, crossed }: el's parent element, or the host of the shadow root
 // el is a child of (crossed = true); parent is null at the top.

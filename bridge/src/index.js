@@ -21,6 +21,7 @@ import { pageInfo, reportLoaded } from './loaded.js';
 import { beginSeen, dropSeen, endSeen } from './still.js';
 import { scheduleWarmUp, warmUpDone } from './warm.js';
 import { callMethod } from './call.js';
+import { frameOwnerLocator, locatorFor } from './locgen.js';
 
 /* global __VDX_VERSION__ */
 const VERSION = typeof __VDX_VERSION__ === 'string' ? __VDX_VERSION__ : '0.0.0';
@@ -203,6 +204,18 @@ function create(options) {
     name(el) {
       checkElement(el, 'name');
       return accessibleName(new Ctx(), el, getRole(el), false);
+    },
+
+    // { locator, positional, note, alternatives: [{ locator, kind, count }] }:
+    // a Playwright locator verified to match ref's element alone (locgen.js).
+    locatorFor(ref, opts) {
+      return locatorFor(env, ref, opts);
+    },
+
+    // The same for the element that holds the child frame named key, or
+    // null.
+    frameOwnerLocator(key) {
+      return frameOwnerLocator(env, String(key));
     },
   };
   // The actions' helpers and the structure queries around a ref.

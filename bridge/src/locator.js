@@ -57,7 +57,7 @@ const MATCH_TEXT = 80;
 
 // What a match is, for a reader: its ARIA role and name, tag, the start of
 // its text, whether Playwright would call it visible, and its ref or null.
-function describeMatch(ev, el, ref) {
+export function describeMatch(ev, el, ref) {
   const role = getRole(el);
   const text = ev.texts.get(el).normalized;
   return {
@@ -79,6 +79,9 @@ export class Evaluator {
     this.ctx = new Ctx();
     this.texts = new TextCache();
     this.all = new Map();
+    this.roles = new Map();
+    this.roleOf = new Map();
+    this.names = new Map();
   }
 
   // The elements a chain matches, run from base (the document, or the
@@ -177,14 +180,45 @@ export class Evaluator {
     const exact = opts.has('exact') && opts.get('exact').value;
     const nameMatch = nameOpt ? textMatcherOn(nameOpt, exact) : null;
     const out = [];
-    for (const e of this.elements(scope)) {
-      if (getRole(e) !== want) continue;
+    for (const e of this.withRole(scope, want)) {
       if (!includeHidden && isHiddenForAria(this.ctx, e)) continue;
       if (!statesMatch(e, want, opts)) continue;
-      if (nameMatch && !nameMatch(accessibleName(this.ctx, e, want, false))) continue;
+      if (nameMatch && !nameMatch(this.nameOf(e, want))) continue;
       out.push(e);
     }
     return out;
+  }
+
+  // The elements under scope whose role is role, in order.  The roles of
+  // a scope's elements are found once, and each element's role once (a
+  // locator search asks for many roles in many scopes).
+  withRole(scope, role) {
+    let lists = this.roles.get(scope);
+    if (lists === undefined) {
+      lists = new Map();
+      for (const e of this.elements(scope)) {
+        let r = this.roleOf.get(e);
+        if (r === undefined) {
+          r = getRole(e);
+          this.roleOf.set(e, r);
+        }
+        const l = lists.get(r);
+        if (l === undefined) lists.set(r, [e]);
+        else l.push(e);
+      }
+      this.roles.set(scope, lists);
+    }
+    return lists.get(role) || [];
+  }
+
+  // The accessible name of e with its role (cached).
+  nameOf(e, role) {
+    let n = this.names.get(e);
+    if (n === undefined) {
+      n = accessibleName(this.ctx, e, role, false);
+      this.names.set(e, n);
+    }
+    return n;
   }
 
   // Playwright's text engine: elements whose text matches while none of

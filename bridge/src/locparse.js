@@ -311,3 +311,14 @@ export function parseLocator(src) {
   if (p.peek() !== '') p.fail('unexpected ' + p.found() + ' after the locator');
   return chain;
 }
+
+const ESCAPES = {
+  '\\': '\\\\', "'": "\\'", '\n': '\\n', '\r': '\\r', '\t': '\\t',
+  '\u2028': '\\u2028', '\u2029': '\\u2029',
+};
+
+// The JavaScript literal of s in single quotes, as Playwright's codegen
+// writes strings: what parseLocator reads back as s.
+export function jsString(s) {
+  return "'" + String(s).replace(/[\\'\n\r\t\u2028\u2029]/g, (c) => ESCAPES[c]) + "'";
+}

@@ -1,82 +1,155 @@
-// rolepath.js -- a Playwright role locator for an element that CSS cannot
-// single out, verified with the bridge's own locator engine (locator.js,
-// Playwright's matching rules, open shadow roots included):
+// rolepath.js -- the containers that can scope an element's locator when
+// its own role and name, label or text match elsewhere too (locgen.js
+// writes the locators and verifies them):
 //
-//   getByRole("button", { name: "Cash Deposit", exact: true })
-//   getByRole("listitem").filter({ hasText: "Buy milk" }).getByRole("checkbox")
+//   getByTestId('product-card')                          an ancestor with a stable test id
+//   getByTestId('product-card').filter({ hasText: 'Modern Lamp 1' })    ... that repeats
+//   getByRole('listitem').filter({ hasText: 'Buy milk' })               a row-like ancestor
+//   getByRole('dialog', { name: 'Edit' })                a named landmark, dialog or group
 //
-// The first is tried when the element has a name; the second scopes the
-// element to the nearest row-like ancestor (a list item, row, tree item or
-// article) picked out by its text.  No positional nth().
+// Ancestors are taken nearest first, in the composed tree (open shadow
+// roots entered, hosts as parents).  A filter text is one a reader sees:
+// the container's heading, then its first visible text, then its other
+// short texts; never hidden text and never the target's own text (which
+// every sibling repeats, and which an action may change).
 
-import { Evaluator, evaluateChain } from './locator.js';
 import * as N from './natives.js';
-import { accessibleName, getRole, normalize, parentOrHost, skipsText } from './facts.js';
-import { parseLocator } from './locparse.js';
+import {
+  accessibleName, getRole, isHiddenFromAllUsers, isStableId, isTopElement, normalize, parentOrHost, skipsText,
+} from './facts.js';
+import { jsString } from './locparse.js';
 
 const ROW_ROLES = new Set(['listitem', 'row', 'treeitem', 'article']);
-const UNLOCATABLE = new Set(['generic', 'none', 'presentation', 'iframe']);
+// Containers named by their role and name; the second set also serves
+// unnamed, as there is usually one of each.
+const NAMED_ROLES = new Set(['dialog', 'alertdialog', 'region', 'tabpanel', 'form', 'group', 'navigation',
+  'complementary', 'search', 'main', 'banner', 'contentinfo', 'radiogroup', 'toolbar', 'menu', 'menubar',
+  'tablist', 'listbox', 'grid', 'treegrid', 'table', 'tree', 'list']);
+const ALONE_ROLES = new Set(['dialog', 'alertdialog', 'main', 'banner', 'contentinfo']);
+const MAX_ANCESTORS = 15;
 const MAX_TEXT = 80;
+const MAX_TEXTS = 5;
+const MAX_NODES = 400;
+export const MAX_NAME = 200;
 
-// Finds role locators; one instance shares the locator engine's caches
-// over many elements of one document.
-export class RoleLocators {
-  constructor() {
-    this.ev = null;
+// getByRole(role [, { name [, exact] }]) as codegen writes it.
+export function roleExpr(role, name, exact) {
+  if (!name) return 'getByRole(' + jsString(role) + ')';
+  return 'getByRole(' + jsString(role) + ', { name: ' + jsString(name) + (exact ? ', exact: true' : '') + ' })';
+}
+
+function filtered(expr, text) {
+  return expr + '.filter({ hasText: ' + jsString(text) + ' })';
+}
+
+// The containers of el, nearest first: [{ el, exprs }], where exprs()
+// yields the container's locators, the plain one before the filtered
+// ones (their texts are only read when asked for).  ev is the locator
+// engine (locator.js Evaluator) whose caches the search shares.
+export function containersOf(ev, el) {
+  const out = [];
+  let n = 0;
+  for (let a = parentOrHost(el).parent; a !== null && !isTopElement(a) && n < MAX_ANCESTORS;
+    a = parentOrHost(a).parent, n++) {
+    const c = container(ev, a, el);
+    if (c !== null) out.push(c);
   }
+  return out;
+}
 
-  // A locator expression that matches el and nothing else, or null.
-  find(el) {
-    const role = getRole(el);
-    if (UNLOCATABLE.has(role)) return null;
-    if (this.ev === null) this.ev = new Evaluator();
-    const name = accessibleName(this.ev.ctx, el, role, false);
-    const own = 'getByRole(' + JSON.stringify(role) +
-      (name ? ', { name: ' + JSON.stringify(name) + ', exact: true })' : ')');
-    const candidates = name ? [own] : [];
-    const row = rowOf(el);
-    if (row !== null) {
-      // The row's first words (a to-do's title, a first cell), else all
-      // of its text.
-      const texts = [firstText(row.el), this.ev.texts.get(row.el).normalized];
-      for (let text of texts) {
-        text = text.slice(0, MAX_TEXT).trim();
-        if (!text || candidates.some((c) => c.includes(JSON.stringify(text)))) continue;
-        candidates.push('getByRole(' + JSON.stringify(row.role) + ').filter({ hasText: ' +
-          JSON.stringify(text) + ' }).' + own);
-      }
+// { el, exprs } of a when it is a container (see containersOf), else
+// null.  With target null, a is located itself: a card or a row that is
+// an assertion target, picked out by its own texts.
+export function container(ev, a, target) {
+  const tid = N.getAttribute(a, 'data-testid');
+  const testId = tid && isStableId(tid) ? tid : null;
+  const role = getRole(a);
+  const row = ROW_ROLES.has(role);
+  const named = NAMED_ROLES.has(role);
+  if (testId === null && !row && !named) return null;
+  return { el: a, exprs: () => containerExprs(ev, a, target, testId, role, row, named) };
+}
+
+function* containerExprs(ev, a, target, testId, role, row, named) {
+  let texts = null;
+  const textsOf = () => {
+    if (texts === null) texts = filterTexts(ev, a, target);
+    return texts;
+  };
+  if (testId !== null) {
+    const c = 'getByTestId(' + jsString(testId) + ')';
+    yield c;
+    for (const t of textsOf()) yield filtered(c, t);
+  }
+  if (named) {
+    const name = accessibleName(ev.ctx, a, role, false);
+    if (name && name.length <= MAX_NAME) {
+      yield roleExpr(role, name, false);
+      yield roleExpr(role, name, true);
+    } else if (!name && ALONE_ROLES.has(role)) {
+      yield roleExpr(role);
     }
-    for (const c of candidates) {
-      const found = evaluateChain(this.ev, parseLocator(c));
-      if (found.length === 1 && found[0] === el) return c;
-    }
-    return null;
+  }
+  if (row) {
+    for (const t of textsOf()) yield filtered(roleExpr(role), t);
   }
 }
 
-// The first text with words in it under node, in the composed tree, with
-// white space normalized; '' when there is none.
-function firstText(node) {
+// The texts that may tell container a apart from its siblings, best
+// first: its first visible heading, its first visible text, then its other
+// visible texts, shortest first (a price before a description); each 2 to
+// MAX_TEXT characters, none inside target.
+function filterTexts(ev, a, target) {
+  const out = [];
+  const add = (t) => {
+    if (out.length < MAX_TEXTS && t.length >= 2 && t.length <= MAX_TEXT && !out.includes(t)) out.push(t);
+  };
+  const heading = firstHeading(ev, a, target);
+  if (heading) add(heading);
+  const runs = [];
+  visibleRuns(ev, a, target, runs, { left: MAX_NODES });
+  if (runs.length > 0) add(runs[0]);
+  for (const t of runs.slice(1).sort((x, y) => x.length - y.length)) add(t);
+  return out;
+}
+
+// The children of node in the composed tree: its open shadow root's,
+// then its own (a slotted child is reached through its host's light DOM).
+function* composedChildren(node) {
   const shadow = N.nodeType(node) === N.ELEMENT_NODE ? N.shadowRoot(node) : null;
-  for (let c = N.firstChild(shadow || node); c !== null; c = N.nextSibling(c)) {
+  if (shadow) for (let c = N.firstChild(shadow); c !== null; c = N.nextSibling(c)) yield c;
+  for (let c = N.firstChild(node); c !== null; c = N.nextSibling(c)) yield c;
+}
+
+// The name of the first visible heading under a (outside target), or ''.
+function firstHeading(ev, a, target) {
+  const walk = (node, budget) => {
+    for (const c of composedChildren(node)) {
+      if (budget.left-- <= 0) return '';
+      if (N.nodeType(c) !== N.ELEMENT_NODE || c === target || skipsText(c)) continue;
+      if (getRole(c) === 'heading' && !isHiddenFromAllUsers(ev.ctx, c)) {
+        const name = accessibleName(ev.ctx, c, 'heading', false);
+        if (name) return name;
+      }
+      const t = walk(c, budget);
+      if (t) return t;
+    }
+    return '';
+  };
+  return walk(a, { left: MAX_NODES });
+}
+
+// Pushes the normalized text of each visible text node under node (outside
+// target) onto out, in document order, until MAX_TEXTS or the budget.
+function visibleRuns(ev, node, target, out, budget) {
+  for (const c of composedChildren(node)) {
+    if (out.length >= MAX_TEXTS * 2 || budget.left-- <= 0) return;
     const type = N.nodeType(c);
     if (type === N.TEXT_NODE) {
-      const t = normalize(N.textContent(c) || '');
-      if (t) return t;
-    } else if (type === N.ELEMENT_NODE && !skipsText(c)) {
-      const t = firstText(c);
-      if (t) return t;
+      const t = normalize(N.nodeData(c));
+      if (t && !isHiddenFromAllUsers(ev.ctx, node)) out.push(t);
+    } else if (type === N.ELEMENT_NODE && c !== target && !skipsText(c) && !isHiddenFromAllUsers(ev.ctx, c)) {
+      visibleRuns(ev, c, target, out, budget);
     }
   }
-  return '';
-}
-
-// { el, role } of the nearest row-like ancestor of el in the composed
-// tree, or null.
-function rowOf(el) {
-  for (let a = parentOrHost(el).parent; a !== null; a = parentOrHost(a).parent) {
-    const role = getRole(a);
-    if (ROW_ROLES.has(role)) return { el: a, role };
-  }
-  return null;
 }

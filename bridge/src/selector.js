@@ -1,5 +1,5 @@
 // selector.js -- a unique CSS selector for an element, verified, else a
-// Playwright role locator, verified, else the centre of its box.
+// Playwright locator, verified (locgen.js), else the centre of its box.
 //
 // CSS candidates, first unique one wins: `#id` (when the id looks stable),
 // a test-id attribute, aria-label, `a[href]` for links, `[name]` for form
@@ -15,12 +15,14 @@
 // document and every open shadow root together, as Playwright's CSS
 // engine, which pierces open shadow roots, would count it: an id repeated
 // in the shadow root of every row is not unique.  Where CSS cannot single
-// the element out, a role locator is tried (see rolepath.js).
+// the element out, a Playwright locator is tried (see locgen.js).
 
 import * as N from './natives.js';
 import * as X from './extra-natives.js';
-import { TEST_ID_ATTRIBUTES } from './facts.js';
-import { RoleLocators } from './rolepath.js';
+import { TEST_ID_ATTRIBUTES, isStableId } from './facts.js';
+import { LocatorGen } from './locgen.js';
+
+export { isStableId };
 
 const FIELD_TAGS = new Set(['input', 'select', 'textarea', 'button', 'output', 'fieldset', 'form',
   'iframe', 'object']);
@@ -29,21 +31,6 @@ const LANDMARK_TAGS = ['form', 'nav', 'header', 'footer', 'main', 'aside', 'dial
 const MAX_VALUE = 120;
 const MAX_ANCESTORS = 12;
 const MAX_CONTAINERS = 3;
-
-// True for ids that look written by a person rather than generated: no
-// React useId (":r1:", "«r1»"), no runs of 4+ digits, no hex hashes or
-// UUIDs, no framework counters ("ember123", "mui-7", "radix-:r2:").
-export function isStableId(id) {
-  if (!id || id.length > 64 || /\s/.test(id)) return false;
-  if (/[:«»]/.test(id)) return false;
-  if (/\d{4,}/.test(id)) return false;
-  if (/[0-9a-f]{8}-[0-9a-f]{4}-/i.test(id)) return false;
-  if (/(?:^|[-_])(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{6,}(?:$|[-_])/i.test(id)) return false;
-  if (/^(?:ember|mui|radix|headlessui|downshift|react-aria|react-select|rc|yui|ext-gen|gwt|j_id|jsx|css|sc|uid|id)[-_]?\d/i
-    .test(id)) return false;
-  const digits = id.replace(/\D/g, '').length;
-  return !(id.length > 6 && digits * 3 > id.length);
-}
 
 // A CSS string literal in single quotes.
 export function cssString(v) {
@@ -60,11 +47,11 @@ function queryRoot(root, sel) {
 }
 
 // The state of one search (one selectorFor call or one coverage run):
-// the trees CSS is counted in, found once, and the role locator search.
+// the trees CSS is counted in, found once, and the locator search.
 class Finder {
   constructor() {
     this.trees = null;
-    this.roles = new RoleLocators();
+    this.locators = new LocatorGen();
   }
 
   // The document and every open shadow root in it, nested ones included.
@@ -195,7 +182,7 @@ function describeTarget(finder, el) {
   if (css !== null) {
     out.selector = css;
   } else {
-    const loc = finder.roles.find(el);
+    const loc = finder.locators.best(el);
     if (loc !== null) {
       out.locator = loc;
     } else {

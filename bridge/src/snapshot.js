@@ -8,7 +8,7 @@
 
 import * as N from './natives.js';
 import {
-  ariaToken, attr, deepActiveElement, elementTag, hasAttr, idRefs, isHTML, normalize,
+  TEST_ID_ATTRIBUTES, ariaToken, attr, deepActiveElement, elementTag, hasAttr, idRefs, isHTML, normalize,
 } from './dom.js';
 import {
   getRole, INTERACTIVE_ROLES, NAME_FROM_CONTENT, NAME_PROHIBITED, WALK_ATTRIBUTES,
@@ -16,12 +16,12 @@ import {
 import { accessibleName, plainContentName, textNamed } from './name.js';
 import {
   Ctx, F_HIDDEN, F_INHERITED, F_NONE, F_POINTER, isActionable, isClosedDetailsContent,
-  isHiddenForAria, isHiddenFromAllUsers, neverRendered,
+  isHiddenForAria, isHiddenFromAllUsers, neverRendered, subtreeHiddenReason,
 } from './visibility.js';
 import { render } from './text.js';
 import { boxByMarkup, markupStyle } from './sheets.js';
 import { boxByGeometry, GEOMETRY_TAGS, UA_DISPLAY } from './geometry.js';
-import { checkKeys } from './errors.js';
+import { bridgeError, checkKeys } from './errors.js';
 import { capOptions, fillControl, statesOf } from './states.js';
 import { finish, Sep } from './tidy.js';
 
@@ -32,6 +32,14 @@ const FLATTENED = new Set([
 ]);
 
 const TABLE_PARTS = new Set(['row', 'cell', 'gridcell', 'columnheader', 'rowheader']);
+
+// Containers an agent may start a snapshot or a structure query from:
+// they get a ref though nothing acts on them (see isContainer).
+const CONTAINER_ROLES = new Set([
+  'main', 'navigation', 'banner', 'contentinfo', 'complementary', 'region', 'search', 'form',
+  'list', 'listitem', 'table', 'grid', 'treegrid', 'row', 'cell', 'gridcell', 'columnheader', 'rowheader',
+  'dialog', 'alertdialog', 'tablist', 'tabpanel', 'group', 'radiogroup', 'menu', 'menubar', 'toolbar', 'tree',
+]);
 
 // Void elements that, flattened, leave only a Sep in the snapshot.
 const LEAF_TAGS = new Set(['img', 'br', 'wbr']);
@@ -135,7 +143,14 @@ function snapshotOnce(ctx, env, opts, budget) {
   };
   walk.onlyText = walk.textContent && noComment(document);
   let rootEl = N.documentElement(document);
-  if (opts.root != null) rootEl = env.resolve(opts.root);
+  if (opts.root != null) {
+    rootEl = env.resolve(opts.root);
+    const why = subtreeHiddenReason(ctx, rootEl);
+    if (why !== null) throw hiddenRoot(opts.root, rootEl, why);
+    if (ctx.hasBox(rootEl) === false && ctx.display(rootEl) !== 'contents' && !boxBelow(ctx, rootEl)) {
+      throw hiddenRoot(opts.root, rootEl, 'zero size, and nothing in it has a box');
+    }
+  }
   collectOwned(walk, owners, opts.root != null ? rootEl : null);
   ctx.enterTree(document);
   const docScan = ctx.tree(document);
@@ -151,6 +166,9 @@ function snapshotOnce(ctx, env, opts, budget) {
     visitElement(walk, rootEl, elementTag(rootEl), top, opts.root == null && ctx.geometry ? W_GEOMETRY : 0, true);
   }
   finish(ctx, top);
+  if (opts.root != null && top.children.length === 0 && isHiddenForAria(ctx, rootEl)) {
+    throw hiddenRoot(opts.root, rootEl, 'visibility:hidden, and nothing in it is shown');
+  }
   const depth = opts.depth == null ? Infinity : Math.max(0, opts.depth | 0);
   const out = render(top, env, depth);
   // A live collection counts without building a list (and keeps its count
@@ -185,6 +203,25 @@ function snapshotOnce(ctx, env, opts, budget) {
   for (let i = 0; i < out.lines.length; i++) chars += out.lines[i].length + 1;
   r.more_chars = chars - r.text.length - 1 + Math.round(chars * scale);
   return r;
+}
+
+// Elements below a zero-size root looked at for a box (see boxBelow).
+const BOX_PROBES = 2000;
+
+// True when an element below el (among the first BOX_PROBES) has a box:
+// content may overflow a root of zero size.
+function boxBelow(ctx, el) {
+  const all = N.querySelectorAll(el, '*');
+  for (let i = 0; i < all.length && i < BOX_PROBES; i++) {
+    if (ctx.hasBox(all[i]) === true) return true;
+  }
+  return all.length > BOX_PROBES;
+}
+
+// The ElementNotVisible error of a snapshot root that shows nothing.
+function hiddenRoot(ref, el, why) {
+  return bridgeError('ElementNotVisible', 'snapshot root ' + ref + ' is hidden: ' + why,
+    { ref: String(ref), tag: elementTag(el), reason: why });
 }
 
 // The index of the line at which the host's cut (whole lines from
@@ -307,9 +344,12 @@ function visitElement(walk, el, tag, parent, inherited, read) {
       boxByGeometry(el, tag)) {
     ctx.knowBox(el);
   }
-  const wantsRef = refWorthy && isActionable(ctx, el, flags);
+  const acts = refWorthy && isActionable(ctx, el, flags);
+  const container = !acts && visible ? containerKind(tag, role, names) : null;
+  const wantsRef = acts || container !== null;
   const node = visible && (wantsRef || !FLATTENED.has(role))
     ? createNode(walk, el, tag, html, role, wantsRef, disabled, plain) : null;
+  if (container !== null) node.container = container;
   // Its display, which a name from content or a Sep may ask for, is the
   // user-agent's where the geometry proof holds (see geometry.js).
   const display = (named || node === null) && boxed && (inherited & W_FLOW) !== 0 && html &&
@@ -492,7 +532,8 @@ function visitChild(walk, node, details, target, inherited) {
 function createNode(walk, el, tag, html, role, wantsRef, disabled, plain) {
   const states = statesOf(walk, el, tag, html, role, disabled, plain);
   return {
-    el, tag, role, name: '', states, value: null, url: null, placeholder: null, wantsRef, children: [],
+    el, tag, role, name: '', states, value: null, url: null, placeholder: null, wantsRef, container: null,
+    children: [],
   };
 }
 
@@ -546,6 +587,21 @@ function visitOwned(walk, el, target, inherited) {
     walk.ownedDone.add(owned);
     visitElement(walk, owned, elementTag(owned), target, inherited & ~(W_GEOMETRY | W_FLOW), true);
   }
+}
+
+// Why el, which nothing acts on, still gets a ref as a container a
+// snapshot or a structure query may start from: 'role' for a landmark,
+// list, table part, dialog or other grouping role, 'testid' for an element
+// with a test id; null when it is none.  A <details> group is left out: it
+// carries its summary's ref (see tidy.js).  A 'role' container that ends
+// up holding only text loses its ref (see tidy.js).
+function containerKind(tag, role, names) {
+  if (CONTAINER_ROLES.has(role)) return role === 'group' && tag === 'details' ? null : 'role';
+  if (names === null) return null;
+  for (let i = 0; i < TEST_ID_ATTRIBUTES.length; i++) {
+    if (names.includes(TEST_ID_ATTRIBUTES[i])) return 'testid';
+  }
+  return null;
 }
 
 // True when an agent could act on el: natively interactive or focusable,

@@ -9,6 +9,8 @@
 //   locatorCount(expr, opts)         locator.js
 //   locatorFacts(expr, opts)         verify.js
 //   readHtml(opts)                   readhtml.js
+//   targetRef({ locator | text })    target.js
+//   matchTexts(source, flags, texts) find.js
 //
 // and describe(ref), wrapped so that a live ref's description also
 // carries its selector (or locator, or `at`).  env is the instance's { refs, resolve }.
@@ -18,6 +20,8 @@ import { selectorCoverage, selectorFor } from './selector.js';
 import { locatorCount } from './locator.js';
 import { locatorFacts } from './verify.js';
 import { readHtml } from './readhtml.js';
+import { targetRef } from './target.js';
+import { matchTexts } from './find.js';
 
 export function structureMethods(env, describe) {
   return {
@@ -46,6 +50,12 @@ export function structureMethods(env, describe) {
     },
     readHtml(opts) {
       return readHtml(env, opts);
+    },
+    targetRef(opts) {
+      return targetRef(env, opts);
+    },
+    matchTexts(source, flags, texts) {
+      return matchTexts(source, flags, texts);
     },
     describe(ref) {
       const d = describe(ref);

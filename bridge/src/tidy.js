@@ -67,6 +67,11 @@ export function finish(ctx, node) {
   }
   if (text !== null) kept = keepText(out, kept, text);
   out.length = kept;
+  // A container by its role that holds only text (a plain cell or list
+  // item) or one widget alone (a list item around a link) is nothing to
+  // start from beyond what its line or the widget's ref gives: it prints
+  // without a ref.
+  if (node.container === 'role' && (!hasNode(node) || loneWidget(node))) node.wantsRef = false;
   if (CHILDREN_PRESENTATIONAL.has(node.role) && !hasRef(node)) node.children = [];
   dropRepeatedName(node);
   if (out.length === 1 && typeof out[0] === 'string' && node.name &&
@@ -109,9 +114,25 @@ function anyBlock(ctx, seps) {
   return false;
 }
 
+// True when a node below node has a ref an agent acts on (a container's
+// ref does not count).
 function hasRef(node) {
   for (const c of node.children) {
-    if (typeof c !== 'string' && (c.wantsRef || hasRef(c))) return true;
+    if (typeof c !== 'string' && ((c.wantsRef && !c.container) || hasRef(c))) return true;
+  }
+  return false;
+}
+
+// True when node's one child is a node an agent acts on.
+function loneWidget(node) {
+  const c = node.children;
+  return c.length === 1 && typeof c[0] !== 'string' && c[0].wantsRef && !c[0].container;
+}
+
+// True when node has a child node (not only text).
+function hasNode(node) {
+  for (const c of node.children) {
+    if (typeof c !== 'string') return true;
   }
   return false;
 }

@@ -401,6 +401,31 @@ export function isHiddenForAria(ctx, el) {
   return hidden;
 }
 
+// Why el is hidden from the accessibility tree with its whole subtree,
+// in words ("display:none on <div#menu>"), or null when it is not: it or
+// a flat-tree ancestor is aria-hidden, inert, not rendered, or closed
+// <details> content.
+export function subtreeHiddenReason(ctx, el) {
+  for (let n = el, child = null; n; child = n, n = flatParent(n)) {
+    if (!isElement(n)) continue;
+    const on = n === el ? '' : ' on its ancestor ' + describeElement(n);
+    if (isNeverRendered(n)) return 'never rendered (' + describeElement(n) + ')';
+    if (ariaToken(n, 'aria-hidden') === 'true') return 'aria-hidden="true"' + on;
+    if (N.hasAttribute(n, 'inert')) return 'inert' + on;
+    if (isDisplayNone(ctx, n)) {
+      return (N.hasAttribute(n, 'hidden') ? 'the hidden attribute (display:none)' : 'display:none') + on;
+    }
+    if (child && tagOf(n) === 'details' && isClosedDetailsContent(n, child)) return 'inside a closed <details>';
+  }
+  return null;
+}
+
+// <tag#id> or <tag>, for a message.
+function describeElement(el) {
+  const id = attr(el, 'id');
+  return '<' + tagOf(el) + (id ? '#' + id : '') + '>';
+}
+
 // The input type=hidden a label's `for` names, or null.  HTML does not
 // make such an input labelable (label.control is null), but HTML-AAM's
 // tests name it from its labels, and Chromium's tree does too.

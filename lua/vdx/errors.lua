@@ -333,6 +333,19 @@ errors.catalog = {
     actions = { "Scope the target: within = { test_id = \"…\", text = \"…\" } names the container.",
       "Use nth = N only when nothing else tells the elements apart." },
   },
+  NotUnique = {
+    title = function(e)
+      local n = math.tointeger(e.count)
+      return n == 0 and "Nothing matches the locator or text"
+        or ("The locator or text matches %s elements, not one"):format(n and tostring(n) or "several")
+    end,
+    causes = { "A structure tool or browser_find starts from exactly one element",
+      "A text shared by several elements (a repeated button label, a word in many rows) names them all",
+      "The wording, role or test id differs from what the page shows, or the element is not visible yet" },
+    actions = { "Narrow it: scope the locator to a container (getByTestId('card').filter({ hasText: '…' }).getByRole(…)) or give a longer, distinctive text.",
+      "Call browser_find(text=…) to see the matches with their refs, then pass the ref instead.",
+      "Check a locator with browser_verify_locator(locator=…) first." },
+  },
   ExpectationFailed = {
     title = "Expectation not met",
     causes = { "The page never reached the expected state within the timeout",

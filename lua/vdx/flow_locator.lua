@@ -4,8 +4,8 @@
 -- locator chain that page:locator_count evaluates with Playwright's own
 -- matching rules, so the expression that found the element in the flow is
 -- the one written to the exported test.  `synthesize` finds a locator for
--- a bare ref: role and name first, then scoped to a test id (filtered by a
--- text of the container when the test id repeats), `.nth()` last.
+-- a bare ref with page:generate_locator: role and name first, then scoped
+-- to the nearest container that makes it unique, `.nth()` last.
 local vdx = require "vdx"
 local errors = require "vdx.errors"
 
@@ -76,89 +76,15 @@ function locator.of(spec)
   return e
 end
 
--- True when expr matches exactly the element of ref in its frame.
-local function unique(page, expr, ref, frame)
-  local ok, r = pcall(page.locator_count, page, expr, { frame = frame })
-  return ok and r.count == 1 and r.refs and r.refs[1] == ref
-end
-
--- The texts of a container that may tell it apart from its siblings:
--- headings first, then the other short texts, as extract_anchors sees them.
-local function container_texts(page, ref, level, skip)
-  local ok, a = pcall(page.extract_anchors, page, ref, level, { max_total = 60 })
-  if not ok or type(a) ~= "table" then return {} end
-  local heads, rest, seen = {}, {}, { [skip or ""] = true }
-  for _, d in ipairs(a.descendants or {}) do
-    local t = d.direct_text or d.full_text or d.name
-    if type(t) == "string" then
-      t = t:gsub("^%s+", ""):gsub("%s+$", ""):gsub("%s+", " ")
-      if #t >= 2 and #t <= 60 and not seen[t] then
-        seen[t] = true
-        local list = tostring(d.tag):match("^h%d$") and heads or rest
-        list[#list + 1] = t
-      end
-    end
-  end
-  for _, t in ipairs(rest) do heads[#heads + 1] = t end
-  return heads
-end
-
 --- A locator for ref, verified on the live page to match it alone, and a
--- note when it had to fall back to `.nth()`.  frame is the ref itself
--- (locator_count runs in the ref's frame).
+-- note when only `.nth()` tells it apart: page:generate_locator's, the
+-- one generator (bridge/src/locgen.js), so a flow exports the locator an
+-- MCP action names.
 function locator.synthesize(page, ref)
-  local d = page:describe(ref)
-  local spec
-  if d.role and d.role ~= "" and d.role ~= "generic" and d.name and d.name ~= "" then
-    spec = { role = d.role, name = d.name }
-  elseif d.attributes and d.attributes["data-testid"] then
-    spec = { test_id = d.attributes["data-testid"] }
-  elseif d.attributes and d.attributes.placeholder then
-    spec = { placeholder = d.attributes.placeholder }
-  elseif d.role and d.role ~= "" and d.role ~= "generic" then
-    spec = { role = d.role }
-  else
-    spec = { css = d.tag or "*" }
-  end
-  local candidates = { locator.of(spec) }
-  if spec.name then
-    spec.exact = true
-    candidates[#candidates + 1] = locator.of(spec)
-  end
-  for _, e in ipairs(candidates) do
-    if unique(page, e, ref, ref) then return e end
-  end
-  local base = locator.base(spec)
-  local ok, rc = pcall(page.resolve_container, page, ref)
-  if ok and type(rc) == "table" then
-    for _, anc in ipairs(rc.ancestors or {}) do
-      local tid = anc.attributes and anc.attributes["data-testid"]
-      if tid then
-        local c = "getByTestId(" .. q(tid) .. ")"
-        if unique(page, c .. "." .. base, ref, ref) then return c .. "." .. base end
-        for i, t in ipairs(container_texts(page, ref, anc.level, spec.name)) do
-          if i > 12 then break end
-          local e = c .. ".filter({ hasText: " .. q(t) .. " })." .. base
-          if unique(page, e, ref, ref) then return e end
-        end
-      end
-    end
-  end
-  -- The bridge's own verified target: a role locator scoped by its row,
-  -- or a CSS path under a container; either beats a bare position.
-  if d.locator and unique(page, d.locator, ref, ref) then return d.locator end
-  if d.selector then
-    local e = "locator(" .. q(d.selector) .. ")"
-    if unique(page, e, ref, ref) then return e end
-  end
-  local all = page:locator_count(locator.of(spec), { frame = ref })
-  for i, r in ipairs(all.refs or {}) do
-    if r == ref then
-      return locator.of(spec) .. ".nth(" .. (i - 1) .. ")",
-        "nth(): no role and name, test id or container text was unique"
-    end
-  end
-  return nil, "no locator matches " .. ref .. " alone"
+  local loc = page:generate_locator(ref, { alternatives = 0 })
+  if not loc.locator then return nil, loc.note or ("no locator matches " .. ref .. " alone") end
+  -- The flow's export puts a frame's target under its own frameLocator.
+  return loc.frame_relative or loc.locator, loc.positional and loc.note or nil
 end
 
 return locator

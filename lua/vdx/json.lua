@@ -229,6 +229,12 @@ function json.raw_ids(text)
   return out
 end
 
+--- True when v was marked with json.array (it is written as a JSON array
+-- even when empty).
+function json.is_array(v)
+  return type(v) == "table" and getmetatable(v) == ARRAY
+end
+
 --- True when v is a Lua table that reads as a JSON array (1..n keys only).
 function json.looks_like_array(v)
   if type(v) ~= "table" then return false end

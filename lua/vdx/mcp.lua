@@ -32,7 +32,7 @@ local INSTRUCTIONS = "vdxlua drives a real Chromium and writes Playwright tests 
   "browser_navigate -> browser_find(text | role, name) for the refs you need (a full browser_snapshot only " ..
   "for an unknown page, or with root=<container ref>) -> act by ref; each action answers with the verified " ..
   "Locator of its target and what changed, so rarely snapshot again -> browser_verify_* for what the test " ..
-  "must prove (each passing check becomes an assertion) -> browser_export_test(filename) writes the spec. " ..
+  "must prove (each passing check becomes an assertion) -> browser_export_test(filename, runs=3) writes the spec and names any flaky step. " ..
   "Structure questions (resolve_container, inspect_pattern, extract_anchors) when a locator needs judgment. " ..
   "Roles: list_roles, select_role. The skill vdx-selector-authoring says more."
 

@@ -139,6 +139,33 @@ local function start_watching(server, reg, o, parts, log)
   return r
 end
 
+--- The saver of `--save-test FILE`: writes the server's session as a
+-- Playwright test to path after every step (so the file is current
+-- however the server ends, a signal included) and once more at exit
+-- (save(true), which logs the command that runs it).  A session without
+-- steps writes nothing.
+function M.test_saver(server, mgr, path, log)
+  local session_export = require "vdx.session_export"
+  path = require("vdx.pw_spec").absolute(path)
+  local title = path:match("([^/]*)$"):gsub("%.spec%.[cm]?[jt]s$", ""):gsub("%.test%.[cm]?[jt]s$", "")
+  local function auth_of(name)
+    local ok, r = pcall(mgr.role, mgr, name)
+    return ok and r.auth or nil
+  end
+  local function save(at_exit)
+    local steps = server.session:list()
+    if #steps == 0 then
+      if at_exit then log("info", "--save-test: the session has no steps; %s not written", path) end
+      return
+    end
+    local cmd, err = session_export.write(steps, path, { name = title, auth_of = auth_of })
+    if not cmd then log("error", "--save-test: cannot write %s: %s", path, tostring(err))
+    elseif at_exit then log("info", "--save-test: wrote %s (%d steps); run it with: %s", path, #steps, cmd) end
+  end
+  server.session:on_add(function() save(false) end)
+  return save
+end
+
 --- `vdxlua mcp [options]`: serves MCP on stdin/stdout until stdin ends;
 -- returns the exit status.
 function M.main(args)
@@ -177,6 +204,7 @@ function M.main(args)
       stdout:flush()
       trace("mcp: wrote a message")
     end }
+  local save_test = o.save_test and M.test_saver(server, mgr, o.save_test, log)
   log("info", "serving %d tools, %d skills, protocol %s", #reg:list(), #skill_list,
     table.concat(mcp.SUPPORTED, ", "))
   local reloader = o.watch and (#o.tools > 0 or #parts.dirs > 0) and start_watching(server, reg, o, parts, log)
@@ -219,6 +247,7 @@ function M.main(args)
   log("info", "input closed (waited %d ms; %d calls still running); closing the browsers",
     vdx.now() - t0, left)
   if reloader then reloader:close() end
+  if save_test then save_test(true) end
   mgr:close()
   stdout:flush()
   return 0

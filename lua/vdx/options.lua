@@ -24,6 +24,8 @@ usage: vdxlua mcp [OPTIONS]      serve MCP over stdio (JSON-RPC, one message a l
                                  also confines every file a tool reads to DIR
   --output-dir DIR               where tools write files (screenshots); default
                                  vdx-output/ in the workspace or the current folder
+  --save-test FILE               write the session as a Playwright test to FILE
+                                 (kept current after each step, and written at exit)
   --allow-file-urls              let browser_navigate open file: URLs (refused otherwise)
   --headed                       show the browser window
   --browser-arg ARG              extra Chromium flag (repeatable)
@@ -69,6 +71,7 @@ function options.parse(args)
       elseif a == "--no-watch" then o.watch = false
       elseif a == "--workspace" then o.workspace = value(a)
       elseif a == "--output-dir" then o.output_dir = value(a)
+      elseif a == "--save-test" then o.save_test = value(a)
       elseif a == "--allow-file-urls" then o.allow_file_urls = true
       elseif a == "--headed" then o.headless = false
       elseif a == "--browser-arg" then o.browser_args[#o.browser_args + 1] = value(a)

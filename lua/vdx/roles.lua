@@ -319,6 +319,22 @@ function Role:new_page()
   return page
 end
 
+--- A page in a new context of its own with the role's auth loaded, as a
+-- test's browser.newContext({ storageState }) would make it (the flake
+-- gate replays there); returns the page and a function that closes that
+-- context.  The role's own context and pages are not touched.
+function Role:fresh_page()
+  self:context()
+  local browser = self.browser
+  local ctx = browser:new_context()
+  local ok, err = pcall(self.load_auth, self, ctx, browser)
+  if not ok then
+    pcall(ctx.close, ctx)
+    error(err, 0)
+  end
+  return ctx:new_page(), function() ctx:close() end
+end
+
 --- Forgets a closed page; the next page() picks another (or makes one).
 function Role:forget_page(page)
   for i, p in ipairs(self.pages) do

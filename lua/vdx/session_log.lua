@@ -6,8 +6,11 @@
 --   { kind = "navigate", role = "admin", url = "http://…" }
 --   { kind = "action", role = …, action = "click" | "dblclick" | "fill" |
 --     "type" | "press" | "check" | "uncheck" | "select" | "hover" | "drag" |
---     "upload", locator = "getByRole('button', { name: 'Add' })",
---     positional = bool, value = …, key = …, to_locator = …, tool = name }
+--     "upload" | "back" | "click_at", locator = "getByRole('button', { name:
+--     'Add' })", positional = bool, value = …, values = {…} (select), key = …,
+--     submit = bool, button = …, modifiers = {…}, to_locator = … (drag),
+--     files = {…} (upload), x = …, y = … (click_at), tool = name }
+--     (press, back and click_at have no locator)
 --   { kind = "assert", role = …, matcher = "toBeVisible" | "toHaveText" |
 --     "toContainText" | "toHaveValue" | "toBeChecked" | "not.toBeChecked" |
 --     "toHaveCount", locator = …, value = …, positional = bool, tool = name }
@@ -50,7 +53,14 @@ function Log:add(step)
   end
   step.role = step.role or "default"
   self.steps[#self.steps + 1] = step
+  if self.listener then self.listener(self, step) end
   return step
+end
+
+--- Calls fn(log, step) after each step is added (one listener; nil
+-- removes it): `vdxlua mcp --save-test` keeps its file current with it.
+function Log:on_add(fn)
+  self.listener = fn
 end
 
 --- The steps so far, oldest first (the log's own list: do not change it).

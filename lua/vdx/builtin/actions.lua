@@ -1,6 +1,8 @@
 --- vdx.builtin.actions: acting on the page like a user.  Every action
 -- takes a ref from the latest snapshot (or, as a fallback, an element
--- description) and answers with what happened, not with a full snapshot.
+-- description) and answers with what happened, not with a full snapshot,
+-- and with the verified Playwright locator of its target (util.locator_of,
+-- taken before the action).
 local vdx = require "vdx"
 local util = require "vdx.builtin.util"
 
@@ -10,6 +12,17 @@ local REF, ELEMENT = util.REF, util.ELEMENT
 local function act(ctx, method, ...)
   local page = ctx:page()
   return page[method](page, ...)
+end
+
+-- The session step of one browser_fill_form field (its locator added by
+-- util.record): a text or slider value is filled, a checkbox checked or
+-- unchecked, a radio checked, a combobox's option selected.
+local function form_step(f)
+  local step = { kind = "action", tool = "browser_fill_form", action = "fill", value = f.value }
+  if f.type == "checkbox" then step.action = f.value == "true" and "check" or "uncheck"
+  elseif f.type == "radio" then step.action = "check"
+  elseif f.type == "combobox" then step.action, step.values = "select", { f.value } end
+  return step
 end
 
 -- The names come from the core, which accepts exactly these.
@@ -38,9 +51,12 @@ return util.report_changes({
     annotations = { readOnlyHint = false, destructiveHint = true },
     run = function(ctx, args)
       local t, label = util.target(args)
+      local loc = util.locator_of(ctx, t)
       local res = act(ctx, "click", t, { button = args.button,
         click_count = args.doubleClick and 2 or nil, modifiers = args.modifiers })
-      return util.action_result(("Clicked %s"):format(label), res)
+      util.record(ctx, { kind = "action", tool = "browser_click", action = args.doubleClick and "dblclick" or "click",
+        button = args.button, modifiers = args.modifiers }, loc)
+      return util.action_result(("Clicked %s"):format(label), res, loc)
     end,
   },
   {
@@ -57,8 +73,12 @@ return util.report_changes({
     annotations = { readOnlyHint = false, destructiveHint = true },
     run = function(ctx, args)
       local t, label = util.target(args)
+      local loc = util.locator_of(ctx, t)
       local res = act(ctx, "type", t, args.text, { submit = args.submit, slowly = args.slowly, clear = args.clear })
-      return util.action_result(("Typed %d characters into %s"):format(utf8.len(args.text) or #args.text, label), res)
+      util.record(ctx, { kind = "action", tool = "browser_type", action = args.clear and "fill" or "type",
+        value = args.text, submit = args.submit }, loc)
+      return util.action_result(("Typed %d characters into %s"):format(utf8.len(args.text) or #args.text, label),
+        res, loc)
     end,
   },
   {
@@ -77,15 +97,17 @@ return util.report_changes({
     } },
     annotations = { readOnlyHint = false, destructiveHint = true },
     run = function(ctx, args)
-      local fields = {}
+      local fields, locs = {}, { n = #args.fields }
       for i, f in ipairs(args.fields) do
         local v = f.value
         if f.type == "checkbox" or f.type == "radio" then v = v == "true"
         elseif f.type == "slider" then v = tonumber(v) or v end
         fields[i] = { target = f.ref, value = v }
+        locs[i] = util.locator_of(ctx, { ref = f.ref })
       end
       local res = act(ctx, "fill_form", fields)
-      return util.action_result(("Filled %d fields"):format(#args.fields), res)
+      for i, f in ipairs(args.fields) do util.record(ctx, form_step(f), locs[i]) end
+      return util.action_result(("Filled %d fields"):format(#args.fields), res, locs)
     end,
   },
   {
@@ -100,8 +122,10 @@ return util.report_changes({
     annotations = { readOnlyHint = false, destructiveHint = true },
     run = function(ctx, args)
       local t, label = util.target(args)
+      local loc = util.locator_of(ctx, t)
       local res = act(ctx, "select_option", t, args.values)
-      return util.action_result(("Selected %s in %s"):format(table.concat(args.values, ", "), label), res)
+      util.record(ctx, { kind = "action", tool = "browser_select_option", action = "select", values = args.values }, loc)
+      return util.action_result(("Selected %s in %s"):format(table.concat(args.values, ", "), label), res, loc)
     end,
   },
   {
@@ -112,7 +136,10 @@ return util.report_changes({
     annotations = { readOnlyHint = false },
     run = function(ctx, args)
       local t, label = util.target(args)
-      return util.action_result("Hovered " .. label, act(ctx, "hover", t))
+      local loc = util.locator_of(ctx, t)
+      local res = act(ctx, "hover", t)
+      util.record(ctx, { kind = "action", tool = "browser_hover", action = "hover" }, loc)
+      return util.action_result("Hovered " .. label, res, loc)
     end,
   },
   {
@@ -129,19 +156,33 @@ return util.report_changes({
     run = function(ctx, args)
       local from, from_label = util.target(args, "startRef", "startElement")
       local to, to_label = util.target(args, "endRef", "endElement")
-      return util.action_result(("Dragged %s to %s"):format(from_label, to_label), act(ctx, "drag", from, to))
+      local locs = table.pack(util.locator_of(ctx, from), util.locator_of(ctx, to))
+      local res = act(ctx, "drag", from, to)
+      util.record(ctx, { kind = "action", tool = "browser_drag", action = "drag",
+        to_locator = locs[2] and locs[2].locator }, locs[1])
+      return util.action_result(("Dragged %s to %s"):format(from_label, to_label), res, locs)
     end,
   },
   {
     name = "browser_press_key",
     title = "Press a key",
-    description = "Press a key or a chord on the keyboard, such as `ArrowLeft`, `a`, `Control+A` or `ControlOrMeta+a`.",
+    description = "Press a key or a chord on the keyboard, such as `ArrowLeft`, `a`, `Control+A` or `ControlOrMeta+a`.\nWith ref (or element) the element is focused first; otherwise the key goes to whatever has focus.",
     input = { type = "object", required = { "key" }, properties = {
       key = { type = "string", minLength = 1, description = "Name of the key to press or a character to generate" },
+      element = ELEMENT, ref = REF,
     } },
     annotations = { readOnlyHint = false, destructiveHint = true },
     run = function(ctx, args)
-      return util.action_result("Pressed " .. args.key, act(ctx, "press_key", args.key))
+      if (args.ref or "") == "" and (args.element or "") == "" then
+        local res = act(ctx, "press_key", args.key)
+        util.record(ctx, { kind = "action", tool = "browser_press_key", action = "press", key = args.key })
+        return util.action_result("Pressed " .. args.key, res)
+      end
+      local t, label = util.target(args)
+      local loc = util.locator_of(ctx, t)
+      local res = act(ctx, "press_key", args.key, { target = t })
+      util.record(ctx, { kind = "action", tool = "browser_press_key", action = "press", key = args.key }, loc)
+      return util.action_result(("Pressed %s on %s"):format(args.key, label), res, loc)
     end,
   },
   {
@@ -185,8 +226,10 @@ return util.report_changes({
       local t, label = util.target(args)
       local policy, files = util.paths(ctx), {}
       for i, p in ipairs(args.paths) do files[i] = policy:read_path(p) end
-      return util.action_result(("Uploaded %d files to %s"):format(#files, label),
-        act(ctx, "upload_file", t, files))
+      local loc = util.locator_of(ctx, t)
+      local res = act(ctx, "upload_file", t, files)
+      util.record(ctx, { kind = "action", tool = "browser_file_upload", action = "upload", files = files }, loc)
+      return util.action_result(("Uploaded %d files to %s"):format(#files, label), res, loc)
     end,
   },
   {
@@ -217,6 +260,7 @@ return util.report_changes({
     annotations = { readOnlyHint = false, destructiveHint = true },
     run = function(ctx, args)
       local res = act(ctx, "click_at", args.x, args.y, { hold_ms = args.hold_ms, steps = args.steps })
+      util.record(ctx, { kind = "action", tool = "browser_click_at", action = "click_at", x = args.x, y = args.y })
       return util.action_result(("Clicked at (%s, %s)"):format(args.x, args.y), res)
     end,
   },

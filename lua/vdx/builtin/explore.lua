@@ -4,11 +4,17 @@
 -- same facts as structuredContent for programs.
 local changes = require "vdx.changes"
 local errors = require "vdx.errors"
+local find = require "vdx.find"
 local json = require "vdx.json"
 local snapshot = require "vdx.snapshot"
 local util = require "vdx.builtin.util"
 
-local REF = util.REF
+-- The starting points of the structure tools besides a ref.
+local START_REF = { type = "string", description = "Exact target element reference from the page snapshot (or give locator or text)" }
+local LOCATOR = { type = "string", minLength = 1,
+  description = "Instead of ref: a Playwright locator expression that matches exactly one element, e.g. getByTestId('card').filter({ hasText: 'Lamp' })" }
+local TEXT = { type = "string", minLength = 1,
+  description = "Instead of ref: a text; starts from the smallest visible element whose text holds it (case-insensitive), which must be one" }
 local LEVEL = { type = "integer", minimum = 1, description = "Ancestor level (1 = parent), as listed by resolve_container" }
 
 -- Calls page:method(…) on the current page.
@@ -41,8 +47,32 @@ local function match_line(i, m)
   return table.concat(parts, " ")
 end
 
+-- The list-valued fields of the structure tools' answers, marked as JSON
+-- arrays (the bridge's empty lists arrive as empty tables).
+local LISTS = { ancestors = true, refs = true, siblings = true, contains_text = true, outline = true,
+  descendants = true }
+
+local function mark_lists(t)
+  for k, v in pairs(t) do
+    if type(v) == "table" then
+      mark_lists(v)
+      if LISTS[k] then json.array(v) end
+    end
+  end
+  return t
+end
+
 local function explored(title, res)
+  mark_lists(res)
   return { text = title .. "\n" .. util.render(res), structured = res }
+end
+
+-- The ref a structure tool starts from (ref, locator or text) and how the
+-- answer names it.
+local function start(ctx, args)
+  local ref = find.start(ctx:page(), args)
+  if args.ref then return ref, ref end
+  return ref, ("%s (%s %s)"):format(ref, args.locator and "locator" or "text", args.locator or json.encode(args.text))
 end
 
 return {
@@ -53,7 +83,7 @@ return {
     input = { type = "object", properties = {
       budget_tokens = { type = "integer", minimum = 100, maximum = 200000,
         description = ("Size limit of the snapshot in tokens (default %d)"):format(snapshot.DEFAULT_BUDGET) },
-      root = { type = "string", description = "Snapshot only the subtree of this ref" },
+      root = { type = "string", description = "Snapshot only the subtree of this ref (containers such as main, list, row, dialog, tabpanel and test-id elements carry refs for this); a hidden or removed root is an error" },
       depth = { type = "integer", minimum = 1, maximum = 100, description = "Maximum tree depth" },
       offset = { type = "integer", minimum = 0, description = "Continue a truncated snapshot from next_offset" },
     } },
@@ -81,51 +111,79 @@ return {
     end,
   },
   {
+    name = "browser_find",
+    title = "Find in the page",
+    description = "Find lines of the page's snapshot without reading it all: by text (case-insensitive substring of a line's name or text), regex (a JavaScript regular expression, /source/flags or plain source, evaluated by the page's own engine; flags d i m s u v) or role (exact, with name: a substring).\nAnswers each match with its ref and the container lines above it (landmarks, lists, rows, dialogs, test ids, each with a ref for browser_snapshot(root=…) or resolve_container), bounded to max matches and about 2,000 characters, and says how many more matched.",
+    input = { type = "object", properties = {
+      text = { type = "string", minLength = 1, description = "Text to find (case-insensitive substring of a line's name or text)" },
+      regex = { type = "string", minLength = 1, description = "JavaScript regular expression, as /source/flags or plain source" },
+      role = { type = "string", minLength = 1, description = "ARIA role, exactly as the snapshot prints it (button, row, heading, …)" },
+      name = { type = "string", minLength = 1, description = "With role: a substring of the accessible name (case-insensitive)" },
+      max = { type = "integer", minimum = 1, maximum = 100, description = ("Matches shown (default %d)"):format(find.MAX) },
+      context = { type = "integer", minimum = 0, maximum = 60,
+        description = "Lines after each match that stay in its container, shown with it (default 0): a heading's section, a label's controls; saves a browser_snapshot(root=…)" },
+    } },
+    output = { type = "object", properties = {
+      url = { type = "string" }, total = { type = "integer" }, shown = { type = "integer" },
+      matches = { type = "array" } } },
+    annotations = { readOnlyHint = true },
+    run = function(ctx, args)
+      local res = find.run(ctx:page(), args)
+      local fatal = errors.decide(ctx.role.failures:drain())
+      if fatal then error(fatal, 0) end
+      return { text = find.text(res, args),
+        structured = { url = res.url, title = res.title, total = res.total, shown = res.shown, matches = res.matches } }
+    end,
+  },
+  {
     name = "resolve_container",
     title = "Resolve container",
-    description = "The target element of a ref and its ancestors up to body: tag, test-id style attributes, child counts and the refs each contains.\nStep 1 of container -> pattern -> anchors.",
-    input = { type = "object", required = { "ref" }, properties = {
-      ref = REF, element = util.ELEMENT,
+    description = "The target element of a ref (or of a locator or a text that names one element) and its ancestors up to body: tag, attributes, ARIA state (aria-sort, aria-selected, aria-expanded, …), child counts and the refs each contains.\nStep 1 of container -> pattern -> anchors.",
+    input = { type = "object", properties = {
+      ref = START_REF, locator = LOCATOR, text = TEXT, element = util.ELEMENT,
       max_refs = { type = "integer", minimum = 1, maximum = 500, description = "Refs listed per ancestor" },
       max_text = { type = "integer", minimum = 10, maximum = 2000, description = "Characters of text kept" },
     } },
     annotations = { readOnlyHint = true },
     run = function(ctx, args)
-      local res = call(ctx, "resolve_container", args.ref,
+      local ref, label = start(ctx, args)
+      local res = call(ctx, "resolve_container", ref,
         util.pick(args, { max_refs = "max_refs", max_text = "max_text" }))
-      return explored("Container of " .. args.ref .. ":", res)
+      return explored("Container of " .. label .. ":", res)
     end,
   },
   {
     name = "inspect_pattern",
     title = "Inspect pattern",
-    description = "The siblings of the ancestor at a level: how many, which one holds the target, and a short outline of each.\nStep 2: shows whether the container repeats (cards, rows).",
-    input = { type = "object", required = { "ref", "level" }, properties = {
-      ref = REF, level = LEVEL, element = util.ELEMENT,
+    description = "The siblings of the ancestor at a level of a ref (or of a locator or a text that names one element): how many, which one holds the target, and a short outline of each.\nStep 2: shows whether the container repeats (cards, rows).",
+    input = { type = "object", required = { "level" }, properties = {
+      ref = START_REF, locator = LOCATOR, text = TEXT, level = LEVEL, element = util.ELEMENT,
       max_siblings = { type = "integer", minimum = 1, maximum = 200, description = "Siblings shown (default 20)" },
     } },
     annotations = { readOnlyHint = true },
     run = function(ctx, args)
-      local res = call(ctx, "inspect_pattern", args.ref, args.level,
+      local ref, label = start(ctx, args)
+      local res = call(ctx, "inspect_pattern", ref, args.level,
         util.pick(args, { max_siblings = "max_siblings" }))
-      return explored(("Pattern at level %d of %s:"):format(args.level, args.ref), res)
+      return explored(("Pattern at level %d of %s:"):format(args.level, label), res)
     end,
   },
   {
     name = "extract_anchors",
     title = "Extract anchors",
-    description = "The descendants of the ancestor at a level (bounded): tags, attributes, refs, roles, names and text.\nStep 3: pick the stable anchors a locator can use.",
-    input = { type = "object", required = { "ref", "level" }, properties = {
-      ref = REF, level = LEVEL, element = util.ELEMENT,
+    description = "The descendants of the ancestor at a level of a ref, locator or text (bounded): tags, attributes, refs, roles, names and text.\nStep 3: pick the stable anchors a locator can use.",
+    input = { type = "object", required = { "level" }, properties = {
+      ref = START_REF, locator = LOCATOR, text = TEXT, level = LEVEL, element = util.ELEMENT,
       max_depth = { type = "integer", minimum = 1, maximum = 20, description = "Depth below the ancestor (default 4)" },
       max_children = { type = "integer", minimum = 1, maximum = 200, description = "Children per parent (default 15)" },
       max_total = { type = "integer", minimum = 1, maximum = 1000, description = "Descendants in total (default 100)" },
     } },
     annotations = { readOnlyHint = true },
     run = function(ctx, args)
-      local res = call(ctx, "extract_anchors", args.ref, args.level,
+      local ref, label = start(ctx, args)
+      local res = call(ctx, "extract_anchors", ref, args.level,
         util.pick(args, { max_depth = "max_depth", max_children = "max_children", max_total = "max_total" }))
-      return explored(("Anchors at level %d of %s:"):format(args.level, args.ref), res)
+      return explored(("Anchors at level %d of %s:"):format(args.level, label), res)
     end,
   },
   {

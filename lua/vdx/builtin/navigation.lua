@@ -35,7 +35,9 @@ return {
       util.paths(ctx):check_url(args.url)
       local page = ctx:page()
       local res = page:navigate(args.url, { wait_until = args.wait_until })
-      return nav_result(res, decide(ctx))
+      local result = nav_result(res, decide(ctx))
+      util.record(ctx, { kind = "navigate", tool = "browser_navigate", url = args.url })
+      return result
     end,
   },
   {
@@ -47,7 +49,9 @@ return {
     run = function(ctx)
       local page = ctx:page()
       local res = page:back()
-      return nav_result(res or {}, decide(ctx))
+      local result = nav_result(res or {}, decide(ctx))
+      util.record(ctx, { kind = "action", tool = "browser_navigate_back", action = "back" })
+      return result
     end,
   },
 }

@@ -29,6 +29,35 @@ function util.target(args, refkey, elemkey)
     :format(refkey, elemkey), { field = refkey, expected = "string" }), 0)
 end
 
+--- Records step (see vdx.session_log) in the session of the call, in the
+-- current role, with loc (from util.locator_of) as its locator.  The
+-- first step of a role that is not a navigation is preceded by one to the
+-- page's current URL, so the test starts where the agent did.
+function util.record(ctx, step, loc)
+  local log = ctx.session
+  if not log then return end
+  step.role = ctx.role.name
+  if loc and loc.frame and loc.frame ~= "main" then
+    -- Its locator is a frame chain (contentFrame()), which the replay of
+    -- the flake gate cannot follow yet.
+    step.unlocated = "the target is inside an iframe, which the export does not cover yet"
+  elseif loc then
+    step.locator, step.positional = loc.locator, loc.positional or nil
+  end
+  if step.kind ~= "navigate" then
+    local started = false
+    for _, s in ipairs(log:list()) do if s.role == step.role then started = true break end end
+    if not started then
+      local page = ctx:page()
+      local ok, info = pcall(page.bridge, page, "pageInfo", {})
+      if ok and type(info) == "table" and type(info.url) == "string" and info.url:match("^https?:") then
+        log:add { kind = "navigate", role = step.role, url = info.url, tool = step.tool }
+      end
+    end
+  end
+  return log:add(step)
+end
+
 --- Copies t without nil values and with the keys renamed per map
 -- ({from = "to"}); keys not in map are dropped.
 function util.pick(t, map)
@@ -100,7 +129,8 @@ local function render(t, out, indent, depth)
         render(v, out, indent + 1, depth + 1)
       end
     elseif type(v) == "table" then
-      out[#out + 1] = pad .. k .. ": {}"
+      -- An empty list (marked with json.array) reads as one, as in JSON.
+      out[#out + 1] = pad .. k .. (json.is_array(v) and ": []" or ": {}")
     else
       out[#out + 1] = pad .. k .. ": " .. scalar(v)
     end
@@ -122,13 +152,66 @@ util.ELEMENT = { type = "string",
 --- Schema of the `ref` argument.
 util.REF = { type = "string", description = "Exact target element reference from the page snapshot" }
 
---- The result of an action: the facts it returned, as text and structure.
-function util.action_result(what, res)
-  local text = what
-  if type(res) == "table" and next(res) ~= nil then
-    text = text .. "\n" .. util.render(res)
+--- The verified Playwright locator of an action's target (util.target's
+-- table), taken BEFORE the action, since the element may be gone after:
+-- page:generate_locator's answer for the ref, or for the element a
+-- description finds.  nil when the target resolves to nothing: the
+-- action then raises its own error.
+function util.locator_of(ctx, target)
+  local page = ctx:page()
+  -- page:method(...), or nil when it fails; a cancelled call stays cancelled.
+  local function try(method, ...)
+    local ok, r = pcall(page[method], page, ...)
+    if not ok and vdx.is_error(r, "Cancelled") then error(r, 0) end
+    return ok and r or nil
   end
-  return { text = text, structured = type(res) == "table" and res or nil }
+  local ref = target.ref
+  if ref == nil and target.description ~= nil then
+    local r = try("bridge", "findByDescription", { target.description }, { frame = "main" })
+    ref = type(r) == "table" and r.ref
+  end
+  if type(ref) ~= "string" then return nil end
+  local loc = try("generate_locator", ref, { alternatives = 0 })
+  return loc and loc.locator and loc or nil
+end
+
+-- The answer lines and structured fields of the locators (util.locator_of
+-- results, nil ones skipped) of an action's targets.
+local function locator_lines(locs, structured)
+  local lines, exprs = {}, {}
+  for i = 1, locs.n or #locs do
+    local l = locs[i]
+    if l then
+      exprs[#exprs + 1] = l.locator
+      lines[#lines + 1] = "Locator: " .. l.locator
+      if l.note then lines[#lines + 1] = "Note: " .. l.note end
+    end
+  end
+  if structured and #exprs > 0 then
+    structured.locator = exprs[1]
+    if #exprs > 1 then structured.locators = exprs end
+  end
+  return lines
+end
+
+--- The result of an action: the facts it returned, as text and structure,
+-- and the locator of each target (locs: a util.locator_of result, or a
+-- list of them, table.pack'ed when one may be nil) as `Locator: <expr>`
+-- lines and `locator` (`locators` when there are several).
+function util.action_result(what, res, locs)
+  if type(locs) == "table" and locs.locator then locs = { locs } end
+  local structured = type(res) == "table" and res or nil
+  local text = what
+  local lines = locator_lines(locs or {}, structured)
+  if #lines > 0 then text = text .. "\n" .. table.concat(lines, "\n") end
+  if structured and next(structured) ~= nil then
+    local facts = {}
+    for k, v in pairs(structured) do
+      if k ~= "locator" and k ~= "locators" then facts[k] = v end
+    end
+    if next(facts) ~= nil then text = text .. "\n" .. util.render(facts) end
+  end
+  return { text = text, structured = structured }
 end
 
 --- Wraps the run of each tool of defs named in `acting` so that its

@@ -1,0 +1,281 @@
+// locgen.js -- the Playwright locator of one element, written the way
+// Playwright's codegen writes it (single-quoted strings, relative to the
+// page) and verified with the bridge's own locator engine (locator.js:
+// Playwright's matching rules, open shadow roots included) to match that
+// element and nothing else:
+//
+//   locatorFor(ref, { alternatives = 4 }) ->
+//     { locator, positional, note, alternatives: [{ locator, kind, count }] }
+//
+// Candidates, most stable first; the first verified one is the locator,
+// the next verified ones its alternatives:
+//   1. the element's own: its stable test id, its role and name (exact
+//      only when needed), for form fields its label and placeholder, its
+//      alt text and title, its text (for an element without a useful role:
+//      a message, a paragraph, a list item), its role alone;
+//   2. for a card or a row, its test id or role filtered by its own text;
+//      then one of its own under the nearest container that makes it unique
+//      (rolepath.js): a test id ancestor, filtered by its text only when
+//      the test id repeats, a row filtered by its text, a named landmark,
+//      dialog or group;
+//   3. its text, when its role and name exist but need a scope (the text
+//      then differs from the name: a glyph, a state), and its stable id,
+//      as CSS;
+//   4. only when nothing else is unique: the candidate that matched it
+//      among the fewest others, with .nth(i), and positional set.
+
+import * as N from './natives.js';
+import { Evaluator } from './locator.js';
+import { jsString, parseLocator } from './locparse.js';
+import { MAX_NAME, container, containersOf, roleExpr } from './rolepath.js';
+import { TEST_ID_ATTRIBUTES, accessibleName, getRole, intOption, isStableId, normalize } from './facts.js';
+import { checkKeys } from './errors.js';
+
+const UNLOCATABLE = new Set(['generic', 'none', 'presentation', 'iframe']);
+const FIELD_ROLES = new Set(['textbox', 'searchbox', 'combobox', 'checkbox', 'radio', 'switch', 'slider',
+  'spinbutton', 'listbox']);
+const FIELD_TAGS = new Set(['input', 'select', 'textarea']);
+const ALT_TAGS = new Set(['img', 'area', 'input']);
+const MAX_TEXT = 120;
+const LEAD = 60;
+const SIMPLE_VALUE = /^[^"'\\\n\r]{1,120}$/;
+
+// Finds verified locators; one instance shares the locator engine's
+// caches (and the counts of every expression it tried) over the elements
+// of one document while it does not change.
+export class LocatorGen {
+  constructor() {
+    this.ev = null;
+    this.counts = new Map();
+  }
+
+  engine() {
+    if (this.ev === null) this.ev = new Evaluator();
+    return this.ev;
+  }
+
+  // The elements expr matches in the document (cached per expression).
+  matches(expr) {
+    let m = this.counts.get(expr);
+    if (m === undefined) {
+      m = this.engine().chain(parseLocator(expr), document);
+      this.counts.set(expr, m);
+    }
+    return m;
+  }
+
+  // The first verified locator of el that is not positional, or null.
+  best(el) {
+    for (const c of this.verified(el, [])) return c.locator;
+    return null;
+  }
+
+  // { locator, positional, note, alternatives }: see the module comment.
+  generate(el, alternatives) {
+    const near = [];
+    const found = [];
+    for (const c of this.verified(el, near)) {
+      found.push(c);
+      if (found.length > alternatives) break;
+    }
+    if (found.length > 0) {
+      return { locator: found[0].locator, positional: false, note: null, alternatives: found.slice(1) };
+    }
+    return this.positional(el, near);
+  }
+
+  // The candidate that matched el among the fewest others, with .nth().
+  positional(el, near) {
+    let base = null;
+    for (const c of near) {
+      if (base === null || c.count < base.count) base = c;
+    }
+    if (base === null) {
+      const expr = 'locator(' + jsString(N.localName(el)) + ')';
+      const m = this.matches(expr);
+      base = { locator: expr, count: m.length, index: m.indexOf(el) };
+    }
+    if (base.index < 0) {
+      return { locator: null, positional: true, note: 'no locator reaches this element', alternatives: [] };
+    }
+    return {
+      locator: base.locator + '.nth(' + base.index + ')',
+      positional: true,
+      note: 'positional: ' + base.count + ' elements match ' + base.locator +
+        ' and no test id, role and name, label, text or container tells this one apart',
+      alternatives: [],
+    };
+  }
+
+  // Yields { locator, kind, count: 1 } for each verified candidate of el,
+  // best first.  Candidates that match el among others go to near, as
+  // { locator, count, index }, for a positional locator.
+  *verified(el, near) {
+    const seen = new Set();
+    const inner = [];
+    const late = [];
+    for (const c of ownCandidates(this.engine(), el)) {
+      for (const expr of c.exprs) {
+        const m = this.matches(expr);
+        const index = m.indexOf(el);
+        if (index < 0) break;
+        if (m.length === 1) {
+          if (!seen.has(expr)) {
+            seen.add(expr);
+            const hit = { locator: expr, kind: c.kind, count: 1 };
+            if (c.late) late.push(hit);
+            else yield hit;
+          }
+          break;
+        }
+        near.push({ locator: expr, count: m.length, index });
+        inner.push(expr);
+      }
+    }
+    yield* this.self(el, seen);
+    yield* this.scoped(el, inner, seen);
+    yield* late;
+    const id = N.getAttribute(el, 'id');
+    if (id && isStableId(id) && /^[A-Za-z][\w-]*$/.test(id)) {
+      const expr = 'locator(' + jsString('#' + id) + ')';
+      const m = this.matches(expr);
+      if (m.length === 1 && m[0] === el) yield { locator: expr, kind: 'css', count: 1 };
+    }
+  }
+
+  // el as a container of its own (a card, a row): its test id or row
+  // role filtered by its own texts.
+  *self(el, seen) {
+    const c = container(this.engine(), el, null);
+    if (c === null) return;
+    for (const expr of c.exprs()) {
+      const m = this.matches(expr);
+      if (m.length !== 1 || m[0] !== el) continue;
+      // Its own test id or role and name served already: no filter.
+      if (seen.has(expr)) return;
+      seen.add(expr);
+      yield { locator: expr, kind: 'container', count: 1 };
+    }
+  }
+
+  // The inner candidates under the containers of el, nearest first, each
+  // container's locator with the best inner one that serves under it.  A
+  // container whose plain locator serves is not also offered filtered.
+  *scoped(el, inner, seen) {
+    if (inner.length === 0) return;
+    const ev = this.engine();
+    const parsed = inner.map((e) => ({ expr: e, chain: parseLocator(e) }));
+    // Past the nearest container that serves, two more are looked at for
+    // alternatives: farther ones are larger, slower and rarely better.
+    let left = Infinity;
+    for (const c of containersOf(ev, el)) {
+      if (left-- <= 0) return;
+      // The inner locators that single el out within this container.
+      const within = parsed.filter((p) => {
+        const m = ev.chain(p.chain, c.el);
+        return m.length === 1 && m[0] === el;
+      });
+      if (within.length === 0) continue;
+      let first = true;
+      for (const outer of c.exprs()) {
+        const p = within.find((q) => {
+          const m = this.matches(outer + '.' + q.expr);
+          return m.length === 1 && m[0] === el;
+        });
+        if (p !== undefined && !seen.has(outer + '.' + p.expr)) {
+          seen.add(outer + '.' + p.expr);
+          if (left > 2) left = 2;
+          yield { locator: outer + '.' + p.expr, kind: 'container', count: 1 };
+          if (first) break;
+        }
+        first = false;
+      }
+    }
+  }
+}
+
+// The own candidates of el, best first: [{ kind, exprs, late }], where
+// exprs is a ladder (the plain form, then the exact one when the plain one
+// matches others too) and late ones rank after the scoped candidates.
+function ownCandidates(ev, el) {
+  const out = [];
+  const tag = N.localName(el);
+  const role = getRole(el);
+  const locatable = role && !UNLOCATABLE.has(role);
+  const tid = N.getAttribute(el, 'data-testid');
+  if (tid && isStableId(tid)) out.push({ kind: 'test-id', exprs: ['getByTestId(' + jsString(tid) + ')'] });
+  for (const a of TEST_ID_ATTRIBUTES) {
+    const v = N.getAttribute(el, a);
+    if (a !== 'data-testid' && v && isStableId(v) && SIMPLE_VALUE.test(v)) {
+      out.push({ kind: 'test-id', exprs: ['locator(' + jsString('[' + a + '="' + v + '"]') + ')'] });
+    }
+  }
+  const name = locatable ? accessibleName(ev.ctx, el, role, false) : '';
+  if (name && name.length <= MAX_NAME) {
+    out.push({ kind: 'role', exprs: [roleExpr(role, name, false), roleExpr(role, name, true)] });
+  }
+  if (FIELD_TAGS.has(tag) || FIELD_ROLES.has(role)) {
+    // The name the label gives, when it has one: a label that wraps a
+    // select also holds the options' text, which getByLabel need not spell.
+    const labels = ev.labels(el).map((l) => l.normalized);
+    for (const t of name && labels.length > 0 ? [name] : labels) {
+      if (t && t.length <= MAX_NAME) out.push({ kind: 'label', exprs: textual('getByLabel', t) });
+    }
+  }
+  attributeCandidate(out, el, 'placeholder', 'getByPlaceholder', 'placeholder');
+  if (ALT_TAGS.has(tag)) attributeCandidate(out, el, 'alt', 'getByAltText', 'alt-text');
+  attributeCandidate(out, el, 'title', 'getByTitle', 'title');
+  // A card's or a row's whole text is a poor name: it is filtered by its
+  // first texts instead (see self).
+  if (!FIELD_TAGS.has(tag) && container(ev, el, null) === null) {
+    const text = ev.texts.get(el).normalized;
+    // Text that tells apart an element whose role and name do not is
+    // text other than its name (an icon's glyph, a state): scoping the
+    // name comes first.
+    if (text && text.length <= MAX_TEXT) {
+      out.push({ kind: 'text', exprs: textual('getByText', text), late: !!name && text !== name });
+    } else if (text) {
+      // A long message by its first words: getByText matches a substring.
+      out.push({ kind: 'text', exprs: ['getByText(' + jsString(leadingWords(text)) + ')'], late: !!name });
+    }
+  }
+  if (locatable) out.push({ kind: 'role', exprs: [roleExpr(role)] });
+  return out;
+}
+
+// The first words of text, at most LEAD characters, cut between words.
+function leadingWords(text) {
+  const cut = text.slice(0, LEAD + 1);
+  const space = cut.lastIndexOf(' ');
+  return (space > LEAD / 2 ? cut.slice(0, space) : cut.slice(0, LEAD)).trim();
+}
+
+function textual(method, text) {
+  return [method + '(' + jsString(text) + ')', method + '(' + jsString(text) + ', { exact: true })'];
+}
+
+function attributeCandidate(out, el, attribute, method, kind) {
+  const v = N.getAttribute(el, attribute);
+  const t = v === null ? '' : normalize(v);
+  if (t && t.length <= MAX_NAME) out.push({ kind, exprs: textual(method, t) });
+}
+
+// The bridge method: the locator of ref's element (see the module comment).
+export function locatorFor(env, ref, options) {
+  const opts = options || {};
+  checkKeys(opts, ['alternatives'], 'locatorFor');
+  const n = intOption(opts, 'alternatives', 4, 0, 'locatorFor');
+  return new LocatorGen().generate(env.resolve(ref), n);
+}
+
+// The locator of the iframe (or frame) element that holds the child frame
+// the host knows as key ("f3"), as locatorFor gives it; null when no
+// owner in this document has that key (it was never snapshotted here).
+export function frameOwnerLocator(env, key) {
+  const gen = new LocatorGen();
+  for (const el of gen.engine().elements(document)) {
+    const tag = N.localName(el);
+    if ((tag === 'iframe' || tag === 'frame') && env.frameKeys.get(el) === key) return gen.generate(el, 0);
+  }
+  return null;
+}

@@ -1,0 +1,162 @@
+--- vdx.builtin.export: browser_export_test, the end of the agent's loop.
+-- It writes the session (navigations, actions with their verified
+-- locators, verified assertions, in every role) as a Playwright test,
+-- and with runs = N it is also the flake gate: the steps replayed N times
+-- in fresh contexts, each step's stability reported, and the written file
+-- run under real Playwright where it is installed.
+local vdx = require "vdx"
+local json = require "vdx.json"
+local util = require "vdx.builtin.util"
+local session_export = require "vdx.session_export"
+local replay = require "vdx.session_replay"
+local pw_run = require "vdx.pw_run"
+
+-- How long the Playwright run of the written file may take.
+local PW_TIMEOUT_MS = 300000
+
+-- The file name of the spec: name as given when it is a spec file name,
+-- with ".spec.ts" added when it has no extension.
+local function spec_name(name)
+  if name == nil then return nil end
+  if type(name) ~= "string" or name == "" then return name end
+  if name:match("%.spec%.[cm]?[jt]s$") or name:match("%.test%.[cm]?[jt]s$") then return name end
+  if name:match("%.[cm]?[jt]s$") then
+    error(vdx.error("InvalidArgument", ("field filename: %s would not be found by `npx playwright test`, "
+      .. "which runs *.spec.ts and *.test.ts files: name it like checkout.spec.ts"):format(name),
+      { field = "filename", expected = "a name ending in .spec.ts" }), 0)
+  end
+  return name .. ".spec.ts"
+end
+
+-- One line of the report for step i: its statement in the test.
+local function step_line(i, s, base)
+  local st = session_export.statements(s, base)
+  local text = st[#st]:gsub("^await ", ""):gsub(";$", "")
+  if #text > 140 then text = text:sub(1, 140) .. "…" end
+  return ("%d. [%s] %s"):format(i, s.role, text)
+end
+
+-- How many stable steps the gate lists one by one (unstable ones are
+-- always listed).
+local STABLE_SHOWN = 40
+
+-- The gate's report lines and the list of unstable steps.
+local function gate_report(steps, results, runs, base)
+  local out, flaky, hidden = {}, {}, 0
+  for i, s in ipairs(steps) do
+    local r = results[i]
+    local line = step_line(i, s, base) .. ("  %d/%d"):format(r.passed, runs)
+    if r.passed < runs then
+      flaky[#flaky + 1] = i
+      local why = {}
+      for _, f in ipairs(r.failures) do why[#why + 1] = ("run %d: %s"):format(f.run, f.reason) end
+      out[#out + 1] = line .. " ❌ " .. table.concat(why, "; ")
+    elseif i - #flaky <= STABLE_SHOWN then
+      out[#out + 1] = line
+    else
+      hidden = hidden + 1
+    end
+  end
+  if hidden > 0 then out[#out + 1] = ("… and %d more steps, each %d/%d"):format(hidden, runs, runs) end
+  return out, flaky
+end
+
+-- Runs the written file under Playwright runs times; returns report lines
+-- and true when it passed (nil when it could not run).
+local function playwright_run(path, env, runs)
+  local dir = path:match("^(.*)/[^/]*$")
+  local pw_dir, why = pw_run.find(dir)
+  if not pw_dir then return { "Playwright: not run: " .. why } end
+  local cmd = pw_run.command(path, env, pw_dir, runs)
+  local rc, out = pw_run.shell(cmd, PW_TIMEOUT_MS)
+  local summary = pw_run.summary(out) or (out:sub(-400))
+  local lines = { ("Playwright (%d runs of the file): %s%s"):format(runs, rc == 0 and "✅ " or "❌ ", summary),
+    "Ran: " .. cmd }
+  if rc ~= 0 then
+    local tail = out:gsub("\27%[[%d;]*m", "")
+    if #tail > 1500 then tail = "…" .. tail:sub(-1500) end
+    lines[#lines + 1] = tail
+  end
+  return lines, rc == 0
+end
+
+-- The flake gate of job { steps, runs, base, path, env }: the replay in
+-- fresh contexts, then the Playwright runs of the file; adds its report
+-- lines to out and its facts to structured.
+local function gate(ctx, job, out, structured)
+  local runs = job.runs
+  local t0 = vdx.now()
+  local results = replay.run(job.steps, runs, function(role) return ctx.roles:role(role):fresh_page() end)
+  structured.gate_ms = vdx.now() - t0
+  local lines, flaky = gate_report(job.steps, results, runs, job.base)
+  out[#out + 1] = ("Flake gate: %d runs in fresh contexts, %s"):format(runs,
+    #flaky == 0 and ("every step passed " .. runs .. "/" .. runs)
+    or ("⚠️ %d unstable steps (%s): fix them before you call the test done"):format(#flaky,
+      table.concat(flaky, ", ")))
+  for _, l in ipairs(lines) do out[#out + 1] = "  " .. l end
+  structured.stability = {}
+  for i, r in ipairs(results) do
+    structured.stability[i] = { passed = r.passed, runs = runs, failures = json.array(r.failures) }
+  end
+  structured.flaky = json.array(flaky)
+  t0 = vdx.now()
+  local pl, passed = playwright_run(job.path, job.env, runs)
+  structured.playwright_ms = vdx.now() - t0
+  for _, l in ipairs(pl) do out[#out + 1] = l end
+  structured.playwright = passed
+end
+
+return {
+  {
+    name = "browser_export_test",
+    title = "Export the session as a test",
+    description = "Write the session so far (navigations, actions with their verified locators, the assertions the verify tools recorded, in every role used) as a @playwright/test spec file in the output folder: one browser context per role with its storageState, the base URL from BASE_URL.\nWith runs = N it is also a flake gate: replays the steps N times in fresh contexts, reports each step's stability (3/3 or why a run failed), and runs the file under real Playwright where @playwright/test is installed. Call it before you call the test done.",
+    input = { type = "object", properties = {
+      filename = { type = "string", description = "File name in the output folder, e.g. checkout.spec.ts (.spec.ts is added when there is no extension; default session-….spec.ts)" },
+      runs = { type = "integer", minimum = 1, maximum = 10, description = "Replay the steps this many times in fresh contexts (the flake gate) and run the file under Playwright as often" },
+    } },
+    annotations = { readOnlyHint = false, destructiveHint = false },
+    run = function(ctx, args)
+      local log = ctx.session
+      local steps = {}
+      for i, s in ipairs(log and log:list() or {}) do steps[i] = s end
+      if #steps == 0 then
+        error(vdx.error("InvalidArgument", "the session has no steps to export yet: navigate, act and verify first",
+          { field = "filename", expected = "a session with steps" }), 0)
+      end
+      local path = util.paths(ctx):write_path(spec_name(args.filename), "session", "spec.ts")
+      local title = path:match("([^/]*)$"):gsub("%.spec%.[cm]?[jt]s$", ""):gsub("%.test%.[cm]?[jt]s$", "")
+      local cmd, roles, base = session_export.write(steps, path, { name = title,
+        auth_of = function(r) return ctx.roles:role(r).auth end })
+      if not cmd then
+        error(vdx.error("IOError", "cannot write " .. path .. ": " .. tostring(roles), { file = path }), 0)
+      end
+      local sum = session_export.summary(steps)
+      local out = { "Wrote " .. path,
+        ("Steps: %d (%d navigations, %d actions, %d assertions) in %d roles: %s"):format(sum.steps,
+          sum.navigations, sum.actions, sum.assertions, #roles, table.concat(log:roles(), ", ")) }
+      if sum.assertions == 0 then
+        out[#out + 1] = "⚠️ No assertions: verify the outcome (browser_verify_*) before you call the test done."
+      end
+      for _, l in ipairs(sum.positional) do out[#out + 1] = "⚠️ Positional locator: " .. l end
+      if sum.missing > 0 then
+        out[#out + 1] = ("⚠️ %d actions have no locator and are left out of the test (a comment in the file says why)")
+          :format(sum.missing)
+      end
+      local structured = { path = path, steps = sum.steps, actions = sum.actions, assertions = sum.assertions,
+        navigations = sum.navigations, positional = json.array(sum.positional), roles = json.array(log:roles()) }
+      local env = require("vdx.pw_spec").env(base, roles)
+      local runs = math.tointeger(args.runs)
+      if runs then
+        gate(ctx, { steps = steps, runs = runs, base = base, path = path, env = env }, out, structured)
+      else
+        out[#out + 1] = "Before you call the test done, export again with runs: 3 (the flake gate: fresh contexts, "
+          .. "each step's stability, and a Playwright run where it is installed)."
+      end
+      out[#out + 1] = "Run it (from a folder where @playwright/test resolves):"
+      out[#out + 1] = "  " .. cmd
+      structured.command = cmd
+      return { text = table.concat(out, "\n"), structured = structured }
+    end,
+  },
+}

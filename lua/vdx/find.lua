@@ -1,0 +1,259 @@
+--- vdx.find: the policy of browser_find and of the structure tools'
+-- starting points.  On a long page an agent asks a question of the whole
+-- snapshot (which lines say "Lamp", where is the "Save" button) and reads
+-- only the answer: the matching lines, each with the container lines
+-- above it, bounded.  The snapshot is taken whole here and never sent;
+-- only the answer is.  Regular expressions are evaluated by the page's
+-- JavaScript engine (the bridge's matchTexts), so a pattern means what it
+-- means in a Playwright test.
+local vdx = require "vdx"
+local json = require "vdx.json"
+local snapshot = require "vdx.snapshot"
+
+local find = {}
+
+--- Matches answered by default.
+find.MAX = 10
+
+--- About how many characters of lines an answer holds (at least one
+-- match is always shown).
+find.MAX_CHARS = 2000
+
+-- The budget of the whole snapshot a find reads, in tokens (4 MB of text).
+local WHOLE = 1000000
+
+local function invalid(message, field)
+  error(vdx.error("InvalidArgument", message, { field = field }), 0)
+end
+
+-- The end (index of the closing quote) of the JSON string that starts at
+-- s[i] == '"'.
+local function json_string_end(s, i)
+  local j = i + 1
+  while j <= #s do
+    local c = s:sub(j, j)
+    if c == "\\" then j = j + 2
+    elseif c == '"' then return j
+    else j = j + 1 end
+  end
+  return nil
+end
+
+local function decode_string(s)
+  local ok, v = pcall(json.decode, s)
+  return ok and type(v) == "string" and v or s:sub(2, -2)
+end
+
+-- The key of a snapshot line's body and the rest after it: a YAML key in
+-- single quotes (doubled quotes inside) or plain up to ":" or the end.
+local function split_key(body)
+  if body:sub(1, 1) == "'" then
+    local key, i = {}, 2
+    while i <= #body do
+      local c = body:sub(i, i)
+      if c == "'" and body:sub(i + 1, i + 1) == "'" then key[#key + 1] = "'"; i = i + 2
+      elseif c == "'" then return table.concat(key), body:sub(i + 1)
+      else key[#key + 1] = c; i = i + 1 end
+    end
+    return table.concat(key), ""
+  end
+  -- A plain key holds no ": " (yamlKey quotes it then), so the first
+  -- ": " or a final ":" ends it; a quoted name may still hold ":".
+  local role = body:match("^[%w]+") or ""
+  local i = #role + 1
+  if body:sub(i, i + 1) == ' "' then
+    local e = json_string_end(body, i + 1)
+    if e then i = e + 1 end
+  end
+  local rest = body:sub(i)
+  local colon = rest:find(": ", 1, true) or (rest:sub(-1) == ":" and #rest or nil)
+  if not colon then return body, "" end
+  return body:sub(1, i - 1) .. rest:sub(1, colon - 1), rest:sub(colon)
+end
+
+--- Parses one snapshot line: { indent, role, name, text, ref } or nil for
+-- a line that is not an element or text (a /url property, a note).
+function find.parse_line(line)
+  local lead, body = line:match("^( *)%- (.*)$")
+  if not lead then return nil end
+  local key, rest = split_key(body)
+  local value = rest:match("^: (.*)$")
+  if value and value:sub(1, 1) == '"' then value = decode_string(value) end
+  if key == "text" then return { indent = #lead, role = "text", name = "", text = value or "" } end
+  local role = key:match("^([%w]+)")
+  if not role or key:sub(1, 1) == "/" or role == "note" then return nil end
+  local name = ""
+  if key:sub(#role + 1, #role + 2) == ' "' then
+    local e = json_string_end(key, #role + 2)
+    if e then name = decode_string(key:sub(#role + 2, e)) end
+  end
+  return { indent = #lead, role = role, name = name, text = value or "", ref = key:match("%[ref=([%w_]+)%]") }
+end
+
+-- The pattern of args.regex: "/source/flags" or a plain source.
+local function regex_of(r)
+  local source, flags = r:match("^/(.*)/([a-z]*)$")
+  if source then return source, flags end
+  return r, ""
+end
+
+-- The indexes (into items) of the parsed lines args asks for.
+local function matching(page, items, args)
+  local out = {}
+  if args.regex then
+    if #items == 0 then return out end
+    local source, flags = regex_of(args.regex)
+    -- Each line's name and text, tested apart: /^Save$/ finds a button
+    -- named Save.
+    local texts = {}
+    for i, it in ipairs(items) do texts[2 * i - 1], texts[2 * i] = it.name, it.text end
+    for _, k in ipairs(page:bridge("matchTexts", { source, flags, texts })) do
+      local i = math.tointeger(k) // 2 + 1
+      if out[#out] ~= i then out[#out + 1] = i end
+    end
+    return out
+  end
+  local needle = (args.text or args.name or ""):lower()
+  for i, it in ipairs(items) do
+    local hit
+    if args.role then
+      hit = it.role == args.role and (args.name == nil or it.name:lower():find(needle, 1, true) ~= nil)
+    else
+      hit = it.name:lower():find(needle, 1, true) ~= nil or it.text:lower():find(needle, 1, true) ~= nil
+    end
+    if hit then out[#out + 1] = i end
+  end
+  return out
+end
+
+-- The ancestor lines (indexes into lines) of line i, outermost first.
+local function path_of(parsed, i)
+  local path, indent = {}, parsed[i].indent
+  for j = i - 1, 1, -1 do
+    local p = parsed[j]
+    if p and p.indent < indent then
+      table.insert(path, 1, j)
+      indent = p.indent
+      if indent == 0 then break end
+    end
+  end
+  return path
+end
+
+-- The indexes of up to n lines after line i that stay inside i's
+-- container: its own children and the siblings after it with theirs (a
+-- heading's section: the prose, the example and its controls), and no
+-- more than find.MAX_CHARS characters of them.
+local function following(parsed, lines, i, n)
+  local out, indent, chars = {}, parsed[i].indent, 0
+  for j = i + 1, #parsed do
+    if #out >= n or parsed[j].indent < indent then break end
+    chars = chars + #lines[j] + 1
+    if chars > find.MAX_CHARS then break end
+    out[#out + 1] = j
+  end
+  return out
+end
+
+--- find.run(page, args) -> { url, title, total, shown, matches = [{ ref,
+-- line, path = [lines] }], lines = [the answer's lines] }: the snapshot
+-- lines that match args (text: a case-insensitive substring of a line's
+-- name or text; regex: "/source/flags" or a source, a JavaScript regular
+-- expression tested against name and text; role, with name: the role
+-- exactly and the name as a case-insensitive substring), at most args.max
+-- (default find.MAX) and about find.MAX_CHARS characters; args.context
+-- lines after each match that stay in its container come with it (what a
+-- heading introduces, the controls beside a label), within that bound.  `lines` is the
+-- answer as one pruned snapshot: every match and each of its ancestor
+-- lines once, in page order, indented as in the snapshot.
+function find.run(page, args)
+  local given = (args.text and 1 or 0) + (args.regex and 1 or 0) + (args.role and 1 or 0)
+  if given ~= 1 then invalid("give one of text, regex or role (with name)", "text") end
+  if args.name and not args.role then invalid("name goes with role", "name") end
+  for _, k in ipairs { "text", "regex", "role", "name" } do
+    if args[k] ~= nil and (type(args[k]) ~= "string" or args[k] == "") then
+      invalid(k .. " must be a non-empty string", k)
+    end
+  end
+  local max = math.tointeger(args.max or find.MAX)
+  if not max or max < 1 then invalid("max must be an integer >= 1", "max") end
+  local context = math.tointeger(args.context or 0)
+  if not context or context < 0 then invalid("context must be an integer >= 0", "context") end
+  local snap = snapshot.take(page, { budget_tokens = WHOLE })
+  local lines, parsed, items, index = {}, {}, {}, {}
+  for line in (snap.text or ""):gmatch("[^\n]+") do
+    lines[#lines + 1] = line
+    local p = find.parse_line(line)
+    parsed[#lines] = p or { indent = #(line:match("^ *")) }
+    if p then items[#items + 1] = p; index[#items] = #lines end
+  end
+  local hits = matching(page, items, args)
+  local res = { url = snap.url, title = snap.title, total = #hits, matches = json.array() }
+  local keep, chars = {}, 0
+  for _, h in ipairs(hits) do
+    if #res.matches >= max then break end
+    local i = index[h]
+    local path, after, cost = path_of(parsed, i), following(parsed, lines, i, context), 0
+    for _, j in ipairs(path) do if not keep[j] then cost = cost + #lines[j] + 1 end end
+    for _, j in ipairs(after) do if not keep[j] then cost = cost + #lines[j] + 1 end end
+    cost = cost + #lines[i] + 1
+    if #res.matches > 0 and chars + cost > find.MAX_CHARS then break end
+    chars = chars + cost
+    keep[i] = true
+    local plines = json.array()
+    for _, j in ipairs(path) do keep[j] = true; plines[#plines + 1] = lines[j] end
+    local clines = json.array()
+    for _, j in ipairs(after) do keep[j] = true; clines[#clines + 1] = lines[j] end
+    res.matches[#res.matches + 1] = { ref = items[h].ref, line = lines[i], path = plines, context = clines }
+  end
+  res.shown = #res.matches
+  res.lines = {}
+  for i = 1, #lines do if keep[i] then res.lines[#res.lines + 1] = lines[i] end end
+  return res
+end
+
+--- The text answer of find.run's result res for args, for the model.
+function find.text(res, args)
+  local what = args.regex and ("regex " .. args.regex) or args.text and ("text " .. json.encode(args.text))
+    or ("role " .. args.role .. (args.name and (" name " .. json.encode(args.name)) or ""))
+  local out = { "Page URL: " .. tostring(res.url) }
+  if res.total == 0 then
+    out[#out + 1] = ("No line of the snapshot matches %s."):format(what)
+    out[#out + 1] = "Try a shorter text, a regex, or browser_snapshot() to read the page."
+    return table.concat(out, "\n")
+  end
+  out[#out + 1] = ("%d match%s for %s%s:"):format(res.total, res.total == 1 and "" or "es", what,
+    res.shown < res.total and (" (showing %d)"):format(res.shown) or "")
+  for _, l in ipairs(res.lines) do out[#out + 1] = l end
+  if res.shown < res.total then
+    out[#out + 1] = ("… %d more matched. Narrow it: add role=… (with name=…), a longer text or a regex, "
+      .. "raise max, or browser_snapshot(root=<container ref>) for one container."):format(res.total - res.shown)
+  end
+  return table.concat(out, "\n")
+end
+
+--- find.target_ref(page, { locator = expr } | { text = s }) -> ref: the
+-- one element a Playwright locator expression or a text (the smallest
+-- visible element whose text holds it, case-insensitively) names in the
+-- main frame, given a ref if it had none.  Raises NotUnique with the
+-- count when none or several match, NoMatch's cousin for a start point.
+function find.target_ref(page, spec)
+  local r = page:bridge("targetRef", { { locator = spec.locator, text = spec.text } })
+  return r.ref, r
+end
+
+--- The ref a structure tool starts from: args.ref, else the element
+-- args.locator or args.text names (see find.target_ref).
+function find.start(page, args)
+  local n = (args.ref and 1 or 0) + (args.locator and 1 or 0) + (args.text and 1 or 0)
+  if n ~= 1 then invalid("give one of ref, locator or text (to start from the element it names)", "ref") end
+  if args.ref then return args.ref end
+  return (find.target_ref(page, { locator = args.locator, text = args.text }))
+end
+
+--- Adds page:target_ref to a table of page methods (vdx.Page's __index).
+function find.install(methods)
+  methods.target_ref = find.target_ref
+end
+
+return find

@@ -1,0 +1,91 @@
+--- vdx.pw_run: runs a written spec under real Playwright, where Node and
+-- @playwright/test are installed, so browser_export_test can say the
+-- file passes (not only that its steps replayed).  The Playwright found
+-- is the one in $VDX_PLAYWRIGHT_DIR, else in the spec's folder or one
+-- above it, else in the current folder or one above it.  The run is a
+-- background process polled from the loop, so the server keeps serving
+-- (and a cancellation is heard) while it runs.
+local vdx = require "vdx"
+
+local run = {}
+
+local function q(s) return "'" .. tostring(s):gsub("'", "'\\''") .. "'" end
+
+-- The text of the file at path, or nil (read with the loop turning).
+local function read(path)
+  return (vdx.read_file(path))
+end
+
+local function folders_up(dir, out)
+  while dir and dir ~= "" do
+    out[#out + 1] = dir
+    dir = dir:match("^(.*)/[^/]*$")
+  end
+  return out
+end
+
+--- The folder whose node_modules holds @playwright/test (its cli.js), for
+-- a spec in spec_dir; or nil and why not.
+function run.find(spec_dir)
+  if not os.execute("command -v node >/dev/null 2>&1") then return nil, "Node is not installed" end
+  local cands = {}
+  if os.getenv("VDX_PLAYWRIGHT_DIR") then cands[1] = os.getenv("VDX_PLAYWRIGHT_DIR") end
+  folders_up(spec_dir, cands)
+  local p = io.popen("pwd")
+  folders_up(p and p:read("l") or nil, cands)
+  if p then p:close() end
+  for _, d in ipairs(cands) do
+    if read(d .. "/node_modules/@playwright/test/cli.js") then return d end
+  end
+  return nil, "@playwright/test is not installed (not in $VDX_PLAYWRIGHT_DIR, the spec's folder or above it, "
+    .. "nor the current folder or above it; `npm install -D @playwright/test` there, or `make bench-peers`)"
+end
+
+--- The command that runs the spec at path (from its folder) with env
+-- (assignments) under the Playwright of pw_dir, repeat times.
+function run.command(path, env, pw_dir, repeat_each)
+  local dir, file = path:match("^(.*)/([^/]*)$")
+  local rep = repeat_each and repeat_each > 1 and (" --repeat-each=" .. repeat_each) or ""
+  return ("cd %s && NODE_PATH=%s %s node %s test %s --reporter=line --workers=1%s"):format(q(dir),
+    q(pw_dir .. "/node_modules"), env, q(pw_dir .. "/node_modules/@playwright/test/cli.js"), q(file), rep)
+end
+
+--- Runs cmd in the background and waits (turning the loop) for at most
+-- timeout_ms; returns the exit status (nil on timeout) and the output.
+function run.shell(cmd, timeout_ms)
+  local p = io.popen("mktemp -d /tmp/vdx-pwrun.XXXXXX")
+  local tmp = p:read("l")
+  p:close()
+  -- Its own session, so a run past the timeout is ended with all of its
+  -- processes (Playwright's workers and browsers).
+  local script = ("( %s ) > %s/out 2>&1; echo $? > %s/rc.tmp; mv %s/rc.tmp %s/rc"):format(cmd, tmp, tmp, tmp, tmp)
+  os.execute(("setsid sh -c %s >/dev/null 2>&1 & echo $! > %s/pid"):format(q(script), tmp))
+  local t0 = vdx.now()
+  local rc = read(tmp .. "/rc")
+  while not rc and vdx.now() - t0 < timeout_ms do
+    vdx.sleep(200)
+    rc = read(tmp .. "/rc")
+  end
+  local out = read(tmp .. "/out") or ""
+  if not rc then
+    local pid = tonumber((read(tmp .. "/pid") or ""):match("%d+"))
+    if pid then os.execute(("kill -- -%d 2>/dev/null"):format(pid)) end
+    out = out .. ("\n(stopped after %d s)"):format(timeout_ms // 1000)
+  end
+  os.execute("rm -rf " .. q(tmp))
+  return rc and tonumber(rc), out
+end
+
+--- The summary line of Playwright's line reporter ("3 passed (9.1s)",
+-- "1 failed", …) from its output.
+function run.summary(out)
+  local parts = {}
+  for n, what in out:gmatch("\n%s*(%d+) (%a+)") do
+    if what == "passed" or what == "failed" or what == "flaky" or what == "skipped" then
+      parts[#parts + 1] = n .. " " .. what
+    end
+  end
+  return #parts > 0 and table.concat(parts, ", ") or nil
+end
+
+return run

@@ -1,0 +1,127 @@
+--- vdx.pw_spec: the parts of a Playwright Test file that both writers
+-- share -- a finished flow (vdx.flow_export) and an agent's MCP session
+-- (vdx.session_export): quoting, one identifier per role, the BASE_URL
+-- and CHROMIUM_PATH preamble, one browser context per role with its
+-- storageState from AUTH_<ROLE> or next to the spec, and the command
+-- that runs the file.  One place, so the two kinds of spec read and run
+-- the same way.
+local locator = require "vdx.flow_locator"
+
+local pw = {}
+
+--- The JavaScript single-quoted literal of s.
+pw.quote = locator.quote
+local q = pw.quote
+
+-- JavaScript's reserved words, which cannot name a variable.
+local RESERVED = {}
+for w in ([[await break case catch class const continue debugger default delete do else enum export
+  extends false finally for function if import in instanceof let new null return static super switch
+  this throw true try typeof var void while with yield]]):gmatch("%a+") do RESERVED[w] = true end
+
+--- The JavaScript identifier of a role's page ("shop admin" -> shopAdmin,
+-- "default" -> defaultPage).
+function pw.ident(role)
+  local s = role:gsub("[^%w]+(%w)", function(c) return c:upper() end):gsub("[^%w]", "")
+  if s:match("^%d") or s == "" then s = "r" .. s end
+  if RESERVED[s] then s = s .. "Page" end
+  return s
+end
+
+--- The literal of url: a template on BASE_URL when url is under base.
+function pw.url_literal(base, url)
+  base = base and base:gsub("/$", "")
+  if base and url:sub(1, #base) == base then
+    local rest = url:sub(#base + 1)
+    return "`${BASE_URL}" .. rest:gsub("[`\\]", "\\%0"):gsub("%${", "\\${") .. "`"
+  end
+  return q(url)
+end
+
+--- The environment variable that names role's auth file: AUTH_<ROLE>.
+function pw.auth_var(role)
+  return "AUTH_" .. role:upper():gsub("[^%w]", "_")
+end
+
+--- An absolute path (under the current folder for a relative one).
+function pw.absolute(path)
+  if path:sub(1, 1) == "/" then return path end
+  local p = io.popen("pwd")
+  local cwd = p and p:read("l") or "."
+  if p then p:close() end
+  return cwd .. "/" .. path:gsub("^%./", "")
+end
+
+--- path relative to folder dir (both made absolute), with "../" as needed.
+function pw.relative(path, dir)
+  local a, b = {}, {}
+  for x in pw.absolute(path):gmatch("[^/]+") do a[#a + 1] = x end
+  for x in pw.absolute(dir):gmatch("[^/]+") do b[#b + 1] = x end
+  local i = 1
+  while i <= #a and i <= #b and a[i] == b[i] do i = i + 1 end
+  local out = {}
+  for _ = i, #b do out[#out + 1] = ".." end
+  for j = i, #a do out[#out + 1] = a[j] end
+  return table.concat(out, "/")
+end
+
+--- Appends the file's preamble to out: the comment lines of head, the
+-- imports, BASE_URL (required) and the launch options (CHROMIUM_PATH and
+-- browser_args, a list of Chromium switches).
+function pw.preamble(out, head, browser_args)
+  for _, l in ipairs(head) do out[#out + 1] = "// " .. l end
+  for _, l in ipairs {
+    "import { test, expect } from '@playwright/test';",
+    "import * as path from 'path';",
+    "",
+    "// The app under test (vdxlua prints the URL it ran against when it writes this file).",
+    "const BASE_URL = (process.env.BASE_URL ?? '').replace(/\\/$/, '');",
+    "if (!BASE_URL) throw new Error('set BASE_URL to the URL of the app under test');",
+    "",
+    "test.use({",
+    "  launchOptions: {",
+  } do out[#out + 1] = l end
+  if browser_args and #browser_args > 0 then
+    local args = {}
+    for i, a in ipairs(browser_args) do args[i] = q(a) end
+    out[#out + 1] = "    args: [" .. table.concat(args, ", ") .. "],"
+  end
+  out[#out + 1] = "    executablePath: process.env.CHROMIUM_PATH || undefined,"
+  out[#out + 1] = "  },"
+  out[#out + 1] = "});"
+  out[#out + 1] = ""
+end
+
+--- Appends one context and page per role to out; roles is a list of
+-- { role = name, auth = path or nil }; auth paths are written relative
+-- to spec_dir, AUTH_<ROLE> taking precedence.
+function pw.contexts(out, roles, spec_dir)
+  for _, c in ipairs(roles) do
+    local id = pw.ident(c.role)
+    local opt = ""
+    if c.auth then
+      local rel = pw.relative(c.auth, spec_dir or ".")
+      opt = ("{ storageState: process.env.%s ?? path.join(__dirname, %s) }"):format(pw.auth_var(c.role), q(rel))
+    end
+    out[#out + 1] = "  const " .. id .. "Context = await browser.newContext(" .. opt .. ");"
+    out[#out + 1] = "  const " .. id .. " = await " .. id .. "Context.newPage();"
+  end
+end
+
+--- Appends the closing of each role's context to out.
+function pw.close_contexts(out, roles)
+  for _, c in ipairs(roles) do out[#out + 1] = "  await " .. pw.ident(c.role) .. "Context.close();" end
+end
+
+--- The environment assignments that run a spec against base_url with the
+-- roles' auth files: "CHROMIUM_PATH=… BASE_URL=… AUTH_ADMIN=…".
+function pw.env(base_url, roles)
+  local env = { "CHROMIUM_PATH=" .. (os.getenv("CHROMIUM_PATH") or "/usr/bin/chromium") }
+  env[#env + 1] = "BASE_URL=" .. (base_url or "http://…"):gsub("/$", "")
+  for _, c in ipairs(roles) do
+    if c.auth then env[#env + 1] = pw.auth_var(c.role) .. "=" .. pw.absolute(c.auth) end
+  end
+  return table.concat(env, " ")
+end
+
+return pw

@@ -1,0 +1,169 @@
+--- vdx.session_export: writes an agent's MCP session (vdx.session_log) as
+-- one @playwright/test test.  Each role the steps ran in gets its own
+-- browser context (its storageState when it has an auth file), the
+-- navigations become goto on BASE_URL (the session's origin is replaced,
+-- so the file runs against any deployment), each action acts on the
+-- locator that matched exactly its target when the agent acted, and each
+-- assertion a verify tool recorded becomes the web-first expect.  The
+-- shared parts (preamble, contexts, command) come from vdx.pw_spec, as
+-- for flows.
+local pw = require "vdx.pw_spec"
+
+local export = {}
+
+local q, ident = pw.quote, pw.ident
+
+-- A JavaScript literal of a recorded value: string, number, boolean or a
+-- list of them.
+local function literal(v)
+  if type(v) == "table" then
+    local parts = {}
+    for i, x in ipairs(v) do parts[i] = literal(x) end
+    return "[" .. table.concat(parts, ", ") .. "]"
+  elseif type(v) == "number" then
+    return math.tointeger(v) and tostring(math.tointeger(v)) or tostring(v)
+  elseif type(v) == "boolean" then
+    return tostring(v)
+  end
+  return q(v)
+end
+
+--- The origin (scheme://host:port) of the session: of its first
+-- navigation, or nil when it has none.
+function export.origin(steps)
+  for _, s in ipairs(steps) do
+    if s.kind == "navigate" and type(s.url) == "string" then
+      return s.url:match("^(%a[%w+.-]*://[^/?#]+)")
+    end
+  end
+end
+
+-- The click's options ({ button: 'right', modifiers: [...] }) or "".
+local function click_opts(s)
+  local o = {}
+  if s.button and s.button ~= "left" then o[#o + 1] = "button: " .. q(s.button) end
+  if type(s.modifiers) == "table" and #s.modifiers > 0 then o[#o + 1] = "modifiers: " .. literal(s.modifiers) end
+  return #o > 0 and ("{ " .. table.concat(o, ", ") .. " }") or ""
+end
+
+-- The call an action makes on its locator: ".click()", ".fill('x')", …
+local CALLS = {
+  click = function(s) return ".click(" .. click_opts(s) .. ")" end,
+  dblclick = function(s) return ".dblclick(" .. click_opts(s) .. ")" end,
+  fill = function(s) return ".fill(" .. literal(tostring(s.value or "")) .. ")" end,
+  type = function(s) return ".pressSequentially(" .. literal(tostring(s.value or "")) .. ")" end,
+  press = function(s) return ".press(" .. q(s.key) .. ")" end,
+  check = function() return ".check()" end,
+  uncheck = function() return ".uncheck()" end,
+  select = function(s)
+    local v = s.values or s.value
+    if type(v) == "table" and #v == 1 then v = v[1] end
+    return ".selectOption(" .. literal(v) .. ")"
+  end,
+  hover = function() return ".hover()" end,
+  drag = function(s, page) return ".dragTo(" .. page .. "." .. s.to_locator .. ")" end,
+  upload = function(s) return ".setInputFiles(" .. literal(s.files or {}) .. ")" end,
+}
+
+--- The statements of one step (a list of lines without indentation).
+function export.statements(s, base)
+  local page = ident(s.role)
+  if s.kind == "navigate" then
+    return { "await " .. page .. ".goto(" .. pw.url_literal(base, s.url) .. ");" }
+  elseif s.kind == "assert" then
+    local v = s.value ~= nil and literal(s.value) or ""
+    if not s.locator then return { "await expect(" .. page .. ")." .. s.matcher .. "(" .. v .. ");" } end
+    return { "await expect(" .. page .. "." .. s.locator .. ")." .. s.matcher .. "(" .. v .. ");" }
+  end
+  if s.action == "press" and not s.locator then
+    return { "await " .. page .. ".keyboard.press(" .. q(s.key) .. ");" }
+  elseif s.action == "back" then
+    return { "await " .. page .. ".goBack();" }
+  elseif s.action == "click_at" then
+    return { "await " .. page .. ".mouse.click(" .. literal(s.x) .. ", " .. literal(s.y) .. ");" }
+  end
+  if not s.locator or (s.action == "drag" and not s.to_locator) then
+    return { ("// %s (%s) is not in the test: %s"):format(s.action or "?", s.tool or "?",
+      s.unlocated or "no locator matched its target alone") }
+  end
+  local out = {}
+  if s.positional then out[1] = "// positional: no role, label, test id or container text told it apart" end
+  local call = (CALLS[s.action] or CALLS.click)(s, page)
+  out[#out + 1] = "await " .. page .. "." .. s.locator .. call .. ";"
+  if s.submit then out[#out + 1] = "await " .. page .. "." .. s.locator .. ".press('Enter');" end
+  return out
+end
+
+--- The text of the spec.  opts: name (the test's title), base_url (the
+-- origin replaced by BASE_URL; default the first navigation's), auth_of
+-- (function(role) -> auth file or nil), spec_dir (auth paths are relative
+-- to it), browser_args.
+function export.text(steps, opts)
+  opts = opts or {}
+  local base = opts.base_url or export.origin(steps)
+  local roles, seen = {}, {}
+  for _, s in ipairs(steps) do
+    if not seen[s.role] then
+      seen[s.role] = true
+      roles[#roles + 1] = { role = s.role, auth = opts.auth_of and opts.auth_of(s.role) or nil }
+    end
+  end
+  local out = {}
+  pw.preamble(out, {
+    "Generated by vdxlua from an MCP session. Every locator below matched exactly one",
+    "element on the live page when the agent acted; the assertions are the checks it verified.",
+    "Run: BASE_URL=http://… [CHROMIUM_PATH=/usr/bin/chromium] npx playwright test <this file>",
+  }, opts.browser_args)
+  out[#out + 1] = "test(" .. q(opts.name or "session") .. ", async ({ browser }) => {"
+  out[#out + 1] = "  test.setTimeout(60000);"
+  pw.contexts(out, roles, opts.spec_dir)
+  out[#out + 1] = ""
+  for _, s in ipairs(steps) do
+    for _, l in ipairs(export.statements(s, base)) do out[#out + 1] = "  " .. l end
+  end
+  out[#out + 1] = ""
+  pw.close_contexts(out, roles)
+  out[#out + 1] = "});"
+  return table.concat(out, "\n") .. "\n", roles, base
+end
+
+-- The actions that need no locator.
+local NO_LOCATOR = { press = true, back = true, click_at = true }
+
+--- Counts of a session's steps: { steps, actions, navigations,
+-- assertions, positional = { locator, … }, missing = n }.
+function export.summary(steps)
+  local r = { steps = #steps, actions = 0, navigations = 0, assertions = 0, positional = {}, missing = 0 }
+  for _, s in ipairs(steps) do
+    if s.kind == "navigate" then r.navigations = r.navigations + 1
+    elseif s.kind == "assert" then r.assertions = r.assertions + 1
+    else
+      r.actions = r.actions + 1
+      if s.positional then r.positional[#r.positional + 1] = s.locator end
+      if not s.locator and not NO_LOCATOR[s.action] then r.missing = r.missing + 1 end
+    end
+  end
+  return r
+end
+
+--- Writes the spec of steps to path (a new file); returns the command
+-- that runs it from its folder (where @playwright/test must resolve),
+-- and the roles and base URL it was written with.
+function export.write(steps, path, opts)
+  opts = opts or {}
+  local dir = path:match("^(.*)/[^/]*$") or "."
+  opts.spec_dir = dir
+  local text, roles, base = export.text(steps, opts)
+  -- Written beside and renamed, so a reader (or an exit in between)
+  -- never sees half a file.
+  local f, err = io.open(path .. ".tmp", "w")
+  if not f then return nil, err end
+  f:write(text)
+  f:close()
+  local ok, rerr = os.rename(path .. ".tmp", path)
+  if not ok then return nil, rerr end
+  local cmd = ("cd %s && %s npx playwright test %s"):format(dir, pw.env(base, roles), path:match("[^/]*$"))
+  return cmd, roles, base
+end
+
+return export

@@ -1,0 +1,332 @@
+--- browser_export_test and `vdxlua mcp --save-test`: an agent's session in
+-- two roles written as a Playwright test, replayed by the flake gate, and
+-- run under real Playwright where @playwright/test is installed.
+local cjson = require "cjson"
+local helpers = require "helpers"
+local client = require "mcp_client"
+local session_export = require "vdx.session_export"
+
+local read, q, write = helpers.read, helpers.quote, helpers.write
+
+-- True when the plain text needle is in s.
+local function has(s, needle) return s:find(needle, 1, true) ~= nil end
+
+-- The folder with @playwright/test for the runs: $VDX_PLAYWRIGHT_DIR, else
+-- bench/.peers (`make bench-peers`); nil and why when neither has it.
+local function playwright_dir()
+  if os.execute("command -v node >/dev/null 2>&1") ~= true then return nil, "Node is not installed" end
+  local d = os.getenv("VDX_PLAYWRIGHT_DIR") or (io.popen("pwd"):read("l") .. "/bench/.peers")
+  if read(d .. "/node_modules/@playwright/test/cli.js") then return d end
+  return nil, "@playwright/test is not installed in " .. d .. " (make bench-peers installs it)"
+end
+
+describe("vdx.session_export", function()
+  it("writes each kind of step with its role's page, BASE_URL and the recorded values", function()
+    local steps = {
+      { kind = "navigate", role = "shop admin", url = "http://127.0.0.1:4321/app?x=1" },
+      { kind = "action", role = "shop admin", action = "fill", locator = "getByLabel('Name')", value = "O'Neil" },
+      { kind = "action", role = "shop admin", action = "type", locator = "getByLabel('Note')", value = "hi", submit = true },
+      { kind = "action", role = "shop admin", action = "select", locator = "getByLabel('Size')", values = { "L" } },
+      { kind = "action", role = "shop admin", action = "select", locator = "getByLabel('Tags')", values = { "a", "b" } },
+      { kind = "action", role = "shop admin", action = "drag", locator = "getByText('A')", to_locator = "getByText('B')" },
+      { kind = "action", role = "shop admin", action = "press", key = "Escape" },
+      { kind = "action", role = "shop admin", action = "click", locator = "getByRole('row').nth(2)", positional = true },
+      { kind = "action", role = "shop admin", action = "hover", tool = "browser_hover" },
+      { kind = "navigate", role = "guest", url = "https://other.test/login" },
+      { kind = "action", role = "guest", action = "click", locator = "getByRole('button', { name: 'Go' })",
+        button = "right", modifiers = { "Shift" } },
+      { kind = "assert", role = "guest", matcher = "toHaveCount", locator = "getByRole('listitem')", value = 3 },
+      { kind = "assert", role = "guest", matcher = "not.toBeChecked", locator = "getByRole('checkbox')" },
+    }
+    local text = session_export.text(steps, { name = "shop", spec_dir = "/tmp/specs",
+      auth_of = function(r) return r == "shop admin" and "/tmp/auth/admin.json" or nil end })
+    for _, line in ipairs {
+      "test('shop', async ({ browser }) => {",
+      "  const shopAdminContext = await browser.newContext({ storageState: process.env.AUTH_SHOP_ADMIN ?? path.join(__dirname, '../auth/admin.json') });",
+      "  const shopAdmin = await shopAdminContext.newPage();",
+      "  const guestContext = await browser.newContext();",
+      "  await shopAdmin.goto(`${BASE_URL}/app?x=1`);",
+      "  await shopAdmin.getByLabel('Name').fill('O\\'Neil');",
+      "  await shopAdmin.getByLabel('Note').pressSequentially('hi');\n  await shopAdmin.getByLabel('Note').press('Enter');",
+      "  await shopAdmin.getByLabel('Size').selectOption('L');",
+      "  await shopAdmin.getByLabel('Tags').selectOption(['a', 'b']);",
+      "  await shopAdmin.getByText('A').dragTo(shopAdmin.getByText('B'));",
+      "  await shopAdmin.keyboard.press('Escape');",
+      "  // positional: no role, label, test id or container text told it apart\n  await shopAdmin.getByRole('row').nth(2).click();",
+      "  // hover (browser_hover) is not in the test: no locator matched its target alone",
+      "  await guest.goto('https://other.test/login');",
+      "  await guest.getByRole('button', { name: 'Go' }).click({ button: 'right', modifiers: ['Shift'] });",
+      "  await expect(guest.getByRole('listitem')).toHaveCount(3);",
+      "  await expect(guest.getByRole('checkbox')).not.toBeChecked();",
+      "  await shopAdminContext.close();\n  await guestContext.close();\n});\n",
+    } do
+      assert.is_true(has(text, line), line .. "\n-- not in --\n" .. text)
+    end
+    local sum = session_export.summary(steps)
+    assert.same({ steps = 13, actions = 9, navigations = 2, assertions = 2,
+      positional = { "getByRole('row').nth(2)" }, missing = 1 }, sum)
+  end)
+end)
+
+describe("vdx.session_replay", function()
+  local replay = require "vdx.session_replay"
+
+  it("checks each matcher on the live page and says what a failing run saw", function()
+    local srv, browser = helpers.open()
+    local url = srv.url .. "/export/list.html"
+    local function step(matcher, locator, value)
+      return { kind = "assert", role = "default", matcher = matcher, locator = locator, value = value }
+    end
+    local steps = {
+      { kind = "navigate", role = "default", url = url },
+      step("toHaveText", "getByRole('list', { name: 'Items' }).getByRole('listitem')", { "Milk", "Bread and butter", "Eggs" }),
+      step("toContainText", "getByRole('list')", "Bread"),
+      step("toHaveCount", "getByRole('listitem')", 3),
+      step("toBeHidden", "getByText('Nothing to buy')"),
+      step("not.toBeVisible", "getByText('Nothing to buy')"),
+      step("toHaveValue", "getByLabel('Shop')", "Corner shop"),
+      step("toBeChecked", "getByLabel('Paid')"),
+      step("toHaveTitle", nil, "Shopping list"),
+      step("toHaveURL", nil, url),
+      step("toHaveURL", nil, "/export/list.html"),
+      step("toHaveText", "getByRole('heading')", "Shopping list"),
+      { kind = "action", role = "default", action = "uncheck", locator = "getByLabel('Paid')" },
+      step("not.toBeChecked", "getByLabel('Paid')"),
+      step("toHaveCount", "getByRole('listitem')", 4),
+    }
+    local contexts = 0
+    local function open()
+      contexts = contexts + 1
+      local ctx = browser:new_context()
+      return ctx:new_page(), function() ctx:close() end
+    end
+    local results = replay.run(steps, 2, open, { timeout_ms = 300 })
+    -- Each wrong expectation alone, after the navigation: what it saw.
+    local wrong = {
+      { step("toHaveText", "getByRole('listitem')", { "Milk", "Bread", "Eggs" }), 'item 2 has text "Bread and butter"' },
+      { step("toHaveValue", "getByLabel('Shop')", "Big shop"), 'value "Corner shop"' },
+      { step("not.toBeChecked", "getByLabel('Paid')"), "checked" },
+      { step("toHaveURL", nil, "/other.html"), "URL " .. url },
+      { step("toBeVisible", "getByText('Nothing to buy')"), "hidden" },
+      { step("toContainText", "getByRole('list')", "Cheese"), 'text "MilkBread and butterEggs"' },
+    }
+    local saw = {}
+    for i, w in ipairs(wrong) do
+      local r = replay.run({ steps[1], w[1] }, 1, open, { timeout_ms = 300 })
+      saw[i] = r[2].failures[1] and r[2].failures[1].reason
+    end
+    helpers.shut(browser, srv)
+    assert.equal(2 + #wrong, contexts)
+    for i = 1, #steps - 1 do assert.equal(2, results[i].passed, "step " .. i) end
+    assert.equal(0, results[#steps].passed)
+    assert.same({ { run = 1, reason = 'expected toHaveCount "4"; saw 3 elements' },
+      { run = 2, reason = 'expected toHaveCount "4"; saw 3 elements' } }, results[#steps].failures)
+    for i, w in ipairs(wrong) do
+      assert.is_string(saw[i], w[1].matcher .. " passed")
+      assert.is_true(has(saw[i], "; saw " .. w[2]), saw[i])
+    end
+  end)
+end)
+
+describe("browser_export_test", function()
+  local srv, dir, auth
+  setup(function()
+    local visits = 0
+    srv = helpers.serve {
+      ["GET /export/me"] = function(req)
+        local sid = req.cookies and req.cookies.sid
+        return { json = { user = sid or cjson.null } }
+      end,
+      -- Lucky on odd visits only: a step that passes while the agent
+      -- watches and fails every other time.
+      ["GET /export/lucky.html"] = function()
+        visits = visits + 1
+        return { headers = { ["Content-Type"] = "text/html" },
+          body = "<!doctype html><title>Lucky</title><p>" .. (visits % 2 == 1 and "Lucky" or "Unlucky") .. "</p>" }
+      end,
+    }
+    dir = client.tmpdir()
+    os.execute("mkdir -p " .. q(dir .. "/out"))
+    auth = write(dir .. "/alice.json", '{"cookies":[{"name":"sid","value":"alice","domain":"127.0.0.1",'
+      .. '"path":"/","expires":-1,"httpOnly":false,"secure":false,"sameSite":"Lax"}],"origins":[]}')
+  end)
+  teardown(function()
+    if srv then srv:close() end
+    if dir then os.execute("rm -rf " .. q(dir)) end
+  end)
+
+  -- A started server and call(name, args) -> result, text.  A call may
+  -- take four minutes: the flake gate and the Playwright runs of a busy
+  -- machine.
+  local function start(args, env)
+    local s = client.start(args, env)
+    client.caller(s)
+    local n = 100
+    return s, function(name, a)
+      n = n + 1
+      s:send(client.call(n, name, a))
+      local m = s:wait_for(n, 240000)
+      if not m then
+        s:close(30000)
+        error(name .. " did not answer", 2)
+      end
+      local r = m.result
+      if r.isError then
+        -- The server and its browser end before the spec fails.
+        s:close(30000)
+        error(name .. ": " .. tostring(r.content and r.content[1].text), 2)
+      end
+      return r, r.content[1].text
+    end
+  end
+
+  local function ref_of(text, pattern)
+    return assert(text:match(pattern .. " %[ref=([%w_]+)%]"), pattern .. " not in:\n" .. text)
+  end
+
+  local exported, answer, pw_why
+  it("records a two-role session and writes it as a test the flake gate passes 3/3", function()
+    local pw, why = playwright_dir()
+    pw_why = why
+    local s, call = start(("--role alice %s --role guest - --output-dir %s --tools spec/fixtures/export/record_assert.lua")
+      :format(q(auth), q(dir .. "/out")), pw and ("VDX_PLAYWRIGHT_DIR=" .. q(pw)) or nil)
+    local app = srv.url .. "/export/app.html"
+    -- alice is signed in by her storageState: she adds an errand and ticks it.
+    call("browser_navigate", { url = app })
+    call("browser_wait_for", { text = "Welcome, alice" })
+    local _, snap = call("browser_snapshot", {})
+    call("browser_type", { element = "New errand field", ref = ref_of(snap, 'textbox "New errand"'),
+      text = "Buy milk", submit = true })
+    _, snap = call("browser_snapshot", {})
+    call("browser_click", { element = "Done box", ref = ref_of(snap, 'checkbox "Done: Buy milk"') })
+    call("spec_record_assert", { matcher = "toHaveText", locator = "getByRole('status')", value = "Done: Buy milk" })
+    call("spec_record_assert", { matcher = "toBeChecked", locator = "getByRole('checkbox', { name: 'Done: Buy milk' })" })
+    -- The guest has no auth file: it signs in by name.
+    call("select_role", { role = "guest" })
+    call("browser_navigate", { url = app })
+    call("browser_wait_for", { text = "Who are you?" })
+    _, snap = call("browser_snapshot", {})
+    call("browser_type", { element = "Name", ref = ref_of(snap, 'textbox "Name"'), text = "bob", clear = true })
+    call("browser_click", { element = 'the "Sign in" button' })
+    call("spec_record_assert", { matcher = "toBeVisible", locator = "getByRole('heading', { name: 'Welcome, bob' })" })
+    -- Back to alice, whose page kept its state.
+    call("select_role", { role = "alice" })
+    call("spec_record_assert", { matcher = "toHaveCount", locator = "getByTestId('errand-list').getByRole('listitem')",
+      value = "1" })
+    local r
+    r, answer = call("browser_export_test", { filename = "errands", runs = 3 })
+    assert.equal(0, (s:close(30000)))
+    local path = dir .. "/out/errands.spec.ts"
+    exported = read(path)
+    assert.is_string(exported, answer)
+    assert.is_true(has(answer, "Wrote " .. path .. "\n"), answer)
+    assert.is_true(has(answer, "Steps: 10 (2 navigations, 4 actions, 4 assertions) in 2 roles: alice, guest\n"), answer)
+    assert.is_true(has(answer, "Flake gate: 3 runs in fresh contexts, every step passed 3/3\n"), answer)
+    assert.is_nil(answer:find("Positional", 1, true))
+    for i = 1, 10 do assert.matches("\n  " .. i .. "%. %[%a+%] [^\n]*  3/3\n", answer) end
+    assert.is_true(has(answer, "\n  cd " .. dir .. "/out && CHROMIUM_PATH="), answer)
+    assert.is_true(has(answer, " BASE_URL=" .. srv.url .. " AUTH_ALICE=" .. auth .. " npx playwright test errands.spec.ts"), answer)
+    assert.equal(3, r.structuredContent.stability[1].runs)
+    io.stderr:write(("\n[export] gate %d ms, Playwright %d ms, answer %d chars\n"):format(
+      r.structuredContent.gate_ms, r.structuredContent.playwright_ms, #answer))
+
+    for _, line in ipairs {
+      "  const aliceContext = await browser.newContext({ storageState: process.env.AUTH_ALICE ?? path.join(__dirname, '../alice.json') });",
+      "  const alice = await aliceContext.newPage();",
+      "  const guestContext = await browser.newContext();",
+      "  const guest = await guestContext.newPage();",
+      "  await alice.goto(`${BASE_URL}/export/app.html`);",
+      "  await alice.getByRole('textbox', { name: 'New errand' }).pressSequentially('Buy milk');",
+      "  await alice.getByRole('textbox', { name: 'New errand' }).press('Enter');",
+      "  await alice.getByRole('checkbox', { name: 'Done: Buy milk' }).click();",
+      "  await expect(alice.getByRole('status')).toHaveText('Done: Buy milk');",
+      "  await expect(alice.getByRole('checkbox', { name: 'Done: Buy milk' })).toBeChecked();",
+      "  await guest.goto(`${BASE_URL}/export/app.html`);",
+      "  await guest.getByRole('textbox', { name: 'Name' }).fill('bob');",
+      "  await guest.getByRole('button', { name: 'Sign in' }).click();",
+      "  await expect(guest.getByRole('heading', { name: 'Welcome, bob' })).toBeVisible();",
+      "  await expect(alice.getByTestId('errand-list').getByRole('listitem')).toHaveCount(1);",
+    } do
+      assert.is_true(has(exported, line .. "\n"), line .. "\n-- not in --\n" .. exported)
+    end
+    assert.is_nil(exported:find(".nth(", 1, true))
+    assert.is_nil(exported:find("127.0.0.1", 1, true))
+  end)
+
+  it("runs the exported file under real Playwright 3 times", function()
+    if not exported then
+      pending("the session did not export")
+      return
+    end
+    if pw_why then
+      assert.is_true(has(answer, "Playwright: not run: "), answer)
+      pending(pw_why)
+      return
+    end
+    assert.is_true(has(answer, "Playwright (3 runs of the file): ✅ 3 passed"), answer)
+    assert.is_true(has(answer, "\nRan: cd '" .. dir .. "/out' && NODE_PATH="), answer)
+    -- The printed command passes as printed where @playwright/test
+    -- resolves from the spec's folder (here a link to the installed one).
+    local printed = assert(answer:match("\n  (cd [^\n]+ npx playwright test errands%.spec%.ts)$"), answer)
+    os.execute(("ln -s %s %s"):format(q(playwright_dir() .. "/node_modules"), q(dir .. "/out/node_modules")))
+    local rc, out = require("vdx.pw_run").shell(printed .. " --reporter=line", 300000)
+    assert.equal(0, rc, out)
+    assert.matches("1 passed", out)
+  end)
+
+  it("names a step that does not pass in every run as flaky", function()
+    local pw = playwright_dir()
+    local s, call = start("--output-dir " .. q(dir .. "/out") .. " --tools spec/fixtures/export/record_assert.lua",
+      pw and ("VDX_PLAYWRIGHT_DIR=" .. q(pw)) or nil)
+    call("browser_navigate", { url = srv.url .. "/export/lucky.html" })
+    call("spec_record_assert", { matcher = "toBeVisible", locator = "getByText('Lucky', { exact: true })" })
+    local _, text = call("browser_export_test", { filename = "lucky.spec.ts", runs = 3 })
+    assert.equal(0, (s:close(30000)))
+    assert.is_true(has(text, "Flake gate: 3 runs in fresh contexts, ⚠️ 1 unstable steps (2): fix them before "
+      .. "you call the test done\n"), text)
+    assert.is_true(has(text, "\n  1. [default] defaultPage.goto(`${BASE_URL}/export/lucky.html`)  3/3\n"), text)
+    assert.is_true(has(text, "\n  2. [default] expect(defaultPage.getByText('Lucky', { exact: true })).toBeVisible()  1/3 ❌ "
+      .. "run 1: expected toBeVisible; saw getByText('Lucky', { exact: true }) matches 0 elements; "
+      .. "run 3: expected toBeVisible; saw getByText('Lucky', { exact: true }) matches 0 elements\n"), text)
+    if pw then assert.matches("\nPlaywright %(3 runs of the file%): ❌ [^\n]*1 failed", text) end
+  end)
+
+  it("leaves an action inside an iframe out of the test and says so", function()
+    local s, call = start("--output-dir " .. q(dir .. "/out"))
+    call("browser_navigate", { url = srv.url .. "/frames/one.html" })
+    local _, snap = call("browser_snapshot", {})
+    call("browser_click", { element = "Inner button", ref = ref_of(snap, 'button "Inner button"') })
+    call("browser_click", { element = "Outside", ref = ref_of(snap, 'button "Outside"') })
+    local _, text = call("browser_export_test", { filename = "frames" })
+    assert.equal(0, (s:close(30000)))
+    assert.is_true(has(text, "\n⚠️ No assertions: verify the outcome (browser_verify_*) before you call the test done.\n"
+      .. "⚠️ 1 actions have no locator and are left out of the test (a comment in the file says why)\n"
+      .. "Before you call the test done, export again with runs: 3"), text)
+    local file = read(dir .. "/out/frames.spec.ts")
+    assert.is_true(has(file, "  // click (browser_click) is not in the test: the target is inside an iframe, "
+      .. "which the export does not cover yet\n  await defaultPage.getByRole('button', { name: 'Outside' }).click();\n"), file)
+  end)
+
+  it("--save-test writes the session at exit, and nothing for a session without steps", function()
+    local file = dir .. "/saved.spec.ts"
+    local s, call = start("--save-test " .. q(file))
+    call("browser_navigate", { url = srv.url .. "/export/app.html" })
+    call("browser_wait_for", { text = "Who are you?" })
+    call("browser_click", { element = 'the "Sign in" button' })
+    -- Kept current while the server runs: a signal now would leave this.
+    local during = read(file) or ""
+    assert.equal(0, (s:close(30000)))
+    assert.is_true(has(during, "  await defaultPage.getByRole('button', { name: 'Sign in' }).click();\n"), during)
+    local text = read(file)
+    assert.is_string(text, "nothing written at " .. file)
+    assert.is_true(has(text, "test('saved', async ({ browser }) => {\n"), text)
+    assert.is_true(has(text, "  const defaultPage = await defaultPageContext.newPage();\n"), text)
+    assert.is_true(has(text, "  await defaultPage.goto(`${BASE_URL}/export/app.html`);\n"), text)
+    assert.is_true(has(text, "  await defaultPage.getByRole('button', { name: 'Sign in' }).click();\n"), text)
+    local empty = dir .. "/empty.spec.ts"
+    local s2 = client.start("--save-test " .. q(empty))
+    client.caller(s2)
+    assert.equal(0, (s2:close(30000)))
+    assert.is_nil(read(empty))
+  end)
+end)

@@ -1,0 +1,261 @@
+-- browser_find, refs on containers, a hidden or gone snapshot root, and
+-- the structure tools started from a locator or a text, against the real
+-- browser on a long documentation-style fixture (spec/fixtures/find).
+local vdx = require "vdx"
+local cjson = require "cjson"
+local h = require "helpers"
+local client = require "mcp_client"
+local tools = require "vdx.tools"
+
+describe("find", function()
+  local browser, srv, page, registry, ctx
+
+  setup(function()
+    srv, browser, page = h.open()
+    registry = require("vdx.builtin").register_all(tools.new())
+    local role = { name = "default", failures = { drain = function() return {} end } }
+    ctx = { role = role, page = function() return page end }
+  end)
+
+  teardown(function() h.shut(browser, srv) end)
+
+  -- Calls tool name with args in process; returns its text and result.
+  local function call(name, args)
+    local res = registry:call(name, args, ctx)
+    return res.content[1].text, res
+  end
+
+  local function open_long()
+    page:navigate(srv.url .. "/find/long.html")
+    return page:snapshot { budget_tokens = 100000 }
+  end
+
+  local function ref_of(text, pattern)
+    return assert(text:match(pattern), "no match for " .. pattern .. " in:\n" .. text)
+  end
+
+  it("reads snapshot lines: quoted keys, names with colons, inline text, properties", function()
+    local find = require "vdx.find"
+    assert.same({ indent = 2, role = "button", name = "Price: 5", text = "", ref = "e2" },
+      find.parse_line([=[  - 'button "Price: 5" [ref=e2]']=]))
+    assert.same({ indent = 0, role = "paragraph", name = "", text = "$37.99", ref = "e18" },
+      find.parse_line("- paragraph [ref=e18]: $37.99"))
+    assert.same({ indent = 4, role = "heading", name = 'Say "hi"', text = "", ref = nil },
+      find.parse_line([=[    - heading "Say \"hi\"" [level=2]]=]))
+    assert.same({ indent = 2, role = "text", name = "", text = "42" }, find.parse_line('  - text: "42"'))
+    assert.same({ indent = 0, role = "link", name = "Home", text = "", ref = "f1_e3" },
+      find.parse_line('- link "Home" [ref=f1_e3]:'))
+    assert.is_nil(find.parse_line("    - /url: /p/1"))
+    assert.is_nil(find.parse_line('- note: "frame f1 could not be read"'))
+  end)
+
+  it("gives refs to landmarks, lists, tables, rows, dialogs and test ids, not to text-only cells", function()
+    local snap = open_long()
+    local text = "\n" .. snap.text
+    for _, line in ipairs {
+      '\n%- main %[ref=e%d+%]:\n', '\n  %- table "Stock" %[ref=e%d+%]:\n', '\n    %- row %[ref=e%d+%]:\n',
+      '\n  %- list %[ref=e%d+%]:\n', '\n    %- listitem %[ref=e%d+%]:\n', '\n  %- dialog "Newsletter" %[ref=e%d+%]:\n',
+      '\n  %- navigation "Main" %[ref=e%d+%]:\n', '\n  %- region "Section 7" %[ref=e%d+%]:\n',
+      '\n%- banner %[ref=e%d+%]:\n',
+    } do
+      assert.truthy(text:find(line), line)
+    end
+    -- A cell that holds only text is no container: no ref.
+    assert.truthy(snap.text:find('\n      %- cell "Desk"\n'))
+    -- An empty list prints without a ref (nothing to start from).
+    assert.truthy(snap.text:find('\n  %- list\n'))
+  end)
+
+  it("snapshots the subtree of a container ref", function()
+    local snap = open_long()
+    local dialog = ref_of(snap.text, 'dialog "Newsletter" %[ref=(e%d+)%]')
+    local sub = page:snapshot { root = dialog }
+    assert.equal(('- dialog "Newsletter" [ref=%s]:\n  - paragraph: Subscribe to the newsletter\n'
+      .. '  - button "Subscribe" [ref=e%d]\n'):format(dialog, tonumber(dialog:sub(2)) + 1), sub.text)
+    local text = call("browser_snapshot", { root = ref_of(snap.text, 'table "Stock" %[ref=(e%d+)%]') })
+    assert.truthy(text:find('\n%- table "Stock" %[ref=e%d+%]:\n  %- row %[ref=e%d+%]:'))
+    assert.falsy(text:find("Section 1", 1, true))
+  end)
+
+  it("snapshots a grid from its ref, rows and cells with it", function()
+    page:navigate(srv.url .. "/explore/datagrid.html")
+    local text = page:snapshot { budget_tokens = 100000 }.text
+    local grid = ref_of(text, '%- grid "Transactions 1" %[ref=(e%d+)%]:')
+    local sub = page:snapshot { root = grid }.text
+    assert.equal('- grid "Transactions 1" [ref=' .. grid .. ']:', sub:match("^[^\n]+"))
+    assert.truthy(sub:find('\n  %- row %[ref=e%d+%]:\n    %- columnheader "Date"\n'), sub)
+    assert.truthy(sub:find('\n    %- gridcell "01%-Jan%-16" %[ref=e%d+%]\n'), sub)
+    assert.falsy(sub:find("Transactions 2", 1, true))
+  end)
+
+  it("refuses a hidden root with the ref and the reason", function()
+    local snap = open_long()
+    local dialog = ref_of(snap.text, 'dialog "Newsletter" %[ref=(e%d+)%]')
+    local list = ref_of(snap.text, '%- list %[ref=(e%d+)%]:\n    %- listitem %[ref=e%d+%]:\n      %- text: Modern')
+    page:evaluate("document.querySelector('[role=dialog]').style.display = 'none'")
+    local err = h.error_of(page.snapshot, page, { root = dialog })
+    assert.is_true(vdx.is_error(err, "ElementNotVisible"))
+    assert.equal(dialog, err.ref)
+    assert.equal("display:none", err.reason)
+    page:evaluate("document.querySelector('[data-testid=products]').setAttribute('aria-hidden', 'true')")
+    err = h.error_of(page.snapshot, page, { root = list })
+    assert.equal('aria-hidden="true"', err.reason)
+    -- Through the tool the answer is an error that says so.
+    local text, res = call("browser_snapshot", { root = dialog })
+    assert.is_true(res.isError)
+    assert.truthy(text:find("snapshot root " .. dialog .. " is hidden: display:none", 1, true), text)
+  end)
+
+  it("refuses a zero-size root and a root hidden by an ancestor", function()
+    local snap = open_long()
+    local section = ref_of(snap.text, 'region "Section 3" %[ref=(e%d+)%]')
+    page:evaluate("const s = document.querySelector('[aria-label=\"Section 3\"]');"
+      .. " s.style.cssText = 'display:block;width:0;height:0;overflow:hidden'; s.innerHTML = ''")
+    local err = h.error_of(page.snapshot, page, { root = section })
+    assert.is_true(vdx.is_error(err, "ElementNotVisible"))
+    assert.truthy(err.reason:find("zero size", 1, true))
+    local nav = ref_of(snap.text, 'navigation "Main" %[ref=(e%d+)%]')
+    page:evaluate("document.querySelector('header').hidden = true")
+    err = h.error_of(page.snapshot, page, { root = nav })
+    assert.equal("the hidden attribute (display:none) on its ancestor <header>", err.reason)
+  end)
+
+  it("says a root that left the page is gone", function()
+    local snap = open_long()
+    local dialog = ref_of(snap.text, 'dialog "Newsletter" %[ref=(e%d+)%]')
+    page:evaluate("document.querySelector('[role=dialog]').remove()")
+    local err = h.error_of(page.snapshot, page, { root = dialog })
+    assert.is_true(vdx.is_error(err, "StaleRef"))
+    local text, res = call("browser_snapshot", { root = dialog })
+    assert.is_true(res.isError)
+    assert.truthy(text:find("Element is no longer on the page", 1, true), text)
+  end)
+
+  it("finds by text with the container path, far smaller than the snapshot", function()
+    local snap = open_long()
+    local text, res = call("browser_find", { text = "lamp" })
+    local s = res.structuredContent
+    assert.equal(2, s.total)
+    assert.equal(2, #s.matches)
+    local list = ref_of(snap.text, '%- list %[ref=(e%d+)%]:\n    %- listitem %[ref=e%d+%]:\n      %- text: Modern')
+    local main = ref_of(snap.text, '%- main %[ref=(e%d+)%]')
+    assert.equal("      - text: Modern Lamp", s.matches[1].line)
+    assert.same({ "- main [ref=" .. main .. "]:", "  - list [ref=" .. list .. "]:" }, { s.matches[1].path[1], s.matches[1].path[2] })
+    assert.truthy(s.matches[1].path[3]:match("^    %- listitem %[ref=e%d+%]:$"))
+    -- Each ancestor line once: main and the list appear once for both matches.
+    local _, mains = text:gsub("%- main %[", "")
+    assert.equal(1, mains)
+    assert.truthy(text:find("^Page URL: " .. srv.url:gsub("%p", "%%%0") .. "/find/long.html\n2 matches for text \"lamp\":\n"))
+    -- The fixture is deterministic: the answer is under 1/100 of the snapshot.
+    assert.is_true(#snap.text > 30000, #snap.text)
+    assert.is_true(#text * 100 < #snap.text, #text .. " vs " .. #snap.text)
+  end)
+
+  it("finds by a JavaScript regex and by role and name, bounded", function()
+    open_long()
+    local text, res = call("browser_find", { regex = "/^run EXAMPLE 1\\d$/i" })
+    assert.equal(10, res.structuredContent.total)
+    assert.equal('      - button "Run example 10" [ref=' .. res.structuredContent.matches[1].ref .. ']',
+      "  " .. res.structuredContent.matches[1].line)
+    assert.truthy(text:find('\n  %- region "Section 19" %[ref=e%d+%]:\n    %- button "Run example 19"'))
+    -- A plain source is a case-sensitive regex.
+    assert.equal(0, select(2, call("browser_find", { regex = "^run example" })).structuredContent.total)
+    -- role + name: role exact, name a substring; 120 matches, 10 shown.
+    text, res = call("browser_find", { role = "button", name = "run example" })
+    assert.equal(120, res.structuredContent.total)
+    assert.equal(10, res.structuredContent.shown)
+    assert.truthy(text:find("… 110 more matched. Narrow it:", 1, true), text)
+    assert.is_true(#text < 2300, #text)
+    -- max and the character bound.
+    res = select(2, call("browser_find", { role = "button", name = "run example", max = 100 }))
+    assert.is_true(res.structuredContent.shown < 100 and res.structuredContent.shown > 10, res.structuredContent.shown)
+    -- A bad regex is an InvalidArgument that says why.
+    text, res = call("browser_find", { regex = "/(/" })
+    assert.is_true(res.isError)
+    assert.truthy(text:find("is not a valid JavaScript regular expression", 1, true), text)
+  end)
+
+  it("shows the lines a match introduces with context, inside its container only", function()
+    open_long()
+    local text, res = call("browser_find", { text = "Topic 42", context = 10 })
+    local m = res.structuredContent.matches[1]
+    assert.equal(1, res.structuredContent.total)
+    assert.truthy(m.line:match('heading "Topic 42"'), m.line)
+    -- The section's prose, field and button follow the heading; Section
+    -- 43 does not (it is outside the heading's container).
+    local after = table.concat(m.context, "\n")
+    assert.truthy(after:find("option number 42", 1, true), after)
+    assert.truthy(after:find('textbox "Value 42" [ref=', 1, true), after)
+    assert.truthy(after:find('button "Run example 42" [ref=', 1, true), after)
+    assert.falsy(text:find("Section 43", 1, true), text)
+    -- Without context only the match and its path.
+    res = select(2, call("browser_find", { text = "Topic 42" }))
+    assert.equal(0, #res.structuredContent.matches[1].context)
+    assert.truthy(select(1, call("browser_find", { text = "Topic 42", context = -1 })):find("context", 1, true))
+  end)
+
+  it("starts the structure tools from a locator or a text that names one element", function()
+    open_long()
+    local text, res = call("resolve_container", { text = "Modern Lamp" })
+    assert.is_nil(res.isError, text)
+    local c = res.structuredContent
+    assert.equal("li", c.target.tag)
+    assert.equal("product", c.target.attributes["data-testid"])
+    assert.equal("products", c.ancestors[1].attributes["data-testid"])
+    assert.truthy(text:find("^Container of e%d+ %(text \"Modern Lamp\"%):"))
+    text, res = call("inspect_pattern", { locator = "getByTestId('products')", level = 1 })
+    assert.is_nil(res.isError, text)
+    assert.equal("main", res.structuredContent.container_at.tag)
+    text, res = call("extract_anchors", { locator = "getByTestId('product').filter({ hasText: 'Tall' })", level = 1 })
+    assert.is_nil(res.isError, text)
+    local items = 0
+    for _, d in ipairs(res.structuredContent.descendants) do
+      if d.tag == "li" and d.attributes["data-testid"] == "product" then items = items + 1 end
+    end
+    assert.equal(3, items)
+    -- A start that is not one element says how many matched.
+    text, res = call("resolve_container", { text = "Lamp" })
+    assert.is_true(res.isError)
+    assert.truthy(text:find("matches 2 elements", 1, true), text)
+    text, res = call("resolve_container", { locator = "getByRole('button', { name: 'Add to Cart' })" })
+    assert.is_true(res.isError)
+    assert.truthy(text:find("matches 3 elements", 1, true), text)
+    text, res = call("resolve_container", { text = "no such words anywhere" })
+    assert.is_true(res.isError)
+    assert.truthy(text:find("Nothing matches", 1, true), text)
+    -- The Lua API gives the same start.
+    local ref = page:target_ref { text = "Classic Chair" }
+    assert.equal("li", page:resolve_container(ref).target.tag)
+  end)
+
+  it("shows aria-sort and the target's own attributes in the structure facts", function()
+    open_long()
+    local _, res = call("resolve_container", { locator = "getByRole('button', { name: 'Item' })" })
+    local c = res.structuredContent
+    assert.equal("th", c.ancestors[1].tag)
+    assert.equal("ascending", c.ancestors[1].attributes["aria-sort"])
+    local _, anchors = call("extract_anchors", { locator = "getByRole('button', { name: 'Count' })", level = 2 })
+    local sorts = {}
+    for _, d in ipairs(anchors.structuredContent.descendants) do
+      if d.tag == "th" then sorts[#sorts + 1] = d.attributes["aria-sort"] end
+    end
+    assert.same({ "ascending", "none" }, sorts)
+  end)
+
+  it("prints an empty list as [] in text and over MCP", function()
+    local s = client.start("")
+    local _, tool = client.caller(s)
+    tool("browser_navigate", { url = srv.url .. "/find/long.html" })
+    -- The row after the "Desk" row holds no ref: its contains_refs.refs
+    -- is an empty list.
+    local res = tool("inspect_pattern", { text = "Desk", level = 1 })
+    assert.is_nil(res.isError, res.content[1].text)
+    assert.equal(2, res.structuredContent.siblings_total)
+    assert.same({}, res.structuredContent.siblings[2].contains_refs.refs)
+    assert.truthy(res.content[1].text:find("\n      refs: []\n", 1, true), res.content[1].text)
+    local out = assert(io.open(s.dir .. "/out")):read("a")
+    assert.equal(0, (s:close(20000)))
+    assert.truthy(out:find('"refs":[]', 1, true), "an empty refs list is a JSON array")
+    assert.falsy(out:find('"refs":{}', 1, true))
+  end)
+end)
