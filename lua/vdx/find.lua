@@ -8,6 +8,7 @@
 -- means in a Playwright test.
 local vdx = require "vdx"
 local json = require "vdx.json"
+local diff = require "vdx.snapshot_diff"
 local snapshot = require "vdx.snapshot"
 
 local find = {}
@@ -26,68 +27,17 @@ local function invalid(message, field)
   error(vdx.error("InvalidArgument", message, { field = field }), 0)
 end
 
--- The end (index of the closing quote) of the JSON string that starts at
--- s[i] == '"'.
-local function json_string_end(s, i)
-  local j = i + 1
-  while j <= #s do
-    local c = s:sub(j, j)
-    if c == "\\" then j = j + 2
-    elseif c == '"' then return j
-    else j = j + 1 end
-  end
-  return nil
-end
-
-local function decode_string(s)
-  local ok, v = pcall(json.decode, s)
-  return ok and type(v) == "string" and v or s:sub(2, -2)
-end
-
--- The key of a snapshot line's body and the rest after it: a YAML key in
--- single quotes (doubled quotes inside) or plain up to ":" or the end.
-local function split_key(body)
-  if body:sub(1, 1) == "'" then
-    local key, i = {}, 2
-    while i <= #body do
-      local c = body:sub(i, i)
-      if c == "'" and body:sub(i + 1, i + 1) == "'" then key[#key + 1] = "'"; i = i + 2
-      elseif c == "'" then return table.concat(key), body:sub(i + 1)
-      else key[#key + 1] = c; i = i + 1 end
-    end
-    return table.concat(key), ""
-  end
-  -- A plain key holds no ": " (yamlKey quotes it then), so the first
-  -- ": " or a final ":" ends it; a quoted name may still hold ":".
-  local role = body:match("^[%w]+") or ""
-  local i = #role + 1
-  if body:sub(i, i + 1) == ' "' then
-    local e = json_string_end(body, i + 1)
-    if e then i = e + 1 end
-  end
-  local rest = body:sub(i)
-  local colon = rest:find(": ", 1, true) or (rest:sub(-1) == ":" and #rest or nil)
-  if not colon then return body, "" end
-  return body:sub(1, i - 1) .. rest:sub(1, colon - 1), rest:sub(colon)
-end
-
 --- Parses one snapshot line: { indent, role, name, text, ref } or nil for
--- a line that is not an element or text (a /url property, a note).
+-- a line that is not an element or text (a /url property, a note).  The
+-- line's key and value are read by vdx.snapshot_diff, the one reader of
+-- snapshot lines.
 function find.parse_line(line)
   local lead, body = line:match("^( *)%- (.*)$")
   if not lead then return nil end
-  local key, rest = split_key(body)
-  local value = rest:match("^: (.*)$")
-  if value and value:sub(1, 1) == '"' then value = decode_string(value) end
-  if key == "text" then return { indent = #lead, role = "text", name = "", text = value or "" } end
-  local role = key:match("^([%w]+)")
-  if not role or key:sub(1, 1) == "/" or role == "note" then return nil end
-  local name = ""
-  if key:sub(#role + 1, #role + 2) == ' "' then
-    local e = json_string_end(key, #role + 2)
-    if e then name = decode_string(key:sub(#role + 2, e)) end
-  end
-  return { indent = #lead, role = role, name = name, text = value or "", ref = key:match("%[ref=([%w_]+)%]") }
+  local p = diff.parse(body)
+  if p.role == "text" then return { indent = #lead, role = "text", name = "", text = p.value or "" } end
+  if not p.role:match("^%w+$") or p.role == "note" then return nil end
+  return { indent = #lead, role = p.role, name = p.name or "", text = p.value or "", ref = p.ref }
 end
 
 -- The pattern of args.regex: "/source/flags" or a plain source.
