@@ -18,7 +18,7 @@ local changes = {}
 changes.MAX_LINES = 12
 changes.MAX_CHARS = 1000
 --- How many assertion candidates it proposes, and how many it may check.
-changes.MAX_CANDIDATES = 4
+changes.MAX_CANDIDATES = 3
 changes.MAX_CHECKS = 12
 --- The budget of the snapshot taken after the action (the whole page, to
 -- compare whole pages).
@@ -349,6 +349,17 @@ end
 
 -- ------------------------------------------------------------- report
 
+-- The line of the elements a framework re-rendered: their new refs (the
+-- old ones are stale now), the first few.
+local function renewed_line(list)
+  local parts = {}
+  for i, e in ipairs(list) do
+    if i > 4 then parts[#parts + 1] = ("… %d more"):format(#list - 4) break end
+    parts[i] = ("%s%s %s"):format(e.role, (e.name or "") ~= "" and (' "' .. e.name .. '"') or "", e.ref)
+  end
+  return "New refs (re-rendered): " .. table.concat(parts, ", ")
+end
+
 -- The line of a container whose children changed order: its line and
 -- the first of its children, in the new order.
 local function moved_line(m)
@@ -391,7 +402,7 @@ function changes.report(ctx, res)
   local d = diff.compare(base.whole_text, snap.text)
   local out = {}
   if nav then out[#out + 1] = "URL now " .. tostring(snap.url) end
-  local n = #d.added + #d.removed + #d.changed + #d.moved
+  local n = #d.added + #d.removed + #d.changed + #d.moved + #d.renewed
   if n == 0 then
     out[#out + 1] = "No change on the page."
   else
@@ -403,11 +414,12 @@ function changes.report(ctx, res)
     end
     local shown_lines, more = render(d)
     for _, l in ipairs(shown_lines) do out[#out + 1] = l end
+    if #d.renewed > 0 then out[#out + 1] = renewed_line(d.renewed) end
     if more > 0 then out[#out + 1] = ("… %d more changed lines (browser_find or browser_snapshot reads them)"):format(more) end
   end
   local cands = n > 0 and propose(page, d) or {}
   if #cands > 0 then
-    out[#out + 1] = "Assertions that hold now (a browser_verify_* call records one):"
+    out[#out + 1] = "Assertions true now (browser_verify_* records one):"
     for _, c in ipairs(cands) do out[#out + 1] = c.code end
   end
   local structured = { added = #d.added, removed = #d.removed, changed = #d.changed, moved = #d.moved,

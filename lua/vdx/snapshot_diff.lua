@@ -149,7 +149,8 @@ local function by_index(a, b) return a.i < b.i end
 -- Pairs the ref lines that left with the new ones of the same role, name
 -- and place (a framework re-rendered the element: same thing, new ref):
 -- a pair is no change, or a change when its text differs.  Returns the
--- added and removed lines left and the map of new refs to old ones.
+-- added and removed lines left, the map of new refs to old ones and the
+-- re-rendered lines.
 local function rerendered(added, removed, changed)
   local back = {}
   for _, r in ipairs(removed) do
@@ -158,19 +159,21 @@ local function rerendered(added, removed, changed)
       table.insert(back[r.path], r)
     end
   end
-  local fresh, gone, map = {}, {}, {}
+  local fresh, gone, map, renewed = {}, {}, {}, {}
   for _, a in ipairs(added) do
     local list = a.ref and back[a.path]
     local r = list and table.remove(list, 1)
     if r then
       a.added, r.removed, map[a.ref] = nil, nil, r.ref
+      renewed[#renewed + 1] = a
       if r.sig ~= a.sig then a.was = r; changed[#changed + 1] = a end
     else
       fresh[#fresh + 1] = a
     end
   end
   for _, r in ipairs(removed) do if r.removed then gone[#gone + 1] = r end end
-  return fresh, gone, map
+  table.sort(renewed, by_index)
+  return fresh, gone, map, renewed
 end
 
 -- The text of e's subtree without refs and focus, bottom-up (cached).
@@ -225,9 +228,11 @@ local function reordered(old, new)
 end
 
 --- diff.compare(old_text, new_text) -> { added = {…}, removed = {…},
--- changed = {…}, old = entries, new = entries }: entries of the new text
--- (added; changed, each with .was, its old entry) and of the old one
--- (removed), in document order.  Entries are those of diff.lines.
+-- changed = {…}, moved = {…}, renewed = {…}, old = entries, new = entries }:
+-- entries of the new text (added; changed, each with .was, its old entry;
+-- renewed, the elements re-rendered with a new ref) and of the old one
+-- (removed), in document order, and the containers whose children only
+-- changed order (moved).  Entries are those of diff.lines.
 function diff.compare(old_text, new_text)
   local old, new = diff.lines(old_text), diff.lines(new_text)
   local oref = {}
@@ -245,8 +250,8 @@ function diff.compare(old_text, new_text)
   for _, e in ipairs(old) do
     if e.ref and not nref[e.ref] then e.removed = true; removed[#removed + 1] = e end
   end
-  local map
-  added, removed, map = rerendered(added, removed, changed)
+  local map, renewed
+  added, removed, map, renewed = rerendered(added, removed, changed)
   local _, okey = index(old)
   local _, nkey = index(new, map)
   surplus(nkey, okey, "added", added)
@@ -277,7 +282,8 @@ function diff.compare(old_text, new_text)
   local still = {}
   for _, r in ipairs(removed) do if r.removed then still[#still + 1] = r end end
   table.sort(changed, by_index)
-  return { added = kept, removed = still, changed = changed, moved = reordered(old, new), old = old, new = new }
+  return { added = kept, removed = still, changed = changed, moved = reordered(old, new), renewed = renewed,
+    old = old, new = new }
 end
 
 --- What differs between a changed entry and its old one, in a few words:
