@@ -349,13 +349,18 @@ end
 
 -- ------------------------------------------------------------- report
 
--- The line of the elements a framework re-rendered: their new refs (the
--- old ones are stale now), the first few.
+-- The line of the named elements a framework re-rendered: their new refs
+-- (the old ones are stale now), the first few; nil when none has a name.
 local function renewed_line(list)
+  local named = {}
+  for _, e in ipairs(list) do
+    if (e.name or "") ~= "" then named[#named + 1] = e end
+  end
+  if #named == 0 then return nil end
   local parts = {}
-  for i, e in ipairs(list) do
-    if i > 4 then parts[#parts + 1] = ("… %d more"):format(#list - 4) break end
-    parts[i] = ("%s%s %s"):format(e.role, (e.name or "") ~= "" and (' "' .. e.name .. '"') or "", e.ref)
+  for i, e in ipairs(named) do
+    if i > 4 then parts[#parts + 1] = ("… %d more"):format(#named - 4) break end
+    parts[i] = ('%s "%s" %s'):format(e.role, e.name, e.ref)
   end
   return "New refs (re-rendered): " .. table.concat(parts, ", ")
 end
@@ -414,7 +419,7 @@ function changes.report(ctx, res)
     end
     local shown_lines, more = render(d)
     for _, l in ipairs(shown_lines) do out[#out + 1] = l end
-    if #d.renewed > 0 then out[#out + 1] = renewed_line(d.renewed) end
+    out[#out + 1] = renewed_line(d.renewed)
     if more > 0 then out[#out + 1] = ("… %d more changed lines (browser_find or browser_snapshot reads them)"):format(more) end
   end
   local cands = n > 0 and propose(page, d) or {}
