@@ -4260,6 +4260,9 @@
       ref: ref === void 0 ? null : ref
     };
   }
+  function evaluateChain(ev, chain) {
+    return ev.chain(chain, document);
+  }
   var Evaluator = class {
     constructor() {
       this.ctx = new Ctx();
@@ -5767,6 +5770,27 @@
     };
   }
 
+  // src/successor.js
+  var NO_SUCCESSOR = /* @__PURE__ */ new Set(["generic", "none", "presentation", ""]);
+  function successorMethods(env) {
+    return {
+      // { ref } when ref is live; { ref: new, from: ref } for the one
+      // element that succeeded a stale ref; StaleRef when none or several
+      // could (count says how many), UnknownRef for a ref never given out.
+      successor(ref) {
+        const hit = env.refs.lookup(ref);
+        if (!hit) throw bridgeError("UnknownRef", "ref " + ref + " is not known in this document", { ref: String(ref) });
+        if (!hit.stale) return { ref };
+        const e = hit.entry;
+        const stale = () => bridgeError("StaleRef", ref, { ref, role: e.role, name: e.name, tag: e.tag });
+        if (NO_SUCCESSOR.has(e.role || "") || !e.name) throw stale();
+        const found = evaluateChain(new Evaluator(), parseLocator(roleExpr(e.role, e.name, true))).filter((el) => localName(el) === e.tag);
+        if (found.length !== 1) throw stale();
+        return { ref: env.refs.assign(found[0], e.role, e.name, e.tag), from: ref };
+      }
+    };
+  }
+
   // src/loaded.js
   var LOADED_BINDING = "__vdxLoaded";
   function pageInfo() {
@@ -5967,6 +5991,18 @@
       pageInfo() {
         return pageInfo();
       },
+      // Resolves once the tasks the page had queued have run (two turns of
+      // its event loop): a hashchange or popstate handler that re-renders
+      // has run before the host reads the page again.
+      afterTasks() {
+        return new Promise((resolve2) => setTimeout(() => setTimeout(() => resolve2(true), 0), 0));
+      },
+      // How many elements the document holds (a host deciding whether a
+      // page is small enough to show whole asks this first: it costs no walk
+      // of the accessibility tree).
+      elementCount() {
+        return docQuerySelectorAll(document, "*").length;
+      },
       // The text the body shows (its innerText), '' without a body.
       bodyText() {
         return document.body ? String(document.body.innerText) : "";
@@ -6047,6 +6083,7 @@
     };
     Object.assign(instance2, actionMethods(env));
     Object.assign(instance2, structureMethods(env, instance2.describe));
+    Object.assign(instance2, successorMethods(env));
     return Object.freeze(instance2);
   }
   function accessibleItem(ctx, refs, el) {

@@ -17,6 +17,7 @@ import { badArgument, bridgeError, checkKeys } from './errors.js';
 import { Ctx, F_POINTER, isActionable, isHiddenForAria } from './visibility.js';
 import { actionMethods } from './actions.js';
 import { structureMethods } from './structure.js';
+import { successorMethods } from './successor.js';
 import { pageInfo, reportLoaded } from './loaded.js';
 import { beginSeen, dropSeen, endSeen } from './still.js';
 import { scheduleWarmUp, warmUpDone } from './warm.js';
@@ -138,6 +139,20 @@ function create(options) {
       return pageInfo();
     },
 
+    // Resolves once the tasks the page had queued have run (two turns of
+    // its event loop): a hashchange or popstate handler that re-renders
+    // has run before the host reads the page again.
+    afterTasks() {
+      return new Promise((resolve) => setTimeout(() => setTimeout(() => resolve(true), 0), 0));
+    },
+
+    // How many elements the document holds (a host deciding whether a
+    // page is small enough to show whole asks this first: it costs no walk
+    // of the accessibility tree).
+    elementCount() {
+      return N.docQuerySelectorAll(document, '*').length;
+    },
+
     // The text the body shows (its innerText), '' without a body.
     bodyText() {
       return document.body ? String(document.body.innerText) : '';
@@ -221,6 +236,7 @@ function create(options) {
   // The actions' helpers and the structure queries around a ref.
   Object.assign(instance, actionMethods(env));
   Object.assign(instance, structureMethods(env, instance.describe));
+  Object.assign(instance, successorMethods(env));
   return Object.freeze(instance);
 }
 

@@ -77,7 +77,7 @@ return util.report_changes({
       local res = act(ctx, "type", t, args.text, { submit = args.submit, slowly = args.slowly, clear = args.clear })
       util.record(ctx, { kind = "action", tool = "browser_type", action = args.clear and "fill" or "type",
         value = args.text, submit = args.submit }, loc)
-      return util.action_result(("Typed %d characters into %s"):format(utf8.len(args.text) or #args.text, label),
+      return util.action_result(("Typed into %s%s"):format(label, args.submit and ", then Enter" or ""),
         res, loc)
     end,
   },
@@ -102,8 +102,9 @@ return util.report_changes({
         local v = f.value
         if f.type == "checkbox" or f.type == "radio" then v = v == "true"
         elseif f.type == "slider" then v = tonumber(v) or v end
-        fields[i] = { target = f.ref, value = v }
-        locs[i] = util.locator_of(ctx, { ref = f.ref })
+        local t = { ref = f.ref }
+        locs[i] = util.locator_of(ctx, t)
+        fields[i] = { target = t.ref, value = v }
       end
       local res = act(ctx, "fill_form", fields)
       for i, f in ipairs(args.fields) do util.record(ctx, form_step(f), locs[i]) end

@@ -171,8 +171,20 @@ function util.locator_of(ctx, target)
     ref = type(r) == "table" and r.ref
   end
   if type(ref) ~= "string" then return nil end
-  local loc = try("generate_locator", ref, { alternatives = 0 })
-  return loc and loc.locator and loc or nil
+  local ok, loc = pcall(page.generate_locator, page, ref, { alternatives = 0 })
+  if not ok and vdx.is_error(loc, "Cancelled") then error(loc, 0) end
+  if not ok and target.ref and vdx.is_error(loc, "StaleRef") then
+    -- A framework re-rendered the element after the agent read its ref:
+    -- the one live element with the same role, name and tag succeeds it
+    -- (what the locator of either would find) and takes the action.
+    local s = try("bridge", "successor", { ref }, { frame = ref })
+    if not (s and s.from) then return nil end
+    target.ref = s.ref
+    loc = try("generate_locator", s.ref, { alternatives = 0 }) or {}
+    loc.healed = { from = ref, to = s.ref }
+    return loc
+  end
+  return ok and loc and loc.locator and loc or nil
 end
 
 -- The answer lines and structured fields of the locators (util.locator_of
@@ -181,10 +193,14 @@ local function locator_lines(locs, structured)
   local lines, exprs = {}, {}
   for i = 1, locs.n or #locs do
     local l = locs[i]
-    if l then
+    if l and l.locator then
       exprs[#exprs + 1] = l.locator
       lines[#lines + 1] = "Locator: " .. l.locator
       if l.note then lines[#lines + 1] = "Note: " .. l.note end
+    end
+    if l and l.healed then
+      lines[#lines + 1] = ("Note: %s was re-rendered; acted on its successor %s (same role and name)")
+        :format(l.healed.from, l.healed.to)
     end
   end
   if structured and #exprs > 0 then
@@ -192,6 +208,25 @@ local function locator_lines(locs, structured)
     if #exprs > 1 then structured.locators = exprs end
   end
   return lines
+end
+
+-- Facts of an action's result that its text leaves out (they stay in
+-- structured): the locators have their own lines, the ref is in the
+-- first line, and the change report says where a navigation went and
+-- what changed; how a description was found is in the Locator line.
+local QUIET = { locator = true, locators = true, ref = true, navigation = true, found_by = true, changed = true }
+
+-- The facts of t worth telling (QUIET keys and zero console errors left
+-- out, in nested tables too; fill_form's per-field facts), or nil.
+local function told(t)
+  local out, any = {}, false
+  for k, v in pairs(t) do
+    if not QUIET[k] and not (k == "console_errors" and v == 0) and not (k == "count" and type(t.fields) == "table") then
+      if type(v) == "table" then v = told(v) end
+      if v ~= nil then out[k], any = v, true end
+    end
+  end
+  return any and out or nil
 end
 
 --- The result of an action: the facts it returned, as text and structure,
@@ -205,11 +240,8 @@ function util.action_result(what, res, locs)
   local lines = locator_lines(locs or {}, structured)
   if #lines > 0 then text = text .. "\n" .. table.concat(lines, "\n") end
   if structured and next(structured) ~= nil then
-    local facts = {}
-    for k, v in pairs(structured) do
-      if k ~= "locator" and k ~= "locators" then facts[k] = v end
-    end
-    if next(facts) ~= nil then text = text .. "\n" .. util.render(facts) end
+    local facts = told(structured)
+    if facts then text = text .. "\n" .. util.render(facts) end
   end
   return { text = text, structured = structured }
 end
@@ -219,12 +251,29 @@ end
 -- text, and structured.changes); returns defs.  A page that cannot be
 -- read after the action is said in one line, never an error of the
 -- action that succeeded.
+-- Each also takes `expect` (vdx.builtin.expect): texts the action should
+-- show, waited for before the report and recorded as assertions; the
+-- report then proposes no candidates of its own (the agent said what it
+-- asserts).
 function util.report_changes(defs, acting)
+  local expect = require "vdx.builtin.expect"
   for _, def in ipairs(defs) do
     if acting[def.name] then
       local run = def.run
+      def.input.properties.expect = expect.SCHEMA
       def.run = function(ctx, args)
-        return util.with_changes(ctx, run(ctx, args))
+        local result = run(ctx, args)
+        if not args.expect then return util.with_changes(ctx, result) end
+        expect.wait(ctx, args.expect)
+        -- The agent said what it expects: the change in one line.
+        result = util.with_changes(ctx, result, { candidates = false, brief = true })
+        local lines, ok, facts = expect.check(ctx, args.expect)
+        if type(result) ~= "table" then result = { text = tostring(result or "") } end
+        result.text = (result.text or "") .. "\n" .. table.concat(lines, "\n")
+        result.structured = result.structured or {}
+        result.structured.expected = facts
+        result.isError = not ok or nil
+        return result
       end
     end
   end
@@ -232,17 +281,18 @@ function util.report_changes(defs, acting)
 end
 
 --- result (a tool's answer, { text =, structured = }) with the change
--- report of the action whose facts are result.structured added.
-function util.with_changes(ctx, result)
+-- report of the action whose facts are result.structured added (opts as
+-- vdx.changes.report takes them).
+function util.with_changes(ctx, result, opts)
   if type(result) ~= "table" or type(result.text) ~= "string" then return result end
-  local ok, r = pcall(require("vdx.changes").report, ctx, result.structured)
+  local ok, r = pcall(require("vdx.changes").report, ctx, result.structured, opts)
   if not ok then
     local e = require("vdx.errors").normalize(r)
     r = { text = "(The change could not be read: " .. tostring(e.message):match("^[^\n]*") .. ")",
       structured = { error = e.type } }
   end
   if r then
-    result.text = result.text .. "\n" .. r.text
+    if r.text ~= "" then result.text = result.text .. "\n" .. r.text end
     result.structured = result.structured or {}
     result.structured.changes = r.structured
   end
