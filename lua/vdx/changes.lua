@@ -17,8 +17,10 @@ local changes = {}
 --- How much of the change the answer shows: lines and characters.
 changes.MAX_LINES = 12
 changes.MAX_CHARS = 1000
+--- How many characters a brief report (opts.brief) lists elements in.
+changes.BRIEF_CHARS = 240
 --- How many assertion candidates it proposes, and how many it may check.
-changes.MAX_CANDIDATES = 3
+changes.MAX_CANDIDATES = 2
 changes.MAX_CHECKS = 12
 --- The budget of the snapshot taken after the action (the whole page, to
 -- compare whole pages).
@@ -92,12 +94,26 @@ local function root_of(e, mark)
   return r
 end
 
+-- True when e lies in a container whose children changed order: its
+-- "change" (a cell now named as another row's was) is the new order,
+-- which the report's ↕ line says once.
+local function within_moved(d, e)
+  local p = e.parent
+  while p do
+    for _, m in ipairs(d.moved) do if m.parent == p then return true end end
+    p = p.parent
+  end
+  return false
+end
+
 -- The bounded lines of a diff: changed lines and the roots of added and
 -- removed subtrees first (each root says how many lines it holds that
 -- are not shown), then their descendants while the bound allows.
 local function render(d)
   local items = {}
-  for _, e in ipairs(d.changed) do items[#items + 1] = { e = e, mark = "~", side = 1 } end
+  for _, e in ipairs(d.changed) do
+    if not within_moved(d, e) then items[#items + 1] = { e = e, mark = "~", side = 1 } end
+  end
   for _, e in ipairs(d.added) do items[#items + 1] = { e = e, mark = "+", side = 1, flag = "added" } end
   for _, e in ipairs(d.removed) do items[#items + 1] = { e = e, mark = "-", side = 2, flag = "removed" } end
   local inside = {}
@@ -148,6 +164,22 @@ local function render(d)
   end
   local more = #items - #chosen
   return out, more
+end
+
+-- The one line of a brief report: the named elements with refs that
+-- were added or changed (what the agent may act on next), bounded.
+local function brief_line(d)
+  local parts, len = {}, 0
+  for _, list in ipairs { d.changed, d.added } do
+    for _, e in ipairs(list) do
+      if e.ref and (e.name or "") ~= "" then
+        local p = e.norm:gsub(":$", "")
+        if len + #p > changes.BRIEF_CHARS then parts[#parts + 1] = "…" return table.concat(parts, ", ") end
+        parts[#parts + 1], len = p, len + #p + 2
+      end
+    end
+  end
+  return table.concat(parts, ", ")
 end
 
 -- --------------------------------------------------------- candidates
@@ -330,12 +362,13 @@ end
 local function propose(page, d)
   local p = setmetatable({ page = page, out = {}, seen = {}, checks = 0 }, Proposer)
   local steps = {}
+  -- A new order first: a sort is what the action was for.
+  for _, m in ipairs(d.moved) do steps[#steps + 1] = function() p:order(m) end end
   for _, f in ipairs(touched_fields(d)) do steps[#steps + 1] = function() p:state(f) end end
   for _, e in ipairs(d.changed) do
     if CHECKABLE[e.role] and not e.in_frame then steps[#steps + 1] = function() p:state(e) end end
     steps[#steps + 1] = function() p:changed(e) end
   end
-  for _, m in ipairs(d.moved) do steps[#steps + 1] = function() p:order(m) end end
   for _, c in ipairs(recounted(d)) do
     if not c.list.in_frame and c.n > 0 then steps[#steps + 1] = function() p:count(c.list, c.n) end end
   end
@@ -349,22 +382,6 @@ end
 
 -- ------------------------------------------------------------- report
 
--- The line of the named elements a framework re-rendered: their new refs
--- (the old ones are stale now), the first few; nil when none has a name.
-local function renewed_line(list)
-  local named = {}
-  for _, e in ipairs(list) do
-    if (e.name or "") ~= "" then named[#named + 1] = e end
-  end
-  if #named == 0 then return nil end
-  local parts = {}
-  for i, e in ipairs(named) do
-    if i > 4 then parts[#parts + 1] = ("… %d more"):format(#named - 4) break end
-    parts[i] = ('%s "%s" %s'):format(e.role, e.name, e.ref)
-  end
-  return "New refs (re-rendered): " .. table.concat(parts, ", ")
-end
-
 -- The line of a container whose children changed order: its line and
 -- the first of its children, in the new order.
 local function moved_line(m)
@@ -376,23 +393,39 @@ local function moved_line(m)
   return ("↕ %s new order: %s"):format(m.parent.norm, table.concat(labels, ", "))
 end
 
+-- The new URL of a navigation within the document: only its fragment
+-- when that is all that changed.
+local function moved_to(old, new)
+  old, new = tostring(old), tostring(new)
+  local path = new:match("^([^#]*)#")
+  if path and old:match("^[^#]*") == path then return new:sub(#path + 1) end
+  return new
+end
+
 local function headline(snap)
   return ('%s — "%s"'):format(tostring(snap.url), tostring(snap.title or ""))
 end
 
 --- changes.report(ctx, res) -> { text =, structured = } or nil: what the
 -- action (whose result is res) changed on the role's page since the
--- previous snapshot, bounded, with verified assertion candidates; nil when
--- the page is gone.  Keeps the snapshot it takes as the role's
--- last_snapshot.
-function changes.report(ctx, res)
+-- previous snapshot, bounded, with verified assertion candidates (none
+-- when opts.candidates is false; opts.brief: one line of counts and the
+-- named elements added or changed, no candidates); nil when the page is
+-- gone.  Keeps the
+-- snapshot it takes as the role's last_snapshot.
+function changes.report(ctx, res, opts)
   local page = ctx:page()
   if page:is_closed() then return nil end
   local role = ctx.role
   local nav = type(res) == "table" and type(res.navigation) == "table" and res.navigation or nil
   local base = baseline(role, page, nav)
-  local opts = { budget_tokens = changes.BUDGET_TOKENS }
-  local snap = changes.stamp(page, snapshot.take(page, opts), opts)
+  if nav and nav.same_document then
+    -- The page's hashchange/popstate handlers run in tasks of their own,
+    -- after the action settled: let them render first.
+    pcall(page.bridge, page, "afterTasks", {}, { frame = "main" })
+  end
+  local sopts = { budget_tokens = changes.BUDGET_TOKENS }
+  local snap = changes.stamp(page, snapshot.take(page, sopts), sopts)
   role.last_snapshot, role.change_base = snap, snap
   local lines = select(2, (snap.text or ""):gsub("\n", "\n"))
   if nav and nav.same_document == false then
@@ -400,37 +433,49 @@ function changes.report(ctx, res)
       :format(headline(snap), lines), structured = { navigated = true, url = snap.url, title = snap.title, lines = lines } }
   end
   if not base or (base.url ~= snap.url and not nav) then
-    return { text = ("No earlier snapshot of this page to compare with: it shows %d lines (%s); read them with "
-      .. "browser_find or browser_snapshot"):format(lines, headline(snap)),
+    return { text = ("Changes: no earlier look at this page to compare with (%d lines now: browser_find reads them)")
+      :format(lines),
       structured = { baseline = false, lines = lines } }
   end
   local d = diff.compare(base.whole_text, snap.text)
   local out = {}
-  if nav then out[#out + 1] = "URL now " .. tostring(snap.url) end
+  if nav then out[#out + 1] = "URL now " .. moved_to(base.url, snap.url) end
   local n = #d.added + #d.removed + #d.changed + #d.moved + #d.renewed
   if n == 0 then
     out[#out + 1] = "No change on the page."
   else
     out[#out + 1] = ("Changes (+%d -%d ~%d%s):"):format(#d.added, #d.removed, #d.changed,
       #d.moved > 0 and (" ↕%d"):format(#d.moved) or "")
+    if opts and opts.brief then
+      -- Only what the agent may act on next; the expectations say the rest.
+      local named = brief_line(d)
+      if named ~= "" then out[#out] = out[#out] .. " " .. named else out[#out] = nil end
+      return { text = table.concat(out, "\n"), structured = { added = #d.added, removed = #d.removed,
+        changed = #d.changed, moved = #d.moved, brief = true } }
+    end
     for i, m in ipairs(d.moved) do
       if i > 2 then break end
       out[#out + 1] = moved_line(m)
     end
     local shown_lines, more = render(d)
     for _, l in ipairs(shown_lines) do out[#out + 1] = l end
-    out[#out + 1] = renewed_line(d.renewed)
     if more > 0 then out[#out + 1] = ("… %d more changed lines (browser_find or browser_snapshot reads them)"):format(more) end
   end
-  local cands = n > 0 and propose(page, d) or {}
-  if #cands > 0 then
-    out[#out + 1] = "Assertions true now (browser_verify_* records one):"
-    for _, c in ipairs(cands) do out[#out + 1] = c.code end
-  end
+  local cands = n > 0 and not (opts and opts.candidates == false) and propose(page, d) or {}
   local structured = { added = #d.added, removed = #d.removed, changed = #d.changed, moved = #d.moved,
     candidates = json.array {} }
-  for i, c in ipairs(cands) do
-    structured.candidates[i] = { matcher = c.matcher, locator = c.locator, value = c.value, code = c.code }
+  if #cands > 0 then
+    -- Each proposal gets an id the export keeps it by (no call of its
+    -- own); outside a session the code line is shown instead.
+    local log = ctx.session
+    out[#out + 1] = log and "Holds now (export assertions=[id] keeps it):"
+      or "Holds now (browser_verify_* records one):"
+    for i, c in ipairs(cands) do
+      local id = log and log:propose { kind = "assert", role = role.name, matcher = c.matcher,
+        locator = c.locator, value = c.value, positional = c.positional, tool = "change report" }
+      out[#out + 1] = id and ("[%s] %s"):format(id, assertions.short(c)) or c.code
+      structured.candidates[i] = { id = id, matcher = c.matcher, locator = c.locator, value = c.value, code = c.code }
+    end
   end
   return { text = table.concat(out, "\n"), structured = structured }
 end

@@ -109,7 +109,7 @@ local function to_result(v)
   if #content == 0 then
     content[1] = { type = "text", text = v.structured and json.encode(v.structured) or "Done." }
   end
-  return { content = content, structuredContent = v.structured }
+  return { content = content, structuredContent = v.structured, isError = v.isError or nil }
 end
 
 --- The result of a failed call: isError with the formatted text.

@@ -1,0 +1,69 @@
+--- vdx.builtin.expect: an acting tool's `expect` argument.  An agent that
+-- knows what its action should show ("Subscribed: Ada") says so in the
+-- same call: after the action the texts are waited for (bounded), each is
+-- checked as browser_verify_text_visible checks it and recorded as an
+-- assertion of the exported test, and the change report is taken once
+-- they show (a list that re-renders on the next task is then in it).  A
+-- text that does not show makes the answer an error that still says what
+-- the action did and what the page has instead.
+local errors = require "vdx.errors"
+
+local expect = {}
+
+--- How long an expected text may take to show, in milliseconds.
+expect.WAIT_MS = 5000
+
+--- The schema of the argument.
+expect.SCHEMA = { type = "array", minItems = 1, maxItems = 10, items = { type = "string", minLength = 1 },
+  description = "Texts this action should make visible: waited for (up to 5 s), checked and recorded as "
+    .. "assertions of the exported test, as browser_verify_text_visible would, in this one call" }
+
+local verify_text
+
+-- The run function of browser_verify_text_visible (loaded on first use:
+-- vdx.builtin.verify requires this module's neighbours).
+local function verifier()
+  if not verify_text then
+    for _, def in ipairs(require "vdx.builtin.verify") do
+      if def.name == "browser_verify_text_visible" then verify_text = def.run end
+    end
+  end
+  return verify_text
+end
+
+--- Waits for each text of list on the role's page, each within
+-- expect.WAIT_MS (one that does not show is left to expect.check to
+-- report).
+function expect.wait(ctx, list)
+  local page = ctx:page()
+  for _, text in ipairs(list) do
+    local ok, e = pcall(page.wait_for, page, { text = text, time_ms = expect.WAIT_MS })
+    if not ok and errors.normalize(e).type == "Cancelled" then error(e, 0) end
+  end
+end
+
+--- Checks and records each text of list; returns the answer's lines and
+-- whether all held ({ text, ok, assertion? } per text in the third).
+function expect.check(ctx, list)
+  local run, lines, all, facts = verifier(), {}, true, {}
+  for i, text in ipairs(list) do
+    local ok, r = pcall(run, ctx, { text = text })
+    if ok then
+      local a = type(r) == "table" and r.structured and r.structured.assertion
+      lines[#lines + 1] = a and ("✅ Expected %q: recorded"):format(text)
+        or ("✅ Expected %q: %s"):format(text, (tostring(r.text or ""):gsub("^✅ Page agrees%.? ?", "")))
+      facts[i] = { text = text, ok = true, assertion = a or nil }
+    else
+      local e = errors.normalize(r)
+      if e.type == "Cancelled" then error(r, 0) end
+      all = false
+      local actual = type(e.actual) == "table" and table.concat(e.actual, " | ") or nil
+      lines[#lines + 1] = ("❌ Expected %q: %s%s"):format(text, tostring(e.message):match("^[^\n]*"),
+        actual and ("; the page has: " .. actual) or "")
+      facts[i] = { text = text, ok = false, error = e.type }
+    end
+  end
+  return lines, all, facts
+end
+
+return expect
