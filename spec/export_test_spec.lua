@@ -219,12 +219,13 @@ describe("browser_export_test", function()
     local path = dir .. "/out/errands.spec.ts"
     exported = read(path)
     assert.is_string(exported, answer)
-    assert.is_true(has(answer, "Wrote " .. path .. "\n"), answer)
-    assert.is_true(has(answer, "Steps: 10 (2 navigations, 4 actions, 4 assertions) in 2 roles: alice, guest\n"), answer)
+    assert.is_true(has(answer, "Wrote errands.spec.ts: 10 steps (2 navigations, 4 actions, 4 assertions), roles alice, guest\n"),
+      answer)
+    assert.is_true(has(answer, "\nRun: cd " .. dir .. "/out && "), answer)
     assert.is_true(has(answer, "Flake gate: 3 runs in fresh contexts, every step passed 3/3\n"), answer)
     assert.is_nil(answer:find("Positional", 1, true))
     for i = 1, 10 do assert.matches("\n  " .. i .. "%. %[%a+%] [^\n]*  3/3\n", answer) end
-    assert.is_true(has(answer, "\n  cd " .. dir .. "/out && CHROMIUM_PATH="), answer)
+    assert.is_true(has(answer, "\nRun: cd " .. dir .. "/out && CHROMIUM_PATH="), answer)
     assert.is_true(has(answer, " BASE_URL=" .. srv.url .. " AUTH_ALICE=" .. auth .. " npx playwright test errands.spec.ts"), answer)
     assert.equal(3, r.structuredContent.stability[1].runs)
     io.stderr:write(("\n[export] gate %d ms, Playwright %d ms, answer %d chars\n"):format(
@@ -267,7 +268,7 @@ describe("browser_export_test", function()
     assert.is_true(has(answer, "\nRan: cd '" .. dir .. "/out' && NODE_PATH="), answer)
     -- The printed command passes as printed where @playwright/test
     -- resolves from the spec's folder (here a link to the installed one).
-    local printed = assert(answer:match("\n  (cd [^\n]+ npx playwright test errands%.spec%.ts)$"), answer)
+    local printed = assert(answer:match("\nRun: (cd [^\n]+ npx playwright test errands%.spec%.ts)$"), answer)
     os.execute(("ln -s %s %s"):format(q(playwright_dir() .. "/node_modules"), q(dir .. "/out/node_modules")))
     local rc, out = require("vdx.pw_run").shell(printed .. " --reporter=line", 300000)
     assert.equal(0, rc, out)
@@ -301,7 +302,7 @@ describe("browser_export_test", function()
     assert.equal(0, (s:close(30000)))
     assert.is_true(has(text, "\n⚠️ No assertions: verify the outcome (browser_verify_*) before you call the test done.\n"
       .. "⚠️ 1 actions have no locator and are left out of the test (a comment in the file says why)\n"
-      .. "Before you call the test done, export again with runs: 3"), text)
+      .. "Before you call it done: runs=3 (the flake gate)."), text)
     local file = read(dir .. "/out/frames.spec.ts")
     assert.is_true(has(file, "  // click (browser_click) is not in the test: the target is inside an iframe, "
       .. "which the export does not cover yet\n  await defaultPage.getByRole('button', { name: 'Outside' }).click();\n"), file)

@@ -21,3 +21,26 @@ describe("vdx.session_log", function()
     assert.equal("InvalidArgument", e.type)
   end)
 end)
+
+describe("vdx.session_log proposals", function()
+  it("keeps proposed assertions where they were proposed, and names ids it never gave", function()
+    local log = session_log.new()
+    log:add { kind = "navigate", url = "u" }
+    local a1 = log:propose { kind = "assert", matcher = "toBeVisible", locator = "getByText('one')" }
+    log:add { kind = "action", action = "click", locator = "getByRole('button')" }
+    local a2 = log:propose { kind = "assert", matcher = "toBeVisible", locator = "getByText('two')" }
+    local a3 = log:propose { kind = "assert", matcher = "toBeChecked", locator = "getByRole('checkbox')" }
+    log:add { kind = "action", action = "click", locator = "getByRole('link')" }
+    assert.equal(3, #log:list())                       -- proposals are not steps yet
+    assert.same({ nil, { "a9" } }, { log:keep { "a3", "a9" } })
+    assert.is_true(log:keep { a3, a1 })
+    local got = {}
+    for i, s in ipairs(log:list()) do got[i] = s.locator or s.url end
+    assert.same({ "u", "getByText('one')", "getByRole('button')", "getByRole('checkbox')", "getByRole('link')" }, got)
+    -- a2, proposed before a3 at the same place, still lands before it.
+    assert.is_true(log:keep { a2 })
+    assert.equal("getByText('two')", log:list()[4].locator)
+    assert.equal("getByRole('checkbox')", log:list()[5].locator)
+    assert.same({ nil, { a1 } }, { log:keep { a1 } })   -- kept once only
+  end)
+end)

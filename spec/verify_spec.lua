@@ -304,7 +304,7 @@ describe("the assertions the verify tools record and the change report proposes"
         proposed = proposed + 1
       end
     end
-    assert.is_true(proposed >= 12, proposed .. " candidates")
+    assert.is_true(proposed >= 10, proposed .. " candidates")
     local pw, why = helpers.playwright()
     if not pw then
       pending(why)

@@ -102,6 +102,24 @@ function assertions.code(step, receiver)
   return ("await expect(%s.%s).%s(%s);"):format(receiver or "page", step.locator, matcher, arg)
 end
 
+--- The short form of step for a list of proposals: the locator (its
+-- scopes' options elided), the matcher and its argument, without the
+-- `await expect(page.…)` around them (`getByText('Saved') toBeVisible`,
+-- `getByRole('list', …).getByRole('listitem') toHaveCount(2)`).
+function assertions.short(step)
+  local arg = step.value ~= nil and ("(" .. literal(step.value) .. ")") or ""
+  -- The scopes before the last call keep their method and first
+  -- argument: the export writes the whole verified locator.
+  local segs = {}
+  for seg in (step.locator .. "."):gmatch("(%a+%b())%.") do segs[#segs + 1] = seg end
+  local loc = step.locator
+  if #segs > 1 and table.concat(segs, ".") == step.locator then
+    for i = 1, #segs - 1 do segs[i] = segs[i]:gsub("^(%a+%([^,)]*),.*%)$", "%1, …)") end
+    loc = table.concat(segs, ".")
+  end
+  return ("%s %s%s"):format(loc, step.matcher, arg)
+end
+
 --- True when the element texts (normalized) match the texts want in
 -- order, as Playwright's array forms do: toHaveText, each equal and as
 -- many (contains false); toContainText, a subset in order, each

@@ -42,7 +42,47 @@ local KINDS = { navigate = true, action = true, assert = true }
 
 --- A new, empty log.
 function session_log.new()
-  return setmetatable({ steps = {} }, Log)
+  return setmetatable({ steps = {}, proposed = {}, proposals = 0 }, Log)
+end
+
+--- Proposes step (an assert step the page was checked to satisfy, not yet
+-- part of the test) at the current end of the log; returns its id ("a1",
+-- "a2", …), by which Log:keep makes it part of the test where it was
+-- proposed.
+function Log:propose(step)
+  if type(step) ~= "table" or step.kind ~= "assert" then
+    errors.misuse("session_log:propose: step.kind must be assert", 2, { field = "kind" })
+  end
+  step.role = step.role or "default"
+  self.proposals = self.proposals + 1
+  local id = "a" .. self.proposals
+  self.proposed[id] = { step = step, at = #self.steps, n = self.proposals }
+  return id
+end
+
+--- Makes the proposed steps of ids part of the log, each where it was
+-- proposed (after the step that was last then), in the order proposed.
+-- Returns true, or nil and the ids that were never proposed or are kept
+-- already.
+function Log:keep(ids)
+  local picked, unknown = {}, {}
+  for _, id in ipairs(ids) do
+    local p = self.proposed[id]
+    if p then picked[#picked + 1] = p else unknown[#unknown + 1] = id end
+  end
+  if #unknown > 0 then return nil, unknown end
+  -- From the last position back, so each insertion leaves the positions
+  -- still to come where they were.
+  table.sort(picked, function(a, b) return a.at > b.at or (a.at == b.at and a.n > b.n) end)
+  for _, p in ipairs(picked) do
+    table.insert(self.steps, p.at + 1, p.step)
+    for id, q in pairs(self.proposed) do
+      if q == p then self.proposed[id] = nil
+      elseif q.at > p.at then q.at = q.at + 1 end
+    end
+  end
+  if self.listener and #picked > 0 then self.listener(self, picked[#picked].step) end
+  return true
 end
 
 --- Appends step (see the module comment) and returns it.  role is the
@@ -77,9 +117,9 @@ function Log:roles()
   return out
 end
 
---- Forgets every step.
+--- Forgets every step and proposal.
 function Log:clear()
-  self.steps = {}
+  self.steps, self.proposed = {}, {}
 end
 
 return session_log

@@ -113,11 +113,21 @@ return {
     description = "Write the session so far (navigations, actions with their verified locators, the assertions the verify tools recorded, in every role used) as a @playwright/test spec file in the output folder: one browser context per role with its storageState, the base URL from BASE_URL.\nWith runs = N it is also a flake gate: replays the steps N times in fresh contexts, reports each step's stability (3/3 or why a run failed), and runs the file under real Playwright where @playwright/test is installed. Call it before you call the test done.",
     input = { type = "object", properties = {
       filename = { type = "string", description = "File name in the output folder, e.g. checkout.spec.ts (.spec.ts is added when there is no extension; default session-….spec.ts)" },
+      assertions = { type = "array", items = { type = "string", pattern = "^a[0-9]+$" },
+        description = "Ids of assertions the actions' change reports proposed ([a3] …) to keep in the test, each where it was proposed" },
       runs = { type = "integer", minimum = 1, maximum = 10, description = "Replay the steps this many times in fresh contexts (the flake gate) and run the file under Playwright as often" },
     } },
     annotations = { readOnlyHint = false, destructiveHint = false },
     run = function(ctx, args)
       local log = ctx.session
+      if args.assertions and log then
+        local ok, unknown = log:keep(args.assertions)
+        if not ok then
+          error(vdx.error("InvalidArgument", ("assertions: %s %s not proposed in this session (or kept already)")
+            :format(table.concat(unknown, ", "), #unknown == 1 and "was" or "were"),
+            { field = "assertions", expected = "ids from the [aN] lines of change reports" }), 0)
+        end
+      end
       local steps = {}
       for i, s in ipairs(log and log:list() or {}) do steps[i] = s end
       if #steps == 0 then
@@ -132,9 +142,10 @@ return {
         error(vdx.error("IOError", "cannot write " .. path .. ": " .. tostring(roles), { file = path }), 0)
       end
       local sum = session_export.summary(steps)
-      local out = { "Wrote " .. path,
-        ("Steps: %d (%d navigations, %d actions, %d assertions) in %d roles: %s"):format(sum.steps,
-          sum.navigations, sum.actions, sum.assertions, #roles, table.concat(log:roles(), ", ")) }
+      -- The folder is in the Run line below.
+      local out = { ("Wrote %s: %d steps (%d navigations, %d actions, %d assertions), roles %s"):format(
+        path:match("[^/]*$"),
+        sum.steps, sum.navigations, sum.actions, sum.assertions, table.concat(log:roles(), ", ")) }
       if sum.assertions == 0 then
         out[#out + 1] = "⚠️ No assertions: verify the outcome (browser_verify_*) before you call the test done."
       end
@@ -150,11 +161,9 @@ return {
       if runs then
         gate(ctx, { steps = steps, runs = runs, base = base, path = path, env = env }, out, structured)
       else
-        out[#out + 1] = "Before you call the test done, export again with runs: 3 (the flake gate: fresh contexts, "
-          .. "each step's stability, and a Playwright run where it is installed)."
+        out[#out + 1] = "Before you call it done: runs=3 (the flake gate)."
       end
-      out[#out + 1] = "Run it (from a folder where @playwright/test resolves):"
-      out[#out + 1] = "  " .. cmd
+      out[#out + 1] = "Run: " .. cmd
       structured.command = cmd
       return { text = table.concat(out, "\n"), structured = structured }
     end,
