@@ -20,6 +20,9 @@ find.MAX = 10
 -- match is always shown).
 find.MAX_CHARS = 2000
 
+--- How many characters of each context line an answer keeps.
+find.CONTEXT_LINE = 80
+
 -- The budget of the whole snapshot a find reads, in tokens (4 MB of text).
 local WHOLE = 1000000
 
@@ -90,19 +93,28 @@ local function path_of(parsed, i)
   return path
 end
 
--- The indexes of up to n lines after line i that stay inside i's
--- container: its own children and the siblings after it with theirs (a
--- heading's section: the prose, the example and its controls), and no
--- more than find.MAX_CHARS characters of them.
+-- The indexes of up to n lines after line i that it introduces: its own
+-- subtree when it has one (a region, a form), else the siblings after it
+-- with theirs (a heading's section: the prose, the example and its
+-- controls); no more than find.MAX_CHARS characters of them.
 local function following(parsed, lines, i, n)
   local out, indent, chars = {}, parsed[i].indent, 0
+  local own = parsed[i + 1] and parsed[i + 1].indent > indent
   for j = i + 1, #parsed do
-    if #out >= n or parsed[j].indent < indent then break end
-    chars = chars + #lines[j] + 1
+    if #out >= n or parsed[j].indent < indent or (own and parsed[j].indent == indent) then break end
+    chars = chars + math.min(#lines[j], find.CONTEXT_LINE) + 1
     if chars > find.MAX_CHARS then break end
     out[#out + 1] = j
   end
   return out
+end
+
+-- line cut to find.CONTEXT_LINE characters (prose under a heading is read
+-- for its gist; the controls' lines are short).
+local function clipped(line)
+  if #line <= find.CONTEXT_LINE then return line end
+  local cut = line:sub(1, find.CONTEXT_LINE):gsub("[\128-\191]*$", ""):gsub("[\192-\255]$", "")
+  return cut .. "…"
 end
 
 --- find.run(page, args) -> { url, title, total, shown, matches = [{ ref,
@@ -115,7 +127,8 @@ end
 -- lines after each match that stay in its container come with it (what a
 -- heading introduces, the controls beside a label), within that bound.  `lines` is the
 -- answer as one pruned snapshot: every match and each of its ancestor
--- lines once, in page order, indented as in the snapshot.
+-- lines once, in page order, indented as in the snapshot; `snapshot` the
+-- whole snapshot it read.
 function find.run(page, args)
   local given = (args.text and 1 or 0) + (args.regex and 1 or 0) + (args.role and 1 or 0)
   if given ~= 1 then invalid("give one of text, regex or role (with name)", "text") end
@@ -145,7 +158,7 @@ function find.run(page, args)
     local i = index[h]
     local path, after, cost = path_of(parsed, i), following(parsed, lines, i, context), 0
     for _, j in ipairs(path) do if not keep[j] then cost = cost + #lines[j] + 1 end end
-    for _, j in ipairs(after) do if not keep[j] then cost = cost + #lines[j] + 1 end end
+    for _, j in ipairs(after) do if not keep[j] then cost = cost + math.min(#lines[j], find.CONTEXT_LINE + 3) + 1 end end
     cost = cost + #lines[i] + 1
     if #res.matches > 0 and chars + cost > find.MAX_CHARS then break end
     chars = chars + cost
@@ -153,10 +166,14 @@ function find.run(page, args)
     local plines = json.array()
     for _, j in ipairs(path) do keep[j] = true; plines[#plines + 1] = lines[j] end
     local clines = json.array()
-    for _, j in ipairs(after) do keep[j] = true; clines[#clines + 1] = lines[j] end
+    for _, j in ipairs(after) do
+      lines[j] = clipped(lines[j])
+      keep[j] = true; clines[#clines + 1] = lines[j]
+    end
     res.matches[#res.matches + 1] = { ref = items[h].ref, line = lines[i], path = plines, context = clines }
   end
   res.shown = #res.matches
+  res.snapshot = snap
   res.lines = {}
   for i = 1, #lines do if keep[i] then res.lines[#res.lines + 1] = lines[i] end end
   return res
@@ -172,7 +189,8 @@ function find.text(res, args)
     out[#out + 1] = "Try a shorter text, a regex, or browser_snapshot() to read the page."
     return table.concat(out, "\n")
   end
-  out[#out + 1] = ("%d match%s for %s%s:"):format(res.total, res.total == 1 and "" or "es", what,
+  -- The query is the caller's own; the count is news.
+  out[#out + 1] = ("%d match%s%s:"):format(res.total, res.total == 1 and "" or "es",
     res.shown < res.total and (" (showing %d)"):format(res.shown) or "")
   for _, l in ipairs(res.lines) do out[#out + 1] = l end
   if res.shown < res.total then

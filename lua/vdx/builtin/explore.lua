@@ -128,7 +128,11 @@ return {
       matches = { type = "array" } } },
     annotations = { readOnlyHint = true },
     run = function(ctx, args)
-      local res = find.run(ctx:page(), args)
+      local page = ctx:page()
+      local res = find.run(page, args)
+      -- The whole snapshot it read is the next change report's baseline.
+      ctx.role.last_snapshot = require("vdx.changes").stamp(page, res.snapshot,
+        { budget_tokens = require("vdx.changes").BUDGET_TOKENS }, ctx.role)
       local fatal = errors.decide(ctx.role.failures:drain())
       if fatal then error(fatal, 0) end
       return { text = find.text(res, args),

@@ -1,5 +1,6 @@
 --- vdx.builtin.navigation: browser_navigate and browser_navigate_back.
 local errors = require "vdx.errors"
+local snapshot = require "vdx.snapshot"
 local util = require "vdx.builtin.util"
 
 -- Drains the role's failure log: raises the critical one, returns the
@@ -11,13 +12,74 @@ local function decide(ctx, extra)
   return warnings
 end
 
-local function nav_result(res, warnings)
+-- A page of at most this many elements is outlined in the navigation's
+-- answer (its headings and the named controls with their refs, at most
+-- OUTLINE_CHARS characters): an agent can act at once on a login form or
+-- a small app, and a big page is never walked unasked.
+local SMALL_ELEMENTS, OUTLINE_CHARS = 400, 700
+
+-- The roles an outline keeps: what a user reads first and acts on.
+local OUTLINED = { heading = true, button = true, link = true, textbox = true, searchbox = true,
+  combobox = true, checkbox = true, radio = true, tab = true, switch = true, slider = true,
+  spinbutton = true, menuitem = true }
+
+-- The outline of a snapshot's text: lines of OUTLINED roles with a name,
+-- unindented, bounded; and how many were left out.
+-- A control whose role and name repeat (a button "Edit" in every row) is
+-- listed once with its count and no ref: a ref would not say which row;
+-- browser_find(role=, name=) lists them with their containers.
+local function outline(text)
+  local diff = require "vdx.snapshot_diff"
+  local items, seen = {}, {}
+  for line in text:gmatch("[^\n]+") do
+    local content = line:match("^%s*%- (.*)$")
+    local e = content and diff.parse(content)
+    if e and OUTLINED[e.role] and (e.name or "") ~= "" then
+      local key = e.role .. "\0" .. e.name
+      if seen[key] then
+        seen[key].n = seen[key].n + 1
+      else
+        seen[key] = { line = "- " .. content:gsub(":$", ""), n = 1, bare = ("- %s %q"):format(e.role, e.name) }
+        items[#items + 1] = seen[key]
+      end
+    end
+  end
+  local out, len, left = {}, 0, 0
+  for _, it in ipairs(items) do
+    local l = it.n > 1 and ("%s ×%d"):format(it.bare, it.n) or it.line
+    if len + #l > OUTLINE_CHARS then left = left + 1 else out[#out + 1], len = l, len + #l + 1 end
+  end
+  return out, left
+end
+
+-- The snapshot of a small page, stamped as the role's baseline for the
+-- next change report, or nil for a page too big to outline.
+local function small_snapshot(ctx, page)
+  local ok, n = pcall(page.bridge, page, "elementCount", {}, { frame = "main" })
+  if not ok or type(n) ~= "number" or n > SMALL_ELEMENTS then return nil end
+  local changes = require "vdx.changes"
+  local opts = { budget_tokens = changes.BUDGET_TOKENS }
+  local oks, snap = pcall(snapshot.take, page, opts)
+  if not oks or snap.truncated then return nil end
+  ctx.role.last_snapshot = changes.stamp(page, snap, opts, ctx.role)
+  return snap
+end
+
+local function nav_result(res, warnings, snap)
   local text = ("Navigated to %s"):format(tostring(res and res.url or "?"))
   if res and res.status then text = text .. (" (status %s)"):format(tostring(res.status)) end
   if res and res.title and res.title ~= "" then text = text .. ("\nTitle: %s"):format(res.title) end
-  text = text .. "\nCall browser_snapshot() to see the page." .. errors.warnings_text(warnings)
+  local lines, left = {}, 0
+  if snap then lines, left = outline(snap.text or "") end
+  if #lines > 0 then
+    text = text .. "\nOutline:\n" .. table.concat(lines, "\n")
+    if left > 0 then text = text .. ("\n… %d more: browser_find(text=…) or browser_snapshot()"):format(left) end
+  else
+    text = text .. "\nRead it: browser_find(text=…) or browser_snapshot()."
+  end
+  text = text .. errors.warnings_text(warnings)
   return { text = text, structured = { url = res and res.url, status = res and res.status,
-    title = res and res.title, warnings = warnings } }
+    title = res and res.title, warnings = warnings, ref_count = snap and snap.ref_count or nil } }
 end
 
 return {
@@ -35,7 +97,8 @@ return {
       util.paths(ctx):check_url(args.url)
       local page = ctx:page()
       local res = page:navigate(args.url, { wait_until = args.wait_until })
-      local result = nav_result(res, decide(ctx))
+      local warnings = decide(ctx)
+      local result = nav_result(res, warnings, small_snapshot(ctx, page))
       util.record(ctx, { kind = "navigate", tool = "browser_navigate", url = args.url })
       return result
     end,
