@@ -37,8 +37,11 @@ end
 function expect.wait(ctx, list)
   local page = ctx:page()
   for _, text in ipairs(list) do
-    local ok, e = pcall(page.wait_for, page, { text = text, time_ms = expect.WAIT_MS })
-    if not ok and errors.normalize(e).type == "Cancelled" then error(e, 0) end
+    local ok, e = pcall(page.wait_for, page, { text = text, timeout_ms = expect.WAIT_MS })
+    -- A text that never showed is expect.check's to report; a cancelled
+    -- call stays cancelled and a misuse is this module's bug to see.
+    local kind = not ok and errors.normalize(e).type
+    if kind == "Cancelled" or kind == "InvalidArgument" then error(e, 0) end
   end
 end
 

@@ -1,0 +1,236 @@
+--- The agent's short loop over the MCP wire, against the real browser:
+-- expect= on an acting tool, re-rendered refs healed, change-report
+-- proposals kept by the export, browser_navigate's outline, browser_find
+-- as a change baseline, a hash route's re-render in the change report,
+-- and fill_form's quiet answer.  Fixtures: spec/fixtures/loop/.
+local helpers = require "helpers"
+local client = require "mcp_client"
+
+local read, q = helpers.read, helpers.quote
+
+-- True when the plain text needle is in s.
+local function has(s, needle) return s:find(needle, 1, true) ~= nil end
+
+-- The lines of text.
+local function lines(text)
+  local out = {}
+  for l in (text .. "\n"):gmatch("([^\n]*)\n") do out[#out + 1] = l end
+  return out
+end
+
+describe("the agent's loop over the MCP wire", function()
+  local srv, dir, s, n
+
+  setup(function()
+    srv = helpers.serve()
+    dir = client.tmpdir()
+    s = client.start("--output-dir " .. q(dir))
+    client.caller(s)
+    n = 100
+  end)
+  teardown(function()
+    if s then s:close(30000) end
+    if srv then srv:close() end
+    if dir then os.execute("rm -rf " .. q(dir)) end
+  end)
+
+  -- call(name, args) -> result, its first text (a failed call is an answer too).
+  local function call(name, args)
+    n = n + 1
+    s:send(client.call(n, name, args))
+    local m = assert(s:wait_for(n, 60000), name .. " did not answer")
+    local r = m.result
+    return r, r.content and r.content[1] and r.content[1].text or ""
+  end
+
+  -- call, asserting the answer is no error.
+  local function ok(name, args)
+    local r, text = call(name, args)
+    assert.is_nil(r.isError, text)
+    return r, text
+  end
+
+  local function open(page)
+    return ok("browser_navigate", { url = srv.url .. "/loop/" .. page })
+  end
+
+  local function ref_of(text, pattern)
+    return assert(text:match(pattern .. " %[ref=([%w_]+)%]"), pattern .. " not in:\n" .. text)
+  end
+
+  -- The text of the file the export wrote.
+  local function exported(name)
+    return assert(read(dir .. "/" .. name), "no " .. name .. " in " .. dir)
+  end
+
+  describe("expect= on an acting tool", function()
+    it("waits for a text a click shows after 300 ms, records it, reports the change in one line "
+      .. "without candidates, and the export asserts it", function()
+      open("expect.html")
+      local _, snap = ok("browser_snapshot", {})
+      local r, text = call("browser_click", { ref = ref_of(snap, 'button "Save"'), expect = { "Saved" } })
+      assert.is_nil(r.isError, text)
+      assert.is_true(has(text, '\n✅ Expected "Saved": recorded'), text)
+      assert.is_nil(text:find("Holds now", 1, true), text)
+      assert.is_nil(text:find("No change on the page", 1, true), text)
+      -- The change is told in one "Changes (" line or not at all; no diff lines.
+      local reports = 0
+      for _, l in ipairs(lines(text)) do
+        if l:match("^Changes") then
+          reports = reports + 1
+          assert.matches("^Changes %(%+%d+ %-%d+ ~%d+%)", l)
+        end
+        assert.is_nil(l:match("^[+~%-] "), text)
+      end
+      assert.is_true(reports <= 1, text)
+      assert.is_true(r.structuredContent.expected[1].ok, text)
+      local _, out = ok("browser_export_test", { filename = "expect_saved" })
+      assert.is_true(has(out, "1 assertions"), out)
+      local file = exported("expect_saved.spec.ts")
+      local click = file:find("  await defaultPage.getByRole('button', { name: 'Save' }).click();\n", 1, true)
+      local check = file:find("  await expect(defaultPage.getByText('Saved'", 1, true)
+      assert.is_truthy(click, file)
+      assert.is_truthy(check, file)
+      assert.is_true(check > click, file)
+      assert.matches("await expect%(defaultPage%.getByText%('Saved'[^\n]*%)%)%.toBeVisible%(%);", file)
+    end)
+
+    it("makes the answer an error that still says what the click did and what the page has", function()
+      open("expect.html")
+      local _, snap = ok("browser_snapshot", {})
+      local save = ref_of(snap, 'button "Save"')
+      local r, text = call("browser_click", { ref = save, expect = { "Never there" } })
+      assert.is_true(r.isError, text)
+      assert.equal("Clicked " .. save, text:match("^[^\n]*"))
+      assert.is_true(has(text, "\nLocator: getByRole('button', { name: 'Save' })\n"), text)
+      assert.matches('\n❌ Expected "Never there": getByText%(\'Never there\'%) matches nothing; the page has: [^\n]+', text)
+      assert.is_false(r.structuredContent.expected[1].ok)
+    end)
+  end)
+
+  describe("a re-rendered ref", function()
+    it("acts on the element's successor (same role and name) and says so", function()
+      open("rerender.html")
+      local _, snap = ok("browser_snapshot", {})
+      local inc = ref_of(snap, 'button "Increment"')
+      -- The first click re-renders the button: its ref is then stale.
+      local _, text = ok("browser_click", { ref = inc })
+      assert.is_true(has(text, '\n~ paragraph: "Count: 1" (was "Count: 0")'), text)
+      assert.is_nil(text:find("re-rendered", 1, true), text)
+      local r
+      r, text = call("browser_click", { ref = inc })
+      assert.is_nil(r.isError, text)
+      local from, to = text:match("\nNote: (e%d+) was re%-rendered; acted on its successor (e%d+) %(same role and name%)\n")
+      assert.equal(inc, from, text)
+      assert.is_string(to, text)
+      assert.are_not.equal(inc, to)
+      -- The click took effect on the successor.
+      assert.is_true(has(text, '\n~ paragraph: "Count: 2" (was "Count: 1")'), text)
+      assert.is_true(has(text, "\nLocator: getByRole('button', { name: 'Increment' })\n"), text)
+    end)
+
+    it("stays a StaleRef when two elements share its role and name", function()
+      open("rerender.html")
+      local _, snap = ok("browser_snapshot", {})
+      local split = ref_of(snap, 'button "Split"')
+      local _, text = ok("browser_click", { ref = split })
+      assert.is_true(has(text, '\n+ button "Split"'), text)
+      local r
+      r, text = call("browser_click", { ref = split })
+      assert.is_true(r.isError, text)
+      assert.equal("❌ Element is no longer on the page", text:match("^[^\n]*"))
+      assert.is_true(has(text, ('\nMessage: %s was the button "Split" (<button>), which has left the page\n'):format(split)), text)
+      assert.is_nil(text:find("successor", 1, true), text)
+    end)
+  end)
+
+  describe("browser_export_test assertions=[ids]", function()
+    it("keeps a change report's proposal after the click that proposed it, and names an unknown id", function()
+      open("cart.html")
+      local _, snap = ok("browser_snapshot", {})
+      local _, text = ok("browser_click", { ref = ref_of(snap, 'button "Add to cart"') })
+      assert.is_true(has(text, '\nChanges (+0 -0 ~1):\n~ status "Cart": 1 items (was "0 items")\n'
+        .. "Holds now (export assertions=[id] keeps it):\n"), text)
+      local id = text:match("\n%[(a%d+)%] getByRole%('status', { name: 'Cart' }%) toHaveText%('1 items'%)")
+      assert.is_string(id, text)
+      local r, bad = call("browser_export_test", { filename = "cart_bad", assertions = { "a999" } })
+      assert.is_true(r.isError, bad)
+      assert.equal("❌ Invalid argument", bad:match("^[^\n]*"))
+      assert.is_true(has(bad, "\nField: assertions\n"), bad)
+      assert.is_true(has(bad, "\nMessage: assertions: a999 was not proposed in this session (or kept already)\n"), bad)
+      assert.is_nil(read(dir .. "/cart_bad.spec.ts"))
+      local _, out = ok("browser_export_test", { filename = "cart", assertions = { id } })
+      assert.matches("^Wrote cart%.spec%.ts: %d+ steps %(%d+ navigations, %d+ actions, %d+ assertions%)", out)
+      local file = exported("cart.spec.ts")
+      assert.is_true(has(file, "  await defaultPage.getByRole('button', { name: 'Add to cart' }).click();\n"
+        .. "  await expect(defaultPage.getByRole('status', { name: 'Cart' })).toHaveText('1 items');\n"), file)
+      -- Kept once: the same id again is unknown.
+      r, bad = call("browser_export_test", { filename = "cart_again", assertions = { id } })
+      assert.is_true(r.isError, bad)
+      assert.is_true(has(bad, ("Message: assertions: %s was not proposed"):format(id)), bad)
+    end)
+  end)
+
+  describe("browser_navigate", function()
+    it("outlines a small page: headings and named controls with refs, a repeated control once with its count", function()
+      local _, text = open("small.html")
+      local outline = text:match("\nOutline:\n(.*)$")
+      assert.is_string(outline, text)
+      local ls = lines(outline)
+      assert.equal('- heading "Settings" [level=1]', ls[1])
+      assert.matches('^%- textbox "Name" %[ref=e%d+%]$', ls[2])
+      assert.equal('- button "Edit" ×3', ls[3])
+      assert.matches('^%- button "Save" %[ref=e%d+%]$', ls[4])
+      assert.equal(4, #ls, outline)
+      assert.is_nil(text:find("Read it:", 1, true), text)
+      -- The outline's refs are live.
+      local _, typed = ok("browser_type", { ref = ls[2]:match("%[ref=(e%d+)%]"), text = "Ada" })
+      assert.matches('\n~ textbox "Name" %[ref=e%d+%]: Ada %(was empty%)', typed)
+    end)
+
+    it("does not outline a page of more than 400 elements, and says how to read it", function()
+      local _, text = open("big.html")
+      assert.is_nil(text:find("Outline:", 1, true), text)
+      assert.is_true(has(text, "\nRead it: browser_find(text=…) or browser_snapshot()."), text)
+      assert.is_nil(text:find("[ref=", 1, true), text)
+    end)
+  end)
+
+  describe("browser_find", function()
+    it("keeps what it read as the change baseline of a big page", function()
+      open("big.html")
+      local _, found = ok("browser_find", { text = "Finish" })
+      local _, text = ok("browser_click", { ref = ref_of(found, 'button "Finish"') })
+      assert.is_nil(text:find("no earlier look at this page", 1, true), text)
+      assert.is_true(has(text, '\nChanges (+0 -0 ~1):\n~ paragraph: "Status: done" (was "Status: idle")'), text)
+    end)
+  end)
+
+  describe("a same-document navigation", function()
+    it("reports what the hashchange handler rendered, and the new URL as its fragment", function()
+      local _, nav = open("hash.html")
+      local _, text = ok("browser_click", { ref = ref_of(nav, 'link "Fruits B"') })
+      assert.is_true(has(text, "\nURL now #/b\nChanges ("), text)
+      assert.is_nil(text:find("URL now http", 1, true), text)
+      assert.matches("\n%- listitem: Apple[^\n]*\n", text)
+      assert.matches("\n%- listitem: Avocado[^\n]*\n", text)
+      assert.is_true(has(text, "No fruits here"), text)
+    end)
+  end)
+
+  describe("browser_fill_form", function()
+    it("answers without console_errors or per-field noise", function()
+      local _, nav = open("form.html")
+      local r, text = ok("browser_fill_form", { fields = {
+        { name = "Full name", type = "textbox", ref = ref_of(nav, 'textbox "Full name"'), value = "Ada" },
+        { name = "Subscribe", type = "checkbox", ref = ref_of(nav, 'checkbox "Subscribe"'), value = "true" } } })
+      assert.equal("Filled 2 fields\nLocator: getByRole('textbox', { name: 'Full name' })\n"
+        .. "Locator: getByRole('checkbox', { name: 'Subscribe' })\nChanges (", text:sub(1, #"Filled 2 fields\nLocator: getByRole('textbox', { name: 'Full name' })\nLocator: getByRole('checkbox', { name: 'Subscribe' })\nChanges ("))
+      assert.is_nil(text:find("console_errors", 1, true), text)
+      assert.is_nil(text:find("fields:", 1, true), text)
+      assert.is_nil(text:find("\ncount:", 1, true), text)
+      assert.is_true(has(text, "\n~ checkbox \"Subscribe\" [checked]"), text)
+      assert.is_table(r.structuredContent)
+    end)
+  end)
+end)
