@@ -29,12 +29,13 @@ local PARSE_ERROR, INVALID_REQUEST, METHOD_NOT_FOUND, INVALID_PARAMS, INTERNAL =
 local UNSUPPORTED_VERSION, RESOURCE_NOT_FOUND_LEGACY = -32022, -32002
 
 local INSTRUCTIONS = "vdxlua drives a real Chromium and writes Playwright tests with you. The loop: " ..
-  "browser_navigate -> browser_find(text | role, name) for the refs you need (a full browser_snapshot only " ..
-  "for an unknown page, or with root=<container ref>) -> act by ref; each action answers with the verified " ..
-  "Locator of its target and what changed, so rarely snapshot again -> browser_verify_* for what the test " ..
-  "must prove (each passing check becomes an assertion) -> browser_export_test(filename, runs=3) writes the spec and names any flaky step. " ..
-  "Structure questions (resolve_container, inspect_pattern, extract_anchors) when a locator needs judgment. " ..
-  "Roles: list_roles, select_role. The skill vdx-selector-authoring says more."
+  "browser_navigate (a small page comes outlined) -> browser_find(text | role, name, context) for the refs you " ..
+  "need (a full browser_snapshot only for an unknown page, or with root=<container ref>) -> act by ref or by " ..
+  "the element's name, with expect=[texts] to check and record what it should show; each action answers with " ..
+  "the verified Locator of its target, what changed and proposed assertions [aN], so rarely snapshot again -> " ..
+  "browser_verify_* for other facts -> browser_export_test(filename, assertions=[aN…], runs=3) writes the spec " ..
+  "and names any flaky step. Structure questions (resolve_container, inspect_pattern, extract_anchors) when a " ..
+  "locator needs judgment. Roles: list_roles, select_role. The skill vdx-selector-authoring says more."
 
 --- What the server tells a client in initialize: the agent loop in brief.
 mcp.INSTRUCTIONS = INSTRUCTIONS
