@@ -12,12 +12,12 @@ local read, q, write = helpers.read, helpers.quote, helpers.write
 local function has(s, needle) return s:find(needle, 1, true) ~= nil end
 
 -- The folder with @playwright/test for the runs: $VDX_PLAYWRIGHT_DIR, else
--- bench/.peers (`make bench-peers`); nil and why when neither has it.
+-- build/playwright, installed there from npm where Node is (as the verify
+-- spec's run does); nil and why without Node or npm.
 local function playwright_dir()
-  if os.execute("command -v node >/dev/null 2>&1") ~= true then return nil, "Node is not installed" end
-  local d = os.getenv("VDX_PLAYWRIGHT_DIR") or (io.popen("pwd"):read("l") .. "/bench/.peers")
-  if read(d .. "/node_modules/@playwright/test/cli.js") then return d end
-  return nil, "@playwright/test is not installed in " .. d .. " (make bench-peers installs it)"
+  local d, why = helpers.playwright()
+  if d and not d:match("^/") then d = io.popen("pwd"):read("l") .. "/" .. d end
+  return d, why
 end
 
 describe("vdx.session_export", function()
