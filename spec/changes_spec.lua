@@ -270,7 +270,8 @@ describe("the change report of the acting tools", function()
     end
     local _, changes, text = act("browser_click", { ref = card })
     assert.matches('\n~ status: Added iPhone 15 Pro to the cart (was empty)\n', text, 1, true)
-    assert.matches("\n%[a%d+%] getByText%('Added iPhone 15 Pro to the cart'%) toBeVisible", text)
+    -- A live region's new text is proposed on the region, not as loose text.
+    assert.matches("\n%[a%d+%] getByRole%('status'%) toHaveText%('Added iPhone 15 Pro to the cart'%)", text)
     candidates(changes)
     local _, whole = call("browser_snapshot", { budget_tokens = 100000 })
     print(("\n# click answer %d characters, full snapshot %d characters"):format(#text, #whole))

@@ -186,6 +186,8 @@ end
 
 local ITEM_ROLE = assertions.ITEM_ROLE
 local CHECKABLE = { checkbox = true, radio = true, switch = true, menuitemcheckbox = true, menuitemradio = true }
+-- Roles whose text is news (ARIA live regions): their own role locates them.
+local LIVE = { status = true, alert = true, log = true, timer = true, marquee = true }
 local FIELD = { textbox = true, searchbox = true, combobox = true, spinbutton = true, slider = true }
 
 -- The start of a long text, cut at a word, for getByText (a substring match).
@@ -322,6 +324,19 @@ end
 function Proposer:changed(e)
   if e.in_frame or FIELD[e.role] or CHECKABLE[e.role] or not e.was then return end
   if e.was.name == e.name and e.was.value == e.value then return end
+  if (e.name or "") == "" and LIVE[e.role] and (e.value or "") ~= "" then
+    -- A live region's new text (a counter, a status line): the region by
+    -- its role, alone or within its nearest named container, has it.
+    local own = assertions.by_role(e.role)
+    local value = assertions.normalize(e.value)
+    if self:try { matcher = "toHaveText", locator = own, value = value } then return end
+    local a = e.parent
+    while a and (a.name or "") == "" do a = a.parent end
+    if a and a.role ~= "text" and not self:full() then
+      local scoped = assertions.by_role(a.role, a.name) .. "." .. own
+      if self:try { matcher = "toHaveText", locator = scoped, value = value } then return end
+    end
+  end
   if (e.name or "") ~= "" and (e.value or "") ~= "" and e.role ~= "text" then
     for _, loc in ipairs(self:locators(e)) do
       if self:try { matcher = "toHaveText", locator = loc, value = assertions.normalize(e.value) } then return end
