@@ -1984,6 +1984,70 @@
     }
   };
 
+  // src/refworthy.js
+  var CONTAINER_ROLES = /* @__PURE__ */ new Set([
+    "main",
+    "navigation",
+    "banner",
+    "contentinfo",
+    "complementary",
+    "region",
+    "search",
+    "form",
+    "list",
+    "listitem",
+    "table",
+    "grid",
+    "treegrid",
+    "row",
+    "cell",
+    "gridcell",
+    "columnheader",
+    "rowheader",
+    "dialog",
+    "alertdialog",
+    "tablist",
+    "tabpanel",
+    "group",
+    "radiogroup",
+    "menu",
+    "menubar",
+    "toolbar",
+    "tree"
+  ]);
+  function containerKind(tag, role, names) {
+    if (CONTAINER_ROLES.has(role)) return role === "group" && tag === "details" ? null : "role";
+    if (names === null) return null;
+    for (let i = 0; i < TEST_ID_ATTRIBUTES.length; i++) {
+      if (names.includes(TEST_ID_ATTRIBUTES[i])) return "testid";
+    }
+    return null;
+  }
+  function isRefWorthy(el, tag, role, outermostPointer, plain, editable, html) {
+    if (INTERACTIVE_ROLES.has(role) || outermostPointer) return true;
+    if (plain !== true) {
+      const tabindex = attr(el, "tabindex");
+      if (tabindex !== null) return parseInt(tabindex, 10) >= 0;
+    }
+    if (!(html === void 0 ? isHTML(el) : html)) return false;
+    switch (tag) {
+      case "a":
+      case "area":
+        return hasAttr(el, "href");
+      case "button":
+      case "input":
+      case "select":
+      case "textarea":
+      case "summary":
+        return true;
+      case "audio":
+      case "video":
+        return hasAttr(el, "controls");
+      default:
+        return editable !== false && isContentEditable(el);
+    }
+  }
+
   // src/still.js
   var MIN_CHUNK = 8;
   var MAX_SAMPLED = 2e3;
@@ -2430,36 +2494,6 @@
     "rowgroup"
   ]);
   var TABLE_PARTS = /* @__PURE__ */ new Set(["row", "cell", "gridcell", "columnheader", "rowheader"]);
-  var CONTAINER_ROLES = /* @__PURE__ */ new Set([
-    "main",
-    "navigation",
-    "banner",
-    "contentinfo",
-    "complementary",
-    "region",
-    "search",
-    "form",
-    "list",
-    "listitem",
-    "table",
-    "grid",
-    "treegrid",
-    "row",
-    "cell",
-    "gridcell",
-    "columnheader",
-    "rowheader",
-    "dialog",
-    "alertdialog",
-    "tablist",
-    "tabpanel",
-    "group",
-    "radiogroup",
-    "menu",
-    "menubar",
-    "toolbar",
-    "tree"
-  ]);
   var LEAF_TAGS = /* @__PURE__ */ new Set(["img", "br", "wbr"]);
   var SHADOW_HOSTS = /* @__PURE__ */ new Set([
     "article",
@@ -2878,38 +2912,6 @@
       if (walk.owned.get(owned) !== el || walk.ownedDone.has(owned)) continue;
       walk.ownedDone.add(owned);
       visitElement(walk, owned, elementTag(owned), target, inherited & ~(W_GEOMETRY | W_FLOW), true);
-    }
-  }
-  function containerKind(tag, role, names) {
-    if (CONTAINER_ROLES.has(role)) return role === "group" && tag === "details" ? null : "role";
-    if (names === null) return null;
-    for (let i = 0; i < TEST_ID_ATTRIBUTES.length; i++) {
-      if (names.includes(TEST_ID_ATTRIBUTES[i])) return "testid";
-    }
-    return null;
-  }
-  function isRefWorthy(el, tag, role, outermostPointer, plain, editable, html) {
-    if (INTERACTIVE_ROLES.has(role) || outermostPointer) return true;
-    if (plain !== true) {
-      const tabindex = attr(el, "tabindex");
-      if (tabindex !== null) return parseInt(tabindex, 10) >= 0;
-    }
-    if (!(html === void 0 ? isHTML(el) : html)) return false;
-    switch (tag) {
-      case "a":
-      case "area":
-        return hasAttr(el, "href");
-      case "button":
-      case "input":
-      case "select":
-      case "textarea":
-      case "summary":
-        return true;
-      case "audio":
-      case "video":
-        return hasAttr(el, "controls");
-      default:
-        return editable !== false && isContentEditable(el);
     }
   }
 

@@ -11,7 +11,7 @@ import * as X from './extra-natives.js';
 import { TEST_ID_ATTRIBUTES, attr, flatParent, isElement, isHTML, normalize } from './dom.js';
 import { NAME_PROHIBITED, getRole, headingLevel } from './roles.js';
 import { accessibleName } from './name.js';
-import { isRefWorthy } from './snapshot.js';
+import { isRefWorthy } from './refworthy.js';
 import {
   Ctx, F_HIDDEN, F_NONE, F_POINTER, isActionable, isClosedDetailsContent, isDisplayNone, isHiddenForAria,
   isHiddenFromAllUsers, isNeverRendered,

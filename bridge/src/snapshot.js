@@ -8,10 +8,10 @@
 
 import * as N from './natives.js';
 import {
-  TEST_ID_ATTRIBUTES, ariaToken, attr, deepActiveElement, elementTag, hasAttr, idRefs, isHTML, normalize,
+  ariaToken, attr, deepActiveElement, elementTag, hasAttr, idRefs, isHTML, normalize,
 } from './dom.js';
 import {
-  getRole, INTERACTIVE_ROLES, NAME_FROM_CONTENT, NAME_PROHIBITED, WALK_ATTRIBUTES,
+  getRole, NAME_FROM_CONTENT, NAME_PROHIBITED, WALK_ATTRIBUTES,
 } from './roles.js';
 import { accessibleName, plainContentName, textNamed } from './name.js';
 import {
@@ -24,6 +24,7 @@ import { boxByGeometry, GEOMETRY_TAGS, UA_DISPLAY } from './geometry.js';
 import { bridgeError, checkKeys } from './errors.js';
 import { capOptions, fillControl, statesOf } from './states.js';
 import { finish, Sep } from './tidy.js';
+import { containerKind, isRefWorthy } from './refworthy.js';
 
 // Roles that are flattened when they carry no ref.
 const FLATTENED = new Set([
@@ -32,14 +33,6 @@ const FLATTENED = new Set([
 ]);
 
 const TABLE_PARTS = new Set(['row', 'cell', 'gridcell', 'columnheader', 'rowheader']);
-
-// Containers an agent may start a snapshot or a structure query from:
-// they get a ref though nothing acts on them (see isContainer).
-const CONTAINER_ROLES = new Set([
-  'main', 'navigation', 'banner', 'contentinfo', 'complementary', 'region', 'search', 'form',
-  'list', 'listitem', 'table', 'grid', 'treegrid', 'row', 'cell', 'gridcell', 'columnheader', 'rowheader',
-  'dialog', 'alertdialog', 'tablist', 'tabpanel', 'group', 'radiogroup', 'menu', 'menubar', 'toolbar', 'tree',
-]);
 
 // Void elements that, flattened, leave only a Sep in the snapshot.
 const LEAF_TAGS = new Set(['img', 'br', 'wbr']);
@@ -586,41 +579,5 @@ function visitOwned(walk, el, target, inherited) {
     if (walk.owned.get(owned) !== el || walk.ownedDone.has(owned)) continue;
     walk.ownedDone.add(owned);
     visitElement(walk, owned, elementTag(owned), target, inherited & ~(W_GEOMETRY | W_FLOW), true);
-  }
-}
-
-// Why el, which nothing acts on, still gets a ref as a container a
-// snapshot or a structure query may start from: 'role' for a landmark,
-// list, table part, dialog or other grouping role, 'testid' for an element
-// with a test id; null when it is none.  A <details> group is left out: it
-// carries its summary's ref (see tidy.js).  A 'role' container that ends
-// up holding only text loses its ref (see tidy.js).
-function containerKind(tag, role, names) {
-  if (CONTAINER_ROLES.has(role)) return role === 'group' && tag === 'details' ? null : 'role';
-  if (names === null) return null;
-  for (let i = 0; i < TEST_ID_ATTRIBUTES.length; i++) {
-    if (names.includes(TEST_ID_ATTRIBUTES[i])) return 'testid';
-  }
-  return null;
-}
-
-// True when an agent could act on el: natively interactive or focusable,
-// an interactive role, or the outermost element with a pointer cursor.
-// plain says el has none of WALK_ATTRIBUTES (so no tabindex); editable
-// false says no element of the document can be editable; html, when
-// given, whether el is an HTML element.
-export function isRefWorthy(el, tag, role, outermostPointer, plain, editable, html) {
-  if (INTERACTIVE_ROLES.has(role) || outermostPointer) return true;
-  if (plain !== true) {
-    const tabindex = attr(el, 'tabindex');
-    if (tabindex !== null) return parseInt(tabindex, 10) >= 0;
-  }
-  if (!(html === undefined ? isHTML(el) : html)) return false;
-  switch (tag) {
-    case 'a': case 'area': return hasAttr(el, 'href');
-    case 'button': case 'input': case 'select': case 'textarea': case 'summary':
-      return true;
-    case 'audio': case 'video': return hasAttr(el, 'controls');
-    default: return editable !== false && N.isContentEditable(el);
   }
 }
