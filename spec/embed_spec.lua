@@ -238,3 +238,37 @@ describe("host adapters #unit", function()
     assert.equal("function\ttrue\n", out)
   end)
 end)
+
+describe("a host's loop under vdxlua", function()
+  -- vdxlua runs a script as a vdx task, on vdx's loop: a program that
+  -- runs luv's, cqueues' or copas' loop itself cannot run there.  It is
+  -- told so where it installs the adapter, with the command that runs it.
+  for _, host in ipairs { "luv", "cqueues", "copas" } do
+    it("says the " .. host .. " program owns the loop and to run it with lua5.4 (examples/embed_" .. host .. ".lua)", function()
+      local file = "examples/embed_" .. host .. ".lua"
+      local out, status = helpers.run(helpers.vdxlua .. " " .. file)
+      assert.equal(1, status, out)
+      assert.matches("vdxlua: HostOwnsLoop: vdx." .. host .. ".install: the program runs " .. host
+        .. "'s event loop itself, so it cannot run inside a vdx task", out, 1, true)
+      assert.matches("run it with lua5.4 " .. file .. ", vdx on LUA_PATH and LUA_CPATH (see docs/install.md)", out, 1, true)
+      assert.is_nil(out:find("LaunchFailed", 1, true), out)
+    end)
+  end
+
+  it("refuses an adapter installed inside a vdx task under lua5.4 too, and installs none", function()
+    local task = vdx.spawn(function() return pcall(require("vdx.luv").install, require "luv") end)
+    local ok, err = vdx.wait(task)
+    assert.is_false(ok)
+    assert.is_true(vdx.is_error(err, "HostOwnsLoop"), tostring(err))
+    assert.is_nil(vdx.host())
+    assert.is_table(require("vdx.errors").catalog.HostOwnsLoop)
+  end)
+
+  it("raises a launch made where it cannot wait as that mistake, not as LaunchFailed", function()
+    local out, status = helpers.run(helpers.vdxlua .. " -e " .. helpers.quote(
+      "local ok, e = pcall(coroutine.wrap(function() return require('vdx').launch() end)); print(ok, e.type, e.message)"))
+    assert.equal(0, status, out)
+    assert.equal("false\tInvalidArgument\tvdx: cannot wait for Browser.getVersion here: call it from a task "
+      .. "(vdx.spawn) or from the main chunk, not from a plain coroutine or a callback\n", out)
+  end)
+end)

@@ -368,6 +368,18 @@ errors.catalog = {
       causes = { "The flow script (or a function it calls) raised an error" },
       actions = { "Fix the line named in \"Flow:\" (the traceback below shows the calls that led there)." } },
   },
+  -- Install and embedding (issue 26).
+  HostOwnsLoop = {
+    title = "A program that owns its event loop was started with vdxlua",
+    causes = { "The script installs vdx.luv, vdx.cqueues or vdx.copas and runs that library's loop "
+      .. "(uv.run(), cq:loop(), copas.loop()), but vdxlua already runs it on vdx's loop, which the "
+      .. "host's loop would block" },
+    actions = { "Run the program with lua5.4, with vdx on LUA_PATH and LUA_CPATH: from a build, "
+      .. "LUA_PATH='lua/?.lua;;' LUA_CPATH='build/?.so;;' lua5.4 FILE.lua; after make install "
+      .. "PREFIX=/usr/local nothing needs to be set (docs/install.md).",
+      "Or keep vdxlua and drop the adapter and the host's loop: vdxlua's scripts call vdx directly "
+      .. "and run concurrent work with vdx.spawn." },
+  },
 }
 
 

@@ -263,6 +263,19 @@ static void push_reason(lua_State *L, const char *err) {
   luaL_pushresult(&B);
 }
 
+/* True when the error at the top of L is the caller's, not the browser's:
+ * the call was made where it cannot wait (a plain coroutine, a host's
+ * loop inside vdxlua), so it is raised as it is, not as LaunchFailed. */
+static int callers_mistake(lua_State *L) {
+  if (lua_type(L, -1) != LUA_TTABLE) return 0;
+  lua_getfield(L, -1, "type");
+  const char *type = lua_tostring(L, -1);
+  int mine = type && (strcmp(type, "InvalidArgument") == 0 ||
+                      strcmp(type, "NoHostAdapter") == 0);
+  lua_pop(L, 1);
+  return mine;
+}
+
 /*
  * After Browser.getVersion, run under lua_pcallk.  A browser that went
  * away before answering did not start: the error becomes LaunchFailed with
@@ -276,6 +289,7 @@ static int launch_k(lua_State *L, int status, lua_KContext ctx) {
     lua_pop(L, 1);        /* the version table */
     return 1;             /* the browser below it */
   }
+  if (callers_mistake(L)) return lua_error(L);
   vdx_browser *b = vdx__check_browser(L, 3);
   const char *err = b->proc ? vdx__proc_stderr(b->proc) : "";
   size_t n = strlen(err);
