@@ -30,7 +30,7 @@ SKILLMOD := $(B)/lua/vdx/skill_files.lua
 OBJS    := $(CORE:%=$(B)/%.o)
 SERVE_OBJS := $(HTTP:%=$(B)/%.o)
 
-.PHONY: all deps test check test-gc asan asan-build asan-short valgrind clean bridge demo install docs
+.PHONY: all deps test check test-gc asan asan-build asan-short valgrind clean bridge demo install uninstall check-cjson docs
 all: $(B)/vdx.so $(B)/vdx/serve.so $(B)/vdxlua $(SKILLMOD)
 
 $(B):
@@ -129,18 +129,44 @@ docs: all
 clean:
 	rm -rf build
 
-# Used by `luarocks make vdx-scm-1.rockspec` (make backend); also works by
-# hand with the defaults below.
-INST_LIBDIR ?= /usr/local/lib/lua/5.4
-INST_LUADIR ?= /usr/local/share/lua/5.4
-INST_BINDIR ?= /usr/local/bin
-install: all
-	mkdir -p $(INST_LIBDIR)/vdx $(INST_LUADIR)/vdx $(INST_BINDIR)
-	cp $(B)/vdx.so $(INST_LIBDIR)/vdx.so
-	cp $(B)/vdx/serve.so $(INST_LIBDIR)/vdx/serve.so
-	cd lua && for f in $(LUAMODS:lua/%=%); do mkdir -p $(INST_LUADIR)/$$(dirname $$f) && cp $$f $(INST_LUADIR)/$$f; done
-	cp $(SKILLMOD) $(INST_LUADIR)/vdx/skill_files.lua
-	cp $(B)/vdxlua $(INST_BINDIR)/vdxlua
+# `make install PREFIX=/opt/vdx DESTDIR=/tmp/stage`: vdxlua into
+# $(PREFIX)/bin, vdx.so and vdx/serve.so into $(PREFIX)/lib/lua/5.4, the Lua
+# layer into $(PREFIX)/share/lua/5.4, every path under $(DESTDIR) (for
+# packagers).  The INST_* folders derive from PREFIX and stay overridable:
+# `luarocks make vdx-scm-1.rockspec` passes its own.  vdxlua has the Lua
+# layer, the bridge and the skills built in, so it runs from any folder
+# wherever it lands; the files in the lib and share folders are for plain
+# Lua 5.4 hosts (`require "vdx"`), which find them on the default paths
+# when PREFIX is /usr/local (docs/install.md).  `make uninstall` with the
+# same variables removes what install put there.
+PREFIX      ?= /usr/local
+DESTDIR     ?=
+INST_LIBDIR ?= $(PREFIX)/lib/lua/5.4
+INST_LUADIR ?= $(PREFIX)/share/lua/5.4
+INST_BINDIR ?= $(PREFIX)/bin
+LIBDIR_D := $(DESTDIR)$(INST_LIBDIR)
+LUADIR_D := $(DESTDIR)$(INST_LUADIR)
+BINDIR_D := $(DESTDIR)$(INST_BINDIR)
+LUA         ?= lua5.4
+
+# The modules vdx.so needs at run time that are not in this tree: lua-cjson
+# (Debian's lua-cjson package; the rockspec does not name the rock, which
+# Debian's package does not register, see vdx-scm-1.rockspec).
+check-cjson:
+	@$(LUA) -e 'require "cjson"' 2>/dev/null || { echo "vdx needs lua-cjson for Lua 5.4, and $(LUA) cannot require \"cjson\": install it (apt-get install lua-cjson lua-cjson-dev, or make deps), or put its cjson.so on LUA_CPATH" >&2; exit 1; }
+
+install: all check-cjson
+	install -d "$(LIBDIR_D)/vdx" "$(LUADIR_D)/vdx" "$(BINDIR_D)"
+	install -m 0755 $(B)/vdx.so "$(LIBDIR_D)/vdx.so"
+	install -m 0755 $(B)/vdx/serve.so "$(LIBDIR_D)/vdx/serve.so"
+	for f in $(LUAMODS:lua/%=%); do install -D -m 0644 lua/$$f "$(LUADIR_D)/$$f" || exit 1; done
+	install -m 0644 $(SKILLMOD) "$(LUADIR_D)/vdx/skill_files.lua"
+	install -m 0755 $(B)/vdxlua "$(BINDIR_D)/vdxlua"
+
+# vdx/ under the lib and share folders is vdx's own namespace: all of it goes.
+uninstall:
+	rm -f "$(BINDIR_D)/vdxlua" "$(LIBDIR_D)/vdx.so" "$(LUADIR_D)/vdx.lua"
+	rm -rf "$(LIBDIR_D)/vdx" "$(LUADIR_D)/vdx"
 
 # ---------------------------------------------------------------------------
 # Benchmarks and reliability suites (bench/, fuzz/; see bench/README.md).

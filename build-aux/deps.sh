@@ -4,12 +4,14 @@
 # not root.  lua-luv, lua-cqueues and lua-copas are the host loops that
 # spec/embed_spec.lua embeds vdx in (tests and examples only).
 # chromium-headless-shell is what vdx.launch runs headless (it starts in
-# a third of the full browser's time); chromium is for headed runs.  Then
-# browserless from npm, for the farm specs (see below).
+# a third of the full browser's time); chromium is for headed runs.
+# luarocks is for spec/install_spec.lua, which installs the rockspec.
+# Then browserless from npm, for the farm specs (see below).
 set -e
 PKGS="build-essential pkg-config lua5.4 liblua5.4-dev libuv1-dev
 libwebsockets-dev libwebsockets-evlib-uv lua-cjson lua-cjson-dev lua-busted
-chromium chromium-headless-shell curl procps lua-socket lua-luv lua-cqueues lua-copas"
+chromium chromium-headless-shell curl procps lua-socket lua-luv lua-cqueues lua-copas
+luarocks"
 missing=""
 for p in $PKGS; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
