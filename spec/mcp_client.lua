@@ -45,11 +45,16 @@ function client.decode_lines(text)
   return out
 end
 
-local function start_process(dir, args, stdin, env)
+-- opts (optional): vdxlua, the binary (default helpers.vdxlua); cwd, the
+-- folder it starts in; default_skills, true to keep the built-in skills.
+local function start_process(dir, args, stdin, env, opts)
+  opts = opts or {}
   -- The exit status is written to rc.tmp and renamed, so a reader never
   -- sees the file created but still empty.
-  local cmd = ("( %s%s mcp --no-default-skills %s < %s > %s/out 2> %s/err; echo $? > %s/rc.tmp; mv %s/rc.tmp %s/rc ) >/dev/null 2>&1 &")
-    :format(env and (env .. " ") or "", helpers.vdxlua, args or "", stdin, dir, dir, dir, dir, dir)
+  local cmd = ("( %s%s%s mcp %s%s < %s > %s/out 2> %s/err; echo $? > %s/rc.tmp; mv %s/rc.tmp %s/rc ) >/dev/null 2>&1 &")
+    :format(opts.cwd and ("cd " .. q(opts.cwd) .. " && ") or "", env and (env .. " ") or "",
+      opts.vdxlua or helpers.vdxlua, opts.default_skills and "" or "--no-default-skills ", args or "",
+      stdin, dir, dir, dir, dir, dir)
   os.execute(cmd)
 end
 
@@ -84,13 +89,14 @@ function client.batch(lines, args, timeout_ms)
 end
 
 --- Starts an interactive session (stdin is a FIFO); env, when given, is
--- a string of VAR=value assignments for the server's environment.  The
--- session has :send(msg), :wait_for(id_or_pred, timeout_ms), :messages(),
--- :close().
-function client.start(args, env)
+-- a string of VAR=value assignments for the server's environment; opts
+-- as start_process takes them (another binary, folder, the built-in
+-- skills).  The session has :send(msg), :wait_for(id_or_pred,
+-- timeout_ms), :messages(), :close().
+function client.start(args, env, opts)
   local dir = tmpdir()
   os.execute("mkfifo " .. q(dir .. "/in"))
-  start_process(dir, args, dir .. "/in", env)
+  start_process(dir, args, dir .. "/in", env, opts)
   local w = assert(io.open(dir .. "/in", "wb"))
   local s = { dir = dir }
   function s:send(msg)
