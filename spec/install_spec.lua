@@ -25,7 +25,8 @@ end
 --- Runs make in the repository with the given variables; returns its
 -- output and exit status.
 local function make(vars)
-  return helpers.run("make --no-print-directory -C " .. q(REPO) .. " B=" .. q(B) .. " " .. vars)
+  return helpers.run("env -u PREFIX -u DESTDIR -u INST_LIBDIR -u INST_LUADIR -u INST_BINDIR "
+    .. "make --no-print-directory -C " .. q(REPO) .. " B=" .. q(B) .. " " .. vars)
 end
 
 --- The files under dir, relative to it, sorted.
@@ -166,6 +167,19 @@ describe("make install PREFIX=…", function()
 end)
 
 describe("make install DESTDIR=… and the INST_* folders", function()
+  it("installs by default (PREFIX=/usr/local) where a stock lua5.4 looks with no LUA_PATH", function()
+    local plan, status = make("-n install")
+    assert.equal(0, status, plan)
+    local lib = plan:match('install %-m 0755 %S+/vdx%.so "([^"]+)/vdx%.so"')
+    local share = plan:match('install %-m 0644 %S+/skill_files%.lua "([^"]+)/vdx/skill_files%.lua"')
+    assert.equal("/usr/local/lib/lua/5.4", lib, plan)
+    assert.equal("/usr/local/share/lua/5.4", share, plan)
+    assert.matches('install %-m 0755 %S+/vdxlua "/usr/local/bin/vdxlua"', plan)
+    local paths = helpers.run(CLEAN .. "lua5.4 -e 'print(package.path) print(package.cpath)'")
+    assert.matches(share .. "/?.lua;", paths, 1, true)
+    assert.matches(lib .. "/?.so;", paths, 1, true)
+  end)
+
   it("stages every file under DESTDIR/PREFIX, and uninstall removes them", function()
     local stage = tmpdir()
     local opt = "/opt/vdx-install-spec-" .. stage:match("[^.]+$")
