@@ -181,7 +181,9 @@ static int l_step(lua_State *L) {
   vdx_loop *lp = pollable_loop(L);
   if (vdx__loop_depth(lp) > 0)
     return vdx__misuse(L, "vdx.step() is for a host that polls vdx; inside a "
-                      "task or a vdx callback the loop is already turning");
+                      "task or a vdx callback the loop is already turning (a "
+                      "script vdxlua runs is a task: run a program with a "
+                      "loop of its own with lua5.4, see docs/install.md)");
   int ms = due_ms(lp);
   if (limit >= 0) {
     int cap = limit * 1000.0 > 2e9 ? 2000000000 : (int)(limit * 1000.0 + 0.5);
