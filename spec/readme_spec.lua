@@ -141,6 +141,23 @@ function HANDLERS.mcp(b)
   assert.is_true(names.count_product_cards)
 end
 
+-- A client's MCP config: each server it names starts, with vdxlua (which
+-- the config finds on PATH) being the build's, and lists its tools.
+HANDLERS["client-config"] = function(b)
+  local servers = cjson.decode(b.code).mcpServers
+  local n = 0
+  for name, s in pairs(servers) do
+    n = n + 1
+    assert.equal("vdxlua", s.command, name)
+    local args = {}
+    for i, a in ipairs(s.args) do args[i] = q(a) end
+    local by_id, rc, out = mcp("build/vdxlua " .. table.concat(args, " "), { LIST })
+    assert.equal(0, rc, out)
+    assert.is_true(tool_names(by_id[2]).browser_navigate, out)
+  end
+  assert.is_true(n > 0)
+end
+
 function HANDLERS.config(b)
   assert.equal(read("examples/vdx.config.lua"), b.code)
   local mgr = require("vdx.roles").new {}
