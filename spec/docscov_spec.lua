@@ -136,4 +136,22 @@ describe("docs/api.md against the live module", function()
     end
     assert.same({}, missing)
   end)
+
+  it("names no method the objects lack", function()
+    -- The other way round: a method the reference shows (`page:goto`,
+    -- `task:join`) that no live object has is a guess a reader would copy.
+    local known, stale = {}, {}
+    for _, s in ipairs(surfaces) do
+      for _, k in ipairs(public(s[2])) do known[((s.method or {})[k] or s[1]) .. k] = true end
+    end
+    for _, prefix in pairs(CLASSES) do
+      for name in doc:gmatch("%f[%w_]" .. prefix:gsub(":", "%%:") .. "([%a_][%w_]*)") do
+        if not known[prefix .. name] then stale[prefix .. name] = true end
+      end
+    end
+    local list = {}
+    for k in pairs(stale) do list[#list + 1] = k end
+    table.sort(list)
+    assert.same({}, list)
+  end)
 end)
