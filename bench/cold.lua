@@ -3,7 +3,7 @@
 -- and take the first snapshot.  Prints {launch_ms=, first_snapshot_ms=}
 -- measured inside the process (the parent times the whole process).
 -- With VDX_TRACE_START=1 the process writes its start-up timeline to
--- stderr (README, "Environment").
+-- stderr (docs/api.md, "Start-up timeline").
 package.path = "bench/?.lua;" .. package.path
 local vdx = require "vdx"
 local fx = require "fixtures"

@@ -553,7 +553,7 @@ for (const [name, r] of Object.entries(results.servers)) {
 }
 if (results.note) console.log('note: ' + results.note);
 
-// The same figures as a Markdown table (README's "Benchmarks" section is
+// The same figures as a Markdown table (bench/README.md's latest run is
 // pasted from it): bench/out/peers-table.md.
 function markdown() {
   const cols = ['playwright-mcp', 'chrome-devtools-mcp', 'vdxlua-mcp'].filter((n) => results.servers[n]);

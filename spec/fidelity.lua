@@ -4,7 +4,7 @@
 --- Chromium's own accessibility tree say about the same elements.
 ---
 --- Used by spec/fidelity_names_spec.lua (vdxlua must match every case) and
---- by build-aux/fidelity.lua (the figures for README's Fidelity section).
+--- by build-aux/fidelity.lua (the figures of docs/fidelity.md).
 local fidelity = {}
 
 local ATTRS = { name = "data-expectedlabel", role = "data-expectedrole",

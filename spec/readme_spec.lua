@@ -101,13 +101,31 @@ function HANDLERS.shell(b)
   end
 end
 
-function HANDLERS.api(b)
-  -- The block's `url` is a page of the spec's own.
-  local path = tmpfile('local url = "data:text/html,<title>api</title><p>hi</p>"\n' .. b.code)
-  local out, rc = h.run(q(h.vdxlua) .. " " .. path)
+-- The output a Lua block promises: the text after each `-->` comment.
+local function promised(code)
+  local out = {}
+  for text in code:gmatch("%-%->%s*([^\n]-)%s*\n") do out[#out + 1] = text end
+  return out
+end
+
+-- Runs a Lua block as a script (with runner, a shell command prefix) and
+-- checks that it exits 0 and prints what its `-->` comments promise.
+local function run_lua(b, runner)
+  local expected = promised(b.code)
+  assert.is_true(#expected > 0, "a Lua doc-test promises its output in `-->` comments")
+  local path = tmpfile(b.code)
+  local out, rc = h.run(runner .. " " .. path)
   os.remove(path)
   assert.equal(0, rc, out)
-  assert.matches("42\n", out, 1, true)
+  for _, text in ipairs(expected) do assert.matches(text, out, 1, true) end
+end
+
+function HANDLERS.api(b) run_lua(b, q(h.vdxlua)) end
+
+-- The same, under a stock lua5.4 with the build's module on the paths.
+HANDLERS["stock-lua"] = function(b)
+  if os.getenv("VDX_ASAN") then return end
+  run_lua(b, ("LUA_CPATH=%s LUA_PATH='lua/?.lua;;' lua5.4"):format(q(B .. "/?.so;;")))
 end
 
 function HANDLERS.mcp(b)
@@ -121,6 +139,23 @@ function HANDLERS.mcp(b)
   local names = tool_names(mcp(cmds[3], { LIST })[2])
   assert.is_true(names.count_cards)
   assert.is_true(names.count_product_cards)
+end
+
+-- A client's MCP config: each server it names starts, with vdxlua (which
+-- the config finds on PATH) being the build's, and lists its tools.
+HANDLERS["client-config"] = function(b)
+  local servers = cjson.decode(b.code).mcpServers
+  local n = 0
+  for name, s in pairs(servers) do
+    n = n + 1
+    assert.equal("vdxlua", s.command, name)
+    local args = {}
+    for i, a in ipairs(s.args) do args[i] = q(a) end
+    local by_id, rc, out = mcp("build/vdxlua " .. table.concat(args, " "), { LIST })
+    assert.equal(0, rc, out)
+    assert.is_true(tool_names(by_id[2]).browser_navigate, out)
+  end
+  assert.is_true(n > 0)
 end
 
 function HANDLERS.config(b)

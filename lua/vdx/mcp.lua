@@ -285,7 +285,13 @@ function Server:call_tool(rq, name, args)
       end
     end)
   end
-  local res = self:serialized(rq, function() return self.registry:call(name, args, ctx) end)
+  local res = self:serialized(rq, function()
+    -- The role is the current one when this call's turn comes: a
+    -- select_role sent before it, still queued when it arrived, has run.
+    ctx.role = self.roles:current()
+    ctx.role_name = ctx.role.name
+    return self.registry:call(name, args, ctx)
+  end)
   rq.done = true
   if res == nil then return {} end
   if res.error then

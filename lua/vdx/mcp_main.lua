@@ -9,7 +9,7 @@ local mcp = require "vdx.mcp"
 
 local M = {}
 
--- One line of the start-up timeline (VDX_TRACE_START=1; README).
+-- One line of the start-up timeline (VDX_TRACE_START=1; docs/api.md, "Start-up timeline").
 local trace = vdx.trace
 
 -- The logger: level-filtered lines on stderr or the --log file.
