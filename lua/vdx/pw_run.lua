@@ -41,6 +41,20 @@ function run.find(spec_dir)
     .. "nor the current folder or above it; `npm install -D @playwright/test` there, or `make bench-peers`)"
 end
 
+--- The words that start Playwright Test for a spec in spec_dir, from any
+-- folder: "NODE_PATH=… /…/node_modules/.bin/playwright" for the install
+-- run.find finds (NODE_PATH, so the spec's import of @playwright/test finds
+-- that same install wherever the spec is); or nil and why none was found.
+function run.runner(spec_dir)
+  local dir, why = run.find(spec_dir)
+  if not dir then return nil, why end
+  local pw = require "vdx.pw_spec"
+  local mods = pw.absolute(dir) .. "/node_modules"
+  local bin = mods .. "/.bin/playwright"
+  if not read(bin) then bin = "node " .. pw.shell_word(mods .. "/@playwright/test/cli.js") end
+  return "NODE_PATH=" .. pw.shell_word(mods) .. " " .. (bin:match("^node ") and bin or pw.shell_word(bin))
+end
+
 --- The command that runs the spec at path (from its folder) with env
 -- (assignments) under the Playwright of pw_dir, repeat times.
 function run.command(path, env, pw_dir, repeat_each)
