@@ -197,6 +197,7 @@ function export.write(flow, path)
   else
     cmd = "cd " .. pw.shell_word(dir) .. " && " .. env .. " npx playwright test --config " .. pw.shell_word(name .. ".config.ts")
   end
+  os.execute("mkdir -p " .. pw.shell_word(dir))
   local f = assert(io.open(path, "w"))
   f:write(export.text(flow, dir, name .. ".config.ts"))
   f:close()

@@ -43,9 +43,11 @@ end
 --- Parses the value of --serve-only, "PORT" or "PORT@N" (the Nth server
 -- the script starts; the first by default); returns port, index or nil.
 function M.parse(value)
-  local port, index = tostring(value):match("^(%d+)@?(%d*)$")
-  port, index = tonumber(port), tonumber(index ~= "" and index or "1")
-  if not port or port < 1 or port > 65535 or index < 1 then return nil end
+  local s = tostring(value)
+  local port, index = s:match("^(%d+)$"), "1"
+  if not port then port, index = s:match("^(%d+)@(%d+)$") end
+  port, index = tonumber(port), tonumber(index)
+  if not port or port < 1 or port > 65535 or not index or index < 1 then return nil end
   return port, index
 end
 
