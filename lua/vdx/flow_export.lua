@@ -213,8 +213,7 @@ function export.write(flow, path)
     lines[#lines + 1] = start_first:sub(1, 1):upper() .. start_first:sub(2) .. "."
   end
   if not runner then
-    lines[#lines + 1] = ("@playwright/test is not installed for it (%s): install it once with "
-      .. "`cd %s && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm i -D @playwright/test`."):format(why, pw.shell_word(dir))
+    lines[#lines + 1] = pw.install_hint(dir, why)
   end
   lines[#lines + 1] = "Run it with:\n  " .. cmd
   return path, cmd, lines

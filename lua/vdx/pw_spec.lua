@@ -120,6 +120,13 @@ function pw.shell_word(s)
   return "'" .. s:gsub("'", "'\\''") .. "'"
 end
 
+--- The sentence that says how to install @playwright/test for a spec in
+-- dir, which has none (why: what vdx.pw_run.find said).
+function pw.install_hint(dir, why)
+  return ("@playwright/test is not installed for it (%s): install it once with "
+    .. "`cd %s && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm i -D @playwright/test`."):format(why, pw.shell_word(dir))
+end
+
 --- The environment assignments that run a spec against base_url with the
 -- roles' auth files: "CHROMIUM_PATH=… BASE_URL=… AUTH_ADMIN=…" (no
 -- BASE_URL when base_url is false; the roles with saved set are left out).
