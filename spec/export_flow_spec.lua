@@ -108,6 +108,28 @@ describe("an exported flow", function()
     assert.is_true(has(res, 'Received string:    "Goodbye, wes@example.test"'), res)
   end)
 
+  it("says how to install the runner when it finds none, and the command passes once it is installed", function()
+    local cwd = io.popen("pwd"):read("l")
+    local res, st = helpers.run(("cd %s && env -u VDX_PLAYWRIGHT_DIR %s/%s %s/%s --emit-playwright %s -- %s"):format(
+      q(dir .. "/elsewhere"), cwd, helpers.vdxlua, cwd, FLOW, q(dir .. "/bare/signin.spec.ts"), q(dir .. "/work")))
+    assert.equal(0, st, res)
+    assert.is_true(has(res, "\nInstall the runner once: `cd " .. dir .. "/bare && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 "
+      .. "npm i -D @playwright/test` (vdxlua found none in $VDX_PLAYWRIGHT_DIR, the spec's folder or above it, or "
+      .. "the current folder or above it).\n"), res)
+    local cmd = assert(printed_command(res), res)
+    assert.matches("^cd " .. dir:gsub("%p", "%%%0") .. "/bare && CHROMIUM_PATH=%S+ npx playwright test "
+      .. "%-%-config signin%.config%.ts$", cmd)
+    if not pw then
+      pending(pw_why)
+      return
+    end
+    -- Installed there (linked to the one the specs installed).
+    os.execute(("ln -s %s %s"):format(q(pw .. "/node_modules"), q(dir .. "/bare/node_modules")))
+    res, st = helpers.run(("cd %s && timeout 300 sh -c %s"):format(q(dir .. "/elsewhere"), q(cmd)))
+    assert.equal(0, st, res)
+    assert.matches("1 passed", res)
+  end)
+
   it("says which app to start first when the flow ran against one it did not serve", function()
     -- The app in a process of its own: the flow's script, serving only.
     local probe = require("vdx").serve { port = 0 }

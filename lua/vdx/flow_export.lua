@@ -162,6 +162,10 @@ end
 -- The app the config starts, or nil and the words that say what to start
 -- first: { command, port, index, args } (see vdx.flow_serve).
 local function app_of(flow)
+  if not flow.base_url then
+    return nil, "the flow has no base_url, so its URLs are in the test as they were: start the apps they name first, "
+      .. "and set BASE_URL (the test requires it) to the main one"
+  end
   local app = flow_serve.app_of(flow.base_url, flow.servers_before or 0)
   local url = tostring(flow.base_url)
   if not app then

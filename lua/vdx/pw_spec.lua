@@ -123,8 +123,10 @@ end
 --- The sentence that says how to install @playwright/test for a spec in
 -- dir, which has none (why: what vdx.pw_run.find said).
 function pw.install_hint(dir, why)
-  return ("@playwright/test is not installed for it (%s): install it once with "
-    .. "`cd %s && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm i -D @playwright/test`."):format(why, pw.shell_word(dir))
+  local first = why and why:match("^Node") and (" (" .. why .. ": install Node and npm first)") or ""
+  return ("Install the runner once%s: `cd %s && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm i -D @playwright/test` "
+    .. "(vdxlua found none in $VDX_PLAYWRIGHT_DIR, the spec's folder or above it, or the current folder or above it)."):format(
+    first, pw.shell_word(dir))
 end
 
 --- The environment assignments that run a spec against base_url with the
