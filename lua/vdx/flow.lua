@@ -495,9 +495,11 @@ end
 -- role without one of its own runs on, such as a browser farm),
 -- timeout_ms (per action or expectation, 10000),
 -- quiet, artifacts (folder for failure screenshots), and the command-line
--- options headed, slow_mo, trace, report, emit_playwright (which also
--- come from flow.configure).  Returns 0 when every step passed, else 1,
--- and the flow object (steps, events, failure).
+-- options headed, slow_mo, trace, report, emit_playwright, serve_only
+-- (which also come from flow.configure).  Returns 0 when every step
+-- passed, else 1, and the flow object (steps, events, failure); under
+-- serve_only it serves the script's app and does not return (or returns 1
+-- when there is none).
 function flow.run(opts, fn)
   if type(opts) == "function" then opts, fn = {}, opts end
   local o = {}
