@@ -1,8 +1,9 @@
 --- spec/demo_spec.lua: the demo as a newcomer runs it.  examples/flow.lua
 -- runs the three-role marketplace scenario end to end (with its trace, its
 -- HTML report and the Playwright export); where Node and npm are available
--- the exported spec is run by Playwright Test against a fresh demo app and
--- must pass; examples/embed.lua runs under stock lua5.4.
+-- the command the export printed is run as printed, from another folder
+-- (its config starts a fresh demo app), and must pass; examples/embed.lua
+-- runs under stock lua5.4.
 local helpers = require "helpers"
 
 local STEPS = {
@@ -15,12 +16,14 @@ local STEPS = {
 local read = helpers.read
 
 describe("the demo", function()
-  local dir
+  local dir, pw, pw_why, printed
 
   lazy_setup(function()
     dir = os.tmpname()
     os.remove(dir)
     os.execute("mkdir -p " .. dir)
+    pw, pw_why = helpers.playwright()
+    if pw and not pw:match("^/") then pw = io.popen("pwd"):read("l") .. "/" .. pw end
   end)
 
   lazy_teardown(function()
@@ -32,8 +35,9 @@ describe("the demo", function()
   end)
 
   it("runs the marketplace flow end to end and writes the trace, report and Playwright spec", function()
-    local out, status = helpers.run(("%s examples/flow.lua --trace %s/trace.json --report %s/report " ..
-      "--emit-playwright %s/pw/marketplace.spec.ts"):format(helpers.vdxlua, dir, dir, dir))
+    local out, status = helpers.run(("%s%s examples/flow.lua --trace %s/trace.json --report %s/report " ..
+      "--emit-playwright %s/pw/marketplace.spec.ts"):format(pw and ("VDX_PLAYWRIGHT_DIR=" .. pw .. " ") or "",
+      helpers.vdxlua, dir, dir, dir))
     assert.equal(0, status, out)
     local last = 0
     for _, step in ipairs(STEPS) do
@@ -66,9 +70,18 @@ describe("the demo", function()
     assert.is_nil(spec:find(dir, 1, true))
     assert.is_nil(spec:find("shop.test:%d"))
     local function esc(x) return (x:gsub("%p", "%%%0")) end
-    assert.matches(esc("wrote " .. dir .. "/pw/marketplace.spec.ts; run it (from the folder of your Playwright config) "
-      .. "with:\n  CHROMIUM_PATH=") .. "%S+ BASE_URL=http://shop%.test:%d+ " .. esc("AUTH_ADMIN=" .. dir
-      .. "/pw/auth/admin.json npx playwright test " .. dir .. "/pw/marketplace.spec.ts\n"), out)
+    assert.matches(esc("wrote " .. dir .. "/pw/marketplace.spec.ts and its config " .. dir .. "/pw/marketplace.config.ts\n"
+      .. "The config starts the flow's app (") .. "%S+/vdxlua %S+/examples/flow%.lua %-%-serve%-only (%d+)%) on port %1 "
+      .. "before the test%.\n", out)
+    printed = out:match("\nRun it with:\n  ([^\n]+)\n")
+    if pw then
+      assert.matches("^CHROMIUM_PATH=%S+ " .. esc("AUTH_ADMIN=" .. dir .. "/pw/auth/admin.json NODE_PATH=" .. pw
+        .. "/node_modules " .. pw .. "/node_modules/.bin/playwright test --config " .. dir
+        .. "/pw/marketplace.config.ts") .. "$", printed or out)
+    else
+      assert.matches("^" .. esc("cd " .. dir .. "/pw && CHROMIUM_PATH=") .. "%S+ " .. esc("AUTH_ADMIN=" .. dir
+        .. "/pw/auth/admin.json npx playwright test --config marketplace.config.ts") .. "$", printed or out)
+    end
     assert.matches("await customer.getByTestId('product-card').filter({ hasText: 'Desk Lamp' })" ..
       ".getByRole('button', { name: 'Add to cart' }).click();", spec, 1, true)
     assert.matches("await customer.frameLocator('iframe[title=\"Payment\"]').getByRole('textbox', " ..
@@ -77,37 +90,19 @@ describe("the demo", function()
     assert.is_nil(spec:find(".nth(", 1, true))
   end)
 
-  it("exports a Playwright spec that passes against the demo app (needs Node and npm)", function()
-    local spec = dir .. "/pw/marketplace.spec.ts"
-    if not read(spec) then
+  it("exports a Playwright spec that passes when the printed command is run as printed (needs Node and npm)", function()
+    if not pw then
+      pending(pw_why)
+      return
+    end
+    if not printed then
       pending("the flow did not export")
       return
     end
-    local pw, why = helpers.playwright()
-    if not pw then
-      pending(why)
-      return
-    end
-    os.execute(("mkdir -p %s/tests && cp %s %s/tests/vdx-demo.spec.ts"):format(pw, spec, pw))
-    -- A fresh demo app in its own process, ended by its pid.
-    local pidfile, log = dir .. "/serve.pid", dir .. "/serve.log"
-    os.execute(("sh -c 'echo $$ > %s; exec %s examples/marketplace/serve.lua > %s 2>&1' &"):format(pidfile,
-      helpers.vdxlua, log))
-    local url
-    for _ = 1, 100 do
-      url = (read(log) or ""):match("shop:%s+(%S+)")
-      if url then break end
-      os.execute("sleep 0.1")
-    end
-    local out, st = "", -1
-    if url then
-      out, st = helpers.run(("cd %s && BASE_URL=%s AUTH_ADMIN=%s CHROMIUM_PATH=%s timeout 600 npx playwright test " ..
-        "tests/vdx-demo.spec.ts --reporter=line --workers=1"):format(pw, url, dir .. "/pw/auth/admin.json",
-        os.getenv("VDX_CHROMIUM") or "/usr/bin/chromium"))
-    end
-    local pid = read(pidfile)
-    if pid then os.execute("kill " .. pid:match("%d+") .. " 2>/dev/null") end
-    assert.is_string(url, "the demo app did not start: " .. tostring(read(log)))
+    -- From another folder, the flow long ended: the config starts a fresh
+    -- demo app (vdxlua examples/flow.lua --serve-only PORT).
+    os.execute("mkdir -p " .. dir .. "/elsewhere")
+    local out, st = helpers.run(("cd %s/elsewhere && timeout 600 sh -c %s"):format(dir, helpers.quote(printed)))
     assert.equal(0, st, out)
     assert.matches("1 passed", out)
   end)

@@ -19,6 +19,10 @@ usage: vdxlua FILE [ARGS...]     run a Lua script (arguments in `arg`)
                                  browser on a remote CDP endpoint; a
                                  misspelt option is an error; the script's
                                  own arguments may follow, or go after --)
+       vdxlua FLOW.lua --serve-only PORT [-- ARGS...]
+                                 serve the app the flow's script starts,
+                                 on PORT, without running its steps (what
+                                 an exported test's config runs)
        vdxlua --version          print the version
        vdxlua --help             print this help
 
@@ -39,7 +43,7 @@ end
 local FLOW_FLAGS = {
   ["--headed"] = { "headed" }, ["--slow-mo"] = { "slow_mo", true }, ["--trace"] = { "trace", true },
   ["--report"] = { "report", true }, ["--emit-playwright"] = { "emit_playwright", true },
-  ["--endpoint"] = { "endpoint", true },
+  ["--endpoint"] = { "endpoint", true }, ["--serve-only"] = { "serve_only", true },
 }
 
 -- The edit distance between a and b (insertions, deletions, changes and
@@ -95,6 +99,9 @@ local function take_flow_flags(argv)
         if v == nil then return nil, argv[i] .. " needs a value" end
         if f[1] == "slow_mo" then v = math.tointeger(tonumber(v)) or -1 end
         if v == -1 then return nil, "--slow-mo needs milliseconds" end
+        if f[1] == "serve_only" and not require("vdx.flow_serve").parse(v) then
+          return nil, "--serve-only needs a port (PORT, or PORT@N for the script's Nth server)"
+        end
         i = i + 1
       end
       opts = opts or {}

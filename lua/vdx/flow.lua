@@ -21,13 +21,15 @@
 -- with the formatted error, the step, the role, the URL and a screenshot,
 -- and flow.run returns 1.  Options from the command line (`--headed`,
 -- `--slow-mo MS`, `--trace FILE`, `--report DIR`, `--emit-playwright FILE`,
--- `--endpoint URL`) arrive through flow.configure.
+-- `--endpoint URL`, `--serve-only PORT`) arrive through flow.configure.
 local vdx = require "vdx"
 local roles = require "vdx.roles"
 local errors = require "vdx.errors"
 local once = require "vdx.once"
 local locator = require "vdx.flow_locator"
 local failure = require "vdx.flow_failure"
+-- Loaded before the script starts its app, so it knows the app's server.
+local flow_serve = require "vdx.flow_serve"
 
 local flow = {}
 
@@ -49,7 +51,7 @@ flow.options = {}
 local OPTION_KEYS = {
   name = true, base_url = true, browser_args = true, timeout_ms = true, headed = true,
   slow_mo = true, trace = true, report = true, emit_playwright = true, artifacts = true,
-  quiet = true, launch = true, out = true, endpoint = true,
+  quiet = true, launch = true, out = true, endpoint = true, serve_only = true,
 }
 
 --- Merges command-line options into flow.options.
@@ -58,6 +60,14 @@ function flow.configure(opts)
     if not OPTION_KEYS[k] then
       errors.misuse(("flow.configure: unknown option '%s' (known: %s)"):format(tostring(k), key_list(OPTION_KEYS)), 2,
         { field = tostring(k) })
+    end
+    if k == "serve_only" then
+      local port, index = flow_serve.parse(v)
+      if not port then
+        errors.misuse(("flow.configure: serve_only must be \"PORT\" or \"PORT@N\", got %s"):format(tostring(v)), 2,
+          { field = "serve_only" })
+      end
+      flow_serve.reserve(port, index)
     end
     flow.options[k] = v
   end
@@ -485,9 +495,11 @@ end
 -- role without one of its own runs on, such as a browser farm),
 -- timeout_ms (per action or expectation, 10000),
 -- quiet, artifacts (folder for failure screenshots), and the command-line
--- options headed, slow_mo, trace, report, emit_playwright (which also
--- come from flow.configure).  Returns 0 when every step passed, else 1,
--- and the flow object (steps, events, failure).
+-- options headed, slow_mo, trace, report, emit_playwright, serve_only
+-- (which also come from flow.configure).  Returns 0 when every step
+-- passed, else 1, and the flow object (steps, events, failure); under
+-- serve_only it serves the script's app and does not return (or returns 1
+-- when there is none).
 function flow.run(opts, fn)
   if type(opts) == "function" then opts, fn = {}, opts end
   local o = {}
@@ -499,6 +511,13 @@ function flow.run(opts, fn)
     end
     o[k] = v
   end
+  -- `vdxlua FLOW --serve-only PORT` (what an exported test's config runs):
+  -- the app the script started is served instead of the steps run.
+  if o.serve_only then
+    local status = flow_serve.serve_forever(o.name or "flow", o.base_url)
+    flow.status = status
+    return status
+  end
   local launch = { headless = not o.headed, args = o.browser_args or {} }
   for k, v in pairs(o.launch or {}) do launch[k] = v end
   local self = setmetatable({
@@ -506,7 +525,7 @@ function flow.run(opts, fn)
     slow_mo = tonumber(o.slow_mo) or 0, quiet = o.quiet, report = o.report,
     manager = roles.new { launch = launch }, roles = {}, role_order = {},
     program = {}, events = {}, steps = {}, tasks = setmetatable({}, { __mode = "k" }),
-    started = now(), browser_args = o.browser_args,
+    started = now(), browser_args = o.browser_args, servers_before = flow_serve.count(),
   }, Flow)
   self:say("▶ %s", self.name)
   local ok, err = xpcall(fn, function(e)
@@ -534,8 +553,8 @@ function flow.run(opts, fn)
     if o.report then require("vdx.flow_report").html(self, o.report) end
     if o.emit_playwright then
       if status == 0 then
-        local _, cmd = require("vdx.flow_export").write(self, o.emit_playwright)
-        self:say("wrote %s; run it (from the folder of your Playwright config) with:\n  %s", o.emit_playwright, cmd)
+        local _, _, lines = require("vdx.flow_export").write(self, o.emit_playwright)
+        self:say("%s", table.concat(lines, "\n"))
       else
         local step = self.failure and self.failure.error.flow_step
         io.stderr:write("vdx.flow: wrote nothing to ", o.emit_playwright, ": the flow failed",

@@ -130,7 +130,8 @@ function M.install(Actor, h)
     return self.page:snapshot(opts).text
   end
 
-  --- Writes the role's cookies as a Playwright storageState file.
+  --- Writes the role's cookies as a Playwright storageState file (a role
+  -- declared with auth = path then starts signed in).
   function Actor:save_auth(path)
     local r = self.page:send("Network.getAllCookies", {})
     local cookies = json.array()
@@ -141,6 +142,9 @@ function M.install(Actor, h)
     local f = assert(io.open(path, "w"))
     f:write((json.encode { cookies = cookies, origins = json.array() }))
     f:close()
+    -- The exported test saves the same state at the same point, so the
+    -- roles that start from this file need no file from this run.
+    self.flow:record { kind = "save_auth", role = self.name, path = path }
     return path
   end
 end

@@ -41,6 +41,29 @@ function run.find(spec_dir)
     .. "nor the current folder or above it; `npm install -D @playwright/test` there, or `make bench-peers`)"
 end
 
+-- The words that start the Playwright run.find finds for spec_dir, or nil
+-- and why not (see run.runner).
+local function runner_words(spec_dir)
+  local dir, why = run.find(spec_dir)
+  if not dir then return nil, why end
+  local pw = require "vdx.pw_spec"
+  local mods = pw.absolute(dir) .. "/node_modules"
+  local bin = mods .. "/.bin/playwright"
+  if read(bin) then return "NODE_PATH=" .. pw.shell_word(mods) .. " " .. pw.shell_word(bin) end
+  return "NODE_PATH=" .. pw.shell_word(mods) .. " node " .. pw.shell_word(mods .. "/@playwright/test/cli.js")
+end
+
+local runners = {}
+--- The words that start Playwright Test for a spec in spec_dir, from any
+-- folder: "NODE_PATH=… /…/node_modules/.bin/playwright" for the install
+-- run.find finds (NODE_PATH, so the spec's import of @playwright/test finds
+-- that same install wherever the spec is); or nil and why none was found.
+-- Looked up once per folder: a saved session asks after every step.
+function run.runner(spec_dir)
+  if not runners[spec_dir] then runners[spec_dir] = { runner_words(spec_dir) } end
+  return runners[spec_dir][1], runners[spec_dir][2]
+end
+
 --- The command that runs the spec at path (from its folder) with env
 -- (assignments) under the Playwright of pw_dir, repeat times.
 function run.command(path, env, pw_dir, repeat_each)

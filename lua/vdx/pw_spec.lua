@@ -113,13 +113,32 @@ function pw.close_contexts(out, roles)
   for _, c in ipairs(roles) do out[#out + 1] = "  await " .. pw.ident(c.role) .. "Context.close();" end
 end
 
+--- s as one shell word: as it is when it needs no quoting, else quoted.
+function pw.shell_word(s)
+  s = tostring(s)
+  if s:match("^[%w%-_./:@=,+%%]+$") then return s end
+  return "'" .. s:gsub("'", "'\\''") .. "'"
+end
+
+--- The sentence that says how to install @playwright/test for a spec in
+-- dir, which has none (why: what vdx.pw_run.find said).
+function pw.install_hint(dir, why)
+  local first = why and why:match("^Node") and (" (" .. why .. ": install Node and npm first)") or ""
+  return ("Install the runner once%s: `cd %s && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm i -D @playwright/test` "
+    .. "(vdxlua found none in $VDX_PLAYWRIGHT_DIR, the spec's folder or above it, or the current folder or above it)."):format(
+    first, pw.shell_word(dir))
+end
+
 --- The environment assignments that run a spec against base_url with the
--- roles' auth files: "CHROMIUM_PATH=… BASE_URL=… AUTH_ADMIN=…".
+-- roles' auth files: "CHROMIUM_PATH=… BASE_URL=… AUTH_ADMIN=…" (no
+-- BASE_URL when base_url is false; the roles with saved set are left out).
 function pw.env(base_url, roles)
-  local env = { "CHROMIUM_PATH=" .. (os.getenv("CHROMIUM_PATH") or "/usr/bin/chromium") }
-  env[#env + 1] = "BASE_URL=" .. (base_url or "http://…"):gsub("/$", "")
+  local env = { "CHROMIUM_PATH=" .. pw.shell_word(os.getenv("CHROMIUM_PATH") or "/usr/bin/chromium") }
+  if base_url ~= false then
+    env[#env + 1] = "BASE_URL=" .. pw.shell_word((base_url or "http://…"):gsub("/$", ""))
+  end
   for _, c in ipairs(roles) do
-    if c.auth then env[#env + 1] = pw.auth_var(c.role) .. "=" .. pw.absolute(c.auth) end
+    if c.auth and not c.saved then env[#env + 1] = pw.auth_var(c.role) .. "=" .. pw.shell_word(pw.absolute(c.auth)) end
   end
   return table.concat(env, " ")
 end

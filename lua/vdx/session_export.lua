@@ -8,6 +8,7 @@
 -- shared parts (preamble, contexts, command) come from vdx.pw_spec, as
 -- for flows.
 local pw = require "vdx.pw_spec"
+local pw_run = require "vdx.pw_run"
 
 local export = {}
 
@@ -147,8 +148,10 @@ function export.summary(steps)
 end
 
 --- Writes the spec of steps to path (a new file); returns the command
--- that runs it from its folder (where @playwright/test must resolve),
--- and the roles and base URL it was written with.
+-- that runs it (from any folder: it starts with cd to the spec's folder,
+-- and names the Playwright found, vdx.pw_run.runner, else npx), the roles
+-- and base URL it was written with, and the sentences that say what to
+-- start (the app at BASE_URL) and install first.
 function export.write(steps, path, opts)
   opts = opts or {}
   local dir = path:match("^(.*)/[^/]*$") or "."
@@ -162,8 +165,13 @@ function export.write(steps, path, opts)
   f:close()
   local ok, rerr = os.rename(path .. ".tmp", path)
   if not ok then return nil, rerr end
-  local cmd = ("cd %s && %s npx playwright test %s"):format(dir, pw.env(base, roles), path:match("[^/]*$"))
-  return cmd, roles, base
+  local runner, why = pw_run.runner(dir)
+  local cmd = ("cd %s && %s %s test %s"):format(pw.shell_word(dir), pw.env(base, roles), runner or "npx playwright",
+    pw.shell_word(path:match("[^/]*$")))
+  local notes = { ("The test runs against the app at %s (BASE_URL in the command): start it first.")
+    :format(base or "BASE_URL") }
+  if not runner then notes[2] = pw.install_hint(dir, why) end
+  return cmd, roles, base, notes
 end
 
 return export

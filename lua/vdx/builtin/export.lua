@@ -136,7 +136,7 @@ return {
       end
       local path = util.paths(ctx):write_path(spec_name(args.filename), "session", "spec.ts")
       local title = path:match("([^/]*)$"):gsub("%.spec%.[cm]?[jt]s$", ""):gsub("%.test%.[cm]?[jt]s$", "")
-      local cmd, roles, base = session_export.write(steps, path, { name = title,
+      local cmd, roles, base, notes = session_export.write(steps, path, { name = title,
         auth_of = function(r) return ctx.roles:role(r).auth end })
       if not cmd then
         error(vdx.error("IOError", "cannot write " .. path .. ": " .. tostring(roles), { file = path }), 0)
@@ -163,6 +163,7 @@ return {
       else
         out[#out + 1] = "Before you call it done: runs=3 (the flake gate)."
       end
+      for _, l in ipairs(notes) do out[#out + 1] = l end
       out[#out + 1] = "Run: " .. cmd
       structured.command = cmd
       return { text = table.concat(out, "\n"), structured = structured }
