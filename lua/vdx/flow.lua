@@ -28,6 +28,7 @@ local errors = require "vdx.errors"
 local once = require "vdx.once"
 local locator = require "vdx.flow_locator"
 local failure = require "vdx.flow_failure"
+local urls = require "vdx.urls"
 
 local flow = {}
 
@@ -49,7 +50,7 @@ flow.options = {}
 local OPTION_KEYS = {
   name = true, base_url = true, browser_args = true, timeout_ms = true, headed = true,
   slow_mo = true, trace = true, report = true, emit_playwright = true, artifacts = true,
-  quiet = true, launch = true, out = true, endpoint = true,
+  quiet = true, launch = true, out = true, endpoint = true, executable = true,
 }
 
 --- Merges command-line options into flow.options.
@@ -155,8 +156,9 @@ end
 
 --- The absolute URL of a path under base_url.
 function Flow:url(path)
-  if path:match("^%a[%w+.-]*:") then return path end
-  if not self.base_url then errors.misuse("flow: a relative URL needs base_url", 3, { url = path }) end
+  if not urls.problem(path) then return path end
+  -- A path is under base_url; host:port is a URL without its scheme.
+  if not self.base_url or type(path) ~= "string" or path:match("^[%w.-]+:%d+") then urls.check(path, "navigate") end
   return (self.base_url:gsub("/$", "")) .. (path:sub(1, 1) == "/" and "" or "/") .. path
 end
 
@@ -164,8 +166,13 @@ end
 function Flow:actor(name)
   local entry = self.roles[name]
   if not entry then
-    fail("RoleUnknown", "there is no role '" .. tostring(name) .. "'; declare it with f:role()",
-      { role = name, roles = self.role_order })
+    -- Named, with the role it most likely means; no_page: the failure
+    -- shows no other role's page, which would look like this one's.
+    local near = require("vdx.spelling").nearest(tostring(name), self.role_order)
+    fail("RoleUnknown", ("there is no role %q%s; the flow declares %s"):format(tostring(name),
+      near and (" (did you mean %q?)"):format(near) or "",
+      #self.role_order > 0 and table.concat(self.role_order, ", ") or "no role yet (declare one with f:role())"),
+      { roles = self.role_order, no_page = true })
   end
   self.starting = self.starting or {}
   if entry.actor and not self.starting[name] then return entry.actor end
@@ -401,7 +408,7 @@ function Actor:resolve(spec, opts)
         elseif r.count > 1 then
           fail("AmbiguousTarget", ("%d elements match %s"):format(r.count, expr),
             { expected = "exactly one element", counts = r.count, url = self:current_url(),
-              frame = spec.frame, available = self:nearby(spec) })
+              frame = spec.frame, available = self:nearby(spec), look_for = locator.look_of(spec) })
         end
       elseif vdx.is_error(r, "LocatorSyntax") then
         error(r, 0)
@@ -413,7 +420,7 @@ function Actor:resolve(spec, opts)
       fail("TargetNotFound", ("nothing matches %s after %d ms"):format(expr, self:timeout(opts))
         .. (why and ("; " .. why) or ""),
         { expected = "exactly one element", counts = last and last.count or 0, url = self:current_url(),
-          frame = spec.frame, available = self:nearby(spec) })
+          frame = spec.frame, available = self:nearby(spec), look_for = locator.look_of(spec) })
     end
     vdx.sleep(100)
   end
@@ -451,7 +458,10 @@ function Actor:act_(kind, spec, opts, fn, export)
     local ok, err = pcall(fn, target.ref)
     if ok then result = err break end
     if not (vdx.is_error(err, "StaleRef") or vdx.is_error(err, "UnknownRef")) or attempt == 3 or spec.ref then
-      if type(err) == "table" then err.target = err.target or target.expr end
+      if type(err) == "table" then
+        err.target = err.target or target.expr
+        err.look_for = err.look_for or { ref = target.ref }
+      end
       error(err, 0)
     end
   end
@@ -499,7 +509,7 @@ function flow.run(opts, fn)
     end
     o[k] = v
   end
-  local launch = { headless = not o.headed, args = o.browser_args or {} }
+  local launch = { headless = not o.headed, args = o.browser_args or {}, executable = o.executable }
   for k, v in pairs(o.launch or {}) do launch[k] = v end
   local self = setmetatable({
     opts = o, name = o.name or "flow", base_url = o.base_url, timeout_ms = o.timeout_ms or 10000,
@@ -509,7 +519,10 @@ function flow.run(opts, fn)
     started = now(), browser_args = o.browser_args,
   }, Flow)
   self:say("▶ %s", self.name)
-  local ok, err = xpcall(fn, function(e)
+  local ok, err = xpcall(function(f)
+    f:preflight(launch)
+    return fn(f)
+  end, function(e)
     if type(e) == "table" then
       e.flow_where = e.flow_where or flow.where(3)
       return e
@@ -520,7 +533,9 @@ function flow.run(opts, fn)
   if not ok then
     status = 1
     local e = errors.normalize(err)
-    local role = e.flow_role or self:last_role()
+    -- A failure before any role acted (a bad base_url, no browser, an
+    -- unknown role) shows no page: another role's would mislead.
+    local role = not e.no_page and (e.flow_role or self:last_role()) or nil
     local actor = role and self.roles[role] and self.roles[role].actor
     if actor then self.failure_url = actor:current_url() end
     local shot = role and self:shot(role, "failure-" .. role)
@@ -553,6 +568,29 @@ function flow.run(opts, fn)
   self:say("%s %s: %d steps in %d ms", status == 0 and "✔" or "✘", self.name, #self.steps, self.ms)
   if status ~= 0 then flow.status = status end
   return status, self
+end
+
+-- The flow's own inputs, checked before its first step so that a wrong
+-- one is named as what it is: base_url, and the browser to launch unless
+-- every role runs on --endpoint.
+function Flow:preflight(launch)
+  local function stop(e)
+    if type(e) == "table" then e.no_page = true end
+    error(e, 0)
+  end
+  if self.base_url ~= nil then
+    local ok, e = pcall(urls.check, self.base_url, "flow.run: base_url")
+    if not ok then stop(e) end
+  end
+  if not self.opts.endpoint then
+    local ok, e = pcall(vdx.find_browser, { executable = launch.executable, headless = launch.headless })
+    if not ok then
+      if type(e) == "table" then
+        e.message = tostring(e.message):gsub("^opts%.executable", "the executable (--executable or launch.executable)")
+      end
+      stop(e)
+    end
+  end
 end
 
 function Flow:last_role()

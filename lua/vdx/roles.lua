@@ -8,6 +8,7 @@ local vdx = require "vdx"
 local json = require "vdx.json"
 local errors = require "vdx.errors"
 local once = require "vdx.once"
+local urls = require "vdx.urls"
 
 local roles = {}
 
@@ -39,6 +40,7 @@ function Manager:add(spec)
   if type(spec.name) ~= "string" or not spec.name:match("^[%w_%-%.]+$") then
     errors.misuse("role: name must be letters, digits, '_', '-' or '.'", 2, { field = "name" })
   end
+  if spec.url ~= nil then urls.check(spec.url, "role " .. spec.name .. ": url") end
   local r = self.byname[spec.name]
   if not r then
     r = setmetatable({ manager = self, pages = {}, failures = errors.failure_log() }, Role)
@@ -89,7 +91,9 @@ function Manager:role(name)
   if not r then
     local names = {}
     for i, x in ipairs(self.list_) do names[i] = x.name end
-    error(vdx.error("RoleUnknown", "there is no role '" .. tostring(name) .. "'",
+    local near = require("vdx.spelling").nearest(tostring(name), names)
+    error(vdx.error("RoleUnknown", "there is no role '" .. tostring(name) .. "'" ..
+      (near and (" (did you mean '" .. near .. "'?)") or ""),
       { role = name, roles = #names > 0 and names or { "(none)" } }), 0)
   end
   return r
