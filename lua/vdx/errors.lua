@@ -495,8 +495,13 @@ function errors.format(err, extra)
   for _, f in ipairs(FACTS) do
     local v = e[f[1]]
     if v == nil and extra then v = extra[f[1]] end
-    -- The caller's file:line (vdx.error sets it); a flow names it as "Flow:".
-    if f[1] == "where" and e.flow_where then v = nil end
+    -- The script's file:line (vdx.error sets it) is for its author: a flow
+    -- names it as "Flow:", a misuse message starts with it, and an agent
+    -- calling a tool (extra.tool) cannot edit the host's script.
+    if f[1] == "where" and (e.flow_where or (extra and extra.tool) or
+        tostring(e.message or ""):sub(1, #tostring(v)) == tostring(v)) then
+      v = nil
+    end
     if v ~= nil and v ~= "" then
       out[#out + 1] = f[2] .. ": " .. fact_text(v)
       seen[f[1]] = true
