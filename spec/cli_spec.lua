@@ -81,10 +81,14 @@ return status
     end
     teardown(function() os.execute("rm -rf " .. h.quote(dir)) end)
 
-    it("runs the flow, with its own arguments before and after --", function()
+    it("runs the flow, with its own arguments before and after --, on the --executable given", function()
       local out, status = flow_run("one -- --two -3")
       assert.equal(0, status, out)
       assert.matches("args:\tone --two -3\n", out, 1, true)
+      out, status = flow_run("--executable " .. h.quote(require("vdx").find_browser()) .. " one")
+      assert.equal(0, status, out)
+      assert.matches("✔ flow: 1 steps", out, 1, true)
+      assert.matches("args:\tone\n", out, 1, true)
     end)
 
     it("refuses an unknown dashed argument, naming the flag it most likely means", function()
@@ -140,6 +144,11 @@ return status
       out, status = h.run(h.vdxlua .. " mcp --role a - localhost:3000 </dev/null")
       assert.equal(2, status, out)
       assert.matches("--role a: the URL \"localhost:3000\" has no scheme; write http://localhost:3000", out, 1, true)
+      local cfg = h.write(dir .. "/vdx.config.lua", 'return { roles = { shop = { url = "localhost:3000" } } }')
+      out, status = h.run(h.vdxlua .. " mcp --config " .. h.quote(cfg) .. " </dev/null")
+      assert.equal(2, status, out)
+      assert.matches("--config " .. cfg .. ": InvalidURL: role shop: url: \"localhost:3000\" is not a URL the browser "
+        .. "can open: the scheme is missing; did you mean \"http://localhost:3000\"?", out, 1, true)
       out, status = h.run(h.vdxlua .. " mcp --no-default-skills --executable /usr/bin/nonexist </dev/null")
       assert.equal(2, status, out)
       assert.matches("^vdxlua mcp: ❌ No browser to start\nMessage: %-%-executable '/usr/bin/nonexist' is not an executable file", out)
