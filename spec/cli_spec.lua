@@ -120,7 +120,8 @@ return status
     it("names VDX_CHROMIUM and a base_url without a scheme as what they are, without a traceback", function()
       local out, status = flow_run("", "VDX_CHROMIUM=/nope")
       assert.equal(1, status, out)
-      assert.matches("\n❌ No browser to start\nFlow: ok_flow.lua:4\nMessage: VDX_CHROMIUM='/nope' is not an executable file\n",
+      assert.matches("\n❌ No browser to start\nFlow: ok_flow.lua:4\nMessage: VDX_CHROMIUM='/nope' is not an executable file; "
+        .. "set VDX_CHROMIUM to the path of Chromium (such as /usr/bin/chromium), or unset it to use Chromium on PATH\n",
         out, 1, true)
       assert.matches("0 steps", out, 1, true)
       out, status = flow_run("", "FLOW_BASE=localhost:3000")
@@ -151,7 +152,8 @@ return status
         .. "can open: the scheme is missing; did you mean \"http://localhost:3000\"?", out, 1, true)
       out, status = h.run(h.vdxlua .. " mcp --no-default-skills --executable /usr/bin/nonexist </dev/null")
       assert.equal(2, status, out)
-      assert.matches("^vdxlua mcp: ❌ No browser to start\nMessage: %-%-executable '/usr/bin/nonexist' is not an executable file", out)
+      assert.matches("^vdxlua mcp: ❌ No browser to start\nMessage: %-%-executable /usr/bin/nonexist: not an executable file; "
+        .. "give the path of Chromium", out)
       out, status = h.run("VDX_CHROMIUM=/nope " .. h.vdxlua .. " mcp --no-default-skills </dev/null")
       assert.equal(2, status, out)
       assert.matches("Message: VDX_CHROMIUM='/nope' is not an executable file", out, 1, true)

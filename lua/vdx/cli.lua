@@ -100,14 +100,10 @@ end
 
 -- The failure text of --executable PATH when PATH is no browser, or nil.
 local function check_executable(path)
-  local ok, e = pcall(vdx.find_browser, { executable = path })
+  local mgr = require("vdx.roles").new { launch = { executable = path } }
+  local ok, e = pcall(mgr.check_browser, mgr, "--executable")
   if ok then return nil end
   local errors = require "vdx.errors"
-  if type(e) == "table" then
-    e.message = ("--executable %s: not an executable file; give the path of Chromium " ..
-      "(--executable /usr/bin/chromium), or leave --executable out to use $VDX_CHROMIUM or Chromium on PATH")
-      :format(path)
-  end
   return errors.format(e, { entry = errors.entry(errors.normalize(e), "flow") })
 end
 

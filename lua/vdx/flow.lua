@@ -520,7 +520,7 @@ function flow.run(opts, fn)
   }, Flow)
   self:say("▶ %s", self.name)
   local ok, err = xpcall(function(f)
-    f:preflight(launch)
+    f:preflight()
     return fn(f)
   end, function(e)
     if type(e) == "table" then
@@ -573,7 +573,7 @@ end
 -- The flow's own inputs, checked before its first step so that a wrong
 -- one is named as what it is: base_url, and the browser to launch unless
 -- every role runs on --endpoint.
-function Flow:preflight(launch)
+function Flow:preflight()
   local function stop(e)
     if type(e) == "table" then e.no_page = true end
     error(e, 0)
@@ -583,13 +583,8 @@ function Flow:preflight(launch)
     if not ok then stop(e) end
   end
   if not self.opts.endpoint then
-    local ok, e = pcall(vdx.find_browser, { executable = launch.executable, headless = launch.headless })
-    if not ok then
-      if type(e) == "table" then
-        e.message = tostring(e.message):gsub("^opts%.executable", "the executable (--executable or launch.executable)")
-      end
-      stop(e)
-    end
+    local ok, e = pcall(self.manager.check_browser, self.manager, "--executable (or launch.executable)")
+    if not ok then stop(e) end
   end
 end
 

@@ -72,12 +72,8 @@ local function check_browser(mgr)
   local launches = #mgr.list_ == 0
   for _, r in ipairs(mgr.list_) do launches = launches or not r.endpoint end
   if not launches then return nil end
-  local lo = mgr.launch_opts
-  local ok, e = pcall(vdx.find_browser, { executable = lo.executable, headless = lo.headless ~= false })
+  local ok, e = pcall(mgr.check_browser, mgr, "--executable")
   if ok then return nil end
-  if type(e) == "table" then
-    e.message = tostring(e.message):gsub("^opts%.executable", "--executable")
-  end
   return require("vdx.errors").format(e)
 end
 

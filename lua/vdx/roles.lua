@@ -147,6 +147,23 @@ function Manager:browser(endpoint)
   end)
 end
 
+--- Raises BrowserNotFound, with the next step, when there is no browser
+-- to launch: what names the executable option as its user set it
+-- ("--executable").  Call it at start, before any role needs the browser.
+function Manager:check_browser(what)
+  local lo = self.launch_opts
+  local ok, e = pcall(vdx.find_browser, { executable = lo.executable, headless = lo.headless ~= false })
+  if ok or type(e) ~= "table" then return end
+  if lo.executable then
+    e.message = ("%s %s: not an executable file; give the path of Chromium (such as /usr/bin/chromium), or leave " ..
+      "it out to use $VDX_CHROMIUM or Chromium on PATH"):format(what, lo.executable)
+  elseif tostring(e.message):match("^VDX_CHROMIUM=") then
+    e.message = e.message .. "; set VDX_CHROMIUM to the path of Chromium (such as /usr/bin/chromium), or unset it " ..
+      "to use Chromium on PATH"
+  end
+  error(e, 0)
+end
+
 --- Closes every browser this manager started or connected to.
 function Manager:close()
   self.closed = true
