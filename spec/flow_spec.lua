@@ -196,6 +196,12 @@ describe("wrong input in a flow, named where it enters", function()
     assert.matches("Message: navigate: \"/shop\" is not a URL the browser can open: it is a path, with no scheme and no "
       .. "host (a flow puts it under base_url)\n", fail.text, 1, true)
     assert.matches("give flow.run a base_url", fail.text, 1, true)
+    -- A role's URL is checked where the role is declared, before any browser starts.
+    fail = failing(function(f) f:role("customer", { url = "shop.test:8080/" }) end)
+    assert.matches("\nFlow: [^\n]*flow_spec%.lua:%d+\n", fail.text)
+    assert.matches("Message: f:role customer: url: \"shop.test:8080/\" is not a URL the browser can open: the scheme is "
+      .. "missing; did you mean \"http://shop.test:8080/\"?\n", fail.text, 1, true)
+    assert.is_nil(fail.screenshot)
   end)
 
   it("shows the snapshot around the closest match of expected text, not the top of the page", function()

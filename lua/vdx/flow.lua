@@ -147,6 +147,8 @@ function Flow:role(name, spec)
         { field = tostring(k) })
     end
   end
+  -- A role's URL is checked where it is declared, not at its first use.
+  if spec.url ~= nil then self:url(spec.url, ("f:role %s: url"):format(tostring(name))) end
   local r = self.manager:add { name = name, auth = spec.auth, endpoint = spec.endpoint or self.opts.endpoint,
     auth_required = spec.auth ~= nil and spec.auth_required ~= false }
   self.roles[name] = { name = name, spec = spec, role = r }
@@ -154,11 +156,14 @@ function Flow:role(name, spec)
   return self
 end
 
---- The absolute URL of a path under base_url.
-function Flow:url(path)
+--- The absolute URL of a path under base_url; raises InvalidURL (what names
+-- the URL's source, "navigate" by default) for one that is neither.
+function Flow:url(path, what)
   if not urls.problem(path) then return path end
   -- A path is under base_url; host:port is a URL without its scheme.
-  if not self.base_url or type(path) ~= "string" or path:match("^[%w.-]+:%d+") then urls.check(path, "navigate") end
+  if not self.base_url or type(path) ~= "string" or path:match("^[%w.-]+:%d+") then
+    urls.check(path, what or "navigate")
+  end
   return (self.base_url:gsub("/$", "")) .. (path:sub(1, 1) == "/" and "" or "/") .. path
 end
 
