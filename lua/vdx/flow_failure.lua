@@ -35,12 +35,16 @@ end
 -- shares the most words with that text (the closest match), or the
 -- container it was looked for within; nil when none is on the page.
 local function anchor(lines, look)
-  local function find(pred)
-    for i, l in ipairs(lines) do if pred(l) then return i end end
-  end
   local i
-  if look.ref then i = find(function(l) return l:find("[ref=" .. look.ref .. "]", 1, true) end) end
-  if i then return i, "the target" end
+  for k, l in ipairs(lines) do
+    if look.ref and l:find("[ref=" .. look.ref .. "]", 1, true) then return k, "the target" end
+  end
+  -- Texts are matched without the refs ("1" is not in "[ref=e1]").
+  local bare = {}
+  for k, l in ipairs(lines) do bare[k] = l:gsub(" ?%[ref=[^%]]*%]", "") end
+  local function find(pred)
+    for k, l in ipairs(bare) do if pred(l) then return k end end
+  end
   local name = look.name or look.text
   if look.role and name then
     i = find(function(l) return l:find("- " .. look.role .. " \"" .. name, 1, true) end)
@@ -51,9 +55,9 @@ local function anchor(lines, look)
       or find(function(l) return l:lower():find(name:lower(), 1, true) end)
     if i then return i, look.text and "the text" or "the name" end
     local want, best, best_n = words(name), nil, 0
-    for k, l in ipairs(lines) do
+    for k, l in ipairs(bare) do
       local have, n = {}, 0
-      for _, w in ipairs(words(l:gsub("%[ref=[^%]]*%]", ""))) do have[w] = true end
+      for _, w in ipairs(words(l)) do have[w] = true end
       for _, w in ipairs(want) do if have[w] then n = n + 1 end end
       if n > best_n then best, best_n = k, n end
     end
