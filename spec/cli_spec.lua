@@ -137,6 +137,12 @@ return status
       end
     end)
 
+    it("refuses vdxlua tools' unknown arguments, naming the nearest", function()
+      local out, status = h.run(h.vdxlua .. " tools --markdwn")
+      assert.equal(2, status, out)
+      assert.matches("vdxlua tools: unknown argument '--markdwn' (did you mean --markdown?)\nusage: vdxlua tools", out, 1, true)
+    end)
+
     it("refuses vdxlua mcp's unknown options and a browser it cannot start, at start", function()
       local out, status = h.run(h.vdxlua .. " mcp --executabel /usr/bin/chromium </dev/null")
       assert.equal(2, status, out)

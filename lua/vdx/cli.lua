@@ -1,5 +1,5 @@
 --- vdx.cli: the `vdxlua` command line.
--- `vdxlua FILE [args]` runs a script, `vdxlua -e CODE` runs a chunk,
+-- `vdxlua FILE [args] [-- args]` runs a script, `vdxlua -e CODE` runs a chunk,
 -- `vdxlua --version` and `vdxlua --help` say what they say.  The main
 -- function runs inside a vdx task, so the script's browser calls yield to
 -- the event loop instead of blocking it.
@@ -8,7 +8,9 @@ local vdx = require "vdx"
 local cli = {}
 
 local USAGE = [[
-usage: vdxlua FILE [ARGS...]     run a Lua script (arguments in `arg`)
+usage: vdxlua FILE [ARGS...] [-- ARGS...]
+                                 run a Lua script (arguments in `arg`; its
+                                 dashed ones after --)
        vdxlua -e CODE [ARGS...]  run a chunk of Lua
        vdxlua mcp [OPTIONS]      serve MCP over stdio (vdxlua mcp --help)
        vdxlua tools [--markdown] list the MCP tools (Markdown reference)
