@@ -4,7 +4,7 @@
 -- public accname, html-aam and wai-aria conformance tests), beside what
 -- Chromium's own accessibility tree reports for the same elements.
 --
---   build/vdxlua build-aux/fidelity.lua [-v] ROOT [SUBDIR...]
+--   build/vdxlua build-aux/fidelity.lua [-- -v] ROOT [SUBDIR...]
 --
 -- Every *.html under ROOT (or under each ROOT/SUBDIR) is served from ROOT,
 -- so pages find their own scripts and styles, and read once.  -v lists each

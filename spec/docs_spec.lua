@@ -4,7 +4,7 @@ local h = require "helpers"
 
 describe("the tool reference", function()
   it("carries the tool reference the registry generates", function()
-    local out, status = h.run(h.vdxlua .. " build-aux/docs.lua --check")
+    local out, status = h.run(h.vdxlua .. " build-aux/docs.lua -- --check")
     assert.equal(0, status, out)
   end)
 end)

@@ -133,3 +133,93 @@ describe("vdx.flow", function()
     assert.equal("\137PNG", io.open(tmp .. "/fail/001-failure-provider.png", "rb"):read(4))
   end)
 end)
+
+describe("wrong input in a flow, named where it enters", function()
+  local vdx = require "vdx"
+  local flow = require "vdx.flow"
+  local rows = {}
+  for i = 1, 40 do rows[#rows + 1] = ("<li>Item %d <button>Open %d</button></li>"):format(i, i) end
+  local PAGE = "<title>Long</title><h1>Shop</h1><ul>" .. table.concat(rows) .. "</ul><h2>Basket</h2>"
+    .. "<p>Welcome back, Patricia</p><button disabled>Pay now</button>"
+  local srv
+  lazy_setup(function()
+    srv = assert(vdx.serve { routes = { ["GET /"] = function() return { body = PAGE } end } })
+  end)
+  lazy_teardown(function() srv:close() end)
+
+  -- Runs body(f) as a quiet flow on the long page; returns the failure.
+  local function failing(body, opts)
+    local o = { base_url = srv.url, quiet = true, timeout_ms = 1000 }
+    for k, v in pairs(opts or {}) do o[k] = v end
+    if o.base_url == false then o.base_url = nil end
+    local status, f = flow.run(o, body)
+    assert.equal(1, status)
+    return f.failure
+  end
+
+  -- The failure of act(c) as the one role, customer, opened on the long page.
+  local function customer_fails(act, opts)
+    local without_base = opts and opts.base_url == false
+    return failing(function(f)
+      f:role("customer", { url = not without_base and "/" or nil })
+      f:as("customer", act)
+    end, opts)
+  end
+
+  it("says a mistyped role is unknown, with the nearest and the declared ones, and shows no other role's page", function()
+    local fail = failing(function(f)
+      f:role("customer", { url = "/" })
+      f:role("provider", { url = "/" })
+      f:as("customer", function(c)
+        c:step("look", function() c:expect_text("Basket") end)
+        c:step("switch", function() f:as("custmer", function() end) end)
+      end)
+    end)
+    assert.equal("RoleUnknown", fail.error.type)
+    assert.matches("^❌ Unknown role\nStep: switch\nFlow: [^\n]*flow_spec%.lua:%d+\nRoles: customer, provider\n", fail.text)
+    assert.matches("Message: there is no role \"custmer\" (did you mean \"customer\"?); the flow declares customer, provider\n",
+      fail.text, 1, true)
+    assert.matches("1. Use one of the roles listed", fail.text, 1, true)
+    assert.is_nil(fail.screenshot)
+    for _, other in ipairs { "Acting as:", "Screenshot:", "URL:", "Snapshot excerpt:", "Traceback" } do
+      assert.is_nil(fail.text:find(other, 1, true), other)
+    end
+  end)
+
+  it("names a URL without its scheme, and a path without base_url, repeating the URL", function()
+    local fail = customer_fails(function(c) c:navigate("localhost:3000") end)
+    assert.equal("InvalidURL", fail.error.type)
+    assert.matches("\nMessage: navigate: \"localhost:3000\" is not a URL the browser can open: the scheme is missing; "
+      .. "did you mean \"http://localhost:3000\"?\n", fail.text, 1, true)
+    assert.is_nil(fail.text:find("ERR_ABORTED", 1, true))
+    fail = customer_fails(function(c) c:navigate("/shop") end, { base_url = false })
+    assert.matches("Message: navigate: \"/shop\" is not a URL the browser can open: it is a path, with no scheme and no "
+      .. "host (a flow puts it under base_url)\n", fail.text, 1, true)
+    assert.matches("give flow.run a base_url", fail.text, 1, true)
+    -- A role's URL is checked where the role is declared, before any browser starts.
+    fail = failing(function(f) f:role("customer", { url = "shop.test:8080/" }) end)
+    assert.matches("\nFlow: [^\n]*flow_spec%.lua:%d+\n", fail.text)
+    assert.matches("Message: f:role customer: url: \"shop.test:8080/\" is not a URL the browser can open: the scheme is "
+      .. "missing; did you mean \"http://shop.test:8080/\"?\n", fail.text, 1, true)
+    assert.is_nil(fail.screenshot)
+  end)
+
+  it("shows the snapshot around the closest match of expected text, not the top of the page", function()
+    local fail = customer_fails(function(c) c:expect_text("Welcome, Patricia") end)
+    local excerpt = fail.text:match("\nSnapshot excerpt:\n(.*)$")
+    assert.matches("\n  - paragraph: Welcome back, Patricia   ← the closest match\n", excerpt, 1, true)
+    assert.matches("^  …\n", excerpt)
+    assert.is_nil(excerpt:find("Item 1\n", 1, true))
+    assert.is_nil(excerpt:find("Open 33", 1, true))
+  end)
+
+  it("shows the snapshot around the target an action aimed at", function()
+    local fail = customer_fails(function(c) c:click("button", "Pay now") end)
+    local excerpt = fail.text:match("\nSnapshot excerpt:\n(.*)$")
+    assert.matches('\n  %- button "Pay now" %[disabled%] %[ref=e%d+%]   ← the target$', excerpt)
+    assert.is_nil(excerpt:find("Item 1\n", 1, true))
+    fail = customer_fails(function(c) c:click("button", "Pay later") end)
+    excerpt = fail.text:match("\nSnapshot excerpt:\n(.*)$")
+    assert.matches('\n  %- button "Pay now" %[disabled%] %[ref=e%d+%]   ← the closest match$', excerpt)
+  end)
+end)

@@ -97,14 +97,19 @@ describe("flows #flow", function()
     local out, rc, dir = run([[    p:expect_text("Hello shop")]], nil, "--reprot out")
     os.execute("rm -rf " .. q(dir))
     assert.equal(2, rc)
-    assert.matches("vdxlua: unknown option '--reprot' (did you mean --report? flow options: --emit-playwright, "
-      .. "--endpoint, --headed, --report, --serve-only, --slow-mo, --trace; the script's own arguments go after --)", out, 1, true)
-    -- A script's own dashed argument (not a flow flag's misspelling) is its own.
-    local path, dir2 = script([[    p:expect_text("Hello shop")]], "print('own:', arg[1], arg[2])")
-    out, rc = h.run(h.vdxlua .. " " .. q(path) .. " --check -- --reprot")
-    os.execute("rm -rf " .. q(dir2))
+    assert.matches("vdxlua: unknown option '--reprot' (did you mean --report?) (flow options: --emit-playwright, "
+      .. "--endpoint, --executable, --headed, --report, --serve-only, --slow-mo, --trace); a script's own dashed arguments go "
+      .. "after --: vdxlua FILE.lua [OPTIONS] -- --reprot\n", out, 1, true)
+    -- A script's own arguments: plain ones anywhere, dashed ones after --.
+    local path, dir2 = script([[    p:expect_text("Hello shop")]], "print('own:', arg[1], arg[2], arg[3])")
+    out, rc = h.run(h.vdxlua .. " " .. q(path) .. " plain -- --check --reprot")
     assert.equal(0, rc, out)
-    assert.matches("own:\t--check\t--reprot\n", out, 1, true)
+    assert.matches("own:\tplain\t--check\t--reprot\n", out, 1, true)
+    -- A dashed argument before -- that is no flow flag, near one or not, is refused.
+    out, rc = h.run(h.vdxlua .. " " .. q(path) .. " --check")
+    os.execute("rm -rf " .. q(dir2))
+    assert.equal(2, rc, out)
+    assert.matches("vdxlua: unknown option '--check' (flow options: ", out, 1, true)
   end)
 
   it("says that --emit-playwright wrote nothing for a failed flow, and why", function()

@@ -28,6 +28,22 @@ describe("errors on the way in", function()
     assert.not_matches("bug in vdxlua", text)
   end)
 
+  it("vdx.find_browser names the browser a launch would start, or raises the launch's BrowserNotFound", function()
+    local path = vdx.find_browser()
+    assert.is_true(os.execute("test -x " .. path) == true, path)
+    assert.equal(path, vdx.find_browser { executable = path })
+    local ok, e = pcall(vdx.find_browser, { executable = "/nonexistent/chromium" })
+    assert.is_false(ok)
+    assert.equal("BrowserNotFound", e.type)
+    assert.equal("opts.executable '/nonexistent/chromium' is not an executable file", e.message)
+    ok, e = pcall(vdx.find_browser, { executable = "/tmp" })
+    assert.is_false(ok)
+    assert.equal("opts.executable '/tmp' is not an executable file", e.message)
+    ok, e = pcall(vdx.find_browser, { exe = "x" })
+    assert.is_false(ok)
+    assert.equal("InvalidArgument", e.type)
+  end)
+
   it("a dead role endpoint is ConnectFailed naming the role, the endpoint and the reason", function()
     local mgr = require("vdx.roles").new {}
     mgr:add { name = "grid" }

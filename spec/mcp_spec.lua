@@ -449,6 +449,41 @@ describe("vdxlua mcp", function()
       assert.equal(0, (s:close(20000)))
     end)
 
+    it("names a URL without its scheme and a text that is no URL, suggesting the URL meant", function()
+      local s, call = session()
+      local res = call("browser_navigate", { url = "localhost:3000" })
+      assert.is_true(res.isError)
+      assert.matches("^❌ Not a URL the browser can open\nTool: browser_navigate\nActing as: default\n"
+        .. "URL: localhost:3000\nMessage: browser_navigate: "
+        .. "\"localhost:3000\" is not a URL the browser can open: the scheme is missing; did you mean "
+        .. "\"http://localhost:3000\"%?\n", res.content[1].text)
+      assert.matches("1. Call browser_navigate(url=…) again with a full URL", res.content[1].text, 1, true)
+      assert.is_nil(res.content[1].text:find("ERR_ABORTED", 1, true))
+      res = call("browser_navigate", { url = "not a url" })
+      assert.is_true(res.isError)
+      assert.matches("Message: browser_navigate: \"not a url\" is not a URL the browser can open: it is not a URL "
+        .. "(it has no scheme and contains spaces)\n", res.content[1].text, 1, true)
+      -- The page is still there and takes a full URL.
+      assert.is_nil(call("browser_navigate", { url = srv.url .. "/mcp/page.html" }).isError)
+      assert.equal(0, (s:close(20000)))
+    end)
+
+    it("keeps the current role when select_role cannot start the role asked for", function()
+      local s = client.start("--role shop - " .. srv.url .. "/mcp/page.html --role grid - "
+        .. "--role-endpoint grid http://127.0.0.1:9")
+      s:send(client.initialize(1, "2025-11-25"))
+      s:wait_for(1, 10000)
+      s:send(client.call(2, "select_role", { role = "grid" }))
+      local res = assert(s:wait_for(2, 60000)).result
+      assert.is_true(res.isError)
+      assert.matches("^❌ Cannot reach the remote browser\n", res.content[1].text)
+      s:send(client.call(3, "get_current_role", {}))
+      assert.equal("Current role: shop", assert(s:wait_for(3, 60000)).result.content[1].text)
+      s:send(client.call(4, "list_roles", {}))
+      assert.matches("^%* shop ", assert(s:wait_for(4, 60000)).result.content[1].text)
+      assert.equal(0, (s:close(20000)))
+    end)
+
     it("keeps two roles' cookies apart and reports missing auth", function()
       local dir = os.tmpname()
       local a = write(dir .. "-alice.json", cjson.encode { cookies = { { name = "sid", value = "alice-1",
@@ -476,13 +511,16 @@ describe("vdxlua mcp", function()
       local unknown = call("select_role", { role = "nobody" })
       assert.matches("^❌ Unknown role\n", unknown.content[1].text)
       assert.matches("Roles: alice, bob, admin, guest", unknown.content[1].text, 1, true)
-      call("select_role", { role = "admin" })
-      -- select_role opens the page, so its failure is the answer already;
-      -- the next call reports the same AuthenticationFailed.
-      local auth = call("browser_snapshot", {})
+      assert.matches("Message: there is no role 'alise' (did you mean 'alice'?)\n",
+        call("select_role", { role = "alise" }).content[1].text, 1, true)
+      -- select_role opens the role's page first: its failure is the answer,
+      -- and the current role stays the one that worked.
+      local auth = call("select_role", { role = "admin" })
       assert.is_true(auth.isError)
       assert.matches("^❌ Authentication state could not be loaded\n", auth.content[1].text)
       assert.matches("File: /nonexistent/admin.json\n", auth.content[1].text, 1, true)
+      assert.equal("Current role: bob", call("get_current_role", {}).content[1].text)
+      assert.matches('sid.*bob%-2', call("browser_snapshot", {}).content[1].text)
       call("select_role", { role = "guest" })
       local guest = call("browser_navigate", { url = who })
       assert.is_nil(guest.isError)

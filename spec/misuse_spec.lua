@@ -21,7 +21,7 @@ describe("misuse of the Lua layer #unit", function()
   it("flow.configure: an unknown option, at the caller's line", function()
     local flow = require "vdx.flow"
     local text = "flow.configure: unknown option 'bsae_url' (known: artifacts, base_url, browser_args, "
-      .. "emit_playwright, endpoint, headed, launch, name, out, quiet, report, serve_only, slow_mo, timeout_ms, trace)"
+      .. "emit_playwright, endpoint, executable, headed, launch, name, out, quiet, report, serve_only, slow_mo, timeout_ms, trace)"
     local line = debug.getinfo(1, "l").currentline
     local err = misuse_at(line + 1, text, function() flow.configure { bsae_url = "x" } end)
     assert.equal("bsae_url", err.field)
@@ -75,5 +75,33 @@ describe("misuse of the Lua layer #unit", function()
     assert.equal("m", err.message)
     assert.equal("f", err.field)
     assert.equal("a.txt", err.file)
+  end)
+end)
+
+describe("typed errors under a plain lua5.4", function()
+  it("name the line of the user's script that made the failing call, caught or not", function()
+    local base = os.tmpname()
+    local path = helpers.write(base .. ".lua", [[
+local vdx = require "vdx"
+local errors = require "vdx.errors"
+local b = vdx.launch()
+local p = b:new_page()
+local ok, e = pcall(p.click, p, "e99")
+print(ok, e.type, e.where)
+print((errors.format(e):match("\nAt: [^\n]*")))
+b:close()
+vdx.launch { executable = "/nonexistent/chromium" }
+]])
+    local out, status = helpers.run("lua5.4 " .. helpers.quote(path))
+    os.remove(path)
+    os.remove(base)
+    local short = path:match("[^/]*$"):gsub("%p", "%%%0")
+    assert.equal(1, status, out)
+    -- page:click is a Lua action over C calls: the line is the script's, not vdx's.
+    assert.matches("false\tUnknownRef\t[^\n]*" .. short .. ":5\n", out)
+    assert.matches("\nAt: [^\n]*" .. short .. ":5\n", out)
+    -- Uncaught, lua5.4 prints tostring(err) (and, for an error object, no traceback).
+    assert.matches("lua5.4: BrowserNotFound: opts.executable '/nonexistent/chromium' is not an executable file "
+      .. "%(at [^\n]*" .. short .. ":9%)", out)
   end)
 end)

@@ -260,6 +260,7 @@ int vdx__context_open(lua_State *L);
 int vdx__page_open(lua_State *L);
 
 int vdx__launch(lua_State *L);
+int vdx__find_browser(lua_State *L);
 int vdx__connect(lua_State *L);
 int vdx__read_lines(lua_State *L);        /* lines.c: vdx.read_lines */
 int vdx__read_file(lua_State *L);         /* fsread.c: vdx.read_file */

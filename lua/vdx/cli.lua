@@ -1,5 +1,5 @@
 --- vdx.cli: the `vdxlua` command line.
--- `vdxlua FILE [args]` runs a script, `vdxlua -e CODE` runs a chunk,
+-- `vdxlua FILE [args] [-- args]` runs a script, `vdxlua -e CODE` runs a chunk,
 -- `vdxlua --version` and `vdxlua --help` say what they say.  The main
 -- function runs inside a vdx task, so the script's browser calls yield to
 -- the event loop instead of blocking it.
@@ -8,17 +8,21 @@ local vdx = require "vdx"
 local cli = {}
 
 local USAGE = [[
-usage: vdxlua FILE [ARGS...]     run a Lua script (arguments in `arg`)
+usage: vdxlua FILE [ARGS...] [-- ARGS...]
+                                 run a Lua script (arguments in `arg`; its
+                                 dashed ones after --)
        vdxlua -e CODE [ARGS...]  run a chunk of Lua
        vdxlua mcp [OPTIONS]      serve MCP over stdio (vdxlua mcp --help)
        vdxlua tools [--markdown] list the MCP tools (Markdown reference)
        vdxlua FLOW.lua [--headed] [--slow-mo MS] [--trace FILE.json]
                [--report DIR] [--emit-playwright FILE.spec.ts]
-               [--endpoint URL] [-- ARGS...]
+               [--endpoint URL] [--executable PATH] [ARGS...] [-- ARGS...]
                                  run a flow (--endpoint: every role's
-                                 browser on a remote CDP endpoint; a
-                                 misspelt option is an error; the script's
-                                 own arguments may follow, or go after --)
+                                 browser on a remote CDP endpoint;
+                                 --executable: the Chromium to launch; an
+                                 unknown option is an error; the script's
+                                 own arguments follow, its dashed ones
+                                 after --)
        vdxlua FLOW.lua --serve-only PORT [-- ARGS...]
                                  serve the app the flow's script starts,
                                  on PORT, without running its steps (what
@@ -43,40 +47,34 @@ end
 local FLOW_FLAGS = {
   ["--headed"] = { "headed" }, ["--slow-mo"] = { "slow_mo", true }, ["--trace"] = { "trace", true },
   ["--report"] = { "report", true }, ["--emit-playwright"] = { "emit_playwright", true },
-  ["--endpoint"] = { "endpoint", true }, ["--serve-only"] = { "serve_only", true },
+  ["--endpoint"] = { "endpoint", true }, ["--executable"] = { "executable", true },
+  ["--serve-only"] = { "serve_only", true },
 }
 
--- The edit distance between a and b (insertions, deletions, changes and
--- swaps of neighbours), for telling a misspelt flag from a script's own.
-local function distance(a, b)
-  local d = {}
-  for i = 0, #a do d[i] = { [0] = i } end
-  for j = 0, #b do d[0][j] = j end
-  for i = 1, #a do
-    for j = 1, #b do
-      local cost = a:sub(i, i) == b:sub(j, j) and 0 or 1
-      d[i][j] = math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost)
-      if i > 1 and j > 1 and a:sub(i, i) == b:sub(j - 1, j - 1) and a:sub(i - 1, i - 1) == b:sub(j, j) then
-        d[i][j] = math.min(d[i][j], d[i - 2][j - 2] + 1)
-      end
-    end
-  end
-  return d[#a][#b]
+-- Whether a looks like an option: "-x" or "--x", but neither "-" (the
+-- usual name of stdin) nor a negative number.
+local function dashed(a)
+  return a:match("^%-.") ~= nil and not a:match("^%-%.?%d")
 end
 
--- The flow flag that a dashed argument is a misspelling of, or nil.
-local function near_flag(a)
-  local name = a:match("^%-%-?([^=]+)")
-  if not name then return nil end
-  for flag in pairs(FLOW_FLAGS) do
-    if distance(name, flag:sub(3)) <= 2 then return flag end
-  end
+-- The message for a dashed argument that is no flow flag: the flag it
+-- most likely means, the known ones, and where a script's own go.
+local function unknown_flag(a)
+  local known = {}
+  for k in pairs(FLOW_FLAGS) do known[#known + 1] = k end
+  table.sort(known)
+  local name = a:match("^([^=]*)")
+  local near = require("vdx.spelling").nearest(name, known, math.max(2, #name // 4))
+  return ("unknown option '%s'%s (flow options: %s); a script's own dashed arguments go after --: " ..
+    "vdxlua FILE.lua [OPTIONS] -- %s"):format(a, near and (" (did you mean " .. near .. "?)") or "",
+    table.concat(known, ", "), a)
 end
 
 -- argv without the flow flags, and the options they set (nil when none);
--- or nil and a message.  A dashed argument that is a misspelt flow flag
--- (`--reprot`) is an error, never dropped silently; other arguments go to
--- the script, and everything after a "--" goes to it as it is.
+-- or nil and a message.  A dashed argument after the script that is no
+-- flow flag (`--reprot`, `--emit`) is an error, never dropped or passed
+-- on silently; other arguments go to the script, and everything after a
+-- "--" goes to it as it is.
 local function take_flow_flags(argv)
   local out, opts = { [0] = argv[0] }, nil
   local i = 1
@@ -85,12 +83,8 @@ local function take_flow_flags(argv)
     if argv[i] == "--" and #out >= 1 then
       table.move(argv, i + 1, #argv, #out + 1, out)
       break
-    elseif not f and #out >= 1 and near_flag(argv[i]) then
-      local known = {}
-      for k in pairs(FLOW_FLAGS) do known[#known + 1] = k end
-      table.sort(known)
-      return nil, ("unknown option '%s' (did you mean %s? flow options: %s; the script's own arguments go after --)")
-        :format(argv[i], near_flag(argv[i]), table.concat(known, ", "))
+    elseif not f and #out >= 1 and dashed(argv[i]) then
+      return nil, unknown_flag(argv[i])
     end
     if f then
       local v = true
@@ -114,6 +108,15 @@ local function take_flow_flags(argv)
   return out, opts
 end
 
+-- The failure text of --executable PATH when PATH is no browser, or nil.
+local function check_executable(path)
+  local mgr = require("vdx.roles").new { launch = { executable = path } }
+  local ok, e = pcall(mgr.check_browser, mgr, "--executable")
+  if ok then return nil end
+  local errors = require "vdx.errors"
+  return errors.format(e, { entry = errors.entry(errors.normalize(e), "flow") })
+end
+
 --- Runs the command line `argv` (argv[0] is the program); returns the
 -- process exit status.
 function cli.main(argv)
@@ -121,6 +124,11 @@ function cli.main(argv)
     local rest, opts = take_flow_flags(argv)
     if not rest then
       io.stderr:write("vdxlua: ", opts, "\n")
+      return 2
+    end
+    local bad = opts and opts.executable and check_executable(opts.executable)
+    if bad then
+      io.stderr:write("vdxlua: ", bad, "\n")
       return 2
     end
     if opts then require("vdx.flow").configure(opts) end

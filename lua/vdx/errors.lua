@@ -18,7 +18,7 @@ local FACTS = {
   { "method", "Method" }, { "code", "Code" }, { "timeout_ms", "Timeout (ms)" },
   { "line", "Line" }, { "column", "Column" }, { "covered_by", "Covered by" },
   { "available", "Available" }, { "roles", "Roles" }, { "counts", "Matches" },
-  { "links", "Links on the page" },
+  { "links", "Links on the page" }, { "where", "At" },
 }
 
 local SNAP = "Call browser_snapshot() to get fresh refs for the current page"
@@ -243,7 +243,8 @@ errors.catalog = {
     causes = { "The role name is misspelt", "The role was not configured (--role or --config)" },
     actions = { "Call list_roles() to see the configured roles.", "Call select_role(role=…) with one of them." },
     flow = { causes = { "The role name is misspelt", "The role was not declared with f:role()" },
-      actions = { "Declare it first: f:role(NAME, { url = …, auth = … }), then f:as(NAME, …)." } },
+      actions = { "Use one of the roles listed (the message names the nearest one), or declare it first: " ..
+        "f:role(NAME, { url = …, auth = … }), then f:as(NAME, …)." } },
   },
   JavaScriptError = {
     title = "JavaScript error",
@@ -358,6 +359,19 @@ errors.catalog = {
     title = "The page does not agree",
     causes = { "The page is not in that state (yet), or the expectation differs from what it shows" },
     actions = { "Correct the expectation from Page has, or act or wait first (browser_wait_for), then verify again." },
+  },
+  -- Wrong input, named where it enters (issue 26).
+  InvalidURL = {
+    title = "Not a URL the browser can open",
+    causes = { "The scheme is missing: localhost:3000 reads as the scheme \"localhost\"; write http://localhost:3000",
+      "A typo, or a text that is not a URL (the message repeats the URL it got)" },
+    actions = { "Call browser_navigate(url=…) again with a full URL, such as the one the message suggests." },
+    flow = { causes = { "base_url, p:navigate or a role's url has no scheme: localhost:3000 reads as the scheme " ..
+        "\"localhost\"; write http://localhost:3000",
+      "A typo, or a text that is not a URL (the message repeats the URL it got)" },
+      actions = { "Write the full URL (such as the one the message suggests) at the line named in \"Flow:\", " ..
+        "or where the script takes it from (its argument after --, an environment variable).",
+        "A path (\"/shop\") is under base_url: give flow.run a base_url = \"http://HOST:PORT\"." } },
   },
   Error = {
     title = "Unexpected error",
@@ -493,6 +507,13 @@ function errors.format(err, extra)
   for _, f in ipairs(FACTS) do
     local v = e[f[1]]
     if v == nil and extra then v = extra[f[1]] end
+    -- The script's file:line (vdx.error sets it) is for its author: a flow
+    -- names it as "Flow:", a misuse message starts with it, and an agent
+    -- calling a tool (extra.tool) cannot edit the host's script.
+    if f[1] == "where" and (e.flow_where or (extra and extra.tool) or
+        tostring(e.message or ""):sub(1, #tostring(v)) == tostring(v)) then
+      v = nil
+    end
     if v ~= nil and v ~= "" then
       out[#out + 1] = f[2] .. ": " .. fact_text(v)
       seen[f[1]] = true

@@ -30,6 +30,7 @@ local locator = require "vdx.flow_locator"
 local failure = require "vdx.flow_failure"
 -- Loaded before the script starts its app, so it knows the app's server.
 local flow_serve = require "vdx.flow_serve"
+local urls = require "vdx.urls"
 
 local flow = {}
 
@@ -51,7 +52,7 @@ flow.options = {}
 local OPTION_KEYS = {
   name = true, base_url = true, browser_args = true, timeout_ms = true, headed = true,
   slow_mo = true, trace = true, report = true, emit_playwright = true, artifacts = true,
-  quiet = true, launch = true, out = true, endpoint = true, serve_only = true,
+  quiet = true, launch = true, out = true, endpoint = true, serve_only = true, executable = true,
 }
 
 --- Merges command-line options into flow.options.
@@ -156,6 +157,8 @@ function Flow:role(name, spec)
         { field = tostring(k) })
     end
   end
+  -- A role's URL is checked where it is declared, not at its first use.
+  if spec.url ~= nil then self:url(spec.url, ("f:role %s: url"):format(tostring(name))) end
   local r = self.manager:add { name = name, auth = spec.auth, endpoint = spec.endpoint or self.opts.endpoint,
     auth_required = spec.auth ~= nil and spec.auth_required ~= false }
   self.roles[name] = { name = name, spec = spec, role = r }
@@ -163,10 +166,14 @@ function Flow:role(name, spec)
   return self
 end
 
---- The absolute URL of a path under base_url.
-function Flow:url(path)
-  if path:match("^%a[%w+.-]*:") then return path end
-  if not self.base_url then errors.misuse("flow: a relative URL needs base_url", 3, { url = path }) end
+--- The absolute URL of a path under base_url; raises InvalidURL (what names
+-- the URL's source, "navigate" by default) for one that is neither.
+function Flow:url(path, what)
+  if not urls.problem(path) then return path end
+  -- A path is under base_url; host:port is a URL without its scheme.
+  if not self.base_url or type(path) ~= "string" or path:match("^[%w.-]+:%d+") then
+    urls.check(path, what or "navigate")
+  end
   return (self.base_url:gsub("/$", "")) .. (path:sub(1, 1) == "/" and "" or "/") .. path
 end
 
@@ -174,8 +181,13 @@ end
 function Flow:actor(name)
   local entry = self.roles[name]
   if not entry then
-    fail("RoleUnknown", "there is no role '" .. tostring(name) .. "'; declare it with f:role()",
-      { role = name, roles = self.role_order })
+    -- Named, with the role it most likely means; no_page: the failure
+    -- shows no other role's page, which would look like this one's.
+    local near = require("vdx.spelling").nearest(tostring(name), self.role_order)
+    fail("RoleUnknown", ("there is no role %q%s; the flow declares %s"):format(tostring(name),
+      near and (" (did you mean %q?)"):format(near) or "",
+      #self.role_order > 0 and table.concat(self.role_order, ", ") or "no role yet (declare one with f:role())"),
+      { roles = self.role_order, no_page = true })
   end
   self.starting = self.starting or {}
   if entry.actor and not self.starting[name] then return entry.actor end
@@ -411,7 +423,7 @@ function Actor:resolve(spec, opts)
         elseif r.count > 1 then
           fail("AmbiguousTarget", ("%d elements match %s"):format(r.count, expr),
             { expected = "exactly one element", counts = r.count, url = self:current_url(),
-              frame = spec.frame, available = self:nearby(spec) })
+              frame = spec.frame, available = self:nearby(spec), look_for = locator.look_of(spec) })
         end
       elseif vdx.is_error(r, "LocatorSyntax") then
         error(r, 0)
@@ -423,7 +435,7 @@ function Actor:resolve(spec, opts)
       fail("TargetNotFound", ("nothing matches %s after %d ms"):format(expr, self:timeout(opts))
         .. (why and ("; " .. why) or ""),
         { expected = "exactly one element", counts = last and last.count or 0, url = self:current_url(),
-          frame = spec.frame, available = self:nearby(spec) })
+          frame = spec.frame, available = self:nearby(spec), look_for = locator.look_of(spec) })
     end
     vdx.sleep(100)
   end
@@ -461,7 +473,10 @@ function Actor:act_(kind, spec, opts, fn, export)
     local ok, err = pcall(fn, target.ref)
     if ok then result = err break end
     if not (vdx.is_error(err, "StaleRef") or vdx.is_error(err, "UnknownRef")) or attempt == 3 or spec.ref then
-      if type(err) == "table" then err.target = err.target or target.expr end
+      if type(err) == "table" then
+        err.target = err.target or target.expr
+        err.look_for = err.look_for or { ref = target.ref }
+      end
       error(err, 0)
     end
   end
@@ -518,7 +533,7 @@ function flow.run(opts, fn)
     flow.status = status
     return status
   end
-  local launch = { headless = not o.headed, args = o.browser_args or {} }
+  local launch = { headless = not o.headed, args = o.browser_args or {}, executable = o.executable }
   for k, v in pairs(o.launch or {}) do launch[k] = v end
   local self = setmetatable({
     opts = o, name = o.name or "flow", base_url = o.base_url, timeout_ms = o.timeout_ms or 10000,
@@ -528,7 +543,10 @@ function flow.run(opts, fn)
     started = now(), browser_args = o.browser_args, servers_before = flow_serve.count(),
   }, Flow)
   self:say("▶ %s", self.name)
-  local ok, err = xpcall(fn, function(e)
+  local ok, err = xpcall(function(f)
+    f:preflight()
+    return fn(f)
+  end, function(e)
     if type(e) == "table" then
       e.flow_where = e.flow_where or flow.where(3)
       return e
@@ -539,7 +557,9 @@ function flow.run(opts, fn)
   if not ok then
     status = 1
     local e = errors.normalize(err)
-    local role = e.flow_role or self:last_role()
+    -- A failure before any role acted (a bad base_url, no browser, an
+    -- unknown role) shows no page: another role's would mislead.
+    local role = not e.no_page and (e.flow_role or self:last_role()) or nil
     local actor = role and self.roles[role] and self.roles[role].actor
     if actor then self.failure_url = actor:current_url() end
     local shot = role and self:shot(role, "failure-" .. role)
@@ -572,6 +592,24 @@ function flow.run(opts, fn)
   self:say("%s %s: %d steps in %d ms", status == 0 and "✔" or "✘", self.name, #self.steps, self.ms)
   if status ~= 0 then flow.status = status end
   return status, self
+end
+
+-- The flow's own inputs, checked before its first step so that a wrong
+-- one is named as what it is: base_url, and the browser to launch unless
+-- every role runs on --endpoint.
+function Flow:preflight()
+  local function stop(e)
+    if type(e) == "table" then e.no_page = true end
+    error(e, 0)
+  end
+  if self.base_url ~= nil then
+    local ok, e = pcall(urls.check, self.base_url, "flow.run: base_url")
+    if not ok then stop(e) end
+  end
+  if not self.opts.endpoint then
+    local ok, e = pcall(self.manager.check_browser, self.manager, "--executable (or launch.executable)")
+    if not ok then stop(e) end
+  end
 end
 
 function Flow:last_role()

@@ -33,12 +33,13 @@ function M.install(Actor, h)
   end
 
   -- Polls check() until it returns true or the timeout passes; then raises
-  -- ExpectationFailed with what the last check saw.
-  function Actor:poll(what, opts, check, export)
-    return self:tagged(self.poll_, what, opts, check, export)
+  -- ExpectationFailed with what the last check saw.  look: what the
+  -- failure's snapshot excerpt shows the page around (locator.look_of).
+  function Actor:poll(what, opts, check, export, look)
+    return self:tagged(self.poll_, what, opts, check, export, look)
   end
 
-  function Actor:poll_(what, opts, check, export)
+  function Actor:poll_(what, opts, check, export, look)
     local t0 = now()
     local deadline = t0 + self:timeout(opts)
     local seen
@@ -48,7 +49,7 @@ function M.install(Actor, h)
       if ok then seen = detail else seen = tostring(res) end
       if now() >= deadline then
         fail("ExpectationFailed", what .. (seen and ("; last seen: " .. tostring(seen)) or ""),
-          { expected = what, url = self:current_url(), timeout_ms = self:timeout(opts) })
+          { expected = what, url = self:current_url(), timeout_ms = self:timeout(opts), look_for = look })
       end
       vdx.sleep(100)
     end
@@ -79,7 +80,8 @@ function M.install(Actor, h)
           return true
         end
         return false, "the page shows " .. (page_text(self.page) or "(unreadable)")
-      end, { frame = spec.frame, target = scope, matcher = "toContainText(" .. locator.quote(text) .. ")" })
+      end, { frame = spec.frame, target = scope, matcher = "toContainText(" .. locator.quote(text) .. ")" },
+        { text = text, within = locator.look_of(spec).within })
     elseif spec.frame then
       return self:poll(("frame %q shows %q"):format(spec.frame, text), opts, function()
         local frame, why = self:frame_of(spec)
@@ -88,7 +90,8 @@ function M.install(Actor, h)
           return true
         end
         return false, "the frame does not show it"
-      end, { frame = spec.frame, target = "locator('body')", matcher = "toContainText(" .. locator.quote(text) .. ")" })
+      end, { frame = spec.frame, target = "locator('body')", matcher = "toContainText(" .. locator.quote(text) .. ")" },
+        { text = text })
     end
     local t0 = now()
     local ok, err = pcall(self.page.wait_for, self.page, { text = text, timeout_ms = self:timeout(opts) })
@@ -96,7 +99,8 @@ function M.install(Actor, h)
       local shown = page_text(self.page)
       fail("ExpectationFailed", ("the page does not show %q after %d ms"):format(text, self:timeout(opts))
         .. (shown and ("; the page shows " .. shown) or ("; " .. tostring(type(err) == "table" and err.message or err))),
-        { expected = ("text %q on the page"):format(text), url = self:current_url(), timeout_ms = self:timeout(opts) })
+        { expected = ("text %q on the page"):format(text), url = self:current_url(), timeout_ms = self:timeout(opts),
+          look_for = { text = text } })
     end
     self.flow:event { kind = "expect", role = self.name, expect = "text " .. text, ms = now() - t0 }
     self.flow:record { kind = "expect", role = self.name, target = "locator('body')",
@@ -111,7 +115,7 @@ function M.install(Actor, h)
     local ok, err = pcall(self.page.wait_for, self.page, { text_gone = text, timeout_ms = self:timeout(opts) })
     if not ok then
       fail("ExpectationFailed", ("the page no longer shows %q"):format(text) .. " (" .. tostring(err) .. ")",
-        { expected = ("no text %q"):format(text), url = self:current_url() })
+        { expected = ("no text %q"):format(text), url = self:current_url(), look_for = { text = text } })
     end
     self.flow:event { kind = "expect", role = self.name, expect = "no text " .. text, ms = now() - t0 }
     self.flow:record { kind = "expect", role = self.name, target = "locator('body')",
@@ -125,15 +129,14 @@ function M.install(Actor, h)
     spec = self:scoped(spec)
     if spec.ref then
       local r = self:resolve(spec, opts)
-      spec = { css = nil }
-      return r.expr, values, opts, r.frame, r.ref
+      return r.expr, values, opts, r.frame, r.ref, nil, { ref = r.ref }
     end
-    return locator.of(spec), values, opts, spec.frame, nil, spec
+    return locator.of(spec), values, opts, spec.frame, nil, spec, locator.look_of(spec)
   end
 
   --- Expects the target to be visible (exactly one element, shown).
   function Actor:expect_visible(...)
-    local expr, _, opts, frame_title = self:expect_target(table.pack(...), 0, "expect_visible")
+    local expr, _, opts, frame_title, _, _, look = self:expect_target(table.pack(...), 0, "expect_visible")
     local spec = { frame = frame_title }
     return self:poll(expr .. " is visible", opts, function()
       local frame, why = self:frame_of(spec)
@@ -141,30 +144,30 @@ function M.install(Actor, h)
       local n = count_of(self.page, expr, frame)
       if n ~= 1 then return false, n .. " elements match" end
       return count_of(self.page, expr .. ".filter({ visible: true })", frame) == 1, "hidden"
-    end, { frame = frame_title, target = expr, matcher = "toBeVisible()" })
+    end, { frame = frame_title, target = expr, matcher = "toBeVisible()" }, look)
   end
 
   --- Expects the target to be hidden or absent.
   function Actor:expect_hidden(...)
-    local expr, _, opts, frame_title = self:expect_target(table.pack(...), 0, "expect_hidden")
+    local expr, _, opts, frame_title, _, _, look = self:expect_target(table.pack(...), 0, "expect_hidden")
     local spec = { frame = frame_title }
     return self:poll(expr .. " is hidden", opts, function()
       local frame = self:frame_of(spec)
       local n = count_of(self.page, expr .. ".filter({ visible: true })", frame)
       return n == 0, n .. " visible"
-    end, { frame = frame_title, target = expr, matcher = "toBeHidden()" })
+    end, { frame = frame_title, target = expr, matcher = "toBeHidden()" }, look)
   end
 
   --- Expects the number of elements the target matches.
   function Actor:expect_count(...)
-    local expr, v, opts, frame_title = self:expect_target(table.pack(...), 1, "expect_count")
+    local expr, v, opts, frame_title, _, _, look = self:expect_target(table.pack(...), 1, "expect_count")
     local n = math.tointeger(v[1]) or errors.misuse("expect_count: the count must be an integer", 2)
     local spec = { frame = frame_title }
     return self:poll(("%s matches %d elements"):format(expr, n), opts, function()
       local frame = self:frame_of(spec)
       local c = count_of(self.page, expr, frame)
       return c == n, c .. " elements"
-    end, { frame = frame_title, target = expr, matcher = "toHaveCount(" .. n .. ")" })
+    end, { frame = frame_title, target = expr, matcher = "toHaveCount(" .. n .. ")" }, look)
   end
 
   -- The value the snapshot shows for ref ("textbox "Email" [ref=e2]: value").
@@ -183,7 +186,7 @@ function M.install(Actor, h)
     local args = table.pack(...)
     local _, v, opts = parse(args, 1, "expect_value")
     local value = tostring(v[1])
-    local expr, _, _, frame_title, fixed_ref, spec = self:expect_target(args, 1, "expect_value")
+    local expr, _, _, frame_title, fixed_ref, spec, look = self:expect_target(args, 1, "expect_value")
     return self:poll(("%s has value %q"):format(expr, value), opts, function()
       local ref = fixed_ref
       if not ref then
@@ -193,7 +196,7 @@ function M.install(Actor, h)
       local got = snapshot_value(self.page, ref)
       got = got and got:gsub('^"(.*)"$', "%1")
       return got == value, got
-    end, { frame = frame_title, target = expr, matcher = "toHaveValue(" .. locator.quote(value) .. ")" })
+    end, { frame = frame_title, target = expr, matcher = "toHaveValue(" .. locator.quote(value) .. ")" }, look)
   end
 
   --- Expects the page's URL to contain s.

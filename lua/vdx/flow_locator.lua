@@ -68,6 +68,15 @@ function locator.scope(within)
   return c
 end
 
+--- What a failure's snapshot excerpt looks for to show the part of the
+-- page that spec aims at (vdx.flow_failure): { ref, role, name (or
+-- label or placeholder), text, within (the container's text or name) }.
+function locator.look_of(spec)
+  local w = type(spec.within) == "table" and spec.within or {}
+  return { ref = spec.ref, role = spec.role, name = spec.name or spec.label or spec.placeholder, text = spec.text,
+    within = w.text or w.name }
+end
+
 --- The full expression of spec: scope, base and nth.
 function locator.of(spec)
   local e = locator.base(spec)

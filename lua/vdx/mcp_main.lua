@@ -65,6 +65,18 @@ local function load_tools(reg, f, builtin, log)
   return added
 end
 
+-- The failure text when a role will launch a browser and there is none
+-- to launch (--executable or $VDX_CHROMIUM names no executable file, or
+-- none is on PATH), else nil: said at start, not at the first tool call.
+local function check_browser(mgr)
+  local launches = #mgr.list_ == 0
+  for _, r in ipairs(mgr.list_) do launches = launches or not r.endpoint end
+  if not launches then return nil end
+  local ok, e = pcall(mgr.check_browser, mgr, "--executable")
+  if ok then return nil end
+  return require("vdx.errors").format(e)
+end
+
 -- Builds the registry, roles and skills from the options; returns the
 -- server parts, or nil and a message.  The built-in skills come from the
 -- binary; other skills only from --skills, the config and $VDX_SKILLS.
@@ -95,6 +107,8 @@ local function setup(o, log)
       "; declare it with --role NAME AUTH_FILE first)" end
     return nil, msg
   end
+  local bad_browser = check_browser(mgr)
+  if bad_browser then return nil, bad_browser end
   for _, f in ipairs(o.tools) do
     if not exists(f, true) then return nil, "--tools " .. f .. ": no such file" end
   end

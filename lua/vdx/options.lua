@@ -36,6 +36,23 @@ usage: vdxlua mcp [OPTIONS]      serve MCP over stdio (JSON-RPC, one message a l
   --log FILE                     log here instead of stderr
   --log-level LEVEL              error, warn, info (default) or debug]]
 
+-- Every option USAGE names, in its order.
+local function known_options()
+  local list, seen = {}, {}
+  for o in options.USAGE:gmatch("\n%s+(%-%-[%w-]+)") do
+    if not seen[o] then seen[o], list[#list + 1] = true, o end
+  end
+  return list
+end
+
+-- The message for an argument that is no option of `vdxlua mcp`.
+local function unknown(a)
+  local known = known_options()
+  local near = a:match("^%-") and require("vdx.spelling").nearest(a, known, math.max(2, #a // 4))
+  return ("unknown option '%s'%s; the options are listed below"):format(a,
+    near and (" (did you mean " .. near .. "?)") or "")
+end
+
 local function is_url(s)
   return type(s) == "string" and (s:match("^%a[%w+.-]*://") or s:match("^about:")) ~= nil
 end
@@ -58,7 +75,10 @@ function options.parse(args)
       if a == "--role" then
         local name, auth = value(a), value(a)
         local url
-        if is_url(args[i + 1]) then url = value(a) end
+        if is_url(args[i + 1]) then url = value(a)
+        elseif type(args[i + 1]) == "string" and args[i + 1]:match("^[%w.-]+:%d+") then
+          error(("--role %s: the URL %q has no scheme; write http://%s"):format(name, args[i + 1], args[i + 1]), 0)
+        end
         o.roles[#o.roles + 1] = { name = name, auth = auth ~= "-" and auth or nil, url = url }
       elseif a == "--auth-required" then o.required[#o.required + 1] = value(a)
       elseif a == "--role-endpoint" then
@@ -86,7 +106,7 @@ function options.parse(args)
           error("--log-level must be error, warn, info or debug", 0)
         end
       elseif a == "--help" or a == "-h" then o.help = true
-      else error("unknown option '" .. tostring(a) .. "'", 0) end
+      else error(unknown(tostring(a)), 0) end
       i = i + 1
     end
   end)

@@ -8,6 +8,7 @@ local vdx = require "vdx"
 local json = require "vdx.json"
 local errors = require "vdx.errors"
 local once = require "vdx.once"
+local urls = require "vdx.urls"
 
 local roles = {}
 
@@ -39,6 +40,7 @@ function Manager:add(spec)
   if type(spec.name) ~= "string" or not spec.name:match("^[%w_%-%.]+$") then
     errors.misuse("role: name must be letters, digits, '_', '-' or '.'", 2, { field = "name" })
   end
+  if spec.url ~= nil then urls.check(spec.url, "role " .. spec.name .. ": url") end
   local r = self.byname[spec.name]
   if not r then
     r = setmetatable({ manager = self, pages = {}, failures = errors.failure_log() }, Role)
@@ -89,7 +91,9 @@ function Manager:role(name)
   if not r then
     local names = {}
     for i, x in ipairs(self.list_) do names[i] = x.name end
-    error(vdx.error("RoleUnknown", "there is no role '" .. tostring(name) .. "'",
+    local near = require("vdx.spelling").nearest(tostring(name), names)
+    error(vdx.error("RoleUnknown", "there is no role '" .. tostring(name) .. "'" ..
+      (near and (" (did you mean '" .. near .. "'?)") or ""),
       { role = name, roles = #names > 0 and names or { "(none)" } }), 0)
   end
   return r
@@ -141,6 +145,23 @@ function Manager:browser(endpoint)
     self.browsers[key] = res
     return res
   end)
+end
+
+--- Raises BrowserNotFound, with the next step, when there is no browser
+-- to launch: what names the executable option as its user set it
+-- ("--executable").  Call it at start, before any role needs the browser.
+function Manager:check_browser(what)
+  local lo = self.launch_opts
+  local ok, e = pcall(vdx.find_browser, { executable = lo.executable, headless = lo.headless ~= false })
+  if ok or type(e) ~= "table" then return end
+  if lo.executable then
+    e.message = ("%s %s: not an executable file; give the path of Chromium (such as /usr/bin/chromium), or leave " ..
+      "it out to use $VDX_CHROMIUM or Chromium on PATH"):format(what, lo.executable)
+  elseif tostring(e.message):match("^VDX_CHROMIUM=") then
+    e.message = e.message .. "; set VDX_CHROMIUM to the path of Chromium (such as /usr/bin/chromium), or unset it " ..
+      "to use Chromium on PATH"
+  end
+  error(e, 0)
 end
 
 --- Closes every browser this manager started or connected to.

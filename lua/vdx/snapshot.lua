@@ -201,7 +201,12 @@ function snapshot.take(page, opts, how)
     maxOptions = opts.max_options or 10, maxChars = budget * snapshot.CHARS_PER_TOKEN, fromLine = offset },
     { timeout_ms = opts.timeout_ms })
   local root = got.frames[got.root_frame]
-  if root and not root.ok then error(root.value, 0) end -- the root frame failing is an error
+  -- The root frame failing is an error: raised afresh, so that it names
+  -- the caller's line (err.where), which a returned error did not get.
+  if root and not root.ok then
+    local e = root.value
+    error(vdx.is_error(e) and vdx.error(e.type, tostring(e.message), e) or e, 0)
+  end
   local s = stitch(got.frames, got.root_frame)
   local res = { warnings = s.warnings, element_count = s.element_count, ref_count = s.ref_count,
     unmeasurable = s.unmeasurable }

@@ -280,7 +280,9 @@ function tools.main(args)
     if a == "--markdown" then markdown = true
     elseif a == "--tools" and args[i + 1] then files[#files + 1] = args[i + 1]; i = i + 1
     else
-      io.stderr:write("vdxlua tools: unknown argument '", tostring(a), "'\n",
+      local near = require("vdx.spelling").nearest(tostring(a), { "--markdown", "--tools" })
+      io.stderr:write("vdxlua tools: unknown argument '", tostring(a), "'",
+        near and (" (did you mean " .. near .. "?)") or "", "\n",
         "usage: vdxlua tools [--markdown] [--tools FILE.lua]...\n")
       return 2
     end

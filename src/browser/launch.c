@@ -108,6 +108,35 @@ static const char *find_browser(lua_State *L, const char *given, int headless) {
 }
 
 /*
+ * Checks the options table at 1 (made when absent) against known and
+ * finds the browser its executable and headless name.  stack: opts ->
+ * opts, headless, executable[, path]; returns the path (at the top).
+ */
+static const char *checked_browser(lua_State *L, const char *const *known) {
+  if (lua_isnoneornil(L, 1)) { lua_settop(L, 0); lua_newtable(L); }
+  luaL_checktype(L, 1, LUA_TTABLE);
+  lua_settop(L, 1);
+  vdx__check_opts(L, 1, known);
+  vdx__opt_type(L, 1, "headless", LUA_TBOOLEAN);
+  vdx__opt_type(L, 1, "executable", LUA_TSTRING);
+  lua_getfield(L, 1, "headless");
+  int headless = lua_isnil(L, -1) || lua_toboolean(L, -1);
+  lua_getfield(L, 1, "executable");
+  return find_browser(L, luaL_optstring(L, -1, NULL), headless);
+}
+
+/*
+ * vdx.find_browser([opts]) -> path of the Chromium vdx.launch(opts) would
+ * start, or raises BrowserNotFound.  opts: executable, headless (true).
+ * Lets a program check the browser when it starts, before any launch.
+ */
+int vdx__find_browser(lua_State *L) {
+  static const char *const known[] = {"executable", "headless", NULL};
+  lua_pushstring(L, checked_browser(L, known));
+  return 1;
+}
+
+/*
  * Where a temporary profile goes: $TMPDIR when set; else /dev/shm when it
  * is a memory file system with at least 1 GiB free, since Chromium syncs
  * its profile's databases to disk about 200 times in a short run (each a
@@ -340,20 +369,14 @@ int vdx__launch(lua_State *L) {
   uv_pipe_t *to = NULL, *from = NULL;
   if (lua_isnoneornil(L, 1)) { lua_settop(L, 0); lua_newtable(L); }
   luaL_checktype(L, 1, LUA_TTABLE);
-  lua_settop(L, 1);
-  vdx__check_opts(L, 1, known);
-  vdx__opt_type(L, 1, "headless", LUA_TBOOLEAN);
   vdx__opt_type(L, 1, "echo_stderr", LUA_TBOOLEAN);
   vdx__opt_type(L, 1, "args", LUA_TTABLE);
   vdx__opt_type(L, 1, "env", LUA_TTABLE);
-  vdx__opt_type(L, 1, "executable", LUA_TSTRING);
   vdx__opt_type(L, 1, "user_data_dir", LUA_TSTRING);
   int timeout = (int)vdx__opt_int(L, 1, "timeout_ms", VDX_DEFAULT_TIMEOUT_MS);
   int port = (int)vdx__opt_int(L, 1, "port", -1);
-  lua_getfield(L, 1, "headless");
-  int headless = lua_isnil(L, -1) || lua_toboolean(L, -1);
-  lua_getfield(L, 1, "executable");
-  const char *exe = find_browser(L, luaL_optstring(L, -1, NULL), headless);
+  const char *exe = checked_browser(L, known);
+  int headless = lua_isnil(L, 2) || lua_toboolean(L, 2);
   int exe_idx = lua_gettop(L);
   lua_getfield(L, 1, "user_data_dir");
   int owns = lua_isnil(L, -1);

@@ -65,6 +65,39 @@ int vdx__misuse(lua_State *L, const char *fmt, ...) {
   return lua_error(L);
 }
 
+/* ------------------------------------------------------ the caller's line */
+
+/* Whether chunk source src is a file of vdx's own Lua layer (vdx.lua or
+ * vdx/…, from the binary or wherever it is installed). */
+static int layer_source(const char *src) {
+  if (*src++ != '@') return 0;
+  for (const char *p = src; (p = strstr(p, "vdx")) != NULL; p += 3)
+    if ((p == src || p[-1] == '/') && (p[3] == '/' || strcmp(p + 3, ".lua") == 0)) return 1;
+  return 0;
+}
+
+/* Sets field where of the error table at idx, unless it has one, to the
+ * "file:line" of the nearest Lua function on L's stack outside vdx's own
+ * Lua files: the line of the user's script that made the failing call,
+ * which a plain lua5.4 host would otherwise not be told. */
+static void set_where(lua_State *L, int idx) {
+  lua_Debug ar;
+  int top = lua_gettop(L), unset;
+  idx = lua_absindex(L, idx);
+  if (!lua_istable(L, idx)) return;
+  lua_pushliteral(L, "type");
+  unset = lua_rawget(L, idx) == LUA_TSTRING;
+  lua_pushliteral(L, "where");
+  unset = unset && lua_rawget(L, idx) == LUA_TNIL;
+  lua_settop(L, top);
+  for (int level = 0; unset && lua_getstack(L, level, &ar); level++) {
+    if (!lua_getinfo(L, "Sl", &ar) || ar.currentline <= 0 || layer_source(ar.source)) continue;
+    lua_pushfstring(L, "%s:%d", ar.short_src, ar.currentline);
+    lua_setfield(L, idx, "where");
+    return;
+  }
+}
+
 /* ------------------------------------------------------ typed bindings */
 
 /* Whether message m starts with the name of what it is about
@@ -133,6 +166,7 @@ static int typed_k(lua_State *L, int status, lua_KContext ctx) {
   int e = lua_gettop(L);
   if (lua_type(L, e) == LUA_TSTRING) type_argerror(L, e, name);
   else if (lua_istable(L, e)) name_misuse(L, e, name);
+  set_where(L, e);
   return lua_error(L);
 }
 
@@ -189,12 +223,18 @@ void vdx__error_wrap_all(lua_State *L, int idx) {
   }
 }
 
-/* tostring(err) -> "Type: message". */
+/* tostring(err) -> "Type: message (at file:line)" (see set_where). */
 static int error_tostring(lua_State *L) {
   lua_getfield(L, 1, "type");
   lua_getfield(L, 1, "message");
-  lua_pushfstring(L, "%s: %s", luaL_optstring(L, -2, "Error"),
-                  luaL_optstring(L, -1, "(no message)"));
+  lua_getfield(L, 1, "where");
+  const char *m = luaL_optstring(L, -2, "(no message)"), *w = lua_tostring(L, -1);
+  lua_pushfstring(L, "%s: %s", luaL_optstring(L, -3, "Error"), m);
+  /* A misuse message starts with its position already. */
+  if (w && strncmp(m, w, strlen(w)) != 0) {
+    lua_pushfstring(L, " (at %s)", w);
+    lua_concat(L, 2);
+  }
   return 1;
 }
 
@@ -221,6 +261,7 @@ static int l_error(lua_State *L) {
       }
     }
   }
+  set_where(L, -1);
   return 1;
 }
 

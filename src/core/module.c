@@ -34,6 +34,7 @@ static void expose_page_methods(lua_State *L) {
 LUALIB_API int luaopen_vdx_core(lua_State *L) {
   static const luaL_Reg fns[] = {
     {"launch", vdx__launch},
+    {"find_browser", vdx__find_browser},
     {"connect", vdx__connect},
     {"spawn", vdx__l_spawn},
     {"wait", vdx__l_wait},

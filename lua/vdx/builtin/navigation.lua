@@ -2,6 +2,7 @@
 local errors = require "vdx.errors"
 local snapshot = require "vdx.snapshot"
 local util = require "vdx.builtin.util"
+local urls = require "vdx.urls"
 
 -- Drains the role's failure log: raises the critical one, returns the
 -- warnings text for the rest (plus any the caller passes).
@@ -94,6 +95,7 @@ return {
     } },
     annotations = { readOnlyHint = false, destructiveHint = false, openWorldHint = true },
     run = function(ctx, args)
+      urls.check(args.url, "browser_navigate")
       util.paths(ctx):check_url(args.url)
       local page = ctx:page()
       local res = page:navigate(args.url, { wait_until = args.wait_until })

@@ -18,9 +18,12 @@ return {
     } },
     annotations = { readOnlyHint = false, idempotentHint = true },
     run = function(ctx, args)
-      local r = ctx.roles:select(args.role)
-      ctx.role = r
+      -- The role's page starts first: a role that cannot start (its
+      -- browser fails to launch or connect) leaves the current one as it was.
+      local r = ctx.roles:role(args.role)
       r:page()
+      ctx.roles:select(r.name)
+      ctx.role = r
       return { text = ("Current role: %s\nCall browser_snapshot() to see its page."):format(r.name),
         structured = { role = r.name } }
     end,
