@@ -2,6 +2,8 @@
 --
 --   build/vdxlua examples/flow.lua                 # starts the demo app in this process
 --   build/vdxlua examples/flow.lua http://shop.test:8080   # or uses a running one
+--   build/vdxlua examples/flow.lua --endpoint 'ws://127.0.0.1:3000/chromium?token=SECRET'
+--                                  # every role on a browser farm (docs/farms.md)
 --   build/vdxlua examples/flow.lua --report out/ --trace out/trace.json \
 --                                  --emit-playwright out/marketplace.spec.ts
 --
@@ -19,7 +21,12 @@ local marketplace = require "app"
 
 local base, app = arg and arg[1], nil
 if not base then
-  app = marketplace.start()
+  -- A remote browser (--endpoint: a farm) gets none of the launch flags
+  -- below, so shop.test and pay.test would not resolve there: the app
+  -- then goes by 127.0.0.1 and localhost, two origins any browser on this
+  -- machine reaches, so the payment frame stays cross-origin.
+  local remote = flow.options.endpoint ~= nil
+  app = marketplace.start(remote and { shop_host = "127.0.0.1", pay_host = "localhost" } or nil)
   base = app.url
 end
 local shop_host = base:match("^%a+://([^:/]+)")

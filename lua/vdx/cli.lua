@@ -14,11 +14,14 @@ usage: vdxlua FILE [ARGS...]     run a Lua script (arguments in `arg`)
        vdxlua tools [--markdown] list the MCP tools (Markdown reference)
        vdxlua FLOW.lua [--headed] [--slow-mo MS] [--trace FILE.json]
                [--report DIR] [--emit-playwright FILE.spec.ts]
-               [--endpoint URL] [-- ARGS...]
+               [--endpoint URL] [--header 'Name: value']... [--ca FILE]
+               [--insecure] [--retries N] [-- ARGS...]
                                  run a flow (--endpoint: every role's
-                                 browser on a remote CDP endpoint; a
-                                 misspelt option is an error; the script's
-                                 own arguments may follow, or go after --)
+                                 browser on a remote CDP endpoint, ws://,
+                                 wss://, http:// or https://; see
+                                 docs/farms.md; a misspelt option is an
+                                 error; the script's own arguments may
+                                 follow, or go after --)
        vdxlua --version          print the version
        vdxlua --help             print this help
 
@@ -39,8 +42,34 @@ end
 local FLOW_FLAGS = {
   ["--headed"] = { "headed" }, ["--slow-mo"] = { "slow_mo", true }, ["--trace"] = { "trace", true },
   ["--report"] = { "report", true }, ["--emit-playwright"] = { "emit_playwright", true },
-  ["--endpoint"] = { "endpoint", true },
+  ["--endpoint"] = { "endpoint", true }, ["--header"] = { "header", true }, ["--insecure"] = { "insecure" },
+  ["--ca"] = { "ca", true }, ["--retries"] = { "retries", true },
 }
+
+-- The connection flags (--header, repeatable; --insecure, --ca, --retries)
+-- folded into the flow's connect option, and --endpoint checked where it
+-- enters; nil and a message when one is wrong.
+local function connect_flags(opts, headers)
+  local c = {}
+  for _, h in ipairs(headers) do
+    local name, value = h:match("^%s*([^:%s]+)%s*:%s*(.-)%s*$")
+    if not name then return nil, ("--header '%s': write it as 'Name: value'"):format(h) end
+    c.headers = c.headers or {}
+    c.headers[name] = value
+  end
+  c.insecure, c.ca, opts.insecure, opts.ca = opts.insecure, opts.ca, nil, nil
+  if opts.retries then
+    c.retries = math.tointeger(tonumber(opts.retries))
+    if not c.retries or c.retries < 0 then return nil, "--retries needs a whole number >= 0" end
+    opts.retries = nil
+  end
+  if next(c) then opts.connect = c end
+  if opts.endpoint then
+    local ok, e = pcall(require("vdx.connect").check, vdx, opts.endpoint)
+    if not ok then return nil, "--endpoint " .. e.message end
+  end
+  return opts
+end
 
 -- The edit distance between a and b (insertions, deletions, changes and
 -- swaps of neighbours), for telling a misspelt flag from a script's own.
@@ -74,7 +103,7 @@ end
 -- (`--reprot`) is an error, never dropped silently; other arguments go to
 -- the script, and everything after a "--" goes to it as it is.
 local function take_flow_flags(argv)
-  local out, opts = { [0] = argv[0] }, nil
+  local out, opts, headers = { [0] = argv[0] }, nil, {}
   local i = 1
   while i <= #argv do
     local f = FLOW_FLAGS[argv[i]]
@@ -98,11 +127,16 @@ local function take_flow_flags(argv)
         i = i + 1
       end
       opts = opts or {}
-      opts[f[1]] = v
+      if f[1] == "header" then headers[#headers + 1] = v else opts[f[1]] = v end
     else
       out[#out + 1] = argv[i]
     end
     i = i + 1
+  end
+  if opts then
+    local err
+    opts, err = connect_flags(opts, headers)
+    if not opts then return nil, err end
   end
   return out, opts
 end

@@ -49,7 +49,7 @@ flow.options = {}
 local OPTION_KEYS = {
   name = true, base_url = true, browser_args = true, timeout_ms = true, headed = true,
   slow_mo = true, trace = true, report = true, emit_playwright = true, artifacts = true,
-  quiet = true, launch = true, out = true, endpoint = true,
+  quiet = true, launch = true, out = true, endpoint = true, connect = true,
 }
 
 --- Merges command-line options into flow.options.
@@ -481,8 +481,10 @@ function Flow:failure_text(err, shot, excerpt)
 end
 
 --- Runs a flow: flow.run([opts,] fn).  opts: name, base_url, browser_args
--- (extra Chromium flags), endpoint (a ws:// or http:// CDP endpoint every
--- role without one of its own runs on, such as a browser farm),
+-- (extra Chromium flags), endpoint (a ws://, wss://, http:// or https://
+-- CDP endpoint every role without one of its own runs on, such as a
+-- browser farm), connect (vdx.connect's options for remote endpoints:
+-- headers, ca, insecure, retries),
 -- timeout_ms (per action or expectation, 10000),
 -- quiet, artifacts (folder for failure screenshots), and the command-line
 -- options headed, slow_mo, trace, report, emit_playwright (which also
@@ -504,7 +506,7 @@ function flow.run(opts, fn)
   local self = setmetatable({
     opts = o, name = o.name or "flow", base_url = o.base_url, timeout_ms = o.timeout_ms or 10000,
     slow_mo = tonumber(o.slow_mo) or 0, quiet = o.quiet, report = o.report,
-    manager = roles.new { launch = launch }, roles = {}, role_order = {},
+    manager = roles.new { launch = launch, connect = o.connect }, roles = {}, role_order = {},
     program = {}, events = {}, steps = {}, tasks = setmetatable({}, { __mode = "k" }),
     started = now(), browser_args = o.browser_args,
   }, Flow)
@@ -521,6 +523,7 @@ function flow.run(opts, fn)
     status = 1
     local e = errors.normalize(err)
     local role = e.flow_role or self:last_role()
+    if role and self.roles[role] then e = self.roles[role].role:explain(e) end
     local actor = role and self.roles[role] and self.roles[role].actor
     if actor then self.failure_url = actor:current_url() end
     local shot = role and self:shot(role, "failure-" .. role)
