@@ -523,7 +523,7 @@ function flow.run(opts, fn)
     status = 1
     local e = errors.normalize(err)
     local role = e.flow_role or self:last_role()
-    if role and self.roles[role] then e = self.roles[role].role:explain(e) end
+    e, role = self:explain(e, role)
     local actor = role and self.roles[role] and self.roles[role].actor
     if actor then self.failure_url = actor:current_url() end
     local shot = role and self:shot(role, "failure-" .. role)
@@ -556,6 +556,27 @@ function flow.run(opts, fn)
   self:say("%s %s: %d steps in %d ms", status == 0 and "✔" or "✘", self.name, #self.steps, self.ms)
   if status ~= 0 then flow.status = status end
   return status, self
+end
+
+-- The failure e of role as the flow reports it: a lost connection to a
+-- remote browser becomes ConnectionLost naming the role whose endpoint
+-- dropped (the role the error came from, or else the one remote role
+-- whose connection is gone); returns the error and its role.
+function Flow:explain(e, role)
+  if role and self.roles[role] then
+    local x = self.roles[role].role:explain(e)
+    if x ~= e then return x, role end
+  end
+  if vdx.is_error(e, "BrowserClosed") then
+    for _, name in ipairs(self.role_order) do
+      local x = self.roles[name].role:explain(e)
+      if x ~= e then
+        x.flow_role = name
+        return x, name
+      end
+    end
+  end
+  return e, role
 end
 
 function Flow:last_role()

@@ -297,7 +297,7 @@ function Role:explain(err)
   if not ok or not closed or self.manager.closed then return err end
   local where = require("vdx.connect").redact(self.endpoint)
   return vdx.error("ConnectionLost", ("role %s: the connection to %s was lost (%s)"):format(self.name, where,
-    tostring(err.message)), { endpoint = where, reason = err.reason, flow_role = err.flow_role or self.name,
+    tostring(err.message)), { endpoint = where, reason = err.reason, flow_role = self.name,
     flow_step = err.flow_step, flow_where = err.flow_where })
 end
 

@@ -25,6 +25,7 @@
 #define RX_BUFFER_SIZE (64 * 1024)
 #define KEEP_RX_BYTES (1024 * 1024) /* larger buffers are freed after use */
 #define RX_AHEAD_BYTES (16 * 1024 * 1024) /* room made for announced bytes */
+#define WS_HANDSHAKE_SECS 120   /* lws's own bound on a handshake */
 
 /* The lws context of one vdx_loop. */
 typedef struct ca_vhost {
@@ -451,6 +452,10 @@ static ws_ctx *ctx_of(vdx_loop *lp) {
   info.foreign_loops = loops;
   info.port = CONTEXT_PORT_NO_LISTEN;
   info.protocols = protocols;
+  /* lws gives up on a handshake after 5 s by default; a farm launches a
+   * browser before it answers the upgrade, which takes longer on a busy
+   * machine.  The caller's waiter (timeout_ms) is the bound that counts. */
+  info.timeout_secs = WS_HANDSHAKE_SECS;
   info.pcontext = &x->lws;
   info.gid = (gid_t)-1;
   info.uid = (uid_t)-1;
@@ -488,6 +493,7 @@ static struct lws_vhost *ca_vhost_of(ws_ctx *x, const char *path, char *err,
   info.port = CONTEXT_PORT_NO_LISTEN;
   info.protocols = protocols;
   info.client_ssl_ca_filepath = v->path;
+  info.timeout_secs = WS_HANDSHAKE_SECS;
   v->vh = lws_create_vhost(x->lws, &info);
   if (v->vh == NULL) {
     snprintf(err, errlen, "cannot use the CA file %s (not a PEM "
