@@ -50,22 +50,13 @@ local FLOW_FLAGS = {
 -- folded into the flow's connect option, and --endpoint checked where it
 -- enters; nil and a message when one is wrong.
 local function connect_flags(opts, headers)
-  local c = {}
-  for _, h in ipairs(headers) do
-    local name, value = h:match("^%s*([^:%s]+)%s*:%s*(.-)%s*$")
-    if not name then return nil, ("--header '%s': write it as 'Name: value'"):format(h) end
-    c.headers = c.headers or {}
-    c.headers[name] = value
-  end
-  c.insecure, c.ca, opts.insecure, opts.ca = opts.insecure, opts.ca, nil, nil
-  if opts.retries then
-    c.retries = math.tointeger(tonumber(opts.retries))
-    if not c.retries or c.retries < 0 then return nil, "--retries needs a whole number >= 0" end
-    opts.retries = nil
-  end
-  if next(c) then opts.connect = c end
+  local connect = require "vdx.connect"
+  local c, err = connect.from_flags { header = headers, ca = opts.ca, insecure = opts.insecure,
+    retries = opts.retries }
+  if err then return nil, err end
+  opts.ca, opts.insecure, opts.retries, opts.connect = nil, nil, nil, c
   if opts.endpoint then
-    local ok, e = pcall(require("vdx.connect").check, vdx, opts.endpoint)
+    local ok, e = pcall(connect.check, vdx, opts.endpoint)
     if not ok then return nil, "--endpoint " .. e.message end
   end
   return opts

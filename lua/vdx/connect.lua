@@ -42,6 +42,26 @@ function M.check(vdx, endpoint)
   if e then error(e, 0) end
 end
 
+--- The connection options of a command line (`--header 'Name: value'`,
+-- repeatable, `--ca FILE`, `--insecure`, `--retries N`), from flags =
+-- { header = {…}, ca =, insecure =, retries = (a string) }: vdx.connect's
+-- options, nil when none was given, or nil and a message.
+function M.from_flags(flags)
+  local c = {}
+  for _, h in ipairs(flags.header or {}) do
+    local name, value = h:match("^%s*([^:%s]+)%s*:%s*(.-)%s*$")
+    if not name then return nil, ("--header '%s': write it as 'Name: value'"):format(h) end
+    c.headers = c.headers or {}
+    c.headers[name] = value
+  end
+  c.ca, c.insecure = flags.ca, flags.insecure
+  if flags.retries ~= nil then
+    c.retries = math.tointeger(tonumber(flags.retries))
+    if not c.retries or c.retries < 0 then return nil, "--retries needs a whole number >= 0" end
+  end
+  return next(c) and c or nil
+end
+
 --- Replaces vdx.connect (the core's) with the checked, retrying one.
 function M.install(vdx)
   local core_connect = vdx.connect

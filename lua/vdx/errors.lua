@@ -396,8 +396,10 @@ errors.catalog = {
     title = "The connection to the remote browser was lost",
     causes = { "The farm or remote browser ended, restarted or was killed",
       "The farm ended the session (its session timeout, a cap on session time) or the network dropped" },
-    actions = { "Check that the endpoint still answers (its /json/version), then run again: the role connects anew.",
-      "If the farm ends sessions after a time limit, raise it (browserless: TIMEOUT) or split the flow." },
+    actions = { "Call the tool again: the role connects to its endpoint anew (its earlier pages and refs are gone).",
+      "If it fails again, check that the endpoint answers (its /json/version) and that the farm is running." },
+    flow = { actions = { "Check that the endpoint still answers (its /json/version), then run the flow again.",
+      "If the farm ends sessions after a time limit, raise it (browserless: TIMEOUT) or split the flow." } },
   },
 }
 
