@@ -4,7 +4,7 @@
 -- the actions (vdx.actions), page:snapshot (vdx.snapshot),
 -- page:evaluate_checked (vdx.guard) and page:generate_locator
 -- (vdx.locators); and vdx.connect's endpoint check and retries on a
--- full farm (vdx.connect).  A team's own Lua module may add
+-- full farm (vdx.remote).  A team's own Lua module may add
 -- methods to vdx.Page the same way.
 local vdx = require "vdx.core"
 
@@ -16,7 +16,7 @@ require("vdx.snapshot").install(vdx.Page)
 require("vdx.find").install(vdx.Page)
 require("vdx.guard").install(vdx.Page)
 require("vdx.locators").install(vdx.Page)
-require("vdx.connect").install(vdx)
+require("vdx.remote").install(vdx)
 
 --- vdx.serve(opts) -> server | nil, message: the fixture HTTP server, a
 -- module of its own (vdx.serve: build/vdx/serve.so, built into vdxlua), so

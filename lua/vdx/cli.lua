@@ -50,13 +50,13 @@ local FLOW_FLAGS = {
 -- folded into the flow's connect option, and --endpoint checked where it
 -- enters; nil and a message when one is wrong.
 local function connect_flags(opts, headers)
-  local connect = require "vdx.connect"
-  local c, err = connect.from_flags { header = headers, ca = opts.ca, insecure = opts.insecure,
+  local remote = require "vdx.remote"
+  local c, err = remote.from_flags { header = headers, ca = opts.ca, insecure = opts.insecure,
     retries = opts.retries }
   if err then return nil, err end
   opts.ca, opts.insecure, opts.retries, opts.connect = nil, nil, nil, c
   if opts.endpoint then
-    local ok, e = pcall(connect.check, vdx, opts.endpoint)
+    local ok, e = pcall(remote.check, vdx, opts.endpoint)
     if not ok then return nil, "--endpoint " .. e.message end
   end
   return opts

@@ -69,7 +69,7 @@ function options.parse(args)
       elseif a == "--auth-required" then o.required[#o.required + 1] = value(a)
       elseif a == "--role-endpoint" then
         local name, url = value(a), value(a)
-        local okc, e = pcall(require("vdx.connect").check, require "vdx", url)
+        local okc, e = pcall(require("vdx.remote").check, require "vdx", url)
         if not okc then error("--role-endpoint " .. name .. " " .. e.message, 0) end
         o.endpoints[#o.endpoints + 1] = { name = name, url = url }
       elseif a == "--header" then conn.header[#conn.header + 1] = value(a)
@@ -101,7 +101,7 @@ function options.parse(args)
       else error("unknown option '" .. tostring(a) .. "'", 0) end
       i = i + 1
     end
-    local c, cerr = require("vdx.connect").from_flags(conn)
+    local c, cerr = require("vdx.remote").from_flags(conn)
     if cerr then error(cerr, 0) end
     o.connect = c
   end)

@@ -295,7 +295,7 @@ function Role:explain(err)
   if not (self.endpoint and self.browser and vdx.is_error(err, "BrowserClosed")) then return err end
   local ok, closed = pcall(self.browser.is_closed, self.browser)
   if not ok or not closed or self.manager.closed then return err end
-  local where = require("vdx.connect").redact(self.endpoint)
+  local where = require("vdx.remote").redact(self.endpoint)
   return vdx.error("ConnectionLost", ("role %s: the connection to %s was lost (%s)"):format(self.name, where,
     tostring(err.message)), { endpoint = where, reason = err.reason, flow_role = self.name,
     flow_step = err.flow_step, flow_where = err.flow_where })

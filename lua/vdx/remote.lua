@@ -1,4 +1,4 @@
---- vdx.connect's policy over the core's one attempt (src/browser/connect.c):
+--- vdx.remote: vdx.connect's policy over the core's one attempt (src/browser/connect.c):
 -- an endpoint without a scheme is named as such before anything is tried,
 -- and a farm that answers HTTP 429 (full: every concurrent session and
 -- queue place taken) is asked again after a doubling wait, a bounded
