@@ -126,7 +126,7 @@ describe("farms with credentials, TLS, limits and crashes (browserless)", functi
     assert.same({ 0, 0 }, { farms.drained(farm) })
   end)
 
-  it("runs a flow on wss:// with --ca and --header from the command line", function()
+  it("runs a flow on wss:// with --cacert and --header from the command line", function()
     if not need_farm() then return end
     local t = tls_proxy()
     local script = helpers.write(os.tmpname() .. ".lua", [[
@@ -141,7 +141,7 @@ return flow.run({ name = "over tls" }, function(f)
 end)
 ]])
     local ep = ("wss://127.0.0.1:%s/chromium"):format(t.port)
-    local out, st = helpers.run(("%s %s --endpoint %s --ca %s --header %s"):format(helpers.vdxlua, q(script), q(ep),
+    local out, st = helpers.run(("%s %s --endpoint %s --cacert %s --header %s"):format(helpers.vdxlua, q(script), q(ep),
       q(t.cert), q("Authorization: Bearer " .. TOKEN)))
     assert.equal(0, st, out)
     assert.matches("endpoint " .. ep, out, 1, true)
@@ -149,7 +149,7 @@ end)
     os.remove(script)
     assert.equal(1, st, out)
     assert.matches("The TLS connection to the endpoint failed", out, 1, true)
-    assert.matches("--ca FILE", out, 1, true)
+    assert.matches("--cacert FILE", out, 1, true)
   end)
 
   it("names an endpoint without a scheme where it enters, with the URLs to write instead", function()

@@ -97,8 +97,9 @@ describe("flows #flow", function()
     local out, rc, dir = run([[    p:expect_text("Hello shop")]], nil, "--reprot out")
     os.execute("rm -rf " .. q(dir))
     assert.equal(2, rc)
-    assert.matches("vdxlua: unknown option '--reprot' (did you mean --report? flow options: --emit-playwright, "
-      .. "--endpoint, --headed, --report, --slow-mo, --trace; the script's own arguments go after --)", out, 1, true)
+    assert.matches("vdxlua: unknown option '--reprot' (did you mean --report? flow options: --cacert, "
+      .. "--emit-playwright, --endpoint, --headed, --header, --insecure, --report, --retries, --slow-mo, --trace; "
+      .. "the script's own arguments go after --)", out, 1, true)
     -- A script's own dashed argument (not a flow flag's misspelling) is its own.
     local path, dir2 = script([[    p:expect_text("Hello shop")]], "print('own:', arg[1], arg[2])")
     out, rc = h.run(h.vdxlua .. " " .. q(path) .. " --check -- --reprot")

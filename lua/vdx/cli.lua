@@ -14,7 +14,7 @@ usage: vdxlua FILE [ARGS...]     run a Lua script (arguments in `arg`)
        vdxlua tools [--markdown] list the MCP tools (Markdown reference)
        vdxlua FLOW.lua [--headed] [--slow-mo MS] [--trace FILE.json]
                [--report DIR] [--emit-playwright FILE.spec.ts]
-               [--endpoint URL] [--header 'Name: value']... [--ca FILE]
+               [--endpoint URL] [--header 'Name: value']... [--cacert FILE]
                [--insecure] [--retries N] [-- ARGS...]
                                  run a flow (--endpoint: every role's
                                  browser on a remote CDP endpoint, ws://,
@@ -43,10 +43,10 @@ local FLOW_FLAGS = {
   ["--headed"] = { "headed" }, ["--slow-mo"] = { "slow_mo", true }, ["--trace"] = { "trace", true },
   ["--report"] = { "report", true }, ["--emit-playwright"] = { "emit_playwright", true },
   ["--endpoint"] = { "endpoint", true }, ["--header"] = { "header", true }, ["--insecure"] = { "insecure" },
-  ["--ca"] = { "ca", true }, ["--retries"] = { "retries", true },
+  ["--cacert"] = { "ca", true }, ["--retries"] = { "retries", true },
 }
 
--- The connection flags (--header, repeatable; --insecure, --ca, --retries)
+-- The connection flags (--header, repeatable; --insecure, --cacert, --retries)
 -- folded into the flow's connect option, and --endpoint checked where it
 -- enters; nil and a message when one is wrong.
 local function connect_flags(opts, headers)

@@ -388,7 +388,7 @@ errors.catalog = {
     causes = { "The server's certificate is self-signed or from a CA this system does not trust",
       "The certificate does not name the host of the endpoint (its subjectAltName), or it expired",
       "The endpoint does not speak TLS: a plain ws:// or http:// port was given as wss:// or https://" },
-    actions = { "Trust the certificate's CA: ca = \"ca.pem\" in vdx.connect's options (--ca FILE on the command line).",
+    actions = { "Trust the certificate's CA: ca = \"ca.pem\" in vdx.connect's options (--cacert FILE on the command line).",
       "For a test farm only, accept any certificate: insecure = true (--insecure).",
       "If the port is plain, use ws:// or http://." },
   },

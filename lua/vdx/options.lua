@@ -12,7 +12,7 @@ usage: vdxlua mcp [OPTIONS]      serve MCP over stdio (JSON-RPC, one message a l
                                  or https://; docs/farms.md)
   --header 'NAME: VALUE'         send this header when connecting to an endpoint
                                  (repeatable; e.g. a farm's Authorization)
-  --ca FILE                      trust this CA (PEM) for wss:// and https:// endpoints
+  --cacert FILE                  trust this CA (PEM) for wss:// and https:// endpoints
   --insecure                     accept any certificate of a wss:// or https:// endpoint
   --retries N                    ask a full farm (HTTP 429) again N times (default 4)
   --config FILE.lua              roles and options from a Lua table
@@ -73,7 +73,7 @@ function options.parse(args)
         if not okc then error("--role-endpoint " .. name .. " " .. e.message, 0) end
         o.endpoints[#o.endpoints + 1] = { name = name, url = url }
       elseif a == "--header" then conn.header[#conn.header + 1] = value(a)
-      elseif a == "--ca" then conn.ca = value(a)
+      elseif a == "--cacert" then conn.ca = value(a)
       elseif a == "--insecure" then conn.insecure = true
       elseif a == "--retries" then conn.retries = value(a)
       elseif a == "--config" then o.config = value(a)

@@ -43,7 +43,7 @@ function M.check(vdx, endpoint)
 end
 
 --- The connection options of a command line (`--header 'Name: value'`,
--- repeatable, `--ca FILE`, `--insecure`, `--retries N`), from flags =
+-- repeatable, `--cacert FILE`, `--insecure`, `--retries N`), from flags =
 -- { header = {…}, ca =, insecure =, retries = (a string) }: vdx.connect's
 -- options, nil when none was given, or nil and a message.
 function M.from_flags(flags)
