@@ -11,6 +11,7 @@ local vdx = require "vdx"
 local flow = require "vdx.flow"
 local helpers = require "helpers"
 local farms = require "farms"
+local mcp = require "mcp_client"
 
 local q, read = helpers.quote, helpers.read
 local TOKEN = farms.TOKEN
@@ -150,6 +151,27 @@ end)
     assert.equal(1, st, out)
     assert.matches("The TLS connection to the endpoint failed", out, 1, true)
     assert.matches("--cacert FILE", out, 1, true)
+  end)
+
+  it("serves an MCP role on a farm with --header; once the farm is gone the server answers and goes on", function()
+    if not need_farm() then return end
+    local doomed, log = farms.start()
+    assert.truthy(doomed, log)
+    local s = mcp.start(("--role alice - --role-endpoint alice %s --header %s"):format(q(bare(doomed)),
+      q("Authorization: Bearer " .. TOKEN)))
+    s:send(mcp.initialize(1, "2025-06-18"))
+    assert.truthy(s:wait_for(1))
+    s:send(mcp.call(2, "browser_navigate", { url = "data:text/html,<h1>mcp on the farm</h1>" }))
+    s:send(mcp.call(3, "browser_snapshot", {}))
+    assert.matches('heading "mcp on the farm"', mcp.text(s:wait_for(3, 60000)), 1, true)
+    doomed.kill()
+    doomed.stop()
+    s:send(mcp.call(4, "browser_snapshot", {}))
+    local text = mcp.text(s:wait_for(4, 60000))
+    assert.matches("role alice: cannot reach the browser at " .. bare(doomed), text, 1, true)
+    s:send(mcp.call(5, "list_roles", {}))
+    assert.matches("alice", mcp.text(s:wait_for(5, 30000)), 1, true)
+    assert.equal(0, s:close())
   end)
 
   it("names an endpoint without a scheme where it enters, with the URLs to write instead", function()

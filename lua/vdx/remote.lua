@@ -10,6 +10,9 @@ local errors = require "vdx.errors"
 local M = {}
 
 local SCHEMES = { ws = true, wss = true, http = true, https = true }
+local OPTION_LIST = "timeout_ms, headers, ca, insecure, retries, backoff_ms"
+local OPTIONS = {}
+for k in OPTION_LIST:gmatch("[%w_]+") do OPTIONS[k] = true end
 
 --- How many times a full farm is asked again by default, and the first
 -- wait in ms (then doubled: 250 + 500 + 1000 + 2000 = 3.75 s in all).
@@ -83,6 +86,15 @@ function M.install(vdx)
     if e then error(e, 0) end
     local core_opts, retries, wait = {}, M.RETRIES, M.BACKOFF_MS
     for k, v in pairs(opts or {}) do
+      if not OPTIONS[k] then
+        errors.misuse(("vdx.connect: unknown option '%s' (known: %s)"):format(tostring(k), OPTION_LIST), 2,
+          { field = tostring(k) })
+      elseif k == "ca" and type(v) == "string" then
+        local f, why = io.open(v, "rb")
+        if not f then errors.misuse("vdx.connect: option 'ca': cannot read the CA file: " .. tostring(why), 2,
+          { field = "ca", file = v }) end
+        f:close()
+      end
       if k == "retries" or k == "backoff_ms" then
         if math.type(v) ~= "integer" or v < 0 then
           errors.misuse(("vdx.connect: option '%s' must be an integer >= 0"):format(k), 2, { field = k })
