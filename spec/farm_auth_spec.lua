@@ -127,12 +127,12 @@ describe("farms with credentials, TLS, limits and crashes (browserless)", functi
     assert.same({ 0, 0 }, { farms.drained(farm) })
   end)
 
-  it("runs a flow on wss:// with --cacert and --header from the command line", function()
+  it("runs a flow on wss:// with --cacert and --header, saying its browser_args do not reach the farm", function()
     if not need_farm() then return end
     local t = tls_proxy()
     local script = helpers.write(os.tmpname() .. ".lua", [[
 local flow = require "vdx.flow"
-return flow.run({ name = "over tls" }, function(f)
+return flow.run({ name = "over tls", browser_args = { "--host-resolver-rules=MAP shop.test 127.0.0.1" } }, function(f)
   f:role("one", {})
   f:as("one", function(p)
     p:navigate("data:text/html,<h1>over tls</h1>")
@@ -146,6 +146,8 @@ end)
       q(t.cert), q("Authorization: Bearer " .. TOKEN)))
     assert.equal(0, st, out)
     assert.matches("endpoint " .. ep, out, 1, true)
+    assert.matches("vdx.flow: role one runs on " .. ep .. ", which gets none of the flow's browser_args " ..
+      "(--host-resolver-rules=MAP shop.test 127.0.0.1)", out, 1, true)
     out, st = helpers.run(("%s %s --endpoint %s"):format(helpers.vdxlua, q(script), q(ep)))
     os.remove(script)
     assert.equal(1, st, out)

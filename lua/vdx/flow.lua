@@ -146,7 +146,16 @@ function Flow:role(name, spec)
         { field = tostring(k) })
     end
   end
-  local r = self.manager:add { name = name, auth = spec.auth, endpoint = spec.endpoint or self.opts.endpoint,
+  local endpoint = spec.endpoint or self.opts.endpoint
+  local args = self.manager.launch_opts.args or {}
+  if endpoint and #args > 0 and not self.told_args and not self.quiet then
+    -- A remote browser was started by its farm, with the farm's flags.
+    self.told_args = true
+    io.stderr:write(("vdx.flow: role %s runs on %s, which gets none of the flow's browser_args (%s); "
+      .. "a --host-resolver-rules mapping does not reach it, so use URLs that browser can resolve\n")
+      :format(name, require("vdx.remote").redact(endpoint), table.concat(args, " ")))
+  end
+  local r = self.manager:add { name = name, auth = spec.auth, endpoint = endpoint,
     auth_required = spec.auth ~= nil and spec.auth_required ~= false }
   self.roles[name] = { name = name, spec = spec, role = r }
   self.role_order[#self.role_order + 1] = name
