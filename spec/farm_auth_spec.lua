@@ -119,11 +119,13 @@ describe("farms with credentials, TLS, limits and crashes (browserless)", functi
     for _, ep in ipairs { wss, ("https://127.0.0.1:%s?token=%s"):format(t.port, TOKEN) } do
       local e = helpers.error_of(vdx.connect, ep)
       assert.equal("TLSFailed", e.type)
-      assert.matches("certificate was refused: self-signed certificate", e.message, 1, true)
+      assert.matches("?token=…: the server's certificate was refused: self-signed certificate", e.message, 1, true)
       assert.not_matches(TOKEN, e.message, 1, true)
     end
     -- A plain port given as wss:// is a TLS failure too, not a hang.
-    assert.equal("TLSFailed", helpers.error_of(vdx.connect, farm.endpoint:gsub("^ws:", "wss:"), { insecure = true }).type)
+    local plain = helpers.error_of(vdx.connect, (farm.endpoint:gsub("^ws:", "wss:")), { insecure = true })
+    assert.equal("TLSFailed", plain.type)
+    assert.matches("is it a plain ws:// or http:// port?", plain.message, 1, true)
     assert.same({ 0, 0 }, { farms.drained(farm) })
   end)
 

@@ -20,7 +20,7 @@ M.RETRIES, M.BACKOFF_MS = 4, 250
 
 --- endpoint with the value of a token in its query hidden, for messages.
 function M.redact(endpoint)
-  return (tostring(endpoint):gsub("([?&][Tt]oken=)[^&%s]+", "%1…"))
+  return (tostring(endpoint):gsub("([?&][Tt]oken=)[^&%s:#]+", "%1…"))
 end
 
 -- The InvalidEndpoint error of an endpoint vdx cannot speak to, or nil.

@@ -375,6 +375,9 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason,
     if (c->tls && tls_why[0])
       snprintf(c->err, sizeof c->err, "%s: the server's certificate was "
                "refused: %s", c->url, tls_why);
+    else if (c->tls && in && strstr(in, "SSL"))
+      snprintf(c->err, sizeof c->err, "%s: no TLS handshake (%s): is it a "
+               "plain ws:// or http:// port?", c->url, (const char *)in);
     else
       snprintf(c->err, sizeof c->err, "%s: %s", c->url,
                in ? (const char *)in : "connection failed");
