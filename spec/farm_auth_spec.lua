@@ -187,6 +187,16 @@ end)
     assert.equal("InvalidEndpoint", e.type)
     assert.matches("ws://127.0.0.1:9222", e.message, 1, true)
     assert.equal("InvalidEndpoint", helpers.error_of(vdx.connect, "ftp://127.0.0.1:9222").type)
+    -- As a flow option: the role's failure, with no stack trace.
+    local status, f = flow.run({ name = "no scheme", endpoint = "127.0.0.1:9222", quiet = true }, function(fl)
+      fl:role("alice", {})
+      fl:as("alice", function(p) p:navigate("data:text/html,hi") end)
+    end)
+    assert.equal(1, status)
+    assert.equal("InvalidEndpoint", f.failure.error.type)
+    assert.matches("❌ Not a browser endpoint", f.failure.text, 1, true)
+    assert.matches("role alice: '127.0.0.1:9222' has no scheme", f.failure.text, 1, true)
+    assert.not_matches("Traceback", f.failure.text, 1, true)
   end)
 
   it("asks a full farm again with doubling waits: FarmBusy after the last try, a browser once a place frees",

@@ -567,11 +567,16 @@ function flow.run(opts, fn)
   return status, self
 end
 
+local REMOTE_KINDS = { InvalidEndpoint = true, ConnectFailed = true, TLSFailed = true, FarmBusy = true }
+
 -- The failure e of role as the flow reports it: a lost connection to a
 -- remote browser becomes ConnectionLost naming the role whose endpoint
 -- dropped (the role the error came from, or else the one remote role
 -- whose connection is gone); returns the error and its role.
 function Flow:explain(e, role)
+  -- What the world did to a remote browser needs no traceback (the task
+  -- that started the role's browser adds one): the message says it all.
+  if REMOTE_KINDS[e.type] then e.traceback = nil end
   if role and self.roles[role] then
     local x = self.roles[role].role:explain(e)
     if x ~= e then return x, role end
