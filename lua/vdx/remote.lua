@@ -65,6 +65,33 @@ function M.from_flags(flags)
   return next(c) and c or nil
 end
 
+-- vdx.connect's options: the core's, the number of retries and the first
+-- wait; misuse (an unknown key, an unreadable CA file) raises at the
+-- caller of vdx.connect.
+local function split_options(opts)
+  local core_opts, retries, wait = {}, M.RETRIES, M.BACKOFF_MS
+  for k, v in pairs(opts or {}) do
+    if not OPTIONS[k] then
+      errors.misuse(("vdx.connect: unknown option '%s' (known: %s)"):format(tostring(k), OPTION_LIST), 3,
+        { field = tostring(k) })
+    elseif k == "ca" and type(v) == "string" then
+      local f, why = io.open(v, "rb")
+      if not f then errors.misuse("vdx.connect: option 'ca': cannot read the CA file: " .. tostring(why), 3,
+        { field = "ca", file = v }) end
+      f:close()
+    end
+    if k == "retries" or k == "backoff_ms" then
+      if math.type(v) ~= "integer" or v < 0 then
+        errors.misuse(("vdx.connect: option '%s' must be an integer >= 0"):format(k), 3, { field = k })
+      end
+      if k == "retries" then retries = v else wait = v end
+    else
+      core_opts[k] = v
+    end
+  end
+  return core_opts, retries, wait
+end
+
 --- Replaces vdx.connect (the core's) with the checked, retrying one.
 function M.install(vdx)
   local core_connect = vdx.connect
@@ -84,26 +111,7 @@ function M.install(vdx)
     end
     local e = check_endpoint(vdx, endpoint)
     if e then error(e, 0) end
-    local core_opts, retries, wait = {}, M.RETRIES, M.BACKOFF_MS
-    for k, v in pairs(opts or {}) do
-      if not OPTIONS[k] then
-        errors.misuse(("vdx.connect: unknown option '%s' (known: %s)"):format(tostring(k), OPTION_LIST), 2,
-          { field = tostring(k) })
-      elseif k == "ca" and type(v) == "string" then
-        local f, why = io.open(v, "rb")
-        if not f then errors.misuse("vdx.connect: option 'ca': cannot read the CA file: " .. tostring(why), 2,
-          { field = "ca", file = v }) end
-        f:close()
-      end
-      if k == "retries" or k == "backoff_ms" then
-        if math.type(v) ~= "integer" or v < 0 then
-          errors.misuse(("vdx.connect: option '%s' must be an integer >= 0"):format(k), 2, { field = k })
-        end
-        if k == "retries" then retries = v else wait = v end
-      else
-        core_opts[k] = v
-      end
-    end
+    local core_opts, retries, wait = split_options(opts)
     local tries, waited = 0, 0
     while true do
       tries = tries + 1
