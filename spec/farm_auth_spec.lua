@@ -35,7 +35,7 @@ end
 local function background(cmd, out)
   local pidfile = out .. ".pid"
   os.execute(("sh -c %s > %s 2>&1 &"):format(q("echo $$ > " .. q(pidfile) .. "; exec " .. cmd), q(out)))
-  return tonumber(farms.wait_until(function() return read(pidfile) end, 10000))
+  return tonumber(farms.wait_until(function() return (read(pidfile) or ""):match("%d+") end, 10000))
 end
 
 describe("farms with credentials, TLS, limits and crashes (browserless)", function()
@@ -72,8 +72,8 @@ describe("farms with credentials, TLS, limits and crashes (browserless)", functi
     local out, rc = helpers.run(("openssl req -x509 -newkey rsa:2048 -nodes -subj /CN=127.0.0.1 " ..
       "-addext subjectAltName=IP:127.0.0.1 -days 1 -keyout %s -out %s"):format(q(key), q(cert)))
     assert.equal(0, rc, out)
-    local pid = background(("node spec/fixtures/tls_proxy.mjs %s %s 0 %s"):format(q(cert), q(key), farm.port),
-      dir .. "/port")
+    local pid = background(("node spec/fixtures/tls_proxy.mjs %s %s 0 %s %d"):format(q(cert), q(key), farm.port,
+      farms.my_pid()), dir .. "/port")
     local port = farms.wait_until(function() return (read(dir .. "/port") or ""):match("tls_proxy: (%d+)") end,
       20000)
     assert.truthy(port, "the TLS proxy did not start")
