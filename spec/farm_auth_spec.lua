@@ -212,8 +212,21 @@ end)
         assert.equal(3, e.tries)
         assert.matches("3 tries over 150 ms (retries = 2)", e.message, 1, true)
         assert.not_matches(TOKEN, e.message, 1, true)
+        -- A flow's role on the full farm fails with it, named, and the
+        -- flow's connect option sets the tries.
+        local status, fl = flow.run({ name = "full farm", quiet = true, endpoint = full.endpoint,
+          connect = { retries = 1, backoff_ms = 50 } }, function(f)
+          f:role("carol", {})
+          f:as("carol", function(p) p:navigate("data:text/html,hi") end)
+        end)
+        assert.equal(1, status)
+        assert.equal("FarmBusy", fl.failure.error.type)
+        assert.matches("❌ The browser farm is full", fl.failure.text, 1, true)
+        assert.matches("role carol: ws://127.0.0.1:" .. full.port .. "/chromium?token=…: cannot connect: the farm is " ..
+          "full (HTTP 429 Too Many Requests), 2 tries over 50 ms (retries = 1)", fl.failure.text, 1, true)
+        assert.not_matches("Traceback", fl.failure.text, 1, true)
         local refusals = select(2, read(full.log):gsub("sending 429", ""))
-        assert.equal(3, refusals)
+        assert.equal(5, refusals)
         -- The first session ends while the second waits between tries.
         local second, failure
         vdx.spawn(function()
