@@ -38,6 +38,22 @@ local function background(cmd, out)
   return tonumber(farms.wait_until(function() return (read(pidfile) or ""):match("%d+") end, 10000))
 end
 
+-- Runs a flow of one role (opts added to flow.run's) that must fail before
+-- its page opens with an error of kind titled title, and no traceback;
+-- returns the failure text.
+local function failed_flow(opts, role, kind, title)
+  opts.name, opts.quiet = "fails at the start", true
+  local status, f = flow.run(opts, function(fl)
+    fl:role(role, {})
+    fl:as(role, function(p) p:navigate("data:text/html,hi") end)
+  end)
+  assert.equal(1, status)
+  assert.equal(kind, f.failure.error.type)
+  assert.matches("❌ " .. title, f.failure.text, 1, true)
+  assert.not_matches("Traceback", f.failure.text, 1, true)
+  return f.failure.text
+end
+
 describe("farms with credentials, TLS, limits and crashes (browserless)", function()
   local why, broken, farm, tls = nil, nil, nil, nil
 
@@ -188,15 +204,8 @@ end)
     assert.matches("ws://127.0.0.1:9222", e.message, 1, true)
     assert.equal("InvalidEndpoint", helpers.error_of(vdx.connect, "ftp://127.0.0.1:9222").type)
     -- As a flow option: the role's failure, with no stack trace.
-    local status, f = flow.run({ name = "no scheme", endpoint = "127.0.0.1:9222", quiet = true }, function(fl)
-      fl:role("alice", {})
-      fl:as("alice", function(p) p:navigate("data:text/html,hi") end)
-    end)
-    assert.equal(1, status)
-    assert.equal("InvalidEndpoint", f.failure.error.type)
-    assert.matches("❌ Not a browser endpoint", f.failure.text, 1, true)
-    assert.matches("role alice: '127.0.0.1:9222' has no scheme", f.failure.text, 1, true)
-    assert.not_matches("Traceback", f.failure.text, 1, true)
+    local text = failed_flow({ endpoint = "127.0.0.1:9222" }, "alice", "InvalidEndpoint", "Not a browser endpoint")
+    assert.matches("role alice: '127.0.0.1:9222' has no scheme", text, 1, true)
   end)
 
   it("asks a full farm again with doubling waits: FarmBusy after the last try, a browser once a place frees",
@@ -214,17 +223,10 @@ end)
         assert.not_matches(TOKEN, e.message, 1, true)
         -- A flow's role on the full farm fails with it, named, and the
         -- flow's connect option sets the tries.
-        local status, fl = flow.run({ name = "full farm", quiet = true, endpoint = full.endpoint,
-          connect = { retries = 1, backoff_ms = 50 } }, function(f)
-          f:role("carol", {})
-          f:as("carol", function(p) p:navigate("data:text/html,hi") end)
-        end)
-        assert.equal(1, status)
-        assert.equal("FarmBusy", fl.failure.error.type)
-        assert.matches("❌ The browser farm is full", fl.failure.text, 1, true)
+        local text = failed_flow({ endpoint = full.endpoint, connect = { retries = 1, backoff_ms = 50 } }, "carol",
+          "FarmBusy", "The browser farm is full")
         assert.matches("role carol: ws://127.0.0.1:" .. full.port .. "/chromium?token=…: cannot connect: the farm is " ..
-          "full (HTTP 429 Too Many Requests), 2 tries over 50 ms (retries = 1)", fl.failure.text, 1, true)
-        assert.not_matches("Traceback", fl.failure.text, 1, true)
+          "full (HTTP 429 Too Many Requests), 2 tries over 50 ms (retries = 1)", text, 1, true)
         local refusals = select(2, read(full.log):gsub("sending 429", ""))
         assert.equal(5, refusals)
         -- The first session ends while the second waits between tries.
