@@ -3,11 +3,12 @@
 -- has none of the launch flags that map the demo's host names), and the
 -- farm gone after the last line.  Two changes only: a free port instead
 -- of 3000, which anything on this machine may hold, and the npm install
--- line, which is what `make deps` runs (the spec checks that both install
--- the same version) and is run only when browserless is missing, which
--- makes the spec pending anyway.  Also: farm.mjs started with `&` from a
--- script serves while the script runs and stops when it ends, whatever
--- its standard input.
+-- line is not run again: it is what `make deps` ran (the spec checks that
+-- both name the same version), and without it the spec is pending.  (It
+-- was run once as written, into a new folder: npm warns EBADENGINE and
+-- exits 0, and this spec passed on that install.)  Also: farm.mjs
+-- started with `&` from a script serves while the script runs and stops
+-- when it ends, whatever its standard input.
 local helpers = require "helpers"
 local farms = require "farms"
 
