@@ -70,8 +70,10 @@ end
 function farms.start(env)
   local dir = client.tmpdir()
   local port = farms.free_port()
-  local out, rc = helpers.run(("%s node build-aux/farm.mjs %s %s %s --pidfile %s --parent %d"):format(
-    env or "", q(farms.DIR), port, farms.TOKEN, q(dir .. "/pid"), farms.my_pid()))
+  -- Its browsers' profiles go in dir, which stop() removes: a killed
+  -- farm cleans up nothing.
+  local out, rc = helpers.run(("DATA_DIR=%s %s node build-aux/farm.mjs %s %s %s --pidfile %s --parent %d"):format(
+    q(dir .. "/data"), env or "", q(farms.DIR), port, farms.TOKEN, q(dir .. "/pid"), farms.my_pid()))
   if rc ~= 0 then
     os.execute("rm -rf " .. q(dir))
     return nil, out
@@ -90,7 +92,7 @@ function farms.start(env)
     os.execute("rm -rf " .. q(dir))
   end
   --- Kills the farm at once (SIGKILL), as a crash would, then the browsers
-  -- it leaves behind.
+  -- it leaves behind (stop() then removes what they left on disk).
   function f.kill()
     local kids = farms.descendants(f.pid)
     os.execute("kill -KILL " .. f.pid)
