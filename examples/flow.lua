@@ -2,6 +2,8 @@
 --
 --   build/vdxlua examples/flow.lua                 # starts the demo app in this process
 --   build/vdxlua examples/flow.lua http://shop.test:8080   # or uses a running one
+--   build/vdxlua examples/flow.lua --endpoint 'ws://127.0.0.1:3000/chromium?token=SECRET'
+--                                  # every role on a browser farm (docs/farms.md)
 --   build/vdxlua examples/flow.lua --report out/ --trace out/trace.json \
 --                                  --emit-playwright out/marketplace.spec.ts
 --
@@ -17,9 +19,14 @@ package.path = here .. "/marketplace/?.lua;" .. package.path
 local flow = require "vdx.flow"
 local marketplace = require "app"
 
+-- A remote browser (--endpoint: a farm) gets none of the launch flags
+-- below, so shop.test and pay.test would not resolve there: the app then
+-- goes by 127.0.0.1 and localhost, two origins any browser on this
+-- machine reaches, so the payment frame stays cross-origin.
+local remote = flow.options.endpoint ~= nil
 local base, app = arg and arg[1], nil
 if not base then
-  app = marketplace.start()
+  app = marketplace.start(remote and { shop_host = "127.0.0.1", pay_host = "localhost" } or nil)
   base = app.url
 end
 local shop_host = base:match("^%a+://([^:/]+)")
@@ -53,7 +60,8 @@ end
 local status = flow.run({
   name = "marketplace: discount, price change, checkout, order",
   base_url = base,
-  browser_args = { ("--host-resolver-rules=MAP %s 127.0.0.1, MAP pay.test 127.0.0.1"):format(shop_host) },
+  browser_args = not remote and { ("--host-resolver-rules=MAP %s 127.0.0.1, MAP pay.test 127.0.0.1"):format(shop_host) }
+    or nil,
 }, function(f)
   f:role("provider", { url = "/provider/login" })
   f:role("customer", { url = "/customer/login" })

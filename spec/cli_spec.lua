@@ -98,7 +98,8 @@ return status
         assert.equal(2, status, out)
         local flag = case[1]:match("^%S+")
         assert.matches("vdxlua: unknown option '" .. flag .. "' (did you mean " .. case[2] .. "?) (flow options: "
-          .. "--emit-playwright, --endpoint, --executable, --headed, --report, --serve-only, --slow-mo, --trace); a script's own "
+          .. "--cacert, --emit-playwright, --endpoint, --executable, --headed, --header, --insecure, --report, "
+          .. "--retries, --serve-only, --slow-mo, --trace); a script's own "
           .. "dashed arguments go after --: vdxlua FILE.lua [OPTIONS] -- " .. flag .. "\n", out, 1, true)
         assert.not_matches("▶", out)
       end

@@ -186,21 +186,35 @@ vdx_transport *vdx__pipe_transport(uv_loop_t *loop, uv_pipe_t *to_browser,
                                    uv_pipe_t *from_browser);
 
 /*
- * ws.c: connects a WebSocket transport to url (ws://host:port/path).  On
- * success calls done(data, t, NULL); on failure done(data, NULL, message).
- * done is called exactly once, later.
+ * ws.c: how a client connection reaches a remote browser: extra handshake
+ * headers ("Name: value\r\n" lines, e.g. a farm's Authorization), and for
+ * wss:// and https:// the CA file to trust instead of the system's, or
+ * insecure (any certificate).  NULL means none of them.
  */
-typedef void (*vdx_ws_done)(void *data, vdx_transport *t, const char *err);
-int vdx__ws_connect(vdx_loop *lp, const char *url, vdx_ws_done done,
-                    void *data);
+typedef struct vdx_ws_opts {
+  const char *headers;
+  const char *ca;
+  int insecure;
+} vdx_ws_opts;
 /*
- * ws.c: GETs http://host:port/json/version and calls done(data, body, len,
- * NULL) or done(data, NULL, 0, message), exactly once, later.
+ * ws.c: connects a WebSocket transport to url (ws:// or wss://).  On
+ * success calls done(data, t, 101, NULL); on failure done(data, NULL,
+ * status, message), status being the HTTP status the server refused the
+ * upgrade with, or 0.  done is called exactly once, later.
+ */
+typedef void (*vdx_ws_done)(void *data, vdx_transport *t, int status,
+                            const char *err);
+int vdx__ws_connect(vdx_loop *lp, const char *url, const vdx_ws_opts *o,
+                    vdx_ws_done done, void *data);
+/*
+ * ws.c: GETs url (http:// or https://, e.g. …/json/version) and calls
+ * done(data, body, len, 200, NULL) or done(data, NULL, 0, status, message)
+ * (status 0 when no answer came), exactly once, later.
  */
 typedef void (*vdx_http_done)(void *data, const char *body, size_t len,
-                              const char *err);
-int vdx__http_get(vdx_loop *lp, const char *url, vdx_http_done done,
-                  void *data);
+                              int status, const char *err);
+int vdx__http_get(vdx_loop *lp, const char *url, const vdx_ws_opts *o,
+                  vdx_http_done done, void *data);
 
 /* ------------------------------------------------------------------ conn */
 

@@ -16,13 +16,16 @@ usage: vdxlua FILE [ARGS...] [-- ARGS...]
        vdxlua tools [--markdown] list the MCP tools (Markdown reference)
        vdxlua FLOW.lua [--headed] [--slow-mo MS] [--trace FILE.json]
                [--report DIR] [--emit-playwright FILE.spec.ts]
-               [--endpoint URL] [--executable PATH] [ARGS...] [-- ARGS...]
+               [--endpoint URL] [--header 'Name: value']... [--cacert FILE]
+               [--insecure] [--retries N] [--executable PATH]
+               [ARGS...] [-- ARGS...]
                                  run a flow (--endpoint: every role's
-                                 browser on a remote CDP endpoint;
-                                 --executable: the Chromium to launch; an
-                                 unknown option is an error; the script's
-                                 own arguments follow, its dashed ones
-                                 after --)
+                                 browser on a remote CDP endpoint, ws://,
+                                 wss://, http:// or https://; see
+                                 docs/farms.md; --executable: the Chromium
+                                 to launch; an unknown option is an error;
+                                 the script's own arguments follow, its
+                                 dashed ones after --)
        vdxlua FLOW.lua --serve-only PORT [-- ARGS...]
                                  serve the app the flow's script starts,
                                  on PORT, without running its steps (what
@@ -49,12 +52,30 @@ local FLOW_FLAGS = {
   ["--report"] = { "report", true }, ["--emit-playwright"] = { "emit_playwright", true },
   ["--endpoint"] = { "endpoint", true }, ["--executable"] = { "executable", true },
   ["--serve-only"] = { "serve_only", true },
+  ["--header"] = { "header", true }, ["--insecure"] = { "insecure" },
+  ["--cacert"] = { "ca", true }, ["--retries"] = { "retries", true },
 }
 
 -- Whether a looks like an option: "-x" or "--x", but neither "-" (the
 -- usual name of stdin) nor a negative number.
 local function dashed(a)
   return a:match("^%-.") ~= nil and not a:match("^%-%.?%d")
+end
+
+-- The connection flags (--header, repeatable; --insecure, --cacert, --retries)
+-- folded into the flow's connect option, and --endpoint checked where it
+-- enters; nil and a message when one is wrong.
+local function connect_flags(opts, headers)
+  local remote = require "vdx.remote"
+  local c, err = remote.from_flags { header = headers, ca = opts.ca, insecure = opts.insecure,
+    retries = opts.retries }
+  if err then return nil, err end
+  opts.ca, opts.insecure, opts.retries, opts.connect = nil, nil, nil, c
+  if opts.endpoint then
+    local ok, e = pcall(remote.check, vdx, opts.endpoint)
+    if not ok then return nil, "--endpoint " .. e.message end
+  end
+  return opts
 end
 
 -- The message for a dashed argument that is no flow flag: the flag it
@@ -76,7 +97,7 @@ end
 -- on silently; other arguments go to the script, and everything after a
 -- "--" goes to it as it is.
 local function take_flow_flags(argv)
-  local out, opts = { [0] = argv[0] }, nil
+  local out, opts, headers = { [0] = argv[0] }, nil, {}
   local i = 1
   while i <= #argv do
     local f = FLOW_FLAGS[argv[i]]
@@ -99,11 +120,16 @@ local function take_flow_flags(argv)
         i = i + 1
       end
       opts = opts or {}
-      opts[f[1]] = v
+      if f[1] == "header" then headers[#headers + 1] = v else opts[f[1]] = v end
     else
       out[#out + 1] = argv[i]
     end
     i = i + 1
+  end
+  if opts then
+    local err
+    opts, err = connect_flags(opts, headers)
+    if not opts then return nil, err end
   end
   return out, opts
 end

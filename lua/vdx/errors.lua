@@ -394,6 +394,39 @@ errors.catalog = {
       "Or keep vdxlua and drop the adapter and the host's loop: vdxlua's scripts call vdx directly "
       .. "and run concurrent work with vdx.spawn." },
   },
+  -- Remote browsers and farms (docs/farms.md).
+  InvalidEndpoint = {
+    title = "Not a browser endpoint",
+    causes = { "The endpoint has no scheme (127.0.0.1:9222 instead of http://127.0.0.1:9222)",
+      "The scheme is not one vdx speaks (ws://, wss://, http://, https://)" },
+    actions = { "Write the endpoint with its scheme: http://HOST:PORT (resolved through /json/version) or the ws:// URL the browser or farm gives (wss:// and https:// for TLS).",
+      "Then connect again (--endpoint URL, --role-endpoint NAME URL, vdx.connect(URL))." },
+  },
+  FarmBusy = {
+    title = "The browser farm is full",
+    causes = { "The farm answered HTTP 429: its concurrent sessions and its queue are all taken (browserless: CONCURRENT and QUEUED)",
+      "Other runs or agents hold the farm's browsers, or left sessions open" },
+    actions = { "Wait for other sessions to end and run again, or raise the farm's limits (CONCURRENT, QUEUED).",
+      "Give vdx more tries: retries = N in vdx.connect's options (the flow's connect option, --retries N); the waits double from 250 ms." },
+  },
+  TLSFailed = {
+    title = "The TLS connection to the endpoint failed",
+    causes = { "The server's certificate is self-signed or from a CA this system does not trust",
+      "The certificate does not name the host of the endpoint (its subjectAltName), or it expired",
+      "The endpoint does not speak TLS: a plain ws:// or http:// port was given as wss:// or https://" },
+    actions = { "Trust the certificate's CA: ca = \"ca.pem\" in vdx.connect's options (--cacert FILE on the command line).",
+      "For a test farm only, accept any certificate: insecure = true (--insecure).",
+      "If the port is plain, use ws:// or http://." },
+  },
+  ConnectionLost = {
+    title = "The connection to the remote browser was lost",
+    causes = { "The farm or remote browser ended, restarted or was killed",
+      "The farm ended the session (its session timeout, a cap on session time) or the network dropped" },
+    actions = { "Call the tool again: the role connects to its endpoint anew (its earlier pages and refs are gone).",
+      "If it fails again, check that the endpoint answers (its /json/version) and that the farm is running." },
+    flow = { actions = { "Check that the endpoint still answers (its /json/version), then run the flow again.",
+      "If the farm ends sessions after a time limit, raise it (browserless: TIMEOUT) or split the flow." } },
+  },
 }
 
 

@@ -53,6 +53,7 @@ local OPTION_KEYS = {
   name = true, base_url = true, browser_args = true, timeout_ms = true, headed = true,
   slow_mo = true, trace = true, report = true, emit_playwright = true, artifacts = true,
   quiet = true, launch = true, out = true, endpoint = true, serve_only = true, executable = true,
+  connect = true,
 }
 
 --- Merges command-line options into flow.options.
@@ -159,7 +160,16 @@ function Flow:role(name, spec)
   end
   -- A role's URL is checked where it is declared, not at its first use.
   if spec.url ~= nil then self:url(spec.url, ("f:role %s: url"):format(tostring(name))) end
-  local r = self.manager:add { name = name, auth = spec.auth, endpoint = spec.endpoint or self.opts.endpoint,
+  local endpoint = spec.endpoint or self.opts.endpoint
+  local args = self.manager.launch_opts.args or {}
+  if endpoint and #args > 0 and not self.told_args and not self.quiet then
+    -- A remote browser was started by its farm, with the farm's flags.
+    self.told_args = true
+    io.stderr:write(("vdx.flow: role %s runs on %s, which gets none of the flow's browser_args (%s); "
+      .. "a --host-resolver-rules mapping does not reach it, so use URLs that browser can resolve\n")
+      :format(name, require("vdx.remote").redact(endpoint), table.concat(args, " ")))
+  end
+  local r = self.manager:add { name = name, auth = spec.auth, endpoint = endpoint,
     auth_required = spec.auth ~= nil and spec.auth_required ~= false }
   self.roles[name] = { name = name, spec = spec, role = r }
   self.role_order[#self.role_order + 1] = name
@@ -506,8 +516,10 @@ function Flow:failure_text(err, shot, excerpt)
 end
 
 --- Runs a flow: flow.run([opts,] fn).  opts: name, base_url, browser_args
--- (extra Chromium flags), endpoint (a ws:// or http:// CDP endpoint every
--- role without one of its own runs on, such as a browser farm),
+-- (extra Chromium flags), endpoint (a ws://, wss://, http:// or https://
+-- CDP endpoint every role without one of its own runs on, such as a
+-- browser farm), connect (vdx.connect's options for remote endpoints:
+-- headers, ca, insecure, retries),
 -- timeout_ms (per action or expectation, 10000),
 -- quiet, artifacts (folder for failure screenshots), and the command-line
 -- options headed, slow_mo, trace, report, emit_playwright, serve_only
@@ -538,7 +550,7 @@ function flow.run(opts, fn)
   local self = setmetatable({
     opts = o, name = o.name or "flow", base_url = o.base_url, timeout_ms = o.timeout_ms or 10000,
     slow_mo = tonumber(o.slow_mo) or 0, quiet = o.quiet, report = o.report,
-    manager = roles.new { launch = launch }, roles = {}, role_order = {},
+    manager = roles.new { launch = launch, connect = o.connect }, roles = {}, role_order = {},
     program = {}, events = {}, steps = {}, tasks = setmetatable({}, { __mode = "k" }),
     started = now(), browser_args = o.browser_args, servers_before = flow_serve.count(),
   }, Flow)
@@ -560,6 +572,7 @@ function flow.run(opts, fn)
     -- A failure before any role acted (a bad base_url, no browser, an
     -- unknown role) shows no page: another role's would mislead.
     local role = not e.no_page and (e.flow_role or self:last_role()) or nil
+    e, role = self:explain(e, role)
     local actor = role and self.roles[role] and self.roles[role].actor
     if actor then self.failure_url = actor:current_url() end
     local shot = role and self:shot(role, "failure-" .. role)
@@ -610,6 +623,32 @@ function Flow:preflight()
     local ok, e = pcall(self.manager.check_browser, self.manager, "--executable (or launch.executable)")
     if not ok then stop(e) end
   end
+end
+
+local REMOTE_KINDS = { InvalidEndpoint = true, ConnectFailed = true, TLSFailed = true, FarmBusy = true }
+
+-- The failure e of role as the flow reports it: a lost connection to a
+-- remote browser becomes ConnectionLost naming the role whose endpoint
+-- dropped (the role the error came from, or else the one remote role
+-- whose connection is gone); returns the error and its role.
+function Flow:explain(e, role)
+  -- What the world did to a remote browser needs no traceback (the task
+  -- that started the role's browser adds one): the message says it all.
+  if REMOTE_KINDS[e.type] then e.traceback = nil end
+  if role and self.roles[role] then
+    local x = self.roles[role].role:explain(e)
+    if x ~= e then return x, role end
+  end
+  if vdx.is_error(e, "BrowserClosed") then
+    for _, name in ipairs(self.role_order) do
+      local x = self.roles[name].role:explain(e)
+      if x ~= e then
+        x.flow_role = name
+        return x, name
+      end
+    end
+  end
+  return e, role
 end
 
 function Flow:last_role()

@@ -86,7 +86,7 @@ local function setup(o, log)
   require("vdx.builtin").register_all(reg)
   local builtin = {}
   for _, t in ipairs(reg:list()) do builtin[t.name] = true end
-  local mgr = roles_mod.new { log = log, launch = { headless = o.headless,
+  local mgr = roles_mod.new { log = log, connect = o.connect, launch = { headless = o.headless,
     args = #o.browser_args > 0 and o.browser_args or nil, executable = o.executable } }
   if o.config then
     local cfg, err = mgr:load_config(o.config)
@@ -95,6 +95,7 @@ local function setup(o, log)
     for _, d in ipairs(cfg.skills or {}) do o.skills[#o.skills + 1] = d end
     if cfg.headless == false then mgr.launch_opts.headless = false end
     if cfg.browser_args then mgr.launch_opts.args = cfg.browser_args end
+    if cfg.connect and not o.connect then mgr.connect_opts = cfg.connect end
   end
   local ok, err = pcall(function()
     for _, r in ipairs(o.roles) do mgr:add(r) end

@@ -8,7 +8,13 @@ usage: vdxlua mcp [OPTIONS]      serve MCP over stdio (JSON-RPC, one message a l
   --role NAME AUTH_FILE [URL]    a role with its Playwright storageState file
                                  ("-" for none) and default URL (repeatable)
   --auth-required NAME           the role's auth file must load, or calls fail
-  --role-endpoint NAME URL       the role's browser is remote (ws:// or http://)
+  --role-endpoint NAME URL       the role's browser is remote (ws://, wss://, http://
+                                 or https://; docs/farms.md)
+  --header 'NAME: VALUE'         send this header when connecting to an endpoint
+                                 (repeatable; e.g. a farm's Authorization)
+  --cacert FILE                  trust this CA (PEM) for wss:// and https:// endpoints
+  --insecure                     accept any certificate of a wss:// or https:// endpoint
+  --retries N                    ask a full farm (HTTP 429) again N times (default 4)
   --config FILE.lua              roles and options from a Lua table
   --tools FILE.lua               load user tools (repeatable; a missing file stops
                                  start-up)
@@ -62,7 +68,7 @@ end
 function options.parse(args)
   local o = { roles = {}, endpoints = {}, required = {}, tools = {}, skills = {}, browser_args = {},
     default_skills = true, watch = true, headless = true, max_bytes = 4 * 1024 * 1024, log_level = "info" }
-  local i = 1
+  local i, conn = 1, { header = {} }
   local function value(name)
     local v = args[i + 1]
     if v == nil then error(name .. " needs a value", 0) end
@@ -83,7 +89,13 @@ function options.parse(args)
       elseif a == "--auth-required" then o.required[#o.required + 1] = value(a)
       elseif a == "--role-endpoint" then
         local name, url = value(a), value(a)
+        local okc, e = pcall(require("vdx.remote").check, require "vdx", url)
+        if not okc then error("--role-endpoint " .. name .. " " .. e.message, 0) end
         o.endpoints[#o.endpoints + 1] = { name = name, url = url }
+      elseif a == "--header" then conn.header[#conn.header + 1] = value(a)
+      elseif a == "--cacert" then conn.ca = value(a)
+      elseif a == "--insecure" then conn.insecure = true
+      elseif a == "--retries" then conn.retries = value(a)
       elseif a == "--config" then o.config = value(a)
       elseif a == "--tools" then o.tools[#o.tools + 1] = value(a)
       elseif a == "--skills" then o.skills[#o.skills + 1] = value(a)
@@ -109,6 +121,9 @@ function options.parse(args)
       else error(unknown(tostring(a)), 0) end
       i = i + 1
     end
+    local c, cerr = require("vdx.remote").from_flags(conn)
+    if cerr then error(cerr, 0) end
+    o.connect = c
   end)
   if not ok then return nil, err end
   return o

@@ -19,11 +19,14 @@ Role.__index = Role
 
 local ROLE_KEYS = { name = true, auth = true, url = true, auth_required = true, endpoint = true }
 
---- A new manager.  opts: launch (options for vdx.launch), log(level, fmt, …).
+--- A new manager.  opts: launch (options for vdx.launch), connect
+-- (options for vdx.connect of every remote endpoint: headers, ca,
+-- insecure, retries), log(level, fmt, …).
 function roles.new(opts)
   opts = opts or {}
   return setmetatable({
     launch_opts = opts.launch or { headless = true },
+    connect_opts = opts.connect,
     log = opts.log or function() end,
     list_ = {}, byname = {}, browsers = {}, current_ = nil,
     -- The launched browsers whose default context a role has taken.
@@ -137,7 +140,7 @@ function Manager:browser(endpoint)
     local res
     if endpoint then
       self.log("info", "connecting to %s", endpoint)
-      res = vdx.connect(endpoint)
+      res = vdx.connect(endpoint, self.connect_opts)
     else
       self.log("info", "launching the browser")
       res = vdx.launch(self.launch_opts)
@@ -275,6 +278,11 @@ function Role:context()
           tostring(self.endpoint), reason), { role = self.name, url = self.endpoint, reason = reason }), 0)
       end
       if type(browser) == "table" and browser.type == "LaunchFailed" then browser.role = browser.role or self.name end
+      if vdx.is_error(browser, "FarmBusy") or vdx.is_error(browser, "TLSFailed")
+        or vdx.is_error(browser, "InvalidEndpoint") then
+        browser.message = ("role %s: %s"):format(self.name, tostring(browser.message))
+        browser.endpoint = self.endpoint
+      end
       error(browser, 0)
     end
     -- The first role without an auth file on the launched browser takes
@@ -299,6 +307,19 @@ function Role:context()
     self.ctx = ctx
     return ctx
   end)
+end
+
+--- err as this role should report it: a BrowserClosed of a remote role
+-- whose connection dropped (the farm ended or was killed) becomes a
+-- ConnectionLost naming the role and the endpoint; anything else is err.
+function Role:explain(err)
+  if not (self.endpoint and self.browser and vdx.is_error(err, "BrowserClosed")) then return err end
+  local ok, closed = pcall(self.browser.is_closed, self.browser)
+  if not ok or not closed or self.manager.closed then return err end
+  local where = require("vdx.remote").redact(self.endpoint)
+  return vdx.error("ConnectionLost", ("role %s: the connection to %s was lost (%s)"):format(self.name, where,
+    tostring(err.message)), { endpoint = where, reason = err.reason, flow_role = self.name,
+    flow_step = err.flow_step, flow_where = err.flow_where })
 end
 
 --- The role's current page, created on first use (opening the default URL);

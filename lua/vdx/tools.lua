@@ -144,6 +144,8 @@ function Registry:call(name, args, ctx)
   local okr, v = xpcall(def.run, traceback, ctx, args)
   if not okr then
     local e = errors.normalize(v)
+    -- A remote role's dropped connection is a ConnectionLost naming it.
+    if ctx and type(ctx.role) == "table" and ctx.role.explain then e = ctx.role:explain(e) end
     if e.type == "Error" and ctx and ctx.log then ctx.log("error", "tool %s: %s", name, e.message) end
     if e.type == "Error" then e.message = e.message:match("^[^\n]*") end
     return tools.error_result(e, { tool = name, as_role = ctx and ctx.role_name })

@@ -344,15 +344,15 @@ static void port_stderr(void *data, const char *tail) {
   vdx__waiter_resolve(w, L);
 }
 
-int vdx__connect_ws(lua_State *L, const char *url, int timeout, int guard_idx,
-                    lua_KFunction k);
+int vdx__connect_ws(lua_State *L, const char *url, const vdx_ws_opts *wo,
+                    int timeout, int guard_idx);
 
 static int port_k(lua_State *L, int status, lua_KContext ctx) {
   (void)status;
   /* stack: opts, guard, url */
   guard *g = luaL_checkudata(L, 2, GUARD_MT);
   g->proc->on_stderr = NULL;
-  return vdx__connect_ws(L, lua_tostring(L, -1), (int)ctx, 2, NULL);
+  return vdx__connect_ws(L, lua_tostring(L, -1), NULL, (int)ctx, 2);
 }
 
 /*

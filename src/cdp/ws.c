@@ -1,6 +1,8 @@
 /*
  * ws.c -- the WebSocket transport (a libwebsockets client) and the HTTP GET
- * that reads /json/version, both running on the loop's own libuv loop.
+ * that reads /json/version, both running on the loop's own libuv loop,
+ * plain (ws://, http://) or over TLS (wss://, https://), with the extra
+ * handshake headers a farm's credentials need (vdx_ws_opts).
  *
  * Guarantees: done is called exactly once and never inside the call that
  * started the work; every complete incoming message reaches the conn once,
@@ -23,12 +25,20 @@
 #define RX_BUFFER_SIZE (64 * 1024)
 #define KEEP_RX_BYTES (1024 * 1024) /* larger buffers are freed after use */
 #define RX_AHEAD_BYTES (16 * 1024 * 1024) /* room made for announced bytes */
+#define WS_HANDSHAKE_SECS 120   /* lws's own bound on a handshake */
 
 /* The lws context of one vdx_loop. */
+typedef struct ca_vhost {
+  struct ca_vhost *next;
+  struct lws_vhost *vh;
+  char path[];               /* the CA file its client TLS trusts */
+} ca_vhost;
+
 typedef struct ws_ctx {
   vdx_loop *lp;
   struct lws_context *lws;   /* set to NULL by lws when fully destroyed */
   int destroying;
+  ca_vhost *cas;             /* vhosts made for a CA file, one per file */
 } ws_ctx;
 
 typedef struct out_msg {
@@ -54,7 +64,9 @@ typedef struct client {
   int open;                  /* ws: the handshake completed */
   int released;              /* the owner closed it (or never will) */
   int busy;                  /* depth of our lws callbacks on the stack */
-  int status;                /* http: response status */
+  int status;                /* the HTTP status the server answered */
+  int tls;                   /* wss:// or https:// */
+  char *headers;             /* "Name: value\r\n" lines to send, or NULL */
   vdx_reasm rx;              /* ws: the message being reassembled */
   char *buf;                 /* http: the response body */
   size_t len, cap;
@@ -78,8 +90,8 @@ static void late_closed(uv_handle_t *h) { free(h); }
 
 static void late_fire(uv_timer_t *t) {
   late_fail *f = (late_fail *)t;
-  if (f->kind == KIND_WS) f->done.ws(f->data, NULL, f->err);
-  else f->done.http(f->data, NULL, 0, f->err);
+  if (f->kind == KIND_WS) f->done.ws(f->data, NULL, 0, f->err);
+  else f->done.http(f->data, NULL, 0, 0, f->err);
   uv_close((uv_handle_t *)t, late_closed);
 }
 
@@ -105,6 +117,7 @@ static void client_free(client *c) {
     free(m);
   }
   free(c->buf);
+  free(c->headers);
   vdx__reasm_free(&c->rx);
   free(c);
 }
@@ -129,8 +142,8 @@ static void client_fail(client *c, const char *why) {
   c->pending = 0;
   c->released = 1;             /* the owner never sees c */
   if (c->ctx->destroying) return;
-  if (c->kind == KIND_WS) c->done.ws(c->data, NULL, c->err);
-  else c->done.http(c->data, NULL, 0, c->err);
+  if (c->kind == KIND_WS) c->done.ws(c->data, NULL, c->status, c->err);
+  else c->done.http(c->data, NULL, 0, c->status, c->err);
 }
 
 /* Appends len bytes to c->buf (an HTTP body), growing it as needed. */
@@ -248,9 +261,9 @@ static void http_finish(client *c) {
   if (c->ctx->destroying) return;
   if (c->status != 200) {
     snprintf(c->err, sizeof c->err, "%s: HTTP status %d", c->url, c->status);
-    c->done.http(c->data, NULL, 0, c->err);
+    c->done.http(c->data, NULL, 0, c->status, c->err);
   } else {
-    c->done.http(c->data, c->buf ? c->buf : "", c->len, NULL);
+    c->done.http(c->data, c->buf ? c->buf : "", c->len, 200, NULL);
   }
 }
 
@@ -260,7 +273,7 @@ static int on_ws_event(client *c, struct lws *wsi, enum lws_callback_reasons r,
   case LWS_CALLBACK_CLIENT_ESTABLISHED:
     c->open = 1;
     c->pending = 0;
-    if (!c->ctx->destroying) c->done.ws(c->data, &c->base, NULL);
+    if (!c->ctx->destroying) c->done.ws(c->data, &c->base, 101, NULL);
     return 0;
   case LWS_CALLBACK_CLIENT_RECEIVE:
     return ws_receive(c, wsi, in, len);
@@ -307,17 +320,68 @@ static int on_http_event(client *c, struct lws *wsi,
   }
 }
 
+/* The last certificate failure lws logged ("self-signed certificate"),
+ * which the connection error it reports next does not carry. */
+static char tls_why[160];
+
+/* lws's log: certificate failures are kept for that error, not printed. */
+static void ws_log(int level, const char *line) {
+  const char *at = strstr(line, "SSL error: ");
+  if (at == NULL) {
+    lwsl_emit_stderr(level, line);
+    return;
+  }
+  at += strlen("SSL error: ");
+  size_t n = strcspn(at, "(\r\n");
+  while (n > 0 && at[n - 1] == ' ') n--;
+  if (n >= sizeof tls_why) n = sizeof tls_why - 1;
+  memcpy(tls_why, at, n);
+  tls_why[n] = '\0';
+}
+
+/* Writes c's extra handshake headers at *in (len bytes of room). */
+static int append_headers(client *c, void *in, size_t len) {
+  if (c->headers == NULL) return 0;
+  char **p = in;
+  size_t n = strlen(c->headers);
+  if (n >= len) {
+    snprintf(c->err, sizeof c->err, "%s: the headers (%zu bytes) do not fit "
+             "in the handshake (%zu bytes left)", c->url, n, len);
+    return -1;
+  }
+  memcpy(*p, c->headers, n);
+  *p += n;
+  return 0;
+}
+
 /* Every lws event of our connections.  A wsi whose client let go has a
  * NULL user pointer and only runs to its end. */
 static int callback(struct lws *wsi, enum lws_callback_reasons reason,
                     void *user, void *in, size_t len) {
-  client *c = user;
+  /* Not user: lws passes the X509_STORE_CTX there for TLS verification. */
+  client *c = wsi ? lws_wsi_user(wsi) : NULL;
+  (void)user;
   if (c == NULL) return reason == LWS_CALLBACK_CLIENT_WRITEABLE ? -1 : 0;
+  if (reason == LWS_CALLBACK_OPENSSL_PERFORM_SERVER_CERT_VERIFICATION)
+    return 0;                  /* lws's verdict (preverify_ok) stands */
   c->busy++;
   int rc;
-  if (reason == LWS_CALLBACK_CLIENT_CONNECTION_ERROR) {
-    snprintf(c->err, sizeof c->err, "%s: %s", c->url,
-             in ? (const char *)in : "connection failed");
+  if (reason == LWS_CALLBACK_CLIENT_APPEND_HANDSHAKE_HEADER) {
+    rc = append_headers(c, in, len);
+  } else if (reason == LWS_CALLBACK_CLIENT_CONNECTION_ERROR) {
+    /* A refused WebSocket upgrade (a farm's 429, a 401) still has its
+     * status here; the caller types the failure by it. */
+    if (c->status == 0 && wsi) c->status = (int)lws_http_client_http_response(wsi);
+    if (c->tls && tls_why[0])
+      snprintf(c->err, sizeof c->err, "%s: the server's certificate was "
+               "refused: %s", c->url, tls_why);
+    else if (c->tls && in && strstr(in, "SSL"))
+      snprintf(c->err, sizeof c->err, "%s: no TLS handshake (%s): is it a "
+               "plain ws:// or http:// port?", c->url, (const char *)in);
+    else
+      snprintf(c->err, sizeof c->err, "%s: %s", c->url,
+               in ? (const char *)in : "connection failed");
+    tls_why[0] = '\0';
     client_detach(c);
     client_fail(c, c->err);
     rc = 0;
@@ -366,6 +430,11 @@ static void ctx_teardown(void *data) {
     uv_walk(loop, count_closing, &closing);
   }
   if (x->lws) lws_context_destroy(x->lws);
+  while (x->cas) {
+    ca_vhost *v = x->cas;
+    x->cas = v->next;
+    free(v);
+  }
   free(x);
 }
 
@@ -377,14 +446,19 @@ static ws_ctx *ctx_of(vdx_loop *lp) {
   ws_ctx *x = calloc(1, sizeof *x);
   if (x == NULL) return NULL;
   x->lp = lp;
-  lws_set_log_level(LLL_ERR, NULL);
+  lws_set_log_level(LLL_ERR, ws_log);
   struct lws_context_creation_info info;
   memset(&info, 0, sizeof info);
   void *loops[1] = { vdx__uv_of(lp) };
-  info.options = LWS_SERVER_OPTION_LIBUV;
+  /* The default vhost's client TLS trusts the system's CA store. */
+  info.options = LWS_SERVER_OPTION_LIBUV | LWS_SERVER_OPTION_DO_SSL_GLOBAL_INIT;
   info.foreign_loops = loops;
   info.port = CONTEXT_PORT_NO_LISTEN;
   info.protocols = protocols;
+  /* lws gives up on a handshake after 5 s by default; a farm launches a
+   * browser before it answers the upgrade, which takes longer on a busy
+   * machine.  The caller's waiter (timeout_ms) is the bound that counts. */
+  info.timeout_secs = WS_HANDSHAKE_SECS;
   info.pcontext = &x->lws;
   info.gid = (gid_t)-1;
   info.uid = (uid_t)-1;
@@ -398,6 +472,43 @@ static ws_ctx *ctx_of(vdx_loop *lp) {
   return x;
 }
 
+/* The vhost whose client TLS trusts the CA file at path (made on first
+ * use), or NULL and a message in err. */
+static struct lws_vhost *ca_vhost_of(ws_ctx *x, const char *path, char *err,
+                                     size_t errlen) {
+  for (ca_vhost *v = x->cas; v; v = v->next)
+    if (strcmp(v->path, path) == 0) return v->vh;
+  FILE *f = fopen(path, "rb");
+  if (f == NULL) {
+    snprintf(err, errlen, "cannot read the CA file %s", path);
+    return NULL;
+  }
+  fclose(f);
+  ca_vhost *v = calloc(1, sizeof *v + strlen(path) + 1);
+  if (v == NULL) return NULL;
+  strcpy(v->path, path);
+  struct lws_context_creation_info info;
+  memset(&info, 0, sizeof info);
+  char name[32];
+  snprintf(name, sizeof name, "ca%p", (void *)v);
+  info.vhost_name = name;
+  info.options = LWS_SERVER_OPTION_DO_SSL_GLOBAL_INIT;
+  info.port = CONTEXT_PORT_NO_LISTEN;
+  info.protocols = protocols;
+  info.client_ssl_ca_filepath = v->path;
+  info.timeout_secs = WS_HANDSHAKE_SECS;
+  v->vh = lws_create_vhost(x->lws, &info);
+  if (v->vh == NULL) {
+    snprintf(err, errlen, "cannot use the CA file %s (not a PEM "
+             "certificate?)", path);
+    free(v);
+    return NULL;
+  }
+  v->next = x->cas;
+  x->cas = v;
+  return v->vh;
+}
+
 /* ------------------------------------------------------------ connect */
 
 typedef struct url_parts {
@@ -405,14 +516,25 @@ typedef struct url_parts {
   char host_header[300];     /* host:port, which Chromium echoes in URLs */
   int port;
   const char *path;
+  char qpath[1024];          /* the path when the URL has none before '?' */
 } url_parts;
 
-/* Splits scheme://host[:port][/path]; returns NULL or an error message. */
-static const char *parse_url(const char *url, const char *scheme,
+/* Splits scheme://host[:port][/path] (ws or wss for KIND_WS, http or
+ * https for KIND_HTTP); sets *tls; returns NULL or an error message. */
+static const char *parse_url(const char *url, int kind, int *tls,
                              url_parts *u) {
-  size_t sl = strlen(scheme);
-  if (strncmp(url, scheme, sl) != 0)
+  const char *plain = kind == KIND_WS ? "ws://" : "http://";
+  const char *secure = kind == KIND_WS ? "wss://" : "https://";
+  size_t sl;
+  if (strncmp(url, plain, strlen(plain)) == 0) {
+    sl = strlen(plain);
+    *tls = 0;
+  } else if (strncmp(url, secure, strlen(secure)) == 0) {
+    sl = strlen(secure);
+    *tls = 1;
+  } else {
     return strstr(url, "://") ? "unsupported URL scheme" : "malformed URL";
+  }
   const char *h = url + sl, *e;
   if (*h == '[') {
     e = strchr(h, ']');
@@ -425,7 +547,7 @@ static const char *parse_url(const char *url, const char *scheme,
   memcpy(u->host, h, (size_t)(e - h));
   u->host[e - h] = '\0';
   if (*e == ']') e++;
-  u->port = 80;
+  u->port = *tls ? 443 : 80;
   if (*e == ':') {
     char *end;
     long p = strtol(e + 1, &end, 10);
@@ -433,29 +555,50 @@ static const char *parse_url(const char *url, const char *scheme,
     u->port = (int)p;
     e = end;
   }
-  if (*e != '\0' && *e != '/') return "malformed URL";
-  u->path = *e ? e : "/";
+  if (*e != '\0' && *e != '/' && *e != '?') return "malformed URL";
+  if (*e == '?') {            /* host:port?token=… asks for /?token=… */
+    if (strlen(e) + 2 > sizeof u->qpath) return "URL too long";
+    snprintf(u->qpath, sizeof u->qpath, "/%s", e);
+    u->path = u->qpath;
+  } else {
+    u->path = *e ? e : "/";
+  }
   snprintf(u->host_header, sizeof u->host_header,
            strchr(u->host, ':') ? "[%s]:%d" : "%s:%d", u->host, u->port);
   return NULL;
 }
 
 /* Starts a client connection of the given kind; done is always later. */
-static int client_start(vdx_loop *lp, const char *url, int kind, done_fn done,
-                        void *data) {
+static int client_start(vdx_loop *lp, const char *url, const vdx_ws_opts *o,
+                        int kind, done_fn done, void *data) {
   url_parts u;
   char msg[512];
-  const char *bad = parse_url(url, kind == KIND_WS ? "ws://" : "http://", &u);
+  int tls = 0;
+  const char *bad = parse_url(url, kind, &tls, &u);
   if (bad) {
     snprintf(msg, sizeof msg, "%s: %s (only %s URLs are supported)", bad, url,
-             kind == KIND_WS ? "ws://" : "http://");
+             kind == KIND_WS ? "ws:// and wss://" : "http:// and https://");
     return fail_later(lp, kind, done, data, msg);
   }
   ws_ctx *x = ctx_of(lp);
   if (x == NULL) return fail_later(lp, kind, done, data,
                                    "cannot create the libwebsockets context");
+  struct lws_vhost *vh = NULL;
+  if (tls && o && o->ca && !o->insecure) {
+    msg[0] = '\0';
+    vh = ca_vhost_of(x, o->ca, msg, sizeof msg);
+    if (vh == NULL) return msg[0] ? fail_later(lp, kind, done, data, msg)
+                                  : UV_ENOMEM;
+  }
   client *c = calloc(1, sizeof *c);
   if (c == NULL) return UV_ENOMEM;
+  if (o && o->headers && *o->headers) {
+    c->headers = strdup(o->headers);
+    if (c->headers == NULL) {
+      free(c);
+      return UV_ENOMEM;
+    }
+  }
   c->base.send = ws_send;
   c->base.close = ws_close;
   c->kind = kind;
@@ -472,6 +615,7 @@ static int client_start(vdx_loop *lp, const char *url, int kind, done_fn done,
   struct lws_client_connect_info i;
   memset(&i, 0, sizeof i);
   i.context = x->lws;
+  i.vhost = vh;
   i.address = u.host;
   i.port = u.port;
   i.path = u.path;
@@ -480,6 +624,16 @@ static int client_start(vdx_loop *lp, const char *url, int kind, done_fn done,
   i.protocol = NULL;
   i.local_protocol_name = "vdx";
   i.method = kind == KIND_HTTP ? "GET" : NULL;
+  if (tls) {
+    c->tls = 1;
+    lws_set_log_level(LLL_ERR, ws_log);   /* vdx.serve may have reset it */
+    tls_why[0] = '\0';
+    i.ssl_connection = LCCSCF_USE_SSL;
+    if (o && o->insecure)
+      i.ssl_connection |= LCCSCF_ALLOW_SELFSIGNED | LCCSCF_ALLOW_EXPIRED |
+                          LCCSCF_SKIP_SERVER_CERT_HOSTNAME_CHECK |
+                          LCCSCF_ALLOW_INSECURE;
+  }
   i.userdata = c;
   i.pwsi = &c->wsi;
   c->in_connect = 1;
@@ -494,16 +648,16 @@ static int client_start(vdx_loop *lp, const char *url, int kind, done_fn done,
   return 0;
 }
 
-int vdx__ws_connect(vdx_loop *lp, const char *url, vdx_ws_done done,
-                    void *data) {
+int vdx__ws_connect(vdx_loop *lp, const char *url, const vdx_ws_opts *o,
+                    vdx_ws_done done, void *data) {
   done_fn fn = { .ws = done };
   if (url == NULL || done == NULL) return UV_EINVAL;
-  return client_start(lp, url, KIND_WS, fn, data);
+  return client_start(lp, url, o, KIND_WS, fn, data);
 }
 
-int vdx__http_get(vdx_loop *lp, const char *url, vdx_http_done done,
-                  void *data) {
+int vdx__http_get(vdx_loop *lp, const char *url, const vdx_ws_opts *o,
+                  vdx_http_done done, void *data) {
   done_fn fn = { .http = done };
   if (url == NULL || done == NULL) return UV_EINVAL;
-  return client_start(lp, url, KIND_HTTP, fn, data);
+  return client_start(lp, url, o, KIND_HTTP, fn, data);
 }
