@@ -20,8 +20,6 @@ describe("README.md #unit", function()
     end
   end)
 
-  -- docs/farms.md is written by the farm part of issue 26, on its own
-  -- branch; the README links it ahead of the merge.
   it("links only to files that exist", function()
     local missing = {}
     for target in text:gmatch("%]%(([^)#]+)[^)]*%)") do
