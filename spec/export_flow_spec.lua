@@ -86,6 +86,8 @@ describe("an exported flow", function()
     assert.is_true(has(config, "testMatch: ['signin.spec.ts'],"), config)
     assert.is_true(has(config, "process.env.BASE_URL ||= 'http://127.0.0.1:' + PORT;"), config)
     assert.is_true(has(config, "reuseExistingServer: false,"), config)
+    -- The script names its app relative to the folder it ran from.
+    assert.is_true(has(config, "      cwd: '" .. helpers.run("pwd"):gsub("\n$", "") .. "',\n"), config)
     assert.is_true(has(config, " --serve-only ' + PORT + ' -- " .. dir .. "/work',"), config)
   end)
 
@@ -109,9 +111,10 @@ describe("an exported flow", function()
   end)
 
   it("says how to install the runner when it finds none, and the command passes once it is installed", function()
-    local cwd = io.popen("pwd"):read("l")
-    local res, st = helpers.run(("cd %s && env -u VDX_PLAYWRIGHT_DIR %s/%s %s/%s --emit-playwright %s -- %s"):format(
-      q(dir .. "/elsewhere"), cwd, helpers.vdxlua, cwd, FLOW, q(dir .. "/bare/signin.spec.ts"), q(dir .. "/work")))
+    -- Run from the repository, which the flow's script needs (and where no
+    -- node_modules is).
+    local res, st = helpers.run(("env -u VDX_PLAYWRIGHT_DIR %s %s --emit-playwright %s -- %s"):format(
+      helpers.vdxlua, FLOW, q(dir .. "/bare/signin.spec.ts"), q(dir .. "/work")))
     assert.equal(0, st, res)
     assert.is_true(has(res, "\nInstall the runner once: `cd " .. dir .. "/bare && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 "
       .. "npm i -D @playwright/test` (vdxlua found none in $VDX_PLAYWRIGHT_DIR, the spec's folder or above it, or "

@@ -179,8 +179,9 @@ local function app_of(flow)
   end
   local args = {}
   for i, a in ipairs(rerun.args) do args[i] = pw.shell_word(a) end
+  -- The script ran from this folder and may name files relative to it.
   return { command = pw.shell_word(rerun.exe) .. " " .. pw.shell_word(rerun.script), port = app.port,
-    index = app.index, args = table.concat(args, " ") }
+    index = app.index, args = table.concat(args, " "), cwd = pw.cwd() }
 end
 
 --- Writes the spec to path and its config beside it (NAME.config.ts for
@@ -207,7 +208,8 @@ function export.write(flow, path)
   f:close()
   f = assert(io.open(cfg, "w"))
   f:write(pw_config.text { spec = file, flow = flow.name, base_url = flow.base_url, run = cmd,
-    command = app and app.command, port = app and app.port, index = app and app.index, args = app and app.args })
+    command = app and app.command, port = app and app.port, index = app and app.index, args = app and app.args,
+    cwd = app and app.cwd })
   f:close()
   local lines = { ("wrote %s and its config %s"):format(path, cfg) }
   if app then

@@ -31,9 +31,7 @@ function run.find(spec_dir)
   local cands = {}
   if os.getenv("VDX_PLAYWRIGHT_DIR") then cands[1] = os.getenv("VDX_PLAYWRIGHT_DIR") end
   folders_up(spec_dir, cands)
-  local p = io.popen("pwd")
-  folders_up(p and p:read("l") or nil, cands)
-  if p then p:close() end
+  folders_up(require("vdx.pw_spec").cwd(), cands)
   for _, d in ipairs(cands) do
     if read(d .. "/node_modules/@playwright/test/cli.js") then return d end
   end

@@ -46,10 +46,15 @@ end
 --- An absolute path (under the current folder for a relative one).
 function pw.absolute(path)
   if path:sub(1, 1) == "/" then return path end
+  return pw.cwd() .. "/" .. path:gsub("^%./", "")
+end
+
+--- The process's working folder (".", when it cannot be read).
+function pw.cwd()
   local p = io.popen("pwd")
   local cwd = p and p:read("l") or "."
   if p then p:close() end
-  return cwd .. "/" .. path:gsub("^%./", "")
+  return cwd
 end
 
 --- path relative to folder dir (both made absolute), with "../" as needed.
