@@ -9,9 +9,9 @@
  * in order, whatever its size; outgoing messages go out whole and in the
  * order they were queued; the loss of an established connection is
  * reported once; after close() nothing calls into the conn.  One lws
- * context serves every connection of a vdx_loop; it is made on first use
- * and destroyed when the loop is torn down.  While the loop is being torn
- * down no callback (done, receive, lost) is made at all.
+ * context serves every connection of a vdx_loop (wsctx.c).  While the
+ * loop is being torn down no callback (done, receive, lost) is made at
+ * all.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,25 +21,11 @@
 
 #include "vdx.h"
 #include "reasm.h"
+#include "wsctx.h"
 
 #define RX_BUFFER_SIZE (64 * 1024)
 #define KEEP_RX_BYTES (1024 * 1024) /* larger buffers are freed after use */
 #define RX_AHEAD_BYTES (16 * 1024 * 1024) /* room made for announced bytes */
-#define WS_HANDSHAKE_SECS 120   /* lws's own bound on a handshake */
-
-/* The lws context of one vdx_loop. */
-typedef struct ca_vhost {
-  struct ca_vhost *next;
-  struct lws_vhost *vh;
-  char path[];               /* the CA file its client TLS trusts */
-} ca_vhost;
-
-typedef struct ws_ctx {
-  vdx_loop *lp;
-  struct lws_context *lws;   /* set to NULL by lws when fully destroyed */
-  int destroying;
-  ca_vhost *cas;             /* vhosts made for a CA file, one per file */
-} ws_ctx;
 
 typedef struct out_msg {
   struct out_msg *next;
@@ -320,25 +306,6 @@ static int on_http_event(client *c, struct lws *wsi,
   }
 }
 
-/* The last certificate failure lws logged ("self-signed certificate"),
- * which the connection error it reports next does not carry. */
-static char tls_why[160];
-
-/* lws's log: certificate failures are kept for that error, not printed. */
-static void ws_log(int level, const char *line) {
-  const char *at = strstr(line, "SSL error: ");
-  if (at == NULL) {
-    lwsl_emit_stderr(level, line);
-    return;
-  }
-  at += strlen("SSL error: ");
-  size_t n = strcspn(at, "(\r\n");
-  while (n > 0 && at[n - 1] == ' ') n--;
-  if (n >= sizeof tls_why) n = sizeof tls_why - 1;
-  memcpy(tls_why, at, n);
-  tls_why[n] = '\0';
-}
-
 /* Writes c's extra handshake headers at *in (len bytes of room). */
 static int append_headers(client *c, void *in, size_t len) {
   if (c->headers == NULL) return 0;
@@ -372,16 +339,16 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason,
     /* A refused WebSocket upgrade (a farm's 429, a 401) still has its
      * status here; the caller types the failure by it. */
     if (c->status == 0 && wsi) c->status = (int)lws_http_client_http_response(wsi);
-    if (c->tls && tls_why[0])
+    char why[160];
+    if (c->tls && vdx__ws_tls_take(why, sizeof why))
       snprintf(c->err, sizeof c->err, "%s: the server's certificate was "
-               "refused: %s", c->url, tls_why);
+               "refused: %s", c->url, why);
     else if (c->tls && in && strstr(in, "SSL"))
       snprintf(c->err, sizeof c->err, "%s: no TLS handshake (%s): is it a "
                "plain ws:// or http:// port?", c->url, (const char *)in);
     else
       snprintf(c->err, sizeof c->err, "%s: %s", c->url,
                in ? (const char *)in : "connection failed");
-    tls_why[0] = '\0';
     client_detach(c);
     client_fail(c, c->err);
     rc = 0;
@@ -404,110 +371,6 @@ static const struct lws_protocols protocols[] = {
   { "vdx", callback, 0, RX_BUFFER_SIZE, 0, NULL, 0 },
   { NULL, NULL, 0, 0, 0, NULL, 0 }
 };
-
-/* ------------------------------------------------------- the context */
-
-static void count_closing(uv_handle_t *h, void *arg) {
-  if (uv_is_closing(h)) ++*(int *)arg;
-}
-
-/*
- * Destroys the lws context of a loop being torn down.  With a foreign loop
- * lws 4.1 closes its uv handles in stages, from close callbacks, and frees
- * the context only on a second lws_context_destroy; so the loop is turned
- * (without blocking) until no handle is closing any more.  This must end
- * before the loop closes the remaining handles itself.
- */
-static void ctx_teardown(void *data) {
-  ws_ctx *x = data;
-  uv_loop_t *loop = vdx__uv_of(x->lp);
-  *vdx__loop_ws(x->lp) = NULL;
-  x->destroying = 1;
-  if (x->lws) lws_context_destroy(x->lws);
-  for (int i = 0, closing = 1; x->lws && closing > 0 && i < 100; i++) {
-    uv_run(loop, UV_RUN_NOWAIT);
-    closing = 0;
-    uv_walk(loop, count_closing, &closing);
-  }
-  if (x->lws) lws_context_destroy(x->lws);
-  while (x->cas) {
-    ca_vhost *v = x->cas;
-    x->cas = v->next;
-    free(v);
-  }
-  free(x);
-}
-
-/* The lws context of lp (kept in the loop), made on first use; NULL when
- * it cannot be made. */
-static ws_ctx *ctx_of(vdx_loop *lp) {
-  void **slot = vdx__loop_ws(lp);
-  if (*slot) return *slot;
-  ws_ctx *x = calloc(1, sizeof *x);
-  if (x == NULL) return NULL;
-  x->lp = lp;
-  lws_set_log_level(LLL_ERR, ws_log);
-  struct lws_context_creation_info info;
-  memset(&info, 0, sizeof info);
-  void *loops[1] = { vdx__uv_of(lp) };
-  /* The default vhost's client TLS trusts the system's CA store. */
-  info.options = LWS_SERVER_OPTION_LIBUV | LWS_SERVER_OPTION_DO_SSL_GLOBAL_INIT;
-  info.foreign_loops = loops;
-  info.port = CONTEXT_PORT_NO_LISTEN;
-  info.protocols = protocols;
-  /* lws gives up on a handshake after 5 s by default; a farm launches a
-   * browser before it answers the upgrade, which takes longer on a busy
-   * machine.  The caller's waiter (timeout_ms) is the bound that counts. */
-  info.timeout_secs = WS_HANDSHAKE_SECS;
-  info.pcontext = &x->lws;
-  info.gid = (gid_t)-1;
-  info.uid = (uid_t)-1;
-  x->lws = lws_create_context(&info);
-  if (x->lws == NULL) {
-    free(x);
-    return NULL;
-  }
-  *slot = x;
-  vdx__on_teardown(lp, ctx_teardown, x);
-  return x;
-}
-
-/* The vhost whose client TLS trusts the CA file at path (made on first
- * use), or NULL and a message in err. */
-static struct lws_vhost *ca_vhost_of(ws_ctx *x, const char *path, char *err,
-                                     size_t errlen) {
-  for (ca_vhost *v = x->cas; v; v = v->next)
-    if (strcmp(v->path, path) == 0) return v->vh;
-  FILE *f = fopen(path, "rb");
-  if (f == NULL) {
-    snprintf(err, errlen, "cannot read the CA file %s", path);
-    return NULL;
-  }
-  fclose(f);
-  ca_vhost *v = calloc(1, sizeof *v + strlen(path) + 1);
-  if (v == NULL) return NULL;
-  strcpy(v->path, path);
-  struct lws_context_creation_info info;
-  memset(&info, 0, sizeof info);
-  char name[32];
-  snprintf(name, sizeof name, "ca%p", (void *)v);
-  info.vhost_name = name;
-  info.options = LWS_SERVER_OPTION_DO_SSL_GLOBAL_INIT;
-  info.port = CONTEXT_PORT_NO_LISTEN;
-  info.protocols = protocols;
-  info.client_ssl_ca_filepath = v->path;
-  info.timeout_secs = WS_HANDSHAKE_SECS;
-  v->vh = lws_create_vhost(x->lws, &info);
-  if (v->vh == NULL) {
-    snprintf(err, errlen, "cannot use the CA file %s (not a PEM "
-             "certificate?)", path);
-    free(v);
-    return NULL;
-  }
-  v->next = x->cas;
-  x->cas = v;
-  return v->vh;
-}
 
 /* ------------------------------------------------------------ connect */
 
@@ -580,13 +443,13 @@ static int client_start(vdx_loop *lp, const char *url, const vdx_ws_opts *o,
              kind == KIND_WS ? "ws:// and wss://" : "http:// and https://");
     return fail_later(lp, kind, done, data, msg);
   }
-  ws_ctx *x = ctx_of(lp);
+  ws_ctx *x = vdx__ws_ctx_of(lp, protocols);
   if (x == NULL) return fail_later(lp, kind, done, data,
                                    "cannot create the libwebsockets context");
   struct lws_vhost *vh = NULL;
   if (tls && o && o->ca && !o->insecure) {
     msg[0] = '\0';
-    vh = ca_vhost_of(x, o->ca, msg, sizeof msg);
+    vh = vdx__ws_ca_vhost(x, o->ca, msg, sizeof msg);
     if (vh == NULL) return msg[0] ? fail_later(lp, kind, done, data, msg)
                                   : UV_ENOMEM;
   }
@@ -626,8 +489,7 @@ static int client_start(vdx_loop *lp, const char *url, const vdx_ws_opts *o,
   i.method = kind == KIND_HTTP ? "GET" : NULL;
   if (tls) {
     c->tls = 1;
-    lws_set_log_level(LLL_ERR, ws_log);   /* vdx.serve may have reset it */
-    tls_why[0] = '\0';
+    vdx__ws_tls_watch();
     i.ssl_connection = LCCSCF_USE_SSL;
     if (o && o->insecure)
       i.ssl_connection |= LCCSCF_ALLOW_SELFSIGNED | LCCSCF_ALLOW_EXPIRED |
