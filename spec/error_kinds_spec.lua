@@ -1,5 +1,5 @@
 --- Every error kind the source raises, in C, Lua or the bridge, has an
--- entry in the one catalog (lua/vdx/errors.lua), so no agent is shown
+-- entry in the one catalog (lua/vdx/error_catalog.lua, errors.catalog), so no agent is shown
 -- "Unexpected error (Kind)" for a failure vdxlua knows about.
 local sites = require "error_sites"
 local errors = require "vdx.errors"
