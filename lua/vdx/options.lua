@@ -83,7 +83,9 @@ function options.parse(args)
         local url
         if is_url(args[i + 1]) then url = value(a)
         elseif type(args[i + 1]) == "string" and args[i + 1]:match("^[%w.-]+:%d+") then
-          error(("--role %s: the URL %q has no scheme; write http://%s"):format(name, args[i + 1], args[i + 1]), 0)
+          -- host:port is a URL without its scheme (vdx.urls says which).
+          local _, suggestion = require("vdx.urls").problem(args[i + 1])
+          error(("--role %s: the URL %q has no scheme; write %s"):format(name, args[i + 1], suggestion), 0)
         end
         o.roles[#o.roles + 1] = { name = name, auth = auth ~= "-" and auth or nil, url = url }
       elseif a == "--auth-required" then o.required[#o.required + 1] = value(a)
