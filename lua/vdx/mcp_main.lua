@@ -215,6 +215,8 @@ function M.main(args)
     io.stderr:write("vdxlua mcp: --workspace: ", tostring(vdx.is_error(policy) and policy.message or policy), "\n")
     return 2
   end
+  -- The URL a document commits is checked too, in every browser the roles start.
+  mgr.url_guard = require("vdx.url_guard").new { policy = policy, roles = mgr, log = log }
   local server = mcp.new { registry = reg, roles = mgr, skills = skill_list, log = log, paths = policy,
     max_bytes = o.max_bytes, write = function(line)
       stdout:write(line, "\n")

@@ -100,19 +100,13 @@ function paths.new(opts)
   return self
 end
 
---- Refuses url when it opens a local file (file:, or view-source: of
--- one) and file URLs are not allowed; returns url otherwise.
+--- Refuses url when it opens a local file (file: or filesystem:, itself
+-- or wrapped in view-source:, blob: or filesystem:, its scheme read as the
+-- browser reads it: see vdx.urls.local_file) and file URLs are not
+-- allowed; returns url otherwise.
 function Policy:check_url(url)
-  local scheme = tostring(url):match("^%s*([%a][%w+.-]*):")
-  local lower = scheme and scheme:lower()
-  if lower == "view-source" then
-    lower = (tostring(url):match("^%s*[%a][%w+.-]*:%s*([%a][%w+.-]*):") or ""):lower()
-  end
-  if (lower == "file" or lower == "filesystem") and not self.allow_file_urls then
-    errors.misuse("file: URLs are refused: they would show local files to the page and the agent.  Serve the "
-      .. "files over http (for example vdx.serve), or restart vdxlua mcp with --allow-file-urls if local files "
-      .. "are meant to be opened", 0, { field = "url", url = url })
-  end
+  local urls = require "vdx.urls"
+  if not self.allow_file_urls and urls.local_file(url) then error(urls.local_file_error(url), 0) end
   return url
 end
 

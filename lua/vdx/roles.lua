@@ -146,6 +146,9 @@ function Manager:browser(endpoint)
       res = vdx.launch(self.launch_opts)
     end
     self.browsers[key] = res
+    -- Every browser of the server, and so every page of every role, is
+    -- watched for documents that open local files (vdx.url_guard).
+    if self.url_guard then self.url_guard:watch(res) end
     return res
   end)
 end

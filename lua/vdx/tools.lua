@@ -141,7 +141,13 @@ function Registry:call(name, args, ctx)
     return tools.error_result({ type = "InvalidArgument", message = msg, tool = name,
       field = msg:match("^field ([^:]+):") })
   end
+  -- The server's watch of committed URLs (vdx.url_guard) refuses a call
+  -- during which a document opening a local file was reached.
+  local guard = ctx and type(ctx.roles) == "table" and ctx.roles.url_guard
+  local mark = guard and guard:mark()
   local okr, v = xpcall(def.run, traceback, ctx, args)
+  local refused = guard and guard:refusal(mark)
+  if refused then return tools.error_result(refused, { tool = name, as_role = ctx.role_name }) end
   if not okr then
     local e = errors.normalize(v)
     -- A remote role's dropped connection is a ConnectionLost naming it.

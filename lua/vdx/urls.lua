@@ -51,4 +51,63 @@ function urls.check(url, what)
   error(vdx.error("InvalidURL", msg, { url = tostring(url), suggestion = suggestion }), 0)
 end
 
+--- The scheme of url as the browser reads it, by the URL standard's basic
+-- URL parser: leading and trailing C0 controls and spaces are stripped,
+-- every ASCII tab and newline is removed, then the scheme is an ASCII
+-- letter followed by letters, digits, "+", "-" or "." up to ":",
+-- lower-cased.  Returns the scheme and the rest after the colon (cleaned
+-- the same way), or nil for a URL without one (a relative URL, such as
+-- "%66ile:x", or one starting with a character the standard keeps, such
+-- as a no-break space).  "fi\tle:///x" is "file" here, as in Chromium.
+function urls.scheme(url)
+  if type(url) ~= "string" then return nil end
+  local clean = url:gsub("^[\0-\32]+", ""):gsub("[\0-\32]+$", ""):gsub("[\t\n\r]", "")
+  local scheme, rest = clean:match("^(%a[%w+.-]*):(.*)$")
+  if not scheme then return nil end
+  return scheme:lower(), rest
+end
+
+-- Schemes whose URL wraps another URL the browser also loads or whose
+-- origin it takes: read through to the inner one.
+local WRAPPERS = { ["view-source"] = true, blob = true, filesystem = true }
+
+-- Schemes that show a local file.
+local LOCAL = { file = true, filesystem = true }
+
+--- The schemes of url from the outside in, wrappers read through
+-- ("view-source:fi\tle:///x" -> {"view-source", "file"}); an empty list
+-- for a URL without a scheme.
+function urls.schemes(url)
+  local out, rest = {}, url
+  for _ = 1, 8 do
+    local scheme, after = urls.scheme(rest)
+    if not scheme then break end
+    out[#out + 1] = scheme
+    if not WRAPPERS[scheme] then break end
+    rest = after
+  end
+  return out
+end
+
+--- The scheme that makes url open a local file ("file" or
+-- "filesystem"), itself or inside a view-source:, blob: or filesystem:
+-- wrapper, or nil when it opens none.
+function urls.local_file(url)
+  for _, s in ipairs(urls.schemes(url)) do
+    if LOCAL[s] then return s end
+  end
+  return nil
+end
+
+--- The InvalidArgument error for a URL that would open a local file, as
+-- both the check of a typed URL and the check of a committed one give it:
+-- url is the URL, how (optional) says how the browser got there.
+function urls.local_file_error(url, how)
+  local msg = "file: URLs are refused: they would show local files to the page and the agent.  Serve the "
+    .. "files over http (for example vdx.serve), or restart vdxlua mcp with --allow-file-urls if local files "
+    .. "are meant to be opened"
+  if how then msg = msg .. ".  " .. how end
+  return vdx.error("InvalidArgument", msg, { field = "url", url = url })
+end
+
 return urls

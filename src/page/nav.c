@@ -37,6 +37,7 @@ typedef struct nav {
   vdx_page *p;
   vdx_loop *lp;
   char loader[64];        /* the committed main document */
+  char gone[64];          /* the one it replaced: a wait for it fails at once */
   int life, status;
   char next_loader[64];   /* a document seen before its commit */
   int next_life, next_status;
@@ -142,6 +143,7 @@ static void on_commit(lua_State *L, nav *n, int params, int frame) {
   const char *loader = str_field(L, frame, "loaderId");
   if (strcmp(loader, n->loader) != 0) {
     int pending = strcmp(loader, n->next_loader) == 0;
+    memcpy(n->gone, n->loader, sizeof n->gone);
     snprintf(n->loader, sizeof n->loader, "%s", loader);
     n->life = pending ? n->next_life : 0;
     n->status = pending ? n->next_status : 0;
@@ -326,6 +328,9 @@ vdx_waiter *vdx__nav_wait_loader(lua_State *L, vdx_page *p, const char *loader,
   vdx_waiter *w = vdx__waiter_new(n->lp, timeout_ms, "navigation");
   navwait *nw = add_wait(L, n, w, W_LOADER, flag);
   snprintf(nw->loader, sizeof nw->loader, "%s", loader);
+  /* A wait begun after its document was replaced (navigate's load wait
+   * after the early read failed) fails now instead of at its timeout. */
+  nw->replaced = *n->gone && strcmp(n->gone, loader) == 0;
   settle(L, n);
   return w;
 }

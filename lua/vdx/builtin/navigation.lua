@@ -95,8 +95,10 @@ return {
     } },
     annotations = { readOnlyHint = false, destructiveHint = false, openWorldHint = true },
     run = function(ctx, args)
-      urls.check(args.url, "browser_navigate")
+      -- A local file first: "fi\tle:///x" is a file: URL to the browser,
+      -- and the answer should say so rather than that it has no scheme.
       util.paths(ctx):check_url(args.url)
+      urls.check(args.url, "browser_navigate")
       local page = ctx:page()
       local res = page:navigate(args.url, { wait_until = args.wait_until })
       local warnings = decide(ctx)
