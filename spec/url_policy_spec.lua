@@ -71,14 +71,16 @@ describe("vdx.urls reads a scheme as the browser does #unit", function()
 end)
 
 describe("Chromium's reading of the spellings", function()
-  local browser, page
+  local browser, page, srv
 
   setup(function()
+    -- An image that keeps a page's load event waiting.
+    srv = helpers.serve { ["GET /slow.gif"] = function() vdx.sleep(3000) return { status = 204, body = "" } end }
     browser = vdx.launch {}
     page = browser:new_page()
   end)
 
-  teardown(function() helpers.shut(browser) end)
+  teardown(function() helpers.shut(browser, srv) end)
 
   -- What the parser says of the spellings it finds no scheme in is what
   -- the browser does: it will not navigate to them at all.
@@ -95,6 +97,29 @@ describe("Chromium's reading of the spellings", function()
   it("opens a tab-split file: URL as the file", function()
     local nav = page:navigate("fi\tle:///etc/passwd")
     assert.equal("file:///etc/passwd", nav.url)
+  end)
+
+  -- What the guard does to a navigation under way: its document is
+  -- replaced right after it commits.  The navigation fails as replaced
+  -- (it used to wait out its whole timeout).
+  it("fails a navigation whose document is replaced as it commits", function()
+    local ctx = browser:new_context()
+    local p = ctx:new_page()
+    local left = 0
+    browser:on("Target.targetInfoChanged", function(ev)
+      if ev.targetInfo.targetId == p:target_id() and ev.targetInfo.url:match("^file:") then
+        left = left + 1
+        p:send("Page.navigate", { url = "about:blank" })
+      end
+    end)
+    local dir = client.tmpdir()
+    helpers.write(dir .. "/slow.html", ("<h1>Slow</h1><img src='%s/slow.gif'>"):format(srv.url))
+    local err = helpers.error_of(p.navigate, p, "file://" .. dir .. "/slow.html", { timeout_ms = 20000 })
+    os.execute("rm -rf " .. client.q(dir))
+    assert.is_true(vdx.is_error(err, "NavigationFailed"), tostring(err))
+    assert.matches("replaced", err.message, 1, true)
+    assert.equal(1, left)
+    ctx:close()
   end)
 end)
 
