@@ -209,7 +209,11 @@ describe("no local file through vdxlua mcp", function()
   -- document it commits is checked, in a role with a context of its own,
   -- and so is going back to it through the tab's history.
   it("leaves a file: document a role's default URL reached, and refuses going back to it", function()
-    local r = session("--role main - " .. client.q(srv.url .. "/plain") .. " --role other - file:///etc/passwd", {
+    local dir = client.tmpdir()
+    helpers.write(dir .. "/roles.lua", ("return { default_role = 'main', roles = { main = { url = %q }, "
+      .. "other = { url = 'file:///etc/passwd' }, third = { url = 'view-source:file:///etc/passwd' } } }")
+      :format(srv.url .. "/plain"))
+    local r = session("--config " .. client.q(dir .. "/roles.lua"), {
       { "browser_snapshot", {} },
       { "select_role", { role = "other" } },
       { "browser_snapshot", {} },
@@ -219,7 +223,11 @@ describe("no local file through vdxlua mcp", function()
       { "browser_tabs", { action = "list" } },
       { "select_role", { role = "main" } },
       { "browser_snapshot", {} },
+      { "select_role", { role = "third" } },
+      { "browser_tabs", { action = "list" } },
+      { "browser_snapshot", {} },
     })
+    os.execute("rm -rf " .. client.q(dir))
     assert.matches("Plain page", client.text(r[1]), 1, true)
     -- The call that opened the role's page (and so its default URL) is refused.
     local opened
@@ -236,6 +244,11 @@ describe("no local file through vdxlua mcp", function()
     assert.matches("about:blank", client.text(r[6]), 1, true)
     assert.is_nil(client.text(r[7]):find("%([%a-]*:?file:"), client.text(r[7]))
     assert.matches("Plain page", client.text(r[9]), 1, true)
+    -- view-source: of a file is a local file too, in a third context.
+    assert.is_true(r[10].result.isError or r[11].result.isError, client.text(r[11]))
+    refused(r[10].result.isError and r[10] or r[11], "opening the third role's page")
+    assert.matches("view-source:file:///etc/passwd", client.text(r[10].result.isError and r[10] or r[11]), 1, true)
+    assert.matches("Page URL: about:blank", client.text(r[12]), 1, true)
   end)
 
   -- A local page may open and frame other local files (Chromium lets a
