@@ -143,11 +143,16 @@ function Registry:call(name, args, ctx)
   end
   -- The server's watch of committed URLs (vdx.url_guard) refuses a call
   -- during which a document opening a local file was reached.
+  -- Both wait (for a page being left), so a cancellation can end them.
   local guard = ctx and type(ctx.roles) == "table" and ctx.roles.url_guard
-  local mark = guard and guard:mark()
+  local okm, mark = true, nil
+  if guard then okm, mark = pcall(guard.mark, guard) end
+  if not okm then return tools.error_result(mark, { tool = name, as_role = ctx.role_name }) end
   local okr, v = xpcall(def.run, traceback, ctx, args)
-  local refused = guard and guard:refusal(mark)
-  if refused then return tools.error_result(refused, { tool = name, as_role = ctx.role_name }) end
+  if guard then
+    local okg, refused = pcall(guard.refusal, guard, mark)
+    if not okg or refused then return tools.error_result(refused, { tool = name, as_role = ctx.role_name }) end
+  end
   if not okr then
     local e = errors.normalize(v)
     -- A remote role's dropped connection is a ConnectionLost naming it.
