@@ -32,7 +32,8 @@ usage: vdxlua mcp [OPTIONS]      serve MCP over stdio (JSON-RPC, one message a l
                                  vdx-output/ in the workspace or the current folder
   --save-test FILE               write the session as a Playwright test to FILE
                                  (kept current after each step, and written at exit)
-  --allow-file-urls              let browser_navigate open file: URLs (refused otherwise)
+  --allow-file-urls              let pages open local files (file: URLs are refused
+                                 otherwise, typed or reached)
   --headed                       show the browser window
   --browser-arg ARG              extra Chromium flag (repeatable)
   --executable PATH              the Chromium to launch (default: $VDX_CHROMIUM, else
