@@ -123,6 +123,59 @@ describe("Chromium's reading of the spellings", function()
   end)
 end)
 
+-- How the guard leaves a document, on real targets: the file: ones that
+-- reach it are above and below; here an out-of-process frame (no file:
+-- document can be one: Chromium lets no http: page frame a file) and a
+-- tab no role knows.
+describe("vdx.url_guard leaves what it is given", function()
+  local srv, mgr, guard, browser, page, port
+
+  setup(function()
+    srv = helpers.serve {
+      ["GET /top"] = function() return "<h1>Top</h1><iframe src='http://b.test:" .. port .. "/inner'></iframe>" end,
+      ["GET /inner"] = function() return "<p>inner text</p>" end,
+    }
+    port = srv.url:match(":(%d+)$")
+    mgr = require("vdx.roles").new { launch = { headless = true,
+      args = { "--host-resolver-rules=MAP a.test 127.0.0.1, MAP b.test 127.0.0.1" } } }
+    guard = require("vdx.url_guard").new { policy = require("vdx.paths").new {}, roles = mgr }
+    mgr.url_guard = guard
+    mgr:add { name = "r" }
+    page = mgr:current():page()
+    browser = mgr:browser()
+  end)
+
+  teardown(function()
+    if mgr then mgr:close() end
+    if srv then srv:close() end
+  end)
+
+  it("sends an out-of-process frame to about:blank through its page", function()
+    local frame
+    browser:on("Target.targetInfoChanged", function(ev)
+      if ev.targetInfo.type == "iframe" and ev.targetInfo.url:match("/inner$") then frame = ev.targetInfo end
+    end)
+    page:navigate("http://a.test:" .. port .. "/top")
+    assert.truthy(client.wait_until(function() return frame end, 10000), "no out-of-process frame")
+    assert.matches("inner text", page:snapshot().text, 1, true)
+    assert.equal("The frame went to about:blank.", guard:leave(browser, frame))
+    assert.truthy(client.wait_until(function() return not page:snapshot().text:find("inner text", 1, true) end, 10000))
+    assert.equal(0, guard.seen)
+  end)
+
+  it("closes a tab no role knows", function()
+    local id = browser:send("Target.createTarget", { url = "about:blank" }).targetId
+    assert.equal("The tab was closed.", guard:leave(browser, { type = "page", targetId = id }))
+    local function open()
+      for _, t in ipairs(browser:send("Target.getTargets").targetInfos) do
+        if t.targetId == id then return true end
+      end
+      return false
+    end
+    assert.truthy(client.wait_until(function() return not open() end, 10000), "the tab is still open")
+  end)
+end)
+
 describe("no local file through vdxlua mcp", function()
   local srv
 

@@ -61,7 +61,7 @@ function Guard:pages()
   return out
 end
 
--- Leaves the document info describes (a Target.TargetInfo): a tab a page
+--- Leaves the document info describes (a Target.TargetInfo): a tab a page
 -- opened for it (a popup) or that no role knows is closed; any other tab
 -- goes to about:blank; an out-of-process frame is sent to about:blank by
 -- the page it is part of.  Returns what was done, as a sentence.
