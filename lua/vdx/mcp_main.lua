@@ -266,6 +266,7 @@ function M.main(args)
   if reloader then reloader:close() end
   if save_test then save_test(true) end
   mgr:close()
+  policy:close()
   stdout:flush()
   return 0
 end
