@@ -169,6 +169,20 @@ function paths.read_file(path, opts)
   return text, msg, code
 end
 
+--- What stands at path ("file", "folder", "link", "fifo", …, as
+-- vdx.Dir:kind), without opening it; nil, message, code when nothing.
+function paths.kind(path)
+  local dir, base = tostring(path):match("^(.*)/([^/]+)$")
+  if not dir then dir, base = ".", path end
+  if dir == "" then dir = "/" end
+  local d, msg, code = vdx.open_dir(dir)
+  if not d then return nil, msg, code end
+  local kind
+  kind, msg, code = d:kind(base)
+  d:close()
+  return kind, msg, code
+end
+
 -- The upload copies: the largest file and the private folder.
 paths.UPLOAD_MAX = 64 * 1024 * 1024
 

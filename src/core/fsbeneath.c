@@ -292,6 +292,40 @@ static int dir_write(lua_State *L) {
   return 1;
 }
 
+/*
+ * dir:kind(rel) -> "file" | "folder" | "link" | "fifo" | "socket" |
+ *   "device" | nil, message, code.
+ * What stands at rel beneath the folder, without following a link or
+ * opening it (no FIFO is waited on); the folders on the way may not be
+ * links either.
+ */
+static int dir_kind(lua_State *L) {
+  vdx_dir *d = check_dir(L, 1);
+  size_t len;
+  const char *rel = luaL_checklstring(L, 2, &len);
+  check_rel(L, rel, len);
+  const char *base = strrchr(rel, '/');
+  int parent = d->fd;
+  if (base != NULL) {
+    char prefix[PATH_MAX];
+    snprintf(prefix, sizeof prefix, "%.*s", (int)(base - rel), rel);
+    parent = walk(d->fd, prefix, O_RDONLY | O_DIRECTORY, 0, 0);
+    if (parent < 0) return fail_errno(L, errno, "inspect", d->path, rel);
+    base++;
+  } else {
+    base = rel;
+  }
+  struct stat st;
+  int rc = fstatat(parent, base, &st, AT_SYMLINK_NOFOLLOW);
+  int e = errno;
+  if (parent != d->fd) close(parent);
+  if (rc < 0) return fail_errno(L, e, "inspect", d->path, rel);
+  lua_pushstring(L, S_ISREG(st.st_mode) ? "file" : S_ISDIR(st.st_mode) ? "folder"
+                 : S_ISLNK(st.st_mode) ? "link" : S_ISFIFO(st.st_mode) ? "fifo"
+                 : S_ISSOCK(st.st_mode) ? "socket" : "device");
+  return 1;
+}
+
 /* dir:path() -> the folder's absolute path (as it was when opened). */
 static int dir_path(lua_State *L) {
   vdx_dir *d = luaL_checkudata(L, 1, DIR_MT);
@@ -388,6 +422,7 @@ void vdx__fsbeneath_open(lua_State *L) {
   static const luaL_Reg methods[] = {
     {"read", dir_read},
     {"write", dir_write},
+    {"kind", dir_kind},
     {"path", dir_path},
     {"close", dir_close},
     {NULL, NULL}};
