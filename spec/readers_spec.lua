@@ -1,7 +1,7 @@
 --- spec/readers_spec.lua: every file `vdxlua mcp` reads for a client is
 -- read without blocking, so a FIFO in place of a SKILL.md, a skill
 -- reference or a --tools file gives a clear error and the server keeps
--- answering ping; a tools file whose top level loops fails to reload and
+-- answering ping (one as --config, a clear error at start); a tools file whose top level loops fails to reload and
 -- the old tools keep serving; a deleted tools file's tools go, with
 -- list_changed; an upload of a FIFO, a folder or a hard link is refused.
 -- (Issue 28, items 7 and 9.)
@@ -111,6 +111,14 @@ describe("vdxlua mcp readers", function()
     assert.matches("cannot load tool file " .. dir .. "/tools.lua", s:stderr(), 1, true)
     assert.matches("not a regular file", s:stderr(), 1, true)
     assert.equal(0, s:close(20000))
+  end)
+
+  it("reports a FIFO given as --config at once instead of waiting for a writer", function()
+    os.execute("mkfifo " .. q(dir .. "/config.lua"))
+    local _, _, err, rc = client.batch({ client.initialize(1, "2025-06-18") }, "--config " .. q(dir .. "/config.lua"),
+      20000)
+    assert.equal(2, rc, err)
+    assert.matches("--config " .. dir .. "/config.lua: " .. dir .. "/config.lua: not a regular file", err, 1, true)
   end)
 
   it("keeps the old tools serving when a reloaded tools file loops forever", function()
