@@ -8,9 +8,11 @@
  * move and release after press, as from a person.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "input.h"
 #include "task.h"
@@ -534,6 +536,30 @@ long vdx__b64_decode(const char *in, size_t len, unsigned char *out) {
   return n;
 }
 
+/* Writes buf to a new temporary file beside path, syncs it and renames
+ * it to path; on any failure removes it (nothing partial is left under
+ * path) and returns errno, else 0. */
+static int write_replace(const char *path, const unsigned char *buf, size_t n) {
+  static unsigned counter;
+  char tmp[4096];
+  if (snprintf(tmp, sizeof tmp, "%s.vdx-%ld-%u.tmp", path, (long)getpid(), ++counter)
+      >= (int)sizeof tmp)
+    return ENAMETOOLONG;
+  int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+  if (fd < 0) return errno;
+  int e = 0;
+  for (size_t off = 0; off < n && e == 0;) {
+    ssize_t w = write(fd, buf + off, n - off);
+    if (w < 0 && errno != EINTR) e = errno;
+    else if (w > 0) off += (size_t)w;
+  }
+  if (e == 0 && fsync(fd) < 0) e = errno;
+  if (close(fd) < 0 && e == 0) e = errno;
+  if (e == 0 && rename(tmp, path) < 0) e = errno;
+  if (e != 0) unlink(tmp);
+  return e;
+}
+
 void vdx__b64_write_file(lua_State *L, const char *path, const char *b64,
                          size_t len) {
   unsigned char *buf = malloc(len / 4 * 3 + 4);
@@ -543,16 +569,13 @@ void vdx__b64_write_file(lua_State *L, const char *path, const char *b64,
     free(buf);
     luaL_error(L, "the browser sent data that is not base64");
   }
-  FILE *f = fopen(path, "wb");
-  if (f == NULL || fwrite(buf, 1, (size_t)n, f) != (size_t)n) {
-    int e = errno;
-    if (f) fclose(f);
-    free(buf);
-    vdx__error_raise(L, "IOError", "cannot write %s: %s", path, strerror(e));
-  }
+  int e = write_replace(path, buf, (size_t)n);
   free(buf);
-  if (fclose(f) != 0)
-    vdx__error_raise(L, "IOError", "cannot write %s: %s", path, strerror(errno));
+  if (e == ENOSPC || e == EDQUOT)
+    vdx__error_raise(L, "DiskFull", "cannot write %s: the disk is full; nothing was "
+                     "left behind.  Free space on that disk or write elsewhere", path);
+  if (e != 0)
+    vdx__error_raise(L, "IOError", "cannot write %s: %s", path, strerror(e));
   lua_createtable(L, 0, 2);
   lua_pushstring(L, path);
   lua_setfield(L, -2, "path");
