@@ -213,6 +213,10 @@ describe("browser_file_upload", function()
       assert.is_nil(client.by_id(msgs, 6).result.isError, client.text(client.by_id(msgs, 6)))
       assert.equal('Result: ["ok.txt:5"]', client.text(client.by_id(msgs, 7)))
       assert.same({}, client.by_id(msgs, 8).result)
+      -- The browser's private copies are gone with the server.
+      local tmp = os.getenv("TMPDIR") or "/tmp"
+      local left = helpers.run("find " .. q(tmp) .. " -maxdepth 1 -name 'vdx-uploads.*'")
+      assert.equal("", left)
     end)
   end
 end)

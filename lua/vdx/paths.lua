@@ -190,11 +190,12 @@ paths.UPLOAD_MAX = 64 * 1024 * 1024
 -- uploaded files, made at the first upload.
 function Policy:upload_dir()
   if self.uploads then return self.uploads end
-  local base = os.tmpname()
-  os.remove(base)
-  local d, msg = vdx.open_dir(base .. ".d", { create = true, follow = false })
-  if not d then error(vdx.error("IOError", "cannot make a folder for uploads: " .. tostring(msg)), 0) end
-  os.execute("chmod 700 " .. shell_quote(d:path()))
+  -- mktemp -d makes a new folder only it can have made, mode 0700.
+  local h = io.popen("mktemp -d \"${TMPDIR:-/tmp}/vdx-uploads.XXXXXX\" 2>/dev/null")
+  local made = h and h:read("l")
+  if h then h:close() end
+  local d, msg = made and vdx.open_dir(made, { follow = false })
+  if not d then error(vdx.error("IOError", "cannot make a folder for uploads: " .. tostring(msg or "mktemp failed")), 0) end
   self.uploads, self.upload_n = d, 0
   return d
 end
