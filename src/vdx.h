@@ -287,6 +287,9 @@ void vdx__read_opts(lua_State *L, int idx, lua_Integer *max, lua_Integer *timeou
 int vdx__read_fd(lua_State *L, int fd, lua_Integer max, lua_Integer timeout,
                  int one_link);
 void vdx__fsbeneath_open(lua_State *L);   /* fsbeneath.c: vdx.open_dir */
+/* fsbeneath.c: writes n bytes of data to path through a temporary file
+ * renamed over it; 0, or the errno (nothing partial left under path). */
+int vdx__write_replace(const char *path, const void *data, size_t n);
 int vdx__watch(lua_State *L);             /* watch.c: vdx.watch */
 int vdx__l_trace(lua_State *L);           /* trace.c: vdx.trace */
 

@@ -357,6 +357,33 @@ static int dir_tostring(lua_State *L) {
   return 1;
 }
 
+/* ------------------------------------------------------ by-name writes */
+
+/* Writes n bytes of data to a new temporary file beside path, syncs it
+ * and renames it over path; on any failure removes it (nothing partial is
+ * left under path) and returns the errno, else 0. */
+int vdx__write_replace(const char *path, const void *data, size_t n) {
+  const char *buf = data;
+  static unsigned counter;
+  char tmp[4096];
+  if (snprintf(tmp, sizeof tmp, "%s.vdx-%ld-%u.tmp", path, (long)getpid(), ++counter)
+      >= (int)sizeof tmp)
+    return ENAMETOOLONG;
+  int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+  if (fd < 0) return errno;
+  int e = 0;
+  for (size_t off = 0; off < n && e == 0;) {
+    ssize_t w = write(fd, buf + off, n - off);
+    if (w < 0 && errno != EINTR) e = errno;
+    else if (w > 0) off += (size_t)w;
+  }
+  if (e == 0 && fsync(fd) < 0) e = errno;
+  if (close(fd) < 0 && e == 0) e = errno;
+  if (e == 0 && rename(tmp, path) < 0) e = errno;
+  if (e != 0) unlink(tmp);
+  return e;
+}
+
 /* ------------------------------------------------------------ open_dir */
 
 /* Makes path and its missing parents, like mkdir -p; 0 or -1 (errno). */

@@ -8,11 +8,9 @@
  * move and release after press, as from a person.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "input.h"
 #include "task.h"
@@ -536,30 +534,6 @@ long vdx__b64_decode(const char *in, size_t len, unsigned char *out) {
   return n;
 }
 
-/* Writes buf to a new temporary file beside path, syncs it and renames
- * it to path; on any failure removes it (nothing partial is left under
- * path) and returns errno, else 0. */
-static int write_replace(const char *path, const unsigned char *buf, size_t n) {
-  static unsigned counter;
-  char tmp[4096];
-  if (snprintf(tmp, sizeof tmp, "%s.vdx-%ld-%u.tmp", path, (long)getpid(), ++counter)
-      >= (int)sizeof tmp)
-    return ENAMETOOLONG;
-  int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
-  if (fd < 0) return errno;
-  int e = 0;
-  for (size_t off = 0; off < n && e == 0;) {
-    ssize_t w = write(fd, buf + off, n - off);
-    if (w < 0 && errno != EINTR) e = errno;
-    else if (w > 0) off += (size_t)w;
-  }
-  if (e == 0 && fsync(fd) < 0) e = errno;
-  if (close(fd) < 0 && e == 0) e = errno;
-  if (e == 0 && rename(tmp, path) < 0) e = errno;
-  if (e != 0) unlink(tmp);
-  return e;
-}
-
 void vdx__b64_write_file(lua_State *L, const char *path, const char *b64,
                          size_t len) {
   unsigned char *buf = malloc(len / 4 * 3 + 4);
@@ -569,7 +543,7 @@ void vdx__b64_write_file(lua_State *L, const char *path, const char *b64,
     free(buf);
     luaL_error(L, "the browser sent data that is not base64");
   }
-  int e = write_replace(path, buf, (size_t)n);
+  int e = vdx__write_replace(path, buf, (size_t)n);
   free(buf);
   if (e == ENOSPC || e == EDQUOT)
     vdx__error_raise(L, "DiskFull", "cannot write %s: the disk is full; nothing was "
