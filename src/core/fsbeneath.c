@@ -17,6 +17,9 @@
  *   its name with RENAME_NOREPLACE: an existing file (or a link planted at
  *   the name) is never replaced nor followed.  On any failure the
  *   temporary file is removed, so nothing partial is left under the name.
+ * - vdx__write_replace is the by-name write of page:screenshot{path} and
+ *   vdx.write_base64 (a path the script chose): a temporary file beside it,
+ *   renamed over it, removed on any failure.
  * Failures the world caused return nil, message, code; code is "Symlink",
  * "Exists", "NotFolder", "NotRegular", "HardLink", "TooLarge", "Timeout"
  * or the errno name ("ENOENT", "ENOSPC").
