@@ -36,8 +36,9 @@ function Reloader:own(file, names)
 end
 
 -- Loads file into a scratch registry; on success moves its tools into the
--- real one, removing the tools the file no longer defines.  Returns true,
--- or nil and the error (the previous tools stay).
+-- real one, removing the tools the file no longer defines; a file that is
+-- gone loses all its tools.  Returns true, or nil and the error (the
+-- previous tools stay).
 function Reloader:load_tools(file, extra_env, code, chunkname)
   local _, _, why = paths.kind(file)
   if not code and why == "ENOENT" then
