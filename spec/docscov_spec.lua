@@ -38,6 +38,7 @@ end
 local CLASSES = {
   ["vdx.Browser"] = "browser:", ["vdx.Context"] = "ctx:", ["vdx.Page"] = "page:",
   ["vdx.Task"] = "task:", ["vdx.Watcher"] = "watcher:", ["vdx.LineReader"] = "reader:",
+  ["vdx.Dir"] = "dir:",
 }
 
 -- The surfaces of the classes in the registry: { prefix, methods table },

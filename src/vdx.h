@@ -278,6 +278,18 @@ int vdx__find_browser(lua_State *L);
 int vdx__connect(lua_State *L);
 int vdx__read_lines(lua_State *L);        /* lines.c: vdx.read_lines */
 int vdx__read_file(lua_State *L);         /* fsread.c: vdx.read_file */
+/* fsread.c: the read options at idx (max_bytes, timeout), checked. */
+void vdx__read_opts(lua_State *L, int idx, lua_Integer *max, lua_Integer *timeout);
+/* fsread.c: reads the regular file open at fd (taken over and closed)
+ * without blocking the loop; one_link refuses a file with more than one
+ * hard link.  Must be used as `return vdx__read_fd(...)`.
+ * stack: -> text | nil, message, code */
+int vdx__read_fd(lua_State *L, int fd, lua_Integer max, lua_Integer timeout,
+                 int one_link);
+void vdx__fsbeneath_open(lua_State *L);   /* fsbeneath.c: vdx.open_dir */
+/* fsbeneath.c: writes n bytes of data to path through a temporary file
+ * renamed over it; 0, or the errno (nothing partial left under path). */
+int vdx__write_replace(const char *path, const void *data, size_t n);
 int vdx__watch(lua_State *L);             /* watch.c: vdx.watch */
 int vdx__l_trace(lua_State *L);           /* trace.c: vdx.trace */
 

@@ -407,6 +407,22 @@ local catalog = {
     flow = { actions = { "Check that the endpoint still answers (its /json/version), then run the flow again.",
       "If the farm ends sessions after a time limit, raise it (browserless: TIMEOUT) or split the flow." } },
   },
+  -- issue 28 (files)
+  UnsafePath = {
+    title = "A file or folder on the way is not safe to use",
+    causes = { "A symbolic link stands on the path (links are never followed: one could lead a read or a write outside the folder)",
+      "The file has more than one hard link (it may be a file from outside the folder)",
+      "The file is not a regular file: a FIFO, socket, device or folder",
+      "The default output folder vdx-output is a symbolic link (a cloned repository can ship one)" },
+    actions = { "Use the real file or folder instead of a link, or a copy (cp) instead of a hard link, and call the tool again.",
+      "To write where a link points on purpose, restart vdxlua mcp with --output-dir naming that folder." },
+  },
+  DiskFull = {
+    title = "The disk is full",
+    causes = { "The disk (or quota) that holds the output folder has no space left; nothing partial was left behind" },
+    actions = { "Free space on that disk (old screenshots and exports in the output folder), then call the tool again.",
+      "Or restart vdxlua mcp with --output-dir on a disk with space." },
+  },
 }
 
 return {

@@ -205,10 +205,12 @@ handlers["resources/read"] = function(self, rq)
   for _, s in ipairs(self.skills) do
     for _, r in ipairs(skills_mod.resources(s)) do
       if r.uri == uri then
-        local text = skills_mod.read(r.path)
+        local text, why = skills_mod.read(r.path, r.root)
         if text then
           return { contents = json.array { { uri = uri, mimeType = "text/markdown", text = text } } }
         end
+        -- A FIFO, a link or a hard link in its place: say why, at once.
+        error(proto(INVALID_PARAMS, "Resource not readable: " .. tostring(why), { uri = uri }), 0)
       end
     end
   end

@@ -31,15 +31,16 @@ local function make_logger(o)
   end
 end
 
--- True when path names an existing folder (with file: a readable file
--- that is not a folder).  "DIR/." opens only when DIR is a folder.
+-- True when path names an existing folder (with file: something that is
+-- not a folder, whose reading then says what it is).  Nothing is opened
+-- but folders, so a FIFO named here cannot block the start.
 local function exists(path, file)
-  local d = io.open(path .. "/.", "rb")
+  local d = vdx.open_dir(path)
   if d then d:close() end
   if not file then return d ~= nil end
-  local f = not d and io.open(path, "rb")
-  if f then f:close() end
-  return f and true or false
+  if d then return false end
+  local kind = require("vdx.paths").kind(path)
+  return kind ~= nil
 end
 
 --- The skill folders named by $VDX_SKILLS (':'-separated), in order.
@@ -268,6 +269,7 @@ function M.main(args)
   if reloader then reloader:close() end
   if save_test then save_test(true) end
   mgr:close()
+  policy:close()
   stdout:flush()
   return 0
 end

@@ -4,11 +4,16 @@
 -- and the client hears `notifications/tools/list_changed` (and
 -- `resources/list_changed`, `prompts/list_changed` for skills).  A file
 -- that fails to load is reported in the log and its previous version keeps
--- serving.  Events are gathered for a short moment (editors write a file
--- in several steps) before a reload runs.
+-- serving; a deleted tools file's tools are unregistered (and the client
+-- hears it).  A file is read without blocking (a FIFO in its place fails
+-- at once) and its top level runs under an instruction budget, so a file
+-- that loops fails to load instead of hanging the server.  Events are
+-- gathered for a short moment (editors write a file in several steps)
+-- before a reload runs.
 local vdx = require "vdx"
 local tools = require "vdx.tools"
 local skills_mod = require "vdx.skills"
+local paths = require "vdx.paths"
 
 local reload = {}
 
@@ -31,9 +36,19 @@ function Reloader:own(file, names)
 end
 
 -- Loads file into a scratch registry; on success moves its tools into the
--- real one, removing the tools the file no longer defines.  Returns true,
--- or nil and the error (the previous tools stay).
+-- real one, removing the tools the file no longer defines; a file that is
+-- gone loses all its tools.  Returns true, or nil and the error (the
+-- previous tools stay).
 function Reloader:load_tools(file, extra_env, code, chunkname)
+  local _, _, why = paths.kind(file)
+  if not code and why == "ENOENT" then
+    -- The file was deleted: its tools go, and the client hears it.
+    local names = self.owned[file] or {}
+    self:drop(file)
+    self.owned[file] = {}
+    self.log("info", "%s was removed; its %d tools are unregistered", file, #names)
+    return true
+  end
   local scratch = tools.new()
   local added, err
   if code then added, err = scratch:load_source(code, chunkname, file, extra_env)
@@ -79,8 +94,12 @@ function Reloader:reload_dir(dir)
   local still = {}
   for _, s in ipairs(list) do
     local path = s.dir .. "/tools.lua"
-    local code = skills_mod.read(path)
-    if code then
+    local code, why = skills_mod.read(path, s.dir)
+    if not code and paths.kind(path) then
+      -- There, but not a file to load (a FIFO, a link): the old tools stay.
+      self.log("error", "reloading %s failed; the previous version keeps serving:\n%s", path, why)
+      still[path] = true
+    elseif code then
       local extra = { skill = s }
       for k, v in pairs(self.env) do extra[k] = v end
       s.tools_file = path

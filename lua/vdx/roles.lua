@@ -60,7 +60,10 @@ end
 -- url=, auth_required=, endpoint=} | {{name=…}, …}, default_role = NAME, … }.
 -- Returns the table (so the caller can read other options), or nil and why.
 function Manager:load_config(path)
-  local chunk, err = loadfile(path, "t", setmetatable({}, { __index = _G }))
+  -- Read without blocking: a FIFO named here fails at once.
+  local text, rerr = vdx.read_file(path, { max_bytes = 4 * 1024 * 1024 })
+  if not text then return nil, path .. ": " .. tostring(rerr) end
+  local chunk, err = load(text, "@" .. path, "t", setmetatable({}, { __index = _G }))
   if not chunk then return nil, err end
   local ok, cfg = pcall(chunk)
   if not ok then return nil, tostring(cfg) end
@@ -182,10 +185,9 @@ end
 
 --- Reads a Playwright storageState file: the table, or nil and the reason.
 function roles.read_auth(path)
-  local f, err = io.open(path, "rb")
-  if not f then return nil, "cannot open: " .. tostring(err) end
-  local text = f:read("a")
-  f:close()
+  -- Read without blocking: a FIFO named here fails at once.
+  local text, err = vdx.read_file(path, { max_bytes = 64 * 1024 * 1024 })
+  if not text then return nil, "cannot open: " .. tostring(err) end
   local state, jerr = json.decode(text)
   if state == nil then return nil, "not valid JSON: " .. tostring(jerr) end
   if type(state) ~= "table" then return nil, "not a storageState object" end

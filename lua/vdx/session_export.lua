@@ -147,7 +147,8 @@ function export.summary(steps)
   return r
 end
 
---- Writes the spec of steps to path (a new file); returns the command
+--- Writes the spec of steps to path (a new file; with opts.write, a
+-- function(text) that writes it, raising on failure); returns the command
 -- that runs it (from any folder: it starts with cd to the spec's folder,
 -- and names the Playwright found, vdx.pw_run.runner, else npx), the roles
 -- and base URL it was written with, and the sentences that say what to
@@ -157,14 +158,19 @@ function export.write(steps, path, opts)
   local dir = path:match("^(.*)/[^/]*$") or "."
   opts.spec_dir = dir
   local text, roles, base = export.text(steps, opts)
-  -- Written beside and renamed, so a reader (or an exit in between)
-  -- never sees half a file.
-  local f, err = io.open(path .. ".tmp", "w")
-  if not f then return nil, err end
-  f:write(text)
-  f:close()
-  local ok, rerr = os.rename(path .. ".tmp", path)
-  if not ok then return nil, rerr end
+  if opts.write then
+    -- The caller's writer (the output folder's: beneath it, never replacing).
+    opts.write(text)
+  else
+    -- Written beside and renamed, so a reader (or an exit in between)
+    -- never sees half a file.
+    local f, err = io.open(path .. ".tmp", "w")
+    if not f then return nil, err end
+    f:write(text)
+    f:close()
+    local ok, rerr = os.rename(path .. ".tmp", path)
+    if not ok then return nil, rerr end
+  end
   local runner, why = pw_run.runner(dir)
   local cmd = ("cd %s && %s %s test %s"):format(pw.shell_word(dir), pw.env(base, roles), runner or "npx playwright",
     pw.shell_word(path:match("[^/]*$")))

@@ -19,20 +19,49 @@ local function builtin_files()
   return ok and type(files) == "table" and files or nil
 end
 
-local function read(path)
+-- The largest skill file read (SKILL.md, a reference, tools.lua).
+skills.MAX_BYTES = 4 * 1024 * 1024
+
+-- Reads path now: a compiled-in file, or a file read without blocking
+-- (a FIFO is refused at once) beneath root, the skill's folder, where no
+-- symbolic link is followed and a file with several hard links is
+-- refused.  Returns the text, or nil and why.
+local function read(path, root)
   if path:sub(1, #BUILTIN) == BUILTIN then
     local files = builtin_files()
-    return files and files[path:sub(#BUILTIN + 1)]
+    local text = files and files[path:sub(#BUILTIN + 1)]
+    if not text then return nil, path .. ": no such built-in file" end
+    return text
   end
-  local f = io.open(path, "rb")
-  if not f then return nil end
-  local s = f:read("a")
-  f:close()
-  return s
+  local vdx = require "vdx"
+  if not root or path:sub(1, #root + 1) ~= root .. "/" then
+    root = path:match("^(.*)/[^/]+$") or "."
+  end
+  local d, msg = vdx.open_dir(root)
+  if not d then return nil, msg end
+  local text, err = d:read(path:sub(#root + 2), { max_bytes = skills.MAX_BYTES })
+  d:close()
+  if not text then return nil, err end
+  return text
 end
 
 local function shell_quote(s)
   return "'" .. s:gsub("'", "'\\''") .. "'"
+end
+
+-- True when something (a file, a FIFO, a link) has the name path; a
+-- compiled-in path when the build has it.  Only the name is looked at.
+local function file_exists(path)
+  if path:sub(1, #BUILTIN) == BUILTIN then
+    local files = builtin_files()
+    return files ~= nil and files[path:sub(#BUILTIN + 1)] ~= nil
+  end
+  local dir, base = path:match("^(.*)/([^/]+)$")
+  local d = require("vdx").open_dir(dir or ".")
+  if not d then return false end
+  local kind = d:kind(base or path)
+  d:close()
+  return kind ~= nil
 end
 
 -- Entries right under a compiled-in folder ("builtin:x/references").
@@ -98,13 +127,15 @@ end
 -- nil and why.  With reg, also loads its tools.lua into the registry; the
 -- tool file sees `skill`, plus the fields of env (e.g. `workspace`).
 function skills.load(dir, reg, env)
-  local text = read(dir .. "/SKILL.md")
-  if not text then return nil, dir .. "/SKILL.md: not readable" end
+  local text, why = read(dir .. "/SKILL.md", dir)
+  if not text then return nil, dir .. "/SKILL.md: " .. tostring(why) end
   local fields = skills.frontmatter(text:sub(1, 8192))
   if not fields.name or fields.name == "" then return nil, dir .. "/SKILL.md: no name in the frontmatter" end
   local skill = { name = fields.name, description = fields.description or "", dir = dir,
     references = entries(dir .. "/references", "%.md$") }
-  local code = reg and read(dir .. "/tools.lua")
+  local code, cerr = nil, nil
+  if reg and file_exists(dir .. "/tools.lua") then code, cerr = read(dir .. "/tools.lua", dir) end
+  if cerr then skill.tools_error, skill.tools_file, skill.tool_names = cerr, dir .. "/tools.lua", {} end
   if code then
     local extra = { skill = skill }
     for k, v in pairs(env or {}) do extra[k] = v end
@@ -132,7 +163,7 @@ function skills.load_dir(dir, reg, env)
   local list, problems = {}, {}
   for _, name in ipairs(entries(dir)) do
     local sub = dir == BUILTIN and dir .. name or dir .. "/" .. name
-    if read(sub .. "/SKILL.md") then
+    if file_exists(sub .. "/SKILL.md") then
       local s, err = skills.load(sub, reg, env)
       if s then
         list[#list + 1] = s
@@ -147,7 +178,7 @@ end
 
 --- The body of the skill's SKILL.md (after the frontmatter), read now.
 function skills.body(skill)
-  local text = read(skill.dir .. "/SKILL.md") or ""
+  local text = read(skill.dir .. "/SKILL.md", skill.dir) or ""
   local _, body = skills.frontmatter(text)
   return body
 end
@@ -156,16 +187,17 @@ end
 -- and each reference.
 function skills.resources(skill)
   local out = { { uri = ("skill://%s/SKILL.md"):format(skill.name), name = skill.name .. "/SKILL.md",
-    description = skill.description, path = skill.dir .. "/SKILL.md" } }
+    description = skill.description, path = skill.dir .. "/SKILL.md", root = skill.dir } }
   for _, f in ipairs(skill.references) do
     out[#out + 1] = { uri = ("skill://%s/references/%s"):format(skill.name, f),
       name = skill.name .. "/references/" .. f, description = "Reference of skill " .. skill.name,
-      path = skill.dir .. "/references/" .. f }
+      path = skill.dir .. "/references/" .. f, root = skill.dir }
   end
   return out
 end
 
---- Reads a resource path now; returns its text or nil.
+--- Reads a resource path now (beneath root, its skill's folder, when
+-- given); returns its text, or nil and why.
 skills.read = read
 
 return skills

@@ -167,21 +167,61 @@ end
 --- Loads a tool file: a Lua chunk that calls `register{…}` (a global in
 -- its environment) and/or returns a tool or a list of tools.  Returns the
 -- names it added, or nil and the error with its traceback; a failed file
--- is also remembered in registry.failures.
+-- is also remembered in registry.failures.  The file is read without
+-- blocking (a FIFO in its place fails at once) and must be a regular
+-- file, itself no symbolic link (vdx.paths.read_file).
 function Registry:load_file(path, extra_env)
-  local f, err = io.open(path, "rb")
-  if not f then
-    self.failures[#self.failures + 1] = { file = path, message = err }
-    return nil, err
-  end
-  local code, rerr = f:read("a")
-  f:close()
+  local code, err = require("vdx.paths").read_file(path, { max_bytes = tools.MAX_FILE_BYTES })
   if not code then
-    err = path .. ": " .. tostring(rerr or "not a readable file")
+    err = path .. ": " .. tostring(err)
     self.failures[#self.failures + 1] = { file = path, message = err }
     return nil, err
   end
   return self:load_source(code, "@" .. path, path, extra_env)
+end
+
+--- The largest tool file read, and the instructions a tool file's top
+-- level may run while it loads (a file that loops forever fails instead
+-- of hanging the server).
+tools.MAX_FILE_BYTES = 4 * 1024 * 1024
+tools.LOAD_BUDGET = 200 * 1000 * 1000
+
+local HOOK_EVERY = 100000
+
+-- Calls fn(...) under xpcall with an instruction budget of
+-- tools.LOAD_BUDGET (a count hook that raises once it is spent, then at
+-- every instruction so no pcall in the file can swallow it).  The hook
+-- of the calling thread is restored after; coroutines made meanwhile
+-- inherit the hook and drop it at their next count once the load is over.
+local function budgeted(fn, ...)
+  local left, over, done = tools.LOAD_BUDGET // HOOK_EVERY, false, false
+  local old = table.pack(debug.gethook())
+  local function hook()
+    if done then debug.sethook() return end
+    left = left - 1
+    if left < 0 or over then
+      if not over then
+        over = true
+        debug.sethook(hook, "", 1)
+      end
+      error(("the file's top level ran over %d instructions while loading (an endless loop?); a tool file "
+        .. "should only define tools"):format(tools.LOAD_BUDGET), 2)
+    end
+  end
+  local function handler(e)
+    done = true
+    debug.sethook()
+    return traceback(e)
+  end
+  debug.sethook(hook, "", HOOK_EVERY)
+  local res = table.pack(xpcall(fn, handler, ...))
+  done = true
+  if old[1] then debug.sethook(old[1], old[2], old[3]) else debug.sethook() end
+  if over then
+    res = table.pack(false, ("the file's top level ran over %d instructions while loading (an endless loop?); "
+      .. "a tool file should only define tools"):format(tools.LOAD_BUDGET))
+  end
+  return table.unpack(res, 1, res.n)
 end
 
 --- Loads tool code already read (chunkname as for load; file names it in
@@ -203,13 +243,12 @@ function Registry:load_source(code, chunkname, file, extra_env)
     self.failures[#self.failures + 1] = { file = file, message = err }
     return nil, err
   end
-  local ok, ret = xpcall(chunk, traceback)
-  if ok and type(ret) == "table" then
-    local list = ret.name and { ret } or ret
-    ok, ret = xpcall(function()
-      for _, def in ipairs(list) do env.register(def) end
-    end, traceback)
-  end
+  local ok, ret = budgeted(function()
+    local r = chunk()
+    if type(r) == "table" then
+      for _, def in ipairs(r.name and { r } or r) do env.register(def) end
+    end
+  end)
   if not ok then
     local msg = type(ret) == "table" and tostring(ret.message or ret) or tostring(ret)
     self.failures[#self.failures + 1] = { file = file, message = msg }

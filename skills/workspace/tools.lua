@@ -6,7 +6,9 @@
 --
 -- Confinement: a path is taken relative to the root, normalised lexically
 -- (".." cannot climb above the root), then resolved with realpath so a
--- symbolic link that points outside the root is refused too.  Every output
+-- symbolic link that points outside the root is refused too; files are
+-- then read beneath the root's descriptor (vdx.open_dir), where no link is
+-- followed at all, so a name swapped for a link after the check is refused.  Every output
 -- is bounded (entries, bytes, lines, files scanned, matches).
 local vdx = require "vdx"
 
@@ -49,11 +51,23 @@ end
 -- path relative to root; raises InvalidArgument for a path outside it.
 M.checker = require("vdx.paths").checker
 
--- Reads the regular file full without blocking the loop; raises a typed
--- error that says what to do when it cannot.
-local function read_whole(full, rel, path, max)
-  local data, msg, code = vdx.read_file(full, { max_bytes = max })
+-- Reads the regular file rel beneath the folder real_root without
+-- blocking the loop, through one descriptor of the folder: no symbolic
+-- link on the way is followed and a file with several hard links is
+-- refused, so a name swapped for a link meanwhile cannot lead outside.
+-- Raises a typed error that says what to do when it cannot.
+local function read_whole(real_root, rel, path, max)
+  local dir, derr = vdx.open_dir(real_root)
+  if not dir then refuse("cannot open the workspace root: " .. tostring(derr), path) end
+  local data, msg, code = dir:read(rel, { max_bytes = max })
+  dir:close()
   if data then return data end
+  if code == "Symlink" then
+    refuse(rel .. ": a symbolic link is on the way; links are not followed (one could lead outside the "
+      .. "workspace root): read the file it points to by its own path", path)
+  elseif code == "HardLink" then
+    refuse(rel .. ": the file has more than one hard link (it may be a file outside the workspace root)", path)
+  end
   if code == "Timeout" then
     error({ type = "Timeout", message = "reading " .. rel .. ": " .. msg, file = rel }, 0)
   elseif code == "NotRegular" then
@@ -128,7 +142,7 @@ function M.new(root)
     run = function(_, args)
       local full, rel = check(args.path)
       if is_dir(full) then refuse("a folder, not a file: " .. rel .. " (use list_directory)", args.path) end
-      local data = read_whole(full, rel, args.path, LIMITS.read_bytes)
+      local data = read_whole(real_root, rel, args.path, LIMITS.read_bytes)
       if data:find("%z") then refuse("a binary file: " .. rel, args.path) end
       local first, limit = args.offset or 1, args.limit or LIMITS.lines
       local out, n, bytes, more, pos = {}, 0, 0, false, 1
@@ -170,11 +184,14 @@ function M.new(root)
           return table.concat(t, " -o ")
         end)() .. " \\) -prune \\) -o -type f -size -" .. (LIMITS.file_bytes // 1024) .. "k -print 2>/dev/null | sort")
       local matches, per_attr, scanned, total = {}, {}, 0, 0
+      -- Files are read beneath the root's descriptor (no link followed).
+      local read_root <close> = vdx.open_dir(real_root)
       for file in h:lines() do
         local ext = file:match("%.([%w]+)$")
         if ext and SOURCE_EXT[ext:lower()] and scanned < LIMITS.files then
           scanned = scanned + 1
-          local data = vdx.read_file(file, { max_bytes = LIMITS.file_bytes })
+          local data = file:sub(1, #real_root + 1) == real_root .. "/" and
+            read_root and read_root:read(file:sub(#real_root + 2), { max_bytes = LIMITS.file_bytes })
           if data then
             local n = 0
             for line in data:gmatch("[^\n]*") do

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "vdx.h"
 
@@ -26,6 +27,7 @@ typedef struct freq {
   vdx_loop *lp;
   vdx_waiter *w;       /* NULL once the waiter completed */
   int fs_done, timer_closed;
+  int one_link;        /* refuse a file with more than one hard link */
   uint64_t timeout_ms;
   uv_file fd;
   char *buf;
@@ -131,6 +133,12 @@ static void fstat_cb(uv_fs_t *req) {
     close_file(r);
     return;
   }
+  if (r->one_link && st.st_nlink != 1) {
+    fail(r, "HardLink", "the file has more than one hard link (a link to a file "
+         "elsewhere is refused)");
+    close_file(r);
+    return;
+  }
   if (st.st_size > (uint64_t)r->max) {
     char msg[160];
     snprintf(msg, sizeof msg, "the file has %llu bytes, over the limit of %zu bytes",
@@ -204,6 +212,57 @@ static int k_result(lua_State *L, int status, lua_KContext ctx) {
   return 3;
 }
 
+/* A request with its waiter and timer started; NULL when out of memory. */
+static freq *start(lua_State *L, lua_Integer max, lua_Integer timeout) {
+  vdx_loop *lp = vdx__loop(L);
+  freq *r = calloc(1, sizeof *r);
+  if (r == NULL) return NULL;
+  r->fd = -1;
+  r->max = (size_t)max;
+  r->fs.data = r;
+  vdx_waiter *w = vdx__waiter_new(lp, 0, "a file read");
+  if (w == NULL) { free(r); return NULL; }
+  r->w = w;
+  r->lp = lp;
+  r->timeout_ms = (uint64_t)timeout;
+  uv_timer_init(vdx__uv_of(lp), &r->timer);
+  r->timer.data = r;
+  uv_timer_start(&r->timer, timeout_cb, r->timeout_ms, 0);
+  vdx__waiter_on_done(w, on_waiter_done, r);
+  return r;
+}
+
+/* Checks the read options at idx (max_bytes, timeout). */
+void vdx__read_opts(lua_State *L, int idx, lua_Integer *max, lua_Integer *timeout) {
+  *max = vdx__opt_int(L, idx, "max_bytes", DEFAULT_MAX);
+  *timeout = vdx__opt_int(L, idx, "timeout", DEFAULT_TIMEOUT);
+  luaL_argcheck(L, *max >= 0 && *max < (lua_Integer)1 << 40, idx, "max_bytes out of range");
+  luaL_argcheck(L, *timeout > 0 && *timeout <= 600000, idx, "timeout must be 1..600000 ms");
+}
+
+/*
+ * Reads the file open at fd (which it takes over and closes) as
+ * vdx.read_file does from its fstat on; with one_link, a file with more
+ * than one hard link fails with code "HardLink".
+ * stack: -> text | nil, message, code
+ */
+int vdx__read_fd(lua_State *L, int fd, lua_Integer max, lua_Integer timeout,
+                 int one_link) {
+  freq *r = start(L, max, timeout);
+  if (r == NULL) { close(fd); return luaL_error(L, "out of memory"); }
+  vdx_waiter *w = r->w;
+  r->fd = fd;
+  r->one_link = one_link;
+  int rc = uv_fs_fstat(vdx__uv_of(r->lp), &r->fs, fd, fstat_cb);
+  if (rc < 0) {
+    uv_fs_req_cleanup(&r->fs);
+    fail_uv(r, "inspect", rc);
+    close_file(r);
+  }
+  lua_settop(L, 0);
+  return vdx__await(L, w, 0, k_result);
+}
+
 /*
  * vdx.read_file(path[, {max_bytes=, timeout=}]) -> text
  *   | nil, message, code
@@ -213,26 +272,12 @@ int vdx__read_file(lua_State *L) {
   static const char *const known[] = {"max_bytes", "timeout", NULL};
   const char *path = luaL_checkstring(L, 1);
   vdx__check_opts(L, 2, known);
-  lua_Integer max = vdx__opt_int(L, 2, "max_bytes", DEFAULT_MAX);
-  lua_Integer timeout = vdx__opt_int(L, 2, "timeout", DEFAULT_TIMEOUT);
-  luaL_argcheck(L, max >= 0 && max < (lua_Integer)1 << 40, 2, "max_bytes out of range");
-  luaL_argcheck(L, timeout > 0 && timeout <= 600000, 2, "timeout must be 1..600000 ms");
-  vdx_loop *lp = vdx__loop(L);
-  freq *r = calloc(1, sizeof *r);
+  lua_Integer max, timeout;
+  vdx__read_opts(L, 2, &max, &timeout);
+  freq *r = start(L, max, timeout);
   if (r == NULL) return luaL_error(L, "out of memory");
-  r->fd = -1;
-  r->max = (size_t)max;
-  r->fs.data = r;
-  vdx_waiter *w = vdx__waiter_new(lp, 0, "a file read");
-  if (w == NULL) { free(r); return luaL_error(L, "out of memory"); }
-  r->w = w;
-  r->lp = lp;
-  r->timeout_ms = (uint64_t)timeout;
-  uv_timer_init(vdx__uv_of(lp), &r->timer);
-  r->timer.data = r;
-  uv_timer_start(&r->timer, timeout_cb, r->timeout_ms, 0);
-  vdx__waiter_on_done(w, on_waiter_done, r);
-  int rc = uv_fs_open(vdx__uv_of(lp), &r->fs, path, O_RDONLY | O_NONBLOCK | O_CLOEXEC, 0, open_cb);
+  vdx_waiter *w = r->w;
+  int rc = uv_fs_open(vdx__uv_of(r->lp), &r->fs, path, O_RDONLY | O_NONBLOCK | O_CLOEXEC, 0, open_cb);
   if (rc < 0) {
     /* Nothing started: complete the waiter at once with the failure. */
     uv_fs_req_cleanup(&r->fs);

@@ -67,6 +67,7 @@ LUALIB_API int luaopen_vdx_core(lua_State *L) {
   vdx__input_open(L);
   vdx__ref_open(L);
   vdx__upload_open(L);
+  vdx__fsbeneath_open(L);
   vdx__error_wrap_all(L, -1);
   expose_page_methods(L);
   return 1;

@@ -543,16 +543,13 @@ void vdx__b64_write_file(lua_State *L, const char *path, const char *b64,
     free(buf);
     luaL_error(L, "the browser sent data that is not base64");
   }
-  FILE *f = fopen(path, "wb");
-  if (f == NULL || fwrite(buf, 1, (size_t)n, f) != (size_t)n) {
-    int e = errno;
-    if (f) fclose(f);
-    free(buf);
-    vdx__error_raise(L, "IOError", "cannot write %s: %s", path, strerror(e));
-  }
+  int e = vdx__write_replace(path, buf, (size_t)n);
   free(buf);
-  if (fclose(f) != 0)
-    vdx__error_raise(L, "IOError", "cannot write %s: %s", path, strerror(errno));
+  if (e == ENOSPC || e == EDQUOT)
+    vdx__error_raise(L, "DiskFull", "cannot write %s: the disk is full; nothing was "
+                     "left behind.  Free space on that disk or write elsewhere", path);
+  if (e != 0)
+    vdx__error_raise(L, "IOError", "cannot write %s: %s", path, strerror(e));
   lua_createtable(L, 0, 2);
   lua_pushstring(L, path);
   lua_setfield(L, -2, "path");

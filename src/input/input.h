@@ -50,7 +50,9 @@ void vdx__input_push_button_names(lua_State *L);
 /* Decodes base64 (RFC 4648, padding optional); returns the decoded length
  * or -1 on a bad character.  out must hold len * 3 / 4 + 3 bytes. */
 long vdx__b64_decode(const char *in, size_t len, unsigned char *out);
-/* Writes the base64 data to path; pushes { path =, size = } or raises. */
+/* Writes the base64 data to path through a temporary file beside it,
+ * renamed over path, so a failure leaves nothing partial (DiskFull for a
+ * full disk, else IOError); pushes { path =, size = } or raises. */
 void vdx__b64_write_file(lua_State *L, const char *path, const char *b64,
                          size_t len);
 

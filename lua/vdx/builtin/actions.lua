@@ -217,7 +217,7 @@ return util.report_changes({
   {
     name = "browser_file_upload",
     title = "Upload files",
-    description = "Set the files of a file input (one or several absolute paths).\nWhen the server has a workspace (--workspace), the files must be in it (paths relative to it are accepted).",
+    description = "Set the files of a file input (one or several absolute paths).\nWhen the server has a workspace (--workspace), the files must be in it (paths relative to it are accepted). Only regular files are sent (not a FIFO, folder, device, a file with several hard links, or one reached through a symbolic link in the workspace), at most 64 MiB each.",
     input = { type = "object", required = { "paths" }, properties = {
       element = ELEMENT, ref = REF,
       paths = { type = "array", items = { type = "string" }, description = "The absolute paths to the files to upload" },
@@ -225,10 +225,11 @@ return util.report_changes({
     annotations = { readOnlyHint = false, destructiveHint = true },
     run = function(ctx, args)
       local t, label = util.target(args)
-      local policy, files = util.paths(ctx), {}
-      for i, p in ipairs(args.paths) do files[i] = policy:read_path(p) end
+      -- The browser gets private copies of the files as they were checked.
+      local policy, files, copies = util.paths(ctx), {}, {}
+      for i, p in ipairs(args.paths) do copies[i], files[i] = policy:read_path(p) end
       local loc = util.locator_of(ctx, t)
-      local res = act(ctx, "upload_file", t, files)
+      local res = act(ctx, "upload_file", t, copies)
       util.record(ctx, { kind = "action", tool = "browser_file_upload", action = "upload", files = files }, loc)
       return util.action_result(("Uploaded %d files to %s"):format(#files, label), res, loc)
     end,

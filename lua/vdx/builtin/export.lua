@@ -134,10 +134,12 @@ return {
         error(vdx.error("InvalidArgument", "the session has no steps to export yet: navigate, act and verify first",
           { field = "filename", expected = "a session with steps" }), 0)
       end
-      local path = util.paths(ctx):write_path(spec_name(args.filename), "session", "spec.ts")
+      local policy = util.paths(ctx)
+      local rel, path = policy:output_name(spec_name(args.filename), "session", "spec.ts")
       local title = path:match("([^/]*)$"):gsub("%.spec%.[cm]?[jt]s$", ""):gsub("%.test%.[cm]?[jt]s$", "")
       local cmd, roles, base, notes = session_export.write(steps, path, { name = title,
-        auth_of = function(r) return ctx.roles:role(r).auth end })
+        auth_of = function(r) return ctx.roles:role(r).auth end,
+        write = function(text) return policy:write(rel, text) end })
       if not cmd then
         error(vdx.error("IOError", "cannot write " .. path .. ": " .. tostring(roles), { file = path }), 0)
       end

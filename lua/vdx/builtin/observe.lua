@@ -1,5 +1,6 @@
 --- vdx.builtin.observe: what the page logged and loaded, screenshots, and
 -- the checked evaluate.
+local vdx = require "vdx"
 local util = require "vdx.builtin.util"
 local effects = require "vdx.effects"
 
@@ -52,7 +53,7 @@ return {
     description = "Take a screenshot of the viewport, the full page or one element, saved to a file.\nYou cannot act on a screenshot; use browser_snapshot for that.",
     input = { type = "object", properties = {
       type = { type = "string", enum = { "png", "jpeg" }, description = "Image format, default png" },
-      filename = { type = "string", description = "File name, relative to the output folder (default vdx-output/; --output-dir); an existing file is never replaced. Default: page-<time>-<n>.png" },
+      filename = { type = "string", description = "File name, relative to the output folder (default vdx-output/; --output-dir); folders in it are made; an existing file is never replaced and a symbolic link on the way is refused. Default: page-<time>-<n>.png" },
       element = util.ELEMENT, ref = util.REF,
       fullPage = { type = "boolean", description = "The full scrollable page instead of the viewport" },
     } },
@@ -60,11 +61,13 @@ return {
     run = function(ctx, args)
       local page = ctx:page()
       local fmt = args.type or "png"
-      local path = util.paths(ctx):write_path(args.filename, "page", fmt)
-      local res = page:screenshot(
-        { path = path, full_page = args.fullPage, ref = args.ref, format = fmt })
-      local out = { text = ("Screenshot saved to %s"):format(res.path),
-        structured = { path = res.path, size = res.size, format = res.format }, images = {} }
+      local policy = util.paths(ctx)
+      -- The name is checked first, so a bad one is refused before the capture.
+      local rel = args.filename and policy:output_name(args.filename, "page", fmt)
+      local res = page:screenshot({ full_page = args.fullPage, ref = args.ref, format = fmt })
+      local path = policy:write_file(rel, "page", fmt, vdx.base64_decode(res.base64))
+      local out = { text = ("Screenshot saved to %s"):format(path),
+        structured = { path = path, size = res.size, format = res.format }, images = {} }
       if res.size <= 2 * 1024 * 1024 then
         out.images[1] = { data = res.base64, mimeType = "image/" .. res.format }
       end
