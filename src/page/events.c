@@ -305,7 +305,7 @@ static void on_request_end(lua_State *L, events *ev, const char *what,
  * page's running script gets Runtime.terminateExecution, so a loop that
  * never returns stops and the load, a navigation or a call can go on (a
  * timer's storm resumes with its next tick, and is stopped again). */
-#define STORM_RUN 20
+#define STORM_RUN 50
 #define STORM_GAP_MS 250
 
 static void storm_check(lua_State *L, events *ev) {
