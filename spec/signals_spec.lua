@@ -40,13 +40,13 @@ local function alive_of(pids)
   return out
 end
 
--- Starts vdxlua with args (stdin from dir/in) as a shell's background
+-- Starts vdxlua (or program) with args (stdin from dir/in) as a shell's background
 -- job would, its signals reset to the default (or as `signals` says, an
 -- `env` option list), with TMPDIR=tmp; writes its pid to dir/pid and,
 -- when it ends, its status as the shell sees it to dir/rc.
-local function start(args, tmp, dir, signals)
+local function start(args, tmp, dir, signals, program)
   local inner = ("echo $$ > %s; exec env %s %s %s < %s > %s 2> %s"):format(q(dir .. "/pid"),
-    signals or "--default-signal=HUP,INT,QUIT,TERM", helpers.vdxlua, args, q(dir .. "/in"),
+    signals or "--default-signal=HUP,INT,QUIT,TERM", program or helpers.vdxlua, args, q(dir .. "/in"),
     q(dir .. "/out"), q(dir .. "/err"))
   os.execute(("( ulimit -c 0; TMPDIR=%s sh -c %s; echo $? > %s; mv %s %s ) >/dev/null 2>&1 &")
     :format(q(tmp), q(inner), q(dir .. "/rc.tmp"), q(dir .. "/rc.tmp"), q(dir .. "/rc")))
@@ -136,6 +136,54 @@ describe("a signal to vdxlua", function()
     assert.equal(2, during)
     assert.equal(#tree, tree_alive)
     assert.equal(0, tonumber(rc))
+    assert.same({}, left)
+  end)
+
+  it("that the host handles stays the host's: a luv program's SIGINT handler still reads the page, then closes", function()
+    -- A plain Lua 5.4 host (luv's loop, vdx.luv) that set its own
+    -- handler before the launch: vdx leaves the signal to it, so the
+    -- handler finds the browser alive; its close removes the profile.
+    if not pcall(require, "luv") then pending("needs lua-luv") return end
+    local tmp, dir = client.tmpdir(), client.tmpdir()
+    helpers.write(dir .. "/in", "")
+    helpers.write(dir .. "/host.lua", [[
+      local uv = require "luv"
+      local vdx = require "vdx"
+      require("vdx.luv").install(uv)
+      local browser, page
+      local sig = uv.new_signal()
+      sig:start("sigint", function()
+        coroutine.wrap(function()
+          local ok, title = pcall(function() return page:evaluate("document.title") end)
+          local f = io.open(arg[1], "w")
+          f:write(tostring(ok), " ", tostring(title), "\n")
+          f:close()
+          browser:close()
+          os.exit(0)
+        end)()
+      end)
+      coroutine.wrap(function()
+        browser = vdx.launch {}
+        page = browser:new_page()
+        page:navigate("data:text/html,<title>kept</title>")
+        io.stdout:write("ready\n")
+        io.stdout:flush()
+      end)()
+      uv.run()
+    ]])
+    local pid = start(q(dir .. "/host.lua") .. " " .. q(dir .. "/handled"), tmp, dir, nil, "lua5.4")
+    local ready = client.wait_until(function() return (read(dir .. "/out") or ""):find("ready") end, 60000)
+    local tree = descendants(pid)
+    os.execute(("kill -INT %d"):format(pid))
+    local rc = client.wait_until(function() return read(dir .. "/rc") end, 30000)
+    local handled, err = read(dir .. "/handled"), read(dir .. "/err")
+    local left, alive = names(tmp), alive_of(tree)
+    for _, p in ipairs(tree) do os.execute("kill -9 " .. p .. " 2>/dev/null") end
+    os.execute("rm -rf " .. q(tmp) .. " " .. q(dir))
+    assert.truthy(ready, err)
+    assert.equal("true kept\n", handled, err)
+    assert.equal(0, tonumber(rc), err)
+    assert.same({}, alive)
     assert.same({}, left)
   end)
 end)
