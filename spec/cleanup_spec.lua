@@ -1,6 +1,7 @@
 --- spec/cleanup_spec.lua: a browser's temporary folders (the vdx-chromium-*
 -- profile and Chromium's org.chromium.Chromium.* folder) are removed on
--- every exit path: browser:close(), and SIGTERM or SIGINT to the host.
+-- every exit path: browser:close() here, the signals that end vdxlua in
+-- spec/signals_spec.lua.
 -- Only the full browser makes the second folder (chromium-headless-shell,
 -- vdx's default headless browser when installed, has no ProcessSingleton),
 -- so these run on the full one and check the shell beside it.
@@ -8,19 +9,11 @@ local vdx = require "vdx"
 local client = require "mcp_client"
 local helpers = require "helpers"
 
-local q, read = client.q, client.read
+local q = client.q
 
 local mktemp = client.tmpdir
 
 local names = client.names
-
-local function browsers_of(dir)
-  -- "[u]" keeps the shell that runs pgrep from matching itself.
-  local p = io.popen("pgrep -f " .. q("[u]ser-data-dir=" .. dir .. "/") .. " | wc -l")
-  local n = tonumber(p:read("a"))
-  p:close()
-  return n
-end
 
 local full = helpers.full_chromium()
 
@@ -110,32 +103,4 @@ describe("temporary folders", function()
     os.execute("rm -rf " .. q(dir))
     assert.equal("kept=yes", cookie)
   end)
-
-  for _, sig in ipairs { "TERM", "INT" } do
-    it("are all gone when vdxlua mcp gets SIG" .. sig, function()
-      if needs_full() then return end
-      local tmp, dir = mktemp(), mktemp()
-      os.execute("mkfifo " .. q(dir .. "/in"))
-      os.execute(("(TMPDIR=%s exec %s mcp --no-default-skills --executable %s < %s > %s 2> %s) >/dev/null 2>&1 & echo $! > %s")
-        :format(q(tmp), helpers.vdxlua, q(full), q(dir .. "/in"), q(dir .. "/out"), q(dir .. "/err"), q(dir .. "/pid")))
-      local w = assert(io.open(dir .. "/in", "wb"))
-      local pid = tonumber(client.wait_until(function() return read(dir .. "/pid") end, 10000))
-      w:write('{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18",' ..
-        '"capabilities":{},"clientInfo":{"name":"spec","version":"1"}}}\n')
-      w:write('{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"browser_navigate",' ..
-        '"arguments":{"url":"about:blank"}}}\n')
-      w:flush()
-      assert.truthy(client.wait_until(function() return (read(dir .. "/out") or ""):find('"id":2') end, 60000))
-      local before = names(tmp)
-      assert.equal(2, #before, table.concat(before, " "))
-      os.execute(("kill -%s %d"):format(sig, pid))
-      client.wait_until(function() return not helpers.alive(pid) and browsers_of(tmp) == 0 end, 20000)
-      w:close()
-      local left, alive = names(tmp), browsers_of(tmp)
-      os.execute("pkill -9 -f " .. q("user-data-dir=" .. tmp .. "/"))
-      os.execute("rm -rf " .. q(tmp) .. " " .. q(dir))
-      assert.equal(0, alive)
-      assert.same({}, left)
-    end)
-  end
 end)

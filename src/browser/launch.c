@@ -30,14 +30,19 @@ vdx_browser *vdx__browser_push(lua_State *L, vdx_conn *conn, vdx_proc *proc,
  * the CPU while the browser starts.  --site-per-process: the full browser
  * isolates every site in its own renderer by default, the headless shell
  * does not; with the flag both put a cross-origin frame out of process,
- * as the Chrome a test suite meets does. */
+ * as the Chrome a test suite meets does.  RenderDocument: with it a
+ * same-site navigation commits into a new frame host, and DevTools moves
+ * the page's session there while the old document may still show a
+ * dialog; the answer to that dialog is then refused ("Not attached to an
+ * active page") and the navigation waits on it to the timeout: a page
+ * that opens dialogs in a loop blocked every navigation away. */
 static const char *const default_flags[] = {
   "--disable-gpu", "--disable-background-networking",
   "--disable-component-update", "--disable-sync", "--no-first-run",
   "--disable-quic", "--no-default-browser-check", "--mute-audio",
   "--site-per-process",
   "--disable-features=Translate,MediaRouter,OptimizationHints,"
-  "WebUIOmniboxPopup,WebUIOmniboxAimPopup",
+  "WebUIOmniboxPopup,WebUIOmniboxAimPopup,RenderDocument",
   "--password-store=basic", "--use-mock-keychain", NULL};
 
 #define DISABLE_FEATURES "--disable-features="

@@ -5,9 +5,18 @@
  * UV_PROCESS_DETACHED), so one kill(-pgid) reaches the zygote and the
  * renderers; descendants that left the group are found through /proc.
  * Every live group is also recorded in a process-wide table that the
- * SIGINT/SIGTERM handlers and atexit() use, because Chromium does not exit
- * when its client dies; with it the profile folder the group owns, so that
- * those paths remove it too (with async-signal-safe calls only).
+ * signal handlers and atexit() use, because Chromium does not exit when
+ * its client dies (and, in a session of its own, gets no SIGHUP when the
+ * terminal goes); with it the profile folder the group owns, so that those
+ * paths remove it too (with async-signal-safe calls only).
+ *
+ * The signals whose default action ends the process (SIGHUP, SIGINT,
+ * SIGQUIT, SIGTERM) get a handler at the first launch only when their
+ * disposition is still the default: it ends the browsers, removes their
+ * profiles, and dies of the same signal, so the exit status is the one the
+ * signal gives.  A signal the process ignores (nohup, a shell's background
+ * job) stays ignored and a signal the host handles stays the host's: its
+ * handler, or the exit it leads to (atexit), closes the browsers.
  *
  * Ending a browser on the user's profile is staged (vdx__proc_stop): the
  * owner asks it to close (Browser.close), then after a grace period the
@@ -41,7 +50,9 @@
 static volatile sig_atomic_t groups[MAX_GROUPS];
 static char group_dirs[MAX_GROUPS][DIR_MAX];   /* owned profile, or "" */
 static int handlers_installed;
-static struct sigaction old_int, old_term;
+/* The signals that end a process by default and so would leave the
+ * browsers and their profiles behind. */
+static const int ending_signals[] = {SIGHUP, SIGINT, SIGQUIT, SIGTERM};
 
 /* -------------------------------------------------------- user data */
 
@@ -149,28 +160,33 @@ static void end_all_groups(void) {
     }
 }
 
+/* Ends the browsers, then the process by the same signal (its default
+ * action, so the status says which signal it was).  The signal is blocked
+ * while its handler runs, so the raise takes effect when it returns. */
 static void on_fatal_signal(int sig) {
+  int saved = errno;
   end_all_groups();
-  struct sigaction *old = sig == SIGINT ? &old_int : &old_term;
-  if (old->sa_handler == SIG_IGN) return;
-  if (old->sa_handler != SIG_DFL && !(old->sa_flags & SA_SIGINFO)) {
-    old->sa_handler(sig);
-    return;
-  }
   signal(sig, SIG_DFL);
   raise(sig);
+  errno = saved;
 }
 
+/* Installs on_fatal_signal for each ending signal still at its default
+ * disposition (see the head of this file), once per process. */
 static void install_handlers(void) {
-  struct sigaction sa;
+  struct sigaction sa, old;
   if (handlers_installed) return;
   handlers_installed = 1;
   signal(SIGPIPE, SIG_IGN);
   memset(&sa, 0, sizeof sa);
   sa.sa_handler = on_fatal_signal;
   sigemptyset(&sa.sa_mask);
-  sigaction(SIGINT, &sa, &old_int);
-  sigaction(SIGTERM, &sa, &old_term);
+  for (size_t i = 0; i < sizeof ending_signals / sizeof ending_signals[0]; i++) {
+    int sig = ending_signals[i];
+    if (sigaction(sig, NULL, &old) != 0) continue;
+    if (!(old.sa_flags & SA_SIGINFO) && old.sa_handler == SIG_DFL)
+      sigaction(sig, &sa, NULL);
+  }
   atexit(end_all_groups);
 }
 

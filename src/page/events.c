@@ -20,6 +20,7 @@
 #include "task.h"
 
 #define PAGES_KEY "vdx.page_objects"   /* registry: weak lightuserdata -> page */
+#define DIALOGS_TOLD 5                   /* dialogs listed in an action's result */
 
 /* ------------------------------------------------------------ state */
 
@@ -298,6 +299,28 @@ static void on_request_end(lua_State *L, events *ev, const char *what,
 
 /* ---------------------------------------------------------- dialogs */
 
+/* A storm: STORM_RUN dialogs in a row, each opened within STORM_GAP_MS of
+ * the one before (a page that opens them in a loop, on load, on a timer).
+ * Each is answered at once all the same; at every STORM_RUN-th the
+ * page's running script gets Runtime.terminateExecution, so a loop that
+ * never returns stops and the load, a navigation or a call can go on (a
+ * timer's storm resumes with its next tick, and is stopped again). */
+#define STORM_RUN 50
+#define STORM_GAP_MS 250
+
+static void storm_check(lua_State *L, events *ev) {
+  uint64_t now = uv_now(vdx__uv_of(ev->lp));
+  ev->dialog_run = ev->dialog_at && now - ev->dialog_at <= STORM_GAP_MS ? ev->dialog_run + 1 : 1;
+  ev->dialog_at = now;
+  if (ev->dialog_run % STORM_RUN != 0) return;
+  vdx__trace("a dialog storm: the page's script is stopped");
+  ev->dialog_stops++;
+  lua_newtable(L);
+  vdx__conn_send_only(L, ev->p->b->conn, ev->p->session_id,
+                      "Runtime.terminateExecution", -1);
+  lua_pop(L, 1);
+}
+
 static void on_dialog(lua_State *L, events *ev, int params) {
   int top = lua_gettop(L);
   lua_getfield(L, params, "type");
@@ -340,6 +363,7 @@ static void on_dialog(lua_State *L, events *ev, int params) {
   ev->next_prompt = NULL;
   ring_put(L, ev, "dialogs", ev->dialogs, LIST_CAP);
   lua_settop(L, top);
+  storm_check(L, ev);
 }
 
 static void on_opened(lua_State *L, events *ev, const char *list, int params) {
@@ -398,6 +422,8 @@ void vdx__events_mark(lua_State *L, vdx_page *p) {
   lua_setfield(L, -2, "downloads");
   lua_pushinteger(L, ev->errors);
   lua_setfield(L, -2, "errors");
+  lua_pushinteger(L, ev->dialog_stops);
+  lua_setfield(L, -2, "dialog_stops");
 }
 
 static lua_Integer mark_int(lua_State *L, int mark, const char *k) {
@@ -427,7 +453,21 @@ void vdx__events_since(lua_State *L, vdx_page *p, int mark, int res) {
   res = lua_absindex(L, res);
   luaL_checkstack(L, 10, "vdx: result");
   copy_since(L, ev, "popups", mark_int(L, mark, "popups"), ev->popups, res);
-  copy_since(L, ev, "dialogs", mark_int(L, mark, "dialogs"), ev->dialogs, res);
+  /* Many dialogs (a storm) are told by count: at most DIALOGS_TOLD of
+   * them, the earliest the ring still holds, then dialog_count, and how
+   * often the page's script was stopped. */
+  lua_Integer d0 = mark_int(L, mark, "dialogs");
+  lua_Integer from = ev->dialogs - d0 > LIST_CAP ? ev->dialogs - LIST_CAP : d0;
+  lua_Integer to = ev->dialogs - from > DIALOGS_TOLD ? from + DIALOGS_TOLD : ev->dialogs;
+  copy_since(L, ev, "dialogs", from, to, res);
+  if (ev->dialogs - d0 > to - from) {
+    lua_pushinteger(L, ev->dialogs - d0);
+    lua_setfield(L, res, "dialog_count");
+  }
+  if (ev->dialog_stops > mark_int(L, mark, "dialog_stops")) {
+    lua_pushinteger(L, ev->dialog_stops - mark_int(L, mark, "dialog_stops"));
+    lua_setfield(L, res, "dialog_storms_stopped");
+  }
   copy_since(L, ev, "downloads", mark_int(L, mark, "downloads"), ev->downloads, res);
   lua_pushinteger(L, ev->errors - mark_int(L, mark, "errors"));
   lua_setfield(L, res, "console_errors");

@@ -21,6 +21,9 @@ typedef struct events {
   lua_Integer req_seq, dialogs, popups, downloads;
   int next_set, next_accept;
   char *next_prompt;
+  uint64_t dialog_at;     /* loop time of the latest dialog */
+  int dialog_run;         /* dialogs in a row, each soon after the one before */
+  lua_Integer dialog_stops;  /* storms whose script was stopped */
   double px, py;
 } events;
 

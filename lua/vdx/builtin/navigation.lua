@@ -66,10 +66,29 @@ local function small_snapshot(ctx, page)
   return snap
 end
 
-local function nav_result(res, warnings, snap)
+-- The dialogs a page opened while it was navigated (page:since of a
+-- mark), told in one line and a table, or nil: each was answered at once
+-- (alert and beforeunload accepted, confirm and prompt dismissed, unless
+-- browser_handle_dialog said otherwise), a storm by its count and one of
+-- them.
+local function dialogs_told(since)
+  local list = since and since.dialogs
+  if type(list) ~= "table" or #list == 0 then return nil end
+  local n, first = since.dialog_count or #list, list[1]
+  local text = ("Dialogs: %d opened and answered at once (%s %q %s%s)"):format(n, tostring(first.type),
+    tostring(first.message or ""):sub(1, 80), first.accepted and "accepted" or "dismissed", n > 1 and ", …" or "")
+  if since.dialog_storms_stopped then
+    text = text .. ". The page opens them in a loop: its script was stopped so the navigation could go on"
+  end
+  return text, { count = n, first = first, script_stopped = since.dialog_storms_stopped }
+end
+
+local function nav_result(res, warnings, snap, since)
   local text = ("Navigated to %s"):format(tostring(res and res.url or "?"))
   if res and res.status then text = text .. (" (status %s)"):format(tostring(res.status)) end
   if res and res.title and res.title ~= "" then text = text .. ("\nTitle: %s"):format(res.title) end
+  local dialogs_line, dialogs = dialogs_told(since)
+  if dialogs_line then text = text .. "\n" .. dialogs_line end
   local lines, left = {}, 0
   if snap then lines, left = outline(snap.text or "") end
   if #lines > 0 then
@@ -80,14 +99,15 @@ local function nav_result(res, warnings, snap)
   end
   text = text .. errors.warnings_text(warnings)
   return { text = text, structured = { url = res and res.url, status = res and res.status,
-    title = res and res.title, warnings = warnings, ref_count = snap and snap.ref_count or nil } }
+    title = res and res.title, warnings = warnings, ref_count = snap and snap.ref_count or nil,
+    dialogs = dialogs } }
 end
 
 return {
   {
     name = "browser_navigate",
     title = "Navigate to a URL",
-    description = "Navigate to a URL in the current role's page.\nWaits for the load event (or wait_until) and reports the final URL, status and title. file: URLs are refused unless the server runs with --allow-file-urls.",
+    description = "Navigate to a URL in the current role's page.\nWaits for the load event (or wait_until) and reports the final URL, status and title, and the JavaScript dialogs the page opened meanwhile (each answered at once; a loop of them by its count, its script stopped). file: URLs are refused unless the server runs with --allow-file-urls.",
     input = { type = "object", required = { "url" }, properties = {
       url = { type = "string", minLength = 1, description = "The URL to navigate to" },
       wait_until = { type = "string", enum = { "commit", "domcontentloaded", "load", "networkidle" },
@@ -100,9 +120,10 @@ return {
       util.paths(ctx):check_url(args.url)
       urls.check(args.url, "browser_navigate")
       local page = ctx:page()
+      local mark = page:mark()
       local res = page:navigate(args.url, { wait_until = args.wait_until })
       local warnings = decide(ctx)
-      local result = nav_result(res, warnings, small_snapshot(ctx, page))
+      local result = nav_result(res, warnings, small_snapshot(ctx, page), page:since(mark))
       util.record(ctx, { kind = "navigate", tool = "browser_navigate", url = args.url })
       return result
     end,
