@@ -90,6 +90,6 @@ int vdx__serve_static(struct lws *wsi, serve_pss *ps, vdx_server *srv,
     return -1;
   n = lws_serve_http_file(wsi, real, mime_type(full), (const char *)extra,
                           (int)(p - extra));
-  if (n < 0 || (n > 0 && lws_http_transaction_completed(wsi))) return -1;
-  return 0;
+  if (n < 0) return -1;
+  return n > 0 ? vdx__serve_finish(wsi, ps) : 0;
 }
