@@ -17,7 +17,7 @@
  *   431  more fields than lws can index;
  *   501  a method the server does not implement, a transfer coding it does
  *        not know;
- *   505  an HTTP version other than 1.0 and 1.1.
+ *   505  an HTTP version other than 1.x (a later 1.x is read as 1.1).
  *
  * A bare LF ends a line as CRLF does (RFC 9112 §2.2 allows it; lws does
  * too).  Upgrade and HTTP2-Settings lines are dropped: the server speaks
@@ -131,10 +131,10 @@ static void reject(serve_head *out, int status, const char *why) {
 }
 
 /* Checks the request line [h, e): method SP target SP version. */
-static void check_request_line(const char *h, const char *e, serve_head *out,
+static void check_request_line(char *h, char *e, serve_head *out,
                                int *http10, size_t *nargs) {
-  const char *sp1 = memchr(h, ' ', (size_t)(e - h));
-  const char *sp2 = sp1 ? memchr(sp1 + 1, ' ', (size_t)(e - sp1 - 1)) : NULL;
+  char *sp1 = memchr(h, ' ', (size_t)(e - h));
+  char *sp2 = sp1 ? memchr(sp1 + 1, ' ', (size_t)(e - sp1 - 1)) : NULL;
   if (sp1 == NULL || sp2 == NULL || sp1 == h || sp2 == sp1 + 1 ||
       memchr(sp2 + 1, ' ', (size_t)(e - sp2 - 1))) {
     reject(out, 400, "bad request line (expected METHOD SP TARGET SP "
@@ -157,17 +157,20 @@ static void check_request_line(const char *h, const char *e, serve_head *out,
     reject(out, 400, "bad request target (expected a path)");
     return;
   }
-  const char *v = sp2 + 1;
+  char *v = sp2 + 1;
   size_t vl = (size_t)(e - v);
   if (vl != 8 || strncmp(v, "HTTP/", 5) != 0 || v[6] != '.' ||
       v[5] < '0' || v[5] > '9' || v[7] < '0' || v[7] > '9') {
     reject(out, 400, "bad HTTP version in the request line");
     return;
   }
-  if (v[5] != '1' || (v[7] != '0' && v[7] != '1')) {
+  if (v[5] != '1') {
     reject(out, 505, "HTTP version not supported (use HTTP/1.1)");
     return;
   }
+  /* A later 1.x is read as 1.1, the highest this server implements
+   * (RFC 9110 §2.5); lws knows only 1.0 and 1.1. */
+  if (v[7] > '1') v[7] = '1';
   *http10 = v[7] == '0';
   int known = 0;
   for (int i = 0; methods[i]; i++)
