@@ -223,6 +223,23 @@ describe("vdx.serve framing #unit", function()
       end)
     end
 
+    it("answers HEAD of a file and of a route, pipelined, with headers only", function()
+      local before = calls
+      local reply, ending = exchange(srv.port, "HEAD /one.bin HTTP/1.1\r\nHost: x\r\n\r\n" ..
+                                     "HEAD /x HTTP/1.1\r\nHost: x\r\n\r\n" ..
+                                     "GET /index.html HTTP/1.1\r\nHost: x\r\n\r\n" ..
+                                     "HEAD /index.html HTTP/1.1\r\nHost: x\r\n\r\n" .. SMUGGLED)
+      assert.same({ 200, 200, 200, 200, 200 }, statuses(reply))
+      local status, headers, rest = parse(reply)
+      assert.equal(200, status)
+      assert.equal("1000000", headers["content-length"])
+      assert.equal("HTTP/1.1 200", rest:sub(1, 12))  -- no body before the next answer
+      assert.equal(1, select(2, reply:gsub("<p>index</p>", "")))
+      assert.equal("x", reply:sub(-1))
+      assert.equal("closed", ending)
+      assert.equal(before + 2, calls)
+    end)
+
     it("reads a body that looks like a smuggled request as a body", function()
       local before = calls
       local reply = exchange(srv.port, post("Content-Length: " .. #SMUGGLED .. "\r\n", SMUGGLED) ..

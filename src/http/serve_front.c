@@ -273,7 +273,7 @@ static size_t feed(relay *r, const char *p, size_t n) {
     if (r->head_len == 0) {
       /* blank lines between requests are allowed */
       while (taken < n && (p[taken] == '\r' || p[taken] == '\n')) taken++;
-      if (taken == n || r->passed != r->answered) return taken;
+      if (taken == n || r->answered < r->passed) return taken;
     }
     if (r->head == NULL && (r->head = malloc(SERVE_MAX_HEADERS + 1)) == NULL) {
       relay_close(r);
@@ -354,7 +354,7 @@ static void input_done(relay *r) {
     return;
   }
   if (r->state == DROP) return;  /* lws answers, then closes */
-  if (r->state == HEAD && r->passed != r->answered) return;
+  if (r->state == HEAD && r->answered < r->passed) return;
   r->inner_shut = 1;
   shut(r, 0);
 }
