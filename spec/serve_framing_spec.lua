@@ -38,7 +38,7 @@ local function start(port, request, opts)
 end
 
 --- Runs the loop until the client of handle h has ended.  Returns what it
--- read and how the read ended ("closed", "timeout", ...).
+-- read and what it printed: how the read ended ("closed", "timeout", ...).
 local function finish(h)
   local done
   for _ = 1, 12000 do  -- at most 120 s: a bound for "did not hang", no more
@@ -50,7 +50,10 @@ local function finish(h)
   end
   assert(done and done:match("^0"), "the raw client failed: " ..
          tostring(done) .. " " .. (io.open(h .. ".out") and read(h .. ".out") or ""))
-  local reply, ending = read(h .. ".resp"), read(h .. ".out"):match("^(.-)%s*$")
+  local f = io.open(h .. ".resp", "rb")
+  local reply = f and f:read("a") or ""
+  if f then f:close() end
+  local ending = read(h .. ".out"):match("^(.-)%s*$")
   for _, ext in ipairs { "", ".req", ".resp", ".out", ".done" } do os.remove(h .. ext) end
   return reply, ending
 end
@@ -175,13 +178,17 @@ describe("vdx.serve framing #unit", function()
       end)
     end
 
+    -- How lws 4.1 misread this depended on how the bytes arrived (403 in
+    -- most runs), so it is tried a few times.
     it("431 to a 16 KiB head pipelined after a static answer", function()
       local big = get("X-Foo: " .. ("f"):rep(17000) .. "\r\n")
-      local reply, ending = exchange(srv.port, "GET /index.html HTTP/1.1\r\nHost: x\r\n\r\n" ..
-                                     big .. SMUGGLED)
-      assert.same({ 200, 431 }, statuses(reply))
-      assert.truthy(reply:find("<p>index</p>", 1, true))
-      assert.equal("closed", ending)
+      for _ = 1, 5 do
+        local reply, ending = exchange(srv.port, "GET /index.html HTTP/1.1\r\nHost: x\r\n\r\n" ..
+                                       big .. SMUGGLED)
+        assert.same({ 200, 431 }, statuses(reply))
+        assert.truthy(reply:find("<p>index</p>", 1, true))
+        assert.equal("closed", ending)
+      end
     end)
 
     it("400 to a bad head pipelined after a 1 MB static answer, which arrives whole", function()
@@ -207,7 +214,7 @@ describe("vdx.serve framing #unit", function()
       { "HTTP/1.0 without Host", "GET /x HTTP/1.0\r\nConnection: keep-alive\r\n\r\n" .. SMUGGLED },
       { "an upgrade, ignored", get("Upgrade: h2c\r\nConnection: Upgrade, HTTP2-Settings\r\n" ..
                                    "HTTP2-Settings: AAMAAABkAARAAAAAAAIAAAAA\r\n") .. SMUGGLED },
-      { "a custom field last in a second request", get() .. get("X-Custom: 1\r\n") .. SMUGGLED },
+      { "a custom field last in a second request", get() .. get("X-a: b\r\n") .. SMUGGLED },
       { "a body pipelined after another request", get() .. post("Content-Length: 5\r\n", "hello") .. SMUGGLED },
     }
     for _, row in ipairs(ALLOWED) do
@@ -240,6 +247,19 @@ describe("vdx.serve framing #unit", function()
       assert.equal(before + 2, calls)
     end)
 
+    it("reads a second request whose last field is a custom one, on a kept connection", function()
+      -- curl sends the second request only once the first is answered.
+      local before = calls
+      local base = os.tmpname()
+      os.execute(string.format(
+        "(unset LD_PRELOAD; curl -s -m 10 -o /dev/null -w '%%{http_code} %%{num_connects}\\n' " ..
+        "'%s/x' --next -s -m 10 -o /dev/null -w '%%{http_code} %%{num_connects}\\n' " ..
+        "-H 'X-a: b' '%s/x' > %s.out 2>&1; echo $? > %s.done) &", srv.url, srv.url, base, base))
+      local _, out = finish(base)
+      assert.equal("200 1\n200 0", out)
+      assert.equal(before + 2, calls)
+    end)
+
     it("reads a body that looks like a smuggled request as a body", function()
       local before = calls
       local reply = exchange(srv.port, post("Content-Length: " .. #SMUGGLED .. "\r\n", SMUGGLED) ..
@@ -251,15 +271,19 @@ describe("vdx.serve framing #unit", function()
   end)
 
   describe("writes every answer whole before it closes", function()
+    -- lws read the EOF while it sent the file and closed, after 0 bytes
+    -- of the body in most runs (it depends on when the EOF is read).
     it("to a client that half-closes after its request", function()
-      local reply, ending = exchange(srv.port, "GET /one.bin HTTP/1.1\r\nHost: x\r\n\r\n",
-                                     { mode = "half" })
-      local status, headers, body = parse(reply)
-      assert.equal(200, status)
-      assert.equal("1000000", headers["content-length"])
-      assert.equal(#one, #body)
-      assert.equal(one, body)
-      assert.equal("closed", ending)
+      for _ = 1, 5 do
+        local reply, ending = exchange(srv.port, "GET /one.bin HTTP/1.1\r\nHost: x\r\n\r\n",
+                                       { mode = "half" })
+        local status, headers, body = parse(reply)
+        assert.equal(200, status)
+        assert.equal("1000000", headers["content-length"])
+        assert.equal(#one, #body)
+        assert.equal(one, body)
+        assert.equal("closed", ending)
+      end
     end)
 
     it("to a client that half-closes after pipelined requests", function()
