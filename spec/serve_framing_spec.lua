@@ -25,15 +25,16 @@ local function write(path, s)
 end
 
 --- Starts the raw client on `request` in the background; returns a handle
--- for finish().  opts: mode ("half"), rate (bytes a second), timeout (s).
+-- for finish().  opts: mode ("half"), rate (bytes a second), timeout (s),
+-- pause (s, once 1 MB has been read).
 local function start(port, request, opts)
   opts = opts or {}
   local base = os.tmpname()
   write(base .. ".req", request)
   os.execute(string.format(
-    "(unset LD_PRELOAD; lua5.4 %s %d %s.req %s.resp %s %d %d > %s.out 2>&1; " ..
+    "(unset LD_PRELOAD; lua5.4 %s %d %s.req %s.resp %s %d %d %d > %s.out 2>&1; " ..
     "echo $? > %s.done) &", RAW, port, base, base, opts.mode or "-",
-    opts.rate or 0, opts.timeout or 10, base, base))
+    opts.rate or 0, opts.timeout or 10, opts.pause or 0, base, base))
   return base
 end
 
@@ -303,15 +304,19 @@ describe("vdx.serve framing #unit", function()
       assert.equal(before + 2, calls)
     end)
 
-    it("to slow readers of a 50 MB file and a 50 MB handler answer, and a handler that waits 10 s", function()
+    it("to slow and pausing readers of a 50 MB file and a 50 MB handler answer, and a handler that waits 10 s", function()
       local rate = 4 * 1000 * 1000  -- bytes a second: about 13 s for 50 MB
-      local file = start(srv.port, "GET /fifty.bin HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
-                         { rate = rate, timeout = 60 })
-      local big = start(srv.port, "GET /big HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
-                        { rate = rate, timeout = 60 })
+      local FILE = "GET /fifty.bin HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+      local BIG = "GET /big HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+      local readers = {
+        start(srv.port, FILE, { rate = rate, timeout = 60 }),
+        start(srv.port, BIG, { rate = rate, timeout = 60 }),
+        start(srv.port, FILE, { pause = 12, timeout = 60 }),
+        start(srv.port, BIG, { pause = 12, timeout = 60 }),
+      }
       local wait = start(srv.port, "GET /wait HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
                          { timeout = 60 })
-      for _, h in ipairs { file, big } do
+      for _, h in ipairs(readers) do
         local reply, ending = finish(h)
         local status, headers, body = parse(reply)
         assert.equal(200, status)
