@@ -400,6 +400,9 @@ static const char *start(vdx_server *srv, const char *iface, int ipv6,
    * stores their headers with some overhead, so its buffer is twice that
    * (it closes a connection without a reply when the buffer overflows). */
   info.max_http_header_data = 2 * SERVE_MAX_HEADERS;
+  /* lws's own waits (a static file's next piece among them) give up after
+   * this long without progress, as the answers of routes do. */
+  info.timeout_secs = SERVE_IDLE_SECS;
   handle_set before = {0};
   uv_walk(vdx__uv_of(srv->lp), collect_cb, &before);
   srv->ctx = lws_create_context(&info);

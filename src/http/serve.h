@@ -27,10 +27,13 @@
 /* The largest request head (request line, headers and the blank line
  * after them) passed on; a larger one is answered with 431. */
 #define SERVE_MAX_HEADERS (16u * 1024u)
-/* The front's stand-in for an oversized head carries this header, whose
- * value is the server's secret token (random, hex). */
-#define SERVE_TOO_LARGE_HEADER "x-vdx-head-too-large"
+/* The front's stand-in for a head it does not pass on carries this
+ * header: "TOKEN STATUS WHY", TOKEN being the server's secret (random,
+ * hex), STATUS the answer's status and WHY its text. */
+#define SERVE_REJECT_HEADER "x-vdx-reject"
 #define SERVE_TOKEN_BYTES 16
+/* A connection whose answer makes no progress for this long is closed. */
+#define SERVE_IDLE_SECS 30
 
 typedef struct vdx_server vdx_server;
 typedef struct serve_front serve_front;
@@ -77,6 +80,7 @@ typedef struct serve_pss {
   int awaiting_body;    /* a body follows: dispatch on completion */
   int too_big;
   int head_only;        /* HEAD: headers only */
+  int finishing;        /* answered: ends once lws has sent it all */
   char *body;
   size_t body_len, body_cap;
   unsigned char *out;   /* response body, at out + LWS_PRE */
@@ -106,20 +110,41 @@ int vdx__serve_send_text_ex(struct lws *wsi, serve_pss *ps, int status,
 /* vdx__serve_send_text_ex without closing the connection. */
 int vdx__serve_send_text(struct lws *wsi, serve_pss *ps, int status,
                          const char *text, const char *location);
+/* Ends the answered transaction once lws has written all of it, and tells
+ * the front; returns what the callback returns. */
+int vdx__serve_finish(struct lws *wsi, serve_pss *ps);
 /* Sends the next chunk of a pending body (LWS_CALLBACK_HTTP_WRITEABLE). */
 int vdx__serve_on_writable(struct lws *wsi, serve_pss *ps);
 /* Turns a handler's result (at idx) into r; raises on a bad result. */
 void vdx__serve_take_result(lua_State *L, int idx, serve_resp *r);
 
 /* serve_front.c: listens on iface:port and relays each connection to vh,
- * answering heads over SERVE_MAX_HEADERS through a request marked with
- * token.  Returns NULL (and sets *out, *bound_port) or a message. */
+ * answering heads over SERVE_MAX_HEADERS, or that break RFC 9112's
+ * framing rules, through a request marked with token.  Returns NULL (and
+ * sets *out, *bound_port) or a message. */
 const char *vdx__serve_front_start(uv_loop_t *uv, struct lws_vhost *vh,
                                    const char *token, const char *iface,
                                    int ipv6, int port, serve_front **out,
                                    int *bound_port);
 /* Stops listening and closes every relay; frees f as the handles close. */
 void vdx__serve_front_close(serve_front *f);
+/* lws has answered a request of wsi's connection and keeps it open: the
+ * relay passes on the next request, or the client's EOF. */
+void vdx__serve_front_answered(struct lws *wsi);
+/* wsi is going away: its relay forgets it. */
+void vdx__serve_front_detach(struct lws *wsi);
+
+/* serve_head.c: what a request head says about its framing. */
+typedef struct serve_head {
+  int status;               /* 0: pass it on; else answer this, then close */
+  const char *why;          /* the answer's text, when status is set */
+  unsigned long long body;  /* the Content-Length: body bytes that follow */
+  size_t len;               /* the head's length once lines are dropped */
+} serve_head;
+/* Checks the head h[0..len) (with its blank line) against RFC 9112's
+ * framing rules, dropping its Upgrade and HTTP2-Settings lines in place,
+ * and fills *out. */
+void vdx__serve_head_check(char *h, size_t len, serve_head *out);
 
 /* serve_static.c: answers a GET or HEAD of path from the server's root. */
 int vdx__serve_static(struct lws *wsi, serve_pss *ps, vdx_server *srv,

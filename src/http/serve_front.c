@@ -1,24 +1,37 @@
 /*
  * serve_front.c -- the front door of vdx.serve: the listening socket and a
- * relay between each client and libwebsockets, which measures every
- * request head before lws sees it.
+ * relay between each client and libwebsockets, which frames and checks
+ * every request before lws sees it.
  *
  * lws 4.1 cannot tell how large a request's headers are (it cannot list
- * the headers it does not know by name) and closes a connection without a
- * reply when they outgrow its header buffer.  So the server accepts
+ * the headers it does not know by name), closes a connection without a
+ * reply when they outgrow its header buffer, and loses or misreads
+ * requests pipelined behind a static file.  So the server accepts
  * connections itself and hands lws one end of a socketpair; the relay
  * copies bytes both ways and frames the requests going in (head, then a
- * Content-Length body).  A head over SERVE_MAX_HEADERS is not passed on:
- * in its place lws gets a small request marked with the server's secret
- * token, which serve_http.c answers with 431 before closing.  Because the
- * marked request takes the oversized one's place in the stream, the 431
- * comes after the answers to the requests before it on a keep-alive or
- * pipelined connection.
+ * Content-Length body), one request at a time: the next head goes to lws
+ * only once lws has finished answering the one before (serve_http.c says
+ * so through vdx__serve_front_answered), and until then the client's
+ * bytes wait in the relay, which stops reading from the client.
+ *
+ * Every head is checked against RFC 9112's framing rules (serve_head.c).
+ * A head over SERVE_MAX_HEADERS, or one the rules reject, is not passed
+ * on: in its place lws gets a small request marked with the server's
+ * secret token and the status to answer, which serve_http.c answers
+ * (431, 400, 411, 501, 505) before closing.  The marked request takes the
+ * rejected one's place in the stream, so its answer comes after the
+ * answers to the requests before it on a keep-alive or pipelined
+ * connection.
  *
  * Guarantees:
- *   - every head lws parses is at most SERVE_MAX_HEADERS bytes;
+ *   - every head lws parses is at most SERVE_MAX_HEADERS bytes and frames
+ *     its body the way the relay does;
  *   - memory per connection is bounded: a relay stops reading one side
- *     while more than RELAY_QUEUE_MAX bytes wait to be written to the other;
+ *     while more than RELAY_QUEUE_MAX bytes wait to be written to the other,
+ *     and holds at most one read of the client's bytes while lws answers;
+ *   - a client that half-closes (shutdown(SHUT_WR)) gets the answers to
+ *     every request it sent whole, then a FIN: the relay passes its EOF on
+ *     only once lws has nothing left to answer;
  *   - when lws closes a connection, the client gets every byte lws wrote,
  *     then a FIN; what the client still sends is read and dropped for a
  *     moment, so its unread bytes do not turn the close into a reset;
@@ -26,9 +39,9 @@
  *     memory is freed by the close callbacks, never touched after.
  */
 #include <arpa/inet.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -49,7 +62,7 @@ struct serve_front {
   relay *relays;            /* open relays, doubly linked */
 };
 
-enum { HEAD, BODY, RAW, DROP };
+enum { HEAD, BODY, DROP };
 
 struct relay {
   uv_tcp_t client;
@@ -63,7 +76,15 @@ struct relay {
   char *head;               /* SERVE_MAX_HEADERS + 1 bytes */
   size_t head_len;
   unsigned long long body_left;
+  struct lws *wsi;          /* lws's side, until either side closes */
+  unsigned long passed;     /* requests passed on to lws */
+  unsigned long answered;   /* of them, answered with the connection kept */
+  char *pend;               /* a read of the client's bytes, held while lws
+                             * answers: pend[pend_off..pend_len) */
+  size_t pend_off, pend_len;
   int client_paused, inner_paused, client_eof, inner_eof;
+  int client_reading;       /* reading from the client is started */
+  int inner_shut;           /* the client's EOF has been passed on */
   int fin_sent;             /* the FIN to the client has been sent */
 };
 
@@ -85,6 +106,7 @@ static void relay_handle_closed(uv_handle_t *h) {
   relay *r = h->data;
   if (--r->handles > 0) return;
   free(r->head);
+  free(r->pend);
   free(r);
 }
 
@@ -92,6 +114,8 @@ static void relay_handle_closed(uv_handle_t *h) {
 static void relay_close(relay *r) {
   if (r->closing) return;
   r->closing = 1;
+  if (r->wsi) lws_set_opaque_user_data(r->wsi, NULL);
+  r->wsi = NULL;
   if (r->front) {
     if (r->prev) r->prev->next = r->next;
     else r->front->relays = r->next;
@@ -119,6 +143,17 @@ static uv_stream_t *side(relay *r, int to_client) {
   return to_client ? (uv_stream_t *)&r->client : (uv_stream_t *)&r->inner;
 }
 
+/* Reads from the client exactly while it is wanted: not after its EOF,
+ * not while bytes are held for lws, not while lws's side is full. */
+static void client_reading(relay *r) {
+  int want = !r->closing && !r->client_eof && r->pend == NULL &&
+             !r->client_paused;
+  if (want == r->client_reading) return;
+  r->client_reading = want;
+  if (want) uv_read_start(side(r, 1), alloc_chunk, client_read);
+  else uv_read_stop(side(r, 1));
+}
+
 /* Reading resumes on the side that feeds `to` once its queue drains. */
 static void resume_feeder(relay *r, int to_client) {
   uv_stream_t *to = side(r, to_client);
@@ -127,7 +162,14 @@ static void resume_feeder(relay *r, int to_client) {
     return;
   *paused = 0;
   if (to_client) uv_read_start(side(r, 0), alloc_chunk, inner_read);
-  else uv_read_start(side(r, 1), alloc_chunk, client_read);
+  else client_reading(r);
+}
+
+/* From now on the client's bytes are read and dropped. */
+static void drop_input(relay *r) {
+  r->state = DROP;
+  free(r->pend);
+  r->pend = NULL;
 }
 
 static void chunk_written(uv_write_t *req, int status) {
@@ -139,7 +181,7 @@ static void chunk_written(uv_write_t *req, int status) {
   if (status < 0 && !to_client) {
     /* lws closed first (say after a 413): what it wrote still goes to
      * the client when its end's EOF is read; the rest is dropped. */
-    r->state = DROP;
+    drop_input(r);
     return;
   }
   if (status < 0) { relay_close(r); return; }
@@ -160,54 +202,21 @@ static void relay_send(relay *r, int to_client, const char *data,
   if (uv_write(&c->req, to, &b, 1, chunk_written) != 0) {
     free(c);
     if (to_client) relay_close(r);
-    else r->state = DROP;  /* as in chunk_written */
+    else drop_input(r);  /* as in chunk_written */
     return;
   }
   if (to->write_queue_size > RELAY_QUEUE_MAX) {
     if (to_client && !r->inner_paused && !r->inner_eof) {
       r->inner_paused = 1;
       uv_read_stop(side(r, 0));
-    } else if (!to_client && !r->client_paused && !r->client_eof) {
+    } else if (!to_client && !r->client_paused) {
       r->client_paused = 1;
-      uv_read_stop(side(r, 1));
+      client_reading(r);
     }
   }
 }
 
 /* -------------------------------------------------------------- framing */
-
-/* Is the header line [s, e) named name (case-insensitive)? */
-static int is_header(const char *s, const char *e, const char *name) {
-  size_t n = strlen(name);
-  return (size_t)(e - s) > n && s[n] == ':' && strncasecmp(s, name, n) == 0;
-}
-
-/*
- * Decides how the bytes after a complete head are framed: a Content-Length
- * body; or, for chunked bodies and upgrades (which lws refuses or takes
- * over), everything from here on, unframed.
- */
-static void after_head(relay *r, const char *h, size_t len) {
-  const char *end = h + len, *s = memchr(h, '\n', len);
-  int te = 0, upgrade = 0, has_len = 0;
-  unsigned long long clen = 0;
-  while (s && ++s < end) {
-    const char *e = memchr(s, '\n', (size_t)(end - s));
-    if (e == NULL) e = end;
-    if (is_header(s, e, "content-length")) {
-      has_len = 1;
-      clen = strtoull(s + 15, NULL, 10);
-    } else if (is_header(s, e, "transfer-encoding")) {
-      te = 1;
-    } else if (is_header(s, e, "upgrade")) {
-      upgrade = 1;
-    }
-    s = e;
-  }
-  if (upgrade || (te && !has_len)) r->state = RAW;
-  else if (clen > 0) { r->state = BODY; r->body_left = clen; }
-  else r->state = HEAD;
-}
 
 /* Length of the head in h[0..len) up to its blank line, or 0. */
 static size_t head_end(const char *h, size_t len, size_t from) {
@@ -219,54 +228,73 @@ static size_t head_end(const char *h, size_t len, size_t from) {
   return 0;
 }
 
-/* The oversized head is replaced by a request serve_http.c answers 431. */
-static void send_too_large(relay *r) {
-  char req[128 + sizeof r->front->token];
-  int n = snprintf(req, sizeof req, "GET / HTTP/1.1\r\n%s: %s\r\n\r\n",
-                   SERVE_TOO_LARGE_HEADER, r->front ? r->front->token : "");
+/* In place of a head not passed on, lws gets a request marked with the
+ * server's token, the status to answer and why; then nothing more. */
+static void send_reject(relay *r, int status, const char *why) {
+  char req[320 + sizeof r->front->token];
+  int n = snprintf(req, sizeof req, "GET / HTTP/1.1\r\n%s: %s %d %s\r\n\r\n",
+                   SERVE_REJECT_HEADER, r->front ? r->front->token : "",
+                   status, why);
+  if (n < 0 || (size_t)n >= sizeof req) n = 0;
+  r->passed++;
   relay_send(r, 0, req, (size_t)n);
-  r->state = DROP;
+  drop_input(r);
 }
 
-/* Passes the client's bytes on to lws, a request head at a time. */
-static void feed(relay *r, const char *p, size_t n) {
-  while (n > 0 && !r->closing) {
-    if (r->state == RAW) { relay_send(r, 0, p, n); return; }
-    if (r->state == DROP) return;
+/* A whole head: passes it on, or its stand-in, and frames what follows. */
+static void pass_head(relay *r, size_t len) {
+  serve_head hd;
+  vdx__serve_head_check(r->head, len, &hd);
+  if (hd.status) { send_reject(r, hd.status, hd.why); return; }
+  r->passed++;
+  relay_send(r, 0, r->head, hd.len);
+  if (r->state == DROP) return;  /* lws has gone */
+  r->state = hd.body > 0 ? BODY : HEAD;
+  r->body_left = hd.body;
+}
+
+/*
+ * Passes the client's bytes on to lws, a request at a time.  Returns how
+ * many of the n bytes it took: a new head waits while lws still answers
+ * the request before it.
+ */
+static size_t feed(relay *r, const char *p, size_t n) {
+  size_t taken = 0;
+  while (taken < n && !r->closing) {
+    if (r->state == DROP) return n;
     if (r->state == BODY) {
-      size_t k = r->body_left < n ? (size_t)r->body_left : n;
-      relay_send(r, 0, p, k);
-      p += k;
-      n -= k;
+      size_t k = r->body_left < n - taken ? (size_t)r->body_left : n - taken;
+      relay_send(r, 0, p + taken, k);
+      taken += k;
       r->body_left -= k;
       if (r->body_left == 0 && r->state == BODY) r->state = HEAD;
       continue;
     }
-    if (r->head_len == 0)  /* blank lines between requests are allowed */
-      while (n > 0 && (*p == '\r' || *p == '\n')) { p++; n--; }
-    if (n == 0) return;
+    if (r->head_len == 0) {
+      /* blank lines between requests are allowed */
+      while (taken < n && (p[taken] == '\r' || p[taken] == '\n')) taken++;
+      if (taken == n || r->answered < r->passed) return taken;
+    }
     if (r->head == NULL && (r->head = malloc(SERVE_MAX_HEADERS + 1)) == NULL) {
       relay_close(r);
-      return;
+      return n;
     }
     size_t room = SERVE_MAX_HEADERS + 1 - r->head_len;
-    size_t k = n < room ? n : room, from = r->head_len;
-    memcpy(r->head + r->head_len, p, k);
+    size_t k = n - taken < room ? n - taken : room, from = r->head_len;
+    memcpy(r->head + r->head_len, p + taken, k);
     r->head_len += k;
     size_t e = head_end(r->head, r->head_len, from > 2 ? from - 2 : 0);
     if ((e == 0 && r->head_len > SERVE_MAX_HEADERS) || e > SERVE_MAX_HEADERS) {
-      send_too_large(r);
-      return;
+      send_reject(r, 431, "request header fields too large (the limit is "
+                          "16 KiB)");
+      return n;
     }
-    if (e == 0) return;  /* k == n: everything was taken */
-    size_t used = k - (r->head_len - e);
-    relay_send(r, 0, r->head, e);
-    if (r->state == DROP) return;  /* lws has gone */
-    after_head(r, r->head, e);
+    if (e == 0) return n;  /* k == n - taken: everything was taken */
+    taken += k - (r->head_len - e);
     r->head_len = 0;
-    p += used;
-    n -= used;
+    pass_head(r, e);
   }
+  return n;
 }
 
 /* -------------------------------------------------------------- reading */
@@ -289,11 +317,9 @@ static void client_shut(uv_shutdown_t *req, int status) {
   if (r->closing) return;
   r->fin_sent = 1;
   if (status < 0 || r->client_eof) { relay_close(r); return; }
-  r->state = DROP;
-  if (r->client_paused) {
-    r->client_paused = 0;
-    uv_read_start((uv_stream_t *)&r->client, alloc_chunk, client_read);
-  }
+  drop_input(r);
+  r->client_paused = 0;
+  client_reading(r);
   uv_timer_start(&r->linger, linger_over, RELAY_LINGER_MS, 0);
 }
 
@@ -315,16 +341,42 @@ static void shut(relay *r, int to_client) {
   }
 }
 
+/*
+ * After the client's EOF: passes it on to lws once lws has answered every
+ * request it got whole (lws closes a connection whose EOF it reads, even
+ * in the middle of an answer).  A request cut short in its body will never
+ * be answered, so its EOF goes at once.
+ */
+static void input_done(relay *r) {
+  if (!r->client_eof || r->pend || r->inner_shut || r->closing) return;
+  if (r->inner_eof) {
+    if (r->fin_sent) relay_close(r);  /* else client_shut closes */
+    return;
+  }
+  if (r->state == DROP) return;  /* lws answers, then closes */
+  if (r->state == HEAD && r->answered < r->passed) return;
+  r->inner_shut = 1;
+  shut(r, 0);
+}
+
 static void client_read(uv_stream_t *s, ssize_t n, const uv_buf_t *buf) {
   relay *r = s->data;
-  if (n > 0) feed(r, buf->base, (size_t)n);
+  if (n > 0) {
+    size_t used = feed(r, buf->base, (size_t)n);
+    if (used < (size_t)n && !r->closing && r->state != DROP) {
+      r->pend = buf->base;  /* held until lws has answered */
+      r->pend_off = used;
+      r->pend_len = (size_t)n;
+      client_reading(r);
+      return;
+    }
+  }
   free(buf->base);
   if (n >= 0 || r->closing) return;
   if (n != UV_EOF) { relay_close(r); return; }
   r->client_eof = 1;
-  uv_read_stop(s);
-  if (!r->inner_eof) shut(r, 0);
-  else if (r->fin_sent) relay_close(r);  /* else client_shut closes */
+  client_reading(r);
+  input_done(r);
 }
 
 static void inner_read(uv_stream_t *s, ssize_t n, const uv_buf_t *buf) {
@@ -336,6 +388,31 @@ static void inner_read(uv_stream_t *s, ssize_t n, const uv_buf_t *buf) {
   r->inner_eof = 1;
   uv_read_stop(s);
   shut(r, 1);
+}
+
+/* ------------------------------------------------- what serve_http says */
+
+void vdx__serve_front_answered(struct lws *wsi) {
+  relay *r = lws_get_opaque_user_data(wsi);
+  if (r == NULL || r->closing) return;
+  r->answered++;
+  if (r->pend) {
+    r->pend_off += feed(r, r->pend + r->pend_off, r->pend_len - r->pend_off);
+    if (r->closing) return;
+    if (r->pend_off == r->pend_len || r->state == DROP) {
+      free(r->pend);
+      r->pend = NULL;
+      client_reading(r);
+    }
+  }
+  input_done(r);
+}
+
+void vdx__serve_front_detach(struct lws *wsi) {
+  relay *r = lws_get_opaque_user_data(wsi);
+  if (r == NULL) return;
+  lws_set_opaque_user_data(wsi, NULL);
+  r->wsi = NULL;
 }
 
 /* ------------------------------------------------------------ accepting */
@@ -370,13 +447,15 @@ static void on_connection(uv_stream_t *server, int status) {
     return;
   }
   lws_sock_file_fd_type fd = {.sockfd = fds[1]};
-  if (lws_adopt_descriptor_vhost(f->vh, LWS_ADOPT_SOCKET | LWS_ADOPT_HTTP, fd,
-                                 NULL, NULL) == NULL) {
+  r->wsi = lws_adopt_descriptor_vhost(f->vh, LWS_ADOPT_SOCKET | LWS_ADOPT_HTTP,
+                                      fd, NULL, NULL);
+  if (r->wsi == NULL) {
     relay_close(r);  /* lws closed fds[1] itself */
     return;
   }
+  lws_set_opaque_user_data(r->wsi, r);
   uv_tcp_nodelay(&r->client, 1);
-  uv_read_start((uv_stream_t *)&r->client, alloc_chunk, client_read);
+  client_reading(r);
   uv_read_start((uv_stream_t *)&r->inner, alloc_chunk, inner_read);
 }
 

@@ -382,7 +382,12 @@ static int run_route(struct lws *wsi, serve_pss *ps, serve_core *core,
   }
   lua_settop(L, top);
   job->starting = 0;
-  if (!job->finished) return 0;
+  if (!job->finished) {
+    /* lws would close the connection after a few seconds; the handler
+     * may wait longer (a page it drives), and the client may close. */
+    lws_set_timeout(wsi, NO_PENDING_TIMEOUT, 0);
+    return 0;
+  }
   return job_answer(wsi, ps);
 }
 
@@ -437,26 +442,38 @@ static int dispatch(struct lws *wsi, serve_pss *ps) {
 
 /* --------------------------------------------------------------- bodies */
 
-/* Is this the front's stand-in for a head over SERVE_MAX_HEADERS?  It
- * carries the server's secret token, which no client can send. */
-static int head_too_large(struct lws *wsi, const vdx_server *srv) {
-  static const char name[] = SERVE_TOO_LARGE_HEADER ":";
-  char v[sizeof srv->token + 1];
+/*
+ * Is this the front's stand-in for a head it did not pass on?  It carries
+ * the server's secret token, which no client can send, then the status to
+ * answer and why.  Returns the status, or 0; the text goes in why.
+ */
+static int rejected(struct lws *wsi, const vdx_server *srv, char *why,
+                    size_t size) {
+  static const char name[] = SERVE_REJECT_HEADER ":";
+  char v[sizeof srv->token + 400];
+  size_t tl = strlen(srv->token);
   int n = lws_hdr_custom_length(wsi, name, (int)sizeof name - 1);
-  if (n != (int)strlen(srv->token)) return 0;
+  if (n <= (int)tl + 4 || n >= (int)sizeof v) return 0;
   n = lws_hdr_custom_copy(wsi, v, (int)sizeof v, name, (int)sizeof name - 1);
-  return n >= 0 && strcmp(v, srv->token) == 0;
+  if (n <= (int)tl + 4 || strncmp(v, srv->token, tl) != 0 || v[tl] != ' ')
+    return 0;
+  char *rest;
+  long status = strtol(v + tl + 1, &rest, 10);
+  if (status < 400 || status > 599 || *rest != ' ') return 0;
+  snprintf(why, size, "%s\n", rest + 1);
+  return (int)status;
 }
 
-/* A new request: dispatch now, or wait for the body it announces. */
+/* A new request: dispatch now, or wait for the body it announces.  The
+ * front has checked its framing (serve_head.c). */
 static int on_request(struct lws *wsi, serve_pss *ps) {
   serve_core *core = core_of(wsi);
-  char cl[32];
+  char cl[32], why[400];
   pss_reset(ps);
   if (core == NULL || core->srv == NULL) return -1;
-  if (head_too_large(wsi, core->srv))
-    return vdx__serve_send_text_ex(wsi, ps, 431, "request header fields too "
-                                   "large (the limit is 16 KiB)\n", NULL, 1);
+  int status = rejected(wsi, core->srv, why, sizeof why);
+  if (status)
+    return vdx__serve_send_text_ex(wsi, ps, status, why, NULL, 1);
   long long len = -1;
   if (lws_hdr_copy(wsi, cl, sizeof cl, WSI_TOKEN_HTTP_CONTENT_LENGTH) > 0)
     len = strtoll(cl, NULL, 10);
@@ -469,12 +486,6 @@ static int on_request(struct lws *wsi, serve_pss *ps) {
     ps->awaiting_body = ps->too_big = 1;
     return 0;
   }
-  /* lws 4.1 cannot read chunked request bodies: refuse and close. */
-  if (len < 0 &&
-      lws_hdr_total_length(wsi, WSI_TOKEN_HTTP_TRANSFER_ENCODING) > 0)
-    return vdx__serve_send_text_ex(wsi, ps, 411, "chunked request bodies are "
-                                   "not supported: send a Content-Length\n",
-                                   NULL, 1);
   if (len > 0) {
     ps->awaiting_body = 1;
     ps->body = malloc((size_t)len);
@@ -520,11 +531,18 @@ static int http_cb(struct lws *wsi, enum lws_callback_reasons reason,
     ps->awaiting_body = 0;
     return dispatch(wsi, ps);
   case LWS_CALLBACK_HTTP_WRITEABLE:
+    if (ps->finishing) return vdx__serve_finish(wsi, ps);
     if (ps->job && ps->job->finished) return job_answer(wsi, ps);
     return vdx__serve_on_writable(wsi, ps);
+  case LWS_CALLBACK_HTTP_FILE_COMPLETION:
+    /* lws has sent a file: the transaction is ours to end */
+    return vdx__serve_finish(wsi, ps);
   case LWS_CALLBACK_CLOSED_HTTP:
   case LWS_CALLBACK_HTTP_DROP_PROTOCOL:
     if (ps) pss_reset(ps);
+    break;
+  case LWS_CALLBACK_WSI_DESTROY:
+    vdx__serve_front_detach(wsi);
     break;
   default:
     break;

@@ -69,7 +69,7 @@ int vdx__serve_send_resp(struct lws *wsi, serve_pss *ps, serve_resp *r,
     return 0;
   }
   vdx__serve_resp_free(r);
-  return lws_http_transaction_completed(wsi) ? -1 : 0;
+  return vdx__serve_finish(wsi, ps);
 }
 
 /* Copies len bytes of s as the body of r; returns 0 on success. */
@@ -110,25 +110,49 @@ int vdx__serve_send_text(struct lws *wsi, serve_pss *ps, int status,
   return vdx__serve_send_text_ex(wsi, ps, status, text, location, 0);
 }
 
-/* Sends the next chunk of a pending body; completes when it is all out. */
+/*
+ * lws buffers what the socket does not take; until that is written, its
+ * transaction must not end (lws would read the next request meanwhile),
+ * so the end waits for a writable callback, which lws gives only once its
+ * buffer is empty.
+ */
+int vdx__serve_finish(struct lws *wsi, serve_pss *ps) {
+  if (lws_partial_buffered(wsi)) {
+    ps->finishing = 1;
+    lws_callback_on_writable(wsi);
+    return 0;
+  }
+  ps->finishing = 0;
+  if (lws_http_transaction_completed(wsi)) return -1;
+  vdx__serve_front_answered(wsi);
+  return 0;
+}
+
+/*
+ * Sends the next chunk of a pending body; completes when it is all out.
+ * Each chunk written renews the connection's idle timeout: a slow reader
+ * gets the whole body, one that stops reading is closed SERVE_IDLE_SECS
+ * after its last progress.
+ */
 int vdx__serve_on_writable(struct lws *wsi, serve_pss *ps) {
   if (ps->out == NULL) return 0;
   size_t n = ps->out_len - ps->out_off;
   if (n > WRITE_CHUNK) n = WRITE_CHUNK;
   int final = ps->out_off + n == ps->out_len;
-  /* The LWS_PRE bytes before this chunk are headroom or already sent. */
+  /* The LWS_PRE bytes before this chunk are headroom or already sent.  A
+   * short count is not an error: lws keeps what the socket did not take. */
   unsigned char *p = ps->out + LWS_PRE + ps->out_off;
-  if (lws_write(wsi, p, n, final ? LWS_WRITE_HTTP_FINAL : LWS_WRITE_HTTP) <
-      (int)n)
+  if (lws_write(wsi, p, n, final ? LWS_WRITE_HTTP_FINAL : LWS_WRITE_HTTP) < 0)
     return -1;
   ps->out_off += n;
+  lws_set_timeout(wsi, PENDING_TIMEOUT_HTTP_CONTENT, SERVE_IDLE_SECS);
   if (!final) {
     lws_callback_on_writable(wsi);
     return 0;
   }
   free(ps->out);
   ps->out = NULL;
-  return lws_http_transaction_completed(wsi) ? -1 : 0;
+  return vdx__serve_finish(wsi, ps);
 }
 
 /* ------------------------------------------------------ handler results */

@@ -44,6 +44,28 @@ static int has_dotdot(const char *path) {
 }
 
 /*
+ * Answers a HEAD of a file: its headers, no body.  (lws_serve_http_file
+ * answers a HEAD too, but leaves the connection unable to read the next
+ * request.)
+ */
+static int head_answer(struct lws *wsi, serve_pss *ps, const char *type,
+                       const struct stat *st) {
+  static const char cache[] = "cache-control:\0no-store";
+  serve_resp r = {0};
+  r.status = 200;
+  r.ctype = strdup(type);
+  r.hdrs = malloc(sizeof cache);
+  if (r.ctype == NULL || r.hdrs == NULL) {
+    vdx__serve_resp_free(&r);
+    return -1;
+  }
+  memcpy(r.hdrs, cache, sizeof cache);
+  r.hdrs_len = r.hdrs_cap = sizeof cache;
+  r.body_len = (size_t)st->st_size;  /* the length a GET would get */
+  return vdx__serve_send_resp(wsi, ps, &r, 0);
+}
+
+/*
  * Serves path (decoded, from the request line) from the root.  Answers
  * 403 for paths that leave the root, 404 for what is not a regular file,
  * a redirect for a directory named without its trailing slash.
@@ -83,6 +105,7 @@ int vdx__serve_static(struct lws *wsi, serve_pss *ps, vdx_server *srv,
     return vdx__serve_send_text(wsi, ps, 403, "forbidden\n", NULL);
   if (stat(real, &st) != 0 || !S_ISREG(st.st_mode))
     return vdx__serve_send_text(wsi, ps, 404, "not found\n", NULL);
+  if (ps->head_only) return head_answer(wsi, ps, mime_type(full), &st);
   unsigned char extra[128], *p = extra;
   if (lws_add_http_header_by_name(wsi, (const unsigned char *)"cache-control:",
                                   (const unsigned char *)"no-store", 8, &p,
@@ -90,6 +113,7 @@ int vdx__serve_static(struct lws *wsi, serve_pss *ps, vdx_server *srv,
     return -1;
   n = lws_serve_http_file(wsi, real, mime_type(full), (const char *)extra,
                           (int)(p - extra));
-  if (n < 0 || (n > 0 && lws_http_transaction_completed(wsi))) return -1;
-  return 0;
+  if (n < 0) return -1;
+  /* Else the transaction ends at LWS_CALLBACK_HTTP_FILE_COMPLETION. */
+  return n > 0 ? vdx__serve_finish(wsi, ps) : 0;
 }
