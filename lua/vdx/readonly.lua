@@ -74,7 +74,7 @@ local function raise_exception(ex, timeout_ms)
   end
   text = text:match("^[^\n]*")
   local hint = e.className == "SyntaxError"
-    and ".  The source is compiled alone, as one function such as () => document.title" or ""
+    and ".  The source is compiled alone: give one function expression and nothing around it" or ""
   error(vdx.error("JavaScriptError", text .. hint, { line = ex.lineNumber, column = ex.columnNumber }), 0)
 end
 
