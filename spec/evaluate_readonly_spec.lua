@@ -16,6 +16,7 @@ local helpers = require "helpers"
 -- when one is given, and the button otherwise.
 local EL = "(el = document.querySelector('#b')) => "
 local function act(body) return EL .. "{ " .. body .. "; return 1 }" end
+local BREAKOUTS = 3   -- the last entries of NEW
 local NEW = {
   -- the DOM, every kind of change
   act "document.title = 'pwn'",
@@ -69,11 +70,10 @@ local NEW = {
   act "getSelection().selectAllChildren(document.querySelector('#h'))",
   act "const r = document.createRange(); r.selectNodeContents(document.body); getSelection().addRange(r)",
   act "window.scrollTo(0, 500)",
-  act "document.querySelector('#target').scrollIntoView()",
+  act "document.querySelector('#bottom').scrollIntoView()",
   act "document.querySelector('#pop').showPopover()",
   act "document.querySelector('#dlg').show()",
   act "document.querySelector('#dlg').showModal()",
-  act "document.documentElement.requestFullscreen()",
   -- navigation and history
   act "location.href = '/other'",
   act "location.assign('/other')",
@@ -201,7 +201,8 @@ local READS = {
   { "() => document.querySelector('#h').innerText", 'Result: "Read only"' },
   { "() => document.querySelector('#h').textContent", 'Result: "Read only"' },
   { "() => getComputedStyle(document.querySelector('#h')).color", 'Result: "rgb(0, 0, 255)"' },
-  { "() => document.querySelector('#name').value", 'Result: "orig"' },
+  { "() => document.querySelector('#name').value", 'Result: "typed"' },
+  { "() => document.querySelector('#name').defaultValue", 'Result: "orig"' },
   { "() => document.querySelector('#ta').value", 'Result: "text"' },
   { "() => document.querySelector('#cb').checked", "Result: false" },
   { "() => document.querySelector('#sel').selectedIndex", "Result: 0" },
@@ -239,27 +240,33 @@ local READS = {
 
 -- The page's state, read by browser_run_code_unsafe (which may await):
 -- everything a refused script could have left behind on the page and in
--- storage.
+-- storage, the page's own built-ins, and `mark`, which a reload loses.
 local STATE = [[async () => {
   const q = (s) => document.querySelector(s);
+  const native = (f) => typeof f === 'function' && Function.prototype.toString.call(f).includes('[native code]');
   const dbs = (await indexedDB.databases()).map((d) => d.name).sort();
   return {
-    html: document.documentElement.outerHTML, title: document.title, url: location.href, name: window.name,
-    design: document.designMode, editable: document.body.isContentEditable,
+    html: document.documentElement && document.documentElement.outerHTML, title: document.title,
+    url: location.href, name: window.name, design: document.designMode,
+    editable: !!document.body && document.body.isContentEditable,
     sheets: [...document.styleSheets].map((s) => [...s.cssRules].map((r) => r.cssText).join()).join('|'),
     adopted: document.adoptedStyleSheets.length, focus: document.activeElement && document.activeElement.id,
     selection: String(getSelection()), scroll: scrollY, fullscreen: !!document.fullscreenElement,
-    values: [q('#name').value, q('#ta').value, q('#cb').checked, q('#sel').selectedIndex],
-    popover: q('#pop').matches(':popover-open'), dialog: q('#dlg').open,
-    frame: frames[0].document.body.innerHTML, history: history.length,
+    values: [q('#name') && q('#name').value, q('#ta') && q('#ta').value, q('#cb') && q('#cb').checked,
+      q('#sel') && q('#sel').selectedIndex],
+    popover: !!q('#pop') && q('#pop').matches(':popover-open'), dialog: !!q('#dlg') && q('#dlg').open,
+    shadow: !!q('#h') && !!q('#h').shadowRoot, onclick: q('#b') ? String(q('#b').onclick).length : -1,
+    frame: frames[0] ? frames[0].document.body.innerHTML : null, history: history.length, mark: window.mark,
     ls: JSON.stringify(localStorage), ss: JSON.stringify(sessionStorage), cookie: document.cookie,
     cookies: (await cookieStore.getAll()).map((c) => c.name).sort(), dbs, caches: await caches.keys(),
     workers: (await navigator.serviceWorker.getRegistrations()).length,
-    globals: [typeof window.pwn, window.state.count, typeof customElements.get('x-pwn')],
+    globals: [typeof window.pwn, window.state && window.state.count, typeof customElements.get('x-pwn')],
+    natives: [Array.prototype.join, JSON.stringify, window.MutationObserver, String.prototype.trim,
+      Object.getOwnPropertyDescriptor(Node.prototype, 'textContent').get].map(native),
   };
 }]]
 
--- Clears what an acting script run unsafe may have left, then reloads.
+-- Clears what an acting script run unsafe may have left.
 local CLEAN = [[async () => {
   localStorage.clear(); sessionStorage.clear();
   for (const c of await cookieStore.getAll()) await cookieStore.delete(c.name);
@@ -270,61 +277,73 @@ local CLEAN = [[async () => {
   return 1;
 }]]
 
-describe("browser_evaluate is read-only by the engine's judgement", function()
-  local srv, s, call, url
-  local hits = {}
+-- What the page sees after a script: a click and a change of its own
+-- (a time bomb's trigger), the same every time.
+local TRIGGER = "() => { const t = document.querySelector('#target'); t.click(); t.setAttribute('data-t', '1'); return 1 }"
 
-  local function count(req) hits[#hits + 1] = req.method .. " " .. req.path return "hit" end
-
-  setup(function()
-    local routes = { ["GET /sw.js"] = function(req) count(req) return { body = "", type = "text/javascript" } end }
-    for _, m in ipairs { "GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "HEAD" } do
-      for _, p in ipairs { "/hit", "/other", "/pushed", "/replaced" } do routes[m .. " " .. p] = count end
-    end
-    srv = helpers.serve(routes)
-    url = srv.url .. "/readonly/index.html"
-    s = client.start("--allow-unsafe-code --browser-arg " ..
-      client.q("--host-resolver-rules=MAP b.test 127.0.0.1"))
-    local _
-    _, call = client.caller(s)
-  end)
-
-  teardown(function()
-    if s then s:close() end
-    if srv then srv:close() end
-  end)
-
-  local function text_of(res) return res.content[1].text end
-
-  local function ok_call(name, args)
-    local res = call(name, args)
-    assert.is_falsy(res.isError, name .. ": " .. text_of(res))
-    return text_of(res)
+-- An MCP server with --allow-unsafe-code over a fixture server that counts
+-- every request to the paths the scripts use, and the calls of a spec.
+local function open_session()
+  local e = { hits = {} }
+  local function count(req) e.hits[#e.hits + 1] = req.method .. " " .. req.path return "hit" end
+  local routes = { ["GET /sw.js"] = function(req) count(req) return { body = "", type = "text/javascript" } end }
+  for _, m in ipairs { "GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "HEAD" } do
+    for _, p in ipairs { "/hit", "/other", "/pushed", "/replaced" } do routes[m .. " " .. p] = count end
   end
-
-  local function state() return ok_call("browser_run_code_unsafe", { ["function"] = STATE }) end
-  local function snapshot() return ok_call("browser_snapshot", {}) end
-
-  -- A fresh page (storage cleared, then loaded) and its state, snapshot
-  -- and the ref of the button "Go".
-  local function fresh()
-    ok_call("browser_navigate", { url = url })
-    ok_call("browser_run_code_unsafe", { ["function"] = CLEAN })
-    ok_call("browser_navigate", { url = url })
-    local snap = snapshot()
+  e.srv = helpers.serve(routes)
+  e.url = e.srv.url .. "/readonly/index.html"
+  e.s = client.start("--allow-unsafe-code --browser-arg " .. client.q("--host-resolver-rules=MAP b.test 127.0.0.1"))
+  local _, call = client.caller(e.s)
+  e.call = call
+  function e.text_of(res) return res.content[1].text end
+  function e.ok_call(name, args)
+    local res = call(name, args)
+    assert.is_falsy(res.isError, name .. ": " .. e.text_of(res))
+    return e.text_of(res)
+  end
+  -- The value of an unsafe run (its answer without the change report).
+  function e.unsafe(src) return e.ok_call("browser_run_code_unsafe", { ["function"] = src }):match("Result: [^\n]*") end
+  function e.state() return e.unsafe(STATE) end
+  function e.snapshot() return e.ok_call("browser_snapshot", {}) end
+  -- A fresh page (storage cleared, then loaded, marked); its snapshot and
+  -- the ref of the button "Go".
+  function e.fresh()
+    e.ok_call("browser_navigate", { url = e.url })
+    e.unsafe(CLEAN)
+    e.ok_call("browser_navigate", { url = e.url })
+    local snap = e.snapshot()
     local ref = snap:match('button "Go" %[ref=(e%d+)%]')
     assert(ref, snap)
+    e.unsafe("() => { window.mark = 1; return 1 }")
     vdx.sleep(50)
-    hits = {}
-    return state(), snap, ref
+    e.hits = {}
+    return snap, ref
   end
+  function e.close()
+    if e.s then e.s:close() end
+    e.srv:close()
+  end
+  return e
+end
+
+describe("browser_evaluate is read-only by the engine's judgement", function()
+  local e, call, ok_call, text_of, state, snapshot
+
+  setup(function()
+    e = open_session()
+    call, ok_call, text_of, state, snapshot = e.call, e.ok_call, e.text_of, e.state, e.snapshot
+  end)
+
+  teardown(function() if e then e.close() end end)
 
   local base, base_snap, ref
 
   it("starts from a page that the state probe reads", function()
-    base, base_snap, ref = fresh()
+    base_snap, ref = e.fresh()
+    base = state()
     assert.matches('"title":"readonly"', base, 1, true)
     assert.matches('"ls":"{\\"keep\\":\\"ls\\"}"', base, 1, true)
+    assert.matches('"natives":[true,true,true,true,true]', base, 1, true)
   end)
 
   it("runs the table of reads with their exact answers", function()
@@ -354,7 +373,7 @@ describe("browser_evaluate is read-only by the engine's judgement", function()
         vdx.sleep(30)
         assert.equal(base, state())
         assert.equal(base_snap, snapshot())
-        assert.same({}, hits)
+        assert.same({}, e.hits)
       end)
     end
   end
@@ -398,8 +417,41 @@ describe("browser_evaluate is read-only by the engine's judgement", function()
     ok_call("browser_press_key", { key = "a" })
     ok_call("browser_resize", { width = 700, height = 500 })
     vdx.sleep(200)
-    assert.same({}, hits)
+    assert.same({}, e.hits)
   end)
+end)
+
+describe("the acting scripts, run without the check (browser_run_code_unsafe), do act", function()
+  local e, triggered
+
+  setup(function()
+    e = open_session()
+    e.fresh()
+    e.unsafe(TRIGGER)
+    vdx.sleep(150)
+    triggered = e.state()
+  end)
+
+  teardown(function() if e then e.close() end end)
+
+  for i, src in ipairs(ACTING) do
+    it(("shows that acting script %d acts: %s"):format(i, src), function()
+      e.fresh()
+      local res = e.call("browser_run_code_unsafe", { ["function"] = src })
+      if i > #NEW - BREAKOUTS and i <= #NEW then
+        -- Compiled alone, a breakout is no script at all, checked or not.
+        assert.is_true(res.isError)
+        assert.matches("SyntaxError", e.text_of(res), 1, true)
+        return
+      end
+      vdx.sleep(150)
+      e.call("browser_run_code_unsafe", { ["function"] = TRIGGER })
+      vdx.sleep(150)
+      local now = e.call("browser_run_code_unsafe", { ["function"] = STATE })
+      local seen = now.isError and e.text_of(now) or e.text_of(now):match("Result: [^\n]*")
+      assert.is_true(seen ~= triggered or #e.hits > 0, "no effect seen:\n" .. tostring(seen))
+    end)
+  end
 end)
 
 describe("browser_run_code_unsafe", function()
