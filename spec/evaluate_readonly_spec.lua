@@ -407,6 +407,18 @@ describe("browser_evaluate is read-only by the engine's judgement", function()
     end
   end)
 
+  it("runs on an element of an out-of-process frame in that frame, and refuses acting there", function()
+    local fref = base_snap:match('button "Pay" %[ref=(f%d+_e%d+)%]')
+    assert(fref, base_snap)
+    local res = call("browser_evaluate", { ref = fref,
+      ["function"] = "(el) => [el.textContent, location.hostname, document.title]" })
+    assert.equal('Result: ["Pay","b.test","cross"]', text_of(res))
+    res = call("browser_evaluate", { ref = fref, ["function"] = "(el) => { el.click(); return 1 }" })
+    assert.equal("❌ Evaluate refused an acting script", text_of(res):match("^[^\n]*"))
+    assert.equal(base_snap, snapshot())
+    assert.same({}, e.hits)
+  end)
+
   it("keeps the bridge's world its own: a poisoning ref script leaves the snapshot true", function()
     call("browser_evaluate", { ref = ref, ["function"] = "(el) => { Array.prototype.join = () => 'lie'; return 1 }" })
     call("browser_evaluate", { ref = ref, ["function"] = "(el) => { String.prototype.trim = () => 'lie'; return 1 }" })
