@@ -133,7 +133,7 @@ end
 
 -- One run of src (see readonly.run) in context ctx (nil: the main world
 -- of the main frame) of frame name; el is the element's object id there.
-local function run_in(page, src, o, name, ctx, el)
+local function call_in(page, src, o, name, ctx, el)
   local check = not o.unsafe
   local first = send(page, "Runtime.evaluate", { expression = src, contextId = ctx, throwOnSideEffect = check,
     timeout = o.timeout_ms, objectGroup = "vdx-evaluate", silent = true, returnByValue = false,
@@ -151,13 +151,12 @@ local function run_in(page, src, o, name, ctx, el)
     for _, a in ipairs(o.args or {}) do
       args[#args + 1] = a == json.null and { value = json.null } or { value = a }
     end
-    local called = send(page, "Runtime.callFunctionOn", { objectId = r.objectId, functionDeclaration = check and SERIALIZE or SERIALIZE_AWAITED,
-      arguments = args, throwOnSideEffect = check, returnByValue = true, awaitPromise = o.unsafe == true,
-      silent = true }, name, o.timeout_ms)
+    local called = send(page, "Runtime.callFunctionOn", { objectId = r.objectId,
+      functionDeclaration = check and SERIALIZE or SERIALIZE_AWAITED, arguments = args, throwOnSideEffect = check,
+      returnByValue = true, awaitPromise = not check, silent = true }, name, o.timeout_ms)
     if called.exceptionDetails then raise_exception(called.exceptionDetails, o.timeout_ms) end
     out = called.result and called.result.value or {}
   end
-  pcall(page.send, page, "Runtime.releaseObjectGroup", { objectGroup = "vdx-evaluate" }, { frame = name })
   if out.promise then
     if check then
       error(vdx.error("EvaluateRefused", "the function returned a Promise; browser_evaluate cannot wait for "
@@ -166,6 +165,15 @@ local function run_in(page, src, o, name, ctx, el)
     end
     out = { n = 4, j = "null" }
   end
+  return out
+end
+
+-- call_in, then the objects it held (the function, the element) released,
+-- whatever happened.
+local function run_in(page, src, o, name, ctx, el)
+  local ok, out = pcall(call_in, page, src, o, name, ctx, el)
+  pcall(page.send, page, "Runtime.releaseObjectGroup", { objectGroup = "vdx-evaluate" }, { frame = name })
+  if not ok then error(out, 0) end
   return out
 end
 
