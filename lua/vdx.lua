@@ -2,7 +2,7 @@
 -- vdx.core (vdx.so, or compiled into vdxlua); this file adds the Lua
 -- layer's page methods to vdx.Page, the methods table every page shares:
 -- the actions (vdx.actions), page:snapshot (vdx.snapshot),
--- page:evaluate_checked (vdx.guard) and page:generate_locator
+-- page:evaluate_checked (vdx.readonly) and page:generate_locator
 -- (vdx.locators); and vdx.connect's endpoint check and retries on a
 -- full farm (vdx.remote).  A team's own Lua module may add
 -- methods to vdx.Page the same way.
@@ -14,7 +14,7 @@ package.loaded.vdx = vdx
 require("vdx.actions").install(vdx.Page)
 require("vdx.snapshot").install(vdx.Page)
 require("vdx.find").install(vdx.Page)
-require("vdx.guard").install(vdx.Page)
+require("vdx.readonly").install(vdx.Page)
 require("vdx.locators").install(vdx.Page)
 require("vdx.remote").install(vdx)
 

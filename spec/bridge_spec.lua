@@ -29,7 +29,7 @@ describe("the bridge bundle", function()
 
   it("embeds the main-world scripts of bridge/page beside it, byte for byte", function()
     local vdx = require "vdx"
-    for _, name in ipairs { "effects-watch", "effects-hold", "effects-release" } do
+    for _, name in ipairs { "evaluate-serialize", "evaluate-awaited" } do
       local f = assert(io.open("bridge/page/" .. name .. ".js", "rb"))
       local want = f:read("a")
       f:close()

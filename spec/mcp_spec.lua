@@ -381,7 +381,7 @@ describe("vdxlua mcp", function()
       -- browser_evaluate on an element: the function gets the element,
       -- acting sources are refused, a thrown error is a JavaScriptError.
       local ev = call("browser_evaluate", { ref = ref,
-        ["function"] = "(el) => el.closest('[data-testid]').getAttribute('data-testid') + ':' + el.textContent.trim()" })
+        ["function"] = "(el) => el.parentElement.getAttribute('data-testid') + ':' + el.textContent.trim()" })
       assert.is_nil(ev.isError, client.text({ result = ev }))
       assert.equal('Result: "product-card:Add to Cart"', ev.content[1].text)
       local refused = call("browser_evaluate", { ref = ref, ["function"] = "(el) => el.click()" })

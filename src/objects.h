@@ -195,7 +195,8 @@ void vdx__tabs_context_methods(lua_State *L);
 
 /* browser.c: method(params) on session sid (NULL for the browser) for
  * browser:send and page:send.  stack: self, method, params, opts -> result */
-int vdx__send(lua_State *L, vdx_conn *c, const char *sid);
+int vdx__send(lua_State *L, vdx_conn *c, const char *sid,
+              const char *const *known);
 /* page.c: routes the events of a child frame's session to p too. */
 void vdx__page_observe(vdx_page *p, const char *sid);
 

@@ -234,9 +234,13 @@ local catalog = {
   },
   EvaluateRefused = {
     title = "Evaluate refused an acting script",
-    causes = { "The function acts on the page (click, submit, value assignment, navigation …); browser_evaluate is for reading" },
-    actions = { "Use the acting tools instead: browser_click, browser_type, browser_fill_form, browser_navigate.",
-      "Keep browser_evaluate for reading values." },
+    causes = { "The JavaScript engine could not prove the function free of side effects (it writes, clicks, "
+      .. "submits, navigates, sends a request, starts a timer or a promise…); browser_evaluate is for reading",
+      "Some pure reads are refused too (getElementById, closest, matches, new URL)" },
+    actions = { "Read with browser_snapshot, browser_find, resolve_container or inspect_pattern, or rewrite the read "
+      .. "(document.querySelector('#id') instead of getElementById).",
+      "Act with browser_click, browser_type, browser_fill_form or browser_navigate (or browser_run_code_unsafe when "
+      .. "the server runs with --allow-unsafe-code)." },
   },
   CDPError = {
     title = "The browser refused a command",

@@ -85,6 +85,7 @@ local function setup(o, log)
   local roles_mod = require "vdx.roles"
   local reg = tools.new()
   require("vdx.builtin").register_all(reg)
+  if o.allow_unsafe_code then reg:register(require "vdx.builtin.unsafe") end
   local builtin = {}
   for _, t in ipairs(reg:list()) do builtin[t.name] = true end
   local mgr = roles_mod.new { log = log, connect = o.connect, launch = { headless = o.headless,

@@ -34,6 +34,8 @@ usage: vdxlua mcp [OPTIONS]      serve MCP over stdio (JSON-RPC, one message a l
                                  (kept current after each step, and written at exit)
   --allow-file-urls              let pages open local files (file: URLs are refused
                                  otherwise, typed or reached)
+  --allow-unsafe-code            add the tool browser_run_code_unsafe: JavaScript that
+                                 may act, without browser_evaluate's read-only check
   --headed                       show the browser window
   --browser-arg ARG              extra Chromium flag (repeatable)
   --executable PATH              the Chromium to launch (default: $VDX_CHROMIUM, else
@@ -108,6 +110,7 @@ function options.parse(args)
       elseif a == "--output-dir" then o.output_dir = value(a)
       elseif a == "--save-test" then o.save_test = value(a)
       elseif a == "--allow-file-urls" then o.allow_file_urls = true
+      elseif a == "--allow-unsafe-code" then o.allow_unsafe_code = true
       elseif a == "--headed" then o.headless = false
       elseif a == "--browser-arg" then o.browser_args[#o.browser_args + 1] = value(a)
       elseif a == "--executable" then o.executable = value(a)

@@ -64,6 +64,7 @@ local CALLS = {
   hover = function() return ".hover()" end,
   drag = function(s, page) return ".dragTo(" .. page .. "." .. s.to_locator .. ")" end,
   upload = function(s) return ".setInputFiles(" .. literal(s.files or {}) .. ")" end,
+  evaluate = function(s) return ".evaluate(" .. s.code .. ")" end,
 }
 
 --- The statements of one step (a list of lines without indentation).
@@ -80,6 +81,9 @@ function export.statements(s, base)
     return { "await " .. page .. ".keyboard.press(" .. q(s.key) .. ");" }
   elseif s.action == "back" then
     return { "await " .. page .. ".goBack();" }
+  elseif s.action == "evaluate" and not s.locator and not s.unlocated then
+    -- browser_run_code_unsafe: the agent's function, as it ran.
+    return { "await " .. page .. ".evaluate(" .. s.code .. ");" }
   elseif s.action == "click_at" then
     return { "await " .. page .. ".mouse.click(" .. literal(s.x) .. ", " .. literal(s.y) .. ");" }
   end
@@ -141,7 +145,8 @@ function export.summary(steps)
     else
       r.actions = r.actions + 1
       if s.positional then r.positional[#r.positional + 1] = s.locator end
-      if not s.locator and not NO_LOCATOR[s.action] then r.missing = r.missing + 1 end
+      local whole_page = s.action == "evaluate" and not s.unlocated
+      if not s.locator and not NO_LOCATOR[s.action] and not whole_page then r.missing = r.missing + 1 end
     end
   end
   return r

@@ -141,7 +141,13 @@ local function act(page, s, timeout_ms)
   if a == "press" and not s.locator then return page:press_key(s.key) end
   if a == "back" then return page:back() end
   if a == "click_at" then return page:click_at(s.x, s.y) end
+  local unsafe = { unsafe = true, timeout_ms = timeout_ms }
+  if a == "evaluate" and not s.locator then return require("vdx.readonly").run(page, s.code, unsafe) end
   local ref = resolve(page, s.locator, timeout_ms)
+  if a == "evaluate" then
+    unsafe.ref = ref
+    return require("vdx.readonly").run(page, s.code, unsafe)
+  end
   if a == "click" or a == "dblclick" then
     return page:click(ref, { button = s.button, modifiers = s.modifiers, click_count = a == "dblclick" and 2 or nil })
   elseif a == "fill" or a == "type" then
@@ -164,7 +170,8 @@ local function run_step(page, s, timeout_ms)
   local ok, err = pcall(function()
     if s.kind == "navigate" then return page:navigate(s.url) end
     if s.kind == "action" then
-      if not s.locator and not (s.action == "press" or s.action == "back" or s.action == "click_at") then
+      if not s.locator and not (s.action == "press" or s.action == "back" or s.action == "click_at"
+          or (s.action == "evaluate" and not s.unlocated)) then
         error("no locator was recorded", 0)
       end
       return act(page, s, timeout_ms)

@@ -228,12 +228,14 @@ static int browser_version(lua_State *L) {
   return vdx__await(L, w, 0, vdx__k_value);
 }
 
-/* Shared by browser:send and page:send: method, params, opts at 2..4. */
-int vdx__send(lua_State *L, vdx_conn *c, const char *sid) {
-  static const char *const known[] = {"timeout_ms", NULL};
+/* Shared by browser:send and page:send: method, params, opts at 2..4;
+ * the options allowed are known (NULL: timeout_ms only). */
+int vdx__send(lua_State *L, vdx_conn *c, const char *sid,
+              const char *const *known) {
+  static const char *const plain[] = {"timeout_ms", NULL};
   const char *method = luaL_checkstring(L, 2);
   if (!lua_isnoneornil(L, 3)) luaL_checktype(L, 3, LUA_TTABLE);
-  vdx__check_opts(L, 4, known);
+  vdx__check_opts(L, 4, known ? known : plain);
   int timeout = (int)vdx__opt_int(L, 4, "timeout_ms", 0);
   vdx_waiter *w = vdx__conn_call(L, c, sid, method,
                                  lua_istable(L, 3) ? 3 : 0, timeout);
@@ -246,7 +248,7 @@ int vdx__send(lua_State *L, vdx_conn *c, const char *sid) {
  * Raw CDP on the browser target; a CDP error raises a CDPError. */
 static int browser_send(lua_State *L) {
   vdx_browser *b = vdx__check_open_browser(L, 1);
-  return vdx__send(L, vdx__browser_conn(L, b), NULL);
+  return vdx__send(L, vdx__browser_conn(L, b), NULL, NULL);
 }
 
 /* browser:on(event, fn): fn(params) runs as a task for each browser-level

@@ -462,7 +462,8 @@ const char *vdx__bridge_source(size_t *len) {
 
 /* vdx.page_script(name): the text of bridge/page/NAME.js, a script the
  * build embeds beside the bundle for Lua code to run in a page's main
- * world (the evaluate effect watch).  An unknown name raises InvalidArgument. */
+ * world (the read-only evaluate's wrapper).  An unknown name raises
+ * InvalidArgument. */
 int vdx__l_page_script(lua_State *L) {
   const char *name = luaL_checkstring(L, 1);
   char path[256];
@@ -474,7 +475,7 @@ int vdx__l_page_script(lua_State *L) {
   }
   return vdx__error_raise(L, "InvalidArgument",
                           "vdx.page_script: no embedded script %s; the names are the files of bridge/page/ "
-                          "without .js, e.g. \"effects-watch\"", name);
+                          "without .js, e.g. \"evaluate-serialize\"", name);
 }
 
 /* The version in the bundle's banner, its first line: vdx-bridge X. */

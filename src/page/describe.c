@@ -71,12 +71,14 @@ static int page_accessible(lua_State *L) {
 }
 
 /*
- * page:bridge(method, args [, {frame = name_or_ref, timeout_ms=}]) ->
- * value.  Calls any bridge method in a frame's isolated world: the raw
- * primitive that Lua tools build on without recompiling.
+ * page:bridge(method, args [, {frame = name_or_ref, timeout_ms=, by_ref=}])
+ * -> value.  Calls any bridge method in a frame's isolated world: the raw
+ * primitive that Lua tools build on without recompiling.  With by_ref the
+ * answer is the CDP object id of the result in that world (an element,
+ * for Lua to hand to DOM.describeNode), which the caller releases.
  */
 static int page_bridge(lua_State *L) {
-  static const char *const known[] = {"frame", "timeout_ms", NULL};
+  static const char *const known[] = {"frame", "timeout_ms", "by_ref", NULL};
   vdx_page *p = vdx__check_open_page(L, 1);
   const char *method = luaL_checkstring(L, 2);
   if (lua_isnoneornil(L, 3)) { lua_settop(L, 2); lua_newtable(L); }
@@ -88,23 +90,31 @@ static int page_bridge(lua_State *L) {
     lua_pop(L, 1);
   }
   int timeout = (int)vdx__opt_int(L, 4, "timeout_ms", 0);
-  vdx_waiter *w = vdx__bridge_call(L, p, f->id, method, 3, timeout);
+  vdx_bridge_opts o = {0};
+  if (lua_istable(L, 4)) {
+    lua_getfield(L, 4, "by_ref");
+    o.by_ref = lua_toboolean(L, -1);
+    lua_pop(L, 1);
+  }
+  vdx_waiter *w = vdx__bridge_call_opts(L, p, f->id, method, 3, timeout, &o);
   if (w == NULL) return luaL_error(L, "out of memory");
   lua_settop(L, 1);
   return vdx__await(L, w, 0, vdx__k_value);
 }
 
-/* page:frames() -> { {frame=, parent=, has_context=, out_of_process=}, … }:
- * every frame of the page by name ("main", "f<K>"; parent is nil for the
- * main frame), in the order they attached. */
+/* page:frames() -> { {frame=, id=, parent=, has_context=, out_of_process=},
+ * … }: every frame of the page by name ("main", "f<K>"; parent is nil for
+ * the main frame) and its CDP frame id, in the order they attached. */
 static int page_frames(lua_State *L) {
   vdx_page *p = vdx__check_page(L, 1);
   lua_createtable(L, p->nframes, 0);
   for (int i = 0; i < p->nframes; i++) {
     vdx_frame *f = &p->frames[i];
-    lua_createtable(L, 0, 4);
+    lua_createtable(L, 0, 5);
     vdx__frame_push_name(L, f);
     lua_setfield(L, -2, "frame");
+    lua_pushstring(L, f->id);
+    lua_setfield(L, -2, "id");
     vdx_frame *parent = vdx__frame_find(p, f->parent);
     if (parent) {
       vdx__frame_push_name(L, parent);

@@ -274,11 +274,19 @@ static int page_evaluate(lua_State *L) {
 
 /* ----------------------------------------------------- raw and close */
 
-/* page:send(method [, params [, {timeout_ms=}]]) -> result table: raw CDP
- * on the page's session.  A CDP error raises a CDPError. */
+/* page:send(method [, params [, {timeout_ms=, frame=}]]) -> result table:
+ * raw CDP on the page's session, or on the session of the frame `frame`
+ * names (a frame's name or a ref; an out-of-process frame has its own).
+ * A CDP error raises a CDPError. */
 static int page_send(lua_State *L) {
+  static const char *const known[] = {"timeout_ms", "frame", NULL};
   vdx_page *p = check_open(L, 1);
-  return vdx__send(L, page_conn(L, p), p->session_id);
+  const char *sid = p->session_id;
+  if (lua_istable(L, 4)) {
+    if (lua_getfield(L, 4, "frame") != LUA_TNIL) sid = vdx__frame_named(L, p, -1)->sid;
+    lua_pop(L, 1);
+  }
+  return vdx__send(L, page_conn(L, p), sid, known);
 }
 
 /* page:on(event, fn): fn(params) runs as a task for each event of the

@@ -1,8 +1,8 @@
 --- vdx.builtin.observe: what the page logged and loaded, screenshots, and
--- the checked evaluate.
+-- the read-only evaluate.
 local vdx = require "vdx"
 local util = require "vdx.builtin.util"
-local effects = require "vdx.effects"
+local readonly = require "vdx.readonly"
 
 local function lines(list, fmt)
   local out = {}
@@ -76,34 +76,19 @@ return {
   },
   {
     name = "browser_evaluate",
-    title = "Evaluate JavaScript",
-    description = "Evaluate a JavaScript function on the page (or on an element, with ref) and return its JSON value.\nWith ref the function gets the element and runs in vdxlua's isolated world of its frame: it sees the DOM, not the page's script variables.\nFor reading only: a script that acts is refused, first by a pattern check of its source, then by what it does while it runs (navigation, requests that write, DOM changes, cookie and storage writes, history changes, focus, timers given code). Those effects are blocked or undone and the answer names them.",
+    title = "Evaluate JavaScript (read-only)",
+    description = "Evaluate a JavaScript function on the page (or on an element, with ref) and return its JSON value (at most 64 KiB of JSON; a longer value is cut and the answer says how long it was).\n"
+      .. "Read-only, enforced by the JavaScript engine: the function runs in V8's side-effect-free mode, and anything V8 cannot prove free of side effects (a write to the page, a request, a timer, a promise, an event, a navigation) is refused with EvaluateRefused before it acts. Some pure reads are refused too (getElementById: use querySelector('#id'); closest, matches, new URL): read with browser_snapshot, browser_find, resolve_container or inspect_pattern instead.\n"
+      .. "Without ref the function runs in the page's main world (it sees the page's script variables); with ref it gets the element and runs in an isolated world of its own (it sees the DOM, not the page's variables). The source is compiled by itself: give one function expression and nothing around it.",
     input = { type = "object", required = { "function" }, properties = {
       ["function"] = { type = "string", minLength = 1, description = "() => { /* code */ } or (element) => { /* code */ } when ref is given" },
       element = util.ELEMENT, ref = util.REF,
+      timeout = readonly.TIMEOUT,
     } },
-    annotations = { readOnlyHint = false },
+    annotations = { readOnlyHint = true },
     run = function(ctx, args)
-      local page = ctx:page()
-      local src = args["function"]
-      local v
-      if args.ref then
-        -- On an element: the same refusal rules, then the bridge of the
-        -- ref's frame calls the function with the element.
-        -- In the isolated world the page's own prototypes are out of reach:
-        -- the pattern check, then the watch of the DOM, storage, cookies,
-        -- navigations and requests around the call.
-        local refused = effects.pattern_refusal(src)
-        if refused then error(refused, 0) end
-        v = effects.around(page, function()
-          return page:bridge("evaluateOn", { args.ref, src }, { frame = args.ref })
-        end)
-      else
-        v = effects.evaluate(page, src)
-      end
-      local json = require "vdx.json"
-      local text = json.encode(v == nil and json.null or v) or tostring(v)
-      return { text = "Result: " .. text, structured = { result = v } }
+      local r = readonly.run(ctx:page(), args["function"], { ref = args.ref, timeout_ms = args.timeout })
+      return readonly.answer(r)
     end,
   },
 }
