@@ -407,6 +407,20 @@ local catalog = {
     flow = { actions = { "Check that the endpoint still answers (its /json/version), then run the flow again.",
       "If the farm ends sessions after a time limit, raise it (browserless: TIMEOUT) or split the flow." } },
   },
+  -- issue 28 (busy)
+  PageBusy = {
+    title = "The page's own script is busy",
+    expected = "Nothing is wrong with the network or with vdx: the page's script never yielded, and vdx stopped it.",
+    causes = { "A script of the page runs an endless loop (a click handler, a timer, an evaluate), so its main " ..
+        "thread answers nothing",
+      "A script of the page computes for longer than the call's timeout" },
+    actions = { "Call browser_snapshot() to see the page now: its script was stopped (Runtime.terminateExecution), " ..
+        "so it answers again.",
+      "If the page starts the loop again (the same click, a timer, an interval), the next call stops it again; " ..
+        "avoid that action, or browser_navigate(url=…) away from the page.",
+      "A page that is only slow: retry the call." },
+    flow = { actions = { LOOK, "Fix the page's script: it never returns (an endless loop in a handler or timer)." } },
+  },
 }
 
 return {

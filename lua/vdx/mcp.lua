@@ -10,6 +10,8 @@ local vdx = require "vdx"
 local json = require "vdx.json"
 local errors = require "vdx.errors"
 local skills_mod = require "vdx.skills"
+local busy = require "vdx.busy"
+local tools = require "vdx.tools"
 
 local mcp = {}
 
@@ -39,6 +41,11 @@ local INSTRUCTIONS = "vdxlua drives a real Chromium and writes Playwright tests 
 
 --- What the server tells a client in initialize: the agent loop in brief.
 mcp.INSTRUCTIONS = INSTRUCTIONS
+
+-- Tools that touch no page: they wait for the calls before them at most
+-- UNQUEUED_WAIT_MS, so a page whose script never yields cannot hold them up.
+local UNQUEUED = { list_roles = true }
+local UNQUEUED_WAIT_MS = 2000
 
 local function contains(list, v)
   for _, x in ipairs(list) do if x == v then return true end end
@@ -290,9 +297,21 @@ function Server:call_tool(rq, name, args)
     -- select_role sent before it, still queued when it arrived, has run.
     ctx.role = self.roles:current()
     ctx.role_name = ctx.role.name
-    return self.registry:call(name, args, ctx)
-  end)
+    local outer = self.running
+    self.running = { name = name, since = vdx.now() }
+    local r = self.registry:call(name, args, ctx)
+    r = self:unbusy(r, name, ctx)
+    self.running = outer
+    return r
+  end, UNQUEUED[name] and UNQUEUED_WAIT_MS or nil)
   rq.done = true
+  if res and rq.behind and res.content and res.content[1] and res.content[1].type == "text" then
+    local b = rq.behind
+    res.content[1].text = res.content[1].text .. ("\n\nNote: %s is still running%s, so this answer did not wait " ..
+      "for it: the list is as it stands now, before any call queued behind it. If its page's script is busy, " ..
+      "cancel that call (notifications/cancelled): vdx then stops the script."):format(b.name,
+      b.since and (" (for %d s)"):format(math.floor((vdx.now() - b.since) / 1000)) or "")
+  end
   if res == nil then return {} end
   if res.error then
     self.log("info", "tools/call %s failed: %s: %s", name, res.error.type, tostring(res.error.message))
@@ -305,18 +324,39 @@ function Server:call_tool(rq, name, args)
   return res
 end
 
+-- A tool call that failed with Timeout or Cancelled while the role's page
+-- held its main thread (the page's own script never yields): stops that
+-- script, so the next call works, and a Timeout becomes PageBusy, which
+-- says so.  Any other result is returned as it is.
+function Server:unbusy(res, name, ctx)
+  local kind = res.error and res.error.type
+  if kind ~= "Timeout" and kind ~= "Cancelled" then return res end
+  local page = ctx.role.page_
+  if page == nil or page:is_closed() or not busy.stop(page) then return res end
+  self.log("info", "tools/call %s: the page's script was busy; stopped it", name)
+  if kind == "Cancelled" then return res end
+  return tools.error_result(busy.error(res.error, name), { tool = name, as_role = ctx.role_name })
+end
+
 --- Runs fn for rq after every earlier tool call has finished (calls act
 -- on shared pages, so they run one at a time, in arrival order); a call
 -- cancelled while it waits is skipped (nil).  Each call waits for the task
 -- of the call before it, so the queue is a chain of tasks woken by the
 -- loop, with no polling.  A queued call cannot be woken early: it holds
 -- no rq.task until its turn, so a cancellation only marks it skipped.
-function Server:serialized(rq, fn)
+-- With wait_ms (a call that touches no page, as list_roles), the call
+-- waits at most that long and then runs beside the call still running,
+-- which stays the one later calls wait for; rq.behind then names it.
+function Server:serialized(rq, fn, wait_ms)
   local me = vdx.current_task()
   local prev = self.last_call
-  if me then self.last_call = me end
+  if me and not (wait_ms and prev and not prev:done()) then self.last_call = me end
   -- The earlier call's own failure is its own reply's business.
-  if prev and prev ~= me and not prev:done() then pcall(vdx.wait, prev) end
+  if prev and prev ~= me and not prev:done() then pcall(vdx.wait, prev, wait_ms) end
+  if wait_ms and prev and not prev:done() then
+    rq.behind = self.running or { name = "an earlier call" }
+    return fn()
+  end
   if rq.cancelled then return nil end
   -- A cancellation wakes this task out of whatever it waits for
   -- (task:cancel raises Cancelled inside it).
