@@ -11,6 +11,7 @@ local json = require "vdx.json"
 local errors = require "vdx.errors"
 local skills_mod = require "vdx.skills"
 local busy = require "vdx.busy"
+local schema = require "vdx.schema"
 local tools = require "vdx.tools"
 
 local mcp = {}
@@ -190,6 +191,15 @@ handlers["tools/call"] = function(self, rq)
   end
   if p.arguments ~= nil and not is_object(p.arguments) then
     error(proto(INVALID_PARAMS, "tools/call: params.arguments must be an object"), 0)
+  end
+  -- Text that is not UTF-8 never reaches the browser (which drops the
+  -- whole command): it is refused here, before the call queues.
+  local bad, path = schema.invalid_utf8(p.arguments or {})
+  if bad then
+    local res = tools.error_result({ type = "InvalidArgument", message = bad, tool = p.name, field = path },
+      { tool = p.name, as_role = self.roles:current().name })
+    res.error = nil
+    return res
   end
   return self:call_tool(rq, p.name, p.arguments or {})
 end
@@ -480,12 +490,37 @@ function Server:message(msg, raw_id)
   return { jsonrpc = "2.0", id = reply, result = res }
 end
 
+-- The message about the first string of msg (a message or a batch) that
+-- is not UTF-8, leaving out a tools/call's arguments (which the call
+-- itself refuses, naming the argument); nil when there is none.
+local function not_utf8_outside_arguments(msg)
+  local list = type(msg) == "table" and json.looks_like_array(msg) and msg or { msg }
+  for _, m in ipairs(list) do
+    local copy = m
+    if type(m) == "table" and m.method == "tools/call" and type(m.params) == "table" then
+      copy = {}
+      for k, v in pairs(m) do copy[k] = v end
+      copy.params = {}
+      for k, v in pairs(m.params) do if k ~= "arguments" then copy.params[k] = v end end
+    end
+    local bad = schema.invalid_utf8(copy)
+    if bad then return bad end
+  end
+end
+
 --- Handles one input line (runs inside its own task); never raises.
 function Server:handle_line(line)
   if line:match("^%s*$") then return end
   local msg, err = json.decode(line)
   if msg == nil then
     return self:send { jsonrpc = "2.0", id = json.null, error = err_obj(PARSE_ERROR, "Parse error: " .. tostring(err)) }
+  end
+  if not utf8.len(line) then
+    local bad = not_utf8_outside_arguments(msg)
+    if bad then
+      return self:send { jsonrpc = "2.0", id = json.null, error = err_obj(PARSE_ERROR, "Parse error: the message " ..
+        "is not UTF-8 JSON: " .. bad) }
+    end
   end
   local raw = json.raw_ids(line)
   local ok, perr = pcall(function()
