@@ -12,6 +12,7 @@ local errors = require "vdx.errors"
 local skills_mod = require "vdx.skills"
 local busy = require "vdx.busy"
 local schema = require "vdx.schema"
+local limits = require "vdx.mcp_limits"
 local tools = require "vdx.tools"
 
 local mcp = {}
@@ -331,6 +332,8 @@ function Server:call_tool(rq, name, args)
       or json.looks_like_array(res.structuredContent) then
     res.structuredContent = nil
   end
+  local _, cut = limits.bound(res, name)
+  if cut > 0 then self.log("info", "tools/call %s: %d bytes of its answer cut at the bound", name, cut) end
   return res
 end
 
@@ -490,24 +493,6 @@ function Server:message(msg, raw_id)
   return { jsonrpc = "2.0", id = reply, result = res }
 end
 
--- The message about the first string of msg (a message or a batch) that
--- is not UTF-8, leaving out a tools/call's arguments (which the call
--- itself refuses, naming the argument); nil when there is none.
-local function not_utf8_outside_arguments(msg)
-  local list = type(msg) == "table" and json.looks_like_array(msg) and msg or { msg }
-  for _, m in ipairs(list) do
-    local copy = m
-    if type(m) == "table" and m.method == "tools/call" and type(m.params) == "table" then
-      copy = {}
-      for k, v in pairs(m) do copy[k] = v end
-      copy.params = {}
-      for k, v in pairs(m.params) do if k ~= "arguments" then copy.params[k] = v end end
-    end
-    local bad = schema.invalid_utf8(copy)
-    if bad then return bad end
-  end
-end
-
 --- Handles one input line (runs inside its own task); never raises.
 function Server:handle_line(line)
   if line:match("^%s*$") then return end
@@ -516,7 +501,7 @@ function Server:handle_line(line)
     return self:send { jsonrpc = "2.0", id = json.null, error = err_obj(PARSE_ERROR, "Parse error: " .. tostring(err)) }
   end
   if not utf8.len(line) then
-    local bad = not_utf8_outside_arguments(msg)
+    local bad = limits.not_utf8_outside_arguments(msg)
     if bad then
       return self:send { jsonrpc = "2.0", id = json.null, error = err_obj(PARSE_ERROR, "Parse error: the message " ..
         "is not UTF-8 JSON: " .. bad) }
