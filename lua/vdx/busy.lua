@@ -40,10 +40,10 @@ end
 function busy.error(err, what)
   local ms = type(err) == "table" and err.timeout_ms or nil
   local waited = ms and (" for %d ms"):format(ms) or ""
-  return vdx.error("PageBusy", ("%s: the page's own script kept its main thread busy%s (an endless loop?), " ..
-    "so the page could not answer; this is not the network. vdx stopped that script " ..
-    "(Runtime.terminateExecution) and the page answers again"):format(what, waited),
-    { timeout_ms = ms, stopped = true })
+  return vdx.error("PageBusy", ("%s: the page's main thread stayed busy%s and answered nothing (a script " ..
+    "that never yields, such as an endless loop, or more work than the timeout allows); this is not the " ..
+    "network. vdx stopped the running script (Runtime.terminateExecution) and the page answers again")
+    :format(what, waited), { timeout_ms = ms, stopped = true })
 end
 
 --- Adds the busy-page stop to page:evaluate on the methods table Page:

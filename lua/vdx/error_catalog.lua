@@ -409,11 +409,11 @@ local catalog = {
   },
   -- issue 28 (busy)
   PageBusy = {
-    title = "The page's own script is busy",
-    expected = "Nothing is wrong with the network or with vdx: the page's script never yielded, and vdx stopped it.",
+    title = "The page's main thread is busy",
+    expected = "Nothing is wrong with the network: the page's main thread did not answer, and vdx stopped its script.",
     causes = { "A script of the page runs an endless loop (a click handler, a timer, an evaluate), so its main " ..
         "thread answers nothing",
-      "A script of the page computes for longer than the call's timeout" },
+      "The page has more work than the call's timeout allows (a long computation, a thousand frames)" },
     actions = { "Call browser_snapshot() to see the page now: its script was stopped (Runtime.terminateExecution), " ..
         "so it answers again.",
       "If the page starts the loop again (the same click, a timer, an interval), the next call stops it again; " ..
