@@ -10,12 +10,22 @@
 // cancelled requests are answered at most once, every stdout line is
 // strict UTF-8 (invalid bytes are sent in methods and strings) and one
 // JSON-RPC object (no stdout corruption), and the server exits on its own
-// with status 0 (no crash).  Prints the counts; exits 1 on a violation.
+// with status 0 (no crash).  Bytes that are not UTF-8 inside a tool's
+// arguments, at any depth, must be answered with an InvalidArgument that
+// names that argument.  With the browser, the server has two roles, and
+// select_role and browser_navigate are sent without waiting: each
+// navigate must act in the role selected before it in arrival order (the
+// page it opens shows the role's session cookie).  Prints the counts;
+// exits 1 on a violation.
 //
 // Usage: node fuzz/mcp_adversarial.mjs [path/to/vdxlua]
 // Environment: FUZZ_SECONDS (default 60), FUZZ_SEED, FUZZ_BROWSER=0 to skip
 // the tool calls that start a browser.
 import { spawn } from 'node:child_process';
+import { mkdtempSync, writeFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 const VDXLUA = process.argv[2] || 'build/vdxlua';
 const SECONDS = Number(process.env.FUZZ_SECONDS || 60);
@@ -27,16 +37,46 @@ function rnd() { seed = (seed * 48271) % 2147483647; return seed / 2147483647; }
 const pick = (a) => a[Math.floor(rnd() * a.length)];
 const int = (n) => Math.floor(rnd() * n);
 
-const server = spawn(VDXLUA, ['mcp', '--log-level', 'error', '--max-message-bytes', String(4 << 20)],
-  { stdio: ['pipe', 'pipe', 'pipe'] });
+// The roles of the pipelined role switches, and the page that names the
+// role whose cookie it was sent (its title: "sid NAME").
+const ROLES = ['alice', 'bob'];
+const dir = mkdtempSync(join(tmpdir(), 'vdx-fuzz-mcp-'));
+const whoami = createServer((req, res) => {
+  const m = /(?:^|; )sid=(\w+)/.exec(req.headers.cookie || '');
+  res.writeHead(200, { 'content-type': 'text/html' });
+  res.end(`<title>sid ${m ? m[1] : 'nobody'}</title><p>who</p>`);
+});
+let base = '';
+const roleArgs = [];
+for (const r of ROLES) {
+  const auth = join(dir, r + '.json');
+  writeFileSync(auth, JSON.stringify({ cookies: [{ name: 'sid', value: r, domain: '127.0.0.1', path: '/',
+    expires: -1, httpOnly: true, secure: false, sameSite: 'Lax' }], origins: [] }));
+  roleArgs.push('--role', r, auth);
+}
+
+let server;
 let stderrTail = '';
-server.stderr.on('data', (d) => { stderrTail = (stderrTail + d).slice(-2000); });
+function startServer() {
+  server = spawn(VDXLUA, ['mcp', '--log-level', 'error', '--max-message-bytes', String(4 << 20),
+    ...(BROWSER ? roleArgs : [])], { stdio: ['pipe', 'pipe', 'pipe'] });
+  server.stderr.on('data', (d) => { stderrTail = (stderrTail + d).slice(-2000); });
+  server.stdout.on('data', onStdout);
+}
 
 const counts = {
   sent_lines: 0, requests: 0, expect_null: 0, notifications: 0, cancelled: 0,
   answered: 0, flexible: 0, answered_null: 0, duplicates: 0, unknown_ids: 0, bad_lines: 0,
   server_notifications: 0, bytes_out: 0, bad_utf8: 0,
+  utf8_args: 0, utf8_wrong: 0, role_navs: 0, role_wrong: 0, role_nav_failed: 0,
 };
+// id (as sent) -> what its answer must show: { path } for bytes that are
+// not UTF-8 in an argument, { role } for a pipelined navigate.
+const checks = new Map();
+const wrong = [];
+// The role current in arrival order: set when a select_role is written.
+let arrivalRole = ROLES[0];
+let selectFailed = false;
 const pending = new Map();     // id as the exact JSON text sent -> {cancelled}
 const seen = new Set();
 let nextId = 1;
@@ -88,7 +128,7 @@ function rawIds(line) {
   return out;
 }
 
-server.stdout.on('data', (d) => {
+function onStdout(d) {
   counts.bytes_out += d.length;
   buf = Buffer.concat([buf, d]);
   let nl;
@@ -102,7 +142,7 @@ server.stdout.on('data', (d) => {
     if (Array.isArray(msg)) { msg.forEach((m, k) => onMessage(m, ids[k])); continue; }
     onMessage(msg, ids[0]);
   }
-});
+}
 
 function onMessage(msg, rawId) {
   if (typeof msg !== 'object' || msg === null || msg.jsonrpc !== '2.0') { counts.bad_lines++; return; }
@@ -115,6 +155,29 @@ function onMessage(msg, rawId) {
   seen.add(key);
   pending.delete(key);
   counts.answered++;
+  if (checks.has(key)) check(checks.get(key), msg, key);
+}
+
+// Checks the answer of a request that must show what want says.
+function check(want, msg, key) {
+  const text = msg.result && msg.result.content && msg.result.content[0] ? String(msg.result.content[0].text) : '';
+  if (want.path !== undefined) {
+    if (msg.result && msg.result.isError && text.startsWith('❌ Invalid argument') &&
+        text.includes(`field ${want.path}: the string is not valid UTF-8`)) return;
+    counts.utf8_wrong++;
+    wrong.push(`${key}: bytes that are not UTF-8 in ${want.path}: ${(text || JSON.stringify(msg)).slice(0, 200)}`);
+  } else if (want.select) {
+    if (!msg.result || msg.result.isError) selectFailed = true;
+  } else if (want.role !== undefined) {
+    const m = /\nTitle: sid (\w+)/.exec(text);
+    if (!msg.result || msg.result.isError || !m) { counts.role_nav_failed++; return; }
+    if (m[1] === want.role) return;
+    // A select_role that failed (a role that could not start under load)
+    // leaves the role as it was: not a wrong order.
+    if (selectFailed) { counts.role_nav_failed++; return; }
+    counts.role_wrong++;
+    wrong.push(`${key}: navigate sent after select_role ${want.role} acted as ${m[1]}`);
+  }
 }
 
 // Writes one line: a string, or a Buffer (to send bytes that are not UTF-8).
@@ -145,12 +208,41 @@ function requestRaw(rawId, method, rest = '') {
 function badUtf8(text) {
   return Buffer.concat([Buffer.from(text), Buffer.from([0x80, 0xff, 0xc3, 0x28, 0xc0, 0xaf, 0xed, 0xa0, 0x80])]);
 }
+// A request with bytes that are not UTF-8 outside a tool's arguments: a
+// parse error (id null) or an answer by its id.
 function requestBytes(method, argBytes) {
   const id = nextId++;
   counts.requests++;
-  pending.set(JSON.stringify(id), { cancelled: false });
+  counts.flexible++;
+  pending.set(JSON.stringify(id), { cancelled: false, flexible: true });
   return write(Buffer.concat([Buffer.from(`{"jsonrpc":"2.0","id":${id},"method":"`), method,
     Buffer.from('","params":{"name":"'), argBytes, Buffer.from('"}}')]));
+}
+
+// Sequences that are not UTF-8, and tools/call arguments (JSON text
+// around the slot X) with the path of the string the bytes land in.
+const BAD = [[0x80], [0xff], [0xc3, 0x28], [0xc0, 0xaf], [0xed, 0xa0, 0x80], [0xf4, 0x90, 0x80, 0x80], [0xe2, 0x82]];
+const BAD_ARGS = [
+  ['browser_navigate', '{"url":"http://127.0.0.1:9/X"}', 'url'],
+  ['browser_type', '{"ref":"e1","element":"Name","text":"X"}', 'text'],
+  ['browser_evaluate', '{"function":"() => \'X\'"}', 'function'],
+  ['browser_find', '{"text":"X","max":3}', 'text'],
+  ['browser_select_option', '{"ref":"e1","element":"Size","values":["S","X"]}', 'values[1]'],
+  ['browser_fill_form', '{"fields":[{"name":"a","type":"textbox","ref":"e1","value":"ok"},' +
+    '{"name":"b","type":"textbox","ref":"e2","value":"X"}]}', 'fields[1].value'],
+  ['browser_fill_form', '{"fields":[{"name":"X","type":"textbox","ref":"e1","value":"ok"}]}', 'fields[0].name'],
+];
+function requestBadArgument() {
+  const [tool, args, path] = pick(BAD_ARGS);
+  const id = nextId++;
+  const [before, after] = args.split('X');
+  const text = 'é'.repeat(int(3)) + 'abc'.slice(0, int(4));
+  counts.requests++;
+  counts.utf8_args++;
+  pending.set(JSON.stringify(id), { cancelled: false });
+  checks.set(JSON.stringify(id), { path });
+  return write(Buffer.concat([Buffer.from(`{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"${tool}",` +
+    `"arguments":${before}${text}`), Buffer.from(pick(BAD)), Buffer.from(`${text}${after}}}`)]));
 }
 
 function garbage(line) { counts.expect_null++; return write(line); }
@@ -196,6 +288,8 @@ const hostile = [
   () => requestBytes(badUtf8('no/such/'), Buffer.from('x')),
   () => requestBytes(Buffer.from('tools/call'), badUtf8('tool-')),
   () => requestBytes(Buffer.from('prompts/get'), badUtf8('')),
+  requestBadArgument,
+  requestBadArgument,
   () => request('ping', []),
   () => request('ping', 'string params'),
   () => request('tools/list', { cursor: 12 }),
@@ -234,9 +328,29 @@ const slow = [
   async () => { await request('tools/call', { name: 'browser_snapshot', arguments: {} }); },
   async () => { await request('tools/call', { name: 'browser_navigate', arguments: { url: 'about:blank' } }); },
   async () => { await request('tools/call', { name: 'browser_navigate', arguments: { url: 'http://127.0.0.1:1/' } }); },
+  // Role switches and navigations sent without waiting for the answers.
+  async () => {
+    for (let k = 1 + int(3); k > 0; k--) {
+      const role = pick(ROLES);
+      const sel = request('tools/call', { name: 'select_role', arguments: { role } });
+      arrivalRole = role;
+      checks.set(JSON.stringify(await sel), { select: true });
+      for (let n = int(3); n >= 0; n--) {
+        const want = arrivalRole;
+        const id = await request('tools/call', { name: 'browser_navigate', arguments: { url: `${base}/whoami?${nextId}` } });
+        counts.role_navs++;
+        checks.set(JSON.stringify(id), { role: want });
+      }
+    }
+  },
 ];
 
 async function main() {
+  if (BROWSER) {
+    await new Promise((res) => whoami.listen(0, '127.0.0.1', res));
+    base = `http://127.0.0.1:${whoami.address().port}`;
+  }
+  startServer();
   const t0 = Date.now();
   await request('initialize', { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'fuzz', version: '0' } });
   counts.notifications++;
@@ -263,6 +377,8 @@ async function main() {
     const t = setTimeout(() => { server.kill('SIGKILL'); res({ code: null, signal: 'timeout' }); }, 60000);
     server.on('exit', (code, signal) => { clearTimeout(t); res({ code, signal }); });
   });
+  whoami.close();
+  rmSync(dir, { recursive: true, force: true });
   const flexLeft = [...pending.values()].filter((p) => p.flexible).length;
   const nullExtra = counts.answered_null - counts.expect_null;   // flexible ones answered with null
   const unanswered = [...pending.entries()].filter(([, p]) => !p.cancelled && !p.flexible).map(([k]) => k);
@@ -275,11 +391,15 @@ async function main() {
     `${unanswered.length + Math.max(0, flexUnanswered)} unanswered, ${counts.duplicates} duplicates, ${counts.unknown_ids} unknown ids, ` +
     `${counts.bad_lines} corrupt stdout lines, ${counts.bad_utf8} lines not UTF-8, ${counts.bytes_out} bytes out; ` +
     `exit ${status.code ?? status.signal}`);
+  console.log(`mcp fuzz: ${counts.utf8_args} calls with bytes that are not UTF-8 in an argument, ${counts.utf8_wrong} ` +
+    `not refused naming it; ${counts.role_navs} pipelined navigations, ${counts.role_wrong} in the wrong role, ` +
+    `${counts.role_nav_failed} failed`);
   const bad = unanswered.length > 0 || counts.duplicates > 0 || counts.unknown_ids > 0 || counts.bad_lines > 0 ||
-    counts.bad_utf8 > 0 ||
+    counts.bad_utf8 > 0 || counts.utf8_wrong > 0 || counts.role_wrong > 0 ||
     flexUnanswered !== 0 || status.code !== 0;
   if (bad) {
     if (unanswered.length) console.log('mcp fuzz: unanswered ids: ' + unanswered.slice(0, 20).join(', '));
+    for (const w of wrong.slice(0, 20)) console.log('mcp fuzz: ' + w);
     console.log('mcp fuzz: server stderr tail:\n' + stderrTail);
     console.log('mcp fuzz: FAILED');
     process.exit(1);
@@ -287,4 +407,4 @@ async function main() {
   console.log('mcp fuzz: ok');
 }
 
-main().catch((e) => { console.error(e); server.kill('SIGKILL'); process.exit(1); });
+main().catch((e) => { console.error(e); if (server) server.kill('SIGKILL'); process.exit(1); });

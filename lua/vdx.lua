@@ -3,9 +3,9 @@
 -- layer's page methods to vdx.Page, the methods table every page shares:
 -- the actions (vdx.actions), page:snapshot (vdx.snapshot),
 -- page:evaluate_checked (vdx.readonly) and page:generate_locator
--- (vdx.locators); and vdx.connect's endpoint check and retries on a
--- full farm (vdx.remote).  A team's own Lua module may add
--- methods to vdx.Page the same way.
+-- (vdx.locators), page:evaluate's stop of a busy page (vdx.busy); and
+-- vdx.connect's endpoint check and retries on a full farm (vdx.remote).
+-- A team's own Lua module may add methods to vdx.Page the same way.
 local vdx = require "vdx.core"
 
 -- vdx.actions and the modules it requires ask for "vdx" while this file
@@ -16,6 +16,7 @@ require("vdx.snapshot").install(vdx.Page)
 require("vdx.find").install(vdx.Page)
 require("vdx.readonly").install(vdx.Page)
 require("vdx.locators").install(vdx.Page)
+require("vdx.busy").install(vdx.Page)
 require("vdx.remote").install(vdx)
 
 --- vdx.serve(opts) -> server | nil, message: the fixture HTTP server, a

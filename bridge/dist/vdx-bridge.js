@@ -2226,8 +2226,16 @@
     }
     return true;
   }
+  var MAX_RUN = 4e3;
+  function cutRun(s) {
+    if (s.length <= MAX_RUN) return s;
+    let end = MAX_RUN;
+    const c = s.charCodeAt(end - 1);
+    if (c >= 55296 && c <= 56319) end--;
+    return s.slice(0, end) + "\u2026(" + (s.length - end) + " more characters)";
+  }
   function yamlValue(s) {
-    const str = String(s);
+    const str = cutRun(String(s));
     return needsQuotes(str) ? quoted(str) : str;
   }
   function yamlKey(key) {
@@ -2805,7 +2813,7 @@
   function leafText(walk, el, target) {
     const text = el.textContent;
     const b = walk.budget;
-    if (b !== null && b.lines > b.fromLine && b.chars + text.length > b.maxChars) return null;
+    if (b !== null && b.lines > b.fromLine && b.chars + Math.min(text.length, MAX_RUN) > b.maxChars) return null;
     addText(walk, target, text);
     return text;
   }
@@ -2839,8 +2847,13 @@
   function addText(walk, target, data) {
     if (data) {
       target.children.push(data);
-      if (walk.budget !== null) spend(walk, 0, data.length);
+      if (walk.budget !== null) spend(walk, 0, runSpend(target, data.length));
     }
+  }
+  function runSpend(target, n) {
+    const before = target.runChars || 0;
+    target.runChars = before + n;
+    return Math.max(0, Math.min(MAX_RUN, before + n) - before);
   }
   function visitChild(walk, node, details, target, inherited) {
     let type = node.nodeType;

@@ -18,7 +18,7 @@ import {
   Ctx, F_HIDDEN, F_INHERITED, F_NONE, F_POINTER, isActionable, isClosedDetailsContent,
   isHiddenForAria, isHiddenFromAllUsers, neverRendered, subtreeHiddenReason,
 } from './visibility.js';
-import { render } from './text.js';
+import { render, MAX_RUN } from './text.js';
 import { boxByMarkup, markupStyle } from './sheets.js';
 import { boxByGeometry, GEOMETRY_TAGS, UA_DISPLAY } from './geometry.js';
 import { bridgeError, checkKeys } from './errors.js';
@@ -447,7 +447,7 @@ function visitChildren(walk, el, htmlTag, direct, shadow, target, inherited) {
 function leafText(walk, el, target) {
   const text = el.textContent;
   const b = walk.budget;
-  if (b !== null && b.lines > b.fromLine && b.chars + text.length > b.maxChars) return null;
+  if (b !== null && b.lines > b.fromLine && b.chars + Math.min(text.length, MAX_RUN) > b.maxChars) return null;
   addText(walk, target, text);
   return text;
 }
@@ -495,8 +495,17 @@ function noComment(doc) {
 function addText(walk, target, data) {
   if (data) {
     target.children.push(data);
-    if (walk.budget !== null) spend(walk, 0, data.length);
+    if (walk.budget !== null) spend(walk, 0, runSpend(target, data.length));
   }
+}
+
+// The characters a text of length n adds to target's line: its text
+// shows at most MAX_RUN of them (see cutRun in text.js), so a paragraph
+// of 10 MB does not stop the walk at its own line.
+function runSpend(target, n) {
+  const before = target.runChars || 0;
+  target.runChars = before + n;
+  return Math.max(0, Math.min(MAX_RUN, before + n) - before);
 }
 
 // Visits one flat-tree child; details is the closed-or-open <details> the

@@ -153,10 +153,26 @@ function printableAscii(s) {
   return true;
 }
 
-// A scalar as YAML: plain when that reads back as the same string, else
-// double-quoted.
+// The most characters of one text run (a text node, a value, a URL) a
+// line shows: one long paragraph must not fill the whole budget (or a
+// 10 MB reply) by itself.  The rest is left out with a mark that says how
+// much; browser_find(text=…) still finds a line by any part of its text.
+export const MAX_RUN = 4000;
+
+// s cut to MAX_RUN characters (never between the halves of a surrogate
+// pair), marked "…(N more characters)".
+export function cutRun(s) {
+  if (s.length <= MAX_RUN) return s;
+  let end = MAX_RUN;
+  const c = s.charCodeAt(end - 1);
+  if (c >= 0xd800 && c <= 0xdbff) end--;
+  return s.slice(0, end) + '…(' + (s.length - end) + ' more characters)';
+}
+
+// A scalar as YAML, cut to MAX_RUN (see cutRun): plain when that reads
+// back as the same string, else double-quoted.
 export function yamlValue(s) {
-  const str = String(s);
+  const str = cutRun(String(s));
   return needsQuotes(str) ? quoted(str) : str;
 }
 

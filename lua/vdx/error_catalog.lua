@@ -427,6 +427,20 @@ local catalog = {
     actions = { "Free space on that disk (old screenshots and exports in the output folder), then call the tool again.",
       "Or restart vdxlua mcp with --output-dir on a disk with space." },
   },
+  -- issue 28 (busy)
+  PageBusy = {
+    title = "The page's main thread is busy",
+    expected = "Nothing is wrong with the network: the page's main thread did not answer, and vdx stopped its script.",
+    causes = { "A script of the page runs an endless loop (a click handler, a timer, an evaluate), so its main " ..
+        "thread answers nothing",
+      "The page has more work than the call's timeout allows (a long computation, a thousand frames)" },
+    actions = { "Call browser_snapshot() to see the page now: its script was stopped (Runtime.terminateExecution), " ..
+        "so it answers again.",
+      "If the page starts the loop again (the same click, a timer, an interval), the next call stops it again; " ..
+        "avoid that action, or browser_navigate(url=…) away from the page.",
+      "A page that is only slow: retry the call." },
+    flow = { actions = { LOOK, "Fix the page's script: it never returns (an endless loop in a handler or timer)." } },
+  },
 }
 
 return {

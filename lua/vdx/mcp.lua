@@ -10,6 +10,10 @@ local vdx = require "vdx"
 local json = require "vdx.json"
 local errors = require "vdx.errors"
 local skills_mod = require "vdx.skills"
+local busy = require "vdx.busy"
+local schema = require "vdx.schema"
+local limits = require "vdx.mcp_limits"
+local tools = require "vdx.tools"
 
 local mcp = {}
 
@@ -39,6 +43,11 @@ local INSTRUCTIONS = "vdxlua drives a real Chromium and writes Playwright tests 
 
 --- What the server tells a client in initialize: the agent loop in brief.
 mcp.INSTRUCTIONS = INSTRUCTIONS
+
+-- Tools that touch no page: they wait for the calls before them at most
+-- UNQUEUED_WAIT_MS, so a page whose script never yields cannot hold them up.
+local UNQUEUED = { list_roles = true }
+local UNQUEUED_WAIT_MS = 2000
 
 local function contains(list, v)
   for _, x in ipairs(list) do if x == v then return true end end
@@ -184,6 +193,15 @@ handlers["tools/call"] = function(self, rq)
   if p.arguments ~= nil and not is_object(p.arguments) then
     error(proto(INVALID_PARAMS, "tools/call: params.arguments must be an object"), 0)
   end
+  -- Text that is not UTF-8 never reaches the browser (which drops the
+  -- whole command): it is refused here, before the call queues.
+  local bad, path = schema.invalid_utf8(p.arguments or {})
+  if bad then
+    local res = tools.error_result({ type = "InvalidArgument", message = bad, tool = p.name, field = path },
+      { tool = p.name, as_role = self.roles:current().name })
+    res.error = nil
+    return res
+  end
   return self:call_tool(rq, p.name, p.arguments or {})
 end
 
@@ -292,9 +310,21 @@ function Server:call_tool(rq, name, args)
     -- select_role sent before it, still queued when it arrived, has run.
     ctx.role = self.roles:current()
     ctx.role_name = ctx.role.name
-    return self.registry:call(name, args, ctx)
-  end)
+    local outer = self.running
+    self.running = { name = name, since = vdx.now() }
+    local r = self.registry:call(name, args, ctx)
+    r = self:unbusy(r, name, ctx)
+    self.running = outer
+    return r
+  end, UNQUEUED[name] and UNQUEUED_WAIT_MS or nil)
   rq.done = true
+  if res and rq.behind and res.content and res.content[1] and res.content[1].type == "text" then
+    local b = rq.behind
+    res.content[1].text = res.content[1].text .. ("\n\nNote: %s is still running%s, so this answer did not wait " ..
+      "for it: the list is as it stands now, before any call queued behind it. If its page's script is busy, " ..
+      "cancel that call (notifications/cancelled): vdx then stops the script."):format(b.name,
+      b.since and (" (for %d s)"):format(math.floor((vdx.now() - b.since) / 1000)) or "")
+  end
   if res == nil then return {} end
   if res.error then
     self.log("info", "tools/call %s failed: %s: %s", name, res.error.type, tostring(res.error.message))
@@ -304,7 +334,23 @@ function Server:call_tool(rq, name, args)
       or json.looks_like_array(res.structuredContent) then
     res.structuredContent = nil
   end
+  local _, cut = limits.bound(res, name)
+  if cut > 0 then self.log("info", "tools/call %s: %d bytes of its answer cut at the bound", name, cut) end
   return res
+end
+
+-- A tool call that failed with Timeout or Cancelled while the role's page
+-- held its main thread (the page's own script never yields): stops that
+-- script, so the next call works, and a Timeout becomes PageBusy, which
+-- says so.  Any other result is returned as it is.
+function Server:unbusy(res, name, ctx)
+  local kind = res.error and res.error.type
+  if kind ~= "Timeout" and kind ~= "Cancelled" then return res end
+  local page = ctx.role.page_
+  if page == nil or page:is_closed() or not busy.stop(page) then return res end
+  self.log("info", "tools/call %s: the page's script was busy; stopped it", name)
+  if kind == "Cancelled" then return res end
+  return tools.error_result(busy.error(res.error, name), { tool = name, as_role = ctx.role_name })
 end
 
 --- Runs fn for rq after every earlier tool call has finished (calls act
@@ -313,12 +359,19 @@ end
 -- of the call before it, so the queue is a chain of tasks woken by the
 -- loop, with no polling.  A queued call cannot be woken early: it holds
 -- no rq.task until its turn, so a cancellation only marks it skipped.
-function Server:serialized(rq, fn)
+-- With wait_ms (a call that touches no page, as list_roles), the call
+-- waits at most that long and then runs beside the call still running,
+-- which stays the one later calls wait for; rq.behind then names it.
+function Server:serialized(rq, fn, wait_ms)
   local me = vdx.current_task()
   local prev = self.last_call
-  if me then self.last_call = me end
+  if me and not (wait_ms and prev and not prev:done()) then self.last_call = me end
   -- The earlier call's own failure is its own reply's business.
-  if prev and prev ~= me and not prev:done() then pcall(vdx.wait, prev) end
+  if prev and prev ~= me and not prev:done() then pcall(vdx.wait, prev, wait_ms) end
+  if wait_ms and prev and not prev:done() then
+    rq.behind = self.running or { name = "an earlier call" }
+    return fn()
+  end
   if rq.cancelled then return nil end
   -- A cancellation wakes this task out of whatever it waits for
   -- (task:cancel raises Cancelled inside it).
@@ -448,6 +501,13 @@ function Server:handle_line(line)
   local msg, err = json.decode(line)
   if msg == nil then
     return self:send { jsonrpc = "2.0", id = json.null, error = err_obj(PARSE_ERROR, "Parse error: " .. tostring(err)) }
+  end
+  if not utf8.len(line) then
+    local bad = limits.not_utf8_outside_arguments(msg)
+    if bad then
+      return self:send { jsonrpc = "2.0", id = json.null, error = err_obj(PARSE_ERROR, "Parse error: the message " ..
+        "is not UTF-8 JSON: " .. bad) }
+    end
   end
   local raw = json.raw_ids(line)
   local ok, perr = pcall(function()

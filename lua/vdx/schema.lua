@@ -180,6 +180,47 @@ function schema.validate(s, value)
   return true
 end
 
+-- The first string in v (a key or a value, depth first, keys in sorted
+-- order so the answer is the same every time) that is not UTF-8: its
+-- path, the offset of its first bad byte (from 0) and that byte.
+local function bad_utf8(v, path)
+  if type(v) == "string" then
+    local ok, at = utf8.len(v)
+    if not ok then return path, at - 1, v:byte(at) end
+    return nil
+  end
+  if type(v) ~= "table" then return nil end
+  local keys = {}
+  for k in pairs(v) do keys[#keys + 1] = k end
+  table.sort(keys, function(a, b)
+    if type(a) ~= type(b) then return type(a) < type(b) end
+    return a < b
+  end)
+  for _, k in ipairs(keys) do
+    if type(k) == "string" and not utf8.len(k) then
+      local _, at = utf8.len(k)
+      -- The key is shown with its bytes over 0x7F escaped, so the
+      -- message itself is UTF-8.
+      local shown = k:gsub("[%c\128-\255\"\\]", function(c) return ("\\x%02X"):format(c:byte()) end)
+      return join(path, '"' .. shown .. '"'), at - 1, k:byte(at), true
+    end
+    local p, at, byte, key = bad_utf8(v[k], join(path, k))
+    if p then return p, at, byte, key end
+  end
+end
+
+--- The first string in a decoded value (keys included, at any depth)
+-- that is not UTF-8: nil when there is none, else a message naming its
+-- path (`url`, `fields[1].value`, as validate names fields) and the
+-- offset of its first bad byte, then the path.  JSON text is UTF-8, but
+-- the decoder passes other bytes through.
+function schema.invalid_utf8(value)
+  local path, at, byte, key = bad_utf8(value, "")
+  if not path then return nil end
+  return ("%s: %s not valid UTF-8: byte %d (counting from 0), 0x%02X, begins no valid UTF-8 " ..
+    "sequence; send the text as UTF-8"):format(field(path), key and "the key is" or "the string is", at, byte), path
+end
+
 --- The JSON type name of a decoded value ("string", "integer", "array", …).
 schema.type_of = json_type
 

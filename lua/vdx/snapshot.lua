@@ -73,7 +73,31 @@ end
 local Stitch = {}
 Stitch.__index = Stitch
 
-function Stitch:warn(text) self.warnings[#self.warnings + 1] = text end
+-- Warnings shown at most: a page of 1,000 frames must not add 1,000 lines.
+local MAX_WARNINGS = 20
+
+-- Adds a warning once; a repeat only counts (see Stitch:warning_list).
+function Stitch:warn(text)
+  local n = self.seen[text]
+  if n then self.seen[text] = n + 1 return end
+  self.seen[text] = 1
+  self.warnings[#self.warnings + 1] = text
+end
+
+-- The warnings, each once with how often it came ("(×1000)"), at most
+-- MAX_WARNINGS of them and then a line that says how many more.
+function Stitch:warning_list()
+  local out = {}
+  for i, w in ipairs(self.warnings) do
+    if i > MAX_WARNINGS then
+      out[#out + 1] = ("%d more kinds of warning left out"):format(#self.warnings - MAX_WARNINGS)
+      break
+    end
+    local n = self.seen[w]
+    out[#out + 1] = n > 1 and ("%s (×%d)"):format(w, n) or w
+  end
+  return out
+end
 
 -- Appends text, indenting every line and splicing frame placeholders.
 function Stitch:text(text, indent)
@@ -133,7 +157,7 @@ function Stitch:frame(name, indent)
 end
 
 local function stitch(frames, root_frame)
-  local s = setmetatable({ frames = frames, lines = {}, warnings = {}, element_count = 0, ref_count = 0,
+  local s = setmetatable({ frames = frames, lines = {}, warnings = {}, seen = {}, element_count = 0, ref_count = 0,
     unmeasurable = 0, cut = false, more_lines = 0, more_chars = 0, depth = 0 }, Stitch)
   s:frame(root_frame, "")
   return s
@@ -163,6 +187,14 @@ end
 -- a line past the cut, and the totals are estimates.
 local function cut(res, s, budget_chars, offset, how)
   local lines, used, kept_end, rest = s.lines, 0, nil, 0
+  -- The first line shown is kept whole however long; the bridge cuts long
+  -- text runs, so only a line it could not cut (a key) is cut here.
+  local first = lines[offset + 1]
+  if first and #first > budget_chars then
+    local keep = budget_chars
+    while keep > 0 and (first:byte(keep + 1) or 0) & 0xC0 == 0x80 do keep = keep - 1 end
+    lines[offset + 1] = first:sub(1, keep) .. ("…(%d more bytes)"):format(#first - keep)
+  end
   for i = offset + 1, #lines do
     local n = #lines[i] + 1
     if kept_end then
@@ -208,7 +240,7 @@ function snapshot.take(page, opts, how)
     error(vdx.is_error(e) and vdx.error(e.type, tostring(e.message), e) or e, 0)
   end
   local s = stitch(got.frames, got.root_frame)
-  local res = { warnings = s.warnings, element_count = s.element_count, ref_count = s.ref_count,
+  local res = { warnings = s:warning_list(), element_count = s.element_count, ref_count = s.ref_count,
     unmeasurable = s.unmeasurable }
   if root then res.url, res.title = root.value.url, root.value.title end
   cut(res, s, budget * snapshot.CHARS_PER_TOKEN, offset, how or snapshot.lua_call)
