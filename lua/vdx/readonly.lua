@@ -99,7 +99,7 @@ local worlds = setmetatable({}, { __mode = "k" })   -- page -> { [frame id] = co
 
 -- The CDP id of the frame called name ("main", "f1").
 local function frame_id(page, name)
-  for _, f in ipairs(page:frames()) do
+  for _, f in ipairs(page:frames({ cdp_ids = true })) do
     if f.frame == name then return f.id end
   end
   error(vdx.error("FrameDetached", "frame " .. name .. " is gone (it was removed or navigated away)"), 0)

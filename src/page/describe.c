@@ -102,19 +102,31 @@ static int page_bridge(lua_State *L) {
   return vdx__await(L, w, 0, vdx__k_value);
 }
 
-/* page:frames() -> { {frame=, id=, parent=, has_context=, out_of_process=},
- * … }: every frame of the page by name ("main", "f<K>"; parent is nil for
- * the main frame) and its CDP frame id, in the order they attached. */
+/* page:frames([{cdp_ids = true}]) -> { {frame=, parent=, has_context=,
+ * out_of_process=}, … }: every frame of the page by name ("main", "f<K>";
+ * parent is nil for the main frame), in the order they attached.  A frame
+ * has one name; with cdp_ids each entry also carries `id`, its CDP frame
+ * id, for raw calls that take a frameId (Page.createIsolatedWorld). */
 static int page_frames(lua_State *L) {
+  static const char *const known[] = {"cdp_ids", NULL};
   vdx_page *p = vdx__check_page(L, 1);
+  vdx__check_opts(L, 2, known);
+  int ids = 0;
+  if (lua_istable(L, 2)) {
+    lua_getfield(L, 2, "cdp_ids");
+    ids = lua_toboolean(L, -1);
+    lua_pop(L, 1);
+  }
   lua_createtable(L, p->nframes, 0);
   for (int i = 0; i < p->nframes; i++) {
     vdx_frame *f = &p->frames[i];
     lua_createtable(L, 0, 5);
     vdx__frame_push_name(L, f);
     lua_setfield(L, -2, "frame");
-    lua_pushstring(L, f->id);
-    lua_setfield(L, -2, "id");
+    if (ids) {
+      lua_pushstring(L, f->id);
+      lua_setfield(L, -2, "id");
+    }
     vdx_frame *parent = vdx__frame_find(p, f->parent);
     if (parent) {
       vdx__frame_push_name(L, parent);
