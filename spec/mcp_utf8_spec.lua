@@ -50,24 +50,32 @@ describe("vdxlua mcp given bytes that are not UTF-8", function()
     end
   end)
 
-  it("answers a message that is not UTF-8 elsewhere with a parse error and keeps serving", function()
+  it("answers a request that is not UTF-8 elsewhere with an error under its own id and keeps serving", function()
     local msgs, out, err, rc = client.batch({
       cjson.encode(client.initialize(1, "2025-06-18")),
       '{"jsonrpc":"2.0","id":2,"method":"pi\xFFng"}',
       '{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"list_\xC3roles","arguments":{}}}',
+      '{"jsonrpc":"2.0","method":"notifications/x\xFF"}',
+      '{"jsonrpc":"2.0","id":"\xFF","method":"ping"}',
       '{"jsonrpc":"2.0","id":4,"method":"ping"}',
     }, "", 45000)
     assert.equal(0, rc, err)
     assert.is_truthy(utf8.len(out), "the answers are UTF-8")
-    local parse = {}
+    -- Each request gets its answer under its own id (its client waits for
+    -- nothing), the notification none, the id that is not UTF-8 null.
+    assert.equal(-32600, client.by_id(msgs, 2).error.code)
+    assert.matches("Invalid Request: the message is not UTF-8 JSON: field method: the string is not valid UTF-8: " ..
+      "byte 2 (counting from 0), 0xFF", client.by_id(msgs, 2).error.message, 1, true)
+    assert.matches("field params.name:", client.by_id(msgs, 3).error.message, 1, true)
+    local null_ids = 0
     for _, m in ipairs(msgs) do
-      if m.error and m.error.code == -32700 then parse[#parse + 1] = m end
+      if m.id == cjson.null then
+        null_ids = null_ids + 1
+        assert.matches("field id:", m.error.message, 1, true)
+      end
     end
-    assert.equal(2, #parse, out)
-    assert.equal(cjson.null, parse[1].id)
-    assert.matches("Parse error: the message is not UTF-8 JSON: field method: the string is not valid UTF-8: " ..
-      "byte 2 (counting from 0), 0xFF", parse[1].error.message, 1, true)
-    assert.matches("field params.name:", parse[2].error.message, 1, true)
+    assert.equal(1, null_ids, out)
+    assert.equal(5, #msgs, out)
     assert.same({}, client.by_id(msgs, 4).result)
   end)
 end)

@@ -502,14 +502,20 @@ function Server:handle_line(line)
   if msg == nil then
     return self:send { jsonrpc = "2.0", id = json.null, error = err_obj(PARSE_ERROR, "Parse error: " .. tostring(err)) }
   end
+  local raw = json.raw_ids(line)
   if not utf8.len(line) then
+    -- JSON text is UTF-8; the decoder let other bytes through.  The
+    -- request is answered with its own id (so its client does not wait),
+    -- a notification only logged.
     local bad = limits.not_utf8_outside_arguments(msg)
     if bad then
-      return self:send { jsonrpc = "2.0", id = json.null, error = err_obj(PARSE_ERROR, "Parse error: the message " ..
-        "is not UTF-8 JSON: " .. bad) }
+      local single = type(msg) == "table" and not json.looks_like_array(msg)
+      if single and msg.id == nil then return self.log("warn", "notification not UTF-8: %s", bad) end
+      local id = single and not bad:match("^field id:") and reply_id_of(msg.id, raw[1]) or json.null
+      return self:send { jsonrpc = "2.0", id = id, error = err_obj(INVALID_REQUEST, "Invalid Request: the message "
+        .. "is not UTF-8 JSON: " .. bad) }
     end
   end
-  local raw = json.raw_ids(line)
   local ok, perr = pcall(function()
     if type(msg) == "table" and json.looks_like_array(msg) then
       local out = json.array {}
