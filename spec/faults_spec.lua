@@ -146,7 +146,10 @@ describe("faults", function()
       if sok then
         assert.is_true(snap.truncated)
         assert.matches("snapshot truncated", snap.text)
-        assert.is_true(#snap.text < 40000)
+        -- Within the default budget, whose last line is the note (a page
+        -- served whole since vdx.serve finishes every write, issue 28).
+        local sn = require "vdx.snapshot"
+        assert.is_true(#snap.text <= sn.DEFAULT_BUDGET * sn.CHARS_PER_TOKEN + 500, #snap.text)
         io.stderr:write(("faults: 50 MiB page: %d elements, snapshot %d chars (truncated)\n")
           :format(snap.element_count, #snap.text))
       else
