@@ -147,34 +147,33 @@ function paths.raise(what, msg, code, field, file)
   error(vdx.error("IOError", what .. ": " .. tostring(msg), extra), 0)
 end
 
+-- Calls method (read or kind) of the folder holding path on its last
+-- name, opened for that one call; returns what it returns, or nil,
+-- message, code when the folder cannot be opened.
+local function in_folder(path, method, ...)
+  local dir, base = tostring(path):match("^(.*)/([^/]+)$")
+  if not dir then dir, base = ".", path end
+  if dir == "" then dir = "/" end
+  local d, msg, code = vdx.open_dir(dir)
+  if not d then return nil, msg, code end
+  local v
+  v, msg, code = d[method](d, base, ...)
+  d:close()
+  return v, msg, code
+end
+
 --- Reads the file at path without blocking the loop: only a regular file
 -- with one hard link, itself no symbolic link (its folder may be one);
 -- returns its text, or nil, message, code as vdx.Dir:read.  opts as
 -- vdx.Dir:read (max_bytes, timeout).
 function paths.read_file(path, opts)
-  local dir, base = tostring(path):match("^(.*)/([^/]+)$")
-  if not dir then dir, base = ".", path end
-  if dir == "" then dir = "/" end
-  local d, msg, code = vdx.open_dir(dir)
-  if not d then return nil, msg, code end
-  local text
-  text, msg, code = d:read(base, opts)
-  d:close()
-  return text, msg, code
+  return in_folder(path, "read", opts)
 end
 
 --- What stands at path ("file", "folder", "link", "fifo", …, as
 -- vdx.Dir:kind), without opening it; nil, message, code when nothing.
 function paths.kind(path)
-  local dir, base = tostring(path):match("^(.*)/([^/]+)$")
-  if not dir then dir, base = ".", path end
-  if dir == "" then dir = "/" end
-  local d, msg, code = vdx.open_dir(dir)
-  if not d then return nil, msg, code end
-  local kind
-  kind, msg, code = d:kind(base)
-  d:close()
-  return kind, msg, code
+  return in_folder(path, "kind")
 end
 
 -- The upload copies: the largest file and the private folder.
