@@ -130,6 +130,24 @@ function Manager:list()
   return out
 end
 
+--- Every open page of every role, with its role: a list of
+-- { page = page, role = role } (the role object, as Manager:role gives).  A role's context is asked for its pages
+-- (so tabs the page opened count); a role not started has none.
+function Manager:open_pages()
+  local out = {}
+  for _, r in ipairs(self.list_) do
+    local list = r.pages
+    if r.ctx then
+      local ok, pages = pcall(r.ctx.pages, r.ctx)
+      if ok and type(pages) == "table" then list = pages end
+    end
+    for _, p in ipairs(list) do
+      if not p:is_closed() then out[#out + 1] = { page = p, role = r } end
+    end
+  end
+  return out
+end
+
 -- The browser for an endpoint (nil: the locally launched one), started once.
 function Manager:browser(endpoint)
   local key = endpoint or "local"

@@ -39,26 +39,10 @@ end
 
 -- The open page of the server whose target is target_id and its role, or nil.
 function Guard:page_of(target_id)
-  for _, r in ipairs(self.roles and self.roles.list_ or {}) do
-    local list = r.pages
-    if r.ctx then
-      local ok, pages = pcall(r.ctx.pages, r.ctx)
-      if ok and type(pages) == "table" then list = pages end
-    end
-    for _, p in ipairs(list) do
-      if not p:is_closed() and p:target_id() == target_id then return p, r end
-    end
+  for _, o in ipairs(self.roles and self.roles:open_pages() or {}) do
+    if o.page:target_id() == target_id then return o.page, o.role end
   end
   return nil
-end
-
--- Every open page of the server.
-function Guard:pages()
-  local out = {}
-  for _, r in ipairs(self.roles and self.roles.list_ or {}) do
-    for _, p in ipairs(r.pages) do if not p:is_closed() then out[#out + 1] = p end end
-  end
-  return out
 end
 
 --- Leaves the document info describes (a Target.TargetInfo): a tab a page
@@ -76,8 +60,8 @@ function Guard:leave(browser, info)
     if page then role:forget_page(page) end
     return "The tab was closed."
   end
-  for _, p in ipairs(self:pages()) do
-    if pcall(p.send, p, "Page.navigate", { url = "about:blank", frameId = info.targetId }) then
+  for _, o in ipairs(self.roles and self.roles:open_pages() or {}) do
+    if pcall(o.page.send, o.page, "Page.navigate", { url = "about:blank", frameId = info.targetId }) then
       return "The frame went to about:blank."
     end
   end
