@@ -33,6 +33,18 @@ readonly.TIMEOUT_MS = 10000
 readonly.TIMEOUT = { type = "integer", minimum = 100, maximum = 120000,
   description = "How long the script may run, in milliseconds (default 10000); the engine stops it then" }
 
+--- The input schema of a tool that runs a function this way
+-- (browser_evaluate, browser_run_code_unsafe): function, element, ref and
+-- timeout.  A fresh table on each call, so a tool may add to its own.
+-- element and ref are the tools' shared fields (vdx.builtin.util).
+function readonly.input(element, ref)
+  return { type = "object", required = { "function" }, properties = {
+    ["function"] = { type = "string", minLength = 1,
+      description = "() => { /* code */ } or (element) => { /* code */ } when ref is given" },
+    element = element, ref = ref, timeout = readonly.TIMEOUT,
+  } }
+end
+
 -- A main-world script of bridge/page/, its leading comment lines dropped.
 local function page_script(name)
   local text = vdx.page_script(name)

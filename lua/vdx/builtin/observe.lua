@@ -80,11 +80,7 @@ return {
     description = "Evaluate a JavaScript function on the page (or on an element, with ref) and return its JSON value (at most 64 KiB of JSON; a longer value is cut and the answer says how long it was).\n"
       .. "Read-only, enforced by the JavaScript engine: the function runs in V8's side-effect-free mode, and anything V8 cannot prove free of side effects (a write to the page, a request, a timer, a promise, an event, a navigation) is refused with EvaluateRefused before it acts. Some pure reads are refused too (getElementById: use querySelector('#id'); closest, matches, new URL): read with browser_snapshot, browser_find, resolve_container or inspect_pattern instead.\n"
       .. "Without ref the function runs in the page's main world (it sees the page's script variables); with ref it gets the element and runs in an isolated world of its own (it sees the DOM, not the page's variables). The source is compiled by itself: give one function expression and nothing around it.",
-    input = { type = "object", required = { "function" }, properties = {
-      ["function"] = { type = "string", minLength = 1, description = "() => { /* code */ } or (element) => { /* code */ } when ref is given" },
-      element = util.ELEMENT, ref = util.REF,
-      timeout = readonly.TIMEOUT,
-    } },
+    input = readonly.input(util.ELEMENT, util.REF),
     annotations = { readOnlyHint = true },
     run = function(ctx, args)
       local r = readonly.run(ctx:page(), args["function"], { ref = args.ref, timeout_ms = args.timeout })

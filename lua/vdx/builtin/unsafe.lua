@@ -15,11 +15,7 @@ return util.report_changes({
       .. "Exists only because the server was started with --allow-unsafe-code. Every run is recorded as an action of the session, and the answer says what it changed on the page. "
       .. "Prefer browser_evaluate for reading and the acting tools (browser_click, browser_type…) for acting.\n"
       .. "Without ref the function runs in the page's main world; with ref it gets the element and runs in an isolated world of its own. A promise it returns is awaited; the value is returned as JSON (at most 64 KiB).",
-    input = { type = "object", required = { "function" }, properties = {
-      ["function"] = { type = "string", minLength = 1, description = "() => { /* code */ } or (element) => { /* code */ } when ref is given" },
-      element = util.ELEMENT, ref = util.REF,
-      timeout = readonly.TIMEOUT,
-    } },
+    input = readonly.input(util.ELEMENT, util.REF),
     annotations = { readOnlyHint = false, destructiveHint = true, openWorldHint = true },
     run = function(ctx, args)
       local page = ctx:page()
