@@ -62,6 +62,10 @@ function emit(x, n, out, indent)
     add(x.saved[pw.absolute(n.path)] .. " = await " .. ident(n.role) .. "Context.storageState();")
   elseif n.kind == "goto" then
     add("await " .. ident(n.role) .. ".goto(" .. pw.url_literal(x.base_url, n.url) .. ");")
+  elseif n.kind == "code" then
+    -- A change to the role's world (route, cookie, emulation, clock):
+    -- lines with "{page}" and "{context}" for the role's variables.
+    for _, l in ipairs(pw.code_lines(n.lines, n.role)) do add(l) end
   elseif n.kind == "keyboard" then
     add("await " .. ident(n.role) .. ".keyboard.press(" .. q(n.key) .. ");")
   elseif n.kind == "action" then

@@ -28,6 +28,17 @@ function pw.ident(role)
   return s
 end
 
+--- The lines of a "code" step (vdx.session_log) or flow node (a change
+-- to a role's world: route, cookie, emulation, clock) with "{page}" and
+-- "{context}" replaced by the role's page and context variables.
+function pw.code_lines(lines, role)
+  local page, out = pw.ident(role), {}
+  for i, l in ipairs(lines or {}) do
+    out[i] = (l:gsub("{page}", page):gsub("{context}", page .. "Context"))
+  end
+  return out
+end
+
 --- The literal of url: a template on BASE_URL when url is under base.
 function pw.url_literal(base, url)
   base = base and base:gsub("/$", "")

@@ -70,6 +70,7 @@ local CALLS = {
 --- The statements of one step (a list of lines without indentation).
 function export.statements(s, base)
   local page = ident(s.role)
+  if s.kind == "code" then return pw.code_lines(s.lines, s.role) end
   if s.kind == "navigate" then
     return { "await " .. page .. ".goto(" .. pw.url_literal(base, s.url) .. ");" }
   elseif s.kind == "assert" then

@@ -11,6 +11,12 @@
 --     submit = bool, button = …, modifiers = {…}, to_locator = … (drag),
 --     files = {…} (upload), x = …, y = … (click_at), tool = name }
 --     (press, back and click_at have no locator)
+--   { kind = "code", role = …, lines = { "await {page}.route(…);", … },
+--     replay = function(page) end | nil, tool = name }
+--     (a change to the page's world: a route, a cookie, an emulation, a
+--     clock; each line is one statement, "{page}" and "{context}" stand for
+--     the role's page and browser context; replay, when given, redoes the
+--     change on a fresh page before the later steps are replayed)
 --   { kind = "assert", role = …, matcher = "toBeVisible" | "toHaveText" |
 --     "toContainText" | "toHaveValue" | "toBeChecked" | "not.toBeChecked" |
 --     "toHaveCount", locator = …, value = …, positional = bool, tool = name }

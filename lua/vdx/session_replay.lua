@@ -169,6 +169,10 @@ end
 local function run_step(page, s, timeout_ms)
   local ok, err = pcall(function()
     if s.kind == "navigate" then return page:navigate(s.url) end
+    if s.kind == "code" then
+      if s.replay then return s.replay(page) end
+      return
+    end
     if s.kind == "action" then
       if not s.locator and not (s.action == "press" or s.action == "back" or s.action == "click_at"
           or (s.action == "evaluate" and not s.unlocated)) then
