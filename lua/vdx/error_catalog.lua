@@ -441,6 +441,15 @@ local catalog = {
       "A page that is only slow: retry the call." },
     flow = { actions = { LOOK, "Fix the page's script: it never returns (an endless loop in a handler or timer)." } },
   },
+  -- issue 27 (clock)
+  ClockNotInstalled = {
+    title = "The page has no controlled clock",
+    causes = { "The clock was moved (fast_forward, run_for, pause_at, resume) before it was installed on this page",
+      "The clock was installed on another tab or role" },
+    actions = { "Call browser_clock_install(time=…) first, then move the clock.",
+      "Each tab has its own clock: install it on the tab you act on (browser_tabs select)." },
+    flow = { actions = { "Call r:clock{ time = … } in the role before moving its clock." } },
+  },
 }
 
 return {
