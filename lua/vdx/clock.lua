@@ -258,6 +258,48 @@ function Page:clock_set_system_time(t)
   return command(self, ensure(self), "setSystemTime", wall)
 end
 
+--- The Playwright names of the operations (page.clock.X).
+clock.PLAYWRIGHT = { install = "install", fast_forward = "fastForward", run_for = "runFor", pause_at = "pauseAt",
+  resume = "resume", set_fixed_time = "setFixedTime", set_system_time = "setSystemTime" }
+
+-- How each operation reads its argument: a time, a duration or none.
+local ARGS = { install = "time", fast_forward = "duration", run_for = "duration", pause_at = "time",
+  resume = "none", set_fixed_time = "time", set_system_time = "time" }
+
+--- clock.step(op, arg) -> line, run: op is an operation ("install",
+-- "fast_forward", "run_for", "pause_at", "resume", "set_fixed_time",
+-- "set_system_time") and arg its time or duration (nil for resume, and
+-- for install at the current time).  line is the Playwright statement
+-- ("await {page}.clock.fastForward('01:00:00');", "{page}" for the page's
+-- variable); run(page) does the same on a page and returns its state.
+-- Raises InvalidArgument for a bad op or argument before anything runs.
+function clock.step(op, arg)
+  local kind = ARGS[op]
+  if not kind then
+    bad(("clock: no operation %s (the operations are install, fast_forward, run_for, pause_at, resume, "
+      .. "set_fixed_time, set_system_time)"):format(tostring(op)), { field = "op" })
+  end
+  local literal
+  if kind == "time" and (arg ~= nil or op ~= "install") then literal = select(2, clock.time(arg, "time"))
+  elseif kind == "duration" then literal = select(2, clock.duration(arg, "duration")) end
+  local call
+  if op == "install" then call = literal and ("{ time: " .. literal .. " }") or ""
+  else call = literal or "" end
+  local line = ("await {page}.clock.%s(%s);"):format(clock.PLAYWRIGHT[op], call)
+  local function run(page)
+    if op == "install" then return page:clock(arg ~= nil and { time = arg } or nil) end
+    return page["clock_" .. op](page, arg)
+  end
+  return line, run
+end
+
+--- clock.iso(ms) -> "2026-12-24T10:00:00.000Z": a time as ISO 8601 UTC.
+function clock.iso(ms)
+  if type(ms) ~= "number" then return tostring(ms) end
+  ms = math.floor(ms)
+  return os.date("!%Y-%m-%dT%H:%M:%S", ms // 1000) .. (".%03dZ"):format(ms % 1000)
+end
+
 --- Adds the clock methods to the page class.
 function clock.install(PageClass)
   for k, f in pairs(Page) do PageClass[k] = f end

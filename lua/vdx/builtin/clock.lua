@@ -1,0 +1,76 @@
+--- vdx.builtin.clock: the controlled clock of the current tab
+-- (vdx.clock) as tools: install, fast-forward, run for, pause at, resume,
+-- set a fixed or a system time.  Each records a "code" step, so the
+-- exported test calls page.clock the same way, and the flake gate's
+-- replay redoes it on its fresh page.
+local clock = require "vdx.clock"
+local util = require "vdx.builtin.util"
+
+local TIME = { type = { "string", "integer" },
+  description = "An ISO 8601 time with its zone (\"2026-12-24T10:00:00Z\", \"2026-12-24T11:00:00+01:00\") "
+    .. "or a date (\"2026-12-24\", midnight UTC), or milliseconds since 1970" }
+local DURATION = { type = { "string", "integer" },
+  description = "Milliseconds (an integer), or \"ss\", \"mm:ss\" or \"hh:mm:ss\" (\"01:00:00\" is one hour)" }
+
+-- The state of the clock told in one line.
+local function told(what, st)
+  local parts = { what .. ": the page's time is " .. clock.iso(st.now) }
+  if st.fixed then parts[#parts + 1] = "fixed (Date.now() and new Date() stay there; timers run)"
+  elseif st.paused then parts[#parts + 1] = "paused (no timer runs until the clock is moved or resumed)"
+  else parts[#parts + 1] = "flowing with real time" end
+  parts[#parts + 1] = ("%d timer callback%s ran, %d pending"):format(st.fired or 0, st.fired == 1 and "" or "s",
+    st.pending or 0)
+  if (st.frames or 1) > 1 then parts[#parts + 1] = ("%d frames"):format(st.frames) end
+  return table.concat(parts, "; ") .. "."
+end
+
+-- A tool for operation op (vdx.clock.step) whose argument is args[field].
+local function tool(name, title, description, op, field, input, what)
+  return {
+    name = name, title = title, description = description,
+    input = { type = "object", required = input and field and { field } or nil,
+      properties = field and { [field] = input } or {} },
+    annotations = { readOnlyHint = false },
+    run = function(ctx, args)
+      local arg = field and args[field] or nil
+      local line, run = clock.step(op, arg)
+      local page = ctx:page()
+      local st = run(page)
+      util.record(ctx, { kind = "code", tool = name, lines = { line }, replay = run })
+      return { text = told(what, st), structured = { now = clock.iso(st.now), paused = st.paused == true,
+        fixed = st.fixed and clock.iso(st.fixed) or nil, fired = st.fired, pending = st.pending,
+        frames = st.frames } }
+    end,
+  }
+end
+
+local install = tool("browser_clock_install", "Install a controlled clock",
+  "Install a controlled clock in the current tab, now and for every later page it loads: Date, "
+    .. "performance.now, setTimeout, setInterval, requestAnimationFrame and requestIdleCallback follow it. "
+    .. "It starts at time (default: now) and flows with real time until paused (browser_clock_pause_at). "
+    .. "Install before browser_navigate so the page's own scripts see it from the start.",
+  "install", "time", nil, "Installed")
+install.input.properties.time = TIME
+
+return {
+  install,
+  tool("browser_clock_fast_forward", "Fast-forward the clock",
+    "Jump the clock forward by a duration, running each timer that falls due on the way once (like a "
+      .. "laptop lid closed and opened again). Needs browser_clock_install first.",
+    "fast_forward", "duration", DURATION, "Fast-forwarded"),
+  tool("browser_clock_run_for", "Run the clock for a duration",
+    "Move the clock forward by a duration, running every timer as it falls due (an interval as often as "
+      .. "it does). Needs browser_clock_install first.",
+    "run_for", "duration", DURATION, "Ran"),
+  tool("browser_clock_pause_at", "Pause the clock at a time",
+    "Jump the clock to a time (not before its current time), running each timer due by then once, and "
+      .. "pause it there: no timer runs until the clock is moved or resumed. Needs browser_clock_install first.",
+    "pause_at", "time", TIME, "Paused"),
+  tool("browser_clock_resume", "Resume the clock",
+    "Let a paused clock flow with real time again; timers run as they fall due.",
+    "resume", nil, nil, "Resumed"),
+  tool("browser_clock_set_fixed_time", "Fix Date at a time",
+    "Make Date.now() and new Date() return one time from now on, while timers keep running. Installs "
+      .. "the clock first when the tab has none.",
+    "set_fixed_time", "time", TIME, "Fixed"),
+}
