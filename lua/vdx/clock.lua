@@ -152,7 +152,13 @@ local function command(page, cs, cmd, arg)
       error(vdx.error("ClockNotInstalled", "the page's current document has no clock (it was loaded before the "
         .. "clock was installed and not reloaded); navigate or reload, then call again"), 0)
     end
-    bad("clock " .. cmd .. ": " .. text, { field = "time" })
+    if text:find("cannot pause at a time before", 1, true) then
+      bad("clock " .. cmd .. ": " .. text, { field = "time" })
+    end
+    -- A timer that always sets another at once, or a page that broke the
+    -- clock's object: the page's doing.
+    error(vdx.error("JavaScriptError", "clock " .. cmd .. ": " .. text .. "; the page's timers or scripts stopped "
+      .. "the clock's step (move it by less, or fix the timer that sets itself again at once)"), 0)
   end
   local st = r.result and r.result.value or {}
   if st.fixed == json.null then st.fixed = nil end
