@@ -372,3 +372,59 @@ describe("a flow with a frozen clock, exported", function()
     assert.matches("1 passed", res)
   end)
 end)
+
+describe("the clock tools over MCP, exported", function()
+  local client = require "mcp_client"
+  local srv, dir
+
+  setup(function()
+    srv = h.serve()
+    dir = client.tmpdir()
+  end)
+
+  teardown(function()
+    if srv then srv:close() end
+    if dir then os.execute("rm -rf " .. h.quote(dir)) end
+  end)
+
+  it("writes page.clock calls that the flake gate replays 3/3 and Playwright passes", function()
+    local pw, pw_why = h.playwright()
+    if pw and not pw:match("^/") then pw = io.popen("pwd"):read("l") .. "/" .. pw end
+    local s = client.start("--output-dir " .. h.quote(dir .. "/out"), pw and ("VDX_PLAYWRIGHT_DIR=" .. h.quote(pw)) or nil)
+    client.caller(s)
+    local n = 100
+    local function text(name, args)
+      n = n + 1
+      s:send(client.call(n, name, args))
+      local m = s:wait_for(n, 240000)
+      if not m or m.result.isError then
+        s:close(30000)
+        error(name .. ": " .. (m and tostring(m.result.content[1].text) or "no answer"), 2)
+      end
+      return m.result.content[1].text
+    end
+    text("browser_clock_install", { time = T0 })
+    text("browser_clock_pause_at", { time = T10 })
+    text("browser_navigate", { url = srv.url .. "/clock/sale.html" })
+    text("browser_verify_text_visible", { text = "Sale ends in 2h 00m 00s" })
+    text("browser_clock_fast_forward", { duration = "01:00:00" })
+    text("browser_verify_text_visible", { text = "Sale ends in 1h 00m 00s" })
+    text("browser_verify_text_visible", { text = "10m,30m" })
+    local answer = text("browser_export_test", { filename = "sale", runs = 3 })
+    s:close(30000)
+    local spec = assert(h.read(dir .. "/out/sale.spec.ts"), answer)
+    for _, line in ipairs {
+      'await defaultPage.clock.install({ time: new Date("2026-12-24T09:59:00Z") });',
+      'await defaultPage.clock.pauseAt(new Date("2026-12-24T10:00:00Z"));',
+      'await defaultPage.clock.fastForward("01:00:00");',
+    } do
+      assert.is_truthy(spec:find(line, 1, true), line .. "\n" .. spec)
+    end
+    assert.matches("Flake gate: 3 runs in fresh contexts, every step passed 3/3\n", answer, 1, true)
+    if not pw then
+      pending(pw_why)
+      return
+    end
+    assert.matches("Playwright (3 runs of the file): ✅ 3 passed", answer, 1, true)
+  end)
+end)
