@@ -29,7 +29,7 @@ describe("the bridge bundle", function()
 
   it("embeds the main-world scripts of bridge/page beside it, byte for byte", function()
     local vdx = require "vdx"
-    for _, name in ipairs { "evaluate-serialize", "evaluate-awaited" } do
+    for _, name in ipairs { "evaluate-serialize", "evaluate-awaited", "clock", "clock-command" } do
       local f = assert(io.open("bridge/page/" .. name .. ".js", "rb"))
       local want = f:read("a")
       f:close()

@@ -220,7 +220,10 @@ describe("a page's controlled clock", function()
       requestAnimationFrame(() => log.push('frame'));
       requestIdleCallback(() => log.push('idle'));
       setTimeout(() => log.push('c'), 50);
-      const i = setInterval(() => { log.push('i'); if (log.filter(x => x === 'i').length === 2) clearInterval(i); }, 40);
+      const i = setInterval(() => {
+        log.push('i');
+        if (log.filter(x => x === 'i').length === 2) clearInterval(i);
+      }, 40);
     })()]])
     page:clock_run_for(200)
     assert.same({ "frame", "i", "idle", "c", "i", "b" }, main_world(page, "log"))
@@ -390,7 +393,8 @@ describe("the clock tools over MCP, exported", function()
   it("writes page.clock calls that the flake gate replays 3/3 and Playwright passes", function()
     local pw, pw_why = h.playwright()
     if pw and not pw:match("^/") then pw = io.popen("pwd"):read("l") .. "/" .. pw end
-    local s = client.start("--output-dir " .. h.quote(dir .. "/out"), pw and ("VDX_PLAYWRIGHT_DIR=" .. h.quote(pw)) or nil)
+    local s = client.start("--output-dir " .. h.quote(dir .. "/out"),
+      pw and ("VDX_PLAYWRIGHT_DIR=" .. h.quote(pw)) or nil)
     client.caller(s)
     local n = 100
     local function text(name, args)

@@ -58,7 +58,10 @@
     if (t.interval) t.due = (t.next === 'now' ? base : t.due) + t.delay;
     else timers.delete(t.id);
     fired++;
-    if (--budget < 0) throw new Error('vdx-clock: more than ' + LOOP_LIMIT + ' timer callbacks in one step (a timer that always sets another one at once)');
+    if (--budget < 0) {
+      throw new Error('vdx-clock: more than ' + LOOP_LIMIT +
+        ' timer callbacks in one step (a timer that always sets another one at once)');
+    }
     try {
       if (t.kind === 'frame') t.fn(perfBase + base);
       else if (t.kind === 'idle') t.fn({ didTimeout: false, timeRemaining: () => 50 });
@@ -156,7 +159,10 @@
     runFor(ms) { runTo(base + ms); },
     pauseAt(wall) {
       const ms = wall - Math.floor(origin + base);
-      if (ms < 0) throw new Error('vdx-clock: cannot pause at a time before the clock\'s time ' + new NativeDate(Math.floor(origin + base)).toISOString());
+      if (ms < 0) {
+        throw new Error('vdx-clock: cannot pause at a time before the clock\'s time ' +
+          new NativeDate(Math.floor(origin + base)).toISOString());
+      }
       jumpTo(base + ms);
       paused = true;
     },
