@@ -104,7 +104,9 @@ describe("vdxlua mcp --secrets", function()
     local bad = call("browser_wait_for", { text = "Bye " .. "<secret>ADMIN_PASSWORD</secret>", timeout = 300 })
     assert.is_true(bad.isError)                   -- the error names the text by its marker too
     assert.is_true(has(text(bad), "<secret>ADMIN_PASSWORD</secret>"), text(bad))
-    local export = call("browser_export_test", { filename = "login", runs = 1 })
+    -- The flake gate and a Playwright run: minutes on a busy machine.
+    s:send(client.call(900, "browser_export_test", { filename = "login", runs = 1 }))
+    local export = assert(s:wait_for(900, 300000), "browser_export_test did not answer").result
     local answer = text(export)
     local raw_out, raw_err = read(s.dir .. "/out") or "", s:stderr()
     local rc = s:close(60000)

@@ -121,6 +121,9 @@ describe("page:wait_for", function()
     local err = h.error_of(page.wait_for, page, { fn = "() => { window.total = 1; return true }", timeout_ms = 2000 })
     assert.equal("EvaluateRefused", err.type)
     assert.equal(42, page:evaluate("window.total"))
+    -- A navigation starts it over in the new document.
+    page:evaluate("setTimeout(() => { location.href = '/waits/next.html' }, 300)")
+    assert.is_true(page:wait_for({ fn = "() => document.title === 'Next'", timeout_ms = 5000 }).value)
   end)
 
   it("waits for text inside a same-origin frame", function()
@@ -172,5 +175,28 @@ describe("browser_wait_for", function()
     local res, msg = t.call("browser_wait_for", { url = "**/nowhere", timeout = 200 })
     assert.is_true(res.isError)
     assert.matches("did not match %*%*/nowhere within 200 ms", msg)
+  end)
+end)
+
+describe("r:wait_for in a flow", function()
+  local srv
+  setup(function() srv = h.serve() end)
+  teardown(function() if srv then srv:close() end end)
+
+  it("waits for the element and writes the wait into the exported test", function()
+    local flow = require "vdx.flow"
+    local status, f = flow.run({ name = "late", base_url = srv.url, quiet = true, timeout_ms = 10000 }, function(fl)
+      fl:role("buyer", { url = "/waits/late.html" })
+      fl:as("buyer", function(b)
+        local r = b:wait_for { selector = "#late" }
+        assert.equal("visible", r.state)
+        b:wait_for { fn = "() => document.querySelectorAll('p').length >= 2" }
+      end)
+    end)
+    assert.equal(0, status, f.failure and f.failure.text)
+    local text = require("vdx.flow_export").text(f)
+    assert.is_true(text:find([[  await buyer.locator("#late").waitFor({ state: 'visible' });]], 1, true) ~= nil, text)
+    assert.is_true(text:find([[  await buyer.waitForFunction(() => document.querySelectorAll('p').length >= 2);]], 1,
+      true) ~= nil, text)
   end)
 end)

@@ -5861,6 +5861,7 @@
   }
   function waitMethods(env) {
     let changes = null;
+    const doc = Math.random().toString(36).slice(2);
     return {
       // Waits until the ref's element or the locator's one match is in
       // state (default visible).  Like Playwright's locator.waitFor it is
@@ -5920,13 +5921,15 @@
           }, Math.max(0, at - Date.now()));
         });
       },
-      // The document's change counter: resolves { seq, changed = true } as
-      // soon as a change (see watch) came after seq, or { seq, changed =
-      // false } at the timeout.  seq -1 only reads the counter (and starts
-      // it: the first call in a document arms the watch).
+      // The document's change counter: resolves { seq, doc, changed = true }
+      // as soon as a change (see watch) came after seq, or with changed =
+      // false at the timeout.  seq -1 only reads the counter (and starts it:
+      // the first call in a document arms the watch).  doc names this
+      // document: a call whose doc is another one's (the page navigated
+      // since) is a change at once.
       changeSince(seq, opts) {
         const o = opts || {};
-        checkKeys(o, ["timeout"], "changeSince");
+        checkKeys(o, ["timeout", "doc"], "changeSince");
         if (changes === null) {
           const armed = { seq: 0, waiters: /* @__PURE__ */ new Set() };
           changes = armed;
@@ -5937,19 +5940,20 @@
         }
         const c = changes;
         const since = Number(seq);
-        if (since < 0 || c.seq > since) return { seq: c.seq, changed: since >= 0 };
+        if (o.doc != null && o.doc !== doc) return { seq: c.seq, doc, changed: true };
+        if (since < 0 || c.seq > since) return { seq: c.seq, doc, changed: since >= 0 };
         const t = o.timeout == null ? 3e4 : Number(o.timeout);
         return new Promise((resolve) => {
           let timer = 0;
           const wake = () => {
             c.waiters.delete(wake);
             clearTimeout(timer);
-            resolve({ seq: c.seq, changed: true });
+            resolve({ seq: c.seq, doc, changed: true });
           };
           c.waiters.add(wake);
           timer = setTimeout(() => {
             c.waiters.delete(wake);
-            resolve({ seq: c.seq, changed: false });
+            resolve({ seq: c.seq, doc, changed: false });
           }, t);
         });
       }

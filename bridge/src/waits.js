@@ -84,6 +84,8 @@ function describe(o) {
 
 export function waitMethods(env) {
   let changes = null;   // { seq, waiters }, armed by the first changeSince
+  // This document's bridge: a counter read in another document means nothing here.
+  const doc = Math.random().toString(36).slice(2);
   return {
     // Waits until the ref's element or the locator's one match is in
     // state (default visible).  Like Playwright's locator.waitFor it is
@@ -142,13 +144,15 @@ export function waitMethods(env) {
       });
     },
 
-    // The document's change counter: resolves { seq, changed = true } as
-    // soon as a change (see watch) came after seq, or { seq, changed =
-    // false } at the timeout.  seq -1 only reads the counter (and starts
-    // it: the first call in a document arms the watch).
+    // The document's change counter: resolves { seq, doc, changed = true }
+    // as soon as a change (see watch) came after seq, or with changed =
+    // false at the timeout.  seq -1 only reads the counter (and starts it:
+    // the first call in a document arms the watch).  doc names this
+    // document: a call whose doc is another one's (the page navigated
+    // since) is a change at once.
     changeSince(seq, opts) {
       const o = opts || {};
-      checkKeys(o, ['timeout'], 'changeSince');
+      checkKeys(o, ['timeout', 'doc'], 'changeSince');
       if (changes === null) {
         const armed = { seq: 0, waiters: new Set() };
         changes = armed;
@@ -159,19 +163,20 @@ export function waitMethods(env) {
       }
       const c = changes;
       const since = Number(seq);
-      if (since < 0 || c.seq > since) return { seq: c.seq, changed: since >= 0 };
+      if (o.doc != null && o.doc !== doc) return { seq: c.seq, doc, changed: true };
+      if (since < 0 || c.seq > since) return { seq: c.seq, doc, changed: since >= 0 };
       const t = o.timeout == null ? 30000 : Number(o.timeout);
       return new Promise((resolve) => {
         let timer = 0;
         const wake = () => {
           c.waiters.delete(wake);
           clearTimeout(timer);
-          resolve({ seq: c.seq, changed: true });
+          resolve({ seq: c.seq, doc, changed: true });
         };
         c.waiters.add(wake);
         timer = setTimeout(() => {
           c.waiters.delete(wake);
-          resolve({ seq: c.seq, changed: false });
+          resolve({ seq: c.seq, doc, changed: false });
         }, t);
       });
     },

@@ -17,7 +17,10 @@ function M.install(Actor, h)
     local o = {}
     for k, v in pairs(opts) do o[k] = v end
     if o.time_ms == nil then o.timeout_ms = self:timeout(opts) end
-    local loc = o.ref and self.page:generate_locator(o.ref, { alternatives = 0 })
+    -- The ref's locator now (the element may leave); none for a gone one.
+    local got, loc = false, nil
+    if o.ref then got, loc = pcall(self.page.generate_locator, self.page, o.ref, { alternatives = 0 }) end
+    if not got then loc = nil end
     local res = self.page:wait_for(o)
     local lines = wait.code_lines(o, loc and loc.locator)
     if lines then self.flow:record { kind = "code", role = self.name, lines = lines } end

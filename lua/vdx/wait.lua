@@ -162,10 +162,10 @@ end
 
 local function wait_fn(page, src, timeout, frame)
   local deadline = now_ms() + timeout
-  local seq, checks = -1, 0
+  local seq, doc, checks = -1, nil, 0
   while true do
     local left = deadline - now_ms()
-    local ok, r = pcall(page.bridge, page, "changeSince", { seq, { timeout = math.max(0, left) } },
+    local ok, r = pcall(page.bridge, page, "changeSince", { seq, { timeout = math.max(0, left), doc = doc } },
       { frame = frame, timeout_ms = math.max(0, left) + 2000 })
     if not ok then
       -- The document was replaced under the call: start over in the new one.
@@ -176,7 +176,7 @@ local function wait_fn(page, src, timeout, frame)
         error(vdx.error("Timeout", ("the predicate stayed falsy within %d ms (checked %d times, after each change "
           .. "of the page)"):format(timeout, checks), { timeout_ms = timeout }), 0)
       end
-      seq = r.seq
+      seq, doc = r.seq, r.doc
       checks = checks + 1
       local v = readonly.evaluate_checked(page, src)
       if truthy(v) then return { value = v, checks = checks } end
