@@ -18,6 +18,9 @@ require("vdx.readonly").install(vdx.Page)
 require("vdx.locators").install(vdx.Page)
 require("vdx.busy").install(vdx.Page)
 require("vdx.clock").install(vdx.Page)
+require("vdx.wait").install(vdx.Page)
+--- vdx.secrets: values kept out of every answer, log and report (vdx.secrets).
+vdx.secrets = require "vdx.secrets"
 require("vdx.remote").install(vdx)
 
 --- vdx.serve(opts) -> server | nil, message: the fixture HTTP server, a

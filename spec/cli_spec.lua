@@ -99,7 +99,7 @@ return status
         local flag = case[1]:match("^%S+")
         assert.matches("vdxlua: unknown option '" .. flag .. "' (did you mean " .. case[2] .. "?) (flow options: "
           .. "--cacert, --emit-playwright, --endpoint, --executable, --headed, --header, --insecure, --report, "
-          .. "--retries, --serve-only, --slow-mo, --trace); a script's own "
+          .. "--retries, --secrets, --serve-only, --slow-mo, --trace); a script's own "
           .. "dashed arguments go after --: vdxlua FILE.lua [OPTIONS] -- " .. flag .. "\n", out, 1, true)
         assert.not_matches("▶", out)
       end

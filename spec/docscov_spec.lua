@@ -90,6 +90,7 @@ describe("docs/api.md against the live module", function()
     surfaces = {
       { "vdx.", vdx },
       { "vdx.input.", vdx.input },
+      { "vdx.secrets.", vdx.secrets },
       { "nav.", nav },
       { "snap.", snap },
       { "snap.", cut },

@@ -2102,13 +2102,13 @@
       return true;
     }
     if (list.length === 0) return false;
-    const targets = /* @__PURE__ */ new Set();
+    const targets2 = /* @__PURE__ */ new Set();
     for (let i = 0; i < list.length; i++) {
       const effect = list[i].effect;
-      if (effect && effect.target) targets.add(effect.target);
+      if (effect && effect.target) targets2.add(effect.target);
     }
     for (let n = el; n !== null; n = flatParent(n)) {
-      if (targets.has(n)) return true;
+      if (targets2.has(n)) return true;
     }
     return false;
   }
@@ -5743,7 +5743,7 @@
   }
 
   // src/structure.js
-  function structureMethods(env, describe) {
+  function structureMethods(env, describe2) {
     return {
       resolveContainer(ref, opts) {
         return resolveContainer(env, ref, opts);
@@ -5778,7 +5778,7 @@
         return matchTexts(source, flags, texts);
       },
       describe(ref) {
-        const d = describe(ref);
+        const d = describe2(ref);
         if (d && !d.error) Object.assign(d, selectorFor(env.resolve(ref)));
         return d;
       }
@@ -5802,6 +5802,160 @@
         const found = evaluateChain(new Evaluator(), parseLocator(roleExpr(e.role, e.name, true))).filter((el) => localName(el) === e.tag);
         if (found.length !== 1) throw stale();
         return { ref: env.refs.assign(found[0], e.role, e.name, e.tag), from: ref };
+      }
+    };
+  }
+
+  // src/waits.js
+  var STATES = ["visible", "hidden", "attached", "detached"];
+  function nextFrame2() {
+    return new Promise((resolve) => {
+      let done = false;
+      const fire = () => {
+        if (!done) {
+          done = true;
+          resolve();
+        }
+      };
+      requestAnimationFrame(fire);
+      setTimeout(fire, 50);
+    });
+  }
+  function watch(onChange) {
+    let scheduled = false;
+    const poke = () => {
+      if (scheduled) return;
+      scheduled = true;
+      nextFrame2().then(() => {
+        scheduled = false;
+        onChange();
+      });
+    };
+    const mo = new MutationObserver(poke);
+    mo.observe(document, { subtree: true, childList: true, characterData: true, attributes: true });
+    const events = ["transitionend", "animationend", "transitioncancel", "animationcancel"];
+    for (const e of events) document.addEventListener(e, poke, true);
+    window.addEventListener("resize", poke);
+    return () => {
+      mo.disconnect();
+      for (const e of events) document.removeEventListener(e, poke, true);
+      window.removeEventListener("resize", poke);
+    };
+  }
+  function targets(env, o) {
+    if (o.ref != null) {
+      const hit = env.refs.lookup(String(o.ref));
+      if (hit === null) throw bridgeError("UnknownRef", "ref " + o.ref + " was never given out in this frame", { ref: o.ref });
+      return hit.stale ? [] : [hit.element];
+    }
+    return new Evaluator().chain(parseLocator(String(o.locator)), document);
+  }
+  function inState(els, state) {
+    if (state === "attached") return els.length > 0;
+    if (state === "detached") return els.length === 0;
+    const visible = els.length > 0 && isVisible2(els[0]);
+    return state === "visible" ? visible : !visible;
+  }
+  function describe(o) {
+    return o.ref != null ? "ref " + o.ref : "locator " + o.locator;
+  }
+  function waitMethods(env) {
+    let changes = null;
+    const doc = Math.random().toString(36).slice(2);
+    return {
+      // Waits until the ref's element or the locator's one match is in
+      // state (default visible).  Like Playwright's locator.waitFor it is
+      // strict: a locator that matches more than one element raises
+      // NotUnique.  Resolves { count } (the matches at the end); rejects
+      // with Timeout naming the state still false.
+      waitState(opts) {
+        const o = opts || {};
+        checkKeys(o, ["ref", "locator", "state", "timeout"], "waitState");
+        if (o.ref == null === (o.locator == null)) throw badArgument("waitState: give ref or locator");
+        const state = o.state == null ? "visible" : String(o.state);
+        if (!STATES.includes(state)) throw badArgument("waitState: state is one of " + STATES.join(", "));
+        const t = o.timeout == null ? 3e4 : Number(o.timeout);
+        const at = Date.now() + t;
+        const test = () => {
+          const els = targets(env, o);
+          if (els.length > 1) {
+            throw bridgeError("NotUnique", describe(o) + " matches " + els.length + " elements, and wait_for waits for one (Playwright's strict mode); narrow it or add .first()", { count: els.length });
+          }
+          return inState(els, state) ? { count: els.length } : null;
+        };
+        const now = test();
+        if (now) return now;
+        return new Promise((resolve, reject) => {
+          let stop = null;
+          let timer = 0;
+          const finish2 = (err, value) => {
+            stop();
+            clearTimeout(timer);
+            if (err) reject(err);
+            else resolve(value);
+          };
+          stop = watch(() => {
+            try {
+              const r = test();
+              if (r) finish2(null, r);
+            } catch (e) {
+              finish2(e);
+            }
+          });
+          timer = setTimeout(() => {
+            let r = null;
+            try {
+              r = test();
+            } catch (e) {
+              finish2(e);
+              return;
+            }
+            if (r) return finish2(null, r);
+            const n = targets(env, o).length;
+            const now2 = n === 0 ? "it matches nothing" : isVisible2(targets(env, o)[0]) ? "it is visible" : "it is attached but hidden";
+            finish2(bridgeError(
+              "Timeout",
+              describe(o) + " was not " + state + " within " + t + " ms (" + now2 + ")",
+              { timeout_ms: t, state }
+            ));
+          }, Math.max(0, at - Date.now()));
+        });
+      },
+      // The document's change counter: resolves { seq, doc, changed = true }
+      // as soon as a change (see watch) came after seq, or with changed =
+      // false at the timeout.  seq -1 only reads the counter (and starts it:
+      // the first call in a document arms the watch).  doc names this
+      // document: a call whose doc is another one's (the page navigated
+      // since) is a change at once.
+      changeSince(seq, opts) {
+        const o = opts || {};
+        checkKeys(o, ["timeout", "doc"], "changeSince");
+        if (changes === null) {
+          const armed = { seq: 0, waiters: /* @__PURE__ */ new Set() };
+          changes = armed;
+          watch(() => {
+            armed.seq += 1;
+            for (const w of armed.waiters) w();
+          });
+        }
+        const c = changes;
+        const since = Number(seq);
+        if (o.doc != null && o.doc !== doc) return { seq: c.seq, doc, changed: true };
+        if (since < 0 || c.seq > since) return { seq: c.seq, doc, changed: since >= 0 };
+        const t = o.timeout == null ? 3e4 : Number(o.timeout);
+        return new Promise((resolve) => {
+          let timer = 0;
+          const wake = () => {
+            c.waiters.delete(wake);
+            clearTimeout(timer);
+            resolve({ seq: c.seq, doc, changed: true });
+          };
+          c.waiters.add(wake);
+          timer = setTimeout(() => {
+            c.waiters.delete(wake);
+            resolve({ seq: c.seq, doc, changed: false });
+          }, t);
+        });
       }
     };
   }
@@ -6099,6 +6253,7 @@
     Object.assign(instance2, actionMethods(env));
     Object.assign(instance2, structureMethods(env, instance2.describe));
     Object.assign(instance2, successorMethods(env));
+    Object.assign(instance2, waitMethods(env));
     return Object.freeze(instance2);
   }
   function accessibleItem(ctx, refs, el) {

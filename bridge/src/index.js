@@ -19,6 +19,7 @@ import { Ctx, F_POINTER, isActionable, isHiddenForAria } from './visibility.js';
 import { actionMethods } from './actions.js';
 import { structureMethods } from './structure.js';
 import { successorMethods } from './successor.js';
+import { waitMethods } from './waits.js';
 import { pageInfo, reportLoaded } from './loaded.js';
 import { beginSeen, dropSeen, endSeen } from './still.js';
 import { scheduleWarmUp, warmUpDone } from './warm.js';
@@ -238,6 +239,7 @@ function create(options) {
   Object.assign(instance, actionMethods(env));
   Object.assign(instance, structureMethods(env, instance.describe));
   Object.assign(instance, successorMethods(env));
+  Object.assign(instance, waitMethods(env));
   return Object.freeze(instance);
 }
 

@@ -18,12 +18,14 @@ usage: vdxlua FILE [ARGS...] [-- ARGS...]
                [--report DIR] [--emit-playwright FILE.spec.ts]
                [--endpoint URL] [--header 'Name: value']... [--cacert FILE]
                [--insecure] [--retries N] [--executable PATH]
-               [ARGS...] [-- ARGS...]
+               [--secrets FILE] [ARGS...] [-- ARGS...]
                                  run a flow (--endpoint: every role's
                                  browser on a remote CDP endpoint, ws://,
                                  wss://, http:// or https://; see
                                  docs/farms.md; --executable: the Chromium
-                                 to launch; an unknown option is an error;
+                                 to launch; --secrets: a dotenv file whose
+                                 values no report, trace, error or export
+                                 shows; an unknown option is an error;
                                  the script's own arguments follow, its
                                  dashed ones after --)
        vdxlua FLOW.lua --serve-only PORT [-- ARGS...]
@@ -54,6 +56,7 @@ local FLOW_FLAGS = {
   ["--serve-only"] = { "serve_only", true },
   ["--header"] = { "header", true }, ["--insecure"] = { "insecure" },
   ["--cacert"] = { "ca", true }, ["--retries"] = { "retries", true },
+  ["--secrets"] = { "secrets", true },
 }
 
 -- Whether a looks like an option: "-x" or "--x", but neither "-" (the
@@ -156,6 +159,15 @@ function cli.main(argv)
     if bad then
       io.stderr:write("vdxlua: ", bad, "\n")
       return 2
+    end
+    if opts and opts.secrets then
+      local ok, e = pcall(require("vdx.secrets").load, opts.secrets)
+      if not ok then
+        io.stderr:write("vdxlua: --secrets: ", tostring(vdx.is_error(e) and e.message or e), "\n")
+        return 2
+      end
+      opts.secrets = nil
+      if next(opts) == nil then opts = nil end
     end
     if opts then require("vdx.flow").configure(opts) end
     argv = rest

@@ -350,7 +350,9 @@ function flow.run(opts, fn)
     if actor then self.failure_url = actor:current_url() end
     local shot = role and self:shot(role, "failure-" .. role)
     local excerpt = actor and failure.excerpt(actor, e)
-    self.failure = { error = e, text = self:failure_text(e, shot, excerpt), screenshot = shot, role = role }
+    -- The failure's text is what people read (stderr, the report): no secret's value in it.
+    self.failure = { error = e, text = require("vdx.secrets").redact(self:failure_text(e, shot, excerpt)),
+      screenshot = shot, role = role }
     if not self.quiet then io.stderr:write("\n", self.failure.text, "\n") end
   end
   self.ms = now() - self.started

@@ -246,5 +246,6 @@ local helpers = { parse = parse, fail = fail, check_options = check_options }
 require("vdx.flow_actions").install(Actor, helpers)
 require("vdx.flow_expect").install(Actor, helpers)
 require("vdx.flow_world_clock").install(Actor, helpers)
+require("vdx.flow_world_waits").install(Actor, helpers)
 
 return M

@@ -160,7 +160,8 @@ function export.text(flow, spec_dir, config)
   out[#out + 1] = ""
   pw.close_contexts(out, roles)
   out[#out + 1] = "});"
-  return table.concat(out, "\n") .. "\n"
+  -- A secret's value is read from the environment, never written here.
+  return require("vdx.secrets").for_test(table.concat(out, "\n") .. "\n")
 end
 
 -- The app the config starts, or nil and the words that say what to start

@@ -3,6 +3,7 @@
 -- writes DIR/index.html with the steps, their timings and screenshots and,
 -- when the flow failed, the formatted error and its screenshot.
 local json = require "vdx.json"
+local secrets = require "vdx.secrets"
 
 local report = {}
 
@@ -25,7 +26,8 @@ end
 
 --- Writes the JSON trace to path.
 function report.trace(flow, path)
-  local text = assert(json.encode(report.data(flow)))
+  -- No secret's value in it (vdx.secrets): the strings, then the JSON.
+  local text = secrets.redact(assert(json.encode(secrets.redact_all(report.data(flow)))))
   local f = assert(io.open(path, "w"))
   f:write(text, "\n")
   f:close()
@@ -87,7 +89,7 @@ function report.html(flow, dir)
   end
   out[#out + 1] = "</table></body></html>"
   local f = assert(io.open(dir .. "/index.html", "w"))
-  f:write(table.concat(out, "\n"), "\n")
+  f:write(secrets.redact(table.concat(out, "\n")), "\n")
   f:close()
   return dir .. "/index.html"
 end

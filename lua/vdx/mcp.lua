@@ -14,6 +14,7 @@ local busy = require "vdx.busy"
 local schema = require "vdx.schema"
 local limits = require "vdx.mcp_limits"
 local tools = require "vdx.tools"
+local secrets = require "vdx.secrets"
 
 local mcp = {}
 
@@ -107,8 +108,12 @@ function Server:set_skills(base, extra)
 end
 
 --- Writes one message (a table) as one line; never a partial line.
+-- Every answer, notification and error leaves here, so no secret's value
+-- (vdx.secrets) is in any of them: each string is redacted, and then the
+-- line, for a value that JSON escapes.
 function Server:send(msg)
-  local text, err = json.encode(msg)
+  local text, err = json.encode(secrets.redact_all(msg))
+  if text then text = secrets.redact(text) end
   if not text then
     self.log("error", "cannot encode a message: %s", err)
     text = json.encode { jsonrpc = "2.0", id = msg.id == nil and json.null or msg.id,
@@ -312,7 +317,7 @@ function Server:call_tool(rq, name, args)
     ctx.role_name = ctx.role.name
     local outer = self.running
     self.running = { name = name, since = vdx.now() }
-    local r = self.registry:call(name, args, ctx)
+    local r = self.registry:call(name, secrets.arguments(name, args), ctx)
     r = self:unbusy(r, name, ctx)
     self.running = outer
     return r

@@ -6,6 +6,7 @@ local vdx = require "vdx"
 local tools = require "vdx.tools"
 local skills_mod = require "vdx.skills"
 local mcp = require "vdx.mcp"
+local secrets = require "vdx.secrets"
 
 local M = {}
 
@@ -26,7 +27,8 @@ local function make_logger(o)
   return function(level, fmt, ...)
     if (LEVELS[level] or 3) > max then return end
     local ok, msg = pcall(string.format, fmt, ...)
-    out:write(("vdxlua mcp [%s] %s\n"):format(level, ok and msg or tostring(fmt)))
+    -- No secret's value in a log line (vdx.secrets).
+    out:write(("vdxlua mcp [%s] %s\n"):format(level, secrets.redact(ok and msg or tostring(fmt))))
     out:flush()
   end
 end
@@ -206,6 +208,15 @@ function M.main(args)
     log("info", "print: %s", table.concat(parts, "\t", 1, parts.n))
   end
   io.output(io.stderr)
+  if o.secrets then
+    local ok, e = pcall(secrets.load, o.secrets)
+    if not ok then
+      io.stderr:write("vdxlua mcp: --secrets: ", tostring(vdx.is_error(e) and e.message or e), "\n")
+      return 2
+    end
+    log("info", "--secrets: %d secrets (%s), shown as <secret>NAME</secret>; type one by its name",
+      #e, table.concat(e, ", "))
+  end
   local reg, mgr, skill_list, parts = setup(o, log)
   if not reg then
     io.stderr:write("vdxlua mcp: ", mgr, "\n")

@@ -30,6 +30,10 @@ usage: vdxlua mcp [OPTIONS]      serve MCP over stdio (JSON-RPC, one message a l
                                  also confines every file a tool reads to DIR
   --output-dir DIR               where tools write files (screenshots); default
                                  vdx-output/ in the workspace or the current folder
+  --secrets FILE                 secrets in dotenv form (NAME=value): each value is
+                                 shown as <secret>NAME</secret> in every answer and
+                                 log, typed by its NAME, and read from process.env
+                                 in an exported test (docs/world.md, Secrets)
   --save-test FILE               write the session as a Playwright test to FILE
                                  (kept current after each step, and written at exit)
   --allow-file-urls              let pages open local files (file: URLs are refused
@@ -109,6 +113,7 @@ function options.parse(args)
       elseif a == "--workspace" then o.workspace = value(a)
       elseif a == "--output-dir" then o.output_dir = value(a)
       elseif a == "--save-test" then o.save_test = value(a)
+      elseif a == "--secrets" then o.secrets = value(a)
       elseif a == "--allow-file-urls" then o.allow_file_urls = true
       elseif a == "--allow-unsafe-code" then o.allow_unsafe_code = true
       elseif a == "--headed" then o.headless = false

@@ -79,7 +79,17 @@ function run.shell(cmd, timeout_ms)
   p:close()
   -- Its own session, so a run past the timeout is ended with all of its
   -- processes (Playwright's workers and browsers).
-  local script = ("( %s ) > %s/out 2>&1; echo $? > %s/rc.tmp; mv %s/rc.tmp %s/rc"):format(cmd, tmp, tmp, tmp, tmp)
+  -- The secrets (vdx.secrets) reach the test as environment variables,
+  -- from a file only this user reads, never on a command line.
+  local secrets, prefix = require "vdx.secrets", ""
+  if secrets.active() then
+    local f = assert(io.open(tmp .. "/secrets.env", "w"))
+    f:write(secrets.shell_exports())
+    f:close()
+    prefix = ". " .. q(tmp .. "/secrets.env") .. "; "
+  end
+  local script = ("%s( %s ) > %s/out 2>&1; echo $? > %s/rc.tmp; mv %s/rc.tmp %s/rc"):format(prefix, cmd, tmp, tmp, tmp,
+    tmp)
   os.execute(("setsid sh -c %s >/dev/null 2>&1 & echo $! > %s/pid"):format(q(script), tmp))
   local t0 = vdx.now()
   local rc = read(tmp .. "/rc")

@@ -130,7 +130,8 @@ function export.text(steps, opts)
   out[#out + 1] = ""
   pw.close_contexts(out, roles)
   out[#out + 1] = "});"
-  return table.concat(out, "\n") .. "\n", roles, base
+  -- A secret's value is read from the environment, never written here.
+  return require("vdx.secrets").for_test(table.concat(out, "\n") .. "\n"), roles, base
 end
 
 -- The actions that need no locator.

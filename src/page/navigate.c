@@ -1,13 +1,13 @@
 /*
- * navigate.c -- page:navigate(), back(), forward(), reload(), wait_for()
- * and the navigation primitives of the actions: mark(), settle() and
+ * navigate.c -- page:navigate(), back(), forward(), reload() and the
+ * navigation primitives of the actions: mark(), settle() and
  * since().
  *
  * Every navigation waits on the page's one tracker (nav.c), bounded by
  * timeout_ms; "networkidle" is the load event followed by 500 ms in which
  * no request starts or ends, so a connection that stays open (server-sent
- * events, a long poll) does not hold it up.  wait_for waits in the page on
- * DOM mutations.
+ * events, a long poll) does not hold it up.  page:wait_for is Lua's
+ * (lua/vdx/wait.lua), over the bridge and the page's navigation events.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -378,57 +378,6 @@ static int page_forward(lua_State *L) { return nav_start(L, 1); }
 /* page:reload{ wait_until=, timeout_ms= } -> { url=, status= }. */
 static int page_reload(lua_State *L) { return nav_start(L, 0); }
 
-/* ---------------------------------------------------------- wait_for */
-
-/*
- * page:wait_for{ text=, text_gone=, ref_gone=, time_ms=, timeout_ms= } ->
- * true.  text waits until the main frame's rendered text contains it,
- * text_gone until it does not, ref_gone until the ref's element is gone
- * or hidden (in its own frame); checked on every DOM change, failing with
- * Timeout.  time_ms waits that long and nothing else (an explicit pause).
- */
-static int page_wait_for(lua_State *L) {
-  static const char *const known[] = {"text", "text_gone", "ref_gone", "time_ms",
-                                      "timeout_ms", NULL};
-  vdx_page *p = vdx__check_open_page(L, 1);
-  luaL_checktype(L, 2, LUA_TTABLE);
-  vdx__check_opts(L, 2, known);
-  lua_settop(L, 2);
-  lua_Integer ms = vdx__opt_int(L, 2, "time_ms", -1);
-  lua_getfield(L, 2, "text");
-  lua_getfield(L, 2, "text_gone");
-  lua_getfield(L, 2, "ref_gone");
-  int conds = !lua_isnil(L, 3) + !lua_isnil(L, 4) + !lua_isnil(L, 5);
-  if (ms >= 0) {
-    if (conds) return vdx__misuse(L, "wait_for: time_ms goes alone");
-    vdx_waiter *w = vdx__waiter_sleep(p->b->lp, (int)ms);
-    lua_settop(L, 1);
-    return vdx__await(L, w, 0, vdx__k_true);
-  }
-  if (conds == 0) return vdx__misuse(L, "wait_for needs text, text_gone, ref_gone or time_ms");
-  int timeout = (int)vdx__opt_int(L, 2, "timeout_ms", vdx__conn_default_timeout(p->b->conn));
-  vdx_frame *f = &p->frames[0];
-  if (!lua_isnil(L, 5)) {
-    f = vdx__ref_frame(L, p, luaL_checkstring(L, 5));
-    if (conds > 1) return vdx__misuse(L, "wait_for: ref_gone goes alone");
-  }
-  lua_createtable(L, 1, 0);
-  lua_createtable(L, 0, 4);
-  lua_pushvalue(L, 3);
-  lua_setfield(L, -2, "text");
-  lua_pushvalue(L, 4);
-  lua_setfield(L, -2, "textGone");
-  lua_pushvalue(L, 5);
-  lua_setfield(L, -2, "refGone");
-  lua_pushinteger(L, timeout);
-  lua_setfield(L, -2, "timeout");
-  lua_rawseti(L, -2, 1);
-  vdx_waiter *w = vdx__bridge_call(L, p, f->id, "waitFor", -1, timeout + 1000);
-  if (w == NULL) return luaL_error(L, "out of memory");
-  lua_settop(L, 1);
-  return vdx__await(L, w, 0, vdx__k_true);
-}
-
 /* ----------------------------------------------- mark, settle, since */
 
 /* page:mark() -> mark: the page's counters now (navigations, console
@@ -502,7 +451,6 @@ void vdx__nav_methods(lua_State *L) {
     {"back", page_back},
     {"forward", page_forward},
     {"reload", page_reload},
-    {"wait_for", page_wait_for},
     {"mark", page_mark},
     {"settle", page_settle},
     {"since", page_since},

@@ -189,18 +189,37 @@ return util.report_changes({
   {
     name = "browser_wait_for",
     title = "Wait for",
-    description = "Wait for text to appear or disappear, or for a time to pass (bounded by the timeout).",
+    description = "Wait for text to appear or disappear, for a time to pass, for an element (ref, locator or "
+      .. "selector) to be visible, hidden, attached or detached, for the page's URL (a glob such as "
+      .. "`**/done`, or exact), or for a read-only JavaScript predicate (function, judged as browser_evaluate "
+      .. "judges it) to be truthy.  Event-driven: the page says when to look again (a DOM change, a navigation), "
+      .. "nothing polls.  Bounded by timeout.",
     input = { type = "object", properties = {
       time = { type = "number", minimum = 0, maximum = 60, description = "The time to wait in seconds" },
       text = { type = "string", description = "The text to wait for" },
       textGone = { type = "string", description = "The text to wait for to disappear" },
       ref_gone = { type = "string", description = "A ref whose element should disappear" },
+      ref = { type = "string", description = "A ref whose element should reach state" },
+      locator = { type = "string", description = "A Playwright locator (getByRole('button', { name: 'Save' })) "
+        .. "that should match one element in state" },
+      selector = { type = "string", description = "A CSS selector that should match one element in state" },
+      state = { type = "string", enum = { "visible", "hidden", "attached", "detached" },
+        description = "The state of ref, locator or selector (default visible; hidden includes detached)" },
+      url = { type = "string", description = "The URL to wait for: a glob (`**/checkout?step=2`) or exact" },
+      ["function"] = { type = "string", description = "A read-only predicate, () => … or an expression, "
+        .. "re-checked after each change of the page until truthy" },
+      frame = { type = "string", description = "The frame (f1, …) of text, textGone or locator; default main" },
+      timeout = { type = "integer", minimum = 0, maximum = 120000,
+        description = "How long to wait at most, in milliseconds (default: the page's timeout)" },
     } },
     annotations = { readOnlyHint = true },
     run = function(ctx, args)
-      if not (args.time or args.text or args.textGone or args.ref_gone) then
-        error(vdx.error("InvalidArgument", "give time, text, textGone or ref_gone",
-          { field = "text", expected = "one of time, text, textGone, ref_gone" }), 0)
+      local conds = { "text", "textGone", "ref_gone", "ref", "locator", "selector", "url", "function" }
+      local any = args.time ~= nil
+      for _, k in ipairs(conds) do any = any or args[k] ~= nil end
+      if not any then
+        error(vdx.error("InvalidArgument", "give time, text, textGone, ref_gone, ref, locator, selector, url or function",
+          { field = "text", expected = "one of time, text, textGone, ref_gone, ref, locator, selector, url, function" }), 0)
       end
       local page = ctx:page()
       if args.time and not (args.text or args.textGone or args.ref_gone) then
@@ -208,9 +227,19 @@ return util.report_changes({
         vdx.sleep(math.floor(args.time * 1000))
         return ("Waited %s s"):format(args.time)
       end
-      local res = page:wait_for({ text = args.text,
-        text_gone = args.textGone, ref_gone = args.ref_gone,
-        time_ms = args.time and math.floor(args.time * 1000) or nil })
+      local opts = { text = args.text, text_gone = args.textGone, ref_gone = args.ref_gone,
+        ref = args.ref, locator = args.locator, selector = args.selector, state = args.state, url = args.url,
+        fn = args["function"], frame = args.frame, timeout_ms = args.timeout }
+      -- An element, URL or predicate wait is a step of the exported test
+      -- (a ref's locator taken now: the element may leave); text waits are not.
+      local loc = args.ref and util.locator_of(ctx, { ref = args.ref })
+      local res = page:wait_for(opts)
+      local lines = require("vdx.wait").code_lines(opts, loc and loc.locator)
+      if lines then
+        opts.timeout_ms = nil
+        util.record(ctx, { kind = "code", tool = "browser_wait_for", lines = lines,
+          replay = function(p) p:wait_for(opts) end })
+      end
       return util.action_result("Wait finished", res)
     end,
   },

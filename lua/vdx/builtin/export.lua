@@ -166,6 +166,11 @@ return {
         out[#out + 1] = "Before you call it done: runs=3 (the flake gate)."
       end
       for _, l in ipairs(notes) do out[#out + 1] = l end
+      local secrets = require "vdx.secrets"
+      if secrets.active() then
+        out[#out + 1] = ("The test reads the secrets %s from process.env: export them before you run it "
+          .. "(from the --secrets file: set -a; . FILE; set +a)."):format(table.concat(secrets.names(), ", "))
+      end
       out[#out + 1] = "Run: " .. cmd
       structured.command = cmd
       return { text = table.concat(out, "\n"), structured = structured }

@@ -1,0 +1,184 @@
+// waits.js -- the DOM half of page:wait_for (lua/vdx/wait.lua holds the
+// policy): an element's state as Playwright's locator.waitFor judges it,
+// and a change counter the host re-checks a main-world predicate against.
+//
+//   waitState({ ref | locator, state, timeout })   -> { count }
+//   changeSince(seq, { timeout })                   -> { seq, changed }
+//
+// Both are event-driven: they look once, then again only when something
+// that can change the answer happened: a DOM mutation (childList,
+// attributes, characterData, in the whole document), the end of a CSS
+// transition or animation, or a resize of the frame (media queries).  The
+// checks of one burst of events run once, on the next animation frame.
+// Nothing re-checks on a timer; the only timer is the deadline.
+
+import { badArgument, bridgeError, checkKeys } from './errors.js';
+import { Evaluator, isVisible } from './locator.js';
+import { parseLocator } from './locparse.js';
+
+const STATES = ['visible', 'hidden', 'attached', 'detached'];
+
+// Resolves on the next animation frame, or after 50 ms when frames are
+// throttled (a page in the background).
+function nextFrame() {
+  return new Promise((resolve) => {
+    let done = false;
+    const fire = () => {
+      if (!done) {
+        done = true;
+        resolve();
+      }
+    };
+    requestAnimationFrame(fire);
+    setTimeout(fire, 50);
+  });
+}
+
+// Calls onChange (at most once per animation frame) after every event that
+// can change what a wait looks at; returns the function that stops it.
+function watch(onChange) {
+  let scheduled = false;
+  const poke = () => {
+    if (scheduled) return;
+    scheduled = true;
+    nextFrame().then(() => {
+      scheduled = false;
+      onChange();
+    });
+  };
+  const mo = new MutationObserver(poke);
+  mo.observe(document, { subtree: true, childList: true, characterData: true, attributes: true });
+  const events = ['transitionend', 'animationend', 'transitioncancel', 'animationcancel'];
+  for (const e of events) document.addEventListener(e, poke, true);
+  window.addEventListener('resize', poke);
+  return () => {
+    mo.disconnect();
+    for (const e of events) document.removeEventListener(e, poke, true);
+    window.removeEventListener('resize', poke);
+  };
+}
+
+// The elements the target names now: the ref's element (none when it left
+// the document), or every match of the locator.
+function targets(env, o) {
+  if (o.ref != null) {
+    const hit = env.refs.lookup(String(o.ref));
+    if (hit === null) throw bridgeError('UnknownRef', 'ref ' + o.ref + ' was never given out in this frame', { ref: o.ref });
+    return hit.stale ? [] : [hit.element];
+  }
+  return new Evaluator().chain(parseLocator(String(o.locator)), document);
+}
+
+// True when els are in the state (Playwright's waitForSelector: visible
+// means attached and visible; hidden means detached or not visible).
+function inState(els, state) {
+  if (state === 'attached') return els.length > 0;
+  if (state === 'detached') return els.length === 0;
+  const visible = els.length > 0 && isVisible(els[0]);
+  return state === 'visible' ? visible : !visible;
+}
+
+function describe(o) {
+  return o.ref != null ? 'ref ' + o.ref : 'locator ' + o.locator;
+}
+
+export function waitMethods(env) {
+  let changes = null;   // { seq, waiters }, armed by the first changeSince
+  // This document's bridge: a counter read in another document means nothing here.
+  const doc = Math.random().toString(36).slice(2);
+  return {
+    // Waits until the ref's element or the locator's one match is in
+    // state (default visible).  Like Playwright's locator.waitFor it is
+    // strict: a locator that matches more than one element raises
+    // NotUnique.  Resolves { count } (the matches at the end); rejects
+    // with Timeout naming the state still false.
+    waitState(opts) {
+      const o = opts || {};
+      checkKeys(o, ['ref', 'locator', 'state', 'timeout'], 'waitState');
+      if ((o.ref == null) === (o.locator == null)) throw badArgument('waitState: give ref or locator');
+      const state = o.state == null ? 'visible' : String(o.state);
+      if (!STATES.includes(state)) throw badArgument('waitState: state is one of ' + STATES.join(', '));
+      const t = o.timeout == null ? 30000 : Number(o.timeout);
+      const at = Date.now() + t;
+      const test = () => {
+        const els = targets(env, o);
+        if (els.length > 1) {
+          throw bridgeError('NotUnique', describe(o) + ' matches ' + els.length + ' elements, and wait_for waits ' +
+            'for one (Playwright\'s strict mode); narrow it or add .first()', { count: els.length });
+        }
+        return inState(els, state) ? { count: els.length } : null;
+      };
+      const now = test();
+      if (now) return now;
+      return new Promise((resolve, reject) => {
+        let stop = null;
+        let timer = 0;
+        const finish = (err, value) => {
+          stop();
+          clearTimeout(timer);
+          if (err) reject(err);
+          else resolve(value);
+        };
+        stop = watch(() => {
+          try {
+            const r = test();
+            if (r) finish(null, r);
+          } catch (e) {
+            finish(e);
+          }
+        });
+        timer = setTimeout(() => {
+          let r = null;
+          try {
+            r = test();
+          } catch (e) {
+            finish(e);
+            return;
+          }
+          if (r) return finish(null, r);
+          const n = targets(env, o).length;
+          const now = n === 0 ? 'it matches nothing' : isVisible(targets(env, o)[0]) ? 'it is visible' : 'it is attached but hidden';
+          finish(bridgeError('Timeout', describe(o) + ' was not ' + state + ' within ' + t + ' ms (' + now + ')',
+            { timeout_ms: t, state }));
+        }, Math.max(0, at - Date.now()));
+      });
+    },
+
+    // The document's change counter: resolves { seq, doc, changed = true }
+    // as soon as a change (see watch) came after seq, or with changed =
+    // false at the timeout.  seq -1 only reads the counter (and starts it:
+    // the first call in a document arms the watch).  doc names this
+    // document: a call whose doc is another one's (the page navigated
+    // since) is a change at once.
+    changeSince(seq, opts) {
+      const o = opts || {};
+      checkKeys(o, ['timeout', 'doc'], 'changeSince');
+      if (changes === null) {
+        const armed = { seq: 0, waiters: new Set() };
+        changes = armed;
+        watch(() => {
+          armed.seq += 1;
+          for (const w of armed.waiters) w();
+        });
+      }
+      const c = changes;
+      const since = Number(seq);
+      if (o.doc != null && o.doc !== doc) return { seq: c.seq, doc, changed: true };
+      if (since < 0 || c.seq > since) return { seq: c.seq, doc, changed: since >= 0 };
+      const t = o.timeout == null ? 30000 : Number(o.timeout);
+      return new Promise((resolve) => {
+        let timer = 0;
+        const wake = () => {
+          c.waiters.delete(wake);
+          clearTimeout(timer);
+          resolve({ seq: c.seq, doc, changed: true });
+        };
+        c.waiters.add(wake);
+        timer = setTimeout(() => {
+          c.waiters.delete(wake);
+          resolve({ seq: c.seq, doc, changed: false });
+        }, t);
+      });
+    },
+  };
+}
