@@ -441,6 +441,14 @@ local catalog = {
       "A page that is only slow: retry the call." },
     flow = { actions = { LOOK, "Fix the page's script: it never returns (an endless loop in a handler or timer)." } },
   },
+  -- issue 27 (routes)
+  InvalidHar = {
+    title = "The HAR file cannot be replayed",
+    causes = { "The file given to route_from_har is not JSON, or has no log.entries list (HAR 1.2)",
+      "An entry lacks request.method, request.url or response" },
+    actions = { "Check the path: it must name a HAR 1.2 file (a recorder's output, or one written by hand).",
+      "Fix or drop the entry the message names, then call route_from_har again." },
+  },
 }
 
 return {
