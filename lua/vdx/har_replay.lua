@@ -81,7 +81,7 @@ function har.fulfilment(e)
   local body = c.encoding == "base64" and text:gsub("%s", "") or routes.base64(text)
   local status = math.tointeger(rs.status) or 200
   if status < 100 or status > 599 then status = 200 end
-  return { responseCode = status, responseHeaders = headers, body = body }
+  return { responseCode = status, responseHeaders = json.array(headers), body = body }
 end
 
 --- target:route_from_har(path [, { url =, not_found = }]) for a page or a
@@ -112,8 +112,8 @@ function har.route(target, path, opts)
     local p = har.fulfilment(e)
     route.done = "fulfill"
     p.requestId = route.id
-    local ok = pcall(route.page.send, route.page, "Fetch.fulfillRequest", p, { session = route.sid })
-    return ok
+    local ok, err = pcall(route.page.send, route.page, "Fetch.fulfillRequest", p, { session = route.sid })
+    if not ok then route.failed = tostring(type(err) == "table" and err.message or err) end
   end)
 end
 

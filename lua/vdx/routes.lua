@@ -82,7 +82,7 @@ local function header_list(h, field)
   end
   table.sort(names)
   for _, k in ipairs(names) do out[#out + 1] = { name = k, value = tostring(h[k]) } end
-  return out
+  return json.array(out)
 end
 
 local function check_keys(t, known, what)
@@ -106,8 +106,12 @@ end
 
 local function send(self, method, params)
   local ok, err = pcall(self.page.send, self.page, method, params, { session = self.sid })
-  -- The request may be gone (its frame navigated away): nothing to answer.
-  if not ok then return nil, err end
+  -- The request may be gone (its frame navigated away): the chain logs it
+  -- and lets the request continue when it still can.
+  if not ok then
+    self.failed = tostring(type(err) == "table" and err.message or err)
+    return nil, err
+  end
   return true
 end
 
@@ -233,6 +237,11 @@ local function run_chain(page, ev, sid, lists)
             note_error(holder, e, req, "the handler raised: " ..
               tostring(type(err) == "table" and err.message or err))
             if not r.done then send(r, "Fetch.continueRequest", { requestId = r.id }) end
+            return true
+          end
+          if r.failed then
+            note_error(holder, e, req, "its answer failed: " .. r.failed)
+            if r.done ~= "continue" then send(r, "Fetch.continueRequest", { requestId = r.id }) end
             return true
           end
           if r.done ~= "fallback" then
