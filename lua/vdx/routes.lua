@@ -132,8 +132,8 @@ function routes.fulfil_params(o, read)
     content_type = true }, "route:fulfill")
   local n = (o.body ~= nil and 1 or 0) + (o.json ~= nil and 1 or 0) + (o.path ~= nil and 1 or 0)
   if n > 1 then misuse("route:fulfill takes one of body, json and path", "body") end
-  local status = o.status or 200
-  if math.type(status) ~= "integer" or status < 100 or status > 599 then
+  local status = o.status == nil and 200 or math.tointeger(o.status)
+  if not status or status < 100 or status > 599 then
     misuse("route:fulfill: status must be an integer in 100..599", "status")
   end
   local headers, ctype = {}, o.content_type

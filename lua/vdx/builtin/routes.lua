@@ -35,7 +35,8 @@ local function answer_of(args)
     return { abort = reason }
   end
   if args.body ~= nil or args.status ~= nil then
-    local f = { status = args.status or 200, body = args.body, content_type = args.contentType, headers = headers }
+    local f = { status = math.tointeger(args.status) or args.status or 200, body = args.body,
+      content_type = args.contentType, headers = headers }
     routes.fulfil_params(f)
     return { fulfil = f }
   end
