@@ -148,9 +148,10 @@ describe("routes", function()
     assert.equal("mocked-in-frame", page:evaluate("window.done"))
     assert.is_nil(hits.frame)
     assert.matches("^f%d+$", seen.frame)
-    local iframes = 0
-    for _, s in ipairs(page:sessions()) do if s.type == "iframe" then iframes = iframes + 1 end end
-    assert.equal(1, iframes)
+    local iframes = {}
+    for _, s in ipairs(page:sessions()) do if s.type == "iframe" then iframes[#iframes + 1] = s end end
+    assert.equal(1, #iframes)
+    assert.matches("^http://b%.test:%d+/xo%-child$", iframes[1].url)
   end)
 
   it("routes a dedicated worker's fetch", function()

@@ -223,6 +223,10 @@ void vdx__sessions_attached(lua_State *L, vdx_page *p, const char *sid,
 /* Sends the page's set-up commands on the new child session sid (before
  * it is resumed). */
 void vdx__sessions_setup(lua_State *L, vdx_page *p, const char *sid);
+/* The frame frame_id of session sid committed url: a child session whose
+ * target is that frame now has that URL. */
+void vdx__sessions_navigated(vdx_page *p, const char *sid,
+                             const char *frame_id, const char *url);
 /* Forgets child session sid; returns 1 when it was one of p's. */
 int vdx__sessions_detached(vdx_page *p, const char *sid);
 /* Runs the Lua handlers registered with page:on(ev, fn, {sessions=}). */

@@ -236,6 +236,9 @@ void vdx__frames_event(lua_State *L, vdx_page *p, const char *sid,
       frame_remove_children(L, p, lua_tostring(L, -2));
       vdx_frame *f = frame_add(p, lua_tostring(L, -2), lua_tostring(L, -1), sid);
       if (f && f->ordinal == 0 && p->nframes == 1) p->next_ordinal = 0;
+      lua_getfield(L, -3, "url");        /* an out-of-process frame's URL */
+      vdx__sessions_navigated(p, sid, lua_tostring(L, -3), lua_tostring(L, -1));
+      lua_pop(L, 1);
     }
     lua_pop(L, 3);
   } else if (strcmp(method, "Page.frameDetached") == 0) {

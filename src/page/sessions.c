@@ -37,6 +37,15 @@ void vdx__sessions_attached(lua_State *L, vdx_page *p, const char *sid,
   snprintf(c->url, sizeof c->url, "%s", url ? url : "");
 }
 
+void vdx__sessions_navigated(vdx_page *p, const char *sid,
+                             const char *frame_id, const char *url) {
+  for (int i = 0; sid && frame_id && url && i < p->nchild; i++) {
+    vdx_child *c = &p->children[i];
+    if (strcmp(c->sid, sid) == 0 && strcmp(c->target, frame_id) == 0)
+      snprintf(c->url, sizeof c->url, "%s", url);
+  }
+}
+
 int vdx__sessions_detached(vdx_page *p, const char *sid) {
   for (int i = 0; sid && i < p->nchild; i++)
     if (strcmp(p->children[i].sid, sid) == 0) {
@@ -158,7 +167,8 @@ static int page_session_setup(lua_State *L) {
 }
 
 /* page:sessions() -> { { session_id, type, target_id, url }, … }: the
- * page's current child sessions. */
+ * page's current child sessions (an out-of-process frame's url is the last
+ * its document committed, a worker's its script's). */
 static int page_sessions(lua_State *L) {
   vdx_page *p = vdx__check_page(L, 1);
   lua_createtable(L, p->nchild, 0);
