@@ -70,6 +70,10 @@ describe("routes", function()
         return { json = { ok = true, id = "SERVER" } }
       end,
       ["GET /api/frame"] = function() hit("frame"); return { body = "from-server" } end,
+      ["GET /secret"] = function(req)
+        if req.headers.authorization == "Basic " .. "dTpw" then return "<title>inside</title>" end
+        return { status = 401, headers = { ["www-authenticate"] = 'Basic realm="shop"' }, body = "<title>locked</title>" }
+      end,
       ["GET /api/worker"] = function() hit("worker"); return { body = "from-server" } end,
       ["GET /tracked"] = function()
         return "<title>t</title><script>window.done = new Promise(r => { const s = document.createElement('script');" ..
@@ -261,6 +265,20 @@ describe("routes", function()
     assert.equal("IOError", h.error_of(page.route_from_har, page, "spec/fixtures/routes/none.har").type)
     assert.equal("InvalidArgument",
       h.error_of(page.route_from_har, page, "spec/fixtures/routes/checkout.har", { not_found = "x" }).type)
+  end)
+
+  it("composes with an authentication challenge: the browser answers it, routes change the request", function()
+    page:route("**/api/*", function(route) route:fulfill { body = "unused" } end)
+    local nav = page:navigate(base .. "/secret")
+    assert.equal(401, nav.status)
+    assert.equal("locked", page:evaluate("document.title"))
+    page:route("**/secret", function(route, req)
+      req.headers.authorization = "Basic dTpw"
+      route:continue { headers = req.headers }
+    end)
+    nav = page:navigate(base .. "/secret")
+    assert.equal(200, nav.status)
+    assert.equal("inside", page:evaluate("document.title"))
   end)
 
   it("a context's routes apply to its pages, present and new, after the page's own", function()
