@@ -54,6 +54,15 @@ typedef struct vdx_frame {
   bcall *waiting;          /* bridge calls waiting for a world */
 } vdx_frame;
 
+/* One child session of a page: an out-of-process frame's target or a
+ * dedicated worker's, attached (flattened) while the page lives. */
+typedef struct vdx_child {
+  char sid[64];
+  char type[16];           /* "iframe" or "worker" (CDP's target type) */
+  char target[64];
+  char url[512];
+} vdx_child;
+
 struct vdx_page {
   vdx_browser *b;
   vdx_context *ctx;
@@ -65,8 +74,13 @@ struct vdx_page {
   char close_reason[128];
   vdx_frame *frames;
   int nframes, capframes, next_ordinal;
-  char child_sids[64][64]; /* sessions of out-of-process frames */
-  int nchild;
+  vdx_child *children;     /* sessions of out-of-process frames and
+                            * workers (sessions.c) */
+  int nchild, capchild;
+  int on_ref;              /* registry: Lua handlers of child sessions'
+                            * events (sessions.c), LUA_NOREF when none */
+  int setup_ref;           /* registry: commands every new child session
+                            * gets before it runs, LUA_NOREF when none */
   void *events;            /* owned by events.c: console, network, dialogs */
   void *nav;               /* owned by nav.c: the navigation tracker */
   vdx_page *next, *prev;
@@ -199,6 +213,34 @@ int vdx__send(lua_State *L, vdx_conn *c, const char *sid,
               const char *const *known);
 /* page.c: routes the events of a child frame's session to p too. */
 void vdx__page_observe(vdx_page *p, const char *sid);
+
+/* sessions.c: the child sessions of a page (out-of-process frames and
+ * dedicated workers), the Lua handlers of their events and the commands
+ * each new one gets before it runs. */
+void vdx__sessions_attached(lua_State *L, vdx_page *p, const char *sid,
+                            const char *type, const char *target,
+                            const char *url);
+/* Sends the page's set-up commands on the new child session sid (before
+ * it is resumed). */
+void vdx__sessions_setup(lua_State *L, vdx_page *p, const char *sid);
+/* The frame frame_id of session sid committed url: a child session whose
+ * target is that frame now has that URL. */
+void vdx__sessions_navigated(vdx_page *p, const char *sid,
+                             const char *frame_id, const char *url);
+/* Forgets child session sid; returns 1 when it was one of p's. */
+int vdx__sessions_detached(vdx_page *p, const char *sid);
+/* Runs the Lua handlers registered with page:on(ev, fn, {sessions=}). */
+void vdx__sessions_event(lua_State *L, vdx_page *p, const char *sid,
+                         const char *method, int params);
+/* The session a page:send names: the page's own or one of its children's;
+ * raises InvalidArgument otherwise. */
+const char *vdx__sessions_check(lua_State *L, vdx_page *p, const char *sid);
+/* Registers fn (at fidx) for ev on the children ("children") or on every
+ * session of p ("all"). */
+void vdx__sessions_on(lua_State *L, vdx_page *p, const char *ev, int fidx,
+                      int all);
+void vdx__sessions_free(lua_State *L, vdx_page *p);
+void vdx__sessions_methods(lua_State *L);
 
 /* Module-level tables and functions, set on the vdx table at the top of
  * the stack: vdx.input, vdx.base64_decode, vdx.write_base64 (input_api.c),

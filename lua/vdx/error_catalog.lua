@@ -450,6 +450,14 @@ local catalog = {
       "Each tab has its own clock: install it on the tab you act on (browser_tabs select)." },
     flow = { actions = { "Call r:clock{ time = … } in the role before moving its clock." } },
   },
+  -- issue 27 (routes)
+  InvalidHar = {
+    title = "The HAR file cannot be replayed",
+    causes = { "The file given to route_from_har is not JSON, or has no log.entries list (HAR 1.2)",
+      "An entry lacks request.method, request.url or response" },
+    actions = { "Check the path: it must name a HAR 1.2 file (a recorder's output, or one written by hand).",
+      "Fix or drop the entry the message names, then call route_from_har again." },
+  },
 }
 
 return {

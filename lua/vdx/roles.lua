@@ -234,11 +234,13 @@ end
 local function set_local_storage(ctx, origins, log)
   local page = ctx:new_page()
   local ok, err = pcall(function()
-    page:on("Fetch.requestPaused", function(ev)
-      pcall(page.send, page, "Fetch.fulfillRequest", { requestId = ev.requestId, responseCode = 200,
-        responseHeaders = { { name = "Content-Type", value = "text/html" } }, body = "" })
-    end)
-    page:send("Fetch.enable", { patterns = { { urlPattern = "*" } } })
+    -- Through the page's one Fetch owner (vdx.fetch), beside any route.
+    require("vdx.fetch").owner(page):add("roles.scratch", { patterns = { { urlPattern = "*" } },
+      on_paused = function(ev, sid, p)
+        pcall(p.send, p, "Fetch.fulfillRequest", { requestId = ev.requestId, responseCode = 200,
+          responseHeaders = { { name = "Content-Type", value = "text/html" } }, body = "" }, { session = sid })
+        return true
+      end })
     for _, o in ipairs(origins) do
       if type(o.origin) == "string" and type(o.localStorage) == "table" and #o.localStorage > 0 then
         page:navigate(o.origin .. "/", { wait_until = "load", timeout_ms = 10000 })

@@ -17,11 +17,16 @@ static int l_now(lua_State *L) {
 }
 
 /* Sets module.Page to the methods table of vdx.Page (its __index), the
- * table the Lua layer adds its methods to.  stack: module -> module */
+ * table the Lua layer adds its methods to, and module.Context to
+ * vdx.Context's.  stack: module -> module */
 static void expose_page_methods(lua_State *L) {
   luaL_getmetatable(L, VDX_PAGE_MT);
   lua_getfield(L, -1, "__index");
   lua_setfield(L, -3, "Page");
+  lua_pop(L, 1);
+  luaL_getmetatable(L, VDX_CONTEXT_MT);   /* vdx.Context, the same way */
+  lua_getfield(L, -1, "__index");
+  lua_setfield(L, -3, "Context");
   lua_pop(L, 1);
 }
 

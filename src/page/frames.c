@@ -161,11 +161,11 @@ static void on_attached(lua_State *L, vdx_page *p, const char *sid, int params) 
   lua_getfield(L, params, "targetInfo");
   lua_getfield(L, -1, "type");
   lua_getfield(L, -2, "targetId");
-  const char *child = lua_tostring(L, -4), *type = lua_tostring(L, -2);
-  const char *target = lua_tostring(L, -1);
-  if (child && type && target && strcmp(type, "iframe") == 0 &&
-      p->nchild < (int)(sizeof p->child_sids / sizeof p->child_sids[0])) {
-    snprintf(p->child_sids[p->nchild++], sizeof p->child_sids[0], "%s", child);
+  lua_getfield(L, -3, "url");
+  const char *child = lua_tostring(L, -5), *type = lua_tostring(L, -3);
+  const char *target = lua_tostring(L, -2), *url = lua_tostring(L, -1);
+  if (child && type && target && strcmp(type, "iframe") == 0) {
+    vdx__sessions_attached(L, p, child, type, target, url);
     vdx_frame *f = frame_add(p, target, NULL, child);
     if (f) {
       snprintf(f->sid, sizeof f->sid, "%s", child);
@@ -173,33 +173,37 @@ static void on_attached(lua_State *L, vdx_page *p, const char *sid, int params) 
       f->world_asked = 0;
     }
     vdx__frames_setup(L, p, child, VDX_SETUP_CHILD);
+  } else if (child && type && strcmp(type, "worker") == 0) {
+    /* A dedicated worker: observed, so Lua handlers of child sessions see
+     * its events, and given the page's set-up (Fetch for routes) before
+     * it runs. */
+    vdx__sessions_attached(L, p, child, type, target, url);
+    vdx__page_observe(p, child);
+    vdx__sessions_setup(L, p, child);
+    vdx__conn_send_only(L, p->b->conn, child, "Runtime.runIfWaitingForDebugger", 0);
   } else if (child) {
-    /* Workers and the like: let them run, we do not drive them. */
+    /* Other targets: let them run, we do not drive them. */
     vdx__conn_send_only(L, p->b->conn, child, "Runtime.runIfWaitingForDebugger", 0);
   }
   (void)sid;
-  lua_pop(L, 4);
+  lua_pop(L, 5);
 }
 
 static void on_detached_session(lua_State *L, vdx_page *p, int params) {
   lua_getfield(L, params, "sessionId");
   const char *child = lua_tostring(L, -1);
-  for (int i = 0; child && i < p->nchild; i++)
-    if (strcmp(p->child_sids[i], child) == 0) {
-      forget_contexts(p, child, 0);
-      /* The target is gone, and so are the frames it still owns.  One that
-       * attached after its parent had already reported it removed would
-       * otherwise stay in the table for good. */
-      for (int k = 0; k < p->nframes; k++)
-        if (p->frames[k].ordinal != 0 && strcmp(p->frames[k].sid, child) == 0) {
-          frame_remove(L, p, p->frames[k].id);
-          k = -1;             /* the table changed: start over */
-        }
-      vdx__conn_unobserve(p->b->conn, child, p);
-      memmove(p->child_sids[i], p->child_sids[p->nchild - 1], sizeof p->child_sids[0]);
-      p->nchild--;
-      break;
-    }
+  if (child && vdx__sessions_detached(p, child)) {
+    forget_contexts(p, child, 0);
+    /* The target is gone, and so are the frames it still owns.  One that
+     * attached after its parent had already reported it removed would
+     * otherwise stay in the table for good. */
+    for (int k = 0; k < p->nframes; k++)
+      if (p->frames[k].ordinal != 0 && strcmp(p->frames[k].sid, child) == 0) {
+        frame_remove(L, p, p->frames[k].id);
+        k = -1;               /* the table changed: start over */
+      }
+    vdx__conn_unobserve(p->b->conn, child, p);
+  }
   lua_pop(L, 1);
 }
 
@@ -232,6 +236,9 @@ void vdx__frames_event(lua_State *L, vdx_page *p, const char *sid,
       frame_remove_children(L, p, lua_tostring(L, -2));
       vdx_frame *f = frame_add(p, lua_tostring(L, -2), lua_tostring(L, -1), sid);
       if (f && f->ordinal == 0 && p->nframes == 1) p->next_ordinal = 0;
+      lua_getfield(L, -3, "url");        /* an out-of-process frame's URL */
+      vdx__sessions_navigated(p, sid, lua_tostring(L, -3), lua_tostring(L, -1));
+      lua_pop(L, 1);
     }
     lua_pop(L, 3);
   } else if (strcmp(method, "Page.frameDetached") == 0) {
@@ -302,7 +309,10 @@ void vdx__frames_setup(lua_State *L, vdx_page *p, const char *sid, int what) {
   lua_setfield(L, -2, "flatten");
   vdx__conn_send_only(L, c, sid, "Target.setAutoAttach", -1);
   lua_pop(L, 1);
-  if (child) vdx__conn_send_only(L, c, sid, "Runtime.runIfWaitingForDebugger", 0);
+  if (child) {
+    vdx__sessions_setup(L, p, sid);      /* before its first request */
+    vdx__conn_send_only(L, c, sid, "Runtime.runIfWaitingForDebugger", 0);
+  }
 }
 
 void vdx__frames_clear(lua_State *L, vdx_page *p, const char *why) {

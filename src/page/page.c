@@ -80,7 +80,8 @@ static void page_event(lua_State *L, void *data, const char *sid,
                        const char *method, int params) {
   vdx_page *p = data;
   vdx__frames_event(L, p, sid, method, params);
-  if (strcmp(sid, p->session_id) != 0) return;   /* a child frame's session */
+  vdx__sessions_event(L, p, sid, method, params);
+  if (strcmp(sid, p->session_id) != 0) return;   /* a child session */
   vdx__page_events(L, p, method, params);
   vdx__nav_event(L, p, method, params);
   if (strcmp(method, "Inspector.targetCrashed") == 0) {
@@ -103,6 +104,7 @@ vdx_page *vdx__page_push(lua_State *L, int ctx_idx, const char *target_id,
   snprintf(p->target_id, sizeof p->target_id, "%s", target_id);
   snprintf(p->frame_id, sizeof p->frame_id, "%s", target_id);
   snprintf(p->session_id, sizeof p->session_id, "%s", sid);
+  p->on_ref = p->setup_ref = LUA_NOREF;
   luaL_setmetatable(L, VDX_PAGE_MT);
   lua_pushvalue(L, ctx_idx);
   lua_setiuservalue(L, -2, 1);
@@ -274,39 +276,63 @@ static int page_evaluate(lua_State *L) {
 
 /* ----------------------------------------------------- raw and close */
 
-/* page:send(method [, params [, {timeout_ms=, frame=}]]) -> result table:
- * raw CDP on the page's session, or on the session of the frame `frame`
- * names (a frame's name or a ref; an out-of-process frame has its own).
- * A CDP error raises a CDPError. */
+/* page:send(method [, params [, {timeout_ms=, frame=, session=}]]) ->
+ * result table: raw CDP on the page's session, on the session of the frame
+ * `frame` names (a frame's name or a ref; an out-of-process frame has its
+ * own), or on `session`, the page's or one of its child sessions (see
+ * page:sessions()).  A CDP error raises a CDPError. */
 static int page_send(lua_State *L) {
-  static const char *const known[] = {"timeout_ms", "frame", NULL};
+  static const char *const known[] = {"timeout_ms", "frame", "session", NULL};
   vdx_page *p = check_open(L, 1);
   const char *sid = p->session_id;
   if (lua_istable(L, 4)) {
     if (lua_getfield(L, 4, "frame") != LUA_TNIL) sid = vdx__frame_named(L, p, -1)->sid;
     lua_pop(L, 1);
+    if (lua_getfield(L, 4, "session") != LUA_TNIL) {
+      if (lua_type(L, -1) != LUA_TSTRING)
+        vdx__error_raise(L, "InvalidArgument", "page:send: session must be a "
+                         "session id string (page:sessions() lists them)");
+      sid = vdx__sessions_check(L, p, lua_tostring(L, -1));
+    }
+    lua_pop(L, 1);
   }
   return vdx__send(L, page_conn(L, p), sid, known);
 }
 
-/* page:on(event, fn): fn(params) runs as a task for each event of the
- * page's session ("*" receives every event as fn(method, params)). */
+/* page:on(event, fn [, {sessions=}]): fn runs as a task for each event of
+ * the page's session: fn(params) ("*" receives every event as fn(method,
+ * params)).  With sessions = "children", fn sees the events of every
+ * current and future child session (out-of-process frames, dedicated
+ * workers) instead, as fn(params, sid) (or fn(method, params, sid)); with
+ * "all", those of the page's own session too, in the same shape. */
 static int page_on(lua_State *L) {
+  static const char *const known[] = {"sessions", NULL};
   vdx_page *p = check_open(L, 1);
   const char *ev = luaL_checkstring(L, 2);
   luaL_checktype(L, 3, LUA_TFUNCTION);
+  vdx__check_opts(L, 4, known);
+  if (lua_istable(L, 4) && lua_getfield(L, 4, "sessions") != LUA_TNIL) {
+    const char *s = lua_tostring(L, -1);
+    int all = s && strcmp(s, "all") == 0;
+    if (!all && !(s && strcmp(s, "children") == 0))
+      vdx__error_raise(L, "InvalidArgument", "page:on: sessions must be "
+                       "\"children\" or \"all\"");
+    vdx__sessions_on(L, p, ev, 3, all);
+    return 0;
+  }
   vdx__conn_on(L, page_conn(L, p), p->session_id, ev, 3);
   return 0;
 }
 
-static void unlink_page(vdx_page *p) {
+static void unlink_page(lua_State *L, vdx_page *p) {
   if (p->b == NULL) return;
   if (p->b->conn) {
     vdx__conn_unobserve(p->b->conn, p->session_id, p);
     vdx__conn_off_session(p->b->conn, p->session_id);
     for (int i = 0; i < p->nchild; i++)
-      vdx__conn_unobserve(p->b->conn, p->child_sids[i], p);
+      vdx__conn_unobserve(p->b->conn, p->children[i].sid, p);
   }
+  vdx__sessions_free(L, p);
   free(p->frames);
   p->frames = NULL;
   vdx__page_events_free(p);
@@ -394,7 +420,7 @@ static int page_gc(lua_State *L) {
     vdx__frames_clear(L, p, p->close_reason);
   }
   p->closed = 1;
-  unlink_page(p);
+  unlink_page(L, p);
   p->b = NULL;
   return 0;
 }
@@ -423,6 +449,7 @@ int vdx__page_open(lua_State *L) {
   vdx__input_methods(L);
   vdx__frame_offset_methods(L);
   vdx__upload_methods(L);
+  vdx__sessions_methods(L);
   lua_setfield(L, -2, "__index");
   lua_pushcfunction(L, page_tostring);
   lua_setfield(L, -2, "__tostring");

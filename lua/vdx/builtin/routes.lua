@@ -1,0 +1,148 @@
+--- vdx.builtin.routes: browser_route, browser_route_list and
+-- browser_unroute, with Playwright MCP's names and arguments (plus
+-- `abort`).  Routes apply to the current role's browser context, so every
+-- tab of the role is routed, as Playwright MCP routes page.context().
+-- Each change is recorded as a "code" step: browser_export_test writes
+-- the same `context.route(…)`, and the flake gate replays it.
+local vdx = require "vdx"
+local routes = require "vdx.routes"
+local rx = require "vdx.route_export"
+local util = require "vdx.builtin.util"
+
+local function bad(msg, field)
+  error(vdx.error("InvalidArgument", msg, { field = field }), 0)
+end
+
+-- The answer of a browser_route call: { fulfil = … } | { abort = … } |
+-- { headers = …, remove = … }; raises InvalidArgument on a bad argument.
+local function answer_of(args)
+  local headers
+  for _, h in ipairs(args.headers or {}) do
+    local name, value = tostring(h):match("^%s*([^:]-)%s*:%s*(.-)%s*$")
+    if not name or name == "" then bad(("invalid header %q: expected \"Name: Value\""):format(tostring(h)), "headers") end
+    headers = headers or {}
+    headers[name] = value
+  end
+  if args.abort ~= nil then
+    if args.body ~= nil or args.status ~= nil then
+      bad("abort cannot be combined with status or body: a route either aborts or fulfils", "abort")
+    end
+    local reason = routes.REASONS[args.abort]
+    if not reason then
+      bad(("unknown abort reason %q: one of failed, aborted, timedout, accessdenied, blockedbyclient, " ..
+        "connectionrefused, … (CDP's ErrorReason)"):format(tostring(args.abort)), "abort")
+    end
+    return { abort = reason }
+  end
+  if args.body ~= nil or args.status ~= nil then
+    local f = { status = math.tointeger(args.status) or args.status or 200, body = args.body,
+      content_type = args.contentType, headers = headers }
+    routes.fulfil_params(f)
+    return { fulfil = f }
+  end
+  local remove
+  if args.removeHeaders then
+    remove = {}
+    for name in tostring(args.removeHeaders):gmatch("[^,%s]+") do remove[#remove + 1] = name end
+  end
+  if not headers and not remove then
+    bad("give status or body (fulfil), abort, or headers/removeHeaders (change the request)", "pattern")
+  end
+  return { headers = headers, remove = remove }
+end
+
+-- The route handler of an answer.
+local function handler_of(a)
+  if a.fulfil then return function(route) route:fulfill(a.fulfil) end end
+  if a.abort then return function(route) route:abort { reason = a.abort } end end
+  return function(route, req)
+    local h = {}
+    for k, v in pairs(req.headers) do h[k] = v end
+    for k, v in pairs(a.headers or {}) do h[k:lower()] = v end
+    for _, k in ipairs(a.remove or {}) do h[k:lower()] = nil end
+    route:continue { headers = h }
+  end
+end
+
+-- One line of browser_route_list.
+local function describe(i, r)
+  local d = r.fulfil or {}
+  local parts = {}
+  if d.abort then parts[#parts + 1] = "abort=" .. d.abort end
+  if d.status then parts[#parts + 1] = "status=" .. d.status end
+  if d.body then parts[#parts + 1] = "body=" .. (#d.body > 50 and d.body:sub(1, 50) .. "..." or d.body) end
+  if d.content_type then parts[#parts + 1] = "contentType=" .. d.content_type end
+  if d.headers then parts[#parts + 1] = "headers=" .. rx.js(d.headers) end
+  if d.remove then parts[#parts + 1] = "removeHeaders=" .. table.concat(d.remove, ",") end
+  return ("%d. %s%s"):format(i, r.pattern, #parts > 0 and " (" .. table.concat(parts, ", ") .. ")" or "")
+end
+
+return {
+  {
+    name = "browser_route",
+    title = "Mock network requests",
+    description = "Set up a route to mock network requests matching a URL pattern, in every tab of the current " ..
+      "role: fulfil them (status, body, contentType, headers), abort them (abort), or change their request " ..
+      "headers (headers, removeHeaders). The last route added is tried first.",
+    input = { type = "object", required = { "pattern" }, properties = {
+      pattern = { type = "string", minLength = 1,
+        description = 'URL pattern to match, a glob (e.g., "**/api/users", "**/*.{png,jpg}")' },
+      status = { type = "integer", minimum = 100, maximum = 599, description = "HTTP status code to return (default: 200)" },
+      body = { type = "string", description = "Response body (text or JSON string)" },
+      contentType = { type = "string", description = 'Content-Type header (e.g., "application/json", "text/html")' },
+      headers = { type = "array", items = { type = "string" },
+        description = 'Headers to add in "Name: Value" format (to the response when fulfilling, else to the request)' },
+      removeHeaders = { type = "string", description = "Comma-separated list of header names to remove from request" },
+      abort = { type = "string",
+        description = 'Abort matching requests with this reason instead (e.g., "blockedbyclient", "failed")' },
+    } },
+    annotations = { readOnlyHint = false },
+    run = function(ctx, args)
+      local a = answer_of(args)
+      local ctxt = ctx.role:context()
+      local fn = handler_of(a)
+      local desc = a.fulfil or { abort = a.abort, headers = a.headers, remove = a.remove }
+      ctxt:route(args.pattern, fn, { fulfil = desc })
+      util.record(ctx, { kind = "code", tool = "browser_route", lines = rx.route_lines("{context}", args.pattern, a),
+        replay = function(page) page:route(args.pattern, fn) end })
+      return "Route added for pattern: " .. args.pattern
+    end,
+  },
+  {
+    name = "browser_route_list",
+    title = "List network routes",
+    description = "List the network routes of the current role, in the order they were added.",
+    input = { type = "object", properties = {} },
+    annotations = { readOnlyHint = true },
+    run = function(ctx)
+      local list = ctx.role:context():routes()
+      if #list == 0 then return { text = "No active routes", structured = { routes = {} } } end
+      local lines = {}
+      for i, r in ipairs(list) do lines[i] = describe(i, r) end
+      return { text = table.concat(lines, "\n"), structured = { routes = list } }
+    end,
+  },
+  {
+    name = "browser_unroute",
+    title = "Remove network routes",
+    description = "Remove the current role's network routes on a pattern (or all routes if no pattern is given).",
+    input = { type = "object", properties = {
+      pattern = { type = "string", minLength = 1, description = "URL pattern to unroute (omit to remove all routes)" },
+    } },
+    annotations = { readOnlyHint = false },
+    run = function(ctx, args)
+      local c = ctx.role:context()
+      if args.pattern then
+        local n = c:unroute(args.pattern)
+        util.record(ctx, { kind = "code", tool = "browser_unroute",
+          lines = { "await {context}.unroute(" .. rx.js(args.pattern) .. ");" },
+          replay = function(page) page:unroute(args.pattern) end })
+        return ("Removed %d route(s) for pattern: %s"):format(n, args.pattern)
+      end
+      local n = c:unroute_all()
+      util.record(ctx, { kind = "code", tool = "browser_unroute", lines = { "await {context}.unrouteAll();" },
+        replay = function(page) page:unroute_all() end })
+      return ("Removed all %d route(s)"):format(n)
+    end,
+  },
+}

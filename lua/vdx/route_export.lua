@@ -1,0 +1,89 @@
+--- vdx.route_export: the Playwright lines of a route, for a flow's
+-- --emit-playwright and an MCP session's browser_export_test ("code"
+-- steps; "{page}" and "{context}" stand for the role's variables).
+--
+-- A static answer translates: a fulfilment table becomes
+-- route.fulfill({...}), an abort route.abort(code), a header change
+-- route.fallback({ headers }), a HAR file routeFromHAR.  A Lua function
+-- handler or a Lua pattern cannot be translated: the line is a
+-- `// not exported:` comment that says so.
+local json = require "vdx.json"
+local locator = require "vdx.flow_locator"
+
+local rx = {}
+
+local q = locator.quote
+
+-- A JavaScript literal of a JSON value (objects with sorted keys).
+local function js(v)
+  if type(v) == "table" then
+    if next(v) == nil then return "{}" end
+    if #v > 0 then
+      local parts = {}
+      for i, x in ipairs(v) do parts[i] = js(x) end
+      return "[" .. table.concat(parts, ", ") .. "]"
+    end
+    local keys = {}
+    for k in pairs(v) do keys[#keys + 1] = tostring(k) end
+    table.sort(keys)
+    local parts = {}
+    for _, k in ipairs(keys) do
+      local key = k:match("^[%a_][%w_]*$") and k or q(k)
+      parts[#parts + 1] = key .. ": " .. js(v[k])
+    end
+    return "{ " .. table.concat(parts, ", ") .. " }"
+  elseif type(v) == "string" then
+    return q(v)
+  end
+  return (json.encode(v))
+end
+rx.js = js
+
+--- The options object of route.fulfill for a fulfilment table { status,
+-- headers, body | json | path, content_type }.
+function rx.fulfil_options(f)
+  local o = {}
+  if f.status then o.status = f.status end
+  if f.content_type then o.contentType = f.content_type end
+  if f.headers and next(f.headers) then o.headers = f.headers end
+  if f.json ~= nil then o.json = f.json end
+  if f.body ~= nil then o.body = f.body end
+  if f.path ~= nil then o.path = require("vdx.pw_spec").absolute(f.path) end
+  return js(o)
+end
+
+--- The lines of target:route(pattern, answer) where target is "{page}"
+-- or "{context}" and answer is { fulfil = {…} } | { abort = reason } |
+-- { headers = {…}, remove = {…} } | { handler = true } (a Lua function).
+function rx.route_lines(target, pattern, answer, lua_pattern)
+  if lua_pattern then
+    return { ("// not exported: the route on the Lua pattern %s (Playwright takes a glob or a RegExp; " ..
+      "write its RegExp here by hand)"):format(q(pattern)) }
+  end
+  local head = "await " .. target .. ".route(" .. q(pattern) .. ", "
+  if answer.fulfil then
+    return { head .. "route => route.fulfill(" .. rx.fulfil_options(answer.fulfil) .. "));" }
+  elseif answer.abort then
+    return { head .. "route => route.abort(" .. q(answer.abort:lower()) .. "));" }
+  elseif answer.headers or answer.remove then
+    local lines = { head .. "async route => {",
+      "  const headers = { ...route.request().headers(), ..." .. js(answer.headers or {}) .. " };" }
+    for _, name in ipairs(answer.remove or {}) do lines[#lines + 1] = "  delete headers[" .. q(name:lower()) .. "];" end
+    lines[#lines + 1] = "  await route.fallback({ headers });"
+    lines[#lines + 1] = "});"
+    return lines
+  end
+  return { ("// not exported: the route on %s has a Lua function handler, which cannot be translated; " ..
+    "write its handler here by hand"):format(q(pattern)) }
+end
+
+--- The line of target:routeFromHAR(path, opts).
+function rx.har_lines(target, path, opts)
+  local o = {}
+  if opts and opts.url then o.url = opts.url end
+  if opts and opts.not_found then o.notFound = opts.not_found end
+  local abs = require("vdx.pw_spec").absolute(path)
+  return { "await " .. target .. ".routeFromHAR(" .. q(abs) .. (next(o) and ", " .. js(o) or "") .. ");" }
+end
+
+return rx

@@ -1,0 +1,113 @@
+--- spec/routes_mcp_spec.lua: browser_route, browser_route_list and
+-- browser_unroute over a real `vdxlua mcp`: a checkout's payment API
+-- mocked for the role, the route listed and removed, bad arguments
+-- answered with typed errors, and browser_export_test writing the same
+-- context.route(…) into a test that the flake gate replays and real
+-- Playwright passes (the app's own API answers differently).
+local helpers = require "helpers"
+local client = require "mcp_client"
+
+local read, q = helpers.read, helpers.quote
+
+local function has(s, needle) return s:find(needle, 1, true) ~= nil end
+
+describe("the route tools", function()
+  local srv, dir, s, call
+  local pays = 0
+
+  setup(function()
+    srv = helpers.serve { ["POST /api/pay"] = function()
+      pays = pays + 1
+      return { json = { ok = true, id = "SERVER" } }
+    end }
+    dir = client.tmpdir()
+    os.execute("mkdir -p " .. q(dir .. "/out"))
+    local pw = helpers.playwright()
+    if pw and not pw:match("^/") then pw = io.popen("pwd"):read("l") .. "/" .. pw end
+    s = client.start("--output-dir " .. q(dir .. "/out"), pw and ("VDX_PLAYWRIGHT_DIR=" .. q(pw)) or nil)
+    client.caller(s)
+    local n = 100
+    call = function(name, args)
+      n = n + 1
+      s:send(client.call(n, name, args))
+      local m = assert(s:wait_for(n, 240000), name .. " did not answer")
+      return m.result, client.text(m)
+    end
+  end)
+  teardown(function()
+    if s then s:close(30000) end
+    if srv then srv:close() end
+    if dir then os.execute("rm -rf " .. q(dir)) end
+  end)
+
+  it("mocks the payment API, lists and exports the route, and the exported test passes", function()
+    local r, text = call("browser_route", { pattern = "**/api/pay", status = 200,
+      body = '{"ok":true,"id":"MCP-9"}', contentType = "application/json" })
+    assert.is_falsy(r.isError, text)
+    assert.equal("Route added for pattern: **/api/pay", text)
+    r, text = call("browser_route", { pattern = "**/tracker.js", abort = "blockedbyclient" })
+    assert.is_falsy(r.isError, text)
+    r, text = call("browser_route_list", {})
+    assert.equal('1. **/api/pay (status=200, body={"ok":true,"id":"MCP-9"}, contentType=application/json)\n' ..
+      "2. **/tracker.js (abort=BlockedByClient)", text)
+    r, text = call("browser_navigate", { url = srv.url .. "/routes/checkout.html" })
+    assert.is_falsy(r.isError, text)
+    r, text = call("browser_click", { element = 'the "Pay now" button' })
+    assert.is_falsy(r.isError, text)
+    r, text = call("browser_wait_for", { text = "Paid, receipt MCP-9" })
+    assert.is_falsy(r.isError, text)
+    r, text = call("browser_verify_text_visible", { text = "Paid, receipt MCP-9" })
+    assert.is_falsy(r.isError, text)
+    assert.equal(0, pays)
+
+    r, text = call("browser_export_test", { filename = "checkout.spec.ts", runs = 1 })
+    assert.is_falsy(r.isError, text)
+    local spec = assert(read(dir .. "/out/checkout.spec.ts"), text)
+    assert.matches("\n  await %w+Context%.route%('%*%*/api/pay', route => route%.fulfill%(%{ body: " ..
+      "'%{\"ok\":true,\"id\":\"MCP%-9\"%}', contentType: 'application/json', status: 200 %}%)%);\n", spec)
+    assert.matches("\n  await %w+Context%.route%('%*%*/tracker%.js', route => route%.abort%('blockedbyclient'%)%);\n", spec)
+    assert.is_true(has(text, "Flake gate: 1 runs in fresh contexts, every step passed 1/1"), text)
+    if helpers.playwright() then
+      assert.is_true(has(text, "Playwright (1 runs of the file): ✅"), text)
+    end
+    -- Neither the gate's replay nor Playwright's run reached the real API.
+    assert.equal(0, pays)
+  end)
+
+  it("removes routes, after which the app's own API answers", function()
+    local _, text = call("browser_unroute", { pattern = "**/api/pay" })
+    assert.equal("Removed 1 route(s) for pattern: **/api/pay", text)
+    _, text = call("browser_route_list", {})
+    assert.equal("1. **/tracker.js (abort=BlockedByClient)", text)
+    call("browser_navigate", { url = srv.url .. "/routes/checkout.html" })
+    call("browser_click", { element = 'the "Pay now" button' })
+    local r
+    r, text = call("browser_wait_for", { text = "Paid, receipt SERVER" })
+    assert.is_falsy(r.isError, text)
+    assert.equal(1, pays)
+    _, text = call("browser_unroute", {})
+    assert.equal("Removed all 1 route(s)", text)
+    _, text = call("browser_route_list", {})
+    assert.equal("No active routes", text)
+  end)
+
+  it("answers bad patterns and arguments with typed errors, and keeps serving", function()
+    for _, bad in ipairs {
+      { { pattern = "**/{a,b", status = 200 }, "Field: pattern", "unmatched '{'" },
+      { { pattern = "**/x", headers = { "NoColon" } }, "Field: headers", 'invalid header "NoColon"' },
+      { { pattern = "**/x", abort = "nope" }, "Field: abort", 'unknown abort reason "nope"' },
+      { { pattern = "**/x", abort = "failed", status = 200 }, "Field: abort", "abort cannot be combined" },
+      { { pattern = "**/x" }, "Field: pattern", "give status or body" },
+      { { pattern = "**/x", status = 99 }, "status", "100" },
+      { { status = 200 }, "pattern", "" },
+    } do
+      local r, text = call("browser_route", bad[1])
+      assert.is_true(r.isError == true, text)
+      assert.is_true(has(text, "❌ Invalid argument\n"), text)
+      assert.is_true(has(text, bad[2]), text)
+      assert.is_true(has(text, bad[3]), text)
+    end
+    local _, text = call("browser_route_list", {})
+    assert.equal("No active routes", text)
+  end)
+end)
