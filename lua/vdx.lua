@@ -17,6 +17,7 @@ require("vdx.find").install(vdx.Page)
 require("vdx.readonly").install(vdx.Page)
 require("vdx.locators").install(vdx.Page)
 require("vdx.busy").install(vdx.Page)
+require("vdx.network").install(vdx.Page)
 require("vdx.remote").install(vdx)
 
 --- vdx.serve(opts) -> server | nil, message: the fixture HTTP server, a
