@@ -152,6 +152,41 @@ local function open_page(self, page, rec)
   self.current[page] = p
 end
 
+-- Adds the entry of the finished record rec of page, and starts reading
+-- what it still needs (post data, body).
+function Recorder:add(page, rec)
+  local cur = self.current[page]
+  local e = entry_of(self, rec, cur and cur.id or nil)
+  self.entries[#self.entries + 1] = e
+  local task = vdx.spawn(complete, self, page, rec, e)
+  self.pending[task] = true
+end
+
+--- How long stop() waits for the requests still under way (a script
+-- may read an XHR's answer before the browser has reported its response
+-- and the end of its load).
+har.DRAIN_MS = 2000
+
+-- Waits until the requests of the watched pages still under way at
+-- stop() have finished (the last finish wakes the wait: no polling), at
+-- most DRAIN_MS; returns those still loading that have a response.
+function Recorder:drain()
+  local ids, left, open = {}, 0, {}
+  for page in pairs(self.watched) do
+    for _, rec in pairs(netwatch.open(page)) do
+      if self.match(rec.request.url) then
+        ids[rec], left = page, left + 1
+      end
+    end
+  end
+  if left == 0 then return open end
+  self.draining = { ids = ids, left = left, task = vdx.spawn(function() vdx.sleep(har.DRAIN_MS) end) }
+  pcall(vdx.wait, self.draining.task)
+  for rec, page in pairs(self.draining.ids) do if rec.response then open[rec] = page end end
+  self.draining = nil
+  return open
+end
+
 --- Starts recording page into the recorder self.
 function Recorder:watch(page)
   if self.stopped or self.watched[page] then return end
@@ -162,13 +197,13 @@ function Recorder:watch(page)
       if rec.type == "Document" and rec.frame_id == target then open_page(self, page, rec) end
     end,
     finished = function(_, rec)
-      if self.stopped or not rec.response then return end
-      if not self.match(rec.request.url) then return end
-      local cur = self.current[page]
-      local e = entry_of(self, rec, cur and cur.id or nil)
-      self.entries[#self.entries + 1] = e
-      local task = vdx.spawn(complete, self, page, rec, e)
-      self.pending[task] = true
+      if self.stopped then return end
+      if rec.response and self.match(rec.request.url) then self:add(page, rec) end
+      local d = self.draining
+      if d and d.ids[rec] then
+        d.ids[rec], d.left = nil, d.left - 1
+        if d.left == 0 then d.task:cancel("drained") end
+      end
     end,
   })
   -- The page's timings (Page events carry the same monotonic clock).
@@ -201,6 +236,8 @@ end
 -- second call returns the same answer without writing again.
 function Recorder:stop()
   if self.result then return self.result end
+  -- What is still loading goes in as it is (its body may be partial).
+  for rec, page in pairs(self:drain()) do self:add(page, rec) end
   self.stopped = true
   for _, off in ipairs(self.offs) do off() end
   if self.close_off then self.close_off() end

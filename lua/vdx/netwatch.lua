@@ -83,6 +83,13 @@ function netwatch.subscribe(page, sub)
   end
 end
 
+--- The records of page's requests still under way (none when nothing
+-- subscribes to its requests).
+function netwatch.open(page)
+  local st = pages[page]
+  return st and st.reqs or {}
+end
+
 --- The name of the frame of CDP id frame_id in page ("main", "f3"), or
 -- nil when the page does not know it (any more).
 function netwatch.frame_name(page, frame_id)
@@ -169,7 +176,8 @@ function netwatch.on_close(ctx, fn)
 end
 
 --- Wraps the context and browser methods that open pages and close a
--- context, so hooks reach new pages and recorders finish at close.
+-- context or a browser, so hooks reach new pages and recorders finish at
+-- ctx:close() and browser:close().
 function netwatch.install(Context, Browser)
   if Context.__netwatch then return end
   Context.__netwatch = true
@@ -186,6 +194,16 @@ function netwatch.install(Context, Browser)
       end
     end
     return close(ctx, ...)
+  end
+  local browser_close = Browser.close
+  function Browser.close(b, ...)
+    for _, st in pairs(contexts[b] or {}) do
+      for fn in pairs(closers[st] or {}) do
+        closers[st][fn] = nil
+        pcall(fn, st.ctx)
+      end
+    end
+    return browser_close(b, ...)
   end
   local browser_new_page = Browser.new_page
   function Browser.new_page(b, ...)
