@@ -10,6 +10,12 @@ local network = require "vdx.network"
 
 local PRESETS = { "No emulation", "Slow 3G", "Fast 3G", "Slow 4G", "Fast 4G" }
 
+-- A number as a person writes it: 4, not 4.0 (JSON numbers may come as floats).
+local function num(v)
+  if math.type(v) == "float" and v == math.floor(v) and math.abs(v) < 2^53 then return ("%d"):format(v) end
+  return tostring(v)
+end
+
 local function invalid(msg, field)
   error(vdx.error("InvalidArgument", msg, { field = field }), 0)
 end
@@ -33,7 +39,7 @@ local function state_lines(args, c)
   if c.latency > 0 or c.downloadThroughput >= 0 or c.uploadThroughput >= 0 then
     lines[#lines + 1] = ("// vdx throttled the network here (latency %s ms, download %s B/s, upload %s B/s); "
       .. "Playwright has no API for throttling, so the test runs unthrottled"):format(
-      tostring(c.latency), tostring(c.downloadThroughput), tostring(c.uploadThroughput))
+      num(c.latency), num(c.downloadThroughput), num(c.uploadThroughput))
   elseif args.throttling == "No emulation" then
     lines[#lines + 1] = "// vdx ended the network throttling here"
   end
@@ -42,9 +48,9 @@ end
 
 local function describe_state(c)
   local parts = { c.offline and "offline" or "online" }
-  if c.latency > 0 then parts[#parts + 1] = ("latency %s ms"):format(tostring(c.latency)) end
-  if c.downloadThroughput >= 0 then parts[#parts + 1] = ("download %s B/s"):format(tostring(c.downloadThroughput)) end
-  if c.uploadThroughput >= 0 then parts[#parts + 1] = ("upload %s B/s"):format(tostring(c.uploadThroughput)) end
+  if c.latency > 0 then parts[#parts + 1] = ("latency %s ms"):format(num(c.latency)) end
+  if c.downloadThroughput >= 0 then parts[#parts + 1] = ("download %s B/s"):format(num(c.downloadThroughput)) end
+  if c.uploadThroughput >= 0 then parts[#parts + 1] = ("upload %s B/s"):format(num(c.uploadThroughput)) end
   return table.concat(parts, ", ")
 end
 
@@ -97,9 +103,9 @@ return {
       util.record(ctx, { kind = "code", tool = "browser_cpu_throttle",
         lines = { rate == 1 and "// vdx ended the CPU throttling here" or
           ("// vdx throttled the CPU %sx here; Playwright has no API for it, so the test runs at full speed")
-            :format(tostring(rate)) },
+            :format(num(rate)) },
         replay = function(page) page:context():cpu_throttle(rate) end })
-      return { text = rate == 1 and "CPU throttling ended" or ("CPU throttled %sx in the role's tabs"):format(tostring(rate)),
+      return { text = rate == 1 and "CPU throttling ended" or ("CPU throttled %sx in the role's tabs"):format(num(rate)),
         structured = { rate = rate } }
     end,
   },
