@@ -22,7 +22,10 @@ describe("vdxlua mcp network tools", function()
       ["GET /api/ping"] = function() return { headers = { ["content-type"] = "text/plain" }, body = "pong" } end,
     }
     dir = client.tmpdir()
-    s = client.start("--output-dir " .. q(dir .. "/out"))
+    -- Where Node is, the exported test also runs under real Playwright.
+    local pw = helpers.playwright()
+    if pw and not pw:match("^/") then pw = io.popen("pwd"):read("l") .. "/" .. pw end
+    s = client.start("--output-dir " .. q(dir .. "/out"), pw and ("VDX_PLAYWRIGHT_DIR=" .. q(pw)) or nil)
     request, call = client.caller(s)
   end)
 
@@ -96,8 +99,15 @@ describe("vdxlua mcp network tools", function()
   end)
 
   it("exports setOffline and a comment for the throttling", function()
-    local r = call("browser_export_test", { filename = "net" })
+    local r = call("browser_export_test", { filename = "net", runs = 1 })
     assert.is_not_true(r.isError, text(r))
+    -- The world changes are steps of their own, replayed by the flake gate
+    -- and run under Playwright where it is installed.
+    assert.matches("Wrote net.spec.ts: 10 steps (1 navigations, 3 actions, 0 assertions)", text(r), 1, true)
+    assert.is_nil(text(r):find("have no locator", 1, true), text(r))
+    assert.matches("Flake gate: 1 runs in fresh contexts, every step passed 1/1", text(r), 1, true)
+    assert.matches("defaultPageContext.setOffline(true)  1/1", text(r), 1, true)
+    if helpers.playwright() then assert.matches("Playwright (1 runs of the file): ✅ 1 passed", text(r), 1, true) end
     local test = assert(client.read(dir .. "/out/net.spec.ts"))
     local off = test:find("await pageContext.setOffline(true);", 1, true)
       or test:find("Context.setOffline(true);", 1, true)
