@@ -246,7 +246,7 @@ function Recorder:stop()
   local text = assert(json.encode(doc))
   local path
   if self.paths then
-    path = self.paths:write_file(self.path, "traffic", "har", text)
+    path = self.paths:write_file(self.path or nil, "traffic", "har", text)
   else
     local tmp = self.path .. ".part"
     local f, err = io.open(tmp, "wb")
@@ -270,7 +270,12 @@ local function new(opts, what)
     if not OPTS[k] then bad(("%s: unknown option %q (known: content, path, paths, url)"):format(what, tostring(k)),
       tostring(k)) end
   end
-  if type(opts.path) ~= "string" or opts.path == "" then bad(what .. ": path (the HAR file to write) is required", "path") end
+  -- With a paths policy, path is a name in its output folder, or false
+  -- for a default one.
+  local named = type(opts.path) == "string" and opts.path ~= ""
+  if not named and not (opts.paths and opts.path == false) then
+    bad(what .. ": path (the HAR file to write) is required", "path")
+  end
   local content = opts.content or "embed"
   if content ~= "omit" and content ~= "embed" then
     bad(what .. ": content must be \"omit\" or \"embed\", got " .. tostring(content), "content")

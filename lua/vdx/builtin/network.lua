@@ -1,5 +1,6 @@
 --- vdx.builtin.network: the current role's network state (offline,
--- throttling), its CPU throttling and the PDF of its page.  Names and
+-- throttling), its CPU throttling, its traffic as a HAR file and the PDF
+-- of its page.  Names and
 -- arguments follow Playwright MCP (browser_network_state_set { state },
 -- browser_pdf_save { filename }); the throttling presets are
 -- chrome-devtools-mcp's.  Each change to the role's world is recorded as
@@ -54,6 +55,9 @@ local function describe_state(c)
   return table.concat(parts, ", ")
 end
 
+-- The HAR recorder of each role (one at a time), by role object.
+local recorders = setmetatable({}, { __mode = "k" })
+
 return {
   {
     name = "browser_network_state_set",
@@ -107,6 +111,52 @@ return {
         replay = function(page) page:context():cpu_throttle(rate) end })
       return { text = rate == 1 and "CPU throttling ended" or ("CPU throttled %sx in the role's tabs"):format(num(rate)),
         structured = { rate = rate } }
+    end,
+  },
+  {
+    name = "browser_start_har",
+    title = "Start recording a HAR",
+    description = "Record the current role's traffic (every tab of it, and tabs it opens later) as a HAR 1.2 file "
+      .. "in the output folder, written by browser_stop_har (or when the browser closes). content \"embed\" "
+      .. "(default) keeps each response body, \"omit\" none; url keeps only the requests a glob matches.",
+    input = { type = "object", properties = {
+      filename = { type = "string", description = "File name, relative to the output folder; an existing file is "
+        .. "never replaced. Default: traffic-<time>-<n>.har" },
+      content = { type = "string", enum = { "embed", "omit" }, description = "Keep the response bodies (embed) or not" },
+      url = { type = "string", description = "Only requests whose URL matches this glob (** any characters, * any but /)" },
+    } },
+    annotations = { readOnlyHint = false },
+    run = function(ctx, args)
+      local role = ctx.role
+      if recorders[role] and not recorders[role].result then
+        invalid("the role records a HAR already (to " .. tostring(recorders[role].path or "the default name")
+          .. "); call browser_stop_har first", "filename")
+      end
+      local policy = util.paths(ctx)
+      -- The name is checked now, so a bad one is refused before recording.
+      local rel = args.filename and policy:output_name(args.filename, "traffic", "har")
+      recorders[role] = role:context():record_har { path = rel or false, content = args.content, url = args.url,
+        paths = policy }
+      util.record(ctx, { kind = "code", tool = "browser_start_har", lines = {
+        ("// vdx recorded this role's traffic to a HAR file here (Playwright: browser.newContext({ recordHar: "
+          .. "{ path: '%s' } }))"):format(rel or "traffic.har") } })
+      return { text = "Recording the role's traffic; browser_stop_har writes the file",
+        structured = { recording = true } }
+    end,
+  },
+  {
+    name = "browser_stop_har",
+    title = "Stop recording the HAR",
+    description = "Stop the current role's HAR recording (browser_start_har) and write the file into the output folder.",
+    input = { type = "object", properties = {} },
+    annotations = { readOnlyHint = false },
+    run = function(ctx)
+      local r = recorders[ctx.role]
+      if not r or r.result then invalid("the role records no HAR: call browser_start_har first", "filename") end
+      local res = r:stop()
+      recorders[ctx.role] = nil
+      return { text = ("Saved %d entries to %s"):format(res.entries, res.path),
+        structured = { path = res.path, entries = res.entries } }
     end,
   },
   {
