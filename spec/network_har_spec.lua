@@ -53,6 +53,7 @@ describe("HAR recording", function()
           x.onload = () => { document.getElementById('out').textContent = 'Order ' + JSON.parse(x.responseText).order + ' placed'; };
           x.send(JSON.stringify({ qty: 2 }));]] }
       end,
+      ["GET /old"] = function() return { status = 302, headers = { location = "/shop" }, body = "" } end,
       ["GET /logo.png"] = function() return { headers = { ["content-type"] = "image/png" }, body = PNG } end,
       ["POST /api/order"] = function(req)
         assert(req.body == '{"qty":2}', req.body)
@@ -187,6 +188,25 @@ describe("HAR recording", function()
     assert.equal(5, #doc.log.entries)
     assert.equal("page@2", doc.log.entries[5].pageref)
     assert.equal(srv.url .. "/app.js", doc.log.entries[5].request.url)
+  end)
+
+  it("keeps each hop of a redirect as an entry of the one page", function()
+    local page = browser:new_page()
+    local rec = page:record_har { path = dir .. "/moved.har", url = "**/{old,shop}" }
+    page:navigate(srv.url .. "/old")
+    local doc = read_json(rec:stop().path)
+    assert.equal(1, #doc.log.pages)
+    assert.equal(2, #doc.log.entries)
+    local old, new = doc.log.entries[1], doc.log.entries[2]
+    assert.equal(srv.url .. "/old", old.request.url)
+    assert.equal(302, old.response.status)
+    assert.equal(srv.url .. "/shop", old.response.redirectURL)
+    assert.is_nil(old.response.content.text)
+    assert.equal(srv.url .. "/shop", new.request.url)
+    assert.equal(200, new.response.status)
+    assert.equal("page@1", old.pageref)
+    assert.equal("page@1", new.pageref)
+    page:close()
   end)
 
   it("refuses bad options with InvalidArgument", function()

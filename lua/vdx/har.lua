@@ -194,7 +194,9 @@ function Recorder:watch(page)
   local target = page:target_id()
   self.offs[#self.offs + 1] = netwatch.subscribe(page, {
     started = function(_, rec)
-      if rec.type == "Document" and rec.frame_id == target then open_page(self, page, rec) end
+      if rec.type == "Document" and rec.frame_id == target and not rec.after_redirect then
+        open_page(self, page, rec)
+      end
     end,
     finished = function(_, rec)
       if self.stopped then return end
@@ -205,16 +207,15 @@ function Recorder:watch(page)
         if d.left == 0 then d.task:cancel("drained") end
       end
     end,
-  })
-  -- The page's timings (Page events carry the same monotonic clock).
-  for ev, field in pairs { ["Page.domContentEventFired"] = "onContentLoad", ["Page.loadEventFired"] = "onLoad" } do
-    page:on(ev, function(p)
+    -- The page's timings (Page events carry the Network events' clock).
+    page_event = function(_, name, p)
+      local field = name == "loadEventFired" and "onLoad" or "onContentLoad"
       local cur = not self.stopped and self.current[page]
       if cur and cur.pageTimings[field] == -1 and p.timestamp then
         cur.pageTimings[field] = math.max(0, (p.timestamp - cur._ts) * 1000)
       end
-    end)
-  end
+    end,
+  })
 end
 
 --- The HAR document (a Lua table) of what was recorded so far.

@@ -7,7 +7,8 @@
 -- same events once per page (page:on cannot be undone, so one dispatcher
 -- per page serves every subscriber) and builds a record per request:
 --   { id, request = CDP Request, type, frame_id, ts, wall, response = CDP
---     Response?, done_ts?, encoded?, failed?, redirected? }
+--     Response?, done_ts?, encoded?, failed?, redirected? (the URL it was
+--     redirected to), after_redirect (a hop of a redirect chain) }
 -- A subscriber's finished(page, rec) runs inside the event's task when
 -- the request is over (loading finished or failed, or redirected); it must
 -- not yield (spawn a task for what waits, as vdx.network does).
@@ -39,7 +40,7 @@ local function on_event(page, st, name, p)
       notify(st, page, old)
     end
     local rec = { id = id, request = p.request, type = p.type, frame_id = p.frameId,
-      ts = p.timestamp, wall = p.wallTime }
+      ts = p.timestamp, wall = p.wallTime, after_redirect = p.redirectResponse ~= nil }
     st.reqs[id] = rec
     for sub in pairs(st.subs) do
       if sub.started then sub.started(page, rec) end
@@ -61,8 +62,9 @@ local function on_event(page, st, name, p)
   end
 end
 
---- Subscribes sub ({ started = fn(page, rec)?, finished = fn(page, rec)? })
--- to page's requests; returns a function that unsubscribes it (a second
+--- Subscribes sub ({ started = fn(page, rec)?, finished = fn(page, rec)?,
+-- page_event = fn(page, name, params)? for Page.domContentEventFired and
+-- Page.loadEventFired }) to page's requests; returns a function that unsubscribes it (a second
 -- call does nothing).
 function netwatch.subscribe(page, sub)
   local st = pages[page]
@@ -71,6 +73,14 @@ function netwatch.subscribe(page, sub)
     pages[page] = st
     for _, name in ipairs(EVENTS) do
       page:on("Network." .. name, function(p) on_event(page, st, name, p) end)
+    end
+    -- The document's own milestones, for a HAR page's timings.
+    for _, name in ipairs { "domContentEventFired", "loadEventFired" } do
+      page:on("Page." .. name, function(p)
+        for sub in pairs(st.subs) do
+          if sub.page_event then sub.page_event(page, name, p) end
+        end
+      end)
     end
   end
   st.subs[sub] = true
