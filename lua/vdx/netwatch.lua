@@ -185,6 +185,13 @@ function netwatch.on_close(ctx, fn)
   return function() closers[st][fn] = nil end
 end
 
+-- Runs a closer; its failure (a HAR file that cannot be written) does not
+-- stop the close, and is told on stderr.
+local function run_closer(fn, ctx)
+  local ok, err = pcall(fn, ctx)
+  if not ok then io.stderr:write("vdx: at the close of a context: ", tostring(err), "\n") end
+end
+
 --- Wraps the context and browser methods that open pages and close a
 -- context or a browser, so hooks reach new pages and recorders finish at
 -- ctx:close() and browser:close().
@@ -200,7 +207,7 @@ function netwatch.install(Context, Browser)
     if st and closers[st] then
       for fn in pairs(closers[st]) do
         closers[st][fn] = nil
-        pcall(fn, ctx)
+        run_closer(fn, ctx)
       end
     end
     return close(ctx, ...)
@@ -210,7 +217,7 @@ function netwatch.install(Context, Browser)
     for _, st in pairs(contexts[b] or {}) do
       for fn in pairs(closers[st] or {}) do
         closers[st][fn] = nil
-        pcall(fn, st.ctx)
+        run_closer(fn, st.ctx)
       end
     end
     return browser_close(b, ...)
