@@ -326,7 +326,17 @@ function network.page_pdf(page, opts)
   elseif type(m) == "table" then
     p.marginTop, p.marginBottom, p.marginLeft, p.marginRight = m.top, m.bottom, m.left, m.right
   end
-  local r = page:send("Page.printToPDF", p, { timeout_ms = opts.timeout_ms })
+  local ok, r = pcall(page.send, page, "Page.printToPDF", p, { timeout_ms = opts.timeout_ms })
+  if not ok then
+    -- A browser that says it is headless and still cannot print (a headed
+    -- one behind a proxy that renames it) answers "not implemented".
+    if vdx.is_error(r, "CDPError") and tostring(r.message):lower():find("not implemented", 1, true) then
+      headless_of[page:context():browser()] = false
+      error(vdx.error("HeadlessOnly", "page:pdf: this browser cannot print to PDF (" .. tostring(r.message)
+        .. "); Chromium prints only when it runs headless", { method = "page:pdf" }), 2)
+    end
+    error(r, 0)
+  end
   local out = { base64 = r.data, size = #vdx.base64_decode(r.data) }
   if opts.path ~= nil then
     if type(opts.path) ~= "string" then bad("page:pdf: path must be a string", "path") end
