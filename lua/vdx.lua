@@ -22,6 +22,7 @@ require("vdx.wait").install(vdx.Page)
 --- vdx.secrets: values kept out of every answer, log and report (vdx.secrets).
 vdx.secrets = require "vdx.secrets"
 require("vdx.routes").install(vdx.Page, vdx.Context)
+require("vdx.network").install(vdx.Page)
 require("vdx.remote").install(vdx)
 
 --- vdx.serve(opts) -> server | nil, message: the fixture HTTP server, a

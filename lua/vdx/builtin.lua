@@ -7,7 +7,8 @@ local builtin = {}
 builtin.groups = { "vdx.builtin.navigation", "vdx.builtin.explore", "vdx.builtin.verify", "vdx.builtin.locators",
   "vdx.builtin.actions", "vdx.builtin.observe", "vdx.builtin.tabs", "vdx.builtin.roles", "vdx.builtin.export",
   "vdx.builtin.clock",
-  "vdx.builtin.routes" }
+  "vdx.builtin.routes",
+  "vdx.builtin.network" }
 
 --- Registers every built-in tool in reg.
 function builtin.register_all(reg)

@@ -440,6 +440,12 @@ local catalog = {
         "avoid that action, or browser_navigate(url=…) away from the page.",
       "A page that is only slow: retry the call." },
     flow = { actions = { LOOK, "Fix the page's script: it never returns (an endless loop in a handler or timer)." } },
+  },  -- issue 27 (network)
+  HeadlessOnly = {
+    title = "Only a headless browser can do this",
+    causes = { "Chromium prints a page to PDF (Page.printToPDF) only when it runs headless, and this browser is headed" },
+    actions = { "Restart vdxlua mcp without --headed (or launch with headless = true) to save a PDF.",
+      "Or call browser_take_screenshot(fullPage=true) for an image of the page." },
   },
   -- issue 27 (clock)
   ClockNotInstalled = {

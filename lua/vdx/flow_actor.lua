@@ -245,11 +245,9 @@ end
 local helpers = { parse = parse, fail = fail, check_options = check_options }
 require("vdx.flow_actions").install(Actor, helpers)
 require("vdx.flow_expect").install(Actor, helpers)
-<<<<<<< HEAD
 require("vdx.flow_world_clock").install(Actor, helpers)
 require("vdx.flow_world_waits").install(Actor, helpers)
-=======
 require("vdx.flow_world_routes").install(Actor, helpers)
->>>>>>> routes
+require("vdx.flow_world_network").install(Actor, helpers)
 
 return M

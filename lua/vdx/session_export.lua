@@ -138,14 +138,14 @@ end
 local NO_LOCATOR = { press = true, back = true, click_at = true }
 
 --- Counts of a session's steps: { steps, actions, navigations,
--- assertions, positional = { locator, … }, missing = n }.
+-- assertions, positional = { locator, … }, missing = n } ("code" steps,
+-- changes to a role's world, count as steps only).
 function export.summary(steps)
   local r = { steps = #steps, actions = 0, navigations = 0, assertions = 0, positional = {}, missing = 0 }
   for _, s in ipairs(steps) do
     if s.kind == "navigate" then r.navigations = r.navigations + 1
     elseif s.kind == "assert" then r.assertions = r.assertions + 1
-    elseif s.kind == "code" then r.actions = r.actions + 1   -- a change to the world: no locator
-    else
+    elseif s.kind ~= "code" then   -- "code": a change to the world, no action and no locator to miss
       r.actions = r.actions + 1
       if s.positional then r.positional[#r.positional + 1] = s.locator end
       local whole_page = s.action == "evaluate" and not s.unlocated
