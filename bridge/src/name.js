@@ -10,8 +10,9 @@
 // contributes its whole subtree, hidden parts included; a visible one
 // contributes only its visible parts.  Words are parted where the layout
 // parts them (blocks, inline-blocks, controls, <br>, padded pseudo-elements)
-// and only ASCII white space collapses.  Where Chromium's own tree differs
-// from the spec, the spec is followed and the place says so.
+// and only ASCII white space collapses.  Where Chromium's own tree and the
+// spec or the public tests differ, the place says which is followed;
+// docs/fidelity.md lists every departure from Chromium with its reason.
 
 import * as N from './natives.js';
 import { ariaToken, attr, elementTag, flatParent, idRefs, isElement, isHTML, tagOf } from './dom.js';
