@@ -51,8 +51,8 @@
   var docFullscreenElement = getter(Document.prototype, "fullscreenElement");
   var fontSetSize = getter(FontFaceSet.prototype, "size");
   var winGetComputedStyle = uncurry(window.getComputedStyle);
-  function computedStyle(el, pseudo) {
-    return pseudo === void 0 ? winGetComputedStyle(window, el) : winGetComputedStyle(window, el, pseudo);
+  function computedStyle(el, pseudo2) {
+    return pseudo2 === void 0 ? winGetComputedStyle(window, el) : winGetComputedStyle(window, el, pseudo2);
   }
   var styleValue = method(CSSStyleDeclaration.prototype, "getPropertyValue");
   var inputValue = getter(HTMLInputElement.prototype, "value");
@@ -357,7 +357,6 @@
   var CELLS = ["row", "grid", "table", "treegrid"];
   var MENU_ITEMS = ["group", "menu", "menubar"];
   var REQUIRED_CONTEXT = Object.assign(/* @__PURE__ */ Object.create(null), {
-    cell: CELLS,
     columnheader: CELLS,
     gridcell: CELLS,
     rowheader: CELLS,
@@ -423,7 +422,7 @@
   function defaultHasName(el) {
     const label = attr(el, "aria-label");
     if (label && label.trim()) return true;
-    if (hasAttr(el, "aria-labelledby")) return true;
+    if (hasAttr(el, "aria-labelledby") && idRefs(el, "aria-labelledby").length > 0) return true;
     const title = attr(el, "title");
     return !!(title && title.trim());
   }
@@ -441,7 +440,7 @@
       case "footer":
         return isScopedToBody(el) ? "contentinfo" : "generic";
       case "aside":
-        return isScopedToBody(el) || named(el, hasName) ? "complementary" : "generic";
+        return isScopedToBody(el, true) || named(el, hasName) ? "complementary" : "generic";
       case "section":
         return named(el, hasName) ? "region" : "generic";
       case "form":
@@ -505,7 +504,7 @@
   function imgRole(el, plain) {
     const alt = el.getAttribute("alt");
     if (plain === true) return alt === "" ? "presentation" : "img";
-    if (alt === "" && !hasAttr(el, "title") && !isFocusable(el) && !hasGlobalAria(el)) {
+    if (alt === "" && !attr(el, "title") && !isFocusable(el) && !hasGlobalAria(el)) {
       return "presentation";
     }
     return "img";
@@ -564,10 +563,12 @@
     if (hasData) return "rowheader";
     return "columnheader";
   }
-  function isScopedToBody(el) {
+  function isScopedToBody(el, aside) {
     for (let p = flatParent(el); isElement(p); p = flatParent(p)) {
-      if (isHTML(p) && SECTIONING_TAGS.has(localName(p))) return false;
+      const html = isHTML(p);
       const r = explicitRole(p);
+      if (aside === true && (r === "main" || !r && html && localName(p) === "main")) return true;
+      if (html && SECTIONING_TAGS.has(localName(p))) return false;
       if (r && SECTIONING_ROLES.has(r)) return false;
     }
     return true;
@@ -641,6 +642,194 @@
     "treeitem"
   ]);
 
+  // src/counters.js
+  function parseCounterList(value) {
+    if (!value || value === "none") return [];
+    const out = [];
+    const re = /([-\w]+)(?:\s+(-?\d+))?/g;
+    let m;
+    while ((m = re.exec(value)) !== null) out.push([m[1], m[2] === void 0 ? null : parseInt(m[2], 10)]);
+    return out;
+  }
+  var State = class {
+    constructor() {
+      this.stacks = /* @__PURE__ */ new Map();
+    }
+    top(name) {
+      const s = this.stacks.get(name);
+      return s !== void 0 && s.length > 0 ? s[s.length - 1] : null;
+    }
+    reset(name, value, scope) {
+      let s = this.stacks.get(name);
+      if (s === void 0) this.stacks.set(name, s = []);
+      const top = s.length > 0 ? s[s.length - 1] : null;
+      if (top !== null && top.scope === scope) top.value = value;
+      else s.push({ value, scope });
+    }
+    increment(name, by, scope) {
+      const top = this.top(name);
+      if (top === null) this.reset(name, by, scope);
+      else top.value += by;
+    }
+    set(name, value, scope) {
+      const top = this.top(name);
+      if (top === null) this.reset(name, value, scope);
+      else top.value = value;
+    }
+    // Ends the instances scoped to node's children.
+    leave(node) {
+      for (const s of this.stacks.values()) {
+        while (s.length > 0 && s[s.length - 1].scope === node) s.pop();
+      }
+    }
+    // A copy of every counter's values, outermost first.
+    copy() {
+      const out = /* @__PURE__ */ new Map();
+      for (const [name, s] of this.stacks) {
+        if (s.length > 0) out.set(name, s.map((i) => i.value));
+      }
+      return out;
+    }
+  };
+  function apply(state, cs, scope, listItem, valueAttr, listOwner, start) {
+    const resets = parseCounterList(cs.counterReset);
+    for (const [name, v] of resets) state.reset(name, v === null ? 0 : v, scope);
+    if (listOwner && !resets.some((r) => r[0] === "list-item")) state.reset("list-item", start - 1, scope);
+    const incs = parseCounterList(cs.counterIncrement);
+    for (const [name, v] of incs) state.increment(name, v === null ? 1 : v, scope);
+    if (listItem && !incs.some((r) => r[0] === "list-item")) {
+      if (valueAttr !== null) state.set("list-item", valueAttr, scope);
+      else state.increment("list-item", 1, scope);
+    }
+    for (const [name, v] of parseCounterList(cs.counterSet)) state.set(name, v === null ? 0 : v, scope);
+  }
+  function styleOf(ctx, el, which) {
+    try {
+      return computedStyle(el, which);
+    } catch (e) {
+      ctx.fail(el);
+      return null;
+    }
+  }
+  var USES_COUNTER = /\bcounters?\(/i;
+  function walk(ctx, state, el, found) {
+    const cs = styleOf(ctx, el, void 0);
+    if (cs === null || cs.display === "none") return;
+    const tag = tagOf(el);
+    const list = tag === "ol" || tag === "ul" || tag === "menu";
+    const valueAttr = tag === "li" ? parseInt(getAttribute(el, "value") || "", 10) : NaN;
+    const startAttr = tag === "ol" ? parseInt(getAttribute(el, "start") || "", 10) : NaN;
+    apply(
+      state,
+      cs,
+      parentNode(el),
+      cs.display.includes("list-item"),
+      Number.isNaN(valueAttr) ? null : valueAttr,
+      list,
+      Number.isNaN(startAttr) ? 1 : startAttr
+    );
+    pseudo(ctx, state, el, "::before", found);
+    for (let c = firstChild(el); c !== null; c = nextSibling(c)) {
+      if (nodeType(c) === ELEMENT_NODE) walk(ctx, state, c, found);
+    }
+    pseudo(ctx, state, el, "::after", found);
+    state.leave(el);
+  }
+  function pseudo(ctx, state, el, which, found) {
+    const cs = styleOf(ctx, el, which);
+    if (cs === null) return;
+    const content = cs.content;
+    if (!content || content === "none" || content === "normal") return;
+    apply(state, cs, el, false, null, false, 1);
+    if (USES_COUNTER.test(content)) {
+      let entry = found.get(el);
+      if (entry === void 0) found.set(el, entry = {});
+      entry[which] = state.copy();
+    }
+  }
+  function countersAt(ctx, el, which) {
+    const root = getRootNode(el);
+    if (ctx.counters === void 0) ctx.counters = /* @__PURE__ */ new Map();
+    let found = ctx.counters.get(root);
+    if (found === void 0) {
+      found = /* @__PURE__ */ new Map();
+      const state = new State();
+      const top = nodeType(root) === DOCUMENT_NODE ? documentElement(root) : null;
+      if (top !== null) {
+        walk(ctx, state, top, found);
+      } else {
+        for (let c = firstChild(root); c !== null; c = nextSibling(c)) {
+          if (nodeType(c) === ELEMENT_NODE) walk(ctx, state, c, found);
+        }
+      }
+      ctx.counters.set(root, found);
+    }
+    const entry = found.get(el);
+    return entry && entry[which] || /* @__PURE__ */ new Map();
+  }
+  var ROMAN = [
+    [1e3, "m"],
+    [900, "cm"],
+    [500, "d"],
+    [400, "cd"],
+    [100, "c"],
+    [90, "xc"],
+    [50, "l"],
+    [40, "xl"],
+    [10, "x"],
+    [9, "ix"],
+    [5, "v"],
+    [4, "iv"],
+    [1, "i"]
+  ];
+  function roman(n) {
+    if (n < 1 || n > 3999) return String(n);
+    let out = "";
+    for (const [v, s] of ROMAN) {
+      while (n >= v) {
+        out += s;
+        n -= v;
+      }
+    }
+    return out;
+  }
+  function alpha(n) {
+    if (n < 1) return String(n);
+    let out = "";
+    while (n > 0) {
+      n--;
+      out = String.fromCharCode(97 + n % 26) + out;
+      n = Math.floor(n / 26);
+    }
+    return out;
+  }
+  function formatCounter(n, style) {
+    switch ((style || "decimal").toLowerCase()) {
+      case "none":
+        return "";
+      case "disc":
+        return "\u2022";
+      case "circle":
+        return "\u25E6";
+      case "square":
+        return "\u25AA";
+      case "decimal-leading-zero":
+        return n >= 0 && n < 10 ? "0" + n : String(n);
+      case "lower-roman":
+        return roman(n);
+      case "upper-roman":
+        return roman(n).toUpperCase();
+      case "lower-alpha":
+      case "lower-latin":
+        return alpha(n);
+      case "upper-alpha":
+      case "upper-latin":
+        return alpha(n).toUpperCase();
+      default:
+        return String(n);
+    }
+  }
+
   // src/csstext.js
   var ASCII_SPACES = /[ \t\n\f\r]+/g;
   function collapse(s) {
@@ -660,6 +849,7 @@
         return text;
     }
   }
+  var CONTENT_PART = '"((?:[^"\\\\]|\\\\.)*)"|attr\\(\\s*([\\w-]+)\\s*\\)|(counters?)\\(\\s*([\\w-]+)\\s*(?:,\\s*"((?:[^"\\\\]|\\\\.)*)"\\s*)?(?:,\\s*([\\w-]+)\\s*)?\\)';
   function pseudoText(ctx, el, which) {
     let cs;
     try {
@@ -674,15 +864,24 @@
     const slash = topLevelSlash(content);
     const source = slash >= 0 ? content.slice(slash + 1) : stripFunctions(content);
     let out = "";
-    const re = /"((?:[^"\\]|\\.)*)"|attr\(\s*([\w-]+)\s*\)/g;
+    let counters = null;
+    const re = new RegExp(CONTENT_PART, "gi");
     let m;
     while ((m = re.exec(source)) !== null) {
-      if (m[1] !== void 0) out += unescapeCss(m[1]);
-      else out += attr(el, m[2]) || "";
+      if (m[1] !== void 0) {
+        out += unescapeCss(m[1]);
+      } else if (m[2] !== void 0) {
+        out += attr(el, m[2]) || "";
+      } else {
+        if (counters === null) counters = countersAt(ctx, el, which);
+        const values = counters.get(m[4]) || [0];
+        if (m[3].length === 7) out += formatCounter(values[values.length - 1], m[6]);
+        else out += values.map((v) => formatCounter(v, m[6])).join(unescapeCss(m[5] || ""));
+      }
     }
     if (!out) return "";
     out = collapse(out);
-    const image = slash >= 0 ? /\b(?:url|image-set|[\w-]*gradient)\(/i.test(content.slice(0, slash)) : source !== content;
+    const image = slash >= 0 || /\b(?:url|image-set|[\w-]*gradient|image)\(/i.test(content);
     const apart = !image && cs.display === "inline" && isZero(cs.paddingLeft) && isZero(cs.paddingRight) && isZero(cs.marginLeft) && isZero(cs.marginRight);
     return apart ? out : " " + out + " ";
   }
@@ -1519,7 +1718,6 @@
   }
 
   // src/name.js
-  var COMMENT_NODE = 8;
   var LABELABLE = /* @__PURE__ */ new Set(["input", "select", "textarea", "button", "meter", "output", "progress"]);
   var RANGE_ROLES = /* @__PURE__ */ new Set(["slider", "spinbutton", "progressbar", "scrollbar", "meter"]);
   var TEXT_INPUT_TYPES = /* @__PURE__ */ new Set([
@@ -1711,8 +1909,12 @@
         if (text2.trim()) return text2;
       }
     }
+    if (how === REFERENCED && el === state.root) {
+      const own2 = attr(el, "aria-label");
+      if (own2 && own2.trim()) return own2;
+    }
     if (how !== ROOT && (el !== state.root || how === REFERENCED)) {
-      const value = embeddedValue(ctx, el, role);
+      const value = embeddedValue(ctx, el, role, state, how);
       if (value !== null) return value;
     }
     const label = attr(el, "aria-label");
@@ -1733,7 +1935,8 @@
     if (how !== ROOT) return text;
     return placeholderOf(el);
   }
-  function embeddedValue(ctx, el, role) {
+  function embeddedValue(ctx, el, role, state, how) {
+    if (how === CONTENT && (role === "menu" || role === "menubar")) return "";
     const tag = isHTML(el) ? localName(el) : "";
     if (role === "textbox" || role === "searchbox") {
       if (tag === "input") return inputValue(el);
@@ -1749,12 +1952,16 @@
         return parts2.join(" ");
       }
       if (tag === "input") return inputValue(el);
-      const selected = querySelectorAll(el, '[role="option"][aria-selected="true"]');
+      const selected = selectedOptions(el, role === "combobox");
       const parts = [];
       for (let i = 0; i < selected.length; i++) {
         parts.push(accessibleName(ctx, selected[i], "option", true));
       }
-      return parts.join(" ");
+      if (parts.length > 0 || role === "listbox") return parts.join(" ");
+      if (isFocusable(el) || isContentEditable(el)) return contentText(ctx, el, state);
+      if (how !== CONTENT) return null;
+      const label = attr(el, "aria-label");
+      return label && label.trim() ? label : "";
     }
     if (RANGE_ROLES.has(role)) {
       const vt = attr(el, "aria-valuetext");
@@ -1766,6 +1973,17 @@
       return "";
     }
     return null;
+  }
+  var SELECTED_OPTION = '[role="option"][aria-selected="true"]';
+  function selectedOptions(el, owned) {
+    const out = [...querySelectorAll(el, SELECTED_OPTION)];
+    if (!owned || !hasAttribute(el, "aria-owns")) return out;
+    for (const o of idRefs(el, "aria-owns")) {
+      if (o === el || contains(o, el) || contains(el, o)) continue;
+      if (matches(o, SELECTED_OPTION)) out.push(o);
+      else out.push(...querySelectorAll(o, SELECTED_OPTION));
+    }
+    return out;
   }
   function hostLanguageLabel(ctx, el, state, how) {
     if (!isHTML(el)) return svgTitle(el);
@@ -1863,9 +2081,9 @@
       if (cached !== void 0) return cached;
     }
     const taint = state.taint;
-    const pseudo = ctx.mayHavePseudo(el);
+    const pseudo2 = ctx.mayHavePseudo(el);
     const parts = [];
-    if (pseudo) parts.push(pseudoText(ctx, el, "::before"));
+    if (pseudo2) parts.push(pseudoText(ctx, el, "::before"));
     const parentHidden = !state.includeHidden && isVisibilityHidden(ctx, el);
     const tag = tagOf(el);
     const html = (tag === "details" || tag === "slot") && isHTML(el);
@@ -1879,7 +2097,7 @@
       let c = shadow !== null ? shadow.firstChild : direct ? el.firstChild : firstChild(el);
       while (c !== null) c = contentChild(ctx, c, state, parentHidden, details, parts);
     }
-    if (pseudo) parts.push(pseudoText(ctx, el, "::after"));
+    if (pseudo2) parts.push(pseudoText(ctx, el, "::after"));
     if (hasAttribute(el, "aria-owns")) ownedText(ctx, el, state, parts);
     const out = parts.length === 1 ? parts[0] : parts.join("");
     if (pure && state.taint === taint) ctx.contents.set(el, out);
@@ -1911,10 +2129,7 @@
       return child2.nextSibling;
     }
     if (typeof type !== "number") type = nodeType(child2);
-    if (type !== ELEMENT_NODE) {
-      if (type === COMMENT_NODE) parts.push(" ");
-      return child2.nextSibling;
-    }
+    if (type !== ELEMENT_NODE) return child2.nextSibling;
     const tag = elementTag(child2);
     const direct = tag !== "form";
     const next = direct ? child2.nextSibling : nextSibling(child2);
@@ -2264,7 +2479,7 @@
   var VALUE_ROLES = /* @__PURE__ */ new Set(["slider", "spinbutton", "progressbar", "meter", "scrollbar"]);
   var TEXT_ROLES = /* @__PURE__ */ new Set(["textbox", "searchbox", "combobox"]);
   var FORM_TAGS = /* @__PURE__ */ new Set(["input", "select", "textarea", "button", "fieldset", "optgroup", "option"]);
-  function statesOf(walk, el, tag, html, role, ariaDisabled, plain) {
+  function statesOf(walk2, el, tag, html, role, ariaDisabled, plain) {
     const aria = plain !== true;
     const form = html && FORM_TAGS.has(tag);
     let s = "";
@@ -2282,7 +2497,7 @@
     } else if (html && tag === "summary" && role === "button" && detailsOpen(el.parentNode)) {
       s += " [expanded]";
     }
-    if (el === walk.active && tag !== "body" && tag !== "html") s += " [active]";
+    if (el === walk2.active && tag !== "body" && tag !== "html") s += " [active]";
     const level = headingLevel(el, role, plain);
     if (level) s += " [level=" + level + "]";
     if (aria) {
@@ -2306,7 +2521,7 @@
     }
     return s;
   }
-  function fillControl(walk, el, tag, role, node) {
+  function fillControl(walk2, el, tag, role, node) {
     if (tag === "input") {
       const type = el.type;
       if (TEXT_ROLES.has(role) || VALUE_ROLES.has(role)) {
@@ -2321,7 +2536,7 @@
     }
     if (tag === "select") {
       const options2 = el.options;
-      if (options2.length > walk.maxOptions) {
+      if (options2.length > walk2.maxOptions) {
         node.states += " [options=" + options2.length + "]";
         node.value = selectedText(el);
         return true;
@@ -2347,7 +2562,7 @@
     const vn = attr(el, "aria-valuenow");
     return vn ? vn.trim() : "";
   }
-  function capOptions(walk, node) {
+  function capOptions(walk2, node) {
     let count = 0;
     const selected = [];
     for (const c of node.children) {
@@ -2356,7 +2571,7 @@
         if (c.states.includes("[selected]")) selected.push(c.name);
       }
     }
-    if (count <= walk.maxOptions) return;
+    if (count <= walk2.maxOptions) return;
     node.children = node.children.filter((c) => typeof c === "string" || c.role !== "option");
     node.states += " [options=" + count + "]";
     node.value = selected.join(", ");
@@ -2557,7 +2772,7 @@
       if (hasAttribute(marked[i], "aria-owns")) owners.push(marked[i]);
       if (hasAttribute(marked[i], "contenteditable")) editable = true;
     }
-    const walk = {
+    const walk2 = {
       ctx,
       env,
       count: 0,
@@ -2584,7 +2799,7 @@
       // set text-transform (see plainContentName).
       plainDocument: false
     };
-    walk.onlyText = walk.textContent && noComment(document);
+    walk2.onlyText = walk2.textContent && noComment(document);
     let rootEl = documentElement(document);
     if (opts.root != null) {
       rootEl = env.resolve(opts.root);
@@ -2594,18 +2809,18 @@
         throw hiddenRoot(opts.root, rootEl, "zero size, and nothing in it has a box");
       }
     }
-    collectOwned(walk, owners, opts.root != null ? rootEl : null);
+    collectOwned(walk2, owners, opts.root != null ? rootEl : null);
     ctx.enterTree(document);
     const docScan = ctx.tree(document);
-    walk.plainDocument = !docScan.pseudo && !docScan.transform;
+    walk2.plainDocument = !docScan.pseudo && !docScan.transform;
     const top = { role: "fragment", children: [] };
     if (rootEl) {
       const shadowRoot2 = getRootNode(rootEl);
       if (shadowRoot2 !== document) {
         ctx.enterTree(shadowRoot2);
-        walk.inDocument = false;
+        walk2.inDocument = false;
       }
-      visitElement(walk, rootEl, elementTag(rootEl), top, opts.root == null && ctx.geometry ? W_GEOMETRY : 0, true);
+      visitElement(walk2, rootEl, elementTag(rootEl), top, opts.root == null && ctx.geometry ? W_GEOMETRY : 0, true);
     }
     finish(ctx, top);
     if (opts.root != null && top.children.length === 0 && isHiddenForAria(ctx, rootEl)) {
@@ -2613,11 +2828,11 @@
     }
     const depth = opts.depth == null ? Infinity : Math.max(0, opts.depth | 0);
     const out = render(top, env, depth);
-    const elements = opts.root != null ? walk.count : collectionLength(docGetElementsByTagName(document, "*"));
+    const elements = opts.root != null ? walk2.count : collectionLength(docGetElementsByTagName(document, "*"));
     const r = {
       text: "",
       element_count: elements,
-      walked_count: walk.count,
+      walked_count: walk2.count,
       ref_count: out.refLines.length,
       unmeasurable: ctx.unmeasurable,
       frames: out.frames,
@@ -2635,7 +2850,7 @@
     let refs = 0;
     while (refs < out.refLines.length && out.refLines[refs] <= last) refs++;
     r.ref_count = refs;
-    const scale = Math.max(0, elements - walk.count) / Math.max(1, walk.count);
+    const scale = Math.max(0, elements - walk2.count) / Math.max(1, walk2.count);
     r.more_lines = out.lines.length - kept.length + Math.round(out.lines.length * scale);
     let chars = 0;
     for (let i = 0; i < out.lines.length; i++) chars += out.lines[i].length + 1;
@@ -2672,14 +2887,14 @@
     if (last < 0 || last > lines.length - 1 - TAIL || out.openListbox <= last) return -1;
     return last;
   }
-  function spend(walk, lines, chars) {
-    const b = walk.budget;
+  function spend(walk2, lines, chars) {
+    const b = walk2.budget;
     b.lines += lines;
     if (b.lines <= b.fromLine) return;
     b.chars += chars;
     if (b.chars > b.maxChars && b.lines > b.fromLine + TAIL + 1 && !b.stopped) {
       b.stopped = true;
-      walk.limit = walk.count;
+      walk2.limit = walk2.count;
     }
   }
   function hasWalkAttribute(names) {
@@ -2688,21 +2903,21 @@
     }
     return false;
   }
-  function collectOwned(walk, owners, scope) {
+  function collectOwned(walk2, owners, scope) {
     for (let i = 0; i < owners.length; i++) {
       const owner = owners[i];
       if (scope !== null && !contains(scope, owner)) continue;
-      if (isHiddenForAria(walk.ctx, owner)) continue;
+      if (isHiddenForAria(walk2.ctx, owner)) continue;
       for (const target of idRefs(owner, "aria-owns")) {
-        if (target === owner || contains(target, owner) || walk.owned.has(target)) continue;
-        if (isHiddenFromAllUsers(walk.ctx, target)) continue;
-        walk.owned.set(target, owner);
+        if (target === owner || contains(target, owner) || walk2.owned.has(target)) continue;
+        if (isHiddenFromAllUsers(walk2.ctx, target)) continue;
+        walk2.owned.set(target, owner);
       }
     }
   }
-  function visitElement(walk, el, tag, parent, inherited, read) {
-    const ctx = walk.ctx;
-    walk.count++;
+  function visitElement(walk2, el, tag, parent, inherited, read) {
+    const ctx = walk2.ctx;
+    walk2.count++;
     const direct = tag !== "form";
     const ns = direct ? el.namespaceURI : namespaceURI(el);
     if (neverRendered(tag, ns)) return;
@@ -2712,17 +2927,17 @@
     const shadow = !SHADOW_HOSTS.has(tag) && tag.indexOf("-") < 0 ? null : direct ? el.shadowRoot : shadowRoot(el);
     if (shadow) {
       ctx.enterTree(shadow);
-      walk.inDocument = false;
+      walk2.inDocument = false;
     }
     const html = ns === HTML_NS;
     const role = getRole(el, void 0, plain, tag, html);
     const named2 = (inherited & W_NAMED) !== 0 || keepsFlags(tag, role, names);
-    const leaf = plain && html && !walk.editable && LEAF_TAGS.has(tag) && FLATTENED.has(role);
+    const leaf = plain && html && !walk2.editable && LEAF_TAGS.has(tag) && FLATTENED.has(role);
     const flags = ctx.walkFlags(
       el,
       inherited,
       read,
-      markupStyle(el, tag, names, direct, html, walk.editable),
+      markupStyle(el, tag, names, direct, html, walk2.editable),
       direct,
       named2,
       html && boxByMarkup(tag, names),
@@ -2736,26 +2951,26 @@
     const disabled = (inherited & W_DISABLED) !== 0 || !plain && ariaToken(el, "aria-disabled") === "true";
     const labelling = html && tag === "label" && labelsRenderedControl(ctx, el);
     const childInherited = flags & F_INHERITED | (disabled ? W_DISABLED : 0) | ((inherited & W_NO_TEXT) !== 0 || labelling ? W_NO_TEXT : 0) | (named2 ? W_NAMED : 0) | (boxed ? W_BOXED : 0) | geometryBits(ctx, el, tag, html, names, shadow, inherited);
-    if (shadow) collectOwned(walk, fragQuerySelectorAll(shadow, "[aria-owns]"), null);
+    if (shadow) collectOwned(walk2, fragQuerySelectorAll(shadow, "[aria-owns]"), null);
     const outermostPointer = pointer && (inherited & F_POINTER) === 0 && !labelling;
-    const refWorthy = visible && isRefWorthy(el, tag, role, outermostPointer, plain, walk.editable, html);
+    const refWorthy = visible && isRefWorthy(el, tag, role, outermostPointer, plain, walk2.editable, html);
     if (refWorthy && boxed && (inherited & W_FLOW) !== 0 && !ctx.geomCandidates.has(el) && boxByGeometry(el, tag)) {
       ctx.knowBox(el);
     }
     const acts = refWorthy && isActionable(ctx, el, flags);
     const container2 = !acts && visible ? containerKind(tag, role, names) : null;
     const wantsRef = acts || container2 !== null;
-    const node = visible && (wantsRef || !FLATTENED.has(role)) ? createNode(walk, el, tag, html, role, wantsRef, disabled, plain) : null;
+    const node = visible && (wantsRef || !FLATTENED.has(role)) ? createNode(walk2, el, tag, html, role, wantsRef, disabled, plain) : null;
     if (container2 !== null) node.container = container2;
     const display = (named2 || node === null) && boxed && (inherited & W_FLOW) !== 0 && html && UA_DISPLAY.has(tag) && !ctx.geomCandidates.has(el) ? UA_DISPLAY.get(tag) : void 0;
     if (named2 && display !== void 0) ctx.knowDisplay(el, display);
-    if (node !== null && walk.budget !== null) {
-      spend(walk, 1, role.length + node.states.length + (wantsRef ? 14 : 4));
+    if (node !== null && walk2.budget !== null) {
+      spend(walk2, 1, role.length + node.states.length + (wantsRef ? 14 : 4));
     }
     if (html && (tag === "iframe" || tag === "frame")) {
       if (node) {
         nameNode(ctx, el, role, node, tag, html, plain);
-        visitFrame(walk, el, node, parent);
+        visitFrame(walk2, el, node, parent);
       }
       return;
     }
@@ -2763,23 +2978,23 @@
     const sep = node ? null : new Sep(el, display);
     if (sep) target.children.push(sep);
     let childText2;
-    const plainTree = walk.inDocument && walk.plainDocument;
+    const plainTree = walk2.inDocument && walk2.plainDocument;
     if (node !== null && plain && html && direct && shadow === null && textNamed(tag, role)) {
-      childText2 = visitTextChildren(walk, el, target, childInherited);
-    } else if (!(node && html && fillControl(walk, el, tag, role, node))) {
-      visitChildren(walk, el, html ? tag : "", direct, shadow, target, childInherited);
+      childText2 = visitTextChildren(walk2, el, target, childInherited);
+    } else if (!(node && html && fillControl(walk2, el, tag, role, node))) {
+      visitChildren(walk2, el, html ? tag : "", direct, shadow, target, childInherited);
     }
-    if (!plain && hasAttribute(el, "aria-owns")) visitOwned(walk, el, target, childInherited);
+    if (!plain && hasAttribute(el, "aria-owns")) visitOwned(walk2, el, target, childInherited);
     if (sep) target.children.push(sep);
     if (node) {
       nameNode(ctx, el, role, node, tag, html, plain, childText2, plainTree);
       if (role === "link" && html && hasAttr(el, "href")) node.url = attr(el, "href");
       if (role === "textbox" || role === "searchbox") placeholderOf2(el, node);
       if (role === "listbox" && !(html && tag === "select")) {
-        capOptions(walk, node);
-        if (walk.count >= walk.limit) node.open = true;
+        capOptions(walk2, node);
+        if (walk2.count >= walk2.limit) node.open = true;
       }
-      if (walk.budget !== null) spend(walk, 0, node.name.length + (node.url === null ? 0 : node.url.length));
+      if (walk2.budget !== null) spend(walk2, 0, node.name.length + (node.url === null ? 0 : node.url.length));
       parent.children.push(node);
     }
   }
@@ -2792,49 +3007,49 @@
   function keepsFlags(tag, role, names) {
     return NAME_FROM_CONTENT.has(role) || NAMING_TAGS.has(tag) || names !== null && names.includes("id");
   }
-  function visitChildren(walk, el, htmlTag, direct, shadow, target, inherited) {
+  function visitChildren(walk2, el, htmlTag, direct, shadow, target, inherited) {
     if (htmlTag === "slot") {
       const assigned = assignedNodes(el);
       if (assigned.length > 0) {
-        for (let i = 0; i < assigned.length && walk.count < walk.limit; i++) {
-          visitChild(walk, assigned[i], null, target, inherited);
+        for (let i = 0; i < assigned.length && walk2.count < walk2.limit; i++) {
+          visitChild(walk2, assigned[i], null, target, inherited);
         }
         return;
       }
     }
     const details = htmlTag === "details" ? el : null;
-    if (shadow === null && details === null && direct && walk.textContent && el.childElementCount === 0) {
-      if (walk.count >= walk.limit || (inherited & (F_HIDDEN | W_NO_TEXT)) !== 0) return;
-      if (leafText(walk, el, target) !== null) return;
+    if (shadow === null && details === null && direct && walk2.textContent && el.childElementCount === 0) {
+      if (walk2.count >= walk2.limit || (inherited & (F_HIDDEN | W_NO_TEXT)) !== 0) return;
+      if (leafText(walk2, el, target) !== null) return;
     }
     let c = shadow !== null ? shadow.firstChild : direct ? el.firstChild : firstChild(el);
-    while (c !== null && walk.count < walk.limit) c = visitChild(walk, c, details, target, inherited);
+    while (c !== null && walk2.count < walk2.limit) c = visitChild(walk2, c, details, target, inherited);
   }
-  function leafText(walk, el, target) {
+  function leafText(walk2, el, target) {
     const text = el.textContent;
-    const b = walk.budget;
+    const b = walk2.budget;
     if (b !== null && b.lines > b.fromLine && b.chars + Math.min(text.length, MAX_RUN) > b.maxChars) return null;
-    addText(walk, target, text);
+    addText(walk2, target, text);
     return text;
   }
-  function visitTextChildren(walk, el, target, inherited) {
+  function visitTextChildren(walk2, el, target, inherited) {
     const shown = (inherited & (F_HIDDEN | W_NO_TEXT)) === 0;
-    if (walk.onlyText && walk.inDocument && walk.count < walk.limit && el.childElementCount === 0) {
-      const all = shown ? leafText(walk, el, target) : el.textContent;
+    if (walk2.onlyText && walk2.inDocument && walk2.count < walk2.limit && el.childElementCount === 0) {
+      const all = shown ? leafText(walk2, el, target) : el.textContent;
       if (all !== null) return all;
     }
     let text = "";
     let onlyText = true;
     let c = el.firstChild;
-    while (c !== null && walk.count < walk.limit) {
+    while (c !== null && walk2.count < walk2.limit) {
       if (c.nodeType === TEXT_NODE) {
         const data = c.data;
         text += data;
-        if (shown) addText(walk, target, data);
+        if (shown) addText(walk2, target, data);
         c = c.nextSibling;
       } else {
         onlyText = false;
-        c = visitChild(walk, c, null, target, inherited);
+        c = visitChild(walk2, c, null, target, inherited);
       }
     }
     return onlyText && c === null ? text : null;
@@ -2844,10 +3059,10 @@
     const SHOW_COMMENT = 128;
     return treeWalkerNextNode(docCreateTreeWalker(doc, doc, SHOW_COMMENT | SHOW_PROCESSING_INSTRUCTION)) === null;
   }
-  function addText(walk, target, data) {
+  function addText(walk2, target, data) {
     if (data) {
       target.children.push(data);
-      if (walk.budget !== null) spend(walk, 0, runSpend(target, data.length));
+      if (walk2.budget !== null) spend(walk2, 0, runSpend(target, data.length));
     }
   }
   function runSpend(target, n) {
@@ -2855,11 +3070,11 @@
     target.runChars = before + n;
     return Math.max(0, Math.min(MAX_RUN, before + n) - before);
   }
-  function visitChild(walk, node, details, target, inherited) {
+  function visitChild(walk2, node, details, target, inherited) {
     let type = node.nodeType;
     if (type === TEXT_NODE) {
       if ((inherited & (F_HIDDEN | W_NO_TEXT)) === 0 && (details === null || !isClosedDetailsContent(details, node))) {
-        addText(walk, target, node.data);
+        addText(walk2, target, node.data);
       }
       return node.nextSibling;
     }
@@ -2868,12 +3083,12 @@
     const tag = elementTag(node);
     const next = tag !== "form" ? node.nextSibling : nextSibling(node);
     if (details !== null && isClosedDetailsContent(details, node)) return next;
-    if (walk.owned.size > 0 && walk.owned.has(node)) return next;
-    visitElement(walk, node, tag, target, inherited, false);
+    if (walk2.owned.size > 0 && walk2.owned.has(node)) return next;
+    visitElement(walk2, node, tag, target, inherited, false);
     return next;
   }
-  function createNode(walk, el, tag, html, role, wantsRef, disabled, plain) {
-    const states = statesOf(walk, el, tag, html, role, disabled, plain);
+  function createNode(walk2, el, tag, html, role, wantsRef, disabled, plain) {
+    const states = statesOf(walk2, el, tag, html, role, disabled, plain);
     return {
       el,
       tag,
@@ -2909,9 +3124,9 @@
     const ph = attr(el, "placeholder");
     if (ph && normalize(ph) !== node.name) node.placeholder = ph;
   }
-  function visitFrame(walk, el, node, parent) {
-    if (walk.ctx.hasBox(el) === false) return;
-    const key = walk.env.frameKeys.get(el);
+  function visitFrame(walk2, el, node, parent) {
+    if (walk2.ctx.hasBox(el) === false) return;
+    const key = walk2.env.frameKeys.get(el);
     node.frame = key === void 0 ? "?" : key;
     parent.children.push(node);
   }
@@ -2919,12 +3134,12 @@
     const control = labelControl(label);
     return control !== null && !isHiddenForAria(ctx, control);
   }
-  function visitOwned(walk, el, target, inherited) {
+  function visitOwned(walk2, el, target, inherited) {
     for (const owned of idRefs(el, "aria-owns")) {
-      if (walk.count >= walk.limit) return;
-      if (walk.owned.get(owned) !== el || walk.ownedDone.has(owned)) continue;
-      walk.ownedDone.add(owned);
-      visitElement(walk, owned, elementTag(owned), target, inherited & ~(W_GEOMETRY | W_FLOW), true);
+      if (walk2.count >= walk2.limit) return;
+      if (walk2.owned.get(owned) !== el || walk2.ownedDone.has(owned)) continue;
+      walk2.ownedDone.add(owned);
+      visitElement(walk2, owned, elementTag(owned), target, inherited & ~(W_GEOMETRY | W_FLOW), true);
     }
   }
 
@@ -3129,15 +3344,15 @@
   }
   function allElements() {
     const out = [];
-    const walk = (root) => {
+    const walk2 = (root) => {
       const list = nodeType(root) === DOCUMENT_NODE ? docQuerySelectorAll(root, "*") : fragQuerySelectorAll(root, "*");
       for (let i = 0; i < list.length; i++) {
         out.push(list[i]);
         const sr = shadowRoot(list[i]);
-        if (sr) walk(sr);
+        if (sr) walk2(sr);
       }
     };
-    walk(document);
+    walk2(document);
     return out;
   }
   function eq(a, b) {
@@ -3617,7 +3832,7 @@
     if (isHiddenForAria(ctx, el) || !isActionable(ctx, el)) return null;
     return refs.assign(el, role, accessibleName(ctx, el, role, false), t);
   }
-  function styleOf(ctx, el) {
+  function styleOf2(ctx, el) {
     const f = ctx.flags(el);
     return { display: ctx.display(el), none: (f & F_NONE) !== 0, hidden: (f & F_HIDDEN) !== 0 };
   }
@@ -4734,7 +4949,7 @@
     for (let c = firstChild(node); c !== null; c = nextSibling(c)) yield c;
   }
   function firstHeading(ev, a, target) {
-    const walk = (node, budget) => {
+    const walk2 = (node, budget) => {
       for (const c of composedChildren(node)) {
         if (budget.left-- <= 0) return "";
         if (nodeType(c) !== ELEMENT_NODE || c === target || skipsText(c)) continue;
@@ -4742,12 +4957,12 @@
           const name = accessibleName(ev.ctx, c, "heading", false);
           if (name) return name;
         }
-        const t = walk(c, budget);
+        const t = walk2(c, budget);
         if (t) return t;
       }
       return "";
     };
-    return walk(a, { left: MAX_NODES });
+    return walk2(a, { left: MAX_NODES });
   }
   function visibleRuns(ev, node, target, out, budget) {
     for (const c of composedChildren(node)) {
@@ -5520,7 +5735,7 @@
   }
   function element(w, el, inText) {
     if (isSkipped(el)) return;
-    const st = styleOf(w.ctx, el);
+    const st = styleOf2(w.ctx, el);
     if (st.none) return;
     const display = st.display;
     const textVisible = !st.hidden;
@@ -6004,13 +6219,13 @@
       top = false;
     }
     if (!top) return;
-    let walk = null;
+    let walk2 = null;
     let pieces = 0;
     const piece = () => {
       if (stopped) return;
       try {
-        if (walk === null) walk = makeWalk();
-        walk(PIECES[pieces]);
+        if (walk2 === null) walk2 = makeWalk();
+        walk2(PIECES[pieces]);
       } catch (e) {
         return;
       }

@@ -4,6 +4,7 @@
 
 import * as N from './natives.js';
 import { attr } from './dom.js';
+import { countersAt, formatCounter } from './counters.js';
 
 const ASCII_SPACES = /[ \t\n\f\r]+/g;
 
@@ -26,11 +27,18 @@ export function transformed(ctx, el, text) {
   }
 }
 
+// The parts of a content value that render text: a string, attr(name),
+// counter(name[, style]) and counters(name, "sep"[, style]).
+const CONTENT_PART = '"((?:[^"\\\\]|\\\\.)*)"|attr\\(\\s*([\\w-]+)\\s*\\)|' +
+  '(counters?)\\(\\s*([\\w-]+)\\s*(?:,\\s*"((?:[^"\\\\]|\\\\.)*)"\\s*)?(?:,\\s*([\\w-]+)\\s*)?\\)';
+
 // The text a ::before or ::after pseudo-element renders: its strings and
-// attr() values, or the alternative text after a "/" when one is given.
-// Images (url(), gradients) and counters give only their alternative text;
-// a pseudo-element that is not rendered gives nothing; one that is not
-// inline, or that holds an image, is set apart by spaces.
+// attr() values, or the alternative text after a "/" when one is given,
+// with the values of the counters it names.  Images (url(), gradients)
+// give only their alternative text, and counters outside it nothing (as
+// Chromium's tree reads them); a pseudo-element that is not rendered gives
+// nothing; one that is not inline, that holds an image or that has
+// alternative text is set apart by spaces.
 export function pseudoText(ctx, el, which) {
   let cs;
   try {
@@ -45,15 +53,28 @@ export function pseudoText(ctx, el, which) {
   const slash = topLevelSlash(content);
   const source = slash >= 0 ? content.slice(slash + 1) : stripFunctions(content);
   let out = '';
-  const re = /"((?:[^"\\]|\\.)*)"|attr\(\s*([\w-]+)\s*\)/g;
+  let counters = null;
+  const re = new RegExp(CONTENT_PART, 'gi');
   let m;
   while ((m = re.exec(source)) !== null) {
-    if (m[1] !== undefined) out += unescapeCss(m[1]);
-    else out += attr(el, m[2]) || '';
+    if (m[1] !== undefined) {
+      out += unescapeCss(m[1]);
+    } else if (m[2] !== undefined) {
+      out += attr(el, m[2]) || '';
+    } else {
+      // counter(name, style) or counters(name, "sep", style): a counter not
+      // in scope is a new one at 0 (CSS Lists 3).
+      if (counters === null) counters = countersAt(ctx, el, which);
+      const values = counters.get(m[4]) || [0];
+      if (m[3].length === 7) out += formatCounter(values[values.length - 1], m[6]);
+      else out += values.map((v) => formatCounter(v, m[6])).join(unescapeCss(m[5] || ''));
+    }
   }
   if (!out) return '';
   out = collapse(out);
-  const image = slash >= 0 ? /\b(?:url|image-set|[\w-]*gradient)\(/i.test(content.slice(0, slash)) : source !== content;
+  // Alternative text stands for the whole pseudo-element, as an image's
+  // alt does: it is set apart (Chromium's tree agrees).
+  const image = slash >= 0 || /\b(?:url|image-set|[\w-]*gradient|image)\(/i.test(content);
   // Inline text runs on into the element's own, unless padding or a margin
   // sets it apart on screen (the conformance tests' pseudo-elements are
   // padded and expect a space; Chromium joins them).
@@ -66,8 +87,9 @@ function isZero(length) {
   return !length || parseFloat(length) === 0;
 }
 
-// content without its url(...), image and counter functions (whose text is
-// never rendered), quoted arguments included.
+// content without its url(...), image and counter functions, quoted
+// arguments included: an image renders no text, and Chromium's tree reads
+// no counter outside alternative text.
 function stripFunctions(content) {
   let out = '';
   let i = 0;

@@ -10,18 +10,18 @@
 // contributes its whole subtree, hidden parts included; a visible one
 // contributes only its visible parts.  Words are parted where the layout
 // parts them (blocks, inline-blocks, controls, <br>, padded pseudo-elements)
-// and only ASCII white space collapses.  Where Chromium's own tree differs
-// from the spec, the spec is followed and the place says so.
+// and only ASCII white space collapses.  Where Chromium's own tree and the
+// spec or the public tests differ, the place says which is followed;
+// docs/fidelity.md lists every departure from Chromium with its reason.
 
 import * as N from './natives.js';
 import { ariaToken, attr, elementTag, flatParent, idRefs, isElement, isHTML, tagOf } from './dom.js';
-import { getRole, NAME_FROM_CONTENT } from './roles.js';
+import { getRole, isFocusable, NAME_FROM_CONTENT } from './roles.js';
 import { pseudoText, transformed } from './csstext.js';
 import {
   hidesSubtree, isClosedDetailsContent, isHiddenForAria, isHiddenFromAllUsers, isVisibilityHidden,
 } from './visibility.js';
 
-const COMMENT_NODE = 8;
 const LABELABLE = new Set(['input', 'select', 'textarea', 'button', 'meter', 'output', 'progress']);
 const RANGE_ROLES = new Set(['slider', 'spinbutton', 'progressbar', 'scrollbar', 'meter']);
 const TEXT_INPUT_TYPES = new Set(['text', 'search', 'email', 'tel', 'url', 'password', 'number',
@@ -269,10 +269,17 @@ function computeSteps(ctx, el, role, state, how) {
       if (text.trim()) return text;
     }
   }
+  // An element that names itself through aria-labelledby gives its own
+  // aria-label there before its value (Chromium's tree does; 2C speaks of
+  // a control embedded in another widget's label).
+  if (how === REFERENCED && el === state.root) {
+    const own = attr(el, 'aria-label');
+    if (own && own.trim()) return own;
+  }
   // 2C: a control embedded in a label or referenced content gives its value
   // (an element that names itself through aria-labelledby included).
   if (how !== ROOT && (el !== state.root || how === REFERENCED)) {
-    const value = embeddedValue(ctx, el, role);
+    const value = embeddedValue(ctx, el, role, state, how);
     if (value !== null) return value;
   }
   // 2D: aria-label.
@@ -307,8 +314,15 @@ function computeSteps(ctx, el, role, state, how) {
 }
 
 // 2C: the value an embedded control contributes, or null when el is not
-// one.
-function embeddedValue(ctx, el, role) {
+// one.  Following Chromium's tree where accname leaves it open: a menu or
+// menubar inside content adds nothing (accname lists no value for it; a
+// menu an aria-labelledby names directly still gives its text); a
+// combobox that is not a native control gives its selected options, the
+// ones in a listbox it owns included, else, when it can take focus or be
+// edited, the text it holds, else inside content its aria-label alone
+// (referenced directly, it is named as any element is).
+function embeddedValue(ctx, el, role, state, how) {
+  if (how === CONTENT && (role === 'menu' || role === 'menubar')) return '';
   const tag = isHTML(el) ? N.localName(el) : '';
   if (role === 'textbox' || role === 'searchbox') {
     if (tag === 'input') return N.inputValue(el);
@@ -325,12 +339,16 @@ function embeddedValue(ctx, el, role) {
       return parts.join(' ');
     }
     if (tag === 'input') return N.inputValue(el);
-    const selected = N.querySelectorAll(el, '[role="option"][aria-selected="true"]');
+    const selected = selectedOptions(el, role === 'combobox');
     const parts = [];
     for (let i = 0; i < selected.length; i++) {
       parts.push(accessibleName(ctx, selected[i], 'option', true));
     }
-    return parts.join(' ');
+    if (parts.length > 0 || role === 'listbox') return parts.join(' ');
+    if (isFocusable(el) || N.isContentEditable(el)) return contentText(ctx, el, state);
+    if (how !== CONTENT) return null;
+    const label = attr(el, 'aria-label');
+    return label && label.trim() ? label : '';
   }
   if (RANGE_ROLES.has(role)) {
     const vt = attr(el, 'aria-valuetext');
@@ -342,6 +360,21 @@ function embeddedValue(ctx, el, role) {
     return '';
   }
   return null;
+}
+
+const SELECTED_OPTION = '[role="option"][aria-selected="true"]';
+
+// The selected options inside el and, when owned is true, in the elements
+// el owns through aria-owns (a combobox owning its listbox).
+function selectedOptions(el, owned) {
+  const out = [...N.querySelectorAll(el, SELECTED_OPTION)];
+  if (!owned || !N.hasAttribute(el, 'aria-owns')) return out;
+  for (const o of idRefs(el, 'aria-owns')) {
+    if (o === el || N.contains(o, el) || N.contains(el, o)) continue;
+    if (N.matches(o, SELECTED_OPTION)) out.push(o);
+    else out.push(...N.querySelectorAll(o, SELECTED_OPTION));
+  }
+  return out;
 }
 
 // 2E: names HTML gives natively: labels, alt, legend, caption, figcaption,
@@ -516,13 +549,10 @@ function contentChild(ctx, child, state, parentHidden, details, parts) {
   }
   // A form's controls may hide its nodeType (see elementTag in dom.js).
   if (typeof type !== 'number') type = N.nodeType(child);
-  if (type !== N.ELEMENT_NODE) {
-    // Text nodes apart in the tree are apart in the name: a comment
-    // between two words parts them (the conformance tests' reading of
-    // accname 2F; Chromium joins them).
-    if (type === COMMENT_NODE) parts.push(' ');
-    return child.nextSibling;
-  }
+  // A comment adds nothing, not even a word break: text nodes on either
+  // side run on as they do on screen (the conformance tests and Chromium
+  // agree).
+  if (type !== N.ELEMENT_NODE) return child.nextSibling;
   const tag = elementTag(child);
   const direct = tag !== 'form';
   const next = direct ? child.nextSibling : N.nextSibling(child);

@@ -8,7 +8,7 @@
 // so an agent can tell they take typed input.
 
 import * as N from './natives.js';
-import { attr, ariaToken, flatParent, hasAttr, isElement, isHTML, tagOf } from './dom.js';
+import { attr, ariaToken, flatParent, hasAttr, idRefs, isElement, isHTML, tagOf } from './dom.js';
 
 // Concrete WAI-ARIA 1.2 roles (abstract roles are not valid in role=).
 const ROLES = new Set((
@@ -149,14 +149,15 @@ export function explicitRole(el, hasName) {
 }
 
 // Roles that only hold inside certain others (WAI-ARIA 1.2, "required
-// context role").  Cells are also taken directly inside their table-like
-// container, and a rowgroup or caption anywhere, as most of the public
-// role tests expect (they disagree among themselves on orphan cells and
-// captions).
+// context role").  Header and grid cells are also taken directly inside
+// their table-like container, and a rowgroup or caption anywhere, as most
+// of the public role tests expect (they disagree among themselves on
+// orphan cells and captions).  An explicit cell stays a cell anywhere, as
+// Chromium's tree and html-aam's table tests have it.
 const CELLS = ['row', 'grid', 'table', 'treegrid'];
 const MENU_ITEMS = ['group', 'menu', 'menubar'];
 const REQUIRED_CONTEXT = Object.assign(Object.create(null), {
-  cell: CELLS, columnheader: CELLS, gridcell: CELLS, rowheader: CELLS,
+  columnheader: CELLS, gridcell: CELLS, rowheader: CELLS,
   listitem: ['list', 'directory'],
   menuitem: MENU_ITEMS, menuitemcheckbox: MENU_ITEMS, menuitemradio: MENU_ITEMS,
   option: ['group', 'listbox'],
@@ -242,10 +243,12 @@ function inheritsPresentation(el, plain, tag, html) {
   return false;
 }
 
+// aria-labelledby counts when one of its ids names an element, even an
+// empty one (Chromium's tree makes a region of it), not when none does.
 function defaultHasName(el) {
   const label = attr(el, 'aria-label');
   if (label && label.trim()) return true;
-  if (hasAttr(el, 'aria-labelledby')) return true;
+  if (hasAttr(el, 'aria-labelledby') && idRefs(el, 'aria-labelledby').length > 0) return true;
   const title = attr(el, 'title');
   return !!(title && title.trim());
 }
@@ -263,7 +266,7 @@ export function implicitRole(el, hasName, plain, tag, html) {
     case 'header': return isScopedToBody(el) ? 'banner' : 'generic';
     case 'footer': return isScopedToBody(el) ? 'contentinfo' : 'generic';
     case 'aside':
-      return isScopedToBody(el) || named(el, hasName) ? 'complementary' : 'generic';
+      return isScopedToBody(el, true) || named(el, hasName) ? 'complementary' : 'generic';
     case 'section': return named(el, hasName) ? 'region' : 'generic';
     case 'form': return named(el, hasName) ? 'form' : 'generic';
     case 'img': return imgRole(el, plain);
@@ -327,7 +330,8 @@ function optionRole(el) {
 function imgRole(el, plain) {
   const alt = el.getAttribute('alt');
   if (plain === true) return alt === '' ? 'presentation' : 'img';
-  if (alt === '' && !hasAttr(el, 'title') && !isFocusable(el) && !hasGlobalAria(el)) {
+  // An empty title does not count (Chromium's tree: alt="" title="" is none).
+  if (alt === '' && !attr(el, 'title') && !isFocusable(el) && !hasGlobalAria(el)) {
     return 'presentation';
   }
   return 'img';
@@ -400,13 +404,16 @@ function headerCellRole(el) {
 }
 
 // True when a header/footer/aside is not inside sectioning content (or an
-// element with a sectioning role), so it maps to a landmark.  HTML-AAM
-// makes an unnamed aside inside main or a section generic; Chromium keeps
-// it complementary.
-function isScopedToBody(el) {
+// element with a sectioning role), so it maps to a landmark.  For an aside
+// (`aside` true) main does not count: HTML-AAM scopes it "to the body or
+// main element", and Chromium's tree agrees; an unnamed aside inside a
+// section or an article is generic.
+function isScopedToBody(el, aside) {
   for (let p = flatParent(el); isElement(p); p = flatParent(p)) {
-    if (isHTML(p) && SECTIONING_TAGS.has(N.localName(p))) return false;
+    const html = isHTML(p);
     const r = explicitRole(p);
+    if (aside === true && (r === 'main' || (!r && html && N.localName(p) === 'main'))) return true;
+    if (html && SECTIONING_TAGS.has(N.localName(p))) return false;
     if (r && SECTIONING_ROLES.has(r)) return false;
   }
   return true;
