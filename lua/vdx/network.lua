@@ -31,64 +31,14 @@ network.check_opts = check_opts
 
 -- ------------------------------------------------------------ URL globs
 
---- A predicate on URLs from a glob ("**/api/*": `**` any characters, `*`
--- any but "/", `{a,b}` either, the rest literal, as Playwright's URL
--- globs), a function fn(url) -> bool, or nil (every URL).
+--- A predicate on URLs from a glob (Playwright's URL globs, as routes
+-- read them: vdx.route_match), a function fn(url) -> bool, or nil (every
+-- URL).
 function network.url_matcher(glob, what)
   if glob == nil then return function() return true end end
   if type(glob) == "function" then return glob end
   if type(glob) ~= "string" then bad(what .. ": url must be a glob string or a function", "url") end
-  local out, i, n, depth = { "^" }, 1, #glob, 0
-  local alts = {}
-  while i <= n do
-    local c = glob:sub(i, i)
-    if c == "*" and glob:sub(i + 1, i + 1) == "*" then
-      out[#out + 1] = ".*"; i = i + 2
-    elseif c == "*" then
-      out[#out + 1] = "[^/]*"; i = i + 1
-    elseif c == "{" then
-      depth = depth + 1; alts[depth] = #out + 1; out[#out + 1] = "\0{"; i = i + 1
-    elseif c == "," and depth > 0 then
-      out[#out + 1] = "\0,"; i = i + 1
-    elseif c == "}" and depth > 0 then
-      out[#out + 1] = "\0}"; depth = depth - 1; i = i + 1
-    else
-      out[#out + 1] = c:gsub("[%^%$%(%)%%%.%[%]%*%+%-%?]", "%%%0"); i = i + 1
-    end
-  end
-  out[#out + 1] = "$"
-  -- Lua patterns have no alternation: expand {a,b} into several patterns.
-  local function expand(parts)
-    for k, p in ipairs(parts) do
-      if p == "\0{" then
-        local lvl, choices, cur, j = 1, {}, {}, k + 1
-        while j <= #parts do
-          local q = parts[j]
-          if q == "\0{" then lvl = lvl + 1 elseif q == "\0}" then lvl = lvl - 1 end
-          if lvl == 0 then break end
-          if q == "\0," and lvl == 1 then choices[#choices + 1] = cur; cur = {}
-          else cur[#cur + 1] = q end
-          j = j + 1
-        end
-        choices[#choices + 1] = cur
-        local res = {}
-        for _, ch in ipairs(choices) do
-          local joined = {}
-          for x = 1, k - 1 do joined[#joined + 1] = parts[x] end
-          for _, q in ipairs(ch) do joined[#joined + 1] = q end
-          for x = j + 1, #parts do joined[#joined + 1] = parts[x] end
-          for _, r in ipairs(expand(joined)) do res[#res + 1] = r end
-        end
-        return res
-      end
-    end
-    return { table.concat(parts) }
-  end
-  local pats = expand(out)
-  return function(url)
-    for _, p in ipairs(pats) do if url:match(p) then return true end end
-    return false
-  end
+  return require("vdx.route_match").compile(glob)
 end
 
 -- ------------------------------------------------------ response hook
@@ -347,16 +297,15 @@ end
 
 -- ------------------------------------------------------------ install
 
---- The methods table of vdx.Context (the registry's metatable of that name).
+--- The methods table of vdx.Context.
 function network.context_methods()
-  return debug.getregistry()["vdx.Context"].__index
+  return vdx.Context
 end
 
 --- Adds the methods to Page (vdx.Page) and to vdx.Context's and
 -- vdx.Browser's methods tables.
 function network.install(Page)
-  local reg = debug.getregistry()
-  local Context, Browser = reg["vdx.Context"].__index, reg["vdx.Browser"].__index
+  local Context, Browser = vdx.Context, vdx.Browser
   netwatch.install(Context, Browser)
   local har = require "vdx.har"
   Page.on_response, Context.on_response = network.page_on_response, network.context_on_response

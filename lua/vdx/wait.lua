@@ -33,39 +33,10 @@ local function now_ms()
   return math.floor(vdx.now())
 end
 
--- The alternatives of glob g with its first {a,b} expanded, recursively.
-local function expand(g, out)
-  local open, close = g:find("{", 1, true), nil
-  if open then close = g:find("}", open, true) end
-  if not close then out[#out + 1] = g return out end
-  for alt in (g:sub(open + 1, close - 1) .. ","):gmatch("([^,]*),") do
-    expand(g:sub(1, open - 1) .. alt .. g:sub(close + 1), out)
-  end
-  return out
-end
-
--- The Lua pattern of one glob without braces, anchored at both ends.
-local function glob_pattern(g)
-  local out, i = { "^" }, 1
-  while i <= #g do
-    local c = g:sub(i, i)
-    if g:sub(i, i + 1) == "**" then out[#out + 1] = ".*" i = i + 1
-    elseif c == "*" then out[#out + 1] = "[^/]*"
-    else out[#out + 1] = (c:gsub("%W", "%%%0")) end
-    i = i + 1
-  end
-  out[#out + 1] = "$"
-  return table.concat(out)
-end
-
 --- wait.glob_match(glob, url) -> bool: Playwright's URL glob against the
--- whole URL: `**` any characters, `*` any but `/`, `{a,b}` either; every
--- other character stands for itself.
+-- whole URL, read as routes read it (vdx.route_match).
 function wait.glob_match(g, url)
-  for _, one in ipairs(expand(g, {})) do
-    if url:find(glob_pattern(one)) then return true end
-  end
-  return false
+  return require("vdx.route_match").compile(g)(url)
 end
 
 --- wait.url_matches(opts, url) -> bool: url equals opts.url, or matches it

@@ -17,8 +17,9 @@ static int l_now(lua_State *L) {
 }
 
 /* Sets module.Page to the methods table of vdx.Page (its __index), the
- * table the Lua layer adds its methods to, and module.Context to
- * vdx.Context's.  stack: module -> module */
+ * table the Lua layer adds its methods to, and module.Context and
+ * module.Browser to vdx.Context's and vdx.Browser's.  stack: module ->
+ * module */
 static void expose_page_methods(lua_State *L) {
   luaL_getmetatable(L, VDX_PAGE_MT);
   lua_getfield(L, -1, "__index");
@@ -27,6 +28,10 @@ static void expose_page_methods(lua_State *L) {
   luaL_getmetatable(L, VDX_CONTEXT_MT);   /* vdx.Context, the same way */
   lua_getfield(L, -1, "__index");
   lua_setfield(L, -3, "Context");
+  lua_pop(L, 1);
+  luaL_getmetatable(L, VDX_BROWSER_MT);   /* vdx.Browser, the same way */
+  lua_getfield(L, -1, "__index");
+  lua_setfield(L, -3, "Browser");
   lua_pop(L, 1);
 }
 
