@@ -3,7 +3,8 @@
 -- layer's page methods to vdx.Page, the methods table every page shares:
 -- the actions (vdx.actions), page:snapshot (vdx.snapshot),
 -- page:evaluate_checked (vdx.readonly) and page:generate_locator
--- (vdx.locators), page:evaluate's stop of a busy page (vdx.busy); and
+-- (vdx.locators), page:evaluate's stop of a busy page (vdx.busy), cookies
+-- and storage on vdx.Context and vdx.Page (vdx.storage); and
 -- vdx.connect's endpoint check and retries on a full farm (vdx.remote).
 -- A team's own Lua module may add methods to vdx.Page the same way.
 local vdx = require "vdx.core"
@@ -17,6 +18,7 @@ require("vdx.find").install(vdx.Page)
 require("vdx.readonly").install(vdx.Page)
 require("vdx.locators").install(vdx.Page)
 require("vdx.busy").install(vdx.Page)
+require("vdx.storage").install(vdx)
 require("vdx.remote").install(vdx)
 
 --- vdx.serve(opts) -> server | nil, message: the fixture HTTP server, a

@@ -16,12 +16,13 @@ static int l_now(lua_State *L) {
   return 1;
 }
 
-/* Sets module.Page to the methods table of vdx.Page (its __index), the
- * table the Lua layer adds its methods to.  stack: module -> module */
-static void expose_page_methods(lua_State *L) {
-  luaL_getmetatable(L, VDX_PAGE_MT);
+/* Sets module[field] to the methods table (the __index) of the class
+ * registered as mt, the table the Lua layer adds its methods to: vdx.Page
+ * and vdx.Context.  stack: module -> module */
+static void expose_methods(lua_State *L, const char *mt, const char *field) {
+  luaL_getmetatable(L, mt);
   lua_getfield(L, -1, "__index");
-  lua_setfield(L, -3, "Page");
+  lua_setfield(L, -3, field);
   lua_pop(L, 1);
 }
 
@@ -69,7 +70,8 @@ LUALIB_API int luaopen_vdx_core(lua_State *L) {
   vdx__upload_open(L);
   vdx__fsbeneath_open(L);
   vdx__error_wrap_all(L, -1);
-  expose_page_methods(L);
+  expose_methods(L, VDX_PAGE_MT, "Page");
+  expose_methods(L, VDX_CONTEXT_MT, "Context");
   return 1;
 }
 
