@@ -245,5 +245,6 @@ end
 local helpers = { parse = parse, fail = fail, check_options = check_options }
 require("vdx.flow_actions").install(Actor, helpers)
 require("vdx.flow_expect").install(Actor, helpers)
+require("vdx.flow_world_storage").install(Actor, helpers)
 
 return M

@@ -108,12 +108,22 @@ local tools = {
         end
         c.domain = u.host
       end
-      local set = storage.add_cookies(ctx.role:context(), { c })[1]
+      local context = ctx.role:context()
+      local set = storage.add_cookies(context, { c })[1]
       set.url = nil
+      -- The cookie as the browser keeps it (Chromium drops one it refuses).
+      local kept
+      for _, k in ipairs(storage.cookies(context)) do
+        if k.name == set.name and k.domain == set.domain and k.path == set.path then kept = k end
+      end
+      if not kept then
+        error(vdx.error("InvalidArgument", ("the browser did not keep cookie %s for %s (a secure cookie needs an "
+          .. "https site, or a local one)"):format(set.name, set.domain), { field = "name" }), 0)
+      end
       record(ctx, "browser_cookie_set", { "await {context}.addCookies([" .. cookies.js_literal(set) .. "]);" },
         function(page) page:context():add_cookies { set } end)
-      return { text = ("Set cookie %s in role %s: %s"):format(set.name, ctx.role.name, cookie_line(set, true)),
-        structured = { cookie = set } }
+      return { text = ("Set cookie %s in role %s: %s"):format(set.name, ctx.role.name, cookie_line(kept, true)),
+        structured = { cookie = kept } }
     end,
   },
   {
