@@ -251,8 +251,13 @@ describe("the storage tools", function()
     } do
       assert.is_true(has(file, line .. "\n"), line .. "\n-- not in --\n" .. file)
     end
-    -- The flake gate replays each change in fresh contexts.
+    -- The flake gate replays each change in fresh contexts; a change is
+    -- no action without a locator.
     assert.is_true(has(text, "Flake gate: 2 runs in fresh contexts, every step passed 2/2\n"), text)
+    assert.is_true(has(text, "] aliceContext.addCookies([{ name: 'sid', value: 'alice', domain: '127.0.0.1', "
+      .. "path: '/', expires: -1, httpOnly: true, secure: false }])  2/2\n"), text)
+    assert.is_true(has(text, ": 10 steps (3 navigations, 0 actions, 3 assertions), roles alice, bob\n"), text)
+    assert.is_nil(text:find("no locator", 1, true), text)
     if not pw then
       pending(why)
       return

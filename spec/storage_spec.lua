@@ -251,3 +251,31 @@ describe("cookies and storage of a context", function()
     os.execute("rm -rf " .. h.quote(dir))
   end)
 end)
+
+describe("the storageState of a page with a cross-origin frame", function()
+  it("holds the localStorage of the frame's origin too, read on the frame's own session", function()
+    local srv, browser, page, base
+    srv, browser, page, base = h.open_sites {
+      ["GET /st/outer"] = function()
+        return { headers = { ["Content-Type"] = "text/html" }, body = "<title>outer</title><script>"
+          .. "localStorage.setItem('where', 'outer')</script><iframe src='http://b.test:" .. srv.port
+          .. "/st/inner'></iframe>" }
+      end,
+      ["GET /st/inner"] = function()
+        return { headers = { ["Content-Type"] = "text/html" }, body = "<title>inner</title><script>"
+          .. "localStorage.setItem('where', 'inner')</script><p>inner</p>" }
+      end,
+    }
+    page:navigate(base .. "/st/outer")
+    local frames = page:frames()
+    local oop = false
+    for _, f in ipairs(frames) do oop = oop or f.out_of_process end
+    local state = page:context():storage_state()
+    h.shut(browser, srv)
+    assert.is_true(oop, "the frame is not out of process")
+    assert.same({
+      { origin = base, localStorage = { { name = "where", value = "outer" } } },
+      { origin = "http://b.test:" .. srv.port, localStorage = { { name = "where", value = "inner" } } },
+    }, state.origins)
+  end)
+end)

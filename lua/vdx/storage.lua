@@ -145,16 +145,16 @@ function storage.replace_local_storage(page, list)
   return true
 end
 
--- Calls fn(page, frame, origin) once for each origin with storage that a
+-- Calls fn(page, frame, origin) for each origin with storage that a
 -- document of ctx's open pages has (frame: nil for a page's own session,
--- else the name of the out-of-process frame whose session shows it).
+-- else the name of the out-of-process frame whose session shows it),
+-- until fn returns true for that origin (it could reach its storage).
 local function each_origin(ctx, fn)
   local seen = {}
   local function walk(page, frame, node)
     local o = node.frame and node.frame.securityOrigin
     if real_origin(o) and not seen[o] then
-      seen[o] = true
-      fn(page, frame, o)
+      seen[o] = fn(page, frame, o) == true
     end
     for _, child in ipairs(node.childFrames or {}) do walk(page, frame, child) end
   end
@@ -197,6 +197,7 @@ function storage.storage_state(ctx, opts)
       for i, e in ipairs(entries) do ls[i] = { name = e[1], value = e[2] } end
       origins[#origins + 1] = { origin = origin, localStorage = ls }
     end
+    return ok
   end)
   table.sort(origins, function(a, b) return a.origin < b.origin end)
   local state = { cookies = storage.cookies(ctx), origins = json.array(origins) }
@@ -294,8 +295,8 @@ function storage.set_storage_state(ctx, state, opts)
   check_origins(origins)
   ctx:browser():send("Storage.clearCookies", on_context(ctx, {}))
   each_origin(ctx, function(page, frame, origin)
-    pcall(page.send, page, "DOMStorage.clear", { storageId = { securityOrigin = origin, isLocalStorage = true } },
-      frame and { frame = frame } or nil)
+    return (pcall(page.send, page, "DOMStorage.clear", { storageId = { securityOrigin = origin,
+      isLocalStorage = true } }, frame and { frame = frame } or nil))
   end)
   storage.add_cookies(ctx, list)
   -- The one write of a state's localStorage: a scratch page per origin,
