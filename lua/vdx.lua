@@ -3,7 +3,8 @@
 -- layer's page methods to vdx.Page, the methods table every page shares:
 -- the actions (vdx.actions), page:snapshot (vdx.snapshot),
 -- page:evaluate_checked (vdx.readonly) and page:generate_locator
--- (vdx.locators), page:evaluate's stop of a busy page (vdx.busy); and
+-- (vdx.locators), page:evaluate's stop of a busy page (vdx.busy), cookies
+-- and storage on vdx.Context and vdx.Page (vdx.storage); and
 -- vdx.connect's endpoint check and retries on a full farm (vdx.remote).
 -- A team's own Lua module may add methods to vdx.Page the same way.
 local vdx = require "vdx.core"
@@ -23,6 +24,7 @@ require("vdx.wait").install(vdx.Page)
 vdx.secrets = require "vdx.secrets"
 require("vdx.routes").install(vdx.Page, vdx.Context)
 require("vdx.network").install(vdx.Page)
+require("vdx.storage").install(vdx)
 require("vdx.remote").install(vdx)
 
 --- vdx.serve(opts) -> server | nil, message: the fixture HTTP server, a

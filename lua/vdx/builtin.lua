@@ -8,7 +8,8 @@ builtin.groups = { "vdx.builtin.navigation", "vdx.builtin.explore", "vdx.builtin
   "vdx.builtin.actions", "vdx.builtin.observe", "vdx.builtin.tabs", "vdx.builtin.roles", "vdx.builtin.export",
   "vdx.builtin.clock",
   "vdx.builtin.routes",
-  "vdx.builtin.network" }
+  "vdx.builtin.network",
+  "vdx.builtin.storage" }
 
 --- Registers every built-in tool in reg.
 function builtin.register_all(reg)

@@ -464,6 +464,15 @@ local catalog = {
     actions = { "Check the path: it must name a HAR 1.2 file (a recorder's output, or one written by hand).",
       "Fix or drop the entry the message names, then call route_from_har again." },
   },
+  -- issue 27 (storage)
+  StorageUnavailable = {
+    title = "The page has no storage of its own",
+    causes = { "The page is about:blank, a data: URL or another document with an opaque origin: localStorage and "
+      .. "sessionStorage belong to a site's origin" },
+    actions = { "Call browser_navigate(url=…) to a page of the site first, then call the storage tool again.",
+      "Cookies need no page: browser_cookie_set(url=…) sets one for any site." },
+    flow = { actions = { "Navigate the role to a page of the site (r:navigate(url)) before it reads or writes its storage." } },
+  },
 }
 
 return {

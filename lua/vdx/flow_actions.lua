@@ -1,10 +1,10 @@
 --- vdx.flow_actions: what a flow role does -- navigate, click, hover,
 -- fill, select, check, uncheck, press, steps, scopes (within, in_frame),
--- snapshot and save_auth -- added to flow.lua's Actor class.  Each action
+-- snapshot -- added to flow.lua's Actor class (save_auth is
+-- vdx.flow_world_storage's).  Each action
 -- resolves its target through Actor:act, which retries a re-rendered
 -- element and records the event and the export node.
 local vdx = require "vdx"
-local json = require "vdx.json"
 local locator = require "vdx.flow_locator"
 
 local M = {}
@@ -128,24 +128,6 @@ function M.install(Actor, h)
   --- The snapshot text of the role's page (what an agent would read).
   function Actor:snapshot(opts)
     return self.page:snapshot(opts).text
-  end
-
-  --- Writes the role's cookies as a Playwright storageState file (a role
-  -- declared with auth = path then starts signed in).
-  function Actor:save_auth(path)
-    local r = self.page:send("Network.getAllCookies", {})
-    local cookies = json.array()
-    for _, c in ipairs(r.cookies or {}) do
-      cookies[#cookies + 1] = { name = c.name, value = c.value, domain = c.domain, path = c.path,
-        expires = c.expires or -1, httpOnly = c.httpOnly, secure = c.secure, sameSite = c.sameSite or "Lax" }
-    end
-    local f = assert(io.open(path, "w"))
-    f:write((json.encode { cookies = cookies, origins = json.array() }))
-    f:close()
-    -- The exported test saves the same state at the same point, so the
-    -- roles that start from this file need no file from this run.
-    self.flow:record { kind = "save_auth", role = self.name, path = path }
-    return path
   end
 end
 

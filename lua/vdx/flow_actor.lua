@@ -249,5 +249,6 @@ require("vdx.flow_world_clock").install(Actor, helpers)
 require("vdx.flow_world_waits").install(Actor, helpers)
 require("vdx.flow_world_routes").install(Actor, helpers)
 require("vdx.flow_world_network").install(Actor, helpers)
+require("vdx.flow_world_storage").install(Actor, helpers)
 
 return M

@@ -193,6 +193,32 @@ function Policy:upload_dir()
   return d
 end
 
+--- Reads the file at path for a tool (field: the argument that named
+-- it): inside the workspace when there is one; a regular file with one
+-- link, no link beneath the workspace; at most max_bytes.  Returns its
+-- bytes and its own path (resolved in the workspace).  Raises
+-- InvalidArgument, UnsafePath or IOError otherwise.
+function Policy:read(path, field, max_bytes)
+  if type(path) ~= "string" or path == "" or path:find("%z") then
+    refuse("a file path must be a non-empty string", path, field)
+  end
+  local text, msg, code
+  local real = path
+  if self.check_read then
+    local rel
+    real, rel = self.check_read(path)
+    if rel == "." then refuse(path .. " is the workspace folder, not a file", path, field) end
+    local d, derr, dcode = vdx.open_dir(self.workspace_root)
+    if not d then paths.raise(path, derr, dcode, field, path) end
+    text, msg, code = d:read(rel, { max_bytes = max_bytes })
+    d:close()
+  else
+    text, msg, code = paths.read_file(path, { max_bytes = max_bytes })
+  end
+  if not text then paths.raise(path, msg, code, field, path) end
+  return text, real
+end
+
 --- The path to give the browser for a file a tool uploads: the file is
 -- read now (inside the workspace when there is one; a regular file with
 -- one link, no link beneath the workspace; at most UPLOAD_MAX bytes) and
@@ -201,23 +227,7 @@ end
 -- (resolved in the workspace).  Raises InvalidArgument or UnsafePath
 -- otherwise.
 function Policy:read_path(path)
-  if type(path) ~= "string" or path == "" or path:find("%z") then
-    refuse("a file path must be a non-empty string", path, "paths")
-  end
-  local text, msg, code
-  local real = path
-  if self.check_read then
-    local rel
-    real, rel = self.check_read(path)
-    if rel == "." then refuse(path .. " is the workspace folder, not a file", path, "paths") end
-    local d, derr, dcode = vdx.open_dir(self.workspace_root)
-    if not d then paths.raise(path, derr, dcode, "paths", path) end
-    text, msg, code = d:read(rel, { max_bytes = paths.UPLOAD_MAX })
-    d:close()
-  else
-    text, msg, code = paths.read_file(path, { max_bytes = paths.UPLOAD_MAX })
-  end
-  if not text then paths.raise(path, msg, code, "paths", path) end
+  local text, real = self:read(path, "paths", paths.UPLOAD_MAX)
   local d = self:upload_dir()
   self.upload_n = self.upload_n + 1
   local copy, werr, wcode = d:write(("%d/%s"):format(self.upload_n, path:match("[^/]+$")), text)

@@ -9,6 +9,7 @@ local json = require "vdx.json"
 local errors = require "vdx.errors"
 local once = require "vdx.once"
 local urls = require "vdx.urls"
+local storage = require "vdx.storage"
 
 local roles = {}
 
@@ -201,33 +202,9 @@ function Manager:close()
   end
 end
 
---- Reads a Playwright storageState file: the table, or nil and the reason.
-function roles.read_auth(path)
-  -- Read without blocking: a FIFO named here fails at once.
-  local text, err = vdx.read_file(path, { max_bytes = 64 * 1024 * 1024 })
-  if not text then return nil, "cannot open: " .. tostring(err) end
-  local state, jerr = json.decode(text)
-  if state == nil then return nil, "not valid JSON: " .. tostring(jerr) end
-  if type(state) ~= "table" then return nil, "not a storageState object" end
-  if state.cookies ~= nil and type(state.cookies) ~= "table" then return nil, "cookies must be a list" end
-  if state.origins ~= nil and type(state.origins) ~= "table" then return nil, "origins must be a list" end
-  if state.cookies == nil and state.origins == nil then
-    return nil, "not a storageState object (no cookies, no origins)"
-  end
-  return state
-end
-
-local SAMESITE = { Strict = "Strict", Lax = "Lax", None = "None", strict = "Strict", lax = "Lax", none = "None" }
-
--- Playwright cookie -> CDP CookieParam.
-local function cdp_cookie(c)
-  local p = { name = c.name, value = c.value, domain = c.domain, path = c.path or "/",
-    secure = c.secure and true or false, httpOnly = c.httpOnly and true or false,
-    sameSite = SAMESITE[c.sameSite or ""] }
-  if c.url then p.url = c.url end
-  if type(c.expires) == "number" and c.expires > 0 then p.expires = c.expires end
-  return p
-end
+--- Reads a Playwright storageState file: the table, or nil and the reason
+-- (vdx.storage.read_state).
+roles.read_auth = storage.read_state
 
 -- Sets localStorage for every origin: a scratch page of the context whose
 -- requests are all answered locally, navigated to each origin in turn.
@@ -246,7 +223,7 @@ local function set_local_storage(ctx, origins, log)
         page:navigate(o.origin .. "/", { wait_until = "load", timeout_ms = 10000 })
         local items = {}
         for _, it in ipairs(o.localStorage) do items[#items + 1] = { it.name, it.value } end
-        page:bridge("setLocalStorage", { items })
+        storage.replace_local_storage(page, items)
         log("info", "localStorage: %d items for %s", #items, o.origin)
       end
     end
@@ -254,6 +231,9 @@ local function set_local_storage(ctx, origins, log)
   pcall(page.close, page)
   if not ok then error(err, 0) end
 end
+--- set_local_storage(ctx, origins, log): the one write of a storageState's
+-- localStorage (vdx.storage.set_storage_state uses it too).
+roles.set_local_storage = set_local_storage
 
 -- Loads the role's auth into ctx; problems are errors when auth_required,
 -- warnings otherwise.
@@ -270,11 +250,7 @@ function Role:load_auth(ctx, browser)
   local state, why = roles.read_auth(self.auth)
   if not state then return fail(why) end
   local ok, err = pcall(function()
-    local cookies = {}
-    for _, c in ipairs(state.cookies or {}) do cookies[#cookies + 1] = cdp_cookie(c) end
-    if #cookies > 0 then
-      browser:send("Storage.setCookies", { cookies = cookies, browserContextId = ctx:id() })
-    end
+    storage.add_cookies(ctx, state.cookies or {}, { lenient = true })
     set_local_storage(ctx, state.origins or {}, self.manager.log)
   end)
   if not ok then return fail(tostring(err)) end

@@ -16,22 +16,13 @@ static int l_now(lua_State *L) {
   return 1;
 }
 
-/* Sets module.Page to the methods table of vdx.Page (its __index), the
- * table the Lua layer adds its methods to, and module.Context and
- * module.Browser to vdx.Context's and vdx.Browser's.  stack: module ->
- * module */
-static void expose_page_methods(lua_State *L) {
-  luaL_getmetatable(L, VDX_PAGE_MT);
+/* Sets module[field] to the methods table (the __index) of the class
+ * registered as mt, the table the Lua layer adds its methods to: vdx.Page,
+ * vdx.Context and vdx.Browser.  stack: module -> module */
+static void expose_methods(lua_State *L, const char *mt, const char *field) {
+  luaL_getmetatable(L, mt);
   lua_getfield(L, -1, "__index");
-  lua_setfield(L, -3, "Page");
-  lua_pop(L, 1);
-  luaL_getmetatable(L, VDX_CONTEXT_MT);   /* vdx.Context, the same way */
-  lua_getfield(L, -1, "__index");
-  lua_setfield(L, -3, "Context");
-  lua_pop(L, 1);
-  luaL_getmetatable(L, VDX_BROWSER_MT);   /* vdx.Browser, the same way */
-  lua_getfield(L, -1, "__index");
-  lua_setfield(L, -3, "Browser");
+  lua_setfield(L, -3, field);
   lua_pop(L, 1);
 }
 
@@ -79,7 +70,9 @@ LUALIB_API int luaopen_vdx_core(lua_State *L) {
   vdx__upload_open(L);
   vdx__fsbeneath_open(L);
   vdx__error_wrap_all(L, -1);
-  expose_page_methods(L);
+  expose_methods(L, VDX_PAGE_MT, "Page");
+  expose_methods(L, VDX_CONTEXT_MT, "Context");
+  expose_methods(L, VDX_BROWSER_MT, "Browser");
   return 1;
 }
 
