@@ -2038,14 +2038,24 @@
       case "input":
       case "select":
       case "textarea":
-      case "summary":
         return true;
+      // Only a details element's summary opens anything.
+      case "summary":
+        return isDetailsSummary2(el);
       case "audio":
       case "video":
         return hasAttr(el, "controls");
       default:
         return editable !== false && isContentEditable(el);
     }
+  }
+  function isDetailsSummary2(el) {
+    const parent = parentNode(el);
+    if (parent === null || !isHTML(parent) || localName(parent) !== "details") return false;
+    for (let c = firstChild(parent); c !== null; c = nextSibling(c)) {
+      if (nodeType(c) === ELEMENT_NODE && isHTML(c) && localName(c) === "summary") return c === el;
+    }
+    return false;
   }
 
   // src/still.js
@@ -2418,6 +2428,7 @@
         pending = null;
       }
       finish(ctx, c);
+      if (c.role === "img" && !c.name && !c.wantsRef && c.children.length === 0) continue;
       out[kept++] = c;
     }
     if (text !== null) kept = keepText(out, kept, text);
@@ -2425,7 +2436,7 @@
     if (node.container === "role" && (!hasNode(node) || loneWidget(node))) node.wantsRef = false;
     if (CHILDREN_PRESENTATIONAL.has(node.role) && !hasRef(node)) node.children = [];
     dropRepeatedName(node);
-    if (out.length === 1 && typeof out[0] === "string" && node.name && NAME_FROM_CONTENT.has(node.role) && out[0] === node.name) {
+    if (out.length === 1 && typeof out[0] === "string" && node.name && NAME_FROM_CONTENT.has(node.role) && sameText(out[0], node.name)) {
       node.children = [];
     }
   }
@@ -2477,9 +2488,15 @@
       }
       return;
     }
-    if (first === node.name || typeof first !== "string" && first.role === "caption" && !first.wantsRef && first.children.length === 1 && first.children[0] === node.name) {
+    if (typeof first === "string" && sameText(first, node.name) || typeof first !== "string" && first.role === "caption" && !first.wantsRef && first.children.length === 1 && first.children[0] === node.name) {
       node.children.shift();
     }
+  }
+  function sameText(a, b) {
+    return a === b || snapText(a) === snapText(b);
+  }
+  function snapText(s) {
+    return s.replace(/[\u200b\u00ad]/g, "").trim().replace(/\s+/g, " ");
   }
   function keepText(out, kept, raw) {
     const t = normalize(raw);
@@ -2503,6 +2520,22 @@
   ]);
   var TABLE_PARTS = /* @__PURE__ */ new Set(["row", "cell", "gridcell", "columnheader", "rowheader"]);
   var LEAF_TAGS = /* @__PURE__ */ new Set(["img", "br", "wbr"]);
+  var NO_PSEUDO_TAGS = /* @__PURE__ */ new Set([
+    "img",
+    "br",
+    "wbr",
+    "input",
+    "select",
+    "textarea",
+    "video",
+    "audio",
+    "canvas",
+    "embed",
+    "object",
+    "hr",
+    "meter",
+    "progress"
+  ]);
   var SHADOW_HOSTS = /* @__PURE__ */ new Set([
     "article",
     "aside",
@@ -2715,7 +2748,7 @@
       walk.inDocument = false;
     }
     const html = ns === HTML_NS;
-    const role = getRole(el, void 0, plain, tag, html);
+    const role = html && tag === "frame" ? "iframe" : getRole(el, void 0, plain, tag, html);
     const named2 = (inherited & W_NAMED) !== 0 || keepsFlags(tag, role, names);
     const leaf = plain && html && !walk.editable && LEAF_TAGS.has(tag) && FLATTENED.has(role);
     const flags = ctx.walkFlags(
@@ -2762,6 +2795,8 @@
     const target = node || parent;
     const sep = node ? null : new Sep(el, display);
     if (sep) target.children.push(sep);
+    const pseudo = visible && (childInherited & W_NO_TEXT) === 0 && ctx.mayHavePseudo(el) && !(html && NO_PSEUDO_TAGS.has(tag));
+    if (pseudo) addText(walk, target, pseudoText(ctx, el, "::before"));
     let childText2;
     const plainTree = walk.inDocument && walk.plainDocument;
     if (node !== null && plain && html && direct && shadow === null && textNamed(tag, role)) {
@@ -2770,10 +2805,11 @@
       visitChildren(walk, el, html ? tag : "", direct, shadow, target, childInherited);
     }
     if (!plain && hasAttribute(el, "aria-owns")) visitOwned(walk, el, target, childInherited);
+    if (pseudo) addText(walk, target, pseudoText(ctx, el, "::after"));
     if (sep) target.children.push(sep);
     if (node) {
       nameNode(ctx, el, role, node, tag, html, plain, childText2, plainTree);
-      if (role === "link" && html && hasAttr(el, "href")) node.url = attr(el, "href");
+      if (role === "link" && html && hasAttr(el, "href")) node.url = cutDataUrl(attr(el, "href"));
       if (role === "textbox" || role === "searchbox") placeholderOf2(el, node);
       if (role === "listbox" && !(html && tag === "select")) {
         capOptions(walk, node);
@@ -2893,7 +2929,7 @@
     if (plain && html) {
       const name = plainContentName(ctx, el, tag, role, childText2, plainTree);
       if (name !== void 0) {
-        node.name = name;
+        setName(node, name);
         return;
       }
     }
@@ -2903,7 +2939,15 @@
         if (typeof kids[i] !== "string" && !(kids[i] instanceof Sep)) return;
       }
     }
-    node.name = accessibleName(ctx, el, role, true);
+    setName(node, accessibleName(ctx, el, role, true));
+  }
+  function setName(node, name) {
+    node.name = name.indexOf("\xA0") < 0 && name.indexOf("\u200B") < 0 && name.indexOf("\xAD") < 0 ? name : snapText(name);
+  }
+  function cutDataUrl(url) {
+    if (!url.startsWith("data:")) return url;
+    const comma = url.indexOf(",");
+    return comma < 0 ? url : url.slice(0, comma + 1) + "\u2026";
   }
   function placeholderOf2(el, node) {
     const ph = attr(el, "placeholder");
