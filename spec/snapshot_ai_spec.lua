@@ -93,6 +93,15 @@ describe("the snapshot in Playwright's AI dialect", function()
     assert.equal('- main:\n  - heading "Card" [level=2]\n  - button "Buy"\n  - paragraph: one\n  - paragraph: two', main)
   end)
 
+  it("looks a root selector up in the frame named by frame", function()
+    page:navigate(srv.url .. "/ai/depth")
+    local text = page:snapshot { root = "ul", frame = "f1" }.text
+    assert.equal('- list:\n  - listitem:\n    - link "Y":\n      - /url: /y', without_refs(text))
+    assert.matches("^%- list %[ref=f1_e%d+%]", text)
+    local err = h.error_of(page.snapshot, page, { frame = "f1" })
+    assert.is_true(vdx.is_error(err, "InvalidArgument"), tostring(err))
+  end)
+
   it("refuses a root selector that matches no element or several, with the count", function()
     page:navigate(srv.url .. "/ai/roots")
     for sel, n in pairs { ["div.none"] = 0, ["main p"] = 2, ["getByRole('paragraph')"] = 2 } do

@@ -27,7 +27,7 @@ local PLACEHOLDER_LINE = "^( *)" .. PLACEHOLDER .. "(.+)$"
 -- Frames nested deeper than this are not spliced (a loop guard).
 local MAX_NESTING = 32
 
-local KNOWN = { "budget_tokens", "root", "depth", "offset", "max_options", "timeout_ms" }
+local KNOWN = { "budget_tokens", "root", "frame", "depth", "offset", "max_options", "timeout_ms" }
 
 local function invalid(message, fields)
   error(vdx.error("InvalidArgument", message, fields), 3)
@@ -56,6 +56,10 @@ local function check_opts(opts)
   if out.root ~= nil and (type(out.root) ~= "string" or out.root == "") then
     invalid("root must be a ref, a Playwright locator or a CSS selector", { field = "root" })
   end
+  if out.frame ~= nil and (type(out.frame) ~= "string" or not out.frame:match("^f%d+$") and out.frame ~= "main") then
+    invalid("frame must be a frame's name (\"main\" or \"f<K>\", see page:frames())", { field = "frame" })
+  end
+  if out.frame ~= nil and out.root == nil then invalid("frame names where root is looked for: give root too", { field = "frame" }) end
   if out.budget_tokens and out.budget_tokens <= 0 then invalid("budget_tokens must be > 0") end
   if out.offset and out.offset < 0 then invalid("offset must be >= 0") end
   return out
@@ -298,20 +302,21 @@ end
 
 -- The ref of a snapshot root given as a ref, a Playwright locator or a
 -- CSS selector (as Playwright MCP's browser_snapshot takes its target):
--- a locator or selector must match exactly one element of the main
--- frame (NotUnique, with the count, when none or several do).
-local function root_ref(page, root)
+-- a locator or selector must match exactly one element of the frame
+-- named `frame` (default the main frame; NotUnique, with the count, when
+-- none or several do).
+local function root_ref(page, root, frame)
   if is_ref(root) then return root end
   local kind = is_locator(root) and "locator" or "CSS selector"
-  local ok, ref = pcall(page.target_ref, page,
-    { locator = kind == "locator" and root or ("locator(%s)"):format(json.encode(root)) })
-  if ok then return ref end
-  if vdx.is_error(ref, "NotUnique") then
-    error(vdx.error("NotUnique", ("snapshot root %s (a %s) matches %d elements in the main frame; give one that "
+  local ok, r = pcall(page.bridge, page, "targetRef",
+    { { locator = kind == "locator" and root or ("locator(%s)"):format(json.encode(root)) } }, { frame = frame })
+  if ok then return r.ref end
+  if vdx.is_error(r, "NotUnique") then
+    error(vdx.error("NotUnique", ("snapshot root %s (a %s) matches %d elements in the %s frame; give one that "
       .. "matches exactly one element, or its ref from a snapshot"):format(json.encode(root), kind,
-      math.tointeger(ref.count) or 0), { root = root, count = ref.count, matches = ref.matches }), 0)
+      math.tointeger(r.count) or 0, frame or "main"), { root = root, count = r.count, matches = r.matches }), 0)
   end
-  error(ref, 0)
+  error(r, 0)
 end
 
 --- snapshot.take(page, opts [, how]) -> the result of page:snapshot(opts);
@@ -322,7 +327,7 @@ function snapshot.take(page, opts, how)
   local budget = opts.budget_tokens or snapshot.DEFAULT_BUDGET
   local offset = opts.offset or 0
   local depth = (opts.depth or 0) > 0 and opts.depth or nil
-  local root = opts.root and root_ref(page, opts.root)
+  local root = opts.root and root_ref(page, opts.root, opts.frame)
   -- Each bridge stops walking once its text passes the budget.  The depth
   -- counts across frames, so it is applied to the stitched text, and a
   -- bridge then walks whole (its lines past the depth are not text).
@@ -346,7 +351,7 @@ function snapshot.take(page, opts, how)
 end
 
 --- page:snapshot{ budget_tokens = snapshot.DEFAULT_BUDGET, root = nil,
--- depth = nil, offset = nil, max_options = 10, timeout_ms = nil } ->
+-- frame = nil, depth = nil, offset = nil, max_options = 10, timeout_ms = nil } ->
 -- { text=, url=, title=, ref_count=, element_count=, unmeasurable=,
 -- warnings = {…}, truncated=, line_count= | lines_estimate=,
 -- next_offset= }.  Every frame (same-origin and cross-origin) is read by
