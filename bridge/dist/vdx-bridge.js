@@ -2253,14 +2253,24 @@
       case "input":
       case "select":
       case "textarea":
-      case "summary":
         return true;
+      // Only a details element's summary opens anything.
+      case "summary":
+        return isDetailsSummary2(el);
       case "audio":
       case "video":
         return hasAttr(el, "controls");
       default:
         return editable !== false && isContentEditable(el);
     }
+  }
+  function isDetailsSummary2(el) {
+    const parent = parentNode(el);
+    if (parent === null || !isHTML(parent) || localName(parent) !== "details") return false;
+    for (let c = firstChild(parent); c !== null; c = nextSibling(c)) {
+      if (nodeType(c) === ELEMENT_NODE && isHTML(c) && localName(c) === "summary") return c === el;
+    }
+    return false;
   }
 
   // src/still.js
@@ -2633,6 +2643,7 @@
         pending = null;
       }
       finish(ctx, c);
+      if (c.role === "img" && !c.name && !c.wantsRef && c.children.length === 0) continue;
       out[kept++] = c;
     }
     if (text !== null) kept = keepText(out, kept, text);
@@ -2640,7 +2651,7 @@
     if (node.container === "role" && (!hasNode(node) || loneWidget(node))) node.wantsRef = false;
     if (CHILDREN_PRESENTATIONAL.has(node.role) && !hasRef(node)) node.children = [];
     dropRepeatedName(node);
-    if (out.length === 1 && typeof out[0] === "string" && node.name && NAME_FROM_CONTENT.has(node.role) && out[0] === node.name) {
+    if (out.length === 1 && typeof out[0] === "string" && node.name && NAME_FROM_CONTENT.has(node.role) && sameText(out[0], node.name)) {
       node.children = [];
     }
   }
@@ -2692,9 +2703,15 @@
       }
       return;
     }
-    if (first === node.name || typeof first !== "string" && first.role === "caption" && !first.wantsRef && first.children.length === 1 && first.children[0] === node.name) {
+    if (typeof first === "string" && sameText(first, node.name) || typeof first !== "string" && first.role === "caption" && !first.wantsRef && first.children.length === 1 && first.children[0] === node.name) {
       node.children.shift();
     }
+  }
+  function sameText(a, b) {
+    return a === b || snapText(a) === snapText(b);
+  }
+  function snapText(s) {
+    return s.replace(/[\u200b\u00ad]/g, "").trim().replace(/\s+/g, " ");
   }
   function keepText(out, kept, raw) {
     const t = normalize(raw);
@@ -2718,6 +2735,22 @@
   ]);
   var TABLE_PARTS = /* @__PURE__ */ new Set(["row", "cell", "gridcell", "columnheader", "rowheader"]);
   var LEAF_TAGS = /* @__PURE__ */ new Set(["img", "br", "wbr"]);
+  var NO_PSEUDO_TAGS = /* @__PURE__ */ new Set([
+    "img",
+    "br",
+    "wbr",
+    "input",
+    "select",
+    "textarea",
+    "video",
+    "audio",
+    "canvas",
+    "embed",
+    "object",
+    "hr",
+    "meter",
+    "progress"
+  ]);
   var SHADOW_HOSTS = /* @__PURE__ */ new Set([
     "article",
     "aside",
@@ -2930,7 +2963,7 @@
       walk2.inDocument = false;
     }
     const html = ns === HTML_NS;
-    const role = getRole(el, void 0, plain, tag, html);
+    const role = html && tag === "frame" ? "iframe" : getRole(el, void 0, plain, tag, html);
     const named2 = (inherited & W_NAMED) !== 0 || keepsFlags(tag, role, names);
     const leaf = plain && html && !walk2.editable && LEAF_TAGS.has(tag) && FLATTENED.has(role);
     const flags = ctx.walkFlags(
@@ -2977,6 +3010,8 @@
     const target = node || parent;
     const sep = node ? null : new Sep(el, display);
     if (sep) target.children.push(sep);
+    const pseudo2 = visible && (childInherited & W_NO_TEXT) === 0 && ctx.mayHavePseudo(el) && !(html && NO_PSEUDO_TAGS.has(tag));
+    if (pseudo2) addText(walk2, target, pseudoText(ctx, el, "::before"));
     let childText2;
     const plainTree = walk2.inDocument && walk2.plainDocument;
     if (node !== null && plain && html && direct && shadow === null && textNamed(tag, role)) {
@@ -2985,10 +3020,11 @@
       visitChildren(walk2, el, html ? tag : "", direct, shadow, target, childInherited);
     }
     if (!plain && hasAttribute(el, "aria-owns")) visitOwned(walk2, el, target, childInherited);
+    if (pseudo2) addText(walk2, target, pseudoText(ctx, el, "::after"));
     if (sep) target.children.push(sep);
     if (node) {
       nameNode(ctx, el, role, node, tag, html, plain, childText2, plainTree);
-      if (role === "link" && html && hasAttr(el, "href")) node.url = attr(el, "href");
+      if (role === "link" && html && hasAttr(el, "href")) node.url = cutDataUrl(attr(el, "href"));
       if (role === "textbox" || role === "searchbox") placeholderOf2(el, node);
       if (role === "listbox" && !(html && tag === "select")) {
         capOptions(walk2, node);
@@ -3108,7 +3144,7 @@
     if (plain && html) {
       const name = plainContentName(ctx, el, tag, role, childText2, plainTree);
       if (name !== void 0) {
-        node.name = name;
+        setName(node, name);
         return;
       }
     }
@@ -3118,7 +3154,15 @@
         if (typeof kids[i] !== "string" && !(kids[i] instanceof Sep)) return;
       }
     }
-    node.name = accessibleName(ctx, el, role, true);
+    setName(node, accessibleName(ctx, el, role, true));
+  }
+  function setName(node, name) {
+    node.name = name.indexOf("\xA0") < 0 && name.indexOf("\u200B") < 0 && name.indexOf("\xAD") < 0 ? name : snapText(name);
+  }
+  function cutDataUrl(url) {
+    if (!url.startsWith("data:")) return url;
+    const comma = url.indexOf(",");
+    return comma < 0 ? url : url.slice(0, comma + 1) + "\u2026";
   }
   function placeholderOf2(el, node) {
     const ph = attr(el, "placeholder");

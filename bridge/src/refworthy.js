@@ -44,9 +44,22 @@ export function isRefWorthy(el, tag, role, outermostPointer, plain, editable, ht
   if (!(html === undefined ? isHTML(el) : html)) return false;
   switch (tag) {
     case 'a': case 'area': return hasAttr(el, 'href');
-    case 'button': case 'input': case 'select': case 'textarea': case 'summary':
+    case 'button': case 'input': case 'select': case 'textarea':
       return true;
+    // Only a details element's summary opens anything.
+    case 'summary': return isDetailsSummary(el);
     case 'audio': case 'video': return hasAttr(el, 'controls');
     default: return editable !== false && N.isContentEditable(el);
   }
+}
+
+// True when el (a summary) is the first summary child of a details
+// element, the one that opens and closes it (HTML, "the summary element").
+function isDetailsSummary(el) {
+  const parent = N.parentNode(el);
+  if (parent === null || !isHTML(parent) || N.localName(parent) !== 'details') return false;
+  for (let c = N.firstChild(parent); c !== null; c = N.nextSibling(c)) {
+    if (N.nodeType(c) === N.ELEMENT_NODE && isHTML(c) && N.localName(c) === 'summary') return c === el;
+  }
+  return false;
 }

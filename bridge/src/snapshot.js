@@ -23,7 +23,8 @@ import { boxByMarkup, markupStyle } from './sheets.js';
 import { boxByGeometry, GEOMETRY_TAGS, UA_DISPLAY } from './geometry.js';
 import { bridgeError, checkKeys } from './errors.js';
 import { capOptions, fillControl, statesOf } from './states.js';
-import { finish, Sep } from './tidy.js';
+import { finish, Sep, snapText } from './tidy.js';
+import { pseudoText } from './csstext.js';
 import { containerKind, isRefWorthy } from './refworthy.js';
 
 // Roles that are flattened when they carry no ref.
@@ -36,6 +37,10 @@ const TABLE_PARTS = new Set(['row', 'cell', 'gridcell', 'columnheader', 'rowhead
 
 // Void elements that, flattened, leave only a Sep in the snapshot.
 const LEAF_TAGS = new Set(['img', 'br', 'wbr']);
+
+// Replaced and void elements, whose ::before and ::after are not rendered.
+const NO_PSEUDO_TAGS = new Set(['img', 'br', 'wbr', 'input', 'select', 'textarea', 'video', 'audio',
+  'canvas', 'embed', 'object', 'hr', 'meter', 'progress']);
 
 // The elements that can host a shadow root besides custom elements (DOM,
 // attachShadow): any other element's shadowRoot is null, unread.
@@ -310,7 +315,9 @@ function visitElement(walk, el, tag, parent, inherited, read) {
     walk.inDocument = false;
   }
   const html = ns === N.HTML_NS;
-  const role = getRole(el, undefined, plain, tag, html);
+  // A frameset's frame holds a document as an iframe does (Playwright's
+  // snapshot gives both the role iframe).
+  const role = html && tag === 'frame' ? 'iframe' : getRole(el, undefined, plain, tag, html);
   const named = (inherited & W_NAMED) !== 0 || keepsFlags(tag, role, names);
   // Not ref-worthy whatever its style (no tabindex, no editing, no
   // cursor of its own), so nothing but its Sep depends on its box.
@@ -363,6 +370,12 @@ function visitElement(walk, el, tag, parent, inherited, read) {
   const target = node || parent;
   const sep = node ? null : new Sep(el, display);
   if (sep) target.children.push(sep);
+  // The text of its ::before and ::after is part of its text, as on
+  // screen (and in its name), so a child that repeats the name is seen as
+  // such (tidy.js).
+  const pseudo = visible && (childInherited & W_NO_TEXT) === 0 && ctx.mayHavePseudo(el) &&
+    !(html && NO_PSEUDO_TAGS.has(tag));
+  if (pseudo) addText(walk, target, pseudoText(ctx, el, '::before'));
   // The text of a link, heading or button that may be named by it is
   // read once, by the walk (see plainContentName).
   let childText;
@@ -373,13 +386,14 @@ function visitElement(walk, el, tag, parent, inherited, read) {
     visitChildren(walk, el, html ? tag : '', direct, shadow, target, childInherited);
   }
   if (!plain && N.hasAttribute(el, 'aria-owns')) visitOwned(walk, el, target, childInherited);
+  if (pseudo) addText(walk, target, pseudoText(ctx, el, '::after'));
   if (sep) target.children.push(sep);
 
   if (node) {
     // Named after its children were walked, so the name computation finds
     // their styles already known.
     nameNode(ctx, el, role, node, tag, html, plain, childText, plainTree);
-    if (role === 'link' && html && hasAttr(el, 'href')) node.url = attr(el, 'href');
+    if (role === 'link' && html && hasAttr(el, 'href')) node.url = cutDataUrl(attr(el, 'href'));
     if (role === 'textbox' || role === 'searchbox') placeholderOf(el, node);
     if (role === 'listbox' && !(html && tag === 'select')) {
       capOptions(walk, node);
@@ -546,7 +560,7 @@ function nameNode(ctx, el, role, node, tag, html, plain, childText, plainTree) {
   if (NAME_PROHIBITED.has(role)) return;
   if (plain && html) {
     const name = plainContentName(ctx, el, tag, role, childText, plainTree);
-    if (name !== undefined) { node.name = name; return; }
+    if (name !== undefined) { setName(node, name); return; }
   }
   // A grid cell is a widget: it keeps its name whatever it holds (a link
   // or a button in a data grid).
@@ -557,7 +571,24 @@ function nameNode(ctx, el, role, node, tag, html, plain, childText, plainTree) {
       if (typeof kids[i] !== 'string' && !(kids[i] instanceof Sep)) return;
     }
   }
-  node.name = accessibleName(ctx, el, role, true);
+  setName(node, accessibleName(ctx, el, role, true));
+}
+
+// The name as the snapshot prints it: white space collapsed as Playwright
+// collapses it (an NBSP too), so "a&nbsp; b" is "a b" and a child text
+// repeating it is seen to (tidy.js).
+function setName(node, name) {
+  node.name = name.indexOf('\u00a0') < 0 && name.indexOf('\u200b') < 0 && name.indexOf('\u00ad') < 0
+    ? name : snapText(name);
+}
+
+// A data: URL cut after its comma, as Playwright cuts it
+// (truncateDataUrl): "data:text/plain;base64,…".  Its payload says
+// nothing an agent acts on and may be megabytes long.
+function cutDataUrl(url) {
+  if (!url.startsWith('data:')) return url;
+  const comma = url.indexOf(',');
+  return comma < 0 ? url : url.slice(0, comma + 1) + '\u2026';
 }
 
 // Sets node.placeholder, printed as Playwright's /placeholder property,

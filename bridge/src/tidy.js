@@ -62,6 +62,9 @@ export function finish(ctx, node) {
       pending = null;
     }
     finish(ctx, c);
+    // An image without a name, ref or content tells nothing (Playwright's
+    // AI snapshot drops it too): `link "Open"`, not a bare `- img` in it.
+    if (c.role === 'img' && !c.name && !c.wantsRef && c.children.length === 0) continue;
     // A list item around a single widget keeps its line, as in Playwright.
     out[kept++] = c;
   }
@@ -75,7 +78,7 @@ export function finish(ctx, node) {
   if (CHILDREN_PRESENTATIONAL.has(node.role) && !hasRef(node)) node.children = [];
   dropRepeatedName(node);
   if (out.length === 1 && typeof out[0] === 'string' && node.name &&
-      NAME_FROM_CONTENT.has(node.role) && out[0] === node.name) {
+      NAME_FROM_CONTENT.has(node.role) && sameText(out[0], node.name)) {
     node.children = [];
   }
 }
@@ -150,11 +153,23 @@ function dropRepeatedName(node) {
     }
     return;
   }
-  if (first === node.name ||
+  if ((typeof first === 'string' && sameText(first, node.name)) ||
       (typeof first !== 'string' && first.role === 'caption' && !first.wantsRef &&
        first.children.length === 1 && first.children[0] === node.name)) {
     node.children.shift();
   }
+}
+
+// True when two texts read the same once white space is collapsed as
+// Playwright collapses it (any Unicode space, an NBSP too, is a space;
+// zero-width spaces and soft hyphens are nothing).
+export function sameText(a, b) {
+  return a === b || snapText(a) === snapText(b);
+}
+
+// s with white space collapsed as Playwright's normalizeWhiteSpace does.
+export function snapText(s) {
+  return s.replace(/[\u200b\u00ad]/g, '').trim().replace(/\s+/g, ' ');
 }
 
 // Writes raw, normalized, at index kept of out unless it is blank;

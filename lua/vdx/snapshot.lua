@@ -27,7 +27,7 @@ local PLACEHOLDER_LINE = "^( *)" .. PLACEHOLDER .. "(.+)$"
 -- Frames nested deeper than this are not spliced (a loop guard).
 local MAX_NESTING = 32
 
-local KNOWN = { "budget_tokens", "root", "depth", "offset", "max_options", "timeout_ms" }
+local KNOWN = { "budget_tokens", "root", "frame", "depth", "offset", "max_options", "timeout_ms" }
 
 local function invalid(message, fields)
   error(vdx.error("InvalidArgument", message, fields), 3)
@@ -53,7 +53,13 @@ local function check_opts(opts)
       out[k] = math.tointeger(out[k]) or invalid(("option '%s' must be an integer"):format(k), { field = k })
     end
   end
-  if out.root ~= nil and type(out.root) ~= "string" then invalid("root must be a ref", { field = "root" }) end
+  if out.root ~= nil and (type(out.root) ~= "string" or out.root == "") then
+    invalid("root must be a ref, a Playwright locator or a CSS selector", { field = "root" })
+  end
+  if out.frame ~= nil and (type(out.frame) ~= "string" or not out.frame:match("^f%d+$") and out.frame ~= "main") then
+    invalid("frame must be a frame's name (\"main\" or \"f<K>\", see page:frames())", { field = "frame" })
+  end
+  if out.frame ~= nil and out.root == nil then invalid("frame names where root is looked for: give root too", { field = "frame" }) end
   if out.budget_tokens and out.budget_tokens <= 0 then invalid("budget_tokens must be > 0") end
   if out.offset and out.offset < 0 then invalid("offset must be >= 0") end
   return out
@@ -152,8 +158,14 @@ function Stitch:frame(name, indent)
     self.more_chars = self.more_chars + (math.tointeger(v.more_chars) or 0)
   end
   self.depth = self.depth + 1
+  local before = #self.lines
   if type(v.text) == "string" then self:text(v.text, indent) end
   self.depth = self.depth - 1
+  -- A frame that shows nothing (it never loaded, or holds nothing) leaves
+  -- its owner a leaf: `- iframe [ref=e1]`, not a key with nothing under it.
+  if #self.lines == before and before > 0 and indent ~= "" then
+    self.lines[before] = self.lines[before]:gsub(":$", "")
+  end
 end
 
 local function stitch(frames, root_frame)
@@ -161,6 +173,58 @@ local function stitch(frames, root_frame)
     unmeasurable = 0, cut = false, more_lines = 0, more_chars = 0, depth = 0 }, Stitch)
   s:frame(root_frame, "")
   return s
+end
+
+-- ---------------------------------------------------------------- depth
+
+-- The nesting level of a line (two spaces a level) and what follows "- ".
+local function level_of(line)
+  local lead, rest = line:match("^( *)%- (.*)$")
+  if not lead then return nil end
+  return #lead // 2, rest
+end
+
+-- A key line with the count of its hidden child lines: ` [+N]` inside
+-- the key (in its quotes when it is quoted), with a colon when property
+-- lines still follow.
+local function marked(line, hidden, more)
+  local lead, key = line:match("^( *%- )(.-):?$")
+  if hidden > 0 then
+    if key:match("^'.*'$") then key = key:sub(1, -2) .. (" [+%d]'"):format(hidden)
+    else key = key .. (" [+%d]"):format(hidden) end
+  end
+  return lead .. key .. (more and ":" or "")
+end
+
+-- Cuts lines (the stitched text of every frame, so a frame's content
+-- counts from its iframe's level) below `depth` levels, in place: a node
+-- at the last level keeps its property lines (`/url`, `/placeholder`,
+-- `/value`), as Playwright's does, and says how many child lines it hid
+-- (` [+N]`).  Returns the number of refs on the lines kept.
+local function cut_depth(lines, depth)
+  local out, refs, i, n = {}, 0, 1, #lines
+  while i <= n do
+    local line = lines[i]
+    local lev = level_of(line) or 0
+    i = i + 1
+    if lev <= depth then
+      local props, hidden = {}, 0
+      if lev == depth then
+        while i <= n and (level_of(lines[i]) or lev + 1) > lev do
+          local l, rest = level_of(lines[i])
+          if l == lev + 1 and rest and rest:match("^/%a+:") then props[#props + 1] = lines[i]
+          elseif l == lev + 1 then hidden = hidden + 1 end
+          i = i + 1
+        end
+        if hidden > 0 or #props > 0 then line = marked(line, hidden, #props > 0) end
+      end
+      out[#out + 1] = line
+      if line:find(" %[ref=[%w_]+%]") then refs = refs + 1 end
+      for _, p in ipairs(props) do out[#out + 1] = p end
+    end
+  end
+  for k = 1, n do lines[k] = out[k] end
+  return refs
 end
 
 -- --------------------------------------------------------------- budget
@@ -221,6 +285,40 @@ end
 
 -- ------------------------------------------------------------- snapshot
 
+-- Refs as the bridges hand them out: e<N>, or f<K>_e<N> inside a frame.
+local function is_ref(s)
+  return s:match("^e%d+$") ~= nil or s:match("^f%d+_e%d+$") ~= nil
+end
+
+-- Whether s reads as a Playwright locator expression rather than a CSS
+-- selector: it starts with a locator method (or `page.`) and a call.
+local LOCATOR_START = { "getBy%a+%(", "locator%(", "page%.", "frameLocator%(" }
+local function is_locator(s)
+  for _, p in ipairs(LOCATOR_START) do
+    if s:match("^%s*" .. p) then return true end
+  end
+  return false
+end
+
+-- The ref of a snapshot root given as a ref, a Playwright locator or a
+-- CSS selector (as Playwright MCP's browser_snapshot takes its target):
+-- a locator or selector must match exactly one element of the frame
+-- named `frame` (default the main frame; NotUnique, with the count, when
+-- none or several do).
+local function root_ref(page, root, frame)
+  if is_ref(root) then return root end
+  local kind = is_locator(root) and "locator" or "CSS selector"
+  local ok, r = pcall(page.bridge, page, "targetRef",
+    { { locator = kind == "locator" and root or ("locator(%s)"):format(json.encode(root)) } }, { frame = frame })
+  if ok then return r.ref end
+  if vdx.is_error(r, "NotUnique") then
+    error(vdx.error("NotUnique", ("snapshot root %s (a %s) matches %d elements in the %s frame; give one that "
+      .. "matches exactly one element, or its ref from a snapshot"):format(json.encode(root), kind,
+      math.tointeger(r.count) or 0, frame or "main"), { root = root, count = r.count, matches = r.matches }), 0)
+  end
+  error(r, 0)
+end
+
 --- snapshot.take(page, opts [, how]) -> the result of page:snapshot(opts);
 -- how(option, value) names a call in the truncation notice (default
 -- snapshot.lua_call; the MCP tool names its own arguments).
@@ -228,27 +326,32 @@ function snapshot.take(page, opts, how)
   opts = check_opts(opts)
   local budget = opts.budget_tokens or snapshot.DEFAULT_BUDGET
   local offset = opts.offset or 0
-  -- Each bridge stops walking once its text passes the budget.
-  local got = page:snapshot_frames({ root = opts.root, depth = (opts.depth or 0) > 0 and opts.depth or nil,
-    maxOptions = opts.max_options or 10, maxChars = budget * snapshot.CHARS_PER_TOKEN, fromLine = offset },
-    { timeout_ms = opts.timeout_ms })
-  local root = got.frames[got.root_frame]
+  local depth = (opts.depth or 0) > 0 and opts.depth or nil
+  local root = opts.root and root_ref(page, opts.root, opts.frame)
+  -- Each bridge stops walking once its text passes the budget.  The depth
+  -- counts across frames, so it is applied to the stitched text, and a
+  -- bridge then walks whole (its lines past the depth are not text).
+  local got = page:snapshot_frames({ root = root,
+    maxOptions = opts.max_options or 10, maxChars = not depth and budget * snapshot.CHARS_PER_TOKEN or nil,
+    fromLine = offset }, { timeout_ms = opts.timeout_ms })
+  local main = got.frames[got.root_frame]
   -- The root frame failing is an error: raised afresh, so that it names
   -- the caller's line (err.where), which a returned error did not get.
-  if root and not root.ok then
-    local e = root.value
+  if main and not main.ok then
+    local e = main.value
     error(vdx.is_error(e) and vdx.error(e.type, tostring(e.message), e) or e, 0)
   end
   local s = stitch(got.frames, got.root_frame)
+  if depth then s.ref_count = cut_depth(s.lines, depth) end
   local res = { warnings = s:warning_list(), element_count = s.element_count, ref_count = s.ref_count,
     unmeasurable = s.unmeasurable }
-  if root then res.url, res.title = root.value.url, root.value.title end
+  if main then res.url, res.title = main.value.url, main.value.title end
   cut(res, s, budget * snapshot.CHARS_PER_TOKEN, offset, how or snapshot.lua_call)
   return res
 end
 
 --- page:snapshot{ budget_tokens = snapshot.DEFAULT_BUDGET, root = nil,
--- depth = nil, offset = nil, max_options = 10, timeout_ms = nil } ->
+-- frame = nil, depth = nil, offset = nil, max_options = 10, timeout_ms = nil } ->
 -- { text=, url=, title=, ref_count=, element_count=, unmeasurable=,
 -- warnings = {…}, truncated=, line_count= | lines_estimate=,
 -- next_offset= }.  Every frame (same-origin and cross-origin) is read by

@@ -2,6 +2,7 @@
 -- ref (resolve_container, inspect_pattern, extract_anchors), locator
 -- checks and read_html.  Each answers compact text for the model and the
 -- same facts as structuredContent for programs.
+local vdx = require "vdx"
 local changes = require "vdx.changes"
 local errors = require "vdx.errors"
 local find = require "vdx.find"
@@ -83,7 +84,8 @@ return {
     input = { type = "object", properties = {
       budget_tokens = { type = "integer", minimum = 100, maximum = 200000,
         description = ("Size limit of the snapshot in tokens (default %d)"):format(snapshot.DEFAULT_BUDGET) },
-      root = { type = "string", description = "Snapshot only the subtree of this ref (containers such as main, list, row, dialog, tabpanel and test-id elements carry refs for this); a hidden or removed root is an error" },
+      root = { type = "string", description = "Snapshot only the subtree of one element: a ref (containers such as main, list, row, dialog, tabpanel and test-id elements carry refs for this), a CSS selector or a Playwright locator (getByRole('dialog')) that matches exactly one element of the main frame; a hidden or removed root, or a selector matching none or several, is an error" },
+      target = { type = "string", description = "Playwright MCP's name for root (give one of the two)" },
       depth = { type = "integer", minimum = 1, maximum = 100, description = "Maximum tree depth" },
       offset = { type = "integer", minimum = 0, description = "Continue a truncated snapshot from next_offset" },
     } },
@@ -96,6 +98,13 @@ return {
       local page = ctx:page()
       local opts = util.pick(args, { budget_tokens = "budget_tokens", root = "root",
         depth = "depth", offset = "offset" })
+      if args.target ~= nil then
+        if args.root ~= nil then
+          error(vdx.error("InvalidArgument", "give one of root and target (the same thing: the snapshot's root)",
+            { field = "target" }), 0)
+        end
+        opts.root = args.target
+      end
       -- The truncation notice names this tool's arguments.
       local snap = snapshot.take(page, opts, tool_call)
       local fatal, warnings = errors.decide(ctx.role.failures:drain())
