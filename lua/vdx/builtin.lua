@@ -5,7 +5,8 @@ local builtin = {}
 
 --- The modules that each return a list of tools, in listing order.
 builtin.groups = { "vdx.builtin.navigation", "vdx.builtin.explore", "vdx.builtin.verify", "vdx.builtin.locators",
-  "vdx.builtin.actions", "vdx.builtin.observe", "vdx.builtin.tabs", "vdx.builtin.roles", "vdx.builtin.export" }
+  "vdx.builtin.actions", "vdx.builtin.observe", "vdx.builtin.tabs", "vdx.builtin.roles", "vdx.builtin.export",
+  "vdx.builtin.emulate" }
 
 --- Registers every built-in tool in reg.
 function builtin.register_all(reg)

@@ -112,6 +112,13 @@ function export.text(steps, opts)
     if not seen[s.role] then
       seen[s.role] = true
       roles[#roles + 1] = { role = s.role, auth = opts.auth_of and opts.auth_of(s.role) or nil }
+      seen[s.role] = roles[#roles]
+    end
+    if s.kind == "code" and s.context_emulate then
+      -- Settings Playwright takes only as context options (a device, a
+      -- timezone, a locale): the role's context is made with them.
+      local r = seen[s.role]
+      r.emulate = require("vdx.emulation_export").merge(r.emulate or {}, s.context_emulate)
     end
   end
   local out = {}
@@ -143,6 +150,7 @@ function export.summary(steps)
   for _, s in ipairs(steps) do
     if s.kind == "navigate" then r.navigations = r.navigations + 1
     elseif s.kind == "assert" then r.assertions = r.assertions + 1
+    elseif s.kind == "code" then -- a change to the page's world: no locator to miss
     else
       r.actions = r.actions + 1
       if s.positional then r.positional[#r.positional + 1] = s.locator end

@@ -44,7 +44,7 @@ local session_log = {}
 local Log = {}
 Log.__index = Log
 
-local KINDS = { navigate = true, action = true, assert = true }
+local KINDS = { navigate = true, action = true, assert = true, code = true }
 
 --- A new, empty log.
 function session_log.new()
@@ -95,7 +95,7 @@ end
 -- name of the role the step ran in; it defaults to "default".
 function Log:add(step)
   if type(step) ~= "table" or not KINDS[step.kind] then
-    errors.misuse("session_log:add: step.kind must be navigate, action or assert", 2, { field = "kind" })
+    errors.misuse("session_log:add: step.kind must be navigate, action, assert or code", 2, { field = "kind" })
   end
   step.role = step.role or "default"
   self.steps[#self.steps + 1] = step
