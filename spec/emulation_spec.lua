@@ -77,7 +77,7 @@ describe("page:emulate", function()
     page:navigate(srv.url .. "/")
     local f = facts(page)
     assert.same({ 500, 600, 2.75, "vdx-test-agent" }, { f.width, f.height, f.scale, f.agent })
-    page:emulate { viewport = { width = 320, height = 480 } }
+    page:emulate { viewport = { width = 320.0, height = 480 } }   -- JSON's 320 may arrive as a float
     f = facts(page)
     assert.same({ 320, 480, 2.75 }, { f.width, f.height, f.scale })
   end)

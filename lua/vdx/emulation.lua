@@ -67,12 +67,16 @@ local function check_value(k, v)
     for key in pairs(v) do
       if key ~= "width" and key ~= "height" then bad(k, ("unknown key '%s' (known: width, height)"):format(key)) end
     end
+    local out = {}
     for _, dim in ipairs { "width", "height" } do
-      if math.type(v[dim]) ~= "integer" or v[dim] < 1 or v[dim] > 10000 then
+      -- An integral float is an integer (JSON's 700 may arrive as 700.0).
+      local n = type(v[dim]) == "number" and math.tointeger(v[dim])
+      if not n or n < 1 or n > 10000 then
         bad(k .. "." .. dim, ("expected an integer from 1 to 10000, got %s"):format(tostring(v[dim])), "integer")
       end
+      out[dim] = n
     end
-    return { width = v.width, height = v.height }
+    return out
   elseif k == "device_scale_factor" then
     check_number(k, v, 0.1, 10)
     return v

@@ -110,7 +110,6 @@ function export.text(steps, opts)
   local roles, seen = {}, {}
   for _, s in ipairs(steps) do
     if not seen[s.role] then
-      seen[s.role] = true
       roles[#roles + 1] = { role = s.role, auth = opts.auth_of and opts.auth_of(s.role) or nil }
       seen[s.role] = roles[#roles]
     end
