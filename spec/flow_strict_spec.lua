@@ -144,7 +144,10 @@ describe("strict options of the flow object", function()
     local flow = require "vdx.flow"
     local status, f = flow.run({ quiet = true }, function(f) f:role("customer", { urll = "/shop" }) end)
     assert.equal(1, status)
-    assert.matches("f:role: unknown key 'urll' (known: auth, auth_required, endpoint, url)",
+    -- The known keys include page:emulate's (a role's emulation).
+    assert.matches("f:role: unknown key 'urll' (known: auth, auth_required, color_scheme, device, "
+      .. "device_scale_factor, endpoint, forced_colors, geolocation, has_touch, is_mobile, locale, media, "
+      .. "reduced_motion, timezone, url, user_agent, viewport)",
       f.failure.error.message, 1, true)
     local ok, err = pcall(flow.run, { bsae_url = "x" }, function() end)
     assert.is_false(ok)

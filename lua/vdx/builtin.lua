@@ -9,7 +9,8 @@ builtin.groups = { "vdx.builtin.navigation", "vdx.builtin.explore", "vdx.builtin
   "vdx.builtin.clock",
   "vdx.builtin.routes",
   "vdx.builtin.network",
-  "vdx.builtin.storage" }
+  "vdx.builtin.storage",
+  "vdx.builtin.emulate" }
 
 --- Registers every built-in tool in reg.
 function builtin.register_all(reg)

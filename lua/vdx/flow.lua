@@ -33,6 +33,8 @@ local urls = require "vdx.urls"
 local flow_actor = require "vdx.flow_actor"
 local fail, key_list = flow_actor.fail, flow_actor.key_list
 local Actor = flow_actor.Actor
+local world_emulate = require "vdx.flow_world_emulate"
+world_emulate.install(Actor)
 
 local flow = {}
 
@@ -47,7 +49,7 @@ local OPTION_KEYS = {
   name = true, base_url = true, browser_args = true, timeout_ms = true, headed = true,
   slow_mo = true, trace = true, report = true, emit_playwright = true, artifacts = true,
   quiet = true, launch = true, out = true, endpoint = true, serve_only = true, executable = true,
-  connect = true,
+  connect = true, device = true, emulate = true,
 }
 
 --- Merges command-line options into flow.options.
@@ -115,11 +117,15 @@ end
 ---------------------------------------------------------------- roles
 
 local ROLE_KEYS = { auth = true, url = true, endpoint = true, auth_required = true }
+-- A role's emulation: any key of page:emulate (vdx.flow_world_emulate).
+for k in pairs(world_emulate.ROLE_KEYS) do ROLE_KEYS[k] = true end
 
 --- Declares a role: spec { auth = storageState file, url = default URL
 -- (absolute, or a path under base_url), endpoint = browser URL (default:
 -- the flow's endpoint option, `--endpoint URL`; none launches Chromium),
--- auth_required = true by default when auth is given }.
+-- auth_required = true by default when auth is given, and page:emulate's
+-- keys: device, viewport, timezone, locale, color_scheme, geolocation, …
+-- over the flow's device and emulate options (vdx.flow_world_emulate) }.
 function Flow:role(name, spec)
   spec = spec or {}
   for k in pairs(spec) do
@@ -130,6 +136,7 @@ function Flow:role(name, spec)
   end
   -- A role's URL is checked where it is declared, not at its first use.
   if spec.url ~= nil then self:url(spec.url, ("f:role %s: url"):format(tostring(name))) end
+  local emulate = world_emulate.role_settings(self.opts, spec, ("f:role %s"):format(tostring(name)))
   local endpoint = spec.endpoint or self.opts.endpoint
   local args = self.manager.launch_opts.args or {}
   if endpoint and #args > 0 and not self.told_args and not self.quiet then
@@ -141,7 +148,7 @@ function Flow:role(name, spec)
   end
   local r = self.manager:add { name = name, auth = spec.auth, endpoint = endpoint,
     auth_required = spec.auth ~= nil and spec.auth_required ~= false }
-  self.roles[name] = { name = name, spec = spec, role = r }
+  self.roles[name] = { name = name, spec = spec, role = r, emulate = emulate }
   self.role_order[#self.role_order + 1] = name
   return self
 end
@@ -177,7 +184,9 @@ function Flow:actor(name)
     -- the caller that started it, as if it ran inline there.
     self.tasks[coroutine.running()] = st
     local a = setmetatable({ flow = self, name = name, entry = entry }, Actor)
-    self:record { kind = "context", role = name, auth = entry.spec.auth }
+    self:record { kind = "context", role = name, auth = entry.spec.auth, emulate = entry.emulate }
+    -- The role's emulation is its context's before the first page opens.
+    if entry.emulate then entry.role:context():emulate(entry.emulate) end
     a.page = entry.role:new_page()
     entry.actor = a
     if entry.spec.url then a:navigate(entry.spec.url) end
@@ -296,7 +305,8 @@ end
 -- timeout_ms (per action or expectation, 10000),
 -- quiet, artifacts (folder for failure screenshots), and the command-line
 -- options headed, slow_mo, trace, report, emit_playwright, serve_only
--- (which also come from flow.configure).  Returns 0 when every step
+-- (which also come from flow.configure), device and emulate (every role's
+-- emulation: a device preset, page:emulate's settings; see f:role).  Returns 0 when every step
 -- passed, else 1, and the flow object (steps, events, failure); under
 -- serve_only it serves the script's app and does not return (or returns 1
 -- when there is none).

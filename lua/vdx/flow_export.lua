@@ -55,8 +55,10 @@ function emit(x, n, out, indent)
     add("]);")
   elseif n.kind == "context" and x.lazy[n.role] then
     local id = ident(n.role)
-    add(id .. "Context = await browser.newContext({ storageState: " .. x.lazy[n.role] .. " });")
+    local emulate = x.emulate[n.role]
+    add(id .. "Context = await browser.newContext(" .. pw.context_options(x.lazy[n.role], emulate) .. ");")
     add(id .. " = await " .. id .. "Context.newPage();")
+    for _, l in ipairs(pw.code_lines(emulate and require("vdx.emulation_export").after(emulate), n.role)) do add(l) end
   elseif n.kind == "save_auth" then
     add("// " .. n.role .. " saved its state here (save_auth); the roles that start from it use it.")
     add(x.saved[pw.absolute(n.path)] .. " = await " .. ident(n.role) .. "Context.storageState();")
@@ -96,7 +98,7 @@ end
 -- The states the flow saved (save_auth) and the roles that start from
 -- one, in the order the flow ran: x of emit, and the variables' names.
 local function plan(flow)
-  local x, vars = { base_url = flow.base_url, saved = {}, lazy = {} }, {}
+  local x, vars = { base_url = flow.base_url, saved = {}, lazy = {}, emulate = {} }, {}
   local function walk(nodes)
     for _, n in ipairs(nodes) do
       if n.kind == "save_auth" then
@@ -107,6 +109,12 @@ local function plan(flow)
         end
       elseif n.kind == "context" and n.auth and x.saved[pw.absolute(n.auth)] then
         x.lazy[n.role] = x.saved[pw.absolute(n.auth)]
+      end
+      -- A role's emulation, and what r:emulate changed that Playwright
+      -- takes only as a context option: the options of its context.
+      local settings = n.kind == "context" and n.emulate or n.kind == "code" and n.context_emulate
+      if settings then
+        x.emulate[n.role] = require("vdx.emulation_export").merge(x.emulate[n.role] or {}, settings)
       end
       if n.children then walk(n.children) end
       for _, b in ipairs(n.branches or {}) do walk(b) end
@@ -121,7 +129,9 @@ end
 local function roles_of(flow, x)
   local all = used_roles(flow.program, {}, {})
   local out = {}
-  for i, c in ipairs(all) do out[i] = { role = c.role, auth = c.auth, saved = x.lazy[c.role] ~= nil } end
+  for i, c in ipairs(all) do
+    out[i] = { role = c.role, auth = c.auth, saved = x.lazy[c.role] ~= nil, emulate = x.emulate[c.role] }
+  end
   return out
 end
 
@@ -154,6 +164,7 @@ function export.text(flow, spec_dir, config)
       now[#now + 1] = c
     end
   end
+  pw.import_devices(out, roles)
   pw.contexts(out, now, spec_dir)
   out[#out + 1] = ""
   emit_list(x, flow.program, out, 1)

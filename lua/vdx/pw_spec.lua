@@ -108,19 +108,58 @@ function pw.preamble(out, head, browser_args)
   out[#out + 1] = ""
 end
 
+--- The argument of browser.newContext for a role: its storageState
+-- (a JavaScript expression, or nil) and its emulation settings (see
+-- vdx.emulation_export; nil or {} for none); "" when it has neither.
+function pw.context_options(storage, emulate)
+  local props = storage and { "storageState: " .. storage } or {}
+  if emulate then
+    -- A device's spread comes first, so the explicit options win over it.
+    for _, p in ipairs(require("vdx.emulation_export").context_options(emulate)) do
+      if p:sub(1, 3) == "..." then table.insert(props, 1, p) else props[#props + 1] = p end
+    end
+  end
+  if #props == 0 then return "" end
+  return "{ " .. table.concat(props, ", ") .. " }"
+end
+
+--- Adds devices to the import of '@playwright/test' in out when a role's
+-- context uses a device preset (emulate: the settings of each role).
+function pw.import_devices(out, roles)
+  local ex = require "vdx.emulation_export"
+  for _, c in ipairs(roles) do
+    if c.emulate and ex.uses_devices(c.emulate) then
+      for i, l in ipairs(out) do
+        if l == "import { test, expect } from '@playwright/test';" then
+          out[i] = "import { test, expect, devices } from '@playwright/test';"
+        end
+      end
+      return
+    end
+  end
+end
+
 --- Appends one context and page per role to out; roles is a list of
--- { role = name, auth = path or nil }; auth paths are written relative
--- to spec_dir, AUTH_<ROLE> taking precedence.
+-- { role = name, auth = path or nil, emulate = settings or nil }; auth
+-- paths are written relative to spec_dir, AUTH_<ROLE> taking precedence;
+-- emulate (page:emulate's keys) become the context's options (a device as
+-- `...devices[NAME]`), and the media type a page.emulateMedia after it.
 function pw.contexts(out, roles, spec_dir)
+  pw.import_devices(out, roles)
   for _, c in ipairs(roles) do
     local id = pw.ident(c.role)
-    local opt = ""
+    local storage
     if c.auth then
       local rel = pw.relative(c.auth, spec_dir or ".")
-      opt = ("{ storageState: process.env.%s ?? path.join(__dirname, %s) }"):format(pw.auth_var(c.role), q(rel))
+      storage = ("process.env.%s ?? path.join(__dirname, %s)"):format(pw.auth_var(c.role), q(rel))
     end
-    out[#out + 1] = "  const " .. id .. "Context = await browser.newContext(" .. opt .. ");"
+    out[#out + 1] = "  const " .. id .. "Context = await browser.newContext(" .. pw.context_options(storage, c.emulate) .. ");"
     out[#out + 1] = "  const " .. id .. " = await " .. id .. "Context.newPage();"
+    if c.emulate then
+      for _, l in ipairs(pw.code_lines(require("vdx.emulation_export").after(c.emulate), c.role)) do
+        out[#out + 1] = "  " .. l
+      end
+    end
   end
 end
 

@@ -110,8 +110,14 @@ function export.text(steps, opts)
   local roles, seen = {}, {}
   for _, s in ipairs(steps) do
     if not seen[s.role] then
-      seen[s.role] = true
       roles[#roles + 1] = { role = s.role, auth = opts.auth_of and opts.auth_of(s.role) or nil }
+      seen[s.role] = roles[#roles]
+    end
+    if s.kind == "code" and s.context_emulate then
+      -- Settings Playwright takes only as context options (a device, a
+      -- timezone, a locale): the role's context is made with them.
+      local r = seen[s.role]
+      r.emulate = require("vdx.emulation_export").merge(r.emulate or {}, s.context_emulate)
     end
   end
   local out = {}

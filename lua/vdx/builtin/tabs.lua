@@ -90,8 +90,9 @@ return {
     annotations = { readOnlyHint = false },
     run = function(ctx, args)
       local page = ctx:page()
-      page:send("Emulation.setDeviceMetricsOverride", { width = args.width, height = args.height,
-        deviceScaleFactor = 0, mobile = false })
+      -- Through page:emulate, so a device's scale and mobile flag stay and
+      -- browser_emulate reports the new size.
+      page:emulate { viewport = { width = args.width, height = args.height } }
       return ("Resized the viewport to %dx%d"):format(args.width, args.height)
     end,
   },
