@@ -65,6 +65,7 @@ describe("the page boundary #unit", function()
     ["lua/vdx/flow_export.lua"] = true,
     ["lua/vdx/pw_spec.lua"] = true,
     ["lua/vdx/session_export.lua"] = true,
+    ["lua/vdx/route_export.lua"] = true,
   }
   local ALLOWED_TEXT = {
     -- The input schema of browser_evaluate shows the agent what to write.

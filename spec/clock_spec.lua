@@ -393,7 +393,7 @@ describe("the clock tools over MCP, exported", function()
   it("writes page.clock calls that the flake gate replays 3/3 and Playwright passes", function()
     local pw, pw_why = h.playwright()
     if pw and not pw:match("^/") then pw = io.popen("pwd"):read("l") .. "/" .. pw end
-    local s = client.start("--output-dir " .. h.quote(dir .. "/out"),
+    local s = client.start("--caps clock --output-dir " .. h.quote(dir .. "/out"),
       pw and ("VDX_PLAYWRIGHT_DIR=" .. h.quote(pw)) or nil)
     client.caller(s)
     local n = 100

@@ -25,7 +25,7 @@ describe("vdxlua mcp network tools", function()
     -- Where Node is, the exported test also runs under real Playwright.
     local pw = helpers.playwright()
     if pw and not pw:match("^/") then pw = io.popen("pwd"):read("l") .. "/" .. pw end
-    s = client.start("--output-dir " .. q(dir .. "/out"), pw and ("VDX_PLAYWRIGHT_DIR=" .. q(pw)) or nil)
+    s = client.start("--caps network,pdf --output-dir " .. q(dir .. "/out"), pw and ("VDX_PLAYWRIGHT_DIR=" .. q(pw)) or nil)
     request, call = client.caller(s)
   end)
 

@@ -40,7 +40,7 @@ describe("the storage tools", function()
   -- A started server and call(name, args) -> result, text, is_error.  A
   -- call may take minutes: the flake gate and Playwright's runs.
   local function start(args, env)
-    local s = client.start(args, env)
+    local s = client.start("--caps storage " .. args, env)
     client.caller(s)
     local n = 100
     return s, function(name, a)

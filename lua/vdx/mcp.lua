@@ -193,6 +193,11 @@ handlers["tools/call"] = function(self, rq)
   local p = rq.params
   if type(p.name) ~= "string" then error(proto(INVALID_PARAMS, "tools/call: params.name must be a string"), 0) end
   if not self.registry:get(p.name) then
+    local cap = require("vdx.builtin").cap_of(p.name)
+    if cap then
+      error(proto(INVALID_PARAMS, ("Tool %s is not served: start vdxlua mcp with --caps %s (or --caps all)")
+        :format(p.name, cap), { tool = p.name, cap = cap }), 0)
+    end
     error(proto(INVALID_PARAMS, "Unknown tool: " .. p.name, { tool = p.name }), 0)
   end
   if p.arguments ~= nil and not is_object(p.arguments) then

@@ -86,7 +86,7 @@ end
 local function setup(o, log)
   local roles_mod = require "vdx.roles"
   local reg = tools.new()
-  require("vdx.builtin").register_all(reg)
+  require("vdx.builtin").register_all(reg, o.caps or {})
   if o.allow_unsafe_code then reg:register(require "vdx.builtin.unsafe") end
   local builtin = {}
   for _, t in ipairs(reg:list()) do builtin[t.name] = true end

@@ -36,6 +36,9 @@ usage: vdxlua mcp [OPTIONS]      serve MCP over stdio (JSON-RPC, one message a l
                                  in an exported test (docs/world.md, Secrets)
   --save-test FILE               write the session as a Playwright test to FILE
                                  (kept current after each step, and written at exit)
+  --caps LIST                    serve these tool groups too (comma-separated): network
+                                 (routes, HAR, offline, throttling), pdf, storage
+                                 (cookies, storage state), emulation, clock; or all
   --allow-file-urls              let pages open local files (file: URLs are refused
                                  otherwise, typed or reached)
   --allow-unsafe-code            add the tool browser_run_code_unsafe: JavaScript that
@@ -70,11 +73,29 @@ local function is_url(s)
   return type(s) == "string" and (s:match("^%a[%w+.-]*://") or s:match("^about:")) ~= nil
 end
 
+--- Adds the capabilities of list ("network,storage" or "all") to o.caps;
+-- raises a message naming an unknown one and the known ones.
+function options.add_caps(o, list)
+  local builtin = require "vdx.builtin"
+  o.caps = o.caps or {}
+  for name in tostring(list):gmatch("[^,%s]+") do
+    if name == "all" then
+      for _, c in ipairs(builtin.cap_names()) do o.caps[c] = true end
+    elseif builtin.caps[name] then
+      o.caps[name] = true
+    else
+      local near = require("vdx.spelling").nearest(name, builtin.cap_names())
+      error(("--caps: unknown capability '%s'%s; the capabilities are %s and all"):format(name,
+        near and (" (did you mean " .. near .. "?)") or "", table.concat(builtin.cap_names(), ", ")), 0)
+    end
+  end
+end
+
 --- Parses args (a list of strings after `mcp`).  Returns the options
 -- table, or nil and a message naming the bad argument.
 function options.parse(args)
   local o = { roles = {}, endpoints = {}, required = {}, tools = {}, skills = {}, browser_args = {},
-    default_skills = true, watch = true, headless = true, max_bytes = 4 * 1024 * 1024, log_level = "info" }
+    caps = {}, default_skills = true, watch = true, headless = true, max_bytes = 4 * 1024 * 1024, log_level = "info" }
   local i, conn = 1, { header = {} }
   local function value(name)
     local v = args[i + 1]
@@ -114,6 +135,7 @@ function options.parse(args)
       elseif a == "--output-dir" then o.output_dir = value(a)
       elseif a == "--save-test" then o.save_test = value(a)
       elseif a == "--secrets" then o.secrets = value(a)
+      elseif a == "--caps" then options.add_caps(o, value(a))
       elseif a == "--allow-file-urls" then o.allow_file_urls = true
       elseif a == "--allow-unsafe-code" then o.allow_unsafe_code = true
       elseif a == "--headed" then o.headless = false

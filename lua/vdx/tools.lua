@@ -296,6 +296,10 @@ function tools.render_markdown(reg)
     out[#out + 1] = "### `" .. t.name .. "`" .. (t.title and (" — " .. t.title) or "")
     out[#out + 1] = ""
     out[#out + 1] = t.description
+    if t.cap then
+      out[#out + 1] = ""
+      out[#out + 1] = "Served with `--caps " .. t.cap .. "` (or `--caps all`)."
+    end
     local props, req = t.input.properties or {}, {}
     for _, r in ipairs(t.input.required or {}) do req[r] = true end
     local names = {}

@@ -161,6 +161,7 @@ return {
   },
   {
     name = "browser_pdf_save",
+    cap = "pdf",
     title = "Save as PDF",
     description = "Save the current page as a PDF file in the output folder (headless browsers only: a headed "
       .. "one answers HeadlessOnly).",

@@ -1,0 +1,64 @@
+--- spec/mcp_caps_spec.lua: `vdxlua mcp --caps`: the world's tool groups
+-- (network, pdf, storage, emulation, clock) are served only when named, so
+-- a tools/list without them stays the size of the core; a call to a tool of
+-- a group not served says which --caps serves it; a wrong name is refused
+-- at start with the known ones.
+local client = require "mcp_client"
+local builtin = require "vdx.builtin"
+
+-- tools/list of a server started with args: names (a set) and the raw size.
+local function list(args)
+  local msgs, _, err, rc = client.batch({ client.initialize(1, "2025-06-18"),
+    { jsonrpc = "2.0", method = "notifications/initialized" },
+    { jsonrpc = "2.0", id = 2, method = "tools/list" } }, args)
+  assert.equal(0, rc, err)
+  local names, size = {}, 0
+  for _, t in ipairs(client.by_id(msgs, 2).result.tools) do
+    names[t.name] = true
+    size = size + #require("cjson").encode(t)
+  end
+  return names, size
+end
+
+describe("vdxlua mcp --caps", function()
+  it("serves the core alone by default and each group when named", function()
+    local core, core_size = list("")
+    for _, n in ipairs { "browser_navigate", "browser_snapshot", "browser_click", "browser_wait_for" } do
+      assert.is_true(core[n], n)
+    end
+    for _, n in ipairs { "browser_route", "browser_cookie_list", "browser_emulate", "browser_clock_install",
+      "browser_pdf_save", "browser_start_har" } do
+      assert.is_nil(core[n], n)
+    end
+    local net = list("--caps network")
+    assert.is_true(net.browser_route and net.browser_network_state_set and net.browser_start_har)
+    assert.is_nil(net.browser_pdf_save)
+    assert.is_nil(net.browser_cookie_list)
+    local two = list("--caps storage,clock")
+    assert.is_true(two.browser_cookie_list and two.browser_storage_state and two.browser_clock_install)
+    assert.is_nil(two.browser_route)
+    local all, all_size = list("--caps all")
+    local every = builtin.register_all(require("vdx.tools").new())
+    for _, t in ipairs(every:list()) do assert.is_true(all[t.name], t.name) end
+    assert.is_true(core_size < all_size)
+  end)
+
+  it("names the --caps that serves a tool called without it", function()
+    local msgs = client.batch({ client.initialize(1, "2025-06-18"),
+      { jsonrpc = "2.0", method = "notifications/initialized" },
+      client.call(2, "browser_cookie_list", {}),
+      client.call(3, "browser_no_such_tool", {}) }, "")
+    local e = client.by_id(msgs, 2).error
+    assert.truthy(e, "an error")
+    assert.matches("--caps storage", e.message, 1, true)
+    assert.equal("storage", e.data.cap)
+    assert.matches("Unknown tool: browser_no_such_tool", client.by_id(msgs, 3).error.message, 1, true)
+  end)
+
+  it("refuses an unknown capability at start, naming the known ones", function()
+    local _, _, err, rc = client.batch({ client.initialize(1, "2025-06-18") }, "--caps storge")
+    assert.equal(2, rc)
+    assert.matches("unknown capability 'storge' (did you mean storage?)", err, 1, true)
+    assert.matches("clock, emulation, network, pdf, storage and all", err, 1, true)
+  end)
+end)
