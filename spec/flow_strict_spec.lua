@@ -99,7 +99,7 @@ describe("flows #flow", function()
     assert.equal(2, rc)
     assert.matches("vdxlua: unknown option '--reprot' (did you mean --report?) (flow options: --cacert, "
       .. "--emit-playwright, --endpoint, --executable, --headed, --header, --insecure, --report, --retries, "
-      .. "--serve-only, --slow-mo, --trace); a script's own dashed arguments go "
+      .. "--secrets, --serve-only, --slow-mo, --trace); a script's own dashed arguments go "
       .. "after --: vdxlua FILE.lua [OPTIONS] -- --reprot\n", out, 1, true)
     -- A script's own arguments: plain ones anywhere, dashed ones after --.
     local path, dir2 = script([[    p:expect_text("Hello shop")]], "print('own:', arg[1], arg[2], arg[3])")
