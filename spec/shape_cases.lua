@@ -2,8 +2,10 @@
 --- aria-snapshot grammar (its docs and its own snapshot tests describe the
 --- format; these pages and texts are our own), each with the YAML
 --- Playwright prints for it.  snapshot_shape_spec.lua compares vdxlua's
---- snapshot of each page with it after dropping the refs, and, where Node
---- is installed, checks that Playwright itself prints exactly that YAML.
+--- snapshot of each page with it (or with the case's `ai` text, where
+--- Playwright's AI mode prints otherwise) after dropping the refs, and,
+--- where Node is installed, checks that Playwright itself prints exactly
+--- that YAML.
 return {
   { "a heading carries its level",
     [=[<h2>Account</h2>]=],
@@ -254,10 +256,17 @@ return {
   - heading "Saved" [level=2]
   - button "OK"]=] },
 
+  -- ai: what vdxlua prints where Playwright's AI mode (page.ariaSnapshot({
+  -- mode: 'ai' })) departs from the default mode the third text is: the
+  -- heading's name is its link's, printed on the link's line.
   { "a heading holding a link",
     [=[<h2><a href="#intro">Intro</a></h2>]=],
     [=[
 - heading "Intro" [level=2]:
+  - link "Intro":
+    - /url: "#intro"]=],
+    ai = [=[
+- heading [level=2]:
   - link "Intro":
     - /url: "#intro"]=] },
 

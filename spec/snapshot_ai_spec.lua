@@ -1,8 +1,8 @@
 -- The snapshot against Playwright's AI snapshot (page.ariaSnapshot({ mode:
 -- 'ai' })) in the places issue 24 found it wrong: framesets, the depth
 -- across frames, any element as the root, nameless images, data: URLs,
--- pseudo-element text, NBSP in names, a summary outside details, and a
--- frame that never loaded.  Each expected text (refs dropped) was checked
+-- pseudo-element text, NBSP in names, a summary outside details, a
+-- frame that never loaded, and a name the lines below print whole.  Each expected text (refs dropped) was checked
 -- against Playwright 1.65 on the same markup; where vdxlua's dialect
 -- departs on purpose (a generic without a ref is flattened) the comment
 -- says so.
@@ -29,6 +29,16 @@ local PAGES = {
   ["/ai/summary"] = [=[<!doctype html><body><a href="#"><summary>Go</summary></a>]=],
   ["/ai/unloaded"] = [=[<!doctype html><body><p>before</p><iframe src="http://127.0.0.1:1/never"></iframe>]=],
   ["/ai/blank"] = [=[<!doctype html><body><p>before</p><iframe></iframe><p>after</p>]=],
+  -- Playwright's three `should omit redundant name` tests, and its `should
+  -- keep names not derived from printed nodes`.
+  ["/ai/omit"] = [=[<!doctype html><body><h3><a style="cursor: pointer" href="/issues/1">Clipboard API</a></h3>]=],
+  ["/ai/omit-deep"] = [=[<!doctype html><body><ul><li><h3><a href="/issues/1">Clipboard API</a></h3></li></ul>]=],
+  ["/ai/omit-wrapper"] = [=[<!doctype html><body><h3><span style="display: flex"><a style="cursor: pointer"
+    href="/issues/1">Clipboard API</a></span></h3>]=],
+  ["/ai/omit-leaf"] = [=[<!doctype html><body><h3><a style="cursor: pointer"
+    href="/issues/1"><span><span>Clipboard API</span></span></a></h3>]=],
+  ["/ai/omit-label"] = [=[<!doctype html><body><h3 aria-label="Clipboard API issue"><a style="cursor: pointer"
+    href="/issues/1">Clipboard API</a></h3>]=],
 }
 
 describe("the snapshot in Playwright's AI dialect", function()
@@ -150,6 +160,35 @@ describe("the snapshot in Playwright's AI dialect", function()
 
   it("gives a summary outside details no ref", function()
     assert.equal('- link "Go":\n  - /url: "#"', without_refs(snap("/ai/summary").text))
+  end)
+
+  local OMITTED = '- heading [level=3]:\n  - link "Clipboard API":\n    - /url: /issues/1'
+
+  it("omits a name that just repeats the printed descendant lines", function()
+    local text = snap("/ai/omit").text
+    assert.equal(OMITTED, without_refs(text))
+    -- The link keeps its ref, and the ref still knows the heading's name
+    -- is in the link: the locator of the link is the same.
+    local ref = text:match('link "Clipboard API" %[ref=(e%d+)%]')
+    assert.is_string(ref, text)
+    assert.equal("Clipboard API", page:describe(ref).name)
+    -- With a depth limit, which may hide the link, the heading's line says
+    -- the name.
+    assert.equal('- list:\n  - listitem:\n    - heading "Clipboard API" [level=3] [+1]',
+      without_refs(snap("/ai/omit-deep", { depth = 2 }).text))
+  end)
+
+  it("omits the redundant name when a contributing wrapper is collapsed", function()
+    assert.equal(OMITTED, without_refs(snap("/ai/omit-wrapper").text))
+  end)
+
+  it("omits the redundant name when a contributor is a skipped leaf generic", function()
+    assert.equal(OMITTED, without_refs(snap("/ai/omit-leaf").text))
+  end)
+
+  it("keeps a name not derived from the printed lines", function()
+    assert.equal('- heading "Clipboard API issue" [level=3]:\n  - link "Clipboard API":\n    - /url: /issues/1',
+      without_refs(snap("/ai/omit-label").text))
   end)
 
   it("prints an iframe that shows nothing as a leaf", function()

@@ -2349,8 +2349,8 @@
 
   // src/text.js
   var FRAME_MARK = String.fromCharCode(1) + "frame:";
-  function render(top, env, maxDepth) {
-    const out = { lines: [], refLines: [], frames: [], openListbox: Infinity, env, maxDepth };
+  function render(top, env, maxDepth, keepNames) {
+    const out = { lines: [], refLines: [], frames: [], openListbox: Infinity, env, maxDepth, keepNames };
     for (const child2 of top.children) renderNode(out, child2, "", 0);
     return out;
   }
@@ -2362,7 +2362,7 @@
     }
     if (node.open === true && out.openListbox === Infinity) out.openListbox = out.lines.length;
     let key = node.role;
-    if (node.name) {
+    if (node.name && !(node.nameByKids && !out.keepNames && depth + node.nameByKids <= out.maxDepth)) {
       const shown = displayName(node.name);
       key += " " + quoted(shown.text);
       if (shown.length > 0) key += " [name=" + shown.length + " chars]";
@@ -2654,6 +2654,40 @@
     if (out.length === 1 && typeof out[0] === "string" && node.name && NAME_FROM_CONTENT.has(node.role) && sameText(out[0], node.name)) {
       node.children = [];
     }
+    markNameByKids(node);
+  }
+  var IDENTIFYING = /* @__PURE__ */ new Set(["columnheader", "rowheader"]);
+  function markNameByKids(node) {
+    if (!node.name || !NAME_FROM_CONTENT.has(node.role) || IDENTIFYING.has(node.role)) return;
+    const kids = node.children;
+    if (!kids.some((c) => typeof c !== "string")) return;
+    if (hasAttr(node.el, "aria-label") || hasAttr(node.el, "aria-labelledby")) return;
+    const parts = [];
+    const levels = shownText(node, parts);
+    if (levels >= 0 && squeeze(parts.join("")) === squeeze(node.name)) node.nameByKids = levels;
+  }
+  function squeeze(s) {
+    return s.replace(/[\s\u200b\u00ad]+/g, "");
+  }
+  function shownText(node, parts) {
+    let levels = 0;
+    for (const c of node.children) {
+      if (typeof c !== "string" && c.role === "generic" && !c.name && c.children.every((k) => typeof k === "string")) {
+        return -1;
+      }
+      if (typeof c === "string") {
+        parts.push(c);
+        levels = Math.max(levels, 1);
+      } else if (c.name && !c.nameByKids) {
+        parts.push(c.name);
+        levels = Math.max(levels, 1);
+      } else {
+        const below = shownText(c, parts);
+        if (below < 0) return -1;
+        levels = Math.max(levels, 1 + below);
+      }
+    }
+    return levels;
   }
   function mergeSummary(node) {
     const kids = node.children;
@@ -2772,7 +2806,7 @@
     "span"
   ]);
   var WALK_NAMES = new Set(WALK_ATTRIBUTES.slice(1, -1).split("],["));
-  var SNAPSHOT_OPTIONS = ["root", "depth", "maxOptions", "maxElements", "maxChars", "fromLine"];
+  var SNAPSHOT_OPTIONS = ["root", "depth", "maxOptions", "maxElements", "maxChars", "fromLine", "keepNames"];
   var W_DISABLED = 16;
   var W_NO_TEXT = 32;
   var W_NAMED = 64;
@@ -2860,7 +2894,7 @@
       throw hiddenRoot(opts.root, rootEl, "visibility:hidden, and nothing in it is shown");
     }
     const depth = opts.depth == null ? Infinity : Math.max(0, opts.depth | 0);
-    const out = render(top, env, depth);
+    const out = render(top, env, depth, opts.keepNames === true);
     const elements = opts.root != null ? walk2.count : collectionLength(docGetElementsByTagName(document, "*"));
     const r = {
       text: "",

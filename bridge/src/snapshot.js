@@ -50,7 +50,7 @@ const SHADOW_HOSTS = new Set(['article', 'aside', 'blockquote', 'body', 'div', '
 // The attribute names of WALK_ATTRIBUTES (a selector list of [name]s).
 const WALK_NAMES = new Set(WALK_ATTRIBUTES.slice(1, -1).split('],['));
 
-const SNAPSHOT_OPTIONS = ['root', 'depth', 'maxOptions', 'maxElements', 'maxChars', 'fromLine'];
+const SNAPSHOT_OPTIONS = ['root', 'depth', 'maxOptions', 'maxElements', 'maxChars', 'fromLine', 'keepNames'];
 
 // Bits of the walk's inherited state besides the inherited style flags
 // (F_HIDDEN, F_POINTER, F_NO_EVENTS of the flat-tree parent).
@@ -168,7 +168,7 @@ function snapshotOnce(ctx, env, opts, budget) {
     throw hiddenRoot(opts.root, rootEl, 'visibility:hidden, and nothing in it is shown');
   }
   const depth = opts.depth == null ? Infinity : Math.max(0, opts.depth | 0);
-  const out = render(top, env, depth);
+  const out = render(top, env, depth, opts.keepNames === true);
   // A live collection counts without building a list (and keeps its count
   // until the document changes).
   const elements = opts.root != null ? walk.count

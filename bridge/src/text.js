@@ -16,11 +16,13 @@ import { noteRef } from './still.js';
 
 export const FRAME_MARK = String.fromCharCode(1) + 'frame:';
 
+// keepNames: print every name, also those the child lines print whole
+// (the host will cut the text at a depth).
 // Returns { lines, refLines, frames, openListbox }: the text's lines, the
 // index of the line of each ref, the frame keys, and the first line of a
 // listbox whose walk was cut short (node.open; Infinity when none).
-export function render(top, env, maxDepth) {
-  const out = { lines: [], refLines: [], frames: [], openListbox: Infinity, env, maxDepth };
+export function render(top, env, maxDepth, keepNames) {
+  const out = { lines: [], refLines: [], frames: [], openListbox: Infinity, env, maxDepth, keepNames };
   for (const child of top.children) renderNode(out, child, '', 0);
   return out;
 }
@@ -33,7 +35,10 @@ function renderNode(out, node, indent, depth) {
   }
   if (node.open === true && out.openListbox === Infinity) out.openListbox = out.lines.length;
   let key = node.role;
-  if (node.name) {
+  // A name the child lines print whole is left off (tidy.js), unless the
+  // depth limit hides those lines or the host cuts the text at a depth
+  // (keepNames).
+  if (node.name && !(node.nameByKids && !out.keepNames && depth + node.nameByKids <= out.maxDepth)) {
     const shown = displayName(node.name);
     key += ' ' + quoted(shown.text);
     if (shown.length > 0) key += ' [name=' + shown.length + ' chars]';

@@ -1,10 +1,11 @@
 // tidy.js -- the snapshot tree after the walk (snapshot.js): adjacent
 // text merged with the spaces the layout puts between flattened elements,
-// a <details> shaped as Playwright prints it, and children that only
-// repeat their parent's name dropped.
+// a <details> shaped as Playwright prints it, children that only repeat
+// their parent's name dropped, and a name its child lines print whole
+// marked to be left off its line (as Playwright's AI snapshot does).
 
 import * as N from './natives.js';
-import { isSpace, normalize } from './dom.js';
+import { hasAttr, isSpace, normalize } from './dom.js';
 import { NAME_FROM_CONTENT } from './roles.js';
 
 // Roles whose descendants are presentational (WAI-ARIA 1.2): their text is
@@ -81,6 +82,65 @@ export function finish(ctx, node) {
       NAME_FROM_CONTENT.has(node.role) && sameText(out[0], node.name)) {
     node.children = [];
   }
+  markNameByKids(node);
+}
+
+// Roles whose name says which one it is even when its content repeats it
+// (Playwright's AI snapshot keeps their names: rolesWithIdentifyingNames).
+// Of the roles named from content only the headers are among them.
+const IDENTIFYING = new Set(['columnheader', 'rowheader']);
+
+// Playwright's AI snapshot leaves a name off a line when the name comes
+// from the content and the elements that gave it are all printed below:
+// `heading [level=3]` over `link "Clipboard API"`, not the name twice.
+// Here: the name comes from the content (a role named from content, no
+// aria-label or aria-labelledby), a child line is an element, and the
+// child lines' text (a child's name, or its own child lines when it has
+// none) reads the name whole.  node.nameByKids is then the number of
+// levels below node those lines take (text.js prints the name when the
+// depth limit would hide them); the name itself stays on the node, for
+// the ref registry and locators.
+function markNameByKids(node) {
+  if (!node.name || !NAME_FROM_CONTENT.has(node.role) || IDENTIFYING.has(node.role)) return;
+  const kids = node.children;
+  if (!kids.some(c => typeof c !== 'string')) return;
+  if (hasAttr(node.el, 'aria-label') || hasAttr(node.el, 'aria-labelledby')) return;
+  const parts = [];
+  const levels = shownText(node, parts);
+  if (levels >= 0 && squeeze(parts.join('')) === squeeze(node.name)) node.nameByKids = levels;
+}
+
+// s without white space, zero-width spaces and soft hyphens: the lines
+// break a name where its elements meet, with or without a space.
+function squeeze(s) {
+  return s.replace(/[\s\u200b\u00ad]+/g, '');
+}
+
+// Pushes onto parts the text node's child lines print; returns how many
+// levels below node they take, or -1 when a generic holding only text
+// gives part of it: Playwright counts such a line as the name's source
+// left unprinted (it drops the generic when its text repeats the name),
+// so the name stays.
+function shownText(node, parts) {
+  let levels = 0;
+  for (const c of node.children) {
+    if (typeof c !== 'string' && c.role === 'generic' && !c.name &&
+        c.children.every(k => typeof k === 'string')) {
+      return -1;
+    }
+    if (typeof c === 'string') {
+      parts.push(c);
+      levels = Math.max(levels, 1);
+    } else if (c.name && !c.nameByKids) {
+      parts.push(c.name);
+      levels = Math.max(levels, 1);
+    } else {
+      const below = shownText(c, parts);
+      if (below < 0) return -1;
+      levels = Math.max(levels, 1 + below);
+    }
+  }
+  return levels;
 }
 
 // A <details> prints as Playwright prints it: `group` whose content starts

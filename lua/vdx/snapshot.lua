@@ -330,10 +330,12 @@ function snapshot.take(page, opts, how)
   local root = opts.root and root_ref(page, opts.root, opts.frame)
   -- Each bridge stops walking once its text passes the budget.  The depth
   -- counts across frames, so it is applied to the stitched text, and a
-  -- bridge then walks whole (its lines past the depth are not text).
+  -- bridge then walks whole (its lines past the depth are not text), and
+  -- keeps the names it would leave to the lines below (keepNames): the cut
+  -- may hide those lines.
   local got = page:snapshot_frames({ root = root,
     maxOptions = opts.max_options or 10, maxChars = not depth and budget * snapshot.CHARS_PER_TOKEN or nil,
-    fromLine = offset }, { timeout_ms = opts.timeout_ms })
+    fromLine = offset, keepNames = depth and true or nil }, { timeout_ms = opts.timeout_ms })
   local main = got.frames[got.root_frame]
   -- The root frame failing is an error: raised afresh, so that it names
   -- the caller's line (err.where), which a returned error did not get.
