@@ -26,8 +26,15 @@ local MAX_DEPTH = 1000
 codec.encode_max_depth(MAX_DEPTH)
 codec.decode_max_depth(MAX_DEPTH)
 
-local ARRAY = { __name = "vdx.json.array" }
-local RAW = { __name = "vdx.json.raw" }
+-- The marks of an array and of raw JSON are kept in the registry, so that
+-- every instance of this module in a Lua state agrees on them: the C core
+-- keeps the codec of the first instance (src/cdp/json.c), and a host that
+-- unloads and requires modules again (busted does between spec files) gets
+-- a second instance whose json.array must still encode as [].
+local REG = debug.getregistry()
+REG["vdx.json.array"] = REG["vdx.json.array"] or { __name = "vdx.json.array" }
+REG["vdx.json.raw"] = REG["vdx.json.raw"] or { __name = "vdx.json.raw" }
+local ARRAY, RAW = REG["vdx.json.array"], REG["vdx.json.raw"]
 local SALT = ("%08x"):format(math.random(0, 0x7fffffff))
 local RAW_OPEN, RAW_CLOSE = ("\1vdx-raw-%s-"):format(SALT), "\1"
 -- A raw text's placeholder as cjson writes it: prefix, index, suffix.
