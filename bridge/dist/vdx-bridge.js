@@ -2467,6 +2467,39 @@
     return needsQuotes(key) ? "'" + key.replace(/'/g, "''") + "'" : key;
   }
 
+  // src/budget.js
+  var TAIL = 3;
+  function safeCut(out, budget) {
+    const lines = out.lines;
+    let used = 0;
+    let last = -1;
+    for (let i = budget.fromLine; i < lines.length; i++) {
+      const n = lines[i].length + 1;
+      if (used + n > budget.cutChars && used > 0) {
+        last = i;
+        break;
+      }
+      used += n;
+    }
+    if (last < 0 || last > lines.length - 1 - TAIL || out.openListbox <= last) return -1;
+    return last;
+  }
+  function spend(walk2, lines, chars) {
+    const b = walk2.budget;
+    b.lines += lines;
+    if (b.lines <= b.fromLine) return;
+    b.chars += chars;
+    if (b.chars > b.maxChars && b.lines > b.fromLine + TAIL + 1 && !b.stopped) {
+      b.stopped = true;
+      walk2.limit = walk2.count;
+    }
+  }
+  function runSpend(target, n) {
+    const before = target.runChars || 0;
+    target.runChars = before + n;
+    return Math.max(0, Math.min(MAX_RUN, before + n) - before);
+  }
+
   // src/errors.js
   function bridgeError(kind, detail, fields, Ctor) {
     const e = new (Ctor || Error)(detail);
@@ -2814,7 +2847,6 @@
   var W_GEOMETRY = 256;
   var W_FLOW = 512;
   var NAMING_TAGS = /* @__PURE__ */ new Set(["label", "legend", "caption", "figcaption", "fieldset", "figure", "table"]);
-  var TAIL = 3;
   function snapshot(env, options2) {
     const opts = options2 || {};
     checkKeys(opts, SNAPSHOT_OPTIONS, "snapshot");
@@ -2938,31 +2970,6 @@
       "snapshot root " + ref + " is hidden: " + why,
       { ref: String(ref), tag: elementTag(el), reason: why }
     );
-  }
-  function safeCut(out, budget) {
-    const lines = out.lines;
-    let used = 0;
-    let last = -1;
-    for (let i = budget.fromLine; i < lines.length; i++) {
-      const n = lines[i].length + 1;
-      if (used + n > budget.cutChars && used > 0) {
-        last = i;
-        break;
-      }
-      used += n;
-    }
-    if (last < 0 || last > lines.length - 1 - TAIL || out.openListbox <= last) return -1;
-    return last;
-  }
-  function spend(walk2, lines, chars) {
-    const b = walk2.budget;
-    b.lines += lines;
-    if (b.lines <= b.fromLine) return;
-    b.chars += chars;
-    if (b.chars > b.maxChars && b.lines > b.fromLine + TAIL + 1 && !b.stopped) {
-      b.stopped = true;
-      walk2.limit = walk2.count;
-    }
   }
   function hasWalkAttribute(names) {
     for (let i = 0; i < names.length; i++) {
@@ -3134,11 +3141,6 @@
       target.children.push(data);
       if (walk2.budget !== null) spend(walk2, 0, runSpend(target, data.length));
     }
-  }
-  function runSpend(target, n) {
-    const before = target.runChars || 0;
-    target.runChars = before + n;
-    return Math.max(0, Math.min(MAX_RUN, before + n) - before);
   }
   function visitChild(walk2, node, details, target, inherited) {
     let type = node.nodeType;
@@ -6101,25 +6103,12 @@
 
   // src/waits.js
   var STATES = ["visible", "hidden", "attached", "detached"];
-  function nextFrame2() {
-    return new Promise((resolve) => {
-      let done = false;
-      const fire = () => {
-        if (!done) {
-          done = true;
-          resolve();
-        }
-      };
-      requestAnimationFrame(fire);
-      setTimeout(fire, 50);
-    });
-  }
   function watch(onChange) {
     let scheduled = false;
     const poke = () => {
       if (scheduled) return;
       scheduled = true;
-      nextFrame2().then(() => {
+      nextFrame().then(() => {
         scheduled = false;
         onChange();
       });

@@ -21,7 +21,7 @@ const TEXT_INPUTS = new Set(['', 'text', 'search', 'email', 'url', 'tel', 'passw
 
 // Resolves on the next animation frame, or after 50 ms when frames are
 // throttled (a page in the background).
-function nextFrame() {
+export function nextFrame() {
   return new Promise((resolve) => {
     let done = false;
     const fire = () => {

@@ -15,24 +15,10 @@
 import { badArgument, bridgeError, checkKeys } from './errors.js';
 import { Evaluator, isVisible } from './locator.js';
 import { parseLocator } from './locparse.js';
+import { nextFrame } from './actions.js';
 
 const STATES = ['visible', 'hidden', 'attached', 'detached'];
 
-// Resolves on the next animation frame, or after 50 ms when frames are
-// throttled (a page in the background).
-function nextFrame() {
-  return new Promise((resolve) => {
-    let done = false;
-    const fire = () => {
-      if (!done) {
-        done = true;
-        resolve();
-      }
-    };
-    requestAnimationFrame(fire);
-    setTimeout(fire, 50);
-  });
-}
 
 // Calls onChange (at most once per animation frame) after every event that
 // can change what a wait looks at; returns the function that stops it.
