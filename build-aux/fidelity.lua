@@ -53,7 +53,7 @@ exclude("accname/name/comp_tooltip.html", "superseded upstream: contents win ove
 -- Two links with the invalid roles "&amp" and "&lt" expect "navigation",
 -- the expectation of the <nav> cases above them: an invalid role leaves the
 -- element's own role, link, and Chromium reports link too.
-exclude("wai-aria/invalid-roles.html", "the <nav> cases' expectation, copied onto links",
+exclude("wai-aria/role/invalid-roles.html", "the <nav> cases' expectation, copied onto links",
   "link with role set to ampersand character", "link with role set to less than angle bracket character")
 
 local verbose, args = false, {}

@@ -1806,6 +1806,7 @@
   }
   var INVISIBLE = /[\u00ad\u200b-\u200d\u2060\ufeff]/g;
   var ASCII_SPACES2 = /[ \t\n\f\r]+/g;
+  var EDGE_SPACES = /^[ \t\n\f\r\u00a0]+|[ \t\n\f\r\u00a0]+$/g;
   function flatten(s) {
     if (s.length === 0 || isFlat(s)) return s;
     return s.replace(INVISIBLE, "").replace(ASCII_SPACES2, " ").replace(/^ | $/g, "");
@@ -1928,7 +1929,7 @@
     let text = "";
     if ((how !== ROOT || NAME_FROM_CONTENT.has(role)) && !(how === ROOT && state.told)) {
       text = contentText(ctx, el, state);
-      if (text.trim()) return text;
+      if (text.trim()) return how === ROOT ? text.replace(EDGE_SPACES, "") : text;
     }
     const title = attr(el, "title");
     if (title && title.trim()) return title;
