@@ -2,7 +2,8 @@
 -- 'ai' })) in the places issue 24 found it wrong: framesets, the depth
 -- across frames, any element as the root, nameless images, data: URLs,
 -- pseudo-element text, NBSP in names, a summary outside details, a
--- frame that never loaded, and a name the lines below print whole.  Each expected text (refs dropped) was checked
+-- frame that never loaded, a name the lines below print whole, an
+-- unnamed region, a generic with a title, and a label drawing its control.  Each expected text (refs dropped) was checked
 -- against Playwright 1.65 on the same markup; where vdxlua's dialect
 -- departs on purpose (a generic without a ref is flattened) the comment
 -- says so.
@@ -28,6 +29,16 @@ local PAGES = {
   ["/ai/nbsp"] = [=[<!doctype html><body><a href="#">a&nbsp; b</a>]=],
   ["/ai/summary"] = [=[<!doctype html><body><a href="#"><summary>Go</summary></a>]=],
   ["/ai/unloaded"] = [=[<!doctype html><body><p>before</p><iframe src="http://127.0.0.1:1/never"></iframe>]=],
+  -- Playwright's `should respect aria-owns` and `should be ok with
+  -- circular ownership`, `should not remove generic nodes with title` and
+  -- `emit generic roles for nodes w/o roles` (its radios are 0x0).
+  ["/ai/region"] = [=[<!doctype html><body><a href="about:blank" id="p"><div role="region" aria-owns="p">Hello</div></a>
+    <div role="form">Sign up</div><div role="region" aria-label="Named">x</div>]=],
+  ["/ai/titled"] = [=[<!doctype html><body><div title="Element title">Element content</div><div title=" ">plain</div>]=],
+  ["/ai/radios"] = [=[<!doctype html><style>input{width:0;height:0;opacity:0}</style><div>
+    <label><span><input type="radio" name="f" value="Apple" checked></span><span>Apple</span></label>
+    <label><span><input type="radio" name="f" value="Pear"></span><span>Pear</span></label>
+    <label><input type="checkbox" style="width:13px;height:13px"> Remember me</label></div>]=],
   ["/ai/blank"] = [=[<!doctype html><body><p>before</p><iframe></iframe><p>after</p>]=],
   -- Playwright's three `should omit redundant name` tests, and its `should
   -- keep names not derived from printed nodes`.
@@ -189,6 +200,25 @@ describe("the snapshot in Playwright's AI dialect", function()
   it("keeps a name not derived from the printed lines", function()
     assert.equal('- heading "Clipboard API issue" [level=3]:\n  - link "Clipboard API":\n    - /url: /issues/1',
       without_refs(snap("/ai/omit-label").text))
+  end)
+
+  it("prints an unnamed explicit region or form as Playwright does, and finds it by role", function()
+    -- Playwright takes the first valid role token named or not; Chromium's
+    -- tree (page:accessible) makes an unnamed one generic.
+    assert.equal('- link:\n  - /url: about:blank\n  - region: Hello\n- form: Sign up\n- region "Named": x',
+      without_refs(snap("/ai/region").text))
+    assert.equal(2, page:locator_count("getByRole('region')").count)
+    assert.equal(1, page:locator_count("getByRole('form')").count)
+    assert.equal("generic", page:accessible("div[role=form]").items[1].role)
+  end)
+
+  it("keeps a generic with a title, named by it", function()
+    assert.equal('- generic "Element title": Element content\n- text: plain', without_refs(snap("/ai/titled").text))
+  end)
+
+  it("keeps a label's text when its control has no box", function()
+    assert.equal('- radio "Apple" [checked]\n- text: Apple\n- radio "Pear"\n- text: Pear\n- checkbox "Remember me"',
+      without_refs(snap("/ai/radios").text))
   end)
 
   it("prints an iframe that shows nothing as a leaf", function()

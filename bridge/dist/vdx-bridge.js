@@ -343,13 +343,13 @@
     }
     return false;
   }
-  function explicitRole(el, hasName) {
+  function explicitRole(el, hasName, chromium) {
     const value = attr(el, "role");
     if (!value) return "";
     const tokens = value.trim().toLowerCase().split(/\s+/);
     for (const token of tokens) {
       if (!ROLES.has(token)) continue;
-      if (NEEDS_NAME.has(token) && !named(el, hasName)) continue;
+      if (chromium && NEEDS_NAME.has(token) && !named(el, hasName)) continue;
       return ROLE_SYNONYMS[token] || token;
     }
     return "";
@@ -391,11 +391,11 @@
     if (role === "presentation") return "none";
     return role;
   }
-  function getRole(el, hasName, plain, tag, html) {
+  function getRole(el, hasName, plain, tag, html, chromium) {
     if (plain === true) {
       return inheritsPresentation(el, true, tag, html) ? "none" : implicitRole(el, hasName, true, tag, html);
     }
-    const explicit = explicitRole(el, hasName);
+    const explicit = explicitRole(el, hasName, chromium);
     if (explicit === "none" || explicit === "presentation") {
       if (isFocusable(el) || hasGlobalAria(el)) return implicitRole(el, hasName, void 0, tag, html);
       return "none";
@@ -403,6 +403,9 @@
     if (explicit) return explicit;
     if (inheritsPresentation(el, false, tag, html)) return "none";
     return implicitRole(el, hasName, void 0, tag, html);
+  }
+  function accessibleRole(el) {
+    return getRole(el, void 0, void 0, void 0, void 0, true);
   }
   function inheritsPresentation(el, plain, tag, html) {
     if (!(html === void 0 ? isHTML(el) : html)) return false;
@@ -2350,26 +2353,34 @@
 
   // src/text.js
   var FRAME_MARK = String.fromCharCode(1) + "frame:";
-  function render(top, env, maxDepth, keepNames) {
-    const out = { lines: [], refLines: [], frames: [], openListbox: Infinity, env, maxDepth, keepNames };
+  var ARIA_NAME_MAX = 900;
+  function render(top, env, maxDepth, keepNames, aria) {
+    const out = { lines: [], refLines: [], frames: [], openListbox: Infinity, env, maxDepth, keepNames, aria };
     for (const child2 of top.children) renderNode(out, child2, "", 0);
     return out;
+  }
+  function scalar(out, s) {
+    if (!out.aria) return yamlValue(s);
+    const str = String(s);
+    return needsQuotes(str) ? quoted(str) : str;
   }
   function renderNode(out, node, indent, depth) {
     if (depth > out.maxDepth) return;
     if (typeof node === "string") {
-      out.lines.push(indent + "- text: " + yamlValue(node));
+      out.lines.push(indent + "- text: " + scalar(out, node));
       return;
     }
     if (node.open === true && out.openListbox === Infinity) out.openListbox = out.lines.length;
     let key = node.role;
-    if (node.name && !(node.nameByKids && !out.keepNames && depth + node.nameByKids <= out.maxDepth)) {
+    if (out.aria) {
+      if (node.name && node.name.length <= ARIA_NAME_MAX) key += " " + quoted(node.name);
+    } else if (node.name && !(node.nameByKids && !out.keepNames && depth + node.nameByKids <= out.maxDepth)) {
       const shown = displayName(node.name);
       key += " " + quoted(shown.text);
       if (shown.length > 0) key += " [name=" + shown.length + " chars]";
     }
     key += node.states;
-    if (node.wantsRef) {
+    if (node.wantsRef && !out.aria) {
       const r = node.refTarget;
       const ref = r ? out.env.refs.assign(r.el, r.role, r.name, r.tag) : out.env.refs.assign(node.el, node.role, node.name, node.tag);
       if (out.env.building) noteRef(out.env.building, r ? r.el : node.el);
@@ -2391,11 +2402,11 @@
     const props = (url ? 1 : 0) + (placeholder ? 1 : 0);
     const valueLine = hasValue && (kids.length > 0 || props > 0);
     if (props === 0 && kids.length === 0) {
-      out.lines.push(hasValue ? key + ": " + yamlValue(node.value) : key);
+      out.lines.push(hasValue ? key + ": " + scalar(out, node.value) : key);
       return;
     }
     if (props === 0 && !valueLine && kids.length === 1 && typeof kids[0] === "string") {
-      out.lines.push(key + ": " + yamlValue(kids[0]));
+      out.lines.push(key + ": " + scalar(out, kids[0]));
       return;
     }
     if (depth + 1 > out.maxDepth) {
@@ -2405,9 +2416,9 @@
     }
     out.lines.push(key + ":");
     const inner = indent + "  ";
-    if (url) out.lines.push(inner + "- /url: " + yamlValue(node.url));
-    if (placeholder) out.lines.push(inner + "- /placeholder: " + yamlValue(node.placeholder));
-    if (valueLine) out.lines.push(inner + (kids.length > 0 ? "- /value: " : "- text: ") + yamlValue(node.value));
+    if (url) out.lines.push(inner + "- /url: " + scalar(out, node.url));
+    if (placeholder) out.lines.push(inner + "- /placeholder: " + scalar(out, node.placeholder));
+    if (valueLine) out.lines.push(inner + (kids.length > 0 ? "- /value: " : "- text: ") + scalar(out, node.value));
     for (const child2 of kids) renderNode(out, child2, inner, depth + 1);
   }
   var UNSAFE_START = /^(?:[-&*\],?!>|@"'#%~\[]|\s)/;
@@ -2840,7 +2851,7 @@
     "span"
   ]);
   var WALK_NAMES = new Set(WALK_ATTRIBUTES.slice(1, -1).split("],["));
-  var SNAPSHOT_OPTIONS = ["root", "depth", "maxOptions", "maxElements", "maxChars", "fromLine", "keepNames"];
+  var SNAPSHOT_OPTIONS = ["root", "depth", "maxOptions", "maxElements", "maxChars", "fromLine", "keepNames", "mode"];
   var W_DISABLED = 16;
   var W_NO_TEXT = 32;
   var W_NAMED = 64;
@@ -2851,6 +2862,9 @@
   function snapshot(env, options2) {
     const opts = options2 || {};
     checkKeys(opts, SNAPSHOT_OPTIONS, "snapshot");
+    if (opts.mode != null && opts.mode !== "ai" && opts.mode !== "aria") {
+      throw bridgeError("InvalidArgument", 'snapshot: mode must be "ai" or "aria", not ' + JSON.stringify(opts.mode));
+    }
     const maxChars = opts.maxChars == null || !(opts.maxChars < 2 ** 31) ? Infinity : Math.max(1, opts.maxChars | 0);
     const fromLine = opts.fromLine == null ? 0 : Math.max(0, opts.fromLine | 0);
     let slack = opts.depth == null ? 1.5 : Infinity;
@@ -2880,6 +2894,9 @@
       // Elements visited at most (the idle-time warm-up walks part of a page).
       limit: opts.maxElements == null ? Infinity : Math.max(1, opts.maxElements | 0),
       budget,
+      // Playwright's aria-snapshot dialect (see render): a visibility:hidden
+      // element hides its whole subtree, as there.
+      aria: opts.mode === "aria",
       active: deepActiveElement(document),
       owned: /* @__PURE__ */ new Map(),
       ownedDone: /* @__PURE__ */ new Set(),
@@ -2927,7 +2944,7 @@
       throw hiddenRoot(opts.root, rootEl, "visibility:hidden, and nothing in it is shown");
     }
     const depth = opts.depth == null ? Infinity : Math.max(0, opts.depth | 0);
-    const out = render(top, env, depth, opts.keepNames === true);
+    const out = render(top, env, depth, opts.keepNames === true || opts.mode === "aria", opts.mode === "aria");
     const elements = opts.root != null ? walk2.count : collectionLength(docGetElementsByTagName(document, "*"));
     const r = {
       text: "",
@@ -3022,6 +3039,7 @@
     const boxed = ctx.childBoxed;
     if ((flags & F_NONE) !== 0) return;
     const visible = (flags & F_HIDDEN) === 0;
+    if (!visible && walk2.aria) return;
     const pointer = (flags & F_POINTER) !== 0;
     const disabled = (inherited & W_DISABLED) !== 0 || !plain && ariaToken(el, "aria-disabled") === "true";
     const labelling = html && tag === "label" && labelsRenderedControl(ctx, el);
@@ -3035,8 +3053,10 @@
     const acts = refWorthy && isActionable(ctx, el, flags);
     const container2 = !acts && visible ? containerKind(tag, role, names) : null;
     const wantsRef = acts || container2 !== null;
-    const node = visible && (wantsRef || !FLATTENED.has(role)) ? createNode(walk2, el, tag, html, role, wantsRef, disabled, plain) : null;
+    const titled = !plain && visible && !walk2.aria && role === "generic" && titleOf(el) !== "";
+    const node = visible && (wantsRef || titled || !FLATTENED.has(role)) ? createNode(walk2, el, tag, html, role, wantsRef, disabled, plain) : null;
     if (container2 !== null) node.container = container2;
+    if (titled) node.titled = true;
     const display = (named2 || node === null) && boxed && (inherited & W_FLOW) !== 0 && html && UA_DISPLAY.has(tag) && !ctx.geomCandidates.has(el) ? UA_DISPLAY.get(tag) : void 0;
     if (named2 && display !== void 0) ctx.knowDisplay(el, display);
     if (node !== null && walk2.budget !== null) {
@@ -3177,7 +3197,10 @@
     };
   }
   function nameNode(ctx, el, role, node, tag, html, plain, childText2, plainTree) {
-    if (NAME_PROHIBITED.has(role)) return;
+    if (NAME_PROHIBITED.has(role)) {
+      if (node.titled === true) setName(node, titleOf(el));
+      return;
+    }
     if (plain && html) {
       const name = plainContentName(ctx, el, tag, role, childText2, plainTree);
       if (name !== void 0) {
@@ -3192,6 +3215,10 @@
       }
     }
     setName(node, accessibleName(ctx, el, role, true));
+  }
+  function titleOf(el) {
+    const t = attr(el, "title");
+    return t ? normalize(t) : "";
   }
   function setName(node, name) {
     node.name = name.indexOf("\xA0") < 0 && name.indexOf("\u200B") < 0 && name.indexOf("\xAD") < 0 ? name : snapText(name);
@@ -3213,7 +3240,7 @@
   }
   function labelsRenderedControl(ctx, label) {
     const control = labelControl(label);
-    return control !== null && !isHiddenForAria(ctx, control);
+    return control !== null && !isHiddenForAria(ctx, control) && ctx.hasBox(control) !== false;
   }
   function visitOwned(walk2, el, target, inherited) {
     for (const owned of idRefs(el, "aria-owns")) {
@@ -6516,11 +6543,11 @@
         return { items, total: list.length };
       },
       role(el) {
-        return getRole(checkElement(el, "role"));
+        return accessibleRole(checkElement(el, "role"));
       },
       name(el) {
         checkElement(el, "name");
-        return accessibleName(new Ctx(), el, getRole(el), false);
+        return accessibleName(new Ctx(), el, accessibleRole(el), false);
       },
       // { locator, positional, note, alternatives: [{ locator, kind, count }] }:
       // a Playwright locator verified to match ref's element alone (locgen.js).
@@ -6540,7 +6567,7 @@
     return Object.freeze(instance2);
   }
   function accessibleItem(ctx, refs, el) {
-    const role = getRole(el);
+    const role = accessibleRole(el);
     const hidden = isHiddenForAria(ctx, el);
     const name = accessibleName(ctx, el, role, false, true);
     const description = accessibleDescription(ctx, el, name);

@@ -9,7 +9,7 @@
 
 import * as N from './natives.js';
 import { attr, flatParent, isElement } from './dom.js';
-import { ariaRoleName, getRole } from './roles.js';
+import { accessibleRole, ariaRoleName, getRole } from './roles.js';
 import { accessibleDescription, accessibleName } from './name.js';
 import { Refs } from './refs.js';
 import { isRefWorthy } from './refworthy.js';
@@ -215,12 +215,12 @@ function create(options) {
     },
 
     role(el) {
-      return getRole(checkElement(el, 'role'));
+      return accessibleRole(checkElement(el, 'role'));
     },
 
     name(el) {
       checkElement(el, 'name');
-      return accessibleName(new Ctx(), el, getRole(el), false);
+      return accessibleName(new Ctx(), el, accessibleRole(el), false);
     },
 
     // { locator, positional, note, alternatives: [{ locator, kind, count }] }:
@@ -248,7 +248,7 @@ function create(options) {
 // expect it of hidden inputs and <rp>), but its hidden content names
 // nothing (accname 2A).
 function accessibleItem(ctx, refs, el) {
-  const role = getRole(el);
+  const role = accessibleRole(el);
   const hidden = isHiddenForAria(ctx, el);
   const name = accessibleName(ctx, el, role, false, true);
   const description = accessibleDescription(ctx, el, name);

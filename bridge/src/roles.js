@@ -132,17 +132,19 @@ export function hasGlobalAria(el) {
 }
 
 // The first valid, non-abstract token of el's role attribute, or ''.
-// region and form are skipped when el has no name (hasName as for
-// getRole), so an unnamed one falls to the next token or else to the
-// element's implicit role (a div's generic, a nav's navigation).  The
-// snapshot's words are returned: img for image, list for directory.
-export function explicitRole(el, hasName) {
+// With chromium, region and form are skipped when el has no name (hasName
+// as for getRole), so an unnamed one falls to the next token or else to
+// the element's implicit role (a div's generic, a nav's navigation), as
+// Chromium's tree and the WAI-ARIA tests have it; without, they count
+// named or not, as Playwright's getByRole and snapshot do.  The snapshot's
+// words are returned: img for image, list for directory.
+export function explicitRole(el, hasName, chromium) {
   const value = attr(el, 'role');
   if (!value) return '';
   const tokens = value.trim().toLowerCase().split(/\s+/);
   for (const token of tokens) {
     if (!ROLES.has(token)) continue;
-    if (NEEDS_NAME.has(token) && !named(el, hasName)) continue;
+    if (chromium && NEEDS_NAME.has(token) && !named(el, hasName)) continue;
     return ROLE_SYNONYMS[token] || token;
   }
   return '';
@@ -202,19 +204,22 @@ export function ariaRoleName(el, role) {
   return role;
 }
 
-// The computed role of el.  hasName, when given, answers whether el has an
-// accessible name (used for section, form and aside, which only become
-// landmarks when named); it defaults to a check of aria-label/labelledby
-// and title.
+// The role of el as Playwright's getByRole and snapshot see it: the
+// snapshot, the locators and the actions use it.  hasName, when given,
+// answers whether el has an accessible name (used for section, form and
+// aside, which only become landmarks when named); it defaults to a check
+// of aria-label/labelledby and title.
 //
 // plain (see WALK_ATTRIBUTES) says el has none of the attributes that
 // would change the answer, so none are read.  tag and html, when given,
-// are el's local name and whether it is an HTML element.
-export function getRole(el, hasName, plain, tag, html) {
+// are el's local name and whether it is an HTML element.  chromium: an
+// unnamed explicit region or form is not one (see explicitRole and
+// accessibleRole).
+export function getRole(el, hasName, plain, tag, html, chromium) {
   if (plain === true) {
     return inheritsPresentation(el, true, tag, html) ? 'none' : implicitRole(el, hasName, true, tag, html);
   }
-  const explicit = explicitRole(el, hasName);
+  const explicit = explicitRole(el, hasName, chromium);
   if (explicit === 'none' || explicit === 'presentation') {
     if (isFocusable(el) || hasGlobalAria(el)) return implicitRole(el, hasName, undefined, tag, html);
     return 'none';
@@ -222,6 +227,12 @@ export function getRole(el, hasName, plain, tag, html) {
   if (explicit) return explicit;
   if (inheritsPresentation(el, false, tag, html)) return 'none';
   return implicitRole(el, hasName, undefined, tag, html);
+}
+
+// The computed role of el as page:accessible reports it, Chromium's: an
+// explicit region or form without a name is not one.
+export function accessibleRole(el) {
+  return getRole(el, undefined, undefined, undefined, undefined, true);
 }
 
 // True when el is a required child of an element whose role is none or

@@ -51,7 +51,7 @@ const SHADOW_HOSTS = new Set(['article', 'aside', 'blockquote', 'body', 'div', '
 // The attribute names of WALK_ATTRIBUTES (a selector list of [name]s).
 const WALK_NAMES = new Set(WALK_ATTRIBUTES.slice(1, -1).split('],['));
 
-const SNAPSHOT_OPTIONS = ['root', 'depth', 'maxOptions', 'maxElements', 'maxChars', 'fromLine', 'keepNames'];
+const SNAPSHOT_OPTIONS = ['root', 'depth', 'maxOptions', 'maxElements', 'maxChars', 'fromLine', 'keepNames', 'mode'];
 
 // Bits of the walk's inherited state besides the inherited style flags
 // (F_HIDDEN, F_POINTER, F_NO_EVENTS of the flat-tree parent).
@@ -81,6 +81,9 @@ const NAMING_TAGS = new Set(['label', 'legend', 'caption', 'figcaption', 'fields
 export function snapshot(env, options) {
   const opts = options || {};
   checkKeys(opts, SNAPSHOT_OPTIONS, 'snapshot');
+  if (opts.mode != null && opts.mode !== 'ai' && opts.mode !== 'aria') {
+    throw bridgeError('InvalidArgument', 'snapshot: mode must be "ai" or "aria", not ' + JSON.stringify(opts.mode));
+  }
   const maxChars = opts.maxChars == null || !(opts.maxChars < 2 ** 31) ? Infinity
     : Math.max(1, opts.maxChars | 0);
   const fromLine = opts.fromLine == null ? 0 : Math.max(0, opts.fromLine | 0);
@@ -118,6 +121,9 @@ function snapshotOnce(ctx, env, opts, budget) {
     // Elements visited at most (the idle-time warm-up walks part of a page).
     limit: opts.maxElements == null ? Infinity : Math.max(1, opts.maxElements | 0),
     budget,
+    // Playwright's aria-snapshot dialect (see render): a visibility:hidden
+    // element hides its whole subtree, as there.
+    aria: opts.mode === 'aria',
     active: deepActiveElement(document),
     owned: new Map(),
     ownedDone: new Set(),
@@ -166,7 +172,7 @@ function snapshotOnce(ctx, env, opts, budget) {
     throw hiddenRoot(opts.root, rootEl, 'visibility:hidden, and nothing in it is shown');
   }
   const depth = opts.depth == null ? Infinity : Math.max(0, opts.depth | 0);
-  const out = render(top, env, depth, opts.keepNames === true);
+  const out = render(top, env, depth, opts.keepNames === true || opts.mode === 'aria', opts.mode === 'aria');
   // A live collection counts without building a list (and keeps its count
   // until the document changes).
   const elements = opts.root != null ? walk.count
@@ -289,6 +295,7 @@ function visitElement(walk, el, tag, parent, inherited, read) {
   const boxed = ctx.childBoxed;
   if ((flags & F_NONE) !== 0) return;
   const visible = (flags & F_HIDDEN) === 0;
+  if (!visible && walk.aria) return;
   const pointer = (flags & F_POINTER) !== 0;
   const disabled = (inherited & W_DISABLED) !== 0 || (!plain && ariaToken(el, 'aria-disabled') === 'true');
   // The text of a label whose control is rendered is that control's name;
@@ -309,9 +316,14 @@ function visitElement(walk, el, tag, parent, inherited, read) {
   const acts = refWorthy && isActionable(ctx, el, flags);
   const container = !acts && visible ? containerKind(tag, role, names) : null;
   const wantsRef = acts || container !== null;
-  const node = visible && (wantsRef || !FLATTENED.has(role))
+  // A generic with a title keeps its line, named by the title (the one
+  // thing that says what it is), as Playwright's AI snapshot keeps it (its
+  // aria dialect does not).
+  const titled = !plain && visible && !walk.aria && role === 'generic' && titleOf(el) !== '';
+  const node = visible && (wantsRef || titled || !FLATTENED.has(role))
     ? createNode(walk, el, tag, html, role, wantsRef, disabled, plain) : null;
   if (container !== null) node.container = container;
+  if (titled) node.titled = true;
   // Its display, which a name from content or a Sep may ask for, is the
   // user-agent's where the geometry proof holds (see geometry.js).
   const display = (named || node === null) && boxed && (inherited & W_FLOW) !== 0 && html &&
@@ -511,7 +523,10 @@ function createNode(walk, el, tag, html, role, wantsRef, disabled, plain) {
 // content keep it only when their content is plain text, or it would
 // repeat, in one long string, what their rendered children already say.
 function nameNode(ctx, el, role, node, tag, html, plain, childText, plainTree) {
-  if (NAME_PROHIBITED.has(role)) return;
+  if (NAME_PROHIBITED.has(role)) {
+    if (node.titled === true) setName(node, titleOf(el));
+    return;
+  }
   if (plain && html) {
     const name = plainContentName(ctx, el, tag, role, childText, plainTree);
     if (name !== undefined) { setName(node, name); return; }
@@ -526,6 +541,12 @@ function nameNode(ctx, el, role, node, tag, html, plain, childText, plainTree) {
     }
   }
   setName(node, accessibleName(ctx, el, role, true));
+}
+
+// el's title attribute as a name ('' when it has none, or blanks).
+function titleOf(el) {
+  const t = attr(el, 'title');
+  return t ? normalize(t) : '';
 }
 
 // The name as the snapshot prints it: white space collapsed as Playwright
@@ -561,9 +582,13 @@ function visitFrame(walk, el, node, parent) {
   parent.children.push(node);
 }
 
+// True when label's control is shown: not hidden, and with a box of its
+// own.  A control drawn by its label alone (a 0x0 radio, the label styled
+// as the button) leaves the label's text in the snapshot, as Playwright's
+// does: that text is what a user sees and clicks.
 function labelsRenderedControl(ctx, label) {
   const control = N.labelControl(label);
-  return control !== null && !isHiddenForAria(ctx, control);
+  return control !== null && !isHiddenForAria(ctx, control) && ctx.hasBox(control) !== false;
 }
 
 // Visits the elements el owns through aria-owns, after its own children.

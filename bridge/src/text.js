@@ -16,21 +16,36 @@ import { noteRef } from './still.js';
 
 export const FRAME_MARK = String.fromCharCode(1) + 'frame:';
 
+// The longest name the aria dialect prints; a longer one is left off, as
+// Playwright leaves it off (a YAML key holds at most 1,024 characters).
+export const ARIA_NAME_MAX = 900;
+
 // keepNames: print every name, also those the child lines print whole
-// (the host will cut the text at a depth).
+// (the host will cut the text at a depth).  aria: Playwright's
+// aria-snapshot dialect (what toMatchAriaSnapshot takes): no refs, a
+// name printed whole, or left off past ARIA_NAME_MAX characters, and a
+// text whole, not cut at MAX_RUN.
 // Returns { lines, refLines, frames, openListbox }: the text's lines, the
 // index of the line of each ref, the frame keys, and the first line of a
 // listbox whose walk was cut short (node.open; Infinity when none).
-export function render(top, env, maxDepth, keepNames) {
-  const out = { lines: [], refLines: [], frames: [], openListbox: Infinity, env, maxDepth, keepNames };
+export function render(top, env, maxDepth, keepNames, aria) {
+  const out = { lines: [], refLines: [], frames: [], openListbox: Infinity, env, maxDepth, keepNames, aria };
   for (const child of top.children) renderNode(out, child, '', 0);
   return out;
+}
+
+// A scalar of a line: cut to MAX_RUN (yamlValue), or whole in the aria
+// dialect, which a test compares whole.
+function scalar(out, s) {
+  if (!out.aria) return yamlValue(s);
+  const str = String(s);
+  return needsQuotes(str) ? quoted(str) : str;
 }
 
 function renderNode(out, node, indent, depth) {
   if (depth > out.maxDepth) return;
   if (typeof node === 'string') {
-    out.lines.push(indent + '- text: ' + yamlValue(node));
+    out.lines.push(indent + '- text: ' + scalar(out, node));
     return;
   }
   if (node.open === true && out.openListbox === Infinity) out.openListbox = out.lines.length;
@@ -38,13 +53,15 @@ function renderNode(out, node, indent, depth) {
   // A name the child lines print whole is left off (tidy.js), unless the
   // depth limit hides those lines or the host cuts the text at a depth
   // (keepNames).
-  if (node.name && !(node.nameByKids && !out.keepNames && depth + node.nameByKids <= out.maxDepth)) {
+  if (out.aria) {
+    if (node.name && node.name.length <= ARIA_NAME_MAX) key += ' ' + quoted(node.name);
+  } else if (node.name && !(node.nameByKids && !out.keepNames && depth + node.nameByKids <= out.maxDepth)) {
     const shown = displayName(node.name);
     key += ' ' + quoted(shown.text);
     if (shown.length > 0) key += ' [name=' + shown.length + ' chars]';
   }
   key += node.states;
-  if (node.wantsRef) {
+  if (node.wantsRef && !out.aria) {
     // A details group carries its summary's ref (see snapshot.js): the
     // registry records the element the ref acts on.
     const r = node.refTarget;
@@ -71,11 +88,11 @@ function renderNode(out, node, indent, depth) {
   // lines it is the /value property.
   const valueLine = hasValue && (kids.length > 0 || props > 0);
   if (props === 0 && kids.length === 0) {
-    out.lines.push(hasValue ? key + ': ' + yamlValue(node.value) : key);
+    out.lines.push(hasValue ? key + ': ' + scalar(out, node.value) : key);
     return;
   }
   if (props === 0 && !valueLine && kids.length === 1 && typeof kids[0] === 'string') {
-    out.lines.push(key + ': ' + yamlValue(kids[0]));
+    out.lines.push(key + ': ' + scalar(out, kids[0]));
     return;
   }
   if (depth + 1 > out.maxDepth) {
@@ -86,9 +103,9 @@ function renderNode(out, node, indent, depth) {
   }
   out.lines.push(key + ':');
   const inner = indent + '  ';
-  if (url) out.lines.push(inner + '- /url: ' + yamlValue(node.url));
-  if (placeholder) out.lines.push(inner + '- /placeholder: ' + yamlValue(node.placeholder));
-  if (valueLine) out.lines.push(inner + (kids.length > 0 ? '- /value: ' : '- text: ') + yamlValue(node.value));
+  if (url) out.lines.push(inner + '- /url: ' + scalar(out, node.url));
+  if (placeholder) out.lines.push(inner + '- /placeholder: ' + scalar(out, node.placeholder));
+  if (valueLine) out.lines.push(inner + (kids.length > 0 ? '- /value: ' : '- text: ') + scalar(out, node.value));
   for (const child of kids) renderNode(out, child, inner, depth + 1);
 }
 

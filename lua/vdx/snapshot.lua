@@ -27,7 +27,7 @@ local PLACEHOLDER_LINE = "^( *)" .. PLACEHOLDER .. "(.+)$"
 -- Frames nested deeper than this are not spliced (a loop guard).
 local MAX_NESTING = 32
 
-local KNOWN = { "budget_tokens", "root", "frame", "depth", "offset", "max_options", "timeout_ms" }
+local KNOWN = { "budget_tokens", "root", "frame", "depth", "offset", "max_options", "timeout_ms", "mode" }
 
 local function invalid(message, fields)
   error(vdx.error("InvalidArgument", message, fields), 3)
@@ -60,6 +60,11 @@ local function check_opts(opts)
     invalid("frame must be a frame's name (\"main\" or \"f<K>\", see page:frames())", { field = "frame" })
   end
   if out.frame ~= nil and out.root == nil then invalid("frame names where root is looked for: give root too", { field = "frame" }) end
+  if out.mode ~= nil and out.mode ~= "ai" and out.mode ~= "aria" then
+    invalid(("mode must be \"ai\" (the default: refs, names the lines below repeat left off) or \"aria\" " ..
+      "(Playwright's toMatchAriaSnapshot dialect: no refs, every name), not %s"):format(json.encode(out.mode)),
+      { field = "mode" })
+  end
   if out.budget_tokens and out.budget_tokens <= 0 then invalid("budget_tokens must be > 0") end
   if out.offset and out.offset < 0 then invalid("offset must be >= 0") end
   return out
@@ -335,7 +340,7 @@ function snapshot.take(page, opts, how)
   -- may hide those lines.
   local got = page:snapshot_frames({ root = root,
     maxOptions = opts.max_options or 10, maxChars = not depth and budget * snapshot.CHARS_PER_TOKEN or nil,
-    fromLine = offset, keepNames = depth and true or nil }, { timeout_ms = opts.timeout_ms })
+    fromLine = offset, keepNames = depth and true or nil, mode = opts.mode }, { timeout_ms = opts.timeout_ms })
   local main = got.frames[got.root_frame]
   -- The root frame failing is an error: raised afresh, so that it names
   -- the caller's line (err.where), which a returned error did not get.
@@ -353,14 +358,18 @@ function snapshot.take(page, opts, how)
 end
 
 --- page:snapshot{ budget_tokens = snapshot.DEFAULT_BUDGET, root = nil,
--- frame = nil, depth = nil, offset = nil, max_options = 10, timeout_ms = nil } ->
+-- frame = nil, depth = nil, offset = nil, max_options = 10, timeout_ms = nil,
+-- mode = "ai" } ->
 -- { text=, url=, title=, ref_count=, element_count=, unmeasurable=,
 -- warnings = {…}, truncated=, line_count= | lines_estimate=,
 -- next_offset= }.  Every frame (same-origin and cross-origin) is read by
 -- its own bridge, all at once; refs inside frames are f<N>_eM.  A bridge
 -- stops walking once its text passes the budget, so a cut snapshot costs
 -- about what its text shows; it then gives lines_estimate instead of
--- line_count, and ref_count counts the refs up to the cut.
+-- line_count, and ref_count counts the refs up to the cut.  mode = "aria"
+-- prints Playwright's aria-snapshot dialect, the YAML toMatchAriaSnapshot
+-- takes: no refs, every name whole (one past 900 characters left off, as
+-- Playwright does), and nothing under a visibility:hidden element.
 function snapshot.page_snapshot(page, opts)
   return snapshot.take(page, opts)
 end
