@@ -206,6 +206,7 @@ static void server_close(vdx_server *srv, lua_State *L) {
   int in_handler = srv->core && srv->core->in_handler > 0;
   if (srv->closed) return;
   srv->closed = 1;
+  vdx__serve_streams_close(srv, L);
   if (srv->core) srv->core->srv = NULL;
   srv->core = NULL;
   vdx__off_teardown(srv->lp, on_teardown, srv);
