@@ -282,3 +282,67 @@ describe("vdxlua mcp --port (Streamable HTTP)", function()
     assert.are.equal(405, http.request(port, "GET", "/mcp", { Accept = "text/event-stream" }).status)
   end)
 end)
+
+-- The official MCP TypeScript SDK (bench/.peers, installed by `make
+-- peers-install`; or $VDX_MCP_SDK, the folder of @modelcontextprotocol/sdk).
+local function sdk_dir()
+  for _, d in ipairs { os.getenv("VDX_MCP_SDK") or "", "bench/.peers/node_modules/@modelcontextprotocol/sdk" } do
+    if d ~= "" and read(d .. "/package.json") then return d end
+  end
+end
+
+describe("vdxlua mcp --port with the MCP TypeScript SDK's StreamableHTTPClientTransport", function()
+  local sdk = sdk_dir()
+  local has_node = os.execute("node --version > /dev/null 2>&1")
+  if not sdk or not has_node then
+    pending("needs node and @modelcontextprotocol/sdk (make peers-install, or VDX_MCP_SDK=DIR); the Lua " ..
+      "spec above covers the transport without it")
+    return
+  end
+  local dir, pids = nil, {}
+  teardown(function()
+    for _, pid in ipairs(pids) do os.execute("kill " .. pid .. " 2>/dev/null") end
+    for _, pid in ipairs(pids) do
+      for _ = 1, 100 do
+        if not helpers.alive(tonumber(pid)) then break end
+        os.execute("sleep 0.05")
+      end
+    end
+    if dir then os.execute("rm -rf " .. q(dir)) end
+  end)
+
+  it("initializes, lists, navigates, snapshots, gets progress and ends its session", function()
+    dir = mcpc.tmpdir()
+    helpers.write(dir .. "/fixtures.lua", [[
+      local vdx = require "vdx"
+      local srv = vdx.serve { port = 0, routes = { ["GET /page"] = function()
+        return "<!doctype html><title>SDK page</title><button>Press me</button>" end } }
+      local f = io.open(arg[1], "w") f:write(srv.url, "\n") f:close()
+      vdx.sleep(600000)
+    ]])
+    os.execute(("%s %s %s/fixtures.url > /dev/null 2>&1 & echo $! > %s/fixtures.pid"):format(helpers.vdxlua,
+      q(dir .. "/fixtures.lua"), q(dir), q(dir)))
+    pids[#pids + 1] = read(dir .. "/fixtures.pid"):match("%d+")
+    local fixtures = wait_line(dir .. "/fixtures.url", "(http://[%d.:]+)")
+    os.execute(("%s mcp --port 0 --no-default-skills --log %s > /dev/null 2>&1 & echo $! > %s/server.pid")
+      :format(helpers.vdxlua, q(dir .. "/log"), q(dir)))
+    pids[#pids + 1] = read(dir .. "/server.pid"):match("%d+")
+    local url = wait_line(dir .. "/log", "at (http://127%.0%.0%.1:%d+/mcp)")
+    local p = io.popen(("node spec/mcp_http_sdk.mjs %s %s %s 2>&1"):format(q(sdk), q(url), q(fixtures .. "/page")))
+    local text = p:read("a")
+    p:close()
+    local last = ""
+    for l in text:gmatch("[^\n]+") do last = l end
+    local ok, out = pcall(cjson.decode, last)
+    assert.is_true(ok, text)
+    assert.truthy(out.sessionId and #out.sessionId == 32, text)
+    assert.is_true(out.tools > 10)
+    assert.truthy(out.navigate:find("SDK page", 1, true), text)
+    assert.truthy(out.snapshot:find('button "Press me"', 1, true), text)
+    assert.truthy(out.slow:find("Waited", 1, true), text)
+    assert.is_true(#out.progress >= 1, text)
+    assert.is_true(out.terminated, text)
+    local log = read(dir .. "/log")
+    assert.truthy(log:find("closed: the client ended it (DELETE)", 1, true), log)
+  end)
+end)

@@ -10,17 +10,17 @@ local vdx = require "vdx"
 local json = require "vdx.json"
 local mcp = require "vdx.mcp"
 local roles_mod = require "vdx.roles"
+local sse = require "vdx.mcp_sse"
 
 local M = {}
 
 --- The path of the endpoint.
 M.PATH = "/mcp"
---- Events kept per stream for a client that resumes (Last-Event-ID).
-M.MAX_EVENTS = 256
---- Finished streams a session keeps for resumption.
-M.MAX_STREAMS = 32
 --- Sessions open at once; one more is refused with 503.
 M.MAX_SESSIONS = 64
+--- A session without a request, a call or a connected stream for this
+-- long is ended (its client went without DELETE).
+M.IDLE_MS = 30 * 60 * 1000
 
 local PARSE_ERROR, INVALID_REQUEST, SERVER_ERROR = -32700, -32600, -32000
 local META_VERSION = "io.modelcontextprotocol/protocolVersion"
@@ -49,48 +49,6 @@ end
 local function token_key(t)
   if type(t) == "number" then return ("n:%.17g"):format(t) end
   return type(t) .. ":" .. tostring(t)
-end
-
--- ------------------------------------------------------------- streams
-
--- One SSE stream of a session: its events (kept for resumption) and the
--- HTTP answer that carries them while its client is connected.
-local function new_stream(sess, n)
-  local st = { n = n, seq = 0, events = {}, http = nil, done = false }
-  sess.streams[n] = st
-  sess.order[#sess.order + 1] = n
-  while #sess.order > M.MAX_STREAMS do
-    local old = sess.streams[sess.order[1]]
-    if old and not old.done and old.n ~= 0 then break end
-    sess.streams[table.remove(sess.order, 1)] = nil
-  end
-  return st
-end
-
-local function frame(ev) return "id: " .. ev.id .. "\ndata: " .. ev.text .. "\n\n" end
-
--- Sends text on st (and keeps it for a client that resumes).
-local function emit(st, text)
-  st.seq = st.seq + 1
-  local ev = { id = st.n .. "-" .. st.seq, seq = st.seq, text = text }
-  st.events[#st.events + 1] = ev
-  if #st.events > M.MAX_EVENTS then table.remove(st.events, 1) end
-  if st.http and not st.http:write(frame(ev)) then st.http = nil end
-end
-
--- Connects the HTTP answer of req to st; returns it.
-local function attach(req, sess, st)
-  local h
-  h = req:stream { headers = { ["cache-control"] = "no-cache", ["mcp-session-id"] = sess.id },
-    on_close = function() if st.http == h then st.http = nil end end }
-  st.http = h
-  return h
-end
-
-local function finish(st)
-  st.done = true
-  if st.http then st.http:close() end
-  st.http = nil
 end
 
 -- ------------------------------------------------------------ sessions
@@ -137,10 +95,31 @@ function Http:open_session(id)
     sess.target = outer
   end
   sess.server = server
-  sess.standalone = new_stream(sess, 0)
-  if id then self.sessions[id], self.count = sess, self.count + 1 end
+  sess.standalone = sse.new_stream(sess, 0)
+  sess.last = vdx.now()
+  if id then
+    self.sessions[id], self.count = sess, self.count + 1
+    -- Wakes when the session would have been idle for IDLE_MS, and again
+    -- from its last use while it is in use.
+    vdx.spawn(function()
+      while not sess.closed do
+        local due = sess.last + M.IDLE_MS - vdx.now()
+        if due <= 0 and next(server.inflight) == nil and not self:connected(sess) then
+          return self:close_session(sess, ("idle for %d min"):format(M.IDLE_MS // 60000))
+        end
+        vdx.sleep(math.max(due, 1000))
+        if due <= 0 then sess.last = vdx.now() end
+      end
+    end)
+  end
   log("info", "session %s opened (%d open)", tag, self.count)
   return sess
+end
+
+-- Does a client of sess hold one of its streams open?
+function Http:connected(sess)
+  for _, st in pairs(sess.streams) do if st.http then return true end end
+  return false
 end
 
 -- Where a message of sess's server goes: a capture (a JSON answer being
@@ -148,7 +127,7 @@ end
 function Http:route(sess, text)
   local t = sess.target
   if t and t.capture then t.capture[#t.capture + 1] = text return end
-  emit(t or sess.standalone, text)
+  sse.emit(t or sess.standalone, text)
 end
 
 --- Ends a session: its calls are cancelled, its roles' contexts closed
@@ -166,7 +145,7 @@ function Http:close_session(sess, why)
     if r.ctx then pcall(r.ctx.close, r.ctx) end
     r.ctx, r.pages, r.page_ = nil, {}, nil
   end
-  for _, st in pairs(sess.streams) do finish(st) end
+  for _, st in pairs(sess.streams) do sse.finish(st) end
   self.log("info", "session %s closed: %s", sess.id and sess.id:sub(1, 8) or "sessionless", why)
 end
 
@@ -248,6 +227,7 @@ function Http:session_of(req)
   end
   local sess = self.sessions[id]
   if not sess then return nil, refuse(404, "Session not found: it ended or never was; initialize again") end
+  sess.last = vdx.now()
   return sess
 end
 
@@ -297,9 +277,9 @@ function Http:answer(req, sess, list, raw, batch)
     headers["content-type"] = "application/json"
     return { status = 200, headers = headers, body = self:encode(sess, batch and out or out[1]) }
   end
-  local st = new_stream(sess, sess.next_stream)
+  local st = sse.new_stream(sess, sess.next_stream)
   sess.next_stream = sess.next_stream + 1
-  attach(req, sess, st)
+  sse.attach(req, sess, st)
   local tokens = {}
   for _, m in ipairs(list) do
     local meta = is_request(m) and type(m.params) == "table" and m.params._meta
@@ -325,7 +305,7 @@ function Http:answer(req, sess, list, raw, batch)
     sess.target = nil
   end
   for _, k in ipairs(tokens) do if sess.by_token[k] == st then sess.by_token[k] = nil end end
-  finish(st)
+  sse.finish(st)
 end
 
 function Http:post(req)
@@ -405,19 +385,19 @@ function Http:get(req)
   if last == nil then
     local st = sess.standalone
     if st.http then return refuse(409, "Conflict: this session's stream is open on another connection") end
-    attach(req, sess, st)
+    sse.attach(req, sess, st)
     return
   end
   local n, seq = last:match("^(%d+)%-(%d+)$")
   local st = n and sess.streams[tonumber(n)]
   if not st then return refuse(404, "Not Found: no stream of this session has event " .. last) end
   if st.http then return refuse(409, "Conflict: that stream is open on another connection") end
-  local h = attach(req, sess, st)
+  local h = sse.attach(req, sess, st)
   seq = tonumber(seq)
   for _, ev in ipairs(st.events) do
-    if ev.seq > seq and not h:write(frame(ev)) then break end
+    if ev.seq > seq and not h:write(sse.frame(ev)) then break end
   end
-  if st.done then finish(st) end
+  if st.done then sse.finish(st) end
 end
 
 function Http:delete(req)
