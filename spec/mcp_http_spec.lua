@@ -268,6 +268,19 @@ describe("vdxlua mcp --port (Streamable HTTP)", function()
     for _, s in ipairs { sid, old } do http.request(port, "DELETE", "/mcp", { ["Mcp-Session-Id"] = s }) end
   end)
 
+  it("listens on loopback only unless --allow-remote says otherwise", function()
+    local p = io.popen(helpers.vdxlua .. " mcp --port 0 --host 0.0.0.0 --no-default-skills 2>&1; echo rc=$?")
+    local out = p:read("a")
+    p:close()
+    assert.truthy(out:find("--host 0.0.0.0 is not a loopback address", 1, true), out)
+    assert.truthy(out:find("--allow-remote", 1, true), out)
+    assert.truthy(out:find("rc=2", 1, true), out)
+    p = io.popen(helpers.vdxlua .. " mcp --host 127.0.0.1 2>&1; echo rc=$?")
+    out = p:read("a")
+    p:close()
+    assert.truthy(out:find("--host goes with --port", 1, true), out)
+  end)
+
   it("serves revision 2026-07-28 without a session: version and capabilities on every request", function()
     local meta = { ["io.modelcontextprotocol/protocolVersion"] = "2026-07-28",
       ["io.modelcontextprotocol/clientCapabilities"] = {} }
