@@ -241,6 +241,8 @@ local function modern(m)
 end
 
 -- msg as sess's server writes it (secrets redacted), for a JSON answer.
+-- Server:send does not yield, so the target set around it is the one its
+-- write sees, whatever other tasks do.
 function Http:encode(sess, msg)
   local cap = { capture = {} }
   sess.target = cap
