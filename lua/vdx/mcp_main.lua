@@ -187,6 +187,37 @@ function M.test_saver(server, mgr, path, log)
   return save
 end
 
+--- `vdxlua mcp --port N`: serves MCP over HTTP (vdx.mcp_http) until a
+-- signal ends the process (which ends the browsers first); returns the
+-- exit status when it cannot start.  parts: what setup built.
+function M.serve_http(o, parts)
+  local log, mgr = parts.log, parts.roles
+  local http, err = require("vdx.mcp_http").start { host = o.host, port = o.port, allow_remote = o.allow_remote,
+    registry = parts.registry, roles = mgr, skills = parts.skills, paths = parts.paths, max_bytes = o.max_bytes,
+    log = log }
+  if not http then
+    io.stderr:write("vdxlua mcp: --port ", tostring(o.port), ": ", tostring(err), "\n")
+    mgr:close()
+    return 1
+  end
+  mgr.url_guard.roles = http
+  local reloader = o.watch and (#o.tools > 0 or #parts.parts.dirs > 0)
+    and start_watching(http, parts.registry, o, parts.parts, log)
+  if reloader then http.watching = true end
+  log("info", "serving MCP over HTTP at %s: %d tools, %d skills, protocol %s", http.url, #parts.registry:list(),
+    #parts.skills, table.concat(mcp.SUPPORTED, ", "))
+  -- The browser starts now, for the first session's first call to join.
+  local launches = #mgr.list_ == 0
+  for _, r in ipairs(mgr.list_) do launches = launches or not r.endpoint end
+  if launches then
+    vdx.spawn(function()
+      local ok, e = pcall(mgr.browser, mgr, nil)
+      if not ok then log("info", "warm-up: %s", tostring(type(e) == "table" and e.message or e)) end
+    end)
+  end
+  while true do vdx.sleep(3600 * 1000) end
+end
+
 --- `vdxlua mcp [options]`: serves MCP on stdin/stdout until stdin ends;
 -- returns the exit status.
 function M.main(args)
@@ -230,6 +261,10 @@ function M.main(args)
   end
   -- The URL a document commits is checked too, in every browser the roles start.
   mgr.url_guard = require("vdx.url_guard").new { policy = policy, roles = mgr, log = log }
+  if o.port then
+    return M.serve_http(o, { registry = reg, roles = mgr, skills = skill_list, parts = parts, log = log,
+      paths = policy })
+  end
   local server = mcp.new { registry = reg, roles = mgr, skills = skill_list, log = log, paths = policy,
     max_bytes = o.max_bytes, write = function(line)
       stdout:write(line, "\n")

@@ -4,6 +4,14 @@ local options = {}
 --- The usage text of `vdxlua mcp`.
 options.USAGE = [[
 usage: vdxlua mcp [OPTIONS]      serve MCP over stdio (JSON-RPC, one message a line)
+       vdxlua mcp --port N [OPTIONS]   serve MCP over HTTP (Streamable HTTP at /mcp)
+
+  --port N                       serve MCP over HTTP on port N (0: any free port) at
+                                 http://HOST:N/mcp, many clients, a session each with
+                                 its own roles (docs/mcp.md, Over HTTP)
+  --host ADDR                    the address --port listens on (default 127.0.0.1)
+  --allow-remote                 let --host be an address that is not loopback:
+                                 whoever reaches it drives the browser
 
   --role NAME AUTH_FILE [URL]    a role with its Playwright storageState file
                                  ("-" for none) and default URL (repeatable)
@@ -150,10 +158,23 @@ function options.parse(args)
         if not ({ error = 1, warn = 1, info = 1, debug = 1 })[o.log_level] then
           error("--log-level must be error, warn, info or debug", 0)
         end
+      elseif a == "--port" then
+        o.port = math.tointeger(tonumber(value(a)))
+        if not o.port or o.port < 0 or o.port > 65535 then error("--port needs an integer in 0..65535", 0) end
+      elseif a == "--host" then o.host = value(a)
+      elseif a == "--allow-remote" then o.allow_remote = true
       elseif a == "--help" or a == "-h" then o.help = true
       else error(unknown(tostring(a)), 0) end
       i = i + 1
     end
+    if (o.host or o.allow_remote) and not o.port then error((o.host and "--host" or "--allow-remote") ..
+      " goes with --port (MCP over HTTP)", 0) end
+    if o.host and not o.allow_remote and not require("vdx.mcp_http").loopback(o.host) then
+      error(("--host %s is not a loopback address: anyone who reaches it could drive the browser; add " ..
+        "--allow-remote to listen there anyway, or use 127.0.0.1"):format(o.host), 0)
+    end
+    if o.port and o.save_test then error("--save-test is for stdio; over HTTP each session exports its own " ..
+      "test (browser_export_test)", 0) end
     local c, cerr = require("vdx.remote").from_flags(conn)
     if cerr then error(cerr, 0) end
     o.connect = c

@@ -10,7 +10,7 @@
  * serve_http.c.
  *
  * Guarantees:
- *   - it listens on a loopback address only;
+ *   - it listens on a loopback address only, unless allow_remote is set;
  *   - an open server is anchored in the registry: it serves until close(),
  *     __close or the end of the program, even when the script drops its
  *     last reference (`return flow.run(...)` as a tail call does);
@@ -206,6 +206,7 @@ static void server_close(vdx_server *srv, lua_State *L) {
   int in_handler = srv->core && srv->core->in_handler > 0;
   if (srv->closed) return;
   srv->closed = 1;
+  vdx__serve_streams_close(srv, L);
   if (srv->core) srv->core->srv = NULL;
   srv->core = NULL;
   vdx__off_teardown(srv->lp, on_teardown, srv);
@@ -294,25 +295,27 @@ static int server_index(lua_State *L) {
  * Checks that host is a loopback address and writes the address to bind
  * (iface) and the host part of the url.  Raises otherwise.
  */
-static int check_host(lua_State *L, const char *host, char *iface,
+static int check_host(lua_State *L, const char *host, int remote, char *iface,
                       size_t isize, char *urlhost, size_t usize) {
   unsigned char a[16];
   if (strcmp(host, "localhost") == 0) host = "127.0.0.1";
-  if (inet_pton(AF_INET, host, a) == 1 && a[0] == 127) {
+  if (inet_pton(AF_INET, host, a) == 1 && (a[0] == 127 || remote)) {
     snprintf(iface, isize, "%s", host);
     snprintf(urlhost, usize, "%s", host);
     return 0;  /* IPv4 */
   }
   if (inet_pton(AF_INET6, host, a) == 1) {
     static const unsigned char lo6[16] = {[15] = 1};
-    if (memcmp(a, lo6, 16) == 0) {
+    if (memcmp(a, lo6, 16) == 0 || remote) {
       snprintf(iface, isize, "%s", host);
       snprintf(urlhost, usize, "[%s]", host);
       return 1;  /* IPv6 */
     }
   }
-  return vdx__misuse(L, "vdx.serve: host '%s' is not a loopback address "
-                    "(use 127.0.0.1, another 127.x.y.z, ::1 or localhost)",
+  return vdx__misuse(L, remote ? "vdx.serve: host '%s' is not an IP address"
+                           : "vdx.serve: host '%s' is not a loopback address "
+                             "(use 127.0.0.1, another 127.x.y.z, ::1 or "
+                             "localhost, or allow_remote = true)",
                     host);
 }
 
@@ -443,13 +446,15 @@ static const char *start(vdx_server *srv, const char *iface, int ipv6,
 }
 
 /*
- * serve{ root =, port = 0, host = "127.0.0.1", routes = {} } -> server
+ * serve{ root =, port = 0, host = "127.0.0.1", routes = {}, allow_remote }
+ *   -> server
  * Starts an HTTP server on the loop; returns nil, message when it cannot
  * listen (e.g. the port is taken).  Raises on bad options.
  * stack: opts -> server | nil, message
  */
 static int serve_new(lua_State *L) {
-  static const char *const known[] = {"root", "port", "host", "routes", NULL};
+  static const char *const known[] = {"root", "port", "host", "routes",
+                                      "allow_remote", NULL};
   char iface[64], urlhost[72];
   luaL_checktype(L, 1, LUA_TTABLE);
   vdx__check_opts(L, 1, known);
@@ -459,7 +464,11 @@ static int serve_new(lua_State *L) {
     return vdx__misuse(L, "vdx.serve: port must be in 0..65535");
   lua_getfield(L, 1, "host");
   const char *host = luaL_optstring(L, -1, "127.0.0.1");
-  int ipv6 = check_host(L, host, iface, sizeof iface, urlhost, sizeof urlhost);
+  lua_getfield(L, 1, "allow_remote");
+  int remote = lua_toboolean(L, -1);
+  lua_pop(L, 1);
+  int ipv6 = check_host(L, host, remote, iface, sizeof iface, urlhost,
+                        sizeof urlhost);
 
   vdx_server **pp = lua_newuserdatauv(L, sizeof *pp, 0);
   *pp = NULL;

@@ -37,6 +37,7 @@
 
 typedef struct vdx_server vdx_server;
 typedef struct serve_front serve_front;
+typedef struct serve_stream serve_stream;
 
 /* A route pattern ending in '*': matches every path with that prefix. */
 typedef struct serve_prefix {
@@ -65,6 +66,7 @@ struct vdx_server {
   char url[96];
   int port;
   int closed;
+  serve_stream *streams;    /* open streamed answers (serve_stream.c) */
 };
 
 typedef struct serve_core {
@@ -86,6 +88,8 @@ typedef struct serve_pss {
   unsigned char *out;   /* response body, at out + LWS_PRE */
   size_t out_len, out_off;
   struct route_job *job;  /* the route handler task answering this request */
+  serve_stream *stream;   /* the streamed answer, while it is sent */
+  int streamed;           /* the handler took the answer over (req.stream) */
 } serve_pss;
 
 /* A response built from a handler's result. */
@@ -133,6 +137,23 @@ void vdx__serve_front_close(serve_front *f);
 void vdx__serve_front_answered(struct lws *wsi);
 /* wsi is going away: its relay forgets it. */
 void vdx__serve_front_detach(struct lws *wsi);
+
+/* The relay of wsi's connection: its answer is a stream, so the client's
+ * EOF or reset closes wsi at once.  Returns 1 when the client has gone
+ * already (the caller then closes wsi from its next callback). */
+int vdx__serve_front_streaming(struct lws *wsi);
+
+/* serve_stream.c: streamed answers (req.stream in a route handler). */
+/* Pushes req.stream for the request whose wsi slot is at index live. */
+void vdx__serve_push_stream_open(lua_State *L, int live);
+/* LWS_CALLBACK_HTTP_WRITEABLE of a connection with ps->stream set. */
+int vdx__serve_stream_writable(struct lws *wsi, serve_pss *ps);
+/* ps's connection closes; lua: 0 when Lua must not be touched. */
+void vdx__serve_stream_gone(serve_pss *ps, int lua);
+/* The handler that opened ps's stream failed: the stream ends. */
+void vdx__serve_stream_end(serve_pss *ps);
+/* The server closes: its streams let go of it and of their anchors. */
+void vdx__serve_streams_close(vdx_server *srv, lua_State *L);
 
 /* serve_head.c: what a request head says about its framing. */
 typedef struct serve_head {

@@ -60,6 +60,7 @@ struct serve_front {
   struct lws_vhost *vh;
   char token[2 * SERVE_TOKEN_BYTES + 1];
   relay *relays;            /* open relays, doubly linked */
+  int closing;              /* vdx__serve_front_close runs */
 };
 
 enum { HEAD, BODY, DROP };
@@ -86,6 +87,7 @@ struct relay {
   int client_reading;       /* reading from the client is started */
   int inner_shut;           /* the client's EOF has been passed on */
   int fin_sent;             /* the FIN to the client has been sent */
+  int streaming;            /* lws's answer is a stream: EOF ends it */
 };
 
 /* A write request and the bytes it writes. */
@@ -114,6 +116,14 @@ static void relay_handle_closed(uv_handle_t *h) {
 static void relay_close(relay *r) {
   if (r->closing) return;
   r->closing = 1;
+  /* A stream's client has gone (a reset): lws, reading nothing meanwhile,
+   * closes its side now.  Not while the server closes. */
+  if (r->wsi && r->streaming && r->front && !r->front->closing) {
+    struct lws *wsi = r->wsi;
+    lws_set_opaque_user_data(wsi, NULL);
+    r->wsi = NULL;
+    lws_set_timeout(wsi, PENDING_TIMEOUT_CLOSE_SEND, LWS_TO_KILL_SYNC);
+  }
   if (r->wsi) lws_set_opaque_user_data(r->wsi, NULL);
   r->wsi = NULL;
   if (r->front) {
@@ -133,6 +143,7 @@ static void front_closed(uv_handle_t *h) {
 
 void vdx__serve_front_close(serve_front *f) {
   if (f == NULL) return;
+  f->closing = 1;
   while (f->relays) relay_close(f->relays);
   uv_close((uv_handle_t *)&f->listener, front_closed);
 }
@@ -354,6 +365,15 @@ static void input_done(relay *r) {
     return;
   }
   if (r->state == DROP) return;  /* lws answers, then closes */
+  if (r->streaming) {
+    /* lws reads nothing while it answers, so it would not see this EOF:
+     * the client of a stream has gone, and its connection closes now
+     * (this runs in a libuv callback, outside lws's service). */
+    struct lws *wsi = r->wsi;
+    r->streaming = 0;
+    if (wsi) lws_set_timeout(wsi, PENDING_TIMEOUT_CLOSE_SEND, LWS_TO_KILL_SYNC);
+    return;
+  }
   if (r->state == HEAD && r->answered < r->passed) return;
   r->inner_shut = 1;
   shut(r, 0);
@@ -396,6 +416,7 @@ void vdx__serve_front_answered(struct lws *wsi) {
   relay *r = lws_get_opaque_user_data(wsi);
   if (r == NULL || r->closing) return;
   r->answered++;
+  r->streaming = 0;
   if (r->pend) {
     r->pend_off += feed(r, r->pend + r->pend_off, r->pend_len - r->pend_off);
     if (r->closing) return;
@@ -406,6 +427,13 @@ void vdx__serve_front_answered(struct lws *wsi) {
     }
   }
   input_done(r);
+}
+
+int vdx__serve_front_streaming(struct lws *wsi) {
+  relay *r = lws_get_opaque_user_data(wsi);
+  if (r == NULL || r->closing) return 1;
+  r->streaming = 1;
+  return r->client_eof;  /* gone already: the caller closes */
 }
 
 void vdx__serve_front_detach(struct lws *wsi) {

@@ -31,6 +31,7 @@ static const char *const method_names[] = {
 static void job_detach(serve_pss *ps);
 
 static void pss_reset(serve_pss *ps) {
+  vdx__serve_stream_gone(ps, 0);
   job_detach(ps);
   free(ps->body);
   free(ps->out);
@@ -220,6 +221,8 @@ static void push_request(lua_State *L, call *c, int live) {
   lua_setfield(L, -2, "cookies");
   lua_pushlstring(L, c->ps->body ? c->ps->body : "", c->ps->body_len);
   lua_setfield(L, -2, "body");
+  vdx__serve_push_stream_open(L, live);
+  lua_setfield(L, -2, "stream");
   const char *ct = hdr(L, c, WSI_TOKEN_HTTP_CONTENT_TYPE, NULL);
   if (ct && strncasecmp(ct, "application/json", 16) == 0 && c->ps->body_len) {
     if (vdx__json_decode(L, c->ps->body, c->ps->body_len)) {
@@ -333,6 +336,12 @@ static int job_answer(struct lws *wsi, serve_pss *ps) {
   route_job *job = ps->job;
   ps->job = NULL;
   int rc;
+  if (ps->streamed) {
+    /* The handler took the answer over: its result is not sent. */
+    if (job->err != NULL) vdx__serve_stream_end(ps);
+    job_free(job);
+    return 0;
+  }
   if (job->err != NULL || job->r.status == 0)
     rc = vdx__serve_send_text(wsi, ps, 500, job->err ? job->err : "error\n",
                               NULL);
@@ -532,13 +541,18 @@ static int http_cb(struct lws *wsi, enum lws_callback_reasons reason,
     return dispatch(wsi, ps);
   case LWS_CALLBACK_HTTP_WRITEABLE:
     if (ps->finishing) return vdx__serve_finish(wsi, ps);
-    if (ps->job && ps->job->finished) return job_answer(wsi, ps);
+    if (ps->job && ps->job->finished) {
+      int rc = job_answer(wsi, ps);
+      if (rc != 0 || ps->stream == NULL) return rc;
+    }
+    if (ps->stream) return vdx__serve_stream_writable(wsi, ps);
     return vdx__serve_on_writable(wsi, ps);
   case LWS_CALLBACK_HTTP_FILE_COMPLETION:
     /* lws has sent a file: the transaction is ours to end */
     return vdx__serve_finish(wsi, ps);
   case LWS_CALLBACK_CLOSED_HTTP:
   case LWS_CALLBACK_HTTP_DROP_PROTOCOL:
+    if (ps) vdx__serve_stream_gone(ps, 1);
     if (ps) pss_reset(ps);
     break;
   case LWS_CALLBACK_WSI_DESTROY:
