@@ -12,7 +12,7 @@ return {
   {
     name = "select_role",
     title = "Select role",
-    description = "Switch the conversation to another role (its own browser context, login state, pages and refs). " ..
+    description = "Switch the conversation to another role (its own browser context, login state, pages and refs).\n" ..
       "It takes effect as the call arrives: calls sent after it without a role argument act in that role, calls " ..
       "sent before it keep theirs. It runs in the queue of the role it selects (after that role's earlier calls).",
     scope = "select",
@@ -36,7 +36,7 @@ return {
   {
     name = "list_roles",
     title = "List roles",
-    description = "The configured roles: whether each is active, its auth file and default URL; * marks the current one. " ..
+    description = "The configured roles: whether each is active, its auth file and default URL; * marks the current one.\n" ..
       "It waits for the calls sent before it, in every role, at most 2 s (it then says which still run).",
     scope = "server",
     input = { type = "object", properties = {} },

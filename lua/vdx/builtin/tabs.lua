@@ -49,7 +49,7 @@ return {
   {
     name = "browser_tabs",
     title = "Manage tabs",
-    description = "List, create, close, or select a tab of the current role (or of role). It runs in that role's queue, " ..
+    description = "List, create, close, or select a tab of the current role (or of role).\nIt runs in that role's queue, " ..
       "so the role's calls sent after it use the tab it selects.",
     input = { type = "object", required = { "action" }, properties = {
       action = { type = "string", enum = { "list", "new", "close", "select" }, description = "Operation to perform" },
