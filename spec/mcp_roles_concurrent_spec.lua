@@ -98,6 +98,59 @@ local function all(send, msgs)
   for _, t in ipairs(tasks) do vdx.wait(t, 120000) end
 end
 
+describe("the role argument in the registry #unit", function()
+  local tools = require "vdx.tools"
+  -- The tools whose own `role` is the ARIA role.
+  local ARIA = { browser_find = true, browser_verify_element_visible = true }
+
+  it("is added once, to every tool that acts in a role, and as as_role where role is the tool's own", function()
+    local reg = require("vdx.builtin").register_all(tools.new())
+    for _, def in ipairs(reg:list()) do
+      local scope = def.scope or "role"
+      local props = def.input.properties
+      if scope == "role" then
+        local key = ARIA[def.name] and "as_role" or "role"
+        assert.equal(key, tools.role_arg(def), def.name)
+        assert.equal(tools.ROLE_ARG, props[key], def.name)
+      else
+        assert.is_nil(props.as_role, def.name)
+        assert.is_true(props.role == nil or props.role ~= tools.ROLE_ARG, def.name)
+      end
+    end
+    assert.equal("select", reg:get("select_role").scope)
+    assert.equal("server", reg:get("browser_export_test").scope)
+    assert.equal("server", reg:get("list_roles").scope)
+    assert.equal("none", reg:get("get_current_role").scope)
+    -- Registering the same definition again (a second registry) keeps one.
+    local again = require("vdx.builtin").register_all(tools.new())
+    assert.equal(tools.ROLE_ARG, again:get("browser_snapshot").input.properties.role)
+    assert.is_nil(again:get("browser_snapshot").input.properties.as_role)
+  end)
+
+  it("acts in the named role when a host calls the registry itself, leaving its context as it was", function()
+    local reg = tools.new()
+    reg:register { name = "who", description = "the role it runs in", run = function(ctx) return ctx.role.name end }
+    local roles = require("vdx.roles").new {}
+    roles:add { name = "alice" }
+    roles:add { name = "bob" }
+    local ctx = { roles = roles, role = roles:current(), role_name = "alice" }
+    assert.equal("bob", reg:call("who", { role = "bob" }, ctx).content[1].text)
+    assert.equal("alice", reg:call("who", {}, ctx).content[1].text)
+    assert.equal("alice", ctx.role.name)
+    local r = reg:call("who", { role = "carol" }, ctx)
+    assert.is_true(r.isError)
+    assert.equal("RoleUnknown", r.error.type)
+    assert.matches("Roles: alice, bob", r.content[1].text, 1, true)
+  end)
+
+  it("refuses a scope it does not know, naming the ones there are", function()
+    local err = helpers.error_of(function()
+      tools.new():register { name = "x", description = "x", scope = "everything", run = function() end }
+    end)
+    assert.matches('scope must be "role", "select", "server" or "none"', tostring(err.message or err), 1, true)
+  end)
+end)
+
 describe("vdxlua mcp with two roles at once", function()
   local srv, dir, s, roles, send, answer
 
