@@ -257,6 +257,31 @@ describe("vdxlua mcp with two roles at once", function()
     assert.is_true(answer(33).isError)
   end)
 
+  it("cancels per call: a queued call is skipped, a running one interrupted, the rest of the lane runs", function()
+    local cancel = function(id)
+      return { jsonrpc = "2.0", method = "notifications/cancelled", params = { requestId = id, reason = "spec" } }
+    end
+    local t51 = send(call(51, "browser_navigate", { url = srv.url .. "/slow?who=c1", role = "alice" }))
+    local t52 = send(call(52, "browser_navigate", { url = srv.url .. "/slow?who=skipped", role = "alice" }))
+    local t53 = send(call(53, "browser_wait_for", { time = 60, role = "bob" }))
+    local t54 = send(call(54, "browser_snapshot", { role = "alice" }))
+    -- 52 waits behind 51 in alice's lane; 53 runs at once in bob's.
+    all(send, { cancel(52), cancel(53) })
+    for _, t in ipairs { t51, t52, t54 } do vdx.wait(t, 120000) end
+    -- bob's 60 s wait was interrupted (the bound only proves it did not
+    -- run its course).
+    vdx.wait(t53, 30000)
+    assert.matches('heading "c1"', select(2, answer(51)), 1, true)
+    assert.matches('heading "c1"', select(2, answer(54)), 1, true)
+    -- The queued navigate was skipped: the server never saw it.
+    local seen = {}
+    for _, e in ipairs(events) do seen[#seen + 1] = e.what .. " " .. e.who end
+    assert.same({ "start c1", "end c1" }, seen)
+    -- A cancelled request gets no answer.
+    assert.is_false((pcall(answer, 52)))
+    assert.is_false((pcall(answer, 53)))
+  end)
+
   it("exports two roles' interleaved steps as a test that runs", function()
     local pw, why = helpers.playwright()
     if pw and not pw:match("^/") then pw = io.popen("pwd"):read("l") .. "/" .. pw end

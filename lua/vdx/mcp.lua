@@ -5,7 +5,8 @@
 -- protocol version and client capabilities in `_meta`, and
 -- `server/discover` tells what the server supports.  Each request runs as
 -- its own task on the loop, so browser events keep flowing and a slow
--- call does not hold up the next message.
+-- call does not hold up the next message; tool calls queue per role
+-- (vdx.mcp_lanes), so one role's slow call does not hold up another's.
 local vdx = require "vdx"
 local json = require "vdx.json"
 local errors = require "vdx.errors"

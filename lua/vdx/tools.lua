@@ -198,7 +198,7 @@ function Registry:call(name, args, ctx)
   if not okm then return tools.error_result(mark, { tool = name, as_role = ctx.role_name }) end
   local okr, v = xpcall(def.run, traceback, ctx, args)
   if guard then
-    local okg, refused = pcall(guard.refusal, guard, mark)
+    local okg, refused = pcall(guard.refusal, guard, mark, ctx.role)
     if not okg or refused then return tools.error_result(refused, { tool = name, as_role = ctx.role_name }) end
   end
   if not okr then
