@@ -66,7 +66,7 @@ describe("vdx.tools #unit", function()
     { { ref = "e1", tags = { "a", 2 } }, "field tags[1]: expected string, got integer" },
     { { ref = "e1", tags = { "a", "b", "c" } }, "field tags: expected at most 2 items, got 3" },
     { { ref = "e1", fields = { {} } }, "field fields[0].name: required, expected string" },
-    { { ref = "e1", bogus = true }, "field bogus: unknown field, expected one of: count, fields, mode, ratio, ref, tags" },
+    { { ref = "e1", bogus = true }, "field bogus: unknown field, expected one of: count, fields, mode, ratio, ref, role, tags" },
     { { ref = "e1", mode = json.null }, "field mode: expected string, got null" },
   }
   for _, c in ipairs(cases) do

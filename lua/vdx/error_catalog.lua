@@ -221,7 +221,8 @@ local catalog = {
   RoleUnknown = {
     title = "Unknown role",
     causes = { "The role name is misspelt", "The role was not configured (--role or --config)" },
-    actions = { "Call list_roles() to see the configured roles.", "Call select_role(role=…) with one of them." },
+    actions = { "Call list_roles() to see the configured roles.",
+      "Call select_role(role=…) with one of them, or name it in the tool's role argument." },
     flow = { causes = { "The role name is misspelt", "The role was not declared with f:role()" },
       actions = { "Use one of the roles listed (the message names the nearest one), or declare it first: " ..
         "f:role(NAME, { url = …, auth = … }), then f:as(NAME, …)." } },

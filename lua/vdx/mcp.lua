@@ -5,7 +5,8 @@
 -- protocol version and client capabilities in `_meta`, and
 -- `server/discover` tells what the server supports.  Each request runs as
 -- its own task on the loop, so browser events keep flowing and a slow
--- call does not hold up the next message.
+-- call does not hold up the next message; tool calls queue per role
+-- (vdx.mcp_lanes), so one role's slow call does not hold up another's.
 local vdx = require "vdx"
 local json = require "vdx.json"
 local errors = require "vdx.errors"
@@ -15,6 +16,7 @@ local schema = require "vdx.schema"
 local limits = require "vdx.mcp_limits"
 local tools = require "vdx.tools"
 local secrets = require "vdx.secrets"
+local lanes = require "vdx.mcp_lanes"
 
 local mcp = {}
 
@@ -45,10 +47,9 @@ local INSTRUCTIONS = "vdxlua drives a real Chromium and writes Playwright tests 
 --- What the server tells a client in initialize: the agent loop in brief.
 mcp.INSTRUCTIONS = INSTRUCTIONS
 
--- Tools that touch no page: they wait for the calls before them at most
--- UNQUEUED_WAIT_MS, so a page whose script never yields cannot hold them up.
-local UNQUEUED = { list_roles = true }
-local UNQUEUED_WAIT_MS = 2000
+-- Tools that only read (list_roles): they wait for the calls before them at
+-- most this long, so a page whose script never yields cannot hold them up.
+local READERS = { list_roles = 2000 }
 
 local function contains(list, v)
   for _, x in ipairs(list) do if x == v then return true end end
@@ -71,6 +72,7 @@ function mcp.new(opts)
     session = require("vdx.session_log").new(),
     info = { name = "vdxlua", title = "vdxlua", version = vdx.version },
   }, Server)
+  self.lanes = lanes.new(self.roles)
   self.registry:on_change(function() self:changed("tools") end)
   return self
 end
@@ -288,11 +290,22 @@ function Server:progress(rq, progress, total, message)
 end
 
 --- Runs a tool for request rq; returns the result shaped for its version.
+-- The call's role is fixed here, as it arrives (vdx.mcp_lanes): calls on
+-- different roles run at the same time, calls on one role in the order
+-- they arrived.
 function Server:call_tool(rq, name, args)
-  local role = self.roles:current()
+  local reader = READERS[name]
+  local okt, t = pcall(self.lanes.arrive, self.lanes, self.registry:get(name), args, reader ~= nil)
+  if not okt then
+    -- A role that is not configured: refused before the call queues.
+    local res = tools.error_result(t, { tool = name, as_role = self.roles:current().name })
+    res.error = nil
+    return res
+  end
+  local role = t.role
   local ctx = { roles = self.roles, role = role, role_name = role.name, errors = errors,
     log = self.log, tools = self.registry, server = self, paths = self.paths,
-    session = self.session }
+    session = self.session, selected = t.select ~= nil }
   -- Methods of ctx, called with a colon: ctx:page(), ctx:cancelled(),
   -- ctx:progress(p, total, message).
   local function own(c, what)
@@ -315,25 +328,23 @@ function Server:call_tool(rq, name, args)
       end
     end)
   end
-  local res = self:serialized(rq, function()
-    -- The role is the current one when this call's turn comes: a
-    -- select_role sent before it, still queued when it arrived, has run.
-    ctx.role = self.roles:current()
-    ctx.role_name = ctx.role.name
-    local outer = self.running
-    self.running = { name = name, since = vdx.now() }
+  local okr, res = pcall(self.lanes.run, self.lanes, t, rq, name, function()
     local r = self.registry:call(name, secrets.arguments(name, args), ctx)
-    r = self:unbusy(r, name, ctx)
-    self.running = outer
-    return r
-  end, UNQUEUED[name] and UNQUEUED_WAIT_MS or nil)
+    return self:unbusy(r, name, ctx)
+  end, reader)
+  self.lanes:finish(t, not okr or res == nil or res.isError)
   rq.done = true
-  if res and rq.behind and res.content and res.content[1] and res.content[1].type == "text" then
-    local b = rq.behind
-    res.content[1].text = res.content[1].text .. ("\n\nNote: %s is still running%s, so this answer did not wait " ..
-      "for it: the list is as it stands now, before any call queued behind it. If its page's script is busy, " ..
-      "cancel that call (notifications/cancelled): vdx then stops the script."):format(b.name,
-      b.since and (" (for %d s)"):format(math.floor((vdx.now() - b.since) / 1000)) or "")
+  if not okr then error(res, 0) end
+  if res and rq.behind and #rq.behind > 0 and res.content and res.content[1] and res.content[1].type == "text" then
+    local names = {}
+    for i, b in ipairs(rq.behind) do
+      names[i] = ("%s is still running (role %s, for %d s)"):format(b.name, b.role,
+        math.floor((vdx.now() - b.since) / 1000))
+    end
+    local it = #names == 1 and "it" or "them"
+    res.content[1].text = res.content[1].text .. ("\n\nNote: %s, so this answer did not wait for %s: the list is " ..
+      "as it stands now, before any call queued behind %s. If a page's script is busy, cancel that call " ..
+      "(notifications/cancelled): vdx then stops the script."):format(table.concat(names, "; "), it, it)
   end
   if res == nil then return {} end
   if res.error then
@@ -361,35 +372,6 @@ function Server:unbusy(res, name, ctx)
   self.log("info", "tools/call %s: the page's script was busy; stopped it", name)
   if kind == "Cancelled" then return res end
   return tools.error_result(busy.error(res.error, name), { tool = name, as_role = ctx.role_name })
-end
-
---- Runs fn for rq after every earlier tool call has finished (calls act
--- on shared pages, so they run one at a time, in arrival order); a call
--- cancelled while it waits is skipped (nil).  Each call waits for the task
--- of the call before it, so the queue is a chain of tasks woken by the
--- loop, with no polling.  A queued call cannot be woken early: it holds
--- no rq.task until its turn, so a cancellation only marks it skipped.
--- With wait_ms (a call that touches no page, as list_roles), the call
--- waits at most that long and then runs beside the call still running,
--- which stays the one later calls wait for; rq.behind then names it.
-function Server:serialized(rq, fn, wait_ms)
-  local me = vdx.current_task()
-  local prev = self.last_call
-  if me and not (wait_ms and prev and not prev:done()) then self.last_call = me end
-  -- The earlier call's own failure is its own reply's business.
-  if prev and prev ~= me and not prev:done() then pcall(vdx.wait, prev, wait_ms) end
-  if wait_ms and prev and not prev:done() then
-    rq.behind = self.running or { name = "an earlier call" }
-    return fn()
-  end
-  if rq.cancelled then return nil end
-  -- A cancellation wakes this task out of whatever it waits for
-  -- (task:cancel raises Cancelled inside it).
-  rq.task = me
-  local ok, res = pcall(fn)
-  rq.task = nil
-  if not ok then error(res, 0) end
-  return res
 end
 
 -- The key of a request id in self.inflight; numbers that decode to the

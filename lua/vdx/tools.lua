@@ -1,7 +1,17 @@
 --- vdx.tools: the tool registry.  A tool is a table: `name`, `title`,
 -- `description`, `input` (JSON Schema of the arguments), optional `output`
 -- (JSON Schema of structured results), `annotations` (readOnlyHint,
--- destructiveHint, idempotentHint, openWorldHint) and `run(ctx, args)`.
+-- destructiveHint, idempotentHint, openWorldHint), `run(ctx, args)` and
+-- `scope`, what the tool touches, which says what its calls wait for in
+-- the MCP server (vdx.mcp_lanes):
+--   "role" (the default)  one role's page, context or tabs: the registry
+--                adds the optional argument `role` (`as_role` where the
+--                tool's own `role` means something else), the role to act
+--                as; without it, the current role;
+--   "select"     as "role", where the tool's own `role` argument names the
+--                role and the call makes it the current one (select_role);
+--   "server"     every role (the session's export, the list of roles);
+--   "none"       no role and no page (the name of the current role).
 -- Built-in tools and user tools (`--tools FILE.lua`, skills) go through
 -- the same registry.  Arguments are validated before `run`; failures
 -- become results with `isError` and the formatted text (vdx.errors).
@@ -21,6 +31,7 @@ end
 
 local ANNOTATIONS = { readOnlyHint = true, destructiveHint = true, idempotentHint = true,
   openWorldHint = true, title = true }
+local SCOPES = { role = true, select = true, server = true, none = true }
 
 -- Raises InvalidArgument naming the tool and the problem, at the line
 -- `level` levels above check_def (as for error()).
@@ -39,6 +50,25 @@ local function check_def(def, level)
   for k in pairs(def.annotations or {}) do
     if not ANNOTATIONS[k] then errors.misuse("tool " .. def.name .. ": unknown annotation " .. tostring(k), level) end
   end
+  if def.scope ~= nil and not SCOPES[def.scope] then
+    errors.misuse("tool " .. def.name .. ": scope must be \"role\", \"select\", \"server\" or \"none\"", level)
+  end
+end
+
+--- The schema of the argument that names the role a call acts as, which
+-- the registry adds to every tool of scope "role".
+tools.ROLE_ARG = { type = "string", minLength = 1,
+  description = "Role to act as (list_roles names them); default: the current role" }
+
+--- The name of the argument of tool def that names the role its call acts
+-- as ("role", "as_role"), or nil for a tool that acts in no chosen role.
+function tools.role_arg(def)
+  local scope = def.scope or "role"
+  if scope == "select" then return "role" end
+  if scope ~= "role" then return nil end
+  local props = def.input and def.input.properties or {}
+  if props.role == tools.ROLE_ARG then return "role" end
+  if props.as_role == tools.ROLE_ARG then return "as_role" end
 end
 
 --- Adds (or replaces) a tool; returns it.  Raises on a malformed tool.
@@ -46,6 +76,14 @@ function Registry:register(def)
   check_def(def, 3)
   def.input = def.input or { type = "object", properties = {} }
   if def.input.additionalProperties == nil then def.input.additionalProperties = false end
+  if (def.scope or "role") == "role" then
+    -- Added here, once, for every tool: a tool whose own `role` is the
+    -- ARIA role (browser_find) takes the acting role as `as_role`.
+    local props = def.input.properties or {}
+    def.input.properties = props
+    if props.role == nil or props.role == tools.ROLE_ARG then props.role = tools.ROLE_ARG
+    elseif props.as_role == nil then props.as_role = tools.ROLE_ARG end
+  end
   if not self.byname[def.name] then self.order[#self.order + 1] = def.name end
   self.byname[def.name] = def
   for _, fn in ipairs(self.listeners) do pcall(fn, "register", def.name) end
@@ -141,6 +179,16 @@ function Registry:call(name, args, ctx)
     return tools.error_result({ type = "InvalidArgument", message = msg, tool = name,
       field = msg:match("^field ([^:]+):") })
   end
+  -- The role the call names, when its caller (a host calling the registry
+  -- itself) did not bind it as the MCP server does: ctx stays the
+  -- caller's, the call sees that role through a view of it.
+  local key = (def.scope or "role") == "role" and tools.role_arg(def)
+  local want = key and args[key]
+  if type(want) == "string" and ctx and type(ctx.roles) == "table" and not (ctx.role and ctx.role.name == want) then
+    local okr, r = pcall(ctx.roles.role, ctx.roles, want)
+    if not okr then return tools.error_result(r, { tool = name, as_role = ctx.role_name }) end
+    ctx = setmetatable({ role = r, role_name = r.name }, { __index = ctx })
+  end
   -- The server's watch of committed URLs (vdx.url_guard) refuses a call
   -- during which a document opening a local file was reached.
   -- Both wait (for a page being left), so a cancellation can end them.
@@ -150,7 +198,7 @@ function Registry:call(name, args, ctx)
   if not okm then return tools.error_result(mark, { tool = name, as_role = ctx.role_name }) end
   local okr, v = xpcall(def.run, traceback, ctx, args)
   if guard then
-    local okg, refused = pcall(guard.refusal, guard, mark)
+    local okg, refused = pcall(guard.refusal, guard, mark, ctx.role)
     if not okg or refused then return tools.error_result(refused, { tool = name, as_role = ctx.role_name }) end
   end
   if not okr then

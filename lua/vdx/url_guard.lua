@@ -24,12 +24,33 @@ Guard.__index = Guard
 
 -- How long a refused call waits for the frames it left to be left.
 local LEAVE_WAIT_MS = 5000
+-- How many documents that open local files are remembered with their role.
+local MAX_DOCS = 256
 
 --- A guard.  opts: policy (vdx.paths policy: allow_file_urls), roles (the
 -- vdx.roles manager whose pages it leaves), log(level, fmt, …).
 function guard.new(opts)
   return setmetatable({ policy = opts.policy, roles = opts.roles, log = opts.log or function() end,
-    seen = 0, leaving = {} }, Guard)
+    seen = 0, leaving = {}, docs = {} }, Guard)
+end
+
+-- The role a document that opens a local file is in, or false when that
+-- is not known (an out-of-process frame of a role's default context, a
+-- tab of a context no role has): its tab, the tab that opened it, or the
+-- role whose own context it is in.  Reads only what is at hand (no yield).
+function Guard:owner(browser, info)
+  for _, id in ipairs { info.targetId, info.openerId } do
+    local _, role = self:page_of(id)
+    if role then return role end
+  end
+  local cid = info.browserContextId
+  for _, r in ipairs(self.roles and self.roles.list_ or {}) do
+    if cid and r.ctx and r.browser == browser then
+      local ok, id = pcall(r.ctx.id, r.ctx)
+      if ok and id ~= "" and id == cid then return r end
+    end
+  end
+  return false
 end
 
 --- Whether documents opening local files are refused (no --allow-file-urls).
@@ -78,8 +99,16 @@ local function on_target(self, browser, params)
   if not urls.local_file(info.url) then return end
   self.seen = self.seen + 1
   self.last_url = info.url
+  -- Whose it is: only calls of that role are refused (all calls while it
+  -- is not known), so one role's file: document does not fail another
+  -- role's call that runs beside it (vdx.mcp_lanes).
+  local doc = { n = self.seen, url = info.url, role = false }
+  self.docs[#self.docs + 1] = doc
+  if #self.docs > MAX_DOCS then table.remove(self.docs, 1) end
   local me = vdx.current_task()
   if me then self.leaving[me] = true end
+  local okw, owner = pcall(self.owner, self, browser, info)
+  doc.role = okw and owner or false
   local ok, how = pcall(self.leave, self, browser, info)
   if me then self.leaving[me] = nil end
   self.log(ok and "warn" or "error", "left a document that opens a local file (%s): %s", tostring(info.url),
@@ -109,18 +138,29 @@ function Guard:mark()
   return self.seen
 end
 
---- nil when no document opening a local file committed since mark; else
--- waits until the ones seen are left and returns the error the call is
--- refused with (the same as Policy:check_url gives a typed URL).
-function Guard:refusal(mark)
+--- nil when no document opening a local file committed since mark in
+-- role (a vdx.roles role; nil: in any role) or where the role is not
+-- known; else waits until the ones seen are left and returns the error
+-- the call is refused with (the same as Policy:check_url gives a typed URL).
+function Guard:refusal(mark, role)
   if not self:active() then return nil end
   -- An event read in the same turn as the call's last answer has its
   -- handler queued behind this task: let it run first.
   vdx.sleep(0)
   if self.seen == mark then return nil end
   self:settle()
-  return urls.local_file_error(self.last_url, ("The browser reached %s during this call; it was left at once "
-    .. "(the tab went to about:blank, or was closed when a page had opened it)."):format(tostring(self.last_url)))
+  -- The newest such document of the call's role, or of no known role; all
+  -- of them when the oldest since mark is no longer remembered.
+  local first = self.docs[1]
+  local url = first and first.n > mark + 1 and self.last_url or nil
+  for i = #self.docs, 1, -1 do
+    local d = self.docs[i]
+    if d.n <= mark then break end
+    if role == nil or d.role == false or d.role == role then url = d.url break end
+  end
+  if not url then return nil end
+  return urls.local_file_error(url, ("The browser reached %s during this call; it was left at once "
+    .. "(the tab went to about:blank, or was closed when a page had opened it)."):format(tostring(url)))
 end
 
 return guard

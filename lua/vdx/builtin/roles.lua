@@ -12,7 +12,10 @@ return {
   {
     name = "select_role",
     title = "Select role",
-    description = "Switch the conversation to another role (its own browser context, login state, pages and refs).",
+    description = "Switch the conversation to another role (its own browser context, login state, pages and refs).\n" ..
+      "It takes effect as the call arrives: calls sent after it without a role argument act in that role, calls " ..
+      "sent before it keep theirs. It runs in the queue of the role it selects (after that role's earlier calls).",
+    scope = "select",
     input = { type = "object", required = { "role" }, properties = {
       role = { type = "string", minLength = 1, description = "Role name, as listed by list_roles" },
     } },
@@ -22,7 +25,9 @@ return {
       -- browser fails to launch or connect) leaves the current one as it was.
       local r = ctx.roles:role(args.role)
       r:page()
-      ctx.roles:select(r.name)
+      -- Through the MCP server the role became current as the call arrived
+      -- (vdx.mcp_lanes), and a later select_role may have chosen since.
+      if not ctx.selected then ctx.roles:select(r.name) end
       ctx.role = r
       return { text = ("Current role: %s\nCall browser_snapshot() to see its page."):format(r.name),
         structured = { role = r.name } }
@@ -31,7 +36,9 @@ return {
   {
     name = "list_roles",
     title = "List roles",
-    description = "The configured roles: whether each is active, its auth file and default URL; * marks the current one.",
+    description = "The configured roles: whether each is active, its auth file and default URL; * marks the current one.\n" ..
+      "It waits for the calls sent before it, in every role, at most 2 s (it then says which still run).",
+    scope = "server",
     input = { type = "object", properties = {} },
     annotations = { readOnlyHint = true },
     run = function(ctx)
@@ -45,7 +52,8 @@ return {
   {
     name = "get_current_role",
     title = "Current role",
-    description = "The role the conversation is acting as.",
+    description = "The role the conversation is acting as (as of the calls sent before it; it waits for none).",
+    scope = "none",
     input = { type = "object", properties = {} },
     annotations = { readOnlyHint = true },
     run = function(ctx)

@@ -49,7 +49,8 @@ return {
   {
     name = "browser_tabs",
     title = "Manage tabs",
-    description = "List, create, close, or select a tab of the current role.",
+    description = "List, create, close, or select a tab of the current role (or of role).\nIt runs in that role's queue, " ..
+      "so the role's calls sent after it use the tab it selects.",
     input = { type = "object", required = { "action" }, properties = {
       action = { type = "string", enum = { "list", "new", "close", "select" }, description = "Operation to perform" },
       index = { type = "integer", minimum = 0, description = "Tab index, used for close/select. If omitted for close, the current tab is closed." },
