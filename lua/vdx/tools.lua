@@ -58,7 +58,7 @@ end
 --- The schema of the argument that names the role a call acts as, which
 -- the registry adds to every tool of scope "role".
 tools.ROLE_ARG = { type = "string", minLength = 1,
-  description = "Role to act as (list_roles names them); default: the current role" }
+  description = "Role to act as; default: the current one" }
 
 --- The name of the argument of tool def that names the role its call acts
 -- as ("role", "as_role"), or nil for a tool that acts in no chosen role.
