@@ -17,7 +17,7 @@ describe("an out-of-process frame's bridge, and raw sessions:", function()
   -- "load" (Page.loadEventFired) and "vdx" (the vdx world of a b.test
   -- document made).  Starts a fresh page; returns it, the list and
   -- until(what), which returns once an event of that kind has come (a
-  -- sleeping task the handler cancels; 5 s at most).
+  -- sleeping task the handler cancels; 30 s at most, a bound only against a hang).
   local function watched(mode)
     local p = browser:new_context():new_page()
     if mode then assert.equal(mode, p:frame_bridge(mode)) end
@@ -34,12 +34,17 @@ describe("an out-of-process frame's bridge, and raw sessions:", function()
         note("vdx")
       end
     end, { sessions = "children" })
+    local function has(what)
+      for _, s in ipairs(seen) do if s == what then return true end end
+      return false
+    end
     local function until_seen(what)
-      for _, s in ipairs(seen) do if s == what then return end end
-      want, sleeper = what, vdx.spawn(vdx.sleep, 5000)
-      local slept = pcall(vdx.wait, sleeper)
+      vdx.sleep(0)              -- the handlers of events already in run first
+      if has(what) then return end
+      want, sleeper = what, vdx.spawn(vdx.sleep, 30000)
+      pcall(vdx.wait, sleeper)
       want, sleeper = nil, nil
-      if slept then error("no " .. what .. " event in 5 s: " .. table.concat(seen, " ")) end
+      if not has(what) then error("no " .. what .. " event in 30 s: " .. table.concat(seen, " ")) end
     end
     return p, seen, until_seen
   end
