@@ -61,6 +61,8 @@ typedef struct vdx_child {
   char type[16];           /* "iframe" or "worker" (CDP's target type) */
   char target[64];
   char url[512];
+  int deferred;            /* an iframe session without the bridge script:
+                            * its vdx worlds get the bundle when made */
 } vdx_child;
 
 struct vdx_page {
@@ -81,6 +83,8 @@ struct vdx_page {
                             * events (sessions.c), LUA_NOREF when none */
   int setup_ref;           /* registry: commands every new child session
                             * gets before it runs, LUA_NOREF when none */
+  int frame_bridge_eager;  /* child frames get the bridge at document start
+                            * (page:frame_bridge "eager"), not after load */
   void *events;            /* owned by events.c: console, network, dialogs */
   void *nav;               /* owned by nav.c: the navigation tracker */
   vdx_page *next, *prev;
@@ -229,6 +233,8 @@ void vdx__sessions_navigated(vdx_page *p, const char *sid,
                              const char *frame_id, const char *url);
 /* Forgets child session sid; returns 1 when it was one of p's. */
 int vdx__sessions_detached(vdx_page *p, const char *sid);
+/* Child session sid of p, or NULL. */
+vdx_child *vdx__sessions_find(vdx_page *p, const char *sid);
 /* Runs the Lua handlers registered with page:on(ev, fn, {sessions=}). */
 void vdx__sessions_event(lua_State *L, vdx_page *p, const char *sid,
                          const char *method, int params);

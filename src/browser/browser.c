@@ -244,20 +244,38 @@ int vdx__send(lua_State *L, vdx_conn *c, const char *sid,
   return vdx__await(L, w, 0, vdx__k_value);
 }
 
-/* browser:send(method [, params [, {timeout_ms=}]]) -> result table.
- * Raw CDP on the browser target; a CDP error raises a CDPError. */
-static int browser_send(lua_State *L) {
-  vdx_browser *b = vdx__check_open_browser(L, 1);
-  return vdx__send(L, vdx__browser_conn(L, b), NULL, NULL);
+/* The session option at idx (a flattened session the caller attached
+ * with Target.attachToTarget), or NULL for the browser target. */
+static const char *session_opt(lua_State *L, int idx) {
+  if (!lua_istable(L, idx)) return NULL;
+  lua_getfield(L, idx, "session");
+  const char *sid = lua_isnil(L, -1) ? NULL : luaL_checkstring(L, -1);
+  lua_pop(L, 1);                 /* the options table still holds it */
+  return sid;
 }
 
-/* browser:on(event, fn): fn(params) runs as a task for each browser-level
- * event of that name ("*" receives every event as fn(method, params)). */
+/* browser:send(method [, params [, {timeout_ms=, session=}]]) -> result
+ * table.  Raw CDP on the browser target, or on session, a flattened
+ * session the caller attached itself (vdx sets nothing up there); a CDP
+ * error raises a CDPError. */
+static int browser_send(lua_State *L) {
+  static const char *const known[] = {"timeout_ms", "session", NULL};
+  vdx_browser *b = vdx__check_open_browser(L, 1);
+  vdx__check_opts(L, 4, known);
+  return vdx__send(L, vdx__browser_conn(L, b), session_opt(L, 4), known);
+}
+
+/* browser:on(event, fn [, {session=}]): fn(params) runs as a task for each
+ * browser-level event of that name, or each event of session ("*"
+ * receives every event as fn(method, params)). */
 static int browser_on(lua_State *L) {
+  static const char *const known[] = {"session", NULL};
   vdx_browser *b = vdx__check_open_browser(L, 1);
   const char *ev = luaL_checkstring(L, 2);
   luaL_checktype(L, 3, LUA_TFUNCTION);
-  vdx__conn_on(L, vdx__browser_conn(L, b), "", ev, 3);
+  vdx__check_opts(L, 4, known);
+  const char *sid = session_opt(L, 4);
+  vdx__conn_on(L, vdx__browser_conn(L, b), sid ? sid : "", ev, 3);
   return 0;
 }
 

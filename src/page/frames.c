@@ -127,6 +127,42 @@ static void frame_remove_children(lua_State *L, vdx_page *p, const char *id) {
     }
 }
 
+/* Evaluates the bundle in world (a vdx world of a deferred child
+ * session, which has no bridge script): sent before any call that wakes
+ * on the world, and a session runs its commands in order. */
+static void install(lua_State *L, vdx_page *p, const char *sid, int world) {
+  size_t len;
+  const char *src = vdx__bridge_source(&len);
+  lua_createtable(L, 0, 2);
+  lua_pushlstring(L, src, len);
+  lua_setfield(L, -2, "expression");
+  lua_pushinteger(L, world);
+  lua_setfield(L, -2, "contextId");
+  vdx__conn_send_only(L, p->b->conn, sid, "Runtime.evaluate", -1);
+  lua_pop(L, 1);
+}
+
+/* A document has loaded (sid's, or the page's when sid is NULL): every
+ * frame of a deferred child session there gets its vdx world now
+ * (on_context installs the bundle), off the load's path and before the
+ * first snapshot asks. */
+static void on_loaded(lua_State *L, vdx_page *p, const char *sid) {
+  for (int i = 0; i < p->nframes && p->b->conn; i++) {
+    vdx_frame *f = &p->frames[i];
+    vdx_child *c = f->ordinal ? vdx__sessions_find(p, f->sid) : NULL;
+    if (c == NULL || !c->deferred || f->world || f->world_asked) continue;
+    if (sid && strcmp(f->sid, sid) != 0) continue;
+    f->world_asked = 1;
+    lua_createtable(L, 0, 2);
+    lua_pushstring(L, f->id);
+    lua_setfield(L, -2, "frameId");
+    lua_pushliteral(L, WORLD);
+    lua_setfield(L, -2, "worldName");
+    vdx__conn_send_only(L, p->b->conn, f->sid, "Page.createIsolatedWorld", -1);
+    lua_pop(L, 1);
+  }
+}
+
 static void on_context(lua_State *L, vdx_page *p, const char *sid, int params) {
   lua_getfield(L, params, "context");
   lua_getfield(L, -1, "name");
@@ -141,6 +177,8 @@ static void on_context(lua_State *L, vdx_page *p, const char *sid, int params) {
       f->world_asked = 0;
       f->doc++;
       snprintf(f->sid, sizeof f->sid, "%s", sid);
+      vdx_child *c = vdx__sessions_find(p, sid);
+      if (c && c->deferred) install(L, p, sid, f->world);
       wake(L, f);
     }
     lua_pop(L, 3);
@@ -255,6 +293,8 @@ void vdx__frames_event(lua_State *L, vdx_page *p, const char *sid,
       frame_remove(L, p, lua_tostring(L, -2));
     }
     lua_pop(L, 2);
+  } else if (strcmp(method, "Page.loadEventFired") == 0) {
+    on_loaded(L, p, strcmp(sid, p->session_id) == 0 ? NULL : sid);
   } else if (strcmp(method, "Target.attachedToTarget") == 0) {
     on_attached(L, p, sid, params);
   } else if (strcmp(method, "Target.detachedFromTarget") == 0) {
@@ -282,15 +322,20 @@ void vdx__frames_setup(lua_State *L, vdx_page *p, const char *sid, int what) {
   if (child) vdx__page_observe(p, sid);
   vdx__conn_send_only(L, c, sid, "Page.enable", 0);
   vdx__conn_send_only(L, c, sid, "Runtime.enable", 0);
-  lua_createtable(L, 0, 3);
-  lua_pushlstring(L, src, len);
-  lua_setfield(L, -2, "source");
-  lua_pushliteral(L, WORLD);
-  lua_setfield(L, -2, "worldName");
-  lua_pushboolean(L, what != VDX_SETUP_BLANK);
-  lua_setfield(L, -2, "runImmediately");
-  vdx__conn_send_only(L, c, sid, "Page.addScriptToEvaluateOnNewDocument", -1);
-  lua_pop(L, 1);
+  vdx_child *deferred = child && !p->frame_bridge_eager ? vdx__sessions_find(p, sid) : NULL;
+  if (deferred) {
+    deferred->deferred = 1;           /* its worlds get the bundle when made */
+  } else {
+    lua_createtable(L, 0, 3);
+    lua_pushlstring(L, src, len);
+    lua_setfield(L, -2, "source");
+    lua_pushliteral(L, WORLD);
+    lua_setfield(L, -2, "worldName");
+    lua_pushboolean(L, what != VDX_SETUP_BLANK);
+    lua_setfield(L, -2, "runImmediately");
+    vdx__conn_send_only(L, c, sid, "Page.addScriptToEvaluateOnNewDocument", -1);
+    lua_pop(L, 1);
+  }
   if (!child) {
     lua_createtable(L, 0, 2);
     lua_pushliteral(L, VDX_LOADED_BINDING);

@@ -35,6 +35,13 @@ void vdx__sessions_attached(lua_State *L, vdx_page *p, const char *sid,
   snprintf(c->type, sizeof c->type, "%s", type ? type : "");
   snprintf(c->target, sizeof c->target, "%s", target ? target : "");
   snprintf(c->url, sizeof c->url, "%s", url ? url : "");
+  c->deferred = 0;
+}
+
+vdx_child *vdx__sessions_find(vdx_page *p, const char *sid) {
+  for (int i = 0; sid && i < p->nchild; i++)
+    if (strcmp(p->children[i].sid, sid) == 0) return &p->children[i];
+  return NULL;
 }
 
 void vdx__sessions_navigated(vdx_page *p, const char *sid,
@@ -166,6 +173,32 @@ static int page_session_setup(lua_State *L) {
   return 1;
 }
 
+/*
+ * page:frame_bridge([mode]) -> mode.  When an out-of-process frame's
+ * document gets the bridge: "deferred" (the default), once the page has
+ * loaded or a call needs it, so the bundle's start-up is not part of the
+ * page's load; "eager", at the document's start, before its own scripts,
+ * as the page's own frames get it.  A mode applies to the child sessions
+ * that attach from then on.  stack: page, mode? -> mode
+ */
+static int page_frame_bridge(lua_State *L) {
+  static const char *const modes[] = {"deferred", "eager", NULL};
+  vdx_page *p = vdx__check_open_page(L, 1);
+  if (!lua_isnoneornil(L, 2)) {
+    const char *m = lua_type(L, 2) == LUA_TSTRING ? lua_tostring(L, 2) : NULL;
+    int k = -1;
+    for (int i = 0; m && modes[i]; i++)
+      if (strcmp(m, modes[i]) == 0) k = i;
+    if (k < 0)
+      vdx__error_raise(L, "InvalidArgument", "page:frame_bridge: mode must be "
+                       "\"deferred\" or \"eager\"; got %s",
+                       m ? m : luaL_typename(L, 2));
+    p->frame_bridge_eager = k == 1;
+  }
+  lua_pushstring(L, modes[p->frame_bridge_eager ? 1 : 0]);
+  return 1;
+}
+
 /* page:sessions() -> { { session_id, type, target_id, url }, … }: the
  * page's current child sessions (an out-of-process frame's url is the last
  * its document committed, a worker's its script's). */
@@ -293,6 +326,7 @@ void vdx__sessions_event(lua_State *L, vdx_page *p, const char *sid,
 
 void vdx__sessions_methods(lua_State *L) {
   static const luaL_Reg methods[] = {
+    {"frame_bridge", page_frame_bridge},
     {"session_setup", page_session_setup},
     {"sessions", page_sessions},
     {NULL, NULL}};
