@@ -6271,8 +6271,7 @@
   var WARM_CHARS = 48e3;
   var FULL = { maxOptions: 10, maxChars: WARM_CHARS, fromLine: 0 };
   var PIECES = [{ maxElements: WARM_ELEMENTS }, FULL, FULL, FULL];
-  var LATE_DELAY_MS = 250;
-  var EARLY_PIECES = 2;
+  var START_DELAY_MS = 250;
   var stopped = false;
   function warmUpDone() {
     stopped = true;
@@ -6296,13 +6295,13 @@
       } catch (e) {
         return;
       }
-      if (++pieces >= PIECES.length) return;
-      if (pieces === EARLY_PIECES) setTimeout(() => requestIdleCallback(piece), LATE_DELAY_MS);
-      else requestIdleCallback(piece);
+      if (++pieces < PIECES.length) requestIdleCallback(piece);
     };
-    const start = () => requestIdleCallback(piece, { timeout: 2e3 });
-    if (document.readyState !== "loading") start();
-    else document.addEventListener("DOMContentLoaded", start, { once: true });
+    const start = () => setTimeout(() => {
+      if (!stopped) requestIdleCallback(piece, { timeout: 2e3 });
+    }, START_DELAY_MS);
+    if (document.readyState === "complete") start();
+    else window.addEventListener("load", start, { once: true });
   }
 
   // src/call.js
