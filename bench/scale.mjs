@@ -85,8 +85,10 @@ for (const n of NS) {
       for (const k of ['host_kib', 'browser_kib']) c[k] = Math.max(c[k] || 0, r[k]);
       c.median_ms = Math.max(c.median_ms || 0, r.median_ms);
       c.p95_ms = Math.max(c.p95_ms || 0, r.p95_ms);
+      c.errors = (c.errors || 0) + (r.errors || 0);
       process.stdout.write(`  ${row} N=${n} round ${round + 1}: ${r.rate.toFixed(2)} snapshots/s` +
-        `${r.servers ? ` (${r.servers} server${r.servers > 1 ? 's' : ''})` : ''}\n`);
+        `${r.servers ? ` (${r.servers} server${r.servers > 1 ? 's' : ''})` : ''}` +
+        `${r.errors ? `, ${r.errors} failed cycle(s): ${r.first_error}` : ''}\n`);
     }
   }
 }
@@ -118,7 +120,8 @@ for (const n of NS) {
     const c = cells[r]?.[n];
     if (!c?.rate) continue;
     console.log(`  N=${pad(n, 3)}${pad(r, 12)} ${c.median_ms.toFixed(0).padStart(6)} / ${c.p95_ms.toFixed(0).padStart(6)} ms` +
-      `   host ${mib(c.host_kib).padStart(8)}   browser ${mib(c.browser_kib).padStart(9)}`);
+      `   host ${mib(c.host_kib).padStart(8)}   browser ${mib(c.browser_kib).padStart(9)}` +
+      `${c.errors ? `   ${c.errors} failed cycles` : ''}`);
   }
 }
 writeFileSync(join(ROOT, 'bench/results-scale.json'), JSON.stringify({ started, ended, seconds: SECONDS,

@@ -120,7 +120,11 @@ const cycle = async ({ client, args }) => {
   await client.tool('browser_navigate', { url: URL, ...args });
   return (await client.tool('browser_snapshot', { ...args })).length;
 };
-const chars = await Promise.all(callers.map(cycle));
+// A cycle that fails is counted, not fatal (see scale_cell.lua).
+let errors = 0, firstError = null;
+const tryCycle = (c) => cycle(c).catch((e) => { errors++; firstError ||= String(e).slice(0, 300); return null; });
+const chars = await Promise.all(callers.map(tryCycle));
+errors = 0; firstError = null;
 
 const times = [];
 let count = 0;
@@ -129,7 +133,7 @@ const deadline = t0 + SECONDS * 1000;
 await Promise.all(callers.map(async (c) => {
   while (performance.now() < deadline) {
     const c0 = performance.now();
-    await cycle(c);
+    if (await tryCycle(c) === null) continue;
     times.push(performance.now() - c0);
     count++;
   }
@@ -138,7 +142,7 @@ const elapsed = (performance.now() - t0) / 1000;
 const st = stats(times);
 console.log(JSON.stringify({ mode: `mcp-${TRANSPORT}`, n: N, cycles: count, seconds: elapsed,
   rate: count / elapsed, median_ms: st.median, p95_ms: st.p95, chars: chars[0],
-  servers: servers.length, role_argument: roleArgument, host_pids: servers.map((s) => s.t.pid) }));
+  errors, first_error: firstError, servers: servers.length, role_argument: roleArgument, host_pids: servers.map((s) => s.t.pid) }));
 
 process.stdin.resume();
 process.stdin.on('end', async () => {

@@ -42,10 +42,14 @@ const pages = [];
 for (let i = 0; i < N; i++) pages.push(await (await browser.newContext()).newPage());
 
 const cycle = async (page) => {
-  await page.goto(URL, { waitUntil: 'load' });
-  return (await page.ariaSnapshot({ mode: 'ai' })).length;
+  await page.goto(URL, { waitUntil: 'load', timeout: 120000 });
+  return (await page.ariaSnapshot({ mode: 'ai', timeout: 120000 })).length;
 };
-const chars = await Promise.all(pages.map(cycle));
+// A cycle that fails is counted, not fatal (see scale_cell.lua).
+let errors = 0, firstError = null;
+const tryCycle = (page) => cycle(page).catch((e) => { errors++; firstError ||= String(e).slice(0, 300); return null; });
+const chars = await Promise.all(pages.map(tryCycle));
+errors = 0; firstError = null;
 
 const times = [];
 let count = 0;
@@ -54,7 +58,7 @@ const deadline = t0 + SECONDS * 1000;
 await Promise.all(pages.map(async (page) => {
   while (performance.now() < deadline) {
     const c0 = performance.now();
-    await cycle(page);
+    if (await tryCycle(page) === null) continue;
     times.push(performance.now() - c0);
     count++;
   }
@@ -62,7 +66,7 @@ await Promise.all(pages.map(async (page) => {
 const elapsed = (performance.now() - t0) / 1000;
 const st = stats(times);
 console.log(JSON.stringify({ mode: 'playwright', n: N, cycles: count, seconds: elapsed,
-  rate: count / elapsed, median_ms: st.median, p95_ms: st.p95, chars: chars[0] }));
+  rate: count / elapsed, median_ms: st.median, p95_ms: st.p95, chars: chars[0], errors, first_error: firstError }));
 
 process.stdin.resume();
 process.stdin.on('end', async () => { await browser.close(); process.exit(0); });
