@@ -177,7 +177,7 @@ uninstall:
 # framing and routing code plus an adversarial MCP client (FUZZ_SECONDS);
 # `make ci-extra` the short versions of all of them plus a short ASan run
 # and valgrind on the demo: the second half of `make test`, so CI runs them.
-.PHONY: bench bench-deps bench-peers bench-agent peers-install bench-plot stress nav-stress fuzz fuzz-c fuzz-mcp ci-extra
+.PHONY: bench bench-deps bench-peers bench-agent bench-scale peers-install bench-plot stress nav-stress fuzz fuzz-c fuzz-mcp ci-extra
 FUZZ_SECONDS ?= 60
 STRESS_N     ?= 1000
 
@@ -211,6 +211,17 @@ bench-agent: all
 	  $(MAKE) --no-print-directory peers-install || echo "bench-agent: npm install failed; bench/agent.mjs skips what is missing"; \
 	  VDXLUA=$(B)/vdxlua node bench/agent.mjs; \
 	else echo "bench-agent: skipped, Node.js and npm are needed for the MCP client and Playwright"; fi
+
+# Throughput at scale: navigate + snapshot loops on N = 1, 4, 16 pages for
+# the raw CDP floor, vdxlua in process, `vdxlua mcp` with N roles and
+# playwright-core, interleaved round by round (bench/scale.mjs;
+# SCALE_SECONDS per cell, default 30).  playwright-core from bench/.peers
+# or build/playwright; its row is skipped when neither has it.
+bench-scale: all
+	@command -v node >/dev/null || { echo "bench-scale: Node.js is needed for the MCP client and playwright-core"; exit 1; }
+	@test -d $(B)/playwright/node_modules/playwright-core || \
+	  $(MAKE) --no-print-directory peers-install || echo "bench-scale: npm install failed; the playwright row is skipped"
+	VDXLUA=$(B)/vdxlua node bench/scale.mjs
 
 stress: all
 	STRESS_N=$(STRESS_N) $(B)/vdxlua bench/stress.lua

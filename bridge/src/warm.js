@@ -16,11 +16,18 @@
 // a second after load took 25 ms on the shop instead of 38, and 21 instead
 // of 34 on elements-2000 (medians of 6 processes x 5 navigations,
 // alternating the two builds; make bench's "1st snap, goto+0.5 s" row is
-// the same measure).  The last two wait LATE_DELAY_MS, so a snapshot asked
-// for right after navigate costs what it did.  The host's calls are
-// tasks, which always go before idle callbacks, so a snapshot waits for
-// one piece at most, and the warm-up stops for good once a real snapshot
-// has run (the code is warm then).  Child frames are left alone.
+// the same measure).  The host's calls are tasks, which always go before
+// idle callbacks, so a snapshot waits for one piece at most, and the
+// warm-up stops for good once a real snapshot has run (the code is warm
+// then).  Child frames are left alone.
+//
+// It starts START_DELAY_MS after the load event, not before: a snapshot
+// asked for right after navigate (a script, a loop of navigate + snapshot,
+// the MCP navigate's outline) gains nothing from pieces run before load (it
+// ran as cold with them as without), and they cost a whole walk of the
+// renderer's CPU in every document, 16% of a navigate + snapshot cycle of
+// the shop (bench/cycle_ab.lua).  An agent that reads the answer and thinks
+// before its first snapshot still finds the code warm.
 
 // Elements the first piece visits.
 export const WARM_ELEMENTS = 300;
@@ -31,12 +38,9 @@ const WARM_CHARS = 48000;
 // (lua/vdx/snapshot.lua builds them), so the same code paths warm up.
 const FULL = { maxOptions: 10, maxChars: WARM_CHARS, fromLine: 0 };
 const PIECES = [{ maxElements: WARM_ELEMENTS }, FULL, FULL, FULL];
-// The pieces after the first two wait this long first: a script that asks
-// for its snapshot right after navigate finds the renderer free (the
-// first two have usually run before the load event), and an agent that
-// thinks before asking gets the warmer code.
-const LATE_DELAY_MS = 250;
-const EARLY_PIECES = 2;
+// The warm-up waits this long after the load event, so a snapshot asked
+// for right after navigate finds it not started, and stops it.
+const START_DELAY_MS = 250;
 
 let stopped = false;
 
@@ -66,13 +70,11 @@ export function scheduleWarmUp(makeWalk) {
     } catch (e) {
       return; // a page that fights back only loses the warm-up
     }
-    if (++pieces >= PIECES.length) return;
-    if (pieces === EARLY_PIECES) setTimeout(() => requestIdleCallback(piece), LATE_DELAY_MS);
-    else requestIdleCallback(piece);
+    if (++pieces < PIECES.length) requestIdleCallback(piece);
   };
-  // From DOMContentLoaded on: the code only needs a representative page,
-  // not the final one, and navigations usually wait for the later load.
-  const start = () => requestIdleCallback(piece, { timeout: 2000 });
-  if (document.readyState !== 'loading') start();
-  else document.addEventListener('DOMContentLoaded', start, { once: true });
+  const start = () => setTimeout(() => {
+    if (!stopped) requestIdleCallback(piece, { timeout: 2000 });
+  }, START_DELAY_MS);
+  if (document.readyState === 'complete') start();
+  else window.addEventListener('load', start, { once: true });
 }

@@ -1,0 +1,138 @@
+--- bench/scale_probe.lua: where a navigate + snapshot cycle's CPU goes,
+-- against the raw floor of `make bench-scale`.  One browser, one page per
+-- variant (each in its own context), cycles run one at a time and
+-- alternated variant by variant, so each cycle's CPU is its own: the host's
+-- (this process) and the browser tree's (every process of its group), from
+-- /proc/PID/stat, split into the navigation and the read.
+--
+--   floor         raw Page.navigate -> load, bare walk (no bridge on the page)
+--   floor+bridge  the same on a page that keeps the bridge's new-document
+--                 script: what injecting it into every document costs
+--   raw+snapshot  raw Page.navigate -> load, then page:snapshot()
+--   inproc        page:navigate(url), page:snapshot()
+--
+-- CPU time moves far less than wall time on a shared machine; read the
+-- ratios.  Usage: build/vdxlua bench/scale_probe.lua [REPS] [PAGE]
+-- (REPS 20, PAGE shop.html).
+package.path = "bench/?.lua;" .. package.path
+local vdx = require "vdx"
+local json = require "vdx.json"
+local lib = require "lib"
+local fx = require "fixtures"
+
+local REPS = tonumber(arg[1] or "") or 20
+local PAGE = arg[2] or "shop.html"
+local TCK = 100   -- getconf CLK_TCK on Linux
+
+local srv, base = fx.serve(vdx)
+local URL = base["local"] .. "/" .. PAGE
+local browser, close = lib.launch { headless = true, args = { fx.RESOLVER } }
+
+local WALK
+do
+  local f = assert(io.open("bridge/page/floor-walk.js"))
+  WALK = "(" .. f:read("a"):gsub("^//[^\n]*\n", ""):gsub("\n//[^\n]*", "") .. ")()"
+  f:close()
+end
+
+-- utime + stime of one process in ms (0 when it is gone).
+local function cpu_ms(pid)
+  local s = lib.slurp("/proc/" .. pid .. "/stat")
+  if not s then return 0 end
+  local rest = s:match("%) (.*)$")
+  local f = {}
+  for x in rest:gmatch("%S+") do f[#f + 1] = x end
+  return (tonumber(f[12]) + tonumber(f[13])) * 1000 / TCK
+end
+local pids
+local function tree_ms()
+  local t = 0
+  for _, pid in ipairs(pids) do t = t + cpu_ms(pid) end
+  return t
+end
+-- A mark: the tree read before the host at the start and after it at the
+-- end, so the host's figure leaves out the reading itself.
+local function mark_start() local b = tree_ms() return { host = cpu_ms("self"), tree = b } end
+local function mark_end(m)
+  local h = cpu_ms("self")
+  return { host = h - m.host, tree = tree_ms() - m.tree }
+end
+
+local probe = setmetatable({}, { __mode = "k" })   -- page -> its load waiter
+local function raw_nav(page)
+  local st = probe[page]
+  st.sleeper = vdx.spawn(vdx.sleep, 60000)
+  page:send("Page.navigate", { url = URL })
+  local ok = pcall(vdx.wait, st.sleeper)
+  st.sleeper = nil
+  if ok then error("no load event in 60 s") end
+end
+local function bare_walk(page)
+  return #page:send("Runtime.evaluate", { expression = WALK, returnByValue = true }).result.value
+end
+
+local function new_page(keep_bridge)
+  local page = browser:new_context():new_page()
+  if not keep_bridge then
+    local mine = page:send("Page.addScriptToEvaluateOnNewDocument", { source = "" }).identifier
+    for id = 1, tonumber(mine) do
+      page:send("Page.removeScriptToEvaluateOnNewDocument", { identifier = tostring(id) })
+    end
+  end
+  local st = {}
+  page:on("Page.loadEventFired", function() if st.sleeper then st.sleeper:cancel() end end)
+  probe[page] = st
+  return page
+end
+
+local variants = {
+  { name = "floor", page = new_page(false), nav = raw_nav, read = bare_walk },
+  { name = "floor+bridge", page = new_page(true), nav = raw_nav, read = bare_walk },
+  { name = "raw+snapshot", page = new_page(true), nav = raw_nav,
+    read = function(p) return #p:snapshot().text end },
+  { name = "inproc", page = new_page(true), nav = function(p) p:navigate(URL) end,
+    read = function(p) return #p:snapshot().text end },
+}
+for _, v in ipairs(variants) do
+  v.page:navigate(URL)
+  v.nav(v.page); v.read(v.page)
+  v.x = { nav_host = {}, nav_tree = {}, read_host = {}, read_tree = {}, wall = {} }
+end
+pids = lib.group_pids(browser:pid())
+
+for i = 1, REPS do
+  for k = 0, #variants - 1 do
+    local v = variants[(i + k) % #variants + 1]
+    local t0 = lib.ms()
+    local m = mark_start()
+    v.nav(v.page)
+    local a = mark_end(m)
+    m = mark_start()
+    v.read(v.page)
+    local b = mark_end(m)
+    local x = v.x
+    x.wall[i] = lib.ms() - t0
+    x.nav_host[i], x.nav_tree[i], x.read_host[i], x.read_tree[i] = a.host, a.tree, b.host, b.tree
+  end
+end
+
+local function mean(xs) local s = 0 for _, x in ipairs(xs) do s = s + x end return s / #xs end
+local mach = lib.machine()
+print(("CPU per cycle, mean of %d, ms (host = vdxlua, tree = the browser's processes); %s, load %.2f %.2f %.2f")
+  :format(REPS, PAGE, mach.load1, mach.load5, mach.load15))
+print(("%-14s %9s %9s %9s %9s %9s %9s %9s"):format("variant", "nav host", "nav tree", "read host",
+  "read tree", "total", "× floor", "wall med"))
+local floor_total
+local out = {}
+for _, v in ipairs(variants) do
+  local x = v.x
+  local total = mean(x.nav_host) + mean(x.nav_tree) + mean(x.read_host) + mean(x.read_tree)
+  floor_total = floor_total or total
+  print(("%-14s %9.1f %9.1f %9.1f %9.1f %9.1f %9.2f %9.0f"):format(v.name, mean(x.nav_host), mean(x.nav_tree),
+    mean(x.read_host), mean(x.read_tree), total, total / floor_total, lib.stats(x.wall).median))
+  out[v.name] = { nav_host = mean(x.nav_host), nav_tree = mean(x.nav_tree), read_host = mean(x.read_host),
+    read_tree = mean(x.read_tree), total = total }
+end
+print(json.encode(out))
+close()
+srv:close()
