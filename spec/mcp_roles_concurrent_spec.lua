@@ -313,7 +313,9 @@ describe("vdxlua mcp with two roles at once", function()
     all(send, { call(45, "browser_export_test", { filename = "two-roles", runs = 1 }) })
     local r, text = answer(45)
     assert.is_nil(r.isError, text)
-    assert.matches("roles alice, bob", text, 1, true)
+    -- The roles are listed in the order of their first logged step, which
+    -- the two lanes decide between them.
+    assert.truthy(text:find("roles alice, bob", 1, true) or text:find("roles bob, alice", 1, true), text)
     assert.matches("every step passed 1/1", text, 1, true)
     if not pw then
       pending("Playwright not run: " .. tostring(why))
