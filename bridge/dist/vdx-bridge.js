@@ -420,8 +420,8 @@
     return false;
   }
   function defaultHasName(el) {
-    const label = attr(el, "aria-label");
-    if (label && label.trim()) return true;
+    const label2 = attr(el, "aria-label");
+    if (label2 && label2.trim()) return true;
     if (hasAttr(el, "aria-labelledby") && idRefs(el, "aria-labelledby").length > 0) return true;
     const title = attr(el, "title");
     return !!(title && title.trim());
@@ -1698,8 +1698,8 @@
     const id = attr(el, "id");
     return "<" + tagOf(el) + (id ? "#" + id : "") + ">";
   }
-  function hiddenInputFor(root, type, label) {
-    const id = attr(label, "for");
+  function hiddenInputFor(root, type, label2) {
+    const id = attr(label2, "for");
     if (!id) return null;
     const el = type === DOCUMENT_NODE ? docGetElementById(root, id) : fragGetElementById(root, id);
     return el && tagOf(el) === "input" && inputType(el) === "hidden" ? el : null;
@@ -1917,8 +1917,8 @@
       const value = embeddedValue(ctx, el, role, state, how);
       if (value !== null) return value;
     }
-    const label = attr(el, "aria-label");
-    if (label && label.trim()) return label;
+    const label2 = attr(el, "aria-label");
+    if (label2 && label2.trim()) return label2;
     if (isHTML(el) && localName(el) === "img" && attr(el, "alt") === "") return "";
     if (role !== "none" && role !== "presentation") {
       const native = hostLanguageLabel(ctx, el, state, how);
@@ -1960,8 +1960,8 @@
       if (parts.length > 0 || role === "listbox") return parts.join(" ");
       if (isFocusable(el) || isContentEditable(el)) return contentText(ctx, el, state);
       if (how !== CONTENT) return null;
-      const label = attr(el, "aria-label");
-      return label && label.trim() ? label : "";
+      const label2 = attr(el, "aria-label");
+      return label2 && label2.trim() ? label2 : "";
     }
     if (RANGE_ROLES.has(role)) {
       const vt = attr(el, "aria-valuetext");
@@ -2034,8 +2034,8 @@
       case "optgroup":
         return attr(el, "label") || "";
       case "option": {
-        const label = attr(el, "label");
-        return label && label.trim() ? label : "";
+        const label2 = attr(el, "label");
+        return label2 && label2.trim() ? label2 : "";
       }
       // A file input without a label or title is named by its button's
       // text, as Playwright's snapshot names it.  Here vdxlua parts from
@@ -2298,19 +2298,19 @@
     let i = 0;
     const chunk = (deadline) => {
       if (!seen.live) return;
-      const mark = { framed: false };
+      const mark2 = { framed: false };
       let n = 0;
       while (i < els.length && (n < MIN_CHUNK || deadline.timeRemaining() > 1)) {
         const el = els[i++];
         if (seen.rects.has(el)) continue;
         n++;
         try {
-          seen.sampled.set(el, { rect: getBoundingClientRect(el), mark });
+          seen.sampled.set(el, { rect: getBoundingClientRect(el), mark: mark2 });
         } catch (e) {
         }
       }
       requestAnimationFrame(() => {
-        mark.framed = true;
+        mark2.framed = true;
       });
       if (i < els.length) requestIdleCallback(chunk);
     };
@@ -2361,20 +2361,7 @@
       return;
     }
     if (node.open === true && out.openListbox === Infinity) out.openListbox = out.lines.length;
-    let key = node.role;
-    if (node.name && !(node.nameByKids && !out.keepNames && depth + node.nameByKids <= out.maxDepth)) {
-      const shown = displayName(node.name);
-      key += " " + quoted(shown.text);
-      if (shown.length > 0) key += " [name=" + shown.length + " chars]";
-    }
-    key += node.states;
-    if (node.wantsRef) {
-      const r = node.refTarget;
-      const ref = r ? out.env.refs.assign(r.el, r.role, r.name, r.tag) : out.env.refs.assign(node.el, node.role, node.name, node.tag);
-      if (out.env.building) noteRef(out.env.building, r ? r.el : node.el);
-      key += " [ref=" + ref + "]";
-      out.refLines.push(out.lines.length);
-    }
+    let key = nodeKey(out, node, !(node.nameByKids && !out.keepNames && depth + node.nameByKids <= out.maxDepth));
     const raw = key;
     key = indent + "- " + yamlKey(key);
     if (node.frame !== void 0) {
@@ -2408,6 +2395,23 @@
     if (placeholder) out.lines.push(inner + "- /placeholder: " + yamlValue(node.placeholder));
     if (valueLine) out.lines.push(inner + (kids.length > 0 ? "- /value: " : "- text: ") + yamlValue(node.value));
     for (const child2 of kids) renderNode(out, child2, inner, depth + 1);
+  }
+  function nodeKey(out, node, withName) {
+    let key = node.role;
+    if (node.name && withName) {
+      const shown = displayName(node.name);
+      key += " " + quoted(shown.text);
+      if (shown.length > 0) key += " [name=" + shown.length + " chars]";
+    }
+    key += node.states;
+    if (node.wantsRef) {
+      const r = node.refTarget;
+      const ref = r ? out.env.refs.assign(r.el, r.role, r.name, r.tag) : out.env.refs.assign(node.el, node.role, node.name, node.tag);
+      if (out.env.building) noteRef(out.env.building, r ? r.el : node.el);
+      key += " [ref=" + ref + "]";
+      out.refLines.push(out.lines.length);
+    }
+    return key;
   }
   var UNSAFE_START = /^(?:[-&*\],?!>|@"'#%~\[]|\s)/;
   var UNSAFE_ANYWHERE = /[\n:](?:\s|$)|\s#|[{}`]|\s$/;
@@ -2484,14 +2488,14 @@
     if (last < 0 || last > lines.length - 1 - TAIL || out.openListbox <= last) return -1;
     return last;
   }
-  function spend(walk2, lines, chars) {
-    const b = walk2.budget;
+  function spend(walk3, lines, chars) {
+    const b = walk3.budget;
     b.lines += lines;
     if (b.lines <= b.fromLine) return;
     b.chars += chars;
     if (b.chars > b.maxChars && b.lines > b.fromLine + TAIL + 1 && !b.stopped) {
       b.stopped = true;
-      walk2.limit = walk2.count;
+      walk3.limit = walk3.count;
     }
   }
   function runSpend(target, n) {
@@ -2522,7 +2526,7 @@
   var VALUE_ROLES = /* @__PURE__ */ new Set(["slider", "spinbutton", "progressbar", "meter", "scrollbar"]);
   var TEXT_ROLES = /* @__PURE__ */ new Set(["textbox", "searchbox", "combobox"]);
   var FORM_TAGS = /* @__PURE__ */ new Set(["input", "select", "textarea", "button", "fieldset", "optgroup", "option"]);
-  function statesOf(walk2, el, tag, html, role, ariaDisabled, plain) {
+  function statesOf(walk3, el, tag, html, role, ariaDisabled, plain) {
     const aria = plain !== true;
     const form = html && FORM_TAGS.has(tag);
     let s = "";
@@ -2540,7 +2544,7 @@
     } else if (html && tag === "summary" && role === "button" && detailsOpen(el.parentNode)) {
       s += " [expanded]";
     }
-    if (el === walk2.active && tag !== "body" && tag !== "html") s += " [active]";
+    if (el === walk3.active && tag !== "body" && tag !== "html") s += " [active]";
     const level = headingLevel(el, role, plain);
     if (level) s += " [level=" + level + "]";
     if (aria) {
@@ -2564,7 +2568,7 @@
     }
     return s;
   }
-  function fillControl(walk2, el, tag, role, node) {
+  function fillControl(walk3, el, tag, role, node) {
     if (tag === "input") {
       const type = el.type;
       if (TEXT_ROLES.has(role) || VALUE_ROLES.has(role)) {
@@ -2579,7 +2583,7 @@
     }
     if (tag === "select") {
       const options2 = el.options;
-      if (options2.length > walk2.maxOptions) {
+      if (options2.length > walk3.maxOptions) {
         node.states += " [options=" + options2.length + "]";
         node.value = selectedText(el);
         return true;
@@ -2605,7 +2609,7 @@
     const vn = attr(el, "aria-valuenow");
     return vn ? vn.trim() : "";
   }
-  function capOptions(walk2, node) {
+  function capOptions(walk3, node) {
     let count = 0;
     const selected = [];
     for (const c of node.children) {
@@ -2614,7 +2618,7 @@
         if (c.states.includes("[selected]")) selected.push(c.name);
       }
     }
-    if (count <= walk2.maxOptions) return;
+    if (count <= walk3.maxOptions) return;
     node.children = node.children.filter((c) => typeof c === "string" || c.role !== "option");
     node.states += " [options=" + count + "]";
     node.value = selected.join(", ");
@@ -2786,6 +2790,110 @@
     return kept;
   }
 
+  // src/compact.js
+  var NAMED_HEADS = /* @__PURE__ */ new Set([
+    "main",
+    "navigation",
+    "banner",
+    "contentinfo",
+    "complementary",
+    "region",
+    "search",
+    "form",
+    "group",
+    "radiogroup",
+    "tabpanel",
+    "menu",
+    "menubar",
+    "toolbar",
+    "tablist",
+    "tree",
+    "grid",
+    "treegrid"
+  ]);
+  var HEADS = /* @__PURE__ */ new Set(["dialog", "alertdialog"]);
+  function actionable(node) {
+    return node.frame !== void 0 || node.wantsRef === true && node.container === null;
+  }
+  function label(node) {
+    return node.role + "\0" + node.name;
+  }
+  function mark(node, seen) {
+    let any = false;
+    const kids = node.children;
+    for (let i = 0; i < kids.length; i++) {
+      const c = kids[i];
+      if (typeof c !== "string" && mark(c, seen)) any = true;
+    }
+    node.acts = any;
+    const self = actionable(node);
+    if (self || node.role === "heading") seen.set(label(node), (seen.get(label(node)) || 0) + 1);
+    return any || self;
+  }
+  function renderCompact(top, env) {
+    const out = { lines: [], refLines: [], frames: [], openListbox: Infinity, env, pending: null, seen: /* @__PURE__ */ new Map() };
+    mark(top, out.seen);
+    walkChildren(out, top, "");
+    return out;
+  }
+  function walkChildren(out, node, indent) {
+    const kids = node.children;
+    for (let i = 0; i < kids.length; i++) {
+      if (typeof kids[i] !== "string") walk2(out, kids[i], indent);
+    }
+  }
+  function flush(out, node) {
+    if (out.pending !== null && out.seen.get(label(node)) > 1) {
+      out.lines.push(out.pending);
+      out.pending = null;
+    }
+  }
+  function walk2(out, node, indent) {
+    if (actionable(node)) {
+      flush(out, node);
+      line(out, node, indent);
+      return;
+    }
+    if (node.role === "heading") {
+      if (node.acts) {
+        out.pending = null;
+        walkChildren(out, node, indent);
+      } else {
+        out.pending = node.name && out.seen.get(label(node)) === 1 ? indent + "- " + yamlKey(nodeKey(out, node, true)) : null;
+      }
+      return;
+    }
+    if (!node.acts) return;
+    if (HEADS.has(node.role) || node.name && NAMED_HEADS.has(node.role)) {
+      out.pending = null;
+      out.lines.push(indent + "- " + yamlKey(nodeKey(out, node, true)) + ":");
+      walkChildren(out, node, indent + "  ");
+      out.pending = null;
+      return;
+    }
+    walkChildren(out, node, indent);
+  }
+  function line(out, node, indent) {
+    if (node.open === true && out.openListbox === Infinity) out.openListbox = out.lines.length;
+    const key = indent + "- " + yamlKey(nodeKey(out, node, true));
+    if (node.frame !== void 0) {
+      out.lines.push(key + ":");
+      out.lines.push(indent + "  " + FRAME_MARK + node.frame);
+      out.frames.push(node.frame);
+      return;
+    }
+    const hasValue = node.value != null && node.value !== "";
+    const inner = node.acts && !(node.tag === "select" && node.role === "combobox");
+    if (!inner) {
+      out.lines.push(hasValue ? key + ": " + yamlValue(node.value) : key);
+      return;
+    }
+    out.lines.push(key + ":");
+    if (hasValue) out.lines.push(indent + "  - /value: " + yamlValue(node.value));
+    walkChildren(out, node, indent + "  ");
+    out.pending = null;
+  }
+
   // src/snapshot.js
   var FLATTENED = /* @__PURE__ */ new Set([
     "generic",
@@ -2839,7 +2947,16 @@
     "span"
   ]);
   var WALK_NAMES = new Set(WALK_ATTRIBUTES.slice(1, -1).split("],["));
-  var SNAPSHOT_OPTIONS = ["root", "depth", "maxOptions", "maxElements", "maxChars", "fromLine", "keepNames"];
+  var SNAPSHOT_OPTIONS = [
+    "root",
+    "depth",
+    "maxOptions",
+    "maxElements",
+    "maxChars",
+    "fromLine",
+    "keepNames",
+    "interactive"
+  ];
   var W_DISABLED = 16;
   var W_NO_TEXT = 32;
   var W_NAMED = 64;
@@ -2871,7 +2988,7 @@
       if (hasAttribute(marked[i], "aria-owns")) owners.push(marked[i]);
       if (hasAttribute(marked[i], "contenteditable")) editable = true;
     }
-    const walk2 = {
+    const walk3 = {
       ctx,
       env,
       count: 0,
@@ -2879,6 +2996,9 @@
       // Elements visited at most (the idle-time warm-up walks part of a page).
       limit: opts.maxElements == null ? Infinity : Math.max(1, opts.maxElements | 0),
       budget,
+      // The interactive-only text (compact.js): the budget counts only what
+      // it prints, elements to act on and headings.
+      compact: opts.interactive === true,
       active: deepActiveElement(document),
       owned: /* @__PURE__ */ new Map(),
       ownedDone: /* @__PURE__ */ new Set(),
@@ -2898,7 +3018,7 @@
       // set text-transform (see plainContentName).
       plainDocument: false
     };
-    walk2.onlyText = walk2.textContent && noComment(document);
+    walk3.onlyText = walk3.textContent && noComment(document);
     let rootEl = documentElement(document);
     if (opts.root != null) {
       rootEl = env.resolve(opts.root);
@@ -2908,30 +3028,30 @@
         throw hiddenRoot(opts.root, rootEl, "zero size, and nothing in it has a box");
       }
     }
-    collectOwned(walk2, owners, opts.root != null ? rootEl : null);
+    collectOwned(walk3, owners, opts.root != null ? rootEl : null);
     ctx.enterTree(document);
     const docScan = ctx.tree(document);
-    walk2.plainDocument = !docScan.pseudo && !docScan.transform;
+    walk3.plainDocument = !docScan.pseudo && !docScan.transform;
     const top = { role: "fragment", children: [] };
     if (rootEl) {
       const shadowRoot2 = getRootNode(rootEl);
       if (shadowRoot2 !== document) {
         ctx.enterTree(shadowRoot2);
-        walk2.inDocument = false;
+        walk3.inDocument = false;
       }
-      visitElement(walk2, rootEl, elementTag(rootEl), top, opts.root == null && ctx.geometry ? W_GEOMETRY : 0, true);
+      visitElement(walk3, rootEl, elementTag(rootEl), top, opts.root == null && ctx.geometry ? W_GEOMETRY : 0, true);
     }
     finish(ctx, top);
     if (opts.root != null && top.children.length === 0 && isHiddenForAria(ctx, rootEl)) {
       throw hiddenRoot(opts.root, rootEl, "visibility:hidden, and nothing in it is shown");
     }
     const depth = opts.depth == null ? Infinity : Math.max(0, opts.depth | 0);
-    const out = render(top, env, depth, opts.keepNames === true);
-    const elements = opts.root != null ? walk2.count : collectionLength(docGetElementsByTagName(document, "*"));
+    const out = walk3.compact ? renderCompact(top, env) : render(top, env, depth, opts.keepNames === true);
+    const elements = opts.root != null ? walk3.count : collectionLength(docGetElementsByTagName(document, "*"));
     const r = {
       text: "",
       element_count: elements,
-      walked_count: walk2.count,
+      walked_count: walk3.count,
       ref_count: out.refLines.length,
       unmeasurable: ctx.unmeasurable,
       frames: out.frames,
@@ -2949,7 +3069,7 @@
     let refs = 0;
     while (refs < out.refLines.length && out.refLines[refs] <= last) refs++;
     r.ref_count = refs;
-    const scale = Math.max(0, elements - walk2.count) / Math.max(1, walk2.count);
+    const scale = Math.max(0, elements - walk3.count) / Math.max(1, walk3.count);
     r.more_lines = out.lines.length - kept.length + Math.round(out.lines.length * scale);
     let chars = 0;
     for (let i = 0; i < out.lines.length; i++) chars += out.lines[i].length + 1;
@@ -2977,21 +3097,21 @@
     }
     return false;
   }
-  function collectOwned(walk2, owners, scope) {
+  function collectOwned(walk3, owners, scope) {
     for (let i = 0; i < owners.length; i++) {
       const owner = owners[i];
       if (scope !== null && !contains(scope, owner)) continue;
-      if (isHiddenForAria(walk2.ctx, owner)) continue;
+      if (isHiddenForAria(walk3.ctx, owner)) continue;
       for (const target of idRefs(owner, "aria-owns")) {
-        if (target === owner || contains(target, owner) || walk2.owned.has(target)) continue;
-        if (isHiddenFromAllUsers(walk2.ctx, target)) continue;
-        walk2.owned.set(target, owner);
+        if (target === owner || contains(target, owner) || walk3.owned.has(target)) continue;
+        if (isHiddenFromAllUsers(walk3.ctx, target)) continue;
+        walk3.owned.set(target, owner);
       }
     }
   }
-  function visitElement(walk2, el, tag, parent, inherited, read) {
-    const ctx = walk2.ctx;
-    walk2.count++;
+  function visitElement(walk3, el, tag, parent, inherited, read) {
+    const ctx = walk3.ctx;
+    walk3.count++;
     const direct = tag !== "form";
     const ns = direct ? el.namespaceURI : namespaceURI(el);
     if (neverRendered(tag, ns)) return;
@@ -3001,17 +3121,17 @@
     const shadow = !SHADOW_HOSTS.has(tag) && tag.indexOf("-") < 0 ? null : direct ? el.shadowRoot : shadowRoot(el);
     if (shadow) {
       ctx.enterTree(shadow);
-      walk2.inDocument = false;
+      walk3.inDocument = false;
     }
     const html = ns === HTML_NS;
     const role = html && tag === "frame" ? "iframe" : getRole(el, void 0, plain, tag, html);
     const named2 = (inherited & W_NAMED) !== 0 || keepsFlags(tag, role, names);
-    const leaf = plain && html && !walk2.editable && LEAF_TAGS.has(tag) && FLATTENED.has(role);
+    const leaf = plain && html && !walk3.editable && LEAF_TAGS.has(tag) && FLATTENED.has(role);
     const flags = ctx.walkFlags(
       el,
       inherited,
       read,
-      markupStyle(el, tag, names, direct, html, walk2.editable),
+      markupStyle(el, tag, names, direct, html, walk3.editable),
       direct,
       named2,
       html && boxByMarkup(tag, names),
@@ -3025,26 +3145,27 @@
     const disabled = (inherited & W_DISABLED) !== 0 || !plain && ariaToken(el, "aria-disabled") === "true";
     const labelling = html && tag === "label" && labelsRenderedControl(ctx, el);
     const childInherited = flags & F_INHERITED | (disabled ? W_DISABLED : 0) | ((inherited & W_NO_TEXT) !== 0 || labelling ? W_NO_TEXT : 0) | (named2 ? W_NAMED : 0) | (boxed ? W_BOXED : 0) | geometryBits(ctx, el, tag, html, names, shadow, inherited);
-    if (shadow) collectOwned(walk2, fragQuerySelectorAll(shadow, "[aria-owns]"), null);
+    if (shadow) collectOwned(walk3, fragQuerySelectorAll(shadow, "[aria-owns]"), null);
     const outermostPointer = pointer && (inherited & F_POINTER) === 0 && !labelling;
-    const refWorthy = visible && isRefWorthy(el, tag, role, outermostPointer, plain, walk2.editable, html);
+    const refWorthy = visible && isRefWorthy(el, tag, role, outermostPointer, plain, walk3.editable, html);
     if (refWorthy && boxed && (inherited & W_FLOW) !== 0 && !ctx.geomCandidates.has(el) && boxByGeometry(el, tag)) {
       ctx.knowBox(el);
     }
     const acts = refWorthy && isActionable(ctx, el, flags);
     const container2 = !acts && visible ? containerKind(tag, role, names) : null;
     const wantsRef = acts || container2 !== null;
-    const node = visible && (wantsRef || !FLATTENED.has(role)) ? createNode(walk2, el, tag, html, role, wantsRef, disabled, plain) : null;
+    const node = visible && (wantsRef || !FLATTENED.has(role)) ? createNode(walk3, el, tag, html, role, wantsRef, disabled, plain) : null;
     if (container2 !== null) node.container = container2;
     const display = (named2 || node === null) && boxed && (inherited & W_FLOW) !== 0 && html && UA_DISPLAY.has(tag) && !ctx.geomCandidates.has(el) ? UA_DISPLAY.get(tag) : void 0;
     if (named2 && display !== void 0) ctx.knowDisplay(el, display);
-    if (node !== null && walk2.budget !== null) {
-      spend(walk2, 1, role.length + node.states.length + (wantsRef ? 14 : 4));
+    const printed = node !== null && (!walk3.compact || acts || role === "heading" || role === "iframe");
+    if (printed && walk3.budget !== null) {
+      spend(walk3, 1, role.length + node.states.length + (wantsRef ? 14 : 4));
     }
     if (html && (tag === "iframe" || tag === "frame")) {
       if (node) {
         nameNode(ctx, el, role, node, tag, html, plain);
-        visitFrame(walk2, el, node, parent);
+        visitFrame(walk3, el, node, parent);
       }
       return;
     }
@@ -3052,26 +3173,28 @@
     const sep = node ? null : new Sep(el, display);
     if (sep) target.children.push(sep);
     const pseudo2 = visible && (childInherited & W_NO_TEXT) === 0 && ctx.mayHavePseudo(el) && !(html && NO_PSEUDO_TAGS.has(tag));
-    if (pseudo2) addText(walk2, target, pseudoText(ctx, el, "::before"));
+    if (pseudo2) addText(walk3, target, pseudoText(ctx, el, "::before"));
     let childText2;
-    const plainTree = walk2.inDocument && walk2.plainDocument;
+    const plainTree = walk3.inDocument && walk3.plainDocument;
     if (node !== null && plain && html && direct && shadow === null && textNamed(tag, role)) {
-      childText2 = visitTextChildren(walk2, el, target, childInherited);
-    } else if (!(node && html && fillControl(walk2, el, tag, role, node))) {
-      visitChildren(walk2, el, html ? tag : "", direct, shadow, target, childInherited);
+      childText2 = visitTextChildren(walk3, el, target, childInherited);
+    } else if (!(node && html && fillControl(walk3, el, tag, role, node))) {
+      visitChildren(walk3, el, html ? tag : "", direct, shadow, target, childInherited);
     }
-    if (!plain && hasAttribute(el, "aria-owns")) visitOwned(walk2, el, target, childInherited);
-    if (pseudo2) addText(walk2, target, pseudoText(ctx, el, "::after"));
+    if (!plain && hasAttribute(el, "aria-owns")) visitOwned(walk3, el, target, childInherited);
+    if (pseudo2) addText(walk3, target, pseudoText(ctx, el, "::after"));
     if (sep) target.children.push(sep);
     if (node) {
       nameNode(ctx, el, role, node, tag, html, plain, childText2, plainTree);
       if (role === "link" && html && hasAttr(el, "href")) node.url = cutDataUrl(attr(el, "href"));
       if (role === "textbox" || role === "searchbox") placeholderOf2(el, node);
       if (role === "listbox" && !(html && tag === "select")) {
-        capOptions(walk2, node);
-        if (walk2.count >= walk2.limit) node.open = true;
+        capOptions(walk3, node);
+        if (walk3.count >= walk3.limit) node.open = true;
       }
-      if (walk2.budget !== null) spend(walk2, 0, node.name.length + (node.url === null ? 0 : node.url.length));
+      if (printed && walk3.budget !== null) {
+        spend(walk3, 0, node.name.length + (node.url === null || walk3.compact ? 0 : node.url.length));
+      }
       parent.children.push(node);
     }
   }
@@ -3084,49 +3207,49 @@
   function keepsFlags(tag, role, names) {
     return NAME_FROM_CONTENT.has(role) || NAMING_TAGS.has(tag) || names !== null && names.includes("id");
   }
-  function visitChildren(walk2, el, htmlTag, direct, shadow, target, inherited) {
+  function visitChildren(walk3, el, htmlTag, direct, shadow, target, inherited) {
     if (htmlTag === "slot") {
       const assigned = assignedNodes(el);
       if (assigned.length > 0) {
-        for (let i = 0; i < assigned.length && walk2.count < walk2.limit; i++) {
-          visitChild(walk2, assigned[i], null, target, inherited);
+        for (let i = 0; i < assigned.length && walk3.count < walk3.limit; i++) {
+          visitChild(walk3, assigned[i], null, target, inherited);
         }
         return;
       }
     }
     const details = htmlTag === "details" ? el : null;
-    if (shadow === null && details === null && direct && walk2.textContent && el.childElementCount === 0) {
-      if (walk2.count >= walk2.limit || (inherited & (F_HIDDEN | W_NO_TEXT)) !== 0) return;
-      if (leafText(walk2, el, target) !== null) return;
+    if (shadow === null && details === null && direct && walk3.textContent && el.childElementCount === 0) {
+      if (walk3.count >= walk3.limit || (inherited & (F_HIDDEN | W_NO_TEXT)) !== 0) return;
+      if (leafText(walk3, el, target) !== null) return;
     }
     let c = shadow !== null ? shadow.firstChild : direct ? el.firstChild : firstChild(el);
-    while (c !== null && walk2.count < walk2.limit) c = visitChild(walk2, c, details, target, inherited);
+    while (c !== null && walk3.count < walk3.limit) c = visitChild(walk3, c, details, target, inherited);
   }
-  function leafText(walk2, el, target) {
+  function leafText(walk3, el, target) {
     const text = el.textContent;
-    const b = walk2.budget;
-    if (b !== null && b.lines > b.fromLine && b.chars + Math.min(text.length, MAX_RUN) > b.maxChars) return null;
-    addText(walk2, target, text);
+    const b = walk3.budget;
+    if (b !== null && !walk3.compact && b.lines > b.fromLine && b.chars + Math.min(text.length, MAX_RUN) > b.maxChars) return null;
+    addText(walk3, target, text);
     return text;
   }
-  function visitTextChildren(walk2, el, target, inherited) {
+  function visitTextChildren(walk3, el, target, inherited) {
     const shown = (inherited & (F_HIDDEN | W_NO_TEXT)) === 0;
-    if (walk2.onlyText && walk2.inDocument && walk2.count < walk2.limit && el.childElementCount === 0) {
-      const all = shown ? leafText(walk2, el, target) : el.textContent;
+    if (walk3.onlyText && walk3.inDocument && walk3.count < walk3.limit && el.childElementCount === 0) {
+      const all = shown ? leafText(walk3, el, target) : el.textContent;
       if (all !== null) return all;
     }
     let text = "";
     let onlyText = true;
     let c = el.firstChild;
-    while (c !== null && walk2.count < walk2.limit) {
+    while (c !== null && walk3.count < walk3.limit) {
       if (c.nodeType === TEXT_NODE) {
         const data = c.data;
         text += data;
-        if (shown) addText(walk2, target, data);
+        if (shown) addText(walk3, target, data);
         c = c.nextSibling;
       } else {
         onlyText = false;
-        c = visitChild(walk2, c, null, target, inherited);
+        c = visitChild(walk3, c, null, target, inherited);
       }
     }
     return onlyText && c === null ? text : null;
@@ -3136,17 +3259,17 @@
     const SHOW_COMMENT = 128;
     return treeWalkerNextNode(docCreateTreeWalker(doc, doc, SHOW_COMMENT | SHOW_PROCESSING_INSTRUCTION)) === null;
   }
-  function addText(walk2, target, data) {
+  function addText(walk3, target, data) {
     if (data) {
       target.children.push(data);
-      if (walk2.budget !== null) spend(walk2, 0, runSpend(target, data.length));
+      if (walk3.budget !== null && !walk3.compact) spend(walk3, 0, runSpend(target, data.length));
     }
   }
-  function visitChild(walk2, node, details, target, inherited) {
+  function visitChild(walk3, node, details, target, inherited) {
     let type = node.nodeType;
     if (type === TEXT_NODE) {
       if ((inherited & (F_HIDDEN | W_NO_TEXT)) === 0 && (details === null || !isClosedDetailsContent(details, node))) {
-        addText(walk2, target, node.data);
+        addText(walk3, target, node.data);
       }
       return node.nextSibling;
     }
@@ -3155,12 +3278,12 @@
     const tag = elementTag(node);
     const next = tag !== "form" ? node.nextSibling : nextSibling(node);
     if (details !== null && isClosedDetailsContent(details, node)) return next;
-    if (walk2.owned.size > 0 && walk2.owned.has(node)) return next;
-    visitElement(walk2, node, tag, target, inherited, false);
+    if (walk3.owned.size > 0 && walk3.owned.has(node)) return next;
+    visitElement(walk3, node, tag, target, inherited, false);
     return next;
   }
-  function createNode(walk2, el, tag, html, role, wantsRef, disabled, plain) {
-    const states = statesOf(walk2, el, tag, html, role, disabled, plain);
+  function createNode(walk3, el, tag, html, role, wantsRef, disabled, plain) {
+    const states = statesOf(walk3, el, tag, html, role, disabled, plain);
     return {
       el,
       tag,
@@ -3204,22 +3327,22 @@
     const ph = attr(el, "placeholder");
     if (ph && normalize(ph) !== node.name) node.placeholder = ph;
   }
-  function visitFrame(walk2, el, node, parent) {
-    if (walk2.ctx.hasBox(el) === false) return;
-    const key = walk2.env.frameKeys.get(el);
+  function visitFrame(walk3, el, node, parent) {
+    if (walk3.ctx.hasBox(el) === false) return;
+    const key = walk3.env.frameKeys.get(el);
     node.frame = key === void 0 ? "?" : key;
     parent.children.push(node);
   }
-  function labelsRenderedControl(ctx, label) {
-    const control = labelControl(label);
+  function labelsRenderedControl(ctx, label2) {
+    const control = labelControl(label2);
     return control !== null && !isHiddenForAria(ctx, control);
   }
-  function visitOwned(walk2, el, target, inherited) {
+  function visitOwned(walk3, el, target, inherited) {
     for (const owned of idRefs(el, "aria-owns")) {
-      if (walk2.count >= walk2.limit) return;
-      if (walk2.owned.get(owned) !== el || walk2.ownedDone.has(owned)) continue;
-      walk2.ownedDone.add(owned);
-      visitElement(walk2, owned, elementTag(owned), target, inherited & ~(W_GEOMETRY | W_FLOW), true);
+      if (walk3.count >= walk3.limit) return;
+      if (walk3.owned.get(owned) !== el || walk3.ownedDone.has(owned)) continue;
+      walk3.ownedDone.add(owned);
+      visitElement(walk3, owned, elementTag(owned), target, inherited & ~(W_GEOMETRY | W_FLOW), true);
     }
   }
 
@@ -3424,15 +3547,15 @@
   }
   function allElements() {
     const out = [];
-    const walk2 = (root) => {
+    const walk3 = (root) => {
       const list = nodeType(root) === DOCUMENT_NODE ? docQuerySelectorAll(root, "*") : fragQuerySelectorAll(root, "*");
       for (let i = 0; i < list.length; i++) {
         out.push(list[i]);
         const sr = shadowRoot(list[i]);
-        if (sr) walk2(sr);
+        if (sr) walk3(sr);
       }
     };
-    walk2(document);
+    walk3(document);
     return out;
   }
   function eq(a, b) {
@@ -5029,7 +5152,7 @@
     for (let c = firstChild(node); c !== null; c = nextSibling(c)) yield c;
   }
   function firstHeading(ev, a, target) {
-    const walk2 = (node, budget) => {
+    const walk3 = (node, budget) => {
       for (const c of composedChildren(node)) {
         if (budget.left-- <= 0) return "";
         if (nodeType(c) !== ELEMENT_NODE || c === target || skipsText(c)) continue;
@@ -5037,12 +5160,12 @@
           const name = accessibleName(ev.ctx, c, "heading", false);
           if (name) return name;
         }
-        const t = walk2(c, budget);
+        const t = walk3(c, budget);
         if (t) return t;
       }
       return "";
     };
-    return walk2(a, { left: MAX_NODES });
+    return walk3(a, { left: MAX_NODES });
   }
   function visibleRuns(ev, node, target, out, budget) {
     for (const c of composedChildren(node)) {
@@ -5367,10 +5490,10 @@
       const v = getAttribute(el, a);
       if (v && v.length <= MAX_VALUE) parts.push("[" + a + "=" + cssString(v) + "]");
     }
-    const label = getAttribute(el, "aria-label");
-    if (label && label.trim() && label.length <= MAX_VALUE) {
-      parts.push("[aria-label=" + cssString(label) + "]");
-      parts.push(cssEscape(tag) + "[aria-label=" + cssString(label) + "]");
+    const label2 = getAttribute(el, "aria-label");
+    if (label2 && label2.trim() && label2.length <= MAX_VALUE) {
+      parts.push("[aria-label=" + cssString(label2) + "]");
+      parts.push(cssEscape(tag) + "[aria-label=" + cssString(label2) + "]");
     }
     const href = getAttribute(el, "href");
     if (tag === "a" && href !== null && href.length <= 2 * MAX_VALUE) parts.push("a[href=" + cssString(href) + "]");
@@ -5405,9 +5528,9 @@
       const v = getAttribute(el, a);
       if (v && v.length <= MAX_VALUE) strong.push("[" + a + "=" + cssString(v) + "]");
     }
-    const label = getAttribute(el, "aria-label");
-    if (label && label.trim() && label.length <= MAX_VALUE) {
-      strong.push(cssEscape(tag) + "[aria-label=" + cssString(label) + "]");
+    const label2 = getAttribute(el, "aria-label");
+    if (label2 && label2.trim() && label2.length <= MAX_VALUE) {
+      strong.push(cssEscape(tag) + "[aria-label=" + cssString(label2) + "]");
     }
     const name = getAttribute(el, "name");
     if (name && FIELD_TAGS2.has(tag) && name.length <= MAX_VALUE) strong.push(tag + "[name=" + cssString(name) + "]");
@@ -6286,13 +6409,13 @@
       top = false;
     }
     if (!top) return;
-    let walk2 = null;
+    let walk3 = null;
     let pieces = 0;
     const piece = () => {
       if (stopped) return;
       try {
-        if (walk2 === null) walk2 = makeWalk();
-        walk2(PIECES[pieces]);
+        if (walk3 === null) walk3 = makeWalk();
+        walk3(PIECES[pieces]);
       } catch (e) {
         return;
       }

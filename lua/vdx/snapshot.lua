@@ -27,7 +27,7 @@ local PLACEHOLDER_LINE = "^( *)" .. PLACEHOLDER .. "(.+)$"
 -- Frames nested deeper than this are not spliced (a loop guard).
 local MAX_NESTING = 32
 
-local KNOWN = { "budget_tokens", "root", "frame", "depth", "offset", "max_options", "timeout_ms" }
+local KNOWN = { "budget_tokens", "root", "frame", "depth", "offset", "max_options", "timeout_ms", "interactive" }
 
 local function invalid(message, fields)
   error(vdx.error("InvalidArgument", message, fields), 3)
@@ -60,6 +60,9 @@ local function check_opts(opts)
     invalid("frame must be a frame's name (\"main\" or \"f<K>\", see page:frames())", { field = "frame" })
   end
   if out.frame ~= nil and out.root == nil then invalid("frame names where root is looked for: give root too", { field = "frame" }) end
+  if out.interactive ~= nil and type(out.interactive) ~= "boolean" then
+    invalid("interactive must be true or false", { field = "interactive" })
+  end
   if out.budget_tokens and out.budget_tokens <= 0 then invalid("budget_tokens must be > 0") end
   if out.offset and out.offset < 0 then invalid("offset must be >= 0") end
   return out
@@ -335,7 +338,8 @@ function snapshot.take(page, opts, how)
   -- may hide those lines.
   local got = page:snapshot_frames({ root = root,
     maxOptions = opts.max_options or 10, maxChars = not depth and budget * snapshot.CHARS_PER_TOKEN or nil,
-    fromLine = offset, keepNames = depth and true or nil }, { timeout_ms = opts.timeout_ms })
+    fromLine = offset, keepNames = depth and true or nil, interactive = opts.interactive or nil },
+    { timeout_ms = opts.timeout_ms })
   local main = got.frames[got.root_frame]
   -- The root frame failing is an error: raised afresh, so that it names
   -- the caller's line (err.where), which a returned error did not get.
