@@ -1952,10 +1952,10 @@
         return parts2.join(" ");
       }
       if (tag === "input") return inputValue(el);
-      const selected = selectedOptions(el, role === "combobox");
+      const selected2 = selectedOptions(el, role === "combobox");
       const parts = [];
-      for (let i = 0; i < selected.length; i++) {
-        parts.push(accessibleName(ctx, selected[i], "option", true));
+      for (let i = 0; i < selected2.length; i++) {
+        parts.push(accessibleName(ctx, selected2[i], "option", true));
       }
       if (parts.length > 0 || role === "listbox") return parts.join(" ");
       if (isFocusable(el) || isContentEditable(el)) return contentText(ctx, el, state);
@@ -2553,8 +2553,8 @@
       else if (pressed === "mixed") s += " [pressed=mixed]";
     }
     if (role === "option" || role === "tab" || role === "treeitem" || role === "gridcell" || role === "row" || role === "columnheader" || role === "rowheader") {
-      const selected = html && tag === "option" ? el.selected : aria && ariaToken(el, "aria-selected") === "true";
-      if (selected) s += " [selected]";
+      const selected2 = html && tag === "option" ? el.selected : aria && ariaToken(el, "aria-selected") === "true";
+      if (selected2) s += " [selected]";
     }
     const invalid = aria ? ariaToken(el, "aria-invalid") : "";
     if (invalid && invalid !== "false" || form && el.matches(":user-invalid")) {
@@ -2611,17 +2611,17 @@
   }
   function capOptions(walk3, node) {
     let count = 0;
-    const selected = [];
+    const selected2 = [];
     for (const c of node.children) {
       if (typeof c !== "string" && c.role === "option") {
         count++;
-        if (c.states.includes("[selected]")) selected.push(c.name);
+        if (c.states.includes("[selected]")) selected2.push(c.name);
       }
     }
     if (count <= walk3.maxOptions) return;
     node.children = node.children.filter((c) => typeof c === "string" || c.role !== "option");
     node.states += " [options=" + count + "]";
-    node.value = selected.join(", ");
+    node.value = selected2.join(", ");
   }
 
   // src/tidy.js
@@ -2882,16 +2882,27 @@
       out.frames.push(node.frame);
       return;
     }
-    const hasValue = node.value != null && node.value !== "";
-    const inner = node.acts && !(node.tag === "select" && node.role === "combobox");
+    const select = node.tag === "select" && node.role === "combobox";
+    const value = select && node.value == null ? selected(node) : node.value;
+    const hasValue = value != null && value !== "";
+    const inner = node.acts && !select;
     if (!inner) {
-      out.lines.push(hasValue ? key + ": " + yamlValue(node.value) : key);
+      out.lines.push(hasValue ? key + ": " + yamlValue(value) : key);
       return;
     }
     out.lines.push(key + ":");
-    if (hasValue) out.lines.push(indent + "  - /value: " + yamlValue(node.value));
+    if (hasValue) out.lines.push(indent + "  - /value: " + yamlValue(value));
     walkChildren(out, node, indent + "  ");
     out.pending = null;
+  }
+  function selected(node) {
+    const names = [];
+    const kids = node.children;
+    for (let i = 0; i < kids.length; i++) {
+      const c = kids[i];
+      if (typeof c !== "string" && c.role === "option" && c.states.includes(" [selected]")) names.push(c.name);
+    }
+    return names.length > 0 ? names.join(", ") : null;
   }
 
   // src/snapshot.js

@@ -124,14 +124,28 @@ function line(out, node, indent) {
     out.frames.push(node.frame);
     return;
   }
-  const hasValue = node.value != null && node.value !== '';
-  const inner = node.acts && !(node.tag === 'select' && node.role === 'combobox');
+  const select = node.tag === 'select' && node.role === 'combobox';
+  const value = select && node.value == null ? selected(node) : node.value;
+  const hasValue = value != null && value !== '';
+  const inner = node.acts && !select;
   if (!inner) {
-    out.lines.push(hasValue ? key + ': ' + yamlValue(node.value) : key);
+    out.lines.push(hasValue ? key + ': ' + yamlValue(value) : key);
     return;
   }
   out.lines.push(key + ':');
-  if (hasValue) out.lines.push(indent + '  - /value: ' + yamlValue(node.value));
+  if (hasValue) out.lines.push(indent + '  - /value: ' + yamlValue(value));
   walkChildren(out, node, indent + '  ');
   out.pending = null;
+}
+
+// A select that lists its options (it has few, see states.js) has no
+// value of its own: its value is its selected options' names.
+function selected(node) {
+  const names = [];
+  const kids = node.children;
+  for (let i = 0; i < kids.length; i++) {
+    const c = kids[i];
+    if (typeof c !== 'string' && c.role === 'option' && c.states.includes(' [selected]')) names.push(c.name);
+  }
+  return names.length > 0 ? names.join(', ') : null;
 }
