@@ -249,8 +249,8 @@ static int snapshot_k(lua_State *L, int status, lua_KContext ctx) {
  * the frame's text goes.  options go to the bridges as they are (root,
  * depth, maxOptions, maxChars, fromLine, keepNames, interactive); with a
  * root, only frames from the root's on are read, and those other than the
- * root's whole.  value is
- * the bridge's answer, or the error of a frame that could not be read.
+ * root's whole.  value is the bridge's answer, or the error of a frame that
+ * could not be read.
  * The primitive under page:snapshot (lua/vdx/snapshot.lua), which stitches
  * the texts, applies the budget and words the notes.
  */
