@@ -8,7 +8,7 @@
 -- {ms = the call's time measured here, text = the snapshot text} or
 -- {error = message}:
 --   {op="navigate", url=}                 page:navigate(url)
---   {op="snapshot"}                       page:snapshot{budget_tokens=12000}
+--   {op="snapshot", interactive=}        page:snapshot{budget_tokens=12000, interactive=}
 --                                         (browser_snapshot's default budget)
 --   {op="click", ref=}                    page:click(ref)
 --   {op="type", ref=, text=}              page:type(ref, text)
@@ -26,7 +26,9 @@ local page = browser:new_context():new_page()
 
 local OPS = {
   navigate = function(r) page:navigate(r.url, { timeout_ms = TIMEOUT }) end,
-  snapshot = function() return page:snapshot { budget_tokens = 12000, timeout_ms = TIMEOUT }.text end,
+  snapshot = function(r)
+    return page:snapshot { budget_tokens = 12000, timeout_ms = TIMEOUT, interactive = r.interactive }.text
+  end,
   click = function(r) page:click(r.ref) end,
   type = function(r) page:type(r.ref, r.text) end,
   resolve_container = function(r) page:resolve_container(r.ref) end,

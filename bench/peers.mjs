@@ -27,6 +27,8 @@ import { tmpdir, loadavg, cpus } from 'node:os';
 import { join, resolve } from 'node:path';
 import { here, peers, ROOT, VDXLUA, CHROMIUM, RESOLVER_ARG, MCP_ENV, loadSdk, replyText, playwrightMcpCommand,
   vdxluaMcpCommand, startFixtures, mergeResults } from './mcp_common.mjs';
+import { agentBrowserServer } from './peer_agent_browser.mjs';
+import { bestPeerReport } from './peers_report.mjs';
 
 const { Client, StdioClientTransport } = await loadSdk();
 const REPS = Number(process.env.PEERS_REPS || 7);
@@ -161,6 +163,7 @@ function servers(base) {
       ...vdxluaMcpCommand(),
       navigate: (url) => ['browser_navigate', { url }],
       snapshot: () => ['browser_snapshot', {}],
+      snapshotInteractive: () => ['browser_snapshot', { interactive: true }],
       clickRef: (text) => /button "Add to Cart" \[ref=(\w+)\]/.exec(text)?.[1],
       click: (ref) => ['browser_click', { element: 'Add to Cart button', ref }],
       typeRef: (text) => /textbox "Full name"[^\n]*\[ref=(\w+)\]/.exec(text)?.[1],
@@ -170,6 +173,9 @@ function servers(base) {
         ['extract_anchors', { ref, level: 1 }]],
     },
   ];
+  // agent-browser, when bench/.peers has it (bench/peer_agent_browser.mjs).
+  const ab = agentBrowserServer();
+  if (ab) list.splice(2, 0, ab);
   return { list: ONLY ? list.filter((s) => ONLY.includes(s.name)) : list, tmp };
 }
 
@@ -215,7 +221,17 @@ async function startMcp(s, firstUrl) {
   };
   const first = await call(s.navigate(firstUrl, tools));
   return { name: s.name, spec: s, tools, call, pid: transport.pid, init_ms, first_call_ms: first.ms,
-    stderr, close: () => client.close() };
+    stderr, close: () => closeMcp(s, client) };
+}
+
+// Ends a server's session: its own close tool first where its browser
+// outlives the MCP process (agent-browser's daemon), then the client.
+async function closeMcp(s, client) {
+  if (s.closeCall) {
+    const [name, args] = s.closeCall();
+    try { await client.callTool({ name, arguments: args }, undefined, { timeout: 60000 }); } catch { /* gone */ }
+  }
+  await client.close();
 }
 
 // vdxlua in process (bench/inproc.lua): the same operations as page
@@ -224,6 +240,7 @@ const INPROC = {
   name: 'in-process',
   navigate: (url) => ['navigate', { url }],
   snapshot: () => ['snapshot', {}],
+  snapshotInteractive: () => ['snapshot', { interactive: true }],
   clickRef: (text) => /button "Add to Cart" \[ref=(\w+)\]/.exec(text)?.[1],
   click: (ref) => ['click', { ref }],
   typeRef: (text) => /textbox "Full name"[^\n]*\[ref=(\w+)\]/.exec(text)?.[1],
@@ -319,6 +336,11 @@ async function runPage(parts, pg) {
     const b = await x.call(x.spec.snapshot());
     push(x, 'snapshot', b.ms); push(x, 'snapshot_chars', b.text.length);
     x.lastSnap = b.text;
+    // The interactive-only mode, where a server has one, of the same document.
+    if (x.spec.snapshotInteractive) {
+      const c = await x.call(x.spec.snapshotInteractive());
+      push(x, 'snapshot_interactive', c.ms); push(x, 'snapshot_interactive_chars', c.text.length);
+    }
   });
   if (pg.name === 'shop') {
     for (const x of parts) {
@@ -381,7 +403,7 @@ async function coldOnce(s, url) {
   }
   const first = now() - t0;
   const pid = transport.pid;
-  await client.close();
+  await closeMcp(s, client);
   while (pid && alive(pid)) await new Promise((r) => setTimeout(r, 5));
   return { first, exit: now() - t0 };
 }
@@ -475,7 +497,7 @@ const ref = results.servers['playwright-mcp'];
 const fmt = (x) => x == null ? 'n/a' : x >= 100 ? x.toFixed(0) : x >= 10 ? x.toFixed(1) : x.toFixed(2);
 const ratio = (a, b) => (a == null || !b) ? 'n/a' : (a / b).toFixed(2) + 'x';
 const pad = (s, w, right) => { s = String(s); return s.length >= w ? s : right ? ' '.repeat(w - s.length) + s : s + ' '.repeat(w - s.length); };
-const TOOLS = ['navigate', 'snapshot', 'snapshot_same_doc', 'click', 'type', 'resolve_container', 'inspect_pattern', 'extract_anchors'];
+const TOOLS = ['navigate', 'snapshot', 'snapshot_interactive', 'snapshot_same_doc', 'click', 'type', 'resolve_container', 'inspect_pattern', 'extract_anchors'];
 const m = results.machine;
 console.log(`MCP servers side by side, ${m.date}, ${m.cpus} cores (${m.cpu_model}), load ${loadText(m.load)} at start, ` +
   `${loadText(m.load_end)} at end, ${REPS} reps (${QUICK_REPS} for the shop's click, type and structure queries), the servers interleaved (round-robin, the order balanced over the reps)`);
@@ -507,13 +529,18 @@ for (const pg of pages) {
 console.log();
 console.log(pad('page', 16) + pad('reply chars', 18) + names.map((n) => pad(n, 24)).join(''));
 for (const pg of pages) {
-  let line = pad(pg.name, 16) + pad('snapshot', 18);
-  for (const n of names) {
-    const c = results.servers[n].pages?.[pg.name]?.snapshot_chars;
-    line += pad(c == null ? 'n/a' : c + (n === 'playwright-mcp' ? '' : ' ' + ratio(c, ref?.pages?.[pg.name]?.snapshot_chars)), 24);
+  for (const key of ['snapshot', 'snapshot_interactive']) {
+    if (names.every((n) => results.servers[n].pages?.[pg.name]?.[key + '_chars'] == null)) continue;
+    let line = pad(pg.name, 16) + pad(key, 18);
+    for (const n of names) {
+      const c = results.servers[n].pages?.[pg.name]?.[key + '_chars'];
+      line += pad(c == null ? 'n/a' : c + (n === 'playwright-mcp' ? '' : ' ' + ratio(c, ref?.pages?.[pg.name]?.snapshot_chars)), 24);
+    }
+    console.log(line);
   }
-  console.log(line);
 }
+console.log();
+bestPeerReport(results, pages, TOOLS, console.log);
 console.log();
 console.log('cold start, a fresh server process to its first snapshot of the shop (initialize, navigate, snapshot),');
 console.log(`and to its exit after the client closes: median/p95 ms over ${COLD} runs`);
@@ -556,7 +583,7 @@ if (results.note) console.log('note: ' + results.note);
 // The same figures as a Markdown table (bench/README.md's latest run is
 // pasted from it): bench/out/peers-table.md.
 function markdown() {
-  const cols = ['playwright-mcp', 'chrome-devtools-mcp', 'vdxlua-mcp'].filter((n) => results.servers[n]);
+  const cols = ['playwright-mcp', 'chrome-devtools-mcp', 'agent-browser', 'vdxlua-mcp'].filter((n) => results.servers[n]);
   const md = (st, q) => st?.median == null ? 'n/a'
     : `${fmt(st.median)} / ${fmt(st.p95)} ms` + (q?.median ? ` (${ratio(st.median, q.median)})` : '');
   const out = [`MCP side by side (\`make bench-peers\`), ${m.date.slice(0, 16).replace('T', ' ')} UTC, ` +

@@ -27,6 +27,7 @@ import { capOptions, fillControl, statesOf } from './states.js';
 import { finish, Sep, snapText } from './tidy.js';
 import { pseudoText } from './csstext.js';
 import { containerKind, isRefWorthy } from './refworthy.js';
+import { renderCompact } from './compact.js';
 
 // Roles that are flattened when they carry no ref.
 const FLATTENED = new Set([
@@ -51,7 +52,8 @@ const SHADOW_HOSTS = new Set(['article', 'aside', 'blockquote', 'body', 'div', '
 // The attribute names of WALK_ATTRIBUTES (a selector list of [name]s).
 const WALK_NAMES = new Set(WALK_ATTRIBUTES.slice(1, -1).split('],['));
 
-const SNAPSHOT_OPTIONS = ['root', 'depth', 'maxOptions', 'maxElements', 'maxChars', 'fromLine', 'keepNames', 'mode'];
+const SNAPSHOT_OPTIONS = ['root', 'depth', 'maxOptions', 'maxElements', 'maxChars', 'fromLine', 'keepNames',
+  'mode', 'interactive'];
 
 // Bits of the walk's inherited state besides the inherited style flags
 // (F_HIDDEN, F_POINTER, F_NO_EVENTS of the flat-tree parent).
@@ -124,6 +126,9 @@ function snapshotOnce(ctx, env, opts, budget) {
     // Playwright's aria-snapshot dialect (see render): a visibility:hidden
     // element hides its whole subtree, as there.
     aria: opts.mode === 'aria',
+    // The interactive-only text (compact.js): the budget counts only what
+    // it prints, elements to act on and headings.
+    compact: opts.interactive === true,
     active: deepActiveElement(document),
     owned: new Map(),
     ownedDone: new Set(),
@@ -172,7 +177,8 @@ function snapshotOnce(ctx, env, opts, budget) {
     throw hiddenRoot(opts.root, rootEl, 'visibility:hidden, and nothing in it is shown');
   }
   const depth = opts.depth == null ? Infinity : Math.max(0, opts.depth | 0);
-  const out = render(top, env, depth, opts.keepNames === true || opts.mode === 'aria', opts.mode === 'aria');
+  const out = walk.compact ? renderCompact(top, env)
+    : render(top, env, depth, opts.keepNames === true || opts.mode === 'aria', opts.mode === 'aria');
   // A live collection counts without building a list (and keeps its count
   // until the document changes).
   const elements = opts.root != null ? walk.count
@@ -329,7 +335,8 @@ function visitElement(walk, el, tag, parent, inherited, read) {
   const display = (named || node === null) && boxed && (inherited & W_FLOW) !== 0 && html &&
     UA_DISPLAY.has(tag) && !ctx.geomCandidates.has(el) ? UA_DISPLAY.get(tag) : undefined;
   if (named && display !== undefined) ctx.knowDisplay(el, display);
-  if (node !== null && walk.budget !== null) {
+  const printed = node !== null && (!walk.compact || acts || role === 'heading' || role === 'iframe');
+  if (printed && walk.budget !== null) {
     spend(walk, 1, role.length + node.states.length + (wantsRef ? 14 : 4));
   }
 
@@ -374,7 +381,9 @@ function visitElement(walk, el, tag, parent, inherited, read) {
       // Its option count is the part walked (see safeCut).
       if (walk.count >= walk.limit) node.open = true;
     }
-    if (walk.budget !== null) spend(walk, 0, node.name.length + (node.url === null ? 0 : node.url.length));
+    if (printed && walk.budget !== null) {
+      spend(walk, 0, node.name.length + (node.url === null || walk.compact ? 0 : node.url.length));
+    }
     parent.children.push(node);
   }
 }
@@ -435,7 +444,7 @@ function visitChildren(walk, el, htmlTag, direct, shadow, target, inherited) {
 function leafText(walk, el, target) {
   const text = el.textContent;
   const b = walk.budget;
-  if (b !== null && b.lines > b.fromLine && b.chars + Math.min(text.length, MAX_RUN) > b.maxChars) return null;
+  if (b !== null && !walk.compact && b.lines > b.fromLine && b.chars + Math.min(text.length, MAX_RUN) > b.maxChars) return null;
   addText(walk, target, text);
   return text;
 }
@@ -483,7 +492,7 @@ function noComment(doc) {
 function addText(walk, target, data) {
   if (data) {
     target.children.push(data);
-    if (walk.budget !== null) spend(walk, 0, runSpend(target, data.length));
+    if (walk.budget !== null && !walk.compact) spend(walk, 0, runSpend(target, data.length));
   }
 }
 

@@ -49,28 +49,10 @@ function renderNode(out, node, indent, depth) {
     return;
   }
   if (node.open === true && out.openListbox === Infinity) out.openListbox = out.lines.length;
-  let key = node.role;
   // A name the child lines print whole is left off (tidy.js), unless the
   // depth limit hides those lines or the host cuts the text at a depth
   // (keepNames).
-  if (out.aria) {
-    if (node.name && node.name.length <= ARIA_NAME_MAX) key += ' ' + quoted(node.name);
-  } else if (node.name && !(node.nameByKids && !out.keepNames && depth + node.nameByKids <= out.maxDepth)) {
-    const shown = displayName(node.name);
-    key += ' ' + quoted(shown.text);
-    if (shown.length > 0) key += ' [name=' + shown.length + ' chars]';
-  }
-  key += node.states;
-  if (node.wantsRef && !out.aria) {
-    // A details group carries its summary's ref (see snapshot.js): the
-    // registry records the element the ref acts on.
-    const r = node.refTarget;
-    const ref = r ? out.env.refs.assign(r.el, r.role, r.name, r.tag)
-      : out.env.refs.assign(node.el, node.role, node.name, node.tag);
-    if (out.env.building) noteRef(out.env.building, r ? r.el : node.el);
-    key += ' [ref=' + ref + ']';
-    out.refLines.push(out.lines.length);
-  }
+  let key = nodeKey(out, node, !(node.nameByKids && !out.keepNames && depth + node.nameByKids <= out.maxDepth));
   const raw = key;
   key = indent + '- ' + yamlKey(key);
   if (node.frame !== undefined) {
@@ -107,6 +89,32 @@ function renderNode(out, node, indent, depth) {
   if (placeholder) out.lines.push(inner + '- /placeholder: ' + scalar(out, node.placeholder));
   if (valueLine) out.lines.push(inner + (kids.length > 0 ? '- /value: ' : '- text: ') + scalar(out, node.value));
   for (const child of kids) renderNode(out, child, inner, depth + 1);
+}
+
+// A node's key, `role "name" [states] [ref=eN]`, unquoted; withName false
+// leaves the name off.  Gives the node its ref (the registry's, the same
+// element keeps it), counted as on the line out.lines is at.
+export function nodeKey(out, node, withName) {
+  let key = node.role;
+  if (out.aria) {
+    if (node.name && node.name.length <= ARIA_NAME_MAX) key += ' ' + quoted(node.name);
+  } else if (node.name && withName) {
+    const shown = displayName(node.name);
+    key += ' ' + quoted(shown.text);
+    if (shown.length > 0) key += ' [name=' + shown.length + ' chars]';
+  }
+  key += node.states;
+  if (node.wantsRef && !out.aria) {
+    // A details group carries its summary's ref (see snapshot.js): the
+    // registry records the element the ref acts on.
+    const r = node.refTarget;
+    const ref = r ? out.env.refs.assign(r.el, r.role, r.name, r.tag)
+      : out.env.refs.assign(node.el, node.role, node.name, node.tag);
+    if (out.env.building) noteRef(out.env.building, r ? r.el : node.el);
+    key += ' [ref=' + ref + ']';
+    out.refLines.push(out.lines.length);
+  }
+  return key;
 }
 
 // Plain scalars YAML (1.1 or 1.2) would read as something else or fail to

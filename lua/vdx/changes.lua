@@ -43,7 +43,7 @@ end
 function changes.stamp(page, snap, opts, role)
   opts = opts or {}
   snap.page, snap.nav = page, navigations(page)
-  if opts.root or opts.depth or opts.offset then
+  if opts.root or opts.depth or opts.offset or opts.interactive then
     if role and role.last_snapshot and role.last_snapshot.whole_text then role.change_base = role.last_snapshot end
     return snap
   end

@@ -27,7 +27,8 @@ local PLACEHOLDER_LINE = "^( *)" .. PLACEHOLDER .. "(.+)$"
 -- Frames nested deeper than this are not spliced (a loop guard).
 local MAX_NESTING = 32
 
-local KNOWN = { "budget_tokens", "root", "frame", "depth", "offset", "max_options", "timeout_ms", "mode" }
+local KNOWN = { "budget_tokens", "root", "frame", "depth", "offset", "max_options", "timeout_ms", "mode",
+  "interactive" }
 
 local function invalid(message, fields)
   error(vdx.error("InvalidArgument", message, fields), 3)
@@ -64,6 +65,13 @@ local function check_opts(opts)
     invalid(("mode must be \"ai\" (the default: refs, names the lines below repeat left off) or \"aria\" " ..
       "(Playwright's toMatchAriaSnapshot dialect: no refs, every name), not %s"):format(json.encode(out.mode)),
       { field = "mode" })
+  end
+  if out.interactive ~= nil and type(out.interactive) ~= "boolean" then
+    invalid("interactive must be true or false", { field = "interactive" })
+  end
+  if out.interactive and out.mode == "aria" then
+    invalid("interactive and mode = \"aria\" do not go together: the aria dialect is Playwright's whole tree; " ..
+      "leave one out", { field = "interactive" })
   end
   if out.budget_tokens and out.budget_tokens <= 0 then invalid("budget_tokens must be > 0") end
   if out.offset and out.offset < 0 then invalid("offset must be >= 0") end
@@ -340,7 +348,8 @@ function snapshot.take(page, opts, how)
   -- may hide those lines.
   local got = page:snapshot_frames({ root = root,
     maxOptions = opts.max_options or 10, maxChars = not depth and budget * snapshot.CHARS_PER_TOKEN or nil,
-    fromLine = offset, keepNames = depth and true or nil, mode = opts.mode }, { timeout_ms = opts.timeout_ms })
+    fromLine = offset, keepNames = depth and true or nil, mode = opts.mode, interactive = opts.interactive or nil },
+    { timeout_ms = opts.timeout_ms })
   local main = got.frames[got.root_frame]
   -- The root frame failing is an error: raised afresh, so that it names
   -- the caller's line (err.where), which a returned error did not get.

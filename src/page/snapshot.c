@@ -196,6 +196,8 @@ static vdx_waiter *snapshot_frames(lua_State *L, vdx_page *p) {
       lua_setfield(L, -2, "maxOptions");
       lua_getfield(L, 2, "keepNames");
       lua_setfield(L, -2, "keepNames");
+      lua_getfield(L, 2, "interactive");
+      lua_setfield(L, -2, "interactive");
       lua_rawseti(L, -2, 1);
       lua_replace(L, -2);
     }
@@ -245,9 +247,10 @@ static int snapshot_k(lua_State *L, int status, lua_KContext ctx) {
  * every frame, all at once, each child frame first tagged in its parent's
  * document so that the parent's text holds a "\001frame:f<N>" line where
  * the frame's text goes.  options go to the bridges as they are (root,
- * depth, maxOptions, maxChars, fromLine, keepNames); with a root, only frames from
- * the root's on are read, and those other than the root's whole.  value is
- * the bridge's answer, or the error of a frame that could not be read.
+ * depth, maxOptions, maxChars, fromLine, keepNames, interactive); with a
+ * root, only frames from the root's on are read, and those other than the
+ * root's whole.  value is the bridge's answer, or the error of a frame that
+ * could not be read.
  * The primitive under page:snapshot (lua/vdx/snapshot.lua), which stitches
  * the texts, applies the budget and words the notes.
  */

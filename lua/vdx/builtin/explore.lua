@@ -88,6 +88,7 @@ return {
       target = { type = "string", description = "Playwright MCP's name for root (give one of the two)" },
       depth = { type = "integer", minimum = 1, maximum = 100, description = "Maximum tree depth" },
       offset = { type = "integer", minimum = 0, description = "Continue a truncated snapshot from next_offset" },
+      interactive = { type = "boolean", description = "Only the elements you can act on (links, buttons, fields, frames …), one line each with the same refs as the full snapshot, a heading only where it tells two alike apart, named landmarks and dialogs as keys; no text, URLs or select options. A fraction of the full snapshot's size" },
     } },
     output = { type = "object", properties = {
       url = { type = "string" }, title = { type = "string" }, ref_count = { type = "integer" },
@@ -97,7 +98,7 @@ return {
     run = function(ctx, args)
       local page = ctx:page()
       local opts = util.pick(args, { budget_tokens = "budget_tokens", root = "root",
-        depth = "depth", offset = "offset" })
+        depth = "depth", offset = "offset", interactive = "interactive" })
       if args.target ~= nil then
         if args.root ~= nil then
           error(vdx.error("InvalidArgument", "give one of root and target (the same thing: the snapshot's root)",
