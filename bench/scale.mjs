@@ -7,6 +7,8 @@
 //               (bench/scale_cell.lua inproc)
 //   mcp-stdio   `vdxlua mcp`, N roles, N concurrent client callers
 //               (bench/scale_mcp.mjs)
+//   mcp-http    the same over `vdxlua mcp --port` (Streamable HTTP, one
+//               session)
 //   playwright  playwright-core, goto + ariaSnapshot({mode: 'ai'})
 //               (bench/scale_pw.mjs)
 //
@@ -19,7 +21,7 @@
 // and of the browser tree below them, then lets the cell close.
 //
 // Environment: SCALE_SECONDS (30), SCALE_ROUNDS (2), SCALE_N ("1,4,16"),
-// SCALE_ROWS ("floor,inproc,mcp-stdio,playwright"), SCALE_PAGE
+// SCALE_ROWS ("floor,inproc,mcp-stdio,mcp-http,playwright"), SCALE_PAGE
 // ("shop.html"), VDXLUA (build/vdxlua).  Prints the table; writes
 // bench/results-scale.json.
 import { spawn } from 'node:child_process';
@@ -33,13 +35,14 @@ import { treeMemory } from './scale_lib.mjs';
 const SECONDS = Number(process.env.SCALE_SECONDS || 30);
 const ROUNDS = Math.max(1, Number(process.env.SCALE_ROUNDS || 2));
 const NS = (process.env.SCALE_N || '1,4,16').split(',').map(Number);
-const ROWS = (process.env.SCALE_ROWS || 'floor,inproc,mcp-stdio,playwright').split(',');
+const ROWS = (process.env.SCALE_ROWS || 'floor,inproc,mcp-stdio,mcp-http,playwright').split(',');
 const PAGE = process.env.SCALE_PAGE || 'shop.html';
 
 const COMMANDS = {
   floor: (n, s, url) => [VDXLUA, ['bench/scale_cell.lua', 'floor', n, s, url]],
   inproc: (n, s, url) => [VDXLUA, ['bench/scale_cell.lua', 'inproc', n, s, url]],
   'mcp-stdio': (n, s, url) => [process.execPath, ['bench/scale_mcp.mjs', n, s, url], { MCP_TRANSPORT: 'stdio' }],
+  'mcp-http': (n, s, url) => [process.execPath, ['bench/scale_mcp.mjs', n, s, url], { MCP_TRANSPORT: 'http' }],
   playwright: (n, s, url) => [process.execPath, ['bench/scale_pw.mjs', n, s, url]],
 };
 for (const r of ROWS) if (!COMMANDS[r]) throw new Error(`SCALE_ROWS: no row ${r} (${Object.keys(COMMANDS)})`);
@@ -108,9 +111,10 @@ for (const n of NS) {
     return pad(`${c.rate.toFixed(2)}${floor ? ` (${(c.rate / floor).toFixed(2)}×)` : ''}`, 22);
   }).join(''));
 }
-if (cells.inproc && cells['mcp-stdio']) {
-  console.log('mcp-stdio / inproc: ' + NS.map((n) => {
-    const a = cells['mcp-stdio'][n]?.rate, b = cells.inproc[n]?.rate;
+for (const row of ['mcp-stdio', 'mcp-http']) {
+  if (!cells.inproc || !cells[row]) continue;
+  console.log(`${row} / inproc: ` + NS.map((n) => {
+    const a = cells[row][n]?.rate, b = cells.inproc[n]?.rate;
     return `N=${n} ${a && b ? (a / b).toFixed(2) : 'n/a'}×`;
   }).join(', '));
 }

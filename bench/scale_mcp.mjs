@@ -11,8 +11,8 @@
 //
 // The transport is a seam: TRANSPORTS maps a name to a factory returning
 // { pid, send(message), onmessage, close() }.  "stdio" is the one today
-// (a message a line, the MCP stdio transport); an HTTP transport for
-// `vdxlua mcp --port` is added there, and chosen with MCP_TRANSPORT.
+// (a message a line, the MCP stdio transport) and "http" (`vdxlua mcp
+// --port`, Streamable HTTP, one session); MCP_TRANSPORT chooses.
 //
 // Usage: node bench/scale_mcp.mjs N SECONDS URL
 // Prints one JSON line like bench/scale_cell.lua's (host_pids: the server
@@ -20,6 +20,7 @@
 // until its standard input closes.
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
+import { createServer } from 'node:net';
 import { vdxluaMcpCommand, MCP_ENV } from './mcp_common.mjs';
 import { stats } from './scale_lib.mjs';
 
@@ -45,7 +46,51 @@ const TRANSPORTS = {
     t.close = () => new Promise((res) => { proc.on('exit', res); proc.stdin.end(); });
     return t;
   },
+  /** `vdxlua mcp --port P` (Streamable HTTP): one session, a POST a
+   * message; the answer is JSON (no progress token is sent, so no SSE). */
+  http(serverArgs) {
+    const t = { pid: 0, onmessage: null, onclose: null, session: null, version: null };
+    const ready = freePort().then((port) => {
+      const { command, args } = vdxluaMcpCommand([...serverArgs, '--port', String(port)]);
+      const proc = spawn(command, args, { env: MCP_ENV, stdio: ['ignore', 'ignore', 'inherit'] });
+      t.pid = proc.pid;
+      t.proc = proc;
+      proc.on('exit', (code) => t.onclose && t.onclose(code));
+      return waitListening(`http://127.0.0.1:${port}/mcp`);
+    });
+    t.send = (msg) => ready.then(async (url) => {
+      const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+      if (t.session) headers['mcp-session-id'] = t.session;
+      if (t.version) headers['mcp-protocol-version'] = t.version;
+      const res = await fetch(url, { method: 'POST', headers, body: JSON.stringify(msg) });
+      if (res.headers.get('mcp-session-id')) t.session = res.headers.get('mcp-session-id');
+      if (res.status === 202) return;
+      const body = await res.json();
+      if (msg.method === 'initialize' && body.result) t.version = body.result.protocolVersion;
+      t.onmessage(body);
+    });
+    t.close = () => ready.then(() => new Promise((res) => { t.proc.on('exit', res); t.proc.kill('SIGTERM'); }));
+    return t;
+  },
 };
+
+/** A TCP port free now on 127.0.0.1. */
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.on('error', reject);
+    srv.listen(0, '127.0.0.1', () => { const { port } = srv.address(); srv.close(() => resolve(port)); });
+  });
+}
+
+/** Resolves to url once a POST there is answered (the server is up). */
+async function waitListening(url) {
+  for (let i = 0; i < 200; i++) {
+    try { await fetch(url, { method: 'POST', body: '' }); return url; } catch { /* not yet */ }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`vdxlua mcp --port did not listen at ${url}`);
+}
 
 /** A JSON-RPC client over a transport: request(method, params) -> result. */
 class Client {
