@@ -16,7 +16,10 @@ local function misuse(msg, field) errors.misuse("flow.run: " .. msg, 4, { field 
 -- from endpoint takes its place (o.endpoint becomes nil).
 function M.make(o)
   local list = o.pool
-  if type(list) == "table" and getmetatable(list) and list.connect then return list end
+  if type(list) == "table" and getmetatable(list) and list.connect then
+    o.endpoint = nil
+    return list
+  end
   if list ~= nil and type(list) ~= "table" then
     misuse("pool must be a list of endpoints ({ url = …, max_sessions = … }) or a vdx.pool", "pool")
   end
@@ -27,8 +30,8 @@ function M.make(o)
     misuse("endpoint must be a URL or a list of URLs", "endpoint")
   end
   if not list then return nil end
-  if type(o.endpoint) == "table" then o.endpoint = nil end
-  if o.pool == nil then o.endpoint = nil end
+  -- The pool is where every role without an endpoint of its own goes.
+  o.endpoint = nil
   local spec = { max_sessions = o.max_sessions, wait_ms = o.pool_wait_ms, connect = o.connect,
     log = not o.quiet and function(level, fmt, ...)
       if level ~= "info" then io.stderr:write("vdx.flow: ", fmt:format(...), "\n") end

@@ -109,11 +109,14 @@ local function redact(url) return require("vdx.remote").redact(url) end
 
 -- Frees the sessions whose connection is gone (the farm ended it or died).
 function Pool:reap()
+  -- Collected first: a release hands places out, which adds leases.
+  local gone = {}
   for _, e in ipairs(self.list) do
     for lease in pairs(e.leases) do
-      if lease.browser and lease.browser:is_closed() then self:release(lease) end
+      if lease.browser and lease.browser:is_closed() then gone[#gone + 1] = lease end
     end
   end
+  for _, lease in ipairs(gone) do self:release(lease) end
 end
 
 -- Whether endpoint e is left out now.
