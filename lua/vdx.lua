@@ -26,6 +26,7 @@ require("vdx.routes").install(vdx.Page, vdx.Context)
 require("vdx.network").install(vdx.Page)
 require("vdx.storage").install(vdx)
 require("vdx.remote").install(vdx)
+require("vdx.pool").install(vdx)
 -- page:emulate and ctx:emulate; the context's methods are the __index of
 -- its metatable, which the C half registers as "vdx.Context".
 require("vdx.emulation").install(vdx.Page, debug.getregistry()["vdx.Context"].__index)

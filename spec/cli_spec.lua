@@ -98,7 +98,7 @@ return status
         assert.equal(2, status, out)
         local flag = case[1]:match("^%S+")
         assert.matches("vdxlua: unknown option '" .. flag .. "' (did you mean " .. case[2] .. "?) (flow options: "
-          .. "--cacert, --emit-playwright, --endpoint, --executable, --headed, --header, --insecure, --report, "
+          .. "--cacert, --emit-playwright, --endpoint, --executable, --headed, --header, --insecure, --max-sessions, --pool-wait, --report, "
           .. "--retries, --secrets, --serve-only, --slow-mo, --trace); a script's own "
           .. "dashed arguments go after --: vdxlua FILE.lua [OPTIONS] -- " .. flag .. "\n", out, 1, true)
         assert.not_matches("▶", out)

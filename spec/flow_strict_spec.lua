@@ -98,7 +98,7 @@ describe("flows #flow", function()
     os.execute("rm -rf " .. q(dir))
     assert.equal(2, rc)
     assert.matches("vdxlua: unknown option '--reprot' (did you mean --report?) (flow options: --cacert, "
-      .. "--emit-playwright, --endpoint, --executable, --headed, --header, --insecure, --report, --retries, "
+      .. "--emit-playwright, --endpoint, --executable, --headed, --header, --insecure, --max-sessions, --pool-wait, --report, --retries, "
       .. "--secrets, --serve-only, --slow-mo, --trace); a script's own dashed arguments go "
       .. "after --: vdxlua FILE.lua [OPTIONS] -- --reprot\n", out, 1, true)
     -- A script's own arguments: plain ones anywhere, dashed ones after --.

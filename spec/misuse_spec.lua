@@ -21,7 +21,7 @@ describe("misuse of the Lua layer #unit", function()
   it("flow.configure: an unknown option, at the caller's line", function()
     local flow = require "vdx.flow"
     local text = "flow.configure: unknown option 'bsae_url' (known: artifacts, base_url, browser_args, "
-      .. "connect, device, emit_playwright, emulate, endpoint, executable, headed, launch, name, out, quiet, report, serve_only, slow_mo, timeout_ms, trace)"
+      .. "connect, device, emit_playwright, emulate, endpoint, executable, headed, launch, max_sessions, name, out, pool, pool_wait_ms, quiet, report, serve_only, slow_mo, timeout_ms, trace)"
     local line = debug.getinfo(1, "l").currentline
     local err = misuse_at(line + 1, text, function() flow.configure { bsae_url = "x" } end)
     assert.equal("bsae_url", err.field)

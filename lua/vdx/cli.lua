@@ -16,13 +16,19 @@ usage: vdxlua FILE [ARGS...] [-- ARGS...]
        vdxlua tools [--markdown] list the MCP tools (Markdown reference)
        vdxlua FLOW.lua [--headed] [--slow-mo MS] [--trace FILE.json]
                [--report DIR] [--emit-playwright FILE.spec.ts]
-               [--endpoint URL] [--header 'Name: value']... [--cacert FILE]
+               [--endpoint URL]... [--max-sessions N] [--pool-wait MS]
+               [--header 'Name: value']... [--cacert FILE]
                [--insecure] [--retries N] [--executable PATH]
                [--secrets FILE] [ARGS...] [-- ARGS...]
                                  run a flow (--endpoint: every role's
                                  browser on a remote CDP endpoint, ws://,
                                  wss://, http:// or https://; see
-                                 docs/farms.md; --executable: the Chromium
+                                 docs/farms.md; repeated, a pool that
+                                 spreads the roles, each endpoint taking
+                                 at most --max-sessions of them (10), a
+                                 role waiting up to --pool-wait ms (30000)
+                                 for a place; docs/scale.md;
+                                 --executable: the Chromium
                                  to launch; --secrets: a dotenv file whose
                                  values no report, trace, error or export
                                  shows; an unknown option is an error;
@@ -57,6 +63,7 @@ local FLOW_FLAGS = {
   ["--header"] = { "header", true }, ["--insecure"] = { "insecure" },
   ["--cacert"] = { "ca", true }, ["--retries"] = { "retries", true },
   ["--secrets"] = { "secrets", true },
+  ["--max-sessions"] = { "max_sessions", true }, ["--pool-wait"] = { "pool_wait_ms", true },
 }
 
 -- Whether a looks like an option: "-x" or "--x", but neither "-" (the
@@ -74,10 +81,23 @@ local function connect_flags(opts, headers)
     retries = opts.retries }
   if err then return nil, err end
   opts.ca, opts.insecure, opts.retries, opts.connect = nil, nil, nil, c
-  if opts.endpoint then
-    local ok, e = pcall(remote.check, vdx, opts.endpoint)
+  local eps = opts.endpoint
+  for _, url in ipairs(eps or {}) do
+    local ok, e = pcall(remote.check, vdx, url)
     if not ok then return nil, "--endpoint " .. e.message end
   end
+  if eps then opts.endpoint = #eps == 1 and eps[1] or eps end
+  for _, k in ipairs { "max_sessions", "pool_wait_ms" } do
+    if opts[k] then
+      local n = math.tointeger(tonumber(opts[k]))
+      local flag = k == "max_sessions" and "--max-sessions" or "--pool-wait"
+      if not n or n < (k == "max_sessions" and 1 or 0) then
+        return nil, flag .. (k == "max_sessions" and " needs a whole number >= 1" or " needs milliseconds (>= 0)")
+      end
+      opts[k] = n
+    end
+  end
+  if opts.max_sessions and not eps then return nil, "--max-sessions needs --endpoint URL (the endpoints of the pool)" end
   return opts
 end
 
@@ -123,7 +143,11 @@ local function take_flow_flags(argv)
         i = i + 1
       end
       opts = opts or {}
-      if f[1] == "header" then headers[#headers + 1] = v else opts[f[1]] = v end
+      if f[1] == "header" then headers[#headers + 1] = v
+      elseif f[1] == "endpoint" then
+        opts.endpoint = opts.endpoint or {}
+        opts.endpoint[#opts.endpoint + 1] = v
+      else opts[f[1]] = v end
     else
       out[#out + 1] = argv[i]
     end

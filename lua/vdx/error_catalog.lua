@@ -474,6 +474,17 @@ local catalog = {
       "Cookies need no page: browser_cookie_set(url=…) sets one for any site." },
     flow = { actions = { "Navigate the role to a page of the site (r:navigate(url)) before it reads or writes its storage." } },
   },
+  -- issue 29 (pools)
+  PoolExhausted = {
+    title = "No endpoint of the pool has room for this role",
+    causes = { "Every endpoint of the pool holds its max_sessions sessions (one per role started there), and none ended within the pool's wait (pool_wait_ms)",
+      "Every endpoint of the pool failed to connect (refused, TLS, full), so each is left out for a while" },
+    actions = { "Close a role you no longer need (close_role, f:close_role, lease:close()): its place goes to the role waiting.",
+      "Raise the places: more endpoints (--endpoint URL again), or a higher --max-sessions if the farms allow it (browserless: CONCURRENT).",
+      "Wait longer for a place: --pool-wait MS (pool_wait_ms). For an endpoint that is down, check that it answers (its /json/version)." },
+    flow = { actions = { "Close a role the flow is done with (f:close_role(name)) before starting another, or raise the places: more --endpoint URLs, --max-sessions N.",
+      "Wait longer for a place: --pool-wait MS. For an endpoint that is down, check that it answers (its /json/version)." } },
+  },
 }
 
 return {

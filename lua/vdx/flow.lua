@@ -35,6 +35,7 @@ local fail, key_list = flow_actor.fail, flow_actor.key_list
 local Actor = flow_actor.Actor
 local world_emulate = require "vdx.flow_world_emulate"
 world_emulate.install(Actor)
+local flow_pool = require "vdx.flow_pool"
 
 local flow = {}
 
@@ -49,7 +50,7 @@ local OPTION_KEYS = {
   name = true, base_url = true, browser_args = true, timeout_ms = true, headed = true,
   slow_mo = true, trace = true, report = true, emit_playwright = true, artifacts = true,
   quiet = true, launch = true, out = true, endpoint = true, serve_only = true, executable = true,
-  connect = true, device = true, emulate = true,
+  connect = true, device = true, emulate = true, pool = true, max_sessions = true, pool_wait_ms = true,
 }
 
 --- Merges command-line options into flow.options.
@@ -73,6 +74,7 @@ end
 
 local Flow = {}
 Flow.__index = Flow
+flow_pool.install(Flow)
 
 local function now() return vdx.now() end
 
@@ -139,12 +141,13 @@ function Flow:role(name, spec)
   local emulate = world_emulate.role_settings(self.opts, spec, ("f:role %s"):format(tostring(name)))
   local endpoint = spec.endpoint or self.opts.endpoint
   local args = self.manager.launch_opts.args or {}
-  if endpoint and #args > 0 and not self.told_args and not self.quiet then
+  if (endpoint or self.manager.pool) and #args > 0 and not self.told_args and not self.quiet then
     -- A remote browser was started by its farm, with the farm's flags.
     self.told_args = true
     io.stderr:write(("vdx.flow: role %s runs on %s, which gets none of the flow's browser_args (%s); "
       .. "a --host-resolver-rules mapping does not reach it, so use URLs that browser can resolve\n")
-      :format(name, require("vdx.remote").redact(endpoint), table.concat(args, " ")))
+      :format(name, endpoint and require("vdx.remote").redact(endpoint) or "an endpoint of the pool",
+        table.concat(args, " ")))
   end
   local r = self.manager:add { name = name, auth = spec.auth, endpoint = endpoint,
     auth_required = spec.auth ~= nil and spec.auth_required ~= false }
@@ -330,10 +333,11 @@ function flow.run(opts, fn)
   end
   local launch = { headless = not o.headed, args = o.browser_args or {}, executable = o.executable }
   for k, v in pairs(o.launch or {}) do launch[k] = v end
+  local the_pool = flow_pool.make(o)
   local self = setmetatable({
     opts = o, name = o.name or "flow", base_url = o.base_url, timeout_ms = o.timeout_ms or 10000,
     slow_mo = tonumber(o.slow_mo) or 0, quiet = o.quiet, report = o.report,
-    manager = roles.new { launch = launch, connect = o.connect }, roles = {}, role_order = {},
+    manager = roles.new { launch = launch, connect = o.connect, pool = the_pool }, roles = {}, role_order = {},
     program = {}, events = {}, steps = {}, tasks = setmetatable({}, { __mode = "k" }),
     started = now(), browser_args = o.browser_args, servers_before = flow_serve.count(),
   }, Flow)
@@ -404,7 +408,7 @@ function Flow:preflight()
     local ok, e = pcall(urls.check, self.base_url, "flow.run: base_url")
     if not ok then stop(e) end
   end
-  if not self.opts.endpoint then
+  if not self.opts.endpoint and not self.manager.pool then
     local ok, e = pcall(self.manager.check_browser, self.manager, "--executable (or launch.executable)")
     if not ok then stop(e) end
   end

@@ -74,6 +74,7 @@ end
 local function check_browser(mgr)
   local launches = #mgr.list_ == 0
   for _, r in ipairs(mgr.list_) do launches = launches or not r.endpoint end
+  if mgr.pool then return nil end
   if not launches then return nil end
   local ok, e = pcall(mgr.check_browser, mgr, "--executable")
   if ok then return nil end
@@ -100,6 +101,19 @@ local function setup(o, log)
     if cfg.headless == false then mgr.launch_opts.headless = false end
     if cfg.browser_args then mgr.launch_opts.args = cfg.browser_args end
     if cfg.connect and not o.connect then mgr.connect_opts = cfg.connect end
+    if #o.pool == 0 and cfg.pool then o.pool = cfg.pool end
+    o.max_sessions = o.max_sessions or cfg.max_sessions
+    o.pool_wait_ms = o.pool_wait_ms or cfg.pool_wait_ms
+  end
+  if #o.pool > 0 then
+    local spec = { max_sessions = o.max_sessions, wait_ms = o.pool_wait_ms, connect = mgr.connect_opts, log = log }
+    for i, e in ipairs(o.pool) do spec[i] = e end
+    local okp, p = pcall(vdx.pool, spec)
+    if not okp then
+      return nil, "--endpoint: " .. tostring(type(p) == "table" and p.message or p):gsub("^[^:]+:%d+: ", "")
+    end
+    mgr.pool = p
+    log("info", "pool: %s", p:describe())
   end
   local ok, err = pcall(function()
     for _, r in ipairs(o.roles) do mgr:add(r) end

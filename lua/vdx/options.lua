@@ -18,6 +18,13 @@ usage: vdxlua mcp [OPTIONS]      serve MCP over stdio (JSON-RPC, one message a l
   --auth-required NAME           the role's auth file must load, or calls fail
   --role-endpoint NAME URL       the role's browser is remote (ws://, wss://, http://
                                  or https://; docs/farms.md)
+  --endpoint URL                 a remote endpoint of the pool every role without
+                                 --role-endpoint runs on (repeatable: roles are
+                                 spread over them, least loaded first;
+                                 docs/scale.md)
+  --max-sessions N               sessions (roles) per --endpoint (default 10)
+  --pool-wait MS                 how long a role waits for a place in a full pool
+                                 before PoolExhausted (default 30000)
   --header 'NAME: VALUE'         send this header when connecting to an endpoint
                                  (repeatable; e.g. a farm's Authorization)
   --cacert FILE                  trust this CA (PEM) for wss:// and https:// endpoints
@@ -102,7 +109,7 @@ end
 --- Parses args (a list of strings after `mcp`).  Returns the options
 -- table, or nil and a message naming the bad argument.
 function options.parse(args)
-  local o = { roles = {}, endpoints = {}, required = {}, tools = {}, skills = {}, browser_args = {},
+  local o = { roles = {}, endpoints = {}, pool = {}, required = {}, tools = {}, skills = {}, browser_args = {},
     caps = {}, default_skills = true, watch = true, headless = true, max_bytes = 4 * 1024 * 1024, log_level = "info" }
   local i, conn = 1, { header = {} }
   local function value(name)
@@ -130,6 +137,16 @@ function options.parse(args)
         local okc, e = pcall(require("vdx.remote").check, require "vdx", url)
         if not okc then error("--role-endpoint " .. name .. " " .. e.message, 0) end
         o.endpoints[#o.endpoints + 1] = { name = name, url = url }
+      elseif a == "--endpoint" then
+        local url = value(a)
+        local okc, e = pcall(require("vdx.remote").check, require "vdx", url)
+        if not okc then error("--endpoint " .. e.message, 0) end
+        o.pool[#o.pool + 1] = url
+      elseif a == "--max-sessions" or a == "--pool-wait" then
+        local n = math.tointeger(tonumber(value(a)))
+        local least = a == "--max-sessions" and 1 or 0
+        if not n or n < least then error(("%s needs a whole number >= %d"):format(a, least), 0) end
+        o[a == "--max-sessions" and "max_sessions" or "pool_wait_ms"] = n
       elseif a == "--header" then conn.header[#conn.header + 1] = value(a)
       elseif a == "--cacert" then conn.ca = value(a)
       elseif a == "--insecure" then conn.insecure = true

@@ -22,12 +22,15 @@ local ROLE_KEYS = { name = true, auth = true, url = true, auth_required = true, 
 
 --- A new manager.  opts: launch (options for vdx.launch), connect
 -- (options for vdx.connect of every remote endpoint: headers, ca,
--- insecure, retries), log(level, fmt, …).
+-- insecure, retries), pool (a vdx.pool: every role without an endpoint
+-- of its own takes a session there instead of the launched browser),
+-- log(level, fmt, …).
 function roles.new(opts)
   opts = opts or {}
   return setmetatable({
     launch_opts = opts.launch or { headless = true },
     connect_opts = opts.connect,
+    pool = opts.pool,
     log = opts.log or function() end,
     list_ = {}, byname = {}, browsers = {}, current_ = nil,
     -- The launched browsers whose default context a role has taken.
@@ -124,7 +127,7 @@ function Manager:list()
   local out = json.array {}
   local cur = self.current_
   for _, r in ipairs(self.list_) do
-    out[#out + 1] = { name = r.name, auth = r.auth, url = r.url, endpoint = r.endpoint,
+    out[#out + 1] = { name = r.name, auth = r.auth, url = r.url, endpoint = r.endpoint or r:pooled_endpoint(),
       auth_required = r.auth_required and true or false, active = r.ctx ~= nil,
       current = r == cur, pages = #r.pages }
   end
@@ -195,7 +198,10 @@ end
 --- Closes every browser this manager started or connected to.
 function Manager:close()
   self.closed = true
-  for _, r in ipairs(self.list_) do r.ctx, r.pages, r.page_ = nil, {}, nil end
+  for _, r in ipairs(self.list_) do
+    if r.lease then r.lease:close() end
+    r.ctx, r.pages, r.page_, r.lease = nil, {}, nil, nil
+  end
   for k, b in pairs(self.browsers) do
     pcall(b.close, b)
     self.browsers[k] = nil
@@ -267,7 +273,12 @@ function Role:context()
   -- first tool call).
   self.starting = self.starting or {}
   return once.run(self.starting, "context", function()
-    local ok, browser = pcall(self.manager.browser, self.manager, self.endpoint)
+    local ok, browser
+    if not self.endpoint and self.manager.pool then
+      ok, browser = pcall(self.pool_browser, self)
+    else
+      ok, browser = pcall(self.manager.browser, self.manager, self.endpoint)
+    end
     if not ok then
       -- Name the role and its endpoint: the error reaches someone who
       -- configured several roles and must know which one to fix.
@@ -293,7 +304,7 @@ function Role:context()
     -- start through MCP.  The other roles get contexts of their own, so
     -- no two roles share one.
     local ctx
-    if not self.auth and not self.endpoint and not self.manager.default_taken[browser] then
+    if not self.auth and not self.endpoint and not self.lease and not self.manager.default_taken[browser] then
       self.manager.default_taken[browser] = true
       ctx = browser:default_context()
     else
@@ -310,14 +321,45 @@ function Role:context()
   end)
 end
 
+-- The role's own browser, a session of the manager's pool (a connection of
+-- its own, on the least loaded endpoint with room; vdx.pool), taken anew
+-- when the last one's connection is gone.
+function Role:pool_browser()
+  if self.lease then self.lease:close() end
+  self.lease = nil
+  local b, lease = self.manager.pool:connect("role " .. self.name)
+  if self.manager.closed then
+    lease:close()
+    error(vdx.error("BrowserClosed", "the server is shutting down", { reason = "shutting down" }), 0)
+  end
+  self.lease = lease
+  if self.manager.url_guard then self.manager.url_guard:watch(b) end
+  return b
+end
+
+--- The endpoint of the role's pool session, or nil.
+function Role:pooled_endpoint()
+  return self.lease and not self.lease.released and self.lease:endpoint() or nil
+end
+
+--- Closes the role's context and pages, and its pool session (freeing
+-- its place for another role); its next use starts it anew.
+function Role:close()
+  local ctx, lease = self.ctx, self.lease
+  self.ctx, self.pages, self.page_, self.lease, self.browser = nil, {}, nil, nil, nil
+  if ctx then pcall(ctx.close, ctx) end
+  if lease then lease:close() end
+end
+
 --- err as this role should report it: a BrowserClosed of a remote role
 -- whose connection dropped (the farm ended or was killed) becomes a
 -- ConnectionLost naming the role and the endpoint; anything else is err.
 function Role:explain(err)
-  if not (self.endpoint and self.browser and vdx.is_error(err, "BrowserClosed")) then return err end
+  local endpoint = self.endpoint or (self.lease and self.lease:endpoint())
+  if not (endpoint and self.browser and vdx.is_error(err, "BrowserClosed")) then return err end
   local ok, closed = pcall(self.browser.is_closed, self.browser)
   if not ok or not closed or self.manager.closed then return err end
-  local where = require("vdx.remote").redact(self.endpoint)
+  local where = require("vdx.remote").redact(endpoint)
   return vdx.error("ConnectionLost", ("role %s: the connection to %s was lost (%s)"):format(self.name, where,
     tostring(err.message)), { endpoint = where, reason = err.reason, flow_role = self.name,
     flow_step = err.flow_step, flow_where = err.flow_where })

@@ -1,0 +1,25 @@
+--- vdx.builtin.pool: close_role, which ends a role's browser context and
+-- pages and, on a pool of endpoints (--endpoint repeated), frees its
+-- session for a role waiting for one (docs/scale.md, Endpoint pools).
+return {
+  {
+    name = "close_role",
+    title = "Close role",
+    description = "Close a role's browser context and pages (its login state is loaded again when it is next used) " ..
+      "and free its session on the endpoint pool for another role. Its refs end.",
+    input = { type = "object", required = { "role" }, properties = {
+      role = { type = "string", minLength = 1, description = "Role name, as listed by list_roles" },
+    } },
+    annotations = { readOnlyHint = false, destructiveHint = true, idempotentHint = true },
+    run = function(ctx, args)
+      local r = ctx.roles:role(args.role)
+      local where = r:pooled_endpoint()
+      local was = r.ctx ~= nil
+      r:close()
+      local text = was and ("Closed role %s%s; its next call starts it anew."):format(r.name,
+        where and (" and freed its session on " .. require("vdx.remote").redact(where)) or "")
+        or ("Role %s was not started; nothing to close."):format(r.name)
+      return { text = text, structured = { role = r.name, closed = was } }
+    end,
+  },
+}
