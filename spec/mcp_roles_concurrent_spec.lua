@@ -147,7 +147,17 @@ describe("the role argument in the registry #unit", function()
     local err = helpers.error_of(function()
       tools.new():register { name = "x", description = "x", scope = "everything", run = function() end }
     end)
-    assert.matches('scope must be "role", "select", "server" or "none"', tostring(err.message or err), 1, true)
+    assert.matches('scope must be "role", "select", "named", "server" or "none"', tostring(err.message or err), 1, true)
+  end)
+
+  it("lets a tool of scope named act in the role its own role argument names", function()
+    local reg = tools.new()
+    local def = reg:register { name = "y", description = "y", scope = "named", input = { type = "object",
+      required = { "role" }, properties = { role = { type = "string" } } }, run = function() end }
+    assert.equal("role", tools.role_arg(def))
+    assert.is_nil(def.input.properties.as_role)
+    -- close_role runs after the calls of the role it closes.
+    assert.equal("named", require("vdx.builtin.pool")[1].scope)
   end)
 end)
 

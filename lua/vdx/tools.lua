@@ -10,6 +10,8 @@
 --                as; without it, the current role;
 --   "select"     as "role", where the tool's own `role` argument names the
 --                role and the call makes it the current one (select_role);
+--   "named"      as "role", where the tool's own `role` argument names the
+--                role, which stays as current as it was (close_role);
 --   "server"     every role (the session's export, the list of roles);
 --   "none"       no role and no page (the name of the current role).
 -- Built-in tools and user tools (`--tools FILE.lua`, skills) go through
@@ -31,7 +33,7 @@ end
 
 local ANNOTATIONS = { readOnlyHint = true, destructiveHint = true, idempotentHint = true,
   openWorldHint = true, title = true }
-local SCOPES = { role = true, select = true, server = true, none = true }
+local SCOPES = { role = true, select = true, named = true, server = true, none = true }
 
 -- Raises InvalidArgument naming the tool and the problem, at the line
 -- `level` levels above check_def (as for error()).
@@ -51,7 +53,8 @@ local function check_def(def, level)
     if not ANNOTATIONS[k] then errors.misuse("tool " .. def.name .. ": unknown annotation " .. tostring(k), level) end
   end
   if def.scope ~= nil and not SCOPES[def.scope] then
-    errors.misuse("tool " .. def.name .. ": scope must be \"role\", \"select\", \"server\" or \"none\"", level)
+    errors.misuse("tool " .. def.name .. ": scope must be \"role\", \"select\", \"named\", \"server\" or \"none\"",
+      level)
   end
 end
 
@@ -64,7 +67,7 @@ tools.ROLE_ARG = { type = "string", minLength = 1,
 -- as ("role", "as_role"), or nil for a tool that acts in no chosen role.
 function tools.role_arg(def)
   local scope = def.scope or "role"
-  if scope == "select" then return "role" end
+  if scope == "select" or scope == "named" then return "role" end
   if scope ~= "role" then return nil end
   local props = def.input and def.input.properties or {}
   if props.role == tools.ROLE_ARG then return "role" end

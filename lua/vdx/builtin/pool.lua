@@ -5,8 +5,10 @@ return {
   {
     name = "close_role",
     title = "Close role",
+    -- It runs in the lane of the role it closes, after that role's calls.
+    scope = "named",
     description = "Close a role's browser context and pages (its login state is loaded again when it is next used) " ..
-      "and free its session on the endpoint pool for another role. Its refs end.",
+      "and free its session on the endpoint pool for another role. Its refs end. It waits for the role's earlier calls.",
     input = { type = "object", required = { "role" }, properties = {
       role = { type = "string", minLength = 1, description = "Role name, as listed by list_roles" },
     } },
