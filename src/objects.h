@@ -126,6 +126,8 @@ void vdx__frames_event(lua_State *L, vdx_page *p, const char *sid,
 enum { VDX_SETUP_TAB, VDX_SETUP_CHILD, VDX_SETUP_BLANK };
 /* Sends the set-up of a session (main page or child frame target). */
 void vdx__frames_setup(lua_State *L, vdx_page *p, const char *sid, int what);
+/* Asks f's session for f's vdx world, once (frames.c). */
+void vdx__frames_ask_world(lua_State *L, vdx_page *p, vdx_frame *f);
 vdx_frame *vdx__frame_find(vdx_page *p, const char *id);
 vdx_frame *vdx__frame_by_ordinal(vdx_page *p, int ordinal);
 /* The name of frame f, the one frame identity vdx emits: "main" for the

@@ -20,7 +20,6 @@
 #include "vdx.h"
 #include "objects.h"
 
-#define WORLD "vdx"
 #define MAX_TRIES 4
 #define CALL_JS "bridge/host/call.js"
 
@@ -379,14 +378,7 @@ static void bc_start(lua_State *L, bcall *bc) {
        * for new documents), but a frame attached after its document had
        * started never gets it: ask for it.  Its executionContextCreated
        * event wakes the queue; a world without the bridge gets it injected. */
-      f->world_asked = 1;
-      lua_createtable(L, 0, 2);
-      lua_pushstring(L, f->id);
-      lua_setfield(L, -2, "frameId");
-      lua_pushliteral(L, WORLD);
-      lua_setfield(L, -2, "worldName");
-      vdx__conn_send_only(L, p->b->conn, f->sid, "Page.createIsolatedWorld", -1);
-      lua_pop(L, 1);
+      vdx__frames_ask_world(L, p, f);
     }
     return;
   }

@@ -152,15 +152,21 @@ static void on_loaded(lua_State *L, vdx_page *p, const char *sid) {
     vdx_child *c = f->ordinal ? vdx__sessions_find(p, f->sid) : NULL;
     if (c == NULL || !c->deferred || f->world || f->world_asked) continue;
     if (sid && strcmp(f->sid, sid) != 0) continue;
-    f->world_asked = 1;
-    lua_createtable(L, 0, 2);
-    lua_pushstring(L, f->id);
-    lua_setfield(L, -2, "frameId");
-    lua_pushliteral(L, WORLD);
-    lua_setfield(L, -2, "worldName");
-    vdx__conn_send_only(L, p->b->conn, f->sid, "Page.createIsolatedWorld", -1);
-    lua_pop(L, 1);
+    vdx__frames_ask_world(L, p, f);
   }
+}
+
+/* Asks f's session for f's vdx world (Page.createIsolatedWorld), once:
+ * its executionContextCreated event wakes the calls queued on it. */
+void vdx__frames_ask_world(lua_State *L, vdx_page *p, vdx_frame *f) {
+  f->world_asked = 1;
+  lua_createtable(L, 0, 2);
+  lua_pushstring(L, f->id);
+  lua_setfield(L, -2, "frameId");
+  lua_pushliteral(L, WORLD);
+  lua_setfield(L, -2, "worldName");
+  vdx__conn_send_only(L, p->b->conn, f->sid, "Page.createIsolatedWorld", -1);
+  lua_pop(L, 1);
 }
 
 static void on_context(lua_State *L, vdx_page *p, const char *sid, int params) {
