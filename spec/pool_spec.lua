@@ -108,6 +108,33 @@ describe("endpoint pools", function()
     m:close()
   end)
 
+  it("frees a place the moment its connection drops, waking the role that waits for it", function()
+    local c = vdx.launch { port = 0 }
+    local C = c:endpoint()
+    local p = vdx.pool { { url = C, max_sessions = 1 }, wait_ms = 60000, log = function() end }
+    local m = roles.new { pool = p }
+    m:add { name = "r1" }
+    m:add { name = "r2" }
+    m:role("r1"):page()
+    local watched = vdx.connect(C)
+    local dropped
+    watched:on("disconnected", function(ev) dropped = ev.reason end)
+    local second = vdx.spawn(function()
+      return helpers.error_of(function() return m:role("r2"):page() end)
+    end)
+    while p:waiting() == 0 do vdx.sleep(20) end
+    -- The farm goes away: r1's connection drops, its place frees at once
+    -- and r2 is woken to take it (which fails: nothing listens there now),
+    -- long before its 60 s wait ends.
+    c:close()
+    local e = vdx.wait(second, 30000)
+    assert.is_string(dropped, "no disconnected event")
+    assert.equal("PoolExhausted", e.type, tostring(e))
+    assert.matches("can be reached", e.message, 1, true)
+    assert.equal(0, p:waiting())
+    m:close()
+  end)
+
   it("skips an endpoint that refuses connections, marks it down and says so", function()
     local dead = "http://127.0.0.1:" .. dead_port()
     local lines = {}

@@ -279,6 +279,9 @@ function Pool:connect(who)
     local ok, b = pcall(vdx.connect, e.url, e.connect)
     if ok then
       lease.browser = b
+      -- A session the farm ends (or a farm that dies) frees its place at
+      -- once: the connection's loss is an event, and a waiter is woken.
+      b:on("disconnected", function() self:reap() end)
       self.log("info", "pool: %s on %s (%d/%d sessions)", who or "a session", redact(e.url), e.used, e.max)
       return b, lease
     end

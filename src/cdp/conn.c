@@ -127,8 +127,26 @@ void vdx__conn_close(vdx_conn *c, const char *reason) {
   fail_pending(L, c, NULL, NULL, NULL);
 }
 
+static void deliver(lua_State *L, int list, int nargs);
+
+/* The channel dropped (the far end closed it, or the browser died): the
+ * connection closes, and its browser-level "disconnected" handlers
+ * (browser:on("disconnected", fn)) get { reason = … } as a task each.
+ * Not on a close of our own, which may run in __gc. */
 void vdx__conn_lost(vdx_conn *c, const char *reason) {
+  if (c->closed) return;
   vdx__conn_close(c, reason);
+  lua_State *L = c->L;
+  int top = lua_gettop(L);
+  lua_rawgeti(L, LUA_REGISTRYINDEX, c->subs_ref);
+  if (lua_getfield(L, -1, "") == LUA_TTABLE && lua_getfield(L, -1, "disconnected") == LUA_TTABLE) {
+    int list = lua_gettop(L);
+    lua_createtable(L, 0, 1);
+    lua_pushstring(L, c->reason);
+    lua_setfield(L, -2, "reason");
+    deliver(L, list, 1);
+  }
+  lua_settop(L, top);
 }
 
 static void conn_release(vdx_conn *c) {
