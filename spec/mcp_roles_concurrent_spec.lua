@@ -150,6 +150,28 @@ describe("the role argument in the registry #unit", function()
     assert.matches('scope must be "role", "select", "named", "server" or "none"', tostring(err.message or err), 1, true)
   end)
 
+  it("lists the role argument only when the server has two roles or more", function()
+    local function listed(names)
+      local reg = require("vdx.builtin").register_all(require("vdx.tools").new())
+      local roles = require("vdx.roles").new { launch = { headless = true } }
+      for _, n in ipairs(names) do roles:add { name = n } end
+      local got
+      local s = mcp.new { registry = reg, roles = roles, write = function(line) got = cjson.decode(line) end }
+      s:handle_line(cjson.encode { jsonrpc = "2.0", id = 1, method = "initialize", params = {
+        protocolVersion = "2025-06-18", capabilities = {}, clientInfo = { name = "spec", version = "1" } } })
+      s:handle_line(cjson.encode { jsonrpc = "2.0", id = 2, method = "tools/list" })
+      local props = {}
+      for _, t in ipairs(got.result.tools) do props[t.name] = t.inputSchema.properties end
+      return props
+    end
+    local one, two = listed {}, listed { "alice", "bob" }
+    assert.is_nil(one.browser_snapshot.role)
+    assert.is_nil(one.browser_find.as_role)
+    assert.is_table(one.browser_find.role)  -- the ARIA role stays
+    assert.is_table(two.browser_snapshot.role)
+    assert.is_table(two.browser_find.as_role)
+  end)
+
   it("lets a tool of scope named act in the role its own role argument names", function()
     local reg = tools.new()
     local def = reg:register { name = "y", description = "y", scope = "named", input = { type = "object",

@@ -143,12 +143,21 @@ local function is_object(v)
   return type(v) == "table" and (next(v) == nil or not json.looks_like_array(v))
 end
 
--- Tool definition as listed for the negotiated version.
-local function tool_entry(t, version)
+-- Tool definition as listed for the negotiated version.  one_role: the
+-- server has one role, so the role argument (tools.ROLE_ARG) names nothing
+-- to choose and is left out of the list (a call may still give it).
+local function tool_entry(t, version, one_role)
   local input = {}
   for k, v in pairs(t.input) do input[k] = v end
   if input.required and #input.required == 0 then input.required = nil end
   input.properties = input.properties or {}
+  if one_role then
+    local props = {}
+    for k, v in pairs(input.properties) do
+      if v ~= tools.ROLE_ARG then props[k] = v end
+    end
+    input.properties = props
+  end
   local e = { name = t.name, description = t.description, inputSchema = input }
   if version >= "2025-03-26" and t.annotations then
     local a = {}
@@ -187,7 +196,8 @@ end
 
 handlers["tools/list"] = function(self, rq)
   local list = json.array {}
-  for _, t in ipairs(self.registry:list()) do list[#list + 1] = tool_entry(t, rq.version) end
+  local one_role = #self.roles.list_ <= 1
+  for _, t in ipairs(self.registry:list()) do list[#list + 1] = tool_entry(t, rq.version, one_role) end
   return { tools = list }
 end
 
