@@ -8,12 +8,12 @@
 
 import * as N from './natives.js';
 import {
-  ariaToken, attr, deepActiveElement, elementTag, hasAttr, idRefs, isHTML, normalize,
+  ariaToken, attr, deepActiveElement, elementTag, hasAttr, idRefs, isHTML,
 } from './dom.js';
 import {
-  getRole, NAME_FROM_CONTENT, NAME_PROHIBITED, WALK_ATTRIBUTES,
+  getRole, NAME_FROM_CONTENT, WALK_ATTRIBUTES,
 } from './roles.js';
-import { accessibleName, plainContentName, textNamed } from './name.js';
+import { textNamed } from './name.js';
 import {
   Ctx, F_HIDDEN, F_INHERITED, F_NONE, F_POINTER, isActionable, isClosedDetailsContent,
   isHiddenForAria, isHiddenFromAllUsers, neverRendered, subtreeHiddenReason,
@@ -23,19 +23,18 @@ import { safeCut, spend, runSpend } from './budget.js';
 import { boxByMarkup, markupStyle } from './sheets.js';
 import { boxByGeometry, GEOMETRY_TAGS, UA_DISPLAY } from './geometry.js';
 import { bridgeError, checkKeys } from './errors.js';
-import { capOptions, fillControl, statesOf } from './states.js';
-import { finish, Sep, snapText } from './tidy.js';
+import { capOptions, fillControl } from './states.js';
+import { finish, Sep } from './tidy.js';
 import { pseudoText } from './csstext.js';
 import { containerKind, isRefWorthy } from './refworthy.js';
 import { renderCompact } from './compact.js';
+import { createNode, cutDataUrl, nameNode, placeholderOf, titleOf } from './snapnode.js';
 
 // Roles that are flattened when they carry no ref.
 const FLATTENED = new Set([
   'generic', 'none', 'presentation', 'emphasis', 'strong', 'mark', 'subscript',
   'superscript', 'time', 'code', 'rowgroup',
 ]);
-
-const TABLE_PARTS = new Set(['row', 'cell', 'gridcell', 'columnheader', 'rowheader']);
 
 // Void elements that, flattened, leave only a Sep in the snapshot.
 const LEAF_TAGS = new Set(['img', 'br', 'wbr']);
@@ -518,68 +517,6 @@ function visitChild(walk, node, details, target, inherited) {
   if (walk.owned.size > 0 && walk.owned.has(node)) return next;
   visitElement(walk, node, tag, target, inherited, false);
   return next;
-}
-
-function createNode(walk, el, tag, html, role, wantsRef, disabled, plain) {
-  const states = statesOf(walk, el, tag, html, role, disabled, plain);
-  return {
-    el, tag, role, name: '', states, value: null, url: null, placeholder: null, wantsRef, container: null,
-    children: [],
-  };
-}
-
-// Gives node its accessible name.  Rows and cells named only from their
-// content keep it only when their content is plain text, or it would
-// repeat, in one long string, what their rendered children already say.
-function nameNode(ctx, el, role, node, tag, html, plain, childText, plainTree) {
-  if (NAME_PROHIBITED.has(role)) {
-    if (node.titled === true) setName(node, titleOf(el));
-    return;
-  }
-  if (plain && html) {
-    const name = plainContentName(ctx, el, tag, role, childText, plainTree);
-    if (name !== undefined) { setName(node, name); return; }
-  }
-  // A grid cell is a widget: it keeps its name whatever it holds (a link
-  // or a button in a data grid).
-  if (TABLE_PARTS.has(role) && role !== 'gridcell' &&
-      !hasAttr(el, 'aria-label') && !hasAttr(el, 'aria-labelledby')) {
-    const kids = node.children;
-    for (let i = 0; i < kids.length; i++) {
-      if (typeof kids[i] !== 'string' && !(kids[i] instanceof Sep)) return;
-    }
-  }
-  setName(node, accessibleName(ctx, el, role, true));
-}
-
-// el's title attribute as a name ('' when it has none, or blanks).
-function titleOf(el) {
-  const t = attr(el, 'title');
-  return t ? normalize(t) : '';
-}
-
-// The name as the snapshot prints it: white space collapsed as Playwright
-// collapses it (an NBSP too), so "a&nbsp; b" is "a b" and a child text
-// repeating it is seen to (tidy.js).
-function setName(node, name) {
-  node.name = name.indexOf('\u00a0') < 0 && name.indexOf('\u200b') < 0 && name.indexOf('\u00ad') < 0
-    ? name : snapText(name);
-}
-
-// A data: URL cut after its comma, as Playwright cuts it
-// (truncateDataUrl): "data:text/plain;base64,…".  Its payload says
-// nothing an agent acts on and may be megabytes long.
-function cutDataUrl(url) {
-  if (!url.startsWith('data:')) return url;
-  const comma = url.indexOf(',');
-  return comma < 0 ? url : url.slice(0, comma + 1) + '\u2026';
-}
-
-// Sets node.placeholder, printed as Playwright's /placeholder property,
-// when the placeholder is not already the name.
-function placeholderOf(el, node) {
-  const ph = attr(el, 'placeholder');
-  if (ph && normalize(ph) !== node.name) node.placeholder = ph;
 }
 
 // A frame owner with a box becomes a node with one placeholder child (the
