@@ -9,7 +9,7 @@
 -- a client that half-closes, to one that reads slowly.
 local vdx = require "vdx"
 
-local RAW = "spec/serve_raw.lua"
+local raw = require "raw_client"
 
 local function read(path)
   local f = assert(io.open(path, "rb"))
@@ -24,38 +24,13 @@ local function write(path, s)
   f:close()
 end
 
---- Starts the raw client on `request` in the background; returns a handle
--- for finish().  opts: mode ("half"), rate (bytes a second), timeout (s),
--- pause (s, once 1 MB has been read).
-local function start(port, request, opts)
-  opts = opts or {}
-  local base = os.tmpname()
-  write(base .. ".req", request)
-  os.execute(string.format(
-    "(unset LD_PRELOAD; lua5.4 %s %d %s.req %s.resp %s %d %d %d > %s.out 2>&1; " ..
-    "echo $? > %s.done) &", RAW, port, base, base, opts.mode or "-",
-    opts.rate or 0, opts.timeout or 10, opts.pause or 0, base, base))
-  return base
-end
+local start = raw.start
 
---- Runs the loop until the client of handle h has ended.  Returns what it
--- read and what it printed: how the read ended ("closed", "timeout", ...).
+--- Runs the loop until the client of handle h has ended; returns what it
+-- read and how the read ended ("closed", "timeout", ...).
 local function finish(h)
-  local done
-  for _ = 1, 12000 do  -- at most 120 s: a bound for "did not hang", no more
-    local f = io.open(h .. ".done")
-    done = f and f:read("a")
-    if f then f:close() end
-    if done and done:match("%d") then break end
-    vdx.sleep(10)
-  end
-  assert(done and done:match("^0"), "the raw client failed: " ..
-         tostring(done) .. " " .. (io.open(h .. ".out") and read(h .. ".out") or ""))
-  local f = io.open(h .. ".resp", "rb")
-  local reply = f and f:read("a") or ""
-  if f then f:close() end
-  local ending = read(h .. ".out"):match("^(.-)%s*$")
-  for _, ext in ipairs { "", ".req", ".resp", ".out", ".done" } do os.remove(h .. ext) end
+  local reply, ending, status = raw.finish(h)
+  assert(status == 0, "the raw client failed: " .. tostring(status) .. " " .. ending)
   return reply, ending
 end
 

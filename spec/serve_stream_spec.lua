@@ -6,52 +6,12 @@
 -- once; one that stops reading loses the connection at the bound.
 local vdx = require "vdx"
 
-local RAW = "spec/serve_raw.lua"
-
-local function read(path)
-  local f = io.open(path, "rb")
-  if not f then return nil end
-  local s = f:read("a")
-  f:close()
-  return s
-end
-
-local function write(path, s)
-  local f = assert(io.open(path, "wb"))
-  f:write(s)
-  f:close()
-end
-
--- Starts the raw client in the background; returns its file base.
-local function start(port, request, opts)
-  opts = opts or {}
-  local base = os.tmpname()
-  write(base .. ".req", request)
-  os.execute(string.format(
-    "(unset LD_PRELOAD; lua5.4 %s %d %s.req %s.resp - %d %d 0 > %s.out 2>&1; echo $? > %s.done) &",
-    RAW, port, base, base, opts.rate or 0, opts.timeout or 10, base, base))
-  return base
-end
+local raw = require "raw_client"
+local start, finish = raw.start, raw.finish
 
 -- Turns the loop until pred() holds (at most 60 s: a bound for "did not
 -- hang", no more); returns pred's last value.
-local function until_(pred)
-  local v = pred()
-  for _ = 1, 6000 do
-    if v then break end
-    vdx.sleep(10)
-    v = pred()
-  end
-  return v
-end
-
--- Waits for the client of base to end; returns what it read and how its read ended.
-local function finish(base)
-  assert(until_(function() return (read(base .. ".done") or ""):match("%d") end), "the raw client hung")
-  local reply, ending = read(base .. ".resp") or "", (read(base .. ".out") or ""):match("^(.-)%s*$")
-  for _, ext in ipairs { "", ".req", ".resp", ".out", ".done" } do os.remove(base .. ext) end
-  return reply, ending
-end
+local function until_(pred) return require("mcp_client").wait_until(pred, 60000) end
 
 describe("vdx.serve streamed answers (req:stream)", function()
   local srv
