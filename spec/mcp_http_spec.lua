@@ -30,6 +30,20 @@ local function free_port()
   return tonumber(port)
 end
 
+
+-- Ends the servers of pids (a signal each, then waits at most 5 s for
+-- each to go) and removes dir.
+local function stop(pids, dir)
+  for _, pid in ipairs(pids) do os.execute("kill " .. pid .. " 2>/dev/null") end
+  for _, pid in ipairs(pids) do
+    for _ = 1, 100 do
+      if not helpers.alive(tonumber(pid)) then break end
+      os.execute("sleep 0.05")
+    end
+  end
+  if dir then os.execute("rm -rf " .. q(dir)) end
+end
+
 describe("vdxlua mcp --port (Streamable HTTP)", function()
   local dir, port, fixtures, devtools, pids = nil, nil, nil, nil, {}
 
@@ -57,17 +71,8 @@ describe("vdxlua mcp --port (Streamable HTTP)", function()
     port = tonumber(wait_line(dir .. "/log", "at http://127%.0%.0%.1:(%d+)/mcp"))
   end)
 
-  teardown(function()
-    -- A signal ends the server, which ends its browser first.
-    for _, pid in ipairs(pids) do os.execute("kill " .. pid .. " 2>/dev/null") end
-    for _, pid in ipairs(pids) do
-      for _ = 1, 100 do
-        if not helpers.alive(tonumber(pid)) then break end
-        os.execute("sleep 0.05")
-      end
-    end
-    if dir then os.execute("rm -rf " .. q(dir)) end
-  end)
+  -- A signal ends the server, which ends its browser first.
+  teardown(function() stop(pids, dir) end)
 
   local n = 0
   local function rpc(method, params, id)
@@ -313,16 +318,7 @@ describe("vdxlua mcp --port with the MCP TypeScript SDK's StreamableHTTPClientTr
     return
   end
   local dir, pids = nil, {}
-  teardown(function()
-    for _, pid in ipairs(pids) do os.execute("kill " .. pid .. " 2>/dev/null") end
-    for _, pid in ipairs(pids) do
-      for _ = 1, 100 do
-        if not helpers.alive(tonumber(pid)) then break end
-        os.execute("sleep 0.05")
-      end
-    end
-    if dir then os.execute("rm -rf " .. q(dir)) end
-  end)
+  teardown(function() stop(pids, dir) end)
 
   it("initializes, lists, navigates, snapshots, gets progress and ends its session", function()
     dir = mcpc.tmpdir()
