@@ -108,6 +108,18 @@ describe("endpoint pools", function()
     m:close()
   end)
 
+  it("gives a sibling manager (an MCP session over HTTP) its sessions from the same pool", function()
+    local m, p = manager(1)
+    local sib = m:sibling()
+    sib:role("r1"):page()
+    local used = 0
+    for _, e in ipairs(p:endpoints()) do used = used + e.sessions end
+    assert.equal(1, used)
+    assert.is_string(sib:role("r1"):pooled_endpoint())
+    sib:close()
+    m:close()
+  end)
+
   it("frees a place the moment its connection drops, waking the role that waits for it", function()
     local c = vdx.launch { port = 0 }
     local C = c:endpoint()

@@ -9,7 +9,6 @@
 local vdx = require "vdx"
 local json = require "vdx.json"
 local mcp = require "vdx.mcp"
-local roles_mod = require "vdx.roles"
 local sse = require "vdx.mcp_sse"
 
 local M = {}
@@ -56,24 +55,10 @@ end
 local Http = {}
 Http.__index = Http
 
--- A roles manager for one session: the roles of the command line, each
--- with a context of its own (never the browser's default one), on the
--- browsers every session shares.
-local function session_roles(template)
-  local mgr = roles_mod.new { log = template.log, connect = template.connect_opts, launch = template.launch_opts }
-  for _, r in ipairs(template.list_) do
-    mgr:add { name = r.name, auth = r.auth, url = r.url, auth_required = r.auth_required, endpoint = r.endpoint }
-  end
-  template.starting = template.starting or {}
-  mgr.browsers, mgr.starting, mgr.url_guard = template.browsers, template.starting, template.url_guard
-  mgr.default_taken = setmetatable({}, { __index = function() return true end })
-  return mgr
-end
-
 -- A new session (id nil: the one sessionless server of 2026-07-28).
 function Http:open_session(id)
   local sess = { id = id, streams = {}, order = {}, next_stream = 1, by_token = {} }
-  sess.mgr = session_roles(self.template)
+  sess.mgr = self.template:sibling()
   local tag = id and id:sub(1, 8) or "sessionless"
   local log = self.log
   -- The registry is shared: its changes reach every session through one

@@ -38,6 +38,20 @@ function roles.new(opts)
   }, Manager)
 end
 
+--- A manager with the same roles as this one, each with a context of
+-- its own (never a browser's default context), on the browsers, pool and
+-- file: watch this one has (one per MCP session over HTTP).
+function Manager:sibling()
+  local mgr = roles.new { log = self.log, connect = self.connect_opts, launch = self.launch_opts, pool = self.pool }
+  for _, r in ipairs(self.list_) do
+    mgr:add { name = r.name, auth = r.auth, url = r.url, auth_required = r.auth_required, endpoint = r.endpoint }
+  end
+  self.starting = self.starting or {}
+  mgr.browsers, mgr.starting, mgr.url_guard = self.browsers, self.starting, self.url_guard
+  mgr.default_taken = setmetatable({}, { __index = function() return true end })
+  return mgr
+end
+
 --- Adds a role {name, auth, url, auth_required, endpoint}; the first role
 -- added becomes the current one.  Raises on misuse (unknown keys, bad name).
 function Manager:add(spec)
