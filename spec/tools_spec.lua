@@ -163,7 +163,7 @@ describe("vdx.tools #unit", function()
     end
   end)
 
-  it("gives browser_snapshot the one default budget and passes a given one on", function()
+  it("gives browser_snapshot the one default budget, passes a given one on and names the role only among several", function()
     -- Policy only: a stand-in page records what its frames are asked for.
     local r = require("vdx.builtin").register_all(tools.new())
     local seen
@@ -177,8 +177,12 @@ describe("vdx.tools #unit", function()
     local res = r:call("browser_snapshot", {}, ctx)
     assert.is_nil(res.isError, res.content and res.content[1].text)
     assert.equal(12000 * 4, seen.maxChars)
-    assert.equal("Page URL: http://127.0.0.1/\nPage Title: t\nRole: default\n"
+    assert.equal("Page URL: http://127.0.0.1/\nPage Title: t\n"
       .. "- button \"Go\" [ref=e1]\n- button \"Stop\" [ref=e2]\n", res.content[1].text)
+    -- The role is named where the server has another to tell it from.
+    local two = { role = role, page = ctx.page, roles = { count = function() return 2 end } }
+    assert.matches("^Page URL: http://127.0.0.1/\nPage Title: t\nRole: default\n%- button",
+      r:call("browser_snapshot", {}, two).content[1].text)
     -- A given budget and the other options reach the bridges.
     r:call("browser_snapshot", { budget_tokens = 100 }, ctx)
     assert.equal(400, seen.maxChars)
@@ -200,7 +204,7 @@ describe("vdx.tools #unit", function()
     end }
     local role = { name = "default", failures = { drain = function() return {} end } }
     local res = r:call("browser_snapshot", { budget_tokens = 100 }, { role = role, page = function() return page end })
-    assert.equal("Page URL: u\nPage Title: t\nRole: default\n" .. line
+    assert.equal("Page URL: u\nPage Title: t\n" .. line
       .. '- note: "snapshot truncated: lines 1 to 1 of 3 shown; 2 more lines (about 160 tokens) left out. '
       .. 'Call browser_snapshot(offset=1) for the rest, browser_snapshot(root=REF) for one part, '
       .. 'or browser_snapshot(depth=N) for less depth"\n', res.content[1].text)

@@ -196,7 +196,7 @@ end
 
 handlers["tools/list"] = function(self, rq)
   local list = json.array {}
-  local one_role = #self.roles.list_ <= 1
+  local one_role = self.roles:count() <= 1
   for _, t in ipairs(self.registry:list()) do list[#list + 1] = tool_entry(t, rq.version, one_role) end
   return { tools = list }
 end

@@ -136,6 +136,11 @@ function Manager:select(name)
   return r
 end
 
+--- The number of roles declared.
+function Manager:count()
+  return #self.list_
+end
+
 --- Every role: {name, auth, url, endpoint, auth_required, active, current, pages}.
 function Manager:list()
   local out = json.array {}

@@ -112,8 +112,9 @@ return {
       if fatal then error(fatal, 0) end
       for _, w in ipairs(snap.warnings or {}) do warnings[#warnings + 1] = w end
       ctx.role.last_snapshot = changes.stamp(page, snap, opts, ctx.role)
-      local head = ("Page URL: %s\nPage Title: %s\nRole: %s\n"):format(tostring(snap.url),
-        tostring(snap.title or ""), ctx.role.name)
+      -- The role is named only where there is another to tell it from.
+      local head = ("Page URL: %s\nPage Title: %s\n"):format(tostring(snap.url), tostring(snap.title or ""))
+      if type(ctx.roles) == "table" and ctx.roles:count() > 1 then head = head .. "Role: " .. ctx.role.name .. "\n" end
       return { text = head .. (snap.text or "") .. errors.warnings_text(warnings),
         structured = { url = snap.url, title = snap.title, ref_count = snap.ref_count,
           element_count = snap.element_count, truncated = snap.truncated and true or false,
