@@ -6,7 +6,9 @@
 -- primitive inside each call: the bridge calls (by method), frame_offset,
 -- input, settle, since, snapshot, navigate.  For each tool it prints the
 -- median and p95 of the whole call and of each part ("rest": the host's
--- own work outside the parts: Lua, JSON, GC), the Lua heap, and the
+-- own work outside the parts: Lua, JSON, GC), the CPU time the page's
+-- renderer main thread spent in the call (which a loaded machine moves far
+-- less than the wall time: compare builds by it), the Lua heap, and the
 -- slowest call split the same way.
 --
 -- Usage: build/vdxlua bench/mcp_tail.lua [REPS] [PAGE]   (REPS 15, PAGE shop.html)
@@ -39,15 +41,23 @@ for _, name in ipairs { "bridge", "frame_offset", "input", "settle", "since", "m
 end
 
 local id = 0
+local CPU = {}   -- tool -> the renderer main thread's CPU ms of each call
 local per = {}   -- tool -> { whole = {…}, parts = { key -> {…} }, rest = {…} }
 local function call(name, args)
   id = id + 1
   local line = json.encode { jsonrpc = "2.0", id = id, method = "tools/call",
     params = { name = name, arguments = args } }
+  local c0 = lib.thread_ms(page)
   parts = {}
   local t0 = lib.ms()
   server:handle_line(line)
   local ms = lib.ms() - t0
+  -- The metrics read is no part of the call.
+  local got = parts
+  parts = nil
+  CPU[name] = CPU[name] or {}
+  table.insert(CPU[name], lib.thread_ms(page) - c0)
+  parts = got
   local rec = per[name] or { whole = {}, parts = {}, rest = {} }
   per[name] = rec
   rec.whole[#rec.whole + 1] = ms
@@ -92,6 +102,8 @@ for _, name in ipairs { "browser_navigate", "browser_snapshot", "browser_click",
   "resolve_container", "inspect_pattern", "extract_anchors" } do
   local rec = per[name]
   local w = lib.stats(rec.whole)
+  local cs = lib.stats(CPU[name])
+  print(("%-18s renderer main-thread CPU median %7s p95 %7s"):format(name, lib.fmt(cs.median), lib.fmt(cs.p95)))
   print(("%-18s median %7s  p95 %7s  (p95/median %.1f)"):format(name, lib.fmt(w.median), lib.fmt(w.p95),
     w.p95 / w.median))
   local keys = {}

@@ -164,6 +164,35 @@ describe("page:generate_locator", function()
     assert.equal("InvalidArgument", h.error_of(page.generate_locator, page, "e1", { nope = 1 }).type)
     assert.equal("InvalidArgument", h.error_of(page.generate_locator, page, "e1", { alternatives = -1 }).type)
     assert.equal("UnknownRef", h.error_of(page.generate_locator, page, "e999").type)
+    assert.equal("InvalidArgument", h.error_of(page.generate_locator, page, "e1", { batch = "" }).type)
+    assert.equal("InvalidArgument", h.error_of(page.generate_locator, page, "e1", { batch = 7 }).type)
+  end)
+
+  it("shares one reading of the document within a batch only while the page does not change", function()
+    local assertions = require "vdx.assertions"
+    page:evaluate([[document.body.innerHTML = '<button id=b>Save draft</button><input id=i aria-label=Note><p id=p>one</p>']])
+    local ref = page:snapshot().text:match('button "Save draft" %[ref=(e%d+)%]')
+    assert.equal("getByRole('button', { name: 'Save draft' })",
+      page:generate_locator(ref, { alternatives = 0, batch = "t1" }).locator)
+    assert.equal(1, assertions.facts(page, "getByRole('button', { name: 'Save draft' })", { batch = "t1" }).count)
+    -- A mutation between two calls of the batch: the second reads the new page.
+    page:evaluate("document.getElementById('b').textContent = 'Publish'")
+    assert.equal(0, assertions.facts(page, "getByRole('button', { name: 'Save draft' })", { batch = "t1" }).count)
+    assert.equal(1, assertions.facts(page, "getByRole('button', { name: 'Publish' })", { batch = "t1" }).count)
+    assert.equal("getByRole('button', { name: 'Publish' })",
+      page:generate_locator(ref, { alternatives = 0, batch = "t1" }).locator)
+    -- A field's input event (its value is no attribute): the new value names nothing
+    -- here, but the text a paragraph gets by a later mutation is read anew.
+    local field = page:snapshot().text:match('textbox "Note" %[ref=(e%d+)%]')
+    page:type(field, "hello")
+    assert.equal("hello", assertions.facts(page, "getByRole('textbox', { name: 'Note' })", { batch = "t1" }).matches[1].value)
+    page:evaluate("document.getElementById('p').textContent = 'two'")
+    assert.equal(1, assertions.facts(page, "getByText('two')", { batch = "t1" }).count)
+    -- Another batch, or none, reads the page as it is too.
+    assert.equal(1, assertions.facts(page, "getByText('two')", { batch = "t2" }).count)
+    assert.equal(1, assertions.facts(page, "getByText('two')").count)
+    page:navigate(srv.url .. PAGE)
+    snap = page:snapshot { budget_tokens = 100000 }.text
   end)
 
   it("takes a few milliseconds a ref on the shop page of 200 products (measured, not asserted)", function()

@@ -175,18 +175,47 @@ export class Evaluator {
 
   byRole(scope, role, opts) {
     const want = role.trim().toLowerCase();
+    const ok = this.roleTest(want, opts);
+    const out = [];
+    for (const e of this.withRole(scope, want)) {
+      if (ok(e)) out.push(e);
+    }
+    return out;
+  }
+
+  // The test getByRole(want, opts) puts an element of role want to.
+  roleTest(want, opts) {
     const includeHidden = opts.has('includeHidden') && opts.get('includeHidden').value;
     const nameOpt = opts.get('name');
     const exact = opts.has('exact') && opts.get('exact').value;
     const nameMatch = nameOpt ? textMatcherOn(nameOpt, exact) : null;
-    const out = [];
-    for (const e of this.withRole(scope, want)) {
-      if (!includeHidden && isHiddenForAria(this.ctx, e)) continue;
-      if (!statesMatch(e, want, opts)) continue;
-      if (nameMatch && !nameMatch(this.nameOf(e, want))) continue;
-      out.push(e);
+    return (e) => {
+      if (!includeHidden && isHiddenForAria(this.ctx, e)) return false;
+      if (!statesMatch(e, want, opts)) return false;
+      return !nameMatch || nameMatch(this.nameOf(e, want));
+    };
+  }
+
+  // Whether the one-step locator `step` run from the document matches e,
+  // read from e alone (its role and name, or its text and its children's),
+  // without a search of the whole document; undefined for a step this
+  // cannot tell so (the caller then runs it).
+  member(step, e) {
+    const a = step.args;
+    const opts = a[1] && a[1].kind === 'object' ? a[1].props : new Map();
+    if (step.method === 'getByRole' && a[0] && typeof a[0].value === 'string') {
+      const want = a[0].value.trim().toLowerCase();
+      let r = this.roleOf.get(e);
+      if (r === undefined) {
+        r = getRole(e);
+        this.roleOf.set(e, r);
+      }
+      return r === want && this.roleTest(want, opts)(e);
     }
-    return out;
+    if (step.method === 'getByText') {
+      return this.textMember(e, textMatcher(a[0], opts.has('exact') && opts.get('exact').value));
+    }
+    return undefined;
   }
 
   // The elements under scope whose role is role, in order.  The roles of
@@ -227,16 +256,19 @@ export class Evaluator {
     const out = [];
     const cands = N.nodeType(scope) === N.ELEMENT_NODE ? [scope].concat(this.elements(scope)) : this.elements(scope);
     for (const e of cands) {
-      if (skipsText(e) || !m(this.texts.get(e))) continue;
-      let inner = false;
-      for (let c = X.firstElementChild(e); c !== null && !inner; c = X.nextElementSibling(c)) {
-        inner = m(this.texts.get(c));
-      }
-      const shadow = N.shadowRoot(e);
-      if (!inner && shadow) inner = m(this.texts.get(shadow));
-      if (!inner) out.push(e);
+      if (this.textMember(e, m)) out.push(e);
     }
     return out;
+  }
+
+  // Whether e's text matches m while none of its children's does.
+  textMember(e, m) {
+    if (skipsText(e) || !m(this.texts.get(e))) return false;
+    for (let c = X.firstElementChild(e); c !== null; c = X.nextElementSibling(c)) {
+      if (m(this.texts.get(c))) return false;
+    }
+    const shadow = N.shadowRoot(e);
+    return !(shadow && m(this.texts.get(shadow)));
   }
 
   byLabel(scope, m) {

@@ -29,7 +29,8 @@ import { Evaluator } from './locator.js';
 import { jsString, parseLocator } from './locparse.js';
 import { MAX_NAME, container, containersOf, roleExpr } from './rolepath.js';
 import { TEST_ID_ATTRIBUTES, accessibleName, getRole, intOption, isStableId, normalize } from './facts.js';
-import { checkKeys } from './errors.js';
+import { badArgument, checkKeys } from './errors.js';
+import { shared } from './batch.js';
 
 const UNLOCATABLE = new Set(['generic', 'none', 'presentation', 'iframe']);
 const FIELD_ROLES = new Set(['textbox', 'searchbox', 'combobox', 'checkbox', 'radio', 'switch', 'slider',
@@ -44,8 +45,9 @@ const SIMPLE_VALUE = /^[^"'\\\n\r]{1,120}$/;
 // caches (and the counts of every expression it tried) over the elements
 // of one document while it does not change.
 export class LocatorGen {
-  constructor() {
-    this.ev = null;
+  // ev: an engine to share (batch.js), or none for one of its own.
+  constructor(ev) {
+    this.ev = ev || null;
     this.counts = new Map();
   }
 
@@ -84,10 +86,32 @@ export class LocatorGen {
     return this.positional(el, near);
   }
 
+  // For a one-step expr whose matches are not known yet: false when it
+  // does not match el, true when it matches el and one of peers as well
+  // (so it is no unique locator), undefined when a search must tell.
+  sharedWith(expr, el, peers) {
+    if (peers === null || this.counts.has(expr)) return undefined;
+    const chain = parseLocator(expr);
+    if (chain.steps.length !== 1) return undefined;
+    const ev = this.engine();
+    const own = ev.member(chain.steps[0], el);
+    if (own !== true) return own;
+    for (const p of peers) {
+      if (ev.member(chain.steps[0], p) === true) return true;
+    }
+    return undefined;
+  }
+
   // The candidate that matched el among the fewest others, with .nth().
   positional(el, near) {
     let base = null;
     for (const c of near) {
+      if (c.count === null) {
+        // Told apart by its peers: counted now that it may serve.
+        const m = this.matches(c.locator);
+        c.count = m.length;
+        c.index = m.indexOf(el);
+      }
       if (base === null || c.count < base.count) base = c;
     }
     if (base === null) {
@@ -114,11 +138,24 @@ export class LocatorGen {
     const seen = new Set();
     const inner = [];
     const late = [];
+    // Elements a candidate matched besides el: a later one-step candidate
+    // that matches el and one of these is not unique, which they tell
+    // without a search of the whole document (a getByText after a
+    // getByRole that matched 200 alike buttons).
+    let peers = null;
     for (const c of ownCandidates(this.engine(), el)) {
       for (const expr of c.exprs) {
+        const shared = this.sharedWith(expr, el, peers);
+        if (shared === false) break;
+        if (shared === true) {
+          near.push({ locator: expr, count: null, index: null });
+          inner.push(expr);
+          continue;
+        }
         const m = this.matches(expr);
         const index = m.indexOf(el);
         if (index < 0) break;
+        if (m.length > 1 && peers === null) peers = m.filter((x) => x !== el).slice(0, 3);
         if (m.length === 1) {
           if (!seen.has(expr)) {
             seen.add(expr);
@@ -178,7 +215,11 @@ export class LocatorGen {
       if (within.length === 0) continue;
       let first = true;
       for (const outer of c.exprs()) {
+        // Another container outer matches where an inner one matches too
+        // makes the pair match twice: two of them are looked into, not all.
+        const others = this.matches(outer).filter((x) => x !== c.el).slice(0, 2);
         const p = within.find((q) => {
+          if (others.some((o) => ev.chain(q.chain, o).some((x) => x !== el))) return false;
           const m = this.matches(outer + '.' + q.expr);
           return m.length === 1 && m[0] === el;
         });
@@ -263,9 +304,23 @@ function attributeCandidate(out, el, attribute, method, kind) {
 // The bridge method: the locator of ref's element (see the module comment).
 export function locatorFor(env, ref, options) {
   const opts = options || {};
-  checkKeys(opts, ['alternatives'], 'locatorFor');
+  checkKeys(opts, ['alternatives', 'batch'], 'locatorFor');
   const n = intOption(opts, 'alternatives', 4, 0, 'locatorFor');
-  return new LocatorGen().generate(env.resolve(ref), n);
+  return shared(batchOption(opts, 'locatorFor'), makeGen).gen.generate(env.resolve(ref), n);
+}
+
+// A LocatorGen on ev (batch.js makes one per run).
+export function makeGen(ev) {
+  return new LocatorGen(ev);
+}
+
+// opts.batch: a string naming a run of reads that share an engine, or
+// undefined.
+export function batchOption(opts, what) {
+  const b = opts.batch;
+  if (b === undefined || b === null) return undefined;
+  if (typeof b !== 'string' || b === '') throw badArgument(what + ': batch must be a non-empty string');
+  return b;
 }
 
 // The locator of the iframe (or frame) element that holds the child frame

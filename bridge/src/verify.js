@@ -10,8 +10,9 @@ import * as X from './extra-natives.js';
 import { checkKeys } from './errors.js';
 import { ariaRoleName } from './roles.js';
 import { accessibleName, getRole, intOption, refFor } from './facts.js';
-import { Evaluator, isChecked, isVisible } from './locator.js';
-import { parseLocator } from './locparse.js';
+import { isChecked, isVisible } from './locator.js';
+import { shared } from './batch.js';
+import { batchOption, makeGen } from './locgen.js';
 
 // Roles whose checked state Playwright's toBeChecked reads (aria-checked).
 const CHECKABLE_ROLES = new Set(['checkbox', 'radio', 'switch', 'menuitemcheckbox', 'menuitemradio', 'treeitem']);
@@ -26,11 +27,11 @@ const CHECKABLE_ROLES = new Set(['checkbox', 'radio', 'switch', 'menuitemcheckbo
 // control, as Playwright retargets it.
 export function locatorFacts(env, expr, options) {
   const opts = options || {};
-  checkKeys(opts, ['limit', 'text_max'], 'locatorFacts');
+  checkKeys(opts, ['limit', 'text_max', 'batch'], 'locatorFacts');
   const limit = intOption(opts, 'limit', 20, 0, 'locatorFacts');
   const textMax = intOption(opts, 'text_max', 500, 1, 'locatorFacts');
-  const ev = new Evaluator();
-  const found = ev.chain(parseLocator(expr), document);
+  const { ev, gen } = shared(batchOption(opts, 'locatorFacts'), makeGen);
+  const found = gen.matches(expr);
   const matches = [];
   for (let i = 0; i < found.length && i < limit; i++) matches.push(factsOf(env, ev, found[i], textMax));
   return { count: found.length, matches };

@@ -35,10 +35,13 @@ end
 --- The facts of the elements expr matches: { count, matches = { { ref,
 -- role, name, tag, text, visible, value, label, checked }… } } (the first
 -- opts.limit, 20 by default; ref, value, label and checked nil where the
--- element has none).  opts.frame runs it in a frame (a ref or a frame name).
+-- element has none).  opts.frame runs it in a frame (a ref or a frame name);
+-- opts.batch (a string) shares the bridge's locator engine with the other
+-- calls of the same batch while the page does not change (a run of checks).
 function assertions.facts(page, expr, opts)
   opts = opts or {}
-  local res = page:bridge("locatorFacts", { expr, { limit = opts.limit or 20 } }, { frame = opts.frame })
+  local res = page:bridge("locatorFacts", { expr, { limit = opts.limit or 20, batch = opts.batch } },
+    { frame = opts.frame })
   local out = { count = math.tointeger(res.count) or 0, matches = {} }
   for i, m in ipairs(res.matches or {}) do
     out.matches[i] = { ref = str(m.ref), role = str(m.role), name = str(m.name) or "", tag = str(m.tag),
@@ -58,10 +61,11 @@ end
 -- becomes a locator here: page:generate_locator when the page has it,
 -- else vdx.flow_locator.  Raises UnknownRef or StaleRef for a ref the page
 -- does not have; returns nil and why when no locator matches it alone.
-function assertions.locator_of(page, ref)
+-- batch: as assertions.facts takes it.
+function assertions.locator_of(page, ref, batch)
   local _, frame = vdx.check_ref(ref)
   if page.generate_locator then
-    local r = page:generate_locator(ref, { alternatives = 0 })
+    local r = page:generate_locator(ref, { alternatives = 0, batch = batch })
     if type(r) ~= "table" or not str(r.locator) then return nil, r and str(r.note) or "no locator" end
     return { locator = r.locator, positional = r.positional == true, relative = str(r.frame_relative) or r.locator,
       frame = frame, from_page = frame == "main" or str(r.frame_locator) ~= nil }
@@ -144,9 +148,10 @@ local texts_match = assertions.texts_match
 -- one element (toHaveCount: exactly step.value; the array forms of
 -- toHaveText and toContainText: the items; toBeHidden and
 -- not.toBeVisible: none, or one that is hidden) and its state holds;
--- else false and the facts read.
-function assertions.holds(page, step, frame)
-  local ok, f = pcall(assertions.facts, page, step.locator, { frame = frame, limit = 200 })
+-- else false and the facts read.  frame and batch: as assertions.facts
+-- takes them.
+function assertions.holds(page, step, frame, batch)
+  local ok, f = pcall(assertions.facts, page, step.locator, { frame = frame, limit = 200, batch = batch })
   if not ok then return false, nil end
   local m, matcher, v = f.matches[1], step.matcher, step.value
   if matcher == "toHaveCount" then return f.count == math.tointeger(tonumber(v)), f end

@@ -211,7 +211,7 @@ function Proposer:try(step)
   if self.seen[id] then return false end
   self.seen[id] = true
   self.checks = self.checks + 1
-  if assertions.holds(self.page, step) then
+  if assertions.holds(self.page, step, nil, self.batch) then
     step.code = assertions.code(step)
     self.out[#self.out + 1] = step
     return true
@@ -232,7 +232,7 @@ function Proposer:locators(e)
     if t == assertions.normalize(e.value) then out[2] = assertions.by_text(t, true) end
   end
   if e.ref and not self:full() then
-    local ok, l = pcall(assertions.locator_of, self.page, e.ref)
+    local ok, l = pcall(assertions.locator_of, self.page, e.ref, self.batch)
     self.checks = self.checks + 1
     if ok and l and not l.positional and l.frame == "main" then out[#out + 1] = l.locator end
   end
@@ -257,7 +257,7 @@ function Proposer:state(e)
   end
   if FIELD[e.role] and e.ref then
     for _, loc in ipairs(self:locators(e)) do
-      local okf, facts = pcall(assertions.facts, self.page, loc, { limit = 1 })
+      local okf, facts = pcall(assertions.facts, self.page, loc, { limit = 1, batch = self.batch })
       if okf and facts.count == 1 and facts.matches[1].value then
         return self:try { matcher = "toHaveValue", locator = loc, value = facts.matches[1].value }
       end
@@ -374,8 +374,13 @@ end
 -- The verified candidates of a diff, in this order until MAX_CANDIDATES:
 -- states of fields and checkboxes, other changed lines, new orders, list
 -- counts, then what appeared.
+-- Each report's checks are one batch: the page is still while they run,
+-- so they share the bridge's locator engine.
+local batches = 0
+
 local function propose(page, d)
-  local p = setmetatable({ page = page, out = {}, seen = {}, checks = 0 }, Proposer)
+  batches = batches + 1
+  local p = setmetatable({ page = page, out = {}, seen = {}, checks = 0, batch = "report" .. batches }, Proposer)
   local steps = {}
   -- A new order first: a sort is what the action was for.
   for _, m in ipairs(d.moved) do steps[#steps + 1] = function() p:order(m) end end

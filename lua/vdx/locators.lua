@@ -7,7 +7,7 @@ local vdx = require "vdx"
 
 local locators = {}
 
-local KNOWN = { alternatives = true, timeout_ms = true }
+local KNOWN = { alternatives = true, timeout_ms = true, batch = true }
 
 -- A string, or nil for JSON null and anything else.
 local function str(v)
@@ -33,7 +33,7 @@ local function frame_path(page, frame, timeout_ms)
   return table.concat(parts, ".")
 end
 
---- page:generate_locator(ref [, {alternatives = 4, timeout_ms=}]) ->
+--- page:generate_locator(ref [, {alternatives = 4, batch=, timeout_ms=}]) ->
 -- { locator, positional, note, frame, frame_locator, frame_relative,
 -- alternatives = { {locator, kind, count}, … } }: a Playwright locator
 -- expression (codegen style, relative to the page) verified on the live
@@ -43,7 +43,9 @@ end
 -- (`locator('#pay').contentFrame()`), frame_relative the part verified in
 -- the frame's document, and locator (and each alternative) the whole
 -- chain; without a path, locator stays relative to the frame and note
--- says so.  Raises InvalidArgument for a bad ref or option, UnknownRef /
+-- says so.  batch (a string) lets calls that name the same batch share
+-- the bridge's locator engine (roles, names, texts of the document) while
+-- the page does not change: for a run of reads on a still page.  Raises InvalidArgument for a bad ref or option, UnknownRef /
 -- StaleRef for an element the page no longer has.
 function locators.generate_locator(page, ref, opts)
   local r, frame = vdx.check_ref(ref)
@@ -53,7 +55,7 @@ function locators.generate_locator(page, ref, opts)
   end
   for k in pairs(opts) do
     if not KNOWN[k] then
-      error(vdx.error("InvalidArgument", ("generate_locator: unexpected key '%s' (known: alternatives, timeout_ms)")
+      error(vdx.error("InvalidArgument", ("generate_locator: unexpected key '%s' (known: alternatives, batch, timeout_ms)")
         :format(tostring(k)), { field = tostring(k) }), 2)
     end
   end
@@ -62,7 +64,12 @@ function locators.generate_locator(page, ref, opts)
     error(vdx.error("InvalidArgument", "generate_locator: alternatives must be an integer >= 0",
       { field = "alternatives" }), 2)
   end
-  local res = page:bridge("locatorFor", { r, { alternatives = n } }, { frame = r, timeout_ms = opts.timeout_ms })
+  if opts.batch ~= nil and (type(opts.batch) ~= "string" or opts.batch == "") then
+    error(vdx.error("InvalidArgument", "generate_locator: batch must be a non-empty string",
+      { field = "batch" }), 2)
+  end
+  local res = page:bridge("locatorFor", { r, { alternatives = n, batch = opts.batch } },
+    { frame = r, timeout_ms = opts.timeout_ms })
   local out = { locator = str(res.locator), positional = res.positional == true, note = str(res.note),
     alternatives = {} }
   local path
