@@ -56,6 +56,68 @@ describe("vdx.snapshot_diff #unit", function()
       'text: Added y | was "Added x"' }, contents(d.changed))
   end)
 
+  it("reads only the changed part of two texts and finds what reading them whole finds", function()
+    local page = {}
+    for i = 1, 6 do
+      page[#page + 1] = ('    - listitem:\n      - link "Item %d" [ref=e%d]\n      - button "Buy" [ref=e%d]\n      - text: $%d\n')
+        :format(i, 10 + i, 20 + i, i)
+    end
+    local base = '- banner:\n  - link "Home" [ref=e1]\n- main:\n  - heading "Shop" [level=1]\n  - list "Items":\n'
+      .. table.concat(page) .. '  - status: Cart is empty\n- contentinfo:\n  - text: Footer\n'
+    local function summary(d)
+      local out = {}
+      for _, k in ipairs { "added", "removed", "changed" } do
+        for _, e in ipairs(d[k]) do
+          out[#out + 1] = k .. " " .. e.content .. " @" .. (e.parent and e.parent.content or "-")
+            .. (e.was and (" | " .. diff.was(e)) or "")
+        end
+      end
+      for _, m in ipairs(d.moved) do out[#out + 1] = "moved " .. m.parent.content .. " " .. table.concat(m.labels, ",") end
+      for _, e in ipairs(d.renewed) do out[#out + 1] = "renewed " .. e.ref end
+      return out
+    end
+    local edits = {
+      { "$3\n", "$3 (sold)\n" },                                             -- a text inside one item
+      { 'button "Buy" [ref=e24]', 'button "Added" [ref=e24]' },              -- a name
+      { "  - status: Cart is empty\n", "    - listitem:\n      - text: New\n  - status: Cart has 1\n" },
+      { '    - listitem:\n      - link "Item 1" [ref=e11]\n      - button "Buy" [ref=e21]\n      - text: $1\n', "" },
+      { '- banner:\n  - link "Home" [ref=e1]\n', '- banner:\n  - link "Home" [ref=e1]\n  - link "Cart" [ref=e2]\n' },
+      { 'link "Item 2" [ref=e12]', 'link "Item 2" [ref=e99]' },             -- re-rendered
+      { "Footer", "Footer 2" },
+    }
+    -- Two items swapped: a move, read within the list.
+    local swapped = base:gsub("(    %- listitem:\n      %- link \"Item 4\".-\n      %- text: %$4\n)(    %- listitem:\n      %- link \"Item 5\".-\n      %- text: %$5\n)", "%2%1")
+    assert.are_not.equal(base, swapped)
+    local pairs_ = { { base, swapped }, { base, base } }
+    for _, ed in ipairs(edits) do
+      local s, e = base:find(ed[1], 1, true)
+      assert.truthy(s, ed[1])
+      pairs_[#pairs_ + 1] = { base, base:sub(1, s - 1) .. ed[2] .. base:sub(e + 1) }
+    end
+    for _, p in ipairs(pairs_) do
+      local focused, whole = diff.compare(p[1], p[2]), diff.compare(p[1], p[2], true)
+      assert.same(summary(whole), summary(focused))
+      -- The reverse edit too.
+      assert.same(summary(diff.compare(p[2], p[1], true)), summary(diff.compare(p[2], p[1])))
+    end
+    -- And it reads less: one item's change is read within its list.
+    local a, b = {}, {}
+    for l in base:gmatch("[^\n]+") do a[#a + 1] = l end
+    for l in pairs_[3][2]:gmatch("[^\n]+") do b[#b + 1] = l end
+    local pa = diff.focus(a, b)
+    assert.is_true(#pa < #a / 2, #pa .. " of " .. #a)
+    assert.same({ {}, {} }, { diff.focus(a, a) })
+    -- Focus that moved from a far element is no change, and no reason to read more.
+    local before = base:gsub('link "Home" %[ref=e1%]', 'link "Home" [active] [ref=e1]')
+    local after = base:gsub('button "Buy" %[ref=e24%]', 'button "Added" [active] [ref=e24]')
+    assert.same(summary(diff.compare(before, after, true)), summary(diff.compare(before, after)))
+    a, b = {}, {}
+    for l in before:gmatch("[^\n]+") do a[#a + 1] = l end
+    for l in after:gmatch("[^\n]+") do b[#b + 1] = l end
+    pa = diff.focus(a, b)
+    assert.is_true(#pa < #a / 2, #pa .. " of " .. #a)
+  end)
+
   it("takes an element re-rendered with a new ref for the same one, changed only where its text differs", function()
     local before = '- list "Todo":\n  - listitem:\n    - checkbox "Buy bread" [ref=e5]\n    - button "Delete" [ref=e6]\n'
       .. '  - listitem:\n    - checkbox "Call mom" [ref=e7]\n    - button "Delete" [ref=e8]\n'

@@ -14,16 +14,19 @@ local diff = {}
 -- The decoded string of a JSON double-quoted literal at s[i] (i at the
 -- opening quote), and the index after its closing quote.
 local function quoted_at(s, i)
-  local j = i + 1
-  while j <= #s do
-    local c = s:sub(j, j)
-    if c == "\\" then j = j + 2
-    elseif c == '"' then
-      local ok, v = pcall(json.decode, s:sub(i, j))
-      return ok and type(v) == "string" and v or s:sub(i + 1, j - 1), j + 1
-    else j = j + 1 end
+  local j, escaped = i + 1, false
+  while true do
+    local k = s:find('["\\]', j)
+    if not k then return s:sub(i + 1), #s + 1 end
+    if s:byte(k) == 92 then
+      escaped, j = true, k + 2
+    else
+      -- Without an escape the literal is its own text.
+      if not escaped then return s:sub(i + 1, k - 1), k + 1 end
+      local ok, v = pcall(json.decode, s:sub(i, k))
+      return ok and type(v) == "string" and v or s:sub(i + 1, k - 1), k + 1
+    end
   end
-  return s:sub(i + 1), #s + 1
 end
 
 -- The key of a single-quoted YAML key at content's start, and the rest.
@@ -75,6 +78,68 @@ function diff.parse(content)
   return out
 end
 
+-- The lines of a snapshot text.
+local function split(text)
+  local lines = {}
+  for line in (text or ""):gmatch("[^\n]+") do lines[#lines + 1] = line end
+  return lines
+end
+
+local entries_of
+
+-- The depth of a line (two spaces a level), and whether it is a note.
+local function depth_of(line)
+  return ((line:find("[^ ]") or #line + 1) - 1) // 2
+end
+local function is_note(line)
+  return line:find("^ *%- note: ") ~= nil
+end
+
+-- Whether two lines are the same but for focus (" [active]", which is no
+-- change: the focus an action moves from one element to another far away
+-- would otherwise widen what is read to the whole page).
+local function same(x, y)
+  return x == y or x:gsub(" %[active%]", "") == y:gsub(" %[active%]", "")
+end
+
+--- diff.focus(a, b) -> picks_a, picks_b: the indexes of the lines of a and
+-- b (the two texts' lines) a comparison needs to read, or nil when it is
+-- all of them.  The lines both share at their start and at their end are
+-- the same elements in the same places (focus aside), so only the differing lines in
+-- between are read, within the subtree of the nearest shared line above
+-- them that holds them all (so a container whose children moved, or a
+-- list whose items were counted, is read whole) and under its ancestors
+-- (for every line's parents).  Two equal texts give two empty lists.
+function diff.focus(a, b)
+  local na, nb = #a, #b
+  local p = 0
+  while p < na and p < nb and same(a[p + 1], b[p + 1]) do p = p + 1 end
+  if p == na and p == nb then return {}, {} end
+  local s = 0
+  while s < na - p and s < nb - p and same(a[na - s], b[nb - s]) do s = s + 1 end
+  local least = math.huge
+  for i = p + 1, na - s do if not is_note(a[i]) then least = math.min(least, depth_of(a[i])) end end
+  for i = p + 1, nb - s do if not is_note(b[i]) then least = math.min(least, depth_of(b[i])) end end
+  local c = p
+  while c > 0 and (is_note(a[c]) or depth_of(a[c]) >= least) do c = c - 1 end
+  if c == 0 then return nil end
+  local cd = depth_of(a[c])
+  -- The shared lines after the differing ones that are still in c's subtree.
+  local e = 0
+  while e < s and (is_note(a[na - s + 1 + e]) or depth_of(a[na - s + 1 + e]) > cd) do e = e + 1 end
+  local above, d = {}, cd
+  for i = c - 1, 1, -1 do
+    if d == 0 then break end
+    if not is_note(a[i]) and depth_of(a[i]) < d then table.insert(above, 1, i); d = depth_of(a[i]) end
+  end
+  local function picks(n)
+    local out = table.move(above, 1, #above, 1, {})
+    for i = c, n - s + e do out[#out + 1] = i end
+    return out
+  end
+  return picks(na), picks(nb)
+end
+
 -- s in double quotes, for a reader.
 local function dq(s)
   return '"' .. tostring(s):gsub('["\\]', "\\%0") .. '"'
@@ -86,14 +151,22 @@ end
 -- focus, the text two sides compare; sig the same without the ref; path
 -- the roles and names of the line and its ancestors.
 function diff.lines(text)
+  return entries_of(split(text))
+end
+
+-- The entries of lines (a text's lines, see split), or of those at the
+-- indexes picks, in order (each a line's ancestors before it); e.i is the
+-- entry's place among them, or its line's index when picks are given.
+function entries_of(lines, picks)
   local entries, stack, top = {}, {}, -1
-  for line in (text or ""):gmatch("[^\n]+") do
+  for j = 1, picks and #picks or #lines do
+    local line = lines[picks and picks[j] or j]
     local indent, rest = line:match("^( *)(.*)$")
     local content = rest:gsub("^%- ", "")
     if not content:match("^note: ") then
       local d = #indent // 2
       local e = diff.parse(content)
-      e.i, e.depth, e.content = #entries + 1, d, content
+      e.i, e.depth, e.content = picks and picks[j] or #entries + 1, d, content
       for k = math.min(d - 1, top), 0, -1 do
         if stack[k] then e.parent = stack[k] break end
       end
@@ -227,14 +300,19 @@ local function reordered(old, new)
   return out
 end
 
---- diff.compare(old_text, new_text) -> { added = {…}, removed = {…},
+--- diff.compare(old_text, new_text [, whole]) -> { added = {…}, removed = {…},
 -- changed = {…}, moved = {…}, renewed = {…}, old = entries, new = entries }:
 -- entries of the new text (added; changed, each with .was, its old entry;
 -- renewed, the elements re-rendered with a new ref) and of the old one
 -- (removed), in document order, and the containers whose children only
 -- changed order (moved).  Entries are those of diff.lines.
-function diff.compare(old_text, new_text)
-  local old, new = diff.lines(old_text), diff.lines(new_text)
+-- Only the lines diff.focus picks are read, unless whole is true (every
+-- line: what the focused reading agrees with, for a test).
+function diff.compare(old_text, new_text, whole)
+  local a, b = split(old_text), split(new_text)
+  local pa, pb
+  if not whole then pa, pb = diff.focus(a, b) end
+  local old, new = entries_of(a, pa), entries_of(b, pb)
   local oref = {}
   for _, e in ipairs(old) do if e.ref then oref[e.ref] = e end end
   local added, removed, changed = {}, {}, {}
