@@ -26,7 +26,7 @@ local server, page, url = h.server, h.page, h.url
 -- Every page primitive timed into the current call's parts.
 local parts
 local methods = getmetatable(page).__index
-for _, name in ipairs { "bridge", "frame_offset", "input", "settle", "since", "mark", "snapshot",
+for _, name in ipairs { "bridge", "frame_offset", "input", "settle", "since", "mark", "snapshot", "snapshot_frames",
   "navigate", "send", "resolve_container", "inspect_pattern", "extract_anchors" } do
   local orig = methods[name]
   methods[name] = function(self, a, ...)
