@@ -23,7 +23,7 @@ import * as X from './extra-natives.js';
 import { bridgeError, checkKeys } from './errors.js';
 import { idRefs, normalize } from './dom.js';
 import { parseLocator } from './locparse.js';
-import { ariaRoleName } from './roles.js';
+import { ariaRoleName, mayHaveRole } from './roles.js';
 import {
   Ctx, TextCache, accessibleName, getRole, headingLevel, intOption, isHiddenForAria, refFor, skipsText,
 } from './facts.js';
@@ -218,26 +218,31 @@ export class Evaluator {
     return undefined;
   }
 
-  // The elements under scope whose role is role, in order.  The roles of
-  // a scope's elements are found once, and each element's role once (a
-  // locator search asks for many roles in many scopes).
+  // The elements under scope whose role is role, in order: each element's
+  // role is read once (a locator search asks for many roles in many
+  // scopes), and only of the elements whose tag or role attribute may
+  // give role (roles.js mayHaveRole).
   withRole(scope, role) {
     let lists = this.roles.get(scope);
     if (lists === undefined) {
       lists = new Map();
+      this.roles.set(scope, lists);
+    }
+    let l = lists.get(role);
+    if (l === undefined) {
+      l = [];
       for (const e of this.elements(scope)) {
+        if (!mayHaveRole(e, role)) continue;
         let r = this.roleOf.get(e);
         if (r === undefined) {
           r = getRole(e);
           this.roleOf.set(e, r);
         }
-        const l = lists.get(r);
-        if (l === undefined) lists.set(r, [e]);
-        else l.push(e);
+        if (r === role) l.push(e);
       }
-      this.roles.set(scope, lists);
+      lists.set(role, l);
     }
-    return lists.get(role) || [];
+    return l;
   }
 
   // The accessible name of e with its role (cached).

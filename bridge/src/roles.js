@@ -91,6 +91,22 @@ const MATHML_NS = 'http://www.w3.org/1998/Math/MathML';
 const SECTIONING_TAGS = new Set(['article', 'aside', 'main', 'nav', 'section']);
 const SECTIONING_ROLES = new Set(['article', 'complementary', 'main', 'navigation', 'region']);
 
+// The tags whose implicit role depends on more than the tag (the switch of
+// implicitRole, and option's).
+const CONDITIONAL = new Set(['a', 'area', 'header', 'footer', 'aside', 'section', 'form', 'img', 'input',
+  'select', 'li', 'td', 'th', 'summary', 'svg', 'option']);
+
+// Whether getRole(el) may be role, told from the tag and the role
+// attribute alone: false only for an HTML element with no role attribute
+// whose tag cannot give role (a div is never a button), so a search for
+// one role reads the roles of the few elements that may have it.
+export function mayHaveRole(el, role) {
+  if (role === 'generic' || role === 'none' || role === 'presentation') return true;
+  if (N.hasAttribute(el, 'role') || !isHTML(el)) return true;
+  const tag = N.localName(el);
+  return SIMPLE[tag] === role || CONDITIONAL.has(tag);
+}
+
 // True when el can take focus: natively focusable elements (when enabled)
 // and anything with a tabindex attribute.
 export function isFocusable(el) {
