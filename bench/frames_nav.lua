@@ -10,10 +10,11 @@
 -- then Accessibility.getFullAXTree on it, the tree a CDP client reads
 -- (its main frame only), as the first snapshot's reference.
 --
--- With SITE=1 a second pair runs beside the first in a browser started
--- with site isolation off (--disable-site-isolation-trials and
--- --disable-features=IsolateOrigins,site-per-process): the cross-origin
--- frames stay in the page's process, no child sessions.
+-- The browser is started with --site-per-process, so the cross-origin
+-- frames are out of process.  With SITE=1 a second pair runs beside the
+-- first in a browser started without it, as vdx.launch starts the
+-- headless shell: the cross-origin frames stay in the page's process, no
+-- child sessions (bench/site_isolation.lua compares the two loads alone).
 --
 -- Prints median and p95 of each cell and the ratios to the raw floor of the
 -- same browser.  Usage: build/vdxlua bench/frames_nav.lua [REPS] [PAGE]
@@ -138,10 +139,11 @@ local function vdx_page(browser, mode)
   return r
 end
 
-local SETUPS = { { name = "default", args = { fx.RESOLVER } } }
+-- The cells are of out-of-process frames: the headless shell keeps
+-- cross-origin frames in the page's renderer unless told otherwise.
+local SETUPS = { { name = "out of process (--site-per-process)", args = { fx.RESOLVER, "--site-per-process" } } }
 if SITE then
-  SETUPS[2] = { name = "no site isolation", args = { fx.RESOLVER, "--disable-site-isolation-trials",
-    "--disable-features=IsolateOrigins,site-per-process" } }
+  SETUPS[2] = { name = "in process (vdx.launch's default)", args = { fx.RESOLVER } }
 end
 -- RAW_BRIDGE=1 adds two raw pages that carry the bundle as vdx registers
 -- it (main frame only; every frame), to split navigate's cost.

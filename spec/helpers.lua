@@ -22,11 +22,13 @@ end
 
 --- helpers.open for pages on two sites: a.test and b.test both reach the
 --- fixture server, so an iframe from b.test in a page from a.test is
---- cross-origin (and out of process).  Returns srv, browser, page and the
---- base URL on a.test.
-function helpers.open_sites(routes)
-  local srv, browser, page = helpers.open(routes,
-    { args = { "--host-resolver-rules=MAP a.test 127.0.0.1, MAP b.test 127.0.0.1" } })
+--- cross-origin, and out of process (`--site-per-process`, the full
+--- browser's default) unless in_process is true (the headless shell's
+--- default).  Returns srv, browser, page and the base URL on a.test.
+function helpers.open_sites(routes, in_process)
+  local args = { "--host-resolver-rules=MAP a.test 127.0.0.1, MAP b.test 127.0.0.1" }
+  if not in_process then args[2] = "--site-per-process" end
+  local srv, browser, page = helpers.open(routes, { args = args })
   return srv, browser, page, "http://a.test:" .. srv.url:match(":(%d+)$")
 end
 

@@ -27,10 +27,13 @@ vdx_browser *vdx__browser_push(lua_State *L, vdx_conn *conn, vdx_proc *proc,
 /* WebUIOmniboxPopup and WebUIOmniboxAimPopup: Chromium preloads the
  * address bar's popup as two WebUI pages at start, in a renderer of their
  * own, even headless; that renderer competes with the first page's for
- * the CPU while the browser starts.  --site-per-process: the full browser
- * isolates every site in its own renderer by default, the headless shell
- * does not; with the flag both put a cross-origin frame out of process,
- * as the Chrome a test suite meets does.  RenderDocument: with it a
+ * the CPU while the browser starts.  No --site-per-process: the headless
+ * shell then keeps a cross-origin frame in the page's renderer, as it does
+ * under Playwright's own headless runs (Playwright adds the flag only to
+ * test out-of-process frames), and a page of cross-origin frames loads in
+ * about half the time (bench/README.md); the full browser isolates every
+ * site by default, and a caller who wants that of the shell passes the
+ * flag in args.  RenderDocument: with it a
  * same-site navigation commits into a new frame host, and DevTools moves
  * the page's session there while the old document may still show a
  * dialog; the answer to that dialog is then refused ("Not attached to an
@@ -40,7 +43,6 @@ static const char *const default_flags[] = {
   "--disable-gpu", "--disable-background-networking",
   "--disable-component-update", "--disable-sync", "--no-first-run",
   "--disable-quic", "--no-default-browser-check", "--mute-audio",
-  "--site-per-process",
   "--disable-features=Translate,MediaRouter,OptimizationHints,"
   "WebUIOmniboxPopup,WebUIOmniboxAimPopup,RenderDocument",
   "--password-store=basic", "--use-mock-keychain", NULL};
