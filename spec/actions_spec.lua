@@ -33,8 +33,9 @@ describe("page actions", function()
       ["GET /api/hang"] = function() vdx.sleep(6000); return "late" end,
     }
     local port = srv.url:match(":(%d+)$")
+    -- The checkout's cross-origin frame out of process, as the full browser runs it.
     browser = vdx.launch {
-      args = { "--host-resolver-rules=MAP a.test 127.0.0.1, MAP b.test 127.0.0.1" },
+      args = { "--host-resolver-rules=MAP a.test 127.0.0.1, MAP b.test 127.0.0.1", "--site-per-process" },
     }
     base = "http://a.test:" .. port
     ctx = browser:new_context()

@@ -292,7 +292,9 @@ local function open_session()
   end
   e.srv = helpers.serve(routes)
   e.url = e.srv.url .. "/readonly/index.html"
-  e.s = client.start("--allow-unsafe-code --browser-arg " .. client.q("--host-resolver-rules=MAP b.test 127.0.0.1"))
+  -- b.test's frame out of process, as the full browser runs it.
+  e.s = client.start("--allow-unsafe-code --browser-arg " .. client.q("--host-resolver-rules=MAP b.test 127.0.0.1")
+    .. " --browser-arg --site-per-process")
   local _, call = client.caller(e.s)
   e.call = call
   function e.text_of(res) return res.content[1].text end

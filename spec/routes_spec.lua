@@ -97,8 +97,9 @@ describe("routes", function()
           body = "fetch('/api/worker').then(r => r.text()).then(t => postMessage(t))" }
       end,
     }
+    -- b.test's frame out of process (--site-per-process), as the full browser runs it.
     browser = vdx.launch { args = { "--host-resolver-rules=MAP a.test 127.0.0.1, MAP b.test 127.0.0.1, " ..
-      "MAP shop.test 127.0.0.1" } }
+      "MAP shop.test 127.0.0.1", "--site-per-process" } }
     page = browser:new_page()
     base = "http://a.test:" .. srv.url:match(":(%d+)$")
   end)

@@ -137,7 +137,7 @@ describe("vdx.url_guard leaves what it is given", function()
     }
     port = srv.url:match(":(%d+)$")
     mgr = require("vdx.roles").new { launch = { headless = true,
-      args = { "--host-resolver-rules=MAP a.test 127.0.0.1, MAP b.test 127.0.0.1" } } }
+      args = { "--host-resolver-rules=MAP a.test 127.0.0.1, MAP b.test 127.0.0.1", "--site-per-process" } } }
     guard = require("vdx.url_guard").new { policy = require("vdx.paths").new {}, roles = mgr }
     mgr.url_guard = guard
     mgr:add { name = "r" }
