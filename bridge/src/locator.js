@@ -205,12 +205,7 @@ export class Evaluator {
     const opts = a[1] && a[1].kind === 'object' ? a[1].props : new Map();
     if (step.method === 'getByRole' && a[0] && typeof a[0].value === 'string') {
       const want = a[0].value.trim().toLowerCase();
-      let r = this.roleOf.get(e);
-      if (r === undefined) {
-        r = getRole(e);
-        this.roleOf.set(e, r);
-      }
-      return r === want && this.roleTest(want, opts)(e);
+      return this.roleFor(e) === want && this.roleTest(want, opts)(e);
     }
     if (step.method === 'getByText') {
       return this.textMember(e, textMatcher(a[0], opts.has('exact') && opts.get('exact').value));
@@ -232,17 +227,21 @@ export class Evaluator {
     if (l === undefined) {
       l = [];
       for (const e of this.elements(scope)) {
-        if (!mayHaveRole(e, role)) continue;
-        let r = this.roleOf.get(e);
-        if (r === undefined) {
-          r = getRole(e);
-          this.roleOf.set(e, r);
-        }
-        if (r === role) l.push(e);
+        if (mayHaveRole(e, role) && this.roleFor(e) === role) l.push(e);
       }
       lists.set(role, l);
     }
     return l;
+  }
+
+  // The role of e (cached).
+  roleFor(e) {
+    let r = this.roleOf.get(e);
+    if (r === undefined) {
+      r = getRole(e);
+      this.roleOf.set(e, r);
+    }
+    return r;
   }
 
   // The accessible name of e with its role (cached).

@@ -45,8 +45,9 @@ end
 -- chain; without a path, locator stays relative to the frame and note
 -- says so.  batch (a string) lets calls that name the same batch share
 -- the bridge's locator engine (roles, names, texts of the document) while
--- the page does not change: for a run of reads on a still page.  Raises InvalidArgument for a bad ref or option, UnknownRef /
--- StaleRef for an element the page no longer has.
+-- the page does not change: for a run of reads on a still page.  Raises
+-- InvalidArgument for a bad ref or option, UnknownRef / StaleRef for an
+-- element the page no longer has.
 function locators.generate_locator(page, ref, opts)
   local r, frame = vdx.check_ref(ref)
   opts = opts or {}

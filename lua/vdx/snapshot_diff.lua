@@ -85,8 +85,6 @@ local function split(text)
   return lines
 end
 
-local entries_of
-
 -- The depth of a line (two spaces a level), and whether it is a note.
 local function depth_of(line)
   return ((line:find("[^ ]") or #line + 1) - 1) // 2
@@ -145,25 +143,16 @@ local function dq(s)
   return '"' .. tostring(s):gsub('["\\]', "\\%0") .. '"'
 end
 
---- The lines of a snapshot text as entries { i, depth, content, role,
--- name, states, ref, value, norm, sig, path, parent, children, in_frame },
--- in order (diff.compare adds key).  Notes are left out.  norm is the content without
--- focus, the text two sides compare; sig the same without the ref; path
--- the roles and names of the line and its ancestors.
-function diff.lines(text)
-  return entries_of(split(text))
-end
-
 -- The entries of lines (a text's lines, see split), or of those at the
 -- indexes picks, in order (each a line's ancestors before it); e.i is the
 -- entry's place among them, or its line's index when picks are given.
-function entries_of(lines, picks)
+local function entries_of(lines, picks)
   local entries, stack, top = {}, {}, -1
   for j = 1, picks and #picks or #lines do
     local line = lines[picks and picks[j] or j]
-    local indent, rest = line:match("^( *)(.*)$")
-    local content = rest:gsub("^%- ", "")
-    if not content:match("^note: ") then
+    if not is_note(line) then
+      local indent, rest = line:match("^( *)(.*)$")
+      local content = rest:gsub("^%- ", "")
       local d = #indent // 2
       local e = diff.parse(content)
       e.i, e.depth, e.content = picks and picks[j] or #entries + 1, d, content
@@ -184,6 +173,15 @@ function entries_of(lines, picks)
     end
   end
   return entries
+end
+
+--- The lines of a snapshot text as entries { i, depth, content, role,
+-- name, states, ref, value, norm, sig, path, parent, children, in_frame },
+-- in order (diff.compare adds key).  Notes are left out.  norm is the content without
+-- focus, the text two sides compare; sig the same without the ref; path
+-- the roles and names of the line and its ancestors.
+function diff.lines(text)
+  return entries_of(split(text))
 end
 
 -- Keys every entry: a line with a ref by its ref (a re-rendered element's
