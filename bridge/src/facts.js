@@ -192,30 +192,62 @@ export function styleOf(ctx, el) {
 export class TextCache {
   constructor() {
     this.map = new Map();
+    // The elements of the head, read once (the descendants of an element
+    // read through get are never in it).
+    this.head = null;
   }
 
+  // The text of node (of any node, a shadow root included).
   get(node) {
     let v = this.map.get(node);
     if (v === undefined) {
-      v = computeText(this, node);
+      v = this.skips(node) ? EMPTY_TEXT : computeText(this, node);
       this.map.set(node, v);
     }
     return v;
+  }
+
+  // The text of element node, a child of a node whose text is read: only
+  // its own tag can make it skipped.
+  child(node) {
+    let v = this.map.get(node);
+    if (v === undefined) {
+      v = skipsTag(node) ? EMPTY_TEXT : computeText(this, node);
+      this.map.set(node, v);
+    }
+    return v;
+  }
+
+  // skipsText(el), with the head's elements read once.
+  skips(el) {
+    if (N.nodeType(el) !== N.ELEMENT_NODE) return false;
+    if (skipsTag(el)) return true;
+    if (this.head === null) {
+      const head = X.docHead(document);
+      this.head = new Set(head === null ? [] : N.querySelectorAll(head, '*'));
+    }
+    return this.head.has(el);
   }
 }
 
 const EMPTY_TEXT = Object.freeze({ full: '', normalized: '', immediate: [] });
 
+// Whether element el's text is skipped for its tag: script, noscript,
+// style, or the head itself.
+function skipsTag(el) {
+  const t = N.localName(el);
+  return t === 'script' || t === 'noscript' || t === 'style' || (t === 'head' && el === X.docHead(document));
+}
+
+// Whether el's text is skipped: an element that skipsTag, or one inside the head.
 export function skipsText(el) {
   if (N.nodeType(el) !== N.ELEMENT_NODE) return false;
-  const t = N.localName(el);
-  if (t === 'script' || t === 'noscript' || t === 'style') return true;
+  if (skipsTag(el)) return true;
   const head = X.docHead(document);
   return head !== null && N.contains(head, el);
 }
 
 function computeText(cache, node) {
-  if (skipsText(node)) return EMPTY_TEXT;
   const isEl = N.nodeType(node) === N.ELEMENT_NODE;
   if (isEl && N.localName(node) === 'input' && isHTML(node)) {
     const type = N.inputType(node);
@@ -238,7 +270,7 @@ function computeText(cache, node) {
     } else {
       if (run) immediate.push(run);
       run = '';
-      if (type === N.ELEMENT_NODE) full += cache.get(c).full;
+      if (type === N.ELEMENT_NODE) full += cache.child(c).full;
     }
   }
   if (run) immediate.push(run);

@@ -205,12 +205,26 @@ export class Evaluator {
     const opts = a[1] && a[1].kind === 'object' ? a[1].props : new Map();
     if (step.method === 'getByRole' && a[0] && typeof a[0].value === 'string') {
       const want = a[0].value.trim().toLowerCase();
-      return this.roleFor(e) === want && this.roleTest(want, opts)(e);
+      return mayHaveRole(e, want) && this.roleFor(e) === want && this.roleTest(want, opts)(e);
     }
     if (step.method === 'getByText') {
       return this.textMember(e, textMatcher(a[0], opts.has('exact') && opts.get('exact').value));
     }
     return undefined;
+  }
+
+  // Up to limit elements of the document besides el that the one-step
+  // locator step matches, in order, by a search that stops there (member
+  // tells each); undefined for a step member cannot tell.
+  othersMatching(step, el, limit) {
+    const out = [];
+    for (const e of this.elements(document)) {
+      if (e === el) continue;
+      const m = this.member(step, e);
+      if (m === undefined) return undefined;
+      if (m && out.push(e) >= limit) break;
+    }
+    return out;
   }
 
   // The elements under scope whose role is role, in order: each element's
@@ -267,7 +281,7 @@ export class Evaluator {
 
   // Whether e's text matches m while none of its children's does.
   textMember(e, m) {
-    if (skipsText(e) || !m(this.texts.get(e))) return false;
+    if (this.texts.skips(e) || !m(this.texts.get(e))) return false;
     for (let c = X.firstElementChild(e); c !== null; c = X.nextElementSibling(c)) {
       if (m(this.texts.get(c))) return false;
     }
@@ -352,11 +366,11 @@ export class Evaluator {
     let out = list;
     if (o.has('hasText')) {
       const m = textMatcher(o.get('hasText'), false);
-      out = out.filter((e) => !skipsText(e) && m(this.texts.get(e)));
+      out = out.filter((e) => !this.texts.skips(e) && m(this.texts.get(e)));
     }
     if (o.has('hasNotText')) {
       const m = textMatcher(o.get('hasNotText'), false);
-      out = out.filter((e) => skipsText(e) || !m(this.texts.get(e)));
+      out = out.filter((e) => this.texts.skips(e) || !m(this.texts.get(e)));
     }
     if (o.has('has')) {
       const inner = o.get('has').chain;

@@ -102,6 +102,30 @@ export class LocatorGen {
     return undefined;
   }
 
+  // For a one-step expr whose matches are not known yet: false when it
+  // does not match el, else up to three other elements it matches (none:
+  // el is its only match, which the search, run to the end, recorded);
+  // undefined when a search must tell.
+  othersOf(expr, el) {
+    if (this.counts.has(expr)) return undefined;
+    const chain = parseLocator(expr);
+    if (chain.steps.length !== 1) return undefined;
+    const ev = this.engine();
+    const own = ev.member(chain.steps[0], el);
+    if (own !== true) return own;
+    const others = ev.othersMatching(chain.steps[0], el, 3);
+    if (others !== undefined && others.length === 0) this.counts.set(expr, [el]);
+    return others;
+  }
+
+  // Whether the one-step chain is known to match one of peers inside
+  // scope (so it is no unique locator there).
+  peerWithin(chain, scope, peers) {
+    if (peers === null || chain.steps.length !== 1) return false;
+    const ev = this.engine();
+    return peers.some((p) => p !== scope && N.contains(scope, p) && ev.member(chain.steps[0], p) === true);
+  }
+
   // The candidate that matched el among the fewest others, with .nth().
   positional(el, near) {
     let base = null;
@@ -152,6 +176,19 @@ export class LocatorGen {
           inner.push(expr);
           continue;
         }
+        if (peers === null) {
+          // The first candidate that matches others: searched only until
+          // three of them turn up (counted later, if a positional locator
+          // needs it), not through the whole document.
+          const others = this.othersOf(expr, el);
+          if (others === false) break;
+          if (others !== undefined && others.length > 0) {
+            peers = others;
+            near.push({ locator: expr, count: null, index: null });
+            inner.push(expr);
+            continue;
+          }
+        }
         const m = this.matches(expr);
         const index = m.indexOf(el);
         if (index < 0) break;
@@ -170,7 +207,7 @@ export class LocatorGen {
       }
     }
     yield* this.self(el, seen);
-    yield* this.scoped(el, inner, seen);
+    yield* this.scoped(el, inner, seen, peers);
     yield* late;
     const id = N.getAttribute(el, 'id');
     if (id && isStableId(id) && /^[A-Za-z][\w-]*$/.test(id)) {
@@ -198,7 +235,11 @@ export class LocatorGen {
   // The inner candidates under the containers of el, nearest first, each
   // container's locator with the best inner one that serves under it.  A
   // container whose plain locator serves is not also offered filtered.
-  *scoped(el, inner, seen) {
+  // peers (elements an inner candidate matched besides el, or null) rule
+  // a one-step candidate out in a container that holds one it matches,
+  // with no search of the container (a grid of 200 cards, each with its
+  // "Add to Cart").
+  *scoped(el, inner, seen, peers) {
     if (inner.length === 0) return;
     const ev = this.engine();
     const parsed = inner.map((e) => ({ expr: e, chain: parseLocator(e) }));
@@ -209,6 +250,7 @@ export class LocatorGen {
       if (left-- <= 0) return;
       // The inner locators that single el out within this container.
       const within = parsed.filter((p) => {
+        if (this.peerWithin(p.chain, c.el, peers)) return false;
         const m = ev.chain(p.chain, c.el);
         return m.length === 1 && m[0] === el;
       });
