@@ -28,7 +28,9 @@ import * as N from './natives.js';
 import { Evaluator } from './locator.js';
 import { jsString, parseLocator } from './locparse.js';
 import { MAX_NAME, container, containersOf, roleExpr } from './rolepath.js';
-import { TEST_ID_ATTRIBUTES, accessibleName, getRole, intOption, isStableId, normalize } from './facts.js';
+import {
+  TEST_ID_ATTRIBUTES, accessibleName, getRole, intOption, isStableId, normalize, parentOrHost,
+} from './facts.js';
 import { badArgument, checkKeys } from './errors.js';
 import { shared } from './batch.js';
 
@@ -49,6 +51,8 @@ export class LocatorGen {
   constructor(ev) {
     this.ev = ev || null;
     this.counts = new Map();
+    // Sets of the elements of some counted expressions (otherContainers).
+    this.sets = new Map();
   }
 
   engine() {
@@ -116,6 +120,28 @@ export class LocatorGen {
     const others = ev.othersMatching(chain.steps[0], el, 3);
     if (others !== undefined && others.length === 0) this.counts.set(expr, [el]);
     return others;
+  }
+
+  // Elements outer matches besides container: the two first, and the
+  // nearest ancestor of each of peers it matches.
+  otherContainers(outer, container, peers) {
+    const m = this.matches(outer);
+    const out = m.filter((x) => x !== container).slice(0, 2);
+    if (peers === null || m.length <= 3) return out;
+    let set = this.sets.get(outer);
+    if (set === undefined) {
+      set = new Set(m);
+      this.sets.set(outer, set);
+    }
+    for (const p of peers) {
+      for (let a = parentOrHost(p).parent; a !== null; a = parentOrHost(a).parent) {
+        if (set.has(a)) {
+          if (a !== container && !out.includes(a)) out.push(a);
+          break;
+        }
+      }
+    }
+    return out;
   }
 
   // Whether the one-step chain is known to match one of peers inside
@@ -258,8 +284,10 @@ export class LocatorGen {
       let first = true;
       for (const outer of c.exprs()) {
         // Another container outer matches where an inner one matches too
-        // makes the pair match twice: two of them are looked into, not all.
-        const others = this.matches(outer).filter((x) => x !== c.el).slice(0, 2);
+        // makes the pair match twice: two of them are looked into, not all,
+        // and those that hold a peer (where an inner candidate is known to
+        // match).
+        const others = this.otherContainers(outer, c.el, peers);
         const p = within.find((q) => {
           if (others.some((o) => ev.chain(q.chain, o).some((x) => x !== el))) return false;
           const m = this.matches(outer + '.' + q.expr);
