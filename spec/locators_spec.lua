@@ -140,6 +140,18 @@ describe("page:generate_locator", function()
     assert.equal("getByRole('button', { name: 'Line one line two' })", two.locator)
   end)
 
+  it("reads a name's no-break spaces as Playwright's role engine does, and writes the name normalized", function()
+    page:evaluate([[document.body.innerHTML = '<a href="#">\u00a0Home\u00a0page\u00a0</a><button>Go</button>']])
+    local ref = page:snapshot().text:match('link "Home page" %[ref=(e%d+)%]')
+    -- The accessible name keeps its no-break spaces (Chromium's tree does);
+    -- a role locator reads it with its white space normalized.
+    assert.equal("getByRole('link', { name: 'Home page' })", located(ref).locator)
+    assert.equal(1, page:locator_count("getByRole('link', { name: 'Home page', exact: true })").count)
+    assert.equal(1, page:locator_count("getByRole('link', { name: /^Home page$/ })").count)
+    page:navigate(srv.url .. PAGE)
+    snap = page:snapshot { budget_tokens = 100000 }.text
+  end)
+
   it("reaches into open shadow roots, scoped by the host's test id when the name repeats", function()
     assert.equal("getByRole('button', { name: 'Shadow Save' })",
       located(refs_of(snap, 'button "Shadow Save" %[ref=(e%d+)%]')[1]).locator)

@@ -412,10 +412,15 @@ function textMatcher(v, exact) {
   return (t) => t.normalized.toLowerCase().includes(lower);
 }
 
-// The same for a plain string (an accessible name, already normalized).
+// The same for an accessible name, its white space normalized first (a
+// name keeps its no-break spaces; Playwright's role engine normalizes
+// them away, for a regex too).
 function textMatcherOn(v, exact) {
   const m = textMatcher(v, exact);
-  return (s) => m({ full: s, normalized: s });
+  return (s) => {
+    const n = normalize(s);
+    return m({ full: n, normalized: n });
+  };
 }
 
 // The getByRole state options (checked, disabled, expanded, pressed,

@@ -32,10 +32,12 @@ const MAX_TEXTS = 5;
 const MAX_NODES = 400;
 export const MAX_NAME = 200;
 
-// getByRole(role [, { name [, exact] }]) as codegen writes it.
+// getByRole(role [, { name [, exact] }]) as codegen writes it: the name
+// with its white space normalized (a no-break space at its edges goes),
+// as Playwright's role engine reads it.
 export function roleExpr(role, name, exact) {
   if (!name) return 'getByRole(' + jsString(role) + ')';
-  return 'getByRole(' + jsString(role) + ', { name: ' + jsString(name) + (exact ? ', exact: true' : '') + ' })';
+  return 'getByRole(' + jsString(role) + ', { name: ' + jsString(normalize(name)) + (exact ? ', exact: true' : '') + ' })';
 }
 
 function filtered(expr, text) {
