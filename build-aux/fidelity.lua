@@ -26,10 +26,27 @@ package.path = "spec/?.lua;" .. package.path
 local vdx = require "vdx"
 local fidelity = require "fidelity"
 
--- "path: data-testname" -> why the case is not counted.
+-- "path: data-testname" -> { why = the reason the case is not counted,
+-- expected = the expectation at fault (any, if nil), only = a JavaScript
+-- test of the case's element `e` that holds where the page is at fault }.
+-- Playwright's copy of the accname tests keeps the upstream paths and test
+-- names, in revisions of its own: expected and only keep an exclusion to
+-- the revision that is at fault.
 local EXCLUDED = {}
 local function exclude(path, why, ...)
-  for _, name in ipairs { ... } do EXCLUDED[path .. ": " .. name] = why end
+  local opts, names = {}, { ... }
+  if type(why) == "table" then opts, why = why, why[1] end
+  for _, name in ipairs(names) do
+    EXCLUDED[path .. ": " .. name] = { why = why, expected = opts.expected, only = opts.only }
+  end
+end
+-- Why the case c of the page at path is not counted, or nil.
+local function excluded(page, path, c)
+  local e = EXCLUDED[path .. ": " .. c.label]
+  if not e or (e.expected and e.expected ~= c.expected) then return nil end
+  if e.only and not page:evaluate(("((e) => %s)(document.querySelectorAll(%q)[%d])")
+      :format(e.only, fidelity.SELECTOR, c.index - 1)) then return nil end
+  return e.why
 end
 -- The page gives two elements id="span4": aria-labeledby="span4" reaches
 -- the first, a visibility:hidden "label", so the name is "label", not the
@@ -40,21 +57,36 @@ exclude("accname/name/comp_labelledby.html", "duplicate id in the page",
 -- The page sets `content: "x" / "alt"` on the element itself, not on a
 -- pseudo-element, and two such classes on one element override each other:
 -- no engine renders strings there, and one rule cannot give both texts.
-exclude("accname/name/comp_name_from_content.html", "content set on the element, not a pseudo-element",
+exclude("accname/name/comp_name_from_content.html", { "content set on the element, not a pseudo-element",
+    only = "getComputedStyle(e, '::before').content === 'none'" },
   "button name from fallback content with ::before and ::after",
   "heading name from fallback content with ::before and ::after",
   "link name from fallback content with ::before and ::after")
+-- The link's aria-labelledby names "nested_image_label3", but the image
+-- the case is about is "nested_image_label_3": the reference reaches no
+-- element, so the link is named by its content and the heading is "link
+-- link", in any engine (Chromium says so too).  Playwright lists the case
+-- as failing.
+exclude("accname/name/comp_name_from_content.html", "aria-labelledby names a missing id",
+  "heading with link referencing image using aria-labelledby, that in turn references text element via aria-labelledby")
 -- accname 1.2 takes the title last (2I, after name from content); the newer
 -- upstream revision of this page expects a link's contents to win over its
 -- title ("link with text with tooltip label and contents"), and Chromium
 -- agrees.
-exclude("accname/name/comp_tooltip.html", "superseded upstream: contents win over the title",
+exclude("accname/name/comp_tooltip.html", { "superseded upstream: contents win over the title", expected = "title" },
   "link with text with tooltip label", "button with tooltip label", "summary with tooltip label")
+-- Playwright's copy of comp_tooltip.html expects an image with an empty
+-- alt to be named by its title; upstream moved that case to
+-- comp_tooltip.tentative.html, expecting no name (an empty alt marks the
+-- image decorative), as Chromium says.
+exclude("accname/name/comp_tooltip.html", "superseded upstream: an empty alt gives no name",
+  "img with tooltip label with empty alt")
 -- Playwright's copy of comp_text_node.html expects the no-break spaces at
 -- the edges of a content name trimmed; web-platform-tests corrected those
 -- five cases to keep them (accname trims ASCII white space only), as
 -- Chromium does.
-exclude("accname/name/comp_text_node.html", "superseded upstream: edge no-break spaces are kept",
+exclude("accname/name/comp_text_node.html", { "superseded upstream: edge no-break spaces are kept",
+    only = [[!/^\u00a0|\u00a0$/.test(e.getAttribute('data-expectedlabel'))]] },
   "span[role=button] with text node, with leading/trailing non-breaking space",
   "div[role=heading] with text node, with leading/trailing non-breaking space",
   "button with text node, with leading/trailing non-breaking space",
@@ -65,6 +97,19 @@ exclude("accname/name/comp_text_node.html", "superseded upstream: edge no-break 
 -- element's own role, link, and Chromium reports link too.
 exclude("wai-aria/role/invalid-roles.html", "the <nav> cases' expectation, copied onto links",
   "link with role set to ampersand character", "link with role set to less than angle bracket character")
+-- The role capitalization cases expect the role "indeterminate", which is
+-- no role: the pages say these subtests "should fail in order to observe
+-- role return values", and every engine fails them.
+exclude("wai-aria/role/roles.html", "expects no role on purpose (\"indeterminate\")",
+  "div[role=hEaDiNG]", "nav[role=GROUP]", "button[role=Link]")
+exclude("wai-aria/role/fallback-roles.html", "expects no role on purpose (\"indeterminate\")",
+  "div[role=foo Link] with tabindex=0, illegal role and capitalized fallback role, has Link role",
+  "button[role=foo Link] with illegal role and capitalized fallback, has Link role",
+  "nav[role=foo GROUP] with illegal role and all upper case fallback, has group role",
+  "div[role=foo ReGiOn] with illegal role and alternating case fallback, has region role",
+  "div[role=ReGiOn foo,aria-label] with alternating case role and illegal fallback role, has region role",
+  "div[role=BUTTON LINK] with tabindex=0", "div[role=ReGiOn group]",
+  "div[role=ReGiOn group] with aria-label", "div[role=buTtOn] ignoring line break")
 
 local verbose, args = false, {}
 for _, a in ipairs(arg) do
@@ -79,7 +124,7 @@ if #args == 0 then args[1] = "." end
 
 -- sum[basis][engine] = { total = {kind = n}, right = {kind = n} }, basis
 -- "all" (every expectation) or "counted" (EXCLUDED left out).
-local sum, excluded = { all = {}, counted = {} }, 0
+local sum, nexcluded = { all = {}, counted = {} }, 0
 local function add(basis, engine, total, right)
   sum[basis][engine] = sum[basis][engine] or { total = {}, right = {} }
   local s = sum[basis][engine]
@@ -109,10 +154,10 @@ for _, sub in ipairs(args) do
       end
     end
     for _, c in ipairs(all) do
-      if EXCLUDED[path .. ": " .. c.label] then
-        excluded = excluded + 1
-        if verbose then print(("%-8s %s: %s: not counted (%s)"):format("", path, c.label,
-          EXCLUDED[path .. ": " .. c.label])) end
+      local why = excluded(page, path, c)
+      if why then
+        nexcluded = nexcluded + 1
+        if verbose then print(("%-8s %s: %s: not counted (%s)"):format("", path, c.label, why)) end
       else
         cases[#cases + 1] = c
       end
@@ -148,9 +193,9 @@ local function report(basis, title)
     print(("%-12s %18s %18s"):format(what, cells[1], cells[2]))
   end
 end
-if excluded > 0 then
+if nexcluded > 0 then
   report("all", "every expectation:")
-  report("counted", ("counted (%d cases left out, EXCLUDED in build-aux/fidelity.lua):"):format(excluded))
+  report("counted", ("counted (%d cases left out, EXCLUDED in build-aux/fidelity.lua):"):format(nexcluded))
 else
   report("counted", "every expectation:")
 end
