@@ -201,28 +201,40 @@ export class Evaluator {
   // without a search of the whole document; undefined for a step this
   // cannot tell so (the caller then runs it).
   member(step, e) {
+    const test = this.memberTest(step);
+    return test === undefined ? undefined : test(e);
+  }
+
+  // The test member puts an element to for step, or undefined for a step
+  // it cannot tell; role is the role a getByRole step asks for.
+  memberTest(step) {
     const a = step.args;
     const opts = a[1] && a[1].kind === 'object' ? a[1].props : new Map();
     if (step.method === 'getByRole' && a[0] && typeof a[0].value === 'string') {
       const want = a[0].value.trim().toLowerCase();
-      return mayHaveRole(e, want) && this.roleFor(e) === want && this.roleTest(want, opts)(e);
+      const ok = this.roleTest(want, opts);
+      const test = (e) => mayHaveRole(e, want) && this.roleFor(e) === want && ok(e);
+      test.role = want;
+      return test;
     }
     if (step.method === 'getByText') {
-      return this.textMember(e, textMatcher(a[0], opts.has('exact') && opts.get('exact').value));
+      const m = textMatcher(a[0], opts.has('exact') && opts.get('exact').value);
+      return (e) => this.textMember(e, m);
     }
     return undefined;
   }
 
   // Up to limit elements of the document besides el that the one-step
   // locator step matches, in order, by a search that stops there (member
-  // tells each); undefined for a step member cannot tell.
+  // tells each; a role's elements are those withRole lists); undefined
+  // for a step member cannot tell.
   othersMatching(step, el, limit) {
+    const test = this.memberTest(step);
+    if (test === undefined) return undefined;
     const out = [];
-    for (const e of this.elements(document)) {
-      if (e === el) continue;
-      const m = this.member(step, e);
-      if (m === undefined) return undefined;
-      if (m && out.push(e) >= limit) break;
+    const cands = test.role !== undefined ? this.withRole(document, test.role) : this.elements(document);
+    for (const e of cands) {
+      if (e !== el && test(e) && out.push(e) >= limit) break;
     }
     return out;
   }
