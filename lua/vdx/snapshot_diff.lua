@@ -78,33 +78,16 @@ function diff.parse(content)
   return out
 end
 
--- The lines of a snapshot text.  The last two texts split are kept: a
--- change report compares the page's new text with the one the previous
--- report split as its new one.
-local kept = { {}, {} }
+-- The lines of a snapshot text.
 local function split(text)
-  text = text or ""
-  for _, k in ipairs(kept) do
-    if k.text == text then return k.lines end
-  end
   local lines = {}
-  for line in text:gmatch("[^\n]+") do lines[#lines + 1] = line end
-  kept[1], kept[2] = kept[2], { text = text, lines = lines }
+  for line in (text or ""):gmatch("[^\n]+") do lines[#lines + 1] = line end
   return lines
 end
 
 -- The depth of a line (two spaces a level), and whether it is a note.
 local function depth_of(line)
   return ((line:find("[^ ]") or #line + 1) - 1) // 2
-end
--- Whether line is less deep than d: it does not start with 2d spaces.
-local INDENT = setmetatable({}, { __index = function(t, d)
-  local pat = "^" .. ("  "):rep(d)
-  t[d] = pat
-  return pat
-end })
-local function above_depth(line, d)
-  return d == math.huge or not line:find(INDENT[d])
 end
 local function is_note(line)
   return line:find("^ *%- note: ") ~= nil
@@ -128,33 +111,24 @@ end
 function diff.focus(a, b)
   local na, nb = #a, #b
   local p = 0
-  while p < na and p < nb do
-    local x, y = a[p + 1], b[p + 1]
-    if x ~= y and not same(x, y) then break end
-    p = p + 1
-  end
+  while p < na and p < nb and same(a[p + 1], b[p + 1]) do p = p + 1 end
   if p == na and p == nb then return {}, {} end
   local s = 0
-  while s < na - p and s < nb - p do
-    local x, y = a[na - s], b[nb - s]
-    if x ~= y and not same(x, y) then break end
-    s = s + 1
-  end
+  while s < na - p and s < nb - p and same(a[na - s], b[nb - s]) do s = s + 1 end
   local least = math.huge
   for i = p + 1, na - s do if not is_note(a[i]) then least = math.min(least, depth_of(a[i])) end end
   for i = p + 1, nb - s do if not is_note(b[i]) then least = math.min(least, depth_of(b[i])) end end
   local c = p
-  while c > 0 and (not above_depth(a[c], least) or is_note(a[c])) do c = c - 1 end
+  while c > 0 and (is_note(a[c]) or depth_of(a[c]) >= least) do c = c - 1 end
   if c == 0 then return nil end
   local cd = depth_of(a[c])
   -- The shared lines after the differing ones that are still in c's subtree.
   local e = 0
-  while e < s and (not above_depth(a[na - s + 1 + e], cd + 1) or is_note(a[na - s + 1 + e])) do e = e + 1 end
+  while e < s and (is_note(a[na - s + 1 + e]) or depth_of(a[na - s + 1 + e]) > cd) do e = e + 1 end
   local above, d = {}, cd
   for i = c - 1, 1, -1 do
     if d == 0 then break end
-    local line = a[i]
-    if above_depth(line, d) and not is_note(line) then table.insert(above, 1, i); d = depth_of(line) end
+    if not is_note(a[i]) and depth_of(a[i]) < d then table.insert(above, 1, i); d = depth_of(a[i]) end
   end
   local function picks(n)
     local out = table.move(above, 1, #above, 1, {})
