@@ -266,6 +266,36 @@ describe("the change report of the acting tools", function()
     assert.is_nil(text:find("Holds now", 1, true))
   end)
 
+  it("checks the changed target in the scope of the action's own locator before searching for one", function()
+    open("/verify/cards.html")
+    local buttons = {}
+    for r in snap:gmatch('button "Choose" %[ref=(e%d+)%]') do buttons[#buttons + 1] = r end
+    -- The locator searches of each click, counted on the page's bridge.
+    local page = t.ctx.role:page()
+    local methods = getmetatable(page).__index
+    local bridge, searches = methods.bridge, 0
+    methods.bridge = function(self, method, ...)
+      if method == "locatorFor" then searches = searches + 1 end
+      return bridge(self, method, ...)
+    end
+    local ok, err = pcall(function()
+      -- The first chosen is the only one: its role and name suffice.
+      local text, changes = act("browser_click", { ref = buttons[1] })
+      assert.matches('\n~ button "Chosen" %(was named "Choose"%)', text)
+      assert.same({ "await expect(page.getByRole('button', { name: 'Chosen' })).toBeVisible();" }, candidates(changes))
+      assert.equal(1, searches)
+      -- The second is told apart as the click's locator told it apart,
+      -- with no search after the click.
+      local _, changes2, raw = act("browser_click", { ref = buttons[2] })
+      assert.matches("\nLocator: getByTestId%('plan%-card'%)%.filter%({ hasText: 'Team' }%)%.getByRole%('button', { name: 'Choose' }%)\n", raw)
+      assert.same({ "await expect(page.getByTestId('plan-card').filter({ hasText: 'Team' })"
+        .. ".getByRole('button', { name: 'Chosen' })).toBeVisible();" }, candidates(changes2))
+      assert.equal(2, searches)
+    end)
+    methods.bridge = bridge
+    assert(ok, err)
+  end)
+
   it("reports rows sorted as a new order, and proposes an assertion of that order", function()
     open()
     local text, changes = act("browser_click", { ref = ref('button "Sort by name"') })

@@ -207,6 +207,24 @@ describe("page:generate_locator", function()
     snap = page:snapshot { budget_tokens = 100000 }.text
   end)
 
+  it("starts from the latest snapshot's reading of the page only while the page does not change", function()
+    local assertions = require "vdx.assertions"
+    page:evaluate([[document.body.innerHTML = '<style>.b { display: none } #w:focus-within .b { display: inline }</style>'
+      + '<div id=w><input aria-label=Field><button class=b>Reveal</button></div><button id=n>Old</button>']])
+    page:snapshot()
+    assert.equal(0, assertions.facts(page, "getByRole('button', { name: 'Reveal' })").count)
+    -- Focus shows the button by a style rule alone: no mutation to see.
+    page:evaluate("document.querySelector('input').focus()")
+    assert.equal(1, assertions.facts(page, "getByRole('button', { name: 'Reveal' })").count)
+    page:snapshot()
+    page:evaluate("document.getElementById('n').textContent = 'New'")
+    assert.equal(1, assertions.facts(page, "getByRole('button', { name: 'New' })").count)
+    assert.equal("getByRole('button', { name: 'New' })",
+      page:generate_locator(page:snapshot().text:match('button "New" %[ref=(e%d+)%]'), { alternatives = 0 }).locator)
+    page:navigate(srv.url .. PAGE)
+    snap = page:snapshot { budget_tokens = 100000 }.text
+  end)
+
   it("takes a few milliseconds a ref on the shop page of 200 products (measured, not asserted)", function()
     page:navigate(srv.url .. "/snapshot/shop.html")
     local text = page:snapshot { budget_tokens = 200000 }.text

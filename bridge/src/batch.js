@@ -9,51 +9,90 @@
 //
 // The engine is dropped, and a new one made, when another batch is named,
 // when the page changed since (a mutation anywhere in the document, a
-// field's input or change event, a transition or animation ending: what
+// field's input or change event, a transition or animation ending, focus
+// moving, the pointer entering another element, the window resizing: what
 // can change a role, a name, a text or a visibility), or when the run is
-// older than MAX_AGE_MS.  Without a batch every call has its own engine.
-// Mutations inside a shadow root are not observed: a run is a burst of
-// reads on a settled page, not a cache to keep.
+// older than MAX_AGE_MS.  Without a batch every call has an engine of its
+// own.  Mutations inside a shadow root are not observed: a run is a burst
+// of reads on a settled page, not a cache to keep.
+//
+// A snapshot read the styles and names of every element it showed: its
+// reading (a Ctx, see visibility.js) is kept under the same watch, and an
+// engine made while the page has not changed since starts from it (the
+// change report's checks run right after the snapshot of the action's
+// outcome, and a click's locator often right after the agent's snapshot).
 
 import { Evaluator } from './locator.js';
 
 const MAX_AGE_MS = 2000;
-const EVENTS = ['input', 'change', 'transitionend', 'animationend', 'transitioncancel', 'animationcancel'];
+const EVENTS = ['input', 'change', 'transitionend', 'animationend', 'transitioncancel', 'animationcancel',
+  'focusin', 'focusout', 'mouseover', 'mouseout'];
 
-let run = null;   // { id, ev, gen, at, dirty, stop }
+let run = null;    // { id, ev, gen, watch }
+let reading = null;   // { ctx, watch }: the latest snapshot's Ctx
+
+// A watch on the page from now on: changed() tells whether it may have
+// changed since (or the watch is older than MAX_AGE_MS); stop() ends it.
+function watch() {
+  const w = { at: performance.now(), dirty: false };
+  // The first change ends the watch: nothing later can undo it.
+  const mark = () => {
+    w.dirty = true;
+    w.stop();
+  };
+  const mo = new MutationObserver(mark);
+  mo.observe(document, { subtree: true, childList: true, characterData: true, attributes: true });
+  for (const e of EVENTS) document.addEventListener(e, mark, true);
+  window.addEventListener('resize', mark, true);
+  w.changed = () => w.dirty || mo.takeRecords().length > 0 || performance.now() - w.at > MAX_AGE_MS;
+  w.stop = () => {
+    mo.disconnect();
+    for (const e of EVENTS) document.removeEventListener(e, mark, true);
+    window.removeEventListener('resize', mark, true);
+  };
+  return w;
+}
 
 function end() {
   if (run !== null) {
-    run.stop();
+    run.watch.stop();
     run = null;
   }
 }
 
-function start(id, makeGen) {
-  const r = { id, ev: new Evaluator(), gen: null, at: performance.now(), dirty: false, stop: null };
-  r.gen = makeGen(r.ev);
-  const mark = () => { r.dirty = true; };
-  const mo = new MutationObserver(mark);
-  mo.observe(document, { subtree: true, childList: true, characterData: true, attributes: true });
-  for (const e of EVENTS) document.addEventListener(e, mark, true);
-  r.stop = () => {
-    mo.disconnect();
-    for (const e of EVENTS) document.removeEventListener(e, mark, true);
-  };
-  r.records = () => mo.takeRecords().length > 0;
-  return r;
+// The latest snapshot's Ctx while the page has not changed since, else
+// null (and the reading is dropped).
+function readingCtx() {
+  if (reading !== null && reading.watch.changed()) {
+    reading.watch.stop();
+    reading = null;
+  }
+  return reading === null ? null : reading.ctx;
+}
+
+// Keeps ctx, the reading of a snapshot that just ran, for the engines
+// made while the page does not change (see the module comment).
+export function keepReading(ctx) {
+  if (reading !== null) reading.watch.stop();
+  reading = { ctx, watch: watch() };
 }
 
 // The engine of batch (and its locator generator, made by makeGen(ev)):
 // the run's own while the page has not changed, else a new one.  A batch
-// of null or undefined is no run: a fresh engine, nothing kept.
+// of null or undefined is no run: a fresh engine, nothing kept.  A new
+// engine starts from the latest snapshot's reading when the page has not
+// changed since.
 export function shared(batch, makeGen) {
+  const ctx = readingCtx();
   if (batch == null) {
-    const ev = new Evaluator();
+    const ev = new Evaluator(ctx);
     return { ev, gen: makeGen(ev) };
   }
   const id = String(batch);
-  if (run !== null && (run.id !== id || run.dirty || run.records() || performance.now() - run.at > MAX_AGE_MS)) end();
-  if (run === null) run = start(id, makeGen);
+  if (run !== null && (run.id !== id || run.watch.changed())) end();
+  if (run === null) {
+    const ev = new Evaluator(ctx);
+    run = { id, ev, gen: makeGen(ev), watch: watch() };
+  }
   return { ev: run.ev, gen: run.gen };
 }

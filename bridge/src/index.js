@@ -22,6 +22,7 @@ import { successorMethods } from './successor.js';
 import { waitMethods } from './waits.js';
 import { pageInfo, reportLoaded } from './loaded.js';
 import { beginSeen, dropSeen, endSeen } from './still.js';
+import { keepReading } from './batch.js';
 import { scheduleWarmUp, warmUpDone } from './warm.js';
 import { callMethod } from './call.js';
 import { frameOwnerLocator, locatorFor } from './locgen.js';
@@ -85,7 +86,7 @@ function create(options) {
 
   // seen: the boxes of the latest snapshot (see still.js); building: the
   // record the running snapshot fills.
-  const env = { refs, frameKeys, resolve, seen: null, building: null };
+  const env = { refs, frameKeys, resolve, seen: null, building: null, reading: null };
 
   const instance = {
     version: VERSION,
@@ -94,6 +95,7 @@ function create(options) {
     // { text, element_count, ref_count, unmeasurable, frames }.
     snapshot(opts) {
       env.building = beginSeen();
+      env.reading = null;
       let r;
       try {
         r = snapshot(env, opts);
@@ -103,6 +105,11 @@ function create(options) {
         env.building = null;
         endSeen(env.seen);
       }
+      // The walks are done: later box reads are no snapshot's (still.js),
+      // and later style reads are no walk's.
+      env.reading.rects = null;
+      env.reading.fresh = false;
+      keepReading(env.reading);
       warmUpDone();
       return r;
     },

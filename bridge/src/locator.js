@@ -75,8 +75,10 @@ export function evaluateChain(ev, chain) {
 }
 
 export class Evaluator {
-  constructor() {
-    this.ctx = new Ctx();
+  // ctx: a reading of the page as it is now to start from (a snapshot's,
+  // see batch.js), or none.
+  constructor(ctx) {
+    this.ctx = ctx || new Ctx();
     this.texts = new TextCache();
     this.all = new Map();
     this.roles = new Map();

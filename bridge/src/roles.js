@@ -46,10 +46,11 @@ const GLOBAL_ARIA = [
 // The attributes the snapshot walk reads to decide an element's role,
 // states, visibility and ref, as one selector.  An element that has none
 // of them ("plain") is decided from its tag, its ancestors and its style
-// alone, which spares a read of each.
+// alone, which spares a read of each.  The misspelt aria-labeledby names
+// an element as browsers honour it (see name.js), so it counts too.
 export const WALK_ATTRIBUTES = ['role', 'tabindex', 'inert', 'contenteditable', 'title',
   'aria-hidden', 'aria-checked', 'aria-expanded', 'aria-level', 'aria-pressed', 'aria-selected',
-  'aria-required', 'aria-readonly', ...GLOBAL_ARIA].map((a) => '[' + a + ']').join(',');
+  'aria-required', 'aria-readonly', 'aria-labeledby', ...GLOBAL_ARIA].map((a) => '[' + a + ']').join(',');
 
 // Roles whose owned children become presentational when they are.
 // Tables keyed by tag have no prototype, so a tag such as "constructor"
@@ -91,20 +92,31 @@ const MATHML_NS = 'http://www.w3.org/1998/Math/MathML';
 const SECTIONING_TAGS = new Set(['article', 'aside', 'main', 'nav', 'section']);
 const SECTIONING_ROLES = new Set(['article', 'complementary', 'main', 'navigation', 'region']);
 
-// The tags whose implicit role depends on more than the tag (the switch of
-// implicitRole, and option's).
-const CONDITIONAL = new Set(['a', 'area', 'header', 'footer', 'aside', 'section', 'form', 'img', 'input',
-  'select', 'li', 'td', 'th', 'summary', 'svg', 'option']);
+// The tags whose implicit role depends on more than the tag, each with the
+// roles it can take besides generic, none and presentation (see
+// implicitRole).
+const roleSet = (...roles) => new Set(roles);
+const CONDITIONAL = Object.assign(Object.create(null), {
+  a: roleSet('link'), area: roleSet('link'), header: roleSet('banner'), footer: roleSet('contentinfo'),
+  aside: roleSet('complementary'), section: roleSet('region'), form: roleSet('form'), img: roleSet('img'),
+  input: new Set(Object.values(INPUT_ROLES).concat(['textbox', 'combobox'])),
+  select: roleSet('listbox', 'combobox'), li: roleSet('listitem'), td: roleSet('cell', 'gridcell'),
+  th: roleSet('columnheader', 'rowheader'), summary: roleSet('button'), svg: roleSet('img'),
+  option: roleSet('option'),
+});
 
 // Whether getRole(el) may be role, told from the tag and the role
 // attribute alone: false only for an HTML element with no role attribute
-// whose tag cannot give role (a div is never a button), so a search for
-// one role reads the roles of the few elements that may have it.
+// whose tag cannot give role (a div is never a button, an img never a
+// textbox), so a search for one role reads the roles of the few elements
+// that may have it.
 export function mayHaveRole(el, role) {
   if (role === 'generic' || role === 'none' || role === 'presentation') return true;
   if (N.hasAttribute(el, 'role') || !isHTML(el)) return true;
   const tag = N.localName(el);
-  return SIMPLE[tag] === role || CONDITIONAL.has(tag);
+  if (SIMPLE[tag] === role) return true;
+  const can = CONDITIONAL[tag];
+  return can !== undefined && can.has(role);
 }
 
 // True when el can take focus: natively focusable elements (when enabled)

@@ -93,6 +93,8 @@ export function snapshot(env, options) {
   let slack = opts.depth == null ? 1.5 : Infinity;
   const ctx = new Ctx();
   ctx.rects = env.building ? env.building.rects : null;
+  // What the walks read, for the engines of the reads that follow (batch.js).
+  env.reading = ctx;
   for (;;) {
     const budget = maxChars === Infinity || slack > 10 ? null
       : { fromLine, cutChars: maxChars, maxChars: maxChars * slack + 512, lines: 0, chars: 0, stopped: false };

@@ -153,25 +153,32 @@ local texts_match = assertions.texts_match
 function assertions.holds(page, step, frame, batch)
   local ok, f = pcall(assertions.facts, page, step.locator, { frame = frame, limit = 200, batch = batch })
   if not ok then return false, nil end
+  return assertions.judge(step, f), f
+end
+
+--- True when step holds on the facts f its locator has (assertions.facts
+-- with a limit that covers what the matcher reads: every match for the
+-- array forms, the first one for the others).
+function assertions.judge(step, f)
   local m, matcher, v = f.matches[1], step.matcher, step.value
-  if matcher == "toHaveCount" then return f.count == math.tointeger(tonumber(v)), f end
+  if matcher == "toHaveCount" then return f.count == math.tointeger(tonumber(v)) end
   if matcher == "toBeHidden" or matcher == "not.toBeVisible" then
-    return f.count == 0 or (f.count == 1 and not m.visible), f
+    return f.count == 0 or (f.count == 1 and not m.visible)
   end
   if type(v) == "table" then
     local texts = {}
     for i, x in ipairs(f.matches) do texts[i] = x.text end
-    if f.count > #f.matches then return false, f end
-    return texts_match(texts, v, matcher == "toContainText"), f
+    if f.count > #f.matches then return false end
+    return texts_match(texts, v, matcher == "toContainText")
   end
-  if f.count ~= 1 then return false, f end
-  if matcher == "toBeVisible" then return m.visible, f end
-  if matcher == "toHaveText" then return m.text == assertions.normalize(v), f end
-  if matcher == "toContainText" then return m.text:find(assertions.normalize(v), 1, true) ~= nil, f end
-  if matcher == "toHaveValue" then return m.value == v, f end
-  if matcher == "toBeChecked" then return m.checked == true, f end
-  if matcher == "not.toBeChecked" then return m.checked == false, f end
-  return false, f
+  if f.count ~= 1 then return false end
+  if matcher == "toBeVisible" then return m.visible end
+  if matcher == "toHaveText" then return m.text == assertions.normalize(v) end
+  if matcher == "toContainText" then return m.text:find(assertions.normalize(v), 1, true) ~= nil end
+  if matcher == "toHaveValue" then return m.value == v end
+  if matcher == "toBeChecked" then return m.checked == true end
+  if matcher == "not.toBeChecked" then return m.checked == false end
+  return false
 end
 
 --- Records step in the session log (when the tool runs in the MCP

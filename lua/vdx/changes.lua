@@ -204,14 +204,20 @@ Proposer.__index = Proposer
 
 function Proposer:full() return #self.out >= changes.MAX_CANDIDATES or self.checks >= changes.MAX_CHECKS end
 
--- Offers step when it holds on the page and is new.
-function Proposer:try(step)
+-- Offers step when it holds on the page and is new (and, when ref is
+-- given, its locator matches the element of that ref).  facts: its
+-- locator's facts when the caller has read them already.
+function Proposer:try(step, ref, facts)
   if self:full() or not step.locator then return false end
   local id = step.matcher .. "\n" .. step.locator
   if self.seen[id] then return false end
   self.seen[id] = true
   self.checks = self.checks + 1
-  if assertions.holds(self.page, step, nil, self.batch) then
+  local holds, f
+  if facts then holds, f = assertions.judge(step, facts), facts
+  else holds, f = assertions.holds(self.page, step, nil, self.batch) end
+  if holds and ref then holds = f.count == 1 and f.matches[1].ref == ref end
+  if holds then
     step.code = assertions.code(step)
     self.out[#self.out + 1] = step
     return true
@@ -219,11 +225,28 @@ function Proposer:try(step)
   return false
 end
 
--- The locators of an entry's element, best first: role and name (then
--- exact), else its text, else its ref's verified locator.
+-- The scope of an action's locator (everything before its last call:
+-- `getByTestId('card').filter({ hasText: 'P2' })` of
+-- `getByTestId('card').filter({ hasText: 'P2' }).getByRole('button', …)`),
+-- or nil when it has a single call.
+local function scope_of(locator)
+  local segs = {}
+  for seg in (locator .. "."):gmatch("(%a+%b())%.") do segs[#segs + 1] = seg end
+  if #segs < 2 or table.concat(segs, ".") ~= locator then return nil end
+  return table.concat(segs, ".", 1, #segs - 1)
+end
+
+-- The locators of an entry's element, best first, as an iterator that
+-- reads the page only for the ones asked for: role and name (then
+-- exact), else its text; for the element the action targeted, its new
+-- role and name in the scope of the action's locator (verified to match
+-- that element, as the scope may now hold another); else its ref's
+-- verified locator (a generator search, the costly one).  Each value is
+-- a locator, and the ref the match must be (nil: any one element).
 function Proposer:locators(e)
   local out = {}
-  if e.name and e.name ~= "" and e.role ~= "text" then
+  local named = e.name and e.name ~= "" and e.role ~= "text"
+  if named then
     out[1] = assertions.by_role(e.role, e.name)
     out[2] = assertions.by_role(e.role, e.name, true)
   elseif e.value and e.value ~= "" and not FIELD[e.role] then
@@ -231,18 +254,34 @@ function Proposer:locators(e)
     out[1] = assertions.by_text(t)
     if t == assertions.normalize(e.value) then out[2] = assertions.by_text(t, true) end
   end
-  if e.ref and not self:full() then
+  local acted = self.acted
+  local scope = named and acted and acted.ref == e.ref and scope_of(acted.locator)
+  local i, ref_tried = 0, false
+  return function()
+    i = i + 1
+    if out[i] then return out[i] end
+    if scope then
+      local l = scope .. "." .. out[1]
+      scope = nil
+      out[i] = l
+      return l, e.ref
+    end
+    if ref_tried or not e.ref or self:full() then return nil end
+    ref_tried = true
     local ok, l = pcall(assertions.locator_of, self.page, e.ref, self.batch)
     self.checks = self.checks + 1
-    if ok and l and not l.positional and l.frame == "main" then out[#out + 1] = l.locator end
+    if ok and l and not l.positional and l.frame == "main" then
+      out[i] = l.locator
+      return l.locator
+    end
+    return nil
   end
-  return out
 end
 
 -- Tries matcher on each locator of e until one holds.
 function Proposer:first(e, matcher, value)
-  for _, loc in ipairs(self:locators(e)) do
-    if self:try { matcher = matcher, locator = loc, value = value } then return true end
+  for loc, ref in self:locators(e) do
+    if self:try({ matcher = matcher, locator = loc, value = value }, ref) then return true end
     if self:full() then return false end
   end
   return false
@@ -256,10 +295,10 @@ function Proposer:state(e)
     return self:first(e, on and "toBeChecked" or "not.toBeChecked")
   end
   if FIELD[e.role] and e.ref then
-    for _, loc in ipairs(self:locators(e)) do
+    for loc, ref in self:locators(e) do
       local okf, facts = pcall(assertions.facts, self.page, loc, { limit = 1, batch = self.batch })
-      if okf and facts.count == 1 and facts.matches[1].value then
-        return self:try { matcher = "toHaveValue", locator = loc, value = facts.matches[1].value }
+      if okf and facts.count == 1 and facts.matches[1].value and (not ref or facts.matches[1].ref == ref) then
+        return self:try({ matcher = "toHaveValue", locator = loc, value = facts.matches[1].value }, nil, facts)
       end
     end
   end
@@ -270,7 +309,7 @@ end
 function Proposer:count(list, n)
   local item = ITEM_ROLE[list.role]
   if not item then return end
-  for _, loc in ipairs(self:locators(list)) do
+  for loc in self:locators(list) do
     if self:try { matcher = "toHaveCount", locator = loc .. ".getByRole('" .. item .. "')", value = n } then return end
     if self:full() then return end
   end
@@ -338,8 +377,8 @@ function Proposer:changed(e)
     end
   end
   if (e.name or "") ~= "" and (e.value or "") ~= "" and e.role ~= "text" then
-    for _, loc in ipairs(self:locators(e)) do
-      if self:try { matcher = "toHaveText", locator = loc, value = assertions.normalize(e.value) } then return end
+    for loc, ref in self:locators(e) do
+      if self:try({ matcher = "toHaveText", locator = loc, value = assertions.normalize(e.value) }, ref) then return end
     end
   else
     self:first(e, "toBeVisible")
@@ -351,7 +390,7 @@ end
 function Proposer:order(m)
   local kid = m.parent.children[1].role
   if m.parent.in_frame or kid == "generic" then return end
-  for _, loc in ipairs(self:locators(m.parent)) do
+  for loc in self:locators(m.parent) do
     if self:try { matcher = "toContainText", locator = loc .. ".getByRole('" .. kid .. "')", value = m.labels } then return end
     if self:full() then return end
   end
@@ -375,12 +414,15 @@ end
 -- states of fields and checkboxes, other changed lines, new orders, list
 -- counts, then what appeared.
 -- Each report's checks are one batch: the page is still while they run,
--- so they share the bridge's locator engine.
+-- so they share the bridge's locator engine.  acted: { ref =, locator = }
+-- of the action's target in the main frame (its locator taken before the
+-- action), or nil.
 local batches = 0
 
-local function propose(page, d)
+local function propose(page, d, acted)
   batches = batches + 1
-  local p = setmetatable({ page = page, out = {}, seen = {}, checks = 0, batch = "report" .. batches }, Proposer)
+  local p = setmetatable({ page = page, out = {}, seen = {}, checks = 0, batch = "report" .. batches,
+    acted = acted }, Proposer)
   local steps = {}
   -- A new order first: a sort is what the action was for.
   for _, m in ipairs(d.moved) do steps[#steps + 1] = function() p:order(m) end end
@@ -481,7 +523,12 @@ function changes.report(ctx, res, opts)
     for _, l in ipairs(shown_lines) do out[#out + 1] = l end
     if more > 0 then out[#out + 1] = ("… %d more changed lines (browser_find or browser_snapshot reads them)"):format(more) end
   end
-  local cands = n > 0 and not (opts and opts.candidates == false) and propose(page, d) or {}
+  local acted
+  if type(res) == "table" and type(res.ref) == "string" and type(res.locator) == "string"
+    and not res.ref:find("_", 1, true) then
+    acted = { ref = res.ref, locator = res.locator }
+  end
+  local cands = n > 0 and not (opts and opts.candidates == false) and propose(page, d, acted) or {}
   local structured = { added = #d.added, removed = #d.removed, changed = #d.changed, moved = #d.moved,
     candidates = json.array {} }
   if #cands > 0 then
