@@ -399,7 +399,8 @@ describe("page actions", function()
       return page:bridge("actionPoint", { ref, { hit = false, timeout = 400 } }, { frame = ref })
     end
     -- Waits in the page until the snapshot's box reads count (still.js): its
-    -- idle-time reads have run and a frame has begun since.  A fixed sleep
+    -- background reads have run (an idle callback runs after them) and a
+    -- frame has begun since.  A fixed sleep
     -- here failed on a loaded machine, whose renderer took longer to draw.
     local function frame_after_snapshot()
       page:evaluate("new Promise((done) => requestIdleCallback(() => "

@@ -273,9 +273,10 @@ describe("the change report of the acting tools", function()
     -- The locator searches of each click, counted on the page's bridge.
     local page = t.ctx.role:page()
     local methods = getmetatable(page).__index
-    local bridge, searches = methods.bridge, 0
+    local bridge, searches, checks = methods.bridge, 0, 0
     methods.bridge = function(self, method, ...)
       if method == "locatorFor" then searches = searches + 1 end
+      if method == "locatorFacts" then checks = checks + 1 end
       return bridge(self, method, ...)
     end
     local ok, err = pcall(function()
@@ -285,8 +286,11 @@ describe("the change report of the acting tools", function()
       assert.same({ "await expect(page.getByRole('button', { name: 'Chosen' })).toBeVisible();" }, candidates(changes))
       assert.equal(1, searches)
       -- The second is told apart as the click's locator told it apart,
-      -- with no search after the click.
+      -- with no search after the click, and no exact form of a name that
+      -- two buttons have to the letter.
+      checks = 0
       local _, changes2, raw = act("browser_click", { ref = buttons[2] })
+      assert.equal(2, checks)
       assert.matches("\nLocator: getByTestId%('plan%-card'%)%.filter%({ hasText: 'Team' }%)%.getByRole%('button', { name: 'Choose' }%)\n", raw)
       assert.same({ "await expect(page.getByTestId('plan-card').filter({ hasText: 'Team' })"
         .. ".getByRole('button', { name: 'Chosen' })).toBeVisible();" }, candidates(changes2))

@@ -5,17 +5,33 @@
 // An element holds still when its box is the same on both sides of a
 // frame's start.  The snapshot's walk reads the boxes of some elements
 // (hasBox in visibility.js); the others that got a ref have theirs read
-// in idle time right after the snapshot, in chunks.  Each box counts once
-// a frame has begun after it was read: a click then reads the box again,
-// and the same box means the element held still across that frame.  The
-// record of a snapshot is dropped by the next one.
+// right after the snapshot, in background tasks of a millisecond or so
+// each (any call that comes in goes first).  Each box counts once a frame
+// has begun after it was read: a click then reads the box again, and the
+// same box means the element held still across that frame.  The record of
+// a snapshot is dropped by the next one.
 
 import * as N from './natives.js';
 import { flatParent } from './dom.js';
 
-// Elements read per idle chunk at least, whatever time the chunk has.
+// Elements read per task at least, and the time a task goes on reading.
 const MIN_CHUNK = 8;
-// Elements read in idle time at most, the first in the text: a budgeted
+const SLICE_MS = 1;
+
+// Runs fn soon, after anything more urgent: a background task where the
+// page has the Prioritized Task Scheduling API, else a timer task.  Idle
+// callbacks wait for an idle period, which a host's calls in a row never
+// leave: a click right after a snapshot found its element unread.
+function later(fn) {
+  const sched = globalThis.scheduler;
+  if (sched && typeof sched.postTask === 'function') {
+    sched.postTask(fn, { priority: 'background' }).catch(() => {});
+  } else {
+    setTimeout(fn, 0);
+  }
+}
+
+// Elements read after the snapshot at most, the first in the text: a budgeted
 // snapshot shows the agent its first refs only, and a whole one of a big
 // page would keep the renderer busy for long.
 const MAX_SAMPLED = 2000;
@@ -35,18 +51,20 @@ export function noteRef(seen, el) {
 
 // Called when the snapshot of seen has run: its boxes count from the next
 // frame on, and the boxes of the elements with a ref that the walk did not
-// read are read in idle time, each chunk counting from the frame after it.
+// read are read in background tasks right after it, each task's counting
+// from the frame after it.
 export function endSeen(seen) {
   requestAnimationFrame(() => { seen.walkMark.framed = true; });
   const els = seen.refEls;
   seen.refEls = null;
-  if (els.length === 0 || typeof requestIdleCallback !== 'function') return;
+  if (els.length === 0) return;
   let i = 0;
-  const chunk = (deadline) => {
+  const chunk = () => {
     if (!seen.live) return;
     const mark = { framed: false };
+    const until = performance.now() + SLICE_MS;
     let n = 0;
-    while (i < els.length && (n < MIN_CHUNK || deadline.timeRemaining() > 1)) {
+    while (i < els.length && (n < MIN_CHUNK || (n % 16 !== 0 || performance.now() < until))) {
       const el = els[i++];
       if (seen.rects.has(el)) continue;
       n++;
@@ -57,12 +75,12 @@ export function endSeen(seen) {
       }
     }
     requestAnimationFrame(() => { mark.framed = true; });
-    if (i < els.length) requestIdleCallback(chunk);
+    if (i < els.length) later(chunk);
   };
-  requestIdleCallback(chunk);
+  later(chunk);
 }
 
-// Stops what is left of seen's idle reads (a newer snapshot replaces it).
+// Stops what is left of seen's box reads (a newer snapshot replaces it).
 export function dropSeen(seen) {
   if (seen !== null) seen.live = false;
 }

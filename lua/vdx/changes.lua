@@ -216,6 +216,7 @@ function Proposer:try(step, ref, facts)
   local holds, f
   if facts then holds, f = assertions.judge(step, facts), facts
   else holds, f = assertions.holds(self.page, step, nil, self.batch) end
+  if f then self.read[step.locator] = f end
   if holds and ref then holds = f.count == 1 and f.matches[1].ref == ref end
   if holds then
     step.code = assertions.code(step)
@@ -259,6 +260,7 @@ function Proposer:locators(e)
   local i, ref_tried = 0, false
   return function()
     i = i + 1
+    if i == 2 and out[2] and self:same_names(out[1], e.name) then i = 3 end
     if out[i] then return out[i] end
     if scope then
       local l = scope .. "." .. out[1]
@@ -276,6 +278,19 @@ function Proposer:locators(e)
     end
     return nil
   end
+end
+
+-- True when the facts read of locator (a role and name one) show
+-- several elements that all have exactly the name `name`: the exact form
+-- of the locator matches them all too, and need not be read.
+function Proposer:same_names(locator, name)
+  local f = self.read[locator]
+  if not f or f.count < 2 or f.count > #f.matches then return false end
+  local want = assertions.normalize(name)
+  for _, m in ipairs(f.matches) do
+    if assertions.normalize(m.name) ~= want then return false end
+  end
+  return true
 end
 
 -- Tries matcher on each locator of e until one holds.
@@ -421,7 +436,7 @@ local batches = 0
 
 local function propose(page, d, acted)
   batches = batches + 1
-  local p = setmetatable({ page = page, out = {}, seen = {}, checks = 0, batch = "report" .. batches,
+  local p = setmetatable({ page = page, out = {}, seen = {}, read = {}, checks = 0, batch = "report" .. batches,
     acted = acted }, Proposer)
   local steps = {}
   -- A new order first: a sort is what the action was for.
