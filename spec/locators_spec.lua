@@ -210,12 +210,18 @@ describe("page:generate_locator", function()
   it("starts from the latest snapshot's reading of the page only while the page does not change", function()
     local assertions = require "vdx.assertions"
     page:evaluate([[document.body.innerHTML = '<style>.b { display: none } #w:focus-within .b { display: inline }</style>'
-      + '<div id=w><input aria-label=Field><button class=b>Reveal</button></div><button id=n>Old</button>']])
+      + '<div id=w><input aria-label=Field><button class=b>Reveal</button></div><button id=n>Old</button>'
+      + '<div popover id=pop><button>Inside</button></div>']])
     page:snapshot()
     assert.equal(0, assertions.facts(page, "getByRole('button', { name: 'Reveal' })").count)
     -- Focus shows the button by a style rule alone: no mutation to see.
     page:evaluate("document.querySelector('input').focus()")
     assert.equal(1, assertions.facts(page, "getByRole('button', { name: 'Reveal' })").count)
+    -- So does a popover that opens (its state is no attribute).
+    page:snapshot()
+    assert.equal(0, assertions.facts(page, "getByRole('button', { name: 'Inside' })").count)
+    page:evaluate("document.getElementById('pop').showPopover()")
+    assert.equal(1, assertions.facts(page, "getByRole('button', { name: 'Inside' })").count)
     page:snapshot()
     page:evaluate("document.getElementById('n').textContent = 'New'")
     assert.equal(1, assertions.facts(page, "getByRole('button', { name: 'New' })").count)

@@ -10,11 +10,12 @@
 // The engine is dropped, and a new one made, when another batch is named,
 // when the page changed since (a mutation anywhere in the document, a
 // field's input or change event, a transition or animation ending, focus
-// moving, the pointer entering another element, the window resizing: what
-// can change a role, a name, a text or a visibility), or when the run is
-// older than MAX_AGE_MS.  Without a batch every call has an engine of its
-// own.  Mutations inside a shadow root are not observed: a run is a burst
-// of reads on a settled page, not a cache to keep.
+// moving, the pointer entering another element, a popover or details
+// toggling, the window resizing: what can change a role, a name, a text
+// or a visibility), or when the run is older than MAX_AGE_MS.  Without a
+// batch every call has an engine of its own.  Mutations inside a shadow
+// root are not observed: a run is a burst of reads on a settled page, not
+// a cache to keep.
 //
 // A snapshot read the styles and names of every element it showed: its
 // reading (a Ctx, see visibility.js) is kept under the same watch, and an
@@ -26,7 +27,7 @@ import { Evaluator } from './locator.js';
 
 const MAX_AGE_MS = 2000;
 const EVENTS = ['input', 'change', 'transitionend', 'animationend', 'transitioncancel', 'animationcancel',
-  'focusin', 'focusout', 'mouseover', 'mouseout'];
+  'focusin', 'focusout', 'mouseover', 'mouseout', 'toggle'];
 
 let run = null;    // { id, ev, gen, watch }
 let reading = null;   // { ctx, watch }: the latest snapshot's Ctx
