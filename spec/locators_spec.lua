@@ -222,6 +222,13 @@ describe("page:generate_locator", function()
     assert.equal(0, assertions.facts(page, "getByRole('button', { name: 'Inside' })").count)
     page:evaluate("document.getElementById('pop').showPopover()")
     assert.equal(1, assertions.facts(page, "getByRole('button', { name: 'Inside' })").count)
+    -- A style sheet's rule changed through the CSSOM tells nothing; the
+    -- reading is 2 s old at most.
+    page:snapshot()
+    page:evaluate("document.styleSheets[0].insertRule('#n { display: none }')")
+    vdx.sleep(2100)
+    assert.equal(0, assertions.facts(page, "getByRole('button', { name: 'Old' })").count)
+    page:evaluate("document.styleSheets[0].deleteRule(0)")
     page:snapshot()
     page:evaluate("document.getElementById('n').textContent = 'New'")
     assert.equal(1, assertions.facts(page, "getByRole('button', { name: 'New' })").count)

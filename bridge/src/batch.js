@@ -34,19 +34,28 @@ let reading = null;   // { ctx, watch }: the latest snapshot's Ctx
 
 // A watch on the page from now on: changed() tells whether it may have
 // changed since (or the watch is older than MAX_AGE_MS); stop() ends it.
-function watch() {
-  const w = { at: performance.now(), dirty: false };
-  // The first change ends the watch: nothing later can undo it.
+// The first change, or the age, ends it and calls over(w), so that what
+// it guards (and the elements that holds) is let go at once.
+function watch(over) {
+  const w = { dirty: false };
+  const at = performance.now();
   const mark = () => {
+    if (w.dirty) return;
     w.dirty = true;
     w.stop();
+    over(w);
   };
   const mo = new MutationObserver(mark);
   mo.observe(document, { subtree: true, childList: true, characterData: true, attributes: true });
   for (const e of EVENTS) document.addEventListener(e, mark, true);
   window.addEventListener('resize', mark, true);
-  w.changed = () => w.dirty || mo.takeRecords().length > 0 || performance.now() - w.at > MAX_AGE_MS;
+  const timer = setTimeout(mark, MAX_AGE_MS);
+  w.changed = () => {
+    if (!w.dirty && (mo.takeRecords().length > 0 || performance.now() - at > MAX_AGE_MS)) mark();
+    return w.dirty;
+  };
   w.stop = () => {
+    clearTimeout(timer);
     mo.disconnect();
     for (const e of EVENTS) document.removeEventListener(e, mark, true);
     window.removeEventListener('resize', mark, true);
@@ -62,12 +71,9 @@ function end() {
 }
 
 // The latest snapshot's Ctx while the page has not changed since, else
-// null (and the reading is dropped).
+// null.
 function readingCtx() {
-  if (reading !== null && reading.watch.changed()) {
-    reading.watch.stop();
-    reading = null;
-  }
+  if (reading !== null && reading.watch.changed()) reading = null;
   return reading === null ? null : reading.ctx;
 }
 
@@ -75,7 +81,9 @@ function readingCtx() {
 // made while the page does not change (see the module comment).
 export function keepReading(ctx) {
   if (reading !== null) reading.watch.stop();
-  reading = { ctx, watch: watch() };
+  const r = { ctx, watch: null };
+  r.watch = watch(() => { if (reading === r) reading = null; });
+  reading = r;
 }
 
 // The engine of batch (and its locator generator, made by makeGen(ev)):
@@ -93,7 +101,9 @@ export function shared(batch, makeGen) {
   if (run !== null && (run.id !== id || run.watch.changed())) end();
   if (run === null) {
     const ev = new Evaluator(ctx);
-    run = { id, ev, gen: makeGen(ev), watch: watch() };
+    const r = { id, ev, gen: makeGen(ev), watch: null };
+    r.watch = watch(() => { if (run === r) run = null; });
+    run = r;
   }
   return { ev: run.ev, gen: run.gen };
 }
