@@ -148,6 +148,19 @@ describe("vdx.snapshot_diff #unit", function()
   end)
 end)
 
+describe("vdx.assertions.segments #unit", function()
+  it("splits a locator into its calls, and refuses what is not a plain chain of calls", function()
+    local assertions = require "vdx.assertions"
+    assert.same({ "getByTestId('card')", "filter({ hasText: 'a.b (c)' })", "getByRole('button', { name: 'Go' })" },
+      assertions.segments("getByTestId('card').filter({ hasText: 'a.b (c)' }).getByRole('button', { name: 'Go' })"))
+    assert.same({ "getByText('x')" }, assertions.segments("getByText('x')"))
+    assert.is_nil(assertions.segments("locator('a').first"))
+    assert.is_nil(assertions.segments("getByText('x') "))
+    assert.equal("getByRole('list', …).getByRole('listitem') toHaveCount(2)",
+      assertions.short { locator = "getByRole('list', { name: 'T' }).getByRole('listitem')", matcher = "toHaveCount", value = 2 })
+  end)
+end)
+
 describe("the change report of the acting tools", function()
   local t = {}
   setup(function() helpers.start_tool_session(t) end)

@@ -106,6 +106,16 @@ function assertions.code(step, receiver)
   return ("await expect(%s.%s).%s(%s);"):format(receiver or "page", step.locator, matcher, arg)
 end
 
+--- The calls of a locator, in order (`getByTestId('card')`,
+-- `filter({ hasText: 'P2' })`, `getByRole('button')`), or nil when it
+-- is not a plain chain of calls (each a name and balanced parentheses).
+function assertions.segments(locator)
+  local segs = {}
+  for seg in (locator .. "."):gmatch("(%a+%b())%.") do segs[#segs + 1] = seg end
+  if #segs == 0 or table.concat(segs, ".") ~= locator then return nil end
+  return segs
+end
+
 --- The short form of step for a list of proposals: the locator (its
 -- scopes' options elided), the matcher and its argument, without the
 -- `await expect(page.…)` around them (`getByText('Saved') toBeVisible`,
@@ -114,10 +124,9 @@ function assertions.short(step)
   local arg = step.value ~= nil and ("(" .. literal(step.value) .. ")") or ""
   -- The scopes before the last call keep their method and first
   -- argument: the export writes the whole verified locator.
-  local segs = {}
-  for seg in (step.locator .. "."):gmatch("(%a+%b())%.") do segs[#segs + 1] = seg end
+  local segs = assertions.segments(step.locator)
   local loc = step.locator
-  if #segs > 1 and table.concat(segs, ".") == step.locator then
+  if segs and #segs > 1 then
     for i = 1, #segs - 1 do segs[i] = segs[i]:gsub("^(%a+%([^,)]*),.*%)$", "%1, …)") end
     loc = table.concat(segs, ".")
   end

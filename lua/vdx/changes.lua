@@ -231,9 +231,8 @@ end
 -- `getByTestId('card').filter({ hasText: 'P2' }).getByRole('button', …)`),
 -- or nil when it has a single call.
 local function scope_of(locator)
-  local segs = {}
-  for seg in (locator .. "."):gmatch("(%a+%b())%.") do segs[#segs + 1] = seg end
-  if #segs < 2 or table.concat(segs, ".") ~= locator then return nil end
+  local segs = assertions.segments(locator)
+  if not segs or #segs < 2 then return nil end
   return table.concat(segs, ".", 1, #segs - 1)
 end
 
