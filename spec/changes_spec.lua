@@ -148,6 +148,37 @@ describe("vdx.snapshot_diff #unit", function()
   end)
 end)
 
+describe("vdx.snapshot_diff.count_named #unit", function()
+  local text = table.concat({
+    "Page URL: http://x/",
+    "- button \"Added\" [ref=e1]",
+    "- group:",
+    "  - 'button \"Added: 2\" [ref=e2]'",
+    "  - button \"added later\" [ref=e3]",
+    "  - button \"Added to the cart of someone with a long\u{2026}\" [ref=e4]",
+    "- iframe [ref=e5]:",
+    "  - button \"Added\" [ref=f1_e1]",
+    "- link \"Added\" [ref=e6]",
+    "- button \"\u{c4}dded\" [ref=e7]",
+  }, "\n")
+
+  it("counts the main frame's elements of a role whose name the locator matches, exact or not", function()
+    -- Case aside, a name that holds it: e1, e2 (quoted line), e3, e4 (cut).
+    assert.equal(4, diff.count_named(text, "button", "Added", false, 10))
+    assert.equal(2, diff.count_named(text, "button", "Added", false, 2))
+    -- Exact: e1 alone; the cut name and the frame's button do not count.
+    assert.equal(1, diff.count_named(text, "button", "Added", true, 10))
+    assert.equal(0, diff.count_named(text, "button", "Added to the cart of someone with a long", true, 10))
+    assert.equal(1, diff.count_named(text, "link", "added", false, 10))
+    assert.equal(1, diff.count_named(text, "button", "\u{c4}dded", true, 10))
+  end)
+
+  it("cannot tell a case-insensitive match of a name that is not ASCII, nor a role that is not a word", function()
+    assert.is_nil(diff.count_named(text, "button", "\u{c4}dded", false, 10))
+    assert.is_nil(diff.count_named(text, "but.on", "Added", false, 10))
+  end)
+end)
+
 describe("vdx.assertions.segments #unit", function()
   it("splits a locator into its calls, and refuses what is not a plain chain of calls", function()
     local assertions = require "vdx.assertions"
@@ -299,11 +330,14 @@ describe("the change report of the acting tools", function()
       assert.same({ "await expect(page.getByRole('button', { name: 'Chosen' })).toBeVisible();" }, candidates(changes))
       assert.equal(1, searches)
       -- The second is told apart as the click's locator told it apart,
-      -- with no search after the click, and no exact form of a name that
-      -- two buttons have to the letter.
+      -- with no search after the click.  Its snapshot shows two buttons
+      -- "Chosen": the role and name locator, exact or not, would match
+      -- both, and is not read; the scoped one is the only check.
       checks = 0
       local _, changes2, raw = act("browser_click", { ref = buttons[2] })
-      assert.equal(2, checks)
+      assert.equal(1, checks)
+      local f = require("vdx.assertions").facts(page, "getByRole('button', { name: 'Chosen', exact: true })", {})
+      assert.equal(2, f.count)
       assert.matches("\nLocator: getByTestId%('plan%-card'%)%.filter%({ hasText: 'Team' }%)%.getByRole%('button', { name: 'Choose' }%)\n", raw)
       assert.same({ "await expect(page.getByTestId('plan-card').filter({ hasText: 'Team' })"
         .. ".getByRole('button', { name: 'Chosen' })).toBeVisible();" }, candidates(changes2))

@@ -243,7 +243,10 @@ end
 -- that element, as the scope may now hold another); else its ref's
 -- verified locator (a generator search, the costly one).  Each value is
 -- a locator, and the ref the match must be (nil: any one element).
-function Proposer:locators(e)
+-- strict: the locator must match one element (not a scope of a longer
+-- one), so a role and name form the new snapshot already shows matching
+-- two elements is passed over unread.
+function Proposer:locators(e, strict)
   local out = {}
   local named = e.name and e.name ~= "" and e.role ~= "text"
   if named then
@@ -260,6 +263,7 @@ function Proposer:locators(e)
   return function()
     i = i + 1
     if i == 2 and out[2] and self:same_names(out[1], e.name) then i = 3 end
+    while strict and named and i <= 2 and out[i] and self:shown_twice(e, i == 2) do i = i + 1 end
     if out[i] then return out[i] end
     if scope then
       local l = scope .. "." .. out[1]
@@ -292,9 +296,16 @@ function Proposer:same_names(locator, name)
   return true
 end
 
+-- True when the snapshot taken after the action shows two elements of
+-- the main frame that e's role and name locator (exact or not) matches:
+-- a check on the page could only fail.
+function Proposer:shown_twice(e, exact)
+  return (diff.count_named(self.text, e.role, e.name, exact, 2) or 0) >= 2
+end
+
 -- Tries matcher on each locator of e until one holds.
 function Proposer:first(e, matcher, value)
-  for loc, ref in self:locators(e) do
+  for loc, ref in self:locators(e, true) do
     if self:try({ matcher = matcher, locator = loc, value = value }, ref) then return true end
     if self:full() then return false end
   end
@@ -309,7 +320,7 @@ function Proposer:state(e)
     return self:first(e, on and "toBeChecked" or "not.toBeChecked")
   end
   if FIELD[e.role] and e.ref then
-    for loc, ref in self:locators(e) do
+    for loc, ref in self:locators(e, true) do
       local okf, facts = pcall(assertions.facts, self.page, loc, { limit = 1, batch = self.batch })
       if okf and facts.count == 1 and facts.matches[1].value and (not ref or facts.matches[1].ref == ref) then
         return self:try({ matcher = "toHaveValue", locator = loc, value = facts.matches[1].value }, nil, facts)
@@ -391,7 +402,7 @@ function Proposer:changed(e)
     end
   end
   if (e.name or "") ~= "" and (e.value or "") ~= "" and e.role ~= "text" then
-    for loc, ref in self:locators(e) do
+    for loc, ref in self:locators(e, true) do
       if self:try({ matcher = "toHaveText", locator = loc, value = assertions.normalize(e.value) }, ref) then return end
     end
   else
@@ -430,13 +441,13 @@ end
 -- Each report's checks are one batch: the page is still while they run,
 -- so they share the bridge's locator engine.  acted: { ref =, locator = }
 -- of the action's target in the main frame (its locator taken before the
--- action), or nil.
+-- action), or nil; text: the snapshot taken after the action.
 local batches = 0
 
-local function propose(page, d, acted)
+local function propose(page, d, acted, text)
   batches = batches + 1
   local p = setmetatable({ page = page, out = {}, seen = {}, read = {}, checks = 0, batch = "report" .. batches,
-    acted = acted }, Proposer)
+    acted = acted, text = text }, Proposer)
   local steps = {}
   -- A new order first: a sort is what the action was for.
   for _, m in ipairs(d.moved) do steps[#steps + 1] = function() p:order(m) end end
@@ -542,7 +553,7 @@ function changes.report(ctx, res, opts)
     and not res.ref:find("_", 1, true) then
     acted = { ref = res.ref, locator = res.locator }
   end
-  local cands = n > 0 and not (opts and opts.candidates == false) and propose(page, d, acted) or {}
+  local cands = n > 0 and not (opts and opts.candidates == false) and propose(page, d, acted, snap.text or "") or {}
   local structured = { added = #d.added, removed = #d.removed, changed = #d.changed, moved = #d.moved,
     candidates = json.array {} }
   if #cands > 0 then

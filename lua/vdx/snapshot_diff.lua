@@ -298,6 +298,35 @@ local function reordered(old, new)
   return out
 end
 
+--- diff.count_named(text, role, name, exact, limit) -> n or nil: how many
+-- elements of the main frame the snapshot text shows with role `role`
+-- and a name that getByRole(role, { name, exact }) matches (exact: the
+-- same name; else one that holds name, case aside), counted up to limit.
+-- Only lines with a main-frame ref count, and a name the snapshot cut
+-- counts only when its kept start holds name (never when exact), so n is
+-- at most what the locator matches on the page the text shows: an n of
+-- 2 proves that a locator which must match one element would not.  nil
+-- when it cannot tell: a role that is not a word, or a case-insensitive
+-- match of a name that is not ASCII (Lua lowers ASCII letters only).
+function diff.count_named(text, role, name, exact, limit)
+  if not role:find("^%a+$") or (not exact and name:find("[\128-\255]")) then return nil end
+  local want = exact and name or name:lower()
+  local n = 0
+  for content in ("\n" .. text):gmatch("\n *%- ('?" .. role .. ' "[^\n]*)') do
+    local e = diff.parse(content)
+    if e.ref and e.ref:find("^e%d+$") and e.role == role and e.name then
+      local ok
+      if exact then ok = e.name == want and not content:find('\u{2026}"', 1, true)
+      else ok = e.name:lower():find(want, 1, true) ~= nil end
+      if ok then
+        n = n + 1
+        if n >= limit then break end
+      end
+    end
+  end
+  return n
+end
+
 --- diff.compare(old_text, new_text [, whole]) -> { added = {…}, removed = {…},
 -- changed = {…}, moved = {…}, renewed = {…}, old = entries, new = entries }:
 -- entries of the new text (added; changed, each with .was, its old entry;
