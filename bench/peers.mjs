@@ -340,8 +340,16 @@ async function runPage(parts, pg) {
     if (x.spec.snapshotInteractive) {
       const c = await x.call(x.spec.snapshotInteractive());
       push(x, 'snapshot_interactive', c.ms); push(x, 'snapshot_interactive_chars', c.text.length);
+      x.lastInteractive = c.text;
     }
   });
+  // The last snapshots of every page, to read beside the character counts.
+  mkdirSync(join(here, 'out'), { recursive: true });
+  for (const x of parts) {
+    if (x.page.error || x.inproc) continue;
+    if (pg.name !== 'shop' && x.lastSnap) writeFileSync(join(here, 'out', `${pg.name}-${x.name}.txt`), x.lastSnap);
+    if (x.lastInteractive) writeFileSync(join(here, 'out', `${pg.name}-interactive-${x.name}.txt`), x.lastInteractive);
+  }
   if (pg.name === 'shop') {
     for (const x of parts) {
       if (x.page.error || x.inproc) continue;
