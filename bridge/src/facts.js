@@ -186,9 +186,8 @@ export function styleOf(ctx, el) {
 
 // Playwright's element text (injected/selectorUtils.ts, elementText): the
 // text of all descendant text nodes, open shadow roots after the light
-// children, script/style/noscript and the head skipped.  `full` is the raw
-// text, `normalized` it with white space collapsed and trimmed,
-// `immediate` the runs of the element's own text nodes.  Cached per call.
+// children, script/style/noscript and the head skipped (an ElementText).
+// Cached per call.
 export class TextCache {
   constructor() {
     this.map = new Map();
@@ -230,7 +229,31 @@ export class TextCache {
   }
 }
 
-const EMPTY_TEXT = Object.freeze({ full: '', normalized: '', immediate: [] });
+// An element's text: `full` as read, `normalized` (white space collapsed
+// and trimmed) and `lower` (that lower-cased) made on first use, as most
+// texts read are only parts of an ancestor's.
+export class ElementText {
+  constructor(full) {
+    this.full = full;
+    this.norm = undefined;
+    this.low = undefined;
+  }
+
+  get normalized() {
+    if (this.norm === undefined) this.norm = this.full ? normalize(this.full) : '';
+    return this.norm;
+  }
+
+  get lower() {
+    if (this.low === undefined) this.low = this.normalized.toLowerCase();
+    return this.low;
+  }
+}
+
+const EMPTY_TEXT = new ElementText('');
+EMPTY_TEXT.norm = '';
+EMPTY_TEXT.low = '';
+Object.freeze(EMPTY_TEXT);
 
 // Whether element el's text is skipped for its tag: script, noscript,
 // style, or the head itself.
@@ -253,30 +276,18 @@ function computeText(cache, node) {
     const type = N.inputType(node);
     if (type === 'submit' || type === 'button') {
       const v = X.inputValue(node);
-      return { full: v, normalized: normalize(v), immediate: [v] };
+      return new ElementText(v);
     }
   }
   let full = '';
-  let run = '';
-  const immediate = [];
   for (let c = N.firstChild(node); c !== null; c = N.nextSibling(c)) {
     const type = N.nodeType(c);
-    if (type === N.TEXT_NODE) {
-      const d = N.nodeData(c);
-      full += d;
-      run += d;
-    } else if (type === 8) {
-      continue;
-    } else {
-      if (run) immediate.push(run);
-      run = '';
-      if (type === N.ELEMENT_NODE) full += cache.child(c).full;
-    }
+    if (type === N.TEXT_NODE) full += N.nodeData(c);
+    else if (type === N.ELEMENT_NODE) full += cache.child(c).full;
   }
-  if (run) immediate.push(run);
   const shadow = isEl ? N.shadowRoot(node) : null;
   if (shadow) full += cache.get(shadow).full;
-  return { full, normalized: full ? normalize(full) : '', immediate };
+  return new ElementText(full);
 }
 
 // The element's own text: its text-node children, normalized.

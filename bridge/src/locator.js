@@ -25,7 +25,7 @@ import { idRefs, normalize } from './dom.js';
 import { parseLocator } from './locparse.js';
 import { ariaRoleName, mayHaveRole } from './roles.js';
 import {
-  Ctx, TextCache, accessibleName, getRole, headingLevel, intOption, isHiddenForAria, refFor, skipsText,
+  Ctx, ElementText, TextCache, accessibleName, getRole, headingLevel, intOption, isHiddenForAria, refFor, skipsText,
 } from './facts.js';
 
 // { count, refs, matches }: the number of elements the expression
@@ -313,7 +313,7 @@ export class Evaluator {
     const by = idRefs(e, 'aria-labelledby');
     if (by.length > 0) return by.map((l) => this.texts.get(l));
     const al = N.getAttribute(e, 'aria-label');
-    if (al !== null && al.trim()) return [{ full: al, normalized: normalize(al), immediate: [al] }];
+    if (al !== null && al.trim()) return [new ElementText(al)];
     const tag = N.localName(e);
     if (tag === 'input' && N.inputType(e) === 'hidden') return [];
     const labels = X.labelsOf(e, tag);
@@ -327,7 +327,7 @@ export class Evaluator {
     const out = [];
     for (const e of this.elements(scope)) {
       const v = N.getAttribute(e, name);
-      if (v !== null && m({ full: v, normalized: normalize(v) })) out.push(e);
+      if (v !== null && m(new ElementText(v))) out.push(e);
     }
     return out;
   }
@@ -409,7 +409,7 @@ function queryIn(root, sel) {
   return N.querySelectorAll(root, sel);
 }
 
-// A matcher of element texts ({ full, normalized }) for a string or regex
+// A matcher of element texts (ElementText) for a string or regex
 // argument: regex on the full text, exact on the normalized text, else a
 // case-insensitive substring of the normalized text.
 function textMatcher(v, exact) {
@@ -423,7 +423,7 @@ function textMatcher(v, exact) {
   const want = normalize(v.value);
   if (exact) return (t) => t.normalized === want;
   const lower = want.toLowerCase();
-  return (t) => t.normalized.toLowerCase().includes(lower);
+  return (t) => t.lower.includes(lower);
 }
 
 // The same for an accessible name, its white space normalized first (a
@@ -433,7 +433,9 @@ function textMatcherOn(v, exact) {
   const m = textMatcher(v, exact);
   return (s) => {
     const n = normalize(s);
-    return m({ full: n, normalized: n });
+    const t = new ElementText(n);
+    t.norm = n;
+    return m(t);
   };
 }
 

@@ -56,12 +56,12 @@ function smallestWithText(ev, needle) {
     let inChild = false;
     for (let i = 0; i < kids.length; i++) {
       const k = kids[i];
-      if (isSkipped(k) || !ev.texts.get(k).normalized.toLowerCase().includes(needle)) continue;
+      if (isSkipped(k) || !ev.texts.get(k).lower.includes(needle)) continue;
       inChild = true;
       visit(k);
     }
     if (!inChild && el !== document.body && isVisible(el)) out.push(el);
   };
-  if (document.body && ev.texts.get(document.body).normalized.toLowerCase().includes(needle)) visit(document.body);
+  if (document.body && ev.texts.get(document.body).lower.includes(needle)) visit(document.body);
   return out;
 }
