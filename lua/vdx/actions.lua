@@ -22,7 +22,7 @@ local actions = {}
 
 -- ----------------------------------------------------------- options
 
-local COMMON = { timeout_ms = true, snapshot = true }
+local COMMON = { timeout_ms = true, snapshot = true, alongside = true }
 
 -- Raises InvalidArgument naming the first key of opts that is not allowed.
 local function check_opts(what, opts, allowed)
@@ -116,8 +116,22 @@ function actions.begin(page, opts)
   if math.type(timeout) ~= "integer" then
     error(vdx.error("InvalidArgument", "option 'timeout_ms' must be an integer"), 3)
   end
+  if opts.alongside ~= nil and (getmetatable(opts.alongside) or {}).__name ~= "vdx.Task" then
+    error(vdx.error("InvalidArgument", "option 'alongside' must be a task (vdx.spawn)", { field = "alongside" }), 3)
+  end
   return setmetatable({ page = page, deadline = vdx.now() + timeout,
-    snapshot = opts.snapshot, mark = page:mark(), extra = {}, frames = {} }, Action)
+    snapshot = opts.snapshot, mark = page:mark(), extra = {}, frames = {}, alongside = opts.alongside }, Action)
+end
+
+--- Waits for the task given as opts.alongside, once: the action's input
+-- and its settling wait for it, so a read of the page as it was before
+-- the action, run as that task, is over before the page is touched.
+function Action:join()
+  local t = self.alongside
+  if t then
+    self.alongside = nil
+    vdx.wait(t, self:left())
+  end
 end
 
 --- Milliseconds left before the action's deadline (at least 1).
@@ -179,12 +193,14 @@ end
 --- Sends mouse events (a list from vdx.input.mouse) and records where the
 -- pointer ends up.
 function Action:mouse(events, x, y)
+  self:join()
   self.page:input(events, { timeout_ms = self:left() })
   if x then self.page:pointer(x, y) end
 end
 
 --- Sends key events (a list from vdx.input.press / vdx.input.type).
 function Action:keys(events)
+  self:join()
   return self.page:input(events, { timeout_ms = self:left() })
 end
 
@@ -196,6 +212,7 @@ end
 -- of its own (click_at's screenshot).  Works when the action closed the page.
 function Action:finish(ref, shot)
   local page = self.page
+  self:join()
   page:settle(self.mark, { timeout_ms = self:left() })
   if shot and not page:is_closed() then shot(self) end
   local r = page:since(self.mark)

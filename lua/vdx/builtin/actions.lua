@@ -51,8 +51,7 @@ return util.report_changes({
     annotations = { readOnlyHint = false, destructiveHint = true },
     run = function(ctx, args)
       local t, label = util.target(args)
-      local loc = util.locator_of(ctx, t)
-      local res = act(ctx, "click", t, { button = args.button,
+      local res, loc = util.act_located(ctx, "click", t, { button = args.button,
         click_count = args.doubleClick and 2 or nil, modifiers = args.modifiers })
       util.record(ctx, { kind = "action", tool = "browser_click", action = args.doubleClick and "dblclick" or "click",
         button = args.button, modifiers = args.modifiers }, loc)

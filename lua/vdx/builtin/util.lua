@@ -187,6 +187,37 @@ function util.locator_of(ctx, target)
   return ok and loc and loc.locator and loc or nil
 end
 
+--- page[method](page, target, opts) with the target's verified locator
+-- read beside it: -> result, locator (util.locator_of's).  The read runs
+-- as a task the action waits for before its first input event (opts
+-- .alongside), so it fills the action's own waits (a click waits for a
+-- frame to tell that its element holds still) instead of coming before
+-- them.  A target given by description is read first, as the action's
+-- own resolution would race it.  A ref that a framework re-rendered
+-- fails the action (StaleRef) while the read finds its successor: the
+-- action is then made again on the successor, as when the read came first.
+function util.act_located(ctx, method, target, opts)
+  local page = ctx:page()
+  if target.ref == nil then
+    local loc = util.locator_of(ctx, target)
+    return page[method](page, target, opts), loc
+  end
+  local task = vdx.spawn(util.locator_of, ctx, target)
+  opts.alongside = task
+  local ok, res = pcall(page[method], page, target, opts)
+  if ok then return res, vdx.wait(task) end
+  if vdx.is_error(res, "Cancelled") then
+    task:cancel()
+    error(res, 0)
+  end
+  local lok, loc = pcall(vdx.wait, task)
+  if vdx.is_error(res, "StaleRef") and lok and loc and loc.healed then
+    opts.alongside = nil
+    return page[method](page, target, opts), loc
+  end
+  error(res, 0)
+end
+
 -- The answer lines and structured fields of the locators (util.locator_of
 -- results, nil ones skipped) of an action's targets.
 local function locator_lines(locs, structured)
