@@ -8,6 +8,9 @@
 --   floor         raw Page.navigate -> load, bare walk (no bridge on the page)
 --   floor+bridge  the same on a page that keeps the bridge's new-document
 --                 script: what injecting it into every document costs
+--   floor+layout  the floor that first has the page styled and laid out
+--                 (one getBoundingClientRect), which any read of what is
+--                 visible needs and the bare walk never asks for
 --   raw+snapshot  raw Page.navigate -> load, then page:snapshot()
 --   inproc        page:navigate(url), page:snapshot()
 --
@@ -88,6 +91,13 @@ end
 local variants = {
   { name = "floor", page = new_page(false), nav = raw_nav, read = bare_walk },
   { name = "floor+bridge", page = new_page(true), nav = raw_nav, read = bare_walk },
+  -- The floor that also lays the page out (any read of visibility must),
+  -- which the bare walk never asks for: a cycle may navigate away before
+  -- the renderer's first frame, and then the page is never styled at all.
+  { name = "floor+layout", page = new_page(false), nav = raw_nav, read = function(p)
+    p:send("Runtime.evaluate", { expression = "document.documentElement.getBoundingClientRect().height" })
+    return bare_walk(p)
+  end },
   { name = "raw+snapshot", page = new_page(true), nav = raw_nav,
     read = function(p) return #p:snapshot().text end },
   { name = "inproc", page = new_page(true), nav = function(p) p:navigate(URL) end,
