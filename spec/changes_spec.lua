@@ -388,8 +388,19 @@ describe("the change report of the acting tools", function()
 
   it("compares with the whole page when the agent's last snapshot was cut by its budget", function()
     open("/verify/shop.html")
-    local res, cut = call("browser_snapshot", { budget_tokens = 500 })
+    -- One walk of the page serves both the cut answer and the whole text
+    -- the next report compares with.
+    local page = t.ctx.role:page()
+    local methods = getmetatable(page).__index
+    local frames, walks = methods.snapshot_frames, 0
+    methods.snapshot_frames = function(...) walks = walks + 1 return frames(...) end
+    local ok, res, cut = pcall(call, "browser_snapshot", { budget_tokens = 500 })
+    methods.snapshot_frames = frames
+    assert(ok, res)
+    assert.equal(1, walks)
     assert.is_true(res.structuredContent.truncated, cut)
+    assert.equal(select(2, cut:gsub("%[ref=[%w_]+%]", "")), res.structuredContent.ref_count)
+    assert.is_true(#t.ctx.role.last_snapshot.whole_text > #cut)
     local card = cut:match('button "Add to Cart" %[ref=(e%d+)%]')
     local text = act("browser_click", { ref = card })
     assert.matches('\nChanges (+0 -0 ~3):\n~ link "Cart (1)": (was named "Cart (0)")\n~ status: Added Product 1 to the cart '

@@ -44,9 +44,11 @@ function changes.stamp(page, snap, opts, role)
   opts = opts or {}
   snap.page, snap.nav = page, navigations(page)
   if opts.root or opts.depth or opts.offset or opts.interactive then
+    snap.whole_text = nil
     if role and role.last_snapshot and role.last_snapshot.whole_text then role.change_base = role.last_snapshot end
     return snap
   end
+  if snap.whole_text then return snap end -- taken with changes.whole_tokens(opts)
   if snap.truncated and (opts.budget_tokens or 0) < changes.BUDGET_TOKENS then
     local ok, whole = pcall(snapshot.take, page, { budget_tokens = changes.BUDGET_TOKENS })
     snap.whole_text = ok and whole.text or nil
@@ -54,6 +56,17 @@ function changes.stamp(page, snap, opts, role)
     snap.whole_text = snap.text
   end
   return snap
+end
+
+--- The whole_tokens to give snapshot.take for a snapshot taken with opts
+-- (those of snapshot.take) that changes.stamp will stamp: its one walk then
+-- also yields the whole page's text, where stamp would otherwise walk the
+-- page again when the budget cut it.  nil when stamp keeps no whole text
+-- for such a snapshot, or its own budget is the whole one.
+function changes.whole_tokens(opts)
+  if opts.root or opts.depth or opts.offset or opts.interactive then return nil end
+  if (opts.budget_tokens or snapshot.DEFAULT_BUDGET) >= changes.BUDGET_TOKENS then return nil end
+  return changes.BUDGET_TOKENS
 end
 
 -- True when snap shows the current document of page: taken of this page,

@@ -332,12 +332,18 @@ local function root_ref(page, root, frame)
   error(r, 0)
 end
 
---- snapshot.take(page, opts [, how]) -> the result of page:snapshot(opts);
--- how(option, value) names a call in the truncation notice (default
--- snapshot.lua_call; the MCP tool names its own arguments).
-function snapshot.take(page, opts, how)
+--- snapshot.take(page, opts [, how [, whole_tokens]]) -> the result of
+-- page:snapshot(opts); how(option, value) names a call in the truncation
+-- notice (default snapshot.lua_call; the MCP tool names its own
+-- arguments).  whole_tokens, larger than the budget (and with no offset
+-- or depth): the bridges walk that far, and the result also carries
+-- whole_text, the text cut at whole_tokens, from the same walk (the
+-- change report's baseline, vdx.changes.stamp); a view cut at its budget
+-- then counts the refs of its lines.
+function snapshot.take(page, opts, how, whole_tokens)
   opts = check_opts(opts)
   local budget = opts.budget_tokens or snapshot.DEFAULT_BUDGET
+  if whole_tokens and (whole_tokens <= budget or opts.offset or opts.depth) then whole_tokens = nil end
   local offset = opts.offset or 0
   local depth = (opts.depth or 0) > 0 and opts.depth or nil
   local root = opts.root and root_ref(page, opts.root, opts.frame)
@@ -347,7 +353,8 @@ function snapshot.take(page, opts, how)
   -- keeps the names it would leave to the lines below (keepNames): the cut
   -- may hide those lines.
   local got = page:snapshot_frames({ root = root,
-    maxOptions = opts.max_options or 10, maxChars = not depth and budget * snapshot.CHARS_PER_TOKEN or nil,
+    maxOptions = opts.max_options or 10,
+    maxChars = not depth and (whole_tokens or budget) * snapshot.CHARS_PER_TOKEN or nil,
     fromLine = offset, keepNames = depth and true or nil, mode = opts.mode, interactive = opts.interactive or nil },
     { timeout_ms = opts.timeout_ms })
   local main = got.frames[got.root_frame]
@@ -362,7 +369,19 @@ function snapshot.take(page, opts, how)
   local res = { warnings = s:warning_list(), element_count = s.element_count, ref_count = s.ref_count,
     unmeasurable = s.unmeasurable }
   if main then res.url, res.title = main.value.url, main.value.title end
+  if whole_tokens then
+    -- One walk, cut twice: the whole text, then the view (cut may shorten
+    -- the first line, so the view starts from it as read).
+    local first, whole = s.lines[1], {}
+    cut(whole, s, whole_tokens * snapshot.CHARS_PER_TOKEN, 0, how or snapshot.lua_call)
+    s.lines[1] = first
+    res.whole_text = whole.text
+  end
   cut(res, s, budget * snapshot.CHARS_PER_TOKEN, offset, how or snapshot.lua_call)
+  if whole_tokens and res.truncated then
+    -- The refs of the lines shown, as a walk stopped at the budget counts.
+    res.ref_count = select(2, res.text:gsub("%[ref=[%w_]+%]", ""))
+  end
   return res
 end
 
