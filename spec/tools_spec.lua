@@ -176,16 +176,34 @@ describe("vdx.tools #unit", function()
     local ctx = { role = role, page = function() return page end }
     local res = r:call("browser_snapshot", {}, ctx)
     assert.is_nil(res.isError, res.content and res.content[1].text)
-    assert.equal(12000 * 4, seen.maxChars)
+    -- One walk serves the answer and the change report's whole baseline:
+    -- the bridges read as far as the baseline needs, and the answer is cut
+    -- at the budget (below).
+    local whole = require("vdx.changes").BUDGET_TOKENS * 4
+    assert.equal(whole, seen.maxChars)
     assert.equal("Page URL: http://127.0.0.1/\nPage Title: t\n"
       .. "- button \"Go\" [ref=e1]\n- button \"Stop\" [ref=e2]\n", res.content[1].text)
     -- The role is named where the server has another to tell it from.
     local two = { role = role, page = ctx.page, roles = { count = function() return 2 end } }
     assert.matches("^Page URL: http://127.0.0.1/\nPage Title: t\nRole: default\n%- button",
       r:call("browser_snapshot", {}, two).content[1].text)
-    -- A given budget and the other options reach the bridges.
+    -- A given budget cuts the answer; the other options reach the bridges.
     r:call("browser_snapshot", { budget_tokens = 100 }, ctx)
-    assert.equal(400, seen.maxChars)
+    assert.equal(whole, seen.maxChars)
+    local long = { snapshot_frames = function(_, options)
+      seen = options
+      local line = "- button \"" .. ("x"):rep(300) .. "\" [ref=e1]\n"
+      return { root_frame = "main", frames = { main = { ok = true, value = { text = line:rep(200),
+        url = "u", title = "t", ref_count = 200, element_count = 200, unmeasurable = 0 } } } }
+    end }
+    -- 200 lines of 321 characters (the newline counted): the default
+    -- budget of 48,000 characters shows 149 of them, and counts their refs.
+    local cut = r:call("browser_snapshot", {}, { role = role, page = function() return long end })
+    assert.is_true(cut.structuredContent.truncated)
+    assert.equal(12000 * 4 // 321, cut.structuredContent.next_offset)
+    assert.equal(12000 * 4 // 321, cut.structuredContent.ref_count)
+    r:call("browser_snapshot", { budget_tokens = 200000 }, ctx)
+    assert.equal(200000 * 4, seen.maxChars)
     -- The depth counts across frames: it is applied to the stitched text,
     -- so the bridges walk whole and get no depth.
     r:call("browser_snapshot", { budget_tokens = 100, depth = 3 }, ctx)
