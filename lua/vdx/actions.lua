@@ -123,9 +123,11 @@ function actions.begin(page, opts)
     snapshot = opts.snapshot, mark = page:mark(), extra = {}, frames = {}, alongside = opts.alongside }, Action)
 end
 
---- Waits for the task given as opts.alongside, once: the action's input
--- and its settling wait for it, so a read of the page as it was before
--- the action, run as that task, is over before the page is touched.
+--- Waits for the task given as opts.alongside, once: whatever of the
+-- action touches the page (its input, a bridge call that is no read, a
+-- file input's files, the settling) waits for it, so a read of the page
+-- as it was before the action, run as that task, is over before the page
+-- is touched.
 function Action:join()
   local t = self.alongside
   if t then
@@ -139,8 +141,14 @@ function Action:left()
   return math.max(1, self.deadline - vdx.now())
 end
 
+-- The bridge methods of the actions that only read the page: a task
+-- given as opts.alongside may still run beside them (every other call
+-- waits for it first, see Action:join).
+local READS = { actionPoint = true, checkState = true, fileInputInfo = true }
+
 --- Calls a bridge method in the frame of ref with (ref, opts + {timeout}).
 function Action:call(ref, method, opts, ...)
+  if not READS[method] then self:join() end
   local o = opts or {}
   o.timeout = self:left()
   local args = { ref, ... }
@@ -480,6 +488,7 @@ function actions.upload_file(page, target, paths, opts)
   if not info.multiple and #abs > 1 then
     error(vdx.error("NotMultiple", ("%s takes one file, not %d"):format(ref, #abs)), 0)
   end
+  a:join()
   page:set_input_files(ref, abs, { timeout_ms = a:left() })
   return a:finish(ref)
 end
