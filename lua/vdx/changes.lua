@@ -33,17 +33,24 @@ local function navigations(page)
   return ok and type(m) == "table" and m.nav or nil
 end
 
+-- True when a snapshot taken with opts shows part of the page (a root,
+-- a depth, an offset, the interactive lines): it is no whole baseline.
+local function partial(opts)
+  return opts.root or opts.depth or opts.offset or opts.interactive
+end
+
 --- Stamps snap, a snapshot of page taken with opts (those of
 -- snapshot.take), with what a later report needs to compare the page
 -- with it: which page, the page's navigation count, and the text of the
 -- whole page (snap.whole_text; a snapshot cut by its budget takes the
--- whole one again for it; one limited by root, depth or offset has none,
+-- whole one again for it, unless it was taken with changes.whole_tokens
+-- and carries it already; one limited by root, depth or offset has none,
 -- and the report compares with the one before: given the role, whose
 -- last_snapshot snap is about to replace, that one is kept for it).
 function changes.stamp(page, snap, opts, role)
   opts = opts or {}
   snap.page, snap.nav = page, navigations(page)
-  if opts.root or opts.depth or opts.offset or opts.interactive then
+  if partial(opts) then
     snap.whole_text = nil
     if role and role.last_snapshot and role.last_snapshot.whole_text then role.change_base = role.last_snapshot end
     return snap
@@ -64,7 +71,7 @@ end
 -- page again when the budget cut it.  nil when stamp keeps no whole text
 -- for such a snapshot, or its own budget is the whole one.
 function changes.whole_tokens(opts)
-  if opts.root or opts.depth or opts.offset or opts.interactive then return nil end
+  if partial(opts) then return nil end
   if (opts.budget_tokens or snapshot.DEFAULT_BUDGET) >= changes.BUDGET_TOKENS then return nil end
   return changes.BUDGET_TOKENS
 end
