@@ -138,23 +138,13 @@ export function flatten(s) {
   return s.replace(INVISIBLE, '').replace(ASCII_SPACES, ' ').replace(/^ | $/g, '');
 }
 
-// True when s is already flat (most names are): no invisible character,
-// no ASCII white space but single inner spaces.  One pass instead of three
-// replacements.
+// What flatten() changes (most names it is given are flat already): an
+// invisible character, ASCII white space but single inner spaces (or a
+// control character).  One native scan instead of three replacements, and
+// instead of a loop over the characters, which a fresh world runs cold.
+const NOT_FLAT = /[\0-\x1f\u00ad\u200b-\u200d\u2060\ufeff]|^ | $| {2}/;
 function isFlat(s) {
-  const n = s.length;
-  if (s.charCodeAt(0) === 32 || s.charCodeAt(n - 1) === 32) return false;
-  let prev = 0;
-  for (let i = 0; i < n; i++) {
-    const c = s.charCodeAt(i);
-    if (c < 33) {
-      if (c !== 32 || prev === 32) return false;
-    } else if (c >= 0xad && (c === 0xad || (c >= 0x200b && c <= 0x200d) || c === 0x2060 || c === 0xfeff)) {
-      return false;
-    }
-    prev = c;
-  }
-  return true;
+  return !NOT_FLAT.test(s);
 }
 
 // The longest name the snapshot prints whole.

@@ -12,10 +12,28 @@ const TABLE_PARTS = new Set(['row', 'cell', 'gridcell', 'columnheader', 'rowhead
 
 // A node of the snapshot's tree for el (see snapshot.js's header).
 export function createNode(walk, el, tag, html, role, wantsRef, disabled, plain) {
-  const states = statesOf(walk, el, tag, html, role, disabled, plain);
+  return blankNode(el, tag, role, statesOf(walk, el, tag, html, role, disabled, plain), wantsRef);
+}
+
+// The root of a walk's tree: a node of no element, whose children are the
+// snapshot's top lines.
+export function fragmentNode() {
+  return blankNode(null, '', 'fragment', '', false);
+}
+
+// Every node has every field the walk and the renderers may give it, from
+// its start: nodes of one shape keep V8's property accesses monomorphic,
+// which a fresh document's world, running this code cold in its
+// interpreter, pays for most (a field added later made each node take one
+// of several shapes, and its first snapshot spent milliseconds in the
+// stores).  titled, open: the walk's marks; acts: compact.js's; frame:
+// a frame owner's key (undefined for any other node); nameByKids,
+// refTarget: tidy.js's; runChars: budget.js's count of text shown.
+function blankNode(el, tag, role, states, wantsRef) {
   return {
     el, tag, role, name: '', states, value: null, url: null, placeholder: null, wantsRef, container: null,
-    children: [],
+    children: [], titled: false, open: false, acts: false, frame: undefined, nameByKids: 0, refTarget: null,
+    runChars: 0,
   };
 }
 

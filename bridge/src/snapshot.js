@@ -28,7 +28,7 @@ import { finish, Sep } from './tidy.js';
 import { pseudoText } from './csstext.js';
 import { containerKind, isRefWorthy } from './refworthy.js';
 import { renderCompact } from './compact.js';
-import { createNode, cutDataUrl, nameNode, placeholderOf, titleOf } from './snapnode.js';
+import { createNode, cutDataUrl, fragmentNode, nameNode, placeholderOf, titleOf } from './snapnode.js';
 
 // Roles that are flattened when they carry no ref.
 const FLATTENED = new Set([
@@ -164,7 +164,7 @@ function snapshotOnce(ctx, env, opts, budget) {
   const docScan = ctx.tree(document);
   walk.plainDocument = !docScan.pseudo && !docScan.transform;
 
-  const top = { role: 'fragment', children: [] };
+  const top = fragmentNode();
   if (rootEl) {
     const shadowRoot = N.getRootNode(rootEl);
     if (shadowRoot !== document) {
