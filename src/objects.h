@@ -197,6 +197,10 @@ void vdx__page_events_free(vdx_page *p);
  * into the vdx.Page method table at the top of the stack (page.c calls
  * them all). */
 void vdx__snapshot_methods(lua_State *L);   /* snapshot.c */
+/* snapshot.c: tags child frame f in its parent's bridge now, in the
+ * background, so that the first snapshot finds it tagged; does nothing on
+ * a page of many frames (each snapshot tags what is not). */
+void vdx__snapshot_tag_early(lua_State *L, vdx_page *p, vdx_frame *f);
 void vdx__describe_methods(lua_State *L);   /* describe.c */
 void vdx__explore_methods(lua_State *L);    /* explore.c */
 void vdx__log_methods(lua_State *L);        /* logs.c */

@@ -267,8 +267,9 @@ void vdx__frames_event(lua_State *L, vdx_page *p, const char *sid,
   } else if (strcmp(method, "Page.frameAttached") == 0) {
     lua_getfield(L, params, "frameId");
     lua_getfield(L, params, "parentFrameId");
-    if (lua_isstring(L, -2)) frame_add(p, lua_tostring(L, -2), lua_tostring(L, -1), sid);
+    vdx_frame *f = lua_isstring(L, -2) ? frame_add(p, lua_tostring(L, -2), lua_tostring(L, -1), sid) : NULL;
     lua_pop(L, 2);
+    if (f) vdx__snapshot_tag_early(L, p, f);
   } else if (strcmp(method, "Page.frameNavigated") == 0) {
     lua_getfield(L, params, "frame");
     lua_getfield(L, -1, "id");

@@ -5,7 +5,11 @@
  * A snapshot is one bridge call per frame, all frames at once.  Child
  * frames are first tagged in their parent's bridge (once per parent
  * document), so the parent's text carries a placeholder where each iframe's
- * content goes.  The per-frame answers go back to Lua as they are: the
+ * content goes.  A frame is tagged as soon as it is attached, while its
+ * page loads (vdx__snapshot_tag_early): the tagging takes three round
+ * trips (the owner's node, its object in the parent's world, the call),
+ * which a first snapshot right after navigate would otherwise wait for
+ * before it reads any frame.  The per-frame answers go back to Lua as they are: the
  * splicing, the budget and every word an agent reads are policy, in
  * lua/vdx/snapshot.lua.
  */
@@ -133,8 +137,10 @@ static void tag_done(void *data, lua_State *L, int ok) {
   free(t);
 }
 
-/* Tags child frame f in its parent's bridge; returns a waiter or NULL. */
-static vdx_waiter *tag_frame(lua_State *L, vdx_page *p, vdx_frame *f) {
+/* Sends the tagging of child frame f to its parent's bridge, unless the
+ * parent has no world yet or f is tagged in its current document already;
+ * returns the operation, or NULL when nothing was sent. */
+static tagop *tag_start(lua_State *L, vdx_page *p, vdx_frame *f) {
   vdx_frame *parent = vdx__frame_find(p, f->parent);
   if (parent == NULL || parent->world == 0 || f->tagged_doc == parent->doc)
     return NULL;
@@ -150,15 +156,30 @@ static vdx_waiter *tag_frame(lua_State *L, vdx_page *p, vdx_frame *f) {
   vdx_waiter *w = vdx__bridge_call_opts(L, p, parent->id, "tagFrame", -1, 5000,
                                         &on_owner);
   lua_pop(L, 1);
-  t->out = w ? vdx__waiter_new(p->b->lp, 5000, "tagging a frame") : NULL;
-  if (t->out == NULL) {
-    if (w) vdx__waiter_abandon(w);
+  if (w == NULL) {
     free(t);
     return NULL;
   }
-  vdx__waiter_on_done(t->out, tag_out_done, t);
   vdx__waiter_then(w, tag_done, t);
+  return t;
+}
+
+/* Tags child frame f in its parent's bridge; returns a waiter or NULL. */
+static vdx_waiter *tag_frame(lua_State *L, vdx_page *p, vdx_frame *f) {
+  tagop *t = tag_start(L, p, f);
+  if (t == NULL) return NULL;
+  t->out = vdx__waiter_new(p->b->lp, 5000, "tagging a frame");
+  if (t->out == NULL) return NULL;      /* the tagging goes on, unawaited */
+  vdx__waiter_on_done(t->out, tag_out_done, t);
   return t->out;
+}
+
+/* Frames at most that a page has for them to be tagged early. */
+#define EARLY_TAGS_MAX 64
+
+void vdx__snapshot_tag_early(lua_State *L, vdx_page *p, vdx_frame *f) {
+  if (f->ordinal == 0 || p->closed || p->nframes > EARLY_TAGS_MAX) return;
+  tag_start(L, p, f);
 }
 
 /* ------------------------------------------------------------ snapshot */
