@@ -27,7 +27,6 @@ end
 local REPS = tonumber(arg[3] or "") or 20
 local PAGE = arg[4] or "shop.html"
 local GAP = tonumber(arg[5] or "") or 0
-local TCK = 100   -- getconf CLK_TCK on Linux
 
 local function read(path)
   local f = assert(io.open(path, "rb"))
@@ -40,15 +39,7 @@ local srv, base = fx.serve(vdx)
 local URL = base["local"] .. "/" .. PAGE
 local browser, close = lib.launch { headless = true, args = { fx.RESOLVER } }
 
--- utime + stime of one process in ms (0 when it is gone).
-local function cpu_ms(pid)
-  local s = lib.slurp("/proc/" .. pid .. "/stat")
-  local rest = s and s:match("%) (.*)$")
-  if not rest then return 0 end
-  local f = {}
-  for x in rest:gmatch("%S+") do f[#f + 1] = x end
-  return (tonumber(f[12]) + tonumber(f[13])) * 1000 / TCK
-end
+local cpu_ms = lib.cpu_ms
 
 -- A page whose documents get the bundle at path instead of the built-in
 -- one: every script registered on its session before ours is removed.

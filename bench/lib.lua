@@ -84,6 +84,18 @@ function lib.mem(pid)
            pss_kib = tonumber(s:match("\nPss:%s+(%d+)")) or 0 }
 end
 
+--- utime + stime of process pid ("self" for this one) in ms, from
+-- /proc/PID/stat (ticks of 10 ms: CLK_TCK is 100 on Linux); 0 when it is
+-- gone.
+function lib.cpu_ms(pid)
+  local s = slurp("/proc/" .. pid .. "/stat")
+  local rest = s and s:match("%) (.*)$")
+  if not rest then return 0 end
+  local f = {}
+  for x in rest:gmatch("%S+") do f[#f + 1] = x end
+  return (tonumber(f[12]) + tonumber(f[13])) * 10
+end
+
 --- The live process ids of process group pgid (from /proc, no ps needed).
 function lib.group_pids(pgid)
   local pids = {}

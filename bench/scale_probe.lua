@@ -25,7 +25,6 @@ local fx = require "fixtures"
 
 local REPS = tonumber(arg[1] or "") or 20
 local PAGE = arg[2] or "shop.html"
-local TCK = 100   -- getconf CLK_TCK on Linux
 
 local srv, base = fx.serve(vdx)
 local URL = base["local"] .. "/" .. PAGE
@@ -38,15 +37,7 @@ do
   f:close()
 end
 
--- utime + stime of one process in ms (0 when it is gone).
-local function cpu_ms(pid)
-  local s = lib.slurp("/proc/" .. pid .. "/stat")
-  if not s then return 0 end
-  local rest = s:match("%) (.*)$")
-  local f = {}
-  for x in rest:gmatch("%S+") do f[#f + 1] = x end
-  return (tonumber(f[12]) + tonumber(f[13])) * 1000 / TCK
-end
+local cpu_ms = lib.cpu_ms
 local pids
 local function tree_ms()
   local t = 0
