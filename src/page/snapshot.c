@@ -9,9 +9,9 @@
  * page loads (vdx__snapshot_tag_early): the tagging takes three round
  * trips (the owner's node, its object in the parent's world, the call),
  * which a first snapshot right after navigate would otherwise wait for
- * before it reads any frame.  The per-frame answers go back to Lua as they are: the
- * splicing, the budget and every word an agent reads are policy, in
- * lua/vdx/snapshot.lua.
+ * before it reads any frame.  The per-frame answers go back to Lua as they
+ * are: the splicing, the budget and every word an agent reads are policy,
+ * in lua/vdx/snapshot.lua.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -156,7 +156,8 @@ static tagop *tag_start(lua_State *L, vdx_page *p, vdx_frame *f) {
   vdx_waiter *w = vdx__bridge_call_opts(L, p, parent->id, "tagFrame", -1, 5000,
                                         &on_owner);
   lua_pop(L, 1);
-  if (w == NULL) {
+  if (w == NULL || vdx__waiter_done(w)) {   /* none, or failed at once */
+    if (w) vdx__waiter_abandon(w);
     free(t);
     return NULL;
   }
