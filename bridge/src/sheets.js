@@ -1,6 +1,6 @@
 // sheets.js -- what the style sheets of one tree (a document or a shadow
-// root) can do, read once per call so that most elements need no computed
-// style at all.
+// root) can do, read once and kept while the sheets stay the same, so that
+// most elements need no computed style at all.
 //
 // scanTree(root) answers two questions about a tree's author sheets:
 //   pseudo   whether any rule may give a ::before or ::after its content;
@@ -147,17 +147,124 @@ function scanSheet(sheet, scan) {
   if (rules) scanRules(rules, scan, false);
 }
 
-// { pseudo, inherit } for the author sheets of root.
-export function scanTree(root) {
-  const scan = {
-    pseudo: false, transform: false, inherit: [], inheritSet: 0, box: [], geom: [], entered: false,
-  };
+// Calls fn(sheet) for each of root's sheets: its document (or shadow
+// root) sheets, then its adopted ones, in order.
+function eachSheet(root, fn) {
   const lists = [root.styleSheets, root.adoptedStyleSheets];
   for (let l = 0; l < lists.length; l++) {
     const list = lists[l];
     if (!list) continue;
-    for (let i = 0; i < list.length; i++) scanSheet(list[i], scan);
+    for (let i = 0; i < list.length; i++) fn(list[i]);
   }
+}
+
+// A sheet's rule list, or null when it cannot be read (another origin's).
+function rulesOf(sheet) {
+  try {
+    return sheet.cssRules || null;
+  } catch (e) {
+    return null;
+  }
+}
+
+// The sheets' part of a tree's scan, kept for the tree between calls:
+// root -> { key, nested, scan }.  Reading every rule's selector and
+// declarations costs a page of a CSS framework's 2,700 rules about 5 ms a
+// call (each snapshot, each locator read); telling that the sheets are
+// the same costs a few reads per sheet and per group of rules.
+const kept = new WeakMap();
+
+// The rule lists below a sheet's top level (of @media, @supports, nested
+// style rules, imported sheets...), each followed by its length, pushed
+// to out.
+function nestedLists(rules, out) {
+  for (let i = 0; i < rules.length; i++) {
+    const r = rules[i];
+    let inner = null;
+    try {
+      inner = r.cssRules || (r.styleSheet ? r.styleSheet.cssRules : null);
+    } catch (e) {
+      inner = null;           // an imported sheet of another origin
+    }
+    if (inner && inner.length > 0) {
+      out.push(inner, inner.length);
+      nestedLists(inner, out);
+    }
+  }
+}
+
+// What the scan of root's sheets depends on, as a flat list: each sheet
+// (document and adopted ones, in order), the length of its rule list and
+// its first rule (a replaceSync() makes new rules), or null and -1 for a
+// sheet that cannot be read.  Adding or removing a sheet, or a rule at a
+// sheet's top level, changes it; the nested lists are checked apart
+// (sameNested).  Editing a rule's declarations or selector in place
+// changes neither (see scanTree).
+function sheetsKey(root) {
+  const key = [];
+  eachSheet(root, (sheet) => {
+    const rules = rulesOf(sheet);
+    key.push(sheet, rules ? rules.length : -1, rules && rules.length > 0 ? rules[0] : null);
+  });
+  return key;
+}
+
+function sameKey(a, b) {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) {
+    if (a[i] !== b[i]) return false;
+  }
+  return true;
+}
+
+// True when each nested rule list of a kept reading has the length it had
+// (a rule added to or removed from a group changes its list's length; a
+// group added or removed changes its parent's).
+function sameNested(nested) {
+  for (let i = 0; i < nested.length; i += 2) {
+    if (nested[i].length !== nested[i + 1]) return false;
+  }
+  return true;
+}
+
+// The nested rule lists of root's readable sheets (see nestedLists).
+function nestedOf(root) {
+  const out = [];
+  eachSheet(root, (sheet) => {
+    const rules = rulesOf(sheet);
+    if (rules) nestedLists(rules, out);
+  });
+  return out;
+}
+
+// The scan of root's sheets alone (no inline style).
+function scanSheets(root) {
+  const scan = {
+    pseudo: false, transform: false, inherit: [], inheritSet: 0, box: [], geom: [], entered: false,
+  };
+  eachSheet(root, (sheet) => scanSheet(sheet, scan));
+  return scan;
+}
+
+// { pseudo, transform, inherit, inheritSet, box, geom, entered } for the
+// author sheets of root (see the file's head), a fresh object each call
+// (entered is the caller's; the lists are shared and never changed).  The
+// sheets' part is read again only when their key (sheetsKey) changed
+// since the last call on root: a rule that a script edits in place, or
+// whose selector it sets, keeps the old reading until a rule or sheet is
+// added or removed.  The inline styles are queried every call.
+export function scanTree(root) {
+  const key = sheetsKey(root);
+  let base = kept.get(root);
+  if (base === undefined || !sameKey(base.key, key) || !sameNested(base.nested)) {
+    base = { key, nested: nestedOf(root), scan: scanSheets(root) };
+    kept.set(root, base);
+  }
+  const b = base.scan;
+  const scan = {
+    pseudo: b.pseudo, transform: b.transform, inherit: b.inherit, inheritSet: b.inheritSet, box: b.box,
+    geom: b.geom, entered: false,
+  };
   if (!scan.transform) {
     const inline = '[style*="text-transform" i]';
     try {
@@ -202,16 +309,24 @@ export function markupStyle(el, tag, names, direct, html, editable) {
   return tag === 'button' ? MARKUP_NO_POINTER : MARKUP_READ;
 }
 
+// Selectors at most that addCandidates queries for.  A query of a list
+// costs about each element times each selector: past a few hundred
+// (a CSS framework's geometry rules, say), reading every element's style
+// costs less.  bench/css_cost.lua: 200 cards under 3,000 rules took 18.6
+// ms a snapshot with the query, 6.5 without.
+const MAX_CANDIDATE_SELECTORS = 400;
+
 // The elements of root that a rule of its sheets may give a cursor,
 // pointer-events or visibility of their own (selectors: scan.inherit), or
 // whose box a rule may take away (scan.box), added to the set out (the
 // elements whose markup may, see markupStyle and boxByMarkup, are told
 // apart during the walk).  Returns false when that cannot be told (every
-// element must then be read).  `only`, when given, is a compound selector
+// element must then be read), as when the selectors are too many to
+// query for (MAX_CANDIDATE_SELECTORS).  `only`, when given, is a compound selector
 // that limits the elements looked for; the list is then first parsed as
 // is (on one element), since :is() would drop a selector it cannot parse.
 export function addCandidates(root, selectors, out, only) {
-  if (selectors === null) return false;
+  if (selectors === null || selectors.length > MAX_CANDIDATE_SELECTORS) return false;
   if (selectors.length === 0) return true;
   const joined = selectors.join(',');
   const doc = N.nodeType(root) === N.DOCUMENT_NODE;
