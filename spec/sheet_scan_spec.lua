@@ -1,9 +1,10 @@
 -- sheet_scan_spec.lua: the walk reads what a page's style sheets can do
 -- (bridge/src/sheets.js) once, and keeps it while the sheets stay the
 -- same: a sheet or rule added or removed anywhere, or an adopted sheet
--- replaced, is read at the next snapshot.  And a sheet of more selectors
--- than the walk queries for is no less exact: every element's style is
--- read instead.
+-- replaced, is read at the next snapshot.  It reads the ::before and
+-- ::after of only the elements a rule gives a content.  And a sheet of
+-- more selectors than the walk queries for is no less exact: every
+-- element's style is read instead.
 local h = require "helpers"
 
 local PAGE = [[<!doctype html><title>sheets</title>
@@ -30,12 +31,31 @@ local function many()
   return table.concat(t, "\n")
 end
 
+-- Rules that give ::before and ::after a content, each owner reached its
+-- own way, beside a rule for every pseudo-element that gives none: a
+-- class and a child combinator on one page, a descendant combinator on
+-- the other (an owner the walk cannot tell makes it read every element,
+-- so each way is alone on a page).
+local PSEUDO = {
+  [[<!doctype html><title>pseudo</title><style>
+*, ::before, ::after { box-sizing: border-box }
+.tag::before { content: "NEW " }
+.list > ::after { content: "!" }
+</style><main><button class="tag">Buy</button><button>Sell</button><ul class="list"><li>One</li></ul></main>]],
+  [[<!doctype html><title>pseudo</title><style>
+*, ::before, ::after { box-sizing: border-box }
+.b ::before { content: "> " }
+</style><main><div class="b"><p>Deep</p></div><p>Flat</p></main>]],
+}
+
 describe("a page's style sheets, read once per change", function()
   local srv, browser, page
   setup(function()
     srv, browser, page = h.open {
       ["GET /sheets"] = function() return PAGE end,
       ["GET /many"] = many,
+      ["GET /pseudo1"] = function() return PSEUDO[1] end,
+      ["GET /pseudo2"] = function() return PSEUDO[2] end,
     }
   end)
   teardown(function() h.shut(browser, srv) end)
@@ -72,6 +92,18 @@ describe("a page's style sheets, read once per change", function()
     assert.is_true(shows('"Shadowed"'))
     page:evaluate("adopted.replaceSync('.w { visibility: hidden }')")
     assert.is_false(shows('"Shadowed"'))
+  end)
+
+  it("reads the ::before and ::after of the elements a rule gives them to, and only those", function()
+    page:navigate(srv.url .. "/pseudo1")
+    local text = page:snapshot().text
+    assert.matches('button "NEW Buy"', text)
+    assert.matches('button "Sell"', text)
+    assert.matches('listitem: One!', text)
+    page:navigate(srv.url .. "/pseudo2")
+    text = page:snapshot().text
+    assert.matches('paragraph: "> Deep"', text)
+    assert.matches('paragraph: Flat', text)
   end)
 
   it("hides what a sheet of too many selectors to query for hides", function()

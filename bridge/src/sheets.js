@@ -4,6 +4,9 @@
 //
 // scanTree(root) answers two questions about a tree's author sheets:
 //   pseudo   whether any rule may give a ::before or ::after its content;
+//            pseudoOwners, the selectors of the elements whose ::before
+//            or ::after a rule gives a content, or null when they cannot
+//            all be told (see pseudoOwners());
 //   transform whether any rule or inline style may set text-transform;
 //   inherit  the selectors of the rules that set cursor, pointer-events or
 //            visibility, or null when they cannot all be known (an
@@ -82,6 +85,82 @@ function setsBox(style) {
   return !!(style.display || style.contentVisibility);
 }
 
+// Calls fn(i) for each character of s at its top level (outside brackets,
+// parentheses and quotes; escapes skipped) until fn returns true.  Returns
+// that index, -1 when fn never did, -2 when s is unbalanced.
+function topLevel(s, fn) {
+  let depth = 0;
+  let quote = '';
+  for (let i = 0; i < s.length; i++) {
+    const c = s[i];
+    if (quote !== '') {
+      if (c === '\\') i++;
+      else if (c === quote) quote = '';
+    } else if (c === '"' || c === "'") {
+      quote = c;
+    } else if (c === '\\') {
+      i++;
+    } else if (c === '(' || c === '[') {
+      depth++;
+    } else if (c === ')' || c === ']') {
+      depth--;
+    } else if (depth === 0 && fn(i)) {
+      return i;
+    }
+  }
+  return depth !== 0 || quote !== '' ? -2 : -1;
+}
+
+// The complex selectors of a selector list (its top-level commas), or
+// null when the list is not one this reader follows (unbalanced).
+function splitList(selector) {
+  const parts = [];
+  let start = 0;
+  const end = topLevel(selector, (i) => {
+    if (selector[i] === ',') {
+      parts.push(selector.slice(start, i));
+      start = i + 1;
+    }
+    return false;
+  });
+  if (end === -2) return null;
+  parts.push(selector.slice(start));
+  return parts;
+}
+
+// Where a ::before or ::after (or the one-colon forms) starts in a complex
+// selector, at its top level; -1 when it has none there.
+const PSEUDO_AT = /^::?(?:before|after)(?![\w-])/i;
+function pseudoAt(part) {
+  const at = topLevel(part, (i) => part[i] === ':' && PSEUDO_AT.test(part.slice(i)));
+  return at >= 0 ? at : -1;
+}
+
+// Adds to owners, and returns it, the selectors of the elements whose
+// ::before or ::after a rule's selector list is for: each complex
+// selector with one, cut where it begins (what follows it, a user-action
+// state, only narrows what the cut selector matches; `.a > ::before`
+// becomes `.a > *`, `.a ::after` `.a *`).  A complex selector without one gives nothing: the
+// rule styles the elements themselves.  Returns null when the list cannot
+// be followed, or names the pseudo-element elsewhere (inside :is(), in
+// an attribute's value): every element may then have one.
+function pseudoOwners(selector, owners) {
+  const parts = splitList(selector);
+  if (parts === null) return null;
+  let found = false;
+  for (let p = 0; p < parts.length; p++) {
+    const at = pseudoAt(parts[p]);
+    if (at < 0) continue;
+    found = true;
+    const raw = parts[p].slice(0, at);
+    const head = raw.trim();
+    // Nothing before it, or a combinator (white space too) right before
+    // it: the pseudo-element is any element's there.
+    owners.push(head === '' ? '*' : /(?:\s|[>+~])$/.test(raw) ? head + ' *' : head);
+  }
+  return found ? owners : null;
+}
+
 // Adds to scan what rules (a CSSRuleList) say; sets scan.inherit (scan.box)
 // to null when they set an inherited property (a box property) the
 // selector list cannot express.
@@ -90,9 +169,17 @@ function scanRules(rules, scan, nested) {
     const r = rules[i];
     const selector = r.selectorText;
     if (selector !== undefined) {
-      if (PSEUDO_SELECTOR.test(selector)) scan.pseudo = true;
-      if (r.style && r.style.textTransform) scan.transform = true;
       const flat = !nested && !CROSS_TREE.test(selector);
+      if (PSEUDO_SELECTOR.test(selector)) {
+        scan.pseudo = true;
+        // A ::before or ::after has a box only when a rule gives it a
+        // content: a rule that sets none (a box-sizing for every one,
+        // say) makes no element an owner.
+        if (scan.pseudoOwners !== null && (!r.style || r.style.content)) {
+          scan.pseudoOwners = flat ? pseudoOwners(selector, scan.pseudoOwners) : null;
+        }
+      }
+      if (r.style && r.style.textTransform) scan.transform = true;
       if (r.style && setsInherited(r.style) && scan.inherit !== null) {
         if (flat) {
           scan.inherit.push(selector);
@@ -114,6 +201,8 @@ function scanRules(rules, scan, nested) {
       continue;
     }
     if (r.keyText !== undefined) { // a keyframe
+      // An animation may give a ::before its content: any may have one.
+      if (r.style && r.style.content) scan.pseudoOwners = null;
       if (r.style && setsInherited(r.style)) scan.inherit = null;
       if (r.style && setsBox(r.style)) scan.box = null;
       scanLooseGeometry(scan, r.style);
@@ -138,6 +227,7 @@ function scanSheet(sheet, scan) {
   } catch (e) {
     // A cross-origin sheet cannot be read: assume it does everything.
     scan.pseudo = true;
+    scan.pseudoOwners = null;
     scan.transform = true;
     scan.inherit = null;
     scan.box = null;
@@ -240,13 +330,15 @@ function nestedOf(root) {
 // The scan of root's sheets alone (no inline style).
 function scanSheets(root) {
   const scan = {
-    pseudo: false, transform: false, inherit: [], inheritSet: 0, box: [], geom: [], entered: false,
+    pseudo: false, pseudoOwners: [], transform: false, inherit: [], inheritSet: 0, box: [], geom: [],
+    entered: false,
   };
   eachSheet(root, (sheet) => scanSheet(sheet, scan));
   return scan;
 }
 
-// { pseudo, transform, inherit, inheritSet, box, geom, entered } for the
+// { pseudo, pseudoOwners, transform, inherit, inheritSet, box, geom,
+// entered } for the
 // author sheets of root (see the file's head), a fresh object each call
 // (entered is the caller's; the lists are shared and never changed).  The
 // sheets' part is read again only when their key (sheetsKey) changed
@@ -262,8 +354,8 @@ export function scanTree(root) {
   }
   const b = base.scan;
   const scan = {
-    pseudo: b.pseudo, transform: b.transform, inherit: b.inherit, inheritSet: b.inheritSet, box: b.box,
-    geom: b.geom, entered: false,
+    pseudo: b.pseudo, pseudoOwners: b.pseudoOwners, transform: b.transform, inherit: b.inherit,
+    inheritSet: b.inheritSet, box: b.box, geom: b.geom, entered: false,
   };
   if (!scan.transform) {
     const inline = '[style*="text-transform" i]';

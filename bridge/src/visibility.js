@@ -32,6 +32,7 @@ export class Ctx {
     this.contents = new Map();
     this.hidden = new Map();
     this.trees = new Map();
+    this.pseudoOwners = new Map();   // tree root -> the elements a ::before/::after rule is for, or null
     this.labelMaps = new Map();
     this.transforms = new Map();
     this.candidates = new Set();
@@ -248,7 +249,17 @@ export class Ctx {
   // False when no style sheet of el's tree (document or shadow root) can
   // give a ::before or ::after content, so pseudo-elements need no reads.
   mayHavePseudo(el) {
-    return this.tree(N.getRootNode(el)).pseudo;
+    const root = N.getRootNode(el);
+    const scan = this.tree(root);
+    if (!scan.pseudo) return false;
+    if (scan.pseudoOwners === null) return true;
+    let owners = this.pseudoOwners.get(root);
+    if (owners === undefined) {
+      owners = new Set();
+      if (!addCandidates(root, scan.pseudoOwners, owners)) owners = null;
+      this.pseudoOwners.set(root, owners);
+    }
+    return owners === null || owners.has(el);
   }
 
   // False when no style of el's tree or of the document can set
