@@ -179,8 +179,11 @@ async function waitActionable(env, ref, opts) {
       reason = 'is still moving';
     }
     if (Date.now() >= at) {
-      throw bridgeError(WAIT_ERRORS[reason] || 'Timeout', ref + ' ' + reason + ' after ' + t + ' ms',
-        { ref, reason, timeout_ms: t });
+      // The message names the action's own timeout (opts.asked), not what
+      // was left of it when this wait began.
+      const said = opts.asked != null ? opts.asked : t;
+      throw bridgeError(WAIT_ERRORS[reason] || 'Timeout', ref + ' ' + reason + ' after ' + said + ' ms',
+        { ref, reason, timeout_ms: said });
     }
     await nextFrame();
   }
@@ -356,7 +359,7 @@ export function actionMethods(env) {
     // see waitActionable).
     async actionPoint(ref, opts) {
       const o = opts || {};
-      const { el, rect, stillBy } = await waitActionable(env, ref, { timeout: o.timeout, enabled: o.enabled !== false });
+      const { el, rect, stillBy } = await waitActionable(env, ref, { timeout: o.timeout, asked: o.asked, enabled: o.enabled !== false });
       let x;
       let y;
       if (o.position) {
@@ -393,7 +396,7 @@ export function actionMethods(env) {
 
     // Scrolls ref into view and gives its rectangle in this viewport.
     async rect(ref, opts) {
-      const { rect } = await waitActionable(env, ref, { timeout: (opts || {}).timeout });
+      const { rect } = await waitActionable(env, ref, { timeout: (opts || {}).timeout, asked: (opts || {}).asked });
       return { x: rect.x, y: rect.y, width: rect.width, height: rect.height };
     },
 
@@ -402,7 +405,7 @@ export function actionMethods(env) {
     // caret at its end.  { had_text }.
     async prepareType(ref, opts) {
       const o = opts || {};
-      const { el } = await waitActionable(env, ref, { timeout: o.timeout, enabled: true, editable: true, still: false });
+      const { el } = await waitActionable(env, ref, { timeout: o.timeout, asked: o.asked, enabled: true, editable: true, still: false });
       el.focus();
       const tag = N.localName(el);
       let hadText;
@@ -430,7 +433,7 @@ export function actionMethods(env) {
 
     // Focuses ref (for keys pressed at it).
     async focus(ref, opts) {
-      const { el } = await waitActionable(env, ref, { timeout: (opts || {}).timeout, still: false });
+      const { el } = await waitActionable(env, ref, { timeout: (opts || {}).timeout, asked: (opts || {}).asked, still: false });
       el.focus();
       return true;
     },
@@ -472,7 +475,7 @@ export function actionMethods(env) {
     // are.
     async selectOption(ref, values, opts) {
       const o = opts || {};
-      const { el } = await waitActionable(env, ref, { timeout: o.timeout, enabled: true });
+      const { el } = await waitActionable(env, ref, { timeout: o.timeout, asked: o.asked, enabled: true });
       if (N.localName(el) !== 'select') {
         throw bridgeError('NotSelect', ref + ' is a <' + N.localName(el) + '>, not a <select>; ' +
           'click it and then click the option', { ref, tag: N.localName(el) });
@@ -503,7 +506,7 @@ export function actionMethods(env) {
 
     // Sets a range input (slider) to value, firing input and change.
     async setSlider(ref, value, opts) {
-      const { el } = await waitActionable(env, ref, { timeout: (opts || {}).timeout, enabled: true });
+      const { el } = await waitActionable(env, ref, { timeout: (opts || {}).timeout, asked: (opts || {}).asked, enabled: true });
       if (N.localName(el) !== 'input' || N.inputType(el) !== 'range') {
         throw bridgeError('NotSlider', ref + ' is not an <input type=range>', { ref });
       }

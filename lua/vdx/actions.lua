@@ -119,7 +119,7 @@ function actions.begin(page, opts)
   if opts.alongside ~= nil and (getmetatable(opts.alongside) or {}).__name ~= "vdx.Task" then
     error(vdx.error("InvalidArgument", "option 'alongside' must be a task (vdx.spawn)", { field = "alongside" }), 3)
   end
-  return setmetatable({ page = page, deadline = vdx.now() + timeout,
+  return setmetatable({ page = page, deadline = vdx.now() + timeout, timeout = timeout,
     snapshot = opts.snapshot, mark = page:mark(), extra = {}, frames = {}, alongside = opts.alongside }, Action)
 end
 
@@ -146,11 +146,14 @@ end
 -- waits for it first, see Action:join).
 local READS = { actionPoint = true, checkState = true, fileInputInfo = true }
 
---- Calls a bridge method in the frame of ref with (ref, opts + {timeout}).
+--- Calls a bridge method in the frame of ref with (ref, opts + {timeout =
+-- what is left of the action's time, asked = its whole timeout, which
+-- an actionability error names}).
 function Action:call(ref, method, opts, ...)
   if not READS[method] then self:join() end
   local o = opts or {}
   o.timeout = self:left()
+  o.asked = self.timeout          -- what an actionability error names
   local args = { ref, ... }
   args[#args + 1] = o
   return self.page:bridge(method, args, { frame = self.frames[ref] or ref, timeout_ms = self:left() + 1000 })
