@@ -8,7 +8,7 @@
 local h = require "helpers"
 
 local PAGE = [[<!doctype html><title>sheets</title>
-<style>.a { color: red } @media screen { .m { color: blue } }</style>
+<style>.a { color: red } @media screen { .m { color: blue } } @media print {}</style>
 <main><button class="x">Later</button><button class="y">Stays</button>
 <div id="host"></div></main>
 <script>
@@ -74,6 +74,14 @@ describe("a page's style sheets, read once per change", function()
     page:navigate(srv.url .. "/sheets")
     assert.is_true(shows('"Later"'))
     page:evaluate("document.styleSheets[0].cssRules[1].insertRule('.x { display: none }', 0)")
+    assert.is_false(shows('"Later"'))
+  end)
+
+  it("sees a rule added to an @media block that had none", function()
+    page:navigate(srv.url .. "/sheets")
+    assert.is_true(shows('"Later"'))
+    page:evaluate("document.styleSheets[0].cssRules[2].insertRule('.x { display: none }', 0)")
+    page:evaluate("document.styleSheets[0].cssRules[2].media.mediaText = 'screen'")
     assert.is_false(shows('"Later"'))
   end)
 

@@ -193,11 +193,13 @@ function scanRules(rules, scan, nested) {
         else scan.box = null;
       }
       scanGeometry(scan, selector, r.style, flat);
-      if (r.cssRules && r.cssRules.length > 0) scanRules(r.cssRules, scan, true);
+      // (every style rule has a list for nested rules, mostly empty: only
+      // one with rules is recorded, to keep the check short)
+      if (r.cssRules && r.cssRules.length > 0 && nest(scan, r.cssRules)) scanRules(r.cssRules, scan, true);
       continue;
     }
     if (r.styleSheet !== undefined && r.href !== undefined) { // @import
-      if (r.styleSheet) scanSheet(r.styleSheet, scan);
+      if (r.styleSheet) scanSheet(r.styleSheet, scan, true);
       continue;
     }
     if (r.keyText !== undefined) { // a keyframe
@@ -208,7 +210,7 @@ function scanRules(rules, scan, nested) {
       scanLooseGeometry(scan, r.style);
       continue;
     }
-    if (r.cssRules && r.cssRules.length > 0) {
+    if (r.cssRules && nest(scan, r.cssRules)) {
       // @scope limits its rules to a subtree no flat selector states.
       scanRules(r.cssRules, scan, nested || r.start !== undefined);
     } else if (r.style) {
@@ -220,7 +222,18 @@ function scanRules(rules, scan, nested) {
   }
 }
 
-function scanSheet(sheet, scan) {
+// Records a rule list below a sheet's top level (a group's, a nested
+// style rule's, an imported sheet's) with its length in scan.nested, which
+// tells a later call that nothing was added or removed there (see
+// scanTree); true when it has rules to read.
+function nest(scan, rules) {
+  scan.nested.push(rules, rules.length);
+  return rules.length > 0;
+}
+
+// Reads sheet into scan; imported says it came by an @import, so its list
+// is a nested one.
+function scanSheet(sheet, scan, imported) {
   let rules;
   try {
     rules = sheet.cssRules;
@@ -234,7 +247,7 @@ function scanSheet(sheet, scan) {
     scan.geom = null;
     return;
   }
-  if (rules) scanRules(rules, scan, false);
+  if (rules && (!imported || nest(scan, rules))) scanRules(rules, scan, false);
 }
 
 // Calls fn(sheet) for each of root's sheets: its document (or shadow
@@ -264,32 +277,13 @@ function rulesOf(sheet) {
 // the same costs a few reads per sheet and per group of rules.
 const kept = new WeakMap();
 
-// The rule lists below a sheet's top level (of @media, @supports, nested
-// style rules, imported sheets...), each followed by its length, pushed
-// to out.
-function nestedLists(rules, out) {
-  for (let i = 0; i < rules.length; i++) {
-    const r = rules[i];
-    let inner = null;
-    try {
-      inner = r.cssRules || (r.styleSheet ? r.styleSheet.cssRules : null);
-    } catch (e) {
-      inner = null;           // an imported sheet of another origin
-    }
-    if (inner && inner.length > 0) {
-      out.push(inner, inner.length);
-      nestedLists(inner, out);
-    }
-  }
-}
-
 // What the scan of root's sheets depends on, as a flat list: each sheet
 // (document and adopted ones, in order), the length of its rule list and
 // its first rule (a replaceSync() makes new rules), or null and -1 for a
 // sheet that cannot be read.  Adding or removing a sheet, or a rule at a
 // sheet's top level, changes it; the nested lists are checked apart
-// (sameNested).  Editing a rule's declarations or selector in place
-// changes neither (see scanTree).
+// (sameNested, on the lists the scan recorded).  Editing a rule's
+// declarations or selector in place changes neither (see scanTree).
 function sheetsKey(root) {
   const key = [];
   eachSheet(root, (sheet) => {
@@ -317,21 +311,11 @@ function sameNested(nested) {
   return true;
 }
 
-// The nested rule lists of root's readable sheets (see nestedLists).
-function nestedOf(root) {
-  const out = [];
-  eachSheet(root, (sheet) => {
-    const rules = rulesOf(sheet);
-    if (rules) nestedLists(rules, out);
-  });
-  return out;
-}
-
 // The scan of root's sheets alone (no inline style).
 function scanSheets(root) {
   const scan = {
     pseudo: false, pseudoOwners: [], transform: false, inherit: [], inheritSet: 0, box: [], geom: [],
-    entered: false,
+    nested: [], entered: false,
   };
   eachSheet(root, (sheet) => scanSheet(sheet, scan));
   return scan;
@@ -349,7 +333,8 @@ export function scanTree(root) {
   const key = sheetsKey(root);
   let base = kept.get(root);
   if (base === undefined || !sameKey(base.key, key) || !sameNested(base.nested)) {
-    base = { key, nested: nestedOf(root), scan: scanSheets(root) };
+    const scan = scanSheets(root);
+    base = { key, nested: scan.nested, scan };
     kept.set(root, base);
   }
   const b = base.scan;
