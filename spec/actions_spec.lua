@@ -146,6 +146,22 @@ describe("page actions", function()
     assert.equal("paid by Ada Lovelace card 4242 4242 in de saved", text_of(page, "status"))
   end)
 
+  it("presses again when the browser routed a press into a frame just scrolled into view to its iframe", function()
+    -- The old build lost most of these presses: CheckFailed, or a click
+    -- that did nothing.  Three rounds, each on a frame freshly out of view.
+    for round = 1, 3 do
+      page:navigate(base .. "/actions/below.html")
+      local snap = page:snapshot()
+      local r = page:check(ref_of(snap, 'checkbox "I agree"'))
+      assert.is_true(r.changed, "round " .. round)
+      assert.matches('checkbox "I agree" %[checked%]', page:snapshot().text)
+      page:evaluate("window.scrollTo(0, 0)")
+      page:click(ref_of(snap, 'button "Send"'))
+      -- Pressed once in the frame, whatever the parent took.
+      assert.matches('button "Sent 1"', page:snapshot().text, "round " .. round)
+    end
+  end)
+
   it("reports a popup and a new tab, which appear in ctx:pages()", function()
     page:navigate(srv.url .. "/actions/popup.html")
     local snap = page:snapshot()

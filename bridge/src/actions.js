@@ -5,7 +5,8 @@
 // mutations, each bounded by the timeout the host passes.
 //
 // actionMethods(env) returns the methods index.js adds to an instance; env
-// is the instance's { refs, resolve }.
+// is the instance's { refs, resolve, arrival } (arrival: arrival.js's
+// methods).
 
 import * as N from './natives.js';
 import { flatParent, isElement, normalize } from './dom.js';
@@ -356,7 +357,8 @@ export function actionMethods(env) {
     // centre, or opts.position from the element's top-left corner.  covered
     // names what a press there would reach instead (opts.hit); still_by
     // says how the element was seen holding still ('snapshot' or 'frame',
-    // see waitActionable).
+    // see waitActionable).  opts.arm starts the watch for the pointer's
+    // arrival (arrival.js).
     async actionPoint(ref, opts) {
       const o = opts || {};
       const { el, rect, stillBy } = await waitActionable(env, ref, { timeout: o.timeout, asked: o.asked, enabled: o.enabled !== false });
@@ -375,6 +377,7 @@ export function actionMethods(env) {
       }
       const out = Object.assign({ x, y, covered: null, still_by: stillBy }, describeEl(el));
       if (o.hit !== false) out.covered = coverAt(el, x, y);
+      if (o.arm) env.arrival.armPointer();
       return out;
     },
 

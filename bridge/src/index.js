@@ -17,6 +17,7 @@ import { snapshot } from './snapshot.js';
 import { badArgument, bridgeError, checkKeys } from './errors.js';
 import { Ctx, F_POINTER, isActionable, isHiddenForAria } from './visibility.js';
 import { actionMethods } from './actions.js';
+import { arrivalMethods } from './arrival.js';
 import { structureMethods } from './structure.js';
 import { successorMethods } from './successor.js';
 import { waitMethods } from './waits.js';
@@ -86,7 +87,7 @@ function create(options) {
 
   // seen: the boxes of the latest snapshot (see still.js); building: the
   // record the running snapshot fills.
-  const env = { refs, frameKeys, resolve, seen: null, building: null, reading: null };
+  const env = { refs, frameKeys, resolve, seen: null, building: null, reading: null, arrival: arrivalMethods() };
 
   const instance = {
     version: VERSION,
@@ -244,6 +245,7 @@ function create(options) {
   };
   // The actions' helpers and the structure queries around a ref.
   Object.assign(instance, actionMethods(env));
+  Object.assign(instance, env.arrival);
   Object.assign(instance, structureMethods(env, instance.describe));
   Object.assign(instance, successorMethods(env));
   Object.assign(instance, waitMethods(env));

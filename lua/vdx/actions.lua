@@ -194,19 +194,67 @@ end
 -- frame or an ancestor frame, would get it).  position = {x=, y=} is
 -- relative to the element's top-left corner.
 function Action:point(ref, position)
-  local p = self:call(ref, "actionPoint", { position = position })
+  local oop = self:out_of_process(self.frames[ref])
+  local p = self:call(ref, "actionPoint", { position = position, arm = oop })
   if type(p.covered) == "table" then error(covered_error(ref, p.covered), 0) end
   local o = self.page:frame_offset(self.frames[ref] or ref, p.x, p.y, { timeout_ms = self:left() })
   if type(o.covered) == "table" then error(covered_error(ref, o.covered), 0) end
+  self.aim = oop and { ref = ref, x = o.x, y = o.y } or nil
   return o.x, o.y
 end
 
+--- True when the frame named name runs in a process of its own (page:frames
+-- reads the core's frame table).
+function Action:out_of_process(name)
+  if name == nil or name == "main" then return false end
+  for _, f in ipairs(self.page:frames()) do
+    if f.frame == name then return f.out_of_process == true end
+  end
+  return false
+end
+
+-- True when events ({method, params} lists from vdx.input.mouse) press a
+-- button, all at (x, y).
+local function press_at(events, x, y)
+  local pressed = false
+  for _, e in ipairs(events) do
+    local p = e[2]
+    if p.x ~= x or p.y ~= y then return false end
+    pressed = pressed or p.type == "mousePressed"
+  end
+  return pressed
+end
+
 --- Sends mouse events (a list from vdx.input.mouse) and records where the
--- pointer ends up.
+-- pointer ends up.  When they press at the point Action:point gave for an
+-- element in an out-of-process frame, it makes sure the press reached that
+-- frame: the browser routes input there by what it has drawn, and now and
+-- then (always while the tab is not drawn) it sends the press to the
+-- <iframe> element in the parent instead, where it does nothing
+-- (bridge/src/arrival.js).  A press that did not arrive is sent again
+-- once the frame has drawn (the count is reported as input_retries), until
+-- the action's time runs out: InputNotRouted.
 function Action:mouse(events, x, y)
-  self:join()
-  self.page:input(events, { timeout_ms = self:left() })
-  if x then self.page:pointer(x, y) end
+  local aim = self.aim
+  self.aim = nil
+  local tries = 0
+  while true do
+    self:join()
+    self.page:input(events, { timeout_ms = self:left() })
+    if x then self.page:pointer(x, y) end
+    if not (aim and press_at(events, aim.x, aim.y)) then return end
+    local r = self:call(aim.ref, "pointerArrived", {})
+    if r.arrived then return end
+    tries = tries + 1
+    self.extra.input_retries = tries
+    if r.armed == false or vdx.now() >= self.deadline then
+      local frame = self.frames[aim.ref] or aim.ref
+      error(vdx.error("InputNotRouted", ("the browser sent the press at (%g, %g) to the page around frame %s, "
+        .. "not into it, %d times within the action's %d ms: it has not drawn that frame. %s was not pressed")
+        :format(aim.x, aim.y, frame, tries, self.timeout, aim.ref),
+        { ref = aim.ref, frame = frame, x = aim.x, y = aim.y }), 0)
+    end
+  end
 end
 
 --- Sends key events (a list from vdx.input.press / vdx.input.type).

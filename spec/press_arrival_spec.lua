@@ -1,0 +1,82 @@
+-- The policy of a press into an out-of-process frame (Action:point and
+-- Action:mouse in lua/vdx/actions.lua): pressed again while the frame says
+-- the press did not arrive, InputNotRouted when the action's time runs
+-- out, nothing asked of frames in the page's own process.  A stand-in page
+-- answers for the browser; actions_spec.lua presses into a real frame the
+-- browser routes wrongly.
+local vdx = require "vdx"
+local actions = require "vdx.actions"
+
+-- A page whose frame f1 is out of process (oop) and says "not arrived"
+-- misses times before it says "arrived" (never when misses is math.huge).
+local function stand_in(oop, misses)
+  local p = { inputs = 0, asked = 0, armed = nil }
+  function p:default_timeout() return 30000 end
+  function p:mark() return 0 end
+  function p:frames() return { { frame = "main" }, { frame = "f1", out_of_process = oop } } end
+  function p:frame_offset(_, x, y) return { x = x + 100, y = y + 200 } end
+  function p:pointer() end
+  function p:input(events) self.inputs = self.inputs + 1; self.events = events end
+  function p:bridge(method, args)
+    if method == "actionPoint" then
+      self.armed = args[2].arm
+      return { x = 10, y = 20 }
+    end
+    assert.equal("pointerArrived", method)
+    self.asked = self.asked + 1
+    vdx.sleep(5)
+    return { arrived = self.asked > misses, armed = true }
+  end
+  return p
+end
+
+local function press(page, timeout_ms)
+  local a = actions.begin(page, { timeout_ms = timeout_ms })
+  a.frames.f1_e1 = "f1"
+  local x, y = a:point("f1_e1")
+  a:mouse(actions.press_events(x, y, "left", 1), x, y)
+  return a
+end
+
+describe("a press into an out-of-process frame #unit", function()
+  it("is sent once when the frame saw it", function()
+    local page = stand_in(true, 0)
+    local a = press(page, 1000)
+    assert.is_true(page.armed)
+    assert.equal(1, page.inputs)
+    assert.equal(1, page.asked)
+    assert.is_nil(a.extra.input_retries)
+    assert.equal(110, page.events[2][2].x)   -- the press at the frame's point in the page
+  end)
+
+  it("is sent again until the frame saw it, and says how often", function()
+    local page = stand_in(true, 2)
+    local a = press(page, 1000)
+    assert.equal(3, page.inputs)
+    assert.equal(2, a.extra.input_retries)
+  end)
+
+  it("fails with InputNotRouted naming the frame when the time runs out", function()
+    local page = stand_in(true, math.huge)
+    local ok, err = pcall(press, page, 60)
+    assert.is_false(ok)
+    assert.is_true(vdx.is_error(err, "InputNotRouted"), tostring(err))
+    assert.equal("f1", err.frame)
+    assert.equal("f1_e1", err.ref)
+    assert.matches("not into it", err.message)
+    assert.is_true(page.inputs >= 2)
+  end)
+
+  it("asks nothing of a frame in the page's own process, nor after a move alone", function()
+    local page = stand_in(false, math.huge)
+    press(page, 1000)
+    assert.is_false(page.armed)
+    assert.equal(0, page.asked)
+    page = stand_in(true, math.huge)
+    local a = actions.begin(page, { timeout_ms = 1000 })
+    a.frames.f1_e1 = "f1"
+    local x, y = a:point("f1_e1")
+    a:mouse(actions.press_events(x, y, nil, 0), x, y)   -- a hover
+    assert.equal(0, page.asked)
+  end)
+end)
