@@ -146,8 +146,8 @@ describe("page actions", function()
     assert.equal("paid by Ada Lovelace card 4242 4242 in de saved", text_of(page, "status"))
   end)
 
-  it("presses again when the browser routed a press into a frame just scrolled into view to its iframe", function()
-    -- The old build lost most of these presses: CheckFailed, or a click
+  it("presses and hovers again when the browser routed them into a frame just scrolled into view to its iframe", function()
+    -- The old build lost most of these: CheckFailed, a click or a hover
     -- that did nothing.  Three rounds, each on a frame freshly out of view.
     for round = 1, 3 do
       page:navigate(base .. "/actions/below.html")
@@ -159,6 +159,9 @@ describe("page actions", function()
       page:click(ref_of(snap, 'button "Send"'))
       -- Pressed once in the frame, whatever the parent took.
       assert.matches('button "Sent 1"', page:snapshot().text, "round " .. round)
+      page:evaluate("window.scrollTo(0, 0)")
+      page:hover(ref_of(snap, 'button "Help"'))
+      assert.matches("Help shown", page:snapshot().text, "round " .. round)
     end
   end)
 

@@ -1,9 +1,10 @@
--- The policy of a press into an out-of-process frame (Action:point and
--- Action:mouse in lua/vdx/actions.lua): pressed again while the frame says
--- the press did not arrive, InputNotRouted when the action's time runs
--- out, nothing asked of frames in the page's own process.  A stand-in page
--- answers for the browser; actions_spec.lua presses into a real frame the
--- browser routes wrongly.
+-- The policy of pointer input into an out-of-process frame (Action:point
+-- and Action:mouse in lua/vdx/actions.lua): a press or a hover is sent
+-- again while the frame says it did not arrive, InputNotRouted when the
+-- action's time runs out, nothing asked of frames in the page's own
+-- process nor after a drag.  A stand-in page answers for the browser;
+-- actions_spec.lua presses and hovers in a real frame the browser routes
+-- wrongly.
 local vdx = require "vdx"
 local actions = require "vdx.actions"
 
@@ -24,6 +25,7 @@ local function stand_in(oop, misses)
     end
     assert.equal("pointerArrived", method)
     self.asked = self.asked + 1
+    self.kind = args[2].kind
     vdx.sleep(5)
     return { arrived = self.asked > misses, armed = true }
   end
@@ -47,6 +49,7 @@ describe("a press into an out-of-process frame #unit", function()
     assert.equal(1, page.asked)
     assert.is_nil(a.extra.input_retries)
     assert.equal(110, page.events[2][2].x)   -- the press at the frame's point in the page
+    assert.equal("press", page.kind)
   end)
 
   it("is sent again until the frame saw it, and says how often", function()
@@ -67,7 +70,18 @@ describe("a press into an out-of-process frame #unit", function()
     assert.is_true(page.inputs >= 2)
   end)
 
-  it("asks nothing of a frame in the page's own process, nor after a move alone", function()
+  it("sends a hover again until the frame saw a move", function()
+    local page = stand_in(true, 1)
+    local a = actions.begin(page, { timeout_ms = 1000 })
+    a.frames.f1_e1 = "f1"
+    local x, y = a:point("f1_e1")
+    a:mouse(actions.press_events(x, y, nil, 0), x, y)
+    assert.equal("move", page.kind)
+    assert.equal(2, page.inputs)
+    assert.equal(1, a.extra.input_retries)
+  end)
+
+  it("asks nothing of a frame in the page's own process, nor after a drag", function()
     local page = stand_in(false, math.huge)
     press(page, 1000)
     assert.is_false(page.armed)
@@ -76,7 +90,10 @@ describe("a press into an out-of-process frame #unit", function()
     local a = actions.begin(page, { timeout_ms = 1000 })
     a.frames.f1_e1 = "f1"
     local x, y = a:point("f1_e1")
-    a:mouse(actions.press_events(x, y, nil, 0), x, y)   -- a hover
+    a:mouse({ vdx.input.mouse("mouseMoved", x, y), vdx.input.mouse("mousePressed", x, y, { button = "left" }),
+      vdx.input.mouse("mouseMoved", x + 50, y), vdx.input.mouse("mouseReleased", x + 50, y, { button = "left" }) },
+      x + 50, y)
     assert.equal(0, page.asked)
+    assert.equal(1, page.inputs)
   end)
 end)

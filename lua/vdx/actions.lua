@@ -213,45 +213,49 @@ function Action:out_of_process(name)
   return false
 end
 
--- True when events ({method, params} lists from vdx.input.mouse) press a
--- button, all at (x, y).
-local function press_at(events, x, y)
-  local pressed = false
+-- What events ({method, params} lists from vdx.input.mouse), all at
+-- (x, y), do there: "press" when one presses a button, "move" when they
+-- only move the pointer; nil when any is elsewhere (a drag).
+local function input_kind(events, x, y)
+  local kind = "move"
   for _, e in ipairs(events) do
     local p = e[2]
-    if p.x ~= x or p.y ~= y then return false end
-    pressed = pressed or p.type == "mousePressed"
+    if p.x ~= x or p.y ~= y then return nil end
+    if p.type == "mousePressed" then kind = "press" end
   end
-  return pressed
+  return kind
 end
 
 --- Sends mouse events (a list from vdx.input.mouse) and records where the
--- pointer ends up.  When they press at the point Action:point gave for an
--- element in an out-of-process frame, it makes sure the press reached that
--- frame: the browser routes input there by what it has drawn, and now and
--- then (always while the tab is not drawn) it sends the press to the
--- <iframe> element in the parent instead, where it does nothing
--- (bridge/src/arrival.js).  A press that did not arrive is sent again
--- once the frame has drawn (the count is reported as input_retries), until
--- the action's time runs out: InputNotRouted.
+-- pointer ends up.  When they press or hover at the point Action:point
+-- gave for an element in an out-of-process frame, it makes sure the input
+-- reached that frame: the browser routes input there by what it has
+-- drawn, and now and then (mostly just after the frame was scrolled into
+-- view, always while the tab is not drawn) it sends it to the <iframe>
+-- element in the parent instead, where it does nothing
+-- (bridge/src/arrival.js).  Input that did not arrive is sent again once
+-- the frame has drawn (the count is reported as input_retries), until the
+-- action's time runs out: InputNotRouted.
 function Action:mouse(events, x, y)
   local aim = self.aim
   self.aim = nil
+  local kind = aim and input_kind(events, aim.x, aim.y)
   local tries = 0
   while true do
     self:join()
     self.page:input(events, { timeout_ms = self:left() })
     if x then self.page:pointer(x, y) end
-    if not (aim and press_at(events, aim.x, aim.y)) then return end
-    local r = self:call(aim.ref, "pointerArrived", {})
+    if not kind then return end
+    local r = self:call(aim.ref, "pointerArrived", { kind = kind })
     if r.arrived then return end
     tries = tries + 1
     self.extra.input_retries = tries
     if r.armed == false or vdx.now() >= self.deadline then
       local frame = self.frames[aim.ref] or aim.ref
-      error(vdx.error("InputNotRouted", ("the browser sent the press at (%g, %g) to the page around frame %s, "
-        .. "not into it, %d times within the action's %d ms: it has not drawn that frame. %s was not pressed")
-        :format(aim.x, aim.y, frame, tries, self.timeout, aim.ref),
+      error(vdx.error("InputNotRouted", ("the browser sent the %s at (%g, %g) to the page around frame %s, "
+        .. "not into it, %d times within the action's %d ms: it has not drawn that frame. %s was not %s")
+        :format(kind == "press" and "press" or "pointer", aim.x, aim.y, frame, tries, self.timeout, aim.ref,
+          kind == "press" and "pressed" or "hovered"),
         { ref = aim.ref, frame = frame, x = aim.x, y = aim.y }), 0)
     end
   end
