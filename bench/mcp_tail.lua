@@ -12,12 +12,17 @@
 -- slowest call split the same way.
 --
 -- Usage: build/vdxlua bench/mcp_tail.lua [REPS] [PAGE]   (REPS 15, PAGE shop.html)
+-- GAP=ms waits that long between a snapshot and the click or type after
+-- it, as an agent thinks between two calls (0: back to back, as
+-- bench/peers.mjs calls them).
 package.path = "bench/?.lua;" .. package.path
 local lib = require "lib"
 local json = require "vdx.json"
 
 local REPS = tonumber(arg[1] or "") or 15
 local PAGE = arg[2] or "shop.html"
+local GAP = tonumber(os.getenv("GAP") or "") or 0
+local vdx = require "vdx"
 
 local last_reply
 local h = lib.mcp_harness(PAGE, function(line) last_reply = line end)
@@ -86,18 +91,23 @@ for _ = 1, REPS do
 end
 for _ = 1, REPS do
   local ref = snap:match('button "Add to Cart" %[ref=(e%d+)%]')
+  if GAP > 0 then vdx.sleep(GAP) end
   call("browser_click", { element = "Add to Cart", ref = ref })
   snap = call("browser_snapshot", {})
 end
 local input = snap:match('textbox "Full name"[^\n]-%[ref=(e%d+)%]')
-for _ = 1, REPS do call("browser_type", { element = "Full name", ref = input, text = "Ada Lovelace" }) end
+for _ = 1, REPS do
+  if GAP > 0 then vdx.sleep(GAP) end
+  call("browser_type", { element = "Full name", ref = input, text = "Ada Lovelace" })
+end
 local button = snap:match('button "Add to Cart" %[ref=(e%d+)%]')
 for _, t in ipairs { "resolve_container", "inspect_pattern", "extract_anchors" } do
   for _ = 1, REPS do call(t, { ref = button, level = t ~= "resolve_container" and 1 or nil }) end
 end
 
 local m = lib.machine()
-print(("%s, %d reps, load %s, Lua heap %.0f KiB"):format(PAGE, REPS, m.load1, collectgarbage("count")))
+print(("%s, %d reps, gap %d ms, load %s, Lua heap %.0f KiB"):format(PAGE, REPS, GAP, m.load1,
+  collectgarbage("count")))
 for _, name in ipairs { "browser_navigate", "browser_snapshot", "browser_click", "browser_type",
   "resolve_container", "inspect_pattern", "extract_anchors" } do
   local rec = per[name]
