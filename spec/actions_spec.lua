@@ -146,9 +146,10 @@ describe("page actions", function()
     assert.equal("paid by Ada Lovelace card 4242 4242 in de saved", text_of(page, "status"))
   end)
 
-  it("presses and hovers again when the browser routed them into a frame just scrolled into view to its iframe", function()
-    -- The old build lost most of these: CheckFailed, a click or a hover
-    -- that did nothing.  Three rounds, each on a frame freshly out of view.
+  it("presses, hovers and drags in a frame just scrolled into view, which the browser routes to its iframe", function()
+    -- The old build lost most of these: CheckFailed, a click, a hover or a
+    -- drag that did nothing.  Three rounds, each on a frame freshly out of
+    -- view.
     for round = 1, 3 do
       page:navigate(base .. "/actions/below.html")
       local snap = page:snapshot()
@@ -162,6 +163,9 @@ describe("page actions", function()
       page:evaluate("window.scrollTo(0, 0)")
       page:hover(ref_of(snap, 'button "Help"'))
       assert.matches("Help shown", page:snapshot().text, "round " .. round)
+      page:evaluate("window.scrollTo(0, 0)")
+      page:drag(ref_of(snap, 'button "Drag me"'), ref_of(snap, 'button "Drop here"'))
+      assert.matches("paragraph: Dropped", page:snapshot().text, "round " .. round)
     end
   end)
 
