@@ -129,6 +129,24 @@ function inViewport(r) {
   return r.top >= 0 && r.left >= 0 && r.bottom <= innerHeight && r.right <= innerWidth;
 }
 
+// How long a page may draw no frame at all before a box read twice counts
+// as still (see waitActionable).
+const FRAMELESS_MS = 300;
+
+// The document's animation time: it moves when a frame begins.
+function animationTime() {
+  const tl = document.timeline;
+  return tl ? tl.currentTime : null;
+}
+
+// True when a frame began since the animation time was t.  Two reads in
+// one frame may differ by a few microseconds (the time is coarsened), a
+// frame moves it by milliseconds.
+function framedSince(t) {
+  const now = animationTime();
+  return now !== null && t !== null && Math.abs(now - t) >= 1;
+}
+
 function sameRect(a, b) {
   return a.x === b.x && a.y === b.y && a.width === b.width && a.height === b.height;
 }
@@ -147,13 +165,22 @@ const WAIT_ERRORS = { 'is not visible': 'ElementNotVisible', 'is disabled': 'Ele
 // opts.still is false: keys aim at no point), scrolling it into view.
 // Holding still means the same box on both sides of a frame's start: the
 // box the latest snapshot found (see still.js), when a frame has begun
-// since, or else the box now and after the next frame.  Resolves { el, rect, stillBy }
+// since, or else the box now and after the next frame.  A frame counts
+// when the document's animation time moved between the two reads: the
+// wait for a frame gives up after 50 ms (a page whose frames are
+// throttled), and a box read again before any frame began says nothing of
+// an animation, as a loaded machine's late frames showed (a sliding
+// button taken as still).  Only after FRAMELESS_MS without any frame does
+// the same box count, so a page that draws no frames (a tab in the
+// background) can still be acted on.  Resolves { el, rect, stillBy }
 // (stillBy: 'snapshot', 'frame' or null when not asked); rejects with
 // ElementNotVisible, ElementNotEnabled or Timeout saying what was missing,
 // or StaleRef when the element goes away meanwhile.
 async function waitActionable(env, ref, opts) {
   const { t, at } = deadlineOf(opts);
   let last = null;
+  let lastTime = null;   // the animation time when last was read
+  let lastAt = 0;        // and the wall time
   let reason = '';
   for (;;) {
     const el = resolveEl(env, ref);
@@ -171,12 +198,20 @@ async function waitActionable(env, ref, opts) {
       }
       // Keys do not aim at a point: typing needs no still element.
       if (opts.still === false) return { el, rect: r, stillBy: null };
-      if (last !== null && sameRect(r, last)) return { el, rect: r, stillBy: 'frame' };
-      if (last === null) {
-        const before = boxBeforeFrame(env.seen, el);
-        if (before !== undefined && sameRect(r, before)) return { el, rect: r, stillBy: 'snapshot' };
+      if (last !== null && sameRect(r, last)) {
+        if (framedSince(lastTime) || Date.now() - lastAt >= FRAMELESS_MS) {
+          return { el, rect: r, stillBy: 'frame' };
+        }
+        // No frame began since last was read: keep that read.
+      } else {
+        if (last === null) {
+          const before = boxBeforeFrame(env.seen, el);
+          if (before !== undefined && sameRect(r, before)) return { el, rect: r, stillBy: 'snapshot' };
+        }
+        last = r;
+        lastTime = animationTime();
+        lastAt = Date.now();
       }
-      last = r;
       reason = 'is still moving';
     }
     if (Date.now() >= at) {
