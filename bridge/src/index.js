@@ -149,6 +149,12 @@ function create(options) {
       return pageInfo();
     },
 
+    // True when this document is hidden: its window is minimized or its
+    // tab is in the background (Action:input names it).
+    isHidden() {
+      return document.visibilityState === 'hidden';
+    },
+
     // Resolves once the tasks the page had queued have run (two turns of
     // its event loop): a hashchange or popstate handler that re-renders
     // has run before the host reads the page again.

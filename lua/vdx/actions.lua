@@ -243,7 +243,7 @@ function Action:mouse(events, x, y)
   local tries = 0
   while true do
     self:join()
-    self.page:input(events, { timeout_ms = self:left() })
+    self:input(events)
     if x then self.page:pointer(x, y) end
     if not kind then return end
     local r = self:call(aim.ref, "pointerArrived", { kind = kind })
@@ -261,10 +261,31 @@ function Action:mouse(events, x, y)
   end
 end
 
+--- Sends input events with what is left of the action's time.  A page
+-- that is hidden (its window minimized, its tab in the background) draws
+-- no frames, and the browser hands it a pointer move only at a frame: the
+-- move's answer never comes, and the Timeout becomes PageHidden, which
+-- says so.
+function Action:input(events)
+  local page = self.page
+  local ok, err = pcall(page.input, page, events, { timeout_ms = self:left() })
+  if ok then return err end
+  if vdx.is_error(err, "Timeout") and not page:is_closed() then
+    local read, hidden = pcall(page.bridge, page, "isHidden", {}, { frame = "main", timeout_ms = 1000 })
+    if read and hidden == true then
+      error(vdx.error("PageHidden", ("the page is hidden (its window is minimized or its tab is in the "
+        .. "background): it draws no frames, and the browser hands it the pointer's moves only at a frame, "
+        .. "so the input waited %d ms for an answer"):format(self.timeout),
+        { timeout_ms = self.timeout }), 0)
+    end
+  end
+  error(err, 0)
+end
+
 --- Sends key events (a list from vdx.input.press / vdx.input.type).
 function Action:keys(events)
   self:join()
-  return self.page:input(events, { timeout_ms = self:left() })
+  return self:input(events)
 end
 
 --- Lets a navigation the action started load (or be abandoned), then

@@ -183,6 +183,13 @@ local catalog = {
     actions = { "Bring the tab to the front (browser_tabs(action=\"select\", index=…)) and retry the action.",
       "If the frame keeps reloading, call browser_wait_for(text=…) for its content first." },
   },
+  PageHidden = {
+    title = "The page is hidden",
+    causes = { "The browser window is minimized, or the tab is not the one shown: the page draws no frames, "
+      .. "and the browser holds pointer moves (a hover, a drag) until it draws again" },
+    actions = { "Restore the browser window, or select the tab (browser_tabs(action=\"select\", index=…)), then retry.",
+      "A click, typing and keys still reach a hidden page; only moves wait for it to be shown." },
+  },
   NotSlider = {
     title = "Not a slider",
     causes = { "The element is not an <input type=range>" },
