@@ -6,8 +6,10 @@
 // instead, and the frame never sees it: a click or a hover that reports
 // success and did nothing.  Here that happened to about one fresh frame in
 // 150, to most frames pressed or hovered just after they were scrolled
-// into view (the browser does not draw a frame out of view), and to every
-// press while a tab is not drawn.  The release of a press may still reach
+// into view (the browser does not draw a frame out of view); a report on a
+// headed Chrome whose window was covered says every press then.  (A
+// minimized headless window here still got its presses.)  The release of
+// a press may still reach
 // the frame, but a click needs both halves on its element.
 //
 // So before acting in such a frame the host arms a watch here

@@ -231,7 +231,7 @@ end
 -- gave for an element in an out-of-process frame, it makes sure the input
 -- reached that frame: the browser routes input there by what it has
 -- drawn, and now and then (mostly just after the frame was scrolled into
--- view, always while the tab is not drawn) it sends it to the <iframe>
+-- view; reported for a covered headed window) it sends it to the <iframe>
 -- element in the parent instead, where it does nothing
 -- (bridge/src/arrival.js).  Input that did not arrive is sent again once
 -- the frame has drawn (the count is reported as input_retries), until the

@@ -177,8 +177,8 @@ local catalog = {
   },
   InputNotRouted = {
     title = "The browser did not send the pointer into the frame",
-    causes = { "The frame runs in a process of its own and the browser has not drawn it: a tab in the background, "
-      .. "a minimized or covered window, or a browser whose drawing is stalled",
+    causes = { "The frame runs in a process of its own and the browser has not drawn it: a covered or "
+      .. "background window of a headed browser, or a browser whose drawing is stalled",
       "The frame keeps being replaced (a page that reloads its iframe)" },
     actions = { "Bring the tab to the front (browser_tabs(action=\"select\", index=…)) and retry the action.",
       "If the frame keeps reloading, call browser_wait_for(text=…) for its content first." },
