@@ -169,6 +169,24 @@ describe("page actions", function()
     end
   end)
 
+  it("brings a frame into view before acting in it, and only a frame none of which is in view", function()
+    page:navigate(base .. "/actions/below.html")
+    local frame = ref_of(page:snapshot(), 'checkbox "I agree"'):match("^(f%d+)_")
+    assert.equal(0, page:evaluate("scrollY"))
+    page:frame_offset(frame, 0, 0, { reveal = true })
+    assert.is_true(page:evaluate("scrollY") > 0)
+    -- Its top above the viewport, the rest in it: reveal leaves it there.
+    page:evaluate("window.scrollTo(0, document.getElementById('consent').getBoundingClientRect().top + scrollY + 100)")
+    local y = page:evaluate("scrollY")
+    page:frame_offset(frame, 0, 0, { reveal = true })
+    assert.equal(y, page:evaluate("scrollY"))
+    -- A point is brought into view, the frame's top-left corner here.
+    page:frame_offset(frame, 0, 0)
+    assert.is_true(page:evaluate("scrollY") < y)
+    local err = h.error_of(page.frame_offset, page, frame, 0, 0, { reveal = "yes" })
+    assert.is_true(vdx.is_error(err, "InvalidArgument"), tostring(err))
+  end)
+
   it("reports a popup and a new tab, which appear in ctx:pages()", function()
     page:navigate(srv.url .. "/actions/popup.html")
     local snap = page:snapshot()

@@ -418,11 +418,21 @@ export function actionMethods(env) {
 
     // With an iframe element: where its content box starts in this frame's
     // viewport, and what a press at (x, y) inside it would reach here.
-    frameOrigin(frameEl, x, y) {
+    // reveal: only scroll the element into view when none of it is in
+    // this viewport (a frame out of view is not drawn, and its timers
+    // slow down), and say nothing of what covers it.
+    frameOrigin(frameEl, x, y, reveal) {
       let r = N.getBoundingClientRect(frameEl);
       const cs = N.computedStyle(frameEl);
       const ox = () => r.left + frameEl.clientLeft + parseFloat(cs.paddingLeft || '0');
       const oy = () => r.top + frameEl.clientTop + parseFloat(cs.paddingTop || '0');
+      if (reveal === true) {
+        if (r.bottom <= 0 || r.right <= 0 || r.top >= innerHeight || r.left >= innerWidth) {
+          frameEl.scrollIntoView({ block: 'nearest', inline: 'nearest', behavior: 'instant' });
+          r = N.getBoundingClientRect(frameEl);
+        }
+        return { x: ox(), y: oy(), covered: null };
+      }
       if (ox() + x < 0 || oy() + y < 0 || ox() + x > innerWidth || oy() + y > innerHeight) {
         frameEl.scrollIntoView({ block: 'nearest', inline: 'nearest', behavior: 'instant' });
         r = N.getBoundingClientRect(frameEl);

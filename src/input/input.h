@@ -64,4 +64,11 @@ void vdx__b64_write_file(lua_State *L, const char *path, const char *b64,
 vdx_waiter *vdx__frame_offset(lua_State *L, vdx_page *p, vdx_frame *f,
                               double x, double y, int timeout);
 
+/* The same; reveal != 0 only brings f into view, level by level (the
+ * bridge's frameOrigin scrolls an owner element none of which is in its
+ * parent's viewport), and reports nothing of what covers it. */
+vdx_waiter *vdx__frame_offset_opts(lua_State *L, vdx_page *p, vdx_frame *f,
+                                   double x, double y, int timeout,
+                                   int reveal);
+
 #endif

@@ -24,6 +24,7 @@ typedef struct offop {
   vdx_page *p;
   char child[64];
   int timeout;
+  int reveal;                       /* bring frames into view, no point */
   double x, y;
   vdx_waiter *out;
 } offop;
@@ -57,11 +58,13 @@ static void off_level(lua_State *L, offop *o) {
     off_finish(L, o, 0);
     return;
   }
-  lua_createtable(L, 2, 0);
+  lua_createtable(L, 3, 0);
   lua_pushnumber(L, o->x);
   lua_rawseti(L, -2, 1);
   lua_pushnumber(L, o->y);
   lua_rawseti(L, -2, 2);
+  lua_pushboolean(L, o->reveal);
+  lua_rawseti(L, -2, 3);
   const vdx_bridge_opts on_owner = {.owner_of = o->child};
   vdx_waiter *w = vdx__bridge_call_opts(L, o->p, parent->id, "frameOrigin",
                                         -1, o->timeout, &on_owner);
@@ -140,6 +143,12 @@ static void off_add(void *data, lua_State *L, int ok) {
 
 vdx_waiter *vdx__frame_offset(lua_State *L, vdx_page *p, vdx_frame *f,
                               double x, double y, int timeout) {
+  return vdx__frame_offset_opts(L, p, f, x, y, timeout, 0);
+}
+
+vdx_waiter *vdx__frame_offset_opts(lua_State *L, vdx_page *p, vdx_frame *f,
+                                   double x, double y, int timeout,
+                                   int reveal) {
   offop *o = calloc(1, sizeof *o);
   if (o == NULL) luaL_error(L, "out of memory");
   o->p = p;
@@ -147,6 +156,7 @@ vdx_waiter *vdx__frame_offset(lua_State *L, vdx_page *p, vdx_frame *f,
   o->x = x;
   o->y = y;
   o->timeout = timeout;
+  o->reveal = reveal;
   o->out = vdx__waiter_new(p->b->lp, timeout, "frame offset");
   vdx_waiter *out = o->out;
   vdx__waiter_on_done(out, off_out_done, o);
@@ -155,14 +165,17 @@ vdx_waiter *vdx__frame_offset(lua_State *L, vdx_page *p, vdx_frame *f,
 }
 
 /*
- * page:frame_offset(frame, x, y [, {timeout_ms=}]) -> { x=, y= } or
- * { covered = {tag=, id=, class=, text=} }: the point (x, y) of the
+ * page:frame_offset(frame, x, y [, {timeout_ms=, reveal=}]) -> { x=, y= }
+ * or { covered = {tag=, id=, class=, text=} }: the point (x, y) of the
  * viewport of a frame (its name, or a ref of it) in the main frame's
  * viewport (unchanged for the main frame), or what element of an ancestor
- * frame covers it.
+ * frame covers it.  With reveal = true it only brings the frame into view:
+ * each level scrolls the frame's element into its parent's viewport when
+ * none of it is there (a frame out of view is not drawn and its timers
+ * are slowed), and nothing is said of what covers it.
  */
 static int page_frame_offset(lua_State *L) {
-  static const char *const known[] = {"timeout_ms", NULL};
+  static const char *const known[] = {"timeout_ms", "reveal", NULL};
   vdx_page *p = vdx__check_open_page(L, 1);
   vdx_frame *f = vdx__frame_named(L, p, 2);
   double x = luaL_checknumber(L, 3), y = luaL_checknumber(L, 4);
@@ -176,8 +189,19 @@ static int page_frame_offset(lua_State *L) {
     return 1;
   }
   int timeout = (int)vdx__opt_int(L, 5, "timeout_ms", 0);
-  vdx_waiter *w = vdx__frame_offset(L, p, f, x, y, timeout > 0 ? timeout
-                                    : vdx__conn_default_timeout(p->b->conn));
+  int reveal = 0;
+  if (lua_istable(L, 5)) {
+    lua_getfield(L, 5, "reveal");
+    if (!lua_isnil(L, -1) && !lua_isboolean(L, -1))
+      return vdx__error_raise(L, "InvalidArgument",
+                        "page:frame_offset: reveal must be true or false");
+    reveal = lua_toboolean(L, -1);
+    lua_pop(L, 1);
+  }
+  vdx_waiter *w = vdx__frame_offset_opts(L, p, f, x, y, timeout > 0
+                                         ? timeout
+                                         : vdx__conn_default_timeout(p->b->conn),
+                                         reveal);
   lua_settop(L, 1);
   return vdx__await(L, w, 0, vdx__k_value);
 }
