@@ -146,11 +146,33 @@ end
 -- waits for it first, see Action:join).
 local READS = { actionPoint = true, checkState = true, fileInputInfo = true }
 
+-- The bridge methods that wait for their element to hold still over a
+-- frame (see Action:reveal).
+local STILL = { actionPoint = true, selectOption = true, setSlider = true }
+
+--- The name of the frame of ref ("main" or "f<K>").
+function Action:frame_of(ref)
+  return self.frames[ref] or select(2, vdx.check_ref(ref))
+end
+
+--- Brings the frame of ref into view when none of it is in view, level by
+-- level (page:frame_offset's reveal): a frame out of view draws no frames
+-- and its timers run about once a second, so a wait there for a frame to
+-- tell that the element holds still took 0.8 s (bench/frame_below.lua).
+function Action:reveal(ref)
+  local frame = self:frame_of(ref)
+  if frame ~= "main" then
+    self.page:frame_offset(frame, 0, 0, { timeout_ms = self:left(), reveal = true })
+  end
+end
+
 --- Calls a bridge method in the frame of ref with (ref, opts + {timeout =
 -- what is left of the action's time, asked = its whole timeout, which
--- an actionability error names}).
+-- an actionability error names}); one that waits for the element to hold
+-- still brings its frame into view first (Action:reveal).
 function Action:call(ref, method, opts, ...)
   if not READS[method] then self:join() end
+  if STILL[method] then self:reveal(ref) end
   local o = opts or {}
   o.timeout = self:left()
   o.asked = self.timeout          -- what an actionability error names
@@ -194,15 +216,7 @@ end
 -- frame or an ancestor frame, would get it).  position = {x=, y=} is
 -- relative to the element's top-left corner.
 function Action:point(ref, position)
-  local frame = self.frames[ref] or select(2, vdx.check_ref(ref))
-  local oop = self:out_of_process(frame)
-  if frame ~= "main" then
-    -- The frame into view first, when none of it is: a frame out of view
-    -- draws no frames and its timers run about once a second, so the
-    -- element's wait for a frame to tell that it holds still took 0.8 s
-    -- there (bench/frame_below.lua).
-    self.page:frame_offset(frame, 0, 0, { timeout_ms = self:left(), reveal = true })
-  end
+  local oop = self:out_of_process(self:frame_of(ref))
   local p = self:call(ref, "actionPoint", { position = position, arm = oop })
   if type(p.covered) == "table" then error(covered_error(ref, p.covered), 0) end
   local o = self.page:frame_offset(self.frames[ref] or ref, p.x, p.y, { timeout_ms = self:left() })
