@@ -1,5 +1,5 @@
 -- The policy of pointer input into an out-of-process frame (Action:point
--- and Action:mouse in lua/vdx/actions.lua): a press or a hover is sent
+-- and Action:mouse in lua/vdx/action.lua): a press or a hover is sent
 -- again while the frame says it did not arrive, InputNotRouted when the
 -- action's time runs out, nothing asked of frames in the page's own
 -- process nor after a drag.  A stand-in page answers for the browser;

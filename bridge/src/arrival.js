@@ -17,7 +17,7 @@
 // arrived: for a press, its pointerdown or mousedown; for a move alone (a
 // hover), any move or over event.  When it did not, nothing in this frame
 // was pressed or hovered, and the host waits for the frame to be drawn
-// and sends it again (see Action:mouse in lua/vdx/actions.lua).  A frame
+// and sends it again (see Action:mouse in lua/vdx/action.lua).  A frame
 // runs moves at its next animation frame, whose acknowledgement the host
 // waits for, so a hover costs no extra wait either.
 //

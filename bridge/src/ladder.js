@@ -1,0 +1,146 @@
+// ladder.js -- the description ladder: the element a plain-words
+// description ("the Sign in button") means, for an action given no ref,
+// and what was tried when nothing visible matches.  The fallback of
+// findByDescription in actions.js; refs from a snapshot are the reliable
+// way to name an element.
+
+import * as N from './natives.js';
+import { normalize } from './dom.js';
+import { getRole } from './roles.js';
+import { accessibleName } from './name.js';
+import { Ctx, isHiddenForAria } from './visibility.js';
+import { badArgument } from './errors.js';
+import { clip, isVisible } from './actions.js';
+
+
+const ROLE_WORDS = [
+  [/\bbuttons?\b/i, 'button'], [/\blinks?\b/i, 'link'], [/\bcheck ?box(es)?\b/i, 'checkbox'],
+  [/\bradio( button)?s?\b/i, 'radio'], [/\b(text ?box|field|input)s?\b/i, 'textbox'],
+  [/\b(combo ?box|select|dropdown)s?\b/i, 'combobox'], [/\btabs?\b/i, 'tab'],
+  [/\bmenu ?items?\b/i, 'menuitem'], [/\bheadings?\b/i, 'heading'], [/\bswitch(es)?\b/i, 'switch'],
+  [/\bsliders?\b/i, 'slider'], [/\boptions?\b/i, 'option'],
+];
+const FILLER = /\b(click|press|tap|hover|on|over|the|a|an|type|into|in|fill|select|choose|check|uncheck|open)\b/gi;
+
+function phrasesOf(desc) {
+  const quoted = [];
+  const re = /["\u201c\u2018']([^"\u201d\u2019']+)["\u201d\u2019']/g;
+  let m;
+  while ((m = re.exec(desc)) !== null) quoted.push(normalize(m[1]));
+  let hint = null;
+  for (const [re2, role] of ROLE_WORDS) {
+    if (re2.test(desc)) {
+      hint = role;
+      break;
+    }
+  }
+  if (quoted.length) return { phrases: quoted, hint };
+  let rest = desc;
+  for (const [re2] of ROLE_WORDS) rest = rest.replace(re2, ' ');
+  rest = normalize(rest.replace(FILLER, ' '));
+  return { phrases: rest ? [rest] : [normalize(desc)], hint };
+}
+
+function allElements() {
+  const out = [];
+  const walk = (root) => {
+    const list = N.nodeType(root) === N.DOCUMENT_NODE ? N.docQuerySelectorAll(root, '*')
+      : N.fragQuerySelectorAll(root, '*');
+    for (let i = 0; i < list.length; i++) {
+      out.push(list[i]);
+      const sr = N.shadowRoot(list[i]);
+      if (sr) walk(sr);
+    }
+  };
+  walk(document);
+  return out;
+}
+
+// True when a, normalized, is b, case aside (a label or text a description
+// or a select's value names).
+export function eq(a, b) {
+  return normalize(String(a || '')).toLowerCase() === b.toLowerCase();
+}
+
+function ownText(el) {
+  const t = el.innerText;
+  return normalize(String(t === undefined ? N.textContent(el) : t));
+}
+
+// The four rungs of the ladder: each returns every element matching phrase.
+function rungs(ctx, els, phrase, hint) {
+  const out = { role: [], label: [], placeholder: [], text: [] };
+  const lower = phrase.toLowerCase();
+  for (const el of els) {
+    const tag = N.localName(el);
+    if (tag === 'script' || tag === 'style' || tag === 'head' || tag === 'html') continue;
+    const role = hint ? getRole(el) : null;
+    if (hint && role === hint && eq(accessibleName(ctx, el, role, false), phrase)) out.role.push(el);
+    const labels = (tag === 'input' || tag === 'textarea' || tag === 'select') ? ctx.labelsOf(el) : [];
+    if (labels.some((l) => eq(ownText(l), phrase)) || eq(N.getAttribute(el, 'aria-label'), phrase)) {
+      out.label.push(el);
+    }
+    if (eq(N.getAttribute(el, 'placeholder'), phrase)) out.placeholder.push(el);
+    const text = ownText(el);
+    if (text && text.toLowerCase() === lower) out.text.push(el);
+  }
+  // For text, the innermost element wins over its ancestors.
+  out.text = out.text.filter((el) => !out.text.some((o) => o !== el && N.contains(el, o)));
+  return out;
+}
+
+function visibleFirst(ctx, list) {
+  for (const el of list) if (isVisible(el) && !isHiddenForAria(ctx, el)) return el;
+  return null;
+}
+
+function missReport(desc, tried) {
+  const links = [];
+  const anchors = N.docQuerySelectorAll(document, 'a[href]');
+  for (let i = 0; i < anchors.length && links.length < 10; i++) {
+    const a = anchors[i];
+    if (!isVisible(a)) continue;
+    links.push({ text: clip(ownText(a) || N.getAttribute(a, 'aria-label'), 60), href: a.href });
+  }
+  let href = null;
+  for (const { phrase } of tried) {
+    for (let i = 0; i < anchors.length && !href; i++) {
+      if (eq(ownText(anchors[i]), phrase) || eq(N.getAttribute(anchors[i], 'aria-label'), phrase)) {
+        href = anchors[i].href;
+      }
+    }
+  }
+  const parts = tried.map((t) => JSON.stringify(t.phrase) + ' (' + (t.role ? 'role ' + t.role + ' ' +
+    t.by_role + ', ' : '') + 'label ' + t.by_label + ', placeholder ' + t.by_placeholder + ', text ' +
+    t.by_text + ' matches, none visible)');
+  let message = 'nothing visible matches ' + JSON.stringify(desc) + ': tried ' + parts.join('; ') +
+    ' on ' + String(document.URL) + '.';
+  if (href) message += ' A link with that text points to ' + href + '; page:navigate() can go there directly.';
+  if (links.length) {
+    message += ' Links on the page: ' + links.map((l) => JSON.stringify(l.text) + ' -> ' + l.href).join(', ') + '.';
+  }
+  message += ' Take a snapshot and use its refs: they are the reliable way to name an element.';
+  return { message, description: desc, tried, links, href, url: String(document.URL) };
+}
+
+// Finds the element a plain-words description means.  Quoted phrases
+// first; for each phrase role (+ name, when a role is hinted), label,
+// placeholder, text; the first visible match wins, given a ref by refOf.
+// { ref, by, phrase } or { miss: { description, tried, links, href, url } }.
+export function findByDescription(desc, refOf) {
+  if (typeof desc !== 'string' || !desc.trim()) throw badArgument('findByDescription: empty description');
+  const ctx = new Ctx();
+  const els = allElements();
+  const { phrases, hint } = phrasesOf(desc);
+  const tried = [];
+  for (const phrase of phrases) {
+    const r = rungs(ctx, els, phrase, hint);
+    for (const by of ['role', 'label', 'placeholder', 'text']) {
+      const el = visibleFirst(ctx, r[by]);
+      if (el) return { ref: refOf(el), by, phrase };
+    }
+    tried.push({ phrase, role: hint, by_role: r.role.length, by_label: r.label.length,
+      by_placeholder: r.placeholder.length, by_text: r.text.length });
+  }
+  return { miss: missReport(desc, tried) };
+}
