@@ -143,13 +143,18 @@ function Action:call(ref, method, opts, ...)
   return self.page:bridge(method, args, { frame = self.frames[ref] or ref, timeout_ms = self:left() + 1000 })
 end
 
---- True when the page has a frame of that name (page:frames reads the
--- core's frame table; nothing reaches the browser).
-function Action:has_frame(name)
+--- The entry of the frame named name in page:frames (the core's frame
+-- table; nothing reaches the browser), or nil when the page has none.
+function Action:frame_entry(name)
   for _, f in ipairs(self.page:frames()) do
-    if f.frame == name then return true end
+    if f.frame == name then return f end
   end
-  return false
+  return nil
+end
+
+--- True when the page has a frame of that name.
+function Action:has_frame(name)
+  return self:frame_entry(name) ~= nil
 end
 
 --- The ref of a target (see action.target); a description goes through
@@ -191,10 +196,8 @@ end
 -- reads the core's frame table).
 function Action:out_of_process(name)
   if name == nil or name == "main" then return false end
-  for _, f in ipairs(self.page:frames()) do
-    if f.frame == name then return f.out_of_process == true end
-  end
-  return false
+  local f = self:frame_entry(name)
+  return f ~= nil and f.out_of_process == true
 end
 
 -- What events ({method, params} lists from vdx.input.mouse), all at
