@@ -62,7 +62,8 @@ Server.__index = Server
 --- A server.  opts: registry (vdx.tools), roles (vdx.roles), skills (list),
 -- paths (the vdx.paths policy the tools follow; default: no workspace),
 -- write(line) (one complete line of output), log(level, fmt, …),
--- max_bytes (the message limit, for error text).
+-- max_bytes (the message limit, for error text), idle_trim (false: keep
+-- freed memory instead of trimming it while idle, see vdx.mcp_idle).
 function mcp.new(opts)
   local self = setmetatable({
     registry = opts.registry, roles = opts.roles, skills = opts.skills or {},
@@ -73,6 +74,11 @@ function mcp.new(opts)
     info = { name = "vdxlua", title = "vdxlua", version = vdx.version },
   }, Server)
   self.lanes = lanes.new(self.roles)
+  -- Memory a large page passed through goes back to the system while the
+  -- client thinks (vdx.mcp_idle); idle_trim = false turns it off.
+  if opts.idle_trim ~= false then
+    self.idle = require("vdx.mcp_idle").new(function() return next(self.inflight) ~= nil end)
+  end
   self.registry:on_change(function() self:changed("tools") end)
   return self
 end
@@ -482,6 +488,7 @@ function Server:message(msg, raw_id)
     return debug.traceback(tostring(e), 2)
   end, self, rq)
   self.inflight[key] = nil
+  if self.idle and msg.method == "tools/call" then self.idle:call_ended() end
   if rq.cancelled then return nil end
   if not ok then
     if getmetatable(res) == PROTO then

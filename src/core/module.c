@@ -3,6 +3,9 @@
  * lua/vdx.lua turns into the `vdx` module.
  */
 #include <string.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 
 #include "vdx.h"
 #include "objects.h"
@@ -13,6 +16,24 @@ static int l_now(lua_State *L) {
   uv_loop_t *uv = vdx__uv(L);
   uv_update_time(uv);
   lua_pushinteger(L, (lua_Integer)uv_now(uv));
+  return 1;
+}
+
+/*
+ * vdx.trim_memory() -> true when memory went back to the system, false
+ * when there was none to give back, nil when the C library cannot trim.
+ * glibc keeps the memory a large message or snapshot text freed (its
+ * thresholds grow after a large block is freed), so a long-lived host's
+ * RSS stays at its peak; malloc_trim returns the free pages.  It walks the
+ * heap (about 1-2 ms for 10 MiB): call it when idle, after a full
+ * collectgarbage(), as `vdxlua mcp` does (vdx.mcp's idle trim).
+ */
+static int l_trim_memory(lua_State *L) {
+#ifdef __GLIBC__
+  lua_pushboolean(L, malloc_trim(0));
+#else
+  lua_pushnil(L);
+#endif
   return 1;
 }
 
@@ -43,6 +64,7 @@ LUALIB_API int luaopen_vdx_core(lua_State *L) {
     {"run", vdx__l_run},
     {"current_task", vdx__l_current},
     {"now", l_now},
+    {"trim_memory", l_trim_memory},
     {"trace", vdx__l_trace},
     {"read_lines", vdx__read_lines},
     {"watch", vdx__watch},
