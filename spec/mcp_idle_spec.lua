@@ -8,7 +8,7 @@ local idle = require "vdx.mcp_idle"
 describe("the idle trim of vdxlua mcp", function()
   it("#unit trims once after the last call, and never while a request is in flight", function()
     local busy, trims, collects = false, 0, 0
-    local t = idle.new(function() return busy end, { delay_ms = 30,
+    local t = idle.new(function() return busy end, { delay_ms = 30, rss = function() return nil end,
       trim = function() trims = trims + 1 end,
       collect = function(what) assert.equal("collect", what) collects = collects + 1 end })
     vdx.sleep(60)
@@ -30,6 +30,25 @@ describe("the idle trim of vdxlua mcp", function()
     t:call_ended()
     vdx.sleep(60)
     assert.equal(2, trims)
+  end)
+
+  it("#unit trims again only when the RSS grew by growth_kib since the last trim", function()
+    local rss, trims = 10000, 0
+    local t = idle.new(function() return false end, { delay_ms = 20, growth_kib = 2048,
+      rss = function() return rss end, collect = function() end,
+      trim = function() trims = trims + 1 rss = rss - 3000 end })
+    t:call_ended()
+    vdx.sleep(50)
+    assert.equal(1, trims) -- the first look trims: nothing to compare with
+    rss = rss + 1500       -- 7000 + 1500: grown by less than 2048
+    t:call_ended()
+    vdx.sleep(50)
+    assert.equal(1, trims)
+    rss = rss + 600        -- 7000 + 2100
+    t:call_ended()
+    vdx.sleep(50)
+    assert.equal(2, trims)
+    assert.is_number(idle.rss_kib()) -- Linux says
   end)
 
   it("vdx.trim_memory gives freed heap pages back to the system", function()
