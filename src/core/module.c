@@ -26,7 +26,7 @@ static int l_now(lua_State *L) {
  * thresholds grow after a large block is freed), so a long-lived host's
  * RSS stays at its peak; malloc_trim returns the free pages.  It walks the
  * heap (about 1-2 ms for 10 MiB): call it when idle, after a full
- * collectgarbage(), as `vdxlua mcp` does (vdx.mcp's idle trim).
+ * collectgarbage(), as `vdxlua mcp` does (vdx.mcp_idle).
  */
 static int l_trim_memory(lua_State *L) {
 #ifdef __GLIBC__
