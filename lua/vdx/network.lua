@@ -160,15 +160,8 @@ function network.conditions(opts, what)
 end
 
 -- Sends the conditions to the page's session and to each of its
--- out-of-process frames (which load through their own session), then
--- makes one round trip through the network service.  The browser hands
--- the conditions to the network service on its own channel and answers
--- the command without waiting, so a request the page starts at once can
--- reach the network service first: a fetch sent together with the
--- command went out online once in 100, and CI saw one right after the
--- answer.  Network.getCookies (of a URL with none) is answered by the
--- network service over the browser's same channel, after the conditions.
-local function apply_conditions(page, c)
+-- out-of-process frames (which load through their own session).
+local function send_conditions(page, c)
   page:send("Network.emulateNetworkConditions", c)
   local ok, frames = pcall(page.frames, page)
   if ok then
@@ -176,7 +169,23 @@ local function apply_conditions(page, c)
       if f.out_of_process then pcall(page.send, page, "Network.emulateNetworkConditions", c, { frame = f.frame }) end
     end
   end
+end
+
+-- Returns once the network service holds the conditions sent before.
+-- The browser hands them to the network service on its own channel and
+-- answers the command without waiting, so a request a page starts at once
+-- can reach the network service first: a fetch sent together with the
+-- command went out online once in 100, and CI saw one right after the
+-- answer.  Network.getCookies (of a URL with none) is answered by the
+-- network service over the browser's same channel, after the conditions:
+-- one round trip covers every page and frame of the browser.
+local function settled(page)
   page:send("Network.getCookies", { urls = { "http://vdx.invalid/" } })
+end
+
+local function apply_conditions(page, c)
+  send_conditions(page, c)
+  settled(page)
 end
 
 --- page:network{ offline =, latency_ms =, download_bps =, upload_bps =,
@@ -198,7 +207,9 @@ function network.context_network(ctx, opts)
   local per = ctx_conditions[key]
   local first = per[ctx:id()] == nil
   per[ctx:id()] = { net = c, cpu = per[ctx:id()] and per[ctx:id()].cpu }
-  for _, page in ipairs(ctx:pages()) do apply_conditions(page, c) end
+  local pages = ctx:pages()
+  for _, page in ipairs(pages) do send_conditions(page, c) end
+  if #pages > 0 then settled(pages[#pages]) end
   if first then network.follow(ctx, per) end
   return c
 end
