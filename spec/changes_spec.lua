@@ -173,6 +173,29 @@ describe("vdx.snapshot_diff.count_named #unit", function()
     assert.equal(1, diff.count_named(text, "button", "\u{c4}dded", true, 10))
   end)
 
+  it("reads only the lines that hold the name, and finds what reading every line finds", function()
+    local lines = { "Page URL: http://x/button \"Added\"", "- text: button \"Added\" [ref=e90]",
+      "- button \"Say \\\"hi\\\"\" [ref=e91]", "- button \"it's\" [ref=e92]", "- togglebutton \"Added\" [ref=e93]",
+      "  - button \"Added\" [pressed] [ref=e94]: Added Added" }
+    for i = 1, 200 do lines[#lines + 1] = ('  - button "Add to Cart" [ref=e%d]'):format(100 + i) end
+    local big = text .. "\n" .. table.concat(lines, "\n")
+    for _, c in ipairs { { "button", "Added" }, { "button", "added" }, { "button", "Add to Cart" }, { "button", "Cart" },
+      { "button", 'Say "hi"' }, { "button", "it's" }, { "togglebutton", "Added" }, { "link", "Added" }, { "button", "Zebra" } } do
+      for _, exact in ipairs { true, false } do
+        for _, limit in ipairs { 1, 2, 1000 } do
+          -- Every line read, as for the names with a quote, a backslash
+          -- or a single quote (which a line escapes or doubles).
+          local every = diff.count_named(big, c[1], c[2], exact, limit, true)
+          assert.equal(every, diff.count_named(big, c[1], c[2], exact, limit),
+            ("%s %q exact=%s limit=%d"):format(c[1], c[2], tostring(exact), limit))
+        end
+      end
+    end
+    assert.equal(2, diff.count_named(big, "button", "Added", true, 10))   -- e1 and e94
+    assert.equal(1, diff.count_named(big, "button", 'Say "hi"', true, 10))
+    assert.equal(200, diff.count_named(big, "button", "add to cart", false, 1000))
+  end)
+
   it("cannot tell a case-insensitive match of a name that is not ASCII, nor a role that is not a word", function()
     assert.is_nil(diff.count_named(text, "button", "\u{c4}dded", false, 10))
     assert.is_nil(diff.count_named(text, "but.on", "Added", false, 10))

@@ -308,20 +308,44 @@ end
 -- 2 proves that a locator which must match one element would not.  nil
 -- when it cannot tell: a role that is not a word, or a case-insensitive
 -- match of a name that is not ASCII (Lua lowers ASCII letters only).
-function diff.count_named(text, role, name, exact, limit)
+-- whole reads every line of the role, as for a name a line escapes (what
+-- the reading of the name's lines alone agrees with, for a test).
+function diff.count_named(text, role, name, exact, limit, whole)
   if not role:find("^%a+$") or (not exact and name:find("[\128-\255]")) then return nil end
   local want = exact and name or name:lower()
   local n = 0
-  for content in ("\n" .. text):gmatch("\n *%- ('?" .. role .. ' "[^\n]*)') do
+  -- Whether the line content (after "- ") counts.
+  local function counts(content)
     local e = diff.parse(content)
-    if e.ref and e.ref:find("^e%d+$") and e.role == role and e.name then
-      local ok
-      if exact then ok = e.name == want and not content:find('\u{2026}"', 1, true)
-      else ok = e.name:lower():find(want, 1, true) ~= nil end
-      if ok then
-        n = n + 1
-        if n >= limit then break end
-      end
+    if not (e.ref and e.ref:find("^e%d+$") and e.role == role and e.name) then return false end
+    if exact then return e.name == want and not content:find('\u{2026}"', 1, true) end
+    return e.name:lower():find(want, 1, true) ~= nil
+  end
+  local line = "^ *%- ('?" .. role .. ' ".*)$'
+  -- A name that the text holds as it is (no quote, backslash, control
+  -- character or single quote, which a line escapes or doubles): only the
+  -- lines that hold it are read, which on a page of 200 alike cards is a
+  -- few lines, not all of them.
+  if not whole and want ~= "" and not want:find("[%c\\\"']") then
+    local hay = exact and text or text:lower()
+    local needle = exact and (role .. ' "' .. want .. '"') or want
+    local at, len = 1, #text
+    while n < limit do
+      local i = hay:find(needle, at, true)
+      if not i then break end
+      local s = i
+      while s > 1 and text:byte(s - 1) ~= 10 do s = s - 1 end
+      local e = (text:find("\n", i, true) or len + 1) - 1
+      local content = text:sub(s, e):match(line)
+      if content and counts(content) then n = n + 1 end
+      at = e + 2
+    end
+    return n
+  end
+  for content in ("\n" .. text):gmatch("\n *%- ('?" .. role .. ' "[^\n]*)') do
+    if counts(content) then
+      n = n + 1
+      if n >= limit then break end
     end
   end
   return n
