@@ -2,11 +2,17 @@
 -- after (a fresh document's, as the MCP navigate's outline is) and a
 -- second one of the same document, in one process, for comparing two
 -- builds run one after the other (each binary embeds its own bridge).
+-- A third snapshot follows a change of the body's class, which makes the
+-- browser compute every element's style again: what it costs beside the
+-- first tells whether a first snapshot is slow for the page's own data
+-- (styles, layout, the sheets' scan) or for the bridge's code, which runs
+-- cold in every new document and warms from call to call.
 --
 -- Usage: BUILD/vdxlua bench/first_snapshot.lua [ROUNDS] [PAGE]
 -- (ROUNDS 25, PAGE frames.html: 5 nested same-origin frames and 5
 -- cross-origin ones, in the page's process as vdx.launch runs them).
--- Prints median / p95 of each of the three.
+-- Prints median / p95 of each, and the renderer main thread's CPU time
+-- of each snapshot.
 package.path = "bench/?.lua;" .. package.path
 local vdx = require "vdx"
 local fx = require "fixtures"
@@ -21,21 +27,30 @@ local browser, close = lib.launch { args = { fx.RESOLVER } }
 local page = browser:new_context():new_page()
 page:navigate(url)
 page:snapshot()                      -- the browser's caches, the bundle's compile
-local nav, first, second = {}, {}, {}
+local cols = { { "navigate" }, { "first snapshot" }, { "second snapshot" }, { "after a style change" } }
+for _, c in ipairs(cols) do c.wall, c.cpu = {}, {} end
+
+-- Runs f as column k: its wall time and the renderer's CPU time.
+local function timed(k, f)
+  local c0, t0 = lib.thread_ms(page), lib.ms()
+  f()
+  local c = cols[k]
+  c.wall[#c.wall + 1] = lib.ms() - t0
+  c.cpu[#c.cpu + 1] = lib.thread_ms(page) - c0
+end
+
 for i = 1, ROUNDS do
-  local t0 = lib.ms()
-  page:navigate(url)
-  local t1 = lib.ms()
-  page:snapshot()
-  local t2 = lib.ms()
-  page:snapshot()
-  nav[i], first[i], second[i] = t1 - t0, t2 - t1, lib.ms() - t2
+  timed(1, function() page:navigate(url) end)
+  timed(2, function() page:snapshot() end)
+  timed(3, function() page:snapshot() end)
+  page:evaluate(("document.body.classList.toggle('vdx-bench-%d')"):format(i))
+  timed(4, function() page:snapshot() end)
 end
 local m = lib.machine()
-print(("%s, %d rounds, load %.2f, %s"):format(PAGE, ROUNDS, m.load1, m.date))
-for _, c in ipairs { { "navigate", nav }, { "first snapshot", first }, { "second snapshot", second } } do
-  local s = lib.stats(c[2])
-  print(("  %-16s %7.1f / %7.1f ms"):format(c[1], s.median, s.p95))
+print(("%s, %d rounds, load %.2f, %s; median / p95, wall and renderer CPU"):format(PAGE, ROUNDS, m.load1, m.date))
+for _, c in ipairs(cols) do
+  local w, cpu = lib.stats(c.wall), lib.stats(c.cpu)
+  print(("  %-20s %7.1f / %7.1f ms   CPU %7.1f / %7.1f ms"):format(c[1], w.median, w.p95, cpu.median, cpu.p95))
 end
 close()
 srv:close()
