@@ -206,4 +206,56 @@ function lib.mcp_harness(page_name, on_line)
     end }
 end
 
+--- The floor's bare DOM walk (bridge/page/floor-walk.js, its comments
+-- dropped): an expression for Runtime.evaluate in a page's main world,
+-- one line per element with its own text.
+local floor_walk
+function lib.floor_walk()
+  if not floor_walk then
+    local f = assert(io.open("bridge/page/floor-walk.js"))
+    floor_walk = "(" .. f:read("a"):gsub("^//[^\n]*\n", ""):gsub("\n//[^\n]*", "") .. ")()"
+    f:close()
+  end
+  return floor_walk
+end
+
+--- A page made a floor for the benchmarks: what the browser itself costs
+-- over vdx's transport.  Unless keep_bridge, the bridge's new-document
+-- script is removed (its identifier is one of those below ours on this
+-- session, the only scripts registered before it), so no new document
+-- gets it.  Returns { navigate = fn(url [, timeout_ms]): a raw
+-- Page.navigate until its Page.loadEventFired (a task asleep until the
+-- event cancels it: no polling), walk = fn() -> the bare walk's text,
+-- eval = fn(expression) -> its value (main world, by value) }.
+function lib.floor_page(page, keep_bridge)
+  if not keep_bridge then
+    local mine = page:send("Page.addScriptToEvaluateOnNewDocument", { source = "" }).identifier
+    for id = 1, assert(tonumber(mine)) do
+      page:send("Page.removeScriptToEvaluateOnNewDocument", { identifier = tostring(id) })
+    end
+  end
+  local sleeper
+  page:on("Page.loadEventFired", function()
+    if sleeper then sleeper:cancel() end
+  end)
+  local fp = {}
+  function fp.navigate(url, timeout_ms)
+    sleeper = vdx.spawn(vdx.sleep, timeout_ms or 60000)
+    page:send("Page.navigate", { url = url })
+    local ok = pcall(vdx.wait, sleeper)
+    sleeper = nil
+    if ok then error(("no load event for %s in %d ms"):format(url, timeout_ms or 60000)) end
+  end
+  function fp.eval(expression)
+    local r = page:send("Runtime.evaluate", { expression = expression, returnByValue = true })
+    if r.exceptionDetails then
+      error("floor: the page's script failed: " .. tostring(r.exceptionDetails.exception
+        and r.exceptionDetails.exception.description or r.exceptionDetails.text))
+    end
+    return r.result.value
+  end
+  function fp.walk() return fp.eval(lib.floor_walk()) end
+  return fp
+end
+
 return lib

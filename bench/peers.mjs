@@ -251,8 +251,26 @@ const INPROC = {
     ['extract_anchors', { ref, level: 1 }]],
 };
 
-async function startInproc(firstUrl) {
-  const p = spawn(VDXLUA, [join('bench', 'inproc.lua')], { cwd: ROOT, stdio: ['pipe', 'pipe', 'inherit'] });
+// The floor (bench/inproc.lua floor): the browser's own cost of each
+// operation over the same transport, on a page without the bridge: a raw
+// navigate until load, a bare DOM walk for either snapshot, a click and a
+// type that find their element in one script (by its text, by its label)
+// and send the input.  No structure queries.
+const FLOOR = {
+  name: 'floor',
+  floor: true,
+  navigate: (url) => ['navigate', { url }],
+  snapshot: () => ['snapshot', {}],
+  snapshotInteractive: () => ['snapshot', { interactive: true }],
+  clickRef: (text) => text.includes('Add to Cart') ? 'Add to Cart' : null,
+  click: (ref) => ['click', { ref }],
+  typeRef: () => 'Full name',
+  type: (ref) => ['type', { ref, text: 'Ada Lovelace' }],
+};
+
+async function startInproc(firstUrl, spec = INPROC) {
+  const p = spawn(VDXLUA, [join('bench', 'inproc.lua'), ...(spec.floor ? ['floor'] : [])],
+    { cwd: ROOT, stdio: ['pipe', 'pipe', 'inherit'] });
   let buf = '';
   const waiting = [];
   p.stdout.setEncoding('utf8');
@@ -274,8 +292,8 @@ async function startInproc(firstUrl) {
     if (r.error) throw new Error(`${op}: ${r.error}`);
     return { ms: r.ms, text: r.text || '' };
   });
-  const first = await call(INPROC.navigate(firstUrl));
-  return { name: INPROC.name, spec: INPROC, tools: {}, call, first_call_ms: first.ms, inproc: true,
+  const first = await call(spec.navigate(firstUrl));
+  return { name: spec.name, spec, tools: {}, call, first_call_ms: first.ms, inproc: true, floor: !!spec.floor,
     close: () => new Promise((res) => { p.on('exit', res); p.stdin.end(); }) };
 }
 
@@ -462,6 +480,9 @@ if (!ONLY || ONLY.includes('vdxlua-mcp')) {
   process.stderr.write('peers: starting vdxlua in process\n');
   try { parts.push(await startInproc(pages[0].url)); }
   catch (e) { results.inproc = { error: String(e.message || e).slice(0, 400) }; }
+  process.stderr.write('peers: starting the floor\n');
+  try { parts.push(await startInproc(pages[0].url, FLOOR)); }
+  catch (e) { results.floor = { error: String(e.message || e).slice(0, 400) }; }
 }
 const pageResults = new Map(parts.map((x) => [x, {}]));
 for (const pg of pages) {
@@ -473,7 +494,9 @@ for (const pg of pages) {
 // every server: what a server holds while its agent thinks.
 await new Promise((ok) => setTimeout(ok, 1000));
 for (const x of parts) {
-  if (x.inproc) {
+  if (x.floor) {
+    results.floor = { pages: pageResults.get(x) };
+  } else if (x.inproc) {
     results.inproc = { pages: pageResults.get(x) };
   } else {
     results.servers[x.name] = { name: x.name, init_ms: x.init_ms, first_call_ms: x.first_call_ms,

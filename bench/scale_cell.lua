@@ -30,43 +30,19 @@ end
 
 local browser, close = lib.launch { headless = true, args = { fx.RESOLVER } }
 
--- The floor's walk: a main-world script of bridge/page/, comments dropped.
-local WALK
-do
-  local f = assert(io.open("bridge/page/floor-walk.js"))
-  WALK = "(" .. f:read("a"):gsub("^//[^\n]*\n", ""):gsub("\n//[^\n]*", "") .. ")()"
-  f:close()
-end
-
 local vdx_worlds = 0
 
--- A page for the floor: the bridge's new-document script is removed (its
--- identifier is one of those below ours on this session, the only script
--- registered before it), and a load event wakes whoever waits for it.
+-- A page for the floor (lib.floor_page: the bridge's new-document script
+-- removed); the "vdx" worlds created on it are counted, and must be none.
 local function floor_page(page)
-  local mine = page:send("Page.addScriptToEvaluateOnNewDocument", { source = "" }).identifier
-  for id = 1, assert(tonumber(mine)) do
-    page:send("Page.removeScriptToEvaluateOnNewDocument", { identifier = tostring(id) })
-  end
-  local st = { sleeper = nil }
-  page:on("Page.loadEventFired", function()
-    if st.sleeper then st.sleeper:cancel() end
-  end)
+  local fp = lib.floor_page(page)
   page:on("Runtime.executionContextCreated", function(p)
     if p.context and p.context.name == "vdx" then vdx_worlds = vdx_worlds + 1 end
   end)
-  -- The wait is a task asleep until the listener cancels it: no polling.
-  function st.cycle()
-    st.sleeper = vdx.spawn(vdx.sleep, 120000)
-    page:send("Page.navigate", { url = URL })
-    local ok = pcall(vdx.wait, st.sleeper)
-    st.sleeper = nil
-    if ok then error("no load event for " .. URL .. " in 120 s") end
-    local r = page:send("Runtime.evaluate", { expression = WALK, returnByValue = true })
-    if r.exceptionDetails then error("floor walk failed: " .. json.encode(r.exceptionDetails)) end
-    return #r.result.value
+  return function()
+    fp.navigate(URL, 120000)
+    return #fp.walk()
   end
-  return st.cycle
 end
 
 local function inproc_page(page)

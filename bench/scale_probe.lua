@@ -30,13 +30,6 @@ local srv, base = fx.serve(vdx)
 local URL = base["local"] .. "/" .. PAGE
 local browser, close = lib.launch { headless = true, args = { fx.RESOLVER } }
 
-local WALK
-do
-  local f = assert(io.open("bridge/page/floor-walk.js"))
-  WALK = "(" .. f:read("a"):gsub("^//[^\n]*\n", ""):gsub("\n//[^\n]*", "") .. ")()"
-  f:close()
-end
-
 local cpu_ms = lib.cpu_ms
 local pids
 local function tree_ms()
@@ -52,30 +45,15 @@ local function mark_end(m)
   return { host = h - m.host, tree = tree_ms() - m.tree }
 end
 
-local probe = setmetatable({}, { __mode = "k" })   -- page -> its load waiter
-local function raw_nav(page)
-  local st = probe[page]
-  st.sleeper = vdx.spawn(vdx.sleep, 60000)
-  page:send("Page.navigate", { url = URL })
-  local ok = pcall(vdx.wait, st.sleeper)
-  st.sleeper = nil
-  if ok then error("no load event in 60 s") end
-end
-local function bare_walk(page)
-  return #page:send("Runtime.evaluate", { expression = WALK, returnByValue = true }).result.value
-end
+-- Each page's floor (lib.floor_page): the raw navigation until the load
+-- event, and the bare walk.
+local floors = setmetatable({}, { __mode = "k" })
+local function raw_nav(page) floors[page].navigate(URL) end
+local function bare_walk(page) return #floors[page].walk() end
 
 local function new_page(keep_bridge)
   local page = browser:new_context():new_page()
-  if not keep_bridge then
-    local mine = page:send("Page.addScriptToEvaluateOnNewDocument", { source = "" }).identifier
-    for id = 1, tonumber(mine) do
-      page:send("Page.removeScriptToEvaluateOnNewDocument", { identifier = tostring(id) })
-    end
-  end
-  local st = {}
-  page:on("Page.loadEventFired", function() if st.sleeper then st.sleeper:cancel() end end)
-  probe[page] = st
+  floors[page] = lib.floor_page(page, keep_bridge)
   return page
 end
 

@@ -1,6 +1,8 @@
 -- `make bench-scale`'s cells (bench/scale_cell.lua, bench/scale_mcp.mjs)
 -- run briefly against the fixture server: each answers its JSON line with
 -- the cycles it completed, and the floor's pages never get the bridge.
+-- And `make bench-peers`'s floor (bench/inproc.lua floor), request by
+-- request.
 local h = require "helpers"
 local cjson = require "cjson"
 
@@ -23,6 +25,32 @@ local function cell(cmd)
   assert(line, "no JSON line in:\n" .. out)
   return cjson.decode(line), out
 end
+
+describe("make bench-peers's floor", function()
+  it("navigates, walks, clicks and types on a page without the bridge", function()
+    local ops = {
+      '{"op":"navigate","url":"%s"}', '{"op":"snapshot"}', '{"op":"click","ref":"Add to Cart"}',
+      '{"op":"snapshot"}', '{"op":"type","ref":"Full name","text":"Ada"}', '{"op":"type","ref":"Nobody","text":"x"}',
+    }
+    local feed = {}
+    for _, op in ipairs(ops) do feed[#feed + 1] = ("printf '%s\\n' \"$URL\""):format(op) end
+    local _, out = cell("( { " .. table.concat(feed, "; ") .. "; } | " .. h.vdxlua .. " bench/inproc.lua floor )")
+    local replies = {}
+    for line in out:gmatch("[^\n]+") do
+      if line:sub(1, 1) == "{" then replies[#replies + 1] = cjson.decode(line) end
+    end
+    assert.are.equal(#ops, #replies, out)
+    for i = 1, 5 do assert.is_number(replies[i].ms, out) end
+    -- The bare walk of the shop, before and after the click: the first
+    -- card's button took the click (the page renames it).
+    local before, after = replies[2].text, replies[4].text
+    assert.is_true(#before > 10000, out)
+    assert.is_nil(before:find("Added", 1, true))
+    assert.truthy(after:find("Added", 1, true), "the click did not reach the button")
+    -- A field no label names is an error that says so.
+    assert.truthy(tostring(replies[6].error):find("no field labelled Nobody", 1, true), out)
+  end)
+end)
 
 describe("make bench-scale's cells", function()
   it("runs the floor on pages without the bridge", function()
