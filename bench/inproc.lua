@@ -19,9 +19,10 @@
 -- over vdx's transport, on a page without the bridge (lib.floor_page):
 -- navigate is a raw Page.navigate until its load event, snapshot (either
 -- mode) the bare walk of bridge/page/floor-walk.js, click finds the first
--- button whose text is ref ("Add to Cart") in one Runtime.evaluate and
--- sends the move, press and release at its centre, type focuses the field
--- that the label ref names in one Runtime.evaluate and inserts the text
+-- button whose text is ref ("Add to Cart") in one Runtime.evaluate
+-- (floor-point.js) and sends the move, press and release at its centre,
+-- type focuses the field that the label ref names in one Runtime.evaluate
+-- (floor-focus.js) and inserts the text
 -- at once (Input.insertText, as page:type does by default).  The walk
 -- reads the main document only, not the documents of its frames.  The
 -- structure queries have no floor.
@@ -38,34 +39,18 @@ local page = browser:new_context():new_page()
 local OPS
 if arg[1] == "floor" then
   local fp = lib.floor_page(page)
-  -- Page scripts of the floor's click and type (their argument is
-  -- JSON-encoded into them).
-  local POINT = [[((text) => {
-    const b = [...document.querySelectorAll('button')].find((e) => e.textContent.trim() === text);
-    if (!b) throw new Error('no button ' + text);
-    b.scrollIntoView({ block: 'nearest' });
-    const r = b.getBoundingClientRect();
-    return [r.left + r.width / 2, r.top + r.height / 2];
-  })(%s)]]
-  local FOCUS = [[((text) => {
-    const l = [...document.querySelectorAll('label')].find((e) => e.textContent.trim().startsWith(text));
-    const f = l && (l.control || l.querySelector('input, textarea'));
-    if (!f) throw new Error('no field labelled ' + text);
-    f.focus();
-    return true;
-  })(%s)]]
   OPS = {
     navigate = function(r) fp.navigate(r.url, TIMEOUT) end,
     snapshot = function() return fp.walk() end,
     click = function(r)
-      local p = fp.eval(POINT:format(json.encode(r.ref)))
+      local p = fp.eval(lib.page_call("floor-point", r.ref))
       local x, y = p[1], p[2]
       page:input { vdx.input.mouse("mouseMoved", x, y),
         vdx.input.mouse("mousePressed", x, y, { button = "left", click_count = 1 }),
         vdx.input.mouse("mouseReleased", x, y, { button = "left", click_count = 1 }) }
     end,
     type = function(r)
-      fp.eval(FOCUS:format(json.encode(r.ref)))
+      fp.eval(lib.page_call("floor-focus", r.ref))
       page:input { { "Input.insertText", { text = r.text } } }
     end,
   }

@@ -206,17 +206,16 @@ function lib.mcp_harness(page_name, on_line)
     end }
 end
 
---- The floor's bare DOM walk (bridge/page/floor-walk.js, its comments
--- dropped): an expression for Runtime.evaluate in a page's main world,
--- one line per element with its own text.
-local floor_walk
-function lib.floor_walk()
-  if not floor_walk then
-    local f = assert(io.open("bridge/page/floor-walk.js"))
-    floor_walk = "(" .. f:read("a"):gsub("^//[^\n]*\n", ""):gsub("\n//[^\n]*", "") .. ")()"
-    f:close()
-  end
-  return floor_walk
+--- A main-world script of bridge/page/ (vdx.page_script, which the build
+-- embeds), leading comment lines dropped, as a call expression with args
+-- (Lua values, JSON-encoded) for Runtime.evaluate: `(script)(args…)`.
+function lib.page_call(name, ...)
+  local text = vdx.page_script(name)
+  while text:sub(1, 2) == "//" do text = text:sub(text:find("\n", 1, true) + 1) end
+  local args = {}
+  local cjson = require "cjson"
+  for i = 1, select("#", ...) do args[i] = cjson.encode((select(i, ...))) end
+  return "(" .. text .. ")(" .. table.concat(args, ", ") .. ")"
 end
 
 --- A page made a floor for the benchmarks: what the browser itself costs
@@ -226,7 +225,8 @@ end
 -- gets it.  Returns { navigate = fn(url [, timeout_ms]): a raw
 -- Page.navigate until its Page.loadEventFired (a task asleep until the
 -- event cancels it: no polling), walk = fn() -> the bare walk's text,
--- eval = fn(expression) -> its value (main world, by value) }.
+-- eval = fn(expression) -> its value (main world, by value) }; the walk
+-- is bridge/page/floor-walk.js.
 function lib.floor_page(page, keep_bridge)
   if not keep_bridge then
     local mine = page:send("Page.addScriptToEvaluateOnNewDocument", { source = "" }).identifier
@@ -254,7 +254,8 @@ function lib.floor_page(page, keep_bridge)
     end
     return r.result.value
   end
-  function fp.walk() return fp.eval(lib.floor_walk()) end
+  local walk = lib.page_call("floor-walk")
+  function fp.walk() return fp.eval(walk) end
   return fp
 end
 

@@ -21,20 +21,9 @@ local srv, base = fx.serve(vdx)
 local browser, close = lib.launch { headless = true, args = { fx.RESOLVER } }
 local page = browser:new_page()
 
--- The raw navigation: Page.navigate, then its load event.  The wait is a
--- task asleep until the listener cancels it (no polling: a busy loop would
--- take a core from the renderer it measures).
-local sleeper
-page:on("Page.loadEventFired", function()
-  if sleeper then sleeper:cancel() end
-end)
-local function raw(url)
-  sleeper = vdx.spawn(vdx.sleep, 30000)
-  page:send("Page.navigate", { url = url })
-  local ok = pcall(vdx.wait, sleeper)
-  sleeper = nil
-  if ok then error("no load event for " .. url .. " in 30 s") end
-end
+-- The raw navigation: Page.navigate, then its load event (lib.floor_page,
+-- the bridge's script kept: the page is vdx's own).
+local raw = lib.floor_page(page, true).navigate
 
 local m = lib.machine()
 print(("navigate against the browser's own load, %d reps, load %.2f %.2f %.2f")
