@@ -210,8 +210,7 @@ end
 -- embeds), leading comment lines dropped, as a call expression with args
 -- (Lua values, JSON-encoded) for Runtime.evaluate: `(script)(args…)`.
 function lib.page_call(name, ...)
-  local text = vdx.page_script(name)
-  while text:sub(1, 2) == "//" do text = text:sub(text:find("\n", 1, true) + 1) end
+  local text = vdx.page_script(name, true)
   local args = {}
   local cjson = require "cjson"
   for i = 1, select("#", ...) do args[i] = cjson.encode((select(i, ...))) end

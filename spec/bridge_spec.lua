@@ -34,6 +34,12 @@ describe("the bridge bundle", function()
       local want = f:read("a")
       f:close()
       assert.equal(want, vdx.page_script(name))
+      -- bare: the same text from its first line that is no comment.
+      local bare = want
+      while bare:sub(1, 2) == "//" do bare = bare:sub(bare:find("\n", 1, true) + 1) end
+      assert.is_true(#bare < #want, name .. ".js starts with a comment line")
+      assert.equal(bare, vdx.page_script(name, true))
+      assert.is_not.matches("^//", bare)
     end
     local ok, err = pcall(vdx.page_script, "../dist/vdx-bridge")
     assert.is_false(ok)

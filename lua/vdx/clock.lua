@@ -19,13 +19,7 @@ local clock = {}
 
 local states = setmetatable({}, { __mode = "k" })   -- page -> { key, script }
 
--- A main-world script of bridge/page/, its leading comment lines dropped.
-local function page_script(name)
-  local text = vdx.page_script(name)
-  while text:sub(1, 2) == "//" do text = text:sub(text:find("\n", 1, true) + 1) end
-  return text
-end
-local INSTALL, COMMAND = page_script("clock"), page_script("clock-command")
+local INSTALL, COMMAND = vdx.page_script("clock", true), vdx.page_script("clock-command", true)
 
 local function bad(message, fields)
   error(vdx.error("InvalidArgument", message, fields or {}), 0)

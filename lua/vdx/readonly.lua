@@ -45,17 +45,11 @@ function readonly.input(element, ref)
   } }
 end
 
--- A main-world script of bridge/page/, its leading comment lines dropped.
-local function page_script(name)
-  local text = vdx.page_script(name)
-  while text:sub(1, 2) == "//" do text = text:sub(text:find("\n", 1, true) + 1) end
-  return text
-end
 
 -- The fixed wrappers that call the agent's function and serialize its
 -- value in the page, bounded (bridge/page/evaluate-serialize.js), and the
 -- same awaiting a promise for run_code_unsafe (evaluate-awaited.js).
-local SERIALIZE, SERIALIZE_AWAITED = page_script("evaluate-serialize"), page_script("evaluate-awaited")
+local SERIALIZE, SERIALIZE_AWAITED = vdx.page_script("evaluate-serialize", true), vdx.page_script("evaluate-awaited", true)
 
 local NEXT = "Read with browser_snapshot, browser_find, resolve_container or inspect_pattern instead, "
   .. "write document.querySelector('#id') for getElementById, and act with browser_click, browser_type, "

@@ -452,17 +452,25 @@ const char *vdx__bridge_source(size_t *len) {
   return (const char *)vdx_bridge_files[0].data;
 }
 
-/* vdx.page_script(name): the text of bridge/page/NAME.js, a script the
- * build embeds beside the bundle for Lua code to run in a page's main
- * world (the read-only evaluate's wrapper).  An unknown name raises
+/* vdx.page_script(name [, bare]): the text of bridge/page/NAME.js, a
+ * script the build embeds beside the bundle for Lua code to run in a
+ * page's main world (the read-only evaluate's wrapper).  bare true drops
+ * the file's leading comment lines ("//"), leaving the function
+ * expression a caller wraps in a call.  An unknown name raises
  * InvalidArgument. */
 int vdx__l_page_script(lua_State *L) {
   const char *name = luaL_checkstring(L, 1);
+  int bare = lua_toboolean(L, 2);
   char path[256];
   int n = snprintf(path, sizeof path, "bridge/page/%s.js", name);
   const embedded *e = n > 0 && (size_t)n < sizeof path ? embedded_find(path) : NULL;
   if (e) {
-    lua_pushlstring(L, (const char *)e->data, e->len);
+    const char *s = (const char *)e->data, *end = s + e->len;
+    while (bare && end - s >= 2 && s[0] == '/' && s[1] == '/') {
+      const char *nl = memchr(s, '\n', (size_t)(end - s));
+      s = nl ? nl + 1 : end;
+    }
+    lua_pushlstring(L, s, (size_t)(end - s));
     return 1;
   }
   return vdx__error_raise(L, "InvalidArgument",
