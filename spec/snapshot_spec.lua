@@ -377,7 +377,11 @@ describe("page:snapshot", function()
   it("shows the whole text's lines at any budget and offset, frames and listboxes included", function()
     for _, name in ipairs { "frames.html", "roles.html", "states.html", "shop.html" } do
       page:navigate(base .. "/snapshot/" .. name)
-      local whole = lines(page:snapshot { budget_tokens = 1000000 }.text)
+      local all = page:snapshot { budget_tokens = 1000000 }
+      local whole = lines(all.text)
+      -- A whole text carries its lines (what the change report compares
+      -- without splitting the text again); a part carries none.
+      assert.same(whole, all.lines, name)
       for _, budget in ipairs { 20, 150, 600 } do
         for _, offset in ipairs { 0, 7, 40 } do
           local part = page:snapshot { budget_tokens = budget, offset = offset }
@@ -385,6 +389,14 @@ describe("page:snapshot", function()
           if part.truncated then table.remove(shown) end
           local want = { table.unpack(whole, offset + 1, part.truncated and part.next_offset or #whole) }
           assert.same(want, shown, name .. " budget " .. budget .. " offset " .. offset)
+          if part.lines then
+            assert.is_true(offset == 0 and not part.truncated, name .. " budget " .. budget .. " offset " .. offset)
+            assert.same(lines(part.text), part.lines)
+          end
+          -- One walk cut twice: the whole text and its lines beside the view.
+          local two = require("vdx.snapshot").take(page, { budget_tokens = budget }, nil, 1000000)
+          assert.equal(all.text, two.whole_text, name .. " budget " .. budget)
+          assert.same(whole, two.whole_lines, name .. " budget " .. budget)
         end
       end
       local shallow = lines(page:snapshot { budget_tokens = 1000000, depth = 2 }.text)
@@ -394,6 +406,18 @@ describe("page:snapshot", function()
       assert.same({ table.unpack(shallow, 1, part.truncated and part.next_offset or #shallow) }, shown)
       assert.equal(#shallow, part.line_count)
     end
+  end)
+
+  it("cuts a first line longer than the budget in the view only, not in the whole text of the same walk", function()
+    page:navigate('data:text/html,<button aria-label="' .. ("word "):rep(150) .. '">x</button><p>after</p>')
+    local all = page:snapshot { budget_tokens = 1000000 }
+    local part = require("vdx.snapshot").take(page, { budget_tokens = 20 }, nil, 1000000)
+    assert.matches('^%- button "word word [^\n]*…%(%d+ more bytes%)\n', part.text)
+    assert.is_nil(part.lines)
+    assert.equal(all.text, part.whole_text)
+    assert.same(lines(all.text), part.whole_lines)
+    assert.is_true(#part.whole_lines[1] > #part.text:match("^[^\n]*") + 100)
+    assert.is_nil(part.whole_lines[1]:find("more bytes", 1, true))
   end)
 
   it("snapshots one subtree by ref and limits depth", function()

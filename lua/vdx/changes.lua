@@ -42,7 +42,8 @@ end
 --- Stamps snap, a snapshot of page taken with opts (those of
 -- snapshot.take), with what a later report needs to compare the page
 -- with it: which page, the page's navigation count, and the text of the
--- whole page (snap.whole_text; a snapshot cut by its budget takes the
+-- whole page (snap.whole_text, and its lines, snap.whole_lines, when the
+-- take gave them, which spare the comparison a split; a snapshot cut by its budget takes the
 -- whole one again for it, unless it was taken with changes.whole_tokens
 -- and carries it already; one limited by root, depth or offset has none,
 -- and the report compares with the one before: given the role, whose
@@ -51,16 +52,16 @@ function changes.stamp(page, snap, opts, role)
   opts = opts or {}
   snap.page, snap.nav = page, navigations(page)
   if partial(opts) then
-    snap.whole_text = nil
+    snap.whole_text, snap.whole_lines = nil, nil
     if role and role.last_snapshot and role.last_snapshot.whole_text then role.change_base = role.last_snapshot end
     return snap
   end
   if snap.whole_text then return snap end -- taken with changes.whole_tokens(opts)
   if snap.truncated and (opts.budget_tokens or 0) < changes.BUDGET_TOKENS then
     local ok, whole = pcall(snapshot.take, page, { budget_tokens = changes.BUDGET_TOKENS })
-    snap.whole_text = ok and whole.text or nil
+    snap.whole_text, snap.whole_lines = ok and whole.text or nil, ok and whole.lines or nil
   else
-    snap.whole_text = snap.text
+    snap.whole_text, snap.whole_lines = snap.text, snap.lines
   end
   return snap
 end
@@ -534,7 +535,7 @@ function changes.report(ctx, res, opts)
   local sopts = { budget_tokens = changes.BUDGET_TOKENS }
   local snap = changes.stamp(page, snapshot.take(page, sopts), sopts)
   role.last_snapshot, role.change_base = snap, snap
-  local lines = select(2, (snap.text or ""):gsub("\n", "\n"))
+  local lines = snap.lines and #snap.lines or select(2, (snap.text or ""):gsub("\n", "\n"))
   if nav and nav.same_document == false then
     return { text = ("Navigated to %s (%d lines; read them with browser_find or browser_snapshot)")
       :format(headline(snap), lines), structured = { navigated = true, url = snap.url, title = snap.title, lines = lines } }
@@ -544,7 +545,7 @@ function changes.report(ctx, res, opts)
       :format(lines),
       structured = { baseline = false, lines = lines } }
   end
-  local d = diff.compare(base.whole_text, snap.text)
+  local d = diff.compare(base.whole_text, snap.text, false, base.whole_lines, snap.lines)
   local out = {}
   if nav then out[#out + 1] = "URL now " .. moved_to(base.url, snap.url) end
   local n = #d.added + #d.removed + #d.changed + #d.moved + #d.renewed

@@ -144,7 +144,13 @@ function find.run(page, args)
   if not context or context < 0 then invalid("context must be an integer >= 0", "context") end
   local snap = snapshot.take(page, { budget_tokens = WHOLE })
   local lines, parsed, items, index = {}, {}, {}, {}
-  for line in (snap.text or ""):gmatch("[^\n]+") do
+  -- The walk's own lines when its text is whole, else the text split.
+  local src = snap.lines
+  if not src then
+    src = {}
+    for line in (snap.text or ""):gmatch("[^\n]+") do src[#src + 1] = line end
+  end
+  for _, line in ipairs(src) do
     lines[#lines + 1] = line
     local p = find.parse_line(line)
     parsed[#lines] = p or { indent = #(line:match("^ *")) }

@@ -260,20 +260,22 @@ end
 
 -- Cuts the lines at budget_chars by whole lines from line `offset` on and
 -- sets text, truncated, line_count (or lines_estimate) and next_offset on
--- res.  When a bridge stopped walking at the budget (s.cut), its text ends
--- a line past the cut, and the totals are estimates.
+-- res, and res.lines to s.lines when the text is all of them, as they are
+-- (s.lines is not changed: one walk may be cut twice).  When a bridge
+-- stopped walking at the budget (s.cut), its text ends a line past the
+-- cut, and the totals are estimates.
 local function cut(res, s, budget_chars, offset, how)
   local lines, used, kept_end, rest = s.lines, 0, nil, 0
   -- The first line shown is kept whole however long; the bridge cuts long
   -- text runs, so only a line it could not cut (a key) is cut here.
-  local first = lines[offset + 1]
+  local first, head = lines[offset + 1], nil
   if first and #first > budget_chars then
     local keep = budget_chars
     while keep > 0 and (first:byte(keep + 1) or 0) & 0xC0 == 0x80 do keep = keep - 1 end
-    lines[offset + 1] = first:sub(1, keep) .. ("…(%d more bytes)"):format(#first - keep)
+    head = first:sub(1, keep) .. ("…(%d more bytes)"):format(#first - keep)
   end
   for i = offset + 1, #lines do
-    local n = #lines[i] + 1
+    local n = (i == offset + 1 and head and #head or #lines[i]) + 1
     if kept_end then
       rest = rest + n
     elseif used + n > budget_chars and used > 0 then
@@ -284,12 +286,20 @@ local function cut(res, s, budget_chars, offset, how)
   end
   local total = #lines + s.more_lines
   if s.cut and not kept_end then kept_end = #lines end
-  local shown = table.concat(lines, "\n", offset + 1, kept_end or #lines)
+  local last = kept_end or #lines
+  local shown
+  if head then
+    shown = last > offset + 1 and head .. "\n" .. table.concat(lines, "\n", offset + 2, last) or head
+  else
+    shown = table.concat(lines, "\n", offset + 1, last)
+  end
   if shown ~= "" then shown = shown .. "\n" end
   if kept_end then
     shown = shown .. notice({ first = offset + 1, last = kept_end, total = total, estimate = s.cut,
       chars = rest + s.more_chars }, how) .. "\n"
     res.next_offset = kept_end
+  elseif offset == 0 and not head then
+    res.lines = lines
   end
   res.text = shown
   res.truncated = kept_end ~= nil
@@ -370,12 +380,10 @@ function snapshot.take(page, opts, how, whole_tokens)
     unmeasurable = s.unmeasurable }
   if main then res.url, res.title = main.value.url, main.value.title end
   if whole_tokens then
-    -- One walk, cut twice: the whole text, then the view (cut may shorten
-    -- the first line, so the view starts from it as read).
-    local first, whole = s.lines[1], {}
+    -- One walk, cut twice: the whole text, then the view.
+    local whole = {}
     cut(whole, s, whole_tokens * snapshot.CHARS_PER_TOKEN, 0, how or snapshot.lua_call)
-    s.lines[1] = first
-    res.whole_text = whole.text
+    res.whole_text, res.whole_lines = whole.text, whole.lines
   end
   cut(res, s, budget * snapshot.CHARS_PER_TOKEN, offset, how or snapshot.lua_call)
   if whole_tokens and res.truncated then

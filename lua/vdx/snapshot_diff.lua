@@ -111,10 +111,10 @@ end
 function diff.focus(a, b)
   local na, nb = #a, #b
   local p = 0
-  while p < na and p < nb and same(a[p + 1], b[p + 1]) do p = p + 1 end
+  while p < na and p < nb and (a[p + 1] == b[p + 1] or same(a[p + 1], b[p + 1])) do p = p + 1 end
   if p == na and p == nb then return {}, {} end
   local s = 0
-  while s < na - p and s < nb - p and same(a[na - s], b[nb - s]) do s = s + 1 end
+  while s < na - p and s < nb - p and (a[na - s] == b[nb - s] or same(a[na - s], b[nb - s])) do s = s + 1 end
   local least = math.huge
   for i = p + 1, na - s do if not is_note(a[i]) then least = math.min(least, depth_of(a[i])) end end
   for i = p + 1, nb - s do if not is_note(b[i]) then least = math.min(least, depth_of(b[i])) end end
@@ -128,7 +128,9 @@ function diff.focus(a, b)
   local above, d = {}, cd
   for i = c - 1, 1, -1 do
     if d == 0 then break end
-    if not is_note(a[i]) and depth_of(a[i]) < d then table.insert(above, 1, i); d = depth_of(a[i]) end
+    -- The depth first: most lines are deeper, and a note seldom is not.
+    local di = depth_of(a[i])
+    if di < d and not is_note(a[i]) then table.insert(above, 1, i); d = di end
   end
   local function picks(n)
     local out = table.move(above, 1, #above, 1, {})
@@ -359,8 +361,8 @@ end
 -- changed order (moved).  Entries are those of diff.lines.
 -- Only the lines diff.focus picks are read, unless whole is true (every
 -- line: what the focused reading agrees with, for a test).
-function diff.compare(old_text, new_text, whole)
-  local a, b = split(old_text), split(new_text)
+function diff.compare(old_text, new_text, whole, old_lines, new_lines)
+  local a, b = old_lines or split(old_text), new_lines or split(new_text)
   local pa, pb
   if not whole then pa, pb = diff.focus(a, b) end
   local old, new = entries_of(a, pa), entries_of(b, pb)
