@@ -348,7 +348,8 @@ end
 -- arguments).  whole_tokens, larger than the budget (and with no offset
 -- or depth): the bridges walk that far, and the result also carries
 -- whole_text, the text cut at whole_tokens, from the same walk (the
--- change report's baseline, vdx.changes.stamp); a view cut at its budget
+-- change report's baseline, vdx.changes.stamp), and whole_lines, its
+-- lines when it was not cut (as lines, below); a view cut at its budget
 -- then counts the refs of its lines.
 function snapshot.take(page, opts, how, whole_tokens)
   opts = check_opts(opts)
@@ -398,7 +399,8 @@ end
 -- mode = "ai" } ->
 -- { text=, url=, title=, ref_count=, element_count=, unmeasurable=,
 -- warnings = {…}, truncated=, line_count= | lines_estimate=,
--- next_offset= }.  Every frame (same-origin and cross-origin) is read by
+-- next_offset=, lines= }, lines the text's lines when it is whole from its
+-- first (not cut, no offset).  Every frame (same-origin and cross-origin) is read by
 -- its own bridge, all at once; refs inside frames are f<N>_eM.  A bridge
 -- stops walking once its text passes the budget, so a cut snapshot costs
 -- about what its text shows; it then gives lines_estimate instead of
