@@ -99,6 +99,12 @@ describe("vdx.snapshot_diff #unit", function()
       assert.same(summary(whole), summary(focused))
       -- The reverse edit too.
       assert.same(summary(diff.compare(p[2], p[1], true)), summary(diff.compare(p[2], p[1])))
+      -- Given the texts' lines (a snapshot's own), the same as splitting them.
+      local la, lb = {}, {}
+      for l in p[1]:gmatch("[^\n]+") do la[#la + 1] = l end
+      for l in p[2]:gmatch("[^\n]+") do lb[#lb + 1] = l end
+      assert.same(summary(focused), summary(diff.compare(p[1], p[2], false, la, lb)))
+      assert.same(summary(diff.compare(p[2], p[1])), summary(diff.compare("", "", false, lb, la)))
     end
     -- And it reads less: one item's change is read within its list.
     local a, b = {}, {}

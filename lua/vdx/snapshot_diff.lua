@@ -353,14 +353,17 @@ function diff.count_named(text, role, name, exact, limit, whole)
   return n
 end
 
---- diff.compare(old_text, new_text [, whole]) -> { added = {…}, removed = {…},
+--- diff.compare(old_text, new_text [, whole [, old_lines, new_lines]]) ->
+-- { added = {…}, removed = {…},
 -- changed = {…}, moved = {…}, renewed = {…}, old = entries, new = entries }:
 -- entries of the new text (added; changed, each with .was, its old entry;
 -- renewed, the elements re-rendered with a new ref) and of the old one
 -- (removed), in document order, and the containers whose children only
 -- changed order (moved).  Entries are those of diff.lines.
 -- Only the lines diff.focus picks are read, unless whole is true (every
--- line: what the focused reading agrees with, for a test).
+-- line: what the focused reading agrees with, for a test).  old_lines and
+-- new_lines, when given, are the texts' lines (a snapshot's lines or
+-- whole_lines, read only), which spare splitting the texts.
 function diff.compare(old_text, new_text, whole, old_lines, new_lines)
   local a, b = old_lines or split(old_text), new_lines or split(new_text)
   local pa, pb
