@@ -429,9 +429,18 @@ describe("the change report of the acting tools", function()
     assert.equal(1, walks)
     assert.is_true(res.structuredContent.truncated, cut)
     assert.equal(select(2, cut:gsub("%[ref=[%w_]+%]", "")), res.structuredContent.ref_count)
-    assert.is_true(#t.ctx.role.last_snapshot.whole_text > #cut)
+    local base = t.ctx.role.last_snapshot
+    assert.is_true(#base.whole_text > #cut)
+    -- The baseline keeps the walk's lines of its whole text, which the
+    -- report compares without splitting it again.
+    local split = {}
+    for l in base.whole_text:gmatch("[^\n]+") do split[#split + 1] = l end
+    assert.same(split, base.whole_lines)
     local card = cut:match('button "Add to Cart" %[ref=(e%d+)%]')
     local text = act("browser_click", { ref = card })
+    local after = t.ctx.role.last_snapshot
+    assert.are_not.equal(base, after)
+    assert.equal(#after.whole_lines, select(2, after.whole_text:gsub("\n", "")))
     assert.matches('\nChanges (+0 -0 ~3):\n~ link "Cart (1)": (was named "Cart (0)")\n~ status: Added Product 1 to the cart '
       .. '(was empty)\n~ button "In cart" (was named "Add to Cart")\n', text, 1, true)
   end)

@@ -377,14 +377,17 @@ describe("page:snapshot", function()
   it("shows the whole text's lines at any budget and offset, frames and listboxes included", function()
     for _, name in ipairs { "frames.html", "roles.html", "states.html", "shop.html" } do
       page:navigate(base .. "/snapshot/" .. name)
+      local take = require("vdx.snapshot").take
       local all = page:snapshot { budget_tokens = 1000000 }
       local whole = lines(all.text)
-      -- A whole text carries its lines (what the change report compares
-      -- without splitting the text again); a part carries none.
-      assert.same(whole, all.lines, name)
+      -- Asked for, a whole text comes with its lines (what the change
+      -- report compares without splitting the text again); a part has none,
+      -- and page:snapshot keeps none.
+      assert.is_nil(all.lines)
+      assert.same(whole, take(page, { budget_tokens = 1000000 }, nil, nil, true).lines, name)
       for _, budget in ipairs { 20, 150, 600 } do
         for _, offset in ipairs { 0, 7, 40 } do
-          local part = page:snapshot { budget_tokens = budget, offset = offset }
+          local part = take(page, { budget_tokens = budget, offset = offset }, nil, nil, true)
           local shown = lines(part.text)
           if part.truncated then table.remove(shown) end
           local want = { table.unpack(whole, offset + 1, part.truncated and part.next_offset or #whole) }
@@ -394,7 +397,7 @@ describe("page:snapshot", function()
             assert.same(lines(part.text), part.lines)
           end
           -- One walk cut twice: the whole text and its lines beside the view.
-          local two = require("vdx.snapshot").take(page, { budget_tokens = budget }, nil, 1000000)
+          local two = take(page, { budget_tokens = budget }, nil, 1000000, true)
           assert.equal(all.text, two.whole_text, name .. " budget " .. budget)
           assert.same(whole, two.whole_lines, name .. " budget " .. budget)
         end
@@ -411,7 +414,7 @@ describe("page:snapshot", function()
   it("cuts a first line longer than the budget in the view only, not in the whole text of the same walk", function()
     page:navigate('data:text/html,<button aria-label="' .. ("word "):rep(150) .. '">x</button><p>after</p>')
     local all = page:snapshot { budget_tokens = 1000000 }
-    local part = require("vdx.snapshot").take(page, { budget_tokens = 20 }, nil, 1000000)
+    local part = require("vdx.snapshot").take(page, { budget_tokens = 20 }, nil, 1000000, true)
     assert.matches('^%- button "word word [^\n]*…%(%d+ more bytes%)\n', part.text)
     assert.is_nil(part.lines)
     assert.equal(all.text, part.whole_text)

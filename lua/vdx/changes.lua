@@ -58,7 +58,7 @@ function changes.stamp(page, snap, opts, role)
   end
   if snap.whole_text then return snap end -- taken with changes.whole_tokens(opts)
   if snap.truncated and (opts.budget_tokens or 0) < changes.BUDGET_TOKENS then
-    local ok, whole = pcall(snapshot.take, page, { budget_tokens = changes.BUDGET_TOKENS })
+    local ok, whole = pcall(snapshot.take, page, { budget_tokens = changes.BUDGET_TOKENS }, nil, nil, true)
     snap.whole_text, snap.whole_lines = ok and whole.text or nil, ok and whole.lines or nil
   else
     snap.whole_text, snap.whole_lines = snap.text, snap.lines
@@ -533,7 +533,7 @@ function changes.report(ctx, res, opts)
     pcall(page.bridge, page, "afterTasks", {}, { frame = "main" })
   end
   local sopts = { budget_tokens = changes.BUDGET_TOKENS }
-  local snap = changes.stamp(page, snapshot.take(page, sopts), sopts)
+  local snap = changes.stamp(page, snapshot.take(page, sopts, nil, nil, true), sopts)
   role.last_snapshot, role.change_base = snap, snap
   local lines = snap.lines and #snap.lines or select(2, (snap.text or ""):gsub("\n", "\n"))
   if nav and nav.same_document == false then

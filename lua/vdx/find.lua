@@ -142,7 +142,7 @@ function find.run(page, args)
   if not max or max < 1 then invalid("max must be an integer >= 1", "max") end
   local context = math.tointeger(args.context or 0)
   if not context or context < 0 then invalid("context must be an integer >= 0", "context") end
-  local snap = snapshot.take(page, { budget_tokens = WHOLE })
+  local snap = snapshot.take(page, { budget_tokens = WHOLE }, nil, nil, true)
   local lines, parsed, items, index = {}, {}, {}, {}
   -- The walk's own lines when its text is whole, else the text split.
   local src = snap.lines

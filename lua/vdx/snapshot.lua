@@ -260,11 +260,11 @@ end
 
 -- Cuts the lines at budget_chars by whole lines from line `offset` on and
 -- sets text, truncated, line_count (or lines_estimate) and next_offset on
--- res, and res.lines to s.lines when the text is all of them, as they are
--- (s.lines is not changed: one walk may be cut twice).  When a bridge
--- stopped walking at the budget (s.cut), its text ends a line past the
--- cut, and the totals are estimates.
-local function cut(res, s, budget_chars, offset, how)
+-- res, and with keep res.lines to s.lines when the text is all of them, as
+-- they are (s.lines is not changed: one walk may be cut twice).  When a
+-- bridge stopped walking at the budget (s.cut), its text ends a line past
+-- the cut, and the totals are estimates.
+local function cut(res, s, budget_chars, offset, how, keep)
   local lines, used, kept_end, rest = s.lines, 0, nil, 0
   -- The first line shown is kept whole however long; the bridge cuts long
   -- text runs, so only a line it could not cut (a key) is cut here.
@@ -298,7 +298,7 @@ local function cut(res, s, budget_chars, offset, how)
     shown = shown .. notice({ first = offset + 1, last = kept_end, total = total, estimate = s.cut,
       chars = rest + s.more_chars }, how) .. "\n"
     res.next_offset = kept_end
-  elseif offset == 0 and not head then
+  elseif keep and offset == 0 and not head then
     res.lines = lines
   end
   res.text = shown
@@ -342,16 +342,19 @@ local function root_ref(page, root, frame)
   error(r, 0)
 end
 
---- snapshot.take(page, opts [, how [, whole_tokens]]) -> the result of
+--- snapshot.take(page, opts [, how [, whole_tokens [, keep_lines]]]) -> the result of
 -- page:snapshot(opts); how(option, value) names a call in the truncation
 -- notice (default snapshot.lua_call; the MCP tool names its own
 -- arguments).  whole_tokens, larger than the budget (and with no offset
 -- or depth): the bridges walk that far, and the result also carries
 -- whole_text, the text cut at whole_tokens, from the same walk (the
--- change report's baseline, vdx.changes.stamp), and whole_lines, its
--- lines when it was not cut (as lines, below); a view cut at its budget
--- then counts the refs of its lines.
-function snapshot.take(page, opts, how, whole_tokens)
+-- change report's baseline, vdx.changes.stamp); a view cut at its budget
+-- then counts the refs of its lines.  keep_lines: the result also
+-- carries the walk's lines of a text that is whole from its first line
+-- (lines, and whole_lines beside whole_text), which spare a reader such
+-- as the change report's comparison splitting the text again, for twice
+-- the text's memory while the result lives; read them only.
+function snapshot.take(page, opts, how, whole_tokens, keep_lines)
   opts = check_opts(opts)
   local budget = opts.budget_tokens or snapshot.DEFAULT_BUDGET
   if whole_tokens and (whole_tokens <= budget or opts.offset or opts.depth) then whole_tokens = nil end
@@ -383,10 +386,10 @@ function snapshot.take(page, opts, how, whole_tokens)
   if whole_tokens then
     -- One walk, cut twice: the whole text, then the view.
     local whole = {}
-    cut(whole, s, whole_tokens * snapshot.CHARS_PER_TOKEN, 0, how or snapshot.lua_call)
+    cut(whole, s, whole_tokens * snapshot.CHARS_PER_TOKEN, 0, how or snapshot.lua_call, keep_lines)
     res.whole_text, res.whole_lines = whole.text, whole.lines
   end
-  cut(res, s, budget * snapshot.CHARS_PER_TOKEN, offset, how or snapshot.lua_call)
+  cut(res, s, budget * snapshot.CHARS_PER_TOKEN, offset, how or snapshot.lua_call, keep_lines)
   if whole_tokens and res.truncated then
     -- The refs of the lines shown, as a walk stopped at the budget counts.
     res.ref_count = select(2, res.text:gsub("%[ref=[%w_]+%]", ""))
@@ -399,8 +402,7 @@ end
 -- mode = "ai" } ->
 -- { text=, url=, title=, ref_count=, element_count=, unmeasurable=,
 -- warnings = {…}, truncated=, line_count= | lines_estimate=,
--- next_offset=, lines= }, lines the text's lines when it is whole from its
--- first (not cut, no offset).  Every frame (same-origin and cross-origin) is read by
+-- next_offset= }.  Every frame (same-origin and cross-origin) is read by
 -- its own bridge, all at once; refs inside frames are f<N>_eM.  A bridge
 -- stops walking once its text passes the budget, so a cut snapshot costs
 -- about what its text shows; it then gives lines_estimate instead of

@@ -107,7 +107,7 @@ return {
         opts.root = args.target
       end
       -- The truncation notice names this tool's arguments.
-      local snap = snapshot.take(page, opts, tool_call, changes.whole_tokens(opts))
+      local snap = snapshot.take(page, opts, tool_call, changes.whole_tokens(opts), true)
       local fatal, warnings = errors.decide(ctx.role.failures:drain())
       if fatal then error(fatal, 0) end
       for _, w in ipairs(snap.warnings or {}) do warnings[#warnings + 1] = w end

@@ -60,7 +60,7 @@ local function small_snapshot(ctx, page)
   if not ok or type(n) ~= "number" or n > SMALL_ELEMENTS then return nil end
   local changes = require "vdx.changes"
   local opts = { budget_tokens = changes.BUDGET_TOKENS }
-  local oks, snap = pcall(snapshot.take, page, opts)
+  local oks, snap = pcall(snapshot.take, page, opts, nil, nil, true)
   if not oks or snap.truncated then return nil end
   ctx.role.last_snapshot = changes.stamp(page, snap, opts, ctx.role)
   return snap
