@@ -22,7 +22,7 @@ local ROUNDS = tonumber(arg[1] or "") or 25
 local PAGE = arg[2] or "frames.html"
 
 local srv, base = fx.serve(vdx)
-local url = (PAGE:match("^frames") and base.a or base["local"]) .. "/" .. PAGE
+local url = fx.url(base, PAGE)
 local browser, close = lib.launch { args = { fx.RESOLVER } }
 local page = browser:new_context():new_page()
 page:navigate(url)

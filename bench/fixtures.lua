@@ -245,4 +245,12 @@ function fixtures.serve(vdx, extra)
   return srv, { ["local"] = srv.url, a = "http://a.test:" .. port, b = "http://b.test:" .. port }
 end
 
+--- The URL of the bench page `page` on the server of base (what
+-- fixtures.serve returns): a frames page on a.test, whose cross-origin
+-- frames are on b.test (launch with fixtures.RESOLVER), any other on
+-- 127.0.0.1.
+function fixtures.url(base, page)
+  return (page:match("^frames") and base.a or base["local"]) .. "/" .. page
+end
+
 return fixtures

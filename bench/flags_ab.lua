@@ -25,7 +25,7 @@ if FLAGS == "" then
 end
 
 local srv, base = fx.serve(vdx)
-local url = (PAGE:match("^frames") and base.a or base["local"]) .. "/" .. PAGE
+local url = fx.url(base, PAGE)
 
 local cpu_ms = lib.cpu_ms
 local function tree_ms(b)

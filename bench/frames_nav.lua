@@ -51,65 +51,43 @@ local function group_cpu(pgid)
   p:close()
   return total * 10 + os.clock() * 1000
 end
-local url = (PAGE:match("^frames") and base.a or base["local"]) .. "/" .. PAGE
+local url = fx.url(base, PAGE)
 
---- A raw page on browser: its own context and target, a flattened session
--- with Page and auto-attach (paused, then only resumed).  Returns
--- navigate(url) (ms until load) and axtree() (ms of a full AX tree read).
+--- A raw page on browser (lib.raw_page) with auto-attach (paused, then
+-- only resumed).  Returns navigate(url) (ms until load, and the browser
+-- tree's CPU) and axtree() (ms of a full AX tree read).
 local function raw_page(browser, bridge)
   local pgid = browser:pid()
-  local ctx = browser:send("Target.createBrowserContext", {}).browserContextId
-  local target = browser:send("Target.createTarget",
-    { url = "about:blank", browserContextId = ctx }).targetId
-  local sid = browser:send("Target.attachToTarget", { targetId = target, flatten = true }).sessionId
-  local function send(method, params, session)
-    return browser:send(method, params or {}, { session = session or sid, timeout_ms = TIMEOUT })
-  end
-  local function resume(p)
-    browser:send("Runtime.runIfWaitingForDebugger", {}, { session = p.sessionId })
-  end
+  local raw
   -- bridge: the bundle added for new documents in a "vdx" world of the
   -- session ("main": the page's session only, "all": each child's too).
   local function add_bridge(session)
-    send("Page.enable", {}, session)
-    send("Runtime.enable", {}, session)
+    raw.send("Page.enable", {}, session)
+    raw.send("Runtime.enable", {}, session)
     if bridge.source then
-      send("Page.addScriptToEvaluateOnNewDocument", { source = bridge.source, worldName = "vdx" }, session)
+      raw.send("Page.addScriptToEvaluateOnNewDocument", { source = bridge.source, worldName = "vdx" }, session)
     end
   end
   -- Each child is resumed at once; a child's own children likewise.
-  local function auto_attach(session)
-    browser:on("Target.attachedToTarget", function(p)
-      auto_attach(p.sessionId)
-      if bridge and bridge.all then add_bridge(p.sessionId) end
-      send("Target.setAutoAttach", { autoAttach = true, waitForDebuggerOnStart = true, flatten = true },
-        p.sessionId)
-      resume(p)
-    end, { session = session })
+  local function attached(p)
+    browser:on("Target.attachedToTarget", attached, { session = p.sessionId })
+    if bridge and bridge.all then add_bridge(p.sessionId) end
+    raw.send("Target.setAutoAttach", { autoAttach = true, waitForDebuggerOnStart = true, flatten = true },
+      p.sessionId)
+    browser:send("Runtime.runIfWaitingForDebugger", {}, { session = p.sessionId })
   end
-  auto_attach(sid)
-  local sleeper
-  browser:on("Page.loadEventFired", function()
-    if sleeper then sleeper:cancel() end
-  end, { session = sid })
-  send("Page.enable")
-  if bridge then add_bridge(sid) end
-  send("Target.setAutoAttach", { autoAttach = true, waitForDebuggerOnStart = true, flatten = true })
+  raw = lib.raw_page(browser, attached, TIMEOUT)
+  if bridge then add_bridge(raw.sid) end
+  raw.send("Target.setAutoAttach", { autoAttach = true, waitForDebuggerOnStart = true, flatten = true })
   local r = {}
   function r.navigate(u)
     local c0 = group_cpu(pgid)
-    local t0 = lib.ms()
-    sleeper = vdx.spawn(vdx.sleep, TIMEOUT)
-    send("Page.navigate", { url = u })
-    local ok = pcall(vdx.wait, sleeper)
-    sleeper = nil
-    if ok then error("raw: no load event for " .. u) end
-    local ms = lib.ms() - t0
+    local ms = raw.navigate(u)
     return ms, group_cpu(pgid) - c0
   end
   function r.axtree()
     local t0 = lib.ms()
-    send("Accessibility.getFullAXTree", {})
+    raw.send("Accessibility.getFullAXTree", {})
     return lib.ms() - t0
   end
   return r

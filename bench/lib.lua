@@ -139,6 +139,42 @@ function lib.launch(opts)
   end
 end
 
+--- A raw page on browser, which vdx sets nothing up on: a browser context
+-- and target of its own, a flattened session through browser:send, and
+-- Page.enable.  Each auto-attached child session is handed to
+-- on_attached(params) (default: resumed, nothing else), once the caller
+-- sends Target.setAutoAttach with the set-up it wants before it.  Returns
+-- { sid, send(method, params, session), navigate(url) -> ms until the
+-- page's Page.loadEventFired } (a missing load event in timeout_ms raises).
+function lib.raw_page(browser, on_attached, timeout_ms)
+  timeout_ms = timeout_ms or 60000
+  local ctx = browser:send("Target.createBrowserContext", {}).browserContextId
+  local target = browser:send("Target.createTarget", { url = "about:blank", browserContextId = ctx }).targetId
+  local sid = browser:send("Target.attachToTarget", { targetId = target, flatten = true }).sessionId
+  local r = { sid = sid }
+  function r.send(method, params, session)
+    return browser:send(method, params or {}, { session = session or sid, timeout_ms = timeout_ms })
+  end
+  browser:on("Target.attachedToTarget", on_attached or function(p)
+    browser:send("Runtime.runIfWaitingForDebugger", {}, { session = p.sessionId })
+  end, { session = sid })
+  local sleeper
+  browser:on("Page.loadEventFired", function()
+    if sleeper then sleeper:cancel() end
+  end, { session = sid })
+  r.send("Page.enable")
+  function r.navigate(url)
+    local t0 = lib.ms()
+    sleeper = vdx.spawn(vdx.sleep, timeout_ms)
+    r.send("Page.navigate", { url = url })
+    local ok = pcall(vdx.wait, sleeper)
+    sleeper = nil
+    if ok then error("raw page: no load event for " .. url) end
+    return lib.ms() - t0
+  end
+  return r
+end
+
 --- The machine's load averages and core count, for the report.
 function lib.machine()
   local la = slurp("/proc/loadavg") or ""

@@ -29,7 +29,7 @@ local m = lib.machine()
 print(("navigate against the browser's own load, %d reps, load %.2f %.2f %.2f")
   :format(REPS, m.load1, m.load5, m.load15))
 for _, name in ipairs(PAGES) do
-  local url = (name:match("^frames") and base.a or base["local"]) .. "/" .. name
+  local url = fx.url(base, name)
   page:navigate(url)
   page:snapshot()
   local nav, floor = {}, {}

@@ -24,27 +24,17 @@ local PAGE = arg[2] or "frames.html"
 local TIMEOUT = 30000
 
 local srv, base = fx.serve(vdx)
-local url = (PAGE:match("^frames") and base.a or base["local"]) .. "/" .. PAGE
+local url = fx.url(base, PAGE)
 local f = assert(io.open("bridge/dist/vdx-bridge.js", "rb"))
 local BUNDLE = f:read("a")
 f:close()
 local browser, close = lib.launch { args = { fx.RESOLVER } }
 
--- A raw page with the pieces in `with`; returns navigate() -> wall ms,
--- renderer main thread CPU ms.
+-- A raw page (lib.raw_page) with the pieces in `with`; returns
+-- navigate() -> wall ms, renderer main thread CPU ms.
 local function raw_page(with)
-  local ctx = browser:send("Target.createBrowserContext", {}).browserContextId
-  local target = browser:send("Target.createTarget", { url = "about:blank", browserContextId = ctx }).targetId
-  local sid = browser:send("Target.attachToTarget", { targetId = target, flatten = true }).sessionId
-  local function send(method, params)
-    return browser:send(method, params or {}, { session = sid, timeout_ms = TIMEOUT })
-  end
-  browser:on("Target.attachedToTarget", function(p)
-    browser:send("Runtime.runIfWaitingForDebugger", {}, { session = p.sessionId })
-  end, { session = sid })
-  local sleeper
-  browser:on("Page.loadEventFired", function() if sleeper then sleeper:cancel() end end, { session = sid })
-  send("Page.enable")
+  local raw = lib.raw_page(browser, nil, TIMEOUT)
+  local send = raw.send
   send("Performance.enable", { timeDomain = "threadTicks" })
   if with.runtime then send("Runtime.enable") end
   if with.script then send("Page.addScriptToEvaluateOnNewDocument", { source = with.script, worldName = "vdx" }) end
@@ -58,13 +48,9 @@ local function raw_page(with)
     end
   end
   return function()
-    local c0, t0 = thread_ms(), lib.ms()
-    sleeper = vdx.spawn(vdx.sleep, TIMEOUT)
-    send("Page.navigate", { url = url })
-    local ok = pcall(vdx.wait, sleeper)
-    sleeper = nil
-    if ok then error("no load event for " .. url) end
-    return lib.ms() - t0, thread_ms() - c0
+    local c0 = thread_ms()
+    local ms = raw.navigate(url)
+    return ms, thread_ms() - c0
   end
 end
 
