@@ -8,7 +8,12 @@
 -- (styles, layout, the sheets' scan) or for the bridge's code, which runs
 -- cold in every new document and warms from call to call.
 --
--- Usage: BUILD/vdxlua bench/first_snapshot.lua [ROUNDS] [PAGE]
+-- With GC=1 each round also navigates once more, has the renderer collect
+-- its garbage (HeapProfiler.collectGarbage, not timed but its CPU shown),
+-- then takes a first snapshot: what a first snapshot pays for the garbage
+-- the navigation left (the old document's) rather than for its own work.
+--
+-- Usage: [GC=1] BUILD/vdxlua bench/first_snapshot.lua [ROUNDS] [PAGE]
 -- (ROUNDS 25, PAGE frames.html: 5 nested same-origin frames and 5
 -- cross-origin ones, in the page's process as vdx.launch runs them).
 -- Prints median / p95 of each, and the renderer main thread's CPU time
@@ -27,7 +32,12 @@ local browser, close = lib.launch { args = { fx.RESOLVER } }
 local page = browser:new_context():new_page()
 page:navigate(url)
 page:snapshot()                      -- the browser's caches, the bundle's compile
+local GC = os.getenv("GC") == "1"
 local cols = { { "navigate" }, { "first snapshot" }, { "second snapshot" }, { "after a style change" } }
+if GC then
+  cols[5], cols[6] = { "collect garbage" }, { "first after collect" }
+  page:send("HeapProfiler.enable", {})
+end
 for _, c in ipairs(cols) do c.wall, c.cpu = {}, {} end
 
 -- Runs f as column k: its wall time and the renderer's CPU time.
@@ -45,6 +55,11 @@ for i = 1, ROUNDS do
   timed(3, function() page:snapshot() end)
   page:evaluate(("document.body.classList.toggle('vdx-bench-%d')"):format(i))
   timed(4, function() page:snapshot() end)
+  if GC then
+    page:navigate(url)
+    timed(5, function() page:send("HeapProfiler.collectGarbage", {}) end)
+    timed(6, function() page:snapshot() end)
+  end
 end
 local m = lib.machine()
 print(("%s, %d rounds, load %.2f, %s; median / p95, wall and renderer CPU"):format(PAGE, ROUNDS, m.load1, m.date))
