@@ -9,8 +9,8 @@
 -- cold in every new document and warms from call to call.
 --
 -- With GC=1 each round also navigates once more, has the renderer collect
--- its garbage (HeapProfiler.collectGarbage, not timed but its CPU shown),
--- then takes a first snapshot: what a first snapshot pays for the garbage
+-- its garbage (HeapProfiler.collectGarbage, a column of its own), then
+-- takes a first snapshot: what a first snapshot pays for the garbage
 -- the navigation left (the old document's) rather than for its own work.
 --
 -- Usage: [GC=1] BUILD/vdxlua bench/first_snapshot.lua [ROUNDS] [PAGE]
