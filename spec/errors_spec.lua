@@ -68,6 +68,12 @@ describe("vdx.errors #unit", function()
     assert.matches("Description: the Place order button", text, 1, true)
     assert.matches("Matches: label=0, placeholder=0, role=0, text=2", text, 1, true)
     assert.matches("Links on the page: Home, Cart", text, 1, true)
+    text = errors.format { type = "NotUnique", message = "refused", description = "Delete", count = 2,
+      candidates = { { ref = "e4", role = "button", name = "Delete", around = "Buy milk Delete" },
+        { ref = "e7", role = "button", name = "", around = "" } } }
+    assert.matches("The locator or text matches 2 elements, not one", text, 1, true)
+    assert.matches('\nCandidates: e4 button "Delete" in "Buy milk Delete"; e7 button\n', text)
+    assert.matches("an action given an element description and no ref", text, 1, true)
   end)
 
   it("turns unknown Lua errors into a generic formatted error", function()

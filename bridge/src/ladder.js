@@ -89,9 +89,47 @@ function rungs(ctx, els, phrase, hint) {
   return out;
 }
 
-function visibleFirst(ctx, list) {
-  for (const el of list) if (isVisible(el) && !isHiddenForAria(ctx, el)) return el;
-  return null;
+// The visible elements of list, at most max of them.
+function visibleOf(ctx, list, max) {
+  const out = [];
+  for (const el of list) {
+    if (isVisible(el) && !isHiddenForAria(ctx, el)) out.push(el);
+    if (out.length >= max) break;
+  }
+  return out;
+}
+
+// Candidates a refusal lists, and how much of each one's surroundings.
+const SHOWN = 5;
+const AROUND_CHARS = 60;
+
+// The text that tells el apart from the other candidates: that of its
+// largest ancestor holding no other candidate (a card, a row, a list
+// item), else its own.
+function around(el, others) {
+  let best = el;
+  for (let p = N.parentNode(el); p && N.nodeType(p) === N.ELEMENT_NODE; p = N.parentNode(p)) {
+    if (others.some((o) => o !== el && N.contains(p, o))) break;
+    best = p;
+  }
+  return clip(ownText(best), AROUND_CHARS);
+}
+
+// The refusal of a description several visible elements match alike:
+// each candidate (up to SHOWN) with its ref, role, name and the text
+// around it, so the caller can pass the ref it means.
+function ambiguity(ctx, desc, phrase, by, els, refOf) {
+  const candidates = els.slice(0, SHOWN).map((el) => {
+    const role = getRole(el);
+    return { ref: refOf(el), role: role || N.localName(el),
+      name: clip(accessibleName(ctx, el, role, false), AROUND_CHARS), around: around(el, els) };
+  });
+  const more = els.length > SHOWN;
+  const message = JSON.stringify(desc) + ' matches ' + (more ? 'more than ' + SHOWN : els.length) +
+    ' visible elements alike (by ' + by + ' ' + JSON.stringify(phrase) + '; the candidates: ' +
+    candidates.map((c) => c.ref).join(', ') + (more ? ', …' : '') +
+    '). Nothing was done: pass the ref of the one you mean, or a description only one element matches.';
+  return { message, description: desc, phrase, by, count: more ? null : els.length, candidates };
 }
 
 function missReport(desc, tried) {
@@ -125,8 +163,11 @@ function missReport(desc, tried) {
 
 // Finds the element a plain-words description means.  Quoted phrases
 // first; for each phrase role (+ name, when a role is hinted), label,
-// placeholder, text; the first visible match wins, given a ref by refOf.
-// { ref, by, phrase } or { miss: { description, tried, links, href, url } }.
+// placeholder, text; the first rung with a visible match decides, and
+// its match is given a ref by refOf.  A rung with several visible matches
+// names no element: acting on the first of them would be a guess.
+// { ref, by, phrase }, { ambiguous: { message, count, candidates, … } } or
+// { miss: { description, tried, links, href, url } }.
 export function findByDescription(desc, refOf) {
   if (typeof desc !== 'string' || !desc.trim()) throw badArgument('findByDescription: empty description');
   const ctx = new Ctx();
@@ -136,8 +177,9 @@ export function findByDescription(desc, refOf) {
   for (const phrase of phrases) {
     const r = rungs(ctx, els, phrase, hint);
     for (const by of ['role', 'label', 'placeholder', 'text']) {
-      const el = visibleFirst(ctx, r[by]);
-      if (el) return { ref: refOf(el), by, phrase };
+      const els = visibleOf(ctx, r[by], SHOWN + 1);
+      if (els.length === 1) return { ref: refOf(els[0]), by, phrase };
+      if (els.length > 1) return { ambiguous: ambiguity(ctx, desc, phrase, by, els, refOf) };
     }
     tried.push({ phrase, role: hint, by_role: r.role.length, by_label: r.label.length,
       by_placeholder: r.placeholder.length, by_text: r.text.length });

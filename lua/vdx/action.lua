@@ -64,6 +64,19 @@ local function nomatch_error(miss)
     href = miss.href, url = miss.url })
 end
 
+-- NotUnique for a description several visible elements match alike
+-- (the bridge's ladder names none of them): its candidates, each with
+-- its ref, role, name and the text around it.
+local function ambiguous_error(amb)
+  local candidates = {}
+  for i, c in ipairs(type(amb.candidates) == "table" and amb.candidates or {}) do
+    candidates[i] = { ref = c.ref, role = c.role, name = type(c.name) == "string" and c.name or nil,
+      around = type(c.around) == "string" and c.around or nil }
+  end
+  return vdx.error("NotUnique", amb.message or "the description matches several elements", {
+    description = amb.description, by = amb.by, count = math.tointeger(amb.count), candidates = candidates })
+end
+
 -- ------------------------------------------------------------ an action
 
 local Action = {}
@@ -158,7 +171,8 @@ function Action:has_frame(name)
 end
 
 --- The ref of a target (see action.target); a description goes through
--- the bridge's ladder in the main frame (NoMatch says what it tried), and
+-- the bridge's ladder in the main frame (NoMatch says what it tried,
+-- NotUnique which elements it matched alike, and nothing is done), and
 -- how it was found is reported as found_by.
 function Action:resolve(target)
   local t = action.target(target)
@@ -173,6 +187,7 @@ function Action:resolve(target)
   local r = self.page:bridge("findByDescription", { t.description },
     { frame = "main", timeout_ms = self:left() + 1000 })
   if type(r.miss) == "table" then error(nomatch_error(r.miss), 0) end
+  if type(r.ambiguous) == "table" then error(ambiguous_error(r.ambiguous), 0) end
   self.extra.found_by = r.by
   self.frames[r.ref] = "main"
   return r.ref

@@ -340,7 +340,7 @@ local catalog = {
       return n == 0 and "Nothing matches the locator or text"
         or ("The locator or text matches %s elements, not one"):format(n and tostring(n) or "several")
     end,
-    causes = { "A structure tool or browser_find starts from exactly one element",
+    causes = { "A structure tool, browser_find, or an action given an element description and no ref, needs exactly one element",
       "A text shared by several elements (a repeated button label, a word in many rows) names them all",
       "The wording, role or test id differs from what the page shows, or the element is not visible yet" },
     actions = { "Narrow it: scope the locator to a container (getByTestId('card').filter({ hasText: '…' }).getByRole(…)) or give a longer, distinctive text.",

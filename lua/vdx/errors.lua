@@ -9,7 +9,24 @@ local json = require "vdx.json"
 
 local errors = {}
 
--- Facts shown for every type, in this order, when the error carries them.
+-- One candidate of a NotUnique refusal (the action's ladder): its ref,
+-- role, name and the text around it.
+local function candidates_text(list)
+  local parts = {}
+  for i, c in ipairs(type(list) == "table" and list or {}) do
+    if type(c) == "table" then
+      local s = tostring(c.ref) .. " " .. tostring(c.role)
+      if type(c.name) == "string" and c.name ~= "" then s = s .. (" %q"):format(c.name) end
+      if type(c.around) == "string" and c.around ~= "" then s = s .. (" in %q"):format(c.around) end
+      parts[#parts + 1] = s
+    end
+    if i >= 12 then break end
+  end
+  return table.concat(parts, "; ")
+end
+
+-- Facts shown for every type, in this order, when the error carries them
+-- (a third field: how a fact's value is written, when not as it is).
 local FACTS = {
   { "tool", "Tool" }, { "as_role", "Acting as" }, { "ref", "Ref" }, { "element", "Element" },
   { "role", "ARIA role" }, { "name", "Name" }, { "tag", "Tag" }, { "description", "Description" },
@@ -18,7 +35,7 @@ local FACTS = {
   { "method", "Method" }, { "code", "Code" }, { "timeout_ms", "Timeout (ms)" },
   { "line", "Line" }, { "column", "Column" }, { "covered_by", "Covered by" },
   { "available", "Available" }, { "roles", "Roles" }, { "counts", "Matches" },
-  { "links", "Links on the page" }, { "where", "At" },
+  { "links", "Links on the page" }, { "candidates", "Candidates", candidates_text }, { "where", "At" },
 }
 
 --- The catalog, the one list of error kinds (vdx.error_catalog): for each
@@ -146,7 +163,7 @@ function errors.format(err, extra)
       v = nil
     end
     if v ~= nil and v ~= "" then
-      out[#out + 1] = f[2] .. ": " .. fact_text(v)
+      out[#out + 1] = f[2] .. ": " .. (f[3] and f[3](v) or fact_text(v))
       seen[f[1]] = true
     end
   end
