@@ -139,6 +139,30 @@ describe("vdx.snapshot_diff #unit", function()
     assert.same({ "e11", "e12", "e13", "e14" }, renewed)
   end)
 
+  it("pairs a re-rendered row with the old row that holds the same, not with the first row alike", function()
+    -- A filter re-renders a todo list: every row gets new refs, and the
+    -- rows, their "Delete" buttons included, are alike but for their text.
+    local row = '  - listitem [ref=e%d]:\n    - checkbox "%s" [ref=e%d]\n    - button "Delete" [ref=e%d]\n'
+    local both = '- list "Todo items" [ref=e8]:\n' .. row:format(18, "Buy milk", 19, 20) .. row:format(21, "Walk dog", 22, 23)
+    local active = '- list "Todo items" [ref=e8]:\n' .. row:format(25, "Walk dog", 26, 27)
+    local all = '- list "Todo items" [ref=e8]:\n' .. row:format(28, "Buy milk", 29, 30) .. row:format(31, "Walk dog", 32, 33)
+    local function refs(list)
+      local out = {}
+      for i, e in ipairs(list) do out[i] = e.ref end
+      return out
+    end
+    for _, whole in ipairs { false, true } do
+      local d = diff.compare(both, active, whole)
+      assert.same({ "e18", "e19", "e20" }, refs(d.removed))
+      assert.same({}, refs(d.added))
+      assert.same({ "e25", "e26", "e27" }, refs(d.renewed))
+      d = diff.compare(active, all, whole)
+      assert.same({ "e28", "e29", "e30" }, refs(d.added))
+      assert.same({}, refs(d.removed))
+      assert.same({ "e31", "e32", "e33" }, refs(d.renewed))
+    end
+  end)
+
   it("finds a container whose children only changed order, and names them in the new order", function()
     local rows = { '  - row:\n    - cell "Grace"\n    - cell "Admin"\n', '  - row:\n    - cell "Ada"\n    - cell "Viewer"\n' }
     local d = diff.compare('- table "Team":\n' .. rows[1] .. rows[2], '- table "Team":\n' .. rows[2] .. rows[1])

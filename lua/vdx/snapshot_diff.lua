@@ -219,36 +219,6 @@ end
 
 local function by_index(a, b) return a.i < b.i end
 
--- Pairs the ref lines that left with the new ones of the same role, name
--- and place (a framework re-rendered the element: same thing, new ref):
--- a pair is no change, or a change when its text differs.  Returns the
--- added and removed lines left, the map of new refs to old ones and the
--- re-rendered lines.
-local function rerendered(added, removed, changed)
-  local back = {}
-  for _, r in ipairs(removed) do
-    if r.ref then
-      back[r.path] = back[r.path] or {}
-      table.insert(back[r.path], r)
-    end
-  end
-  local fresh, gone, map, renewed = {}, {}, {}, {}
-  for _, a in ipairs(added) do
-    local list = a.ref and back[a.path]
-    local r = list and table.remove(list, 1)
-    if r then
-      a.added, r.removed, map[a.ref] = nil, nil, r.ref
-      renewed[#renewed + 1] = a
-      if r.sig ~= a.sig then a.was = r; changed[#changed + 1] = a end
-    else
-      fresh[#fresh + 1] = a
-    end
-  end
-  for _, r in ipairs(removed) do if r.removed then gone[#gone + 1] = r end end
-  table.sort(renewed, by_index)
-  return fresh, gone, map, renewed
-end
-
 -- The text of e's subtree without refs and focus, bottom-up (cached).
 local function tree(e)
   if not e.tree then
@@ -258,6 +228,67 @@ local function tree(e)
   end
   return e.tree
 end
+
+-- Whether a (new) and r (old) sit under the same element: parents that
+-- are one element (the same ref, or a re-rendered one paired already, in
+-- map), or ref-less parents at the same place.  Lines at the top count
+-- as under the same element.
+local function same_parent(a, r, map)
+  local pa, pr = a.parent, r.parent
+  if pa == nil or pr == nil then return pa == pr end
+  if pa.ref or pr.ref then return pa.ref ~= nil and (map[pa.ref] or pa.ref) == pr.ref end
+  return pa.path == pr.path
+end
+
+-- Pairs the ref lines that left with the new ones of the same role, name
+-- and place (a framework re-rendered the element: same thing, new ref):
+-- a pair is no change, or a change when its text differs.  Two passes in
+-- document order, so a parent is paired before its children: first the
+-- lines whose whole subtree reads the same and whose parents are one
+-- element (a list's rows, told apart by what they hold: after a filter
+-- re-renders a list, its "Walk dog" row pairs with the old "Walk dog"
+-- row, not with the first row of the list), then the rest, those under
+-- the same element first, else in order.  Returns the added and removed
+-- lines left, the map of new refs to old ones and the re-rendered lines.
+local function rerendered(added, removed, changed)
+  local back = {}
+  for _, r in ipairs(removed) do
+    if r.ref then
+      back[r.path] = back[r.path] or {}
+      table.insert(back[r.path], r)
+    end
+  end
+  local map, renewed, taken = {}, {}, {}
+  local function pair(a, r)
+    taken[r], map[a.ref] = true, r.ref
+    a.added, r.removed = nil, nil
+    renewed[#renewed + 1] = a
+    if r.sig ~= a.sig then a.was = r; changed[#changed + 1] = a end
+  end
+  -- The first free line of list that fits: fits(r) or, with loose, any.
+  local function first(list, fits)
+    for _, r in ipairs(list or {}) do
+      if not taken[r] and fits(r) then return r end
+    end
+  end
+  for _, a in ipairs(added) do
+    local r = a.ref and first(back[a.path], function(x) return same_parent(a, x, map) and tree(x) == tree(a) end)
+    if r then pair(a, r) end
+  end
+  for _, a in ipairs(added) do
+    if a.ref and a.added then
+      local list = back[a.path]
+      local r = first(list, function(x) return same_parent(a, x, map) end) or first(list, function() return true end)
+      if r then pair(a, r) end
+    end
+  end
+  local fresh, gone = {}, {}
+  for _, a in ipairs(added) do if a.added then fresh[#fresh + 1] = a end end
+  for _, r in ipairs(removed) do if r.removed then gone[#gone + 1] = r end end
+  table.sort(renewed, by_index)
+  return fresh, gone, map, renewed
+end
+
 
 -- The first name or text in e's subtree: how a moved child is told.
 local function label(e)
