@@ -139,8 +139,15 @@ describe("the agent's loop over the MCP wire", function()
       r, text = call("browser_click", { ref = split })
       assert.is_true(r.isError, text)
       assert.equal("❌ Element is no longer on the page", text:match("^[^\n]*"))
-      assert.is_true(has(text, ('\nMessage: %s was the button "Split" (<button>), which has left the page\n'):format(split)), text)
+      assert.is_true(has(text, ('\nMessage: %s was the button "Split" (<button>), which has left the page; '
+        .. '2 elements have its role and name now, so none is taken for it: take a snapshot (or find it by its '
+        .. 'row or card) and use its new ref\n'):format(split)), text)
       assert.is_nil(text:find("successor", 1, true), text)
+      -- The locator of that ref says the same, not just the ref.
+      r, text = call("browser_generate_locator", { ref = split })
+      assert.is_true(r.isError, text)
+      assert.is_true(has(text, ('\nMessage: %s was the button "Split" (<button>), which has left the page; '
+        .. '2 elements have its role and name now'):format(split)), text)
     end)
   end)
 

@@ -184,7 +184,7 @@ async function waitActionable(env, ref, opts) {
   let lastAt = 0;        // and the wall time
   let reason = '';
   for (;;) {
-    const el = resolveEl(env, ref);
+    const el = env.resolve(ref);
     if (!isVisible(el)) reason = 'is not visible';
     else if (opts.enabled && isDisabled(el)) reason = 'is disabled';
     else if (opts.editable && !isEditable(el)) reason = 'is not editable';
@@ -223,20 +223,6 @@ async function waitActionable(env, ref, opts) {
         { ref, reason, timeout_ms: said });
     }
     await nextFrame();
-  }
-}
-
-// The element of ref, with errors that say what the ref was.
-function resolveEl(env, ref) {
-  try {
-    return env.resolve(ref);
-  } catch (e) {
-    const f = e && e.vdxFields;
-    if (e && e.vdxType === 'StaleRef' && f) {
-      throw bridgeError('StaleRef', ref + ' was the ' + f.role + ' ' + JSON.stringify(f.name || '') +
-        ' (<' + f.tag + '>), which has left the page', f);
-    }
-    throw e;
   }
 }
 
@@ -363,7 +349,7 @@ export function actionMethods(env) {
 
     // What fill_form needs to know: { kind, checked, multiple }.
     fieldInfo(ref) {
-      const el = resolveEl(env, ref);
+      const el = env.resolve(ref);
       const tag = N.localName(el);
       const role = getRole(el);
       if (tag === 'select') return { kind: 'select', multiple: N.selectMultiple(el) };
@@ -382,7 +368,7 @@ export function actionMethods(env) {
 
     // { checked: true | false | 'mixed', role }.
     checkState(ref) {
-      const el = resolveEl(env, ref);
+      const el = env.resolve(ref);
       const role = getRole(el);
       if (N.localName(el) === 'input' && (N.inputType(el) === 'checkbox' || N.inputType(el) === 'radio')) {
         return { checked: N.inputIndeterminate(el) ? 'mixed' : N.inputChecked(el), role };
@@ -442,13 +428,13 @@ export function actionMethods(env) {
 
     // { multiple } of the file input ref names (or that its label controls).
     fileInputInfo(ref) {
-      const input = fileInputOf(resolveEl(env, ref), ref);
+      const input = fileInputOf(env.resolve(ref), ref);
       return { multiple: N.hasAttribute(input, 'multiple') };
     },
 
     // The file input element itself, for the host to hold by object id.
     fileInput(ref) {
-      return fileInputOf(resolveEl(env, ref), ref);
+      return fileInputOf(env.resolve(ref), ref);
     },
 
     // Waits for text to appear (text) or go (textGone) in this document's

@@ -19,7 +19,7 @@ import { Ctx, F_POINTER, isActionable, isHiddenForAria } from './visibility.js';
 import { actionMethods } from './actions.js';
 import { arrivalMethods } from './arrival.js';
 import { structureMethods } from './structure.js';
-import { successorMethods } from './successor.js';
+import { alikeNow, successorMethods, staleMessage } from './successor.js';
 import { waitMethods } from './waits.js';
 import { pageInfo, reportLoaded } from './loaded.js';
 import { beginSeen, dropSeen, endSeen } from './still.js';
@@ -80,7 +80,16 @@ function create(options) {
     }
     if (hit.stale) {
       const e = hit.entry;
-      throw bridgeError('StaleRef', ref, { ref, role: e.role, name: e.name, tag: e.tag });
+      // How many alike are there now: with one, the host may act on it
+      // (its successor); with several, the message says why none is taken.
+      let alike = 0;
+      try {
+        alike = alikeNow(e).length;
+      } catch (err) {
+        alike = 0;
+      }
+      throw bridgeError('StaleRef', staleMessage(ref, e, alike),
+        { ref, role: e.role, name: e.name, tag: e.tag, count: alike });
     }
     return hit.element;
   }

@@ -18,6 +18,27 @@ import { bridgeError } from './errors.js';
 
 const NO_SUCCESSOR = new Set(['generic', 'none', 'presentation', '']);
 
+// What a stale ref was, for its StaleRef: 'e45 was the button "Remove"
+// (<button>), which has left the page', and when alike is given, how many
+// elements have that role and name now (none of them is taken for it).
+export function staleMessage(ref, e, alike) {
+  let m = ref + ' was the ' + (e.role || 'element') + (e.name ? ' ' + JSON.stringify(e.name) : '') +
+    (e.tag ? ' (<' + e.tag + '>)' : '') + ', which has left the page';
+  if (alike > 1) {
+    m += '; ' + alike + ' elements have its role and name now, so none is taken for it: ' +
+      'take a snapshot (or find it by its row or card) and use its new ref';
+  }
+  return m;
+}
+
+// The elements that could succeed a stale ref's entry e: those of its
+// tag with its role and exact name (none for a role without a name).
+export function alikeNow(e) {
+  if (NO_SUCCESSOR.has(e.role || '') || !e.name) return [];
+  return evaluateChain(new Evaluator(), parseLocator(roleExpr(e.role, e.name, true)))
+    .filter((el) => N.localName(el) === e.tag);
+}
+
 // The methods merged into a bridge instance; env as in index.js.
 export function successorMethods(env) {
   return {
@@ -29,11 +50,11 @@ export function successorMethods(env) {
       if (!hit) throw bridgeError('UnknownRef', 'ref ' + ref + ' is not known in this document', { ref: String(ref) });
       if (!hit.stale) return { ref };
       const e = hit.entry;
-      const stale = () => bridgeError('StaleRef', ref, { ref, role: e.role, name: e.name, tag: e.tag });
-      if (NO_SUCCESSOR.has(e.role || '') || !e.name) throw stale();
-      const found = evaluateChain(new Evaluator(), parseLocator(roleExpr(e.role, e.name, true)))
-        .filter((el) => N.localName(el) === e.tag);
-      if (found.length !== 1) throw stale();
+      const found = alikeNow(e);
+      if (found.length !== 1) {
+        throw bridgeError('StaleRef', staleMessage(ref, e, found.length),
+          { ref, role: e.role, name: e.name, tag: e.tag, count: found.length });
+      }
       return { ref: env.refs.assign(found[0], e.role, e.name, e.tag), from: ref };
     },
   };
