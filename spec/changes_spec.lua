@@ -163,6 +163,22 @@ describe("vdx.snapshot_diff #unit", function()
     end
   end)
 
+  it("reads a re-sorted table whose rows all got new refs as a new order, not as renamed cells", function()
+    local function rows(base, shift)
+      local out = { '- table "T" [ref=e1]:' }
+      for i = 1, 40 do
+        local k, r = (i + shift - 1) % 40 + 1, base + i * 4
+        out[#out + 1] = ('  - row [ref=e%d]:\n    - cell "Name %d"\n    - cell [ref=e%d]:\n      - button "Delete" [ref=e%d]')
+          :format(r, k, r + 1, r + 2)
+      end
+      return table.concat(out, "\n") .. "\n"
+    end
+    for _, whole in ipairs { false, true } do
+      local d = diff.compare(rows(10, 0), rows(1000, 7), whole)
+      assert.same({ 0, 0, 0, 1, 120 }, { #d.added, #d.removed, #d.changed, #d.moved, #d.renewed })
+    end
+  end)
+
   it("finds a container whose children only changed order, and names them in the new order", function()
     local rows = { '  - row:\n    - cell "Grace"\n    - cell "Admin"\n', '  - row:\n    - cell "Ada"\n    - cell "Viewer"\n' }
     local d = diff.compare('- table "Team":\n' .. rows[1] .. rows[2], '- table "Team":\n' .. rows[2] .. rows[1])

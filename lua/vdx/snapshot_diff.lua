@@ -229,33 +229,53 @@ local function tree(e)
   return e.tree
 end
 
--- Whether a (new) and r (old) sit under the same element: parents that
--- are one element (the same ref, or a re-rendered one paired already, in
--- map), or ref-less parents at the same place.  Lines at the top count
--- as under the same element.
-local function same_parent(a, r, map)
-  local pa, pr = a.parent, r.parent
-  if pa == nil or pr == nil then return pa == pr end
-  if pa.ref or pr.ref then return pa.ref ~= nil and (map[pa.ref] or pa.ref) == pr.ref end
-  return pa.path == pr.path
+-- Where a line sits, as a key: its parent element's ref (for a new line
+-- whose parent was re-rendered and paired already, the old ref it took,
+-- from map), a ref-less parent's place, or the top.
+local function under(e, map)
+  local p = e.parent
+  if p == nil then return "\0top" end
+  if p.ref then return "#" .. (map and map[p.ref] or p.ref) end
+  return p.path
+end
+
+-- Appends e to the list of key in t.
+local function file(t, key, e)
+  local l = t[key]
+  if not l then l = { at = 1 }; t[key] = l end
+  l[#l + 1] = e
+end
+
+-- The first line of list not taken yet (list.at skips those taken, so a
+-- run of calls reads each line once).
+local function take(list, taken)
+  if not list then return nil end
+  while list[list.at] and taken[list[list.at]] do list.at = list.at + 1 end
+  return list[list.at]
 end
 
 -- Pairs the ref lines that left with the new ones of the same role, name
 -- and place (a framework re-rendered the element: same thing, new ref):
 -- a pair is no change, or a change when its text differs.  Two passes in
 -- document order, so a parent is paired before its children: first the
--- lines whose whole subtree reads the same and whose parents are one
--- element (a list's rows, told apart by what they hold: after a filter
--- re-renders a list, its "Walk dog" row pairs with the old "Walk dog"
--- row, not with the first row of the list), then the rest, those under
--- the same element first, else in order.  Returns the added and removed
--- lines left, the map of new refs to old ones and the re-rendered lines.
+-- lines whose whole subtree reads the same under the same element (a
+-- list's rows, told apart by what they hold: after a filter re-renders a
+-- list, its "Walk dog" row pairs with the old "Walk dog" row, not with
+-- the first row of the list), then the rest, those under the same
+-- element first, else in order.  Each line is looked up by key, so a
+-- table of thousands of re-rendered rows pairs in linear time.  Returns
+-- the added and removed lines left, the map of new refs to old ones and
+-- the re-rendered lines.
 local function rerendered(added, removed, changed)
-  local back = {}
+  local wanted = {}
+  for _, a in ipairs(added) do if a.ref then wanted[a.path] = true end end
+  local by_tree, by_parent, by_path = {}, {}, {}
   for _, r in ipairs(removed) do
-    if r.ref then
-      back[r.path] = back[r.path] or {}
-      table.insert(back[r.path], r)
+    if r.ref and wanted[r.path] then
+      local at = r.path .. "\1" .. under(r)
+      file(by_tree, at .. "\1" .. tree(r), r)
+      file(by_parent, at, r)
+      file(by_path, r.path, r)
     end
   end
   local map, renewed, taken = {}, {}, {}
@@ -265,20 +285,15 @@ local function rerendered(added, removed, changed)
     renewed[#renewed + 1] = a
     if r.sig ~= a.sig then a.was = r; changed[#changed + 1] = a end
   end
-  -- The first free line of list that fits: fits(r) or, with loose, any.
-  local function first(list, fits)
-    for _, r in ipairs(list or {}) do
-      if not taken[r] and fits(r) then return r end
+  for _, a in ipairs(added) do
+    if a.ref and wanted[a.path] then
+      local r = take(by_tree[a.path .. "\1" .. under(a, map) .. "\1" .. tree(a)], taken)
+      if r then pair(a, r) end
     end
   end
   for _, a in ipairs(added) do
-    local r = a.ref and first(back[a.path], function(x) return same_parent(a, x, map) and tree(x) == tree(a) end)
-    if r then pair(a, r) end
-  end
-  for _, a in ipairs(added) do
     if a.ref and a.added then
-      local list = back[a.path]
-      local r = first(list, function(x) return same_parent(a, x, map) end) or first(list, function() return true end)
+      local r = take(by_parent[a.path .. "\1" .. under(a, map)], taken) or take(by_path[a.path], taken)
       if r then pair(a, r) end
     end
   end
