@@ -188,6 +188,16 @@ describe("find", function()
     assert.truthy(after:find('textbox "Value 42" [ref=', 1, true), after)
     assert.truthy(after:find('button "Run example 42" [ref=', 1, true), after)
     assert.falsy(text:find("Section 43", 1, true), text)
+    -- A context that stops inside the container says how many lines it
+    -- left out, and how to see them.
+    text, res = call("browser_find", { text = "Topic 42", context = 1 })
+    m = res.structuredContent.matches[1]
+    assert.equal(1, #m.context)
+    assert.is_true(m.more >= 2, tostring(m.more))
+    assert.truthy(text:find(("… %d more lines here: context=%d shows them"):format(m.more, 1 + m.more), 1, true), text)
+    text, res = call("browser_find", { text = "Topic 42", context = 10 })
+    assert.is_nil(res.structuredContent.matches[1].more)
+    assert.falsy(text:find("more line", 1, true), text)
     -- Without context only the match and its path.
     res = select(2, call("browser_find", { text = "Topic 42" }))
     assert.equal(0, #res.structuredContent.matches[1].context)

@@ -93,20 +93,31 @@ local function path_of(parsed, i)
   return path
 end
 
+-- Lines of a container counted past a cut context, at most.
+local MORE_COUNTED = 500
+
 -- The indexes of up to n lines after line i that it introduces: its own
 -- subtree when it has one (a region, a form), else the siblings after it
 -- with theirs (a heading's section: the prose, the example and its
--- controls); no more than find.MAX_CHARS characters of them.
+-- controls); no more than find.MAX_CHARS characters of them.  Also how
+-- many lines of that container the cut left out (0 when none; counted up
+-- to MORE_COUNTED).
 local function following(parsed, lines, i, n)
   local out, indent, chars = {}, parsed[i].indent, 0
   local own = parsed[i + 1] and parsed[i + 1].indent > indent
-  for j = i + 1, #parsed do
-    if #out >= n or parsed[j].indent < indent or (own and parsed[j].indent == indent) then break end
+  local function inside(j) return not (parsed[j].indent < indent or (own and parsed[j].indent == indent)) end
+  local j = i + 1
+  while j <= #parsed and #out < n and inside(j) do
     chars = chars + math.min(#lines[j], find.CONTEXT_LINE) + 1
     if chars > find.MAX_CHARS then break end
     out[#out + 1] = j
+    j = j + 1
   end
-  return out
+  local more = 0
+  if n > 0 then
+    while j <= #parsed and more < MORE_COUNTED and inside(j) do more, j = more + 1, j + 1 end
+  end
+  return out, more
 end
 
 -- line cut to find.CONTEXT_LINE characters (prose under a heading is read
@@ -125,7 +136,9 @@ end
 -- exactly and the name as a case-insensitive substring), at most args.max
 -- (default find.MAX) and about find.MAX_CHARS characters; args.context
 -- lines after each match that stay in its container come with it (what a
--- heading introduces, the controls beside a label), within that bound.  `lines` is the
+-- heading introduces, the controls beside a label), within that bound, and
+-- a match whose container they did not hold whole has `more`, the lines
+-- left out, told in the answer under its last line shown.  `lines` is the
 -- answer as one pruned snapshot: every match and each of its ancestor
 -- lines once, in page order, indented as in the snapshot; `snapshot` the
 -- whole snapshot it read.
@@ -158,11 +171,12 @@ function find.run(page, args)
   end
   local hits = matching(page, items, args)
   local res = { url = snap.url, title = snap.title, total = #hits, matches = json.array() }
-  local keep, chars = {}, 0
+  local keep, chars, notes = {}, 0, {}
   for _, h in ipairs(hits) do
     if #res.matches >= max then break end
     local i = index[h]
-    local path, after, cost = path_of(parsed, i), following(parsed, lines, i, context), 0
+    local after, more = following(parsed, lines, i, context)
+    local path, cost = path_of(parsed, i), 0
     for _, j in ipairs(path) do if not keep[j] then cost = cost + #lines[j] + 1 end end
     for _, j in ipairs(after) do if not keep[j] then cost = cost + math.min(#lines[j], find.CONTEXT_LINE + 3) + 1 end end
     cost = cost + #lines[i] + 1
@@ -176,12 +190,26 @@ function find.run(page, args)
       lines[j] = clipped(lines[j])
       keep[j] = true; clines[#clines + 1] = lines[j]
     end
-    res.matches[#res.matches + 1] = { ref = items[h].ref, line = lines[i], path = plines, context = clines }
+    -- A container the context cut short says so under its last line shown.
+    local last = after[#after] or i
+    if more > 0 then
+      -- Cut by the count asked, a larger context shows the rest; cut by
+      -- the answer's size, only a snapshot of the container does.
+      local how = #after < context and "browser_snapshot(root=…) of the container reads them"
+        or ("context=%d shows them"):format(context + math.min(more, MORE_COUNTED))
+      notes[last] = ("%s… %s more line%s here: %s"):format(lines[last]:match("^ *"),
+        more >= MORE_COUNTED and ("%d or more"):format(MORE_COUNTED) or tostring(more), more == 1 and "" or "s", how)
+    end
+    res.matches[#res.matches + 1] = { ref = items[h].ref, line = lines[i], path = plines, context = clines,
+      more = more > 0 and more or nil }
   end
   res.shown = #res.matches
   res.snapshot = snap
   res.lines = {}
-  for i = 1, #lines do if keep[i] then res.lines[#res.lines + 1] = lines[i] end end
+  for i = 1, #lines do
+    if keep[i] then res.lines[#res.lines + 1] = lines[i] end
+    if keep[i] and notes[i] then res.lines[#res.lines + 1] = notes[i] end
+  end
   return res
 end
 

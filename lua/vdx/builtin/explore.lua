@@ -132,7 +132,7 @@ return {
       name = { type = "string", minLength = 1, description = "With role: a substring of the accessible name (case-insensitive)" },
       max = { type = "integer", minimum = 1, maximum = 100, description = ("Matches shown (default %d)"):format(find.MAX) },
       context = { type = "integer", minimum = 0, maximum = 60,
-        description = "Lines after each match that stay in its container, shown with it (default 0): a heading's section, a label's controls; saves a browser_snapshot(root=…)" },
+        description = "Lines after each match that stay in its container, shown with it (default 0): a heading's section, a label's controls; saves a browser_snapshot(root=…). A container they do not hold whole ends with how many lines were left out" },
     } },
     output = { type = "object", properties = {
       url = { type = "string" }, total = { type = "integer" }, shown = { type = "integer" },
