@@ -508,6 +508,10 @@ describe("the change report of the acting tools", function()
     local _, whole = call("browser_snapshot", { budget_tokens = 100000 })
     print(("\n# click answer %d characters, full snapshot %d characters"):format(#text, #whole))
     assert.is_true(#text * 20 < #whole, #text .. " vs " .. #whole)
+    -- With expect, the one-line report still carries what the status says.
+    local other = whole:match('button "Add to Cart" %[ref=(e%d+)%]')
+    local _, brief = call("browser_click", { ref = other, expect = { "in cart" } })
+    assert.truthy(brief:find("\nChanges %(.-%): .*status: Added [^\n]* to the cart"), brief)
   end)
 end)
 

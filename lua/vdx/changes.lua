@@ -187,13 +187,18 @@ local function render(d)
   return out, more
 end
 
+-- Roles whose text is news (ARIA live regions): their own role locates them.
+local LIVE = { status = true, alert = true, log = true, timer = true, marquee = true }
+
 -- The one line of a brief report: the named elements with refs that
--- were added or changed (what the agent may act on next), bounded.
+-- were added or changed (what the agent may act on next) and the live
+-- regions that were (a status, an alert: what the page says it did,
+-- which has no ref), bounded.
 local function brief_line(d)
   local parts, len = {}, 0
   for _, list in ipairs { d.changed, d.added } do
     for _, e in ipairs(list) do
-      if e.ref and (e.name or "") ~= "" then
+      if (e.ref and (e.name or "") ~= "") or LIVE[e.role] then
         local p = e.norm:gsub(":$", "")
         if len + #p > changes.BRIEF_CHARS then parts[#parts + 1] = "…" return table.concat(parts, ", ") end
         parts[#parts + 1], len = p, len + #p + 2
@@ -207,8 +212,6 @@ end
 
 local ITEM_ROLE = assertions.ITEM_ROLE
 local CHECKABLE = { checkbox = true, radio = true, switch = true, menuitemcheckbox = true, menuitemradio = true }
--- Roles whose text is news (ARIA live regions): their own role locates them.
-local LIVE = { status = true, alert = true, log = true, timer = true, marquee = true }
 local FIELD = { textbox = true, searchbox = true, combobox = true, spinbutton = true, slider = true }
 
 -- The start of a long text, cut at a word, for getByText (a substring match).
