@@ -346,14 +346,15 @@ describe("vdxlua mcp", function()
         locator = 'getByTestId("product-card").filter({ hasText: "iPhone 15 Pro" }).getByRole("button", { name: "Add to Cart" })' })
       assert.matches("^✅ Unique: matches exactly 1 element", vl.content[1].text)
       local amb = call("browser_verify_locator", { locator = 'getByRole("button", { name: "Add to Cart" })' })
-      assert.matches("^⚠️ Ambiguous: matches 2 elements", amb.content[1].text)
+      assert.matches("^⚠️ Not unique: matches 2 elements", amb.content[1].text)
       assert.matches('\n1%. button "Add to Cart" <button> %[ref=e%d+%]\n2%. button "Add to Cart" <button> %[ref=e%d+%]$',
         amb.content[1].text)
       -- Matches an agent cannot act on have no ref (headings, containers):
       -- they are listed all the same, never a crash.
       local heads = call("browser_verify_locator", { locator = 'getByRole("heading")' })
       assert.is_nil(heads.isError, client.text({ result = heads }))
-      assert.equal('⚠️ Ambiguous: matches 3 elements; scope it to a container or filter it\n'
+      assert.equal('⚠️ Not unique: matches 3 elements (a count for toHaveCount; to act on or assert on one, '
+        .. 'scope it to a container or filter it)\n'
         .. 'Locator: getByRole("heading")\n'
         .. '1. heading "Shop" <h1> (no ref)\n2. heading "iPhone 15 Pro" <h2> (no ref)\n3. heading "Pixel 9" <h2> (no ref)',
         heads.content[1].text)

@@ -214,7 +214,8 @@ return {
       local n = res.count or 0
       local verdict = n == 1 and "✅ Unique: matches exactly 1 element"
         or n == 0 and "❌ Matches no element"
-        or ("⚠️ Ambiguous: matches %d elements; scope it to a container or filter it"):format(n)
+        or ("⚠️ Not unique: matches %d elements (a count for toHaveCount; to act on or assert on one, "
+          .. "scope it to a container or filter it)"):format(n)
       local out = { verdict, "Locator: " .. args.locator }
       for i, m in ipairs(res.matches or {}) do out[#out + 1] = match_line(i, m) end
       if n > MATCHES_SHOWN then out[#out + 1] = ("… and %d more"):format(n - MATCHES_SHOWN) end
