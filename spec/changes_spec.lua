@@ -453,6 +453,12 @@ describe("the change report of the acting tools", function()
     assert.matches("\nChanges: no earlier look at this page to compare with %(%d+ lines now", text)
     text = act("browser_press_key", { key = "Shift" })
     assert.matches("\nNo change on the page.$", text)
+    -- A key press says where focus went, or that it stayed.
+    local _, _, raw = act("browser_press_key", { key = "Tab" })
+    local now = raw:match("\nFocus now: ([^\n]+)$")
+    assert.truthy(now and now:find('textbox "New task" [ref=', 1, true), raw)
+    _, _, raw = act("browser_press_key", { key = "Shift" })
+    assert.equal("Focus still on: " .. now, raw:match("[^\n]+$"), raw)
   end)
 
   it("compares with the whole page when the agent's last snapshot was cut by its budget", function()

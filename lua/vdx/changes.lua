@@ -513,6 +513,13 @@ local function moved_to(old, new)
   return new
 end
 
+-- The focused element's line of a snapshot text (the one marked
+-- [active]), unindented, without the mark, or nil.
+local function focused_line(text)
+  local line = (text or ""):match("[^\n]*%[active%][^\n]*")
+  return line and (line:gsub("^%s*%- ", ""):gsub(" %[active%]", ""))
+end
+
 local function headline(snap)
   return ('%s — "%s"'):format(tostring(snap.url), tostring(snap.title or ""))
 end
@@ -571,6 +578,12 @@ function changes.report(ctx, res, opts)
     local shown_lines, more = render(d)
     for _, l in ipairs(shown_lines) do out[#out + 1] = l end
     if more > 0 then out[#out + 1] = ("… %d more changed lines (browser_find or browser_snapshot reads them)"):format(more) end
+  end
+  -- A key's effect is often only where focus went, which the comparison
+  -- leaves aside: said when asked (a key press), moved or not.
+  local focus = opts and opts.focus and focused_line(snap.text)
+  if focus then
+    out[#out + 1] = (focus ~= focused_line(base.whole_text) and "Focus now: " or "Focus still on: ") .. focus
   end
   local acted
   if type(res) == "table" and type(res.ref) == "string" and type(res.locator) == "string"

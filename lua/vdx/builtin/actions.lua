@@ -166,7 +166,7 @@ return util.report_changes({
   {
     name = "browser_press_key",
     title = "Press a key",
-    description = "Press a key or a chord on the keyboard, such as `ArrowLeft`, `a`, `Control+A` or `ControlOrMeta+a`.\nWith ref (or element) the element is focused first; otherwise the key goes to whatever has focus.",
+    description = "Press a key or a chord on the keyboard, such as `ArrowLeft`, `a`, `Control+A` or `ControlOrMeta+a`.\nWith ref (or element) the element is focused first; otherwise the key goes to whatever has focus. The answer says where focus is after the key.",
     input = { type = "object", required = { "key" }, properties = {
       key = { type = "string", minLength = 1, description = "Name of the key to press or a character to generate" },
       element = ELEMENT, ref = REF,

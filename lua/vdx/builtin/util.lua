@@ -292,9 +292,11 @@ function util.report_changes(defs, acting)
     if acting[def.name] then
       local run = def.run
       def.input.properties.expect = expect.SCHEMA
+      -- A key press says where focus went (see changes.report).
+      local focus = def.name == "browser_press_key" or nil
       def.run = function(ctx, args)
         local result = run(ctx, args)
-        if not args.expect then return util.with_changes(ctx, result) end
+        if not args.expect then return util.with_changes(ctx, result, focus and { focus = true }) end
         expect.wait(ctx, args.expect)
         -- The agent said what it expects: the change in one line.
         result = util.with_changes(ctx, result, { candidates = false, brief = true })
