@@ -256,8 +256,12 @@ describe("vdx.assertions.segments #unit", function()
     assert.same({ "getByText('x')" }, assertions.segments("getByText('x')"))
     assert.is_nil(assertions.segments("locator('a').first"))
     assert.is_nil(assertions.segments("getByText('x') "))
-    assert.equal("getByRole('list', …).getByRole('listitem') toHaveCount(2)",
+    -- Short options are kept, so the line can be pasted; long ones elided.
+    assert.equal("getByRole('list', { name: 'T' }).getByRole('listitem') toHaveCount(2)",
       assertions.short { locator = "getByRole('list', { name: 'T' }).getByRole('listitem')", matcher = "toHaveCount", value = 2 })
+    local long = "{ name: 'Orders awaiting review this week', exact: true }"
+    assert.equal("getByRole('table', …).getByRole('row') toHaveCount(4)",
+      assertions.short { locator = "getByRole('table', " .. long .. ").getByRole('row')", matcher = "toHaveCount", value = 4 })
   end)
 end)
 
@@ -320,7 +324,7 @@ describe("the change report of the acting tools", function()
       "+ text: Added Feed cat",
       "Holds now (export assertions=[id] keeps it):",
       "[a2] getByRole('textbox', { name: 'New task' }) toHaveValue('')",
-      "[a3] getByRole('list', …).getByRole('listitem') toHaveCount(3)" }, "\n"), report)
+      "[a3] getByRole('list', { name: 'Tasks' }).getByRole('listitem') toHaveCount(3)" }, "\n"), report)
     assert.same({ 2, 0, 1 }, { changes.added, changes.removed, changes.changed })
     candidates(changes)
     assert.equal(0, #helpers.asserts(t.ctx.session))

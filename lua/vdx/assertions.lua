@@ -116,18 +116,23 @@ function assertions.segments(locator)
   return segs
 end
 
---- The short form of step for a list of proposals: the locator (its
--- scopes' options elided), the matcher and its argument, without the
--- `await expect(page.…)` around them (`getByText('Saved') toBeVisible`,
--- `getByRole('list', …).getByRole('listitem') toHaveCount(2)`).
+--- The short form of step for a list of proposals: the locator, the
+-- matcher and its argument, without the `await expect(page.…)` around
+-- them (`getByText('Saved') toBeVisible`, `getByRole('list', { name:
+-- 'Tasks' }).getByRole('listitem') toHaveCount(2)`).  A scope's options
+-- longer than SHORT_OPTIONS characters are elided (`getByTestId('row',
+-- …)`): what is printed whole can be pasted as it is, and the export
+-- writes every verified locator whole.
+local SHORT_OPTIONS = 40
 function assertions.short(step)
   local arg = step.value ~= nil and ("(" .. literal(step.value) .. ")") or ""
-  -- The scopes before the last call keep their method and first
-  -- argument: the export writes the whole verified locator.
   local segs = assertions.segments(step.locator)
   local loc = step.locator
   if segs and #segs > 1 then
-    for i = 1, #segs - 1 do segs[i] = segs[i]:gsub("^(%a+%([^,)]*),.*%)$", "%1, …)") end
+    for i = 1, #segs - 1 do
+      local head, opts = segs[i]:match("^(%a+%([^,)]*),(.*)%)$")
+      if head and #opts > SHORT_OPTIONS then segs[i] = head .. ", …)" end
+    end
     loc = table.concat(segs, ".")
   end
   return ("%s %s%s"):format(loc, step.matcher, arg)
