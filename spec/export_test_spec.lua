@@ -312,6 +312,62 @@ describe("browser_export_test", function()
       .. "which the export does not cover yet\n  await defaultPage.getByRole('button', { name: 'Outside' }).click();\n"), file)
   end)
 
+  it("starts the next test where the roles are: on their pages, signed in as they are, their routes kept", function()
+    local pw = playwright_dir()
+    local s, call = start(("--role guest - --caps network --output-dir %s --tools spec/fixtures/export/record_assert.lua")
+      :format(q(dir .. "/out")), pw and ("VDX_PLAYWRIGHT_DIR=" .. q(pw)) or nil)
+    local app = srv.url .. "/export/app.html"
+    -- The first test: a route, then the guest signs in by name (a cookie).
+    call("browser_route", { pattern = "**/export/ping", body = "pong" })
+    call("browser_navigate", { url = app })
+    call("browser_wait_for", { text = "Who are you?" })
+    local _, snap = call("browser_snapshot", {})
+    call("browser_type", { element = "Name", ref = ref_of(snap, 'textbox "Name"'), text = "bob" })
+    call("browser_click", { element = 'the "Sign in" button' })
+    call("spec_record_assert", { matcher = "toBeVisible", locator = "getByRole('heading', { name: 'Welcome, bob' })" })
+    local _, first = call("browser_export_test", { filename = "sign-in" })
+    assert.is_true(has(first, "\nThe next test: browser_start_test, then its steps."), first)
+    -- An action after the export, never exported: the cut says so.
+    call("browser_hover", { element = 'the "Add" button' })
+    local r, text = call("browser_start_test", {})
+    assert.is_true(has(text, "New test started: browser_export_test writes the steps from here.\n"
+      .. "⚠️ 1 step was never exported and is dropped.\nEach role starts\n- guest on " .. app
+      .. ", as it is (1 cookies, 0 origins with localStorage: test-start-guest-"), text)
+    assert.is_true(has(text, "\nKept: 1 setting of the roles' world (routes, emulation, network, clock)."), text)
+    local state = read(r.structuredContent.states[1].file)
+    assert.is_true(has(state, '"name":"sid"') and has(state, '"value":"bob"'), state)
+    -- The second test starts signed in: it adds an errand and checks it.
+    _, snap = call("browser_snapshot", {})
+    call("browser_type", { element = "New errand", ref = ref_of(snap, 'textbox "New errand"'), text = "Tea",
+      submit = true })
+    call("spec_record_assert", { matcher = "toHaveCount", locator = "getByTestId('errand-list').getByRole('listitem')",
+      value = "1" })
+    local _, second = call("browser_export_test", { filename = "errand", runs = 2 })
+    assert.equal(0, (s:close(30000)))
+    assert.is_true(has(second, "Wrote errand.spec.ts: 4 steps (1 navigations, 1 actions, 1 assertions), roles guest\n"),
+      second)
+    assert.is_true(has(second, "Flake gate: 2 runs in fresh contexts, every step passed 2/2\n"), second)
+    if pw then assert.is_true(has(second, "Playwright (2 runs of the file): ✅ 2 passed"), second) end
+    local file = read(dir .. "/out/errand.spec.ts")
+    local lines = {
+      "  const guestContext = await browser.newContext({ storageState: process.env.AUTH_GUEST ?? "
+        .. "path.join(__dirname, 'test-start-guest-",
+      "  await guestContext.route('**/export/ping', ",
+      "  await guest.goto(`${BASE_URL}/export/app.html`);\n"
+        .. "  await guest.getByRole('textbox', { name: 'New errand' }).pressSequentially('Tea');\n",
+      "  await expect(guest.getByTestId('errand-list').getByRole('listitem')).toHaveCount(1);\n",
+    }
+    local at = 0
+    for _, line in ipairs(lines) do
+      local i = file:find(line, 1, true)
+      assert.is_truthy(i, line .. "\n-- not in --\n" .. file)
+      assert.is_true(i > at, "out of order: " .. line .. "\n" .. file)
+      at = i
+    end
+    assert.is_nil(file:find("Sign in", 1, true), file)
+    assert.is_nil(file:find("hover", 1, true), file)
+  end)
+
   it("--save-test writes the session at exit, and nothing for a session without steps", function()
     local file = dir .. "/saved.spec.ts"
     local s, call = start("--save-test " .. q(file))

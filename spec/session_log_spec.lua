@@ -22,6 +22,41 @@ describe("vdx.session_log", function()
   end)
 end)
 
+describe("vdx.session_log cuts", function()
+  it("starts the next test keeping only the settings of a role's world, and counts what was never exported", function()
+    local log = session_log.new()
+    log:add { kind = "navigate", role = "a", url = "u" }
+    log:add { kind = "code", role = "a", world = true, lines = { "await {context}.route('**/x', r => r.abort());" } }
+    log:add { kind = "code", role = "a", lines = { "await {page}.waitForURL('**/done');" } }
+    log:add { kind = "code", role = "b", world = true, lines = { "await {context}.setOffline(true);" } }
+    log:propose { kind = "assert", role = "a", matcher = "toBeVisible", locator = "getByText('x')" }
+    assert.equal(4, log:unexported())
+    log:mark_exported()
+    log:add { kind = "action", role = "a", action = "click", locator = "getByRole('button')" }
+    assert.equal(1, log:unexported())
+    assert.equal(3, log:restart { a = "/out/test-start-a.json" })
+    -- The two world settings stay, carried; the wait, the navigation,
+    -- the click and the proposal are gone.
+    assert.equal(2, #log:list())
+    assert.is_true(log:list()[1].carried and log:list()[2].carried)
+    assert.same({}, log.proposed)
+    assert.equal(0, log:unexported())
+    assert.equal("/out/test-start-a.json", log:start_auth("a"))
+    assert.is_nil(log:start_auth("b"))
+    -- A role that does nothing after the cut is not in the test.
+    assert.same({}, log:test_steps())
+    assert.same({}, log:roles())
+    log:add { kind = "action", role = "b", action = "click", locator = "getByRole('link')" }
+    assert.same({ "b" }, log:roles())
+    local steps = log:test_steps()
+    assert.equal(2, #steps)
+    assert.equal("await {context}.setOffline(true);", steps[1].lines[1])
+    assert.equal(1, log:unexported())
+    log:clear()
+    assert.is_nil(log:start_auth("a"))
+  end)
+end)
+
 describe("vdx.session_log proposals", function()
   it("keeps proposed assertions where they were proposed, and names ids it never gave", function()
     local log = session_log.new()

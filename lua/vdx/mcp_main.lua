@@ -182,11 +182,13 @@ function M.test_saver(server, mgr, path, log)
   path = require("vdx.pw_spec").absolute(path)
   local title = path:match("([^/]*)$"):gsub("%.spec%.[cm]?[jt]s$", ""):gsub("%.test%.[cm]?[jt]s$", "")
   local function auth_of(name)
+    local start = server.session:start_auth(name)
+    if start then return start end
     local ok, r = pcall(mgr.role, mgr, name)
     return ok and r.auth or nil
   end
   local function save(at_exit)
-    local steps = server.session:list()
+    local steps = server.session:test_steps()
     if #steps == 0 then
       if at_exit then log("info", "--save-test: the session has no steps; %s not written", path) end
       return

@@ -260,19 +260,20 @@ end
 -- localStorage (vdx.storage.set_storage_state uses it too).
 roles.set_local_storage = set_local_storage
 
--- Loads the role's auth into ctx; problems are errors when auth_required,
--- warnings otherwise.
-function Role:load_auth(ctx, browser)
-  if not self.auth then return end
+-- Loads the role's auth (or the storageState file given) into ctx;
+-- problems are errors when auth_required, warnings otherwise.
+function Role:load_auth(ctx, browser, file)
+  file = file or self.auth
+  if not file then return end
   local function fail(reason)
     if self.auth_required then
       error(vdx.error("AuthenticationFailed", "cannot load the auth file of role " .. self.name,
-        { role = self.name, file = self.auth, reason = reason }), 0)
+        { role = self.name, file = file, reason = reason }), 0)
     end
-    self.failures:add { kind = "auth", message = self.auth .. ": " .. reason }
-    self.manager.log("warn", "role %s: auth %s: %s", self.name, self.auth, reason)
+    self.failures:add { kind = "auth", message = file .. ": " .. reason }
+    self.manager.log("warn", "role %s: auth %s: %s", self.name, file, reason)
   end
-  local state, why = roles.read_auth(self.auth)
+  local state, why = roles.read_auth(file)
   if not state then return fail(why) end
   local ok, err = pcall(function()
     storage.add_cookies(ctx, state.cookies or {}, { lenient = true })
@@ -423,15 +424,16 @@ function Role:new_page()
   return page
 end
 
---- A page in a new context of its own with the role's auth loaded, as a
--- test's browser.newContext({ storageState }) would make it (the flake
--- gate replays there); returns the page and a function that closes that
--- context.  The role's own context and pages are not touched.
-function Role:fresh_page()
+--- A page in a new context of its own with the role's auth loaded (or
+-- the storageState file auth), as a test's browser.newContext({
+-- storageState }) would make it (the flake gate replays there); returns
+-- the page and a function that closes that context.  The role's own
+-- context and pages are not touched.
+function Role:fresh_page(auth)
   self:context()
   local browser = self.browser
   local ctx = browser:new_context()
-  local ok, err = pcall(self.load_auth, self, ctx, browser)
+  local ok, err = pcall(self.load_auth, self, ctx, browser, auth)
   if not ok then
     pcall(ctx.close, ctx)
     error(err, 0)

@@ -12,11 +12,12 @@
 --     files = {…} (upload), x = …, y = … (click_at), tool = name }
 --     (press, back and click_at have no locator)
 --   { kind = "code", role = …, lines = { "await {page}.route(…);", … },
---     replay = function(page) end | nil, tool = name }
+--     replay = function(page) end | nil, tool = name, world = bool }
 --     (a change to the page's world: a route, a cookie, an emulation, a
 --     clock; each line is one statement, "{page}" and "{context}" stand for
 --     the role's page and browser context; replay, when given, redoes the
---     change on a fresh page before the later steps are replayed)
+--     change on a fresh page before the later steps are replayed; world:
+--     a setting of the role's world a new test keeps, Log:restart)
 --   { kind = "assert", role = …, matcher = "toBeVisible" | "toHaveText" |
 --     "toContainText" | "toHaveValue" | "toBeChecked" | "not.toBeChecked" |
 --     "toHaveCount", locator = …, value = …, positional = bool, tool = name }
@@ -117,7 +118,7 @@ end
 --- The names of the roles the steps ran in, in order of first use.
 function Log:roles()
   local seen, out = {}, {}
-  for _, s in ipairs(self.steps) do
+  for _, s in ipairs(self:test_steps()) do
     if not seen[s.role] then seen[s.role] = true; out[#out + 1] = s.role end
   end
   return out
@@ -125,7 +126,63 @@ end
 
 --- Forgets every step and proposal.
 function Log:clear()
-  self.steps, self.proposed = {}, {}
+  self.steps, self.proposed, self.starts, self.exported = {}, {}, nil, nil
+end
+
+--- Starts the next test (browser_start_test): forgets every step and
+-- proposal but the settings of a role's world (code steps marked world:
+-- routes, emulation, network conditions, a clock), which are kept,
+-- marked carried, ahead of what follows.  starts maps a role's name to the storageState file the next
+-- test opens it with (its state at the cut); a role left out starts from
+-- its auth file.  Returns the number of steps dropped.
+function Log:restart(starts)
+  local kept, dropped = {}, 0
+  for _, s in ipairs(self.steps) do
+    if s.kind == "code" and s.world then
+      s.carried = true
+      kept[#kept + 1] = s
+    else
+      dropped = dropped + 1
+    end
+  end
+  self.steps, self.proposed, self.starts, self.exported = kept, {}, starts or {}, nil
+  return dropped
+end
+
+--- The storageState file the test opens role with when it started after
+-- a cut (Log:restart), else nil.
+function Log:start_auth(role)
+  return self.starts and self.starts[role] or nil
+end
+
+--- Notes that the steps so far are written in a test (browser_export_test):
+-- Log:unexported counts those added since.
+function Log:mark_exported()
+  self.exported = #self.steps
+end
+
+--- The number of steps (carried ones aside) added since the last export,
+-- or since the log began.
+function Log:unexported()
+  local n = 0
+  for i = (self.exported or 0) + 1, #self.steps do
+    if not self.steps[i].carried then n = n + 1 end
+  end
+  return n
+end
+
+--- The steps of the test: the list without the carried steps of roles
+-- that have done nothing since the cut (a new list).
+function Log:test_steps()
+  local active = {}
+  for _, s in ipairs(self.steps) do
+    if not s.carried then active[s.role] = true end
+  end
+  local out = {}
+  for _, s in ipairs(self.steps) do
+    if active[s.role] then out[#out + 1] = s end
+  end
+  return out
 end
 
 return session_log

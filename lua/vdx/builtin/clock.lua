@@ -36,7 +36,7 @@ local function tool(name, title, description, op, field, input, what)
       local line, run = clock.step(op, arg)
       local page = ctx:page()
       local st = run(page)
-      util.record(ctx, { kind = "code", tool = name, lines = { line }, replay = run })
+      util.record(ctx, { kind = "code", world = true, tool = name, lines = { line }, replay = run })
       return { text = told(what, st), structured = { now = clock.iso(st.now), paused = st.paused == true,
         fixed = st.fixed and clock.iso(st.fixed) or nil, fired = st.fired, pending = st.pending,
         frames = st.frames } }

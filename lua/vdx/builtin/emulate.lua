@@ -42,7 +42,7 @@ end
 -- Records the change o (page:emulate's keys) in the session.
 local function record(ctx, name, o)
   local change = ex.change(o)
-  util.record(ctx, { kind = "code", tool = name, lines = change.lines, context_emulate = change.context,
+  util.record(ctx, { kind = "code", world = true, tool = name, lines = change.lines, context_emulate = change.context,
     replay = function(page) page:emulate(o) end })
 end
 

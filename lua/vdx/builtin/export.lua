@@ -10,6 +10,7 @@ local util = require "vdx.builtin.util"
 local session_export = require "vdx.session_export"
 local replay = require "vdx.session_replay"
 local pw_run = require "vdx.pw_run"
+local storage = require "vdx.storage"
 
 -- How long the Playwright run of the written file may take.
 local PW_TIMEOUT_MS = 300000
@@ -86,7 +87,10 @@ end
 local function gate(ctx, job, out, structured)
   local runs = job.runs
   local t0 = vdx.now()
-  local results = replay.run(job.steps, runs, function(role) return ctx.roles:role(role):fresh_page() end)
+  local log = ctx.session
+  local results = replay.run(job.steps, runs, function(role)
+    return ctx.roles:role(role):fresh_page(log and log:start_auth(role))
+  end)
   structured.gate_ms = vdx.now() - t0
   local lines, flaky = gate_report(job.steps, results, runs, job.base)
   out[#out + 1] = ("Flake gate: %d runs in fresh contexts, %s"):format(runs,
@@ -129,8 +133,7 @@ return {
             { field = "assertions", expected = "ids from the [aN] lines of change reports" }), 0)
         end
       end
-      local steps = {}
-      for i, s in ipairs(log and log:list() or {}) do steps[i] = s end
+      local steps = log and log:test_steps() or {}
       if #steps == 0 then
         error(vdx.error("InvalidArgument", "the session has no steps to export yet: navigate, act and verify first",
           { field = "filename", expected = "a session with steps" }), 0)
@@ -139,11 +142,12 @@ return {
       local rel, path = policy:output_name(spec_name(args.filename), "session", "spec.ts")
       local title = path:match("([^/]*)$"):gsub("%.spec%.[cm]?[jt]s$", ""):gsub("%.test%.[cm]?[jt]s$", "")
       local cmd, roles, base, notes = session_export.write(steps, path, { name = title,
-        auth_of = function(r) return ctx.roles:role(r).auth end,
+        auth_of = function(r) return log:start_auth(r) or ctx.roles:role(r).auth end,
         write = function(text) return policy:write(rel, text) end })
       if not cmd then
         error(vdx.error("IOError", "cannot write " .. path .. ": " .. tostring(roles), { file = path }), 0)
       end
+      log:mark_exported()
       local sum = session_export.summary(steps)
       -- The folder is in the Run line below.
       local out = { ("Wrote %s: %d steps (%d navigations, %d actions, %d assertions), roles %s"):format(
@@ -173,8 +177,72 @@ return {
           .. "(from the --secrets file: set -a; . FILE; set +a)."):format(table.concat(secrets.names(), ", "))
       end
       out[#out + 1] = "Run: " .. cmd
+      out[#out + 1] = "The next test: browser_start_test, then its steps."
       structured.command = cmd
       return { text = table.concat(out, "\n"), structured = structured }
+    end,
+  },
+  {
+    name = "browser_start_test",
+    title = "Start the next test",
+    description = "Start a new test here: browser_export_test then writes only the steps from now on (export the last test first: its steps are dropped). Each role begins the new test where it is now: on the page it shows (the test opens it before the role's first step) and signed in as it is (its cookies and localStorage saved to a storageState file in the output folder, which the test's context loads), with the routes, emulation, network conditions and clock set so far. keep_state=false starts each role from its auth file instead.\nIt waits for every call sent before it, in every role.",
+    scope = "server",
+    input = { type = "object", properties = {
+      keep_state = { type = "boolean", description = "Start each role signed in as it is now (default true); false: from its auth file, or signed out when it has none" },
+    } },
+    annotations = { readOnlyHint = false, destructiveHint = true },
+    run = function(ctx, args)
+      local log = ctx.session
+      if not log then
+        error(vdx.error("InvalidArgument", "this server records no session, so there is no test to start: "
+          .. "browser_export_test is not served either", { field = "keep_state" }), 0)
+      end
+      local keep = args.keep_state ~= false
+      local unexported = log:unexported()
+      local starts, lines, policy = {}, {}, util.paths(ctx)
+      for _, info in ipairs(ctx.roles:list()) do
+        if info.active then
+          local role = ctx.roles:role(info.name)
+          local page = role.page_
+          local ok, pi = pcall(function() return page and page:bridge("pageInfo", {}) end)
+          local url = ok and type(pi) == "table" and pi.url or "no page"
+          local line = ("- %s on %s, "):format(info.name, url)
+          if keep then
+            local state = storage.storage_state(role:context())
+            local name = "test-start-" .. info.name:gsub("[^%w_-]", "_")
+            local path = policy:write_file(nil, name, "json", storage.encode_state(state))
+            starts[info.name] = path
+            line = line .. ("as it is (%d cookies, %d origins with localStorage: %s)"):format(#state.cookies,
+              #state.origins, path:match("[^/]*$"))
+          else
+            line = line .. (role.auth and ("from its auth file " .. role.auth) or "signed out")
+          end
+          lines[#lines + 1] = line
+        end
+      end
+      local carried_before = #log:list()
+      local dropped = log:restart(starts)
+      local carried = carried_before - dropped
+      local out = { "New test started: browser_export_test writes the steps from here." }
+      if unexported > 0 then
+        out[#out + 1] = unexported == 1 and "⚠️ 1 step was never exported and is dropped."
+          or ("⚠️ %d steps were never exported and are dropped."):format(unexported)
+      end
+      if #lines > 0 then
+        out[#out + 1] = "Each role starts"
+        for _, l in ipairs(lines) do out[#out + 1] = l end
+      else
+        out[#out + 1] = "No role has a page yet: each starts from its auth file and default URL."
+      end
+      if carried > 0 then
+        out[#out + 1] = ("Kept: %d %s of the roles' world (routes, emulation, network, clock)."):format(carried,
+          carried == 1 and "setting" or "settings")
+      end
+      local files = json.array {}
+      for r, path in pairs(starts) do files[#files + 1] = { role = r, file = path } end
+      table.sort(files, function(a, b) return a.role < b.role end)
+      return { text = table.concat(out, "\n"), structured = { dropped = dropped, unexported = unexported,
+        carried = carried, states = files } }
     end,
   },
 }

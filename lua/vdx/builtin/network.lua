@@ -84,7 +84,7 @@ return {
       local opts = state_opts(args)
       local c = network.conditions(opts, "browser_network_state_set")
       ctx.role:context():network(opts)
-      util.record(ctx, { kind = "code", tool = "browser_network_state_set", lines = state_lines(args, c),
+      util.record(ctx, { kind = "code", world = true, tool = "browser_network_state_set", lines = state_lines(args, c),
         replay = function(page) page:context():network(opts) end })
       local text = "Network is now " .. describe_state(c) .. " in the role's tabs"
       return { text = text, structured = { offline = c.offline, latency = c.latency,
@@ -104,7 +104,7 @@ return {
     run = function(ctx, args)
       local rate = args.rate
       ctx.role:context():cpu_throttle(rate)
-      util.record(ctx, { kind = "code", tool = "browser_cpu_throttle",
+      util.record(ctx, { kind = "code", world = true, tool = "browser_cpu_throttle",
         lines = { rate == 1 and "// vdx ended the CPU throttling here" or
           ("// vdx throttled the CPU %sx here; Playwright has no API for it, so the test runs at full speed")
             :format(num(rate)) },
@@ -137,7 +137,7 @@ return {
       local rel = args.filename and policy:output_name(args.filename, "traffic", "har")
       recorders[role] = role:context():record_har { path = rel or false, content = args.content, url = args.url,
         paths = policy }
-      util.record(ctx, { kind = "code", tool = "browser_start_har", lines = {
+      util.record(ctx, { kind = "code", world = true, tool = "browser_start_har", lines = {
         ("// vdx recorded this role's traffic to a HAR file here (Playwright: browser.newContext({ recordHar: "
           .. "{ path: '%s' } }))"):format(rel or "traffic.har") } })
       return { text = "Recording the role's traffic; browser_stop_har writes the file",

@@ -46,7 +46,11 @@ function util.record(ctx, step, loc)
   end
   if step.kind ~= "navigate" then
     local started = false
-    for _, s in ipairs(log:list()) do if s.role == step.role then started = true break end end
+    -- A step carried over a cut (browser_start_test) does not start
+    -- the role: the new test opens its page where it is now.
+    for _, s in ipairs(log:list()) do
+      if s.role == step.role and not s.carried then started = true break end
+    end
     if not started then
       local page = ctx:page()
       local ok, info = pcall(page.bridge, page, "pageInfo", {})
