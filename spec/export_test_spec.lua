@@ -68,6 +68,26 @@ describe("vdx.session_export", function()
   end)
 end)
 
+describe("vdx.pw_run.runner", function()
+  it("finds a Playwright installed after a first look found none", function()
+    local dir = client.tmpdir()
+    local script = write(dir .. "/find.lua", table.concat({
+      "local run = require 'vdx.pw_run'",
+      "local d = " .. ("%q"):format(dir .. "/specs"),
+      "os.execute('mkdir -p ' .. d)",
+      "assert(run.runner(d) == nil, 'found one before the install')",
+      "os.execute('mkdir -p ' .. d .. '/node_modules/@playwright/test && touch ' .. d .. '/node_modules/@playwright/test/cli.js')",
+      "assert(run.runner(d) == nil, 'a miss is kept for a while')",
+      "run.MISS_MS = 0",
+      "print(run.runner(d))",
+    }, "\n"))
+    local vdxlua = helpers.vdxlua:match("^/") and helpers.vdxlua or (io.popen("pwd"):read("l") .. "/" .. helpers.vdxlua)
+    local out = helpers.run(("cd / && env -u VDX_PLAYWRIGHT_DIR %s %s 2>&1"):format(q(vdxlua), q(script)))
+    os.execute("rm -rf " .. q(dir))
+    assert.matches("NODE_PATH=" .. dir:gsub("%p", "%%%0") .. "/specs/node_modules node ", out)
+  end)
+end)
+
 describe("vdx.session_replay", function()
   local replay = require "vdx.session_replay"
 
@@ -285,10 +305,14 @@ describe("browser_export_test", function()
       pw and ("VDX_PLAYWRIGHT_DIR=" .. q(pw)) or nil)
     call("browser_navigate", { url = srv.url .. "/export/lucky.html" })
     call("spec_record_assert", { matcher = "toBeVisible", locator = "getByText('Lucky', { exact: true })" })
+    -- A step after it that holds on either page: left unreached, not unstable.
+    call("spec_record_assert", { matcher = "toBeVisible", locator = "getByText('ucky')" })
     local _, text = call("browser_export_test", { filename = "lucky.spec.ts", runs = 3 })
     assert.equal(0, (s:close(30000)))
     assert.is_true(has(text, "Flake gate: 3 runs in fresh contexts, ⚠️ 1 unstable steps (2): fix them before "
-      .. "you call the test done\n"), text)
+      .. "you call the test done; 1 later steps not reached in the runs that stopped\n"), text)
+    assert.is_true(has(text, "\n  3. [default] expect(defaultPage.getByText('ucky')).toBeVisible()  1/3 "
+      .. "(not reached in run 1, 3)\n"), text)
     assert.is_true(has(text, "\n  1. [default] defaultPage.goto(`${BASE_URL}/export/lucky.html`)  3/3\n"), text)
     assert.is_true(has(text, "\n  2. [default] expect(defaultPage.getByText('Lucky', { exact: true })).toBeVisible()  1/3 ❌ "
       .. "run 1: expected toBeVisible; saw getByText('Lucky', { exact: true }) matches 0 elements; "
@@ -314,9 +338,13 @@ describe("browser_export_test", function()
 
   it("starts the next test where the roles are: on their pages, signed in as they are, their routes kept", function()
     local pw = playwright_dir()
-    local s, call = start(("--role guest - --caps network --output-dir %s --tools spec/fixtures/export/record_assert.lua")
-      :format(q(dir .. "/out")), pw and ("VDX_PLAYWRIGHT_DIR=" .. q(pw)) or nil)
-    local app = srv.url .. "/export/app.html"
+    -- The app by a name only the server's --browser-arg resolves: the
+    -- exported test's browser needs the switch too.
+    local s, call = start(("--role guest - --caps network --output-dir %s --tools spec/fixtures/export/record_assert.lua "
+      .. "--browser-arg %s"):format(q(dir .. "/out"), q("--host-resolver-rules=MAP errands.test 127.0.0.1")),
+      pw and ("VDX_PLAYWRIGHT_DIR=" .. q(pw)) or nil)
+    local origin = srv.url:gsub("127%.0%.0%.1", "errands.test")
+    local app = origin .. "/export/app.html"
     -- The first test: a route, then the guest signs in by name (a cookie).
     call("browser_route", { pattern = "**/export/ping", body = "pong" })
     call("browser_navigate", { url = app })
@@ -350,6 +378,7 @@ describe("browser_export_test", function()
     if pw then assert.is_true(has(second, "Playwright (2 runs of the file): ✅ 2 passed"), second) end
     local file = read(dir .. "/out/errand.spec.ts")
     local lines = {
+      "    args: ['--host-resolver-rules=MAP errands.test 127.0.0.1'],\n",
       "  const guestContext = await browser.newContext({ storageState: process.env.AUTH_GUEST ?? "
         .. "path.join(__dirname, 'test-start-guest-",
       "  await guestContext.route('**/export/ping', ",

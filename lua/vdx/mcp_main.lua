@@ -193,7 +193,8 @@ function M.test_saver(server, mgr, path, log)
       if at_exit then log("info", "--save-test: the session has no steps; %s not written", path) end
       return
     end
-    local cmd, err, _, notes = session_export.write(steps, path, { name = title, auth_of = auth_of })
+    local cmd, err, _, notes = session_export.write(steps, path, { name = title, auth_of = auth_of,
+      browser_args = mgr.launch_opts and mgr.launch_opts.args })
     if not cmd then log("error", "--save-test: cannot write %s: %s", path, tostring(err))
     elseif at_exit then
       log("info", "--save-test: wrote %s (%d steps). %s Run it with: %s", path, #steps, table.concat(notes, " "), cmd)

@@ -52,14 +52,24 @@ local function runner_words(spec_dir)
 end
 
 local runners = {}
+
+--- How long (ms) run.runner trusts that a folder has no Playwright.
+run.MISS_MS = 5000
+
 --- The words that start Playwright Test for a spec in spec_dir, from any
 -- folder: "NODE_PATH=… /…/node_modules/.bin/playwright" for the install
 -- run.find finds (NODE_PATH, so the spec's import of @playwright/test finds
 -- that same install wherever the spec is); or nil and why none was found.
--- Looked up once per folder: a saved session asks after every step.
+-- A find is kept per folder (a saved session asks after every step); a
+-- miss only for run.MISS_MS, so an install made meanwhile is found.
 function run.runner(spec_dir)
-  if not runners[spec_dir] then runners[spec_dir] = { runner_words(spec_dir) } end
-  return runners[spec_dir][1], runners[spec_dir][2]
+  local r = runners[spec_dir]
+  if not r or (not r[1] and vdx.now() - r.at >= run.MISS_MS) then
+    r = { runner_words(spec_dir) }
+    r.at = vdx.now()
+    runners[spec_dir] = r
+  end
+  return r[1], r[2]
 end
 
 --- The command that runs the spec at path (from its folder) with env

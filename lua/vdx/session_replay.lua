@@ -195,8 +195,8 @@ end
 --- Replays steps runs times.  open(role) -> page, close opens a fresh
 -- page of role in a new context and returns it and a function that
 -- closes that context.  Returns, for each step, { passed = n, failures =
--- { {run = i, reason = …}, … } }; a run stops at its first failing step
--- (the later steps count as not reached).
+-- { {run = i, reason = …, not_reached = true|nil}, … } }; a run stops at
+-- its first failing step (the later steps count as not reached).
 function replay.run(steps, runs, open, opts)
   local timeout_ms = opts and opts.timeout_ms or replay.TIMEOUT_MS
   local results = {}
@@ -205,9 +205,9 @@ function replay.run(steps, runs, open, opts)
     local pages, closers = {}, {}
     local stopped
     for i, s in ipairs(steps) do
-      local why
+      local why, skipped
       if stopped then
-        why = "not reached (step " .. stopped .. " failed)"
+        why, skipped = "not reached (step " .. stopped .. " failed)", true
       else
         local page = pages[s.role]
         if not page then
@@ -220,7 +220,7 @@ function replay.run(steps, runs, open, opts)
       end
       if why then
         local f = results[i].failures
-        f[#f + 1] = { run = run, reason = why }
+        f[#f + 1] = { run = run, reason = why, not_reached = skipped }
       else
         results[i].passed = results[i].passed + 1
       end

@@ -29,10 +29,14 @@ local function spec_name(name)
   return name .. ".spec.ts"
 end
 
--- One line of the report for step i: its statement in the test.
+-- One line of the report for step i: its statements in the test (a
+-- comment aside), joined.
 local function step_line(i, s, base)
-  local st = session_export.statements(s, base)
-  local text = st[#st]:gsub("^await ", ""):gsub(";$", "")
+  local parts = {}
+  for _, l in ipairs(session_export.statements(s, base)) do
+    if not l:match("^//") or #parts == 0 then parts[#parts + 1] = (l:gsub("^await ", ""):gsub(";$", "")) end
+  end
+  local text = table.concat(parts, "; ")
   if #text > 140 then text = text:sub(1, 140) .. "…" end
   return ("%d. [%s] %s"):format(i, s.role, text)
 end
@@ -41,25 +45,33 @@ end
 -- always listed).
 local STABLE_SHOWN = 40
 
--- The gate's report lines and the list of unstable steps.
+-- The gate's report lines, the list of unstable steps (those that
+-- failed in some run) and the number of steps only left unreached by an
+-- earlier one's failure.
 local function gate_report(steps, results, runs, base)
-  local out, flaky, hidden = {}, {}, 0
+  local out, flaky, hidden, unreached = {}, {}, 0, 0
   for i, s in ipairs(steps) do
     local r = results[i]
     local line = step_line(i, s, base) .. ("  %d/%d"):format(r.passed, runs)
-    if r.passed < runs then
+    local why, skipped = {}, {}
+    for _, f in ipairs(r.failures) do
+      if f.not_reached then skipped[#skipped + 1] = f.run
+      else why[#why + 1] = ("run %d: %s"):format(f.run, f.reason) end
+    end
+    if #why > 0 then
       flaky[#flaky + 1] = i
-      local why = {}
-      for _, f in ipairs(r.failures) do why[#why + 1] = ("run %d: %s"):format(f.run, f.reason) end
       out[#out + 1] = line .. " ❌ " .. table.concat(why, "; ")
-    elseif i - #flaky <= STABLE_SHOWN then
+    elseif #skipped > 0 then
+      unreached = unreached + 1
+      out[#out + 1] = line .. " (not reached in run " .. table.concat(skipped, ", ") .. ")"
+    elseif i - #flaky - unreached <= STABLE_SHOWN then
       out[#out + 1] = line
     else
       hidden = hidden + 1
     end
   end
   if hidden > 0 then out[#out + 1] = ("… and %d more steps, each %d/%d"):format(hidden, runs, runs) end
-  return out, flaky
+  return out, flaky, unreached
 end
 
 -- Runs the written file under Playwright runs times; returns report lines
@@ -92,11 +104,12 @@ local function gate(ctx, job, out, structured)
     return ctx.roles:role(role):fresh_page(log and log:start_auth(role))
   end)
   structured.gate_ms = vdx.now() - t0
-  local lines, flaky = gate_report(job.steps, results, runs, job.base)
-  out[#out + 1] = ("Flake gate: %d runs in fresh contexts, %s"):format(runs,
+  local lines, flaky, unreached = gate_report(job.steps, results, runs, job.base)
+  out[#out + 1] = ("Flake gate: %d runs in fresh contexts, %s%s"):format(runs,
     #flaky == 0 and ("every step passed " .. runs .. "/" .. runs)
     or ("⚠️ %d unstable steps (%s): fix them before you call the test done"):format(#flaky,
-      table.concat(flaky, ", ")))
+      table.concat(flaky, ", ")),
+    unreached > 0 and ("; %d later steps not reached in the runs that stopped"):format(unreached) or "")
   for _, l in ipairs(lines) do out[#out + 1] = "  " .. l end
   structured.stability = {}
   for i, r in ipairs(results) do
@@ -143,6 +156,9 @@ return {
       local title = path:match("([^/]*)$"):gsub("%.spec%.[cm]?[jt]s$", ""):gsub("%.test%.[cm]?[jt]s$", "")
       local cmd, roles, base, notes = session_export.write(steps, path, { name = title,
         auth_of = function(r) return log:start_auth(r) or ctx.roles:role(r).auth end,
+        -- The server's --browser-arg switches (a host mapping, a flag the
+        -- app needs): the test's browser gets them too.
+        browser_args = ctx.roles.launch_opts and ctx.roles.launch_opts.args,
         write = function(text) return policy:write(rel, text) end })
       if not cmd then
         error(vdx.error("IOError", "cannot write " .. path .. ": " .. tostring(roles), { file = path }), 0)
@@ -170,6 +186,7 @@ return {
       else
         out[#out + 1] = "Before you call it done: runs=3 (the flake gate)."
       end
+      out[#out + 1] = "The next test: browser_start_test, then its steps."
       for _, l in ipairs(notes) do out[#out + 1] = l end
       local secrets = require "vdx.secrets"
       if secrets.active() then
@@ -177,7 +194,6 @@ return {
           .. "(from the --secrets file: set -a; . FILE; set +a)."):format(table.concat(secrets.names(), ", "))
       end
       out[#out + 1] = "Run: " .. cmd
-      out[#out + 1] = "The next test: browser_start_test, then its steps."
       structured.command = cmd
       return { text = table.concat(out, "\n"), structured = structured }
     end,
