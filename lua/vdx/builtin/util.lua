@@ -299,7 +299,7 @@ function util.report_changes(defs, acting)
       -- A key press says where focus went (see changes.report).
       local focus = def.name == "browser_press_key" or nil
       def.run = function(ctx, args)
-        local result = run(ctx, args)
+        local result = util.quietly(ctx, run, args)
         if not args.expect then return util.with_changes(ctx, result, focus and { focus = true }) end
         expect.wait(ctx, args.expect)
         -- The agent said what it expects: the change in one line.
@@ -315,6 +315,31 @@ function util.report_changes(defs, acting)
     end
   end
   return defs
+end
+
+--- run(ctx, args) with the requests it started let finish (vdx.quiet):
+-- the role's page is watched from before the call, and after it the
+-- answer waits for them, at most quiet.BUDGET_MS; those still under way
+-- then get a line in the answer (and structured.loading).
+function util.quietly(ctx, run, args)
+  local quiet = require "vdx.quiet"
+  local okp, page = pcall(ctx.page, ctx)
+  local w = quiet.watch(okp and page or nil)
+  local ok, result = pcall(run, ctx, args)
+  if not ok then
+    w:stop()
+    error(result, 0)
+  end
+  local okw, pending = pcall(w.wait, w)
+  w:stop()
+  if not okw then error(pending, 0) end
+  local line = quiet.line(pending)
+  if line and type(result) == "table" and type(result.text) == "string" then
+    result.text = result.text .. "\n" .. line
+    result.structured = result.structured or {}
+    result.structured.loading = pending
+  end
+  return result
 end
 
 --- result (a tool's answer, { text =, structured = }) with the change

@@ -1,0 +1,116 @@
+--- vdx.quiet: lets the requests an MCP action started finish before its
+-- answer reads the page.  A click that posts a form by fetch, or a page
+-- whose list arrives by XHR after its load event, changes the page only
+-- when the response is in: a report read before that says "No change"
+-- and an outline shows an empty list.  The acting tools and
+-- browser_navigate watch the role's page from before the action
+-- (quiet.watch) and, once the action has settled, wait for the requests
+-- it started that can change what the page shows (documents, scripts,
+-- stylesheets, fetch and XHR), at most a budget (quiet.wait).
+-- Event-driven (vdx.netwatch's events wake the wait); nothing polls.
+-- Flows and the Lua API do not wait: their checks auto-wait instead.
+local vdx = require "vdx"
+local netwatch = require "vdx.netwatch"
+
+local quiet = {}
+
+--- How long (ms) an action's answer waits for the requests it started.
+quiet.BUDGET_MS = 3000
+
+--- After the last request is over, how long (ms) the page may take to
+-- show its response (the handler's JSON parse and render) or chain
+-- another request, which is then waited for too.
+quiet.AFTER_MS = 50
+
+-- The resource types whose response can change what the page shows.
+local COUNTED = { Document = true, Script = true, Stylesheet = true, Fetch = true, XHR = true }
+
+local Watch = {}
+Watch.__index = Watch
+
+--- Starts watching page's requests: those that start from now on and
+-- are of a COUNTED type are waited for by w:wait.  Returns the watch
+-- (w:stop() ends it; a closed page gives one that waits for nothing).
+function quiet.watch(page)
+  local w = setmetatable({ open = {}, n = 0, seen = false }, Watch)
+  if not page or page:is_closed() then return w end
+  w.off = netwatch.subscribe(page, {
+    started = function(_, rec)
+      if not COUNTED[rec.type] then return end
+      w.open[rec.id], w.n, w.seen = rec, w.n + 1, true
+    end,
+    finished = function(_, rec)
+      if not w.open[rec.id] then return end
+      w.open[rec.id], w.n = nil, w.n - 1
+      if w.n == 0 and w.waiter then
+        -- The waiting task sleeps until the budget ends: wake it now.
+        w.woken = true
+        w.waiter:cancel("requests over")
+      end
+    end,
+  })
+  return w
+end
+
+-- Sleeps up to ms, or until a request's end wakes it; a cancellation of
+-- the call itself is raised as it came.
+function Watch:sleep(ms)
+  self.waiter, self.woken = vdx.current_task(), false
+  local ok, err = pcall(vdx.sleep, ms)
+  self.waiter = nil
+  if not ok and not (self.woken and vdx.is_error(err, "Cancelled")) then error(err, 0) end
+end
+
+--- Waits until every counted request started since quiet.watch is over
+-- and the page had quiet.AFTER_MS to show it, at most budget_ms (default
+-- quiet.BUDGET_MS).  Returns nil when it is quiet, else the requests
+-- still under way: a list of { method, url } (oldest first).
+function Watch:wait(budget_ms)
+  if not self.off then return nil end
+  local deadline = vdx.now() + (budget_ms or quiet.BUDGET_MS)
+  local waited = false
+  while true do
+    if self.n == 0 then
+      if not self.seen or waited then return nil end
+      waited = true
+      self:sleep(math.min(quiet.AFTER_MS, math.max(1, deadline - vdx.now())))
+      if self.n == 0 then return nil end
+    end
+    local left = deadline - vdx.now()
+    if left <= 0 then return self:pending() end
+    waited = false
+    self:sleep(left)
+  end
+end
+
+--- The requests still under way: { { method =, url = }, … }, oldest first.
+function Watch:pending()
+  local list = {}
+  for _, rec in pairs(self.open) do list[#list + 1] = rec end
+  table.sort(list, function(a, b) return (a.ts or 0) < (b.ts or 0) end)
+  local out = {}
+  for i, rec in ipairs(list) do
+    out[i] = { method = rec.request and rec.request.method or "GET", url = rec.request and rec.request.url or "?" }
+  end
+  return out
+end
+
+--- Ends the watch (a second call does nothing).
+function Watch:stop()
+  if self.off then self.off() end
+  self.off = nil
+end
+
+--- The answer's line for requests still under way (Watch:wait's list),
+-- or nil: they may change the page after the answer.
+function quiet.line(pending, budget_ms)
+  if not pending or #pending == 0 then return nil end
+  local first = pending[1]
+  local url = first.url
+  if #url > 100 then url = url:sub(1, 100) .. "…" end
+  return ("Still loading after %.1f s: %s %s%s; the page may change again (browser_wait_for or browser_snapshot "
+    .. "reads it later)"):format((budget_ms or quiet.BUDGET_MS) / 1000, first.method, url,
+    #pending > 1 and (" and %d more"):format(#pending - 1) or "")
+end
+
+return quiet

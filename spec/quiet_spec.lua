@@ -1,0 +1,101 @@
+--- vdx.quiet through the MCP tools: an action's answer and a navigation's
+-- outline wait for the requests they started (a form posted by fetch, a
+-- list fetched after load), and say so when one is still under way.
+local vdx = require "vdx"
+local helpers = require "helpers"
+
+local function html(body)
+  return { headers = { ["Content-Type"] = "text/html" }, body = "<!doctype html><meta charset=utf-8><title>Q</title>"
+    .. body }
+end
+
+local ROUTES = {
+  -- The order is placed by fetch; the answer comes 300 ms later.
+  ["GET /q/order.html"] = function()
+    return html([[<main><h1>Cart</h1><button id=b>Place order</button><p role=status id=s></p></main>
+<script>
+b.onclick = async () => {
+  const r = await fetch('/q/api/order', { method: 'POST' });
+  const o = await r.json();
+  b.hidden = true;
+  s.textContent = 'Order #' + o.id + ' is confirmed';
+};
+</script>]])
+  end,
+  ["POST /q/api/order"] = function()
+    vdx.sleep(300)
+    return { json = { id = 7 } }
+  end,
+  -- The list arrives after the load event.
+  ["GET /q/list.html"] = function()
+    return html([[<main><h1>Products</h1><ul id=l aria-label=Products></ul></main>
+<script>
+addEventListener('load', async () => {
+  const items = await (await fetch('/q/api/items')).json();
+  for (const n of items) {
+    const li = document.createElement('li');
+    const b = document.createElement('button');
+    b.textContent = 'Buy ' + n;
+    li.append(b);
+    l.append(li);
+  }
+});
+</script>]])
+  end,
+  ["GET /q/api/items"] = function()
+    vdx.sleep(300)
+    return { json = { "Lamp", "Desk" } }
+  end,
+  -- A request that outlasts the budget.
+  ["GET /q/slow.html"] = function()
+    return html([[<button id=b>Start</button><p id=s></p>
+<script>b.onclick = async () => { await fetch('/q/api/slow'); s.textContent = 'Started'; };</script>]])
+  end,
+  ["GET /q/api/slow"] = function()
+    vdx.sleep(1500)
+    return { json = true }
+  end,
+}
+
+describe("the MCP tools let the requests an action started finish", function()
+  local t = {}
+  setup(function()
+    t.srv = helpers.serve(ROUTES)
+    t.call, t.ctx, t.roles = helpers.tool_session()
+  end)
+  teardown(function() helpers.stop_tool_session(t) end)
+
+  local function ok(name, args)
+    local res, text = t.call(name, args)
+    assert.is_nil(res.isError, text)
+    return text, res.structuredContent
+  end
+
+  it("reports what a click's fetch changed, not 'No change'", function()
+    ok("browser_navigate", { url = t.srv.url .. "/q/order.html" })
+    local text = ok("browser_click", { element = "Place order" })
+    assert.matches("Order #7 is confirmed", text, 1, true)
+    assert.is_nil(text:find("No change", 1, true), text)
+    assert.is_nil(text:find("Still loading", 1, true), text)
+  end)
+
+  it("outlines a page with the list it fetched after its load event", function()
+    local text = ok("browser_navigate", { url = t.srv.url .. "/q/list.html" })
+    assert.matches('button "Buy Lamp"', text, 1, true)
+    assert.matches('button "Buy Desk"', text, 1, true)
+  end)
+
+  it("says which request is still under way when the budget ends, and the call still answers", function()
+    local quiet = require "vdx.quiet"
+    local budget = quiet.BUDGET_MS
+    quiet.BUDGET_MS = 400
+    ok("browser_navigate", { url = t.srv.url .. "/q/slow.html" })
+    local okc, text, structured = pcall(ok, "browser_click", { element = "Start" })
+    quiet.BUDGET_MS = budget
+    assert.is_true(okc, text)
+    assert.matches("\nStill loading after 0.4 s: GET " .. t.srv.url .. "/q/api/slow; the page may change again", text, 1,
+      true)
+    -- The answer came before the request's end: it is listed as open.
+    assert.equal(t.srv.url .. "/q/api/slow", structured.loading[1].url)
+  end)
+end)
