@@ -320,20 +320,33 @@ describe("browser_export_test", function()
     if pw then assert.matches("\nPlaywright %(3 runs of the file%): ❌ [^\n]*1 failed", text) end
   end)
 
-  it("leaves an action inside an iframe out of the test and says so", function()
-    local s, call = start("--output-dir " .. q(dir .. "/out"))
+  it("writes an action inside an iframe with its chain into the frame, which the gate and verify_locator follow", function()
+    local pw = playwright_dir()
+    local s, call = start("--output-dir " .. q(dir .. "/out"), pw and ("VDX_PLAYWRIGHT_DIR=" .. q(pw)) or nil)
     call("browser_navigate", { url = srv.url .. "/frames/one.html" })
     local _, snap = call("browser_snapshot", {})
-    call("browser_click", { element = "Inner button", ref = ref_of(snap, 'button "Inner button"') })
+    local _, clicked = call("browser_click", { element = "Inner button", ref = ref_of(snap, 'button "Inner button"') })
+    local chain = assert(clicked:match("\nLocator: ([^\n]+)"), clicked)
+    assert.matches("%.contentFrame%(%)%.getByRole%('button', { name: 'Inner button' }%)$", chain)
     call("browser_click", { element = "Outside", ref = ref_of(snap, 'button "Outside"') })
-    local _, text = call("browser_export_test", { filename = "frames" })
+    -- The chain the click answered, and the other forms Playwright takes.
+    for _, expr in ipairs { chain, "frameLocator('#f').getByRole('button')",
+      "locator('#f').contentFrame().getByText('Inner button')" } do
+      local r = call("browser_verify_locator", { locator = expr })
+      assert.equal(1, r.structuredContent.count, expr)
+    end
+    local r, none = call("browser_verify_locator", { locator = "getByTitle('Nope').contentFrame().getByRole('button')" })
+    assert.equal(0, r.structuredContent.count, none)
+    assert.is_true(has(none, "\nWhy: getByTitle('Nope'), the owner of a frame in the chain, matches nothing"), none)
+    local _, text = call("browser_export_test", { filename = "frames", runs = 2 })
     assert.equal(0, (s:close(30000)))
-    assert.is_true(has(text, "\n⚠️ No assertions: verify the outcome (browser_verify_*) before you call the test done.\n"
-      .. "⚠️ 1 actions have no locator and are left out of the test (a comment in the file says why)\n"
-      .. "Before you call it done: runs=3 (the flake gate)."), text)
+    assert.is_true(has(text, "Wrote frames.spec.ts: 3 steps (1 navigations, 2 actions, 0 assertions)"), text)
+    assert.is_nil(text:find("have no locator", 1, true), text)
+    assert.is_true(has(text, "Flake gate: 2 runs in fresh contexts, every step passed 2/2\n"), text)
+    if pw then assert.is_true(has(text, "Playwright (2 runs of the file): ✅ 2 passed"), text) end
     local file = read(dir .. "/out/frames.spec.ts")
-    assert.is_true(has(file, "  // click (browser_click) is not in the test: the target is inside an iframe, "
-      .. "which the export does not cover yet\n  await defaultPage.getByRole('button', { name: 'Outside' }).click();\n"), file)
+    assert.is_true(has(file, "  await defaultPage." .. chain .. ".click();\n"
+      .. "  await defaultPage.getByRole('button', { name: 'Outside' }).click();\n"), file)
   end)
 
   it("starts the next test where the roles are: on their pages, signed in as they are, their routes kept", function()

@@ -94,12 +94,17 @@ describe("the verify tools", function()
       assert.matches("\nMatches: 0\n", text, 1, true)
     end)
 
-    it("looks in frames too, and agrees there without recording (the export writes main-frame locators)", function()
+    it("looks in frames too, and records what it finds there with the chain into its frame", function()
       call("browser_navigate", { url = t.srv.url .. "/explore/frame.html" })
       local res, text = call("browser_verify_element_visible", { role = "button", accessibleName = "Buy" })
       assert.is_nil(res.isError, text)
-      assert.equal("✅ Page agrees. Not recorded: the element is inside frame f1 (the export writes main-frame locators)", text)
-      assert.equal(0, #helpers.asserts(t.ctx.session))
+      local steps = helpers.asserts(t.ctx.session)
+      assert.equal(1, #steps, text)
+      -- Two cards have a Buy button: the first is recorded, scoped to its card.
+      assert.equal("getByTitle('Cards').contentFrame().getByTestId('card').filter({ hasText: 'One' })"
+        .. ".getByRole('button', { name: 'Buy' })", steps[1].locator)
+      -- The recorded chain matches that one button from the page.
+      assert.equal(1, t.ctx.role:page():locator_count(steps[1].locator).count)
     end)
 
     it("fails on a match that is hidden, saying so", function()
@@ -236,7 +241,7 @@ describe("the verify tools", function()
       if res.structuredContent.recorded then
         assert.matches("contentFrame()", helpers.asserts(t.ctx.session)[1].locator, 1, true)
       else
-        assert.equal("✅ Page agrees. Not recorded: the element is inside frame f1 (the export writes main-frame locators)", text)
+        assert.equal("✅ Page agrees. Not recorded: the element is inside frame f1, whose iframe has no locator from the page", text)
       end
       t.ctx.session:clear()
       text = disagrees("browser_verify_value", { ref = code, value = "43" })

@@ -257,6 +257,16 @@ function create(options) {
     frameOwnerLocator(key) {
       return frameOwnerLocator(env, String(key));
     },
+
+    // The host's name ("f3") of the child frame the iframe (or frame)
+    // element of ref holds; null for another element, or a frame the host
+    // has not told this document of yet.  The way down a locator chain's
+    // contentFrame().
+    frameKeyOf(ref) {
+      const el = resolve(ref);
+      const key = frameKeys.get(el);
+      return key === undefined ? null : key;
+    },
   };
   // The actions' helpers and the structure queries around a ref.
   Object.assign(instance, actionMethods(env));

@@ -40,8 +40,11 @@ end
 -- calls of the same batch while the page does not change (a run of checks).
 function assertions.facts(page, expr, opts)
   opts = opts or {}
-  local res = page:bridge("locatorFacts", { expr, { limit = opts.limit or 20, batch = opts.batch } },
-    { frame = opts.frame })
+  -- A chain through frames is read in the frame it reaches.
+  local frame, inner = require("vdx.locators").descend(page, expr, opts.frame)
+  if frame == false then return { count = 0, matches = {}, why = inner } end
+  local res = page:bridge("locatorFacts", { inner, { limit = opts.limit or 20, batch = opts.batch } },
+    { frame = frame })
   local out = { count = math.tointeger(res.count) or 0, matches = {} }
   for i, m in ipairs(res.matches or {}) do
     out.matches[i] = { ref = str(m.ref), role = str(m.role), name = str(m.name) or "", tag = str(m.tag),

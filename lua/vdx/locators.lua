@@ -4,6 +4,7 @@
 -- checks the arguments and hands back plain Lua values (no JSON nulls),
 -- so the tools, the flows and the session log share one shape.
 local vdx = require "vdx"
+local json = require "vdx.json"
 
 local locators = {}
 
@@ -14,11 +15,11 @@ local function str(v)
   return type(v) == "string" and v or nil
 end
 
--- The Playwright path from the page into frame (a child frame's name):
+--- The Playwright path from the page into frame (a child frame's name):
 -- `<owner's locator>.contentFrame()` for each frame from the top down,
 -- each owner located in its parent's document; nil when an owner has no
 -- locator there (its frame was never snapshotted).
-local function frame_path(page, frame, timeout_ms)
+function locators.frame_path(page, frame, timeout_ms)
   local parents = {}
   for _, f in ipairs(page:frames()) do parents[f.frame] = f.parent end
   local parts = {}
@@ -76,7 +77,7 @@ function locators.generate_locator(page, ref, opts)
   local path
   if frame ~= "main" then
     out.frame = frame
-    path = frame_path(page, frame, opts.timeout_ms)
+    path = locators.frame_path(page, frame, opts.timeout_ms)
     if path and out.locator then
       out.frame_locator, out.frame_relative = path, out.locator
       out.locator = path .. "." .. out.locator
@@ -91,10 +92,93 @@ function locators.generate_locator(page, ref, opts)
   return out
 end
 
+-- ------------------------------------------------------ frame chains
+
+-- True when expr may step into a frame (contentFrame(), frameLocator()).
+local function has_frame_step(expr)
+  return type(expr) == "string" and (expr:find("contentFrame()", 1, true) or expr:find("frameLocator(", 1, true))
+    and true or false
+end
+
+--- Splits a Playwright locator chain at its steps into frames: the list
+-- of owner locators (each evaluated in the frame the one before opened:
+-- `getByTitle('Payment')` of `getByTitle('Payment').contentFrame().
+-- getByRole('button')`; `frameLocator(s)` reads as `locator(s)
+-- .contentFrame()`) and the rest, the element's locator in the last
+-- frame.  Returns nil when expr has no frame step or is not a plain chain
+-- of calls (the engine then reads it, and says what is wrong).
+function locators.split_frames(expr)
+  if not has_frame_step(expr) then return nil end
+  local segs = require("vdx.assertions").segments(expr)
+  if not segs then return nil end
+  local owners, cur = {}, {}
+  for _, seg in ipairs(segs) do
+    if seg == "contentFrame()" then
+      if #cur == 0 then
+        error(vdx.error("LocatorSyntax", ("%s: contentFrame() must follow the locator of an iframe"):format(expr),
+          { locator = expr }), 0)
+      end
+      owners[#owners + 1], cur = table.concat(cur, "."), {}
+    elseif seg:match("^frameLocator%(") then
+      cur[#cur + 1] = "locator" .. seg:sub(#"frameLocator" + 1)
+      owners[#owners + 1], cur = table.concat(cur, "."), {}
+    else
+      cur[#cur + 1] = seg
+    end
+  end
+  if #cur == 0 then
+    error(vdx.error("LocatorSyntax", ("%s ends at a frame: add the locator of an element inside it "
+      .. "(….contentFrame().getByRole('button', { name: … }))"):format(expr), { locator = expr }), 0)
+  end
+  return owners, table.concat(cur, ".")
+end
+
+--- Follows the frame steps of expr from frame (nil: the main frame) down
+-- to the frame its element's locator is read in: returns that frame's
+-- name ("f3") and the locator, or false and why when an owner matches
+-- nothing or holds no frame (yet).  An owner that matches several
+-- elements raises NotUnique, as Playwright's strict contentFrame() does.
+-- An expr without frame steps comes back as it is.
+function locators.descend(page, expr, frame, timeout_ms)
+  local owners, inner = locators.split_frames(expr)
+  if not owners then return frame, expr end
+  for _, owner in ipairs(owners) do
+    local r = page:locator_count(owner, { frame = frame, timeout_ms = timeout_ms })
+    if r.count == 0 then return false, ("%s, the owner of a frame in the chain, matches nothing"):format(owner) end
+    if r.count > 1 then
+      error(vdx.error("NotUnique", ("%s, the owner of a frame in %s, matches %d elements: contentFrame() needs "
+        .. "exactly one"):format(owner, expr, r.count), { locator = owner, counts = r.count }), 0)
+    end
+    local ref = r.refs and r.refs[1]
+    local key = type(ref) == "string" and page:bridge("frameKeyOf", { ref }, { frame = ref, timeout_ms = timeout_ms })
+    if type(key) ~= "string" then
+      return false, ("%s, the owner of a frame in the chain, is not an iframe with a loaded document"):format(owner)
+    end
+    frame = key
+  end
+  return frame, inner
+end
+
 --- Adds page:generate_locator to a table of page methods (vdx.Page;
--- lua/vdx.lua calls this when `vdx` loads).
+-- lua/vdx.lua calls this when `vdx` loads), and lets page:locator_count
+-- read a chain through frames (`getByTitle('Payment').contentFrame()
+-- .getByRole('button')`, `frameLocator('#pay').getByText('Paid')`), as the
+-- locators it generates for refs in frames are written: the count is the
+-- element locator's in the frame the chain reaches (0, with `why`, when an
+-- owner on the way matches nothing).
 function locators.install(methods)
   methods.generate_locator = locators.generate_locator
+  local count = methods.locator_count
+  if not count then return end
+  methods.locator_count = function(page, expr, opts)
+    if not has_frame_step(expr) then return count(page, expr, opts) end
+    local frame, inner = locators.descend(page, expr, opts and opts.frame, opts and opts.timeout_ms)
+    if frame == false then return { count = 0, refs = json.array {}, matches = json.array {}, why = inner } end
+    local o = {}
+    for k, v in pairs(opts or {}) do o[k] = v end
+    o.frame = frame ~= "main" and frame or nil
+    return count(page, inner, o)
+  end
 end
 
 return locators

@@ -206,7 +206,7 @@ return {
     title = "Verify locator",
     description = "Count the elements a Playwright locator expression matches on the live page, e.g. getByTestId(\"card\").filter({ hasText: \"X\" }).getByRole(\"button\", { name: \"Add\" }).\nUse it to prove a locator is unique before writing it into a test. Lists the first 10 matches (ARIA role, name, tag, text, whether visible, and the ref or none: assertion targets and containers match without one).",
     input = { type = "object", required = { "locator" }, properties = {
-      locator = { type = "string", minLength = 1, description = "A Playwright locator expression (getByRole, getByTestId, getByText, getByLabel, locator, filter, first, last, nth)" },
+      locator = { type = "string", minLength = 1, description = "A Playwright locator expression (getByRole, getByTestId, getByText, getByLabel, locator, filter, first, last, nth; contentFrame() and frameLocator() step into an iframe)" },
     } },
     annotations = { readOnlyHint = true },
     run = function(ctx, args)
@@ -217,6 +217,8 @@ return {
         or ("⚠️ Not unique: matches %d elements (a count for toHaveCount; to act on or assert on one, "
           .. "scope it to a container or filter it)"):format(n)
       local out = { verdict, "Locator: " .. args.locator }
+      -- A chain through frames that stopped on its way says where.
+      if n == 0 and type(res.why) == "string" then out[#out + 1] = "Why: " .. res.why end
       for i, m in ipairs(res.matches or {}) do out[#out + 1] = match_line(i, m) end
       if n > MATCHES_SHOWN then out[#out + 1] = ("… and %d more"):format(n - MATCHES_SHOWN) end
       return { text = table.concat(out, "\n"), structured = { count = n, matches = json.array(res.matches or {}) } }

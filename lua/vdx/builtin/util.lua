@@ -37,11 +37,12 @@ function util.record(ctx, step, loc)
   local log = ctx.session
   if not log then return end
   step.role = ctx.role.name
-  if loc and loc.frame and loc.frame ~= "main" then
-    -- Its locator is a frame chain (contentFrame()), which the replay of
-    -- the flake gate cannot follow yet.
-    step.unlocated = "the target is inside an iframe, which the export does not cover yet"
+  if loc and loc.frame and loc.frame ~= "main" and not loc.frame_locator then
+    -- A frame with no locator from the page (its owner was never read).
+    step.unlocated = ("the target is inside frame %s, whose iframe has no locator from the page"):format(loc.frame)
   elseif loc then
+    -- A target inside a frame has the whole chain (`getByTitle('Pay')
+    -- .contentFrame().getByRole(…)`), which the replay follows too.
     step.locator, step.positional = loc.locator, loc.positional or nil
   end
   if step.kind ~= "navigate" then

@@ -99,7 +99,8 @@ local function target(page, args)
     if not l then fail(("no locator matches %s alone: %s"):format(ref, tostring(why)), { ref = ref }) end
     return { locator = l.locator, relative = l.relative, frame = l.frame ~= "main" and ref or nil,
       positional = l.positional or nil,
-      elsewhere = not l.from_page and ("the element is inside frame %s (the export writes main-frame locators)"):format(l.frame) or nil }
+      elsewhere = not l.from_page and ("the element is inside frame %s, whose iframe has no locator from the page")
+        :format(l.frame) or nil }
   end
   if not expr or expr == "" then
     error(vdx.error("InvalidArgument", "give ref (from the snapshot) or locator (a Playwright locator expression)",
@@ -152,7 +153,7 @@ local function unique_visible(page, candidates, f)
   for _, m in ipairs(f.matches) do
     if m.visible and m.ref then
       local ok, l = pcall(assertions.locator_of, page, m.ref)
-      if ok and l and not l.positional then return l.locator end
+      if ok and l and not l.positional and l.from_page then return l.locator end
     end
   end
   local visible = 0
@@ -198,7 +199,16 @@ local function verify_visible(ctx, tool, expr, candidates, expected, what)
   if not any_visible(f) then
     local frame = frame_with(page, expr)
     if frame then
-      return agreed(ctx, tool, nil, ("the element is inside frame %s (the export writes main-frame locators)"):format(frame))
+      -- Recorded with the chain into its frame, as the page's locator.
+      local path = require("vdx.locators").frame_path(page, frame)
+      if not path then
+        return agreed(ctx, tool, nil, ("the element is inside frame %s, whose iframe has no locator from the page")
+          :format(frame))
+      end
+      local chained = {}
+      for i, c in ipairs(candidates) do chained[i] = path .. "." .. c end
+      local loc, why = unique_visible(page, chained, assertions.facts(page, expr, { frame = frame, limit = 20 }))
+      return agreed(ctx, tool, loc and { matcher = "toBeVisible", locator = loc } or nil, why)
     end
     local actual
     if f.count > 0 then
