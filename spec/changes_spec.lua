@@ -442,10 +442,11 @@ describe("the change report of the acting tools", function()
     assert.same({ "await expect(page.getByRole('combobox', { name: 'Country' })).toHaveValue('de');" }, candidates(changes))
   end)
 
-  it("tells a navigation as the new URL and title, not a diff", function()
+  it("tells a navigation as the new URL, title and the new page's outline, not a diff", function()
     open()
     local text, changes = act("browser_click", { ref = ref('button "Go to next"') })
-    assert.matches("\nNavigated to " .. t.srv.url:gsub("%p", "%%%0") .. '/verify/next%.html — "Next page" %(2 lines; ', text)
+    assert.matches("\nNavigated to " .. t.srv.url:gsub("%p", "%%%0") .. '/verify/next%.html — "Next page" %(2 lines%)\n'
+      .. 'Outline:\n%- heading "Next" %[level=1%]$', text)
     assert.is_true(changes.navigated)
   end)
 

@@ -520,6 +520,43 @@ local function focused_line(text)
   return line and (line:gsub("^%s*%- ", ""):gsub(" %[active%]", ""))
 end
 
+-- At most this many characters of outline (changes.outline).
+local OUTLINE_CHARS = 700
+
+-- The roles an outline keeps: what a user reads first and acts on.
+local OUTLINED = { heading = true, button = true, link = true, textbox = true, searchbox = true,
+  combobox = true, checkbox = true, radio = true, tab = true, switch = true, slider = true,
+  spinbutton = true, menuitem = true }
+
+--- The outline of a snapshot's text, as a navigation's answer gives it:
+-- the lines of headings and named controls with their refs, unindented,
+-- at most OUTLINE_CHARS characters; returns them and how many were left
+-- out.  A control whose role and name repeat (a button "Edit" in every
+-- row) is listed once with its count and no ref: a ref would not say
+-- which row; browser_find(role=, name=) lists them with their containers.
+function changes.outline(text)
+  local items, seen = {}, {}
+  for line in text:gmatch("[^\n]+") do
+    local content = line:match("^%s*%- (.*)$")
+    local e = content and diff.parse(content)
+    if e and OUTLINED[e.role] and (e.name or "") ~= "" then
+      local key = e.role .. "\0" .. e.name
+      if seen[key] then
+        seen[key].n = seen[key].n + 1
+      else
+        seen[key] = { line = "- " .. content:gsub(":$", ""), n = 1, bare = ("- %s %q"):format(e.role, e.name) }
+        items[#items + 1] = seen[key]
+      end
+    end
+  end
+  local out, len, left = {}, 0, 0
+  for _, it in ipairs(items) do
+    local l = it.n > 1 and ("%s ×%d"):format(it.bare, it.n) or it.line
+    if len + #l > OUTLINE_CHARS then left = left + 1 else out[#out + 1], len = l, len + #l + 1 end
+  end
+  return out, left
+end
+
 local function headline(snap)
   return ('%s — "%s"'):format(tostring(snap.url), tostring(snap.title or ""))
 end
@@ -547,8 +584,16 @@ function changes.report(ctx, res, opts)
   role.last_snapshot, role.change_base = snap, snap
   local lines = snap.lines and #snap.lines or select(2, (snap.text or ""):gsub("\n", "\n"))
   if nav and nav.same_document == false then
-    return { text = ("Navigated to %s (%d lines; read them with browser_find or browser_snapshot)")
-      :format(headline(snap), lines), structured = { navigated = true, url = snap.url, title = snap.title, lines = lines } }
+    -- The new page's outline, from the snapshot just taken, as
+    -- browser_navigate gives it: the agent can act at once.
+    local items, left = changes.outline(snap.text or "")
+    local text = ("Navigated to %s (%d lines%s)"):format(headline(snap), lines,
+      #items > 0 and "" or "; read them with browser_find or browser_snapshot")
+    if #items > 0 then
+      text = text .. "\nOutline:\n" .. table.concat(items, "\n")
+      if left > 0 then text = text .. ("\n… %d more: browser_find(text=…) or browser_snapshot()"):format(left) end
+    end
+    return { text = text, structured = { navigated = true, url = snap.url, title = snap.title, lines = lines } }
   end
   if not base or (base.url ~= snap.url and not nav) then
     return { text = ("Changes: no earlier look at this page to compare with (%d lines now: browser_find reads them)")

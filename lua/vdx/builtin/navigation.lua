@@ -14,44 +14,10 @@ local function decide(ctx, extra)
 end
 
 -- A page of at most this many elements is outlined in the navigation's
--- answer (its headings and the named controls with their refs, at most
--- OUTLINE_CHARS characters): an agent can act at once on a login form or
--- a small app, and a big page is never walked unasked.
-local SMALL_ELEMENTS, OUTLINE_CHARS = 400, 700
-
--- The roles an outline keeps: what a user reads first and acts on.
-local OUTLINED = { heading = true, button = true, link = true, textbox = true, searchbox = true,
-  combobox = true, checkbox = true, radio = true, tab = true, switch = true, slider = true,
-  spinbutton = true, menuitem = true }
-
--- The outline of a snapshot's text: lines of OUTLINED roles with a name,
--- unindented, bounded; and how many were left out.
--- A control whose role and name repeat (a button "Edit" in every row) is
--- listed once with its count and no ref: a ref would not say which row;
--- browser_find(role=, name=) lists them with their containers.
-local function outline(text)
-  local diff = require "vdx.snapshot_diff"
-  local items, seen = {}, {}
-  for line in text:gmatch("[^\n]+") do
-    local content = line:match("^%s*%- (.*)$")
-    local e = content and diff.parse(content)
-    if e and OUTLINED[e.role] and (e.name or "") ~= "" then
-      local key = e.role .. "\0" .. e.name
-      if seen[key] then
-        seen[key].n = seen[key].n + 1
-      else
-        seen[key] = { line = "- " .. content:gsub(":$", ""), n = 1, bare = ("- %s %q"):format(e.role, e.name) }
-        items[#items + 1] = seen[key]
-      end
-    end
-  end
-  local out, len, left = {}, 0, 0
-  for _, it in ipairs(items) do
-    local l = it.n > 1 and ("%s ×%d"):format(it.bare, it.n) or it.line
-    if len + #l > OUTLINE_CHARS then left = left + 1 else out[#out + 1], len = l, len + #l + 1 end
-  end
-  return out, left
-end
+-- answer (vdx.changes.outline): an agent can act at once on a login form
+-- or a small app, and a big page is never walked unasked.
+local SMALL_ELEMENTS = 400
+local outline = require("vdx.changes").outline
 
 -- The snapshot of a small page, stamped as the role's baseline for the
 -- next change report, or nil for a page too big to outline.
