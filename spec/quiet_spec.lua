@@ -46,6 +46,15 @@ addEventListener('load', async () => {
     vdx.sleep(300)
     return { json = { "Lamp", "Desk" } }
   end,
+  -- A page that polls: three requests alike, one after another.
+  ["GET /q/poll.html"] = function()
+    return html([[<h1>Poll</h1><script>
+(async () => { for (let i = 0; i < 3; i++) await (await fetch('/q/api/tick')).json(); })();
+</script>]])
+  end,
+  ["GET /q/api/tick"] = function()
+    return { json = 1 }
+  end,
   -- A request that outlasts the budget.
   ["GET /q/slow.html"] = function()
     return html([[<button id=b>Start</button><p id=s></p>
@@ -83,6 +92,23 @@ describe("the MCP tools let the requests an action started finish", function()
     local text = ok("browser_navigate", { url = t.srv.url .. "/q/list.html" })
     assert.matches('button "Buy Lamp"', text, 1, true)
     assert.matches('button "Buy Desk"', text, 1, true)
+  end)
+
+  it("lists the page's requests since it loaded, those alike once with their count", function()
+    ok("browser_navigate", { url = t.srv.url .. "/q/order.html" })
+    ok("browser_click", { element = "Place order" })
+    ok("browser_navigate", { url = t.srv.url .. "/q/poll.html" })
+    local text, structured = ok("browser_network_requests", {})
+    local base = t.srv.url:gsub("%p", "%%%0")
+    assert.matches("^Since the page loaded %(%d+ earlier requests of this tab: all=true lists them too%):\n", text)
+    assert.matches("\n%[GET%] " .. base .. "/q/poll%.html => 200 %(Document, %d+ ms%)\n", text)
+    assert.matches("\n%[GET%] " .. base .. "/q/api/tick => 200 %(Fetch, %d+ ms%) ×3$", text)
+    assert.is_nil(text:find("/q/api/order", 1, true), text)
+    assert.equal(3, structured.requests[#structured.requests].count)
+    local all = ok("browser_network_requests", { all = true })
+    assert.matches("\n%[POST%] " .. base .. "/q/api/order => 200 %(Fetch, %d+ ms%)[^\n]*\n", all)
+    local only = ok("browser_network_requests", { filter = "tick" })
+    assert.matches("^%[GET%] " .. base .. "/q/api/tick => 200 %(Fetch, %d+ ms%) ×3$", only)
   end)
 
   it("says which request is still under way when the budget ends, and the call still answers", function()

@@ -34,6 +34,7 @@ Watch.__index = Watch
 function quiet.watch(page)
   local w = setmetatable({ open = {}, n = 0, seen = false }, Watch)
   if not page or page:is_closed() then return w end
+  w.page = page
   w.off = netwatch.subscribe(page, {
     started = function(_, rec)
       if not COUNTED[rec.type] then return end
@@ -68,6 +69,13 @@ end
 function Watch:wait(budget_ms)
   if not self.off then return nil end
   local deadline = vdx.now() + (budget_ms or quiet.BUDGET_MS)
+  if self.n == 0 and not self.seen and not self.page:is_closed() then
+    -- A fetch an event handler calls is announced a task or two later:
+    -- let the page's queued tasks run before deciding nothing started.
+    local ok, err = pcall(self.page.bridge, self.page, "afterTasks", {},
+      { frame = "main", timeout_ms = math.max(1, deadline - vdx.now()) })
+    if not ok and vdx.is_error(err, "Cancelled") then error(err, 0) end
+  end
   local waited = false
   while true do
     if self.n == 0 then

@@ -10,6 +10,48 @@ local function lines(list, fmt)
   return #out > 0 and table.concat(out, "\n") or "(none)"
 end
 
+-- The URL without its fragment.
+local function bare(url)
+  return (tostring(url or ""):gsub("#.*$", ""))
+end
+
+-- Where the current page's requests start in list (a page:requests
+-- answer, filtered as shown): after the last document request for the
+-- page's URL in every request of the tab (whole).  1 when none is found
+-- (a page opened by a script, or one whose load left the ring).
+local function since_load(page, whole, list)
+  local ok, info = pcall(page.bridge, page, "pageInfo", {})
+  local url = ok and type(info) == "table" and bare(info.url) or nil
+  if not url then return 1 end
+  local seq
+  for i = #whole, 1, -1 do
+    local r = whole[i]
+    if r.type == "Document" and bare(r.url) == url then seq = r.seq break end
+  end
+  if not seq then return 1 end
+  for i, r in ipairs(list) do
+    if (r.seq or 0) >= seq then return i end
+  end
+  return #list + 1
+end
+
+-- The requests of list from index from, those alike (method, URL, type
+-- and outcome) as one { first, n }, in order of first appearance.
+local function grouped(list, from)
+  local groups, by = {}, {}
+  for i = from, #list do
+    local r = list[i]
+    local key = table.concat({ tostring(r.method), tostring(r.url), tostring(r.type),
+      tostring(r.status or r.failure or "pending") }, "\0")
+    local g = by[key]
+    if g then g.n = g.n + 1 else
+      g = { first = r, n = 1 }
+      by[key], groups[#groups + 1] = g, g
+    end
+  end
+  return groups
+end
+
 return {
   {
     name = "browser_console_messages",
@@ -33,18 +75,45 @@ return {
   {
     name = "browser_network_requests",
     title = "List network requests",
-    description = "Network requests since the page loaded: method, URL, type, status, timing, failure.",
+    description = "Network requests of the current page since it loaded (all: every request of the tab, the last 1000): method, URL, status or failure, type and duration. A request repeated alike (a page that polls) is one line with its count.",
     input = { type = "object", properties = {
       filter = { type = "string", description = "Only requests whose URL contains this text" },
+      all = { type = "boolean", description = "Every request the tab made, earlier pages' too (default: since the page loaded)" },
     } },
     annotations = { readOnlyHint = true },
     run = function(ctx, args)
       local page = ctx:page()
       local list = page:requests({ filter = args.filter })
-      return { text = lines(list, function(r)
-        return ("[%s] %s => %s%s"):format(tostring(r.method or "GET"), tostring(r.url),
-          tostring(r.status or r.failure or "pending"), r.resource_type and (" " .. r.resource_type) or "")
-      end), structured = { requests = list } }
+      local from, earlier = 1, 0
+      if not args.all then
+        from = since_load(page, args.filter and page:requests() or list, list)
+        earlier = from - 1
+      end
+      local groups = grouped(list, from)
+      local out = {}
+      if earlier > 0 then
+        out[1] = ("Since the page loaded (%d earlier requests of this tab: all=true lists them too):"):format(earlier)
+      end
+      for _, g in ipairs(groups) do
+        local r = g.first
+        local what = {}
+        if r.type then what[#what + 1] = tostring(r.type) end
+        if math.type(r.duration_ms) or type(r.duration_ms) == "number" then
+          what[#what + 1] = ("%d ms"):format(math.floor(r.duration_ms + 0.5))
+        end
+        out[#out + 1] = ("[%s] %s => %s%s%s"):format(tostring(r.method or "GET"), tostring(r.url),
+          tostring(r.status or r.failure or "pending"), #what > 0 and (" (" .. table.concat(what, ", ") .. ")") or "",
+          g.n > 1 and (" ×%d"):format(g.n) or "")
+      end
+      if #groups == 0 then out[#out + 1] = "(none)" end
+      local structured = {}
+      for i, g in ipairs(groups) do
+        local r = g.first
+        structured[i] = { method = r.method, url = r.url, status = r.status, failure = r.failure, type = r.type,
+          duration_ms = r.duration_ms, count = g.n }
+      end
+      return { text = table.concat(out, "\n"),
+        structured = { requests = require("vdx.json").array(structured), earlier = earlier } }
     end,
   },
   {
