@@ -143,6 +143,23 @@ describe("the role argument in the registry #unit", function()
     assert.matches("Roles: alice, bob", r.content[1].text, 1, true)
   end)
 
+  it("says so when a tool whose role is the ARIA role is given a user role's name there", function()
+    local reg = tools.new()
+    reg:register { name = "find", description = "ARIA role", input = { type = "object", properties = {
+      role = { type = "string", description = "ARIA role" } } }, run = function(ctx) return ctx.role.name end }
+    local roles = require("vdx.roles").new {}
+    roles:add { name = "provider" }
+    roles:add { name = "admin" }
+    local ctx = { roles = roles, role = roles:current(), role_name = "provider" }
+    local r = reg:call("find", { role = "admin" }, ctx)
+    assert.is_true(r.isError)
+    assert.equal("InvalidArgument", r.error.type)
+    assert.matches("'admin' is a role this server acts as: pass as_role: 'admin'", r.content[1].text, 1, true)
+    -- An ARIA role, or the user role given as as_role, runs.
+    assert.equal("provider", reg:call("find", { role = "button" }, ctx).content[1].text)
+    assert.equal("admin", reg:call("find", { role = "button", as_role = "admin" }, ctx).content[1].text)
+  end)
+
   it("refuses a scope it does not know, naming the ones there are", function()
     local err = helpers.error_of(function()
       tools.new():register { name = "x", description = "x", scope = "everything", run = function() end }

@@ -186,6 +186,15 @@ function Registry:call(name, args, ctx)
   -- itself) did not bind it as the MCP server does: ctx stays the
   -- caller's, the call sees that role through a view of it.
   local key = (def.scope or "role") == "role" and tools.role_arg(def)
+  if key == "as_role" and args.as_role == nil and type(args.role) == "string" and ctx
+    and type(ctx.roles) == "table" and type(ctx.roles.byname) == "table" and ctx.roles.byname[args.role] then
+    -- `role` is the ARIA role here; the name of a user role in it is
+    -- almost surely meant as the role to act as.
+    return tools.error_result({ type = "InvalidArgument", tool = name, field = "role",
+      message = ("field role: in %s, role is the element's ARIA role (button, link, …), and '%s' is a role this "
+        .. "server acts as: pass as_role: '%s' to act as it (and role: the ARIA role, if you meant one too)")
+        :format(name, args.role, args.role) })
+  end
   local want = key and args[key]
   if type(want) == "string" and ctx and type(ctx.roles) == "table" and not (ctx.role and ctx.role.name == want) then
     local okr, r = pcall(ctx.roles.role, ctx.roles, want)
