@@ -265,6 +265,11 @@ describe("vdx.assertions.segments #unit", function()
   end)
 end)
 
+-- The first match's facts of a locator on the live page.
+local function assertions_facts(page, expr)
+  return require("vdx.assertions").facts(page, expr, { limit = 1 }).matches[1]
+end
+
 describe("the change report of the acting tools", function()
   local t = {}
   setup(function() helpers.start_tool_session(t) end)
@@ -433,6 +438,27 @@ describe("the change report of the acting tools", function()
     local text, changes = act("browser_click", { ref = ref('button "Add to cart"') })
     assert.matches('\n~ status "Cart": 1 items (was "0 items")\n', text, 1, true)
     assert.same({ "await expect(page.getByRole('status', { name: 'Cart' })).toHaveText('1 items');" }, candidates(changes))
+  end)
+
+  it("fills a form given only refs and values: each field's type is read from its role", function()
+    open()
+    act("browser_fill_form", { fields = {
+      { ref = ref('checkbox "Newsletter"'), value = "true" },
+      { ref = ref('radio "Pro"'), value = "true" },
+      { ref = ref('textbox "Email"'), value = "x@y.z" },
+      { ref = ref('combobox "Country"'), value = "Germany" },
+    } })
+    local page = t.ctx.role:page()
+    assert.is_true(assertions_facts(page, "getByRole('checkbox', { name: 'Newsletter' })").checked)
+    assert.is_true(assertions_facts(page, "getByRole('radio', { name: 'Pro' })").checked)
+    assert.equal("x@y.z", assertions_facts(page, "getByRole('textbox', { name: 'Email' })").value)
+    assert.equal("de", assertions_facts(page, "getByRole('combobox', { name: 'Country' })").value)
+    -- The export writes each with its kind's call.
+    local calls = {}
+    for _, st in ipairs(t.ctx.session:list()) do
+      if st.kind == "action" then calls[#calls + 1] = st.action end
+    end
+    assert.same({ "check", "check", "fill", "select" }, calls)
   end)
 
   it("proposes toHaveValue for a select from its option lines", function()

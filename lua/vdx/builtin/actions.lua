@@ -25,6 +25,19 @@ local function form_step(f)
   return step
 end
 
+-- The ARIA roles of the fields browser_fill_form sets, by its field types.
+local FIELD_TYPES = { checkbox = "checkbox", switch = "checkbox", menuitemcheckbox = "checkbox", radio = "radio",
+  menuitemradio = "radio", combobox = "combobox", listbox = "combobox", slider = "slider", spinbutton = "textbox" }
+
+-- The field type of a browser_fill_form field given without one: from
+-- its element's role (textbox for anything else; a bad ref fails in the
+-- action, which names it).
+local function field_type(ctx, ref)
+  local page = ctx:page()
+  local ok, d = pcall(page.bridge, page, "describe", { ref }, { frame = ref })
+  return ok and type(d) == "table" and FIELD_TYPES[d.role] or "textbox"
+end
+
 -- The names come from the core, which accepts exactly these.
 local MODIFIERS = { type = "array", items = { type = "string", enum = vdx.input.MODIFIERS },
   description = "Modifier keys to press" }
@@ -86,10 +99,10 @@ return util.report_changes({
     description = "Fill several form fields at once (textbox, checkbox, radio, combobox, slider).",
     input = { type = "object", required = { "fields" }, properties = {
       fields = { type = "array", minItems = 1, description = "Fields to fill in", items = {
-        type = "object", required = { "name", "type", "ref", "value" }, properties = {
-          name = { type = "string", description = "Human-readable field name" },
+        type = "object", required = { "ref", "value" }, properties = {
+          name = { type = "string", description = "Human-readable field name (optional)" },
           type = { type = "string", enum = { "textbox", "checkbox", "radio", "combobox", "slider" },
-            description = "Type of the field" },
+            description = "Type of the field (optional: read from the element's role)" },
           ref = REF,
           value = { type = "string", description = "Value to fill; \"true\"/\"false\" for checkboxes, the option label for comboboxes" },
         } } },
@@ -98,6 +111,7 @@ return util.report_changes({
     run = function(ctx, args)
       local fields, locs = {}, { n = #args.fields }
       for i, f in ipairs(args.fields) do
+        f.type = f.type or field_type(ctx, f.ref)
         local v = f.value
         if f.type == "checkbox" or f.type == "radio" then v = v == "true"
         elseif f.type == "slider" then v = tonumber(v) or v end
