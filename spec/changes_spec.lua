@@ -461,6 +461,18 @@ describe("the change report of the acting tools", function()
     assert.same({ "check", "check", "fill", "select" }, calls)
   end)
 
+  it("records text typed into an empty field as a fill, and added to a field's text as typed", function()
+    open()
+    act("browser_type", { ref = ref('textbox "New task"'), text = "Tea" })
+    act("browser_type", { ref = ref('textbox "Email"'), text = ".uk" })
+    act("browser_type", { ref = ref('textbox "New task"'), text = "!", slowly = true })
+    local calls = {}
+    for _, st in ipairs(t.ctx.session:list()) do
+      if st.kind == "action" then calls[#calls + 1] = st.action .. " " .. st.value end
+    end
+    assert.same({ "fill Tea", "type .uk", "type !" }, calls)
+  end)
+
   it("proposes toHaveValue for a select from its option lines", function()
     open()
     local text, changes = act("browser_select_option", { ref = ref('combobox "Country"'), values = { "Germany" } })

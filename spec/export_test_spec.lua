@@ -261,7 +261,7 @@ describe("browser_export_test", function()
       "  const guestContext = await browser.newContext();",
       "  const guest = await guestContext.newPage();",
       "  await alice.goto(`${BASE_URL}/export/app.html`);",
-      "  await alice.getByRole('textbox', { name: 'New errand' }).pressSequentially('Buy milk');",
+      "  await alice.getByRole('textbox', { name: 'New errand' }).fill('Buy milk');",
       "  await alice.getByRole('textbox', { name: 'New errand' }).press('Enter');",
       "  await alice.getByRole('checkbox', { name: 'Done: Buy milk' }).click();",
       "  await expect(alice.getByRole('status')).toHaveText('Done: Buy milk');",
@@ -396,7 +396,7 @@ describe("browser_export_test", function()
         .. "path.join(__dirname, 'test-start-guest-",
       "  await guestContext.route('**/export/ping', ",
       "  await guest.goto(`${BASE_URL}/export/app.html`);\n"
-        .. "  await guest.getByRole('textbox', { name: 'New errand' }).pressSequentially('Tea');\n",
+        .. "  await guest.getByRole('textbox', { name: 'New errand' }).fill('Tea');\n",
       "  await expect(guest.getByTestId('errand-list').getByRole('listitem')).toHaveCount(1);\n",
     }
     local at = 0

@@ -178,10 +178,11 @@ end
 -- -------------------------------------------------------------- keys
 
 --- page:type(target, text [, {clear=false, submit=false, slowly=false,
--- timeout_ms=, snapshot=}]) -> result.  Focuses the input, textarea or
--- contenteditable element; clear replaces what it holds; text goes in with
--- Input.insertText, or key by key (keydown, keypress, input, keyup) when
--- slowly; submit presses Enter afterwards.
+-- timeout_ms=, snapshot=}]) -> result (had_text: whether the field held
+-- text before).  Focuses the input, textarea or contenteditable element;
+-- clear replaces what it holds; text goes in with Input.insertText, or key
+-- by key (keydown, keypress, input, keyup) when slowly; submit presses
+-- Enter afterwards.
 function actions.type(page, target, text, opts)
   opts = check_opts("type", opts, set { "clear", "submit", "slowly" })
   if type(text) ~= "string" and type(text) ~= "number" then
@@ -191,6 +192,9 @@ function actions.type(page, target, text, opts)
   local a = actions.begin(page, opts)
   local ref = a:resolve(target)
   local r = a:call(ref, "prepareType", { clear = opts.clear and true or false })
+  -- Whether the field held text before: typed into an empty field is
+  -- the same as a fill (the MCP export writes it so).
+  a.extra.had_text = r.had_text == true
   local ev = {}
   if #text > 0 and opts.slowly then
     ev = vdx.input.type(text)

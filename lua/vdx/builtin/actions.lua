@@ -87,7 +87,10 @@ return util.report_changes({
       local t, label = util.target(args)
       local loc = util.locator_of(ctx, t)
       local res = act(ctx, "type", t, args.text, { submit = args.submit, slowly = args.slowly, clear = args.clear })
-      util.record(ctx, { kind = "action", tool = "browser_type", action = args.clear and "fill" or "type",
+      -- Text put at once into an empty field is a fill; key by key, or
+      -- added to what the field held, it is pressSequentially.
+      local fill = args.clear or (not args.slowly and type(res) == "table" and res.had_text == false)
+      util.record(ctx, { kind = "action", tool = "browser_type", action = fill and "fill" or "type",
         value = args.text, submit = args.submit }, loc)
       return util.action_result(("Typed into %s%s"):format(label, args.submit and ", then Enter" or ""),
         res, loc)

@@ -250,7 +250,8 @@ end
 -- structured): the locators have their own lines, the ref is in the
 -- first line, and the change report says where a navigation went and
 -- what changed; how a description was found is in the Locator line.
-local QUIET = { locator = true, locators = true, ref = true, navigation = true, found_by = true, changed = true }
+local QUIET = { locator = true, locators = true, ref = true, navigation = true, found_by = true, changed = true,
+  had_text = true }
 
 -- The facts of t worth telling (QUIET keys and zero console errors left
 -- out, in nested tables too; fill_form's per-field facts), or nil.
