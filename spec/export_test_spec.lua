@@ -150,6 +150,7 @@ end)
 
 describe("browser_export_test", function()
   local srv, dir, auth
+  local widgets = cjson.empty_array and setmetatable({}, cjson.array_mt) or {}
   setup(function()
     local visits = 0
     srv = helpers.serve {
@@ -159,6 +160,21 @@ describe("browser_export_test", function()
       end,
       -- Lucky on odd visits only: a step that passes while the agent
       -- watches and fails every other time.
+      -- Each click adds a widget of the same name on the server.
+      ["GET /export/widgets.html"] = function()
+        return { headers = { ["Content-Type"] = "text/html" }, body = [[<!doctype html><title>Widgets</title>
+<button id=b>Add widget</button><ul id=l></ul><script>
+async function show() { l.replaceChildren(...(await (await fetch('/export/widgets')).json()).map((n) => {
+  const li = document.createElement('li'); li.textContent = n; return li; })); }
+b.onclick = async () => { await fetch('/export/widgets', { method: 'POST' }); await show(); };
+show();
+</script>]] }
+      end,
+      ["GET /export/widgets"] = function() return { json = widgets } end,
+      ["POST /export/widgets"] = function()
+        widgets[#widgets + 1] = "Widget"
+        return { json = true }
+      end,
       ["GET /export/lucky.html"] = function()
         visits = visits + 1
         return { headers = { ["Content-Type"] = "text/html" },
@@ -318,6 +334,20 @@ describe("browser_export_test", function()
       .. "run 1: expected toBeVisible; saw getByText('Lucky', { exact: true }) matches 0 elements; "
       .. "run 3: expected toBeVisible; saw getByText('Lucky', { exact: true }) matches 0 elements\n"), text)
     if pw then assert.matches("\nPlaywright %(3 runs of the file%): ❌ [^\n]*1 failed", text) end
+  end)
+
+  it("says why a step whose locator found one element finds several in the replay", function()
+    local s, call = start("--output-dir " .. q(dir .. "/out") .. " --tools spec/fixtures/export/record_assert.lua")
+    call("browser_navigate", { url = srv.url .. "/export/widgets.html" })
+    call("browser_click", { element = "Add widget" })
+    call("spec_record_assert", { matcher = "toBeVisible", locator = "getByText('Widget', { exact: true })" })
+    local _, text = call("browser_export_test", { filename = "widgets", runs = 2 })
+    assert.equal(0, (s:close(30000)))
+    -- A run may check before its own widget shows: the first to fail
+    -- sees two or three.
+    assert.matches("\n  3%. %[default%] expect%(defaultPage%.getByText%('Widget', { exact: true }%)%)%.toBeVisible%(%)  "
+      .. "%d/2 ❌ run %d: [^\n]*matches %d elements\n%s+↳ it matched one element when recorded and %d in a replay: "
+      .. "the session and each run seem to add what it finds", text)
   end)
 
   it("writes an action inside an iframe with its chain into the frame, which the gate and verify_locator follow", function()

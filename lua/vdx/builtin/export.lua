@@ -45,6 +45,22 @@ end
 -- always listed).
 local STABLE_SHOWN = 40
 
+-- A hint for a step that failed in the replay because its locator, which
+-- matched one element when the agent acted, matched several: the session
+-- and the runs add what it finds (a product, an order of the same name),
+-- so the test is not repeatable as written.
+local function grown_hint(failures)
+  local grown
+  for _, f in ipairs(failures) do
+    local n = not f.not_reached and tonumber(tostring(f.reason):match(" matches (%d+) elements"))
+    if n and n > 1 then grown = math.max(grown or 0, n) end
+  end
+  if not grown then return nil end
+  return ("↳ it matched one element when recorded and %d in a replay: the session and each run seem to add what "
+    .. "it finds; give the test's data a value unique per run (a name with Date.now()) or scope the locator to "
+    .. "the new one"):format(grown)
+end
+
 -- The gate's report lines, the list of unstable steps (those that
 -- failed in some run) and the number of steps only left unreached by an
 -- earlier one's failure.
@@ -61,6 +77,8 @@ local function gate_report(steps, results, runs, base)
     if #why > 0 then
       flaky[#flaky + 1] = i
       out[#out + 1] = line .. " ❌ " .. table.concat(why, "; ")
+      local hint = grown_hint(r.failures)
+      if hint then out[#out + 1] = "     " .. hint end
     elseif #skipped > 0 then
       unreached = unreached + 1
       out[#out + 1] = line .. " (not reached in run " .. table.concat(skipped, ", ") .. ")"
