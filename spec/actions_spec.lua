@@ -323,6 +323,13 @@ describe("page actions", function()
     local r = page:click({ description = 'click the "Place order" button' })
     assert.equal("role", r.found_by)
     assert.equal("ordered", text_of(page, "out"))
+    -- A name with a word the ladder would drop as filler ("in"), said
+    -- alone, with its role, or as an instruction.
+    for _, desc in ipairs { "Sign in", "Sign in button", "click the Sign in button" } do
+      page:evaluate("document.getElementById('out').textContent = '-'")
+      r = page:click({ description = desc })
+      assert.equal("signed in", text_of(page, "out"), desc)
+    end
     r = page:type({ description = "the Email address field" }, "a@b.c")  -- "field": role textbox
     assert.equal("role", r.found_by)
     r = page:type({ description = "Email address" }, "x@y.z", { clear = true })

@@ -20,7 +20,10 @@ const ROLE_WORDS = [
   [/\bmenu ?items?\b/i, 'menuitem'], [/\bheadings?\b/i, 'heading'], [/\bswitch(es)?\b/i, 'switch'],
   [/\bsliders?\b/i, 'slider'], [/\boptions?\b/i, 'option'],
 ];
-const FILLER = /\b(click|press|tap|hover|on|over|the|a|an|type|into|in|fill|select|choose|check|uncheck|open)\b/gi;
+const FILLER_WORDS = 'click|press|tap|hover|on|over|the|a|an|type|into|in|fill|select|choose|check|uncheck|open';
+const FILLER = new RegExp('\\b(' + FILLER_WORDS + ')\\b', 'gi');
+// The filler words a description starts with ("click the", "type into").
+const LEADING_FILLER = new RegExp('^\\s*((' + FILLER_WORDS + ')\\s+)+', 'i');
 
 function phrasesOf(desc) {
   const quoted = [];
@@ -35,10 +38,17 @@ function phrasesOf(desc) {
     }
   }
   if (quoted.length) return { phrases: quoted, hint };
-  let rest = desc;
-  for (const [re2] of ROLE_WORDS) rest = rest.replace(re2, ' ');
-  rest = normalize(rest.replace(FILLER, ' '));
-  return { phrases: rest ? [rest] : [normalize(desc)], hint };
+  // The words as given (a role word aside) first: "Sign in" is a name,
+  // and "in" a word of it; then without the filler words it starts with
+  // ("click the Sign in button" -> "Sign in"), then without any.
+  let named = desc;
+  for (const [re2] of ROLE_WORDS) named = named.replace(re2, ' ');
+  named = normalize(named);
+  const lead = normalize(named.replace(LEADING_FILLER, ''));
+  const bare = normalize(named.replace(FILLER, ' '));
+  const phrases = [];
+  for (const p of [named, lead, bare]) if (p && !phrases.includes(p)) phrases.push(p);
+  return { phrases: phrases.length ? phrases : [normalize(desc)], hint };
 }
 
 function allElements() {
@@ -161,8 +171,8 @@ function missReport(desc, tried) {
   return { message, description: desc, tried, links, href, url: String(document.URL) };
 }
 
-// Finds the element a plain-words description means.  Quoted phrases
-// first; for each phrase role (+ name, when a role is hinted), label,
+// Finds the element a plain-words description means.  Quoted phrases,
+// else the words as given and then without filler words; for each phrase role (+ name, when a role is hinted), label,
 // placeholder, text; the first rung with a visible match decides, and
 // its match is given a ref by refOf.  A rung with several visible matches
 // names no element: acting on the first of them would be a guess.
@@ -177,9 +187,9 @@ export function findByDescription(desc, refOf) {
   for (const phrase of phrases) {
     const r = rungs(ctx, els, phrase, hint);
     for (const by of ['role', 'label', 'placeholder', 'text']) {
-      const els = visibleOf(ctx, r[by], SHOWN + 1);
-      if (els.length === 1) return { ref: refOf(els[0]), by, phrase };
-      if (els.length > 1) return { ambiguous: ambiguity(ctx, desc, phrase, by, els, refOf) };
+      const shown = visibleOf(ctx, r[by], SHOWN + 1);
+      if (shown.length === 1) return { ref: refOf(shown[0]), by, phrase };
+      if (shown.length > 1) return { ambiguous: ambiguity(ctx, desc, phrase, by, shown, refOf) };
     }
     tried.push({ phrase, role: hint, by_role: r.role.length, by_label: r.label.length,
       by_placeholder: r.placeholder.length, by_text: r.text.length });
