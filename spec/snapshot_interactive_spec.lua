@@ -11,7 +11,8 @@ local client = require "mcp_client"
 
 -- spec/fixtures/snapshot/interactive.html, interactive only: no text, no
 -- URL, no banner or main; the three "Edit" buttons under their headings;
--- the select's value; the frame's button under its iframe line.
+-- the select's value; the frame's button under its iframe line; each
+-- card's "Rating" group, repeated, under its card's heading.
 local EXPECTED = [[
 - navigation "Main" [ref=e1]:
   - link "Home" [ref=e2]
@@ -29,6 +30,16 @@ local EXPECTED = [[
   - button "Send" [ref=e11]
 - iframe "Chat" [ref=e12]:
   - button "Ask" [ref=f1_e1]
+- heading "Mug" [level=3]
+- group "Rating" [ref=e13]:
+  - button "1 star" [ref=e14]
+  - button "2 stars" [ref=e15]
+- button "Add to cart" [ref=e16]
+- heading "Lamp" [level=3]
+- group "Rating" [ref=e17]:
+  - button "1 star" [ref=e18]
+  - button "2 stars" [ref=e19]
+- button "Add to cart" [ref=e20]
 ]]
 
 -- A page of n sections, each a heading, a paragraph and a button.
@@ -71,7 +82,7 @@ describe("page:snapshot{ interactive = true }", function()
     local snap = page:snapshot { interactive = true }
     assert.equal(EXPECTED, snap.text)
     assert.is_false(snap.truncated)
-    assert.equal(13, snap.ref_count)
+    assert.equal(21, snap.ref_count)
   end)
 
   it("gives every element the ref the full snapshot gives it, taken before or after", function()
@@ -82,7 +93,7 @@ describe("page:snapshot{ interactive = true }", function()
       n = n + 1
       assert.equal(line, full[ref], ref)
     end
-    assert.equal(13, n)
+    assert.equal(21, n)
     -- A new document: the full snapshot first, then the compact one.
     page:navigate(srv.url .. "/snapshot/interactive.html")
     full = ref_lines(page:snapshot {}.text)

@@ -16,7 +16,8 @@
 // document shares (three "Edit" buttons, each under its own heading), and
 // only when no other heading has its name; a heading that holds a link is
 // that link's line.  A dialog, and a named landmark or group, is a key whose
-// lines are the elements in it.  Every other wrapper, all text, URLs and the
+// lines are the elements in it (a key repeated alike is told apart by its
+// heading, as an element is).  Every other wrapper, all text, URLs and the
 // options of a select are left out (the full snapshot, or one with
 // root=REF, shows them).
 
@@ -54,8 +55,15 @@ function mark(node, seen) {
   }
   node.acts = any;
   const self = actionable(node);
-  if (self || node.role === 'heading') seen.set(label(node), (seen.get(label(node)) || 0) + 1);
+  if (self || node.role === 'heading' || (any && isHead(node))) {
+    seen.set(label(node), (seen.get(label(node)) || 0) + 1);
+  }
   return any || self;
+}
+
+// True when node, holding actionable nodes, is printed as a key over them.
+function isHead(node) {
+  return HEADS.has(node.role) || (!!node.name && NAMED_HEADS.has(node.role));
 }
 
 // Renders top's tree in the compact form; returns what render (text.js)
@@ -101,12 +109,17 @@ function walk(out, node, indent) {
     return;
   }
   if (!node.acts) return;
-  if (HEADS.has(node.role) || (node.name && NAMED_HEADS.has(node.role))) {
+  if (isHead(node)) {
+    // A key repeated alike (a "Rating" group in every card) is told apart
+    // by the heading before it, as an element is.
+    flush(out, node);
+    const before = out.pending;
     out.pending = null;
     out.lines.push(indent + '- ' + yamlKey(nodeKey(out, node, true)) + ':');
     walkChildren(out, node, indent + '  ');
-    // What follows the group is not under the group's heading.
-    out.pending = null;
+    // What follows the group is not under a heading inside it; the heading
+    // before it, not printed yet, still leads what follows.
+    out.pending = before;
     return;
   }
   walkChildren(out, node, indent);
