@@ -86,6 +86,20 @@ describe("the verify tools", function()
       assert.equal("getByRole('form', { name: 'Settings' })", s.locator)
     end)
 
+    it("says a status takes no name from its text, listing it once", function()
+      call("browser_navigate", { url = t.srv.url .. "/verify/status.html" })
+      local want = "Added “Oak Stool” at $38.25."
+      local text = disagrees("browser_verify_element_visible", { role = "status", accessibleName = want })
+      assert.matches("a status takes no accessible name from its text: check the text with "
+        .. "browser_verify_text_visible(text='" .. want .. "')", text, 1, true)
+      local _, n = text:gsub("status <p>", "")
+      assert.equal(1, n, text)
+      -- What the hint says does agree.
+      local _, ok = call("browser_verify_text_visible", { text = want })
+      assert.matches("^✅", ok)
+      t.ctx.session:clear()
+    end)
+
     it("fails with the nearest elements of that role when none has the name", function()
       local text = disagrees("browser_verify_element_visible", { role = "button", accessibleName = "Remove task" })
       assert.matches("\nExpected: button 'Remove task' visible\n", text, 1, true)

@@ -210,15 +210,16 @@ local function verify_visible(ctx, tool, expr, candidates, expected, what)
       local loc, why = unique_visible(page, chained, assertions.facts(page, expr, { frame = frame, limit = 20 }))
       return agreed(ctx, tool, loc and { matcher = "toBeVisible", locator = loc } or nil, why)
     end
-    local actual
+    local actual, hint
     if f.count > 0 then
       actual = described(f)
     else
-      actual = what(page)
+      actual, hint = what(page)
       if #actual == 0 then actual = { "nothing like it" } end
     end
     fail(f.count > 0 and ("%s matches %d elements, none visible"):format(expr, f.count)
-      or (expr .. " matches nothing"), { expected = expected, actual = actual, counts = f.count })
+      or (expr .. " matches nothing" .. (hint and ("; " .. hint) or "")),
+      { expected = expected, actual = actual, counts = f.count })
   end
   local loc, why = unique_visible(page, candidates, f)
   local step = loc and { matcher = "toBeVisible", locator = loc } or nil
@@ -325,14 +326,29 @@ return {
       return verify_visible(ctx, "browser_verify_element_visible", expr,
         { expr, assertions.by_role(role, name, true) }, ("%s %s visible"):format(role, quote(name)),
         function(page)
-          local out = {}
+          local out, listed, hint = {}, {}, nil
+          local function add(d)
+            if not listed[d] then listed[d], out[#out + 1] = true, d end
+          end
           local ok, same = pcall(assertions.facts, page, assertions.by_role(role), { limit = 100 })
-          if ok then for _, d in ipairs(ranked(same, name)) do out[#out + 1] = d end end
+          if ok then
+            for _, d in ipairs(ranked(same, name)) do add(d) end
+            -- An element of the role whose text is the name asked for, and
+            -- no name: its role takes none from its content (status,
+            -- alert, list, …), so only its text can be checked.
+            for _, m in ipairs(same.matches) do
+              if m.name == "" and name ~= "" and assertions.normalize(m.text) == assertions.normalize(name) then
+                hint = ("a %s takes no accessible name from its text: check the text with "
+                  .. "browser_verify_text_visible(text=%s)"):format(role, quote(name))
+                break
+              end
+            end
+          end
           if name ~= "" then
             local okt, texts = pcall(assertions.facts, page, assertions.by_text(name), { limit = 3 })
-            if okt then for _, d in ipairs(described(texts)) do out[#out + 1] = d end end
+            if okt then for _, d in ipairs(described(texts)) do add(d) end end
           end
-          return out
+          return out, hint
         end)
     end,
   },
