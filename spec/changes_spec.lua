@@ -16,6 +16,17 @@ describe("vdx.snapshot_diff #unit", function()
     assert.same({ role = "list", name = "Tasks", states = {} }, e)
   end)
 
+  it("reads a field's value from the text line under it when it has a placeholder", function()
+    local d = diff.compare('- textbox "Discount (%)" [ref=e7]:\n  - /placeholder: "0"\n- button "Save" [ref=e8]',
+      '- textbox "Discount (%)" [ref=e7]:\n  - /placeholder: "0"\n  - text: "10"\n- button "Save" [ref=e8]')
+    assert.equal(0, #d.added)
+    assert.equal(0, #d.removed)
+    assert.equal(1, #d.changed)
+    assert.equal('textbox "Discount (%)" [ref=e7]: "10"', d.changed[1].content)
+    assert.equal("10", d.changed[1].value)
+    assert.equal("was empty", diff.was(d.changed[1]))
+  end)
+
   local OLD = [[
 - main:
   - textbox "New task" [ref=e1]
@@ -459,6 +470,15 @@ describe("the change report of the acting tools", function()
       if st.kind == "action" then calls[#calls + 1] = st.action end
     end
     assert.same({ "check", "check", "fill", "select" }, calls)
+  end)
+
+  it("reports a field with a placeholder as changed in value, with toHaveValue", function()
+    open("/verify/placeholder.html")
+    local text, changes = act("browser_type", { ref = ref('textbox "Discount %(%%%)"'), text = "10" })
+    assert.matches('\n~ textbox "Discount (%)": "10" (was empty)\n', text, 1, true)
+    assert.is_nil(text:find("+ text", 1, true), text)
+    assert.same({ "await expect(page.getByRole('textbox', { name: 'Discount (%)' })).toHaveValue('10');" },
+      candidates(changes))
   end)
 
   it("records text typed into an empty field as a fill, and added to a field's text as typed", function()

@@ -145,6 +145,20 @@ local function dq(s)
   return '"' .. tostring(s):gsub('["\\]', "\\%0") .. '"'
 end
 
+-- The roles whose value a snapshot line shows after its key.
+local VALUED = { textbox = true, searchbox = true, combobox = true, spinbutton = true }
+
+-- Gives entry p (a field whose line is a key over its children) the value
+-- v of its text child: its content, norm and sig read as the inline form
+-- (`textbox "X" [ref=e7]: "10"`), so the field compares by its value.
+local function fold_value(p, v)
+  p.value = v
+  local inline = p.content:gsub(":$", "") .. ": " .. dq(v)
+  p.content = inline
+  p.norm = inline:gsub(" %[active%]", "")
+  p.sig = p.norm:gsub(" %[ref=[%w_]+%]", "")
+end
+
 -- The entries of lines (a text's lines, see split), or of those at the
 -- indexes picks, in order (each a line's ancestors before it); e.i is the
 -- entry's place among them, or its line's index when picks are given.
@@ -161,6 +175,13 @@ local function entries_of(lines, picks)
       for k = math.min(d - 1, top), 0, -1 do
         if stack[k] then e.parent = stack[k] break end
       end
+      local p = e.parent
+      if e.role == "text" and p and VALUED[p.role] and p.value == nil and p.depth == d - 1 then
+        -- A field with a placeholder shows its value as a text line under
+        -- it: it is the field's value, as `textbox "X": v` would have it.
+        fold_value(p, e.value or "")
+        goto next
+      end
       e.norm = content:gsub(" %[active%]", "")
       e.sig = e.norm:gsub(" %[ref=[%w_]+%]", "")
       -- Where the line is: its ancestors' roles and names, which neither a
@@ -173,6 +194,7 @@ local function entries_of(lines, picks)
       stack[d], top = e, d
       entries[#entries + 1] = e
     end
+    ::next::
   end
   return entries
 end
