@@ -330,6 +330,9 @@ describe("page actions", function()
       r = page:click({ description = desc })
       assert.equal("signed in", text_of(page, "out"), desc)
     end
+    -- A column header and a button read "Actions": the button is meant.
+    r = page:click({ description = "Actions" })
+    assert.equal("menu", text_of(page, "out"))
     r = page:type({ description = "the Email address field" }, "a@b.c")  -- "field": role textbox
     assert.equal("role", r.found_by)
     r = page:type({ description = "Email address" }, "x@y.z", { clear = true })

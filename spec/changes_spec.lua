@@ -270,6 +270,10 @@ describe("vdx.assertions.segments #unit", function()
     -- Short options are kept, so the line can be pasted; long ones elided.
     assert.equal("getByRole('list', { name: 'T' }).getByRole('listitem') toHaveCount(2)",
       assertions.short { locator = "getByRole('list', { name: 'T' }).getByRole('listitem')", matcher = "toHaveCount", value = 2 })
+    -- A scope the answer's Locator line shows whole already is elided.
+    assert.equal("getByRole('region', …).getByRole('checkbox') toBeChecked",
+      assertions.short({ locator = "getByRole('region', { name: 'R' }).getByRole('checkbox')", matcher = "toBeChecked" },
+        { ["getByRole('region', { name: 'R' })"] = true }))
     local long = "{ name: 'Orders awaiting review this week', exact: true }"
     assert.equal("getByRole('table', …).getByRole('row') toHaveCount(4)",
       assertions.short { locator = "getByRole('table', " .. long .. ").getByRole('row')", matcher = "toHaveCount", value = 4 })
@@ -328,7 +332,9 @@ describe("the change report of the acting tools", function()
 
   it("reports an added item and text with refs kept, and proposes checked assertions without recording them", function()
     open()
-    act("browser_type", { ref = ref('textbox "New task"'), text = "Feed cat" })
+    local typed = act("browser_type", { ref = ref('textbox "New task"'), text = "Feed cat" })
+    -- How to keep a proposal is said once a session: here, at the first.
+    assert.matches("\nHolds now (export assertions=[id] keeps it):\n", typed, 1, true)
     local text, changes, raw = act("browser_click", { ref = ref('button "Add task"') })
     local report = text:match("\n(Changes .*)$")
     -- The field keeps the ref it had in the agent's snapshot.
@@ -338,7 +344,7 @@ describe("the change report of the acting tools", function()
       '~ textbox "New task" (was "Feed cat")',
       '+ listitem: Feed cat (in list "Tasks")',
       "+ text: Added Feed cat",
-      "Holds now (export assertions=[id] keeps it):",
+      "Holds now:",
       "[a2] getByRole('textbox', { name: 'New task' }) toHaveValue('')",
       "[a3] getByRole('list', { name: 'Tasks' }).getByRole('listitem') toHaveCount(3)" }, "\n"), report)
     assert.same({ 2, 0, 1 }, { changes.added, changes.removed, changes.changed })

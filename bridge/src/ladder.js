@@ -11,6 +11,7 @@ import { accessibleName } from './name.js';
 import { Ctx, isHiddenForAria } from './visibility.js';
 import { badArgument } from './errors.js';
 import { clip, isVisible } from './actions.js';
+import { isRefWorthy } from './refworthy.js';
 
 
 const ROLE_WORDS = [
@@ -109,6 +110,12 @@ function visibleOf(ctx, list, max) {
   return out;
 }
 
+// True when an action could act on el: a control by its tag or role (an
+// element with a pointer cursor aside, which a text may well have).
+function actionable(el) {
+  return isRefWorthy(el, N.localName(el), getRole(el), false, false, undefined, undefined);
+}
+
 // Candidates a refusal lists, and how much of each one's surroundings.
 const SHOWN = 5;
 const AROUND_CHARS = 60;
@@ -189,7 +196,13 @@ export function findByDescription(desc, refOf) {
     for (const by of ['role', 'label', 'placeholder', 'text']) {
       const shown = visibleOf(ctx, r[by], SHOWN + 1);
       if (shown.length === 1) return { ref: refOf(shown[0]), by, phrase };
-      if (shown.length > 1) return { ambiguous: ambiguity(ctx, desc, phrase, by, shown, refOf) };
+      if (shown.length > 1) {
+        // A button and a column header both reading "Actions": the one an
+        // action can act on is meant.
+        const acting = shown.filter(actionable);
+        if (acting.length === 1) return { ref: refOf(acting[0]), by, phrase };
+        return { ambiguous: ambiguity(ctx, desc, phrase, by, acting.length > 1 ? acting : shown, refOf) };
+      }
     }
     tried.push({ phrase, role: hint, by_role: r.role.length, by_label: r.label.length,
       by_placeholder: r.placeholder.length, by_text: r.text.length });

@@ -124,17 +124,19 @@ end
 -- them (`getByText('Saved') toBeVisible`, `getByRole('list', { name:
 -- 'Tasks' }).getByRole('listitem') toHaveCount(2)`).  A scope's options
 -- longer than SHORT_OPTIONS characters are elided (`getByTestId('row',
--- …)`): what is printed whole can be pasted as it is, and the export
--- writes every verified locator whole.
+-- …)`), and so are those of a scope the answer shows whole already (shown:
+-- a set of scope calls, from its `Locator:` lines): what is printed whole
+-- can be pasted as it is, and the export writes every verified locator
+-- whole.
 local SHORT_OPTIONS = 40
-function assertions.short(step)
+function assertions.short(step, shown)
   local arg = step.value ~= nil and ("(" .. literal(step.value) .. ")") or ""
   local segs = assertions.segments(step.locator)
   local loc = step.locator
   if segs and #segs > 1 then
     for i = 1, #segs - 1 do
       local head, opts = segs[i]:match("^(%a+%([^,)]*),(.*)%)$")
-      if head and #opts > SHORT_OPTIONS then segs[i] = head .. ", …)" end
+      if head and (#opts > SHORT_OPTIONS or (shown and shown[segs[i]])) then segs[i] = head .. ", …)" end
     end
     loc = table.concat(segs, ".")
   end

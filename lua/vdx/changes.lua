@@ -557,6 +557,19 @@ function changes.outline(text)
   return out, left
 end
 
+-- The scope calls the action's `Locator:` lines show whole (res.locator,
+-- res.locators): a proposal under the same scope need not repeat them.
+local function scopes_shown(res)
+  local set = {}
+  if type(res) ~= "table" then return set end
+  local list = type(res.locators) == "table" and res.locators or { res.locator }
+  for _, l in ipairs(list) do
+    local segs = type(l) == "string" and assertions.segments(l)
+    for i = 1, segs and #segs - 1 or 0 do set[segs[i]] = true end
+  end
+  return set
+end
+
 local function headline(snap)
   return ('%s — "%s"'):format(tostring(snap.url), tostring(snap.title or ""))
 end
@@ -642,12 +655,15 @@ function changes.report(ctx, res, opts)
     -- Each proposal gets an id the export keeps it by (no call of its
     -- own); outside a session the code line is shown instead.
     local log = ctx.session
-    out[#out + 1] = log and "Holds now (export assertions=[id] keeps it):"
-      or "Holds now (browser_verify_* records one):"
+    -- How to keep one is said once a session.
+    out[#out + 1] = not log and "Holds now (browser_verify_* records one):"
+      or log.keep_told and "Holds now:" or "Holds now (export assertions=[id] keeps it):"
+    if log then log.keep_told = true end
+    local shown = scopes_shown(res)
     for i, c in ipairs(cands) do
       local id = log and log:propose { kind = "assert", role = role.name, matcher = c.matcher,
         locator = c.locator, value = c.value, positional = c.positional, tool = "change report" }
-      out[#out + 1] = id and ("[%s] %s"):format(id, assertions.short(c)) or c.code
+      out[#out + 1] = id and ("[%s] %s"):format(id, assertions.short(c, shown)) or c.code
       structured.candidates[i] = { id = id, matcher = c.matcher, locator = c.locator, value = c.value, code = c.code }
     end
   end

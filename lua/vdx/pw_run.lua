@@ -45,7 +45,11 @@ local function runner_words(spec_dir)
   local dir, why = run.find(spec_dir)
   if not dir then return nil, why end
   local pw = require "vdx.pw_spec"
-  local mods = pw.absolute(dir) .. "/node_modules"
+  local root, at = pw.absolute(dir), pw.absolute(spec_dir)
+  -- An install in the spec's folder or above it is the one npx runs and
+  -- the spec's import finds from there: no path needs naming.
+  if at == root or at:sub(1, #root + 1) == root .. "/" then return "npx playwright" end
+  local mods = root .. "/node_modules"
   local bin = mods .. "/.bin/playwright"
   if read(bin) then return "NODE_PATH=" .. pw.shell_word(mods) .. " " .. pw.shell_word(bin) end
   return "NODE_PATH=" .. pw.shell_word(mods) .. " node " .. pw.shell_word(mods .. "/@playwright/test/cli.js")
@@ -56,10 +60,11 @@ local runners = {}
 --- How long (ms) run.runner trusts that a folder has no Playwright.
 run.MISS_MS = 5000
 
---- The words that start Playwright Test for a spec in spec_dir, from any
--- folder: "NODE_PATH=… /…/node_modules/.bin/playwright" for the install
--- run.find finds (NODE_PATH, so the spec's import of @playwright/test finds
--- that same install wherever the spec is); or nil and why none was found.
+--- The words that start Playwright Test for a spec in spec_dir, from that
+-- folder: "npx playwright" for an install in it or above it, else
+-- "NODE_PATH=… /…/node_modules/.bin/playwright" for the install run.find
+-- finds (NODE_PATH, so the spec's import of @playwright/test finds that
+-- same install wherever the spec is); or nil and why none was found.
 -- A find is kept per folder (a saved session asks after every step); a
 -- miss only for run.MISS_MS, so an install made meanwhile is found.
 function run.runner(spec_dir)

@@ -126,7 +126,7 @@ end
 
 --- Forgets every step and proposal.
 function Log:clear()
-  self.steps, self.proposed, self.starts, self.exported = {}, {}, nil, nil
+  self.steps, self.proposed, self.starts, self.exported, self.keep_told = {}, {}, nil, nil, nil
 end
 
 --- Starts the next test (browser_start_test): forgets every step and

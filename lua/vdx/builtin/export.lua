@@ -145,7 +145,7 @@ return {
   {
     name = "browser_export_test",
     title = "Export the session as a test",
-    description = "Write the session so far (navigations, actions with their verified locators, the assertions the verify tools recorded, in every role used) as a @playwright/test spec file in the output folder: one browser context per role with its storageState, the base URL from BASE_URL.\nWith runs = N it is also a flake gate: replays the steps N times in fresh contexts, reports each step's stability (3/3 or why a run failed), and runs the file under real Playwright where @playwright/test is installed. Call it before you call the test done.\nIt waits for every call sent before it, in every role; later calls do not wait for it.",
+    description = "Write the session so far (navigations, actions with their verified locators, the assertions the verify tools recorded, in every role used) as a @playwright/test spec file in the output folder: one browser context per role with its storageState, the base URL from BASE_URL.\nWith runs = N it is also a flake gate: replays the steps N times in fresh contexts, reports each step's stability (3/3 or why a run failed), and runs the file under real Playwright where @playwright/test is installed. Call it before you call the test done; browser_start_test then starts the next test.\nIt waits for every call sent before it, in every role; later calls do not wait for it.",
     scope = "server",
     input = { type = "object", properties = {
       filename = { type = "string", description = "File name in the output folder, e.g. checkout.spec.ts (.spec.ts is added when there is no extension; default session-….spec.ts)" },
@@ -204,7 +204,6 @@ return {
       else
         out[#out + 1] = "Before you call it done: runs=3 (the flake gate)."
       end
-      out[#out + 1] = "The next test: browser_start_test, then its steps."
       for _, l in ipairs(notes) do out[#out + 1] = l end
       local secrets = require "vdx.secrets"
       if secrets.active() then
