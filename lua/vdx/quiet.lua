@@ -42,7 +42,7 @@ function quiet.watch(page)
     end,
     finished = function(_, rec)
       if not w.open[rec.id] then return end
-      w.open[rec.id], w.n = nil, w.n - 1
+      w.open[rec.id], w.n, w.done_at = nil, w.n - 1, vdx.now()
       if w.n == 0 and w.waiter then
         -- The waiting task sleeps until the budget ends: wake it now.
         w.woken = true
@@ -63,25 +63,34 @@ function Watch:sleep(ms)
 end
 
 --- Waits until every counted request started since quiet.watch is over
--- and the page had quiet.AFTER_MS to show it, at most budget_ms (default
--- quiet.BUDGET_MS).  Returns nil when it is quiet, else the requests
--- still under way: a list of { method, url } (oldest first).
-function Watch:wait(budget_ms)
+-- and the page had quiet.AFTER_MS since the last one ended to show it, at
+-- most budget_ms (default quiet.BUDGET_MS).  opts.open_only: the requests
+-- over already do not count (a navigation that waited for its load
+-- event: what loaded before it has run).  Returns nil when it is quiet,
+-- else the requests still under way: a list of { method, url } (oldest
+-- first).
+function Watch:wait(budget_ms, opts)
   if not self.off then return nil end
+  if opts and opts.open_only then self.seen, self.done_at = self.n > 0, nil end
   local deadline = vdx.now() + (budget_ms or quiet.BUDGET_MS)
   if self.n == 0 and not self.seen and not self.page:is_closed() then
-    -- A fetch an event handler calls is announced a task or two later:
-    -- let the page's queued tasks run before deciding nothing started.
-    local ok, err = pcall(self.page.bridge, self.page, "afterTasks", {},
+    -- One round trip to the page before deciding nothing started: the
+    -- events of a request a handler began (a load event's fetch, whose
+    -- start may be announced after the load event itself) are in before
+    -- its answer.  A call the renderer runs ahead of the page's own tasks,
+    -- so it waits for no frame.
+    local ok, err = pcall(self.page.bridge, self.page, "isHidden", {},
       { frame = "main", timeout_ms = math.max(1, deadline - vdx.now()) })
     if not ok and vdx.is_error(err, "Cancelled") then error(err, 0) end
   end
   local waited = false
   while true do
     if self.n == 0 then
-      if not self.seen or waited then return nil end
+      -- The page had AFTER_MS since the last request ended: it is quiet.
+      local since = self.done_at and vdx.now() - self.done_at
+      if not self.seen or waited or not since or since >= quiet.AFTER_MS then return nil end
       waited = true
-      self:sleep(math.min(quiet.AFTER_MS, math.max(1, deadline - vdx.now())))
+      self:sleep(math.min(quiet.AFTER_MS - since, math.max(1, deadline - vdx.now())))
       if self.n == 0 then return nil end
     end
     local left = deadline - vdx.now()

@@ -95,7 +95,7 @@ return {
       local w = quiet.watch(not early and page or nil)
       local ok, res = pcall(page.navigate, page, args.url, { wait_until = args.wait_until })
       local okw, pending = true, nil
-      if ok then okw, pending = pcall(w.wait, w) end
+      if ok then okw, pending = pcall(w.wait, w, nil, { open_only = true }) end
       w:stop()
       if not ok then error(res, 0) end
       if not okw then error(pending, 0) end
