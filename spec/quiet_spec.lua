@@ -125,3 +125,30 @@ describe("the MCP tools let the requests an action started finish", function()
     assert.equal(t.srv.url .. "/q/api/slow", structured.loading[1].url)
   end)
 end)
+
+describe("vdx.quiet", function()
+  it("does not wait for a cross-origin frame's document, whose end the page's session never sees", function()
+    local quiet = require "vdx.quiet"
+    local port
+    local srv = helpers.serve {
+      ["GET /q/host.html"] = function()
+        return html('<button>Go</button><iframe title="Pay" src="http://b.test:' .. port .. '/q/frame.html"></iframe>')
+      end,
+      ["GET /q/frame.html"] = function() return html("<p>frame</p>") end,
+    }
+    port = srv.url:match(":(%d+)$")
+    local browser = vdx.launch { args = { "--host-resolver-rules=MAP b.test 127.0.0.1", "--site-per-process" } }
+    local page = browser:new_page()
+    local w = quiet.watch(page)
+    local ok, err = pcall(function()
+      page:navigate(srv.url .. "/q/host.html")
+      return w:wait(nil, { open_only = true })
+    end)
+    w:stop()
+    browser:close()
+    srv:close()
+    assert.is_true(ok, tostring(err))
+    -- Nothing reads as still loading: the frame's document is not waited for.
+    assert.is_nil(err)
+  end)
+end)

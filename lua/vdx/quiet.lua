@@ -4,9 +4,8 @@
 -- when the response is in: a report read before that says "No change"
 -- and an outline shows an empty list.  The acting tools and
 -- browser_navigate watch the role's page from before the action
--- (quiet.watch) and, once the action has settled, wait for the requests
--- it started that can change what the page shows (documents, scripts,
--- stylesheets, fetch and XHR), at most a budget (quiet.wait).
+-- (quiet.watch) and, once the action has settled, wait for the fetch and
+-- XHR requests it started, at most a budget (quiet.wait).
 -- Event-driven (vdx.netwatch's events wake the wait); nothing polls.
 -- Flows and the Lua API do not wait: their checks auto-wait instead.
 local vdx = require "vdx"
@@ -22,14 +21,17 @@ quiet.BUDGET_MS = 3000
 -- another request, which is then waited for too.
 quiet.AFTER_MS = 50
 
--- The resource types whose response can change what the page shows.
-local COUNTED = { Document = true, Script = true, Stylesheet = true, Fetch = true, XHR = true }
+-- The requests waited for: the page's own calls to its APIs, whose
+-- responses it renders.  Documents are the settle's (a navigation's load);
+-- a cross-origin frame's document starts on the page's session and ends
+-- on the frame's, so it would never be seen to end.
+local COUNTED = { Fetch = true, XHR = true }
 
 local Watch = {}
 Watch.__index = Watch
 
---- Starts watching page's requests: those that start from now on and
--- are of a COUNTED type are waited for by w:wait.  Returns the watch
+--- Starts watching page's requests: the fetch and XHR requests that
+-- start from now on are waited for by w:wait.  Returns the watch
 -- (w:stop() ends it; a closed page gives one that waits for nothing).
 function quiet.watch(page)
   local w = setmetatable({ open = {}, n = 0, seen = false }, Watch)
