@@ -233,8 +233,11 @@ function emulation.apply(page, o, shared)
   for k, v in pairs(old) do st[k] = v end
   for k, v in pairs(x) do st[k] = v or nil end
   if o.device ~= nil then st.device = o.device or nil end
-  page_state[page] = st
   apply(page, st, x, page:context():id())
+  -- Recorded once every setting is sent: page:emulation() names what is
+  -- in effect (a popup's settings were read as set while its media
+  -- features were still on their way, and a page loaded then was light).
+  page_state[page] = st
   return page
 end
 
