@@ -1,0 +1,304 @@
+--- vdx.proposals: the assertions a change report proposes (vdx.changes).
+-- From the comparison of the snapshots before and after an action
+-- (vdx.snapshot_diff), candidates in a fixed order (a new order, field
+-- states, changed lines, list counts, what appeared), each checked on the
+-- live page before it is offered (vdx.assertions), at most MAX_CANDIDATES
+-- of them and MAX_CHECKS checks a report.
+local assertions = require "vdx.assertions"
+local diff = require "vdx.snapshot_diff"
+
+local proposals = {}
+
+--- How many assertion candidates a report proposes, and how many it may check.
+proposals.MAX_CANDIDATES = 2
+proposals.MAX_CHECKS = 12
+
+--- The roles of live regions: what a page says it did (a report keeps
+-- their lines; a nameless one is proposed by its text).
+proposals.LIVE = { status = true, alert = true, log = true, timer = true, marquee = true }
+local LIVE = proposals.LIVE
+
+local ITEM_ROLE = assertions.ITEM_ROLE
+local CHECKABLE = { checkbox = true, radio = true, switch = true, menuitemcheckbox = true, menuitemradio = true }
+local FIELD = { textbox = true, searchbox = true, combobox = true, spinbutton = true, slider = true }
+
+-- The start of a long text, cut at a word, for getByText (a substring match).
+local function text_part(s)
+  s = assertions.normalize(s or "")
+  if #s <= 80 then return s end
+  local cut = s:sub(1, 60):match("^(.*%S)%s") or s:sub(1, 60)
+  return cut
+end
+
+-- A checker of candidates on the page, bounded in checks.
+local Proposer = {}
+Proposer.__index = Proposer
+
+function Proposer:full() return #self.out >= proposals.MAX_CANDIDATES or self.checks >= proposals.MAX_CHECKS end
+
+-- Offers step when it holds on the page and is new (and, when ref is
+-- given, its locator matches the element of that ref).  facts: its
+-- locator's facts when the caller has read them already.
+function Proposer:try(step, ref, facts)
+  if self:full() or not step.locator then return false end
+  local id = step.matcher .. "\n" .. step.locator
+  if self.seen[id] then return false end
+  self.seen[id] = true
+  self.checks = self.checks + 1
+  local holds, f
+  if facts then holds, f = assertions.judge(step, facts), facts
+  else holds, f = assertions.holds(self.page, step, nil, self.batch) end
+  if f then self.read[step.locator] = f end
+  if holds and ref then holds = f.count == 1 and f.matches[1].ref == ref end
+  if holds then
+    step.code = assertions.code(step)
+    self.out[#self.out + 1] = step
+    return true
+  end
+  return false
+end
+
+-- The scope of an action's locator (everything before its last call:
+-- `getByTestId('card').filter({ hasText: 'P2' })` of
+-- `getByTestId('card').filter({ hasText: 'P2' }).getByRole('button', …)`),
+-- or nil when it has a single call.
+local function scope_of(locator)
+  local segs = assertions.segments(locator)
+  if not segs or #segs < 2 then return nil end
+  return table.concat(segs, ".", 1, #segs - 1)
+end
+
+-- The locators of an entry's element, best first, as an iterator that
+-- reads the page only for the ones asked for: role and name (then
+-- exact), else its text; for the element the action targeted, its new
+-- role and name in the scope of the action's locator (verified to match
+-- that element, as the scope may now hold another); else its ref's
+-- verified locator (a generator search, the costly one).  Each value is
+-- a locator, and the ref the match must be (nil: any one element).
+-- strict: the locator must match one element (not a scope of a longer
+-- one), so a role and name form the new snapshot already shows matching
+-- two elements is passed over unread.
+function Proposer:locators(e, strict)
+  local out = {}
+  local named = e.name and e.name ~= "" and e.role ~= "text"
+  if named then
+    out[1] = assertions.by_role(e.role, e.name)
+    out[2] = assertions.by_role(e.role, e.name, true)
+  elseif e.value and e.value ~= "" and not FIELD[e.role] then
+    local t = text_part(e.value)
+    out[1] = assertions.by_text(t)
+    if t == assertions.normalize(e.value) then out[2] = assertions.by_text(t, true) end
+  end
+  local acted = self.acted
+  local scope = named and acted and acted.ref == e.ref and scope_of(acted.locator)
+  local i, ref_tried = 0, false
+  return function()
+    i = i + 1
+    if i == 2 and out[2] and self:same_names(out[1], e.name) then i = 3 end
+    while strict and named and i <= 2 and out[i] and self:shown_twice(e, i == 2) do i = i + 1 end
+    if out[i] then return out[i] end
+    if scope then
+      local l = scope .. "." .. out[1]
+      scope = nil
+      out[i] = l
+      return l, e.ref
+    end
+    if ref_tried or not e.ref or self:full() then return nil end
+    ref_tried = true
+    local ok, l = pcall(assertions.locator_of, self.page, e.ref, self.batch)
+    self.checks = self.checks + 1
+    if ok and l and not l.positional and l.frame == "main" then
+      out[i] = l.locator
+      return l.locator
+    end
+    return nil
+  end
+end
+
+-- True when the facts read of locator (a role and name one) show
+-- several elements that all have exactly the name `name`: the exact form
+-- of the locator matches them all too, and need not be read.
+function Proposer:same_names(locator, name)
+  local f = self.read[locator]
+  if not f or f.count < 2 or f.count > #f.matches then return false end
+  local want = assertions.normalize(name)
+  for _, m in ipairs(f.matches) do
+    if assertions.normalize(m.name) ~= want then return false end
+  end
+  return true
+end
+
+-- True when the snapshot taken after the action shows two elements of
+-- the main frame that e's role and name locator (exact or not) matches:
+-- a check on the page could only fail.
+function Proposer:shown_twice(e, exact)
+  return (diff.count_named(self.text, e.role, e.name, exact, 2) or 0) >= 2
+end
+
+-- Tries matcher on each locator of e until one holds.
+function Proposer:first(e, matcher, value)
+  for loc, ref in self:locators(e, true) do
+    if self:try({ matcher = matcher, locator = loc, value = value }, ref) then return true end
+    if self:full() then return false end
+  end
+  return false
+end
+
+-- A field's or checkbox's new state.
+function Proposer:state(e)
+  if CHECKABLE[e.role] then
+    local on = false
+    for _, s in ipairs(e.states) do on = on or s == "[checked]" end
+    return self:first(e, on and "toBeChecked" or "not.toBeChecked")
+  end
+  if FIELD[e.role] and e.ref then
+    for loc, ref in self:locators(e, true) do
+      local okf, facts = pcall(assertions.facts, self.page, loc, { limit = 1, batch = self.batch })
+      if okf and facts.count == 1 and facts.matches[1].value and (not ref or facts.matches[1].ref == ref) then
+        return self:try({ matcher = "toHaveValue", locator = loc, value = facts.matches[1].value }, nil, facts)
+      end
+    end
+  end
+  return false
+end
+
+-- toHaveCount on the items of a list whose number of items changed.
+function Proposer:count(list, n)
+  local item = ITEM_ROLE[list.role]
+  if not item then return end
+  for loc in self:locators(list) do
+    if self:try { matcher = "toHaveCount", locator = loc .. ".getByRole('" .. item .. "')", value = n } then return end
+    if self:full() then return end
+  end
+  if not list.name and not list.ref then
+    self:try { matcher = "toHaveCount", locator = assertions.by_role(list.role) .. ".getByRole('" .. item .. "')", value = n }
+  end
+end
+
+-- The lists whose number of item lines differs between the two texts.
+local function recounted(d)
+  local function counts(entries)
+    local c = {}
+    for _, e in ipairs(entries) do
+      local p = e.parent
+      if p and ITEM_ROLE[p.role] == e.role then c[p.key] = (c[p.key] or 0) + 1 end
+    end
+    return c
+  end
+  local before, after = counts(d.old), counts(d.new)
+  local out, seen = {}, {}
+  for _, e in ipairs(d.new) do
+    if ITEM_ROLE[e.role] and not seen[e.key] and (after[e.key] or 0) ~= (before[e.key] or 0) then
+      seen[e.key] = true
+      out[#out + 1] = { list = e, n = after[e.key] or 0 }
+    end
+  end
+  return out
+end
+
+-- The fields whose value changed: a field line whose value differs, or
+-- the parent of changed option lines (a select's change shows on its
+-- options); a field that only opened or closed is left out.
+local function touched_fields(d)
+  local fields, seen = {}, {}
+  for _, list in ipairs { d.changed, d.added } do
+    for _, e in ipairs(list) do
+      local own = e.was and (e.was.value or "") ~= (e.value or "") and e or nil
+      for _, f in ipairs { own or false, e.parent or false } do
+        if f and FIELD[f.role] and f.ref and not seen[f] and not f.in_frame then
+          seen[f] = true
+          fields[#fields + 1] = f
+        end
+      end
+    end
+  end
+  return fields
+end
+
+-- A changed line that is no field: its new text (toHaveText on a named
+-- element) or its new name (toBeVisible).
+function Proposer:changed(e)
+  if e.in_frame or FIELD[e.role] or CHECKABLE[e.role] or not e.was then return end
+  if e.was.name == e.name and e.was.value == e.value then return end
+  if (e.name or "") == "" and LIVE[e.role] and (e.value or "") ~= "" then
+    -- A live region's new text (a counter, a status line): the region by
+    -- its role, alone or within its nearest named container, has it.
+    local own = assertions.by_role(e.role)
+    local value = assertions.normalize(e.value)
+    if self:try { matcher = "toHaveText", locator = own, value = value } then return end
+    local a = e.parent
+    while a and (a.name or "") == "" do a = a.parent end
+    if a and a.role ~= "text" and not self:full() then
+      local scoped = assertions.by_role(a.role, a.name) .. "." .. own
+      if self:try { matcher = "toHaveText", locator = scoped, value = value } then return end
+    end
+  end
+  if (e.name or "") ~= "" and (e.value or "") ~= "" and e.role ~= "text" then
+    for loc, ref in self:locators(e, true) do
+      if self:try({ matcher = "toHaveText", locator = loc, value = assertions.normalize(e.value) }, ref) then return end
+    end
+  else
+    self:first(e, "toBeVisible")
+  end
+end
+
+-- A container whose children changed order: toContainText of their texts
+-- in the new order.
+function Proposer:order(m)
+  local kid = m.parent.children[1].role
+  if m.parent.in_frame or kid == "generic" then return end
+  for loc in self:locators(m.parent) do
+    if self:try { matcher = "toContainText", locator = loc .. ".getByRole('" .. kid .. "')", value = m.labels } then return end
+    if self:full() then return end
+  end
+end
+
+-- The lines an added subtree shows: its roots first, then the rest, bare
+-- containers (no name, no text of their own) left to their lines.
+local function shown_added(d)
+  local roots, rest = {}, {}
+  for _, e in ipairs(d.added) do
+    local bare = (e.name or "") == "" and (e.value or "") == ""
+    if not e.in_frame and not bare and e.role ~= "/url" and e.role ~= "/placeholder" then
+      if e.parent and e.parent.added then rest[#rest + 1] = e else roots[#roots + 1] = e end
+    end
+  end
+  for _, e in ipairs(rest) do roots[#roots + 1] = e end
+  return roots
+end
+
+-- Each report's checks are one batch (see proposals.propose).
+local batches = 0
+
+--- The verified candidates of diff d (vdx.snapshot_diff.compare), in
+-- this order until MAX_CANDIDATES: a new order, states of fields and
+-- checkboxes, other changed lines, list counts, then what appeared; each
+-- an assert step with its code.  The checks of one report are one batch:
+-- the page is still while they run, so they share the bridge's locator
+-- engine.  acted: { ref =, locator = } of the action's target in the main
+-- frame (its locator taken before the action), or nil; text: the
+-- snapshot taken after the action.
+function proposals.propose(page, d, acted, text)
+  batches = batches + 1
+  local p = setmetatable({ page = page, out = {}, seen = {}, read = {}, checks = 0, batch = "report" .. batches,
+    acted = acted, text = text }, Proposer)
+  local steps = {}
+  -- A new order first: a sort is what the action was for.
+  for _, m in ipairs(d.moved) do steps[#steps + 1] = function() p:order(m) end end
+  for _, f in ipairs(touched_fields(d)) do steps[#steps + 1] = function() p:state(f) end end
+  for _, e in ipairs(d.changed) do
+    if CHECKABLE[e.role] and not e.in_frame then steps[#steps + 1] = function() p:state(e) end end
+    steps[#steps + 1] = function() p:changed(e) end
+  end
+  for _, c in ipairs(recounted(d)) do
+    if not c.list.in_frame and c.n > 0 then steps[#steps + 1] = function() p:count(c.list, c.n) end end
+  end
+  for _, e in ipairs(shown_added(d)) do steps[#steps + 1] = function() p:first(e, "toBeVisible") end end
+  for _, step in ipairs(steps) do
+    if p:full() then break end
+    step()
+  end
+  return p.out
+end
+
+return proposals
