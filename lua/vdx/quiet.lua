@@ -120,6 +120,35 @@ function Watch:stop()
   self.off = nil
 end
 
+--- Runs fn(...) on page watched (quiet.watch; nil or a closed page: no
+-- watch), then waits for the requests it started (Watch:wait with opts);
+-- returns fn's result and the requests still under way (nil when none).
+-- The watch ends whichever way fn or the wait ends; their errors are
+-- raised as they came.
+function quiet.around(page, opts, fn, ...)
+  local w = quiet.watch(page)
+  local ok, res = pcall(fn, ...)
+  local okw, pending = true, nil
+  if ok then okw, pending = pcall(w.wait, w, nil, opts) end
+  w:stop()
+  if not ok then error(res, 0) end
+  if not okw then error(pending, 0) end
+  return res, pending
+end
+
+--- result (a tool's answer, { text =, structured = }) with the line and
+-- structured.loading of the requests still under way (quiet.around's
+-- pending), when there are any.
+function quiet.tell(result, pending)
+  local line = quiet.line(pending)
+  if line and type(result) == "table" and type(result.text) == "string" then
+    result.text = result.text .. "\n" .. line
+    result.structured = result.structured or {}
+    result.structured.loading = pending
+  end
+  return result
+end
+
 --- The answer's line for requests still under way (Watch:wait's list),
 -- or nil: they may change the page after the answer.
 function quiet.line(pending, budget_ms)

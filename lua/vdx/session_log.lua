@@ -134,7 +134,7 @@ end
 -- routes, emulation, network conditions, a clock), which are kept,
 -- marked carried, ahead of what follows.  starts maps a role's name to the storageState file the next
 -- test opens it with (its state at the cut); a role left out starts from
--- its auth file.  Returns the number of steps dropped.
+-- its auth file.  Returns the number of steps dropped and of those kept.
 function Log:restart(starts)
   local kept, dropped = {}, 0
   for _, s in ipairs(self.steps) do
@@ -146,7 +146,7 @@ function Log:restart(starts)
     end
   end
   self.steps, self.proposed, self.starts, self.exported = kept, {}, starts or {}, nil
-  return dropped
+  return dropped, #kept
 end
 
 --- The storageState file the test opens role with when it started after

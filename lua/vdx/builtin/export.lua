@@ -253,9 +253,7 @@ return {
           lines[#lines + 1] = line
         end
       end
-      local carried_before = #log:list()
-      local dropped = log:restart(starts)
-      local carried = carried_before - dropped
+      local dropped, carried = log:restart(starts)
       local out = { "New test started: browser_export_test writes the steps from here." }
       if unexported > 0 then
         out[#out + 1] = unexported == 1 and "⚠️ 1 step was never exported and is dropped."

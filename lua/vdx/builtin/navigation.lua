@@ -92,19 +92,10 @@ return {
       -- earlier point than load (vdx.quiet).
       local early = args.wait_until == "commit" or args.wait_until == "domcontentloaded"
       local quiet = require "vdx.quiet"
-      local w = quiet.watch(not early and page or nil)
-      local ok, res = pcall(page.navigate, page, args.url, { wait_until = args.wait_until })
-      local okw, pending = true, nil
-      if ok then okw, pending = pcall(w.wait, w, nil, { open_only = true }) end
-      w:stop()
-      if not ok then error(res, 0) end
-      if not okw then error(pending, 0) end
+      local res, pending = quiet.around(not early and page or nil, { open_only = true }, page.navigate, page,
+        args.url, { wait_until = args.wait_until })
       local warnings = decide(ctx)
-      local result = nav_result(res, warnings, small_snapshot(ctx, page), page:since(mark))
-      local line = quiet.line(pending)
-      if line then
-        result.text, result.structured.loading = result.text .. "\n" .. line, pending
-      end
+      local result = quiet.tell(nav_result(res, warnings, small_snapshot(ctx, page), page:since(mark)), pending)
       util.record(ctx, { kind = "navigate", tool = "browser_navigate", url = args.url })
       return result
     end,

@@ -326,22 +326,7 @@ end
 function util.quietly(ctx, run, args)
   local quiet = require "vdx.quiet"
   local okp, page = pcall(ctx.page, ctx)
-  local w = quiet.watch(okp and page or nil)
-  local ok, result = pcall(run, ctx, args)
-  if not ok then
-    w:stop()
-    error(result, 0)
-  end
-  local okw, pending = pcall(w.wait, w)
-  w:stop()
-  if not okw then error(pending, 0) end
-  local line = quiet.line(pending)
-  if line and type(result) == "table" and type(result.text) == "string" then
-    result.text = result.text .. "\n" .. line
-    result.structured = result.structured or {}
-    result.structured.loading = pending
-  end
-  return result
+  return quiet.tell(quiet.around(okp and page or nil, nil, run, ctx, args))
 end
 
 --- result (a tool's answer, { text =, structured = }) with the change
