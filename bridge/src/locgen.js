@@ -23,11 +23,15 @@
 //      as CSS;
 //   4. only when nothing else is unique: the candidate that matched it
 //      among the fewest others, with .nth(i), and positional set.
+// Before all of these, for an element in (or being) the only item of a
+// list or table (rolepath.js soleItem): the item filtered by its text,
+// and the element's own candidate within it, so the locator still holds
+// once the app shows a second item.
 
 import * as N from './natives.js';
 import { Evaluator } from './locator.js';
 import { jsString, parseLocator } from './locparse.js';
-import { MAX_NAME, container, containersOf, roleExpr } from './rolepath.js';
+import { MAX_NAME, container, containersOf, roleExpr, soleItem } from './rolepath.js';
 import {
   TEST_ID_ATTRIBUTES, accessibleName, getRole, intOption, isStableId, normalize, parentOrHost,
 } from './facts.js';
@@ -193,6 +197,14 @@ export class LocatorGen {
     // without a search of the whole document (a getByText after a
     // getByRole that matched 200 alike buttons).
     let peers = null;
+    const item = soleItem(el);
+    if (item !== null) {
+      const hit = this.inItem(el, item);
+      if (hit !== null) {
+        seen.add(hit.locator);
+        yield hit;
+      }
+    }
     for (const c of ownCandidates(this.engine(), el)) {
       for (const expr of c.exprs) {
         const shared = this.sharedWith(expr, el, peers);
@@ -241,6 +253,42 @@ export class LocatorGen {
       const m = this.matches(expr);
       if (m.length === 1 && m[0] === el) yield { locator: expr, kind: 'css', count: 1 };
     }
+  }
+
+  // For el in (or being) the only item of its list (soleItem): the item
+  // filtered by its text, then el's first own candidate that is unique in
+  // the item, verified unique on the page; null when none serves or the
+  // candidate names the item's text already.  Its own
+  // locator, unique too while the item is alone, follows as an alternative.
+  inItem(el, item) {
+    const ev = this.engine();
+    const c = container(ev, item, item === el ? null : el);
+    if (c === null) return null;
+    let inner = '';
+    if (item !== el) {
+      inner = null;
+      for (const cand of ownCandidates(ev, el)) {
+        const expr = cand.exprs.find((e) => {
+          const m = ev.chain(parseLocator(e), item);
+          return m.length === 1 && m[0] === el;
+        });
+        if (expr !== undefined) {
+          inner = '.' + expr;
+          break;
+        }
+      }
+      if (inner === null) return null;
+    }
+    for (const outer of c.exprs()) {
+      if (!outer.includes('.filter(')) continue;
+      // An own name that holds the item's text ("Done: Buy milk") tells
+      // the items apart by itself: no scope needed.
+      const q = outer.slice(outer.lastIndexOf('hasText: ') + 10, -4);
+      if (inner.includes(q)) return null;
+      const m = this.matches(outer + inner);
+      if (m.length === 1 && m[0] === el) return { locator: outer + inner, kind: 'container', count: 1 };
+    }
+    return null;
   }
 
   // el as a container of its own (a card, a row): its test id or row

@@ -59,6 +59,46 @@ export function containersOf(ev, el) {
   return out;
 }
 
+// Roles of the items a list or a table repeats; and the test ids that name
+// such an item's kind rather than one item ("order-row", "product-card").
+const ITEM_ROLES = new Set(['listitem', 'row', 'treeitem']);
+const ITEM_TEST_ID = /(^|[-_])(row|item|card|entry|tile|result)s?$/i;
+
+// The item of a list or a table that el is or lies in (the nearest
+// ancestor-or-self with an item role, or a test id naming an item kind),
+// when it is the only item of its kind among its siblings, else null.
+// Today el's own locator is unique; once the app shows a second such item
+// (a second order, a second product), it is not: a locator that goes
+// through the item filtered by its text still is.  A header row is no
+// item, and a row beside a header row is still alone.
+export function soleItem(el) {
+  let n = 0;
+  for (let a = el; a !== null && !isTopElement(a) && n < MAX_ANCESTORS; a = parentOrHost(a).parent, n++) {
+    const role = getRole(a);
+    const tid = N.getAttribute(a, 'data-testid');
+    const kindId = tid && isStableId(tid) && ITEM_TEST_ID.test(tid) ? tid : null;
+    if (!ITEM_ROLES.has(role) && kindId === null) continue;
+    if (role === 'row' && isHeaderRow(a)) return null;
+    const parent = N.parentNode(a);
+    if (parent === null) return null;
+    for (let s = N.firstChild(parent); s !== null; s = N.nextSibling(s)) {
+      if (s === a || N.nodeType(s) !== N.ELEMENT_NODE) continue;
+      if (kindId !== null ? N.getAttribute(s, 'data-testid') === kindId
+        : getRole(s) === role && !(role === 'row' && isHeaderRow(s))) return null;
+    }
+    return a;
+  }
+  return null;
+}
+
+// Whether row holds column headers (a table's header row).
+function isHeaderRow(row) {
+  for (let c = N.firstChild(row); c !== null; c = N.nextSibling(c)) {
+    if (N.nodeType(c) === N.ELEMENT_NODE && getRole(c) === 'columnheader') return true;
+  }
+  return false;
+}
+
 // { el, exprs } of a when it is a container (see containersOf), else
 // null.  With target null, a is located itself: a card or a row that is
 // an assertion target, picked out by its own texts.
