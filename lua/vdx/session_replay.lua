@@ -7,7 +7,7 @@
 -- not pass in every run is flaky: the agent hears it before it calls the
 -- test done.
 local vdx = require "vdx"
-local quote = require("vdx.pw_spec").quote
+local assertions = require "vdx.assertions"
 
 local replay = {}
 
@@ -51,60 +51,38 @@ local function resolve(page, expr, timeout_ms)
   return ref
 end
 
--- The first line of the snapshot of ref ("- checkbox "X" [checked] [ref=e3]: v").
-local function snapshot_line(page, ref)
-  local snap = page:snapshot { root = ref, budget_tokens = 2000 }
-  return (snap.text or ""):match("[^\n]*%[ref=" .. ref:gsub("%p", "%%%0") .. "%][^\n]*") or ""
+local function norm(s) return assertions.normalize(s or "") end
+
+-- A few texts of facts f, quoted, for a failure message.
+local function texts_seen(f)
+  local out = {}
+  for i = 1, math.min(#f.matches, 4) do out[i] = ("%q"):format(f.matches[i].text) end
+  if f.count > #out then out[#out + 1] = "…" end
+  return table.concat(out, ", ")
 end
 
-local function norm(s) return (tostring(s or ""):gsub("%s+", " "):gsub("^ ", ""):gsub(" $", "")) end
-
--- True when a match's text (cut to 80 characters with "…" by the bridge)
--- is want, whitespace collapsed, as Playwright's toHaveText compares.
-local function text_matches(got, want)
-  got, want = norm(got), norm(want)
-  local cut = got:match("^(.-)…$")
-  return got == want or (cut ~= nil and want:sub(1, #cut) == cut)
+-- What step's locator showed in facts f, when it does not hold.
+local function seen(s, f)
+  local m, matcher = f.matches[1], s.matcher
+  if matcher == "toHaveCount" then return ("%d elements"):format(f.count) end
+  if matcher == "toBeHidden" or matcher == "not.toBeVisible" then return ("%d visible matches"):format(f.count) end
+  if type(s.value) == "table" then return ("%d elements: %s"):format(f.count, texts_seen(f)) end
+  if f.count ~= 1 then return f.why or ("%s matches %d elements"):format(s.locator, f.count) end
+  if matcher == "toBeVisible" then return "hidden" end
+  if matcher == "toHaveValue" then return ("value %q"):format(m.value or "") end
+  if matcher == "toBeChecked" then return "not checked" end
+  if matcher == "not.toBeChecked" then return "checked" end
+  return ("text %q"):format(m.text)
 end
 
--- toHaveText with a list: as many matches as texts, each its own.
-local function texts_match(page, expr, want)
-  local r = page:locator_count(expr, { details = #want })
-  if r.count ~= #want then return false, ("%d elements for %d texts"):format(r.count, #want) end
-  for i, w in ipairs(want) do
-    local got = r.matches[i] and r.matches[i].text
-    if not text_matches(got, w) then return false, ("item %d has text %q"):format(i, norm(got)) end
-  end
-  return true
-end
+-- The matchers assertions.judge decides (the verify tools' road); the
+-- page's URL and title are read here.
+local JUDGED = { toBeVisible = true, toHaveCount = true, toHaveText = true, toContainText = true,
+  toBeHidden = true, ["not.toBeVisible"] = true, toHaveValue = true, toBeChecked = true,
+  ["not.toBeChecked"] = true }
 
 -- Each matcher: check(page, step) -> ok, what it saw.
 local MATCHERS = {
-  toBeVisible = function(page, s)
-    local m, why = one(page, s.locator)
-    if not m then return false, why end
-    return m.visible == true, "hidden"
-  end,
-  toHaveCount = function(page, s)
-    local n = page:locator_count(s.locator).count
-    return n == math.tointeger(tonumber(s.value)), ("%d elements"):format(n)
-  end,
-  toHaveText = function(page, s)
-    if type(s.value) == "table" then return texts_match(page, s.locator, s.value) end
-    local m, why = one(page, s.locator)
-    if not m then return false, why end
-    return text_matches(m.text, s.value), ("text %q"):format(norm(m.text))
-  end,
-  toContainText = function(page, s)
-    local m, why = one(page, s.locator)
-    if not m then return false, why end
-    local n = page:locator_count(s.locator .. ".filter({ hasText: " .. quote(tostring(s.value)) .. " })").count
-    return n == 1, ("text %q"):format(norm(m.text))
-  end,
-  toBeHidden = function(page, s)
-    local r = page:locator_count(s.locator, { details = 1 })
-    return r.count == 0 or (r.matches[1] and r.matches[1].visible == false), ("%d visible matches"):format(r.count)
-  end,
   toHaveURL = function(page, s)
     local url = page:bridge("pageInfo", {}).url
     local want = tostring(s.value)
@@ -114,25 +92,13 @@ local MATCHERS = {
     local title = page:bridge("pageInfo", {}).title
     return norm(title) == norm(s.value), ("title %q"):format(title)
   end,
-  toHaveValue = function(page, s)
-    local m, why = one(page, s.locator)
-    if not m then return false, why end
-    if not m.ref then return false, "no ref to read the value of" end
-    local got = snapshot_line(page, m.ref):match("%[ref=[^%]]+%]:%s*(.-)%s*$") or ""
-    got = got:gsub('^"(.*)"$', "%1")
-    return got == tostring(s.value or ""), ("value %q"):format(got)
-  end,
-  toBeChecked = function(page, s)
-    local m, why = one(page, s.locator)
-    if not m or not m.ref then return false, why or "no ref" end
-    return snapshot_line(page, m.ref):find("[checked]", 1, true) ~= nil, "not checked"
-  end,
 }
-MATCHERS["not.toBeVisible"] = MATCHERS.toBeHidden
-MATCHERS["not.toBeChecked"] = function(page, s)
-  local m, why = one(page, s.locator)
-  if not m or not m.ref then return false, why or "no ref" end
-  return snapshot_line(page, m.ref):find("[checked]", 1, true) == nil, "checked"
+for matcher in pairs(JUDGED) do
+  MATCHERS[matcher] = function(page, s)
+    local f = assertions.facts(page, s.locator, { limit = 200 })
+    if assertions.judge(s, f) then return true end
+    return false, seen(s, f)
+  end
 end
 
 -- Performs one action step on page.
@@ -184,7 +150,14 @@ local function run_step(page, s, timeout_ms)
     if not check then error("the gate cannot check " .. tostring(s.matcher) .. " (the test still does)", 0) end
     local passed, saw = poll(function() return check(page, s) end, timeout_ms)
     if not passed then
-      local want = s.value ~= nil and (" " .. ("%q"):format(tostring(s.value))) or ""
+      local want = ""
+      if type(s.value) == "table" then
+        local items = {}
+        for i, v in ipairs(s.value) do items[i] = ("%q"):format(tostring(v)) end
+        want = " [" .. table.concat(items, ", ") .. "]"
+      elseif s.value ~= nil then
+        want = " " .. ("%q"):format(tostring(s.value))
+      end
       error(("expected %s%s; saw %s"):format(s.matcher, want, tostring(saw)), 0)
     end
   end)

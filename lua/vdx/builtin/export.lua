@@ -139,6 +139,11 @@ local function gate(ctx, job, out, structured)
   structured.playwright_ms = vdx.now() - t0
   for _, l in ipairs(pl) do out[#out + 1] = l end
   structured.playwright = passed
+  if passed and #flaky > 0 then
+    -- The file itself passed every run: the replay misread a step.
+    out[#out + 1] = "The gate's replay and Playwright disagree: the file passed every run, so trust Playwright; the "
+      .. "replay's reading of step " .. table.concat(flaky, ", ") .. " may be wrong"
+  end
 end
 
 return {
