@@ -231,15 +231,21 @@ function describeEl(el) {
   return { role, name: accessibleName(new Ctx(), el, role, false), tag: N.localName(el) };
 }
 
+// The function that gives an element its ref in refs (the one it has,
+// or a new one).
+export function refOfIn(refs) {
+  return (el) => {
+    const d = describeEl(el);
+    return refs.assign(el, d.role, d.name, d.tag);
+  };
+}
+
 // ----------------------------------------------------------- methods
 
 export function actionMethods(env) {
   const { refs } = env;
 
-  function refOf(el) {
-    const d = describeEl(el);
-    return refs.assign(el, d.role, d.name, d.tag);
-  }
+  const refOf = refOfIn(refs);
 
   return {
     // Finds the element a plain-words description means (ladder.js).

@@ -178,6 +178,14 @@ function missReport(desc, tried) {
   return { message, description: desc, tried, links, href, url: String(document.URL) };
 }
 
+// The answer of findByDescription for el; el itself is not enumerable,
+// so it stays in the page (describedOther reads it).
+function found(el, by, phrase, refOf) {
+  const out = { ref: refOf(el), by, phrase };
+  Object.defineProperty(out, 'el', { value: el, enumerable: false });
+  return out;
+}
+
 // Finds the element a plain-words description means.  Quoted phrases,
 // else the words as given and then without filler words; for each phrase role (+ name, when a role is hinted), label,
 // placeholder, text; the first rung with a visible match decides, and
@@ -195,12 +203,12 @@ export function findByDescription(desc, refOf) {
     const r = rungs(ctx, els, phrase, hint);
     for (const by of ['role', 'label', 'placeholder', 'text']) {
       const shown = visibleOf(ctx, r[by], SHOWN + 1);
-      if (shown.length === 1) return { ref: refOf(shown[0]), by, phrase };
+      if (shown.length === 1) return found(shown[0], by, phrase, refOf);
       if (shown.length > 1) {
         // A button and a column header both reading "Actions": the one an
         // action can act on is meant.
         const acting = shown.filter(actionable);
-        if (acting.length === 1) return { ref: refOf(acting[0]), by, phrase };
+        if (acting.length === 1) return found(acting[0], by, phrase, refOf);
         return { ambiguous: ambiguity(ctx, desc, phrase, by, acting.length > 1 ? acting : shown, refOf) };
       }
     }
@@ -208,4 +216,38 @@ export function findByDescription(desc, refOf) {
       by_placeholder: r.placeholder.length, by_text: r.text.length });
   }
   return { miss: missReport(desc, tried) };
+}
+
+// What a description given with a ref says of the ref's element el: null
+// when they agree (a word of the description, role and filler words aside,
+// is in el's name, label, text, placeholder or title; or it names no such
+// word), else { role, name } of el and, as other, the element the
+// description finds alone on the page ({ ref, role, name }) when it has
+// el's role, or null.  A
+// ref from before a reload can name another element now (refs are given
+// anew per document): the description is how an agent says what it meant.
+export function describedOther(el, desc, refOf) {
+  if (typeof desc !== 'string' || !desc.trim()) return null;
+  let bare = desc.replace(/["\u201c\u201d\u2018\u2019]/g, ' ');
+  for (const [re] of ROLE_WORDS) bare = bare.replace(re, ' ');
+  const words = normalize(bare.replace(FILLER, ' ')).toLowerCase().split(' ').filter((w) => w.length > 1);
+  if (words.length === 0) return null;
+  const ctx = new Ctx();
+  const role = getRole(el);
+  const name = accessibleName(ctx, el, role, false);
+  const tag = N.localName(el);
+  const labels = (tag === 'input' || tag === 'textarea' || tag === 'select') ? ctx.labelsOf(el).map(ownText) : [];
+  const own = [name, ownText(el), N.getAttribute(el, 'placeholder'), N.getAttribute(el, 'title'), ...labels]
+    .map((t) => normalize(String(t || '')).toLowerCase()).join(' ');
+  if (words.some((w) => own.includes(w))) return null;
+  const found = findByDescription(desc, refOf);
+  let other = null;
+  if (typeof found.ref === 'string') {
+    const o = found.el;
+    const orole = getRole(o);
+    // Only an element of the same role is another one meant: "Modern
+    // Lamp" said of its card's button names the card, not a mistake.
+    if (o !== el && orole === role) other = { ref: found.ref, role: orole || tag, name: clip(accessibleName(ctx, o, orole, false), 80) };
+  }
+  return { role: role || tag, name: clip(name, 80), other };
 }

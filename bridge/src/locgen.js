@@ -37,6 +37,8 @@ import {
 } from './facts.js';
 import { badArgument, checkKeys } from './errors.js';
 import { shared } from './batch.js';
+import { describedOther } from './ladder.js';
+import { refOfIn } from './actions.js';
 
 const UNLOCATABLE = new Set(['generic', 'none', 'presentation', 'iframe']);
 const FIELD_ROLES = new Set(['textbox', 'searchbox', 'combobox', 'checkbox', 'radio', 'switch', 'slider',
@@ -420,11 +422,20 @@ function attributeCandidate(out, el, attribute, method, kind) {
 }
 
 // The bridge method: the locator of ref's element (see the module comment).
+// opts.described: the description the caller gave with ref; when it
+// names another element (ladder.js describedOther), the answer's described
+// says which, and no locator is generated.
 export function locatorFor(env, ref, options) {
   const opts = options || {};
-  checkKeys(opts, ['alternatives', 'batch'], 'locatorFor');
+  checkKeys(opts, ['alternatives', 'batch', 'described'], 'locatorFor');
   const n = intOption(opts, 'alternatives', 4, 0, 'locatorFor');
-  return shared(batchOption(opts, 'locatorFor'), makeGen).gen.generate(env.resolve(ref), n);
+  const el = env.resolve(ref);
+  if (opts.described !== undefined && opts.described !== null) {
+    if (typeof opts.described !== 'string') throw badArgument('locatorFor: described must be a string');
+    const d = describedOther(el, opts.described, refOfIn(env.refs));
+    if (d !== null && d.other !== null) return { locator: null, positional: false, note: null, alternatives: [], described: d };
+  }
+  return shared(batchOption(opts, 'locatorFor'), makeGen).gen.generate(el, n);
 }
 
 // A LocatorGen on ev (batch.js makes one per run).

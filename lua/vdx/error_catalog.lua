@@ -27,6 +27,13 @@ local catalog = {
     actions = { SNAP .. ".", "Find the same element (by its role and name) and retry with its new ref.",
       "If it keeps disappearing, call browser_wait_for(text=…) for the state you expect first." },
   },
+  RefMismatch = {
+    title = "The ref names another element than the description given with it",
+    causes = { "The ref was read before the page loaded again: refs are given anew per load, so an old ref can name another element",
+      "The ref was copied from another line of the snapshot" },
+    actions = { "Act again with the ref the error names (the element the description matches).",
+      "Take a snapshot after a navigation or reload before you act by ref." },
+  },
   FrameDetached = {
     title = "Frame detached",
     expected = "This is often normal: frames are detached and replaced while a page navigates or re-renders.",

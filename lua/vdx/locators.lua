@@ -8,7 +8,7 @@ local json = require "vdx.json"
 
 local locators = {}
 
-local KNOWN = { alternatives = true, timeout_ms = true, batch = true }
+local KNOWN = { alternatives = true, timeout_ms = true, batch = true, described = true }
 
 -- A string, or nil for JSON null and anything else.
 local function str(v)
@@ -48,7 +48,11 @@ end
 -- the bridge's locator engine (roles, names, texts of the document) while
 -- the page does not change: for a run of reads on a still page.  Raises
 -- InvalidArgument for a bad ref or option, UnknownRef / StaleRef for an
--- element the page no longer has.
+-- element the page no longer has.  described (a string): the words the
+-- caller gave with ref ("Export data button"); when none of them is in the
+-- element's name or text and they name another element alone, the answer
+-- is { described = { role, name, other = { ref, role, name } } } and no
+-- locator (a ref read before a reload names another element now).
 function locators.generate_locator(page, ref, opts)
   local r, frame = vdx.check_ref(ref)
   opts = opts or {}
@@ -57,7 +61,7 @@ function locators.generate_locator(page, ref, opts)
   end
   for k in pairs(opts) do
     if not KNOWN[k] then
-      error(vdx.error("InvalidArgument", ("generate_locator: unexpected key '%s' (known: alternatives, batch, timeout_ms)")
+      error(vdx.error("InvalidArgument", ("generate_locator: unexpected key '%s' (known: alternatives, batch, described, timeout_ms)")
         :format(tostring(k)), { field = tostring(k) }), 2)
     end
   end
@@ -70,10 +74,20 @@ function locators.generate_locator(page, ref, opts)
     error(vdx.error("InvalidArgument", "generate_locator: batch must be a non-empty string",
       { field = "batch" }), 2)
   end
-  local res = page:bridge("locatorFor", { r, { alternatives = n, batch = opts.batch } },
+  if opts.described ~= nil and type(opts.described) ~= "string" then
+    error(vdx.error("InvalidArgument", "generate_locator: described must be a string", { field = "described" }), 2)
+  end
+  local res = page:bridge("locatorFor", { r, { alternatives = n, batch = opts.batch, described = opts.described } },
     { frame = r, timeout_ms = opts.timeout_ms })
   local out = { locator = str(res.locator), positional = res.positional == true, note = str(res.note),
     alternatives = {} }
+  local d = res.described
+  if type(d) == "table" and type(d.other) == "table" then
+    local o = d.other
+    out.described = { role = str(d.role), name = str(d.name) or "",
+      other = { ref = str(o.ref), role = str(o.role), name = str(o.name) or "" } }
+    return out
+  end
   local path
   if frame ~= "main" then
     out.frame = frame

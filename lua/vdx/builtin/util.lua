@@ -23,7 +23,9 @@ end
 function util.target(args, refkey, elemkey)
   refkey, elemkey = refkey or "ref", elemkey or "element"
   local ref, desc = args[refkey], args[elemkey]
-  if ref ~= nil and ref ~= "" then return { ref = ref }, ref end
+  -- The description given with a ref is kept as said: util.locator_of
+  -- refuses a ref it does not describe.
+  if ref ~= nil and ref ~= "" then return { ref = ref, said = desc ~= "" and desc or nil }, ref end
   if desc ~= nil and desc ~= "" then return { description = desc }, desc end
   error(vdx.error("InvalidArgument", ("field %s: expected a ref from browser_snapshot() (or %s, a description)")
     :format(refkey, elemkey), { field = refkey, expected = "string" }), 0)
@@ -157,6 +159,18 @@ util.ELEMENT = { type = "string",
 --- Schema of the `ref` argument.
 util.REF = { type = "string", description = "Exact target element reference from the page snapshot" }
 
+--- The RefMismatch error of a ref whose element the description said
+-- with it does not describe, while another element matches it alone (d:
+-- generate_locator's described).  Nothing was done.
+function util.mismatch(ref, said, d)
+  local o = d.other
+  local function el(role, name) return name ~= "" and ("%s %q"):format(role, name) or role end
+  return vdx.error("RefMismatch", ("ref %s is %s, not %q: %s is %s now (refs are given anew when the page loads). "
+    .. "Nothing was done: act again with ref %s, or give the ref without element if you meant %s")
+    :format(ref, el(d.role, d.name), said, el(o.role, o.name), o.ref, o.ref, ref),
+    { ref = ref, element = said, other = o.ref })
+end
+
 --- The verified Playwright locator of an action's target (util.target's
 -- table), taken BEFORE the action, since the element may be gone after:
 -- page:generate_locator's answer for the ref, or for the element a
@@ -176,8 +190,9 @@ function util.locator_of(ctx, target)
     ref = type(r) == "table" and r.ref
   end
   if type(ref) ~= "string" then return nil end
-  local ok, loc = pcall(page.generate_locator, page, ref, { alternatives = 0 })
+  local ok, loc = pcall(page.generate_locator, page, ref, { alternatives = 0, described = target.said })
   if not ok and vdx.is_error(loc, "Cancelled") then error(loc, 0) end
+  if ok and loc.described then error(util.mismatch(ref, target.said, loc.described), 0) end
   if not ok and target.ref and vdx.is_error(loc, "StaleRef") then
     -- A framework re-rendered the element after the agent read its ref:
     -- the one live element with the same role, name and tag succeeds it

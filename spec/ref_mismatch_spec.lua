@@ -1,0 +1,66 @@
+--- spec/ref_mismatch_spec.lua: an action given a ref and an element
+-- description that names another element of the same role alone refuses
+-- and names that element's ref; nothing is done.  A play-test clicked
+-- "Archive account" through a ref read before a reload, where it had been
+-- "Export data" (refs are given anew per load), with element "Export data".
+local helpers = require "helpers"
+
+describe("an action whose ref and element disagree", function()
+  local srv, call, ctx, roles
+
+  setup(function()
+    srv = helpers.serve {
+      -- The two buttons swap places with ?swap, as a re-sorted menu.
+      ["GET /acct"] = function(req)
+        local export = [[<button onclick="out.textContent = 'exported'">Export data</button>]]
+        local archive = [[<button onclick="out.textContent = 'archived'">Archive account</button>]]
+        local swap = (req.query or ""):find("swap", 1, true)
+        return ([[<title>Account</title><h1>Lamp</h1>%s%s<p role="status" id="out">idle</p>]])
+          :format(swap and archive or export, swap and export or archive)
+      end,
+    }
+    call, ctx, roles = helpers.tool_session()
+  end)
+
+  teardown(function()
+    if roles then roles:close() end
+    if srv then srv:close() end
+  end)
+
+  -- The ref of the button named name in a fresh snapshot.
+  local function ref_of(name)
+    local _, text = call("browser_snapshot", {})
+    return assert(text:match('button "' .. name .. '" %[ref=(e%d+)%]'), text)
+  end
+
+  it("refuses a ref read before the page loaded again, and names the ref the description has now", function()
+    call("browser_navigate", { url = srv.url .. "/acct" })
+    local old = ref_of("Export data")
+    call("browser_navigate", { url = srv.url .. "/acct?swap" })
+    local now = ref_of("Export data")
+    assert.are_not.equal(old, now)
+    local res, text = call("browser_click", { ref = old, element = "Export data button" })
+    assert.is_true(res.isError, text)
+    assert.truthy(text:find(('ref %s is button "Archive account", not "Export data button"'):format(old), 1, true), text)
+    assert.truthy(text:find(("act again with ref %s"):format(now), 1, true), text)
+    local _, snap = call("browser_snapshot", {})
+    assert.truthy(snap:find('status [ref=e%d+]: idle') or snap:find("idle", 1, true), snap)
+    assert.is_nil(snap:find("archived", 1, true), snap)
+    -- The ref the error names does what was meant.
+    local ok, done = call("browser_click", { ref = now, element = "Export data button" })
+    assert.is_not_true(ok.isError, done)
+    assert.truthy(done:find("exported", 1, true), done)
+  end)
+
+  it("acts when the description shares a word with the element or names nothing else of its role", function()
+    call("browser_navigate", { url = srv.url .. "/acct" })
+    local archive = ref_of("Archive account")
+    -- Loose words, a card's heading for its button: no other button is meant.
+    for _, said in ipairs { "the archive button", "the submit button", "Lamp" } do
+      local res, text = call("browser_click", { ref = archive, element = said })
+      assert.is_not_true(res.isError, said .. ": " .. text)
+      assert.truthy(text:find("archived", 1, true), said .. ": " .. text)
+      call("browser_navigate", { url = srv.url .. "/acct" })
+    end
+  end)
+end)
