@@ -252,6 +252,27 @@ describe("find", function()
     assert.same({ "ascending", "none" }, sorts)
   end)
 
+  it("finds options of lists that fold them, and a snapshot of the list shows them", function()
+    page:navigate(srv.url .. "/find/picker.html")
+    local snap = page:snapshot {}.text
+    local list = ref_of(snap, 'listbox "Countries" %[options=21%] %[ref=(e%d+)%]')
+    assert.is_nil(snap:find('option "Norway"', 1, true), snap)
+    -- By role and name: the option, under its list.
+    local text = call("browser_find", { role = "option", name = "Norway" })
+    assert.truthy(text:find('1 match:', 1, true), text)
+    assert.truthy(text:find('listbox "Countries" [ref=' .. list .. ']:', 1, true), text)
+    assert.truthy(text:find('option "Norway" %[ref=e%d+%]'), text)
+    -- By text: the paragraph and the option; an option of a native select.
+    text = call("browser_find", { text = "Norway" })
+    assert.truthy(text:find('2 matches:', 1, true), text)
+    text = call("browser_find", { text = "NOK" })
+    assert.truthy(text:find('option "Currency NOK"', 1, true), text)
+    -- A snapshot rooted at the list lists its options.
+    text = call("browser_snapshot", { root = list })
+    assert.truthy(text:find('option "Norway" %[ref=e%d+%]'), text)
+    assert.truthy(text:find('option "France" %[selected%] %[ref=e%d+%]'), text)
+  end)
+
   it("prints an empty list as [] in text and over MCP", function()
     local s = client.start("")
     local _, tool = client.caller(s)

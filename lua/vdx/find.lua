@@ -128,6 +128,37 @@ local function clipped(line)
   return cut .. "…"
 end
 
+-- How many lists that fold their options ([options=N]) a find opens,
+-- and how many options of each it reads.
+local UNFOLDED_LISTS = 5
+local UNFOLDED_OPTIONS = 500
+
+-- src with the lines of the first UNFOLDED_LISTS lists that fold their
+-- options replaced by a snapshot of each with its options (indented where
+-- the list was): an option is found like any other line.
+local function unfold(page, src)
+  local out, opened = nil, 0
+  for i, line in ipairs(src) do
+    local ref = opened < UNFOLDED_LISTS and line:find(" [options=", 1, true) and line:match("%[ref=([%w_]+)%]")
+    local sub
+    if ref then
+      local ok, snap = pcall(snapshot.take, page, { root = ref, max_options = UNFOLDED_OPTIONS,
+        budget_tokens = WHOLE }, nil, nil, true)
+      if not ok and vdx.is_error(snap, "Cancelled") then error(snap, 0) end
+      if ok and snap.lines and #snap.lines > 1 then sub = snap.lines end
+    end
+    if sub then
+      opened = opened + 1
+      if not out then out = table.move(src, 1, i - 1, 1, {}) end
+      local indent = line:match("^ *")
+      for _, l in ipairs(sub) do out[#out + 1] = indent .. l end
+    elseif out then
+      out[#out + 1] = line
+    end
+  end
+  return out or src
+end
+
 --- find.run(page, args) -> { url, title, total, shown, matches = [{ ref,
 -- line, path = [lines] }], lines = [the answer's lines] }: the snapshot
 -- lines that match args (text: a case-insensitive substring of a line's
@@ -141,7 +172,8 @@ end
 -- left out, told in the answer under its last line shown.  `lines` is the
 -- answer as one pruned snapshot: every match and each of its ancestor
 -- lines once, in page order, indented as in the snapshot; `snapshot` the
--- whole snapshot it read.
+-- whole snapshot it read.  The options of lists that fold them
+-- ([options=N]) are read too, each list's up to UNFOLDED_OPTIONS.
 function find.run(page, args)
   local given = (args.text and 1 or 0) + (args.regex and 1 or 0) + (args.role and 1 or 0)
   if given ~= 1 then invalid("give one of text, regex or role (with name)", "text") end
@@ -163,6 +195,7 @@ function find.run(page, args)
     src = {}
     for line in (snap.text or ""):gmatch("[^\n]+") do src[#src + 1] = line end
   end
+  src = unfold(page, src)
   for _, line in ipairs(src) do
     lines[#lines + 1] = line
     local p = find.parse_line(line)

@@ -16,6 +16,12 @@ local snapshot = {}
 -- 12,000 stays well under MCP clients' usual cap of 25,000 per result.
 snapshot.DEFAULT_BUDGET = 12000
 
+--- How many options a list shows before it folds them into `[options=N]`
+-- (a country picker's 200 would drown the page), and how many in
+-- browser_snapshot of one element (root): the agent zoomed in to read them.
+snapshot.FOLD_OPTIONS = 10
+snapshot.ROOT_OPTIONS = 200
+
 --- Characters per token: how a budget in tokens becomes characters, and
 -- characters left out become "about N tokens".
 snapshot.CHARS_PER_TOKEN = 4
@@ -367,7 +373,7 @@ function snapshot.take(page, opts, how, whole_tokens, keep_lines)
   -- keeps the names it would leave to the lines below (keepNames): the cut
   -- may hide those lines.
   local got = page:snapshot_frames({ root = root,
-    maxOptions = opts.max_options or 10,
+    maxOptions = opts.max_options or snapshot.FOLD_OPTIONS,
     maxChars = not depth and (whole_tokens or budget) * snapshot.CHARS_PER_TOKEN or nil,
     fromLine = offset, keepNames = depth and true or nil, mode = opts.mode, interactive = opts.interactive or nil },
     { timeout_ms = opts.timeout_ms })
