@@ -144,6 +144,20 @@ describe("page:generate_locator", function()
     assert.equal("getByRole('button', { name: 'Sort by status' })", located(sort).locator)
   end)
 
+  it("filters by a heading's exact name when another card's heading holds it", function()
+    local compare = refs_of(snap, 'button "Compare" %[ref=(e%d+)%]')
+    assert.equal("getByRole('article').filter({ has: getByRole('heading', { name: 'Desk Lamp', exact: true }) })"
+      .. ".getByRole('button', { name: 'Compare' })", located(compare[1]).locator)
+    assert.equal("getByRole('article').filter({ hasText: 'Desk Lamp Pro' }).getByRole('button', { name: 'Compare' })",
+      located(compare[2]).locator)
+    -- As a test file writes it: the nested chain starts at the page too.
+    assert.equal("await expect(alice.getByRole('article').filter({ has: alice.getByRole('heading', "
+      .. "{ name: 'Desk Lamp', exact: true }) })).toBeVisible();",
+      require("vdx.assertions").code({ matcher = "toBeVisible",
+        locator = "getByRole('article').filter({ has: page.getByRole('heading', { name: 'Desk Lamp', exact: true }) })" },
+        "alice"))
+  end)
+
   it("quotes names with quotes and backslashes so that they read back", function()
     local ref = refs_of(snap, 'button "Say \\"hi\\" to O\'Brien \\\\ now" %[ref=(e%d+)%]')[1]
     local loc = located(ref)

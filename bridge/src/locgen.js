@@ -285,8 +285,8 @@ export class LocatorGen {
       if (!outer.includes('.filter(')) continue;
       // An own name that holds the item's text ("Done: Buy milk") tells
       // the items apart by itself: no scope needed.
-      const q = outer.slice(outer.lastIndexOf('hasText: ') + 10, -4);
-      if (inner.includes(q)) return null;
+      const at = outer.lastIndexOf('hasText: ');
+      if (at >= 0 && inner.includes(outer.slice(at + 10, -4))) return null;
       const m = this.matches(outer + inner);
       if (m.length === 1 && m[0] === el) return { locator: outer + inner, kind: 'container', count: 1 };
     }

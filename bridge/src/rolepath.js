@@ -5,6 +5,8 @@
 //   getByTestId('product-card')                          an ancestor with a stable test id
 //   getByTestId('product-card').filter({ hasText: 'Modern Lamp 1' })    ... that repeats
 //   getByRole('listitem').filter({ hasText: 'Buy milk' })               a row-like ancestor
+//   getByRole('article').filter({ has: getByRole('heading', { name: 'Lamp', exact: true }) })
+//                                                        ... whose heading another one's holds
 //   getByRole('dialog', { name: 'Edit' })                a named landmark, dialog or group
 //
 // Ancestors are taken nearest first, in the composed tree (open shadow
@@ -17,7 +19,7 @@ import * as N from './natives.js';
 import {
   accessibleName, getRole, isHiddenFromAllUsers, isStableId, isTopElement, normalize, parentOrHost, skipsText,
 } from './facts.js';
-import { jsString } from './locparse.js';
+import { jsString, parseLocator } from './locparse.js';
 
 const ROW_ROLES = new Set(['listitem', 'row', 'treeitem', 'article']);
 // Containers named by their role and name; the second set also serves
@@ -114,14 +116,30 @@ export function container(ev, a, target) {
 
 function* containerExprs(ev, a, target, testId, role, row, named) {
   let texts = null;
+  let heading = '';
   const textsOf = () => {
-    if (texts === null) texts = filterTexts(ev, a, target);
+    if (texts === null) {
+      heading = firstHeading(ev, a, target);
+      texts = filterTexts(ev, a, target, heading);
+    }
     return texts;
   };
+  // Each filter text; after the heading's, the heading by its exact name,
+  // for a heading whose text another item's holds ("Modern Lamp" and
+  // "Modern Lamp 2": hasText matches a substring).
+  function* filters(c) {
+    for (const t of textsOf()) {
+      const f = filtered(c, t);
+      yield f;
+      if (t === heading && ev.chain(parseLocator(f), document).length > 1) {
+        yield c + '.filter({ has: ' + roleExpr('heading', heading, true) + ' })';
+      }
+    }
+  }
   if (testId !== null) {
     const c = 'getByTestId(' + jsString(testId) + ')';
     yield c;
-    for (const t of textsOf()) yield filtered(c, t);
+    yield* filters(c);
   }
   if (named) {
     const name = accessibleName(ev.ctx, a, role, false);
@@ -132,21 +150,18 @@ function* containerExprs(ev, a, target, testId, role, row, named) {
       yield roleExpr(role);
     }
   }
-  if (row) {
-    for (const t of textsOf()) yield filtered(roleExpr(role), t);
-  }
+  if (row) yield* filters(roleExpr(role));
 }
 
 // The texts that may tell container a apart from its siblings, best
 // first: its first visible heading, its first visible text, then its other
 // visible texts, shortest first (a price before a description); each 2 to
-// MAX_TEXT characters, none inside target.
-function filterTexts(ev, a, target) {
+// MAX_TEXT characters, none inside target.  heading: firstHeading's.
+function filterTexts(ev, a, target, heading) {
   const out = [];
   const add = (t) => {
     if (out.length < MAX_TEXTS && t.length >= 2 && t.length <= MAX_TEXT && !out.includes(t)) out.push(t);
   };
-  const heading = firstHeading(ev, a, target);
   if (heading) add(heading);
   const runs = [];
   visibleRuns(ev, a, target, runs, { left: MAX_NODES });

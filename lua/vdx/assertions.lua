@@ -106,7 +106,7 @@ end
 function assertions.code(step, receiver)
   local matcher = step.matcher
   local arg = step.value ~= nil and literal(step.value) or ""
-  return ("await expect(%s.%s).%s(%s);"):format(receiver or "page", step.locator, matcher, arg)
+  return ("await expect(%s).%s(%s);"):format(require("vdx.pw_spec").on(receiver or "page", step.locator), matcher, arg)
 end
 
 --- The calls of a locator, in order (`getByTestId('card')`,

@@ -72,12 +72,12 @@ function emit(x, n, out, indent)
     add("await " .. ident(n.role) .. ".keyboard.press(" .. q(n.key) .. ");")
   elseif n.kind == "action" then
     if n.note then add("// " .. n.note) end
-    add("await " .. receiver(n) .. "." .. n.target .. n.call .. ";")
+    add("await " .. pw.on(receiver(n), n.target) .. n.call .. ";")
   elseif n.kind == "expect" then
     if n.page_matcher then
       add("await expect(" .. ident(n.role) .. ")." .. n.page_matcher .. ";")
     else
-      add("await expect(" .. receiver(n) .. "." .. n.target .. ")." .. n.matcher .. ";")
+      add("await expect(" .. pw.on(receiver(n), n.target) .. ")." .. n.matcher .. ";")
     end
   end
 end

@@ -13,6 +13,37 @@ local pw = {}
 pw.quote = locator.quote
 local q = pw.quote
 
+--- The locator expr (as vdxlua writes it: `getByTestId('card').filter({
+-- has: getByRole('heading', …) })`, relative to a page) on receiver (`page`,
+-- `alice`), as a test file writes it: every chain nested in has, hasNot,
+-- and or or starts at receiver too (a leading `page.` there is replaced).
+-- Quoted strings are left alone.
+function pw.on(receiver, expr)
+  local out, i, n = { receiver, "." }, 1, #expr
+  while i <= n do
+    local c = expr:sub(i, i)
+    if c == "'" or c == '"' or c == "`" then
+      local j = i + 1
+      while j <= n and expr:sub(j, j) ~= c do j = j + (expr:sub(j, j) == "\\" and 2 or 1) end
+      out[#out + 1] = expr:sub(i, j)
+      i = j + 1
+    else
+      local lead = expr:match("^has: ", i) or expr:match("^hasNot: ", i) or expr:match("^%.and%(", i)
+        or expr:match("^%.or%(", i)
+      if lead then
+        out[#out + 1] = lead
+        i = i + #lead
+        if expr:sub(i, i + 4) == "page." then i = i + 5 end
+        if expr:match("^%a", i) then out[#out + 1] = receiver .. "." end
+      else
+        out[#out + 1] = c
+        i = i + 1
+      end
+    end
+  end
+  return table.concat(out)
+end
+
 -- JavaScript's reserved words, which cannot name a variable.
 local RESERVED = {}
 for w in ([[await break case catch class const continue debugger default delete do else enum export

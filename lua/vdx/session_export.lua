@@ -62,7 +62,7 @@ local CALLS = {
     return ".selectOption(" .. literal(v) .. ")"
   end,
   hover = function() return ".hover()" end,
-  drag = function(s, page) return ".dragTo(" .. page .. "." .. s.to_locator .. ")" end,
+  drag = function(s, page) return ".dragTo(" .. pw.on(page, s.to_locator) .. ")" end,
   upload = function(s) return ".setInputFiles(" .. literal(s.files or {}) .. ")" end,
   evaluate = function(s) return ".evaluate(" .. s.code .. ")" end,
 }
@@ -76,7 +76,7 @@ function export.statements(s, base)
   elseif s.kind == "assert" then
     local v = s.value ~= nil and literal(s.value) or ""
     if not s.locator then return { "await expect(" .. page .. ")." .. s.matcher .. "(" .. v .. ");" } end
-    return { "await expect(" .. page .. "." .. s.locator .. ")." .. s.matcher .. "(" .. v .. ");" }
+    return { "await expect(" .. pw.on(page, s.locator) .. ")." .. s.matcher .. "(" .. v .. ");" }
   end
   if s.action == "press" and not s.locator then
     return { "await " .. page .. ".keyboard.press(" .. q(s.key) .. ");" }
@@ -95,8 +95,8 @@ function export.statements(s, base)
   local out = {}
   if s.positional then out[1] = "// positional: no role, label, test id or container text told it apart" end
   local call = (CALLS[s.action] or CALLS.click)(s, page)
-  out[#out + 1] = "await " .. page .. "." .. s.locator .. call .. ";"
-  if s.submit then out[#out + 1] = "await " .. page .. "." .. s.locator .. ".press('Enter');" end
+  out[#out + 1] = "await " .. pw.on(page, s.locator) .. call .. ";"
+  if s.submit then out[#out + 1] = "await " .. pw.on(page, s.locator) .. ".press('Enter');" end
   return out
 end
 
