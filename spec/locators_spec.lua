@@ -146,7 +146,7 @@ describe("page:generate_locator", function()
 
   it("filters by a heading's exact name when another card's heading holds it", function()
     local compare = refs_of(snap, 'button "Compare" %[ref=(e%d+)%]')
-    assert.equal("getByRole('article').filter({ has: getByRole('heading', { name: 'Desk Lamp', exact: true }) })"
+    assert.equal("getByRole('article').filter({ has: page.getByRole('heading', { name: 'Desk Lamp', exact: true }) })"
       .. ".getByRole('button', { name: 'Compare' })", located(compare[1]).locator)
     assert.equal("getByRole('article').filter({ hasText: 'Desk Lamp Pro' }).getByRole('button', { name: 'Compare' })",
       located(compare[2]).locator)

@@ -5,7 +5,7 @@
 //   getByTestId('product-card')                          an ancestor with a stable test id
 //   getByTestId('product-card').filter({ hasText: 'Modern Lamp 1' })    ... that repeats
 //   getByRole('listitem').filter({ hasText: 'Buy milk' })               a row-like ancestor
-//   getByRole('article').filter({ has: getByRole('heading', { name: 'Lamp', exact: true }) })
+//   getByRole('article').filter({ has: page.getByRole('heading', { name: 'Lamp', exact: true }) })
 //                                                        ... whose heading another one's holds
 //   getByRole('dialog', { name: 'Edit' })                a named landmark, dialog or group
 //
@@ -132,7 +132,7 @@ function* containerExprs(ev, a, target, testId, role, row, named) {
       const f = filtered(c, t);
       yield f;
       if (t === heading && ev.chain(parseLocator(f), document).length > 1) {
-        yield c + '.filter({ has: ' + roleExpr('heading', heading, true) + ' })';
+        yield c + '.filter({ has: page.' + roleExpr('heading', heading, true) + ' })';
       }
     }
   }
