@@ -62,6 +62,17 @@ describe("vdx.session_export", function()
     } do
       assert.is_true(has(text, line), line .. "\n-- not in --\n" .. text)
     end
+    assert.is_true(has(text, "import * as path from 'path';\n"), text)
+    -- Without a file to read a storageState from, 'path' is not imported
+    -- (a play-test's export had the import unused); a nested chain starts
+    -- at the role's page.
+    local bare = session_export.text({ steps[1],
+      { kind = "action", role = "shop admin", action = "click",
+        locator = "getByRole('article').filter({ has: page.getByRole('heading', { name: 'Lamp', exact: true }) })" } },
+      { name = "shop", spec_dir = "/tmp/specs" })
+    assert.is_nil(bare:find("import * as path", 1, true), bare)
+    assert.is_true(has(bare, "await shopAdmin.getByRole('article').filter({ has: shopAdmin.getByRole('heading', "
+      .. "{ name: 'Lamp', exact: true }) }).click();"), bare)
     local sum = session_export.summary(steps)
     assert.same({ steps = 13, actions = 9, navigations = 2, assertions = 2,
       positional = { "getByRole('row').nth(2)" }, missing = 1 }, sum)

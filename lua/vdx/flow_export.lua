@@ -172,7 +172,7 @@ function export.text(flow, spec_dir, config)
   pw.close_contexts(out, roles)
   out[#out + 1] = "});"
   -- A secret's value is read from the environment, never written here.
-  return require("vdx.secrets").for_test(table.concat(out, "\n") .. "\n")
+  return require("vdx.secrets").for_test(pw.text(out))
 end
 
 -- The app the config starts, or nil and the words that say what to start

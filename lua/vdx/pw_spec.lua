@@ -194,6 +194,26 @@ function pw.contexts(out, roles, spec_dir)
   end
 end
 
+--- The file's lines out joined, with the import of 'path' left out when
+-- no line uses it (no role's storageState is read from a file).
+function pw.text(out)
+  local used = false
+  for _, l in ipairs(out) do
+    if l ~= "import * as path from 'path';" and l:find("path.", 1, true) and l:find("%f[%w_]path%.") then
+      used = true
+      break
+    end
+  end
+  local lines = out
+  if not used then
+    lines = {}
+    for _, l in ipairs(out) do
+      if l ~= "import * as path from 'path';" then lines[#lines + 1] = l end
+    end
+  end
+  return table.concat(lines, "\n") .. "\n"
+end
+
 --- Appends the closing of each role's context to out.
 function pw.close_contexts(out, roles)
   for _, c in ipairs(roles) do out[#out + 1] = "  await " .. pw.ident(c.role) .. "Context.close();" end

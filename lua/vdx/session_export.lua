@@ -137,7 +137,7 @@ function export.text(steps, opts)
   pw.close_contexts(out, roles)
   out[#out + 1] = "});"
   -- A secret's value is read from the environment, never written here.
-  return require("vdx.secrets").for_test(table.concat(out, "\n") .. "\n"), roles, base
+  return require("vdx.secrets").for_test(pw.text(out)), roles, base
 end
 
 -- The actions that need no locator.
