@@ -456,6 +456,23 @@ show();
     assert.is_nil(file:find("hover", 1, true), file)
   end)
 
+  it("starts the next test on a URL: its first step is that page, told as browser_navigate tells it", function()
+    local s, call = start(("--output-dir %s"):format(q(dir .. "/out")))
+    local app = srv.url .. "/export/app.html"
+    call("browser_navigate", { url = app })
+    call("browser_wait_for", { text = "Who are you?" })
+    call("browser_click", { element = 'the "Sign in" button' })
+    call("browser_export_test", { filename = "first" })
+    local _, text = call("browser_start_test", { url = app .. "?again" })
+    assert.is_true(has(text, "New test started: browser_export_test writes the steps from here.\n"), text)
+    assert.is_true(has(text, "\n\nNavigated to " .. app .. "?again"), text)
+    local _, wrote = call("browser_export_test", { filename = "again" })
+    assert.equal(0, (s:close(30000)))
+    assert.is_true(has(wrote, "Wrote again.spec.ts: 1 steps (1 navigations, 0 actions, 0 assertions)"), wrote)
+    local file = read(dir .. "/out/again.spec.ts")
+    assert.is_true(has(file, "  await defaultPage.goto(`${BASE_URL}/export/app.html?again`);\n"), file)
+  end)
+
   it("--save-test writes the session at exit, and nothing for a session without steps", function()
     local file = dir .. "/saved.spec.ts"
     local s, call = start("--save-test " .. q(file))

@@ -223,10 +223,11 @@ return {
   {
     name = "browser_start_test",
     title = "Start the next test",
-    description = "Start a new test here: browser_export_test then writes only the steps from now on (export the last test first: its steps are dropped). Each role begins the new test where it is now: on the page it shows (the test opens it before the role's first step) and signed in as it is (its cookies and localStorage saved to a storageState file in the output folder, which the test's context loads), with the routes, emulation, network conditions and clock set so far. keep_state=false starts each role from its auth file instead.\nIt waits for every call sent before it, in every role.",
+    description = "Start a new test here: browser_export_test then writes only the steps from now on (export the last test first: its steps are dropped). Each role begins the new test where it is now: on the page it shows (the test opens it before the role's first step) and signed in as it is (its cookies and localStorage saved to a storageState file in the output folder, which the test's context loads), with the routes, emulation, network conditions and clock set so far. keep_state=false starts each role from its auth file instead. url opens a page in the current role as the new test's first step (browser_navigate's answer follows).\nIt waits for every call sent before it, in every role.",
     scope = "server",
     input = { type = "object", properties = {
       keep_state = { type = "boolean", description = "Start each role signed in as it is now (default true); false: from its auth file, or signed out when it has none" },
+      url = { type = "string", description = "Open this URL in the current role as the new test's first step (saves a browser_navigate)" },
     } },
     annotations = { readOnlyHint = false, destructiveHint = true },
     run = function(ctx, args)
@@ -277,8 +278,16 @@ return {
       local files = json.array {}
       for r, path in pairs(starts) do files[#files + 1] = { role = r, file = path } end
       table.sort(files, function(a, b) return a.role < b.role end)
-      return { text = table.concat(out, "\n"), structured = { dropped = dropped, unexported = unexported,
-        carried = carried, states = files } }
+      local structured = { dropped = dropped, unexported = unexported, carried = carried, states = files }
+      if args.url ~= nil then
+        -- The new test's first step, told as browser_navigate tells it.
+        local res = ctx.tools:call("browser_navigate", { url = args.url }, ctx)
+        out[#out + 1] = ""
+        out[#out + 1] = res.content and res.content[1] and res.content[1].text or ""
+        if res.isError then error(vdx.error("NavigationFailed", table.concat(out, "\n"), { url = args.url }), 0) end
+        structured.navigate = res.structuredContent
+      end
+      return { text = table.concat(out, "\n"), structured = structured }
     end,
   },
 }
