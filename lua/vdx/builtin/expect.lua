@@ -15,8 +15,8 @@ expect.WAIT_MS = 5000
 
 --- The schema of the argument.
 expect.SCHEMA = { type = "array", minItems = 1, maxItems = 10, items = { type = "string", minLength = 1 },
-  description = "Texts this action should make visible: waited for (up to 5 s), checked and recorded as "
-    .. "assertions of the exported test, as browser_verify_text_visible would, in this one call" }
+  description = "Texts the action should make visible: waited for (5 s at most), checked and kept as the "
+    .. "test's assertions, in this one call" }
 
 local verify_text
 

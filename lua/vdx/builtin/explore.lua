@@ -84,7 +84,7 @@ return {
     input = { type = "object", properties = {
       budget_tokens = { type = "integer", minimum = 100, maximum = 200000,
         description = ("Size limit of the snapshot in tokens (default %d)"):format(snapshot.DEFAULT_BUDGET) },
-      root = { type = "string", description = "Snapshot only the subtree of one element: a ref (containers such as main, list, row, dialog, tabpanel and test-id elements carry refs for this), a CSS selector or a Playwright locator (getByRole('dialog')) that matches exactly one element of the main frame; a hidden or removed root, or a selector matching none or several, is an error. Lists under it show their options (the page folds more than 10 into [options=N])" },
+      root = { type = "string", description = "Snapshot only the subtree of one element: a ref (containers such as lists, rows, dialogs and test-id elements carry refs), a CSS selector or a Playwright locator matching one element of the main frame. Lists under it show their options (the page folds more than 10 into [options=N])" },
       target = { type = "string", description = "Playwright MCP's name for root (give one of the two)" },
       depth = { type = "integer", minimum = 1, maximum = 100, description = "Maximum tree depth" },
       offset = { type = "integer", minimum = 0, description = "Continue a truncated snapshot from next_offset" },

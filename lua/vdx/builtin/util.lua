@@ -154,7 +154,7 @@ end
 
 --- Schema of the `element` description argument (Playwright MCP's name).
 util.ELEMENT = { type = "string",
-  description = "Human-readable element description used to obtain permission to interact with the element (also used to find it when ref is omitted: it must then match one visible element; several alike are refused and listed with their refs)" }
+  description = "Human-readable element description; without ref, it must name one visible element" }
 
 --- Schema of the `ref` argument.
 util.REF = { type = "string", description = "Exact target element reference from the page snapshot" }
