@@ -314,7 +314,7 @@ describe("the change report of the acting tools", function()
 
   -- The candidates of a report, each checked here again: its locator
   -- matches exactly one element (toHaveCount: as many as it says; a list
-  -- of texts: at least as many).
+  -- of texts: at least as many; toBeHidden: none).
   local function candidates(changes)
     local page, codes = t.ctx.role:page(), {}
     for i, c in ipairs(changes.candidates) do
@@ -322,7 +322,7 @@ describe("the change report of the acting tools", function()
       if type(c.value) == "table" then
         assert.is_true(n >= #c.value, c.locator)
       else
-        assert.equal(c.matcher == "toHaveCount" and c.value or 1, n, c.locator)
+        assert.equal(c.matcher == "toHaveCount" and c.value or c.matcher == "toBeHidden" and 0 or 1, n, c.locator)
       end
       codes[i] = c.code
     end
@@ -375,9 +375,24 @@ describe("the change report of the acting tools", function()
     assert.equal("await expect(page.getByRole('dialog', { name: 'Confirm' })).toBeVisible();", codes[1])
     -- The new ref is live: closing the dialog through it is reported as removals.
     local cancel = raw:match('button "Cancel" %[ref=(e%d+)%]')
-    text = act("browser_click", { ref = cancel })
-    assert.equal('Changes (+0 -3 ~0):\n- dialog "Confirm":\n- paragraph: Delete everything?\n- button "Cancel"',
-      text:match("\n(Changes .*)$"))
+    text, changes = act("browser_click", { ref = cancel })
+    assert.equal('Changes (+0 -3 ~0):\n- dialog "Confirm":\n- paragraph: Delete everything?\n- button "Cancel"\n'
+      .. "Holds now:\n[aN] getByRole('dialog', { name: 'Confirm' }) toBeHidden",
+      text:match("\n(Changes .*)$"):gsub("%[a%d+%]", "[aN]"))
+    assert.same({ "await expect(page.getByRole('dialog', { name: 'Confirm' })).toBeHidden();" }, candidates(changes))
+  end)
+
+  it("proposes a tab selected and a disclosure expanded or collapsed by its role, name and state", function()
+    open("/verify/tabs.html")
+    local _, changes = act("browser_click", { ref = ref('tab "Yearly"') })
+    assert.equal("await expect(page.getByRole('tab', { name: 'Yearly', selected: true })).toBeVisible();",
+      candidates(changes)[1])
+    _, changes = act("browser_click", { ref = ref('button "Questions"') })
+    assert.equal("await expect(page.getByRole('button', { name: 'Questions', expanded: true })).toBeVisible();",
+      candidates(changes)[1])
+    _, changes = act("browser_click", { ref = ref('button "Questions"') })
+    assert.equal("await expect(page.getByRole('button', { name: 'Questions', expanded: false })).toBeVisible();",
+      candidates(changes)[1])
   end)
 
   it("stays bounded when an action adds hundreds of lines", function()

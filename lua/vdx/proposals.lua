@@ -162,6 +162,45 @@ function Proposer:state(e)
   return false
 end
 
+-- The ARIA states a locator option can hold: a line's state that came
+-- (or went) is checked with getByRole(…, { selected: true }).
+local STATE_OPTION = { ["[selected]"] = "selected", ["[expanded]"] = "expanded" }
+
+-- loc (a getByRole locator) with the option key: value.
+local function with_option(loc, key, value)
+  local v = key .. ": " .. tostring(value)
+  if loc:sub(-3) == " })" then return loc:sub(1, -4) .. ", " .. v .. " })" end
+  return loc:sub(1, -2) .. ", { " .. v .. " })"
+end
+
+-- A tab selected, a disclosure expanded or collapsed (a changed line whose
+-- [selected] or [expanded] came or went): the element by its role, name
+-- and that state is visible.
+function Proposer:aria_state(e)
+  if e.in_frame or not e.was or (e.name or "") == "" then return end
+  local had, has = {}, {}
+  for _, st in ipairs(e.was.states) do had[st] = true end
+  for _, st in ipairs(e.states) do has[st] = true end
+  for st, key in pairs(STATE_OPTION) do
+    if had[st] ~= has[st] and not (st == "[selected]" and not has[st]) then
+      for _, exact in ipairs { false, true } do
+        local loc = with_option(assertions.by_role(e.role, e.name, exact), key, has[st] == true)
+        if self:try({ matcher = "toBeVisible", locator = loc }, e.ref) then return end
+        if self:full() then return end
+      end
+    end
+  end
+end
+
+-- A dialog, menu or listbox the action closed (the root of a removed
+-- subtree): hidden now.
+local CLOSABLE = { dialog = true, alertdialog = true, menu = true, listbox = true }
+function Proposer:closed(e)
+  if e.in_frame then return end
+  local name = e.name ~= "" and e.name or nil
+  self:try { matcher = "toBeHidden", locator = assertions.by_role(e.role, name) }
+end
+
 -- toHaveCount on the items of a list whose number of items changed.
 function Proposer:count(list, n)
   local item = ITEM_ROLE[list.role]
@@ -272,7 +311,8 @@ local batches = 0
 
 --- The verified candidates of diff d (vdx.snapshot_diff.compare), in
 -- this order until MAX_CANDIDATES: a new order, states of fields and
--- checkboxes, other changed lines, list counts, then what appeared; each
+-- checkboxes, other changed lines (a tab selected, a disclosure expanded
+-- first), list counts, dialogs and menus closed, then what appeared; each
 -- an assert step with its code.  The checks of one report are one batch:
 -- the page is still while they run, so they share the bridge's locator
 -- engine.  acted: { ref =, locator = } of the action's target in the main
@@ -288,10 +328,16 @@ function proposals.propose(page, d, acted, text)
   for _, f in ipairs(touched_fields(d)) do steps[#steps + 1] = function() p:state(f) end end
   for _, e in ipairs(d.changed) do
     if CHECKABLE[e.role] and not e.in_frame then steps[#steps + 1] = function() p:state(e) end end
+    if not CHECKABLE[e.role] then steps[#steps + 1] = function() p:aria_state(e) end end
     steps[#steps + 1] = function() p:changed(e) end
   end
   for _, c in ipairs(recounted(d)) do
     if not c.list.in_frame and c.n > 0 then steps[#steps + 1] = function() p:count(c.list, c.n) end end
+  end
+  for _, e in ipairs(d.removed or {}) do
+    if CLOSABLE[e.role] and not (e.parent and e.parent.removed) then
+      steps[#steps + 1] = function() p:closed(e) end
+    end
   end
   for _, e in ipairs(shown_added(d)) do steps[#steps + 1] = function() p:first(e, "toBeVisible") end end
   for _, step in ipairs(steps) do
