@@ -239,7 +239,10 @@ describe("find", function()
   end)
 
   it("shows aria-sort and the target's own attributes in the structure facts", function()
-    open_long()
+    local snap = open_long().text
+    -- The snapshot says which column is sorted, and how (not "none").
+    assert.truthy(snap:find('columnheader %[sort=ascending%]:\n *%- button "Item"'), snap)
+    assert.is_nil(snap:find("[sort=none]", 1, true), snap)
     local _, res = call("resolve_container", { locator = "getByRole('button', { name: 'Item' })" })
     local c = res.structuredContent
     assert.equal("th", c.ancestors[1].tag)

@@ -49,7 +49,7 @@ const GLOBAL_ARIA = [
 // alone, which spares a read of each.  The misspelt aria-labeledby names
 // an element as browsers honour it (see name.js), so it counts too.
 export const WALK_ATTRIBUTES = ['role', 'tabindex', 'inert', 'contenteditable', 'title',
-  'aria-hidden', 'aria-checked', 'aria-expanded', 'aria-level', 'aria-pressed', 'aria-selected',
+  'aria-hidden', 'aria-checked', 'aria-expanded', 'aria-level', 'aria-pressed', 'aria-selected', 'aria-sort',
   'aria-required', 'aria-readonly', 'aria-labeledby', ...GLOBAL_ARIA].map((a) => '[' + a + ']').join(',');
 
 // Roles whose owned children become presentational when they are.

@@ -46,6 +46,12 @@ export function statesOf(walk, el, tag, html, role, ariaDisabled, plain) {
       : aria && ariaToken(el, 'aria-selected') === 'true';
     if (selected) s += ' [selected]';
   }
+  // A sorted column (not in Playwright's format): what a click on a
+  // sortable header changed.
+  if (aria && (role === 'columnheader' || role === 'rowheader')) {
+    const sort = ariaToken(el, 'aria-sort');
+    if (sort === 'ascending' || sort === 'descending' || sort === 'other') s += ' [sort=' + sort + ']';
+  }
   const invalid = aria ? ariaToken(el, 'aria-invalid') : '';
   if ((invalid && invalid !== 'false') || (form && el.matches(':user-invalid'))) {
     s += ' [invalid]';
