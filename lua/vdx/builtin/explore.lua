@@ -181,7 +181,8 @@ return {
       local ref, label = start(ctx, args)
       local res = call(ctx, "inspect_pattern", ref, args.level,
         util.pick(args, { max_siblings = "max_siblings" }))
-      return explored(("Pattern at level %d of %s:"):format(args.level, label), res)
+      mark_lists(res)
+      return { text = require("vdx.pattern_text").render(label, args.level, res), structured = res }
     end,
   },
   {
