@@ -473,6 +473,40 @@ show();
     assert.is_true(has(file, "  await defaultPage.goto(`${BASE_URL}/export/app.html?again`);\n"), file)
   end)
 
+  it("adds the next test to a file the session wrote, replaces the same test there, and keeps a changed file", function()
+    local pw = playwright_dir()
+    local s, call = start(("--output-dir %s"):format(q(dir .. "/out")), pw and ("VDX_PLAYWRIGHT_DIR=" .. q(pw)) or nil)
+    local app = srv.url .. "/export/app.html"
+    call("browser_navigate", { url = app })
+    call("browser_wait_for", { text = "Who are you?" })
+    call("browser_click", { element = 'the "Sign in" button' })
+    call("browser_export_test", { filename = "suite" })
+    call("browser_start_test", { url = app .. "?second" })
+    call("browser_wait_for", { text = "Who are you?" })
+    local _, second = call("browser_export_test", { filename = "suite", runs = 1 })
+    assert.is_true(has(second, 'Wrote suite.spec.ts: 1 steps (1 navigations, 0 actions, 0 assertions), roles default; '
+      .. 'test "suite 2", 2 of 2 in the file\n'), second)
+    if pw then assert.is_true(has(second, "Playwright (1 runs of the file): ✅ 2 passed"), second) end
+    -- The same test again replaces its own; a title can be given.
+    call("browser_click", { element = 'the "Sign in" button' })
+    local _, again = call("browser_export_test", { filename = "suite", test_name = "signs in again" })
+    assert.is_true(has(again, 'test "signs in again", 2 of 2 in the file'), again)
+    local file = read(dir .. "/out/suite.spec.ts")
+    assert.is_true(has(file, "test('suite', async ({ browser }) => {"), file)
+    assert.is_true(has(file, "test('signs in again', async ({ browser }) => {"), file)
+    assert.is_nil(file:find("test('suite 2'", 1, true), file)
+    assert.equal(1, select(2, file:gsub("import { test, expect }", "")))
+    -- A file changed since the session wrote it is not written over.
+    write(dir .. "/out/suite.spec.ts", file .. "// mine\n")
+    s:send(client.call(999, "browser_export_test", { filename = "suite" }))
+    local m = s:wait_for(999, 60000)
+    assert.equal(0, (s:close(30000)))
+    local changed = m.result.content[1].text
+    assert.is_true(m.result.isError, changed)
+    assert.is_true(has(changed, "suite.spec.ts changed since this session wrote it"), changed)
+    assert.is_true(has(read(dir .. "/out/suite.spec.ts"), "// mine\n"))
+  end)
+
   it("--save-test writes the session at exit, and nothing for a session without steps", function()
     local file = dir .. "/saved.spec.ts"
     local s, call = start("--save-test " .. q(file))

@@ -285,15 +285,26 @@ end
 
 --- Writes data as the new file rel (from output_name) of the output
 -- folder, making the folders on its way; returns its absolute path.  An
--- existing file is never replaced and a link on the way never followed
--- (InvalidArgument, UnsafePath); a full disk leaves nothing (DiskFull).
-function Policy:write(rel, data)
+-- existing file is never replaced (unless replace is true and it is a
+-- regular file: one this session wrote, which the caller checked) and a
+-- link never followed (InvalidArgument, UnsafePath); a full disk leaves
+-- nothing (DiskFull).
+function Policy:write(rel, data, replace)
   local d = self:output_dir()
-  local full, msg, code = d:write(rel, data)
+  local full, msg, code = d:write(rel, data, replace and { replace = true } or nil)
   local dir = d:path()
   d:close()
   if not full then paths.raise(dir .. "/" .. rel, msg, code, "filename", rel) end
   return full
+end
+
+--- The text of the file rel of the output folder, or nil when it cannot
+-- be read (gone, a link, too large).
+function Policy:read_output(rel)
+  local d = self:output_dir()
+  local text = d:read(rel, { max_bytes = 4 * 1024 * 1024 })
+  d:close()
+  return text
 end
 
 --- output_name then write, trying the next default name while one exists.

@@ -49,7 +49,7 @@ local KINDS = { navigate = true, action = true, assert = true, code = true }
 
 --- A new, empty log.
 function session_log.new()
-  return setmetatable({ steps = {}, proposed = {}, proposals = 0 }, Log)
+  return setmetatable({ steps = {}, proposed = {}, proposals = 0, test_no = 1, files = {} }, Log)
 end
 
 --- Proposes step (an assert step the page was checked to satisfy, not yet
@@ -127,6 +127,7 @@ end
 --- Forgets every step and proposal.
 function Log:clear()
   self.steps, self.proposed, self.starts, self.exported, self.keep_told = {}, {}, nil, nil, nil
+  self.test_no, self.files = 1, {}
 end
 
 --- Starts the next test (browser_start_test): forgets every step and
@@ -146,7 +147,23 @@ function Log:restart(starts)
     end
   end
   self.steps, self.proposed, self.starts, self.exported = kept, {}, starts or {}, nil
+  self.test_no = (self.test_no or 1) + 1
   return dropped, #kept
+end
+
+--- The files this session's exports wrote: { [rel] = { text = what was
+-- written, tests = { { no, name, steps, auth_of }, … } } }, and the
+-- number of the current test (1, then one more at each Log:restart): an
+-- export to a file of the session adds the current test to it, or
+-- replaces the one it wrote there before.
+function Log:exported_file(rel)
+  return self.files and self.files[rel] or nil
+end
+
+--- Records that rel now holds text, with its tests.
+function Log:wrote(rel, text, tests)
+  self.files = self.files or {}
+  self.files[rel] = { text = text, tests = tests }
 end
 
 --- The storageState file the test opens role with when it started after

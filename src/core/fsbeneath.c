@@ -227,9 +227,25 @@ static int move_noreplace(int at, const char *tmp, const char *name) {
   return 0;
 }
 
+/* Moves tmp over name in folder at, when name is a regular file (or
+ * absent): the entry is replaced, never followed.  0 or -1 (errno:
+ * ELOOP for a link there, EISDIR for a folder, EINVAL for another kind). */
+static int move_replace(int at, const char *tmp, const char *name) {
+  struct stat st;
+  if (fstatat(at, name, &st, AT_SYMLINK_NOFOLLOW) == 0) {
+    if (S_ISLNK(st.st_mode)) { errno = ELOOP; return -1; }
+    if (S_ISDIR(st.st_mode)) { errno = EISDIR; return -1; }
+    if (!S_ISREG(st.st_mode)) { errno = EINVAL; return -1; }
+  } else if (errno != ENOENT) {
+    return -1;
+  }
+  return renameat(at, tmp, at, name);
+}
+
 /* Writes data as the new file name in folder at through a temporary
- * file; 0, or -1 with errno (the temporary file removed). */
-static int write_new(int at, const char *name, const char *data, size_t len) {
+ * file (over a regular file of that name when replace is set); 0, or -1
+ * with errno (the temporary file removed). */
+static int write_new(int at, const char *name, const char *data, size_t len, int replace) {
   static unsigned counter;
   char tmp[NAME_MAX + 1];
   int fd = -1;
@@ -243,7 +259,7 @@ static int write_new(int at, const char *name, const char *data, size_t len) {
   if (rc == 0) rc = fsync(fd);
   int e = errno;
   if (close(fd) < 0 && rc == 0) { rc = -1; e = errno; }
-  if (rc == 0) rc = move_noreplace(at, tmp, name), e = errno;
+  if (rc == 0) rc = replace ? move_replace(at, tmp, name) : move_noreplace(at, tmp, name), e = errno;
   if (rc < 0) {
     unlinkat(at, tmp, 0);
     errno = e;
@@ -254,15 +270,17 @@ static int write_new(int at, const char *name, const char *data, size_t len) {
 }
 
 /*
- * dir:write(rel, data[, {mkdirs=true}]) -> absolute path
+ * dir:write(rel, data[, {mkdirs=true, replace=false}]) -> absolute path
  *   | nil, message, code.
  * Writes data as the new file rel beneath the folder.  Missing folders on
  * the way are made (with mkdirs=false the write fails with ENOENT); a link
  * on the way is refused ("Symlink"); an existing rel is never replaced
- * ("Exists"); a full disk fails with "ENOSPC" and leaves nothing behind.
+ * ("Exists") unless replace is true and it is a regular file (a link there
+ * is refused, never followed); a full disk fails with "ENOSPC" and leaves
+ * nothing behind.
  */
 static int dir_write(lua_State *L) {
-  static const char *const known[] = {"mkdirs", NULL};
+  static const char *const known[] = {"mkdirs", "replace", NULL};
   vdx_dir *d = check_dir(L, 1);
   size_t len, dlen;
   const char *rel = luaL_checklstring(L, 2, &len);
@@ -270,10 +288,14 @@ static int dir_write(lua_State *L) {
   check_rel(L, rel, len);
   vdx__check_opts(L, 4, known);
   vdx__opt_type(L, 4, "mkdirs", LUA_TBOOLEAN);
-  int mkdirs = 1;
+  vdx__opt_type(L, 4, "replace", LUA_TBOOLEAN);
+  int mkdirs = 1, replace = 0;
   if (lua_istable(L, 4)) {
     lua_getfield(L, 4, "mkdirs");
     if (!lua_isnil(L, -1)) mkdirs = lua_toboolean(L, -1);
+    lua_pop(L, 1);
+    lua_getfield(L, 4, "replace");
+    replace = lua_toboolean(L, -1);
     lua_pop(L, 1);
   }
   const char *base = strrchr(rel, '/');
@@ -287,7 +309,7 @@ static int dir_write(lua_State *L) {
   } else {
     base = rel;
   }
-  int rc = write_new(parent, base, data, dlen);
+  int rc = write_new(parent, base, data, dlen, replace);
   int e = errno;
   if (parent != d->fd) close(parent);
   if (rc < 0) return fail_errno(L, e, "write", d->path, rel);

@@ -61,6 +61,28 @@ local function grown_hint(failures)
     .. "the new one"):format(grown)
 end
 
+-- The tests a file this session wrote holds besides the current one
+-- (nil when the session never wrote rel: a new file), and the name of the
+-- current test there when it was written before (else a new one, told
+-- apart from the others').  Raises when the file changed since.
+local function suite_of(policy, log, rel, path)
+  local f = log:exported_file(rel)
+  if not f then return nil, nil end
+  if policy:read_output(rel) ~= f.text then
+    error(vdx.error("InvalidArgument", ("%s changed since this session wrote it; give another filename, or move "
+      .. "the file away to write it anew"):format(path), { field = "filename", file = path }), 0)
+  end
+  local before, name = {}, nil
+  for _, t in ipairs(f.tests) do
+    if t.no == log.test_no then name = t.name else before[#before + 1] = t end
+  end
+  if not name and #before > 0 then
+    local stem = path:match("([^/]*)$"):gsub("%.spec%.[cm]?[jt]s$", ""):gsub("%.test%.[cm]?[jt]s$", "")
+    name = ("%s %d"):format(stem, #before + 1)
+  end
+  return before, name
+end
+
 -- The gate's report lines, the list of unstable steps (those that
 -- failed in some run) and the number of steps only left unreached by an
 -- earlier one's failure.
@@ -153,7 +175,8 @@ return {
     description = "Write the session so far (navigations, actions with their verified locators, the assertions the verify tools recorded, in every role used) as a @playwright/test spec file in the output folder: one browser context per role with its storageState, the base URL from BASE_URL.\nWith runs = N it is also a flake gate: replays the steps N times in fresh contexts, reports each step's stability (3/3 or why a run failed), and runs the file under real Playwright where @playwright/test is installed. Call it before you call the test done; browser_start_test then starts the next test.\nIt waits for every call sent before it, in every role; later calls do not wait for it.",
     scope = "server",
     input = { type = "object", properties = {
-      filename = { type = "string", description = "File name in the output folder, e.g. checkout.spec.ts (.spec.ts is added when there is no extension; default session-….spec.ts)" },
+      filename = { type = "string", description = "File name in the output folder, e.g. checkout.spec.ts (.spec.ts is added when there is no extension; default session-….spec.ts). A file this session wrote takes the test beside its others (after browser_start_test) or anew (the same test)" },
+      test_name = { type = "string", minLength = 1, description = "The test's title (default: the file's name; the next tests of a file get a number)" },
       assertions = { type = "array", items = { type = "string", pattern = "^a[0-9]+$" },
         description = "Ids of assertions the actions' change reports proposed ([a3] …) to keep in the test, each where it was proposed" },
       runs = { type = "integer", minimum = 1, maximum = 10, description = "Replay the steps this many times in fresh contexts (the flake gate) and run the file under Playwright as often" },
@@ -177,21 +200,38 @@ return {
       local policy = util.paths(ctx)
       local rel, path = policy:output_name(spec_name(args.filename), "session", "spec.ts")
       local title = path:match("([^/]*)$"):gsub("%.spec%.[cm]?[jt]s$", ""):gsub("%.test%.[cm]?[jt]s$", "")
-      local cmd, roles, base, notes = session_export.write(steps, path, { name = title,
-        auth_of = function(r) return log:start_auth(r) or ctx.roles:role(r).auth end,
+      -- A file this session wrote takes the test beside the ones it holds
+      -- (the same test again replaces its own), unless it was changed since.
+      local before, name = suite_of(policy, log, rel, path)
+      name = args.test_name or name or title
+      -- The auth files as they are now: a later cut changes start_auth.
+      local auth = {}
+      for _, s in ipairs(steps) do
+        if auth[s.role] == nil then auth[s.role] = log:start_auth(s.role) or ctx.roles:role(s.role).auth or false end
+      end
+      local auth_of = function(r) return auth[r] or nil end
+      local cmd, roles, base, notes, text = session_export.write(steps, path, { name = name, auth_of = auth_of,
+        before = before,
         -- The server's --browser-arg switches (a host mapping, a flag the
         -- app needs): the test's browser gets them too.
         browser_args = ctx.roles.launch_opts and ctx.roles.launch_opts.args,
-        write = function(text) return policy:write(rel, text) end })
+        write = function(t) return policy:write(rel, t, before ~= nil) end })
       if not cmd then
         error(vdx.error("IOError", "cannot write " .. path .. ": " .. tostring(roles), { file = path }), 0)
       end
+      local tests = {}
+      for _, t in ipairs(before or {}) do tests[#tests + 1] = t end
+      tests[#tests + 1] = { no = log.test_no, name = name, steps = steps, auth_of = auth_of }
+      log:wrote(rel, text, tests)
       log:mark_exported()
       local sum = session_export.summary(steps)
       -- The folder is in the Run line below.
       local out = { ("Wrote %s: %d steps (%d navigations, %d actions, %d assertions), roles %s"):format(
         path:match("[^/]*$"),
         sum.steps, sum.navigations, sum.actions, sum.assertions, table.concat(log:roles(), ", ")) }
+      if #tests > 1 then
+        out[1] = out[1] .. ("; test %q, %d of %d in the file"):format(name, #tests, #tests)
+      end
       if sum.assertions == 0 then
         out[#out + 1] = "⚠️ No assertions: verify the outcome (browser_verify_*) before you call the test done."
       end
