@@ -18,6 +18,13 @@ describe("an action whose ref and element disagree", function()
         return ([[<title>Account</title><h1>Lamp</h1>%s%s<p role="status" id="out">idle</p>]])
           :format(swap and archive or export, swap and export or archive)
       end,
+      -- The only link is inside a component's shadow root.
+      ["GET /shadow"] = function()
+        return [[<title>Shop</title><x-card></x-card><script>customElements.define('x-card', class extends HTMLElement {
+          connectedCallback() { this.attachShadow({ mode: 'open' }).innerHTML = '<a href="#lamp">Details</a>'; } });
+          </script>]]
+      end,
+      ["GET /bare"] = function() return "<title>Bare</title><p>Nothing here</p>" end,
     }
     call, ctx, roles = helpers.tool_session()
   end)
@@ -50,6 +57,17 @@ describe("an action whose ref and element disagree", function()
     local ok, done = call("browser_click", { ref = now, element = "Export data button" })
     assert.is_not_true(ok.isError, done)
     assert.truthy(done:find("exported", 1, true), done)
+  end)
+
+  it("names the links a description missed, those in shadow roots too, and no empty list", function()
+    call("browser_navigate", { url = srv.url .. "/shadow" })
+    local res, text = call("browser_click", { element = "the Buy button" })
+    assert.is_true(res.isError, text)
+    assert.truthy(text:find("Links on the page: href=" .. srv.url .. "/shadow#lamp, text=Details", 1, true), text)
+    call("browser_navigate", { url = srv.url .. "/bare" })
+    res, text = call("browser_click", { element = "the Buy button" })
+    assert.is_true(res.isError, text)
+    assert.is_nil(text:find("Links on the page", 1, true), text)
   end)
 
   it("acts when the description shares a word with the element or names nothing else of its role", function()

@@ -151,7 +151,8 @@ function ambiguity(ctx, desc, phrase, by, els, refOf) {
 
 function missReport(desc, tried) {
   const links = [];
-  const anchors = N.docQuerySelectorAll(document, 'a[href]');
+  // Links in open shadow roots too (a shop's cards are components).
+  const anchors = allElements().filter((el) => N.localName(el) === 'a' && N.hasAttribute(el, 'href'));
   for (let i = 0; i < anchors.length && links.length < 10; i++) {
     const a = anchors[i];
     if (!isVisible(a)) continue;

@@ -162,7 +162,9 @@ function errors.format(err, extra)
         tostring(e.message or ""):sub(1, #tostring(v)) == tostring(v)) then
       v = nil
     end
-    if v ~= nil and v ~= "" then
+    -- An empty list says nothing ("Links on the page: " for a page whose
+    -- links none of the reads reached).
+    if v ~= nil and v ~= "" and not (type(v) == "table" and next(v) == nil) then
       out[#out + 1] = f[2] .. ": " .. (f[3] and f[3](v) or fact_text(v))
       seen[f[1]] = true
     end
