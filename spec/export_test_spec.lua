@@ -466,6 +466,9 @@ show();
     local _, text = call("browser_start_test", { url = app .. "?again" })
     assert.is_true(has(text, "New test started: browser_export_test writes the steps from here.\n"), text)
     assert.is_true(has(text, "\n\nNavigated to " .. app .. "?again"), text)
+    -- The role starts on the page it opens; a page looked at is no work lost.
+    assert.is_true(has(text, "\n- default on " .. app .. "?again, as it is"), text)
+    assert.is_nil(text:find("never exported", 1, true), text)
     local _, wrote = call("browser_export_test", { filename = "again" })
     assert.equal(0, (s:close(30000)))
     assert.is_true(has(wrote, "Wrote again.spec.ts: 1 steps (1 navigations, 0 actions, 0 assertions)"), wrote)

@@ -178,12 +178,14 @@ function Log:mark_exported()
   self.exported = #self.steps
 end
 
---- The number of steps (carried ones aside) added since the last export,
--- or since the log began.
+--- The number of steps (carried ones and navigations aside: a look at a
+-- page is no work lost) added since the last export, or since the log
+-- began.
 function Log:unexported()
   local n = 0
   for i = (self.exported or 0) + 1, #self.steps do
-    if not self.steps[i].carried then n = n + 1 end
+    local s = self.steps[i]
+    if not s.carried and s.kind ~= "navigate" then n = n + 1 end
   end
   return n
 end

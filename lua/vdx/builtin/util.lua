@@ -266,10 +266,12 @@ end
 -- first line, and the change report says where a navigation went and
 -- what changed; how a description was found is in the Locator line.
 local QUIET = { locator = true, locators = true, ref = true, navigation = true, found_by = true, changed = true,
-  had_text = true }
+  had_text = true, selected = true }
 
 -- The facts of t worth telling (QUIET keys and zero console errors left
--- out, in nested tables too; fill_form's per-field facts), or nil.
+-- out, in nested tables too; fill_form's per-field facts), or nil.  The
+-- options a select took are said by the answer's first line or the change
+-- report (a fill_form answer read "fields: 3: selected: [Editor]").
 local function told(t)
   local out, any = {}, false
   for k, v in pairs(t) do
