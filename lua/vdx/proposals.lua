@@ -165,6 +165,11 @@ end
 -- The ARIA states a locator option can hold: a line's state that came
 -- (or went) is checked with getByRole(…, { selected: true }).
 local STATE_OPTION = { ["[selected]"] = "selected", ["[expanded]"] = "expanded" }
+-- The roles whose state is what the action was for: a tab or a row
+-- selected, a disclosure opened (a combobox's list closing after a pick
+-- is not the news).
+local STATE_ROLES = { ["[selected]"] = { tab = true, treeitem = true, row = true, gridcell = true },
+  ["[expanded]"] = { button = true, link = true, treeitem = true, menuitem = true } }
 
 -- loc (a getByRole locator) with the option key: value.
 local function with_option(loc, key, value)
@@ -182,7 +187,7 @@ function Proposer:aria_state(e)
   for _, st in ipairs(e.was.states) do had[st] = true end
   for _, st in ipairs(e.states) do has[st] = true end
   for st, key in pairs(STATE_OPTION) do
-    if had[st] ~= has[st] and not (st == "[selected]" and not has[st]) then
+    if had[st] ~= has[st] and STATE_ROLES[st][e.role] and not (st == "[selected]" and not has[st]) then
       for _, exact in ipairs { false, true } do
         local loc = with_option(assertions.by_role(e.role, e.name, exact), key, has[st] == true)
         if self:try({ matcher = "toBeVisible", locator = loc }, e.ref) then return end
