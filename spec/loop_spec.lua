@@ -95,6 +95,21 @@ describe("the agent's loop over the MCP wire", function()
       assert.matches("await expect%(defaultPage%.getByText%('Saved'[^\n]*%)%)%.toBeVisible%(%);", file)
     end)
 
+    it("does not record a text the page showed before the action as often: it would pass without it", function()
+      open("expect.html")
+      local _, snap = ok("browser_snapshot", {})
+      -- "Notes" is the heading; a key press changes nothing.
+      local r, text = call("browser_press_key", { key = "ArrowRight", expect = { "Notes" } })
+      assert.is_nil(r.isError, text)
+      assert.is_true(has(text, '\n⚠️ Expected "Notes" was on the page before the action too: it proves nothing'), text)
+      assert.is_true(r.structuredContent.expected[1].before, text)
+      -- A text the action shows once more than before ("Saved" holds
+      -- "Save", the button's name) is recorded.
+      r, text = call("browser_click", { ref = ref_of(snap, 'button "Save"'), expect = { "Saved", "Save" } })
+      assert.is_true(has(text, '\n✅ Expected "Saved": recorded\n✅ Expected "Save": recorded'), text)
+      assert.is_table(r.structuredContent.expected[2].assertion, text)
+    end)
+
     it("makes the answer an error that still says what the click did and what the page has", function()
       open("expect.html")
       local _, snap = ok("browser_snapshot", {})

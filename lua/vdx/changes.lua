@@ -92,6 +92,13 @@ local function baseline(role, page, nav)
   return nil
 end
 
+--- The whole text of the snapshot an action's report on role's page
+-- would compare with now (the page as the agent last saw it), or nil.
+function changes.baseline_text(role, page)
+  local b = role and page and baseline(role, page, nil)
+  return b and b.whole_text or nil
+end
+
 -- The line of an entry for the report: its content, and its container
 -- when that is not shown next to it.
 local function shown(mark, e, context)

@@ -45,12 +45,44 @@ function expect.wait(ctx, list)
   end
 end
 
+-- How many times text occurs in s.
+local function count(s, text)
+  local n, at = 0, 1
+  while true do
+    local i, j = s:find(text, at, true)
+    if not i then return n end
+    n, at = n + 1, j + 1
+  end
+end
+
+--- The text of the page as the agent last saw it (the snapshot the
+-- action's change report compares with), or nil; taken before the action.
+function expect.before(ctx)
+  local okp, page = pcall(ctx.page, ctx)
+  return okp and require("vdx.changes").baseline_text(ctx.role, page) or nil
+end
+
 --- Checks and records each text of list; returns the answer's lines and
--- whether all held ({ text, ok, assertion? } per text in the third).
-function expect.check(ctx, list)
+-- whether all held ({ text, ok, assertion? } per text in the third).  A
+-- text that before (expect.before's) already showed as often as the page
+-- shows it now is not recorded: it would pass without the action; the
+-- line says so.
+function expect.check(ctx, list, before)
   local run, lines, all, facts = verifier(), {}, true, {}
+  local after = before and expect.before(ctx)
   for i, text in ipairs(list) do
-    local ok, r = pcall(run, ctx, { text = text })
+    local ok, r
+    -- As often on the page as before ("Usage", a tab's name, expected of
+    -- a key press that did nothing): shown without the action.
+    local was = before and count(before, text) or 0
+    if was > 0 and after and count(after, text) <= was then
+      ok, r = false, nil
+      lines[#lines + 1] = ("⚠️ Expected %q was on the page before the action too: it proves nothing of it, so it "
+        .. "is not recorded; expect a text the action makes appear"):format(text)
+      facts[i] = { text = text, ok = true, before = true }
+      goto next
+    end
+    ok, r = pcall(run, ctx, { text = text })
     if ok then
       local a = type(r) == "table" and r.structured and r.structured.assertion
       lines[#lines + 1] = a and ("✅ Expected %q: recorded"):format(text)
@@ -65,6 +97,7 @@ function expect.check(ctx, list)
         actual and ("; the page has: " .. actual) or "")
       facts[i] = { text = text, ok = false, error = e.type }
     end
+    ::next::
   end
   return lines, all, facts
 end

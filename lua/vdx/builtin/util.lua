@@ -318,12 +318,15 @@ function util.report_changes(defs, acting)
       -- A key press says where focus went (see changes.report).
       local focus = def.name == "browser_press_key" or nil
       def.run = function(ctx, args)
+        -- The page as the agent last saw it: an expected text already on
+        -- it proves nothing of the action.
+        local before = args.expect and expect.before(ctx)
         local result = util.quietly(ctx, run, args)
         if not args.expect then return util.with_changes(ctx, result, focus and { focus = true }) end
         expect.wait(ctx, args.expect)
         -- The agent said what it expects: the change in one line.
         result = util.with_changes(ctx, result, { candidates = false, brief = true })
-        local lines, ok, facts = expect.check(ctx, args.expect)
+        local lines, ok, facts = expect.check(ctx, args.expect, before)
         if type(result) ~= "table" then result = { text = tostring(result or "") } end
         result.text = (result.text or "") .. "\n" .. table.concat(lines, "\n")
         result.structured = result.structured or {}
