@@ -86,7 +86,7 @@ return {
         description = ("Size limit of the snapshot in tokens (default %d)"):format(snapshot.DEFAULT_BUDGET) },
       root = { type = "string", description = "Snapshot only the subtree of one element: a ref (containers such as lists, rows, dialogs and test-id elements carry refs), a CSS selector or a Playwright locator matching one element of the main frame. Lists under it show their options (the page folds more than 10 into [options=N])" },
       target = { type = "string", description = "Playwright MCP's name for root (give one of the two)" },
-      depth = { type = "integer", minimum = 1, maximum = 100, description = "Maximum tree depth" },
+      depth = { type = "integer", minimum = 1, maximum = 100, description = "Nesting shown below the top lines (1: they and their children); a line whose children were cut ends in [+N]" },
       offset = { type = "integer", minimum = 0, description = "Continue a truncated snapshot from next_offset" },
       interactive = { type = "boolean", description = "Only the elements you can act on (links, buttons, fields, frames …), one line each with the same refs as the full snapshot, a heading only where it tells two alike apart, named landmarks and dialogs as keys; no text, URLs or select options. A fraction of the full snapshot's size" },
     } },
