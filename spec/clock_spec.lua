@@ -418,9 +418,9 @@ describe("the clock tools over MCP, exported", function()
     s:close(30000)
     local spec = assert(h.read(dir .. "/out/sale.spec.ts"), answer)
     for _, line in ipairs {
-      'await defaultPage.clock.install({ time: new Date("2026-12-24T09:59:00Z") });',
-      'await defaultPage.clock.pauseAt(new Date("2026-12-24T10:00:00Z"));',
-      'await defaultPage.clock.fastForward("01:00:00");',
+      'await page.clock.install({ time: new Date("2026-12-24T09:59:00Z") });',
+      'await page.clock.pauseAt(new Date("2026-12-24T10:00:00Z"));',
+      'await page.clock.fastForward("01:00:00");',
     } do
       assert.is_truthy(spec:find(line, 1, true), line .. "\n" .. spec)
     end

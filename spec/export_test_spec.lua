@@ -71,7 +71,10 @@ describe("vdx.session_export", function()
         locator = "getByRole('article').filter({ has: page.getByRole('heading', { name: 'Lamp', exact: true }) })" } },
       { name = "shop", spec_dir = "/tmp/specs" })
     assert.is_nil(bare:find("import * as path", 1, true), bare)
-    assert.is_true(has(bare, "await shopAdmin.getByRole('article').filter({ has: shopAdmin.getByRole('heading', "
+    -- One role, signed out: Playwright's own page fixture.
+    assert.is_true(has(bare, "test('shop', async ({ page }) => {\n  await page.goto("), bare)
+    assert.is_nil(bare:find("newContext", 1, true), bare)
+    assert.is_true(has(bare, "await page.getByRole('article').filter({ has: page.getByRole('heading', "
       .. "{ name: 'Lamp', exact: true }) }).click();"), bare)
     local sum = session_export.summary(steps)
     assert.same({ steps = 13, actions = 9, navigations = 2, assertions = 2,
@@ -392,8 +395,8 @@ show();
     assert.is_true(has(text, "Flake gate: 2 runs in fresh contexts, every step passed 2/2\n"), text)
     if pw then assert.is_true(has(text, "Playwright (2 runs of the file): ✅ 2 passed"), text) end
     local file = read(dir .. "/out/frames.spec.ts")
-    assert.is_true(has(file, "  await defaultPage." .. chain .. ".click();\n"
-      .. "  await defaultPage.getByRole('button', { name: 'Outside' }).click();\n"), file)
+    assert.is_true(has(file, "  await page." .. chain .. ".click();\n"
+      .. "  await page.getByRole('button', { name: 'Outside' }).click();\n"), file)
   end)
 
   it("starts the next test where the roles are: on their pages, signed in as they are, their routes kept", function()
@@ -460,6 +463,9 @@ show();
     local s, call = start(("--output-dir %s"):format(q(dir .. "/out")))
     local app = srv.url .. "/export/app.html"
     call("browser_navigate", { url = app })
+    -- Nothing to carry over yet: the next test starts signed out.
+    local _, fresh = call("browser_start_test", {})
+    assert.is_true(has(fresh, "\n- default on " .. app .. ", signed out (no cookies, no localStorage)"), fresh)
     call("browser_wait_for", { text = "Who are you?" })
     call("browser_click", { element = 'the "Sign in" button' })
     call("browser_export_test", { filename = "first" })
@@ -473,6 +479,7 @@ show();
     assert.equal(0, (s:close(30000)))
     assert.is_true(has(wrote, "Wrote again.spec.ts: 1 steps (1 navigations, 0 actions, 0 assertions)"), wrote)
     local file = read(dir .. "/out/again.spec.ts")
+    -- Signed in at the cut (a cookie): its own context with that state.
     assert.is_true(has(file, "  await defaultPage.goto(`${BASE_URL}/export/app.html?again`);\n"), file)
   end)
 
@@ -495,7 +502,7 @@ show();
     local _, again = call("browser_export_test", { filename = "suite", test_name = "signs in again" })
     assert.is_true(has(again, 'test "signs in again", 2 of 2 in the file'), again)
     local file = read(dir .. "/out/suite.spec.ts")
-    assert.is_true(has(file, "test('suite', async ({ browser }) => {"), file)
+    assert.is_true(has(file, "test('suite', async ({ page }) => {"), file)
     assert.is_true(has(file, "test('signs in again', async ({ browser }) => {"), file)
     assert.is_nil(file:find("test('suite 2'", 1, true), file)
     assert.equal(1, select(2, file:gsub("import { test, expect }", "")))
@@ -519,13 +526,12 @@ show();
     -- Kept current while the server runs: a signal now would leave this.
     local during = read(file) or ""
     assert.equal(0, (s:close(30000)))
-    assert.is_true(has(during, "  await defaultPage.getByRole('button', { name: 'Sign in' }).click();\n"), during)
+    assert.is_true(has(during, "  await page.getByRole('button', { name: 'Sign in' }).click();\n"), during)
     local text = read(file)
     assert.is_string(text, "nothing written at " .. file)
-    assert.is_true(has(text, "test('saved', async ({ browser }) => {\n"), text)
-    assert.is_true(has(text, "  const defaultPage = await defaultPageContext.newPage();\n"), text)
-    assert.is_true(has(text, "  await defaultPage.goto(`${BASE_URL}/export/app.html`);\n"), text)
-    assert.is_true(has(text, "  await defaultPage.getByRole('button', { name: 'Sign in' }).click();\n"), text)
+    assert.is_true(has(text, "test('saved', async ({ page }) => {\n"), text)
+    assert.is_true(has(text, "  await page.goto(`${BASE_URL}/export/app.html`);\n"), text)
+    assert.is_true(has(text, "  await page.getByRole('button', { name: 'Sign in' }).click();\n"), text)
     local empty = dir .. "/empty.spec.ts"
     local s2 = client.start("--save-test " .. q(empty))
     client.caller(s2)

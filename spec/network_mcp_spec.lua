@@ -134,10 +134,9 @@ describe("vdxlua mcp network tools", function()
     assert.matches("defaultPageContext.setOffline(true)  1/1", text(r), 1, true)
     if helpers.playwright() then assert.matches("Playwright (1 runs of the file): ✅ 1 passed", text(r), 1, true) end
     local test = assert(client.read(dir .. "/out/net.spec.ts"))
-    local off = test:find("await pageContext.setOffline(true);", 1, true)
-      or test:find("Context.setOffline(true);", 1, true)
+    local off = test:find("await context.setOffline(true);", 1, true)
     assert.truthy(off, test)
-    local on = test:find("Context.setOffline(false);", off, true)
+    local on = test:find("await context.setOffline(false);", off, true)
     assert.truthy(on, test)
     assert.truthy(test:find("// vdx throttled the network here (latency 2000 ms, download 50000 B/s, upload 50000 B/s)",
       on, true), test)

@@ -63,9 +63,9 @@ describe("the route tools", function()
     r, text = call("browser_export_test", { filename = "checkout.spec.ts", runs = 1 })
     assert.is_falsy(r.isError, text)
     local spec = assert(read(dir .. "/out/checkout.spec.ts"), text)
-    assert.matches("\n  await %w+Context%.route%('%*%*/api/pay', route => route%.fulfill%(%{ body: " ..
+    assert.matches("\n  await %w*[cC]ontext%.route%('%*%*/api/pay', route => route%.fulfill%(%{ body: " ..
       "'%{\"ok\":true,\"id\":\"MCP%-9\"%}', contentType: 'application/json', status: 200 %}%)%);\n", spec)
-    assert.matches("\n  await %w+Context%.route%('%*%*/tracker%.js', route => route%.abort%('blockedbyclient'%)%);\n", spec)
+    assert.matches("\n  await %w*[cC]ontext%.route%('%*%*/tracker%.js', route => route%.abort%('blockedbyclient'%)%);\n", spec)
     assert.is_true(has(text, "Flake gate: 1 runs in fresh contexts, every step passed 1/1"), text)
     if helpers.playwright() then
       assert.is_true(has(text, "Playwright (1 runs of the file): ✅"), text)

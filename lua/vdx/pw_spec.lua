@@ -61,11 +61,13 @@ end
 
 --- The lines of a "code" step (vdx.session_log) or flow node (a change
 -- to a role's world: route, cookie, emulation, clock) with "{page}" and
--- "{context}" replaced by the role's page and context variables.
-function pw.code_lines(lines, role)
-  local page, out = pw.ident(role), {}
+-- "{context}" replaced by the role's page and context variables (with
+-- fixture, Playwright's `page` and `context` fixtures).
+function pw.code_lines(lines, role, fixture)
+  local page, out = fixture and "page" or pw.ident(role), {}
+  local context = fixture and "context" or page .. "Context"
   for i, l in ipairs(lines or {}) do
-    out[i] = (l:gsub("{page}", page):gsub("{context}", page .. "Context"))
+    out[i] = (l:gsub("{page}", page):gsub("{context}", context))
   end
   return out
 end

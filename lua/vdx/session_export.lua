@@ -68,9 +68,11 @@ local CALLS = {
 }
 
 --- The statements of one step (a list of lines without indentation).
-function export.statements(s, base)
-  local page = ident(s.role)
-  if s.kind == "code" then return pw.code_lines(s.lines, s.role) end
+-- fixture: the step's role is the test's only one, on Playwright's own
+-- `page` and `context` fixtures.
+function export.statements(s, base, fixture)
+  local page = fixture and "page" or ident(s.role)
+  if s.kind == "code" then return pw.code_lines(s.lines, s.role, fixture) end
   if s.kind == "navigate" then
     return { "await " .. page .. ".goto(" .. pw.url_literal(base, s.url) .. ");" }
   elseif s.kind == "assert" then
@@ -139,15 +141,31 @@ function export.suite_text(tests, opts)
       if not seen[r.role] then seen[r.role] = true; all[#all + 1] = r end
     end
     if i > 1 then out[#out + 1] = "" end
-    out[#out + 1] = "test(" .. q(t.name or "session") .. ", async ({ browser }) => {"
-    out[#out + 1] = "  test.setTimeout(60000);"
-    pw.contexts(out, roles, opts.spec_dir)
-    out[#out + 1] = ""
-    for _, s in ipairs(t.steps) do
-      for _, l in ipairs(export.statements(s, base)) do out[#out + 1] = "  " .. l end
+    -- One role, signed out and not emulated, runs on Playwright's own page
+    -- and context fixtures, as a person writes a test.
+    local fixture = #roles == 1 and not roles[1].auth and not roles[1].emulate
+    if fixture then
+      local uses = {}
+      for _, s in ipairs(t.steps) do
+        for _, l in ipairs(s.kind == "code" and s.lines or {}) do
+          if l:find("{context}", 1, true) then uses.context = true end
+        end
+      end
+      out[#out + 1] = "test(" .. q(t.name or "session") .. ", async ({ page" .. (uses.context and ", context" or "")
+        .. " }) => {"
+    else
+      out[#out + 1] = "test(" .. q(t.name or "session") .. ", async ({ browser }) => {"
+      out[#out + 1] = "  test.setTimeout(60000);"
+      pw.contexts(out, roles, opts.spec_dir)
+      out[#out + 1] = ""
     end
-    out[#out + 1] = ""
-    pw.close_contexts(out, roles)
+    for _, s in ipairs(t.steps) do
+      for _, l in ipairs(export.statements(s, base, fixture)) do out[#out + 1] = "  " .. l end
+    end
+    if not fixture then
+      out[#out + 1] = ""
+      pw.close_contexts(out, roles)
+    end
     out[#out + 1] = "});"
   end
   -- A secret's value is read from the environment, never written here.

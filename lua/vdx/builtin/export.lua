@@ -172,7 +172,7 @@ return {
   {
     name = "browser_export_test",
     title = "Export the session as a test",
-    description = "Write the session so far (navigations, actions with their verified locators, the assertions the verify tools recorded, in every role used) as a @playwright/test spec file in the output folder: one browser context per role with its storageState, the base URL from BASE_URL.\nWith runs = N it is also a flake gate: replays the steps N times in fresh contexts, reports each step's stability (3/3 or why a run failed), and runs the file under real Playwright where @playwright/test is installed. Call it before you call the test done; browser_start_test then starts the next test.\nIt waits for every call sent before it, in every role; later calls do not wait for it.",
+    description = "Write the session so far (navigations, actions with their verified locators, the assertions the verify tools recorded, in every role used) as a @playwright/test spec file in the output folder: Playwright's page fixture for one signed-out role, else one browser context per role with its storageState; the base URL from BASE_URL.\nWith runs = N it is also a flake gate: replays the steps N times in fresh contexts, reports each step's stability (3/3 or why a run failed), and runs the file under real Playwright where @playwright/test is installed. Call it before you call the test done; browser_start_test then starts the next test.\nIt waits for every call sent before it, in every role; later calls do not wait for it.",
     scope = "server",
     input = { type = "object", properties = {
       filename = { type = "string", description = "File name in the output folder, e.g. checkout.spec.ts (.spec.ts is added when there is no extension; default session-….spec.ts). A file this session wrote takes the test beside its others (after browser_start_test) or anew (the same test)" },
@@ -288,8 +288,12 @@ return {
           -- The current role opens url as the test's first step.
           if args.url ~= nil and info.name == ctx.role.name then url = args.url end
           local line = ("- %s on %s, "):format(info.name, url)
-          if keep then
-            local state = storage.storage_state(role:context())
+          local state = keep and storage.storage_state(role:context())
+          if keep and #state.cookies == 0 and #state.origins == 0 and not role.auth then
+            -- Nothing to carry over: the test starts signed out, on
+            -- Playwright's own page.
+            line = line .. "signed out (no cookies, no localStorage)"
+          elseif keep then
             local name = "test-start-" .. info.name:gsub("[^%w_-]", "_")
             local path = policy:write_file(nil, name, "json", storage.encode_state(state))
             starts[info.name] = path
