@@ -122,8 +122,11 @@ end
 
 -- True when e lies in a container whose children changed order: its
 -- "change" (a cell now named as another row's was) is the new order,
--- which the report's ↕ line says once.
+-- which the report's ↕ line says once; a line whose name and value stayed
+-- changed a state (a header's [sort=…]), which is its own news.
 local function within_moved(d, e)
+  -- A state of its own that changed (a column header now sorted) is news.
+  if e.was and e.was.name == e.name and e.was.value == e.value then return false end
   local p = e.parent
   while p do
     for _, m in ipairs(d.moved) do if m.parent == p then return true end end
@@ -134,7 +137,8 @@ end
 
 -- The bounded lines of a diff: changed lines and the roots of added and
 -- removed subtrees first (each root says how many lines it holds that
--- are not shown), then their descendants while the bound allows.
+-- are not shown), then the added ones' descendants while the bound allows
+-- (a removed subtree's are gone: its root's count says enough).
 local function render(d)
   local items = {}
   for _, e in ipairs(d.changed) do
@@ -155,7 +159,8 @@ local function render(d)
   local chosen, lines, chars = {}, 0, 0
   for pass = 1, 2 do
     for _, it in ipairs(items) do
-      if it.root == (pass == 1) and lines < changes.MAX_LINES then
+      -- What a removed subtree held is gone: its root says how much.
+      if it.root == (pass == 1) and lines < changes.MAX_LINES and not (pass == 2 and it.flag == "removed") then
         local len = #it.e.content + 40
         if chars + len <= changes.MAX_CHARS or lines == 0 then
           it.chosen, lines, chars = true, lines + 1, chars + len
@@ -188,7 +193,10 @@ local function render(d)
     out[#out + 1] = line
     last_parent = e.parent
   end
-  local more = #items - #chosen
+  local more = 0
+  for _, it in ipairs(items) do
+    if not it.chosen and not (it.flag == "removed" and not it.root) then more = more + 1 end
+  end
   return out, more
 end
 

@@ -353,12 +353,23 @@ local function reordered(old, new)
   for _, e in ipairs(new) do
     local o = after[e.path] and before[e.path]
     if o and #o.children == #e.children and tree(o) ~= tree(e) then
-      local was, now, same = {}, {}, true
-      for i, c in ipairs(o.children) do was[i] = tree(c) end
-      for i, c in ipairs(e.children) do now[i] = tree(c) end
-      table.sort(was); table.sort(now)
-      for i = 1, #was do same = same and was[i] == now[i] end
-      if same then
+      -- The children both sides hold alike, each side in its order: a
+      -- child that changed (a header row now sorted) is left out.
+      local left = {}
+      for _, c in ipairs(o.children) do local t = tree(c); left[t] = (left[t] or 0) + 1 end
+      local now, kept = {}, {}
+      for _, c in ipairs(e.children) do
+        local t = tree(c)
+        if (left[t] or 0) > 0 then left[t] = left[t] - 1; now[#now + 1] = t; kept[t] = (kept[t] or 0) + 1 end
+      end
+      local was = {}
+      for _, c in ipairs(o.children) do
+        local t = tree(c)
+        if (kept[t] or 0) > 0 then kept[t] = kept[t] - 1; was[#was + 1] = t end
+      end
+      local moved = false
+      for i = 1, #now do moved = moved or now[i] ~= was[i] end
+      if moved and #now >= 2 and #now >= #e.children - 1 then
         local labels = {}
         for i, c in ipairs(e.children) do labels[i] = label(c) or "?" end
         out[#out + 1] = { parent = e, labels = labels }
