@@ -290,6 +290,12 @@ describe("find", function()
     local text = res.content[1].text
     assert.truthy(text:find("^Pattern at level 1 of e%d+ %(text \"Desk\"%): 2 siblings <tr>\n#0 %(target%): "), text)
     assert.truthy(text:find('\n#1: text: Chair, 9$'), text)
+    -- Without a level: the nearest ancestor repeated among its siblings.
+    local auto = tool("inspect_pattern", { text = "Desk" })
+    assert.equal(text, auto.content[1].text)
+    auto = tool("inspect_pattern", { text = "Modern Lamp" })
+    assert.truthy(auto.content[1].text:find("^Pattern at level 0 of [^\n]*: 3 siblings <li data%-testid=product>"),
+      auto.content[1].text)
     local out = assert(io.open(s.dir .. "/out")):read("a")
     assert.equal(0, (s:close(20000)))
     assert.truthy(out:find('"refs":[]', 1, true), "an empty refs list is a JSON array")

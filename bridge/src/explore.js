@@ -37,6 +37,7 @@ export function resolveContainer(env, ref, options) {
     role,
     name: truncate(accessibleName(ctx, el, role, false), maxText),
     text: truncate(texts.get(el).normalized, maxText),
+    child_elements: childElements(el).length,
   };
   const own = ownAttributes(el, ATTRIBUTE_MAX);
   target.attributes = own.attributes;

@@ -16,7 +16,7 @@ local LOCATOR = { type = "string", minLength = 1,
   description = "Instead of ref: a Playwright locator expression that matches exactly one element, e.g. getByTestId('card').filter({ hasText: 'Lamp' })" }
 local TEXT = { type = "string", minLength = 1,
   description = "Instead of ref: a text; starts from the smallest visible element whose text holds it (case-insensitive), which must be one" }
-local LEVEL = { type = "integer", minimum = 1, description = "Ancestor level (1 = parent), as listed by resolve_container" }
+local LEVEL = { type = "integer", minimum = 0, description = "Ancestor level (1 = parent, 0 = the element itself), as listed by resolve_container" }
 
 -- Calls page:method(…) on the current page.
 local function call(ctx, method, ...)
@@ -74,6 +74,46 @@ local function start(ctx, args)
   local ref = find.start(ctx:page(), args)
   if args.ref then return ref, ref end
   return ref, ("%s (%s %s)"):format(ref, args.locator and "locator" or "text", args.locator or json.encode(args.text))
+end
+
+-- How many candidate levels inspect_pattern tries without a level.
+local AUTO_TRIES = 4
+
+-- The level of ref's nearest ancestor that repeats among its siblings (a
+-- card among cards, a row among rows: two or more of the siblings share
+-- its tag), and inspect_pattern's answer there.  The candidates are the
+-- ancestors whose parent has more than one child element
+-- (resolve_container's counts); the first of them when none repeats.
+local function repeated_level(ctx, ref, opts)
+  local rc = call(ctx, "resolve_container", ref, { max_refs = 1, max_text = 10 })
+  -- Level 0 is the element itself when it holds elements (a card given by
+  -- its own text; not a cell among its row's cells).
+  local t = rc.target or {}
+  local chain = {}
+  if (math.tointeger(t.child_elements) or 0) > 0 then chain[1] = { level = 0, tag = t.tag, attributes = t.attributes } end
+  for _, a in ipairs(rc.ancestors or {}) do chain[#chain + 1] = a end
+  -- Alike: the same tag, test id and role (a list beside a list is no pattern).
+  local function kind(e)
+    local at = e.attributes or {}
+    return tostring(e.tag) .. "\0" .. tostring(at["data-testid"]) .. "\0" .. tostring(at.role)
+  end
+  local first
+  local tries = 0
+  for i, a in ipairs(chain) do
+    local parent = chain[i + 1]
+    if parent and (math.tointeger(parent.child_elements) or 0) > 1 and tries < AUTO_TRIES then
+      tries = tries + 1
+      local res = call(ctx, "inspect_pattern", ref, a.level, opts)
+      first = first or { a.level, res }
+      local alike = 0
+      for _, sib in ipairs(res.siblings or {}) do
+        if kind(sib) == kind(a) then alike = alike + 1 end
+      end
+      if alike >= 2 then return a.level, res end
+    end
+  end
+  if first then return first[1], first[2] end
+  return 1, call(ctx, "inspect_pattern", ref, 1, opts)
 end
 
 return {
@@ -171,18 +211,24 @@ return {
   {
     name = "inspect_pattern",
     title = "Inspect pattern",
-    description = "The siblings of the ancestor at a level of a ref (or of a locator or a text that names one element): how many, which one holds the target, and a short outline of each.\nStep 2: shows whether the container repeats (cards, rows).",
-    input = { type = "object", required = { "level" }, properties = {
-      ref = START_REF, locator = LOCATOR, text = TEXT, level = LEVEL, element = util.ELEMENT,
+    description = "The siblings of the ancestor at a level of a ref (or of a locator or a text that names one element): how many, which one holds the target, and a short outline of each.\nStep 2: shows whether the container repeats (cards, rows). Without level, the nearest ancestor repeated among its siblings.",
+    input = { type = "object", properties = {
+      ref = START_REF, locator = LOCATOR, text = TEXT, element = util.ELEMENT,
+      level = { type = "integer", minimum = 0, description = "Ancestor level (1 = parent, 0 = the element itself), as listed by resolve_container; default: the nearest with alike siblings" },
       max_siblings = { type = "integer", minimum = 1, maximum = 200, description = "Siblings shown (default 20)" },
     } },
     annotations = { readOnlyHint = true },
     run = function(ctx, args)
       local ref, label = start(ctx, args)
-      local res = call(ctx, "inspect_pattern", ref, args.level,
-        util.pick(args, { max_siblings = "max_siblings" }))
+      local opts = util.pick(args, { max_siblings = "max_siblings" })
+      local level, res = args.level, nil
+      if level then
+        res = call(ctx, "inspect_pattern", ref, level, opts)
+      else
+        level, res = repeated_level(ctx, ref, opts)
+      end
       mark_lists(res)
-      return { text = require("vdx.pattern_text").render(label, args.level, res), structured = res }
+      return { text = require("vdx.pattern_text").render(label, level, res), structured = res }
     end,
   },
   {
