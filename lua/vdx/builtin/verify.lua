@@ -275,11 +275,19 @@ end
 local function verify_list(ctx, args)
   local page = ctx:page()
   local t = target(page, args)
-  local list = the_one(page, t)
-  local item_role = ITEM_ROLE[list.role or ""]
-  local items = item_role and (".getByRole(" .. quote(item_role) .. ")") or ".locator(':scope > *')"
-  local items_expr = t.locator .. items
-  local f = assertions.facts(page, t.relative .. items, { frame = t.frame, limit = 200 })
+  local items_expr, items_rel
+  if t.relative == t.locator and not str(args.ref) and not vdx.is_ref(args.target or "")
+      and assertions.facts(page, t.relative, { frame = t.frame, limit = 1 }).count > 1 then
+    -- A locator of the items themselves (getByRole('article')): they are
+    -- the list.
+    items_expr, items_rel = t.locator, t.relative
+  else
+    local list = the_one(page, t)
+    local item_role = ITEM_ROLE[list.role or ""]
+    local items = item_role and (".getByRole(" .. quote(item_role) .. ")") or ".locator(':scope > *')"
+    items_expr, items_rel = t.locator .. items, t.relative .. items
+  end
+  local f = assertions.facts(page, items_rel, { frame = t.frame, limit = 200 })
   local texts, j, missing = {}, 1, nil
   for i, m in ipairs(f.matches) do texts[i] = m.text end
   for _, m in ipairs(f.matches) do
@@ -371,7 +379,7 @@ return {
   {
     name = "browser_verify_list_visible",
     title = "Verify list visible",
-    description = "Verify a list shows these items, in order and visible (each item contains its text), and record it as toHaveText (all items) or toContainText on the list's items.\nFails (isError) with the items the list has.",
+    description = "Verify a list shows these items, in order and visible (each item contains its text), and record it as toHaveText (all items) or toContainText on the list's items. The list is a ref or locator of one element, or a locator of the items themselves.\nFails (isError) with the items the list has.",
     input = { type = "object", required = { "items" }, properties = {
       element = { type = "string", description = "Human-readable list description" },
       ref = { type = "string", description = "Ref of the list from the snapshot" },
