@@ -136,6 +136,12 @@ describe("the verify tools", function()
       assert.equal("toBeVisible", s.matcher)
     end)
 
+    it("records a text that is a heading's whole name by the heading's role and name", function()
+      -- getByText('Alpha') would also match a later "Alpha deleted" message.
+      local s = agrees("browser_verify_text_visible", { text = "Alpha" })
+      assert.equal("getByRole('heading', { name: 'Alpha' })", s.locator)
+    end)
+
     it("agrees without recording when no locator singles the text out", function()
       local res, text = call("browser_verify_text_visible", { text = "Save" })
       assert.is_nil(res.isError, text)

@@ -193,9 +193,33 @@ local function frame_with(page, expr)
   return nil
 end
 
-local function verify_visible(ctx, tool, expr, candidates, expected, what)
+-- Roles whose name a text may be but that say nothing of themselves by it.
+local NAMELESS = { generic = true, paragraph = true, text = true, none = true, presentation = true,
+  status = true, alert = true, log = true }
+
+-- For a text that is the whole accessible name of its one visible match
+-- (a heading "Oak Chair", a cell): that role and name, plain then exact,
+-- which a later "Oak Chair added to cart" does not match as getByText does.
+local function named_candidates(f, text)
+  local want, hit = assertions.normalize(text), nil
+  for _, m in ipairs(f.matches) do
+    if m.visible then
+      if hit then return {} end
+      hit = m
+    end
+  end
+  if not hit or not hit.role or NAMELESS[hit.role] or assertions.normalize(hit.name or "") ~= want then return {} end
+  return { assertions.by_role(hit.role, want), assertions.by_role(hit.role, want, true) }
+end
+
+local function verify_visible(ctx, tool, expr, candidates, expected, what, prefer)
   local page = ctx:page()
   local f = assertions.facts(page, expr, { limit = 20 })
+  if prefer and any_visible(f) then
+    local first = prefer(f)
+    for _, c in ipairs(candidates) do first[#first + 1] = c end
+    candidates = first
+  end
   if not any_visible(f) then
     local frame = frame_with(page, expr)
     if frame then
@@ -373,7 +397,8 @@ return {
       return verify_visible(ctx, "browser_verify_text_visible", expr,
         { expr, assertions.by_text(args.text, true), expr .. ".filter({ visible: true })" },
         ("text %s visible"):format(quote(args.text)),
-        function(page) return nearest(page, args.text, 3) end)
+        function(page) return nearest(page, args.text, 3) end,
+        function(f) return named_candidates(f, args.text) end)
     end,
   },
   {
