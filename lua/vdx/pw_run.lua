@@ -78,12 +78,15 @@ function run.runner(spec_dir)
 end
 
 --- The command that runs the spec at path (from its folder) with env
--- (assignments) under the Playwright of pw_dir, repeat times.
-function run.command(path, env, pw_dir, repeat_each)
+-- (assignments) under the Playwright of pw_dir, repeat times; line, when
+-- given, runs only the test that starts there (`file:line`: the others of
+-- a suite file are not run again).
+function run.command(path, env, pw_dir, repeat_each, line)
   local dir, file = path:match("^(.*)/([^/]*)$")
   local rep = repeat_each and repeat_each > 1 and (" --repeat-each=" .. repeat_each) or ""
   return ("cd %s && NODE_PATH=%s %s node %s test %s --reporter=line --workers=1%s"):format(q(dir),
-    q(pw_dir .. "/node_modules"), env, q(pw_dir .. "/node_modules/@playwright/test/cli.js"), q(file), rep)
+    q(pw_dir .. "/node_modules"), env, q(pw_dir .. "/node_modules/@playwright/test/cli.js"),
+    q(file .. (line and (":" .. line) or "")), rep)
 end
 
 --- Runs cmd in the background and waits (turning the loop) for at most

@@ -114,16 +114,18 @@ local function gate_report(steps, results, runs, base)
   return out, flaky, unreached
 end
 
--- Runs the written file under Playwright runs times; returns report lines
--- and true when it passed (nil when it could not run).
-local function playwright_run(path, env, runs)
+-- Runs the written file (line: only its test starting there) under
+-- Playwright runs times; returns report lines and true when it passed
+-- (nil when it could not run).
+local function playwright_run(path, env, runs, line)
   local dir = path:match("^(.*)/[^/]*$")
   local pw_dir, why = pw_run.find(dir)
   if not pw_dir then return { "Playwright: not run: " .. why } end
-  local cmd = pw_run.command(path, env, pw_dir, runs)
+  local cmd = pw_run.command(path, env, pw_dir, runs, line)
   local rc, out = pw_run.shell(cmd, PW_TIMEOUT_MS)
   local summary = pw_run.summary(out) or (out:sub(-400))
-  local lines = { ("Playwright (%d runs of the file): %s%s"):format(runs, rc == 0 and "✅ " or "❌ ", summary),
+  local lines = { ("Playwright (%d runs of the %s): %s%s"):format(runs, line and "test" or "file", rc == 0 and "✅ " or "❌ ",
+    summary),
     "Ran: " .. cmd }
   if rc ~= 0 then
     local tail = out:gsub("\27%[[%d;]*m", "")
@@ -157,7 +159,7 @@ local function gate(ctx, job, out, structured)
   end
   structured.flaky = json.array(flaky)
   t0 = vdx.now()
-  local pl, passed = playwright_run(job.path, job.env, runs)
+  local pl, passed = playwright_run(job.path, job.env, runs, job.line)
   structured.playwright_ms = vdx.now() - t0
   for _, l in ipairs(pl) do out[#out + 1] = l end
   structured.playwright = passed
@@ -245,7 +247,16 @@ return {
       local env = require("vdx.pw_spec").env(base, roles)
       local runs = math.tointeger(args.runs)
       if runs then
-        gate(ctx, { steps = steps, runs = runs, base = base, path = path, env = env }, out, structured)
+        -- In a suite file, Playwright runs this test alone (file:line).
+        local line
+        if #tests > 1 then
+          local head, n = "test(" .. require("vdx.pw_spec").quote(name) .. ",", 0
+          for l in text:gmatch("([^\n]*)\n") do
+            n = n + 1
+            if l:sub(1, #head) == head then line = n end
+          end
+        end
+        gate(ctx, { steps = steps, runs = runs, base = base, path = path, env = env, line = line }, out, structured)
       else
         out[#out + 1] = "Before you call it done: runs=3 (the flake gate)."
       end
