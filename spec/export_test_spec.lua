@@ -286,7 +286,7 @@ show();
     -- The Playwright the server found, by its absolute path, else npx.
     assert.is_true(has(answer, " BASE_URL=" .. srv.url .. " AUTH_ALICE=" .. auth .. (pw and (" NODE_PATH=" .. pw
       .. "/node_modules " .. pw .. "/node_modules/.bin/playwright") or " npx playwright") .. " test errands.spec.ts"), answer)
-    assert.is_true(has(answer, "\nStart the app at " .. srv.url .. " (BASE_URL) first.\nRun: "), answer)
+    assert.is_true(has(answer, "\nThe test needs the app up at " .. srv.url .. " (BASE_URL).\nRun: "), answer)
     assert.equal(3, r.structuredContent.stability[1].runs)
     io.stderr:write(("\n[export] gate %d ms, Playwright %d ms, answer %d chars\n"):format(
       r.structuredContent.gate_ms, r.structuredContent.playwright_ms, #answer))
@@ -466,9 +466,14 @@ show();
     -- Nothing to carry over yet: the next test starts signed out.
     local _, fresh = call("browser_start_test", {})
     assert.is_true(has(fresh, "\n- default on " .. app .. ", signed out (no cookies, no localStorage)"), fresh)
+    -- A wrong turn (a 404) is said and left out of the test.
+    local _, lost = call("browser_navigate", { url = srv.url .. "/export/nope" })
+    assert.is_true(has(lost, "\nNot in the test: the page answered 404."), lost)
+    call("browser_navigate", { url = app })
     call("browser_wait_for", { text = "Who are you?" })
     call("browser_click", { element = 'the "Sign in" button' })
     call("browser_export_test", { filename = "first" })
+    assert.is_nil(read(dir .. "/out/first.spec.ts"):find("nope", 1, true))
     local _, text = call("browser_start_test", { url = app .. "?again" })
     assert.is_true(has(text, "New test started: browser_export_test writes the steps from here.\n"), text)
     assert.is_true(has(text, "\n\nNavigated to " .. app .. "?again"), text)
@@ -476,6 +481,11 @@ show();
     assert.is_true(has(text, "\n- default on " .. app .. "?again, as it is"), text)
     assert.is_nil(text:find("never exported", 1, true), text)
     local _, wrote = call("browser_export_test", { filename = "again" })
+    -- keep_state false: the live role is signed out too, as its test starts
+    -- (a play-test's provider stayed signed in and recorded on that page).
+    local _, out = call("browser_start_test", { keep_state = false, url = app })
+    assert.is_true(has(out, "\n- default on " .. app .. ", signed out, its storage reset to it"), out)
+    call("browser_wait_for", { text = "Who are you?" })
     assert.equal(0, (s:close(30000)))
     assert.is_true(has(wrote, "Wrote again.spec.ts: 1 steps (1 navigations, 0 actions, 0 assertions)"), wrote)
     local file = read(dir .. "/out/again.spec.ts")

@@ -232,7 +232,7 @@ function export.write(steps, path, opts)
   local runner, why = pw_run.runner(dir)
   local cmd = ("cd %s && %s %s test %s"):format(pw.shell_word(dir), pw.env(base, roles), runner or "npx playwright",
     pw.shell_word(path:match("[^/]*$")))
-  local notes = { ("Start the app at %s (BASE_URL) first."):format(base or "BASE_URL") }
+  local notes = { ("The test needs the app up at %s (BASE_URL)."):format(base or "BASE_URL") }
   if not runner then notes[2] = pw.install_hint(dir, why) end
   return cmd, roles, base, notes, text
 end

@@ -274,7 +274,7 @@ return {
   {
     name = "browser_start_test",
     title = "Start the next test",
-    description = "Start a new test here: browser_export_test then writes only the steps from now on (export the last test first: its steps are dropped). Each role begins the new test where it is now: on the page it shows (the test opens it before the role's first step) and signed in as it is (its cookies and localStorage saved to a storageState file in the output folder, which the test's context loads), with the routes, emulation, network conditions and clock set so far. keep_state=false starts each role from its auth file instead. url opens a page in the current role as the new test's first step (browser_navigate's answer follows).\nIt waits for every call sent before it, in every role.",
+    description = "Start a new test here: browser_export_test then writes only the steps from now on (export the last test first: its steps are dropped). Each role begins the new test where it is now: on the page it shows (the test opens it before the role's first step) and signed in as it is (its cookies and localStorage saved to a storageState file in the output folder, which the test's context loads), with the routes, emulation, network conditions and clock set so far. keep_state=false starts each role, live too, from its auth file instead. url opens a page in the current role as the new test's first step (browser_navigate's answer follows).\nIt waits for every call sent before it, in every role.",
     scope = "server",
     input = { type = "object", properties = {
       keep_state = { type = "boolean", description = "Start each role signed in as it is now (default true); false: from its auth file, or signed out when it has none" },
@@ -311,7 +311,16 @@ return {
             line = line .. ("as it is (%d cookies, %d origins with localStorage: %s)"):format(#state.cookies,
               #state.origins, path:match("[^/]*$"))
           else
+            -- The live role starts where its test will: its storage set to
+            -- the auth file's (or cleared), its page loaded again with it.
+            local okr, why = pcall(function()
+              storage.set_storage_state(role:context(), role.auth or { cookies = {}, origins = {} }, { lenient = true })
+              if page and tostring(url):match("^https?:") and not (args.url and info.name == ctx.role.name) then
+                page:navigate(url)
+              end
+            end)
             line = line .. (role.auth and ("from its auth file " .. role.auth) or "signed out")
+              .. (okr and ", its storage reset to it" or (": its storage could not be reset (" .. tostring(why) .. ")"))
           end
           lines[#lines + 1] = line
         end

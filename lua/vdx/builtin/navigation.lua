@@ -96,7 +96,13 @@ return {
         args.url, { wait_until = args.wait_until })
       local warnings = decide(ctx)
       local result = quiet.tell(nav_result(res, warnings, small_snapshot(ctx, page), page:since(mark)), pending)
-      util.record(ctx, { kind = "navigate", tool = "browser_navigate", url = args.url })
+      local status = type(res) == "table" and math.tointeger(res.status)
+      if status and status >= 400 then
+        -- A wrong turn (a 404 the agent tried) is no step of the test.
+        result.text = result.text .. ("\nNot in the test: the page answered %d."):format(status)
+      else
+        util.record(ctx, { kind = "navigate", tool = "browser_navigate", url = args.url })
+      end
       return result
     end,
   },
