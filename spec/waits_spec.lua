@@ -169,8 +169,8 @@ describe("browser_wait_for", function()
     for _, s in ipairs(t.ctx.session:list()) do
       if s.kind == "code" then codes[#codes + 1] = s.lines[1] end
     end
-    assert.same({ [[await {page}.locator("#late").waitFor({ state: 'visible' });]],
-      [[await {page}.getByText('Going soon').waitFor({ state: 'attached' });]],
+    assert.same({ [[await expect({page}.locator('#late')).toBeVisible();]],
+      [[await expect({page}.getByText('Going soon')).toBeAttached();]],
       [[await {page}.waitForFunction(() => document.title === 'Waits');]] }, codes)
     local res, msg = t.call("browser_wait_for", { url = "**/nowhere", timeout = 200 })
     assert.is_true(res.isError)
@@ -195,7 +195,7 @@ describe("r:wait_for in a flow", function()
     end)
     assert.equal(0, status, f.failure and f.failure.text)
     local text = require("vdx.flow_export").text(f)
-    assert.is_true(text:find([[  await buyer.locator("#late").waitFor({ state: 'visible' });]], 1, true) ~= nil, text)
+    assert.is_true(text:find([[  await expect(buyer.locator('#late')).toBeVisible();]], 1, true) ~= nil, text)
     assert.is_true(text:find([[  await buyer.waitForFunction(() => document.querySelectorAll('p').length >= 2);]], 1,
       true) ~= nil, text)
   end)

@@ -227,16 +227,21 @@ function wait.wait_for(page, opts)
 end
 
 --- wait.code_lines(opts, locator) -> { line } | nil: the Playwright
--- statement of a wait_for (opts as page:wait_for takes them; locator the
+-- statement of a wait_for (an element's as `expect(…).toBeVisible()` and
+-- its kin; opts as page:wait_for takes them; locator the
 -- Playwright locator of opts.ref, taken before the wait), with "{page}"
 -- for the role's page; nil for waits a test does not need to repeat (text,
 -- time) or cannot say (a Lua pattern, a frame).
 function wait.code_lines(o, locator)
   if o.frame and o.frame ~= "main" then return nil end
   local state = o.state or "visible"
-  local loc = o.locator or locator or (o.selector and "locator(" .. json.encode(o.selector) .. ")")
+  local loc = o.locator or locator or (o.selector and "locator(" .. require("vdx.pw_spec").quote(o.selector) .. ")")
   if loc then
-    return { ("await {page}.%s.waitFor({ state: '%s' });"):format(loc, state) }
+    -- As a web-first assertion, which waits the same way and says what it
+    -- checks (a waitFor is no check of the test's).
+    local matcher = ({ visible = "toBeVisible()", hidden = "toBeHidden()", attached = "toBeAttached()",
+      detached = "not.toBeAttached()" })[state]
+    return { ("await expect({page}.%s).%s;"):format(loc, matcher) }
   elseif o.url then
     return { ("await {page}.waitForURL(%s, { waitUntil: 'commit' });"):format(json.encode(o.url)) }
   elseif o.fn then
