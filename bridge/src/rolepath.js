@@ -32,6 +32,9 @@ const MAX_ANCESTORS = 15;
 const MAX_TEXT = 80;
 const MAX_TEXTS = 5;
 const MAX_NODES = 400;
+// A text of digits and the marks around them only: "#1001", "$49.00",
+// "2024-05-01", "3 / 5".
+const NUMBERISH = /^[#$€£¥%+\-\s]*[\d][\d.,:\/\-\s%€$£]*$/;
 export const MAX_NAME = 200;
 
 // getByRole(role [, { name [, exact] }]) as codegen writes it: the name
@@ -154,8 +157,9 @@ function* containerExprs(ev, a, target, testId, role, row, named) {
 }
 
 // The texts that may tell container a apart from its siblings, best
-// first: its first visible heading, its first visible text, then its other
-// visible texts, shortest first (a price before a description); each 2 to
+// first: its first visible heading, its first visible text of words, then
+// its other texts of words, shortest first, then its numbers (an id, a
+// price: what the next run changes); each 2 to
 // MAX_TEXT characters, none inside target.  heading: firstHeading's.
 function filterTexts(ev, a, target, heading) {
   const out = [];
@@ -165,8 +169,12 @@ function filterTexts(ev, a, target, heading) {
   if (heading) add(heading);
   const runs = [];
   visibleRuns(ev, a, target, runs, { left: MAX_NODES });
-  if (runs.length > 0) add(runs[0]);
-  for (const t of runs.slice(1).sort((x, y) => x.length - y.length)) add(t);
+  // A number alone (an order id "#1001", a price, a date) is the text most
+  // likely to differ in the next run: the words come first.
+  const words = runs.filter((t) => !NUMBERISH.test(t));
+  if (words.length > 0) add(words[0]);
+  for (const t of words.slice(1).sort((x, y) => x.length - y.length)) add(t);
+  for (const t of runs.filter((x) => NUMBERISH.test(x))) add(t);
   return out;
 }
 
