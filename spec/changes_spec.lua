@@ -390,6 +390,17 @@ describe("the change report of the acting tools", function()
     assert.same({ "await expect(page.getByRole('dialog', { name: 'Confirm' })).toBeHidden();" }, candidates(changes))
   end)
 
+  it("proposes a field's value and a checkbox's state inside a frame, by the chain into it", function()
+    open("/verify/frame_form.html")
+    local function fref(pattern) return assert(snap:match(pattern .. " %[ref=(f%d+_e%d+)%]"), snap) end
+    local _, changes = act("browser_type", { ref = fref('textbox "Email"'), text = "ann@x.test" })
+    assert.equal("await expect(page.getByTitle('Form').contentFrame().getByRole('textbox', { name: 'Email' }))"
+      .. ".toHaveValue('ann@x.test');", candidates(changes)[1])
+    _, changes = act("browser_click", { ref = fref('checkbox "Agree"') })
+    assert.equal("await expect(page.getByTitle('Form').contentFrame().getByRole('checkbox', { name: 'Agree' }))"
+      .. ".toBeChecked();", candidates(changes)[1])
+  end)
+
   it("proposes a tab selected and a disclosure expanded or collapsed by its role, name and state", function()
     open("/verify/tabs.html")
     local _, changes = act("browser_click", { ref = ref('tab "Yearly"') })

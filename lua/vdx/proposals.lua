@@ -80,11 +80,13 @@ end
 -- two elements is passed over unread.
 function Proposer:locators(e, strict)
   local out = {}
-  local named = e.name and e.name ~= "" and e.role ~= "text"
+  -- Inside a frame only the ref's own locator, which leads in through the
+  -- frame's owner (getByTitle('Payment').contentFrame()…), can serve.
+  local named = e.name and e.name ~= "" and e.role ~= "text" and not e.in_frame
   if named then
     out[1] = assertions.by_role(e.role, e.name)
     out[2] = assertions.by_role(e.role, e.name, true)
-  elseif e.value and e.value ~= "" and not FIELD[e.role] then
+  elseif e.value and e.value ~= "" and not FIELD[e.role] and not e.in_frame then
     local t = text_part(e.value)
     out[1] = assertions.by_text(t)
     if t == assertions.normalize(e.value) then out[2] = assertions.by_text(t, true) end
@@ -107,7 +109,7 @@ function Proposer:locators(e, strict)
     ref_tried = true
     local ok, l = pcall(assertions.locator_of, self.page, e.ref, self.batch)
     self.checks = self.checks + 1
-    if ok and l and not l.positional and l.frame == "main" then
+    if ok and l and not l.positional and (l.frame == "main" or l.from_page) then
       out[i] = l.locator
       return l.locator
     end
@@ -249,7 +251,7 @@ local function touched_fields(d)
     for _, e in ipairs(list) do
       local own = e.was and (e.was.value or "") ~= (e.value or "") and e or nil
       for _, f in ipairs { own or false, e.parent or false } do
-        if f and FIELD[f.role] and f.ref and not seen[f] and not f.in_frame then
+        if f and FIELD[f.role] and f.ref and not seen[f] then
           seen[f] = true
           fields[#fields + 1] = f
         end
@@ -332,7 +334,7 @@ function proposals.propose(page, d, acted, text)
   for _, m in ipairs(d.moved) do steps[#steps + 1] = function() p:order(m) end end
   for _, f in ipairs(touched_fields(d)) do steps[#steps + 1] = function() p:state(f) end end
   for _, e in ipairs(d.changed) do
-    if CHECKABLE[e.role] and not e.in_frame then steps[#steps + 1] = function() p:state(e) end end
+    if CHECKABLE[e.role] then steps[#steps + 1] = function() p:state(e) end end
     if not CHECKABLE[e.role] then steps[#steps + 1] = function() p:aria_state(e) end end
     steps[#steps + 1] = function() p:changed(e) end
   end
