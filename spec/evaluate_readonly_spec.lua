@@ -509,7 +509,7 @@ describe("browser_run_code_unsafe", function()
     local spec = client.read(dir .. "/vdx-output/" .. tostring(name)) or exported
     s:close()
     os.execute("rm -rf " .. client.q(dir))
-    assert.matches("await defaultPage.evaluate(async () => { document.querySelector('#h').textContent = 'Changed';",
+    assert.matches("await page.evaluate(async () => { document.querySelector('#h').textContent = 'Changed';",
       spec, 1, true)
   end)
 end)
