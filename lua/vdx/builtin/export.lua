@@ -63,9 +63,9 @@ end
 
 -- The tests a file this session wrote holds besides the current one
 -- (nil when the session never wrote rel: a new file), and the name of the
--- current test there when it was written before (else a new one, told
--- apart from the others').  Raises when the file changed since.
-local function suite_of(policy, log, rel, path)
+-- current test there when it was written before (else title numbered,
+-- told apart from the others').  Raises when the file changed since.
+local function suite_of(policy, log, rel, path, title)
   local f = log:exported_file(rel)
   if not f then return nil, nil end
   if policy:read_output(rel) ~= f.text then
@@ -76,10 +76,7 @@ local function suite_of(policy, log, rel, path)
   for _, t in ipairs(f.tests) do
     if t.no == log.test_no then name = t.name else before[#before + 1] = t end
   end
-  if not name and #before > 0 then
-    local stem = path:match("([^/]*)$"):gsub("%.spec%.[cm]?[jt]s$", ""):gsub("%.test%.[cm]?[jt]s$", "")
-    name = ("%s %d"):format(stem, #before + 1)
-  end
+  if not name and #before > 0 then name = ("%s %d"):format(title, #before + 1) end
   return before, name
 end
 
@@ -204,7 +201,7 @@ return {
       local title = path:match("([^/]*)$"):gsub("%.spec%.[cm]?[jt]s$", ""):gsub("%.test%.[cm]?[jt]s$", "")
       -- A file this session wrote takes the test beside the ones it holds
       -- (the same test again replaces its own), unless it was changed since.
-      local before, name = suite_of(policy, log, rel, path)
+      local before, name = suite_of(policy, log, rel, path, title)
       name = args.test_name or name or title
       -- The auth files as they are now: a later cut changes start_auth.
       local auth = {}
