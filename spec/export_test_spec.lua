@@ -172,6 +172,7 @@ end)
 describe("browser_export_test", function()
   local srv, dir, auth
   local widgets = cjson.empty_array and setmetatable({}, cjson.array_mt) or {}
+  local items = cjson.empty_array and setmetatable({}, cjson.array_mt) or {}
   setup(function()
     local visits = 0
     srv = helpers.serve {
@@ -192,6 +193,22 @@ show();
 </script>]] }
       end,
       ["GET /export/widgets"] = function() return { json = widgets } end,
+      -- A catalogue the server keeps: each run of a test adds its item.
+      ["GET /export/items.html"] = function()
+        return { headers = { ["Content-Type"] = "text/html" }, body = [[<!doctype html><title>Items</title>
+<form id=f><label>Item name <input id=n></label><button>Add item</button></form><ul id=l></ul><script>
+async function show() { l.replaceChildren(...(await (await fetch('/export/items')).json()).map((n) => {
+  const li = document.createElement('li'); li.textContent = n; return li; })); }
+f.onsubmit = async (e) => { e.preventDefault();
+  await fetch('/export/items', { method: 'POST', body: n.value }); n.value = ''; await show(); };
+show();
+</script>]] }
+      end,
+      ["GET /export/items"] = function() return { json = items } end,
+      ["POST /export/items"] = function(req)
+        items[#items + 1] = req.body
+        return { json = true }
+      end,
       ["POST /export/widgets"] = function()
         widgets[#widgets + 1] = "Widget"
         return { json = true }
@@ -368,6 +385,47 @@ show();
     assert.matches("\n  3%. %[default%] expect%(defaultPage%.getByText%('Widget', { exact: true }%)%)%.toBeVisible%(%)  "
       .. "%d/2 ❌ run %d: [^\n]*matches %d elements\n%s+↳ it matched one element when recorded and %d in a replay: "
       .. "the session and each run seem to add what it finds", text)
+  end)
+
+  it("types data unique per run with {run}: answers show {run}, the test writes ${run}, each run adds its own", function()
+    local pw = playwright_dir()
+    local s, call = start("--output-dir " .. q(dir .. "/out"), pw and ("VDX_PLAYWRIGHT_DIR=" .. q(pw)) or nil)
+    call("browser_navigate", { url = srv.url .. "/export/items.html" })
+    local _, snap = call("browser_snapshot", {})
+    local _, typed = call("browser_type", { element = "Item name", ref = ref_of(snap, 'textbox "Item name"'),
+      text = "Teak Lamp {run}" })
+    call("browser_click", { element = "Add item button", ref = ref_of(snap, 'button "Add item"') })
+    local _, seen = call("browser_verify_text_visible", { text = "Teak Lamp {run}" })
+    local _, text = call("browser_export_test", { filename = "items", runs = 2 })
+    assert.equal(0, (s:close(30000)))
+    -- The session's item (the first) has the token where {run} stood;
+    -- answers show {run}.
+    local token = assert(items[1]:match("^Teak Lamp (%w+)$"), items[1])
+    assert.equal(8, #token)
+    for _, a in ipairs { typed, seen, text } do
+      assert.is_nil(a:find(token, 1, true), a)
+    end
+    assert.is_true(has(typed, ": Teak Lamp {run} (was empty)"), typed)
+    assert.is_true(has(seen, "Teak Lamp {run}"), seen)
+    local file = read(dir .. "/out/items.spec.ts")
+    assert.is_nil(file:find(token, 1, true), file)
+    assert.is_true(has(file, "\n  const run = Date.now().toString(36);"), file)
+    assert.is_true(has(file, ".fill(`Teak Lamp ${run}`);"), file)
+    assert.is_true(has(file, "await expect(page.getByText(`Teak Lamp ${run}`)).toBeVisible();"), file)
+    assert.is_true(has(text, "Flake gate: 2 runs in fresh contexts, every step passed 2/2"), text)
+    -- The replay's runs and Playwright's each added an item of its own.
+    local tokens = {}
+    for _, it in ipairs(items) do
+      local t = assert(it:match("^Teak Lamp (%w+)$"), it)
+      assert.is_nil(tokens[t], "two runs typed " .. it)
+      tokens[t] = true
+    end
+    if pw then
+      assert.matches("\nPlaywright %(2 runs of the file%): ✅", text)
+      assert.equal(5, #items)
+    else
+      assert.equal(3, #items)
+    end
   end)
 
   it("writes an action inside an iframe with its chain into the frame, which the gate and verify_locator follow", function()

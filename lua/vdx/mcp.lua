@@ -16,6 +16,7 @@ local schema = require "vdx.schema"
 local limits = require "vdx.mcp_limits"
 local tools = require "vdx.tools"
 local secrets = require "vdx.secrets"
+local run_token = require "vdx.run_token"
 local lanes = require "vdx.mcp_lanes"
 
 local mcp = {}
@@ -120,6 +121,9 @@ end
 -- (vdx.secrets) is in any of them: each string is redacted, and then the
 -- line, for a value that JSON escapes.
 function Server:send(msg)
+  -- The current test's token is shown as the `{run}` that stands for it.
+  local token = self.session and self.session.token
+  if token then msg = run_token.answer(msg, { token }) end
   local text, err = json.encode(secrets.redact_all(msg))
   if text then text = secrets.redact(text) end
   if not text then
@@ -345,7 +349,8 @@ function Server:call_tool(rq, name, args)
     end)
   end
   local okr, res = pcall(self.lanes.run, self.lanes, t, rq, name, function()
-    local r = self.registry:call(name, secrets.arguments(name, args), ctx)
+    -- `{run}` in a text is the current test's token (vdx.run_token).
+    local r = self.registry:call(name, run_token.arguments(secrets.arguments(name, args), self.session), ctx)
     return self:unbusy(r, name, ctx)
   end, reader)
   self.lanes:finish(t, not okr or res == nil or res.isError)

@@ -49,6 +49,9 @@ local RESERVED = {}
 for w in ([[await break case catch class const continue debugger default delete do else enum export
   extends false finally for function if import in instanceof let new null return static super switch
   this throw true try typeof var void while with yield]]):gmatch("%a+") do RESERVED[w] = true end
+-- And the names a test file declares itself: the imports, the fixtures,
+-- the run token (vdx.run_token).
+for w in ("test expect devices path browser page context run"):gmatch("%a+") do RESERVED[w] = true end
 
 --- The JavaScript identifier of a role's page ("shop admin" -> shopAdmin,
 -- "default" -> defaultPage).

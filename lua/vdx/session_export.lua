@@ -9,10 +9,15 @@
 -- for flows.
 local pw = require "vdx.pw_spec"
 local pw_run = require "vdx.pw_run"
+local run_token = require "vdx.run_token"
 
 local export = {}
 
 local q, ident = pw.quote, pw.ident
+
+-- The variable of a test's run token (vdx.run_token): `${run}`.  No
+-- role's page is named so (pw.ident makes a role "run" runPage).
+local RUN_VAR = "run"
 
 -- A JavaScript literal of a recorded value: string, number, boolean or a
 -- list of them.
@@ -121,8 +126,9 @@ local function roles_of(steps, opts)
 end
 
 --- The text of a spec of one or more tests.  tests: { { steps, name,
--- auth_of }, … } (name: the test's title; auth_of: function(role) -> auth
--- file or nil, the storageState its context loads); opts: base_url (the
+-- auth_of, token }, … } (name: the test's title; auth_of: function(role)
+-- -> auth file or nil, the storageState its context loads; token: the
+-- run token its steps hold, vdx.run_token, written as `${run}`); opts: base_url (the
 -- origin replaced by BASE_URL; default the first test's first
 -- navigation's), spec_dir (auth paths are relative to it), browser_args.
 -- Returns the text, the roles of all tests and the base URL.
@@ -159,8 +165,19 @@ function export.suite_text(tests, opts)
       pw.contexts(out, roles, opts.spec_dir)
       out[#out + 1] = ""
     end
+    local first, used = #out + 1, false
     for _, s in ipairs(t.steps) do
-      for _, l in ipairs(export.statements(s, base, fixture)) do out[#out + 1] = "  " .. l end
+      for _, l in ipairs(export.statements(s, base, fixture)) do
+        local changed
+        l, changed = run_token.for_test(l, t.token, RUN_VAR)
+        used = used or changed
+        out[#out + 1] = "  " .. l
+      end
+    end
+    if used then
+      -- The data the agent typed with `{run}` is new in each run.
+      table.insert(out, first, "")
+      table.insert(out, first, "  const " .. RUN_VAR .. " = Date.now().toString(36); // unique per run: {run} in the session")
     end
     if not fixture then
       out[#out + 1] = ""
@@ -173,10 +190,11 @@ function export.suite_text(tests, opts)
 end
 
 --- The text of the spec of one test.  opts: name (the test's title),
--- base_url, auth_of, spec_dir, browser_args (see export.suite_text).
+-- base_url, auth_of, token, spec_dir, browser_args (see
+-- export.suite_text).
 function export.text(steps, opts)
   opts = opts or {}
-  return export.suite_text({ { steps = steps, name = opts.name, auth_of = opts.auth_of } }, opts)
+  return export.suite_text({ { steps = steps, name = opts.name, auth_of = opts.auth_of, token = opts.token } }, opts)
 end
 
 -- The actions that need no locator.
@@ -202,8 +220,9 @@ end
 
 --- Writes the spec of steps to path (a new file; with opts.write, a
 -- function(text) that writes it, raising on failure), after the tests
--- opts.before ({ { steps, name, auth_of }, … }: those the file held) when
--- given, as a test named opts.name; returns the command
+-- opts.before ({ { steps, name, auth_of, token }, … }: those the file
+-- held) when given, as a test named opts.name whose `{run}` was
+-- opts.token (vdx.run_token); returns the command
 -- that runs it (from any folder: it starts with cd to the spec's folder,
 -- and names the Playwright found, vdx.pw_run.runner, else npx), the roles
 -- and base URL it was written with, and the sentences that say what to
@@ -214,7 +233,7 @@ function export.write(steps, path, opts)
   opts.spec_dir = dir
   local tests = {}
   for _, t in ipairs(opts.before or {}) do tests[#tests + 1] = t end
-  tests[#tests + 1] = { steps = steps, name = opts.name, auth_of = opts.auth_of }
+  tests[#tests + 1] = { steps = steps, name = opts.name, auth_of = opts.auth_of, token = opts.token }
   local text, roles, base = export.suite_text(tests, opts)
   if opts.write then
     -- The caller's writer (the output folder's: beneath it, never replacing).

@@ -127,7 +127,15 @@ end
 --- Forgets every step and proposal.
 function Log:clear()
   self.steps, self.proposed, self.starts, self.exported, self.keep_told = {}, {}, nil, nil, nil
-  self.test_no, self.files = 1, {}
+  self.test_no, self.files, self.token = 1, {}, nil
+end
+
+--- The token `{run}` stands for in the current test (vdx.run_token),
+-- made when create is true and the test has none yet; else nil.  Each
+-- test (Log:restart) gets its own.
+function Log:run_token(create)
+  if not self.token and create then self.token = require("vdx.run_token").new() end
+  return self.token
 end
 
 --- Starts the next test (browser_start_test): forgets every step and
@@ -147,7 +155,7 @@ function Log:restart(starts)
     end
   end
   self.steps, self.proposed, self.starts, self.exported = kept, {}, starts or {}, nil
-  self.test_no = (self.test_no or 1) + 1
+  self.test_no, self.token = (self.test_no or 1) + 1, nil
   return dropped, #kept
 end
 

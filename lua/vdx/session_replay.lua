@@ -8,6 +8,7 @@
 -- test done.
 local vdx = require "vdx"
 local assertions = require "vdx.assertions"
+local run_token = require "vdx.run_token"
 
 local replay = {}
 
@@ -170,12 +171,22 @@ end
 -- closes that context.  Returns, for each step, { passed = n, failures =
 -- { {run = i, reason = …, not_reached = true|nil}, … } }; a run stops at
 -- its first failing step (the later steps count as not reached).
+-- opts: timeout_ms (a step's wait), token (the run token the steps hold,
+-- vdx.run_token: each run replaces it with a fresh one).
 function replay.run(steps, runs, open, opts)
   local timeout_ms = opts and opts.timeout_ms or replay.TIMEOUT_MS
+  local token = opts and opts.token
   local results = {}
+  local recorded = steps
   for i = 1, #steps do results[i] = { passed = 0, failures = {} } end
   for run = 1, runs do
     local pages, closers = {}, {}
+    local fresh
+    if token then
+      -- A value typed with `{run}` is new in each run, as in the test.
+      fresh = run_token.new()
+      steps = run_token.swap(recorded, token, fresh)
+    end
     local stopped
     for i, s in ipairs(steps) do
       local why, skipped
@@ -189,7 +200,10 @@ function replay.run(steps, runs, open, opts)
           else why = "cannot open a fresh context: " .. tostring(type(p) == "table" and p.message or p) end
         end
         why = why or run_step(page, s, timeout_ms)
-        if why then stopped = i end
+        if why then
+          stopped = i
+          if fresh then why = why:gsub(fresh, run_token.PLACEHOLDER) end
+        end
       end
       if why then
         local f = results[i].failures

@@ -77,7 +77,7 @@ return util.report_changes({
     description = "Type text into an editable element (input, textarea, contenteditable).",
     input = { type = "object", required = { "text" }, properties = {
       element = ELEMENT, ref = REF,
-      text = { type = "string", description = "Text to type into the element" },
+      text = { type = "string", description = "Text to type into the element. {run} in it is a token new in each run of the test, for data a run creates: `Teak Lamp {run}` (answers show {run}; the test writes ${run})" },
       submit = { type = "boolean", description = "Whether to submit entered text (press Enter after)" },
       slowly = { type = "boolean", description = "Whether to type one character at a time (full key events). By default the text is inserted at once." },
       clear = { type = "boolean", description = "Whether to replace what the field holds (as Playwright's fill) instead of adding to it" },
@@ -107,7 +107,7 @@ return util.report_changes({
           type = { type = "string", enum = { "textbox", "checkbox", "radio", "combobox", "slider" },
             description = "Type of the field (optional: read from the element's role)" },
           ref = REF,
-          value = { type = "string", description = "Value to fill; \"true\"/\"false\" for checkboxes, the option label for comboboxes" },
+          value = { type = "string", description = "Value to fill; \"true\"/\"false\" for checkboxes, the option label for comboboxes; {run} as in browser_type" },
         } } },
     } },
     annotations = { readOnlyHint = false, destructiveHint = true },

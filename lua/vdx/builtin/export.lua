@@ -57,8 +57,8 @@ local function grown_hint(failures)
   end
   if not grown then return nil end
   return ("↳ it matched one element when recorded and %d in a replay: the session and each run seem to add what "
-    .. "it finds; give the test's data a value unique per run (a name with Date.now()) or scope the locator to "
-    .. "the new one"):format(grown)
+    .. "it finds; type the test's data with {run} (`Teak Lamp {run}`: each run gets a value of its own, the "
+    .. "test writes ${run}) or scope the locator to the new one"):format(grown)
 end
 
 -- The tests a file this session wrote holds besides the current one
@@ -141,7 +141,7 @@ local function gate(ctx, job, out, structured)
   local log = ctx.session
   local results = replay.run(job.steps, runs, function(role)
     return ctx.roles:role(role):fresh_page(log and log:start_auth(role))
-  end)
+  end, { token = log and log:run_token() })
   structured.gate_ms = vdx.now() - t0
   local lines, flaky, unreached = gate_report(job.steps, results, runs, job.base)
   out[#out + 1] = ("Flake gate: %d runs in fresh contexts, %s%s"):format(runs,
@@ -209,8 +209,9 @@ return {
         if auth[s.role] == nil then auth[s.role] = log:start_auth(s.role) or ctx.roles:role(s.role).auth or false end
       end
       local auth_of = function(r) return auth[r] or nil end
+      local token = log:run_token()
       local cmd, roles, base, notes, text = session_export.write(steps, path, { name = name, auth_of = auth_of,
-        before = before,
+        before = before, token = token,
         -- The server's --browser-arg switches (a host mapping, a flag the
         -- app needs): the test's browser gets them too.
         browser_args = ctx.roles.launch_opts and ctx.roles.launch_opts.args,
@@ -220,7 +221,7 @@ return {
       end
       local tests = {}
       for _, t in ipairs(before or {}) do tests[#tests + 1] = t end
-      tests[#tests + 1] = { no = log.test_no, name = name, steps = steps, auth_of = auth_of }
+      tests[#tests + 1] = { no = log.test_no, name = name, steps = steps, auth_of = auth_of, token = token }
       log:wrote(rel, text, tests)
       log:mark_exported()
       local sum = session_export.summary(steps)

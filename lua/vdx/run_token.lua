@@ -1,0 +1,135 @@
+--- vdx.run_token: test data unique to each run of a test.  An agent
+-- writes `{run}` in a text it gives a tool (`Teak Lamp {run}`,
+-- `ann+{run}@example.com`): the session's current test has a token of
+-- its own (eight base-36 characters, the shape of JavaScript's
+-- `Date.now().toString(36)`), the page gets the token where `{run}`
+-- stood, answers show it back as `{run}`, and the exported test declares
+-- `const run = Date.now().toString(36);` and writes every string literal
+-- that holds the token as a template on it (`` `Teak Lamp ${run}` ``), so
+-- each run of the test makes data of its own and finds only that.  The
+-- flake gate's replay takes a fresh token each run (run_token.swap).
+local run_token = {}
+
+--- What an agent writes for the token.
+run_token.PLACEHOLDER = "{run}"
+
+-- The Lua pattern that matches s literally.
+local function plain(s) return (s:gsub("%W", "%%%0")) end
+
+local last
+
+--- A new token: eight base-36 characters, like `Date.now().toString(36)`
+-- now (the milliseconds since 1970, the last three drawn at random so
+-- two tokens of one second differ), never the one made before.
+function run_token.new()
+  local n, t = os.time() * 1000 + math.random(0, 999), {}
+  repeat
+    local d = n % 36
+    t[#t + 1] = ("0123456789abcdefghijklmnopqrstuvwxyz"):sub(d + 1, d + 1)
+    n = n // 36
+  until n == 0
+  local s = table.concat(t):reverse()
+  if s == last then return run_token.new() end
+  last = s
+  return s
+end
+
+--- run_token.arguments(args, log) -> args with `{run}` in each string
+-- (nested, keys aside) replaced by log's token (Log:run_token, made at
+-- the first `{run}` of a test); args itself when no string holds `{run}`.
+function run_token.arguments(args, log)
+  if type(args) ~= "table" or not log then return args end
+  local function has(v)
+    if type(v) == "string" then return v:find(run_token.PLACEHOLDER, 1, true) ~= nil end
+    if type(v) ~= "table" then return false end
+    for _, x in pairs(v) do if has(x) then return true end end
+    return false
+  end
+  if not has(args) then return args end
+  local token = log:run_token(true)
+  local function walk(v)
+    if type(v) == "string" then return (v:gsub(plain(run_token.PLACEHOLDER), token)) end
+    if type(v) ~= "table" then return v end
+    local out = {}
+    for k, x in pairs(v) do out[k] = walk(x) end
+    return setmetatable(out, getmetatable(v))
+  end
+  return walk(args)
+end
+
+--- run_token.answer(v, tokens) -> a copy of v (a string or a table of
+-- them, nested) with each of tokens (a list) written back as `{run}`;
+-- image data is left whole.  v itself when tokens is empty.
+function run_token.answer(v, tokens)
+  if not tokens or #tokens == 0 then return v end
+  if type(v) == "string" then
+    for _, t in ipairs(tokens) do
+      if v:find(t, 1, true) then v = v:gsub(t, run_token.PLACEHOLDER) end
+    end
+    return v
+  end
+  if type(v) ~= "table" then return v end
+  local out = {}
+  for k, x in pairs(v) do
+    if k == "data" and v.type == "image" then out[k] = x else out[k] = run_token.answer(x, tokens) end
+  end
+  return setmetatable(out, getmetatable(v))
+end
+
+--- run_token.swap(v, old, new) -> a copy of v (a string or a table of
+-- them, nested, as a session's steps are) with token old replaced by
+-- new; functions and other values are kept as they are.
+function run_token.swap(v, old, new)
+  if type(v) == "string" then return (v:gsub(plain(old), new)) end
+  if type(v) ~= "table" then return v end
+  local out = {}
+  for k, x in pairs(v) do out[k] = run_token.swap(x, old, new) end
+  return setmetatable(out, getmetatable(v))
+end
+
+-- The template literal of a JavaScript string literal's body (between
+-- its quotes), token written as ${var}: its escapes kept, a backtick and
+-- a `${` escaped.
+local function template(body, token, var)
+  local out, i, n = {}, 1, #body
+  while i <= n do
+    local c = body:sub(i, i)
+    if c == "\\" then
+      out[#out + 1] = body:sub(i, i + 1)
+      i = i + 2
+    else
+      if c == "`" then out[#out + 1] = "\\`"
+      elseif c == "$" and body:sub(i + 1, i + 1) == "{" then out[#out + 1] = "\\$"
+      else out[#out + 1] = c end
+      i = i + 1
+    end
+  end
+  return "`" .. table.concat(out):gsub(plain(token), "${" .. var .. "}") .. "`"
+end
+
+--- run_token.for_test(line, token, var) -> line (JavaScript) with each
+-- string literal ('…', "…" or `…`) that holds token written as a template
+-- on var (`Teak Lamp ${run}`), and whether it changed.  Text outside
+-- literals is left alone.
+function run_token.for_test(line, token, var)
+  if not token or not line:find(token, 1, true) then return line, false end
+  local out, i, n = {}, 1, #line
+  while i <= n do
+    local c = line:sub(i, i)
+    if c == "'" or c == '"' or c == "`" then
+      local j = i + 1
+      while j <= n and line:sub(j, j) ~= c do j = j + (line:sub(j, j) == "\\" and 2 or 1) end
+      local body = line:sub(i + 1, j - 1)
+      if not body:find(token, 1, true) then out[#out + 1] = line:sub(i, j)
+      elseif c == "`" then out[#out + 1] = "`" .. body:gsub(plain(token), "${" .. var .. "}") .. "`"
+      else out[#out + 1] = template(body, token, var) end
+      i = j + 1
+    else
+      out[#out + 1] = c
+      i = i + 1
+    end
+  end
+  return table.concat(out), true
+end
+
+return run_token

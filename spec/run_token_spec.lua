@@ -1,0 +1,71 @@
+-- vdx.run_token: `{run}` in an agent's text, the token it stands for,
+-- and the exported test's template literals on `${run}`.
+local run_token = require "vdx.run_token"
+local session_log = require "vdx.session_log"
+
+describe("vdx.run_token", function()
+  it("makes tokens of Date.now().toString(36)'s shape, each new", function()
+    local a, b = run_token.new(), run_token.new()
+    assert.matches("^[0-9a-z]+$", a)
+    assert.equal(8, #a)
+    assert.are_not.equal(a, b)
+  end)
+
+  it("puts the current test's token in every string that holds {run}, and a new one after a restart", function()
+    local log = session_log.new()
+    local same = { text = "plain" }
+    assert.equal(same, run_token.arguments(same, log))
+    assert.is_nil(log:run_token())
+    local args = { text = "Teak Lamp {run}", fields = { { value = "ann+{run}@example.com" } }, n = 3 }
+    local out = run_token.arguments(args, log)
+    local t = log:run_token()
+    assert.equal("Teak Lamp " .. t, out.text)
+    assert.equal("ann+" .. t .. "@example.com", out.fields[1].value)
+    assert.equal(3, out.n)
+    assert.equal("Teak Lamp {run}", args.text)   -- the caller's table is left as it was
+    assert.equal(t, log:run_token(true))
+    log:restart()
+    assert.is_nil(log:run_token())
+    assert.are_not.equal(t, run_token.arguments({ x = "{run}" }, log).x)
+  end)
+
+  it("shows the token as {run} in answers, image data aside", function()
+    local msg = { content = { { type = "text", text = "typed Teak Lamp abc12345" },
+      { type = "image", data = "xxabc12345" } } }
+    local out = run_token.answer(msg, { "abc12345" })
+    assert.equal("typed Teak Lamp {run}", out.content[1].text)
+    assert.equal("xxabc12345", out.content[2].data)
+    assert.equal(msg, run_token.answer(msg, {}))
+  end)
+
+  it("writes each literal holding the token as a template on run, escapes kept", function()
+    local tok = "k3x9q2ab"
+    local cases = {
+      { "await page.getByLabel('Name').fill('Teak Lamp k3x9q2ab');",
+        "await page.getByLabel('Name').fill(`Teak Lamp ${run}`);" },
+      { [[await expect(page.getByText("it's k3x9q2ab")).toBeVisible();]],
+        [[await expect(page.getByText(`it's ${run}`)).toBeVisible();]] },
+      { [[x('it\'s `k3x9q2ab` ${y}')]], [[x(`it\'s \`${run}\` \${y}`)]] },
+      { "await page.goto(`${BASE_URL}/items/k3x9q2ab`);", "await page.goto(`${BASE_URL}/items/${run}`);" },
+      { "page.getByRole('row').filter({ hasText: 'k3x9q2ab' }).getByRole('button', { name: 'Edit' })",
+        "page.getByRole('row').filter({ hasText: `${run}` }).getByRole('button', { name: 'Edit' })" },
+    }
+    for _, c in ipairs(cases) do
+      local got, changed = run_token.for_test(c[1], tok, "run")
+      assert.equal(c[2], got)
+      assert.is_true(changed)
+    end
+    assert.same({ "page.goto('/a');", false }, { run_token.for_test("page.goto('/a');", tok, "run") })
+    assert.same({ "x", false }, { run_token.for_test("x", nil, "run") })
+  end)
+
+  it("swaps the token in a copy of a session's steps for a replay's run", function()
+    local f = function() end
+    local steps = { { kind = "action", value = "Teak Lamp old12345", replay = f, values = { "old12345" } } }
+    local out = run_token.swap(steps, "old12345", "new12345")
+    assert.equal("Teak Lamp new12345", out[1].value)
+    assert.equal("new12345", out[1].values[1])
+    assert.equal(f, out[1].replay)
+    assert.equal("Teak Lamp old12345", steps[1].value)
+  end)
+end)
