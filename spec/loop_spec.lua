@@ -255,5 +255,20 @@ describe("the agent's loop over the MCP wire", function()
       assert.is_true(has(text, "\n~ checkbox \"Subscribe\" [checked]"), text)
       assert.is_table(r.structuredContent)
     end)
+
+    it("writes the container its fields share once", function()
+      local _, snap = ok("browser_navigate", { url = srv.url .. "/loop/sections.html" })
+      _, snap = ok("browser_snapshot", {})
+      local shipping = assert(snap:match('region "Shipping" %[ref=e%d+%]:(.*)$'), snap)
+      local r, text = ok("browser_fill_form", { fields = {
+        { name = "Name", type = "textbox", ref = ref_of(shipping, 'textbox "Name"'), value = "Ada" },
+        { name = "Save it", type = "checkbox", ref = ref_of(shipping, 'checkbox "Save it"'), value = "true" } } })
+      assert.is_true(has(text, "Filled 2 fields\nLocators, each in getByRole('region', { name: 'Shipping' }):\n"
+        .. "- getByRole('textbox', { name: 'Name' })\n- getByRole('checkbox', { name: 'Save it' })\nChanges ("), text)
+      -- The structured answer keeps each whole.
+      assert.same({ "getByRole('region', { name: 'Shipping' }).getByRole('textbox', { name: 'Name' })",
+        "getByRole('region', { name: 'Shipping' }).getByRole('checkbox', { name: 'Save it' })" },
+        r.structuredContent.locators)
+    end)
   end)
 end)

@@ -238,15 +238,48 @@ function util.act_located(ctx, method, target, opts)
   error(res, 0)
 end
 
+-- The chain every one of exprs (two or more locators) starts with, up to
+-- a call's closing parenthesis followed by a dot in each, or nil:
+-- `getByRole('region', { name: 'Live' })` of the fields a fill_form
+-- filled in one section.
+local function shared_scope(exprs)
+  if #exprs < 2 then return nil end
+  local n = #exprs[1]
+  for i = 2, #exprs do
+    local a, b, k = exprs[1], exprs[i], 0
+    while k < n and k < #b and a:byte(k + 1) == b:byte(k + 1) do k = k + 1 end
+    n = k
+  end
+  local head = exprs[1]:sub(1, n)
+  -- Back to the last ")." that every locator continues after.
+  while #head > 0 do
+    local cut = head:match("^(.*%))%.")
+    if not cut then return nil end
+    local ok = true
+    for _, e in ipairs(exprs) do
+      if #e <= #cut + 1 or e:sub(#cut + 1, #cut + 1) ~= "." then ok = false end
+    end
+    if ok then return cut end
+    head = cut:sub(1, -2)
+  end
+  return nil
+end
+
 -- The answer lines and structured fields of the locators (util.locator_of
--- results, nil ones skipped) of an action's targets.
+-- results, nil ones skipped) of an action's targets.  Several in one
+-- container are written once under it.
 local function locator_lines(locs, structured)
   local lines, exprs = {}, {}
   for i = 1, locs.n or #locs do
     local l = locs[i]
+    if l and l.locator then exprs[#exprs + 1] = l.locator end
+  end
+  local scope = shared_scope(exprs)
+  if scope then lines[1] = "Locators, each in " .. scope .. ":" end
+  for i = 1, locs.n or #locs do
+    local l = locs[i]
     if l and l.locator then
-      exprs[#exprs + 1] = l.locator
-      lines[#lines + 1] = "Locator: " .. l.locator
+      lines[#lines + 1] = scope and ("- " .. l.locator:sub(#scope + 2)) or ("Locator: " .. l.locator)
       if l.note then lines[#lines + 1] = "Note: " .. l.note end
     end
     if l and l.healed then
