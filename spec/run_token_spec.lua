@@ -69,3 +69,27 @@ describe("vdx.run_token", function()
     assert.equal("Teak Lamp old12345", steps[1].value)
   end)
 end)
+
+describe("f:run_token() in a flow", function()
+  local h = require "spec.helpers"
+  local srv
+  setup(function() srv = h.serve() end)
+  teardown(function() if srv then srv:close() end end)
+
+  it("types the run's token and exports it as ${run}, made anew in each run of the test", function()
+    local flow = require "vdx.flow"
+    local status, f = flow.run({ name = "unique", base_url = srv.url, quiet = true, timeout_ms = 10000 }, function(fl)
+      fl:role("seller", { url = "/loop/form.html" })
+      fl:as("seller", function(s)
+        s:fill("textbox", "Full name", "Teak Lamp " .. fl:run_token())
+        assert.equal("Teak Lamp " .. fl:run_token(), s.page:evaluate("document.querySelector('input').value"))
+      end)
+    end)
+    assert.equal(0, status, f.failure and f.failure.text)
+    local token = f:run_token()
+    local text = require("vdx.flow_export").text(f)
+    assert.is_nil(text:find(token, 1, true), text)
+    assert.is_true(text:find("\n  const run = Date.now().toString(36);", 1, true) ~= nil, text)
+    assert.is_true(text:find(".fill(`Teak Lamp ${run}`);", 1, true) ~= nil, text)
+  end)
+end)

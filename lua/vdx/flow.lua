@@ -167,6 +167,16 @@ function Flow:url(path, what)
   return (self.base_url:gsub("/$", "")) .. (path:sub(1, 1) == "/" and "" or "/") .. path
 end
 
+--- The token this run of the flow writes in data it creates (vdx.run_token:
+-- eight base-36 characters, made at the first call): `p:fill("textbox",
+-- "Name", "Teak Lamp " .. f:run_token())`.  The exported test makes its
+-- own each run (`const run = Date.now().toString(36)`) and writes every
+-- string that held this one as a template on it (`Teak Lamp ${run}`).
+function Flow:run_token()
+  self.token = self.token or require("vdx.run_token").new()
+  return self.token
+end
+
 -- The actor of a role, creating its context and page on first use.
 function Flow:actor(name)
   local entry = self.roles[name]

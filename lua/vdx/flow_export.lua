@@ -12,6 +12,7 @@
 -- other auth file comes from AUTH_<ROLE>, else the path relative to the
 -- spec file.
 local pw = require "vdx.pw_spec"
+local run_token = require "vdx.run_token"
 local pw_config = require "vdx.flow_config"
 local flow_serve = require "vdx.flow_serve"
 local pw_run = require "vdx.pw_run"
@@ -167,10 +168,19 @@ function export.text(flow, spec_dir, config)
   pw.import_devices(out, roles)
   pw.contexts(out, now, spec_dir)
   out[#out + 1] = ""
+  local first = #out + 1
   emit_list(x, flow.program, out, 1)
   out[#out + 1] = ""
   pw.close_contexts(out, roles)
   out[#out + 1] = "});"
+  -- The data the flow made with f:run_token() is new in each run.
+  local used = false
+  for i = first, #out do
+    local changed
+    out[i], changed = run_token.for_test(out[i], flow.token, "run")
+    used = used or changed
+  end
+  if used then table.insert(out, first - 1, "  const run = Date.now().toString(36); // unique per run: f:run_token() in the flow") end
   -- A secret's value is read from the environment, never written here.
   return require("vdx.secrets").for_test(pw.text(out))
 end
