@@ -241,6 +241,29 @@ describe("the agent's loop over the MCP wire", function()
     end)
   end)
 
+  describe("the test's own data ({run})", function()
+    it("scopes the locators of a row that shows the run's token, and of what is in it, to that row by it", function()
+      local _, snap = open("products.html")
+      ok("browser_type", { element = "Name", text = "Walnut Tray {run}", submit = true })
+      local _, found = ok("browser_find", { text = "Walnut Tray", context = 4 })
+      local row = assert(found:match('row %[ref=(e%d+)%]:%s*%- cell "Walnut Tray {run}"'), found)
+      -- The one row with 1 review after the click: unique today, and in
+      -- the next run's page too only through the row of this run.
+      local _, clicked = ok("browser_click", { element = "Rate", ref = ref_of(found, 'button "Rate"') })
+      assert.is_true(has(clicked, "Locator: getByTestId('product-row').filter({ hasText: 'Walnut Tray {run}' })"
+        .. ".getByRole('button', { name: 'Rate' })\n"), clicked)
+      assert.is_true(has(clicked, "getByTestId('product-row').filter({ hasText: 'Walnut Tray {run}' })"
+        .. ".getByRole('cell', { name: '1 reviews' }) toBeVisible"), clicked)
+      local r, listed = ok("browser_verify_list_visible", { ref = row, items = { "Walnut Tray {run}", "$25.00" } })
+      assert.is_true(has(listed, "getByTestId('product-row').filter({ hasText: 'Walnut Tray {run}' })"), listed)
+      assert.is_nil(listed:find("getByRole('row', { name:", 1, true), listed)
+      assert.is_table(r.structuredContent)
+      -- Without a token the row is its whole name, as before.
+      local _, other = ok("browser_generate_locator", { ref = ref_of(snap, 'button "Rate"') })
+      assert.is_true(has(other, "getByTestId('product-row').filter({ hasText: 'Oak Stool' })"), other)
+    end)
+  end)
+
   describe("browser_fill_form", function()
     it("answers without console_errors or per-field noise", function()
       local _, nav = open("form.html")

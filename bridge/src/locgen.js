@@ -31,9 +31,9 @@
 import * as N from './natives.js';
 import { Evaluator } from './locator.js';
 import { jsString, parseLocator } from './locparse.js';
-import { MAX_NAME, container, containersOf, roleExpr, soleItem } from './rolepath.js';
+import { MAX_NAME, anchoredText, container, containersOf, isItemLike, roleExpr, soleItem } from './rolepath.js';
 import {
-  TEST_ID_ATTRIBUTES, accessibleName, getRole, intOption, isStableId, normalize, parentOrHost,
+  TEST_ID_ATTRIBUTES, accessibleName, getRole, intOption, isStableId, isTopElement, normalize, parentOrHost,
 } from './facts.js';
 import { badArgument, checkKeys } from './errors.js';
 import { shared } from './batch.js';
@@ -48,6 +48,9 @@ const ALT_TAGS = new Set(['img', 'area', 'input']);
 const MAX_TEXT = 120;
 const LEAD = 60;
 const SIMPLE_VALUE = /^[^"'\\\n\r]{1,120}$/;
+// How many ancestors up a card or row showing the run's token is looked
+// for (anchored).
+const MAX_ANCHORED = 12;
 
 // Finds verified locators; one instance shares the locator engine's
 // caches (and the counts of every expression it tried) over the elements
@@ -56,6 +59,8 @@ export class LocatorGen {
   // ev: an engine to share (batch.js), or none for one of its own.
   constructor(ev) {
     this.ev = ev || null;
+    // The run's token (locatorFor's anchor), for one generate() at a time.
+    this.anchor = null;
     this.counts = new Map();
     // Sets of the elements of some counted expressions (otherContainers).
     this.sets = new Map();
@@ -83,12 +88,18 @@ export class LocatorGen {
   }
 
   // { locator, positional, note, alternatives }: see the module comment.
-  generate(el, alternatives) {
+  // anchor: the token of the test's run (locatorFor), or null.
+  generate(el, alternatives, anchor) {
     const near = [];
     const found = [];
-    for (const c of this.verified(el, near)) {
-      found.push(c);
-      if (found.length > alternatives) break;
+    this.anchor = anchor || null;
+    try {
+      for (const c of this.verified(el, near)) {
+        found.push(c);
+        if (found.length > alternatives) break;
+      }
+    } finally {
+      this.anchor = null;
     }
     if (found.length > 0) {
       return { locator: found[0].locator, positional: false, note: null, alternatives: found.slice(1) };
@@ -199,6 +210,16 @@ export class LocatorGen {
     // without a search of the whole document (a getByText after a
     // getByRole that matched 200 alike buttons).
     let peers = null;
+    if (this.anchor !== null) {
+      // The test's own data (the run's token) in a card or row around el:
+      // through it first, as the next run's page holds this item's
+      // likeness from every run before.
+      const hit = this.anchored(el);
+      if (hit !== null) {
+        seen.add(hit.locator);
+        yield hit;
+      }
+    }
     const item = soleItem(el);
     if (item !== null) {
       const hit = this.inItem(el, item);
@@ -257,14 +278,35 @@ export class LocatorGen {
     }
   }
 
+  // For el in (or being) a card or a row that shows the run's token
+  // (this.anchor; anchoredText): that item filtered by the text that
+  // holds it, then el's own candidate within it (inItem); null when el's
+  // own name or text holds the token already (it is unique by itself), or
+  // the nearest such item within MAX_ANCHORED ancestors does not serve.
+  anchored(el) {
+    const ev = this.engine();
+    const own = ev.texts.get(el).normalized;
+    const role = getRole(el);
+    const name = role ? accessibleName(ev.ctx, el, role, false) : '';
+    if (!isItemLike(el) && (own.includes(this.anchor) || name.includes(this.anchor))) return null;
+    let n = 0;
+    for (let a = el; a !== null && !isTopElement(a) && n < MAX_ANCHORED; a = parentOrHost(a).parent, n++) {
+      if (!isItemLike(a) || anchoredText(this.engine(), a, a === el ? null : el, this.anchor) === null) continue;
+      // The nearest item that shows the token: through it, or not at all.
+      return this.inItem(el, a);
+    }
+    return null;
+  }
+
   // For el in (or being) the only item of its list (soleItem): the item
   // filtered by its text, then el's first own candidate that is unique in
   // the item, verified unique on the page; null when none serves or the
   // candidate names the item's text already.  Its own
   // locator, unique too while the item is alone, follows as an alternative.
+  // With this.anchor, the item is filtered by the text that holds it first.
   inItem(el, item) {
     const ev = this.engine();
-    const c = container(ev, item, item === el ? null : el);
+    const c = container(ev, item, item === el ? null : el, this.anchor);
     if (c === null) return null;
     let inner = '';
     if (item !== el) {
@@ -296,7 +338,7 @@ export class LocatorGen {
   // el as a container of its own (a card, a row): its test id or row
   // role filtered by its own texts.
   *self(el, seen) {
-    const c = container(this.engine(), el, null);
+    const c = container(this.engine(), el, null, this.anchor);
     if (c === null) return;
     for (const expr of c.exprs()) {
       const m = this.matches(expr);
@@ -427,15 +469,19 @@ function attributeCandidate(out, el, attribute, method, kind) {
 // says which, and no locator is generated.
 export function locatorFor(env, ref, options) {
   const opts = options || {};
-  checkKeys(opts, ['alternatives', 'batch', 'described'], 'locatorFor');
+  checkKeys(opts, ['alternatives', 'batch', 'described', 'anchor'], 'locatorFor');
   const n = intOption(opts, 'alternatives', 4, 0, 'locatorFor');
+  const anchor = opts.anchor === undefined || opts.anchor === null ? null : opts.anchor;
+  if (anchor !== null && (typeof anchor !== 'string' || anchor.length < 4)) {
+    throw badArgument('locatorFor: anchor must be a string of 4 characters or more');
+  }
   const el = env.resolve(ref);
   if (opts.described !== undefined && opts.described !== null) {
     if (typeof opts.described !== 'string') throw badArgument('locatorFor: described must be a string');
     const d = describedOther(el, opts.described, refOfIn(env.refs));
     if (d !== null && d.other !== null) return { locator: null, positional: false, note: null, alternatives: [], described: d };
   }
-  return shared(batchOption(opts, 'locatorFor'), makeGen).gen.generate(el, n);
+  return shared(batchOption(opts, 'locatorFor'), makeGen).gen.generate(el, n, anchor);
 }
 
 // A LocatorGen on ev (batch.js makes one per run).

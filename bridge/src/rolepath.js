@@ -69,6 +69,15 @@ export function containersOf(ev, el) {
 const ITEM_ROLES = new Set(['listitem', 'row', 'treeitem']);
 const ITEM_TEST_ID = /(^|[-_])(row|item|card|entry|tile|result)s?$/i;
 
+// Whether a is an item of a list, a table or a grid of cards: a row-like
+// role (listitem, row, treeitem, article) or a test id naming an item's
+// kind ("order-row", "product-card").
+export function isItemLike(a) {
+  if (ROW_ROLES.has(getRole(a))) return true;
+  const tid = N.getAttribute(a, 'data-testid');
+  return !!tid && isStableId(tid) && ITEM_TEST_ID.test(tid);
+}
+
 // The item of a list or a table that el is or lies in (the nearest
 // ancestor-or-self with an item role, or a test id naming an item kind),
 // when it is the only item of its kind among its siblings, else null.
@@ -106,24 +115,54 @@ function isHeaderRow(row) {
 
 // { el, exprs } of a when it is a container (see containersOf), else
 // null.  With target null, a is located itself: a card or a row that is
-// an assertion target, picked out by its own texts.
-export function container(ev, a, target) {
+// an assertion target, picked out by its own texts.  anchor: the text
+// of a's that is filtered by first (anchoredText), or null.
+export function container(ev, a, target, anchor) {
   const tid = N.getAttribute(a, 'data-testid');
   const testId = tid && isStableId(tid) ? tid : null;
   const role = getRole(a);
   const row = ROW_ROLES.has(role);
   const named = NAMED_ROLES.has(role);
   if (testId === null && !row && !named) return null;
-  return { el: a, exprs: () => containerExprs(ev, a, target, testId, role, row, named) };
+  return { el: a, exprs: () => containerExprs(ev, a, target, testId, role, row, named, anchor || null) };
 }
 
-function* containerExprs(ev, a, target, testId, role, row, named) {
+// The first visible text under a (outside target) that holds anchor (the
+// token of the test's run, in the data the test made: "Walnut Tray
+// k3x9q2ab"), cut to the words around it when long; null when a shows
+// none.  A container with such a text is the test's own: filtered by it,
+// it matches in every run, and only the item this run made.
+export function anchoredText(ev, a, target, anchor) {
+  let found = null;
+  const budget = { left: MAX_NODES * 4 };
+  const walk = (node) => {
+    for (const c of composedChildren(node)) {
+      if (found !== null || budget.left-- <= 0) return;
+      const type = N.nodeType(c);
+      if (type === N.TEXT_NODE) {
+        const t = normalize(N.nodeData(c));
+        if (t.includes(anchor) && !isHiddenFromAllUsers(ev.ctx, node)) found = t;
+      } else if (type === N.ELEMENT_NODE && c !== target && !skipsText(c) && !isHiddenFromAllUsers(ev.ctx, c)) {
+        walk(c);
+      }
+    }
+  };
+  walk(a);
+  if (found === null || found.length <= MAX_TEXT) return found;
+  const at = found.indexOf(anchor);
+  const from = Math.max(0, found.lastIndexOf(' ', Math.max(0, at - 30)));
+  return found.slice(from, at + anchor.length).trim();
+}
+
+function* containerExprs(ev, a, target, testId, role, row, named, anchor) {
   let texts = null;
   let heading = '';
   const textsOf = () => {
     if (texts === null) {
       heading = firstHeading(ev, a, target);
       texts = filterTexts(ev, a, target, heading);
+      const own = anchor === null ? null : anchoredText(ev, a, target, anchor);
+      if (own !== null) texts = [own, ...texts.filter((t) => t !== own)];
     }
     return texts;
   };

@@ -8,7 +8,24 @@ local json = require "vdx.json"
 
 local locators = {}
 
-local KNOWN = { alternatives = true, timeout_ms = true, batch = true, described = true }
+local KNOWN = { alternatives = true, timeout_ms = true, batch = true, described = true, anchor = true }
+
+-- The run token (vdx.run_token) each page's locators are anchored on, by
+-- page (locators.anchor); weak, so a closed page is forgotten.
+local anchors = setmetatable({}, { __mode = "k" })
+
+--- Anchors page's locators on token (the test's run token, vdx.run_token;
+-- nil: none): a card or row that shows it is the scope of the locators
+-- of elements inside it and of itself (filtered by the text that holds
+-- it), as that item is the one data of the test's own run.
+function locators.anchor(page, token)
+  anchors[page] = token
+end
+
+--- The token page's locators are anchored on (locators.anchor), or nil.
+function locators.anchor_of(page)
+  return anchors[page]
+end
 
 -- A string, or nil for JSON null and anything else.
 local function str(v)
@@ -53,6 +70,9 @@ end
 -- element's name or text and they name another element alone, the answer
 -- is { described = { role, name, other = { ref, role, name } } } and no
 -- locator (a ref read before a reload names another element now).
+-- anchor (default: locators.anchor's for page): the test's run token; an
+-- element in (or being) a card or row that shows it is located through
+-- that item filtered by the text that holds it.
 function locators.generate_locator(page, ref, opts)
   local r, frame = vdx.check_ref(ref)
   opts = opts or {}
@@ -61,7 +81,7 @@ function locators.generate_locator(page, ref, opts)
   end
   for k in pairs(opts) do
     if not KNOWN[k] then
-      error(vdx.error("InvalidArgument", ("generate_locator: unexpected key '%s' (known: alternatives, batch, described, timeout_ms)")
+      error(vdx.error("InvalidArgument", ("generate_locator: unexpected key '%s' (known: alternatives, anchor, batch, described, timeout_ms)")
         :format(tostring(k)), { field = tostring(k) }), 2)
     end
   end
@@ -77,7 +97,13 @@ function locators.generate_locator(page, ref, opts)
   if opts.described ~= nil and type(opts.described) ~= "string" then
     error(vdx.error("InvalidArgument", "generate_locator: described must be a string", { field = "described" }), 2)
   end
-  local res = page:bridge("locatorFor", { r, { alternatives = n, batch = opts.batch, described = opts.described } },
+  local anchor = opts.anchor or anchors[page]
+  if anchor ~= nil and (type(anchor) ~= "string" or #anchor < 4) then
+    error(vdx.error("InvalidArgument", "generate_locator: anchor must be a string of 4 characters or more",
+      { field = "anchor" }), 2)
+  end
+  local res = page:bridge("locatorFor", { r, { alternatives = n, batch = opts.batch, described = opts.described,
+    anchor = anchor } },
     { frame = r, timeout_ms = opts.timeout_ms })
   local out = { locator = str(res.locator), positional = res.positional == true, note = str(res.note),
     alternatives = {} }

@@ -17,6 +17,7 @@ local limits = require "vdx.mcp_limits"
 local tools = require "vdx.tools"
 local secrets = require "vdx.secrets"
 local run_token = require "vdx.run_token"
+local locators = require "vdx.locators"
 local lanes = require "vdx.mcp_lanes"
 
 local mcp = {}
@@ -333,7 +334,13 @@ function Server:call_tool(rq, name, args)
       error(vdx.error("InvalidArgument", ("ctx.%s() was called without the colon: write ctx:%s()"):format(what, what)), 3)
     end
   end
-  function ctx:page() own(self, "page"); return ctx.role:page() end
+  function ctx:page()
+    own(self, "page")
+    local page = ctx.role:page()
+    -- The locators of the test's own data go through it (vdx.run_token).
+    locators.anchor(page, ctx.session and ctx.session.token)
+    return page
+  end
   function ctx:cancelled() own(self, "cancelled"); return rq.cancelled end
   local server = self
   function ctx:progress(p, total, message) own(self, "progress"); server:progress(rq, p, total, message) end
