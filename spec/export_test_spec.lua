@@ -361,9 +361,20 @@ show();
     -- A step after it that holds on either page: left unreached, not unstable.
     call("spec_record_assert", { matcher = "toBeVisible", locator = "getByText('ucky')" })
     local _, text = call("browser_export_test", { filename = "lucky.spec.ts", runs = 3 })
+    -- The unstable step taken out: the test holds without it.
+    s:send(client.call(900, "browser_export_test", { filename = "lucky.spec.ts", drop = { 4 } }))
+    local bad = s:wait_for(900, 60000)
+    local _, again = call("browser_export_test", { filename = "lucky-fixed.spec.ts", runs = 2, drop = { 2 } })
     assert.equal(0, (s:close(30000)))
+    assert.is_true(bad.result.isError, bad.result.content[1].text)
+    assert.is_true(has(bad.result.content[1].text, "drop: the test has no step 4 (it has steps 1 to 3)"),
+      bad.result.content[1].text)
+    assert.is_true(has(again, "\nDropped 2. [default] expect(defaultPage.getByText('Lucky', { exact: true })).toBeVisible()\n"),
+      again)
+    assert.is_true(has(again, "Flake gate: 2 runs in fresh contexts, every step passed 2/2"), again)
+    assert.is_nil(read(dir .. "/out/lucky-fixed.spec.ts"):find("'Lucky'", 1, true))
     assert.is_true(has(text, "Flake gate: 3 runs in fresh contexts, ⚠️ 1 unstable steps (2): fix them before "
-      .. "you call the test done; 1 later steps not reached in the runs that stopped\n"), text)
+      .. "you call the test done (drop=[2] takes a step out); 1 later steps not reached in the runs that stopped\n"), text)
     assert.is_true(has(text, "\n  3. [default] expect(defaultPage.getByText('ucky')).toBeVisible()  1/3 "
       .. "(not reached in run 1, 3)\n"), text)
     assert.is_true(has(text, "\n  1. [default] defaultPage.goto(`${BASE_URL}/export/lucky.html`)  3/3\n"), text)

@@ -79,4 +79,20 @@ describe("vdx.session_log proposals", function()
     assert.equal("getByRole('checkbox')", log:list()[5].locator)
     assert.same({ nil, { a1 } }, { log:keep { a1 } })   -- kept once only
   end)
+
+  it("drops steps by their number in the test, and a later proposal stays after the step before", function()
+    local log = session_log.new()
+    log:add { kind = "navigate", url = "http://a/" }
+    log:add { kind = "action", action = "click", locator = "getByText('one')" }
+    log:add { kind = "assert", matcher = "toBeVisible", locator = "getByText('bad')" }
+    local a1 = log:propose { kind = "assert", matcher = "toBeVisible", locator = "getByText('after')" }
+    log:add { kind = "action", action = "click", locator = "getByText('two')" }
+    assert.same({ nil, { 9, 0 } }, { log:drop { 9, 0 } })
+    local gone = log:drop { 3 }
+    assert.equal("getByText('bad')", gone[1].locator)
+    assert.is_true(log:keep { a1 })
+    local locs = {}
+    for i, st in ipairs(log:list()) do locs[i] = st.locator or st.url end
+    assert.same({ "http://a/", "getByText('one')", "getByText('after')", "getByText('two')" }, locs)
+  end)
 end)

@@ -30,13 +30,15 @@ local function spec_name(name)
 end
 
 -- One line of the report for step i: its statements in the test (a
--- comment aside), joined.
-local function step_line(i, s, base)
+-- comment aside), joined; the run token (vdx.run_token) as `{run}`, so a
+-- cut line never shows part of it.
+local function step_line(i, s, base, token)
   local parts = {}
   for _, l in ipairs(session_export.statements(s, base)) do
     if not l:match("^//") or #parts == 0 then parts[#parts + 1] = (l:gsub("^await ", ""):gsub(";$", "")) end
   end
   local text = table.concat(parts, "; ")
+  if token then text = text:gsub(token, "{run}") end
   if #text > 140 then text = text:sub(1, 140) .. "…" end
   return ("%d. [%s] %s"):format(i, s.role, text)
 end
@@ -83,11 +85,11 @@ end
 -- The gate's report lines, the list of unstable steps (those that
 -- failed in some run) and the number of steps only left unreached by an
 -- earlier one's failure.
-local function gate_report(steps, results, runs, base)
+local function gate_report(steps, results, runs, base, token)
   local out, flaky, hidden, unreached = {}, {}, 0, 0
   for i, s in ipairs(steps) do
     local r = results[i]
-    local line = step_line(i, s, base) .. ("  %d/%d"):format(r.passed, runs)
+    local line = step_line(i, s, base, token) .. ("  %d/%d"):format(r.passed, runs)
     local why, skipped = {}, {}
     for _, f in ipairs(r.failures) do
       if f.not_reached then skipped[#skipped + 1] = f.run
@@ -143,11 +145,11 @@ local function gate(ctx, job, out, structured)
     return ctx.roles:role(role):fresh_page(log and log:start_auth(role))
   end, { token = log and log:run_token() })
   structured.gate_ms = vdx.now() - t0
-  local lines, flaky, unreached = gate_report(job.steps, results, runs, job.base)
+  local lines, flaky, unreached = gate_report(job.steps, results, runs, job.base, log and log:run_token())
   out[#out + 1] = ("Flake gate: %d runs in fresh contexts, %s%s"):format(runs,
     #flaky == 0 and ("every step passed " .. runs .. "/" .. runs)
-    or ("⚠️ %d unstable steps (%s): fix them before you call the test done"):format(#flaky,
-      table.concat(flaky, ", ")),
+    or ("⚠️ %d unstable steps (%s): fix them before you call the test done (drop=[%s] takes a step out)"):format(#flaky,
+      table.concat(flaky, ", "), flaky[1]),
     unreached > 0 and ("; %d later steps not reached in the runs that stopped"):format(unreached) or "")
   for _, l in ipairs(lines) do out[#out + 1] = "  " .. l end
   structured.stability = {}
@@ -179,10 +181,31 @@ return {
       assertions = { type = "array", items = { type = "string", pattern = "^a[0-9]+$" },
         description = "Ids of assertions the actions' change reports proposed ([a3] …) to keep in the test, each where it was proposed" },
       runs = { type = "integer", minimum = 1, maximum = 10, description = "Replay the steps this many times in fresh contexts (the flake gate) and run the file under Playwright as often" },
+      drop = { type = "array", items = { type = "integer", minimum = 1 }, minItems = 1,
+        description = "Numbers of steps, as the flake gate lists them, to take out of the test for good (an assertion that cannot hold in the next run)" },
     } },
     annotations = { readOnlyHint = false, destructiveHint = false },
     run = function(ctx, args)
       local log = ctx.session
+      -- Steps dropped first: their numbers are the last gate's list.
+      local dropped
+      if args.drop and log then
+        local before = log:test_steps()
+        local gone, bad = log:drop(args.drop)
+        if not gone then
+          local shown = {}
+          for i, n in ipairs(bad) do shown[i] = tostring(n) end
+          error(vdx.error("InvalidArgument", ("drop: the test has no step %s (it has steps 1 to %d)")
+            :format(table.concat(shown, ", "), #before),
+            { field = "drop", expected = ("step numbers from 1 to %d, as the flake gate lists them"):format(#before) }), 0)
+        end
+        dropped = {}
+        for i, st in ipairs(gone) do
+          for n, b in ipairs(before) do
+            if b == st then dropped[i] = step_line(n, st, session_export.origin(before), log:run_token()) end
+          end
+        end
+      end
       if args.assertions and log then
         local ok, unknown = log:keep(args.assertions)
         if not ok then
@@ -232,6 +255,7 @@ return {
       if #tests > 1 then
         out[1] = out[1] .. ("; test %q, %d of %d in the file"):format(name, #tests, #tests)
       end
+      for _, l in ipairs(dropped or {}) do out[#out + 1] = "Dropped " .. l end
       if sum.assertions == 0 then
         out[#out + 1] = "⚠️ No assertions: verify the outcome (browser_verify_*) before you call the test done."
       end
