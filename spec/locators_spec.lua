@@ -282,6 +282,20 @@ describe("page:generate_locator", function()
       :format(n, ms, ms / n, positional))
     assert.equal(100, n)
   end)
+
+  it("leaves a count out of a name when the words before it are unique: the count changes with the data", function()
+    page:navigate(srv.url .. "/locators/counted.html")
+    local text = page:snapshot { budget_tokens = 100000 }.text
+    local cart = located(refs_of(text, 'link "Cart %(2%)" %[ref=(e%d+)%]')[1])
+    -- "Carts help" holds "Cart" too: the name with any count.
+    assert.equal("getByRole('link', { name: /^Cart\\s*\\(\\d+\\)$/ })", cart.locator)
+    local saved = located(refs_of(text, 'link "Saved for later %(0%)" %[ref=(e%d+)%]')[1])
+    assert.equal("getByRole('link', { name: 'Saved for later' })", saved.locator)
+    assert.equal("getByRole('link', { name: 'Saved for later (0)' })", saved.alternatives[1].locator)
+    -- "Inbox" names another button: a count, any count, tells them apart.
+    local inbox = located(refs_of(text, 'button "Inbox %(3%)" %[ref=(e%d+)%]')[1])
+    assert.equal("getByRole('button', { name: /^Inbox\\s*\\(\\d+\\)$/ })", inbox.locator)
+  end)
 end)
 
 describe("page:generate_locator in child frames", function()
