@@ -244,6 +244,8 @@ describe("the agent's loop over the MCP wire", function()
   describe("the test's own data ({run})", function()
     it("scopes the locators of a row that shows the run's token, and of what is in it, to that row by it", function()
       local _, snap = open("products.html")
+      -- The navigation's outline lists the table, with its rows (the header's too).
+      assert.matches("\n%- table %[ref=e%d+%]: 2 rows\n", snap)
       ok("browser_type", { element = "Name", text = "Walnut Tray {run}", submit = true })
       local _, found = ok("browser_find", { text = "Walnut Tray", context = 4 })
       local row = assert(found:match('row %[ref=(e%d+)%]:%s*%- cell "Walnut Tray {run}"'), found)
