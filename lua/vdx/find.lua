@@ -50,6 +50,22 @@ local function regex_of(r)
   return r, ""
 end
 
+-- Roles whose name is their content, which the snapshot leaves off
+-- their line (a row's is its cells'): a role and name search reads it
+-- from the lines under it.
+local NAMED_BY_CONTENT = { row = true }
+
+-- The names and texts of the lines under items[i] (at most 60), joined
+-- by spaces, as the accessible name of content joins them.
+local function content_of(items, i)
+  local out, indent = {}, items[i].indent
+  for j = i + 1, math.min(#items, i + 60) do
+    if items[j].indent <= indent then break end
+    for _, t in ipairs { items[j].name, items[j].text } do if t ~= "" then out[#out + 1] = t end end
+  end
+  return table.concat(out, " ")
+end
+
 -- The indexes (into items) of the parsed lines args asks for.
 local function matching(page, items, args)
   local out = {}
@@ -70,7 +86,9 @@ local function matching(page, items, args)
   for i, it in ipairs(items) do
     local hit
     if args.role then
-      hit = it.role == args.role and (args.name == nil or it.name:lower():find(needle, 1, true) ~= nil)
+      local name = it.name
+      if it.role == args.role and args.name and name == "" and NAMED_BY_CONTENT[it.role] then name = content_of(items, i) end
+      hit = it.role == args.role and (args.name == nil or name:lower():find(needle, 1, true) ~= nil)
     else
       hit = it.name:lower():find(needle, 1, true) ~= nil or it.text:lower():find(needle, 1, true) ~= nil
     end
