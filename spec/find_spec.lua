@@ -183,6 +183,20 @@ describe("find", function()
     assert.equal(0, select(2, call("browser_find", { role = "row", name = "Walnut" })).structuredContent.total)
   end)
 
+  it("finds a control within the row or card that shows a text, and not in the page that holds them all", function()
+    page:navigate(srv.url .. "/loop/products.html")
+    page:evaluate([[(() => { const n = document.querySelector('#n'); n.value = 'Walnut Tray';
+      document.querySelector('#f').requestSubmit(); })()]])
+    local all = select(2, call("browser_find", { role = "button", name = "Rate" }))
+    assert.equal(2, all.structuredContent.total)
+    local text, res = call("browser_find", { role = "button", name = "Rate", within = "walnut tray" })
+    assert.equal(1, res.structuredContent.total, text)
+    assert.equal(all.structuredContent.matches[2].ref, res.structuredContent.matches[1].ref)
+    -- Only the table, which holds both buttons, shows "Price" (a header).
+    text = call("browser_find", { role = "button", name = "Rate", within = "Price" })
+    assert.truthy(text:find('No line of the snapshot matches role button name "Rate" within a container that shows "Price"', 1, true), text)
+  end)
+
   it("shows the lines a match introduces with context, inside its container only", function()
     open_long()
     local text, res = call("browser_find", { text = "Topic 42", context = 10 })

@@ -66,6 +66,46 @@ local function content_of(items, i)
   return table.concat(out, " ")
 end
 
+-- The last index (into items) of the subtree of items[a].
+local function subtree_end(items, a)
+  local j = a
+  while j < #items and items[j + 1].indent > items[a].indent do j = j + 1 end
+  return j
+end
+
+-- The hits (indexes into items, in order) that lie in a container which
+-- shows text `within` (case-insensitive, in a name or text of its lines)
+-- and holds no other hit: the nearest ancestor whose lines show it.  A
+-- card that shows "Oak Stool" and one "Add to cart" keeps its button; the
+-- page, which shows it too, holds every card's.
+local function within(items, hits, text)
+  local needle, out = text:lower(), {}
+  local is_hit = {}
+  for _, h in ipairs(hits) do is_hit[h] = true end
+  for _, h in ipairs(hits) do
+    local indent = items[h].indent
+    for a = h - 1, 1, -1 do
+      if items[a].indent < indent then
+        indent = items[a].indent
+        local last, shows, others = subtree_end(items, a), false, false
+        for j = a, last do
+          local it = items[j]
+          if not shows and (it.name:lower():find(needle, 1, true) or it.text:lower():find(needle, 1, true)) then
+            shows = true
+          end
+          if is_hit[j] and j ~= h then others = true end
+        end
+        if shows then
+          if not others then out[#out + 1] = h end
+          break
+        end
+        if others or indent == 0 then break end
+      end
+    end
+  end
+  return out
+end
+
 -- The indexes (into items) of the parsed lines args asks for.
 local function matching(page, items, args)
   local out = {}
@@ -182,7 +222,9 @@ end
 -- lines that match args (text: a case-insensitive substring of a line's
 -- name or text; regex: "/source/flags" or a source, a JavaScript regular
 -- expression tested against name and text; role, with name: the role
--- exactly and the name as a case-insensitive substring), at most args.max
+-- exactly and the name as a case-insensitive substring; a row's name is
+-- its cells'; args.within: only matches in the nearest container that
+-- shows that text and holds no other match), at most args.max
 -- (default find.MAX) and about find.MAX_CHARS characters; args.context
 -- lines after each match that stay in its container come with it (what a
 -- heading introduces, the controls beside a label), within that bound, and
@@ -196,7 +238,7 @@ function find.run(page, args)
   local given = (args.text and 1 or 0) + (args.regex and 1 or 0) + (args.role and 1 or 0)
   if given ~= 1 then invalid("give one of text, regex or role (with name)", "text") end
   if args.name and not args.role then invalid("name goes with role", "name") end
-  for _, k in ipairs { "text", "regex", "role", "name" } do
+  for _, k in ipairs { "text", "regex", "role", "name", "within" } do
     if args[k] ~= nil and (type(args[k]) ~= "string" or args[k] == "") then
       invalid(k .. " must be a non-empty string", k)
     end
@@ -221,6 +263,7 @@ function find.run(page, args)
     if p then items[#items + 1] = p; index[#items] = #lines end
   end
   local hits = matching(page, items, args)
+  if args.within then hits = within(items, hits, args.within) end
   local res = { url = snap.url, title = snap.title, total = #hits, matches = json.array() }
   local keep, chars, notes = {}, 0, {}
   for _, h in ipairs(hits) do
@@ -268,6 +311,7 @@ end
 function find.text(res, args)
   local what = args.regex and ("regex " .. args.regex) or args.text and ("text " .. json.encode(args.text))
     or ("role " .. args.role .. (args.name and (" name " .. json.encode(args.name)) or ""))
+  if args.within then what = what .. " within a container that shows " .. json.encode(args.within) end
   local out = { "Page URL: " .. tostring(res.url) }
   if res.total == 0 then
     out[#out + 1] = ("No line of the snapshot matches %s."):format(what)

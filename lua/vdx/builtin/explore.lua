@@ -171,6 +171,7 @@ return {
       regex = { type = "string", minLength = 1, description = "JavaScript regular expression, as /source/flags or plain source" },
       role = { type = "string", minLength = 1, description = "ARIA role, exactly as the snapshot prints it (button, row, heading, …)" },
       name = { type = "string", minLength = 1, description = "With role: a substring of the accessible name (case-insensitive)" },
+      within = { type = "string", minLength = 1, description = "Only matches in a container (a row, a card) that shows this text and holds no other match: role=button, name=Add to cart, within=Oak Stool" },
       max = { type = "integer", minimum = 1, maximum = 100, description = ("Matches shown (default %d)"):format(find.MAX) },
       context = { type = "integer", minimum = 0, maximum = 60,
         description = "Lines after each match that stay in its container, shown with it (default 0): a heading's section, a label's controls; saves a browser_snapshot(root=…). A container they do not hold whole ends with how many lines were left out" },
