@@ -290,6 +290,14 @@ describe("the agent's loop over the MCP wire", function()
         { name = "Save it", type = "checkbox", ref = ref_of(shipping, 'checkbox "Save it"'), value = "true" } } })
       assert.is_true(has(text, "Filled 2 fields\nLocators, each in getByRole('region', { name: 'Shipping' }):\n"
         .. "- getByRole('textbox', { name: 'Name' })\n- getByRole('checkbox', { name: 'Save it' })\nChanges ("), text)
+      -- One proposal a field filled, past the two of any change report.
+      assert.is_true(has(text, "toHaveValue('Ada')"), text)
+      assert.is_true(has(text, "toBeChecked"), text)
+      local _, three = ok("browser_fill_form", { fields = {
+        { name = "Name", type = "textbox", ref = ref_of(snap, 'textbox "Name"'), value = "Bo" },
+        { name = "Name", type = "textbox", ref = ref_of(shipping, 'textbox "Name"'), value = "Cy" },
+        { name = "Save it", type = "checkbox", ref = ref_of(snap, 'checkbox "Save it"'), value = "true" } } })
+      assert.matches("%[a%d+%][^\n]*toHaveValue%('Bo'%).*%[a%d+%][^\n]*toHaveValue%('Cy'%).*%[a%d+%][^\n]*toBeChecked", three)
       -- The structured answer keeps each whole.
       assert.same({ "getByRole('region', { name: 'Shipping' }).getByRole('textbox', { name: 'Name' })",
         "getByRole('region', { name: 'Shipping' }).getByRole('checkbox', { name: 'Save it' })" },

@@ -12,6 +12,9 @@ local proposals = {}
 --- How many assertion candidates a report proposes, and how many it may check.
 proposals.MAX_CANDIDATES = 2
 proposals.MAX_CHECKS = 12
+-- More candidates when an action changed more fields than MAX_CANDIDATES
+-- (a fill_form of five): one a field, up to this many.
+proposals.MAX_FIELDS = 6
 
 --- The roles of live regions: what a page says it did (a report keeps
 -- their lines; a nameless one is proposed by its text).
@@ -34,7 +37,7 @@ end
 local Proposer = {}
 Proposer.__index = Proposer
 
-function Proposer:full() return #self.out >= proposals.MAX_CANDIDATES or self.checks >= proposals.MAX_CHECKS end
+function Proposer:full() return #self.out >= self.max or self.checks >= proposals.MAX_CHECKS end
 
 -- Offers step when it holds on the page and is new (and, when ref is
 -- given, its locator matches the element of that ref).  facts: its
@@ -355,7 +358,8 @@ end
 local batches = 0
 
 --- The verified candidates of diff d (vdx.snapshot_diff.compare), in
--- this order until MAX_CANDIDATES: a new order, states of fields and
+-- this order until MAX_CANDIDATES (or one a changed field, up to
+-- MAX_FIELDS): a new order, states of fields and
 -- checkboxes, other changed lines (a tab selected, a disclosure expanded
 -- first), list counts, dialogs and menus closed, then what appeared; each
 -- an assert step with its code.  The checks of one report are one batch:
@@ -365,12 +369,17 @@ local batches = 0
 -- snapshot taken after the action.
 function proposals.propose(page, d, acted, text)
   batches = batches + 1
+  local fields = touched_fields(d)
+  local n = #fields
+  for _, e in ipairs(d.changed) do if CHECKABLE[e.role] then n = n + 1 end end
+  -- Each field a form's fill changed is worth its check, up to MAX_FIELDS.
   local p = setmetatable({ page = page, out = {}, seen = {}, read = {}, checks = 0, batch = "report" .. batches,
-    acted = acted, text = text }, Proposer)
+    acted = acted, text = text,
+    max = math.max(proposals.MAX_CANDIDATES, math.min(n, proposals.MAX_FIELDS)) }, Proposer)
   local steps = {}
   -- A new order first: a sort is what the action was for.
   for _, m in ipairs(d.moved) do steps[#steps + 1] = function() p:order(m) end end
-  for _, f in ipairs(touched_fields(d)) do steps[#steps + 1] = function() p:state(f) end end
+  for _, f in ipairs(fields) do steps[#steps + 1] = function() p:state(f) end end
   for _, e in ipairs(d.changed) do
     if CHECKABLE[e.role] then steps[#steps + 1] = function() p:state(e) end end
     if not CHECKABLE[e.role] then steps[#steps + 1] = function() p:aria_state(e) end end
