@@ -355,7 +355,8 @@ describe("vdxlua mcp", function()
       assert.is_nil(heads.isError, client.text({ result = heads }))
       assert.equal('⚠️ Not unique: matches 3 elements (a count for toHaveCount; to act on or assert on one, '
         .. 'scope it to a container or filter it)\n'
-        .. 'Locator: getByRole("heading")\n'
+        -- In codegen's quotes, as the test will write it.
+        .. "Locator: getByRole('heading')\n"
         .. '1. heading "Shop" <h1> (no ref)\n2. heading "iPhone 15 Pro" <h2> (no ref)\n3. heading "Pixel 9" <h2> (no ref)',
         heads.content[1].text)
       assert.equal(3, heads.structuredContent.count)
@@ -367,7 +368,7 @@ describe("vdxlua mcp", function()
       -- a card with a test id is a container the snapshot gave a ref.
       assert.matches('\n1%. generic <div> text "iPhone 15 ProAdd to Cart" %[ref=e%d+%]\n', cards.content[1].text)
       local none = call("browser_verify_locator", { locator = 'getByText("Nowhere to be found")' })
-      assert.equal('❌ Matches no element\nLocator: getByText("Nowhere to be found")', none.content[1].text)
+      assert.equal("❌ Matches no element\nLocator: getByText('Nowhere to be found')", none.content[1].text)
       assert.same({}, none.structuredContent.matches)   -- written [] on the wire (json.array)
       -- browser_type adds to a field; with clear it replaces, as fill does.
       local email = snap.content[1].text:match('textbox "Email" %[ref=(e%d+)%]')

@@ -18,6 +18,7 @@ local tools = require "vdx.tools"
 local secrets = require "vdx.secrets"
 local run_token = require "vdx.run_token"
 local locators = require "vdx.locators"
+local pw_spec = require "vdx.pw_spec"
 local lanes = require "vdx.mcp_lanes"
 
 local mcp = {}
@@ -357,7 +358,17 @@ function Server:call_tool(rq, name, args)
   end
   local okr, res = pcall(self.lanes.run, self.lanes, t, rq, name, function()
     -- `{run}` in a text is the current test's token (vdx.run_token).
-    local r = self.registry:call(name, run_token.arguments(secrets.arguments(name, args), self.session), ctx)
+    local a = run_token.arguments(secrets.arguments(name, args), self.session)
+    -- A locator the agent wrote is kept in codegen's quotes, as the test writes them.
+    if type(a) == "table" and type(a.locator) == "string" then
+      local requoted = pw_spec.requote(a.locator)
+      if requoted ~= a.locator then
+        local copy = {}
+        for k, v in pairs(a) do copy[k] = v end
+        copy.locator, a = requoted, copy
+      end
+    end
+    local r = self.registry:call(name, a, ctx)
     return self:unbusy(r, name, ctx)
   end, reader)
   self.lanes:finish(t, not okr or res == nil or res.isError)

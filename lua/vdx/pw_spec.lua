@@ -44,6 +44,36 @@ function pw.on(receiver, expr)
   return table.concat(out)
 end
 
+--- expr (a Playwright locator expression) with its double-quoted strings
+-- written single-quoted, as codegen and every locator vdxlua writes
+-- them: `getByTestId("row")` -> `getByTestId('row')`.  expr as it is when
+-- it holds a regular expression or a string JSON cannot read.
+function pw.requote(expr)
+  if type(expr) ~= "string" or not expr:find('"', 1, true) then return expr end
+  local out, i, n = {}, 1, #expr
+  while i <= n do
+    local c = expr:sub(i, i)
+    if c == "'" or c == '"' or c == "`" then
+      local j = i + 1
+      while j <= n and expr:sub(j, j) ~= c do j = j + (expr:sub(j, j) == "\\" and 2 or 1) end
+      local lit = expr:sub(i, j)
+      if c == '"' then
+        local ok, v = pcall(require("cjson").decode, lit)
+        if not ok or type(v) ~= "string" then return expr end
+        lit = q(v)
+      end
+      out[#out + 1] = lit
+      i = j + 1
+    elseif c == "/" then
+      return expr   -- a regex: its quotes are not strings
+    else
+      out[#out + 1] = c
+      i = i + 1
+    end
+  end
+  return table.concat(out)
+end
+
 -- JavaScript's reserved words, which cannot name a variable.
 local RESERVED = {}
 for w in ([[await break case catch class const continue debugger default delete do else enum export
