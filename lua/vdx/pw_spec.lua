@@ -44,32 +44,44 @@ function pw.on(receiver, expr)
   return table.concat(out)
 end
 
+--- The pieces of JavaScript text js, in order, as a list of { text,
+-- quote }: a string literal ('…', "…" or `…`, quotes included) has its
+-- quote character, the text between literals none.  Backslashes escape
+-- inside a literal; a literal left open runs to the end.
+function pw.pieces(js)
+  local out, i, n, from = {}, 1, #js, 1
+  while i <= n do
+    local c = js:sub(i, i)
+    if c == "'" or c == '"' or c == "`" then
+      if i > from then out[#out + 1] = { text = js:sub(from, i - 1) } end
+      local j = i + 1
+      while j <= n and js:sub(j, j) ~= c do j = j + (js:sub(j, j) == "\\" and 2 or 1) end
+      out[#out + 1] = { text = js:sub(i, j), quote = c }
+      i, from = j + 1, j + 1
+    else
+      i = i + 1
+    end
+  end
+  if from <= n then out[#out + 1] = { text = js:sub(from) } end
+  return out
+end
+
 --- expr (a Playwright locator expression) with its double-quoted strings
 -- written single-quoted, as codegen and every locator vdxlua writes
 -- them: `getByTestId("row")` -> `getByTestId('row')`.  expr as it is when
 -- it holds a regular expression or a string JSON cannot read.
 function pw.requote(expr)
   if type(expr) ~= "string" or not expr:find('"', 1, true) then return expr end
-  local out, i, n = {}, 1, #expr
-  while i <= n do
-    local c = expr:sub(i, i)
-    if c == "'" or c == '"' or c == "`" then
-      local j = i + 1
-      while j <= n and expr:sub(j, j) ~= c do j = j + (expr:sub(j, j) == "\\" and 2 or 1) end
-      local lit = expr:sub(i, j)
-      if c == '"' then
-        local ok, v = pcall(require("cjson").decode, lit)
-        if not ok or type(v) ~= "string" then return expr end
-        lit = q(v)
-      end
-      out[#out + 1] = lit
-      i = j + 1
-    elseif c == "/" then
-      return expr   -- a regex: its quotes are not strings
-    else
-      out[#out + 1] = c
-      i = i + 1
+  local out = {}
+  for i, p in ipairs(pw.pieces(expr)) do
+    local text = p.text
+    if not p.quote and text:find("/", 1, true) then return expr end   -- a regex: its quotes are no strings
+    if p.quote == '"' then
+      local ok, v = pcall(require("cjson").decode, text)
+      if not ok or type(v) ~= "string" then return expr end
+      text = q(v)
     end
+    out[i] = text
   end
   return table.concat(out)
 end

@@ -113,21 +113,15 @@ end
 -- literals is left alone.
 function run_token.for_test(line, token, var)
   if not token or not line:find(token, 1, true) then return line, false end
-  local out, i, n = {}, 1, #line
-  while i <= n do
-    local c = line:sub(i, i)
-    if c == "'" or c == '"' or c == "`" then
-      local j = i + 1
-      while j <= n and line:sub(j, j) ~= c do j = j + (line:sub(j, j) == "\\" and 2 or 1) end
-      local body = line:sub(i + 1, j - 1)
-      if not body:find(token, 1, true) then out[#out + 1] = line:sub(i, j)
-      elseif c == "`" then out[#out + 1] = "`" .. body:gsub(plain(token), "${" .. var .. "}") .. "`"
-      else out[#out + 1] = template(body, token, var) end
-      i = j + 1
-    else
-      out[#out + 1] = c
-      i = i + 1
+  local out = {}
+  for i, p in ipairs(require("vdx.pw_spec").pieces(line)) do
+    local text = p.text
+    if p.quote and text:find(token, 1, true) then
+      local body = text:sub(2, -2)
+      if p.quote == "`" then text = "`" .. body:gsub(plain(token), "${" .. var .. "}") .. "`"
+      else text = template(body, token, var) end
     end
+    out[i] = text
   end
   return table.concat(out), true
 end
