@@ -538,6 +538,10 @@ show();
     -- A wrong turn (a 404) is said and left out of the test.
     local _, lost = call("browser_navigate", { url = srv.url .. "/export/nope" })
     assert.is_true(has(lost, "\nNot in the test: the page answered 404."), lost)
+    -- A test that would start there is warned of.
+    local _, there = call("browser_start_test", {})
+    assert.is_true(has(there, "\n- default on " .. srv.url .. "/export/nope ⚠️ (it answered 404: browser_navigate "
+      .. "the role elsewhere, or give url), "), there)
     call("browser_navigate", { url = app })
     call("browser_wait_for", { text = "Who are you?" })
     call("browser_click", { element = 'the "Sign in" button' })
@@ -554,7 +558,16 @@ show();
     -- (a play-test's provider stayed signed in and recorded on that page).
     local _, out = call("browser_start_test", { keep_state = false, url = app })
     assert.is_true(has(out, "\n- default on " .. app .. ", signed out, its storage reset to it"), out)
+    assert.is_nil(out:find("Removed", 1, true), out)   -- again.spec.ts loads its start's state
     call("browser_wait_for", { text = "Who are you?" })
+    -- A start's state that no test came to load goes with the next start.
+    call("browser_click", { element = 'the "Sign in" button' })
+    local r = call("browser_start_test", {})
+    local unused = r.structuredContent.states[1].file
+    assert.is_string(read(unused))
+    local _, gone = call("browser_start_test", { keep_state = false })
+    assert.is_true(has(gone, "\nRemoved 1 state file of the last start that no written test loads."), gone)
+    assert.is_nil(read(unused))
     assert.equal(0, (s:close(30000)))
     assert.is_true(has(wrote, "Wrote again.spec.ts: 1 steps (1 navigations, 0 actions, 0 assertions)"), wrote)
     local file = read(dir .. "/out/again.spec.ts")

@@ -232,6 +232,9 @@ return {
         if auth[s.role] == nil then auth[s.role] = log:start_auth(s.role) or ctx.roles:role(s.role).auth or false end
       end
       local auth_of = function(r) return auth[r] or nil end
+      -- A start's state file a written test loads stays (browser_start_test).
+      log.loaded_states = log.loaded_states or {}
+      for _, a in pairs(auth) do if a then log.loaded_states[a] = true end end
       local token = log:run_token()
       local cmd, roles, base, notes, text = session_export.write(steps, path, { name = name, auth_of = auth_of,
         before = before, token = token,
@@ -321,6 +324,12 @@ return {
           -- The current role opens url as the test's first step.
           if args.url ~= nil and info.name == ctx.role.name then url = args.url end
           local line = ("- %s on %s, "):format(info.name, url)
+          local bad = role.error_page
+          if bad and bad.url == url and not (args.url ~= nil and info.name == ctx.role.name) then
+            -- The page the agent tried and found missing: no start for a test.
+            line = ("- %s on %s ⚠️ (it answered %d: browser_navigate the role elsewhere, or give url), ")
+              :format(info.name, url, bad.status)
+          end
           local state = keep and storage.storage_state(role:context())
           if keep and #state.cookies == 0 and #state.origins == 0 and not role.auth then
             -- Nothing to carry over: the test starts signed out, on
@@ -330,6 +339,8 @@ return {
             local name = "test-start-" .. info.name:gsub("[^%w_-]", "_")
             local path = policy:write_file(nil, name, "json", storage.encode_state(state))
             starts[info.name] = path
+            log.start_files = log.start_files or {}
+            log.start_files[#log.start_files + 1] = path
             line = line .. ("as it is (%d cookies, %d origins with localStorage: %s)"):format(#state.cookies,
               #state.origins, path:match("[^/]*$"))
           else
@@ -347,6 +358,18 @@ return {
           lines[#lines + 1] = line
         end
       end
+      -- The state files of earlier starts that no written test loads go:
+      -- they hold the roles' cookies.
+      local removed = 0
+      for _, path in ipairs(log.start_files or {}) do
+        local kept = false
+        for _, p in pairs(starts) do kept = kept or p == path end
+        if not kept and not (log.loaded_states and log.loaded_states[path]) and os.remove(path) then
+          removed = removed + 1
+        end
+      end
+      log.start_files = {}
+      for _, p in pairs(starts) do log.start_files[#log.start_files + 1] = p end
       local dropped, carried = log:restart(starts)
       local out = { "New test started: browser_export_test writes the steps from here." }
       if unexported > 0 then
@@ -362,6 +385,10 @@ return {
       if carried > 0 then
         out[#out + 1] = ("Kept: %d %s of the roles' world (routes, emulation, network, clock)."):format(carried,
           carried == 1 and "setting" or "settings")
+      end
+      if removed > 0 then
+        out[#out + 1] = ("Removed %d state %s of the last start that no written test loads."):format(removed,
+          removed == 1 and "file" or "files")
       end
       local files = json.array {}
       for r, path in pairs(starts) do files[#files + 1] = { role = r, file = path } end

@@ -97,6 +97,8 @@ return {
       local warnings = decide(ctx)
       local result = quiet.tell(nav_result(res, warnings, small_snapshot(ctx, page), page:since(mark)), pending)
       local status = type(res) == "table" and math.tointeger(res.status)
+      -- browser_start_test warns of a role left on an error page.
+      ctx.role.error_page = status and status >= 400 and { url = res.url, status = status } or nil
       if status and status >= 400 then
         -- A wrong turn (a 404 the agent tried) is no step of the test.
         result.text = result.text .. ("\nNot in the test: the page answered %d."):format(status)
