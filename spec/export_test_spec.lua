@@ -575,7 +575,7 @@ show();
     assert.is_true(has(file, "  await defaultPage.goto(`${BASE_URL}/export/app.html?again`);\n"), file)
   end)
 
-  it("adds the next test to a file the session wrote, replaces the same test there, and keeps a changed file", function()
+  it("adds the next test to a file the session wrote, replaces the same test there, and keeps the edits made by hand", function()
     local pw = playwright_dir()
     local s, call = start(("--output-dir %s"):format(q(dir .. "/out")), pw and ("VDX_PLAYWRIGHT_DIR=" .. q(pw)) or nil)
     local app = srv.url .. "/export/app.html"
@@ -602,15 +602,29 @@ show();
     assert.is_true(has(file, "test('signs in again', async ({ browser }) => {"), file)
     assert.is_nil(file:find("test('suite 2'", 1, true), file)
     assert.equal(1, select(2, file:gsub("import { test, expect }", "")))
-    -- A file changed since the session wrote it is not written over.
-    write(dir .. "/out/suite.spec.ts", file .. "// mine\n")
+    -- A file edited by hand keeps its edits: the same test goes in place
+    -- of its own lines, the next one after the rest.
+    write(dir .. "/out/suite.spec.ts", (file:gsub("\ntest%('suite'", "\n// mine\ntest('suite'", 1)))
+    local _, kept = call("browser_export_test", { filename = "suite" })
+    assert.is_true(has(kept, 'test "signs in again", 2 of 2 in the file'), kept)
+    local edited = read(dir .. "/out/suite.spec.ts")
+    assert.is_true(has(edited, "\n// mine\ntest('suite', async ({ page }) => {"), edited)
+    assert.equal(1, select(2, edited:gsub("test%('signs in again'", "")))
+    call("browser_start_test", { url = app .. "?third" })
+    call("browser_export_test", { filename = "suite" })
+    edited = read(dir .. "/out/suite.spec.ts")
+    assert.is_true(has(edited, "\n// mine\n"), edited)
+    assert.matches("test%('signs in again'.*\n}%);\n\ntest%('suite 3', async %({ browser }%) => {\n.*"
+      .. "  await defaultPage%.goto%(`%${BASE_URL}/export/app%.html%?third`%);\n.*}%);\n$", edited)
+    -- Edits inside this test's own lines: it is not written over.
+    write(dir .. "/out/suite.spec.ts", (edited:gsub("%?third", "?3rd")))
     s:send(client.call(999, "browser_export_test", { filename = "suite" }))
     local m = s:wait_for(999, 60000)
     assert.equal(0, (s:close(30000)))
     local changed = m.result.content[1].text
     assert.is_true(m.result.isError, changed)
-    assert.is_true(has(changed, "suite.spec.ts changed since this session wrote it"), changed)
-    assert.is_true(has(read(dir .. "/out/suite.spec.ts"), "// mine\n"))
+    assert.is_true(has(changed, "suite.spec.ts was edited since this session wrote it, this test's lines too"), changed)
+    assert.is_true(has(read(dir .. "/out/suite.spec.ts"), "?3rd"))
   end)
 
   it("--save-test writes the session at exit, and nothing for a session without steps", function()

@@ -226,7 +226,10 @@ end
 -- that runs it (from any folder: it starts with cd to the spec's folder,
 -- and names the Playwright found, vdx.pw_run.runner, else npx), the roles
 -- and base URL it was written with, and the sentences that say what to
--- start (the app at BASE_URL) and install first, and the text written.
+-- start (the app at BASE_URL) and install first, the text written, and,
+-- with opts.edited ({ text, replace }: a file edited by hand since the
+-- session wrote it, and this test's block written there before, if any),
+-- and the block of this test (its lines, export.merge).
 function export.write(steps, path, opts)
   opts = opts or {}
   local dir = path:match("^(.*)/[^/]*$") or "."
@@ -235,6 +238,15 @@ function export.write(steps, path, opts)
   for _, t in ipairs(opts.before or {}) do tests[#tests + 1] = t end
   tests[#tests + 1] = { steps = steps, name = opts.name, auth_of = opts.auth_of, token = opts.token }
   local text, roles, base = export.suite_text(tests, opts)
+  -- This test's lines: from its test( line to the first }); at the margin.
+  local head = "\ntest(" .. q(opts.name or "session") .. ", "
+  local at = text:find(head, 1, true)
+  local block = at and text:sub(at + 1, (text:find("\n});", at + 1, true) or #text) + 3) or nil
+  if opts.edited and block then
+    -- A file edited by hand since: the test alone, added to it (or put in
+    -- place of its own earlier text), the rest left as the person wrote it.
+    text = export.merge(opts.edited.text, block, opts.edited.replace)
+  end
   if opts.write then
     -- The caller's writer (the output folder's: beneath it, never replacing).
     opts.write(text)
@@ -253,7 +265,25 @@ function export.write(steps, path, opts)
     pw.shell_word(path:match("[^/]*$")))
   local notes = { ("The test needs the app up at %s (BASE_URL)."):format(base or "BASE_URL") }
   if not runner then notes[2] = pw.install_hint(dir, why) end
-  return cmd, roles, base, notes, text
+  return cmd, roles, base, notes, text, block
+end
+
+--- The text of a spec edited by hand (edited) with a test's block added
+-- at its end, or put in place of old (the block written before, which
+-- edited still holds verbatim); the import of path added when the block
+-- needs it and the file has none.
+function export.merge(edited, block, old)
+  local text
+  if old then
+    local at = edited:find(old, 1, true)
+    text = edited:sub(1, at - 1) .. block .. edited:sub(at + #old)
+  else
+    text = edited:gsub("\n*$", "") .. "\n\n" .. block .. "\n"
+  end
+  if block:find("%f[%w_]path%.join%(") and not text:find("import * as path", 1, true) then
+    text = text:gsub("(import { [^\n]- } from '@playwright/test';\n)", "%1import * as path from 'path';\n", 1)
+  end
+  return text
 end
 
 return export

@@ -193,10 +193,13 @@ function Log:exported_file(rel)
   return self.files and self.files[rel] or nil
 end
 
---- Records that rel now holds text, with its tests.
-function Log:wrote(rel, text, tests)
+--- Records that rel now holds text, with its tests; edited: the file was
+-- edited by hand and each later test goes into it as it is (its earlier
+-- tests are not written again).
+function Log:wrote(rel, text, tests, edited)
   self.files = self.files or {}
-  self.files[rel] = { text = text, tests = tests }
+  local was = self.files[rel]
+  self.files[rel] = { text = text, tests = tests, edited = edited or (was and was.edited) or nil }
 end
 
 --- The storageState file the test opens role with when it started after

@@ -64,22 +64,32 @@ local function grown_hint(failures)
 end
 
 -- The tests a file this session wrote holds besides the current one
--- (nil when the session never wrote rel: a new file), and the name of the
+-- (nil when the session never wrote rel: a new file), the name of the
 -- current test there when it was written before (else title numbered,
--- told apart from the others').  Raises when the file changed since.
+-- told apart from the others'), and, for a file edited by hand since
+-- (or once), { text = its text now, replace = the current test's block
+-- there }: the test goes into the file as it is, not rewritten whole.
+-- Raises when the edits changed the current test's own lines.
 local function suite_of(policy, log, rel, path, title)
   local f = log:exported_file(rel)
   if not f then return nil, nil end
-  if policy:read_output(rel) ~= f.text then
-    error(vdx.error("InvalidArgument", ("%s changed since this session wrote it; give another filename, or move "
-      .. "the file away to write it anew"):format(path), { field = "filename", file = path }), 0)
-  end
-  local before, name = {}, nil
+  local now = policy:read_output(rel)
+  local before, name, mine, written = {}, nil, nil, false
   for _, t in ipairs(f.tests) do
-    if t.no == log.test_no then name = t.name else before[#before + 1] = t end
+    if t.no == log.test_no then name, mine, written = t.name, t.block, true else before[#before + 1] = t end
   end
   if not name and #before > 0 then name = ("%s %d"):format(title, #before + 1) end
-  return before, name
+  if now == f.text and not f.edited then return before, name end
+  if not now then
+    error(vdx.error("InvalidArgument", ("%s cannot be read now; give another filename"):format(path),
+      { field = "filename", file = path }), 0)
+  end
+  if written and not (mine and now:find(mine, 1, true)) then
+    error(vdx.error("InvalidArgument", ("%s was edited since this session wrote it, this test's lines too: give "
+      .. "another filename, or test_name for a test beside it"):format(path),
+      { field = "filename", file = path, expected = "a file whose lines of this test are as the session wrote them" }), 0)
+  end
+  return before, name, { text = now, replace = written and mine or nil }
 end
 
 -- The gate's report lines, the list of unstable steps (those that
@@ -224,7 +234,8 @@ return {
       local title = path:match("([^/]*)$"):gsub("%.spec%.[cm]?[jt]s$", ""):gsub("%.test%.[cm]?[jt]s$", "")
       -- A file this session wrote takes the test beside the ones it holds
       -- (the same test again replaces its own), unless it was changed since.
-      local before, name = suite_of(policy, log, rel, path, title)
+      local before, name, edited = suite_of(policy, log, rel, path, title)
+      if edited and args.test_name and args.test_name ~= name then edited.replace, name = nil, nil end
       name = args.test_name or name or title
       -- The auth files as they are now: a later cut changes start_auth.
       local auth = {}
@@ -236,8 +247,8 @@ return {
       log.loaded_states = log.loaded_states or {}
       for _, a in pairs(auth) do if a then log.loaded_states[a] = true end end
       local token = log:run_token()
-      local cmd, roles, base, notes, text = session_export.write(steps, path, { name = name, auth_of = auth_of,
-        before = before, token = token,
+      local cmd, roles, base, notes, text, block = session_export.write(steps, path, { name = name,
+        auth_of = auth_of, before = not edited and before or nil, token = token, edited = edited,
         -- The server's --browser-arg switches (a host mapping, a flag the
         -- app needs): the test's browser gets them too.
         browser_args = ctx.roles.launch_opts and ctx.roles.launch_opts.args,
@@ -247,8 +258,9 @@ return {
       end
       local tests = {}
       for _, t in ipairs(before or {}) do tests[#tests + 1] = t end
-      tests[#tests + 1] = { no = log.test_no, name = name, steps = steps, auth_of = auth_of, token = token }
-      log:wrote(rel, text, tests)
+      tests[#tests + 1] = { no = log.test_no, name = name, steps = steps, auth_of = auth_of, token = token,
+        block = block }
+      log:wrote(rel, text, tests, edited ~= nil)
       log:mark_exported()
       local sum = session_export.summary(steps)
       -- The folder is in the Run line below.
