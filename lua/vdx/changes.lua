@@ -261,26 +261,26 @@ local OUTLINED = { heading = true, button = true, link = true, textbox = true, s
   spinbutton = true, menuitem = true }
 
 -- The containers an outline lists with a count, and the role counted:
--- tables (with their header row) and lists (named ones only: a menu's
--- links are outlined already).
-local COUNTED_ROWS = { table = "row", grid = "row", treegrid = "row", list = "listitem" }
+-- tables, with their header rows (a list is left out: its links and
+-- buttons are outlined already, a menu's as a nav's).
+local COUNTED_ROWS = { table = "row", grid = "row", treegrid = "row" }
 
 --- The outline of a snapshot's text, as a navigation's answer gives it:
 -- the lines of headings and named controls with their refs, and of tables
--- and named lists with how many rows or items they show, unindented,
+-- with how many rows they show, unindented,
 -- at most OUTLINE_CHARS characters; returns them and how many were left
 -- out.  A control whose role and name repeat (a button "Edit" in every
 -- row) is listed once with its count and no ref: a ref would not say
 -- which row; browser_find(role=, name=) lists them with their containers.
 function changes.outline(text)
   local items, seen = {}, {}
-  local open = {}   -- the tables and named lists the lines are in: { indent, item }
+  local open = {}   -- the tables the lines are in: { indent, item }
   for line in text:gmatch("[^\n]+") do
     local indent, content = line:match("^(%s*)%- (.*)$")
     local e = content and diff.parse(content)
     while e and #open > 0 and #indent <= open[#open].indent do open[#open] = nil end
-    if e and e.ref and (COUNTED_ROWS[e.role] and (e.role ~= "list" or (e.name or "") ~= "")) then
-      -- A table or a named list, with how many rows or items it shows.
+    if e and e.ref and COUNTED_ROWS[e.role] then
+      -- A table, with how many rows it shows.
       local it = { line = "- " .. content:gsub(":$", ""), n = 1, rows = 0, of = COUNTED_ROWS[e.role] }
       items[#items + 1] = it
       open[#open + 1] = { indent = #indent, item = it }
@@ -300,7 +300,7 @@ function changes.outline(text)
   local out, len, left = {}, 0, 0
   for _, it in ipairs(items) do
     local l = it.n > 1 and ("%s ×%d"):format(it.bare, it.n) or it.line
-    if it.of then l = ("%s: %d %s%s"):format(l, it.rows, it.of == "row" and "row" or "item", it.rows == 1 and "" or "s") end
+    if it.of then l = ("%s: %d row%s"):format(l, it.rows, it.rows == 1 and "" or "s") end
     if len + #l > OUTLINE_CHARS then left = left + 1 else out[#out + 1], len = l, len + #l + 1 end
   end
   return out, left
