@@ -136,6 +136,13 @@ local function playwright_run(path, env, runs, line)
   local lines = { ("Playwright (%d runs of the %s): %s%s"):format(runs, line and "test" or "file", rc == 0 and "✅ " or "❌ ",
     summary),
     "Ran: " .. cmd }
+  local failed, passed = tonumber(summary:match("(%d+) failed")), tonumber(summary:match("(%d+) passed"))
+  if rc ~= 0 and failed and passed and failed > 0 and passed > 0 then
+    -- One run passes, the next fails: what the first left is in the way.
+    lines[#lines + 1] = "↳ some runs passed and others failed: a run may find what an earlier one left on the "
+      .. "server (a product, an order, a cart). Type the data a test makes with {run} (Teak Lamp {run}), and "
+      .. "check counts the test itself controls"
+  end
   if rc ~= 0 then
     local tail = out:gsub("\27%[[%d;]*m", "")
     if #tail > 1500 then tail = "…" .. tail:sub(-1500) end
