@@ -256,6 +256,10 @@ describe("the agent's loop over the MCP wire", function()
         .. ".getByRole('button', { name: 'Rate' })\n"), clicked)
       assert.is_true(has(clicked, "getByTestId('product-row').filter({ hasText: 'Walnut Tray {run}' })"
         .. ".getByRole('cell', { name: '1 reviews' }) toBeVisible"), clicked)
+      -- A text verified (or expected) in that row is recorded through it.
+      local _, seen = ok("browser_verify_text_visible", { text = "1 reviews" })
+      assert.is_true(has(seen, "Recorded: await expect(page.getByTestId('product-row').filter({ hasText: "
+        .. "'Walnut Tray {run}' }).getByRole('cell', { name: '1 reviews' })).toBeVisible();"), seen)
       local r, listed = ok("browser_verify_list_visible", { ref = row, items = { "Walnut Tray {run}", "$25.00" } })
       assert.is_true(has(listed, "getByTestId('product-row').filter({ hasText: 'Walnut Tray {run}' })"), listed)
       assert.is_nil(listed:find("getByRole('row', { name:", 1, true), listed)

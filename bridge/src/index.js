@@ -26,7 +26,7 @@ import { beginSeen, dropSeen, endSeen } from './still.js';
 import { keepReading } from './batch.js';
 import { scheduleWarmUp, warmUpDone } from './warm.js';
 import { callMethod } from './call.js';
-import { frameOwnerLocator, locatorFor } from './locgen.js';
+import { anchoredLocator, frameOwnerLocator, locatorFor } from './locgen.js';
 
 /* global __VDX_VERSION__ */
 const VERSION = typeof __VDX_VERSION__ === 'string' ? __VDX_VERSION__ : '0.0.0';
@@ -250,6 +250,12 @@ function create(options) {
     // a Playwright locator verified to match ref's element alone (locgen.js).
     locatorFor(ref, opts) {
       return locatorFor(env, ref, opts);
+    },
+
+    // expr (a locator of one element) scoped to the card or row around it
+    // that shows opts.anchor (the test's run token), or null (locgen.js).
+    anchoredLocator(expr, opts) {
+      return anchoredLocator(String(expr), opts);
     },
 
     // The same for the element that holds the child frame named key, or

@@ -500,6 +500,42 @@ export function locatorFor(env, ref, options) {
   return shared(batchOption(opts, 'locatorFor'), makeGen).gen.generate(el, n, anchor);
 }
 
+// The bridge method: expr, a locator that matches one element, scoped to
+// the nearest card or row around that element that shows opts.anchor (the
+// test's run token): the item filtered by the text that holds it, then
+// expr, verified to match that element alone; null when expr does not
+// match one element, holds the anchor itself, or no such item serves.  A
+// text verified on the page ("4.0 (1 reviews)") is then recorded through
+// the item this run made, not found in every item earlier runs left.
+export function anchoredLocator(expr, options) {
+  const opts = options || {};
+  checkKeys(opts, ['anchor'], 'anchoredLocator');
+  const anchor = opts.anchor;
+  if (typeof anchor !== 'string' || anchor.length < 4) {
+    throw badArgument('anchoredLocator: anchor must be a string of 4 characters or more');
+  }
+  if (expr.includes(anchor)) return null;
+  const gen = new LocatorGen();
+  const m = gen.matches(expr);
+  if (m.length !== 1) return null;
+  const el = m[0];
+  const ev = gen.engine();
+  let n = 0;
+  for (let a = parentOrHost(el).parent; a !== null && !isTopElement(a) && n < MAX_ANCHORED;
+    a = parentOrHost(a).parent, n++) {
+    if (!isItemLike(a) || anchoredText(ev, a, el, anchor) === null) continue;
+    const c = container(ev, a, el, anchor);
+    if (c === null) return null;
+    for (const outer of c.exprs()) {
+      if (!outer.includes('.filter(')) continue;
+      const hit = gen.matches(outer + '.' + expr);
+      if (hit.length === 1 && hit[0] === el) return outer + '.' + expr;
+    }
+    return null;
+  }
+  return null;
+}
+
 // A LocatorGen on ev (batch.js makes one per run).
 export function makeGen(ev) {
   return new LocatorGen(ev);

@@ -161,6 +161,17 @@ local function unique_visible(page, candidates, f)
   return nil, ("%d visible elements match %s and no locator singles one out"):format(visible, candidates[1])
 end
 
+-- loc (a locator of one element of the main frame) scoped to the card or
+-- row around its element that shows the test's run token (the page's
+-- locators are anchored on it: vdx.locators.anchor), else loc: a text
+-- unique today is in every item the earlier runs left.
+local function anchored(page, loc)
+  local anchor = loc and require("vdx.locators").anchor_of(page)
+  if not anchor then return loc end
+  local ok, scoped = pcall(page.bridge, page, "anchoredLocator", { loc, { anchor = anchor } }, { frame = "main" })
+  return ok and type(scoped) == "string" and scoped or loc
+end
+
 -- The matches of f, the nearest to text first, as described lines.
 local function ranked(f, text)
   local out = {}
@@ -246,6 +257,7 @@ local function verify_visible(ctx, tool, expr, candidates, expected, what, prefe
       { expected = expected, actual = actual, counts = f.count })
   end
   local loc, why = unique_visible(page, candidates, f)
+  loc = anchored(page, loc)
   local step = loc and { matcher = "toBeVisible", locator = loc } or nil
   return agreed(ctx, tool, step, why)
 end
