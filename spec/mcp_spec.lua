@@ -506,6 +506,10 @@ describe("vdxlua mcp", function()
       assert.matches('sid.*alice%-1', call("browser_snapshot", {}).content[1].text)
       assert.matches("Current role: bob", call("select_role", { role = "bob" }).content[1].text, 1, true)
       assert.matches('sid.*bob%-2', call("browser_snapshot", {}).content[1].text)
+      -- Selecting a role says where it is, not to snapshot it.
+      local back = call("select_role", { role = "alice" }).content[1].text
+      assert.matches("^Current role: alice\nPage: http://[^\n]+$", back)
+      call("select_role", { role = "bob" })
       local list = call("list_roles", {})
       assert.matches("* bob (active) auth=" .. b, list.content[1].text, 1, true)
       assert.matches("- alice (active) auth=" .. a, list.content[1].text, 1, true)

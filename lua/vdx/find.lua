@@ -264,6 +264,19 @@ function find.run(page, args)
   end
   local hits = matching(page, items, args)
   if args.within then hits = within(items, hits, args.within) end
+  for _, h in ipairs(hits) do
+    local it = items[h]
+    if it.name == "" and NAMED_BY_CONTENT[it.role] then
+      -- The name the search read from its cells, on its line.
+      local name = content_of(items, h)
+      if #name > 100 then name = name:sub(1, 100):gsub("[\128-\191]*$", "") .. "…" end
+      if name ~= "" then
+        local i = index[h]
+        local quoted = ('"' .. name:gsub('[\\"]', "\\%0") .. '"'):gsub("%%", "%%%%")
+        lines[i] = lines[i]:gsub("^(%s*%- " .. it.role .. ")", "%1 " .. quoted, 1)
+      end
+    end
+  end
   local res = { url = snap.url, title = snap.title, total = #hits, matches = json.array() }
   local keep, chars, notes = {}, 0, {}
   for _, h in ipairs(hits) do

@@ -29,8 +29,15 @@ return {
       -- (vdx.mcp_lanes), and a later select_role may have chosen since.
       if not ctx.selected then ctx.roles:select(r.name) end
       ctx.role = r
-      return { text = ("Current role: %s\nCall browser_snapshot() to see its page."):format(r.name),
-        structured = { role = r.name } }
+      -- Where the role is, without reading its page: browser_find or a
+      -- navigation reads what is needed.
+      local page = r:page()
+      local ok, info = pcall(page.bridge, page, "pageInfo", {})
+      local url = ok and type(info) == "table" and info.url or nil
+      local title = ok and type(info) == "table" and info.title or nil
+      local text = ("Current role: %s"):format(r.name)
+      if url then text = text .. ("\nPage: %s%s"):format(url, title and title ~= "" and (' — "' .. title .. '"') or "") end
+      return { text = text, structured = { role = r.name, url = url, title = title } }
     end,
   },
   {
