@@ -93,3 +93,19 @@ describe("f:run_token() in a flow", function()
     assert.is_true(text:find(".fill(`Teak Lamp ${run}`);", 1, true) ~= nil, text)
   end)
 end)
+
+describe("vdx.proposals.without_ids", function()
+  local proposals = require "vdx.proposals"
+  it("frees #1001 in a name or a text, and keeps a toHaveText's longest part without it", function()
+    local heading = proposals.without_ids { matcher = "toBeVisible",
+      locator = "getByRole('heading', { name: 'Payment for order #1001' })" }
+    assert.equal("getByRole('heading', { name: /Payment for order #\\d+/ })", heading.locator)
+    local status = proposals.without_ids { matcher = "toHaveText", locator = "getByRole('status')",
+      value = "Order #1001 is confirmed: $25.00 paid." }
+    assert.same({ "toContainText", "is confirmed: $25.00 paid." }, { status.matcher, status.value })
+    assert.equal("getByText(/Bob\\x27s order #\\d+/)",
+      proposals.without_ids({ matcher = "toBeVisible", locator = [[getByText('Bob\'s order #12')]] }).locator)
+    local plain = { matcher = "toBeVisible", locator = "getByText('Order 1001')" }
+    assert.equal(plain, proposals.without_ids(plain))
+  end)
+end)
