@@ -161,6 +161,13 @@ describe("the verify tools", function()
       assert.matches("\nPage has: paragraph: Plan the week, one task at a time., ", text, 1, true)
     end)
 
+    it("lists first the line whose numbers agree too, of lines that share the words", function()
+      page():evaluate([[(() => { for (const t of ['4.5 (12 reviews)', '4.0 (31 reviews)', '4.8 (7 reviews)',
+        '4.0 (1 reviews)']) { const p = document.createElement('p'); p.textContent = t; document.body.append(p); } })()]])
+      local text = disagrees("browser_verify_text_visible", { text = "4.0 (1 review)" })
+      assert.matches("\nPage has: paragraph: 4.0 (1 reviews), ", text, 1, true)
+    end)
+
     it("fails on hidden text, listing the hidden match", function()
       local text = disagrees("browser_verify_text_visible", { text = "Delete everything?" })
       assert.matches("matches 1 elements, none visible", text, 1, true)

@@ -49,18 +49,22 @@ end
 -- items ordered by how many words of text each one's hay(item) holds,
 -- most first, then in page order; with their scores.
 local function rank(items, text, hay)
-  local words = {}
+  local words, marks = {}, {}
   for w in text:lower():gmatch("[%w\128-\255]+") do
-    if #w >= 2 then words[#words + 1] = w end
+    if #w >= 2 then words[#words + 1] = w else marks[#marks + 1] = w end
   end
   local scored = {}
   for i, it in ipairs(items) do
-    local h, score = hay(it):lower(), 0
+    local h, score, tie = hay(it):lower(), 0, 0
     for _, w in ipairs(words) do if h:find(w, 1, true) then score = score + 1 end end
-    scored[i] = { item = it, score = score, at = i }
+    -- Digits and letters alone break a tie: "4.0 (1 reviews)" before
+    -- "4.5 (12 reviews)" for "4.0 (1 review)".
+    for _, w in ipairs(marks) do if h:find("%f[%w]" .. w .. "%f[%W]") then tie = tie + 1 end end
+    scored[i] = { item = it, score = score, tie = tie, at = i }
   end
   table.sort(scored, function(a, b)
     if a.score ~= b.score then return a.score > b.score end
+    if a.tie ~= b.tie then return a.tie > b.tie end
     return a.at < b.at
   end)
   return scored
