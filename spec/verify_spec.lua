@@ -161,6 +161,15 @@ describe("the verify tools", function()
       assert.matches("\nPage has: paragraph: Plan the week, one task at a time., ", text, 1, true)
     end)
 
+    it("checks a text inside one element (a card) and records its toContainText", function()
+      local card = "getByTestId('card').filter({ hasText: 'Beta' })"
+      local _, text = agrees("browser_verify_text_visible", { text = "Beta", locator = card })
+      assert.is_true(text:find("Recorded: await expect(page." .. card .. ").toContainText('Beta');", 1, true) ~= nil, text)
+      t.ctx.session:clear()
+      local other = disagrees("browser_verify_text_visible", { text = "Alpha", locator = card })
+      assert.matches(card .. ' does not contain "Alpha"', other, 1, true)
+    end)
+
     it("lists first the line whose numbers agree too, of lines that share the words", function()
       page():evaluate([[(() => { for (const t of ['4.5 (12 reviews)', '4.0 (31 reviews)', '4.8 (7 reviews)',
         '4.0 (1 reviews)']) { const p = document.createElement('p'); p.textContent = t; document.body.append(p); } })()]])

@@ -266,6 +266,25 @@ local function verify_visible(ctx, tool, expr, candidates, expected, what, prefe
   return agreed(ctx, tool, step, why)
 end
 
+-- browser_verify_text_visible with ref or locator: the element's text
+-- holds args.text (as Playwright's toContainText reads it), recorded so.
+local function verify_contains(ctx, args)
+  local page = ctx:page()
+  local t = target(page, args)
+  local m = the_one(page, t)
+  local have = assertions.normalize(m.text or "")
+  if not m.visible then
+    fail(t.locator .. " is not visible", { expected = "a visible element", actual = { describe(m) } })
+  end
+  if not have:find(assertions.normalize(args.text), 1, true) then
+    fail(("%s does not contain %q"):format(t.locator, args.text),
+      { expected = args.text, actual = { #have > 200 and (have:sub(1, 200) .. "…") or have } })
+  end
+  if t.elsewhere then return agreed(ctx, "browser_verify_text_visible", nil, t.elsewhere) end
+  return agreed(ctx, "browser_verify_text_visible",
+    { matcher = "toContainText", locator = t.locator, value = args.text, positional = t.positional })
+end
+
 -- Strict "true"/"false" of a checkbox value.
 local function boolean_value(v)
   if v == "true" then return true elseif v == "false" then return false end
@@ -403,12 +422,15 @@ return {
   {
     name = "browser_verify_text_visible",
     title = "Verify text visible",
-    description = "Verify a text is visible on the page (Playwright's getByText), and record it as an assertion of the exported test. Prefer browser_verify_element_visible if possible.\nFails (isError) with the nearest lines of the page.",
+    description = "Verify a text is visible on the page (Playwright's getByText), and record it as an assertion of the exported test. Prefer browser_verify_element_visible if possible. With ref or locator: the text is in that element (a card, a row), recorded as its toContainText.\nFails (isError) with the nearest lines of the page.",
     input = { type = "object", required = { "text" }, properties = {
       text = { type = "string", minLength = 1, description = 'TEXT to verify. Can be found in the snapshot like this: `- role "Accessible Name": {TEXT}` or like this: `- text: {TEXT}`' },
+      ref = { type = "string", description = "The element that holds the text (a card, a row), from the snapshot" },
+      locator = LOCATOR,
     } },
     annotations = { readOnlyHint = true },
     run = function(ctx, args)
+      if args.ref or args.locator then return verify_contains(ctx, args) end
       local expr = assertions.by_text(args.text)
       return verify_visible(ctx, "browser_verify_text_visible", expr,
         { expr, assertions.by_text(args.text, true), expr .. ".filter({ visible: true })" },
