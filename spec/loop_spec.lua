@@ -246,7 +246,10 @@ describe("the agent's loop over the MCP wire", function()
       local _, snap = open("products.html")
       -- The navigation's outline lists the table, with its rows (the header's too).
       assert.matches("\n%- table %[ref=e%d+%]: 2 rows\n", snap)
-      ok("browser_type", { element = "Name", text = "Walnut Tray {run}", submit = true })
+      local _, added = ok("browser_type", { element = "Name", text = "Walnut Tray {run}", submit = true,
+        expect = { "Walnut Tray {run}" } })
+      -- The brief report names the new row by what it shows.
+      assert.matches('row "Walnut Tray {run} %$25%.00 0 reviews Rate" %[ref=e%d+%]', added)
       local _, found = ok("browser_find", { text = "Walnut Tray", context = 4 })
       local row = assert(found:match('row %[ref=(e%d+)%]:%s*%- cell "Walnut Tray {run}"'), found)
       -- The one row with 1 review after the click: unique today, and in

@@ -202,6 +202,8 @@ end
 
 -- Roles whose text is news (ARIA live regions): their own role locates them.
 local LIVE = proposals.LIVE
+-- The rows and items a brief report names by what they show.
+local ITEM_ROLES = { row = true, listitem = true, article = true, treeitem = true }
 
 -- The one line of a brief report: the named elements with refs that
 -- were added or changed (what the agent may act on next) and the live
@@ -209,10 +211,34 @@ local LIVE = proposals.LIVE
 -- which has no ref), bounded.
 local function brief_line(d)
   local parts, len = {}, 0
+  -- An added row or item with a ref says what it shows, its cells' text
+  -- (the snapshot gives a row no name of its own), when that is more than
+  -- the named controls listed beside it.
+  local shows = {}
+  for _, e in ipairs(d.added) do
+    local t = (e.name ~= nil and e.name ~= "") and e.name or e.value
+    local listed = e.ref and (e.name or "") ~= ""
+    local a = e.parent
+    while t and t ~= "" and a do
+      local s = shows[a] or (ITEM_ROLES[a.role] and a.ref and {}) or nil
+      if s then
+        shows[a] = s
+        s[#s + 1] = t
+        s.news = s.news or not listed
+        break
+      end
+      a = a.parent
+    end
+  end
   for _, list in ipairs { d.changed, d.added } do
     for _, e in ipairs(list) do
-      if (e.ref and (e.name or "") ~= "") or LIVE[e.role] then
+      local content = (e.name or "") == "" and shows[e] and shows[e].news and table.concat(shows[e], " ")
+      if (e.ref and (e.name or "") ~= "") or LIVE[e.role] or content then
         local p = e.norm:gsub(":$", "")
+        if content then
+          if #content > 80 then content = content:sub(1, 80):gsub("[\128-\191]*$", "") .. "…" end
+          p = p:gsub("^(%a+)", "%1 " .. ('"' .. content:gsub('"', '\\"') .. '"'):gsub("%%", "%%%%"), 1)
+        end
         if len + #p > changes.BRIEF_CHARS then parts[#parts + 1] = "…" return table.concat(parts, ", ") end
         parts[#parts + 1], len = p, len + #p + 2
       end
