@@ -206,6 +206,19 @@ describe("the verify tools", function()
       assert.equal("toHaveText", s.matcher)
     end)
 
+    it("reads the visible items only when the page hides some (a search's misses left in the DOM)", function()
+      page():evaluate([==[(() => { const l = document.createElement('ul'); l.setAttribute('aria-label', 'Found');
+        for (const [t, h] of [['Desk Lamp', 1], ['Oak Chair', 0], ['Sofa', 1], ['Steel Chair', 0]]) {
+          const li = document.createElement('li'); li.textContent = t; li.hidden = !!h; li.dataset.testid = 'hit';
+          l.append(li); }
+        document.body.append(l); })()]==])
+      -- A test id matches hidden elements too (a role does not).
+      local s = agrees("browser_verify_list_visible", { locator = "getByTestId('hit')", items = { "Oak Chair", "Steel Chair" } })
+      -- All the visible ones: toHaveText, which fails while the others show.
+      assert.equal("getByTestId('hit').filter({ visible: true })", s.locator)
+      assert.equal("toHaveText", s.matcher)
+    end)
+
     it("fails with the items the list has when the order differs", function()
       local text = disagrees("browser_verify_list_visible", { locator = TASKS, items = { "Walk the dog", "Buy milk" } })
       assert.matches("item 'Buy milk' not found after 'Walk the dog'", text, 1, true)

@@ -368,6 +368,12 @@ local function verify_list(ctx, args)
     fail(("%s: %s"):format(items_expr, missing), { expected = "items in order: " .. table.concat(args.items, ", "),
       actual = actual, counts = f.count })
   end
+  -- Items the page hides (a search's misses, left in the DOM) are no part
+  -- of what was checked: the test reads the visible ones, or its
+  -- assertion holds before the action too.
+  local visible = {}
+  for _, m in ipairs(f.matches) do if m.visible then visible[#visible + 1] = m.text end end
+  if #visible < #f.matches then items_expr, texts = items_expr .. ".filter({ visible: true })", visible end
   local full = f.count <= #f.matches and assertions.texts_match(texts, args.items, false)
   local step = { locator = items_expr, matcher = full and "toHaveText" or "toContainText",
     value = args.items, positional = t.positional }
