@@ -31,9 +31,9 @@
 import * as N from './natives.js';
 import { Evaluator } from './locator.js';
 import { jsString, parseLocator } from './locparse.js';
-import { MAX_NAME, anchoredText, container, containersOf, isItemLike, roleExpr, soleItem } from './rolepath.js';
+import { MAX_NAME, anchoredItem, container, containersOf, isItemLike, roleExpr, soleItem } from './rolepath.js';
 import {
-  TEST_ID_ATTRIBUTES, accessibleName, getRole, intOption, isStableId, isTopElement, normalize, parentOrHost,
+  TEST_ID_ATTRIBUTES, accessibleName, getRole, intOption, isStableId, normalize, parentOrHost,
 } from './facts.js';
 import { badArgument, checkKeys } from './errors.js';
 import { shared } from './batch.js';
@@ -291,13 +291,9 @@ export class LocatorGen {
     const role = getRole(el);
     const name = role ? accessibleName(ev.ctx, el, role, false) : '';
     if (!isItemLike(el) && (own.includes(this.anchor) || name.includes(this.anchor))) return null;
-    let n = 0;
-    for (let a = el; a !== null && !isTopElement(a) && n < MAX_ANCHORED; a = parentOrHost(a).parent, n++) {
-      if (!isItemLike(a) || anchoredText(this.engine(), a, a === el ? null : el, this.anchor) === null) continue;
-      // The nearest item that shows the token: through it, or not at all.
-      return this.inItem(el, a);
-    }
-    return null;
+    // The nearest item that shows the token: through it, or not at all.
+    const item = anchoredItem(this.engine(), el, this.anchor, true, MAX_ANCHORED);
+    return item === null ? null : this.inItem(el, item);
   }
 
   // For el in (or being) the only item of its list (soleItem): the item
@@ -520,18 +516,13 @@ export function anchoredLocator(expr, options) {
   if (m.length !== 1) return null;
   const el = m[0];
   const ev = gen.engine();
-  let n = 0;
-  for (let a = parentOrHost(el).parent; a !== null && !isTopElement(a) && n < MAX_ANCHORED;
-    a = parentOrHost(a).parent, n++) {
-    if (!isItemLike(a) || anchoredText(ev, a, el, anchor) === null) continue;
-    const c = container(ev, a, el, anchor);
-    if (c === null) return null;
-    for (const outer of c.exprs()) {
-      if (!outer.includes('.filter(')) continue;
-      const hit = gen.matches(outer + '.' + expr);
-      if (hit.length === 1 && hit[0] === el) return outer + '.' + expr;
-    }
-    return null;
+  const item = anchoredItem(ev, el, anchor, false, MAX_ANCHORED);
+  const c = item === null ? null : container(ev, item, el, anchor);
+  if (c === null) return null;
+  for (const outer of c.exprs()) {
+    if (!outer.includes('.filter(')) continue;
+    const hit = gen.matches(outer + '.' + expr);
+    if (hit.length === 1 && hit[0] === el) return outer + '.' + expr;
   }
   return null;
 }

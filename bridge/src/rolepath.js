@@ -78,6 +78,18 @@ export function isItemLike(a) {
   return !!tid && isStableId(tid) && ITEM_TEST_ID.test(tid);
 }
 
+// The nearest item-like element (isItemLike) from el up, el itself when
+// self is true, that shows anchor (anchoredText, outside el), within max
+// ancestors; null when none does.
+export function anchoredItem(ev, el, anchor, self, max) {
+  let n = 0;
+  for (let a = self ? el : parentOrHost(el).parent; a !== null && !isTopElement(a) && n < max;
+    a = parentOrHost(a).parent, n++) {
+    if (isItemLike(a) && anchoredText(ev, a, a === el ? null : el, anchor) !== null) return a;
+  }
+  return null;
+}
+
 // The item of a list or a table that el is or lies in (the nearest
 // ancestor-or-self with an item role, or a test id naming an item kind),
 // when it is the only item of its kind among its siblings, else null.

@@ -94,7 +94,8 @@ end
 
 --- Takes the steps numbered ns (their places in Log:test_steps, from 1,
 -- as the flake gate lists them) out of the log for good.  Returns the
--- steps taken out, in order, or nil and the numbers that name no step.
+-- steps taken out, in order, and their numbers, or nil and the numbers
+-- that name no step.
 function Log:drop(ns)
   local list, bad, gone = self:test_steps(), {}, {}
   for _, x in ipairs(ns) do
@@ -102,10 +103,10 @@ function Log:drop(ns)
     if not n or not list[n] then bad[#bad + 1] = n or x else gone[list[n]] = n end
   end
   if #bad > 0 then return nil, bad end
-  local kept, out = {}, {}
+  local kept, out, numbers = {}, {}, {}
   for i, s in ipairs(self.steps) do
     if gone[s] then
-      out[#out + 1] = s
+      out[#out + 1], numbers[#out + 1] = s, gone[s]
       -- A proposal made after a dropped step stays after the step before it.
       for _, p in pairs(self.proposed) do if p.at >= i - #out + 1 then p.at = p.at - 1 end end
       if self.exported and self.exported >= i - #out + 1 then self.exported = self.exported - 1 end
@@ -114,7 +115,7 @@ function Log:drop(ns)
     end
   end
   self.steps = kept
-  return out
+  return out, numbers
 end
 
 --- Appends step (see the module comment) and returns it.  role is the

@@ -208,19 +208,17 @@ return {
       local dropped
       if args.drop and log then
         local before = log:test_steps()
-        local gone, bad = log:drop(args.drop)
+        local gone, numbers = log:drop(args.drop)
         if not gone then
           local shown = {}
-          for i, n in ipairs(bad) do shown[i] = tostring(n) end
+          for i, n in ipairs(numbers) do shown[i] = tostring(n) end
           error(vdx.error("InvalidArgument", ("drop: the test has no step %s (it has steps 1 to %d)")
             :format(table.concat(shown, ", "), #before),
             { field = "drop", expected = ("step numbers from 1 to %d, as the flake gate lists them"):format(#before) }), 0)
         end
         dropped = {}
         for i, st in ipairs(gone) do
-          for n, b in ipairs(before) do
-            if b == st then dropped[i] = step_line(n, st, session_export.origin(before), log:run_token()) end
-          end
+          dropped[i] = step_line(numbers[i], st, session_export.origin(before), log:run_token())
         end
       end
       if args.assertions and log then
