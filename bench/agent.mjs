@@ -88,8 +88,11 @@ async function startAgent(name, dir) {
   transport.stderr?.on('data', (d) => { if (stderr.length < 100) stderr.push(String(d)); });
   const client = new sdk.Client({ name: 'vdxlua-bench-agent', version: '1.0.0' });
   await client.connect(transport);
-  const tools = Object.fromEntries((await client.listTools()).tools.map((t) => [t.name, t]));
+  const listed = (await client.listTools()).tools;
+  const tools = Object.fromEntries(listed.map((t) => [t.name, t]));
   const agent = new Agent(name, client, tools, dir);
+  // What every session pays once, before its first call: the tool list.
+  agent.listed = { tools: listed.length, chars: JSON.stringify(listed).length };
   agent.close = async () => { await client.close(); rmSync(tmp, { recursive: true, force: true }); };
   agent.stderr = stderr;
   return agent;
@@ -149,7 +152,7 @@ rmSync(specDir, { recursive: true, force: true });
 mkdirSync(specDir, { recursive: true });
 const servers = ['playwright-mcp', 'vdxlua-mcp'].filter((n) => !ONLY || ONLY.includes(n));
 const results = { machine: { load: loadavg(), cpus: cpus().length, cpu_model: cpus()[0]?.model, date: new Date().toISOString() },
-  runs: RUNS, apps: {} };
+  runs: RUNS, apps: {}, tools_list: {} };
 
 for (const app of APP_LIST) {
   results.apps[app] = {};
@@ -184,6 +187,7 @@ for (const app of APP_LIST) {
       if (agent?.stderr.length) process.stderr.write(agent.stderr.join('').slice(-800) + '\n');
     }
     if (agent) {
+      results.tools_list[name] = agent.listed;
       r.log = agent.log;
       if (agent.notes.length) r.notes = agent.notes;
       await agent.close();
@@ -224,6 +228,25 @@ for (const app of APP_LIST) {
     console.log(pad(app, 9) + pad(name, 16) + pad(r.calls, 7) + pad(r.chars, 9) +
       pad(name === 'playwright-mcp' ? '' : ratio(r.calls, pw?.calls), 13) + pad(name === 'playwright-mcp' ? '' : ratio(r.chars, pw?.chars), 13) +
       pad(runs, 16) + (r.positional ? r.positional.length : 'n/a'));
+  }
+}
+{
+  const pwList = results.tools_list['playwright-mcp'];
+  const says = servers.filter((n) => results.tools_list[n]).map((n) => {
+    const l = results.tools_list[n];
+    return `${n} ${l.tools} tools, ${l.chars} chars` + (n !== 'playwright-mcp' && pwList ? ` (${ratio(l.chars, pwList.chars)})` : '');
+  });
+  console.log(`tools/list, paid once a session (JSON of the tools): ${says.join('; ')}`);
+  // The whole session's characters: the list and every answer.
+  const whole = (app, n) => (results.tools_list[n]?.chars ?? 0) + results.apps[app][n].chars;
+  if (pwList && servers.length > 1) {
+    const line = APP_LIST.map((app) => {
+      const r = results.apps[app]['vdxlua-mcp'];
+      r.session_chars = whole(app, 'vdxlua-mcp');
+      results.apps[app]['playwright-mcp'].session_chars = whole(app, 'playwright-mcp');
+      return `${app} ${ratio(r.session_chars, results.apps[app]['playwright-mcp'].session_chars)}`;
+    });
+    console.log(`whole session (tools/list + answers), vdxlua vs Playwright MCP: ${line.join(', ')}`);
   }
 }
 console.log();

@@ -37,10 +37,38 @@ describe("vdxlua mcp --caps", function()
     local two = list("--caps storage,clock")
     assert.is_true(two.browser_cookie_list and two.browser_storage_state and two.browser_clock_install)
     assert.is_nil(two.browser_route)
-    local all, all_size = list("--caps all")
+    local all, all_size = list("--caps all --role a - --role b -")
     local every = builtin.register_all(require("vdx.tools").new())
     for _, t in ipairs(every:list()) do assert.is_true(all[t.name], t.name) end
     assert.is_true(core_size < all_size)
+  end)
+
+  it("keeps the default list within the size of Playwright MCP's, hints only where they say more", function()
+    local msgs, _, err, rc = client.batch({ client.initialize(1, "2025-06-18"),
+      { jsonrpc = "2.0", method = "notifications/initialized" },
+      { jsonrpc = "2.0", id = 2, method = "tools/list" },
+      client.call(3, "get_current_role", {}) }, "")
+    assert.equal(0, rc, err)
+    local by = {}
+    for _, t in ipairs(client.by_id(msgs, 2).result.tools) do by[t.name] = t end
+    -- Playwright MCP 0.0.83 with --caps testing listed 30 tools in 23,545
+    -- characters (2026-12-05); this list is paid once by every session.
+    local _, size = list("")
+    assert.is_true(size <= 23545, ("tools/list grew to %d characters"):format(size))
+    -- With one role, the tools that choose among roles are not listed, and
+    -- still answer.
+    for _, n in ipairs { "select_role", "list_roles", "get_current_role" } do assert.is_nil(by[n], n) end
+    assert.matches("Current role: default", client.by_id(msgs, 3).result.content[1].text, 1, true)
+    -- A hint is listed only when it differs from the spec's default
+    -- (readOnlyHint false, destructiveHint true, openWorldHint true).
+    assert.is_nil(by.browser_click.annotations)
+    assert.same({ readOnlyHint = true }, by.browser_snapshot.annotations)
+    assert.same({ destructiveHint = false }, by.browser_navigate_back.annotations)
+    -- The coordinate click is the vision group's.
+    assert.is_nil(by.browser_click_at)
+    local roles = list("--role a - --role b -")
+    assert.is_true(roles.select_role and roles.list_roles and roles.get_current_role)
+    assert.is_true(list("--caps vision").browser_click_at)
   end)
 
   it("names the --caps that serves a tool called without it", function()
@@ -59,6 +87,6 @@ describe("vdxlua mcp --caps", function()
     local _, _, err, rc = client.batch({ client.initialize(1, "2025-06-18") }, "--caps storge")
     assert.equal(2, rc)
     assert.matches("unknown capability 'storge' (did you mean storage?)", err, 1, true)
-    assert.matches("clock, emulation, network, pdf, storage and all", err, 1, true)
+    assert.matches("clock, emulation, network, pdf, storage, vision and all", err, 1, true)
   end)
 end)

@@ -291,8 +291,8 @@ describe("vdxlua mcp", function()
 
     -- Starts a server and initializes it; returns it and call(name, args),
     -- which waits for the tool's result.
-    local function session()
-      local s = client.start("")
+    local function session(args)
+      local s = client.start(args or "")
       s:send(client.initialize(1, "2025-06-18"))
       s:wait_for(1, 10000)
       local n = 1
@@ -324,7 +324,7 @@ describe("vdxlua mcp", function()
     end)
 
     it("navigates, snapshots and explores a fixture page", function()
-      local s, call = session()
+      local s, call = session("--caps vision")
       local nav = call("browser_navigate", { url = srv.url .. "/mcp/page.html" })
       assert.is_nil(nav.isError)
       assert.matches("^Navigated to " .. srv.url:gsub("%p", "%%%0") .. "/mcp/page.html %(status 200%)\nTitle: MCP fixture", nav.content[1].text)

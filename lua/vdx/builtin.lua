@@ -18,6 +18,7 @@ builtin.caps = {
   storage = { "vdx.builtin.storage" },
   emulation = { "vdx.builtin.emulate" },
   clock = { "vdx.builtin.clock" },
+  vision = {},
 }
 
 --- The capability names, sorted.
@@ -28,9 +29,16 @@ function builtin.cap_names()
   return out
 end
 
--- Every optional tool with its capability: { {def, cap}, … } in listing order.
+-- Every optional tool with its capability: { {def, cap}, … } in listing order:
+-- the core modules' tools that name a capability (def.cap), then each
+-- capability's modules.
 local function optional()
   local out = {}
+  for _, m in ipairs(builtin.groups) do
+    for _, def in ipairs(require(m)) do
+      if def.cap then out[#out + 1] = { def, def.cap } end
+    end
+  end
   for _, cap in ipairs(builtin.cap_names()) do
     for _, m in ipairs(builtin.caps[cap]) do
       for _, def in ipairs(require(m)) do
@@ -55,7 +63,9 @@ end
 -- tool (the tool reference, `vdxlua tools`).  Returns reg.
 function builtin.register_all(reg, caps)
   for _, m in ipairs(builtin.groups) do
-    for _, def in ipairs(require(m)) do reg:register(def) end
+    for _, def in ipairs(require(m)) do
+      if not def.cap then reg:register(def) end
+    end
   end
   for _, e in ipairs(optional()) do
     if caps == nil or caps[e[2]] then reg:register(e[1]) end

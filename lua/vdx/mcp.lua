@@ -155,6 +155,13 @@ local function is_object(v)
   return type(v) == "table" and (next(v) == nil or not json.looks_like_array(v))
 end
 
+-- The value each tool hint takes when it is left out (the spec's
+-- ToolAnnotations), and the hints that mean something only when a tool is
+-- not read-only: a listed tool carries only the hints that say more, so
+-- every tools/list is smaller by them and means the same.
+local HINT_DEFAULT = { readOnlyHint = false, destructiveHint = true, idempotentHint = false, openWorldHint = true }
+local WRITE_HINT = { destructiveHint = true, idempotentHint = true }
+
 -- Tool definition as listed for the negotiated version.  one_role: the
 -- server has one role, so the role argument (tools.ROLE_ARG) names nothing
 -- to choose and is left out of the list (a call may still give it).
@@ -173,9 +180,11 @@ local function tool_entry(t, version, one_role)
   local e = { name = t.name, description = t.description, inputSchema = input }
   if version >= "2025-03-26" and t.annotations then
     local a = {}
-    for k, v in pairs(t.annotations) do a[k] = v end
+    for k, v in pairs(t.annotations) do
+      if HINT_DEFAULT[k] ~= v and not (t.annotations.readOnlyHint and WRITE_HINT[k]) then a[k] = v end
+    end
     if version < "2025-06-18" then a.title = a.title or t.title end
-    e.annotations = a
+    if next(a) ~= nil then e.annotations = a end
   end
   if version >= "2025-06-18" then
     e.title = t.title
@@ -209,7 +218,9 @@ end
 handlers["tools/list"] = function(self, rq)
   local list = json.array {}
   local one_role = self.roles:count() <= 1
-  for _, t in ipairs(self.registry:list()) do list[#list + 1] = tool_entry(t, rq.version, one_role) end
+  for _, t in ipairs(self.registry:list()) do
+    if not (one_role and t.roles_only) then list[#list + 1] = tool_entry(t, rq.version, one_role) end
+  end
   return { tools = list }
 end
 

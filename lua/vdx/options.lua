@@ -53,7 +53,8 @@ usage: vdxlua mcp [OPTIONS]      serve MCP over stdio (JSON-RPC, one message a l
                                  (kept current after each step, and written at exit)
   --caps LIST                    serve these tool groups too (comma-separated): network
                                  (routes, HAR, offline, throttling), pdf, storage
-                                 (cookies, storage state), emulation, clock; or all
+                                 (cookies, storage state), emulation, clock, vision
+                                 (browser_click_at); or all
   --allow-file-urls              let pages open local files (file: URLs are refused
                                  otherwise, typed or reached)
   --allow-unsafe-code            add the tool browser_run_code_unsafe: JavaScript that

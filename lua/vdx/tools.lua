@@ -14,6 +14,8 @@
 --                role, which stays as current as it was (close_role);
 --   "server"     every role (the session's export, the list of roles);
 --   "none"       no role and no page (the name of the current role).
+-- `roles_only = true` lists a tool only when the server has more than one
+-- role (choosing among roles means nothing with one); it stays callable.
 -- Built-in tools and user tools (`--tools FILE.lua`, skills) go through
 -- the same registry.  Arguments are validated before `run`; failures
 -- become results with `isError` and the formatted text (vdx.errors).
@@ -60,8 +62,7 @@ end
 
 --- The schema of the argument that names the role a call acts as, which
 -- the registry adds to every tool of scope "role".
-tools.ROLE_ARG = { type = "string", minLength = 1,
-  description = "Role to act as; default: the current one" }
+tools.ROLE_ARG = { type = "string", minLength = 1, description = "Role (default: the current)" }
 
 --- The name of the argument of tool def that names the role its call acts
 -- as ("role", "as_role"), or nil for a tool that acts in no chosen role.

@@ -102,8 +102,8 @@ function M.new(root)
   defs[#defs + 1] = {
     name = "list_directory",
     title = "List a workspace folder",
-    description = "List the files and folders of a folder of the project under test (relative to the workspace root). At most " .. LIMITS.entries .. " entries.",
-    input = { type = "object", properties = { path = { type = "string", description = "Folder relative to the workspace root (default: the root)", maxLength = 1024 } } },
+    description = "List a folder of the project under test (at most " .. LIMITS.entries .. " entries).",
+    input = { type = "object", properties = { path = { type = "string", description = "Under the workspace (default: its root)", maxLength = 1024 } } },
     annotations = { readOnlyHint = true, idempotentHint = true, openWorldHint = false },
     run = function(_, args)
       local full, rel = check(args.path)
@@ -133,10 +133,10 @@ function M.new(root)
   defs[#defs + 1] = {
     name = "read_file",
     title = "Read a workspace file",
-    description = "Read lines of a text file of the project under test (relative to the workspace root), with line numbers. At most " .. LIMITS.lines .. " lines or " .. LIMITS.bytes .. " bytes per call; page with offset.",
+    description = "Read a text file of the project under test, with line numbers (" .. LIMITS.lines .. " lines at most; page with offset).",
     input = { type = "object", required = { "path" }, properties = {
       path = { type = "string", maxLength = 1024 },
-      offset = { type = "integer", minimum = 1, description = "First line (1-based, default 1)" },
+      offset = { type = "integer", minimum = 1, description = "First line (default 1)" },
       limit = { type = "integer", minimum = 1, maximum = LIMITS.lines, description = "Lines to read" } } },
     annotations = { readOnlyHint = true, idempotentHint = true, openWorldHint = false },
     run = function(_, args)
@@ -169,10 +169,10 @@ function M.new(root)
   defs[#defs + 1] = {
     name = "find_test_ids",
     title = "Find test ids in the source",
-    description = "Report the data-testid-style attribute values (data-testid, data-test-id, data-test, data-qa, data-cy, testID, getByTestId calls) found in the project's source files, with file and line, to learn the app's selector conventions before exploring the live page.",
+    description = "The test ids (data-testid, data-qa, data-cy, …) in the project's source, with file and line: its selector conventions.",
     input = { type = "object", properties = {
-      path = { type = "string", maxLength = 1024, description = "Folder or file to scan (default: the root)" },
-      value = { type = "string", maxLength = 200, description = "Only ids containing this text" } } },
+      path = { type = "string", maxLength = 1024, description = "Folder or file (default: the root)" },
+      value = { type = "string", maxLength = 200, description = "Only ids containing this" } } },
     annotations = { readOnlyHint = true, idempotentHint = true, openWorldHint = false },
     run = function(_, args)
       local full, rel = check(args.path)

@@ -40,8 +40,8 @@ end
 
 -- The names come from the core, which accepts exactly these.
 local MODIFIERS = { type = "array", items = { type = "string", enum = vdx.input.MODIFIERS },
-  description = "Modifier keys to press" }
-local BUTTON = { type = "string", enum = vdx.input.BUTTONS, description = "Button to click, defaults to left" }
+  description = "Modifier keys held" }
+local BUTTON = { type = "string", enum = vdx.input.BUTTONS, description = "Button (default left)" }
 
 -- The tools whose answers say what they changed on the page (vdx.changes).
 -- browser_navigate_back is a navigation: its answer names the URL and
@@ -54,10 +54,10 @@ return util.report_changes({
   {
     name = "browser_click",
     title = "Click",
-    description = "Perform a click on a web page element (real mouse events at its clickable point).\nFails with ElementCovered naming what is on top when something else would get the click.",
+    description = "Click an element with real mouse events.",
     input = { type = "object", properties = {
       element = ELEMENT, ref = REF,
-      doubleClick = { type = "boolean", description = "Whether to perform a double click instead of a single click" },
+      doubleClick = { type = "boolean", description = "Double click" },
       button = BUTTON,
       modifiers = MODIFIERS,
     } },
@@ -74,13 +74,13 @@ return util.report_changes({
   {
     name = "browser_type",
     title = "Type text",
-    description = "Type text into an editable element (input, textarea, contenteditable).",
+    description = "Type text into an editable element.",
     input = { type = "object", required = { "text" }, properties = {
       element = ELEMENT, ref = REF,
-      text = { type = "string", description = "Text to type into the element. {run} in it is a token new in each run of the test, for data a run creates: `Teak Lamp {run}` (answers show {run}; the test writes ${run})" },
-      submit = { type = "boolean", description = "Whether to submit entered text (press Enter after)" },
-      slowly = { type = "boolean", description = "Whether to type one character at a time (full key events). By default the text is inserted at once." },
-      clear = { type = "boolean", description = "Whether to replace what the field holds (as Playwright's fill) instead of adding to it" },
+      text = { type = "string", description = "Text. {run} in it is a token new in each test run, for data it creates: `Teak Lamp {run}` (the test writes ${run})" },
+      submit = { type = "boolean", description = "Press Enter after" },
+      slowly = { type = "boolean", description = "Key by key (default: inserted at once)" },
+      clear = { type = "boolean", description = "Replace what the field holds (Playwright's fill)" },
     } },
     annotations = { readOnlyHint = false, destructiveHint = true },
     run = function(ctx, args)
@@ -99,15 +99,15 @@ return util.report_changes({
   {
     name = "browser_fill_form",
     title = "Fill form",
-    description = "Fill several form fields at once (textbox, checkbox, radio, combobox, slider).",
+    description = "Fill several fields at once.",
     input = { type = "object", required = { "fields" }, properties = {
-      fields = { type = "array", minItems = 1, description = "Fields to fill in", items = {
+      fields = { type = "array", minItems = 1, items = {
         type = "object", required = { "ref", "value" }, properties = {
-          name = { type = "string", description = "Human-readable field name (optional)" },
+          name = { type = "string", description = "Field name" },
           type = { type = "string", enum = { "textbox", "checkbox", "radio", "combobox", "slider" },
-            description = "Type of the field (optional: read from the element's role)" },
+            description = "Default: from the element" },
           ref = REF,
-          value = { type = "string", description = "Value to fill; \"true\"/\"false\" for checkboxes, the option label for comboboxes; {run} as in browser_type" },
+          value = { type = "string", description = "Value; \"true\"/\"false\" for a checkbox, the option's label for a combobox; {run} as in browser_type" },
         } } },
     } },
     annotations = { readOnlyHint = false, destructiveHint = true },
@@ -130,11 +130,11 @@ return util.report_changes({
   {
     name = "browser_select_option",
     title = "Select option",
-    description = "Select one or more options in a dropdown, by value or label.",
+    description = "Select options in a dropdown.",
     input = { type = "object", required = { "values" }, properties = {
       element = ELEMENT, ref = REF,
       values = { type = "array", minItems = 1, items = { type = "string" },
-        description = "Values (or labels) to select" },
+        description = "Values or labels" },
     } },
     annotations = { readOnlyHint = false, destructiveHint = true },
     run = function(ctx, args)
@@ -164,10 +164,10 @@ return util.report_changes({
     title = "Drag mouse",
     description = "Drag and drop between two elements.",
     input = { type = "object", properties = {
-      startElement = { type = "string", description = "Human-readable source element description" },
-      startRef = { type = "string", description = "Exact source element reference from the page snapshot" },
-      endElement = { type = "string", description = "Human-readable target element description" },
-      endRef = { type = "string", description = "Exact target element reference from the page snapshot" },
+      startElement = { type = "string", description = "Source in words" },
+      startRef = { type = "string", description = "Source ref" },
+      endElement = { type = "string", description = "Target in words" },
+      endRef = { type = "string", description = "Target ref" },
     } },
     annotations = { readOnlyHint = false, destructiveHint = true },
     run = function(ctx, args)
@@ -183,9 +183,9 @@ return util.report_changes({
   {
     name = "browser_press_key",
     title = "Press a key",
-    description = "Press a key or a chord on the keyboard, such as `ArrowLeft`, `a`, `Control+A` or `ControlOrMeta+a`.\nWith ref (or element) the element is focused first; otherwise the key goes to whatever has focus. The answer says where focus is after the key.",
+    description = "Press a key or chord (`ArrowLeft`, `Control+A`) on an element or what has focus.",
     input = { type = "object", required = { "key" }, properties = {
-      key = { type = "string", minLength = 1, description = "Name of the key to press or a character to generate" },
+      key = { type = "string", minLength = 1, description = "Key name or character" },
       element = ELEMENT, ref = REF,
     } },
     annotations = { readOnlyHint = false, destructiveHint = true },
@@ -205,28 +205,22 @@ return util.report_changes({
   {
     name = "browser_wait_for",
     title = "Wait for",
-    description = "Wait for text to appear or disappear, for a time to pass, for an element (ref, locator or "
-      .. "selector) to be visible, hidden, attached or detached, for the page's URL (a glob such as "
-      .. "`**/done`, or exact), or for a read-only JavaScript predicate (function, judged as browser_evaluate "
-      .. "judges it) to be truthy.  Event-driven: the page says when to look again (a DOM change, a navigation), "
-      .. "nothing polls.  Bounded by timeout.",
+    description = "Wait for a text to show or go, an element's state, a URL, a predicate or a time.",
     input = { type = "object", properties = {
-      time = { type = "number", minimum = 0, maximum = 60, description = "The time to wait in seconds" },
-      text = { type = "string", description = "The text to wait for" },
-      textGone = { type = "string", description = "The text to wait for to disappear" },
-      ref_gone = { type = "string", description = "A ref whose element should disappear" },
-      ref = { type = "string", description = "A ref whose element should reach state" },
-      locator = { type = "string", description = "A Playwright locator (getByRole('button', { name: 'Save' })) "
-        .. "that should match one element in state" },
-      selector = { type = "string", description = "A CSS selector that should match one element in state" },
+      time = { type = "number", minimum = 0, maximum = 60, description = "Seconds" },
+      text = { type = "string", description = "Text to show" },
+      textGone = { type = "string", description = "Text to go" },
+      ref_gone = { type = "string", description = "Ref whose element should go" },
+      ref = { type = "string", description = "Ref to reach state" },
+      locator = { type = "string", description = "Playwright locator of one element to reach state" },
+      selector = { type = "string", description = "CSS selector of one element to reach state" },
       state = { type = "string", enum = { "visible", "hidden", "attached", "detached" },
-        description = "The state of ref, locator or selector (default visible; hidden includes detached)" },
-      url = { type = "string", description = "The URL to wait for: a glob (`**/checkout?step=2`) or exact" },
-      ["function"] = { type = "string", description = "A read-only predicate, () => … or an expression, "
-        .. "re-checked after each change of the page until truthy" },
-      frame = { type = "string", description = "The frame (f1, …) of text, textGone or locator; default main" },
+        description = "Default visible" },
+      url = { type = "string", description = "URL glob (`**/done`) or exact" },
+      ["function"] = { type = "string", description = "Read-only predicate () => … to be truthy" },
+      frame = { type = "string", description = "Frame (f1, …) of text or locator (default main)" },
       timeout = { type = "integer", minimum = 0, maximum = 120000,
-        description = "How long to wait at most, in milliseconds (default: the page's timeout)" },
+        description = "Milliseconds at most (default: the page's timeout)" },
     } },
     annotations = { readOnlyHint = true },
     run = function(ctx, args)
@@ -262,10 +256,10 @@ return util.report_changes({
   {
     name = "browser_file_upload",
     title = "Upload files",
-    description = "Set the files of a file input (one or several absolute paths).\nWhen the server has a workspace (--workspace), the files must be in it (paths relative to it are accepted). Only regular files are sent (not a FIFO, folder, device, a file with several hard links, or one reached through a symbolic link in the workspace), at most 64 MiB each.",
+    description = "Set the files of a file input.",
     input = { type = "object", required = { "paths" }, properties = {
       element = ELEMENT, ref = REF,
-      paths = { type = "array", items = { type = "string" }, description = "The absolute paths to the files to upload" },
+      paths = { type = "array", items = { type = "string" }, description = "File paths" },
     } },
     annotations = { readOnlyHint = false, destructiveHint = true },
     run = function(ctx, args)
@@ -284,8 +278,8 @@ return util.report_changes({
     title = "Handle a dialog",
     description = "Accept or dismiss the next JavaScript dialog (alert, confirm, prompt).",
     input = { type = "object", required = { "accept" }, properties = {
-      accept = { type = "boolean", description = "Whether to accept the dialog" },
-      promptText = { type = "string", description = "The text of the prompt in case of a prompt dialog" },
+      accept = { type = "boolean", description = "Accept (else dismiss)" },
+      promptText = { type = "string", description = "Text for a prompt" },
     } },
     annotations = { readOnlyHint = false },
     run = function(ctx, args)
@@ -295,6 +289,7 @@ return util.report_changes({
   },
   {
     name = "browser_click_at",
+    cap = "vision",
     title = "Click at a point",
     description = "Move the pointer to viewport coordinates in steps and click there, optionally holding before release (sliders, canvases, press-and-hold widgets).",
     input = { type = "object", required = { "x", "y" }, properties = {

@@ -15,8 +15,7 @@ expect.WAIT_MS = 5000
 
 --- The schema of the argument.
 expect.SCHEMA = { type = "array", minItems = 1, maxItems = 10, items = { type = "string", minLength = 1 },
-  description = "Texts the action should make visible: waited for (5 s at most), checked and kept as the "
-    .. "test's assertions, in this one call" }
+  description = "Texts it should show (waited for, kept as assertions)" }
 
 local verify_text
 

@@ -11,12 +11,12 @@ local snapshot = require "vdx.snapshot"
 local util = require "vdx.builtin.util"
 
 -- The starting points of the structure tools besides a ref.
-local START_REF = { type = "string", description = "Exact target element reference from the page snapshot (or give locator or text)" }
+local START_REF = util.REF
 local LOCATOR = { type = "string", minLength = 1,
-  description = "Instead of ref: a Playwright locator expression that matches exactly one element, e.g. getByTestId('card').filter({ hasText: 'Lamp' })" }
+  description = "Or a Playwright locator of one element" }
 local TEXT = { type = "string", minLength = 1,
-  description = "Instead of ref: a text; starts from the smallest visible element whose text holds it (case-insensitive), which must be one" }
-local LEVEL = { type = "integer", minimum = 0, description = "Ancestor level (1 = parent, 0 = the element itself), as listed by resolve_container" }
+  description = "Or a text one visible element holds" }
+local LEVEL = { type = "integer", minimum = 0, description = "Ancestor level as resolve_container lists it (0: the element)" }
 
 -- Calls page:method(…) on the current page.
 local function call(ctx, method, ...)
@@ -120,15 +120,15 @@ return {
   {
     name = "browser_snapshot",
     title = "Page snapshot",
-    description = "Capture an accessibility snapshot of the current page, with a ref for every element you can act on or ask about.\nBetter than a screenshot for acting: refs feed browser_click, resolve_container and the rest.",
+    description = "Accessibility snapshot of the page, with a ref on each element you can act on or ask about.",
     input = { type = "object", properties = {
       budget_tokens = { type = "integer", minimum = 100, maximum = 200000,
-        description = ("Size limit of the snapshot in tokens (default %d)"):format(snapshot.DEFAULT_BUDGET) },
-      root = { type = "string", description = "Snapshot only the subtree of one element: a ref (containers such as lists, rows, dialogs and test-id elements carry refs), a CSS selector or a Playwright locator matching one element of the main frame. Lists under it show their options (the page folds more than 10 into [options=N])" },
-      target = { type = "string", description = "Playwright MCP's name for root (give one of the two)" },
-      depth = { type = "integer", minimum = 1, maximum = 100, description = "Nesting shown below the top lines (1: they and their children); a line whose children were cut ends in [+N]" },
-      offset = { type = "integer", minimum = 0, description = "Continue a truncated snapshot from next_offset" },
-      interactive = { type = "boolean", description = "Only the elements you can act on (links, buttons, fields, frames …), one line each with the same refs as the full snapshot, a heading only where it tells two alike apart, named landmarks and dialogs as keys; no text, URLs or select options. A fraction of the full snapshot's size" },
+        description = ("Size limit in tokens (default %d)"):format(snapshot.DEFAULT_BUDGET) },
+      root = { type = "string", description = "Only one element's subtree: a ref, CSS selector or Playwright locator" },
+      target = { type = "string", description = "Playwright MCP's name for root" },
+      depth = { type = "integer", minimum = 1, maximum = 100, description = "Levels shown; a cut line ends in [+N]" },
+      offset = { type = "integer", minimum = 0, description = "Go on from next_offset" },
+      interactive = { type = "boolean", description = "Only what you can act on (same refs)" },
     } },
     output = { type = "object", properties = {
       url = { type = "string" }, title = { type = "string" }, ref_count = { type = "integer" },
@@ -165,16 +165,16 @@ return {
   {
     name = "browser_find",
     title = "Find in the page",
-    description = "Find lines of the page's snapshot without reading it all: by text (case-insensitive substring of a line's name or text), regex (a JavaScript regular expression, /source/flags or plain source, evaluated by the page's own engine; flags d i m s u v) or role (exact, with name: a substring).\nAnswers each match with its ref and the container lines above it (landmarks, lists, rows, dialogs, test ids, each with a ref for browser_snapshot(root=…) or resolve_container), bounded to max matches and about 2,000 characters, and says how many more matched.",
+    description = "Find snapshot lines by text, regex or role and name: each with its ref and the containers above it.",
     input = { type = "object", properties = {
-      text = { type = "string", minLength = 1, description = "Text to find (case-insensitive substring of a line's name or text)" },
-      regex = { type = "string", minLength = 1, description = "JavaScript regular expression, as /source/flags or plain source" },
-      role = { type = "string", minLength = 1, description = "ARIA role, exactly as the snapshot prints it (button, row, heading, …)" },
-      name = { type = "string", minLength = 1, description = "With role: a substring of the accessible name (case-insensitive)" },
-      within = { type = "string", minLength = 1, description = "Only matches in a container (a row, a card) that shows this text and holds no other match: role=button, name=Add to cart, within=Oak Stool" },
+      text = { type = "string", minLength = 1, description = "Case-insensitive substring of a line" },
+      regex = { type = "string", minLength = 1, description = "JavaScript regex, /source/flags or source" },
+      role = { type = "string", minLength = 1, description = "ARIA role as the snapshot prints it" },
+      name = { type = "string", minLength = 1, description = "With role: a substring of the name" },
+      within = { type = "string", minLength = 1, description = "Only matches in the row or card that shows this text" },
       max = { type = "integer", minimum = 1, maximum = 100, description = ("Matches shown (default %d)"):format(find.MAX) },
       context = { type = "integer", minimum = 0, maximum = 60,
-        description = "Lines after each match that stay in its container, shown with it (default 0): a heading's section, a label's controls; saves a browser_snapshot(root=…). A container they do not hold whole ends with how many lines were left out" },
+        description = "Lines of its container shown after each match (default 0)" },
     } },
     output = { type = "object", properties = {
       url = { type = "string" }, total = { type = "integer" }, shown = { type = "integer" },
@@ -195,7 +195,7 @@ return {
   {
     name = "resolve_container",
     title = "Resolve container",
-    description = "The target element of a ref (or of a locator or a text that names one element) and its ancestors up to body: tag, attributes, ARIA state (aria-sort, aria-selected, aria-expanded, …), child counts and the refs each contains.\nStep 1 of container -> pattern -> anchors.",
+    description = "Step 1 of container -> pattern -> anchors: an element's ancestors, with tags, attributes, ARIA state, child counts, refs.",
     input = { type = "object", properties = {
       ref = START_REF, locator = LOCATOR, text = TEXT, element = util.ELEMENT,
       max_refs = { type = "integer", minimum = 1, maximum = 500, description = "Refs listed per ancestor" },
@@ -212,10 +212,10 @@ return {
   {
     name = "inspect_pattern",
     title = "Inspect pattern",
-    description = "The siblings of the ancestor at a level of a ref (or of a locator or a text that names one element): how many, which one holds the target, and a short outline of each.\nStep 2: shows whether the container repeats (cards, rows). Without level, the nearest ancestor repeated among its siblings.",
+    description = "Step 2: an ancestor's siblings, outlined: does the container repeat (cards, rows)?",
     input = { type = "object", properties = {
       ref = START_REF, locator = LOCATOR, text = TEXT, element = util.ELEMENT,
-      level = { type = "integer", minimum = 0, description = "Ancestor level (1 = parent, 0 = the element itself), as listed by resolve_container; default: the nearest with alike siblings" },
+      level = { type = "integer", minimum = 0, description = "Ancestor level as resolve_container lists it (default: the nearest repeated one)" },
       max_siblings = { type = "integer", minimum = 1, maximum = 200, description = "Siblings shown (default 20)" },
     } },
     annotations = { readOnlyHint = true },
@@ -235,7 +235,7 @@ return {
   {
     name = "extract_anchors",
     title = "Extract anchors",
-    description = "The descendants of the ancestor at a level of a ref, locator or text (bounded): tags, attributes, refs, roles, names and text.\nStep 3: pick the stable anchors a locator can use.",
+    description = "Step 3: an ancestor's descendants (tags, attributes, roles, names, text, refs): the stable anchors.",
     input = { type = "object", required = { "level" }, properties = {
       ref = START_REF, locator = LOCATOR, text = TEXT, level = LEVEL, element = util.ELEMENT,
       max_depth = { type = "integer", minimum = 1, maximum = 20, description = "Depth below the ancestor (default 4)" },
@@ -253,9 +253,9 @@ return {
   {
     name = "browser_verify_locator",
     title = "Verify locator",
-    description = "Count the elements a Playwright locator expression matches on the live page, e.g. getByTestId(\"card\").filter({ hasText: \"X\" }).getByRole(\"button\", { name: \"Add\" }).\nUse it to prove a locator is unique before writing it into a test. Lists the first 10 matches (ARIA role, name, tag, text, whether visible, and the ref or none: assertion targets and containers match without one).",
+    description = "Count and list the elements a Playwright locator matches: prove it unique before a test uses it.",
     input = { type = "object", required = { "locator" }, properties = {
-      locator = { type = "string", minLength = 1, description = "A Playwright locator expression (getByRole, getByTestId, getByText, getByLabel, locator, filter, first, last, nth; contentFrame() and frameLocator() step into an iframe)" },
+      locator = { type = "string", minLength = 1, description = "Playwright locator, e.g. getByTestId('card').filter({ hasText: 'X' }).getByRole('button')" },
     } },
     annotations = { readOnlyHint = true },
     run = function(ctx, args)
@@ -276,10 +276,10 @@ return {
   {
     name = "browser_read_html",
     title = "Read HTML",
-    description = "Markup reduced to what is worth reading: form (interactive surface and its labels), text (the prose) or full (structure without scripts, styles and noise).\nComputed on a clone; every interactive element keeps its ref.",
+    description = "The page's markup, reduced to form (controls, labels), text (prose) or full (no scripts, styles).",
     input = { type = "object", properties = {
       mode = { type = "string", enum = { "form", "text", "full" }, description = "What to keep (default form)" },
-      ref = { type = "string", description = "Read only the subtree of this ref" },
+      ref = { type = "string", description = "Only this ref's subtree" },
     } },
     annotations = { readOnlyHint = true },
     run = function(ctx, args)

@@ -190,16 +190,16 @@ return {
   {
     name = "browser_export_test",
     title = "Export the session as a test",
-    description = "Write the session so far (navigations, actions with their verified locators, the assertions the verify tools recorded, in every role used) as a @playwright/test spec file in the output folder: Playwright's page fixture for one signed-out role, else one browser context per role with its storageState; the base URL from BASE_URL.\nWith runs = N it is also a flake gate: replays the steps N times in fresh contexts, reports each step's stability (3/3 or why a run failed), and runs the file under real Playwright where @playwright/test is installed. Call it before you call the test done; browser_start_test then starts the next test.\nIt waits for every call sent before it, in every role; later calls do not wait for it.",
+    description = "Write the test so far (every role's steps, locators, assertions) as a Playwright spec in the output folder; runs=N replays it and runs it N times (the flake gate). Waits for earlier calls.",
     scope = "server",
     input = { type = "object", properties = {
-      filename = { type = "string", description = "File name in the output folder, e.g. checkout.spec.ts (.spec.ts is added when there is no extension; default session-….spec.ts). A file this session wrote takes the test beside its others (after browser_start_test) or anew (the same test)" },
-      test_name = { type = "string", minLength = 1, description = "The test's title (default: the file's name; the next tests of a file get a number)" },
+      filename = { type = "string", description = "Spec file in the output folder (default session-….spec.ts); after browser_start_test the next test goes beside the others" },
+      test_name = { type = "string", minLength = 1, description = "Test title (default: the file's name)" },
       assertions = { type = "array", items = { type = "string", pattern = "^a[0-9]+$" },
-        description = "Ids of assertions the actions' change reports proposed ([a3] …) to keep in the test, each where it was proposed" },
-      runs = { type = "integer", minimum = 1, maximum = 10, description = "Replay the steps this many times in fresh contexts (the flake gate) and run the file under Playwright as often" },
+        description = "Proposed assertions ([a3] …) to keep" },
+      runs = { type = "integer", minimum = 1, maximum = 10, description = "Flake gate runs" },
       drop = { type = "array", items = { type = "integer", minimum = 1 }, minItems = 1,
-        description = "Numbers of steps, as the flake gate lists them, to take out of the test for good (an assertion that cannot hold in the next run)" },
+        description = "Steps, as the gate numbers them, to take out" },
     } },
     annotations = { readOnlyHint = false, destructiveHint = false },
     run = function(ctx, args)
@@ -316,11 +316,11 @@ return {
   {
     name = "browser_start_test",
     title = "Start the next test",
-    description = "Start a new test here: browser_export_test then writes only the steps from now on (export the last test first: its steps are dropped). Each role begins the new test where it is now: on the page it shows (the test opens it before the role's first step) and signed in as it is (its cookies and localStorage saved to a storageState file in the output folder, which the test's context loads), with the routes, emulation, network conditions and clock set so far. keep_state=false starts each role, live too, from its auth file instead. url opens a page in the current role as the new test's first step (browser_navigate's answer follows).\nIt waits for every call sent before it, in every role.",
+    description = "Start the next test here (export the last first): each role on its page, signed in as now. Waits for earlier calls.",
     scope = "server",
     input = { type = "object", properties = {
-      keep_state = { type = "boolean", description = "Start each role signed in as it is now (default true); false: from its auth file, or signed out when it has none" },
-      url = { type = "string", description = "Open this URL in the current role as the new test's first step (saves a browser_navigate)" },
+      keep_state = { type = "boolean", description = "Default true; false: each role from its auth file" },
+      url = { type = "string", description = "Open this URL as the first step" },
     } },
     annotations = { readOnlyHint = false, destructiveHint = true },
     run = function(ctx, args)

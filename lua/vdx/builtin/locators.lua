@@ -34,10 +34,10 @@ return {
   {
     name = "browser_generate_locator",
     title = "Generate locator",
-    description = "The Playwright locator of an element, as codegen writes it (role and name, label, test id, placeholder, text, scoped to the nearest container that makes it unique), verified on the live page to match that element alone, with ranked alternatives, each verified.\nSays so when only a position (.nth()) tells the element apart.",
+    description = "The locator codegen would write for an element, scoped by the nearest container that makes it unique, checked live, with alternatives.",
     input = { type = "object", required = { "ref" }, properties = {
       ref = util.REF, element = util.ELEMENT,
-      alternatives = { type = "integer", minimum = 0, maximum = 10, description = "How many alternatives to list (default 4)" },
+      alternatives = { type = "integer", minimum = 0, maximum = 10, description = "Alternatives listed (default 4)" },
     } },
     annotations = { readOnlyHint = true },
     run = function(ctx, args)

@@ -73,11 +73,11 @@ return {
   {
     name = "browser_navigate",
     title = "Navigate to a URL",
-    description = "Navigate to a URL in the current role's page.\nWaits for the load event (or wait_until) and reports the final URL, status and title, and the JavaScript dialogs the page opened meanwhile (each answered at once; a loop of them by its count, its script stopped). file: URLs are refused unless the server runs with --allow-file-urls.",
+    description = "Open a URL; answers the final URL, status, title and a small page's outline.",
     input = { type = "object", required = { "url" }, properties = {
-      url = { type = "string", minLength = 1, description = "The URL to navigate to" },
+      url = { type = "string", minLength = 1, description = "URL" },
       wait_until = { type = "string", enum = { "commit", "domcontentloaded", "load", "networkidle" },
-        description = "When navigation counts as done (default load)" },
+        description = "When it is done (default load)" },
     } },
     annotations = { readOnlyHint = false, destructiveHint = false, openWorldHint = true },
     run = function(ctx, args)
@@ -111,7 +111,7 @@ return {
   {
     name = "browser_navigate_back",
     title = "Go back",
-    description = "Go back to the previous page in the current role's history.",
+    description = "Go back in the current role's history.",
     input = { type = "object", properties = {} },
     annotations = { readOnlyHint = false, destructiveHint = false },
     run = function(ctx)

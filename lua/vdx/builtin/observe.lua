@@ -56,9 +56,9 @@ return {
   {
     name = "browser_console_messages",
     title = "Get console messages",
-    description = "Console messages and uncaught exceptions of the current page (bounded; oldest dropped first).",
+    description = "The page's console messages and uncaught errors.",
     input = { type = "object", properties = {
-      onlyErrors = { type = "boolean", description = "Only return error messages" },
+      onlyErrors = { type = "boolean", description = "Errors only" },
       level = { type = "string", enum = { "debug", "info", "log", "warning", "error" }, description = "Minimum level" },
     } },
     annotations = { readOnlyHint = true },
@@ -75,10 +75,10 @@ return {
   {
     name = "browser_network_requests",
     title = "List network requests",
-    description = "Network requests of the current page since it loaded (all: every request of the tab, the last 1000): method, URL, status or failure, type and duration. A request repeated alike (a page that polls) is one line with its count.",
+    description = "The page's network requests since it loaded.",
     input = { type = "object", properties = {
-      filter = { type = "string", description = "Only requests whose URL contains this text" },
-      all = { type = "boolean", description = "Every request the tab made, earlier pages' too (default: since the page loaded)" },
+      filter = { type = "string", description = "URL substring" },
+      all = { type = "boolean", description = "Earlier pages' too (the tab's last 1000)" },
     } },
     annotations = { readOnlyHint = true },
     run = function(ctx, args)
@@ -119,12 +119,12 @@ return {
   {
     name = "browser_take_screenshot",
     title = "Take a screenshot",
-    description = "Take a screenshot of the viewport, the full page or one element, saved to a file.\nYou cannot act on a screenshot; use browser_snapshot for that.",
+    description = "Save a screenshot of the viewport, page or an element (act through browser_snapshot).",
     input = { type = "object", properties = {
-      type = { type = "string", enum = { "png", "jpeg" }, description = "Image format, default png" },
-      filename = { type = "string", description = "File name, relative to the output folder (default vdx-output/; --output-dir); folders in it are made; an existing file is never replaced and a symbolic link on the way is refused. Default: page-<time>-<n>.png" },
+      type = { type = "string", enum = { "png", "jpeg" }, description = "Default png" },
+      filename = { type = "string", description = "Name in the output folder (default page-<time>-<n>.png)" },
       element = util.ELEMENT, ref = util.REF,
-      fullPage = { type = "boolean", description = "The full scrollable page instead of the viewport" },
+      fullPage = { type = "boolean", description = "The whole scrollable page" },
     } },
     annotations = { readOnlyHint = true },
     run = function(ctx, args)
@@ -146,9 +146,7 @@ return {
   {
     name = "browser_evaluate",
     title = "Evaluate JavaScript (read-only)",
-    description = "Evaluate a JavaScript function on the page (or on an element, with ref) and return its JSON value (at most 64 KiB of JSON; a longer value is cut and the answer says how long it was).\n"
-      .. "Read-only, enforced by the JavaScript engine: the function runs in V8's side-effect-free mode, and anything V8 cannot prove free of side effects (a write to the page, a request, a timer, a promise, an event, a navigation) is refused with EvaluateRefused before it acts. Some pure reads are refused too (getElementById: use querySelector('#id'); closest, matches, new URL): read with browser_snapshot, browser_find, resolve_container or inspect_pattern instead.\n"
-      .. "Without ref the function runs in the page's main world (it sees the page's script variables); with ref it gets the element and runs in an isolated world of its own (it sees the DOM, not the page's variables). The source is compiled by itself: give one function expression and nothing around it.",
+    description = "Run a read-only JavaScript function on the page or a ref's element; answers its JSON value. V8 refuses side effects (EvaluateRefused).",
     input = readonly.input(util.ELEMENT, util.REF),
     annotations = { readOnlyHint = true },
     run = function(ctx, args)

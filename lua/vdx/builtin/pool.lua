@@ -7,10 +7,9 @@ return {
     title = "Close role",
     -- It runs in the lane of the role it closes, after that role's calls.
     scope = "named",
-    description = "Close a role's browser context and pages (its login state is loaded again when it is next used) " ..
-      "and free its session on the endpoint pool for another role. Its refs end. It waits for the role's earlier calls.",
+    description = "Close a role's context and pages and free its pool session (its auth file loads again on next use); waits for its earlier calls.",
     input = { type = "object", required = { "role" }, properties = {
-      role = { type = "string", minLength = 1, description = "Role name, as listed by list_roles" },
+      role = { type = "string", minLength = 1, description = "Role name" },
     } },
     annotations = { readOnlyHint = false, destructiveHint = true, idempotentHint = true },
     run = function(ctx, args)

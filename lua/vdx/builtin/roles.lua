@@ -12,12 +12,11 @@ return {
   {
     name = "select_role",
     title = "Select role",
-    description = "Switch the conversation to another role (its own browser context, login state, pages and refs).\n" ..
-      "It takes effect as the call arrives: calls sent after it without a role argument act in that role, calls " ..
-      "sent before it keep theirs. It runs in the queue of the role it selects (after that role's earlier calls).",
+    description = "Act as another role (own context, login, pages, refs) in the calls sent after this one; it waits for that role's earlier calls.",
     scope = "select",
+    roles_only = true,
     input = { type = "object", required = { "role" }, properties = {
-      role = { type = "string", minLength = 1, description = "Role name, as listed by list_roles" },
+      role = { type = "string", minLength = 1, description = "Role name" },
     } },
     annotations = { readOnlyHint = false, idempotentHint = true },
     run = function(ctx, args)
@@ -43,9 +42,9 @@ return {
   {
     name = "list_roles",
     title = "List roles",
-    description = "The configured roles: whether each is active, its auth file and default URL; * marks the current one.\n" ..
-      "It waits for the calls sent before it, in every role, at most 2 s (it then says which still run).",
+    description = "The roles, active or not, with auth file and URL; * marks the current. Waits 2 s at most for earlier calls.",
     scope = "server",
+    roles_only = true,
     input = { type = "object", properties = {} },
     annotations = { readOnlyHint = true },
     run = function(ctx)
@@ -59,8 +58,9 @@ return {
   {
     name = "get_current_role",
     title = "Current role",
-    description = "The role the conversation is acting as (as of the calls sent before it; it waits for none).",
+    description = "The role calls act as now (it waits for none).",
     scope = "none",
+    roles_only = true,
     input = { type = "object", properties = {} },
     annotations = { readOnlyHint = true },
     run = function(ctx)

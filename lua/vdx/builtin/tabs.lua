@@ -49,11 +49,10 @@ return {
   {
     name = "browser_tabs",
     title = "Manage tabs",
-    description = "List, create, close, or select a tab of the current role (or of role).\nIt runs in that role's queue, " ..
-      "so the role's calls sent after it use the tab it selects.",
+    description = "List, open, close or select a tab of the role (its later calls use the selected one).",
     input = { type = "object", required = { "action" }, properties = {
-      action = { type = "string", enum = { "list", "new", "close", "select" }, description = "Operation to perform" },
-      index = { type = "integer", minimum = 0, description = "Tab index, used for close/select. If omitted for close, the current tab is closed." },
+      action = { type = "string", enum = { "list", "new", "close", "select" }, description = "Operation" },
+      index = { type = "integer", minimum = 0, description = "Tab index for select or close (default: the current)" },
     } },
     annotations = { readOnlyHint = false },
     run = function(ctx, args)
@@ -85,8 +84,8 @@ return {
     title = "Resize browser window",
     description = "Resize the current page's viewport.",
     input = { type = "object", required = { "width", "height" }, properties = {
-      width = { type = "integer", minimum = 100, maximum = 10000, description = "Width in CSS pixels" },
-      height = { type = "integer", minimum = 100, maximum = 10000, description = "Height in CSS pixels" },
+      width = { type = "integer", minimum = 100, maximum = 10000, description = "CSS pixels" },
+      height = { type = "integer", minimum = 100, maximum = 10000, description = "CSS pixels" },
     } },
     annotations = { readOnlyHint = false },
     run = function(ctx, args)
@@ -100,7 +99,7 @@ return {
   {
     name = "browser_close",
     title = "Close the page",
-    description = "Close the current role's page. The next tool call opens a fresh one.",
+    description = "Close the page (the next call opens a new one).",
     input = { type = "object", properties = {} },
     annotations = { readOnlyHint = false, destructiveHint = true },
     run = function(ctx)

@@ -154,10 +154,10 @@ end
 
 --- Schema of the `element` description argument (Playwright MCP's name).
 util.ELEMENT = { type = "string",
-  description = "Human-readable element description; without ref, it must name one visible element" }
+  description = "The element in words" }
 
 --- Schema of the `ref` argument.
-util.REF = { type = "string", description = "Exact target element reference from the page snapshot" }
+util.REF = { type = "string", description = "[ref=…] from the snapshot" }
 
 --- The RefMismatch error of a ref whose element the description said
 -- with it does not describe, while another element matches it alone (d:

@@ -380,17 +380,17 @@ local function verify_list(ctx, args)
   return agreed(ctx, "browser_verify_list_visible", step, t.elsewhere)
 end
 
-local TARGET = { type = "string", description = "A ref from the snapshot or a Playwright locator expression (Playwright MCP's argument; ref or locator say which)" }
-local LOCATOR = { type = "string", description = "A Playwright locator expression matching exactly one element, instead of ref" }
+local TARGET = { type = "string", description = "Playwright MCP's argument: a ref or a locator" }
+local LOCATOR = { type = "string", description = "Or a Playwright locator of one element" }
 
 return {
   {
     name = "browser_verify_element_visible",
     title = "Verify element visible",
-    description = "Verify an element with this ARIA role and accessible name is visible on the page, and record it as an assertion of the exported test.\nFails (isError) with what the page has instead.",
+    description = "Verify an element with this role and name is visible, and record the assertion.",
     input = { type = "object", required = { "role", "accessibleName" }, properties = {
-      role = { type = "string", minLength = 1, description = 'ROLE of the element. Can be found in the snapshot like this: `- {ROLE} "Accessible Name":`' },
-      accessibleName = { type = "string", description = 'ACCESSIBLE_NAME of the element. Can be found in the snapshot like this: `- role "{ACCESSIBLE_NAME}"`' },
+      role = { type = "string", minLength = 1, description = 'ROLE in the snapshot\'s `- {ROLE} "Name"`' },
+      accessibleName = { type = "string", description = 'NAME in the snapshot\'s `- role "{NAME}"`' },
     } },
     annotations = { readOnlyHint = true },
     run = function(ctx, args)
@@ -428,10 +428,10 @@ return {
   {
     name = "browser_verify_text_visible",
     title = "Verify text visible",
-    description = "Verify a text is visible on the page (Playwright's getByText), and record it as an assertion of the exported test. Prefer browser_verify_element_visible if possible. With ref or locator: the text is in that element (a card, a row), recorded as its toContainText.\nFails (isError) with the nearest lines of the page.",
+    description = "Verify a text is visible (getByText), or in one element with ref or locator (toContainText), and record the assertion.",
     input = { type = "object", required = { "text" }, properties = {
-      text = { type = "string", minLength = 1, description = 'TEXT to verify. Can be found in the snapshot like this: `- role "Accessible Name": {TEXT}` or like this: `- text: {TEXT}`' },
-      ref = { type = "string", description = "The element that holds the text (a card, a row), from the snapshot" },
+      text = { type = "string", minLength = 1, description = "Text as the snapshot shows it; {run} as in browser_type" },
+      ref = { type = "string", description = "Ref of the element that holds it (a card, a row)" },
       locator = LOCATOR,
     } },
     annotations = { readOnlyHint = true },
@@ -448,13 +448,13 @@ return {
   {
     name = "browser_verify_list_visible",
     title = "Verify list visible",
-    description = "Verify a list shows these items, in order and visible (each item contains its text), and record it as toHaveText (all items) or toContainText on the list's items. The list is a ref or locator of one element, or a locator of the items themselves.\nFails (isError) with the items the list has.",
+    description = "Verify a list's visible items show these texts in order (toHaveText or toContainText); ref or locator: the list or its items.",
     input = { type = "object", required = { "items" }, properties = {
-      element = { type = "string", description = "Human-readable list description" },
-      ref = { type = "string", description = "Ref of the list from the snapshot" },
+      element = { type = "string", description = "The list in words" },
+      ref = { type = "string", description = "Ref of the list" },
       locator = LOCATOR,
       target = TARGET,
-      items = { type = "array", minItems = 1, items = { type = "string" }, description = "Items to verify" },
+      items = { type = "array", minItems = 1, items = { type = "string" }, description = "Item texts" },
     } },
     annotations = { readOnlyHint = true },
     run = verify_list,
@@ -462,15 +462,15 @@ return {
   {
     name = "browser_verify_value",
     title = "Verify value",
-    description = "Verify a field's value (textbox, combobox, slider) or checked state (checkbox, radio: \"true\" or \"false\"), and record it as toHaveValue or toBeChecked.\nFails (isError) with the value the field has.",
+    description = "Verify a field's value or checked state, and record toHaveValue or toBeChecked.",
     input = { type = "object", required = { "value" }, properties = {
       type = { type = "string", enum = { "textbox", "checkbox", "radio", "combobox", "slider" },
-        description = "Type of the element (default: checkbox when the element is checkable and value is \"true\"/\"false\", else textbox)" },
+        description = "Field type (default: from the element)" },
       element = util.ELEMENT,
       ref = util.REF,
       locator = LOCATOR,
       target = TARGET,
-      value = { type = "string", description = 'Value to verify. For checkbox, use "true" or "false".' },
+      value = { type = "string", description = 'Value; "true" or "false" for a checkbox' },
     } },
     annotations = { readOnlyHint = true },
     run = verify_value,
