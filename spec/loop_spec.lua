@@ -211,6 +211,18 @@ describe("the agent's loop over the MCP wire", function()
       assert.matches('\n~ textbox "Name" %[ref=e%d+%]: Ada %(was empty%)', typed)
     end)
 
+    it("tells an outline shown before for the URL in one line, and one that changed whole", function()
+      open("small.html")
+      local _, again = open("small.html")
+      assert.is_true(has(again, "\nOutline: as shown before for this URL (4 lines, the same refs); "
+        .. "browser_snapshot() reads it again"), again)
+      local _, first = open("visits.html")
+      local _, second = open("visits.html")
+      assert.matches('\nOutline:\n%- heading "Visit %d+" %[level=1%]\n', first)
+      assert.matches('\nOutline:\n%- heading "Visit %d+" %[level=1%]\n', second)
+      assert.are_not.equal(first:match('"Visit %d+"'), second:match('"Visit %d+"'))
+    end)
+
     it("does not outline a page of more than 400 elements, and says how to read it", function()
       local _, text = open("big.html")
       assert.is_nil(text:find("Outline:", 1, true), text)

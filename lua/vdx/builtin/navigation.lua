@@ -49,7 +49,39 @@ local function dialogs_told(since)
   return text, { count = n, first = first, script_stopped = since.dialog_storms_stopped }
 end
 
-local function nav_result(res, warnings, snap, since)
+-- Outlines an agent was shown, by URL, per role: a page that outlines the
+-- same again (the refs of an unchanged page are the same too) is answered
+-- in one line.  A test started again on its page (browser_start_test
+-- {url}) repeated the whole outline each time.  At most this many URLs.
+local OUTLINES_KEPT = 64
+
+-- The outline lines as the answer tells them: whole, or one line when
+-- role was shown the same for url.
+local function outline_told(role, url, lines, left)
+  local body = table.concat(lines, "\n")
+  local seen = role and role.outlines_shown
+  if role and not seen then
+    seen = { n = 0 }
+    role.outlines_shown = seen
+  end
+  if seen and url and seen[url] == body then
+    return ("\nOutline: as shown before for this URL (%d lines, the same refs); browser_snapshot() reads it again")
+      :format(#lines)
+  end
+  if seen and url then
+    if seen[url] == nil then seen.n = seen.n + 1 end
+    if seen.n > OUTLINES_KEPT then
+      seen = { n = 1 }
+      role.outlines_shown = seen
+    end
+    seen[url] = body
+  end
+  local text = "\nOutline:\n" .. body
+  if left > 0 then text = text .. ("\n… %d more: browser_find(text=…) or browser_snapshot()"):format(left) end
+  return text
+end
+
+local function nav_result(res, warnings, snap, since, role)
   local text = ("Navigated to %s"):format(tostring(res and res.url or "?"))
   if res and res.status then text = text .. (" (status %s)"):format(tostring(res.status)) end
   if res and res.title and res.title ~= "" then text = text .. ("\nTitle: %s"):format(res.title) end
@@ -58,8 +90,7 @@ local function nav_result(res, warnings, snap, since)
   local lines, left = {}, 0
   if snap then lines, left = outline(snap.text or "") end
   if #lines > 0 then
-    text = text .. "\nOutline:\n" .. table.concat(lines, "\n")
-    if left > 0 then text = text .. ("\n… %d more: browser_find(text=…) or browser_snapshot()"):format(left) end
+    text = text .. outline_told(role, res and res.url, lines, left)
   else
     text = text .. "\nRead it: browser_find(text=…) or browser_snapshot()."
   end
@@ -95,7 +126,7 @@ return {
       local res, pending = quiet.around(not early and page or nil, { open_only = true }, page.navigate, page,
         args.url, { wait_until = args.wait_until })
       local warnings = decide(ctx)
-      local result = quiet.tell(nav_result(res, warnings, small_snapshot(ctx, page), page:since(mark)), pending)
+      local result = quiet.tell(nav_result(res, warnings, small_snapshot(ctx, page), page:since(mark), ctx.role), pending)
       local status = type(res) == "table" and math.tointeger(res.status)
       -- browser_start_test warns of a role left on an error page.
       ctx.role.error_page = status and status >= 400 and { url = res.url, status = status } or nil
