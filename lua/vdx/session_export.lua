@@ -125,6 +125,15 @@ local function roles_of(steps, opts)
   return roles
 end
 
+--- Whether a test of steps runs on Playwright's own `page` and `context`
+-- fixtures: one role, signed out (auth_of(role) nil) and not emulated, as
+-- a person writes a test.  Its statements then say `page`, not
+-- `<role>Page` (export.statements' fixture).
+function export.fixture_of(steps, auth_of)
+  local roles = roles_of(steps, { auth_of = auth_of })
+  return #roles == 1 and not roles[1].auth and not roles[1].emulate
+end
+
 --- The text of a spec of one or more tests.  tests: { { steps, name,
 -- auth_of, token }, … } (name: the test's title; auth_of: function(role)
 -- -> auth file or nil, the storageState its context loads; token: the
@@ -149,7 +158,7 @@ function export.suite_text(tests, opts)
     if i > 1 then out[#out + 1] = "" end
     -- One role, signed out and not emulated, runs on Playwright's own page
     -- and context fixtures, as a person writes a test.
-    local fixture = #roles == 1 and not roles[1].auth and not roles[1].emulate
+    local fixture = export.fixture_of(t.steps, t.auth_of)
     if fixture then
       local uses = {}
       for _, s in ipairs(t.steps) do

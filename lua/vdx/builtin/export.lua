@@ -29,18 +29,30 @@ local function spec_name(name)
   return name .. ".spec.ts"
 end
 
--- One line of the report for step i: its statements in the test (a
--- comment aside), joined; the run token (vdx.run_token) as `{run}`, so a
+-- One line of the report for step i: its statements as the test says
+-- them (`page` on Playwright's fixture: session_export.fixture_of), a
+-- comment aside, joined; the run token (vdx.run_token) as `{run}`, so a
 -- cut line never shows part of it.
-local function step_line(i, s, base, token)
+local function step_line(i, s, base, token, fixture)
   local parts = {}
-  for _, l in ipairs(session_export.statements(s, base)) do
+  for _, l in ipairs(session_export.statements(s, base, fixture)) do
     if not l:match("^//") or #parts == 0 then parts[#parts + 1] = (l:gsub("^await ", ""):gsub(";$", "")) end
   end
   local text = table.concat(parts, "; ")
   if token then text = text:gsub(token, "{run}") end
   if #text > 140 then text = text:sub(1, 140) .. "…" end
   return ("%d. [%s] %s"):format(i, s.role, text)
+end
+
+-- The auth file each role of the session's test starts from, as it is
+-- now (a later browser_start_test changes it): function(role) -> path or
+-- nil, each role looked up once.
+local function auth_lookup(ctx, log)
+  local auth = {}
+  return function(r)
+    if auth[r] == nil then auth[r] = log:start_auth(r) or ctx.roles:role(r).auth or false end
+    return auth[r] or nil
+  end
 end
 
 -- How many stable steps the gate lists one by one (unstable ones are
@@ -95,11 +107,11 @@ end
 -- The gate's report lines, the list of unstable steps (those that
 -- failed in some run) and the number of steps only left unreached by an
 -- earlier one's failure.
-local function gate_report(steps, results, runs, base, token)
+local function gate_report(steps, results, runs, base, token, fixture)
   local out, flaky, hidden, unreached = {}, {}, 0, 0
   for i, s in ipairs(steps) do
     local r = results[i]
-    local line = step_line(i, s, base, token) .. ("  %d/%d"):format(r.passed, runs)
+    local line = step_line(i, s, base, token, fixture) .. ("  %d/%d"):format(r.passed, runs)
     local why, skipped = {}, {}
     for _, f in ipairs(r.failures) do
       if f.not_reached then skipped[#skipped + 1] = f.run
@@ -129,7 +141,8 @@ end
 local function playwright_run(path, env, runs, line)
   local dir = path:match("^(.*)/[^/]*$")
   local pw_dir, why = pw_run.find(dir)
-  if not pw_dir then return { "Playwright: not run: " .. why } end
+  -- Where it looked and how to install it: the note the export adds.
+  if not pw_dir then return { "Playwright: not run: " .. (why:gsub(" %(.*$", "")) } end
   local cmd = pw_run.command(path, env, pw_dir, runs, line)
   local rc, out = pw_run.shell(cmd, PW_TIMEOUT_MS)
   local summary = pw_run.summary(out) or (out:sub(-400))
@@ -162,13 +175,19 @@ local function gate(ctx, job, out, structured)
     return ctx.roles:role(role):fresh_page(log and log:start_auth(role))
   end, { token = log and log:run_token() })
   structured.gate_ms = vdx.now() - t0
-  local lines, flaky, unreached = gate_report(job.steps, results, runs, job.base, log and log:run_token())
+  local lines, flaky, unreached = gate_report(job.steps, results, runs, job.base, log and log:run_token(),
+    job.fixture)
   out[#out + 1] = ("Flake gate: %d runs in fresh contexts, %s%s"):format(runs,
     #flaky == 0 and ("every step passed " .. runs .. "/" .. runs)
     or ("⚠️ %d unstable steps (%s): fix them before you call the test done (drop=[%s] takes a step out)"):format(#flaky,
       table.concat(flaky, ", "), flaky[1]),
     unreached > 0 and ("; %d later steps not reached in the runs that stopped"):format(unreached) or "")
-  for _, l in ipairs(lines) do out[#out + 1] = "  " .. l end
+  -- Every step passed: the list is told only if Playwright fails, whose
+  -- failure a step's number (drop) may answer.
+  local at = #out + 1
+  if #flaky > 0 or unreached > 0 then
+    for _, l in ipairs(lines) do out[#out + 1] = "  " .. l end
+  end
   structured.stability = {}
   for i, r in ipairs(results) do
     structured.stability[i] = { passed = r.passed, runs = runs, failures = json.array(r.failures) }
@@ -179,6 +198,9 @@ local function gate(ctx, job, out, structured)
   structured.playwright_ms = vdx.now() - t0
   for _, l in ipairs(pl) do out[#out + 1] = l end
   structured.playwright = passed
+  if passed == false and #flaky == 0 and unreached == 0 then
+    for i, l in ipairs(lines) do table.insert(out, at + i - 1, "  " .. l) end
+  end
   if passed and #flaky > 0 then
     -- The file itself passed every run: the replay misread a step.
     out[#out + 1] = "The gate's replay and Playwright disagree: the file passed every run, so trust Playwright; the "
@@ -217,8 +239,9 @@ return {
             { field = "drop", expected = ("step numbers from 1 to %d, as the flake gate lists them"):format(#before) }), 0)
         end
         dropped = {}
+        local fixture = session_export.fixture_of(before, auth_lookup(ctx, log))
         for i, st in ipairs(gone) do
-          dropped[i] = step_line(numbers[i], st, session_export.origin(before), log:run_token())
+          dropped[i] = step_line(numbers[i], st, session_export.origin(before), log:run_token(), fixture)
         end
       end
       if args.assertions and log then
@@ -243,14 +266,13 @@ return {
       if edited and args.test_name and args.test_name ~= name then edited.replace, name = nil, nil end
       name = args.test_name or name or title
       -- The auth files as they are now: a later cut changes start_auth.
-      local auth = {}
-      for _, s in ipairs(steps) do
-        if auth[s.role] == nil then auth[s.role] = log:start_auth(s.role) or ctx.roles:role(s.role).auth or false end
-      end
-      local auth_of = function(r) return auth[r] or nil end
+      local auth_of = auth_lookup(ctx, log)
       -- A start's state file a written test loads stays (browser_start_test).
       log.loaded_states = log.loaded_states or {}
-      for _, a in pairs(auth) do if a then log.loaded_states[a] = true end end
+      for _, st in ipairs(steps) do
+        local a = auth_of(st.role)
+        if a then log.loaded_states[a] = true end
+      end
       local token = log:run_token()
       local cmd, roles, base, notes, text, block = session_export.write(steps, path, { name = name,
         auth_of = auth_of, before = not edited and before or nil, token = token, edited = edited,
@@ -298,7 +320,8 @@ return {
             if l:sub(1, #head) == head then line = n end
           end
         end
-        gate(ctx, { steps = steps, runs = runs, base = base, path = path, env = env, line = line }, out, structured)
+        gate(ctx, { steps = steps, runs = runs, base = base, path = path, env = env, line = line,
+          fixture = session_export.fixture_of(steps, auth_of) }, out, structured)
       else
         out[#out + 1] = "Before you call it done: runs=3 (the flake gate)."
       end
