@@ -264,7 +264,7 @@ describe("find", function()
   it("shows aria-sort and the target's own attributes in the structure facts", function()
     local snap = open_long().text
     -- The snapshot says which column is sorted, and how (not "none").
-    assert.truthy(snap:find('columnheader %[sort=ascending%]:\n *%- button "Item"'), snap)
+    assert.truthy(snap:find('columnheader "Item" %[sort=ascending%]:\n *%- button "Item"'), snap)
     assert.is_nil(snap:find("[sort=none]", 1, true), snap)
     local _, res = call("resolve_container", { locator = "getByRole('button', { name: 'Item' })" })
     local c = res.structuredContent

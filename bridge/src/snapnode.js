@@ -50,8 +50,10 @@ export function nameNode(ctx, el, role, node, tag, html, plain, childText, plain
     if (name !== undefined) { setName(node, name); return; }
   }
   // A grid cell is a widget: it keeps its name whatever it holds (a link
-  // or a button in a data grid).
-  if (TABLE_PARTS.has(role) && role !== 'gridcell' &&
+  // or a button in a data grid); a header names its column or row, which
+  // the sort button it holds does not say (Playwright's AI snapshot keeps
+  // the names of both: rolesWithIdentifyingNames).
+  if (TABLE_PARTS.has(role) && role !== 'gridcell' && role !== 'columnheader' && role !== 'rowheader' &&
       !hasAttr(el, 'aria-label') && !hasAttr(el, 'aria-labelledby')) {
     const kids = node.children;
     for (let i = 0; i < kids.length; i++) {
