@@ -158,6 +158,20 @@ describe("page:generate_locator", function()
         "alice"))
   end)
 
+  it("scopes by a card's test id before the bare role of the article inside it", function()
+    local buy = located(refs_of(snap, 'button "Buy" %[ref=(e%d+)%]')[1])
+    assert.equal("getByTestId('offer-card').filter({ hasText: 'Tea Pot' }).getByRole('button', { name: 'Buy' })",
+      buy.locator)
+    local alts = {}
+    for _, a in ipairs(buy.alternatives) do alts[a.locator] = true end
+    assert.is_true(alts["getByRole('article').filter({ hasText: 'Tea Pot' }).getByRole('button', { name: 'Buy' })"],
+      require("cjson").encode(buy.alternatives))
+    -- The card that shows the test's run token goes by the id too.
+    local set = located(refs_of(snap, 'button "Buy" %[ref=(e%d+)%]')[3], { anchor = "zq9x7k2m" })
+    assert.equal("getByTestId('offer-card').filter({ hasText: 'Tea Set zq9x7k2m' }).getByRole('button', { name: 'Buy' })",
+      set.locator)
+  end)
+
   it("quotes names with quotes and backslashes so that they read back", function()
     local ref = refs_of(snap, 'button "Say \\"hi\\" to O\'Brien \\\\ now" %[ref=(e%d+)%]')[1]
     local loc = located(ref)

@@ -356,6 +356,21 @@ export class LocatorGen {
   // with no search of the container (a grid of 200 cards, each with its
   // "Add to Cart").
   *scoped(el, inner, seen, peers) {
+    // A container known by its role alone (`getByRole('article')`) yields
+    // to a test-id one around it that serves as well (`getByTestId(
+    // 'product-card')`): the id is the team's contract, the bare role the
+    // markup's structure.
+    let held = null;
+    for (const cand of this.scopedInOrder(el, inner, seen, peers)) {
+      if (held === null && BARE_ROLE.test(cand.locator)) { held = cand; continue; }
+      if (held !== null && !cand.locator.startsWith('getByTestId(')) { yield held; held = null; }
+      yield cand;
+    }
+    if (held !== null) yield held;
+  }
+
+  // scoped's candidates, nearest container first.
+  *scopedInOrder(el, inner, seen, peers) {
     if (inner.length === 0) return;
     const ev = this.engine();
     const parsed = inner.map((e) => ({ expr: e, chain: parseLocator(e) }));
@@ -394,6 +409,10 @@ export class LocatorGen {
     }
   }
 }
+
+// A locator that starts with a role and no options (no name): a container
+// told by its structure only.
+const BARE_ROLE = /^getByRole\('[a-z]+'\)\./;
 
 // The own candidates of el, best first: [{ kind, exprs, late }], where
 // exprs is a ladder (the plain form, then the exact one when the plain one
