@@ -83,6 +83,18 @@ describe("vdx.tools #unit", function()
     assert.is_true(schema.validate({ type = { "string", "null" } }, json.null))
   end)
 
+  it("gives run an integral float of an integer argument as a Lua integer, in arrays too", function()
+    local seen
+    reg:register { name = "ints", description = "d", input = { type = "object", properties = {
+      n = { type = "integer" }, x = { type = "number" },
+      list = { type = "array", items = { type = "integer" } } } },
+      run = function(_, args) seen = args return "ok" end }
+    reg:call("ints", { n = 6.0, x = 2.0, list = { 1.0, 2.0 } }, {})
+    assert.equal("integer", math.type(seen.n))
+    assert.equal("float", math.type(seen.x))
+    assert.equal("integer", math.type(seen.list[2]))
+  end)
+
   it("answers a bad call with isError and the formatted InvalidArgument", function()
     local res = reg:call("echo", { ref = 1 }, {})
     assert.is_true(res.isError)

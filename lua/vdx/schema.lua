@@ -180,6 +180,28 @@ function schema.validate(s, value)
   return true
 end
 
+--- Makes every number of value that s types as an integer a Lua integer
+-- (JSON has one number type: a decoder may give 6 as 6.0, which a tool's
+-- math.type check refuses); value must satisfy s (schema.validate).
+-- Tables are changed in place; returns the value.
+function schema.integers(s, value)
+  if type(s) ~= "table" then return value end
+  local t = s.type
+  if math.type(value) == "float" and (t == "integer" or (type(t) == "table" and t[1] == "integer")) then
+    return math.tointeger(value) or value
+  end
+  if type(value) ~= "table" then return value end
+  if type(s.properties) == "table" then
+    for k, sub in pairs(s.properties) do
+      if value[k] ~= nil then value[k] = schema.integers(sub, value[k]) end
+    end
+  end
+  if type(s.items) == "table" and #value > 0 then
+    for i = 1, #value do value[i] = schema.integers(s.items, value[i]) end
+  end
+  return value
+end
+
 -- The first string in v (a key or a value, depth first, keys in sorted
 -- order so the answer is the same every time) that is not UTF-8: its
 -- path, the offset of its first bad byte (from 0) and that byte.

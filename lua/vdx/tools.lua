@@ -183,6 +183,7 @@ function Registry:call(name, args, ctx)
     return tools.error_result({ type = "InvalidArgument", message = msg, tool = name,
       field = msg:match("^field ([^:]+):") })
   end
+  args = schema.integers(def.input, args)
   -- The role the call names, when its caller (a host calling the registry
   -- itself) did not bind it as the MCP server does: ctx stays the
   -- caller's, the call sees that role through a view of it.
