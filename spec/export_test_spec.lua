@@ -390,6 +390,19 @@ show();
     end
   end)
 
+  it("runs no Playwright when a step failed every run of the replay, and says the test cannot pass so", function()
+    local s, call = start("--output-dir " .. q(dir .. "/out") .. " --tools spec/fixtures/export/record_assert.lua")
+    call("browser_navigate", { url = srv.url .. "/export/app.html" })
+    call("browser_wait_for", { text = "Who are you?" })
+    call("spec_record_assert", { matcher = "toHaveText", locator = "getByRole('heading', { level: 1 })", value = "Nobody" })
+    local _, text = call("browser_export_test", { filename = "never", runs = 2 })
+    assert.equal(0, (s:close(30000)))
+    assert.is_true(has(text, "Flake gate: 2 runs in fresh contexts, ⚠️ step 2 failed in every run: "), text)
+    assert.is_true(has(text, "\n  2. [default] expect(page.getByRole('heading', { level: 1 })).toHaveText('Nobody')  0/2 ❌ "),
+      text)
+    assert.is_true(has(text, "\nPlaywright: not run: step 2 failed in every run of the replay\n"), text)
+  end)
+
   it("says why a step whose locator found one element finds several in the replay", function()
     local s, call = start("--output-dir " .. q(dir .. "/out") .. " --tools spec/fixtures/export/record_assert.lua")
     call("browser_navigate", { url = srv.url .. "/export/widgets.html" })
@@ -631,6 +644,47 @@ show();
     assert.is_true(m.result.isError, changed)
     assert.is_true(has(changed, "suite.spec.ts was edited since this session wrote it, this test's lines too"), changed)
     assert.is_true(has(read(dir .. "/out/suite.spec.ts"), "?3rd"))
+  end)
+
+  it("takes a test recorded again under its title after browser_start_test in place of the earlier one", function()
+    local s, call = start(("--output-dir %s"):format(q(dir .. "/out")))
+    local app = srv.url .. "/export/app.html"
+    call("browser_navigate", { url = app })
+    call("browser_wait_for", { text = "Who are you?" })
+    call("browser_export_test", { filename = "redo", test_name = "signs in" })
+    call("browser_start_test", { url = app .. "?again" })
+    call("browser_wait_for", { text = "Who are you?" })
+    call("browser_click", { element = 'the "Sign in" button' })
+    local _, again = call("browser_export_test", { filename = "redo", test_name = "signs in" })
+    assert.equal(0, (s:close(30000)))
+    assert.is_true(has(again, '\nReplaced the file\'s earlier test "signs in" with this one\n'), again)
+    local file = read(dir .. "/out/redo.spec.ts")
+    assert.equal(1, select(2, file:gsub("test%('signs in'", "")), file)
+    assert.is_true(has(file, "?again"), file)
+  end)
+
+  it("changes nothing when it refuses a call, and keeps an assertion sent again once", function()
+    local s, call = start(("--output-dir %s"):format(q(dir .. "/out")))
+    call("browser_navigate", { url = srv.url .. "/export/app.html" })
+    call("browser_wait_for", { text = "Who are you?" })
+    call("browser_type", { element = "Name", text = "Ada" })
+    local _, clicked = call("browser_click", { element = 'the "Sign in" button' })
+    local id = assert(clicked:match("%[(a%d+)%]"), clicked)
+    local _, first = call("browser_export_test", { filename = "atomic", assertions = { id } })
+    local n = tonumber(first:match(": (%d+) steps"))
+    -- A drop sent with an id never proposed: refused, and nothing dropped.
+    s:send(client.call(900, "browser_export_test", { filename = "atomic", assertions = { id, "a999" }, drop = { 1 } }))
+    local r = s:wait_for(900, 60000).result
+    local bad = r.content[1].text
+    assert.is_true(r.isError, bad)
+    assert.is_true(has(bad, "assertions: a999 was not proposed in this session"), bad)
+    local _, same = call("browser_export_test", { filename = "atomic" })
+    assert.equal(n, tonumber(same:match(": (%d+) steps")), same)
+    -- The kept id again is no error and keeps it once; the drop goes through.
+    local _, fine = call("browser_export_test", { filename = "atomic", assertions = { id }, drop = { 3 } })
+    assert.equal(0, (s:close(30000)))
+    assert.equal(n - 1, tonumber(fine:match(": (%d+) steps")), fine)
+    assert.is_true(has(fine, "\nDropped 3. [default] "), fine)
   end)
 
   it("--save-test writes the session at exit, and nothing for a session without steps", function()

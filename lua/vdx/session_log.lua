@@ -49,7 +49,7 @@ local KINDS = { navigate = true, action = true, assert = true, code = true }
 
 --- A new, empty log.
 function session_log.new()
-  return setmetatable({ steps = {}, proposed = {}, proposals = 0, test_no = 1, files = {} }, Log)
+  return setmetatable({ steps = {}, proposed = {}, kept = {}, proposals = 0, test_no = 1, files = {} }, Log)
 end
 
 --- Proposes step (an assert step the page was checked to satisfy, not yet
@@ -67,24 +67,43 @@ function Log:propose(step)
   return id
 end
 
---- Makes the proposed steps of ids part of the log, each where it was
--- proposed (after the step that was last then), in the order proposed.
--- Returns true, or nil and the ids that were never proposed or are kept
--- already.
-function Log:keep(ids)
-  local picked, unknown = {}, {}
+-- Whether step is in the log.
+local function logged(self, step)
+  for _, s in ipairs(self.steps) do if s == step then return true end end
+  return false
+end
+
+--- What Log:keep(ids) would do, with nothing changed: the proposals it
+-- would add (a list), or nil and the ids never proposed (or kept and
+-- dropped since).  An id kept already, its step still in the log, adds
+-- nothing: an export sent again with the same ids keeps them once.
+function Log:keeping(ids)
+  local picked, unknown, seen = {}, {}, {}
   for _, id in ipairs(ids) do
     local p = self.proposed[id]
-    if p then picked[#picked + 1] = p else unknown[#unknown + 1] = id end
+    if p then
+      if not seen[p] then picked[#picked + 1], seen[p] = p, true end
+    elseif not (self.kept[id] and logged(self, self.kept[id])) then
+      unknown[#unknown + 1] = id
+    end
   end
   if #unknown > 0 then return nil, unknown end
+  return picked
+end
+
+--- Makes the proposed steps of ids part of the log, each where it was
+-- proposed (after the step that was last then), in the order proposed.
+-- Returns true, or nil and the ids that were never proposed (Log:keeping).
+function Log:keep(ids)
+  local picked, unknown = self:keeping(ids)
+  if not picked then return nil, unknown end
   -- From the last position back, so each insertion leaves the positions
   -- still to come where they were.
   table.sort(picked, function(a, b) return a.at > b.at or (a.at == b.at and a.n > b.n) end)
   for _, p in ipairs(picked) do
     table.insert(self.steps, p.at + 1, p.step)
     for id, q in pairs(self.proposed) do
-      if q == p then self.proposed[id] = nil
+      if q == p then self.proposed[id], self.kept[id] = nil, p.step
       elseif q.at > p.at then q.at = q.at + 1 end
     end
   end
@@ -92,17 +111,25 @@ function Log:keep(ids)
   return true
 end
 
---- Takes the steps numbered ns (their places in Log:test_steps, from 1,
--- as the flake gate lists them) out of the log for good.  Returns the
--- steps taken out, in order, and their numbers, or nil and the numbers
--- that name no step.
-function Log:drop(ns)
+--- What Log:drop(ns) would take out, with nothing changed: a table of
+-- step -> its number, or nil and the numbers that name no step.
+function Log:dropping(ns)
   local list, bad, gone = self:test_steps(), {}, {}
   for _, x in ipairs(ns) do
     local n = math.tointeger(x)
     if not n or not list[n] then bad[#bad + 1] = n or x else gone[list[n]] = n end
   end
   if #bad > 0 then return nil, bad end
+  return gone
+end
+
+--- Takes the steps numbered ns (their places in Log:test_steps, from 1,
+-- as the flake gate lists them) out of the log for good.  Returns the
+-- steps taken out, in order, and their numbers, or nil and the numbers
+-- that name no step.
+function Log:drop(ns)
+  local gone, bad = self:dropping(ns)
+  if not gone then return nil, bad end
   local kept, out, numbers = {}, {}, {}
   for i, s in ipairs(self.steps) do
     if gone[s] then

@@ -104,6 +104,38 @@ local function suite_of(policy, log, rel, path, title)
   return before, name, { text = now, replace = written and mine or nil }
 end
 
+-- The tests before of a file and the title name of the test going in:
+-- a test of the file with that title given (test_name) is an earlier
+-- recording of this one, which it replaces (Playwright refuses a file with
+-- two tests of one title); a title made up (the file's name, numbered)
+-- takes the next free number instead.  Returns before without it, the
+-- name, and the title replaced or nil.  Raises when the earlier one was
+-- edited by hand in edited's text.
+local function same_title(before, name, given, edited, path)
+  if not before then return before, name, nil end
+  local function taken(n)
+    for i, t in ipairs(before) do if t.name == n then return i, t end end
+  end
+  local i, t = taken(name)
+  if not i then return before, name, nil end
+  if not given then
+    local base, k = name:gsub(" %d+$", ""), #before + 1
+    while taken(("%s %d"):format(base, k)) do k = k + 1 end
+    return before, ("%s %d"):format(base, k), nil
+  end
+  if edited then
+    if not (t.block and edited.text:find(t.block, 1, true)) then
+      error(vdx.error("InvalidArgument", ("%s holds a test %q edited by hand since: give another test_name, or "
+        .. "delete that test from the file first"):format(path, name),
+        { field = "test_name", file = path, expected = "a title no test of the file has" }), 0)
+    end
+    edited.replace = t.block
+  end
+  local rest = {}
+  for j, x in ipairs(before) do if j ~= i then rest[#rest + 1] = x end end
+  return rest, name, name
+end
+
 -- The gate's report lines, the list of unstable steps (those that
 -- failed in some run) and the number of steps only left unreached by an
 -- earlier one's failure.
@@ -177,8 +209,16 @@ local function gate(ctx, job, out, structured)
   structured.gate_ms = vdx.now() - t0
   local lines, flaky, unreached = gate_report(job.steps, results, runs, job.base, log and log:run_token(),
     job.fixture)
+  -- A step that failed every run: the test cannot pass as written.
+  local broken
+  for _, i in ipairs(flaky) do
+    -- (One whose locator found several has its own hint: the data grew.)
+    if results[i].passed == 0 and not grown_hint(results[i].failures) then broken = i break end
+  end
   out[#out + 1] = ("Flake gate: %d runs in fresh contexts, %s%s"):format(runs,
     #flaky == 0 and ("every step passed " .. runs .. "/" .. runs)
+    or broken and ("⚠️ step %d failed in every run: the page is not what the test expects there (a step before it "
+      .. "missing or out of order, or a locator of another page): fix the test before you call it done"):format(broken)
     or ("⚠️ %d unstable steps (%s): fix them before you call the test done (drop=[%s] takes a step out)"):format(#flaky,
       table.concat(flaky, ", "), flaky[1]),
     unreached > 0 and ("; %d later steps not reached in the runs that stopped"):format(unreached) or "")
@@ -194,7 +234,10 @@ local function gate(ctx, job, out, structured)
   end
   structured.flaky = json.array(flaky)
   t0 = vdx.now()
-  local pl, passed = playwright_run(job.path, job.env, runs, job.line)
+  -- Playwright would fail there too, each run after its timeout.
+  local pl, passed
+  if broken then pl = { ("Playwright: not run: step %d failed in every run of the replay"):format(broken) }
+  else pl, passed = playwright_run(job.path, job.env, runs, job.line) end
   structured.playwright_ms = vdx.now() - t0
   for _, l in ipairs(pl) do out[#out + 1] = l end
   structured.playwright = passed
@@ -226,45 +269,61 @@ return {
     annotations = { readOnlyHint = false, destructiveHint = false },
     run = function(ctx, args)
       local log = ctx.session
-      -- Steps dropped first: their numbers are the last gate's list.
-      local dropped
+      -- Everything the call asks is checked before the session changes: a
+      -- refused export leaves its steps as they were (a play-test's drop
+      -- went through in a call refused for its assertions, and again in
+      -- the next).
+      local policy = util.paths(ctx)
+      local rel, path = policy:output_name(spec_name(args.filename), "session", "spec.ts")
+      local had = log and log:test_steps() or {}
+      local gone, adding = {}, {}
       if args.drop and log then
-        local before = log:test_steps()
-        local gone, numbers = log:drop(args.drop)
+        local bad
+        gone, bad = log:dropping(args.drop)
         if not gone then
           local shown = {}
-          for i, n in ipairs(numbers) do shown[i] = tostring(n) end
+          for i, n in ipairs(bad) do shown[i] = tostring(n) end
           error(vdx.error("InvalidArgument", ("drop: the test has no step %s (it has steps 1 to %d)")
-            :format(table.concat(shown, ", "), #before),
-            { field = "drop", expected = ("step numbers from 1 to %d, as the flake gate lists them"):format(#before) }), 0)
-        end
-        dropped = {}
-        local fixture = session_export.fixture_of(before, auth_lookup(ctx, log))
-        for i, st in ipairs(gone) do
-          dropped[i] = step_line(numbers[i], st, session_export.origin(before), log:run_token(), fixture)
+            :format(table.concat(shown, ", "), #had),
+            { field = "drop", expected = ("step numbers from 1 to %d, as the flake gate lists them"):format(#had) }), 0)
         end
       end
       if args.assertions and log then
-        local ok, unknown = log:keep(args.assertions)
-        if not ok then
-          error(vdx.error("InvalidArgument", ("assertions: %s %s not proposed in this session (or kept already)")
+        local unknown
+        adding, unknown = log:keeping(args.assertions)
+        if not adding then
+          error(vdx.error("InvalidArgument", ("assertions: %s %s not proposed in this session")
             :format(table.concat(unknown, ", "), #unknown == 1 and "was" or "were"),
             { field = "assertions", expected = "ids from the [aN] lines of change reports" }), 0)
         end
       end
-      local steps = log and log:test_steps() or {}
-      if #steps == 0 then
-        error(vdx.error("InvalidArgument", "the session has no steps to export yet: navigate, act and verify first",
-          { field = "filename", expected = "a session with steps" }), 0)
+      local n_gone = 0
+      for _ in pairs(gone) do n_gone = n_gone + 1 end
+      if #had - n_gone + #adding <= 0 then
+        error(vdx.error("InvalidArgument", #had == 0 and "the session has no steps to export yet: navigate, act and "
+          .. "verify first" or ("drop: it would take out every step of the test (%d)"):format(#had),
+          { field = #had == 0 and "filename" or "drop", expected = "a session with steps" }), 0)
       end
-      local policy = util.paths(ctx)
-      local rel, path = policy:output_name(spec_name(args.filename), "session", "spec.ts")
       local title = path:match("([^/]*)$"):gsub("%.spec%.[cm]?[jt]s$", ""):gsub("%.test%.[cm]?[jt]s$", "")
       -- A file this session wrote takes the test beside the ones it holds
       -- (the same test again replaces its own), unless it was changed since.
       local before, name, edited = suite_of(policy, log, rel, path, title)
       if edited and args.test_name and args.test_name ~= name then edited.replace, name = nil, nil end
       name = args.test_name or name or title
+      local replaced
+      before, name, replaced = same_title(before, name, args.test_name ~= nil, edited, path)
+      -- Now the session changes: the steps dropped, the assertions kept.
+      local dropped
+      if args.drop then
+        local out_steps, numbers = log:drop(args.drop)
+        dropped = {}
+        local fixture = session_export.fixture_of(had, auth_lookup(ctx, log))
+        for i, st in ipairs(out_steps) do
+          dropped[i] = step_line(numbers[i], st, session_export.origin(had), log:run_token(), fixture)
+        end
+      end
+      if args.assertions then log:keep(args.assertions) end
+      local steps = log:test_steps()
       -- The auth files as they are now: a later cut changes start_auth.
       local auth_of = auth_lookup(ctx, log)
       -- A start's state file a written test loads stays (browser_start_test).
@@ -297,6 +356,7 @@ return {
       if #tests > 1 then
         out[1] = out[1] .. ("; test %q, %d of %d in the file"):format(name, #tests, #tests)
       end
+      if replaced then out[#out + 1] = ("Replaced the file's earlier test %q with this one"):format(replaced) end
       for _, l in ipairs(dropped or {}) do out[#out + 1] = "Dropped " .. l end
       if sum.assertions == 0 then
         out[#out + 1] = "⚠️ No assertions: verify the outcome (browser_verify_*) before you call the test done."
