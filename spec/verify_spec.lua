@@ -170,6 +170,17 @@ describe("the verify tools", function()
       assert.matches(card .. ' does not contain "Alpha"', other, 1, true)
     end)
 
+    it("warns of a number the app gave in a check the agent wrote: the next run's order is another", function()
+      page():evaluate([[(() => { const p = document.createElement('p'); p.textContent = 'Order #1001 paid';
+        document.body.append(p); })()]])
+      local _, text = agrees("browser_verify_text_visible", { text = "Order #1001 paid" })
+      assert.matches("\n⚠️ #1001 looks like a number the app gave (an order, an invoice): the next run's is another",
+        text, 1, true)
+      t.ctx.session:clear()
+      local _, plain = agrees("browser_verify_text_visible", { text = "Beta" })
+      assert.is_nil(plain:find("⚠️", 1, true), plain)
+    end)
+
     it("lists first the line whose numbers agree too, of lines that share the words", function()
       page():evaluate([[(() => { for (const t of ['4.5 (12 reviews)', '4.0 (31 reviews)', '4.8 (7 reviews)',
         '4.0 (1 reviews)']) { const p = document.createElement('p'); p.textContent = t; document.body.append(p); } })()]])

@@ -125,6 +125,17 @@ local function the_one(page, t, limit)
   return f.matches[1], f
 end
 
+-- The first number the app gave that step's locator or value holds
+-- ("#1001": an order, an invoice; two digits or more), or nil.  The change
+-- reports' proposals free such ids themselves (proposals.without_ids); a
+-- locator or text the agent wrote is told instead.
+local function numbered(step)
+  for _, v in ipairs { step.locator, type(step.value) == "string" and step.value or nil } do
+    local id = type(v) == "string" and v:match("#%d%d+")
+    if id then return id end
+  end
+end
+
 -- The answer of a check the page agreed with: step recorded as a
 -- Playwright line, or, when there is why_not, why it could not be.
 local function agreed(ctx, tool, step, why_not, extra)
@@ -135,6 +146,11 @@ local function agreed(ctx, tool, step, why_not, extra)
     local code = assertions.code(step)
     out[1] = (ctx.session and "✅ Page agrees. Recorded: " or "✅ Page agrees: ") .. code
     if step.positional then out[#out + 1] = "⚠️ The locator is positional: nothing else singles the element out." end
+    local id = numbered(step)
+    if id then
+      out[#out + 1] = ("⚠️ %s looks like a number the app gave (an order, an invoice): the next run's is another, "
+        .. "and this check would find the old one. Check through the test's own data ({run}) instead"):format(id)
+    end
   else
     out[1] = "✅ Page agrees. Not recorded: " .. tostring(why_not)
   end
