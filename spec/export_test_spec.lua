@@ -656,11 +656,26 @@ show();
     call("browser_wait_for", { text = "Who are you?" })
     call("browser_click", { element = 'the "Sign in" button' })
     local _, again = call("browser_export_test", { filename = "redo", test_name = "signs in" })
-    assert.equal(0, (s:close(30000)))
     assert.is_true(has(again, '\nReplaced the file\'s earlier test "signs in" with this one\n'), again)
     local file = read(dir .. "/out/redo.spec.ts")
     assert.equal(1, select(2, file:gsub("test%('signs in'", "")), file)
     assert.is_true(has(file, "?again"), file)
+    -- Signed in, the next test starts from a state file; recorded again,
+    -- the state file only the replaced test loaded goes.
+    call("browser_type", { element = "Name", text = "Ada" })
+    call("browser_click", { element = 'the "Sign in" button' })
+    call("browser_export_test", { filename = "redo", test_name = "signs in" })
+    local r1 = call("browser_start_test", {})
+    local first_state = r1.structuredContent.states[1].file
+    call("browser_type", { element = "New errand", text = "Tea", submit = true })
+    call("browser_export_test", { filename = "redo", test_name = "adds an errand" })
+    local r2 = call("browser_start_test", {})
+    assert.is_string(read(first_state), "a state file a written test loads stays")
+    call("browser_type", { element = "New errand", text = "Milk", submit = true })
+    call("browser_export_test", { filename = "redo", test_name = "adds an errand" })
+    assert.equal(0, (s:close(30000)))
+    assert.is_nil(read(first_state), "the state file of the replaced test stays")
+    assert.is_string(read(r2.structuredContent.states[1].file))
   end)
 
   it("changes nothing when it refuses a call, and keeps an assertion sent again once", function()

@@ -77,7 +77,12 @@ describe("vdx.session_log proposals", function()
     assert.is_true(log:keep { a2 })
     assert.equal("getByText('two')", log:list()[4].locator)
     assert.equal("getByRole('checkbox')", log:list()[5].locator)
-    assert.same({ nil, { a1 } }, { log:keep { a1 } })   -- kept once only
+    -- Kept once only: the id again adds nothing (an export sent again).
+    assert.is_true(log:keep { a1 })
+    assert.equal(6, #log:list())
+    -- A kept step dropped since is no longer kept: its id is refused.
+    assert.is_true(log:drop { 2 } ~= nil)
+    assert.same({ nil, { a1 } }, { log:keep { a1 } })
   end)
 
   it("drops steps by their number in the test, and a later proposal stays after the step before", function()

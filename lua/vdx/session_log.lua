@@ -230,6 +230,21 @@ function Log:wrote(rel, text, tests, edited)
   self.files[rel] = { text = text, tests = tests, edited = edited or (was and was.edited) or nil }
 end
 
+--- The set of storageState files the tests written so far load (a path
+-- -> true): each test's auth_of for the roles of its steps.
+function Log:loaded_states()
+  local set = {}
+  for _, f in pairs(self.files or {}) do
+    for _, t in ipairs(f.tests or {}) do
+      for _, st in ipairs(t.steps or {}) do
+        local a = t.auth_of and t.auth_of(st.role)
+        if a then set[a] = true end
+      end
+    end
+  end
+  return set
+end
+
 --- The storageState file the test opens role with when it started after
 -- a cut (Log:restart), else nil.
 function Log:start_auth(role)

@@ -104,6 +104,21 @@ local function suite_of(policy, log, rel, path, title)
   return before, name, { text = now, replace = written and mine or nil }
 end
 
+-- Removes the state files earlier browser_start_test calls wrote that
+-- neither the current test starts from nor a written test loads; returns
+-- how many went.
+local function forget_starts(log)
+  local keep, removed = log:loaded_states(), 0
+  for _, p in pairs(log.starts or {}) do keep[p] = true end
+  for path in pairs(log.start_files or {}) do
+    if not keep[path] then
+      log.start_files[path] = nil
+      if os.remove(path) then removed = removed + 1 end
+    end
+  end
+  return removed
+end
+
 -- The tests before of a file and the title name of the test going in:
 -- a test of the file with that title given (test_name) is an earlier
 -- recording of this one, which it replaces (Playwright refuses a file with
@@ -326,12 +341,6 @@ return {
       local steps = log:test_steps()
       -- The auth files as they are now: a later cut changes start_auth.
       local auth_of = auth_lookup(ctx, log)
-      -- A start's state file a written test loads stays (browser_start_test).
-      log.loaded_states = log.loaded_states or {}
-      for _, st in ipairs(steps) do
-        local a = auth_of(st.role)
-        if a then log.loaded_states[a] = true end
-      end
       local token = log:run_token()
       local cmd, roles, base, notes, text, block = session_export.write(steps, path, { name = name,
         auth_of = auth_of, before = not edited and before or nil, token = token, edited = edited,
@@ -348,6 +357,9 @@ return {
         block = block }
       log:wrote(rel, text, tests, edited ~= nil)
       log:mark_exported()
+      -- The state files of a test no written file loads any more (one
+      -- replaced, one never exported) go: they hold the roles' cookies.
+      forget_starts(log)
       local sum = session_export.summary(steps)
       -- The folder is in the Run line below.
       local out = { ("Wrote %s: %d steps (%d navigations, %d actions, %d assertions), roles %s"):format(
@@ -440,7 +452,7 @@ return {
             local path = policy:write_file(nil, name, "json", storage.encode_state(state))
             starts[info.name] = path
             log.start_files = log.start_files or {}
-            log.start_files[#log.start_files + 1] = path
+            log.start_files[path] = true
             line = line .. ("as it is (%d cookies, %d origins with localStorage: %s)"):format(#state.cookies,
               #state.origins, path:match("[^/]*$"))
           else
@@ -458,19 +470,10 @@ return {
           lines[#lines + 1] = line
         end
       end
+      local dropped, carried = log:restart(starts)
       -- The state files of earlier starts that no written test loads go:
       -- they hold the roles' cookies.
-      local removed = 0
-      for _, path in ipairs(log.start_files or {}) do
-        local kept = false
-        for _, p in pairs(starts) do kept = kept or p == path end
-        if not kept and not (log.loaded_states and log.loaded_states[path]) and os.remove(path) then
-          removed = removed + 1
-        end
-      end
-      log.start_files = {}
-      for _, p in pairs(starts) do log.start_files[#log.start_files + 1] = p end
-      local dropped, carried = log:restart(starts)
+      local removed = forget_starts(log)
       local out = { "New test started: browser_export_test writes the steps from here." }
       if unexported > 0 then
         out[#out + 1] = unexported == 1 and "⚠️ 1 step was never exported and is dropped."
