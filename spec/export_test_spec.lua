@@ -174,7 +174,7 @@ describe("browser_export_test", function()
   local widgets = cjson.empty_array and setmetatable({}, cjson.array_mt) or {}
   local items = cjson.empty_array and setmetatable({}, cjson.array_mt) or {}
   setup(function()
-    local visits = 0
+    local visits, orders_n, orders = 0, 0, {}
     srv = helpers.serve {
       ["GET /export/me"] = function(req)
         local sid = req.cookies and req.cookies.sid
@@ -212,6 +212,27 @@ show();
       ["POST /export/widgets"] = function()
         widgets[#widgets + 1] = "Widget"
         return { json = true }
+      end,
+      -- Each visit places an order of its own number for the buyer of
+      -- its cookie (a fresh context is a new buyer); the orders page lists
+      -- the buyer's orders only.
+      ["GET /export/order.html"] = function(req)
+        orders_n = orders_n + 1
+        local buyer = req.cookies and req.cookies.buyer
+        local set
+        if not buyer then buyer, set = "b" .. orders_n, "buyer=b" .. orders_n .. "; Path=/" end
+        orders[buyer] = orders[buyer] or {}
+        table.insert(orders[buyer], ("#%d"):format(1000 + orders_n))
+        return { headers = { ["Content-Type"] = "text/html", ["Set-Cookie"] = set },
+          body = ("<!doctype html><title>Order</title><p data-testid=confirmation>Order #%d is confirmed</p>")
+            :format(1000 + orders_n) }
+      end,
+      ["GET /export/orders.html"] = function(req)
+        local mine = orders[req.cookies and req.cookies.buyer or ""] or {}
+        local li = {}
+        for i, o in ipairs(mine) do li[i] = "<li>" .. o .. " paid</li>" end
+        return { headers = { ["Content-Type"] = "text/html" },
+          body = "<!doctype html><title>Orders</title><ul aria-label=Orders>" .. table.concat(li) .. "</ul>" }
       end,
       ["GET /export/lucky.html"] = function()
         visits = visits + 1
@@ -388,6 +409,43 @@ show();
       -- Runs that pass and runs that fail: what a run leaves behind is named as one cause.
       assert.is_true(has(text, "\n↳ some runs passed and others failed: a run may find what an earlier one left"), text)
     end
+  end)
+
+  it("remembers a value the app gives and uses it later as {name}, read again in each run", function()
+    local pw = playwright_dir()
+    local s, call = start("--output-dir " .. q(dir .. "/out"), pw and ("VDX_PLAYWRIGHT_DIR=" .. q(pw)) or nil)
+    call("browser_navigate", { url = srv.url .. "/export/order.html" })
+    local _, kept = call("browser_remember", { name = "order", locator = "getByTestId('confirmation')",
+      pattern = "#\\d+" })
+    assert.is_true(has(kept, "Remembered {order} (5 characters) from getByTestId('confirmation') at /#\\d+/."), kept)
+    call("browser_navigate", { url = srv.url .. "/export/orders.html" })
+    local _, seen = call("browser_verify_text_visible", { text = "{order} paid" })
+    -- The answer shows the value as {order}, as it shows the run token as {run}.
+    assert.is_true(has(seen, "getByText('{order} paid')"), seen)
+    local _, text = call("browser_export_test", { filename = "order", runs = 2 })
+    assert.equal(0, (s:close(30000)))
+    assert.is_true(has(text, "Flake gate: 2 runs in fresh contexts, every step passed 2/2"), text)
+    local file = read(dir .. "/out/order.spec.ts")
+    assert.is_true(has(file, "  const order = /#\\d+/.exec(await page.getByTestId('confirmation').innerText())?.[0] ?? '';\n"),
+      file)
+    assert.is_true(has(file, "await expect(page.getByText(`${order} paid`)).toBeVisible();"), file)
+    if pw then assert.is_true(has(text, "Playwright (2 runs of the file): ✅ 2 passed"), text) end
+  end)
+
+  it("refuses a name the test uses itself, and a value too short to stand for itself", function()
+    local s = client.start("--output-dir " .. q(dir .. "/out"))
+    s:send(client.initialize(1, "2025-06-18"))
+    s:wait_for(1, 10000)
+    s:send(client.call(2, "browser_navigate", { url = srv.url .. "/export/order.html" }))
+    s:wait_for(2, 60000)
+    s:send(client.call(3, "browser_remember", { name = "page", locator = "getByTestId('confirmation')" }))
+    s:send(client.call(4, "browser_remember", { name = "n", locator = "getByTestId('confirmation')", pattern = "\\d" }))
+    s:send(client.call(5, "browser_remember", { name = "n", locator = "getByTestId('confirmation')", pattern = "Z+" }))
+    local a, b, c = s:wait_for(3, 60000).result, s:wait_for(4, 60000).result, s:wait_for(5, 60000).result
+    assert.equal(0, (s:close(30000)))
+    assert.is_true(has(a.content[1].text, 'name "page" is a word the test uses itself'), a.content[1].text)
+    assert.is_true(has(b.content[1].text, "is shorter than 3 characters"), b.content[1].text)
+    assert.is_true(has(c.content[1].text, "has no match of /Z+/"), c.content[1].text)
   end)
 
   it("runs no Playwright when a step failed every run of the replay, and says the test cannot pass so", function()

@@ -57,7 +57,7 @@ describe("vdxlua mcp --caps", function()
     assert.is_true(size <= 23545, ("tools/list grew to %d characters"):format(size))
     -- With one role, the tools that choose among roles are not listed, and
     -- still answer.
-    for _, n in ipairs { "select_role", "list_roles", "get_current_role" } do assert.is_nil(by[n], n) end
+    for _, n in ipairs { "select_role", "list_roles", "get_current_role", "close_role" } do assert.is_nil(by[n], n) end
     assert.matches("Current role: default", client.by_id(msgs, 3).result.content[1].text, 1, true)
     -- A hint is listed only when it differs from the spec's default
     -- (readOnlyHint false, destructiveHint true, openWorldHint true).
@@ -67,7 +67,7 @@ describe("vdxlua mcp --caps", function()
     -- The coordinate click is the vision group's.
     assert.is_nil(by.browser_click_at)
     local roles = list("--role a - --role b -")
-    assert.is_true(roles.select_role and roles.list_roles and roles.get_current_role)
+    assert.is_true(roles.select_role and roles.list_roles and roles.get_current_role and roles.close_role)
     assert.is_true(list("--caps vision").browser_click_at)
   end)
 

@@ -153,6 +153,19 @@ function create(options) {
       return resolve(ref);
     },
 
+    // The first match of the regular expression source in text, or null
+    // (a value browser_remember keeps, read as the test's RegExp reads it).
+    firstMatch(text, source) {
+      let re;
+      try {
+        re = new RegExp(String(source));
+      } catch (e) {
+        throw badArgument('firstMatch: ' + String(e && e.message));
+      }
+      const m = re.exec(String(text));
+      return m ? m[0] : null;
+    },
+
     // { url, title, status } of this document (page:navigate's answer).
     pageInfo() {
       return pageInfo();

@@ -5,7 +5,7 @@ local builtin = {}
 
 --- The modules that each return a list of tools, in listing order: the
 -- core, always served.
-builtin.groups = { "vdx.builtin.navigation", "vdx.builtin.explore", "vdx.builtin.verify", "vdx.builtin.locators",
+builtin.groups = { "vdx.builtin.navigation", "vdx.builtin.explore", "vdx.builtin.verify", "vdx.builtin.remember", "vdx.builtin.locators",
   "vdx.builtin.actions", "vdx.builtin.observe", "vdx.builtin.tabs", "vdx.builtin.roles", "vdx.builtin.pool", "vdx.builtin.export" }
 
 --- The capabilities: tool groups `vdxlua mcp` serves only when named in

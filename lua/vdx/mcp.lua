@@ -17,6 +17,7 @@ local limits = require "vdx.mcp_limits"
 local tools = require "vdx.tools"
 local secrets = require "vdx.secrets"
 local run_token = require "vdx.run_token"
+local remembered = require "vdx.remembered"
 local locators = require "vdx.locators"
 local pw_spec = require "vdx.pw_spec"
 local lanes = require "vdx.mcp_lanes"
@@ -124,8 +125,11 @@ end
 -- line, for a value that JSON escapes.
 function Server:send(msg)
   -- The current test's token is shown as the `{run}` that stands for it.
+  -- So is a value the test remembered, as its `{name}` (vdx.remembered).
   local token = self.session and self.session.token
-  if token then msg = run_token.answer(msg, { token }) end
+  local shown = remembered.shown(self.session)
+  if token then table.insert(shown, 1, token) end
+  if #shown > 0 then msg = run_token.answer(msg, shown) end
   local text, err = json.encode(secrets.redact_all(msg))
   if text then text = secrets.redact(text) end
   if not text then
@@ -369,7 +373,7 @@ function Server:call_tool(rq, name, args)
   end
   local okr, res = pcall(self.lanes.run, self.lanes, t, rq, name, function()
     -- `{run}` in a text is the current test's token (vdx.run_token).
-    local a = run_token.arguments(secrets.arguments(name, args), self.session)
+    local a = remembered.arguments(run_token.arguments(secrets.arguments(name, args), self.session), self.session)
     -- A locator the agent wrote is kept in codegen's quotes, as the test writes them.
     if type(a) == "table" and type(a.locator) == "string" then
       local requoted = pw_spec.requote(a.locator)

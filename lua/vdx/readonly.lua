@@ -31,7 +31,7 @@ readonly.TIMEOUT_MS = 10000
 
 --- The schema of the tools' `timeout` argument.
 readonly.TIMEOUT = { type = "integer", minimum = 100, maximum = 120000,
-  description = "How long the script may run, in milliseconds (default 10000); the engine stops it then" }
+  description = "Milliseconds it may run (default 10000)" }
 
 --- The input schema of a tool that runs a function this way
 -- (browser_evaluate, browser_run_code_unsafe): function, element, ref and

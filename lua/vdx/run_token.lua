@@ -47,24 +47,32 @@ function run_token.arguments(args, log)
   end
   if not has(args) then return args end
   local token = log:run_token(true)
-  local function walk(v)
-    if type(v) == "string" then return (v:gsub(plain(run_token.PLACEHOLDER), token)) end
-    if type(v) ~= "table" then return v end
-    local out = {}
-    for k, x in pairs(v) do out[k] = walk(x) end
-    return setmetatable(out, getmetatable(v))
-  end
-  return walk(args)
+  return run_token.strings(args, function(v) return (v:gsub(plain(run_token.PLACEHOLDER), token)) end)
+end
+
+--- A copy of v (a string or a table of them, nested, as a tool's
+-- arguments are) with fn(s) for each string s; tables keep their
+-- metatables (a JSON array stays one), other values are kept.
+function run_token.strings(v, fn)
+  if type(v) == "string" then return fn(v) end
+  if type(v) ~= "table" then return v end
+  local out = {}
+  for k, x in pairs(v) do out[k] = run_token.strings(x, fn) end
+  return setmetatable(out, getmetatable(v))
 end
 
 --- run_token.answer(v, tokens) -> a copy of v (a string or a table of
--- them, nested) with each of tokens (a list) written back as `{run}`;
--- image data is left whole.  v itself when tokens is empty.
+-- them, nested) with each of tokens (a list) written back as `{run}`, or,
+-- for an entry { value, placeholder } (a value the test remembered,
+-- vdx.remembered), as its placeholder; image data is left whole.  v
+-- itself when tokens is empty.
 function run_token.answer(v, tokens)
   if not tokens or #tokens == 0 then return v end
   if type(v) == "string" then
     for _, t in ipairs(tokens) do
-      if v:find(t, 1, true) then v = v:gsub(t, run_token.PLACEHOLDER) end
+      local value, shown = t, run_token.PLACEHOLDER
+      if type(t) == "table" then value, shown = t[1], t[2] end
+      if v:find(value, 1, true) then v = v:gsub(plain(value), (shown:gsub("%%", "%%%%"))) end
     end
     return v
   end

@@ -10,6 +10,7 @@
 local pw = require "vdx.pw_spec"
 local pw_run = require "vdx.pw_run"
 local run_token = require "vdx.run_token"
+local remembered = require "vdx.remembered"
 
 local export = {}
 
@@ -78,6 +79,7 @@ local CALLS = {
 function export.statements(s, base, fixture)
   local page = fixture and "page" or ident(s.role)
   if s.kind == "code" then return pw.code_lines(s.lines, s.role, fixture) end
+  if s.kind == "remember" then return remembered.statements(s, page, pw.on(page, s.locator)) end
   if s.kind == "navigate" then
     return { "await " .. page .. ".goto(" .. pw.url_literal(base, s.url) .. ");" }
   elseif s.kind == "assert" then
@@ -174,13 +176,19 @@ function export.suite_text(tests, opts)
       pw.contexts(out, roles, opts.spec_dir)
       out[#out + 1] = ""
     end
-    local first, used = #out + 1, false
+    local first, used, read = #out + 1, false, {}
     for _, s in ipairs(t.steps) do
       for _, l in ipairs(export.statements(s, base, fixture)) do
         local changed
         l, changed = run_token.for_test(l, t.token, RUN_VAR)
         used = used or changed
+        -- A value read earlier in the test is its variable from then on.
+        for _, r in ipairs(read) do l = run_token.for_test(l, r.value, r.name) end
         out[#out + 1] = "  " .. l
+      end
+      if s.kind == "remember" and #tostring(s.value or "") >= remembered.MIN_LENGTH then
+        read[#read + 1] = { value = s.value, name = s.name }
+        table.sort(read, function(a, b) return #a.value > #b.value end)
       end
     end
     if used then
@@ -217,7 +225,7 @@ function export.summary(steps)
   for _, s in ipairs(steps) do
     if s.kind == "navigate" then r.navigations = r.navigations + 1
     elseif s.kind == "assert" then r.assertions = r.assertions + 1
-    elseif s.kind ~= "code" then   -- "code": a change to the world, no action and no locator to miss
+    elseif s.kind ~= "code" and s.kind ~= "remember" then   -- "code": a change to the world, no action and no locator to miss
       r.actions = r.actions + 1
       if s.positional then r.positional[#r.positional + 1] = s.locator end
       local whole_page = s.action == "evaluate" and not s.unlocated

@@ -18,6 +18,9 @@
 --     the role's page and browser context; replay, when given, redoes the
 --     change on a fresh page before the later steps are replayed; world:
 --     a setting of the role's world a new test keeps, Log:restart)
+--   { kind = "remember", role = …, name = "order", locator = …, pattern =
+--     "#\\d+" | nil, value = "#1002", tool = name } (a value the test reads
+--     from the page and uses later as `{order}`: vdx.remembered)
 --   { kind = "assert", role = …, matcher = "toBeVisible" | "toHaveText" |
 --     "toContainText" | "toHaveValue" | "toBeChecked" | "not.toBeChecked" |
 --     "toHaveCount", locator = …, value = …, positional = bool, tool = name }
@@ -45,7 +48,7 @@ local session_log = {}
 local Log = {}
 Log.__index = Log
 
-local KINDS = { navigate = true, action = true, assert = true, code = true }
+local KINDS = { navigate = true, action = true, assert = true, code = true, remember = true }
 
 --- A new, empty log.
 function session_log.new()
@@ -228,6 +231,18 @@ function Log:wrote(rel, text, tests, edited)
   self.files = self.files or {}
   local was = self.files[rel]
   self.files[rel] = { text = text, tests = tests, edited = edited or (was and was.edited) or nil }
+end
+
+--- The values the current test remembered (vdx.remembered): a table of
+-- name -> { value = …, step = the remember step }, from its steps (a
+-- value dropped with its step is gone; a name remembered again is its
+-- latest value).
+function Log:remembered()
+  local out = {}
+  for _, s in ipairs(self:test_steps()) do
+    if s.kind == "remember" then out[s.name] = { value = s.value, step = s } end
+  end
+  return out
 end
 
 --- The set of storageState files the tests written so far load (a path

@@ -132,10 +132,21 @@ local function act(page, s, timeout_ms)
   error(vdx.error("InvalidArgument", "cannot replay the action " .. tostring(a)), 0)
 end
 
--- Runs one step; returns nil or why it failed.
-local function run_step(page, s, timeout_ms)
+-- Runs one step; returns nil or why it failed.  A remember step puts the
+-- value this run reads in got.value.
+local function run_step(page, s, timeout_ms, got)
   local ok, err = pcall(function()
     if s.kind == "navigate" then return page:navigate(s.url) end
+    if s.kind == "remember" then
+      local remembered = require "vdx.remembered"
+      local passed, why = poll(function()
+        local v, w = remembered.read(page, s.locator, s.pattern)
+        if v and #v >= remembered.MIN_LENGTH then got.value = v return true end
+        return false, w or ("%q is shorter than %d characters"):format(tostring(v), remembered.MIN_LENGTH)
+      end, timeout_ms)
+      if not passed then error(why, 0) end
+      return
+    end
     if s.kind == "code" then
       if s.replay then return s.replay(page) end
       return
@@ -188,8 +199,12 @@ function replay.run(steps, runs, open, opts)
       steps = run_token.swap(recorded, token, fresh)
     end
     local stopped
+    -- The values this run read (remember steps), each written where the
+    -- session's stood in the later steps, as the test's variables are.
+    local read = {}
     for i, s in ipairs(steps) do
       local why, skipped
+      for _, r in ipairs(read) do s = run_token.swap(s, r[1], r[2]) end
       if stopped then
         why, skipped = "not reached (step " .. stopped .. " failed)", true
       else
@@ -199,7 +214,9 @@ function replay.run(steps, runs, open, opts)
           if ok then pages[s.role], closers[#closers + 1], page = p, close, p
           else why = "cannot open a fresh context: " .. tostring(type(p) == "table" and p.message or p) end
         end
-        why = why or run_step(page, s, timeout_ms)
+        local got = {}
+        why = why or run_step(page, s, timeout_ms, got)
+        if not why and got.value and s.value and got.value ~= s.value then read[#read + 1] = { s.value, got.value } end
         if why then
           stopped = i
           if fresh then why = why:gsub(fresh, run_token.PLACEHOLDER) end

@@ -77,7 +77,7 @@ return util.report_changes({
     description = "Type text into an editable element.",
     input = { type = "object", required = { "text" }, properties = {
       element = ELEMENT, ref = REF,
-      text = { type = "string", description = "Text. {run} in it is a token new in each test run, for data it creates: `Teak Lamp {run}` (the test writes ${run})" },
+      text = { type = "string", description = "Text; {run} in it is new in each test run: `Teak Lamp {run}` (the test writes ${run})" },
       submit = { type = "boolean", description = "Press Enter after" },
       slowly = { type = "boolean", description = "Key by key (default: inserted at once)" },
       clear = { type = "boolean", description = "Replace what the field holds (Playwright's fill)" },

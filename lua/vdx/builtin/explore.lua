@@ -195,7 +195,7 @@ return {
   {
     name = "resolve_container",
     title = "Resolve container",
-    description = "Step 1 of container -> pattern -> anchors: an element's ancestors, with tags, attributes, ARIA state, child counts, refs.",
+    description = "Step 1 of container -> pattern -> anchors: an element's ancestors (tags, attributes, ARIA state, refs).",
     input = { type = "object", properties = {
       ref = START_REF, locator = LOCATOR, text = TEXT, element = util.ELEMENT,
       max_refs = { type = "integer", minimum = 1, maximum = 500, description = "Refs listed per ancestor" },
@@ -255,7 +255,7 @@ return {
     title = "Verify locator",
     description = "Count and list the elements a Playwright locator matches: prove it unique before a test uses it.",
     input = { type = "object", required = { "locator" }, properties = {
-      locator = { type = "string", minLength = 1, description = "Playwright locator, e.g. getByTestId('card').filter({ hasText: 'X' }).getByRole('button')" },
+      locator = { type = "string", minLength = 1, description = "Playwright locator (getByRole, getByTestId, filter, …)" },
     } },
     annotations = { readOnlyHint = true },
     run = function(ctx, args)

@@ -270,10 +270,10 @@ return {
   {
     name = "browser_export_test",
     title = "Export the session as a test",
-    description = "Write the test so far (every role's steps, locators, assertions) as a Playwright spec in the output folder; runs=N replays it and runs it N times (the flake gate). Waits for earlier calls.",
+    description = "Write the test so far as a Playwright spec in the output folder; runs=N replays it and runs it N times (the flake gate). Waits for earlier calls.",
     scope = "server",
     input = { type = "object", properties = {
-      filename = { type = "string", description = "Spec file in the output folder (default session-….spec.ts); after browser_start_test the next test goes beside the others" },
+      filename = { type = "string", description = "Spec file in the output folder (default session-….spec.ts)" },
       test_name = { type = "string", minLength = 1, description = "Test title (default: the file's name)" },
       assertions = { type = "array", items = { type = "string", pattern = "^a[0-9]+$" },
         description = "Proposed assertions ([a3] …) to keep" },

@@ -34,7 +34,7 @@ return {
   {
     name = "browser_generate_locator",
     title = "Generate locator",
-    description = "The locator codegen would write for an element, scoped by the nearest container that makes it unique, checked live, with alternatives.",
+    description = "The locator codegen would write for an element, scoped by the nearest container that makes it unique, with alternatives.",
     input = { type = "object", required = { "ref" }, properties = {
       ref = util.REF, element = util.ELEMENT,
       alternatives = { type = "integer", minimum = 0, maximum = 10, description = "Alternatives listed (default 4)" },

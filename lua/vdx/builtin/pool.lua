@@ -7,7 +7,8 @@ return {
     title = "Close role",
     -- It runs in the lane of the role it closes, after that role's calls.
     scope = "named",
-    description = "Close a role's context and pages and free its pool session (its auth file loads again on next use); waits for its earlier calls.",
+    roles_only = true,
+    description = "Close a role's context and pages and free its pool session; waits for its earlier calls.",
     input = { type = "object", required = { "role" }, properties = {
       role = { type = "string", minLength = 1, description = "Role name" },
     } },

@@ -2,6 +2,7 @@
 -- checks, targets (ref or description), compact text rendering of result
 -- tables and the common argument schemas.
 local vdx = require "vdx"
+local assertions = require "vdx.assertions"
 local json = require "vdx.json"
 
 local util = {}
@@ -150,6 +151,34 @@ function util.render(t)
   local out = {}
   render(t, out, 0, 0)
   return table.concat(out, "\n")
+end
+
+--- The element a tool checks, as { locator =, relative =, frame =,
+-- positional =, elsewhere = }: from ref, locator or target (a ref or a
+-- locator, Playwright MCP's argument).  locator is what an assertion
+-- records; relative and frame (a ref in the frame, or nil) where its facts
+-- are read; elsewhere says why it cannot be recorded (a frame without a
+-- path from the page).  A locator must match exactly one element.
+function util.checked_target(page, args)
+  local ref, expr = assertions.str(args.ref), assertions.str(args.locator)
+  if assertions.str(args.target) then
+    if vdx.is_ref(args.target) then ref = args.target else expr = args.target end
+  end
+  if ref and ref ~= "" then
+    local l, why = assertions.locator_of(page, ref)
+    if not l then
+      error(vdx.error("VerifyFailed", ("no locator matches %s alone: %s"):format(ref, tostring(why)), { ref = ref }), 0)
+    end
+    return { locator = l.locator, relative = l.relative, frame = l.frame ~= "main" and ref or nil,
+      positional = l.positional or nil,
+      elsewhere = not l.from_page and ("the element is inside frame %s, whose iframe has no locator from the page")
+        :format(l.frame) or nil }
+  end
+  if not expr or expr == "" then
+    error(vdx.error("InvalidArgument", "give ref (from the snapshot) or locator (a Playwright locator expression)",
+      { field = "ref", expected = "string" }), 0)
+  end
+  return { locator = expr, relative = expr }
 end
 
 --- Schema of the `element` description argument (Playwright MCP's name).

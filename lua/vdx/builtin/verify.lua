@@ -87,31 +87,7 @@ local function nearest(page, text, n)
   return out
 end
 
--- The element a tool checks, as { locator =, relative =, frame =,
--- positional =, elsewhere = }: from ref, locator or target (a ref or a
--- locator, Playwright MCP's argument).  locator is what an assertion
--- records; relative and frame (a ref in the frame, or nil) where its facts
--- are read; elsewhere says why it cannot be recorded (a frame without a
--- path from the page).  A locator must match exactly one element.
-local function target(page, args)
-  local ref, expr = str(args.ref), str(args.locator)
-  if str(args.target) then
-    if vdx.is_ref(args.target) then ref = args.target else expr = args.target end
-  end
-  if ref and ref ~= "" then
-    local l, why = assertions.locator_of(page, ref)
-    if not l then fail(("no locator matches %s alone: %s"):format(ref, tostring(why)), { ref = ref }) end
-    return { locator = l.locator, relative = l.relative, frame = l.frame ~= "main" and ref or nil,
-      positional = l.positional or nil,
-      elsewhere = not l.from_page and ("the element is inside frame %s, whose iframe has no locator from the page")
-        :format(l.frame) or nil }
-  end
-  if not expr or expr == "" then
-    error(vdx.error("InvalidArgument", "give ref (from the snapshot) or locator (a Playwright locator expression)",
-      { field = "ref", expected = "string" }), 0)
-  end
-  return { locator = expr, relative = expr }
-end
+local target = util.checked_target
 
 -- The facts of the one element t names; fails when its locator matches
 -- none or several.
@@ -128,8 +104,14 @@ end
 -- The first number the app gave that step's locator or value holds
 -- ("#1001": an order, an invoice; two digits or more), or nil.  The change
 -- reports' proposals free such ids themselves (proposals.without_ids); a
--- locator or text the agent wrote is told instead.
-local function numbered(step)
+-- locator or text the agent wrote is told instead, unless the test
+-- remembered a number the app gave (browser_remember), which it then
+-- reads in each run.
+local function numbered(step, log)
+  -- A value the test remembered (browser_remember) is read in each run.
+  for _, r in pairs(log and log:remembered() or {}) do
+    if r.value:find("#%d%d") then return nil end
+  end
   for _, v in ipairs { step.locator, type(step.value) == "string" and step.value or nil } do
     local id = type(v) == "string" and v:match("#%d%d+")
     if id then return id end
@@ -146,7 +128,7 @@ local function agreed(ctx, tool, step, why_not, extra)
     local code = assertions.code(step)
     out[1] = (ctx.session and "✅ Page agrees. Recorded: " or "✅ Page agrees: ") .. code
     if step.positional then out[#out + 1] = "⚠️ The locator is positional: nothing else singles the element out." end
-    local id = numbered(step)
+    local id = numbered(step, ctx.session)
     if id then
       out[#out + 1] = ("⚠️ %s looks like a number the app gave (an order, an invoice): the next run's is another, "
         .. "and this check would find the old one. Check through the test's own data ({run}) instead"):format(id)
@@ -464,7 +446,7 @@ return {
   {
     name = "browser_verify_list_visible",
     title = "Verify list visible",
-    description = "Verify a list's visible items show these texts in order (toHaveText or toContainText); ref or locator: the list or its items.",
+    description = "Verify a list's visible items (ref or locator: the list or its items) show these texts in order.",
     input = { type = "object", required = { "items" }, properties = {
       element = { type = "string", description = "The list in words" },
       ref = { type = "string", description = "Ref of the list" },
