@@ -432,6 +432,23 @@ show();
     if pw then assert.is_true(has(text, "Playwright (2 runs of the file): ✅ 2 passed"), text) end
   end)
 
+  it("opens the page of a role whose first step of the test is a check (a role first used after a start)", function()
+    local app = srv.url .. "/export/app.html"
+    local s, call = start(("--output-dir %s --role a - %s --role b - %s"):format(q(dir .. "/out"), app, app))
+    call("browser_navigate", { url = app })
+    call("browser_export_test", { filename = "late" })
+    call("browser_start_test", { url = app .. "?two" })
+    -- b's page opens at its default URL for a look, which records nothing.
+    call("browser_snapshot", { role = "b" })
+    os.execute("sleep 1")
+    call("browser_verify_text_visible", { role = "b", text = "Who are you?" })
+    call("browser_export_test", { filename = "late" })
+    assert.equal(0, (s:close(30000)))
+    local file = read(dir .. "/out/late.spec.ts")
+    assert.matches("  await b%.goto%(`%${BASE_URL}/export/app%.html`%);\n  await expect%(b%.getByRole%('heading', { name: "
+      .. "'Who are you%?' }%)%)", file)
+  end)
+
   it("refuses a name the test uses itself, and a value too short to stand for itself", function()
     local s = client.start("--output-dir " .. q(dir .. "/out"))
     s:send(client.initialize(1, "2025-06-18"))

@@ -205,8 +205,9 @@ end
 function assertions.record(ctx, step, tool)
   step.kind, step.tool = "assert", tool
   if ctx.session then
-    step.role = ctx.role and ctx.role.name or nil
-    ctx.session:add(step)
+    -- As an action's step: the role's first step of a test opens its page
+    -- first (a role first used after browser_start_test had none).
+    require("vdx.builtin.util").record(ctx, step)
   end
   return step
 end

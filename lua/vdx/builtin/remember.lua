@@ -34,8 +34,8 @@ return {
           :format(value, remembered.MIN_LENGTH), { field = "pattern" }), 0)
       end
       local step = { kind = remembered.KIND, name = args.name, locator = t.locator, pattern = args.pattern,
-        value = value, tool = "browser_remember", role = ctx.role and ctx.role.name or nil }
-      if ctx.session then ctx.session:add(step) end
+        value = value, tool = "browser_remember" }
+      util.record(ctx, step)
       -- The answer passes through the server, which shows the value as
       -- {name} from now on: the length says what was read.
       return { text = ("Remembered {%s} (%d characters) from %s%s. Later texts can say {%s}; the test reads it "
