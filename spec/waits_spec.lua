@@ -112,6 +112,20 @@ describe("page:wait_for", function()
     assert.is_true(vdx.Page.wait_for == page.wait_for)
   end)
 
+  it("waits for a URL with its fragment: a hash route set before the wait, and one set during it", function()
+    -- A page of its own: no url wait listened to it before the hash moved.
+    local ctx = browser:new_context()
+    local p = ctx:new_page()
+    finally(function() ctx:close() end)
+    p:navigate(srv.url .. "/waits/late.html")
+    p:evaluate("location.hash = 'details'")
+    local r = p:wait_for { url = "**/late.html#details", timeout_ms = 3000 }
+    assert.equal(srv.url .. "/waits/late.html#details", r.url)
+    p:evaluate("setTimeout(() => { location.hash = 'more' }, 200)")
+    r = p:wait_for { url = srv.url .. "/waits/late.html#more", timeout_ms = 3000 }
+    assert.equal(srv.url .. "/waits/late.html#more", r.url)
+  end)
+
   it("waits for a read-only predicate, re-checked on each change of the page", function()
     page:evaluate("setTimeout(() => { window.total = 42; document.body.dataset.total = '42' }, 300)")
     local r = page:wait_for { fn = "() => window.total === 42", timeout_ms = 5000 }

@@ -48,10 +48,18 @@ function wait.url_matches(o, url)
   return url == o.url
 end
 
+-- A frame's whole URL: CDP's Frame.url leaves out the fragment, which
+-- urlFragment holds ("#details"); a hash route is the page's URL too.
+local function whole_url(frame)
+  if type(frame) ~= "table" then return "" end
+  local frag = type(frame.urlFragment) == "string" and frame.urlFragment or ""
+  return tostring(frame.url or "") .. frag
+end
+
 -- The URL of the main frame's document now (its frame tree).
 local function tree_url(page)
   local t = page:send("Page.getFrameTree", {})
-  return t.frameTree and t.frameTree.frame and t.frameTree.frame.url or ""
+  return t.frameTree and whole_url(t.frameTree.frame) or ""
 end
 
 -- One listener per page feeds every url wait of that page.
@@ -73,7 +81,7 @@ local function url_waiters(page)
     l[0] = url      -- the last URL committed or pushed, as the events said
     for w in pairs(l) do if w ~= 0 then w(url) end end
   end
-  page:on("Page.frameNavigated", function(ev) seen(ev.frame.id, ev.frame.url) end)
+  page:on("Page.frameNavigated", function(ev) seen(ev.frame.id, whole_url(ev.frame)) end)
   page:on("Page.navigatedWithinDocument", function(ev) seen(ev.frameId, ev.url) end)
   return l
 end
