@@ -231,6 +231,13 @@ show();
         local mine = orders[req.cookies and req.cookies.buyer or ""] or {}
         local li = {}
         for i, o in ipairs(mine) do li[i] = "<li>" .. o .. " paid</li>" end
+        -- Every buyer's orders with ?all, the latest first.
+        if req.query and req.query:find("all", 1, true) then
+          li = {}
+          for k = orders_n, 1, -1 do
+            li[#li + 1] = ("<li><span>#%d</span> paid <button>Refund</button></li>"):format(1000 + k)
+          end
+        end
         return { headers = { ["Content-Type"] = "text/html" },
           body = "<!doctype html><title>Orders</title><ul aria-label=Orders>" .. table.concat(li) .. "</ul>" }
       end,
@@ -422,10 +429,19 @@ show();
     local _, seen = call("browser_verify_text_visible", { text = "{order} paid" })
     -- The answer shows the value as {order}, as it shows the run token as {run}.
     assert.is_true(has(seen, "getByText('{order} paid')"), seen)
+    -- Among every buyer's orders, a check on the order's row goes through
+    -- the row that shows the remembered value.
+    call("browser_navigate", { url = srv.url .. "/export/orders.html?all" })
+    local _, found = call("browser_find", { role = "button", name = "Refund", within = "{order}" })
+    local refund = assert(found:match('button "Refund" %[ref=(e%d+)%]'), found)
+    local _, clicked = call("browser_click", { ref = refund })
+    assert.is_true(has(clicked, "Locator: getByRole('listitem').filter({ hasText: '{order}' })"), clicked)
     local _, text = call("browser_export_test", { filename = "order", runs = 2 })
     assert.equal(0, (s:close(30000)))
     assert.is_true(has(text, "Flake gate: 2 runs in fresh contexts, every step passed 2/2"), text)
     local file = read(dir .. "/out/order.spec.ts")
+    assert.is_true(has(file, "await page.getByRole('listitem').filter({ hasText: `${order}` })"
+      .. ".getByRole('button', { name: 'Refund' }).click();"), file)
     assert.is_true(has(file, "  const order = /#\\d+/.exec(await page.getByTestId('confirmation').innerText())?.[0] ?? '';\n"),
       file)
     assert.is_true(has(file, "await expect(page.getByText(`${order} paid`)).toBeVisible();"), file)
@@ -512,6 +528,10 @@ show();
     end
     assert.is_true(has(typed, ": Teak Lamp {run} (was empty)"), typed)
     assert.is_true(has(seen, "Teak Lamp {run}"), seen)
+    -- The first {run} of the session says what answers do with it; once.
+    assert.is_true(has(typed, "\n({run} stands for this test's token, new in each run: the page got the token, "
+      .. "answers show {run}, the test writes ${run}.)"), typed)
+    assert.is_nil(seen:find("stands for this test's token", 1, true), seen)
     local file = read(dir .. "/out/items.spec.ts")
     assert.is_nil(file:find(token, 1, true), file)
     assert.is_true(has(file, "\n  const run = Date.now().toString(36);"), file)

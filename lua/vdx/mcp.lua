@@ -353,8 +353,9 @@ function Server:call_tool(rq, name, args)
   function ctx:page()
     own(self, "page")
     local page = ctx.role:page()
-    -- The locators of the test's own data go through it (vdx.run_token).
-    locators.anchor(page, ctx.session and ctx.session.token)
+    -- The locators of the test's own data go through it (vdx.run_token),
+    -- else through the value it remembered last (vdx.remembered).
+    locators.anchor(page, ctx.session and (ctx.session.token or remembered.anchor(ctx.session)))
     return page
   end
   function ctx:cancelled() own(self, "cancelled"); return rq.cancelled end
@@ -371,8 +372,13 @@ function Server:call_tool(rq, name, args)
       end
     end)
   end
+  local tell_run
   local okr, res = pcall(self.lanes.run, self.lanes, t, rq, name, function()
     -- `{run}` in a text is the current test's token (vdx.run_token).
+    -- The first `{run}` of a session: the answer says what answers do with it.
+    if self.session and not self.session.run_told and run_token.mentions(args) then
+      self.session.run_told, tell_run = true, true
+    end
     local a = remembered.arguments(run_token.arguments(secrets.arguments(name, args), self.session), self.session)
     -- A locator the agent wrote is kept in codegen's quotes, as the test writes them.
     if type(a) == "table" and type(a.locator) == "string" then
@@ -401,6 +407,10 @@ function Server:call_tool(rq, name, args)
       "(notifications/cancelled): vdx then stops the script."):format(table.concat(names, "; "), it, it)
   end
   if res == nil then return {} end
+  if tell_run and res.content and res.content[1] and res.content[1].type == "text" then
+    res.content[1].text = res.content[1].text .. "\n({run} stands for this test's token, new in each run: the page "
+      .. "got the token, answers show {run}, the test writes ${run}.)"
+  end
   if res.error then
     self.log("info", "tools/call %s failed: %s: %s", name, res.error.type, tostring(res.error.message))
     res.error = nil

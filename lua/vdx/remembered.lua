@@ -85,6 +85,18 @@ function remembered.read(page, locator, pattern, frame)
   return v
 end
 
+--- The value log remembered last that can anchor locators (4 characters
+-- or more: vdx.locators' anchor), or nil: an element in a row or card
+-- that shows it is located through that item (`getByTestId('order-row')
+-- .filter({ hasText: '#1005' })`, written `${order}` in the test).
+function remembered.anchor(log)
+  local last
+  for _, s in ipairs(log and log:test_steps() or {}) do
+    if s.kind == remembered.KIND and type(s.value) == "string" and #s.value >= 4 then last = s.value end
+  end
+  return last
+end
+
 --- The JavaScript regular expression literal of pattern (its source).
 local function regex_literal(pattern)
   return "/" .. pattern:gsub("\\?/", "\\/") .. "/"

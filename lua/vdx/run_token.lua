@@ -34,18 +34,21 @@ function run_token.new()
   return s
 end
 
+--- Whether a string of v (a string or a table of them, nested) holds
+-- `{run}`.
+function run_token.mentions(v)
+  if type(v) == "string" then return v:find(run_token.PLACEHOLDER, 1, true) ~= nil end
+  if type(v) ~= "table" then return false end
+  for _, x in pairs(v) do if run_token.mentions(x) then return true end end
+  return false
+end
+
 --- run_token.arguments(args, log) -> args with `{run}` in each string
 -- (nested, keys aside) replaced by log's token (Log:run_token, made at
 -- the first `{run}` of a test); args itself when no string holds `{run}`.
 function run_token.arguments(args, log)
   if type(args) ~= "table" or not log then return args end
-  local function has(v)
-    if type(v) == "string" then return v:find(run_token.PLACEHOLDER, 1, true) ~= nil end
-    if type(v) ~= "table" then return false end
-    for _, x in pairs(v) do if has(x) then return true end end
-    return false
-  end
-  if not has(args) then return args end
+  if not run_token.mentions(args) then return args end
   local token = log:run_token(true)
   return run_token.strings(args, function(v) return (v:gsub(plain(run_token.PLACEHOLDER), token)) end)
 end
