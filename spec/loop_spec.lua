@@ -22,7 +22,15 @@ describe("the agent's loop over the MCP wire", function()
   local srv, dir, s, n
 
   setup(function()
-    srv = helpers.serve()
+    srv = helpers.serve {
+      -- A page only a signed-in user sees: anyone else goes to sign in.
+      ["GET /loop/account"] = function()
+        return { status = 302, headers = { Location = "/loop/account/login" } }
+      end,
+      ["GET /loop/account/login"] = function()
+        return { headers = { ["Content-Type"] = "text/html" }, body = "<title>Sign in</title><h1>Sign in</h1>" }
+      end,
+    }
     dir = client.tmpdir()
     s = client.start("--output-dir " .. q(dir))
     client.caller(s)
@@ -221,6 +229,14 @@ describe("the agent's loop over the MCP wire", function()
       assert.matches('\nOutline:\n%- heading "Visit %d+" %[level=1%]\n', first)
       assert.matches('\nOutline:\n%- heading "Visit %d+" %[level=1%]\n', second)
       assert.are_not.equal(first:match('"Visit %d+"'), second:match('"Visit %d+"'))
+    end)
+
+    it("says when the app sent the role to a sign-in page instead", function()
+      local _, text = ok("browser_navigate", { url = srv.url .. "/loop/account" })
+      assert.is_true(has(text, "\n⚠️ The app sent role default to a sign-in page (/loop/account/login): it is not "
+        .. "signed in there."), text)
+      local _, plain = open("small.html")
+      assert.is_nil(plain:find("sign-in page", 1, true), plain)
     end)
 
     it("does not outline a page of more than 400 elements, and says how to read it", function()

@@ -233,7 +233,8 @@ local function gate(ctx, job, out, structured)
   out[#out + 1] = ("Flake gate: %d runs in fresh contexts, %s%s"):format(runs,
     #flaky == 0 and ("every step passed " .. runs .. "/" .. runs)
     or broken and ("⚠️ step %d failed in every run: the page is not what the test expects there (a step before it "
-      .. "missing or out of order, or a locator of another page): fix the test before you call it done"):format(broken)
+      .. "missing or out of order, data an earlier run left, or a locator of another page): fix the test before you "
+      .. "call it done"):format(broken)
     or ("⚠️ %d unstable steps (%s): fix them before you call the test done (drop=[%s] takes a step out)"):format(#flaky,
       table.concat(flaky, ", "), flaky[1]),
     unreached > 0 and ("; %d later steps not reached in the runs that stopped"):format(unreached) or "")

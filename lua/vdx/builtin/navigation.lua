@@ -100,6 +100,18 @@ local function nav_result(res, warnings, snap, since, role)
     dialogs = dialogs } }
 end
 
+-- The path of final when asked led there and final is a sign-in page
+-- asked was not (`/provider` → `/provider/login`), else nil.
+local SIGN_IN = { "login", "log%-in", "signin", "sign%-in", "sign_in", "auth" }
+local function signed_out(asked, final)
+  if type(asked) ~= "string" or type(final) ~= "string" or asked == final then return nil end
+  local path = final:match("^%a[%w+.-]*://[^/]*(/[^?#]*)") or ""
+  local was = (asked:match("^%a[%w+.-]*://[^/]*(/[^?#]*)") or asked):lower()
+  for _, w in ipairs(SIGN_IN) do
+    if path:lower():find(w) and not was:find(w) then return path end
+  end
+end
+
 return {
   {
     name = "browser_navigate",
@@ -127,6 +139,11 @@ return {
         args.url, { wait_until = args.wait_until })
       local warnings = decide(ctx)
       local result = quiet.tell(nav_result(res, warnings, small_snapshot(ctx, page), page:since(mark), ctx.role), pending)
+      local signin = signed_out(args.url, type(res) == "table" and res.url)
+      if signin then
+        result.text = result.text .. ("\n⚠️ The app sent role %s to a sign-in page (%s): it is not signed in there. "
+          .. "Another role may be (role: NAME), or sign this one in and save its auth file."):format(ctx.role.name, signin)
+      end
       local status = type(res) == "table" and math.tointeger(res.status)
       -- browser_start_test warns of a role left on an error page.
       ctx.role.error_page = status and status >= 400 and { url = res.url, status = status } or nil
