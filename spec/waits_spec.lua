@@ -189,6 +189,11 @@ describe("browser_wait_for", function()
     local res, msg = t.call("browser_wait_for", { url = "**/nowhere", timeout = 200 })
     assert.is_true(res.isError)
     assert.matches("did not match %*%*/nowhere within 200 ms", msg)
+    -- A URL wait is the test's check of the URL, a glob as a regex.
+    t.call("browser_wait_for", { url = "**/waits/late.{html,htm}" })
+    local last = t.ctx.session:list()[#t.ctx.session:list()]
+    assert.same({ [[await expect({page}).toHaveURL(/^.*\/waits\/late\.(?:html|htm)$/);]] }, last.lines)
+    assert.equal(3, require("vdx.session_export").summary(t.ctx.session:list()).assertions)
   end)
 end)
 
