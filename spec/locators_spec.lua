@@ -166,6 +166,10 @@ describe("page:generate_locator", function()
     for _, a in ipairs(buy.alternatives) do alts[a.locator] = true end
     assert.is_true(alts["getByRole('article').filter({ hasText: 'Tea Pot' }).getByRole('button', { name: 'Buy' })"],
       require("cjson").encode(buy.alternatives))
+    -- A card told apart by its heading's exact name goes by the id too.
+    local cup = located(refs_of(snap, 'button "Buy" %[ref=(e%d+)%]')[2])
+    assert.equal("getByTestId('offer-card').filter({ has: page.getByRole('heading', { name: 'Tea Cup', exact: true }) })"
+      .. ".getByRole('button', { name: 'Buy' })", cup.locator)
     -- The card that shows the test's run token goes by the id too.
     local set = located(refs_of(snap, 'button "Buy" %[ref=(e%d+)%]')[3], { anchor = "zq9x7k2m" })
     assert.equal("getByTestId('offer-card').filter({ hasText: 'Tea Set zq9x7k2m' }).getByRole('button', { name: 'Buy' })",

@@ -360,13 +360,17 @@ export class LocatorGen {
     // to a test-id one around it that serves as well (`getByTestId(
     // 'product-card')`): the id is the team's contract, the bare role the
     // markup's structure.
-    let held = null;
+    const held = [];
+    let holding = true;
     for (const cand of this.scopedInOrder(el, inner, seen, peers)) {
-      if (held === null && BARE_ROLE.test(cand.locator)) { held = cand; continue; }
-      if (held !== null && !cand.locator.startsWith('getByTestId(')) { yield held; held = null; }
+      if (holding && BARE_ROLE.test(cand.locator)) { held.push(cand); continue; }
+      if (!cand.locator.startsWith('getByTestId(')) {
+        holding = false;
+        yield* held.splice(0);
+      }
       yield cand;
     }
-    if (held !== null) yield held;
+    yield* held;
   }
 
   // scoped's candidates, nearest container first.
