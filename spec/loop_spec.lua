@@ -27,6 +27,17 @@ describe("the agent's loop over the MCP wire", function()
       ["GET /loop/account"] = function()
         return { status = 302, headers = { Location = "/loop/account/login" } }
       end,
+      -- A list the page fetches after its load event, slowly.
+      ["GET /loop/late-list"] = function()
+        return { headers = { ["Content-Type"] = "text/html" }, body = [[<title>Late</title><ul id=l></ul><script>
+fetch('/loop/late-items').then((r) => r.json()).then((items) => { for (const t of items) {
+  const li = document.createElement('li'); li.textContent = t; l.append(li); } });
+</script>]] }
+      end,
+      ["GET /loop/late-items"] = function()
+        require("vdx").sleep(400)
+        return { json = { "Oak Chair", "Steel Chair" } }
+      end,
       ["GET /loop/account/login"] = function()
         return { headers = { ["Content-Type"] = "text/html" }, body = "<title>Sign in</title><h1>Sign in</h1>" }
       end,
@@ -229,6 +240,16 @@ describe("the agent's loop over the MCP wire", function()
       assert.matches('\nOutline:\n%- heading "Visit %d+" %[level=1%]\n', first)
       assert.matches('\nOutline:\n%- heading "Visit %d+" %[level=1%]\n', second)
       assert.are_not.equal(first:match('"Visit %d+"'), second:match('"Visit %d+"'))
+    end)
+
+    it("opens a role's default URL as it navigates: the first look has what the page fetched after load", function()
+      local s2 = client.start("--role shop - " .. srv.url .. "/loop/late-list")
+      s2:send(client.initialize(1, "2025-06-18"))
+      s2:wait_for(1, 10000)
+      s2:send(client.call(2, "browser_snapshot", {}))
+      local r = s2:wait_for(2, 60000).result
+      assert.equal(0, (s2:close(30000)))
+      assert.is_true(has(r.content[1].text, "Steel Chair"), r.content[1].text)
     end)
 
     it("says when the app sent the role to a sign-in page instead", function()

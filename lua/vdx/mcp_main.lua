@@ -278,6 +278,13 @@ function M.main(args)
   end
   -- The URL a document commits is checked too, in every browser the roles start.
   mgr.url_guard = require("vdx.url_guard").new { policy = policy, roles = mgr, log = log }
+  -- A role's page opened at its default URL by any first call (select_role,
+  -- a tool's role) lets the page's own requests finish first, as
+  -- browser_navigate does: a list the page fetches after load is in the
+  -- first snapshot.
+  mgr.open_default = function(page, url)
+    return (require("vdx.quiet").around(page, { open_only = true }, page.navigate, page, url))
+  end
   if o.port then
     return M.serve_http(o, { registry = reg, roles = mgr, skills = skill_list, parts = parts, log = log,
       paths = policy })

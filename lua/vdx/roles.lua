@@ -20,7 +20,10 @@ Role.__index = Role
 
 local ROLE_KEYS = { name = true, auth = true, url = true, auth_required = true, endpoint = true }
 
---- A new manager.  opts: launch (options for vdx.launch), connect
+--- A new manager.  A manager's open_default, when set, is how a role's
+-- page opens its default URL: function(page, url), page:navigate's
+-- shape (the MCP server lets the page's first requests finish there, as
+-- browser_navigate does).  opts: launch (options for vdx.launch), connect
 -- (options for vdx.connect of every remote endpoint: headers, ca,
 -- insecure, retries), pool (a vdx.pool: every role without an endpoint
 -- of its own takes a session there instead of the launched browser),
@@ -48,6 +51,7 @@ function Manager:sibling()
   end
   self.starting = self.starting or {}
   mgr.browsers, mgr.starting, mgr.url_guard = self.browsers, self.starting, self.url_guard
+  mgr.open_default = self.open_default
   mgr.default_taken = setmetatable({}, { __index = function() return true end })
   return mgr
 end
@@ -401,7 +405,7 @@ function Role:open_page()
   self.pages[#self.pages + 1] = page
   self.page_ = page
   if self.url then
-    local ok, err = pcall(page.navigate, page, self.url)
+    local ok, err = pcall(self.manager.open_default or page.navigate, page, self.url)
     if not ok then
       self.failures:add { kind = "navigation", message = "default URL " .. self.url .. ": " .. tostring(err) }
     end
