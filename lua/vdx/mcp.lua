@@ -159,44 +159,6 @@ local function is_object(v)
   return type(v) == "table" and (next(v) == nil or not json.looks_like_array(v))
 end
 
--- The value each tool hint takes when it is left out (the spec's
--- ToolAnnotations), and the hints that mean something only when a tool is
--- not read-only: a listed tool carries only the hints that say more, so
--- every tools/list is smaller by them and means the same.
-local HINT_DEFAULT = { readOnlyHint = false, destructiveHint = true, idempotentHint = false, openWorldHint = true }
-local WRITE_HINT = { destructiveHint = true, idempotentHint = true }
-
--- Tool definition as listed for the negotiated version.  one_role: the
--- server has one role, so the role argument (tools.ROLE_ARG) names nothing
--- to choose and is left out of the list (a call may still give it).
-local function tool_entry(t, version, one_role)
-  local input = {}
-  for k, v in pairs(t.input) do input[k] = v end
-  if input.required and #input.required == 0 then input.required = nil end
-  input.properties = input.properties or {}
-  if one_role then
-    local props = {}
-    for k, v in pairs(input.properties) do
-      if v ~= tools.ROLE_ARG then props[k] = v end
-    end
-    input.properties = props
-  end
-  local e = { name = t.name, description = t.description, inputSchema = input }
-  if version >= "2025-03-26" and t.annotations then
-    local a = {}
-    for k, v in pairs(t.annotations) do
-      if HINT_DEFAULT[k] ~= v and not (t.annotations.readOnlyHint and WRITE_HINT[k]) then a[k] = v end
-    end
-    if version < "2025-06-18" then a.title = a.title or t.title end
-    if next(a) ~= nil then e.annotations = a end
-  end
-  if version >= "2025-06-18" then
-    e.title = t.title
-    e.outputSchema = t.output
-  end
-  return e
-end
-
 local handlers = {}
 
 handlers["ping"] = function() return {} end
@@ -220,12 +182,7 @@ handlers["server/discover"] = function(self)
 end
 
 handlers["tools/list"] = function(self, rq)
-  local list = json.array {}
-  local one_role = self.roles:count() <= 1
-  for _, t in ipairs(self.registry:list()) do
-    if not (one_role and t.roles_only) then list[#list + 1] = tool_entry(t, rq.version, one_role) end
-  end
-  return { tools = list }
+  return { tools = require("vdx.mcp_list").list(self.registry, rq.version, self.roles:count() <= 1) }
 end
 
 handlers["tools/call"] = function(self, rq)
