@@ -28,6 +28,23 @@ describe("route globs follow Playwright's rules #unit", function()
     end)
   end
 
+  it("says each glob as the JavaScript regex a test's toHaveURL takes, matching the same URLs", function()
+    if not os.execute("command -v node >/dev/null 2>&1") then return pending("no Node on PATH") end
+    local js = {}
+    for i, r in ipairs(rows) do
+      js[i] = ("%s.test(%s)"):format(match.js_regex(r[1]), require("cjson").encode(r[2]))
+    end
+    local p = assert(io.popen("node -e " .. ("'console.log([%s].join(\" \"))'"):format(table.concat(js, ","))))
+    local out = p:read("a")
+    p:close()
+    local i = 0
+    for got in out:gmatch("%a+") do
+      i = i + 1
+      assert.equal(tostring(rows[i][3]), got, rows[i][1] .. " on " .. rows[i][2])
+    end
+    assert.equal(#rows, i, out)
+  end)
+
   it("takes a Lua pattern when asked, found anywhere in the URL", function()
     assert.is_true(match.compile("^https?://[^/]*%.test/", true)("http://a.test/x"))
     assert.is_false(match.compile("^https?://[^/]*%.test/", true)("http://a.example/x"))

@@ -53,40 +53,73 @@ local function expand(glob)
   return out
 end
 
--- One brace-free glob as anchored Lua patterns (a `/**/` becomes two: with
--- and without the segments).
-local function compile(glob)
-  local outs = { "^" }
-  local function add(s) for k = 1, #outs do outs[k] = outs[k] .. s end end
-  local i, n = 1, #glob
+-- One brace-free glob as tokens: { "lit", c } a character that stands
+-- for itself, { "star" } `*`, { "any" } `**`, { "segs", after_slash }
+-- `**/` (zero or more whole segments when a `/` is before it, else any
+-- run that ends in `/`).
+local function tokens(glob)
+  local out, i, n = {}, 1, #glob
   while i <= n do
     local c = glob:sub(i, i)
     if c == "\\" and i < n then
-      add((glob:sub(i + 1, i + 1):gsub("%W", "%%%0")))
+      out[#out + 1] = { "lit", glob:sub(i + 1, i + 1) }
       i = i + 2
     elseif c == "*" then
       local before, stars = glob:sub(i - 1, i - 1), 1
       while glob:sub(i + 1, i + 1) == "*" do stars, i = stars + 1, i + 1 end
       if stars > 1 and glob:sub(i + 1, i + 1) == "/" then
-        if before == "/" then
-          local with = {}
-          for k = 1, #outs do with[k] = outs[k] .. ".+/" end
-          for k = 1, #with do outs[#outs + 1] = with[k] end
-        else
-          add(".*/")
-        end
+        out[#out + 1] = { "segs", before == "/" }
         i = i + 2
       else
-        add(stars > 1 and ".*" or "[^/]*")
+        out[#out + 1] = { stars > 1 and "any" or "star" }
         i = i + 1
       end
     else
-      add((c:gsub("%W", "%%%0")))
+      out[#out + 1] = { "lit", c }
       i = i + 1
+    end
+  end
+  return out
+end
+
+-- One brace-free glob as anchored Lua patterns (a `/**/` becomes two: with
+-- and without the segments).
+local function compile(glob)
+  local outs = { "^" }
+  local function add(s) for k = 1, #outs do outs[k] = outs[k] .. s end end
+  for _, t in ipairs(tokens(glob)) do
+    if t[1] == "lit" then add((t[2]:gsub("%W", "%%%0")))
+    elseif t[1] == "star" then add("[^/]*")
+    elseif t[1] == "any" then add(".*")
+    elseif t[2] then
+      local with = {}
+      for k = 1, #outs do with[k] = outs[k] .. ".+/" end
+      for k = 1, #with do outs[#outs + 1] = with[k] end
+    else
+      add(".*/")
     end
   end
   add("$")
   return outs
+end
+
+--- The JavaScript regular expression literal that matches what the glob
+-- pattern matches, by the same rules (a test's `toHaveURL` takes no
+-- glob): `**/done#step-2` -> `/^(?:.*\/done#step-2)$/`.  Raises as
+-- match.compile does for unbalanced braces.
+function match.js_regex(pattern)
+  local alts = {}
+  for _, g in ipairs(expand(pattern)) do
+    local out = {}
+    for _, t in ipairs(tokens(g)) do
+      if t[1] == "lit" then out[#out + 1] = t[2]:match("[%^%$%.%*%+%?%(%)%[%]{}|/\\]") and ("\\" .. t[2]) or t[2]
+      elseif t[1] == "star" then out[#out + 1] = "[^/]*"
+      elseif t[1] == "any" then out[#out + 1] = ".*"
+      else out[#out + 1] = t[2] and "(?:.+\\/)?" or ".*\\/" end
+    end
+    alts[#alts + 1] = table.concat(out)
+  end
+  return "/^(?:" .. table.concat(alts, "|") .. ")$/"
 end
 
 --- A matcher for pattern: a function(url) -> bool.  Raises

@@ -39,30 +39,6 @@ function wait.glob_match(g, url)
   return require("vdx.route_match").compile(g)(url)
 end
 
---- The JavaScript regular expression literal that matches what the
--- Playwright URL glob g matches: `**` any characters, `*` any but `/`,
--- `{a,b}` either, the rest as it is (`**/done#step-2` ->
--- `/^.*\/done#step-2$/`).
-function wait.glob_regex(g)
-  local out, depth = {}, 0
-  local i = 1
-  while i <= #g do
-    local c = g:sub(i, i)
-    if c == "*" and g:sub(i + 1, i + 1) == "*" then
-      out[#out + 1], i = ".*", i + 2
-    else
-      if c == "*" then out[#out + 1] = "[^/]*"
-      elseif c == "{" then out[#out + 1], depth = "(?:", depth + 1
-      elseif c == "}" and depth > 0 then out[#out + 1], depth = ")", depth - 1
-      elseif c == "," and depth > 0 then out[#out + 1] = "|"
-      elseif c:match("[%^%$%.%[%]%(%)%+%?|\\/]") or c == "{" or c == "}" then out[#out + 1] = "\\" .. c
-      else out[#out + 1] = c end
-      i = i + 1
-    end
-  end
-  return "/^" .. table.concat(out) .. "$/"
-end
-
 --- wait.url_matches(opts, url) -> bool: url equals opts.url, or matches it
 -- as a glob when it has `*` or `{`, or matches the Lua pattern
 -- opts.url_pattern.
@@ -277,7 +253,7 @@ function wait.code_lines(o, locator)
   elseif o.url then
     -- A check of the test's, as the element waits are: toHaveURL takes an
     -- exact URL, or a regular expression for a glob.
-    local want = o.url:find("[*{]") and wait.glob_regex(o.url) or json.encode(o.url)
+    local want = o.url:find("[*{]") and require("vdx.route_match").js_regex(o.url) or json.encode(o.url)
     return { ("await expect({page}).toHaveURL(%s);"):format(want) }
   elseif o.fn then
     -- A function's source goes in as code; an expression as a string,
