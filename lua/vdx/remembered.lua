@@ -5,7 +5,7 @@
 -- under name, and from then on `{name}` in any text a tool takes stands
 -- for it, as `{run}` does for the run token (vdx.run_token): the page
 -- gets the value, answers show it back as `{name}`, and the exported test
--- reads it at that step,
+-- reads it at that step (vdx.session_export writes it),
 --
 --   const order = /#\d+/.exec(await customer.getByTestId('confirmation').innerText())?.[0] ?? '';
 --
@@ -95,22 +95,6 @@ function remembered.anchor(log)
     if s.kind == remembered.KIND and type(s.value) == "string" and #s.value >= 4 then last = s.value end
   end
   return last
-end
-
---- The JavaScript regular expression literal of pattern (its source).
-local function regex_literal(pattern)
-  return "/" .. pattern:gsub("\\?/", "\\/") .. "/"
-end
-
---- The statements of step (a remember step) in a test, on the page
--- variable page: the value read from the element's text, by pattern or
--- whole (its white space collapsed, as the session read it).
-function remembered.statements(step, page, locator_code)
-  local read = ("await %s.innerText()"):format(locator_code)
-  if step.pattern then
-    return { ("const %s = %s.exec(%s)?.[0] ?? '';"):format(step.name, regex_literal(step.pattern), read) }
-  end
-  return { ("const %s = (%s).replace(/\\s+/g, ' ').trim();"):format(step.name, read) }
 end
 
 return remembered
