@@ -15,13 +15,8 @@ describe("a flow with emulated roles", function()
   local dir, pw, pw_why, out, status
 
   lazy_setup(function()
-    dir = os.tmpname()
-    os.remove(dir)
-    os.execute("mkdir -p " .. q(dir .. "/elsewhere"))
-    pw, pw_why = helpers.playwright()
-    if pw and not pw:match("^/") then pw = io.popen("pwd"):read("l") .. "/" .. pw end
-    out, status = helpers.run(("%s%s %s --emit-playwright %s"):format(
-      pw and ("VDX_PLAYWRIGHT_DIR=" .. q(pw) .. " ") or "", helpers.vdxlua, FLOW, q(dir .. "/out/roles.spec.ts")))
+    local r = helpers.export_flow(FLOW, "roles.spec.ts")
+    dir, pw, pw_why, out, status = r.dir, r.pw, r.pw_why, r.out, r.status
   end)
 
   lazy_teardown(function()

@@ -103,6 +103,23 @@ function helpers.playwright()
   return pw
 end
 
+--- Runs the flow file flow with `--emit-playwright DIR/out/name` in a
+--- fresh folder DIR (with DIR/elsewhere to run the printed command from),
+--- Playwright's folder given when it is installed.  Returns { dir =, pw =,
+--- pw_why =, out =, status = }: the flow's output and exit status, and
+--- helpers.playwright's answer (pw made absolute).
+function helpers.export_flow(flow, name)
+  local r = { dir = os.tmpname() }
+  os.remove(r.dir)
+  os.execute("mkdir -p " .. helpers.quote(r.dir .. "/elsewhere"))
+  r.pw, r.pw_why = helpers.playwright()
+  if r.pw and not r.pw:match("^/") then r.pw = io.popen("pwd"):read("l") .. "/" .. r.pw end
+  r.out, r.status = helpers.run(("%s%s %s --emit-playwright %s"):format(
+    r.pw and ("VDX_PLAYWRIGHT_DIR=" .. helpers.quote(r.pw) .. " ") or "", helpers.vdxlua, flow,
+    helpers.quote(r.dir .. "/out/" .. name)))
+  return r
+end
+
 --- The bytes of the file at path, or nil when it cannot be read.
 function helpers.read(path)
   local f = io.open(path, "rb")

@@ -177,6 +177,13 @@ function Flow:run_token()
   return self.token
 end
 
+--- The value a role read with p:remember(name, …), or nil: what a later
+-- step of another role looks for (`p:expect_text(f:remembered("order")
+-- .. " paid")`); the value p:remember returned, kept by name.
+function Flow:remembered(name)
+  return self.remembered_values[name]
+end
+
 -- The actor of a role, creating its context and page on first use.
 function Flow:actor(name)
   local entry = self.roles[name]
@@ -348,7 +355,7 @@ function flow.run(opts, fn)
     opts = o, name = o.name or "flow", base_url = o.base_url, timeout_ms = o.timeout_ms or 10000,
     slow_mo = tonumber(o.slow_mo) or 0, quiet = o.quiet, report = o.report,
     manager = roles.new { launch = launch, connect = o.connect, pool = the_pool }, roles = {}, role_order = {},
-    program = {}, events = {}, steps = {}, tasks = setmetatable({}, { __mode = "k" }),
+    program = {}, events = {}, steps = {}, remembered_values = {}, tasks = setmetatable({}, { __mode = "k" }),
     started = now(), browser_args = o.browser_args, servers_before = flow_serve.count(),
   }, Flow)
   self:say("▶ %s", self.name)

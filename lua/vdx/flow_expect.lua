@@ -1,10 +1,13 @@
 --- vdx.flow_expect: the expectations of a flow's actors (expect_text,
 -- expect_no_text, expect_visible, expect_hidden, expect_count,
--- expect_value, expect_url).  Each one retries until its timeout and is
--- recorded with the web-first Playwright assertion that matches it.
+-- expect_value, expect_url) and remember, which reads a value the page
+-- shows for later steps.  Each one retries until its timeout and is
+-- recorded with the web-first Playwright assertion that matches it (a
+-- remember, with the test's read of the value).
 local vdx = require "vdx"
 local locator = require "vdx.flow_locator"
 local errors = require "vdx.errors"
+local remembered = require "vdx.remembered"
 
 local M = {}
 
@@ -55,7 +58,7 @@ function M.install(Actor, h)
     end
     self.flow:event { kind = "expect", role = self.name, expect = what, ms = now() - t0 }
     export.role = self.name
-    export.kind = "expect"
+    export.kind = export.kind or "expect"
     self.flow:record(export)
     return true
   end
@@ -197,6 +200,61 @@ function M.install(Actor, h)
       got = got and got:gsub('^"(.*)"$', "%1")
       return got == value, got
     end, { frame = frame_title, target = expr, matcher = "toHaveValue(" .. locator.quote(value) .. ")" }, look)
+  end
+
+  --- Reads a value the page shows and keeps it for later steps, as a
+  -- test keeps an order number in a variable: p:remember("order",
+  -- { test_id = "confirmation" }, { pattern = "#\\d+" }) -> "#1002".  The
+  -- value is the target's text (white space collapsed), or the first
+  -- match of opts.pattern (a JavaScript regular expression's source, found
+  -- by the page's engine) in it, retried until the timeout; 3 characters
+  -- at least (vdx.remembered).  The exported test reads it at this point
+  -- (`order = /#\d+/.exec(await customer.getByTestId('confirmation')
+  -- .innerText())?.[0] ?? '';`) and writes every later string that holds
+  -- it as a template on it (`${order} paid`), so it holds when the app
+  -- gives another value in each run.  f:remembered(name) gives it back.
+  function Actor:remember(name, ...)
+    local bad = remembered.bad_name(name)
+    if bad then fail("InvalidArgument", "remember: " .. bad, { field = "name" }) end
+    local args = table.pack(...)
+    local last, pattern = args[args.n], nil
+    if type(last) == "table" and not locator.is_spec(last) and last.pattern ~= nil then
+      pattern = last.pattern
+      if type(pattern) ~= "string" or pattern == "" then
+        fail("InvalidArgument", "remember: pattern must be a non-empty string, the source of a JavaScript regular "
+          .. "expression (\"#\\\\d+\")", { field = "pattern" })
+      end
+      local o = {}
+      for k, v in pairs(last) do if k ~= "pattern" then o[k] = v end end
+      args[args.n] = o
+    end
+    local expr, _, opts, frame_title, _, _, look = self:expect_target(args, 0, "remember")
+    if pattern then
+      -- A pattern that is no regular expression fails now, not at the timeout.
+      local ok, err = pcall(self.page.bridge, self.page, "firstMatch", { "", pattern }, { frame = "main" })
+      if not ok then
+        fail("InvalidArgument", ("remember: pattern /%s/ is no JavaScript regular expression: %s")
+          :format(pattern, tostring(type(err) == "table" and err.message or err)), { field = "pattern" })
+      end
+    end
+    local node = { frame = frame_title, target = expr, kind = "remember", name = name, pattern = pattern }
+    local spec = { frame = frame_title }
+    self:poll(("%s shows %s"):format(expr, pattern and ("a match of /" .. pattern .. "/") or "a text"), opts,
+      function()
+        local frame, why = self:frame_of(spec)
+        if frame_title and not frame then return false, why end
+        local v, miss = remembered.read(self.page, expr, pattern, frame)
+        if not v or v == "" then return false, miss or "an empty text" end
+        node.value = v
+        return true
+      end, node, look)
+    if #node.value < remembered.MIN_LENGTH then
+      fail("InvalidArgument", ("remember: the value %q is shorter than %d characters: the test finds a value by "
+        .. "its text, and one this short would stand for too much; remember a longer part (\"#1002\", not \"2\")")
+        :format(node.value, remembered.MIN_LENGTH), { field = "pattern" })
+    end
+    self.flow.remembered_values[name] = node.value
+    return node.value
   end
 
   --- Expects the page's URL to contain s.

@@ -74,6 +74,11 @@ function emit(x, n, out, indent)
   elseif n.kind == "action" then
     if n.note then add("// " .. n.note) end
     add("await " .. pw.on(receiver(n), n.target) .. n.call .. ";")
+  elseif n.kind == "remember" then
+    -- A value the app gave, read at this point in each run: its variable
+    -- is the test's (declared at the top, since a step is a block).
+    add(n.name .. " = " .. pw.remembered_read(n.pattern, pw.on(receiver(n), n.target)) .. ";")
+    x.read_at[#out] = { value = n.value, name = n.name }
   elseif n.kind == "expect" then
     if n.page_matcher then
       add("await expect(" .. ident(n.role) .. ")." .. n.page_matcher .. ";")
@@ -99,7 +104,7 @@ end
 -- The states the flow saved (save_auth) and the roles that start from
 -- one, in the order the flow ran: x of emit, and the variables' names.
 local function plan(flow)
-  local x, vars = { base_url = flow.base_url, saved = {}, lazy = {}, emulate = {} }, {}
+  local x, vars = { base_url = flow.base_url, saved = {}, lazy = {}, emulate = {}, read_at = {}, names = {} }, {}
   local function walk(nodes)
     for _, n in ipairs(nodes) do
       if n.kind == "save_auth" then
@@ -108,6 +113,9 @@ local function plan(flow)
           vars[#vars + 1] = "savedState" .. (#vars + 1)
           x.saved[abs] = vars[#vars]
         end
+      elseif n.kind == "remember" and not x.names[n.name] then
+        x.names[n.name] = true
+        x.names[#x.names + 1] = n.name
       elseif n.kind == "context" and n.auth and x.saved[pw.absolute(n.auth)] then
         x.lazy[n.role] = x.saved[pw.absolute(n.auth)]
       end
@@ -157,6 +165,7 @@ function export.text(flow, spec_dir, config)
   out[#out + 1] = "test(" .. q(flow.name) .. ", async ({ browser }) => {"
   out[#out + 1] = "  test.setTimeout(" .. math.max(60000, (flow.ms or 0) * 4) // 1 .. ");"
   for _, v in ipairs(vars) do out[#out + 1] = "  let " .. v .. ";" end
+  for _, name in ipairs(x.names) do out[#out + 1] = "  let " .. name .. " = ''; // p:remember in the flow" end
   local roles, now = roles_of(flow, x), {}
   for _, c in ipairs(roles) do
     if c.saved then
@@ -174,11 +183,17 @@ function export.text(flow, spec_dir, config)
   pw.close_contexts(out, roles)
   out[#out + 1] = "});"
   -- The data the flow made with f:run_token() is new in each run.
-  local used = false
+  -- A value a role remembered is its variable from the line that reads it on.
+  local used, read = false, {}
   for i = first, #out do
     local changed
     out[i], changed = run_token.for_test(out[i], flow.token, "run")
     used = used or changed
+    for _, r in ipairs(read) do out[i] = run_token.for_test(out[i], r.value, r.name) end
+    if x.read_at[i] then
+      read[#read + 1] = x.read_at[i]
+      table.sort(read, function(a, b) return #a.value > #b.value end)
+    end
   end
   if used then table.insert(out, first - 1, "  const run = Date.now().toString(36); // unique per run: f:run_token() in the flow") end
   -- A secret's value is read from the environment, never written here.

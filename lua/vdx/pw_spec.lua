@@ -104,6 +104,19 @@ function pw.ident(role)
   return s
 end
 
+--- The expression that reads a remembered value (vdx.remembered) on the
+-- element of locator_code, as the session or flow read it: the first
+-- match of pattern (a JavaScript regular expression's source, written as
+-- a literal with its `/` escaped), or the whole text with its white space
+-- collapsed when pattern is nil.
+function pw.remembered_read(pattern, locator_code)
+  local read = ("await %s.innerText()"):format(locator_code)
+  if pattern then
+    return ("/%s/.exec(%s)?.[0] ?? ''"):format((pattern:gsub("\\?/", "\\/")), read)
+  end
+  return ("(%s).replace(/\\s+/g, ' ').trim()"):format(read)
+end
+
 --- The lines of a "code" step (vdx.session_log) or flow node (a change
 -- to a role's world: route, cookie, emulation, clock) with "{page}" and
 -- "{context}" replaced by the role's page and context variables (with

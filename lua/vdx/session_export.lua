@@ -73,26 +73,15 @@ local CALLS = {
   evaluate = function(s) return ".evaluate(" .. s.code .. ")" end,
 }
 
--- The statement of a remember step (vdx.remembered) read on the element
--- of locator_code: the value from its text, the first match of the
--- step's pattern (a regex literal: a `/` in it escaped) or the whole text
--- with its white space collapsed, as the session read it.
-local function remembered_lines(s, locator_code)
-  local read = ("await %s.innerText()"):format(locator_code)
-  if s.pattern then
-    local regex = "/" .. s.pattern:gsub("\\?/", "\\/") .. "/"
-    return { ("const %s = %s.exec(%s)?.[0] ?? '';"):format(s.name, regex, read) }
-  end
-  return { ("const %s = (%s).replace(/\\s+/g, ' ').trim();"):format(s.name, read) }
-end
-
 --- The statements of one step (a list of lines without indentation).
 -- fixture: the step's role is the test's only one, on Playwright's own
 -- `page` and `context` fixtures.
 function export.statements(s, base, fixture)
   local page = fixture and "page" or ident(s.role)
   if s.kind == "code" then return pw.code_lines(s.lines, s.role, fixture) end
-  if s.kind == "remember" then return remembered_lines(s, pw.on(page, s.locator)) end
+  if s.kind == "remember" then
+    return { ("const %s = %s;"):format(s.name, pw.remembered_read(s.pattern, pw.on(page, s.locator))) }
+  end
   if s.kind == "navigate" then
     return { "await " .. page .. ".goto(" .. pw.url_literal(base, s.url) .. ");" }
   elseif s.kind == "assert" then
