@@ -159,8 +159,11 @@ describe("an exported flow", function()
     assert.is_true(has(read(log) or "", 'serving ' .. url .. ' for the flow "saved sign-in" on port ' .. port), read(log))
     assert.equal(0, st, ext)
     assert.is_true(has(ext, "\nThe flow ran against " .. url .. ", which it did not serve itself: start that app "
-      .. "first (BASE_URL says where).\n"), ext)
+      .. "first (the test goes there unless BASE_URL names another copy).\n"), ext)
     assert.is_true(has(cmd, " BASE_URL=" .. url .. " "), cmd)
+    -- The file runs as written against the app the flow ran against.
+    assert.is_true(has(read(dir .. "/ext/signin.spec.ts"),
+      "\nconst BASE_URL = (process.env.BASE_URL || '" .. url .. "').replace(/\\/$/, '');\n"), read(dir .. "/ext/signin.spec.ts"))
     assert.is_nil(read(dir .. "/ext/signin.config.ts"):find("webServer", 1, true))
     assert.equal(0, pst, res)
   end)

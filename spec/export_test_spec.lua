@@ -358,7 +358,10 @@ show();
       assert.is_true(has(exported, line .. "\n"), line .. "\n-- not in --\n" .. exported)
     end
     assert.is_nil(exported:find(".nth(", 1, true))
-    assert.is_nil(exported:find("127.0.0.1", 1, true))
+    -- The app's address is written once, as BASE_URL's default.
+    local _, n = exported:gsub("127%.0%.0%.1", "")
+    assert.equal(1, n, exported)
+    assert.is_true(has(exported, "\nconst BASE_URL = (process.env.BASE_URL || 'http://127.0.0.1:"), exported)
   end)
 
   it("runs the exported file under real Playwright 3 times", function()
@@ -373,11 +376,20 @@ show();
     end
     assert.is_true(has(answer, "Playwright (3 runs of the file): ✅ 3 passed"), answer)
     assert.is_true(has(answer, "\nRan: cd '" .. dir .. "/out' && NODE_PATH="), answer)
+    -- The runs leave their results in the temporary folder, not among the tests.
+    assert.is_true(has(answer, " --output='" .. require("vdx.pw_run").results_dir(dir .. "/out") .. "'"), answer)
+    assert.is_not.equal(0, (select(3, os.execute("test -e " .. q(dir .. "/out/test-results")))))
     -- The printed command passes as printed, through sh from another
     -- folder, while the app it names runs (this process serves it, and
     -- pw_run.shell turns the loop while it waits).
     local printed = assert(answer:match("\nRun: (cd [^\n]+ test errands%.spec%.ts)$"), answer)
     local rc, out = require("vdx.pw_run").shell("cd / && sh -c " .. q(printed), 300000)
+    assert.equal(0, rc, out)
+    assert.matches("1 passed", out)
+    -- Without BASE_URL, the file goes to the app it was recorded on.
+    local bare = printed:gsub(" BASE_URL=%S+", "")
+    assert.is_nil(bare:find("BASE_URL", 1, true))
+    rc, out = require("vdx.pw_run").shell("cd / && sh -c " .. q(bare), 300000)
     assert.equal(0, rc, out)
     assert.matches("1 passed", out)
   end)

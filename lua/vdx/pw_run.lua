@@ -77,16 +77,26 @@ function run.runner(spec_dir)
   return r[1], r[2]
 end
 
+--- The folder a run of the specs in dir leaves its results in (traces,
+-- screenshots of failures): one per spec folder under the temporary
+-- folder, not test-results/ beside the tests, where the agent's tests
+-- are and a person reviews them.
+function run.results_dir(dir)
+  local h = 5381
+  for i = 1, #dir do h = (h * 33 + dir:byte(i)) % 4294967296 end
+  return ("%s/vdx-playwright-results-%08x"):format(os.getenv("TMPDIR") or "/tmp", h)
+end
+
 --- The command that runs the spec at path (from its folder) with env
 -- (assignments) under the Playwright of pw_dir, repeat times; line, when
 -- given, runs only the test that starts there (`file:line`: the others of
--- a suite file are not run again).
+-- a suite file are not run again).  Its results go to run.results_dir.
 function run.command(path, env, pw_dir, repeat_each, line)
   local dir, file = path:match("^(.*)/([^/]*)$")
   local rep = repeat_each and repeat_each > 1 and (" --repeat-each=" .. repeat_each) or ""
-  return ("cd %s && NODE_PATH=%s %s node %s test %s --reporter=line --workers=1%s"):format(q(dir),
+  return ("cd %s && NODE_PATH=%s %s node %s test %s --reporter=line --workers=1 --output=%s%s"):format(q(dir),
     q(pw_dir .. "/node_modules"), env, q(pw_dir .. "/node_modules/@playwright/test/cli.js"),
-    q(file .. (line and (":" .. line) or "")), rep)
+    q(file .. (line and (":" .. line) or "")), q(run.results_dir(dir)), rep)
 end
 
 --- Runs cmd in the background and waits (turning the loop) for at most

@@ -173,21 +173,27 @@ function pw.relative(path, dir)
 end
 
 --- Appends the file's preamble to out: the comment lines of head, the
--- imports, BASE_URL (required) and the launch options (CHROMIUM_PATH and
--- browser_args, a list of Chromium switches).
-function pw.preamble(out, head, browser_args)
+-- imports, BASE_URL and the launch options (CHROMIUM_PATH and
+-- browser_args, a list of Chromium switches).  BASE_URL defaults to
+-- default_base (the app the session or flow ran against) when given, so
+-- the file runs as written against that app; without it the test
+-- requires BASE_URL.
+function pw.preamble(out, head, browser_args, default_base)
   for _, l in ipairs(head) do out[#out + 1] = "// " .. l end
-  for _, l in ipairs {
-    "import { test, expect } from '@playwright/test';",
-    "import * as path from 'path';",
-    "",
+  local base = {
     "// The app under test (vdxlua prints the URL it ran against when it writes this file).",
     "const BASE_URL = (process.env.BASE_URL ?? '').replace(/\\/$/, '');",
     "if (!BASE_URL) throw new Error('set BASE_URL to the URL of the app under test');",
-    "",
-    "test.use({",
-    "  launchOptions: {",
-  } do out[#out + 1] = l end
+  }
+  if default_base then
+    base = { "// The app under test: the one the test was recorded on, unless BASE_URL names another.",
+      "const BASE_URL = (process.env.BASE_URL || " .. q((default_base:gsub("/$", ""))) .. ").replace(/\\/$/, '');" }
+  end
+  out[#out + 1] = "import { test, expect } from '@playwright/test';"
+  out[#out + 1] = "import * as path from 'path';"
+  out[#out + 1] = ""
+  for _, l in ipairs(base) do out[#out + 1] = l end
+  for _, l in ipairs { "", "test.use({", "  launchOptions: {" } do out[#out + 1] = l end
   if browser_args and #browser_args > 0 then
     local args = {}
     for i, a in ipairs(browser_args) do args[i] = q(a) end
