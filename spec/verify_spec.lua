@@ -170,6 +170,48 @@ describe("the verify tools", function()
       assert.matches(card .. ' does not contain "Alpha"', other, 1, true)
     end)
 
+    it("locates the element of a ref by something else than the text it checks", function()
+      page():evaluate([[(() => { const t = document.createElement('table'); t.setAttribute('aria-label', 'Cart');
+        t.innerHTML = '<tr data-testid="line"><td>Ceramic Mug</td><td>2</td><td>$10.80</td><td>$21.60</td></tr>'
+          + '<tr data-testid="line"><td>Linen Tote</td><td>1</td><td>$24.00</td><td>$24.00</td></tr>';
+        document.body.append(t); })()]])
+      snap = select(2, call("browser_snapshot", {}))
+      local row = assert(snap:match('row %[ref=(e%d+)%]:\n%s*%- cell "Ceramic Mug"'), snap)
+      -- The row's name holds every cell: found by it, the check of $21.60
+      -- would hold by construction.
+      assert.matches("$21.60", page():generate_locator(row, { alternatives = 0 }).locator, 1, true)
+      local s, text = agrees("browser_verify_text_visible", { ref = row, text = "$21.60" })
+      assert.is_nil(s.locator:find("21.60", 1, true), s.locator)
+      assert.equal("$21.60", s.value)
+      assert.is_nil(text:find("⚠️", 1, true), text)
+      t.ctx.session:clear()
+      s = agrees("browser_verify_text_visible", { ref = row, text = "Ceramic Mug" })
+      assert.is_nil(s.locator:find("Ceramic", 1, true), s.locator)
+      -- A locator the agent gave that finds the element by that text is
+      -- recorded as given, and the answer says what it proves.
+      t.ctx.session:clear()
+      local _, given = agrees("browser_verify_text_visible",
+        { locator = "getByTestId('line').filter({ hasText: 'Linen Tote' })", text = "Linen Tote" })
+      assert.matches("\n⚠️ The locator finds the element by the text it checks", given, 1, true)
+    end)
+
+    it("anchors a locator on the test's next token where the check's text holds the first", function()
+      page():evaluate([=[(() => { for (const [item, no] of [['Stool tokA1234 x 1', '#1002'], ['Stool x 1', '#1001']]) {
+        const d = document.createElement('div'); d.dataset.testid = 'ord';
+        d.innerHTML = '<p>' + item + '</p><p>' + no + '</p><button>Refund</button>'; document.body.append(d); } })()]=])
+      snap = select(2, call("browser_snapshot", {}))
+      local p, locators = page(), require "vdx.locators"
+      local refund = assert(snap:match('Stool tokA1234 x 1.-button "Refund" %[ref=(e%d+)%]'), snap)
+      locators.anchor(p, "tokA1234", "#1002")
+      local first = p:generate_locator(refund, { alternatives = 0 }).locator
+      local other = p:generate_locator(refund, { alternatives = 0, avoid = "Stool tokA1234 x 1" }).locator
+      locators.anchor(p, nil)
+      assert.equal("getByTestId('ord').filter({ hasText: 'Stool tokA1234 x 1' }).getByRole('button', { name: 'Refund' })",
+        first)
+      assert.equal("getByTestId('ord').filter({ hasText: '#1002' }).getByRole('button', { name: 'Refund' })", other)
+      assert.is_nil(locators.anchor_of(p))
+    end)
+
     it("warns of a number the app gave in a check the agent wrote: the next run's order is another", function()
       page():evaluate([[(() => { const p = document.createElement('p'); p.textContent = 'Order #1001 paid';
         document.body.append(p); })()]])

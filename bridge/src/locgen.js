@@ -4,8 +4,11 @@
 // Playwright's matching rules, open shadow roots included) to match that
 // element and nothing else:
 //
-//   locatorFor(ref, { alternatives = 4 }) ->
+//   locatorFor(ref, { alternatives = 4, anchor, avoid }) ->
 //     { locator, positional, note, alternatives: [{ locator, kind, count }] }
+//
+// (anchor: the test's run token, see anchored(); avoid: a text the locator
+// is not to find the element by, see generate().)
 //
 // Candidates, most stable first; the first verified one is the locator,
 // the next verified ones its alternatives:
@@ -90,19 +93,26 @@ export class LocatorGen {
   }
 
   // { locator, positional, note, alternatives }: see the module comment.
-  // anchor: the token of the test's run (locatorFor), or null.
-  generate(el, alternatives, anchor) {
+  // anchor: the token of the test's run (locatorFor), or null.  avoid: a
+  // text the locator is not to find el by (a check of that text would
+  // hold by construction), or null: candidates that hold it come after
+  // every other verified one, and before a positional locator.
+  generate(el, alternatives, anchor, avoid) {
     const near = [];
     const found = [];
+    const held = [];
+    const holds = avoidance(avoid);
     this.anchor = anchor || null;
     try {
       for (const c of this.verified(el, near)) {
-        found.push(c);
+        if (holds(c.locator)) held.push(c);
+        else found.push(c);
         if (found.length > alternatives) break;
       }
     } finally {
       this.anchor = null;
     }
+    for (const c of held) found.push(c);
     if (found.length > 0) {
       return { locator: found[0].locator, positional: false, note: null, alternatives: found.slice(1) };
     }
@@ -498,13 +508,26 @@ function attributeCandidate(out, el, attribute, method, kind) {
   if (t && t.length <= MAX_NAME) out.push({ kind, exprs: textual(method, t) });
 }
 
+// A test of whether a locator holds text (normalized; as written in a
+// JavaScript string, or as it is): a function of the locator, false for
+// every one when there is no text.
+function avoidance(text) {
+  const t = typeof text === 'string' ? text.replace(/\s+/g, ' ').trim() : '';
+  if (t === '') return () => false;
+  const quoted = jsString(t).slice(1, -1);
+  return (locator) => locator.includes(t) || locator.includes(quoted);
+}
+
 // The bridge method: the locator of ref's element (see the module comment).
 // opts.described: the description the caller gave with ref; when it
 // names another element (ladder.js describedOther), the answer's described
 // says which, and no locator is generated.
 export function locatorFor(env, ref, options) {
   const opts = options || {};
-  checkKeys(opts, ['alternatives', 'batch', 'described', 'anchor'], 'locatorFor');
+  checkKeys(opts, ['alternatives', 'batch', 'described', 'anchor', 'avoid'], 'locatorFor');
+  if (opts.avoid !== undefined && opts.avoid !== null && typeof opts.avoid !== 'string') {
+    throw badArgument('locatorFor: avoid must be a string');
+  }
   const n = intOption(opts, 'alternatives', 4, 0, 'locatorFor');
   const anchor = opts.anchor === undefined || opts.anchor === null ? null : opts.anchor;
   if (anchor !== null && (typeof anchor !== 'string' || anchor.length < 4)) {
@@ -516,7 +539,7 @@ export function locatorFor(env, ref, options) {
     const d = describedOther(el, opts.described, refOfIn(env.refs));
     if (d !== null && d.other !== null) return { locator: null, positional: false, note: null, alternatives: [], described: d };
   }
-  return shared(batchOption(opts, 'locatorFor'), makeGen).gen.generate(el, n, anchor);
+  return shared(batchOption(opts, 'locatorFor'), makeGen).gen.generate(el, n, anchor, opts.avoid);
 }
 
 // The bridge method: expr, a locator that matches one element, scoped to

@@ -64,11 +64,13 @@ end
 -- becomes a locator here: page:generate_locator when the page has it,
 -- else vdx.flow_locator.  Raises UnknownRef or StaleRef for a ref the page
 -- does not have; returns nil and why when no locator matches it alone.
--- batch: as assertions.facts takes it.
-function assertions.locator_of(page, ref, batch)
+-- batch: as assertions.facts takes it; avoid: a text the locator is not
+-- to find the element by (page:generate_locator's), the one a check of
+-- it records.
+function assertions.locator_of(page, ref, batch, avoid)
   local _, frame = vdx.check_ref(ref)
   if page.generate_locator then
-    local r = page:generate_locator(ref, { alternatives = 0, batch = batch })
+    local r = page:generate_locator(ref, { alternatives = 0, batch = batch, avoid = avoid })
     if type(r) ~= "table" or not str(r.locator) then return nil, r and str(r.note) or "no locator" end
     return { locator = r.locator, positional = r.positional == true, relative = str(r.frame_relative) or r.locator,
       frame = frame, from_page = frame == "main" or str(r.frame_locator) ~= nil }

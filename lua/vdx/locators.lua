@@ -8,23 +8,39 @@ local json = require "vdx.json"
 
 local locators = {}
 
-local KNOWN = { alternatives = true, timeout_ms = true, batch = true, described = true, anchor = true }
+local KNOWN = { alternatives = true, timeout_ms = true, batch = true, described = true, anchor = true,
+  avoid = true }
 
--- The run token (vdx.run_token) each page's locators are anchored on, by
--- page (locators.anchor); weak, so a closed page is forgotten.
+-- The tokens each page's locators are anchored on, by page
+-- (locators.anchor): a list, the first preferred; weak, so a closed page
+-- is forgotten.
 local anchors = setmetatable({}, { __mode = "k" })
 
---- Anchors page's locators on token (the test's run token, vdx.run_token;
--- nil: none): a card or row that shows it is the scope of the locators
--- of elements inside it and of itself (filtered by the text that holds
--- it), as that item is the one data of the test's own run.
-function locators.anchor(page, token)
-  anchors[page] = token
+--- Anchors page's locators on token (the test's run token, vdx.run_token,
+-- or a value it remembered, vdx.remembered; nil: none), else on each of
+-- the further ones given (`…`) where a locator must not hold the first
+-- (generate_locator's avoid): a card or row that shows it is the scope of
+-- the locators of elements inside it and of itself (filtered by the text
+-- that holds it), as that item is the one data of the test's own run.
+function locators.anchor(page, token, ...)
+  local list = {}
+  for _, t in ipairs { token, ... } do
+    if type(t) == "string" and t ~= "" then list[#list + 1] = t end
+  end
+  anchors[page] = list[1] and list or nil
 end
 
---- The token page's locators are anchored on (locators.anchor), or nil.
+--- The token page's locators are anchored on first (locators.anchor), or nil.
 function locators.anchor_of(page)
-  return anchors[page]
+  return anchors[page] and anchors[page][1]
+end
+
+-- The first of page's anchors that avoid (a text, or nil) does not hold.
+local function anchor_avoiding(page, avoid)
+  for _, a in ipairs(anchors[page] or {}) do
+    if not (avoid and avoid:find(a, 1, true)) then return a end
+  end
+  return nil
 end
 
 -- A string, or nil for JSON null and anything else.
@@ -51,7 +67,7 @@ function locators.frame_path(page, frame, timeout_ms)
   return table.concat(parts, ".")
 end
 
---- page:generate_locator(ref [, {alternatives = 4, batch=, timeout_ms=}]) ->
+--- page:generate_locator(ref [, {alternatives = 4, anchor=, avoid=, batch=, described=, timeout_ms=}]) ->
 -- { locator, positional, note, frame, frame_locator, frame_relative,
 -- alternatives = { {locator, kind, count}, … } }: a Playwright locator
 -- expression (codegen style, relative to the page) verified on the live
@@ -72,7 +88,12 @@ end
 -- locator (a ref read before a reload names another element now).
 -- anchor (default: locators.anchor's for page): the test's run token; an
 -- element in (or being) a card or row that shows it is located through
--- that item filtered by the text that holds it.
+-- that item filtered by the text that holds it.  avoid (a string): a
+-- text the locator is not to find the element by, as a check of that
+-- text would then hold by construction (`getByRole('row', { name: 'Mug
+-- $21.60' })` for a check that the row shows $21.60): candidates that
+-- hold it come last, and the default anchor is the first of the page's
+-- anchors it does not hold.
 function locators.generate_locator(page, ref, opts)
   local r, frame = vdx.check_ref(ref)
   opts = opts or {}
@@ -81,7 +102,7 @@ function locators.generate_locator(page, ref, opts)
   end
   for k in pairs(opts) do
     if not KNOWN[k] then
-      error(vdx.error("InvalidArgument", ("generate_locator: unexpected key '%s' (known: alternatives, anchor, batch, described, timeout_ms)")
+      error(vdx.error("InvalidArgument", ("generate_locator: unexpected key '%s' (known: alternatives, anchor, avoid, batch, described, timeout_ms)")
         :format(tostring(k)), { field = tostring(k) }), 2)
     end
   end
@@ -97,13 +118,16 @@ function locators.generate_locator(page, ref, opts)
   if opts.described ~= nil and type(opts.described) ~= "string" then
     error(vdx.error("InvalidArgument", "generate_locator: described must be a string", { field = "described" }), 2)
   end
-  local anchor = opts.anchor or anchors[page]
+  if opts.avoid ~= nil and type(opts.avoid) ~= "string" then
+    error(vdx.error("InvalidArgument", "generate_locator: avoid must be a string", { field = "avoid" }), 2)
+  end
+  local anchor = opts.anchor or anchor_avoiding(page, opts.avoid)
   if anchor ~= nil and (type(anchor) ~= "string" or #anchor < 4) then
     error(vdx.error("InvalidArgument", "generate_locator: anchor must be a string of 4 characters or more",
       { field = "anchor" }), 2)
   end
   local res = page:bridge("locatorFor", { r, { alternatives = n, batch = opts.batch, described = opts.described,
-    anchor = anchor } },
+    anchor = anchor, avoid = opts.avoid ~= "" and opts.avoid or nil } },
     { frame = r, timeout_ms = opts.timeout_ms })
   local out = { locator = str(res.locator), positional = res.positional == true, note = str(res.note),
     alternatives = {} }

@@ -312,7 +312,7 @@ function Server:call_tool(rq, name, args)
     local page = ctx.role:page()
     -- The locators of the test's own data go through it (vdx.run_token),
     -- else through the value it remembered last (vdx.remembered).
-    locators.anchor(page, ctx.session and (ctx.session.token or remembered.anchor(ctx.session)))
+    locators.anchor(page, ctx.session and ctx.session.token, ctx.session and remembered.anchor(ctx.session))
     return page
   end
   function ctx:cancelled() own(self, "cancelled"); return rq.cancelled end

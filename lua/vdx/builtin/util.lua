@@ -158,14 +158,16 @@ end
 -- locator, Playwright MCP's argument).  locator is what an assertion
 -- records; relative and frame (a ref in the frame, or nil) where its facts
 -- are read; elsewhere says why it cannot be recorded (a frame without a
--- path from the page).  A locator must match exactly one element.
-function util.checked_target(page, args)
+-- path from the page).  A locator must match exactly one element.  avoid:
+-- the text the check is of, which a ref's locator is not to find the
+-- element by (assertions.locator_of).
+function util.checked_target(page, args, avoid)
   local ref, expr = assertions.str(args.ref), assertions.str(args.locator)
   if assertions.str(args.target) then
     if vdx.is_ref(args.target) then ref = args.target else expr = args.target end
   end
   if ref and ref ~= "" then
-    local l, why = assertions.locator_of(page, ref)
+    local l, why = assertions.locator_of(page, ref, nil, avoid)
     if not l then
       error(vdx.error("VerifyFailed", ("no locator matches %s alone: %s"):format(ref, tostring(why)), { ref = ref }), 0)
     end

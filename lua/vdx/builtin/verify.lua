@@ -268,7 +268,7 @@ end
 -- holds args.text (as Playwright's toContainText reads it), recorded so.
 local function verify_contains(ctx, args)
   local page = ctx:page()
-  local t = target(page, args)
+  local t = target(page, args, args.text)
   local m = the_one(page, t)
   local have = assertions.normalize(m.text or "")
   if not m.visible then
@@ -279,8 +279,13 @@ local function verify_contains(ctx, args)
       { expected = args.text, actual = { #have > 200 and (have:sub(1, 200) .. "…") or have } })
   end
   if t.elsewhere then return agreed(ctx, "browser_verify_text_visible", nil, t.elsewhere) end
+  local circular
+  if t.locator:find(assertions.normalize(args.text), 1, true) then
+    circular = "⚠️ The locator finds the element by the text it checks, so the check holds wherever it finds one: "
+      .. "give the locator of its container without that text (locator=…) to check what it shows"
+  end
   return agreed(ctx, "browser_verify_text_visible",
-    { matcher = "toContainText", locator = t.locator, value = args.text, positional = t.positional })
+    { matcher = "toContainText", locator = t.locator, value = args.text, positional = t.positional }, nil, circular)
 end
 
 -- Strict "true"/"false" of a checkbox value.
