@@ -166,9 +166,17 @@ describe("find", function()
     assert.equal(10, res.structuredContent.shown)
     assert.truthy(text:find("… 110 more matched. Narrow it:", 1, true), text)
     assert.is_true(#text < 2300, #text)
-    -- max and the character bound.
-    res = select(2, call("browser_find", { role = "button", name = "run example", max = 100 }))
-    assert.is_true(res.structuredContent.shown < 100 and res.structuredContent.shown > 10, res.structuredContent.shown)
+    -- max and the character bound, which a larger max raises (about 100
+    -- characters a match): asked for 100, the answer has them.
+    text, res = call("browser_find", { role = "button", name = "run example", max = 100 })
+    assert.equal(100, res.structuredContent.shown)
+    assert.is_true(#text < 100 * 100, #text)
+    assert.truthy(text:find("… 20 more matched. Narrow it: add role=…", 1, true), text)
+    -- Cut by the size bound, the answer says so and does not ask for a larger max.
+    text, res = call("browser_find", { role = "region", name = "section", max = 30, context = 20 })
+    assert.is_true(res.structuredContent.shown < 30, res.structuredContent.shown)
+    assert.truthy(text:find("more matched (the answer's size bound). Narrow it", 1, true), text)
+    assert.is_nil(text:find("raise max", 1, true), text)
     -- A bad regex is an InvalidArgument that says why.
     text, res = call("browser_find", { regex = "/(/" })
     assert.is_true(res.isError)
@@ -196,6 +204,24 @@ describe("find", function()
     -- Only the table, which holds both buttons, shows "Price" (a header).
     text = call("browser_find", { role = "button", name = "Rate", within = "Price" })
     assert.truthy(text:find('No line of the snapshot matches role button name "Rate" within a container that shows "Price"', 1, true), text)
+  end)
+
+  it("finds several controls of one row within it, by a regex on their role or name", function()
+    page:navigate(srv.url .. "/loop/products.html")
+    page:evaluate([[(() => { const t = document.createElement('table'); t.setAttribute('aria-label', 'Mine');
+      for (const n of ['Oak Shelf', 'Pine Tray']) t.insertRow().innerHTML = '<td>' + n + '</td><td><input aria-label='
+        + '"New price"></td><td><button>Update price</button></td><td><a href="/p">Details</a></td>';
+      document.body.append(t); })()]])
+    local text, res = call("browser_find", { regex = "New price|Update price", within = "Oak Shelf" })
+    assert.equal(2, res.structuredContent.total, text)
+    assert.matches('textbox "New price"', res.structuredContent.matches[1].line)
+    assert.matches('button "Update price"', res.structuredContent.matches[2].line)
+    -- The regex reads the role too.
+    text, res = call("browser_find", { regex = "^textbox$", within = "Pine Tray" })
+    assert.equal(1, res.structuredContent.total, text)
+    -- A link's line ends without the colon of the /url under it, not shown.
+    text = call("browser_find", { role = "link", name = "Details", within = "Pine Tray" })
+    assert.matches('\n *%- link "Details" %[ref=e%d+%]\n', text .. "\n")
   end)
 
   it("shows the lines a match introduces with context, inside its container only", function()

@@ -73,33 +73,70 @@ local function subtree_end(items, a)
   return j
 end
 
+-- Roles whose element holds items (rows, list items, options): the text
+-- such a container shows (a column header) labels none of them.
+local OF_ITEMS = { table = true, grid = true, treegrid = true, rowgroup = true, list = true, listbox = true,
+  tree = true, tablist = true, menu = true, menubar = true, radiogroup = true, feed = true }
+
 -- The hits (indexes into items, in order) that lie in a container which
--- shows text `within` (case-insensitive, in a name or text of its lines)
--- and holds no other hit: the nearest ancestor whose lines show it.  A
+-- shows text `within` (case-insensitive, in a name or text of its
+-- lines): the nearest ancestor whose lines show it, unless what shows it
+-- there is a branch holding a hit of its own (another item's label), or
+-- it is a table or list (OF_ITEMS) holding other hits.  A
 -- card that shows "Oak Stool" and one "Add to cart" keeps its button; the
--- page, which shows it too, holds every card's.
+-- grid around every card, which shows it too, keeps no other card's; a
+-- row that shows "Oak Shelf" beside a price field and its button keeps
+-- both.
 local function within(items, hits, text)
   local needle, out = text:lower(), {}
   local is_hit = {}
   for _, h in ipairs(hits) do is_hit[h] = true end
+  local function shows(j)
+    local it = items[j]
+    return it.name:lower():find(needle, 1, true) or it.text:lower():find(needle, 1, true)
+  end
+  -- Whether the lines a..b show the text, and whether they hold a hit.
+  local function branch(a, b)
+    local s, hit = false, false
+    for j = a, b do
+      s = s or shows(j) ~= nil
+      hit = hit or is_hit[j] == true
+    end
+    return s, hit
+  end
   for _, h in ipairs(hits) do
     local indent = items[h].indent
+    if shows(h) then out[#out + 1] = h; indent = -1 end
     for a = h - 1, 1, -1 do
+      if indent < 0 then break end
       if items[a].indent < indent then
         indent = items[a].indent
-        local last, shows, others = subtree_end(items, a), false, false
-        for j = a, last do
-          local it = items[j]
-          if not shows and (it.name:lower():find(needle, 1, true) or it.text:lower():find(needle, 1, true)) then
-            shows = true
+        local last = subtree_end(items, a)
+        local seen, other = false, false
+        if OF_ITEMS[items[a].role] then
+          -- A table or list that shows the text (a header) holds items:
+          -- it scopes h only when it holds no other hit.
+          seen, other = branch(a, last)
+          for j = a, last do if is_hit[j] and j ~= h then other = true end end
+        else
+          if shows(a) then out[#out + 1] = h break end
+          -- a's children branches, h's own aside: one that shows the text
+          -- tells whether it labels h or another item.
+          local c = a + 1
+          while c <= last do
+            local e = subtree_end(items, c)
+            if not (c <= h and h <= e) then
+              local s, hit = branch(c, e)
+              if s then seen = true; other = other or hit end
+            end
+            c = e + 1
           end
-          if is_hit[j] and j ~= h then others = true end
         end
-        if shows then
-          if not others then out[#out + 1] = h end
+        if seen then
+          if not other then out[#out + 1] = h end
           break
         end
-        if others or indent == 0 then break end
+        if indent == 0 then break end
       end
     end
   end
@@ -112,12 +149,14 @@ local function matching(page, items, args)
   if args.regex then
     if #items == 0 then return out end
     local source, flags = regex_of(args.regex)
-    -- Each line's name and text, tested apart: /^Save$/ finds a button
-    -- named Save.
+    -- Each line's role, name and text, tested apart: /^Save$/ finds a
+    -- button named Save, /textbox|checkbox/ the fields.
     local texts = {}
-    for i, it in ipairs(items) do texts[2 * i - 1], texts[2 * i] = it.name, it.text end
+    for i, it in ipairs(items) do
+      texts[3 * i - 2], texts[3 * i - 1], texts[3 * i] = it.role ~= "text" and it.role or "", it.name, it.text
+    end
     for _, k in ipairs(page:bridge("matchTexts", { source, flags, texts })) do
-      local i = math.tointeger(k) // 2 + 1
+      local i = math.tointeger(k) // 3 + 1
       if out[#out] ~= i then out[#out + 1] = i end
     end
     return out
@@ -221,7 +260,7 @@ end
 -- line, path = [lines] }], lines = [the answer's lines] }: the snapshot
 -- lines that match args (text: a case-insensitive substring of a line's
 -- name or text; regex: "/source/flags" or a source, a JavaScript regular
--- expression tested against name and text; role, with name: the role
+-- expression tested against role, name and text; role, with name: the role
 -- exactly and the name as a case-insensitive substring; a row's name is
 -- its cells'; args.within: only matches in the nearest container that
 -- shows that text and holds no other match), at most args.max
@@ -278,6 +317,9 @@ function find.run(page, args)
     end
   end
   local res = { url = snap.url, title = snap.title, total = #hits, matches = json.array() }
+  -- A larger max asked for is a larger answer allowed: about 100
+  -- characters a match.
+  local bound = math.max(find.MAX_CHARS, max * 100)
   local keep, chars, notes = {}, 0, {}
   for _, h in ipairs(hits) do
     if #res.matches >= max then break end
@@ -287,7 +329,10 @@ function find.run(page, args)
     for _, j in ipairs(path) do if not keep[j] then cost = cost + #lines[j] + 1 end end
     for _, j in ipairs(after) do if not keep[j] then cost = cost + math.min(#lines[j], find.CONTEXT_LINE + 3) + 1 end end
     cost = cost + #lines[i] + 1
-    if #res.matches > 0 and chars + cost > find.MAX_CHARS then break end
+    if #res.matches > 0 and chars + cost > bound then
+      res.cut = true
+      break
+    end
     chars = chars + cost
     keep[i] = true
     local plines = json.array()
@@ -313,9 +358,17 @@ function find.run(page, args)
   res.shown = #res.matches
   res.snapshot = snap
   res.lines = {}
-  for i = 1, #lines do
-    if keep[i] then res.lines[#res.lines + 1] = lines[i] end
-    if keep[i] and notes[i] then res.lines[#res.lines + 1] = notes[i] end
+  local kept = {}
+  for i = 1, #lines do if keep[i] then kept[#kept + 1] = i end end
+  for k, i in ipairs(kept) do
+    local line, nxt = lines[i], kept[k + 1]
+    -- A line whose children are not shown ends without the colon that
+    -- would introduce them.
+    if line:sub(-1) == ":" and not (nxt and parsed[nxt].indent > parsed[i].indent) and not notes[i] then
+      line = line:sub(1, -2)
+    end
+    res.lines[#res.lines + 1] = line
+    if notes[i] then res.lines[#res.lines + 1] = notes[i] end
   end
   return res
 end
@@ -336,8 +389,9 @@ function find.text(res, args)
     res.shown < res.total and (" (showing %d)"):format(res.shown) or "")
   for _, l in ipairs(res.lines) do out[#out + 1] = l end
   if res.shown < res.total then
-    out[#out + 1] = ("… %d more matched. Narrow it: add role=… (with name=…), a longer text or a regex, "
-      .. "raise max, or browser_snapshot(root=<container ref>) for one container."):format(res.total - res.shown)
+    out[#out + 1] = ("… %d more matched%s. Narrow it: add role=… (with name=…), within=…, a longer text or a "
+      .. "regex%s, or browser_snapshot(root=<container ref>) for one container."):format(res.total - res.shown,
+      res.cut and " (the answer's size bound)" or "", res.cut and "" or ", raise max")
   end
   return table.concat(out, "\n")
 end
