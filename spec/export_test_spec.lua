@@ -409,7 +409,7 @@ show();
     local _, again = call("browser_export_test", { filename = "lucky-fixed.spec.ts", runs = 2, drop = { 2 } })
     assert.equal(0, (s:close(30000)))
     assert.is_true(bad.result.isError, bad.result.content[1].text)
-    assert.is_true(has(bad.result.content[1].text, "drop: the test has no step 4 (it has steps 1 to 3)"),
+    assert.is_true(has(bad.result.content[1].text, "drop: the test has no step 4 (its steps: 1-3)"),
       bad.result.content[1].text)
     assert.is_true(has(again, "\nDropped 2. [default] expect(page.getByText('Lucky', { exact: true })).toBeVisible()\n"),
       again)
@@ -493,17 +493,34 @@ show();
     assert.is_true(has(c.content[1].text, "has no match of /Z+/"), c.content[1].text)
   end)
 
-  it("runs no Playwright when a step failed every run of the replay, and says the test cannot pass so", function()
+  it("writes nothing and changes no step when a step failed every run of the replay", function()
     local s, call = start("--output-dir " .. q(dir .. "/out") .. " --tools spec/fixtures/export/record_assert.lua")
     call("browser_navigate", { url = srv.url .. "/export/app.html" })
     call("browser_wait_for", { text = "Who are you?" })
+    call("spec_record_assert", { matcher = "toBeVisible", locator = "getByRole('heading', { level: 1 })" })
     call("spec_record_assert", { matcher = "toHaveText", locator = "getByRole('heading', { level: 1 })", value = "Nobody" })
-    local _, text = call("browser_export_test", { filename = "never", runs = 2 })
+    local _, good = call("browser_export_test", { filename = "never", runs = 2, drop = { 3 } })
+    local before = read(dir .. "/out/never.spec.ts")
+    call("spec_record_assert", { matcher = "toHaveText", locator = "getByRole('heading', { level: 1 })", value = "Nobody" })
+    -- A drop in the refused call is not made: the numbers stay the steps' own.
+    local _, text = call("browser_export_test", { filename = "never", runs = 2, drop = { 2 } })
+    local _, again = call("browser_export_test", { filename = "never", runs = 2, drop = { 4 } })
     assert.equal(0, (s:close(30000)))
-    assert.is_true(has(text, "Flake gate: 2 runs in fresh contexts, ⚠️ step 2 failed in every run: "), text)
-    assert.is_true(has(text, "\n  2. [default] expect(page.getByRole('heading', { level: 1 })).toHaveText('Nobody')  0/2 ❌ "),
+    assert.is_true(has(good, "Dropped 3. [default] expect(page.getByRole('heading', { level: 1 })).toHaveText('Nobody')"),
+      good)
+    assert.is_true(has(text, "Not written: step 4 failed in every run of the replay, so the file would fail as well. "
+      .. "never.spec.ts and the test's steps are as they were (nothing dropped or kept).\n"
+      .. "Flake gate: 2 runs in fresh contexts, ⚠️ step 4 failed in every run: "), text)
+    assert.is_true(has(text, "\n  4. [default] expect(page.getByRole('heading', { level: 1 })).toHaveText('Nobody')  0/2 ❌ "),
       text)
-    assert.is_true(has(text, "\nPlaywright: not run: step 2 failed in every run of the replay\n"), text)
+    assert.is_true(has(text, "\nFix the test, then export again: drop=[4] if the step is wrong;"), text)
+    assert.is_nil(text:find("Playwright", 1, true), text)
+    assert.equal(before, read(dir .. "/out/never.spec.ts"))
+    -- Step 2, which the refused call would have dropped, is still there.
+    assert.is_true(has(again, "Dropped 4. [default] expect(page.getByRole('heading', { level: 1 })).toHaveText('Nobody')"),
+      again)
+    assert.is_true(has(again, "Flake gate: 2 runs in fresh contexts, every step passed 2/2"), again)
+    assert.is_true(has(read(dir .. "/out/never.spec.ts"), "await expect(page.getByRole('heading', { level: 1 })).toBeVisible();"))
   end)
 
   it("says why a step whose locator found one element finds several in the replay", function()

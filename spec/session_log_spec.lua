@@ -80,8 +80,12 @@ describe("vdx.session_log proposals", function()
     -- Kept once only: the id again adds nothing (an export sent again).
     assert.is_true(log:keep { a1 })
     assert.equal(6, #log:list())
-    -- A kept step dropped since is no longer kept: its id is refused.
-    assert.is_true(log:drop { 2 } ~= nil)
+    -- A kept step has the next number where it goes in; dropped since,
+    -- it is no longer kept: its id is refused.
+    local nos = {}
+    for i, st in ipairs(log:list()) do nos[i] = st.no end
+    assert.same({ 1, 4, 2, 6, 5, 3 }, nos)
+    assert.is_true(log:drop { 4 } ~= nil)
     assert.same({ nil, { a1 } }, { log:keep { a1 } })
   end)
 
@@ -99,5 +103,16 @@ describe("vdx.session_log proposals", function()
     local locs = {}
     for i, st in ipairs(log:list()) do locs[i] = st.locator or st.url end
     assert.same({ "http://a/", "getByText('one')", "getByText('after')", "getByText('two')" }, locs)
+    -- The numbers stay the steps' own: a later drop names them as the
+    -- gate listed them before, the gap where step 3 stood.
+    assert.equal("1-2, 5, 4", log:numbers())
+    assert.same({ nil, { 3 } }, { log:drop { 3 } })
+    assert.equal("getByText('two')", log:drop({ 4 })[1].locator)
+    assert.equal("1-2, 5", log:numbers())
+    -- What an export saw is put back whole when it writes nothing.
+    local st = log:state()
+    log:drop { 1, 2 }
+    log:restore(st)
+    assert.equal("1-2, 5", log:numbers())
   end)
 end)

@@ -23,8 +23,9 @@ local anchors = setmetatable({}, { __mode = "k" })
 -- the locators of elements inside it and of itself (filtered by the text
 -- that holds it), as that item is the one data of the test's own run.
 function locators.anchor(page, token, ...)
-  local list = {}
-  for _, t in ipairs { token, ... } do
+  local list, all = {}, table.pack(token, ...)
+  for i = 1, all.n do
+    local t = all[i]
     if type(t) == "string" and t ~= "" then list[#list + 1] = t end
   end
   anchors[page] = list[1] and list or nil

@@ -25,6 +25,12 @@
 --     "toContainText" | "toHaveValue" | "toBeChecked" | "not.toBeChecked" |
 --     "toHaveCount", locator = …, value = …, positional = bool, tool = name }
 --
+-- Each step of the current test has a number, `no`, from 1, given as it
+-- joins the test (an assertion kept from a proposal gets the next one
+-- where it goes in): the number the flake gate lists it by and `drop`
+-- takes, the same for the whole test, so a drop leaves the other steps'
+-- numbers as they were (a gap where the dropped ones stood).
+--
 -- The verify tools (lua/vdx/builtin/verify.lua) record assertions checked
 -- on the live page, each locator matching exactly the checked element:
 --   toBeVisible      getByRole('button', { name: 'Save' }), no value
@@ -70,6 +76,17 @@ function Log:propose(step)
   return id
 end
 
+-- Gives each step of the log that has no number the next one, in the
+-- log's order.
+local function number(self)
+  for _, st in ipairs(self.steps) do
+    if st.no == nil then
+      self.last_no = (self.last_no or 0) + 1
+      st.no = self.last_no
+    end
+  end
+end
+
 -- Whether step is in the log.
 local function logged(self, step)
   for _, s in ipairs(self.steps) do if s == step then return true end end
@@ -110,6 +127,7 @@ function Log:keep(ids)
       elseif q.at > p.at then q.at = q.at + 1 end
     end
   end
+  number(self)
   if self.listener and #picked > 0 then self.listener(self, picked[#picked].step) end
   return true
 end
@@ -117,19 +135,52 @@ end
 --- What Log:drop(ns) would take out, with nothing changed: a table of
 -- step -> its number, or nil and the numbers that name no step.
 function Log:dropping(ns)
-  local list, bad, gone = self:test_steps(), {}, {}
+  local byno, bad, gone = {}, {}, {}
+  for _, st in ipairs(self:test_steps()) do byno[st.no] = st end
   for _, x in ipairs(ns) do
     local n = math.tointeger(x)
-    if not n or not list[n] then bad[#bad + 1] = n or x else gone[list[n]] = n end
+    if not n or not byno[n] then bad[#bad + 1] = n or x else gone[byno[n]] = n end
   end
   if #bad > 0 then return nil, bad end
   return gone
 end
 
---- Takes the steps numbered ns (their places in Log:test_steps, from 1,
--- as the flake gate lists them) out of the log for good.  Returns the
--- steps taken out, in order, and their numbers, or nil and the numbers
--- that name no step.
+--- What the log is now, for Log:restore: an export that drops and keeps
+-- steps and then writes nothing (its replay failed) leaves the session as
+-- it found it.
+function Log:state()
+  local proposed = {}
+  for id, p in pairs(self.proposed) do proposed[id] = { step = p.step, at = p.at, n = p.n } end
+  local kept = {}
+  for id, st in pairs(self.kept) do kept[id] = st end
+  return { steps = table.move(self.steps, 1, #self.steps, 1, {}), proposed = proposed, kept = kept,
+    exported = self.exported, last_no = self.last_no }
+end
+
+--- Puts back what Log:state saw; proposals kept since lose their number.
+function Log:restore(st)
+  self.steps, self.proposed, self.kept = st.steps, st.proposed, st.kept
+  self.exported, self.last_no = st.exported, st.last_no
+  for _, p in pairs(self.proposed) do p.step.no = nil end
+end
+
+--- The numbers of the current test's steps, in order, as ranges: "1-4,
+-- 6, 8-12" (what a drop may name).
+function Log:numbers()
+  local out, steps = {}, self:test_steps()
+  local i = 1
+  while i <= #steps do
+    local j = i
+    while j < #steps and steps[j + 1].no == steps[j].no + 1 do j = j + 1 end
+    out[#out + 1] = j == i and tostring(steps[i].no) or ("%d-%d"):format(steps[i].no, steps[j].no)
+    i = j + 1
+  end
+  return table.concat(out, ", ")
+end
+
+--- Takes the steps numbered ns (their numbers `no`, as the flake gate
+-- lists them) out of the log for good.  Returns the steps taken out, in
+-- order, and their numbers, or nil and the numbers that name no step.
 function Log:drop(ns)
   local gone, bad = self:dropping(ns)
   if not gone then return nil, bad end
@@ -156,6 +207,7 @@ function Log:add(step)
   end
   step.role = step.role or "default"
   self.steps[#self.steps + 1] = step
+  number(self)
   if self.listener then self.listener(self, step) end
   return step
 end
@@ -212,6 +264,10 @@ function Log:restart(starts)
   end
   self.steps, self.proposed, self.starts, self.exported = kept, {}, starts or {}, nil
   self.test_no, self.token = (self.test_no or 1) + 1, nil
+  -- The new test numbers its steps from 1, the world it keeps first.
+  self.last_no = 0
+  for _, st in ipairs(kept) do st.no = nil end
+  number(self)
   return dropped, #kept
 end
 

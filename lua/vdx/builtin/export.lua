@@ -151,21 +151,22 @@ local function same_title(before, name, given, edited, path)
   return rest, name, name
 end
 
--- The gate's report lines, the list of unstable steps (those that
--- failed in some run) and the number of steps only left unreached by an
+-- The gate's report lines, the numbers of the unstable steps (those
+-- that failed in some run: each step's `no`, vdx.session_log), their
+-- places in steps, and the number of steps only left unreached by an
 -- earlier one's failure.
 local function gate_report(steps, results, runs, base, token, fixture)
-  local out, flaky, hidden, unreached = {}, {}, 0, 0
+  local out, flaky, places, hidden, unreached = {}, {}, {}, 0, 0
   for i, s in ipairs(steps) do
     local r = results[i]
-    local line = step_line(i, s, base, token, fixture) .. ("  %d/%d"):format(r.passed, runs)
+    local line = step_line(s.no or i, s, base, token, fixture) .. ("  %d/%d"):format(r.passed, runs)
     local why, skipped = {}, {}
     for _, f in ipairs(r.failures) do
       if f.not_reached then skipped[#skipped + 1] = f.run
       else why[#why + 1] = ("run %d: %s"):format(f.run, f.reason) end
     end
     if #why > 0 then
-      flaky[#flaky + 1] = i
+      flaky[#flaky + 1], places[#places + 1] = s.no or i, i
       out[#out + 1] = line .. " ❌ " .. table.concat(why, "; ")
       local hint = grown_hint(r.failures)
       if hint then out[#out + 1] = "     " .. hint end
@@ -179,7 +180,7 @@ local function gate_report(steps, results, runs, base, token, fixture)
     end
   end
   if hidden > 0 then out[#out + 1] = ("… and %d more steps, each %d/%d"):format(hidden, runs, runs) end
-  return out, flaky, unreached
+  return out, flaky, places, unreached
 end
 
 -- Runs the written file (line: only its test starting there) under
@@ -211,59 +212,73 @@ local function playwright_run(path, env, runs, line)
   return lines, rc == 0
 end
 
--- The flake gate of job { steps, runs, base, path, env }: the replay in
--- fresh contexts, then the Playwright runs of the file; adds its report
--- lines to out and its facts to structured.
-local function gate(ctx, job, out, structured)
-  local runs = job.runs
+-- The first part of the flake gate of job { steps, runs, base, fixture }:
+-- the replay in fresh contexts.  Returns { lines (each step's), flaky
+-- (numbers), places, unreached, broken (the number of a step that failed
+-- every run, when one did), results, ms }.
+local function replay_gate(ctx, job)
   local t0 = vdx.now()
   local log = ctx.session
-  local results = replay.run(job.steps, runs, function(role)
+  local results = replay.run(job.steps, job.runs, function(role)
     return ctx.roles:role(role):fresh_page(log and log:start_auth(role))
   end, { token = log and log:run_token() })
-  structured.gate_ms = vdx.now() - t0
-  local lines, flaky, unreached = gate_report(job.steps, results, runs, job.base, log and log:run_token(),
-    job.fixture)
+  local g = { results = results, ms = vdx.now() - t0 }
+  g.lines, g.flaky, g.places, g.unreached = gate_report(job.steps, results, job.runs, job.base,
+    log and log:run_token(), job.fixture)
   -- A step that failed every run: the test cannot pass as written.
-  local broken
-  for _, i in ipairs(flaky) do
+  for k, i in ipairs(g.places) do
     -- (One whose locator found several has its own hint: the data grew.)
-    if results[i].passed == 0 and not grown_hint(results[i].failures) then broken = i break end
+    if results[i].passed == 0 and not grown_hint(results[i].failures) then g.broken = g.flaky[k] break end
   end
+  return g
+end
+
+-- The gate's first line and its step lines (when a step failed a run)
+-- for g (replay_gate's), added to out; returns where the step lines go
+-- when they are told later (Playwright failed).
+local function gate_lines(g, runs, out)
   out[#out + 1] = ("Flake gate: %d runs in fresh contexts, %s%s"):format(runs,
-    #flaky == 0 and ("every step passed " .. runs .. "/" .. runs)
-    or broken and ("⚠️ step %d failed in every run: the page is not what the test expects there (a step before it "
-      .. "missing or out of order, data an earlier run left, or a locator of another page): fix the test before you "
-      .. "call it done"):format(broken)
-    or ("⚠️ %d unstable steps (%s): fix them before you call the test done (drop=[%s] takes a step out)"):format(#flaky,
-      table.concat(flaky, ", "), flaky[1]),
-    unreached > 0 and ("; %d later steps not reached in the runs that stopped"):format(unreached) or "")
+    #g.flaky == 0 and ("every step passed " .. runs .. "/" .. runs)
+    or g.broken and ("⚠️ step %d failed in every run: the page is not what the test expects there (a step before it "
+      .. "missing or out of order, data an earlier run left, or a locator of another page)"):format(g.broken)
+    or ("⚠️ %d unstable steps (%s): fix them before you call the test done (drop=[%s] takes a step out)"):format(
+      #g.flaky, table.concat(g.flaky, ", "), g.flaky[1]),
+    g.unreached > 0 and ("; %d later steps not reached in the runs that stopped"):format(g.unreached) or "")
   -- Every step passed: the list is told only if Playwright fails, whose
   -- failure a step's number (drop) may answer.
   local at = #out + 1
-  if #flaky > 0 or unreached > 0 then
-    for _, l in ipairs(lines) do out[#out + 1] = "  " .. l end
+  if #g.flaky > 0 or g.unreached > 0 then
+    for _, l in ipairs(g.lines) do out[#out + 1] = "  " .. l end
   end
+  return at
+end
+
+-- The rest of the flake gate of job { steps, runs, base, path, env,
+-- line } once the file is written: the replay's report (g, replay_gate's)
+-- and the Playwright runs of the file; adds its report lines to out and
+-- its facts to structured.
+local function gate(job, g, out, structured)
+  local runs = job.runs
+  structured.gate_ms = g.ms
+  local at = gate_lines(g, runs, out)
   structured.stability = {}
-  for i, r in ipairs(results) do
-    structured.stability[i] = { passed = r.passed, runs = runs, failures = json.array(r.failures) }
+  for i, r in ipairs(g.results) do
+    structured.stability[i] = { step = job.steps[i].no, passed = r.passed, runs = runs,
+      failures = json.array(r.failures) }
   end
-  structured.flaky = json.array(flaky)
-  t0 = vdx.now()
-  -- Playwright would fail there too, each run after its timeout.
-  local pl, passed
-  if broken then pl = { ("Playwright: not run: step %d failed in every run of the replay"):format(broken) }
-  else pl, passed = playwright_run(job.path, job.env, runs, job.line) end
+  structured.flaky = json.array(g.flaky)
+  local t0 = vdx.now()
+  local pl, passed = playwright_run(job.path, job.env, runs, job.line)
   structured.playwright_ms = vdx.now() - t0
   for _, l in ipairs(pl) do out[#out + 1] = l end
   structured.playwright = passed
-  if passed == false and #flaky == 0 and unreached == 0 then
-    for i, l in ipairs(lines) do table.insert(out, at + i - 1, "  " .. l) end
+  if passed == false and #g.flaky == 0 and g.unreached == 0 then
+    for i, l in ipairs(g.lines) do table.insert(out, at + i - 1, "  " .. l) end
   end
-  if passed and #flaky > 0 then
+  if passed and #g.flaky > 0 then
     -- The file itself passed every run: the replay misread a step.
     out[#out + 1] = "The gate's replay and Playwright disagree: the file passed every run, so trust Playwright; the "
-      .. "replay's reading of step " .. table.concat(flaky, ", ") .. " may be wrong"
+      .. "replay's reading of step " .. table.concat(g.flaky, ", ") .. " may be wrong"
   end
 end
 
@@ -299,9 +314,10 @@ return {
         if not gone then
           local shown = {}
           for i, n in ipairs(bad) do shown[i] = tostring(n) end
-          error(vdx.error("InvalidArgument", ("drop: the test has no step %s (it has steps 1 to %d)")
-            :format(table.concat(shown, ", "), #had),
-            { field = "drop", expected = ("step numbers from 1 to %d, as the flake gate lists them"):format(#had) }), 0)
+          error(vdx.error("InvalidArgument", ("drop: the test has no step %s (its steps: %s)")
+            :format(table.concat(shown, ", "), log:numbers()),
+            { field = "drop", expected = ("step numbers as the flake gate lists them (%s)"):format(log:numbers()) }),
+            0)
         end
       end
       if args.assertions and log then
@@ -328,7 +344,9 @@ return {
       name = args.test_name or name or title
       local replaced
       before, name, replaced = same_title(before, name, args.test_name ~= nil, edited, path)
-      -- Now the session changes: the steps dropped, the assertions kept.
+      -- Now the session changes: the steps dropped, the assertions kept
+      -- (put back when the replay shows the file would fail).
+      local saved = log:state()
       local dropped
       if args.drop then
         local out_steps, numbers = log:drop(args.drop)
@@ -343,6 +361,25 @@ return {
       -- The auth files as they are now: a later cut changes start_auth.
       local auth_of = auth_lookup(ctx, log)
       local token = log:run_token()
+      local runs = math.tointeger(args.runs)
+      local g
+      if runs then
+        -- The replay first: a file whose step fails every run is not
+        -- written over the one before, and the session stays as it was.
+        g = replay_gate(ctx, { steps = steps, runs = runs, base = session_export.origin(steps),
+          fixture = session_export.fixture_of(steps, auth_of) })
+        if g.broken then
+          log:restore(saved)
+          local out = { ("Not written: step %d failed in every run of the replay, so the file would fail as well. "
+            .. "%s and the test's steps are as they were (nothing dropped or kept)."):format(g.broken,
+            path:match("[^/]*$")) }
+          gate_lines(g, runs, out)
+          out[#out + 1] = ("Fix the test, then export again: drop=[%d] if the step is wrong; if it is right, the "
+            .. "steps before it did not bring the page there (browser_snapshot shows it now)."):format(g.broken)
+          return { text = table.concat(out, "\n"), structured = { written = false, broken = g.broken,
+            flaky = json.array(g.flaky), gate_ms = g.ms } }
+        end
+      end
       local cmd, roles, base, notes, text, block = session_export.write(steps, path, { name = name,
         auth_of = auth_of, before = not edited and before or nil, token = token, edited = edited,
         -- The server's --browser-arg switches (a host mapping, a flag the
@@ -382,7 +419,6 @@ return {
       local structured = { path = path, steps = sum.steps, actions = sum.actions, assertions = sum.assertions,
         navigations = sum.navigations, positional = json.array(sum.positional), roles = json.array(log:roles()) }
       local env = require("vdx.pw_spec").env(base, roles)
-      local runs = math.tointeger(args.runs)
       if runs then
         -- In a suite file, Playwright runs this test alone (file:line).
         local line
@@ -393,8 +429,7 @@ return {
             if l:sub(1, #head) == head then line = n end
           end
         end
-        gate(ctx, { steps = steps, runs = runs, base = base, path = path, env = env, line = line,
-          fixture = session_export.fixture_of(steps, auth_of) }, out, structured)
+        gate({ steps = steps, runs = runs, path = path, env = env, line = line }, g, out, structured)
       else
         out[#out + 1] = "Before you call it done: runs=3 (the flake gate)."
       end
