@@ -178,7 +178,8 @@ describe("browser_wait_for", function()
     assert.matches("Wait finished", text)
     t.call("browser_wait_for", { locator = "getByText('Going soon')", state = "attached" })
     t.call("browser_wait_for", { ["function"] = "() => document.title === 'Waits'" })
-    t.call("browser_wait_for", { text = "Arrived late" })
+    local _, shown = t.call("browser_wait_for", { text = "Arrived late" })
+    assert.matches("^Wait finished %(no step of the test: check what showed with a browser_verify_%* tool%)", shown)
     local codes = {}
     for _, s in ipairs(t.ctx.session:list()) do
       if s.kind == "code" then codes[#codes + 1] = s.lines[1] end
@@ -193,7 +194,15 @@ describe("browser_wait_for", function()
     t.call("browser_wait_for", { url = "**/waits/late.{html,htm}" })
     local last = t.ctx.session:list()[#t.ctx.session:list()]
     assert.same({ [[await expect({page}).toHaveURL(/^(?:.*\/waits\/late\.html|.*\/waits\/late\.htm)$/);]] }, last.lines)
-    assert.equal(3, require("vdx.session_export").summary(t.ctx.session:list()).assertions)
+    -- A text that goes (hidden, still in the page) is a check of the test's.
+    local page = t.ctx.role:page()
+    page:evaluate("setTimeout(() => document.querySelector('#box').classList.add('hide'), 300)")
+    local _, gone = t.call("browser_wait_for", { textGone = "A box" })
+    local line = "await expect(page.getByText('A box').filter({ visible: true })).toHaveCount(0);"
+    assert.matches("^Wait finished%. Recorded: " .. line:gsub("%p", "%%%0"), gone)
+    assert.equal(0, page:locator_count("getByText('A box').filter({ visible: true })").count)
+    assert.equal(1, page:locator_count("getByText('A box')").count)
+    assert.equal(4, require("vdx.session_export").summary(t.ctx.session:list()).assertions)
   end)
 end)
 

@@ -238,10 +238,16 @@ end
 -- statement of a wait_for (an element's as `expect(…).toBeVisible()` and
 -- its kin; opts as page:wait_for takes them; locator the
 -- Playwright locator of opts.ref, taken before the wait), with "{page}"
--- for the role's page; nil for waits a test does not need to repeat (text,
--- time) or cannot say (a Lua pattern, a frame).
+-- for the role's page; nil for waits a test does not need to repeat (a
+-- text to show, a time) or cannot say (a Lua pattern, a frame).  A text
+-- that goes is a check of the test's (an item a filter hid): no visible
+-- element shows it.
 function wait.code_lines(o, locator)
   if o.frame and o.frame ~= "main" then return nil end
+  if o.text_gone and not (o.text or o.ref_gone or o.ref or o.locator or o.selector or o.url or o.fn) then
+    return { ("await expect({page}.getByText(%s).filter({ visible: true })).toHaveCount(0);")
+      :format(require("vdx.pw_spec").quote(o.text_gone)) }
+  end
   local state = o.state or "visible"
   local loc = o.locator or locator or (o.selector and "locator(" .. require("vdx.pw_spec").quote(o.selector) .. ")")
   if loc then

@@ -240,17 +240,22 @@ return util.report_changes({
       local opts = { text = args.text, text_gone = args.textGone, ref_gone = args.ref_gone,
         ref = args.ref, locator = args.locator, selector = args.selector, state = args.state, url = args.url,
         fn = args["function"], frame = args.frame, timeout_ms = args.timeout }
-      -- An element, URL or predicate wait is a step of the exported test
-      -- (a ref's locator taken now: the element may leave); text waits are not.
+      -- An element, URL or predicate wait, or a text that goes, is a step
+      -- of the exported test (a ref's locator taken now: the element may
+      -- leave); a text to show is not.  The answer says which.
       local loc = args.ref and util.locator_of(ctx, { ref = args.ref })
       local res = page:wait_for(opts)
       local lines = require("vdx.wait").code_lines(opts, loc and loc.locator)
-      if lines then
+      local said = "Wait finished"
+      if lines and ctx.session then
         opts.timeout_ms = nil
         util.record(ctx, { kind = "code", tool = "browser_wait_for", lines = lines,
           replay = function(p) p:wait_for(opts) end })
+        said = "Wait finished. Recorded: " .. require("vdx.pw_spec").code_lines(lines, nil, true)[1]
+      elseif ctx.session then
+        said = "Wait finished (no step of the test: check what showed with a browser_verify_* tool)"
       end
-      return util.action_result("Wait finished", res)
+      return util.action_result(said, res)
     end,
   },
   {
