@@ -253,6 +253,24 @@ describe("the verify tools", function()
       assert.same({ "Walk" }, s.value)
     end)
 
+    it("checks the count beside toContainText when every item is named by part of its text", function()
+      local res, text = call("browser_verify_list_visible", { locator = TASKS, items = { "Buy", "Walk" } })
+      assert.is_nil(res.isError, text)
+      local steps = helpers.asserts(t.ctx.session)
+      assert.equal(2, #steps)
+      assert.equal("toContainText", steps[1].matcher)
+      assert.same({ "toHaveCount", 2, TASKS .. ".getByRole('listitem')" }, { steps[2].matcher, steps[2].value,
+        steps[2].locator })
+      assert.matches("\n✅ And the count: await expect(page." .. TASKS .. ".getByRole('listitem')).toHaveCount(2);",
+        text, 1, true)
+    end)
+
+    it("says that a row's text joins its cells without spaces when an item is given with them", function()
+      local text = disagrees("browser_verify_list_visible", { locator = "getByRole('table', { name: 'Team' })",
+        items = { "Grace Hopper Admin" } })
+      assert.matches("an item reads 'Grace HopperAdmin': its cells' texts join without spaces", text, 1, true)
+    end)
+
     it("reads the children of a container that is no list", function()
       local s = agrees("browser_verify_list_visible", { locator = "getByTestId('tags')", items = { "red", "blue" } })
       assert.equal("getByTestId('tags').locator(':scope > *')", s.locator)

@@ -360,6 +360,15 @@ local function verify_list(ctx, args)
   end
   if not missing and j <= #args.items then
     missing = ("item %s not found%s"):format(quote(args.items[j]), j > 1 and (" after " .. quote(args.items[j - 1])) or "")
+    -- A row's text joins its cells with no space, as Playwright reads it.
+    local bare = args.items[j]:gsub("%s+", "")
+    for _, x in ipairs(texts) do
+      if bare ~= "" and x:gsub("%s+", ""):find(bare, 1, true) then
+        missing = missing .. ("; an item reads %s: its cells' texts join without spaces (as Playwright reads an "
+          .. "item's text), so give one cell's text per item, or the text as it reads"):format(quote(x))
+        break
+      end
+    end
   end
   if missing then
     local actual = {}
@@ -380,7 +389,15 @@ local function verify_list(ctx, args)
   local full = f.count <= #f.matches and assertions.texts_match(texts, args.items, false)
   local step = { locator = items_expr, matcher = full and "toHaveText" or "toContainText",
     value = args.items, positional = t.positional }
-  return agreed(ctx, "browser_verify_list_visible", step, t.elsewhere)
+  local res = agreed(ctx, "browser_verify_list_visible", step, t.elsewhere)
+  if not full and not t.elsewhere and f.count <= #f.matches and #texts == #args.items and ctx.session then
+    -- Every item named, each by part of its text: toContainText would
+    -- pass with more items too, so their count is checked beside it.
+    local count = assertions.record(ctx, { locator = items_expr, matcher = "toHaveCount", value = #texts,
+      positional = t.positional }, "browser_verify_list_visible")
+    res.text = res.text .. "\n✅ And the count: " .. assertions.code(count)
+  end
+  return res
 end
 
 local TARGET = { type = "string", description = "Playwright MCP's argument: a ref or a locator" }
