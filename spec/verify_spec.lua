@@ -64,8 +64,10 @@ describe("the verify tools", function()
   describe("browser_verify_element_visible", function()
     it("records toBeVisible for a role and name the page shows", function()
       local s, text = agrees("browser_verify_element_visible", { role = "button", accessibleName = "Add task" })
+      -- (and its number in the test, the next after the navigation)
       assert.same({ kind = "assert", role = "default", matcher = "toBeVisible",
-        locator = "getByRole('button', { name: 'Add task' })", tool = "browser_verify_element_visible" }, s)
+        locator = "getByRole('button', { name: 'Add task' })", tool = "browser_verify_element_visible", no = s.no }, s)
+      assert.is_true(math.type(s.no) == "integer" and s.no >= 1)
       assert.equal("✅ Page agrees. Recorded: await expect(page.getByRole('button', { name: 'Add task' })).toBeVisible();",
         text)
     end)
