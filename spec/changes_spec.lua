@@ -401,7 +401,7 @@ describe("the change report of the acting tools", function()
       .. ".toBeChecked();", candidates(changes)[1])
   end)
 
-  it("proposes a tab selected and a disclosure expanded or collapsed by its role, name and state", function()
+  it("proposes a tab selected, a disclosure expanded or collapsed and a toggle pressed by its role, name and state", function()
     open("/verify/tabs.html")
     local _, changes = act("browser_click", { ref = ref('tab "Yearly"') })
     assert.equal("await expect(page.getByRole('tab', { name: 'Yearly', selected: true })).toBeVisible();",
@@ -411,6 +411,13 @@ describe("the change report of the acting tools", function()
       candidates(changes)[1])
     _, changes = act("browser_click", { ref = ref('button "Questions"') })
     assert.equal("await expect(page.getByRole('button', { name: 'Questions', expanded: false })).toBeVisible();",
+      candidates(changes)[1])
+    -- A toggle button pressed, then released.
+    _, changes = act("browser_click", { ref = ref('button "Dark mode"') })
+    assert.equal("await expect(page.getByRole('button', { name: 'Dark mode', pressed: true })).toBeVisible();",
+      candidates(changes)[1])
+    _, changes = act("browser_click", { ref = ref('button "Dark mode"') })
+    assert.equal("await expect(page.getByRole('button', { name: 'Dark mode', pressed: false })).toBeVisible();",
       candidates(changes)[1])
   end)
 

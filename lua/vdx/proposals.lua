@@ -259,12 +259,13 @@ end
 
 -- The ARIA states a locator option can hold: a line's state that came
 -- (or went) is checked with getByRole(…, { selected: true }).
-local STATE_OPTION = { ["[selected]"] = "selected", ["[expanded]"] = "expanded" }
+local STATE_OPTION = { ["[selected]"] = "selected", ["[expanded]"] = "expanded", ["[pressed]"] = "pressed" }
 -- The roles whose state is what the action was for: a tab or a row
 -- selected, a disclosure opened (a combobox's list closing after a pick
 -- is not the news).
 local STATE_ROLES = { ["[selected]"] = { tab = true, treeitem = true, row = true, gridcell = true },
-  ["[expanded]"] = { button = true, link = true, treeitem = true, menuitem = true } }
+  ["[expanded]"] = { button = true, link = true, treeitem = true, menuitem = true },
+  ["[pressed]"] = { button = true } }
 
 -- loc (a getByRole locator) with the option key: value.
 local function with_option(loc, key, value)
@@ -273,9 +274,10 @@ local function with_option(loc, key, value)
   return loc:sub(1, -2) .. ", { " .. v .. " })"
 end
 
--- A tab selected, a disclosure expanded or collapsed (a changed line whose
--- [selected] or [expanded] came or went): the element by its role, name
--- and that state is visible.
+-- A tab selected, a disclosure expanded or collapsed, a toggle button
+-- pressed or released (a changed line whose [selected], [expanded] or
+-- [pressed] came or went): the element by its role, name and that state
+-- is visible.
 function Proposer:aria_state(e)
   if e.in_frame or not e.was or (e.name or "") == "" then return end
   local had, has = {}, {}
