@@ -454,8 +454,8 @@ show();
     local file = read(dir .. "/out/order.spec.ts")
     assert.is_true(has(file, "await page.getByRole('listitem').filter({ hasText: `${order}` })"
       .. ".getByRole('button', { name: 'Refund' }).click();"), file)
-    assert.is_true(has(file, "  const order = /#\\d+/.exec(await page.getByTestId('confirmation').innerText())?.[0] ?? '';\n"),
-      file)
+    assert.is_true(has(file, "  await expect(page.getByTestId('confirmation')).toContainText(/#\\d+/);\n"
+      .. "  const order = /#\\d+/.exec(await page.getByTestId('confirmation').innerText())?.[0] ?? '';\n"), file)
     assert.is_true(has(file, "await expect(page.getByText(`${order} paid`)).toBeVisible();"), file)
     if pw then assert.is_true(has(text, "Playwright (2 runs of the file): ✅ 2 passed"), text) end
   end)

@@ -40,8 +40,11 @@ describe("p:remember in a flow", function()
     assert.equal(got, f:remembered("order"))
     local text = require("vdx.flow_export").text(f)
     assert.is_true(has(text, "\n  let order = ''; // p:remember in the flow\n"), text)
-    assert.is_true(has(text, "\n  order = /#\\d+/.exec(await buyer.getByTestId('confirmation').innerText())?.[0] ?? '';\n"),
-      text)
+    -- The test waits for the value before it reads it: a page that never
+    -- shows one fails there, not later with an empty value.
+    assert.is_true(has(text, "\n  await expect(buyer.getByTestId('confirmation')).toContainText(/#\\d+/);\n"
+      .. "  order = /#\\d+/.exec(await buyer.getByTestId('confirmation').innerText())?.[0] ?? '';\n"), text)
+    assert.is_true(has(text, "\n  await expect(buyer.getByTestId('confirmation')).toContainText(/\\S/);\n"), text)
     assert.is_true(has(text, "\n  line = (await buyer.getByTestId('confirmation').innerText()).replace(/\\s+/g, ' ').trim();\n"),
       text)
     -- The longer value is written first: the line holds the order too.

@@ -208,9 +208,10 @@ function M.install(Actor, h)
   -- value is the target's text (white space collapsed), or the first
   -- match of opts.pattern (a JavaScript regular expression's source, found
   -- by the page's engine) in it, retried until the timeout; 3 characters
-  -- at least (vdx.remembered).  The exported test reads it at this point
-  -- (`order = /#\d+/.exec(await customer.getByTestId('confirmation')
-  -- .innerText())?.[0] ?? '';`) and writes every later string that holds
+  -- at least (vdx.remembered).  The exported test reads it at this point,
+  -- once the element shows it (`order = /#\d+/.exec(await customer
+  -- .getByTestId('confirmation').innerText())?.[0] ?? '';` after a
+  -- toContainText of the regex) and writes every later string that holds
   -- it as a template on it (`${order} paid`), so it holds when the app
   -- gives another value in each run.  f:remembered(name) gives it back.
   function Actor:remember(name, ...)

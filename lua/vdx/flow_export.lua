@@ -77,7 +77,7 @@ function emit(x, n, out, indent)
   elseif n.kind == "remember" then
     -- A value the app gave, read at this point in each run: its variable
     -- is the test's (declared at the top, since a step is a block).
-    add(n.name .. " = " .. pw.remembered_read(n.pattern, pw.on(receiver(n), n.target)) .. ";")
+    for _, l in ipairs(pw.remembered_lines(n.name, n.pattern, pw.on(receiver(n), n.target))) do add(l) end
     x.read_at[#out] = { value = n.value, name = n.name }
   elseif n.kind == "expect" then
     if n.page_matcher then

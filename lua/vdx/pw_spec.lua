@@ -104,17 +104,23 @@ function pw.ident(role)
   return s
 end
 
---- The expression that reads a remembered value (vdx.remembered) on the
--- element of locator_code, as the session or flow read it: the first
--- match of pattern (a JavaScript regular expression's source, written as
--- a literal with its `/` escaped), or the whole text with its white space
--- collapsed when pattern is nil.
-function pw.remembered_read(pattern, locator_code)
+--- The statements that read a remembered value (vdx.remembered) into
+-- the variable name on the element of locator_code, as the session or
+-- flow read it: first a web-first check that waits until the element
+-- shows a match of pattern (a JavaScript regular expression's source,
+-- written as a literal with its `/` escaped), or any text when pattern is
+-- nil, so a page that shows none fails there instead of the test going
+-- on with an empty value; then the read of the first match, or of the
+-- whole text with its white space collapsed.  declare: `const` it (a
+-- session's test), else assign a variable declared before (a flow's,
+-- whose steps are blocks).
+function pw.remembered_lines(name, pattern, locator_code, declare)
+  local regex = pattern and ("/" .. pattern:gsub("\\?/", "\\/") .. "/") or "/\\S/"
   local read = ("await %s.innerText()"):format(locator_code)
-  if pattern then
-    return ("/%s/.exec(%s)?.[0] ?? ''"):format((pattern:gsub("\\?/", "\\/")), read)
-  end
-  return ("(%s).replace(/\\s+/g, ' ').trim()"):format(read)
+  local value = pattern and ("%s.exec(%s)?.[0] ?? ''"):format(regex, read)
+    or ("(%s).replace(/\\s+/g, ' ').trim()"):format(read)
+  return { ("await expect(%s).toContainText(%s);"):format(locator_code, regex),
+    ("%s%s = %s;"):format(declare and "const " or "", name, value) }
 end
 
 --- The lines of a "code" step (vdx.session_log) or flow node (a change

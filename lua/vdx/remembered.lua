@@ -5,8 +5,10 @@
 -- under name, and from then on `{name}` in any text a tool takes stands
 -- for it, as `{run}` does for the run token (vdx.run_token): the page
 -- gets the value, answers show it back as `{name}`, and the exported test
--- reads it at that step (vdx.session_export writes it),
+-- reads it at that step once the element shows it (vdx.pw_spec writes
+-- the lines),
 --
+--   await expect(customer.getByTestId('confirmation')).toContainText(/#\d+/);
 --   const order = /#\d+/.exec(await customer.getByTestId('confirmation').innerText())?.[0] ?? '';
 --
 -- and writes every later string that held it as a template on the

@@ -79,9 +79,7 @@ local CALLS = {
 function export.statements(s, base, fixture)
   local page = fixture and "page" or ident(s.role)
   if s.kind == "code" then return pw.code_lines(s.lines, s.role, fixture) end
-  if s.kind == "remember" then
-    return { ("const %s = %s;"):format(s.name, pw.remembered_read(s.pattern, pw.on(page, s.locator))) }
-  end
+  if s.kind == "remember" then return pw.remembered_lines(s.name, s.pattern, pw.on(page, s.locator), true) end
   if s.kind == "navigate" then
     return { "await " .. page .. ".goto(" .. pw.url_literal(base, s.url) .. ");" }
   elseif s.kind == "assert" then
