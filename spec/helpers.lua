@@ -141,6 +141,7 @@ function helpers.tool_session(role_opts)
   local ctx = { roles = roles, role = role, role_name = role.name, errors = require "vdx.errors", tools = reg,
     log = function() end, session = require("vdx.session_log").new() }
   function ctx.page(c) return c.role:page() end
+  function ctx.renew_refs(c, err) return require("vdx.ref_renew").renewed(c, err) end
   local function call(name, args)
     local res = reg:call(name, args, ctx)
     return res, res.content[1].text

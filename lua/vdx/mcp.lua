@@ -316,6 +316,8 @@ function Server:call_tool(rq, name, args)
     return page
   end
   function ctx:cancelled() own(self, "cancelled"); return rq.cancelled end
+  -- A ref of the page before it loaded again (vdx.ref_renew).
+  function ctx:renew_refs(err) return require("vdx.ref_renew").renewed(self, err) end
   local server = self
   function ctx:progress(p, total, message) own(self, "progress"); server:progress(rq, p, total, message) end
   if rq.progress_token ~= nil then

@@ -210,7 +210,21 @@ function Registry:call(name, args, ctx)
   local okm, mark = true, nil
   if guard then okm, mark = pcall(guard.mark, guard) end
   if not okm then return tools.error_result(mark, { tool = name, as_role = ctx.role_name }) end
+  local steps0 = ctx and type(ctx.session) == "table" and #ctx.session:list()
   local okr, v = xpcall(def.run, traceback, ctx, args)
+  if not okr and ctx and type(ctx.renew_refs) == "function" and (not steps0 or #ctx.session:list() == steps0)
+      and (args.ref ~= nil or args.target ~= nil) then
+    -- A ref of the page before it loaded again, whose element is on the
+    -- page now (vdx.ref_renew): the call, which did nothing, again with
+    -- the element's ref of now.
+    local now, old = ctx:renew_refs(v)
+    if now and (args.ref == old or args.target == old) then
+      local again = {}
+      for k, x in pairs(args) do again[k] = x end
+      if again.ref == old then again.ref = now else again.target = now end
+      okr, v = xpcall(def.run, traceback, ctx, again)
+    end
+  end
   if guard then
     local okg, refused = pcall(guard.refusal, guard, mark, ctx.role)
     if not okg or refused then return tools.error_result(refused, { tool = name, as_role = ctx.role_name }) end

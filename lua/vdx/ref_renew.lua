@@ -1,0 +1,76 @@
+--- vdx.ref_renew: a ref read before its page loaded again.  A ref lives
+-- as long as its document, and a new document has none until a snapshot
+-- gives them; but an agent often acts on the page it has just opened
+-- again (browser_start_test opens the test's page anew, a reload, a way
+-- back) with the refs of its last look, and the call failed with
+-- UnknownRef.  When the page is at the URL of the role's last snapshot,
+-- ref_renew takes a new one and looks there for the element the ref
+-- named: the one line of the same role and name, which was the only one
+-- in the last snapshot too.  The tool's call then runs again with that
+-- element's ref: nothing was done by the call that failed, since a ref is
+-- resolved before any input.  Any other case keeps the error.
+local vdx = require "vdx"
+local errors = require "vdx.errors"
+
+local ref_renew = {}
+
+-- The snapshot line that holds [ref=ref] in text, or nil.
+local function line_of(text, ref)
+  local at = text and text:find("[ref=" .. ref .. "]", 1, true)
+  if not at then return nil end
+  local from = (text:sub(1, at):match(".*\n()")) or 1
+  return text:sub(from, (text:find("\n", at, true) or #text + 1) - 1)
+end
+
+-- The role and name a snapshot line says: `button "Save"`.
+local function identity(line)
+  local p = line and require("vdx.find").parse_line(line)
+  return p and p.role ~= "text" and p.name ~= "" and (p.role .. " " .. p.name) or nil
+end
+
+-- The refs of the lines of text whose role and name are id.
+local function refs_of(text, id)
+  local out = {}
+  for line in (text or ""):gmatch("[^\n]+") do
+    local ref = line:match("%[ref=(e%d+)%]")
+    if ref and identity(line) == id then out[#out + 1] = ref end
+  end
+  return out
+end
+
+-- The page's URL without its fragment, or nil.
+local function url_of(page)
+  local ok, info = pcall(page.bridge, page, "pageInfo", {})
+  return ok and type(info) == "table" and type(info.url) == "string" and (info.url:gsub("#.*$", "")) or nil
+end
+
+--- The ref that stands now for the ref of err (a tool's error), or nil:
+-- err is an UnknownRef of a main-frame ref that named, in the role's last
+-- snapshot (ctx.role.last_snapshot, replaced by a new one), the only
+-- element of its role and name, the page is at that snapshot's URL, and
+-- the new snapshot has one element of that role and name.  Returns the
+-- old ref too.
+function ref_renew.renewed(ctx, err)
+  local e = errors.normalize(err)
+  local ref = e.type == "UnknownRef" and e.ref
+  if type(ref) ~= "string" or not ref:match("^e%d+$") or type(ctx.role) ~= "table" then return nil end
+  local last = ctx.role.last_snapshot
+  local text = last and (last.whole_text or last.text)
+  local id = identity(line_of(text, ref))
+  if not id or #refs_of(text, id) ~= 1 then return nil end
+  local page = ctx:page()
+  local url = url_of(page)
+  if not url or url ~= (tostring(last.url or ""):gsub("#.*$", "")) then return nil end
+  local changes = require "vdx.changes"
+  local ok, snap = pcall(require("vdx.snapshot").take, page, { budget_tokens = changes.BUDGET_TOKENS }, nil, nil, true)
+  if not ok then
+    if vdx.is_error(snap, "Cancelled") then error(snap, 0) end
+    return nil
+  end
+  ctx.role.last_snapshot = changes.stamp(page, snap, { budget_tokens = changes.BUDGET_TOKENS }, ctx.role)
+  local now = refs_of(snap.whole_text or snap.text, id)
+  if #now ~= 1 then return nil end
+  return now[1], ref
+end
+
+return ref_renew

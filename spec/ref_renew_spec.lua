@@ -1,0 +1,53 @@
+--- spec/ref_renew_spec.lua: a ref read before the page loaded again (a
+-- test started anew on its page, a reload) still acts when it names the
+-- element of the same role and name, the only one, in the new document
+-- (vdx.ref_renew), and fails as before when two elements could be it or
+-- the page is another.
+local h = require "helpers"
+
+describe("a ref of the page before it loaded again", function()
+  local t = {}
+  setup(function() h.start_tool_session(t) end)
+  teardown(function() h.stop_tool_session(t) end)
+
+  local function ref_of(text, pattern) return assert(text:match(pattern), text) end
+
+  -- Opens the long page, finds a button, loads the page again without a
+  -- look (no snapshot gives the new document refs); returns the ref.
+  local function stale(change)
+    local url = t.srv.url .. "/find/long.html"
+    t.call("browser_navigate", { url = url })
+    local _, found = t.call("browser_find", { role = "button", name = "Run example 3" })
+    local ref = ref_of(found, 'button "Run example 3" %[ref=(e%d+)%]')
+    local page = t.ctx.role:page()
+    page:navigate(url)
+    if change then page:evaluate(change) end
+    return ref
+  end
+
+  it("acts on the element it named, when the page is the same", function()
+    local ref = stale()
+    local res, text = t.call("browser_click", { ref = ref })
+    assert.is_nil(res.isError, text)
+    assert.matches("getByRole%('button', { name: 'Run example 3'", text)
+    -- New elements before it give it another ref: found by its role and name.
+    ref = stale("document.querySelector('main').prepend(Object.assign(document.createElement('button'), "
+      .. "{ textContent: 'New first' }))")
+    res, text = t.call("browser_click", { ref = ref })
+    assert.is_nil(res.isError, text)
+    assert.matches("getByRole%('button', { name: 'Run example 3'", text)
+  end)
+
+  it("fails as before when two elements could be it, or the page is another", function()
+    local ref = stale("document.querySelector('main').prepend(Object.assign(document.createElement('button'), "
+      .. "{ textContent: 'Run example 3' }))")
+    local res, text = t.call("browser_click", { ref = ref })
+    assert.is_true(res.isError, text)
+    assert.matches("Unknown element reference", text, 1, true)
+    ref = stale()
+    t.ctx.role:page():navigate(t.srv.url .. "/find/long.html?other")
+    res, text = t.call("browser_click", { ref = ref })
+    assert.is_true(res.isError, text)
+    assert.matches("Unknown element reference", text, 1, true)
+  end)
+end)
