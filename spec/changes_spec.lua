@@ -421,6 +421,15 @@ describe("the change report of the acting tools", function()
       candidates(changes)[1])
   end)
 
+  it("proposes a slight text (a count) within its named container, not alone on the page", function()
+    open("/verify/counter.html")
+    local _, changes = act("browser_click", { ref = ref('button "Increment"') })
+    local got = candidates(changes)
+    assert.equal("await expect(page.getByRole('region', { name: 'Routing' }).getByText('1', { exact: true }))"
+      .. ".toBeVisible();", got[1])
+    for _, c in ipairs(got) do assert.is_nil(c:find("page.getByText('1'", 1, true), c) end
+  end)
+
   it("stays bounded when an action adds hundreds of lines", function()
     open()
     local text, changes = act("browser_click", { ref = ref('button "Load many"') })

@@ -177,8 +177,16 @@ function Proposer:own_locators(e, strict)
     out[2] = assertions.by_role(e.role, e.name, true)
   elseif e.value and e.value ~= "" and not FIELD[e.role] and not e.in_frame then
     local t = text_part(e.value)
-    out[1] = assertions.by_text(t)
-    if t == assertions.normalize(e.value) then out[2] = assertions.by_text(t, true) end
+    if #t <= 3 or not t:find("%a") then
+      -- A slight text ("1", "$4") is unique on the page by chance: only in
+      -- its nearest named container, which says what it counts.
+      local a = e.parent
+      while a and ((a.name or "") == "" or a.role == "text") do a = a.parent end
+      if a then out[1] = assertions.by_role(a.role, a.name) .. "." .. assertions.by_text(t, true) end
+    else
+      out[1] = assertions.by_text(t)
+      if t == assertions.normalize(e.value) then out[2] = assertions.by_text(t, true) end
+    end
   end
   local acted = self.acted
   local scope = named and acted and acted.ref == e.ref and scope_of(acted.locator)
