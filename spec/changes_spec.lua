@@ -430,6 +430,21 @@ describe("the change report of the acting tools", function()
     for _, c in ipairs(got) do assert.is_nil(c:find("page.getByText('1'", 1, true), c) end
   end)
 
+  it("tells an empty list that gained items as the same list, and an item that left by what it showed", function()
+    open("/verify/todo.html")
+    act("browser_type", { ref = ref('textbox "New item"'), text = "Walk dog" })
+    local text = act("browser_click", { ref = ref('button "Add"') })
+    -- The list had no ref while empty: it is not added and removed.
+    assert.is_nil(text:find('list "Items"\n', 1, true), text)
+    assert.is_nil(text:find('- list', 1, true), text)
+    assert.matches('\n%+ listitem: %(in list "Items"%)', text)
+    local _, snap2 = call("browser_snapshot", {})
+    snap = snap2
+    act("browser_click", { ref = ref('checkbox "Walk dog"') })
+    text = act("browser_click", { ref = ref('button "Hide done"') })
+    assert.matches('\n%- listitem: %(in list "Items"%) …%(%+2 lines inside, the first "Walk dog"%)', text)
+  end)
+
   it("stays bounded when an action adds hundreds of lines", function()
     open()
     local text, changes = act("browser_click", { ref = ref('button "Load many"') })

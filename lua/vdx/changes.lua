@@ -188,7 +188,12 @@ local function render(d)
         if not other.chosen and other.flag == it.flag and root_of(other.e, it.flag) == e then hidden = hidden + 1 end
       end
     end
-    if hidden > 0 then line = line .. (" …(+%d lines inside)"):format(hidden) end
+    if hidden > 0 then
+      -- A nameless item (a row, a list item) is told by what it shows.
+      local l = (e.name or "") == "" and (e.value or "") == "" and diff.label(e)
+      if l and #l > 40 then l = l:sub(1, 40):gsub("[\128-\191]*$", ""):gsub("[\192-\255]$", "") .. "…" end
+      line = line .. (" …(+%d lines inside%s)"):format(hidden, l and (', the first "' .. l:gsub('"', '\\"') .. '"') or "")
+    end
     if #line > 200 then line = line:sub(1, 200) .. "…" end
     out[#out + 1] = line
     last_parent = e.parent

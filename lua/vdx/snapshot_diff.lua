@@ -327,16 +327,19 @@ local function rerendered(added, removed, changed)
 end
 
 
--- The first name or text in e's subtree: how a moved child is told.
-local function label(e)
+--- The first name or text in the subtree of entry e (of diff.compare's
+-- old or new lists), or nil: how a moved child, or a nameless item that
+-- left, is told.
+function diff.label(e)
   if (e.name or "") ~= "" then return e.name end
   if (e.value or "") ~= "" and e.role ~= "/url" then return e.value end
   for _, c in ipairs(e.children) do
-    local l = label(c)
+    local l = diff.label(c)
     if l then return l end
   end
   return nil
 end
+local label = diff.label
 
 -- The containers whose children are the same but in another order (a
 -- sorted table, a moved list item): { parent = new entry, labels = {…} }.
@@ -471,6 +474,27 @@ function diff.compare(old_text, new_text, whole, old_lines, new_lines)
   surplus(okey, nkey, "removed", removed)
   table.sort(added, by_index)
   table.sort(removed, by_index)
+  -- A line that gained or lost its ref (a list that was empty, with no
+  -- ref, holds items now, or the reverse): the same element, one removed
+  -- and one added line of the same role and name under the same parent,
+  -- one of them with a ref.
+  local named = {}
+  local function key(e) return (e.parent and e.parent.key or "") .. "\n" .. e.role .. "\n" .. (e.name or "") end
+  for _, r in ipairs(removed) do
+    if (r.name or "") ~= "" and not (r.parent and r.parent.removed) then named[key(r)] = r end
+  end
+  if next(named) then
+    for _, a in ipairs(added) do
+      local r = (a.name or "") ~= "" and not (a.parent and a.parent.added) and named[key(a)]
+      if r and r.removed and (r.ref == nil) ~= (a.ref == nil) then
+        a.added, r.removed = nil, nil
+        if (r.value or "") ~= (a.value or "") then a.was = r; changed[#changed + 1] = a end
+      end
+    end
+    local left = {}
+    for _, a in ipairs(added) do if a.added then left[#left + 1] = a end end
+    added = left
+  end
   -- A line without a ref that changed its text: one added and one removed
   -- line of the same ARIA role under the same parent.
   local pool = {}
