@@ -20,6 +20,18 @@ describe("vdx.pattern_text", function()
       "… 1 more siblings: max_siblings shows more" }, "\n"), pattern_text.render("e5", 2, res))
   end)
 
+  it("counts the refs not listed, and names none when every listed one is in the outline", function()
+    local c = card(0, "Lamp", { "e3" }, "$5")
+    c.contains_refs.total = 4
+    local d = card(1, "Desk", { "e5", "e6" }, "$9")
+    d.contains_refs.total = 5
+    local text = pattern_text.render("e5", 2, { siblings_total = 2, target_sibling_index = 1, siblings = { c, d } })
+    assert.is_true(text:find('\n#0 name=Lamp: heading "Lamp" [level=3], button "Add" [ref=e3]; text: $5; 3 more refs inside\n',
+      1, true) ~= nil, text)
+    assert.is_true(text:find("; refs: e6 and 3 more", 1, true) ~= nil, text)
+    assert.is_nil(text:find("refs:  and", 1, true), text)
+  end)
+
   it("names each sibling's tag when they differ, and says when one shows nothing", function()
     local res = { siblings_total = 2, target_sibling_index = 0, siblings = {
       { index = 0, tag = "h2", attributes = {}, outline = {}, contains_text = { "All" },

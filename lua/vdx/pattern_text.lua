@@ -65,8 +65,11 @@ local function sibling_line(s, target, tag, shared)
     if not outline:find("[ref=" .. r .. "]", 1, true) then missing[#missing + 1] = r end
   end
   local more = (math.tointeger(refs.total) or 0) - #(refs.refs or {})
-  if #missing > 0 or more > 0 then
+  if #missing > 0 then
     parts[#parts + 1] = "refs: " .. table.concat(missing, ", ") .. (more > 0 and (" and %d more"):format(more) or "")
+  elseif more > 0 then
+    -- Every ref listed is in the outline already: only the count is news.
+    parts[#parts + 1] = ("%d more ref%s inside"):format(more, more == 1 and "" or "s")
   end
   local body = #parts > 0 and table.concat(parts, "; ") or "(nothing shown)"
   return table.concat(head, " ") .. ": " .. body
