@@ -38,6 +38,17 @@ describe("a ref of the page before it loaded again", function()
     assert.matches("getByRole%('button', { name: 'Run example 3'", text)
   end)
 
+  it("outlines the page browser_navigate_back returns to, whose refs act", function()
+    local _, first = t.call("browser_navigate", { url = t.srv.url .. "/verify/tabs.html" })
+    local yearly = ref_of(first, 'tab "Yearly" %[ref=(e%d+)%]')
+    t.call("browser_navigate", { url = t.srv.url .. "/verify/counter.html" })
+    local res, back = t.call("browser_navigate_back", {})
+    assert.is_nil(res.isError, back)
+    assert.matches("\nOutline: as shown before for this URL %(%d+ lines, the same refs%)", back)
+    res = t.call("browser_click", { ref = yearly })
+    assert.is_nil(res.isError, res.content[1].text)
+  end)
+
   it("fails as before when two elements could be it, or the page is another", function()
     local ref = stale("document.querySelector('main').prepend(Object.assign(document.createElement('button'), "
       .. "{ textContent: 'Run example 3' }))")

@@ -159,13 +159,14 @@ return {
   {
     name = "browser_navigate_back",
     title = "Go back",
-    description = "Go back in the current role's history.",
+    description = "Go back in the current role's history; answers as browser_navigate does.",
     input = { type = "object", properties = {} },
     annotations = { readOnlyHint = false, destructiveHint = false },
     run = function(ctx)
       local page = ctx:page()
       local res = page:back()
-      local result = nav_result(res or {}, decide(ctx))
+      -- The page gone back to is outlined as a navigation's is.
+      local result = nav_result(res or {}, decide(ctx), small_snapshot(ctx, page), nil, ctx.role)
       util.record(ctx, { kind = "action", tool = "browser_navigate_back", action = "back" })
       return result
     end,
