@@ -92,8 +92,9 @@ function expect.check(ctx, list, before)
       if e.type == "Cancelled" then error(r, 0) end
       all = false
       local actual = type(e.actual) == "table" and table.concat(e.actual, " | ") or nil
-      lines[#lines + 1] = ("❌ Expected %q: %s%s"):format(text, tostring(e.message):match("^[^\n]*"),
-        actual and ("; the page has: " .. actual) or "")
+      lines[#lines + 1] = ("❌ Expected %q: %s%s. The action was done%s; no check of it is recorded: verify what "
+        .. "the page shows (browser_verify_text_visible)"):format(text, tostring(e.message):match("^[^\n]*"),
+        actual and ("; the page has: " .. actual) or "", ctx.session and " and is a step of the test" or "")
       facts[i] = { text = text, ok = false, error = e.type }
     end
     ::next::
