@@ -645,7 +645,10 @@ show();
     call("spec_record_assert", { matcher = "toHaveCount", locator = "getByTestId('errand-list').getByRole('listitem')",
       value = "1" })
     local _, second = call("browser_export_test", { filename = "errand", runs = 2 })
+    -- A third start with the guest as it was: the same state file again.
+    local r3 = call("browser_start_test", {})
     assert.equal(0, (s:close(30000)))
+    assert.equal(r.structuredContent.states[1].file, r3.structuredContent.states[1].file)
     assert.is_true(has(second, "Wrote errand.spec.ts: 4 steps (1 navigations, 1 actions, 1 assertions), roles guest\n"),
       second)
     assert.is_true(has(second, "Flake gate: 2 runs in fresh contexts, every step passed 2/2\n"), second)

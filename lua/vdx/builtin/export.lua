@@ -485,10 +485,17 @@ return {
             line = line .. "signed out (no cookies, no localStorage)"
           elseif keep then
             local name = "test-start-" .. info.name:gsub("[^%w_-]", "_")
-            local path = policy:write_file(nil, name, "json", storage.encode_state(state))
-            starts[info.name] = path
+            local text = storage.encode_state(state)
             log.start_files = log.start_files or {}
-            log.start_files[path] = true
+            -- The role's state as an earlier start saved it: that file again
+            -- (a run of tests on one signed-in role wrote one file a test).
+            local path
+            for p, f in pairs(log.start_files) do
+              if f.role == info.name and f.text == text then path = p break end
+            end
+            path = path or policy:write_file(nil, name, "json", text)
+            starts[info.name] = path
+            log.start_files[path] = { role = info.name, text = text }
             line = line .. ("as it is (%d cookies, %d origins with localStorage: %s)"):format(#state.cookies,
               #state.origins, path:match("[^/]*$"))
           else
