@@ -477,6 +477,23 @@ show();
       .. "'Who are you%?' }%)%)", file)
   end)
 
+  it("says once that tests of several files sign in as one account, which parallel workers share", function()
+    local auth = write(dir .. "/shopper.json", '{"cookies":[],"origins":[]}')
+    local app = srv.url .. "/export/app.html"
+    local s, call = start(("--output-dir %s --role shopper %s %s"):format(q(dir .. "/out"), q(auth), app))
+    call("browser_navigate", { url = app })
+    local _, one = call("browser_export_test", { filename = "one" })
+    call("browser_start_test", { url = app .. "?two" })
+    local _, two = call("browser_export_test", { filename = "two" })
+    call("browser_start_test", { url = app .. "?three" })
+    local _, three = call("browser_export_test", { filename = "three" })
+    assert.equal(0, (s:close(30000)))
+    assert.is_nil(one:find("sign in as", 1, true), one)
+    assert.is_true(has(two, "⚠️ Tests of one.spec.ts (as shopper) sign in as this test does: Playwright runs files in "
+      .. "parallel workers"), two)
+    assert.is_nil(three:find("sign in as", 1, true), three)
+  end)
+
   it("refuses a name the test uses itself, and a value too short to stand for itself", function()
     local s = client.start("--output-dir " .. q(dir .. "/out"))
     s:send(client.initialize(1, "2025-06-18"))

@@ -119,6 +119,34 @@ local function forget_starts(log)
   return removed
 end
 
+-- The signed-in roles (those with an auth or state file) the test of
+-- steps shares with tests of the session's other files, and those files:
+-- { role, files = "a.spec.ts, b.spec.ts" } in role order, or an empty list.
+local function shared_accounts(log, rel, steps, auth_of)
+  local mine, out = {}, {}
+  for _, st in ipairs(steps) do if auth_of(st.role) then mine[st.role] = true end end
+  local names = {}
+  for r in pairs(mine) do names[#names + 1] = r end
+  table.sort(names)
+  for _, r in ipairs(names) do
+    local files = {}
+    for other, f in pairs(log.files or {}) do
+      if other ~= rel then
+        local uses = false
+        for _, t in ipairs(f.tests or {}) do
+          for _, st in ipairs(t.steps or {}) do
+            if st.role == r and t.auth_of and t.auth_of(r) then uses = true end
+          end
+        end
+        if uses then files[#files + 1] = other:match("[^/]*$") end
+      end
+    end
+    table.sort(files)
+    if #files > 0 then out[#out + 1] = { role = r, files = table.concat(files, ", ") } end
+  end
+  return out
+end
+
 -- The tests before of a file and the title name of the test going in:
 -- a test of the file with that title given (test_name) is an earlier
 -- recording of this one, which it replaces (Playwright refuses a file with
@@ -398,6 +426,9 @@ return {
       -- The state files of a test no written file loads any more (one
       -- replaced, one never exported) go: they hold the roles' cookies.
       forget_starts(log)
+      -- Files whose tests sign in as the same role's account run in
+      -- parallel workers under Playwright's defaults: said once a session.
+      local shared = not log.told_shared and shared_accounts(log, rel, steps, auth_of) or {}
       local sum = session_export.summary(steps)
       -- The folder is in the Run line below.
       local out = { ("Wrote %s: %d steps (%d navigations, %d actions, %d assertions), roles %s"):format(
@@ -412,6 +443,14 @@ return {
         out[#out + 1] = "⚠️ No assertions: verify the outcome (browser_verify_*) before you call the test done."
       end
       for _, l in ipairs(sum.positional) do out[#out + 1] = "⚠️ Positional locator: " .. l end
+      if #shared > 0 then
+        log.told_shared = true
+        local who = {}
+        for i, x in ipairs(shared) do who[i] = ("%s (as %s)"):format(x.files, x.role) end
+        out[#out + 1] = ("⚠️ Tests of %s sign in as this test does: Playwright runs files in parallel workers, so "
+          .. "they would change the same account's data (a cart, orders) at once. Run them with --workers=1 (or "
+          .. "workers: 1 in a config), or give each file an account of its own."):format(table.concat(who, "; "))
+      end
       if sum.missing > 0 then
         out[#out + 1] = ("⚠️ %d actions have no locator and are left out of the test (a comment in the file says why)")
           :format(sum.missing)
