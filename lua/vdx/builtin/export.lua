@@ -1,19 +1,16 @@
 --- vdx.builtin.export: browser_export_test, the end of the agent's loop.
 -- It writes the session (navigations, actions with their verified
 -- locators, verified assertions, in every role) as a Playwright test,
--- and with runs = N it is also the flake gate: the steps replayed N times
--- in fresh contexts, each step's stability reported, and the written file
--- run under real Playwright where it is installed.
+-- and with runs = N it is also the flake gate (vdx.export_gate): the
+-- steps replayed N times in fresh contexts, each step's stability
+-- reported, and the written file run under real Playwright where it is
+-- installed.
 local vdx = require "vdx"
 local json = require "vdx.json"
 local util = require "vdx.builtin.util"
 local session_export = require "vdx.session_export"
-local replay = require "vdx.session_replay"
-local pw_run = require "vdx.pw_run"
+local export_gate = require "vdx.export_gate"
 local storage = require "vdx.storage"
-
--- How long the Playwright run of the written file may take.
-local PW_TIMEOUT_MS = 300000
 
 -- The file name of the spec: name as given when it is a spec file name,
 -- with ".spec.ts" added when it has no extension.
@@ -29,21 +26,6 @@ local function spec_name(name)
   return name .. ".spec.ts"
 end
 
--- One line of the report for step i: its statements as the test says
--- them (`page` on Playwright's fixture: session_export.fixture_of), a
--- comment aside, joined; the run token (vdx.run_token) as `{run}`, so a
--- cut line never shows part of it.
-local function step_line(i, s, base, token, fixture)
-  local parts = {}
-  for _, l in ipairs(session_export.statements(s, base, fixture)) do
-    if not l:match("^//") or #parts == 0 then parts[#parts + 1] = (l:gsub("^await ", ""):gsub(";$", "")) end
-  end
-  local text = table.concat(parts, "; ")
-  if token then text = text:gsub(token, "{run}") end
-  if #text > 140 then text = text:sub(1, 140) .. "…" end
-  return ("%d. [%s] %s"):format(i, s.role, text)
-end
-
 -- The auth file each role of the session's test starts from, as it is
 -- now (a later browser_start_test changes it): function(role) -> path or
 -- nil, each role looked up once.
@@ -53,26 +35,6 @@ local function auth_lookup(ctx, log)
     if auth[r] == nil then auth[r] = log:start_auth(r) or ctx.roles:role(r).auth or false end
     return auth[r] or nil
   end
-end
-
--- How many stable steps the gate lists one by one (unstable ones are
--- always listed).
-local STABLE_SHOWN = 40
-
--- A hint for a step that failed in the replay because its locator, which
--- matched one element when the agent acted, matched several: the session
--- and the runs add what it finds (a product, an order of the same name),
--- so the test is not repeatable as written.
-local function grown_hint(failures)
-  local grown
-  for _, f in ipairs(failures) do
-    local n = not f.not_reached and tonumber(tostring(f.reason):match(" matches (%d+) elements"))
-    if n and n > 1 then grown = math.max(grown or 0, n) end
-  end
-  if not grown then return nil end
-  return ("↳ it matched one element when recorded and %d in a replay: the session and each run seem to add what "
-    .. "it finds; type the test's data with {run} (`Teak Lamp {run}`: each run gets a value of its own, the "
-    .. "test writes ${run}) or scope the locator to the new one"):format(grown)
 end
 
 -- The tests a file this session wrote holds besides the current one
@@ -179,137 +141,6 @@ local function same_title(before, name, given, edited, path)
   return rest, name, name
 end
 
--- The gate's report lines, the numbers of the unstable steps (those
--- that failed in some run: each step's `no`, vdx.session_log), their
--- places in steps, and the number of steps only left unreached by an
--- earlier one's failure.
-local function gate_report(steps, results, runs, base, token, fixture)
-  local out, flaky, places, hidden, unreached = {}, {}, {}, 0, 0
-  for i, s in ipairs(steps) do
-    local r = results[i]
-    local line = step_line(s.no or i, s, base, token, fixture) .. ("  %d/%d"):format(r.passed, runs)
-    local why, skipped = {}, {}
-    for _, f in ipairs(r.failures) do
-      if f.not_reached then skipped[#skipped + 1] = f.run
-      else why[#why + 1] = ("run %d: %s"):format(f.run, f.reason) end
-    end
-    if #why > 0 then
-      flaky[#flaky + 1], places[#places + 1] = s.no or i, i
-      out[#out + 1] = line .. " ❌ " .. table.concat(why, "; ")
-      local hint = grown_hint(r.failures)
-      if hint then out[#out + 1] = "     " .. hint end
-    elseif #skipped > 0 then
-      unreached = unreached + 1
-      out[#out + 1] = line .. " (not reached in run " .. table.concat(skipped, ", ") .. ")"
-    elseif i - #flaky - unreached <= STABLE_SHOWN then
-      out[#out + 1] = line
-    else
-      hidden = hidden + 1
-    end
-  end
-  if hidden > 0 then out[#out + 1] = ("… and %d more steps, each %d/%d"):format(hidden, runs, runs) end
-  return out, flaky, places, unreached
-end
-
--- Runs the written file (line: only its test starting there) under
--- Playwright runs times; returns report lines and true when it passed
--- (nil when it could not run).
-local function playwright_run(path, env, runs, line)
-  local dir = path:match("^(.*)/[^/]*$")
-  local pw_dir, why = pw_run.find(dir)
-  -- Where it looked and how to install it: the note the export adds.
-  if not pw_dir then return { "Playwright: not run: " .. (why:gsub(" %(.*$", "")) } end
-  local cmd = pw_run.command(path, env, pw_dir, runs, line)
-  local rc, out = pw_run.shell(cmd, PW_TIMEOUT_MS)
-  local summary = pw_run.summary(out) or (out:sub(-400))
-  local lines = { ("Playwright (%d runs of the %s): %s%s"):format(runs, line and "test" or "file", rc == 0 and "✅ " or "❌ ",
-    summary),
-    "Ran: " .. cmd }
-  local failed, passed = tonumber(summary:match("(%d+) failed")), tonumber(summary:match("(%d+) passed"))
-  if rc ~= 0 and failed and passed and failed > 0 and passed > 0 then
-    -- One run passes, the next fails: what the first left is in the way.
-    lines[#lines + 1] = "↳ some runs passed and others failed: a run may find what an earlier one left on the "
-      .. "server (a product, an order, a cart). Type the data a test makes with {run} (Teak Lamp {run}), and "
-      .. "check counts the test itself controls"
-  end
-  if rc ~= 0 then
-    local tail = out:gsub("\27%[[%d;]*m", "")
-    if #tail > 1500 then tail = "…" .. tail:sub(-1500) end
-    lines[#lines + 1] = tail
-  end
-  return lines, rc == 0
-end
-
--- The first part of the flake gate of job { steps, runs, base, fixture }:
--- the replay in fresh contexts.  Returns { lines (each step's), flaky
--- (numbers), places, unreached, broken (the number of a step that failed
--- every run, when one did), results, ms }.
-local function replay_gate(ctx, job)
-  local t0 = vdx.now()
-  local log = ctx.session
-  local results = replay.run(job.steps, job.runs, function(role)
-    return ctx.roles:role(role):fresh_page(log and log:start_auth(role))
-  end, { token = log and log:run_token() })
-  local g = { results = results, ms = vdx.now() - t0 }
-  g.lines, g.flaky, g.places, g.unreached = gate_report(job.steps, results, job.runs, job.base,
-    log and log:run_token(), job.fixture)
-  -- A step that failed every run: the test cannot pass as written.
-  for k, i in ipairs(g.places) do
-    -- (One whose locator found several has its own hint: the data grew.)
-    if results[i].passed == 0 and not grown_hint(results[i].failures) then g.broken = g.flaky[k] break end
-  end
-  return g
-end
-
--- The gate's first line and its step lines (when a step failed a run)
--- for g (replay_gate's), added to out; returns where the step lines go
--- when they are told later (Playwright failed).
-local function gate_lines(g, runs, out)
-  out[#out + 1] = ("Flake gate: %d runs in fresh contexts, %s%s"):format(runs,
-    #g.flaky == 0 and ("every step passed " .. runs .. "/" .. runs)
-    or g.broken and ("⚠️ step %d failed in every run: the page is not what the test expects there (a step before it "
-      .. "missing or out of order, data an earlier run left, or a locator of another page)"):format(g.broken)
-    or ("⚠️ %d unstable steps (%s): fix them before you call the test done (drop=[%s] takes a step out)"):format(
-      #g.flaky, table.concat(g.flaky, ", "), g.flaky[1]),
-    g.unreached > 0 and ("; %d later steps not reached in the runs that stopped"):format(g.unreached) or "")
-  -- Every step passed: the list is told only if Playwright fails, whose
-  -- failure a step's number (drop) may answer.
-  local at = #out + 1
-  if #g.flaky > 0 or g.unreached > 0 then
-    for _, l in ipairs(g.lines) do out[#out + 1] = "  " .. l end
-  end
-  return at
-end
-
--- The rest of the flake gate of job { steps, runs, base, path, env,
--- line } once the file is written: the replay's report (g, replay_gate's)
--- and the Playwright runs of the file; adds its report lines to out and
--- its facts to structured.
-local function gate(job, g, out, structured)
-  local runs = job.runs
-  structured.gate_ms = g.ms
-  local at = gate_lines(g, runs, out)
-  structured.stability = {}
-  for i, r in ipairs(g.results) do
-    structured.stability[i] = { step = job.steps[i].no, passed = r.passed, runs = runs,
-      failures = json.array(r.failures) }
-  end
-  structured.flaky = json.array(g.flaky)
-  local t0 = vdx.now()
-  local pl, passed = playwright_run(job.path, job.env, runs, job.line)
-  structured.playwright_ms = vdx.now() - t0
-  for _, l in ipairs(pl) do out[#out + 1] = l end
-  structured.playwright = passed
-  if passed == false and #g.flaky == 0 and g.unreached == 0 then
-    for i, l in ipairs(g.lines) do table.insert(out, at + i - 1, "  " .. l) end
-  end
-  if passed and #g.flaky > 0 then
-    -- The file itself passed every run: the replay misread a step.
-    out[#out + 1] = "The gate's replay and Playwright disagree: the file passed every run, so trust Playwright; the "
-      .. "replay's reading of step " .. table.concat(g.flaky, ", ") .. " may be wrong"
-  end
-end
-
 return {
   {
     name = "browser_export_test",
@@ -381,7 +212,7 @@ return {
         dropped = {}
         local fixture = session_export.fixture_of(had, auth_lookup(ctx, log))
         for i, st in ipairs(out_steps) do
-          dropped[i] = step_line(numbers[i], st, session_export.origin(had), log:run_token(), fixture)
+          dropped[i] = export_gate.step_line(numbers[i], st, session_export.origin(had), log:run_token(), fixture)
         end
       end
       if args.assertions then log:keep(args.assertions) end
@@ -394,14 +225,14 @@ return {
       if runs then
         -- The replay first: a file whose step fails every run is not
         -- written over the one before, and the session stays as it was.
-        g = replay_gate(ctx, { steps = steps, runs = runs, base = session_export.origin(steps),
+        g = export_gate.replay(ctx, { steps = steps, runs = runs, base = session_export.origin(steps),
           fixture = session_export.fixture_of(steps, auth_of) })
         if g.broken then
           log:restore(saved)
           local out = { ("Not written: step %d failed in every run of the replay, so the file would fail as well. "
             .. "%s and the test's steps are as they were (nothing dropped or kept)."):format(g.broken,
             path:match("[^/]*$")) }
-          gate_lines(g, runs, out)
+          export_gate.lines(g, runs, out)
           out[#out + 1] = ("Fix the test, then export again: drop=[%d] if the step is wrong; if it is right, the "
             .. "steps before it did not bring the page there (browser_snapshot shows it now)."):format(g.broken)
           return { text = table.concat(out, "\n"), structured = { written = false, broken = g.broken,
@@ -468,7 +299,7 @@ return {
             if l:sub(1, #head) == head then line = n end
           end
         end
-        gate({ steps = steps, runs = runs, path = path, env = env, line = line }, g, out, structured)
+        export_gate.finish({ steps = steps, runs = runs, path = path, env = env, line = line }, g, out, structured)
       else
         out[#out + 1] = "Before you call it done: runs=3 (the flake gate)."
       end
