@@ -723,7 +723,9 @@ show();
     assert.is_true(has(out, "\n- default on " .. app .. ", signed out, its storage reset to it"), out)
     assert.is_nil(out:find("Removed", 1, true), out)   -- again.spec.ts loads its start's state
     call("browser_wait_for", { text = "Who are you?" })
-    -- A start's state that no test came to load goes with the next start.
+    -- A start's state that no test came to load goes with the next start
+    -- (one of its own: a state an earlier start saved is that file again).
+    call("browser_type", { element = "Name", text = "Zed" })
     call("browser_click", { element = 'the "Sign in" button' })
     local r = call("browser_start_test", {})
     local unused = r.structuredContent.states[1].file
@@ -813,11 +815,20 @@ show();
     local first_state = r1.structuredContent.states[1].file
     call("browser_type", { element = "New errand", text = "Tea", submit = true })
     call("browser_export_test", { filename = "redo", test_name = "adds an errand" })
+    -- The same state again: the same file.
+    local same = call("browser_start_test", {}).structuredContent.states[1].file
+    -- Signed in as another, the next start saves a state of its own.
+    call("browser_start_test", { keep_state = false, url = app })
+    call("browser_wait_for", { text = "Who are you?" })
+    call("browser_type", { element = "Name", text = "Bea" })
+    call("browser_click", { element = 'the "Sign in" button' })
     local r2 = call("browser_start_test", {})
     assert.is_string(read(first_state), "a state file a written test loads stays")
     call("browser_type", { element = "New errand", text = "Milk", submit = true })
     call("browser_export_test", { filename = "redo", test_name = "adds an errand" })
     assert.equal(0, (s:close(30000)))
+    assert.equal(first_state, same)
+    assert.is_not.equal(first_state, r2.structuredContent.states[1].file)
     assert.is_nil(read(first_state), "the state file of the replaced test stays")
     assert.is_string(read(r2.structuredContent.states[1].file))
   end)
