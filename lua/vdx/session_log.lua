@@ -167,12 +167,15 @@ end
 --- The numbers of the current test's steps, in order, as ranges: "1-4,
 -- 6, 8-12" (what a drop may name).
 function Log:numbers()
-  local out, steps = {}, self:test_steps()
+  local out, nos = {}, {}
+  for _, st in ipairs(self:test_steps()) do
+    if math.type(st.no) == "integer" then nos[#nos + 1] = st.no end
+  end
   local i = 1
-  while i <= #steps do
+  while i <= #nos do
     local j = i
-    while j < #steps and steps[j + 1].no == steps[j].no + 1 do j = j + 1 end
-    out[#out + 1] = j == i and tostring(steps[i].no) or ("%d-%d"):format(steps[i].no, steps[j].no)
+    while j < #nos and nos[j + 1] == nos[j] + 1 do j = j + 1 end
+    out[#out + 1] = j == i and tostring(nos[i]) or ("%d-%d"):format(nos[i], nos[j])
     i = j + 1
   end
   return table.concat(out, ", ")
