@@ -288,9 +288,10 @@ function export.write(steps, path, opts)
     if not ok then return nil, rerr end
   end
   local runner, why = pw_run.runner(dir)
-  local cmd = ("cd %s && %s %s test %s"):format(pw.shell_word(dir), pw.env(base, roles), runner or "npx playwright",
-    pw.shell_word(path:match("[^/]*$")))
-  local notes = { ("The test needs the app up at %s (BASE_URL)."):format(base or "BASE_URL") }
+  -- No BASE_URL: the file goes to the app it was recorded on by default.
+  local cmd = ("cd %s && %s %s test %s"):format(pw.shell_word(dir), pw.env(base and false, roles),
+    runner or "npx playwright", pw.shell_word(path:match("[^/]*$")))
+  local notes = { ("The test needs the app up at %s."):format(base or "BASE_URL") }
   if not runner then notes[2] = pw.install_hint(dir, why) end
   return cmd, roles, base, notes, text, block
 end
