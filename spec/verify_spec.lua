@@ -172,6 +172,16 @@ describe("the verify tools", function()
       assert.matches(card .. ' does not contain "Alpha"', other, 1, true)
     end)
 
+    it("checks a text at the end of a long element (past the first 500 characters)", function()
+      page():evaluate([[(() => { const r = document.createElement('section'); r.setAttribute('aria-label', 'Long');
+        r.innerHTML = '<p>' + 'All about queues. '.repeat(40) + '</p><p>Count: 2</p>'; document.body.append(r); })()]])
+      local loc = "getByRole('region', { name: 'Long' })"
+      local s = agrees("browser_verify_text_visible", { locator = loc, text = "Count: 2" })
+      assert.equal("toContainText", s.matcher)
+      -- The replay's check reads as much of it.
+      assert.is_true(require("vdx.assertions").holds(page(), s))
+    end)
+
     it("locates the element of a ref by something else than the text it checks", function()
       page():evaluate([[(() => { const t = document.createElement('table'); t.setAttribute('aria-label', 'Cart');
         t.innerHTML = '<tr data-testid="line"><td>Ceramic Mug</td><td>2</td><td>$10.80</td><td>$21.60</td></tr>'

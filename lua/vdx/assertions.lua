@@ -35,7 +35,8 @@ end
 --- The facts of the elements expr matches: { count, matches = { { ref,
 -- role, name, tag, text, visible, value, label, checked }… } } (the first
 -- opts.limit, 20 by default; ref, value, label and checked nil where the
--- element has none).  opts.frame runs it in a frame (a ref or a frame name);
+-- element has none; text cut at opts.text_max characters, 500 by default).
+-- opts.frame runs it in a frame (a ref or a frame name);
 -- opts.batch (a string) shares the bridge's locator engine with the other
 -- calls of the same batch while the page does not change (a run of checks).
 function assertions.facts(page, expr, opts)
@@ -43,8 +44,8 @@ function assertions.facts(page, expr, opts)
   -- A chain through frames is read in the frame it reaches.
   local frame, inner = require("vdx.locators").descend(page, expr, opts.frame)
   if frame == false then return { count = 0, matches = {}, why = inner } end
-  local res = page:bridge("locatorFacts", { inner, { limit = opts.limit or 20, batch = opts.batch } },
-    { frame = frame })
+  local res = page:bridge("locatorFacts", { inner, { limit = opts.limit or 20, batch = opts.batch,
+    text_max = opts.text_max } }, { frame = frame })
   local out = { count = math.tointeger(res.count) or 0, matches = {} }
   for i, m in ipairs(res.matches or {}) do
     out.matches[i] = { ref = str(m.ref), role = str(m.role), name = str(m.name) or "", tag = str(m.tag),
@@ -172,9 +173,22 @@ local texts_match = assertions.texts_match
 -- else false and the facts read.  frame and batch: as assertions.facts
 -- takes them.
 function assertions.holds(page, step, frame, batch)
-  local ok, f = pcall(assertions.facts, page, step.locator, { frame = frame, limit = 200, batch = batch })
+  local ok, f = pcall(assertions.facts, page, step.locator, { frame = frame, limit = 200, batch = batch,
+    text_max = assertions.text_max(step) })
   if not ok then return false, nil end
   return assertions.judge(step, f), f
+end
+
+--- The characters of an element's text a check of step reads (the
+-- text_max of assertions.facts): the whole text, up to 200,000, for a
+-- toHaveText or toContainText of one element (a section's text runs past
+-- the default 500, and its end is what a check may be of), the default
+-- for the rest.
+function assertions.text_max(step)
+  if (step.matcher == "toHaveText" or step.matcher == "toContainText") and type(step.value) ~= "table" then
+    return 200000
+  end
+  return nil
 end
 
 --- True when step holds on the facts f its locator has (assertions.facts

@@ -96,7 +96,7 @@ local MATCHERS = {
 }
 for matcher in pairs(JUDGED) do
   MATCHERS[matcher] = function(page, s)
-    local f = assertions.facts(page, s.locator, { limit = 200 })
+    local f = assertions.facts(page, s.locator, { limit = 200, text_max = assertions.text_max(s) })
     if assertions.judge(s, f) then return true end
     return false, seen(s, f)
   end

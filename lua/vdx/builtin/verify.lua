@@ -91,8 +91,8 @@ local target = util.checked_target
 
 -- The facts of the one element t names; fails when its locator matches
 -- none or several.
-local function the_one(page, t, limit)
-  local f = assertions.facts(page, t.relative, { frame = t.frame, limit = limit or SHOWN })
+local function the_one(page, t, limit, text_max)
+  local f = assertions.facts(page, t.relative, { frame = t.frame, limit = limit or SHOWN, text_max = text_max })
   if f.count ~= 1 then
     fail(("%s matches %d elements, not exactly one"):format(t.locator, f.count),
       { expected = "exactly one element", actual = f.count == 0 and { "no element" } or described(f),
@@ -269,7 +269,8 @@ end
 local function verify_contains(ctx, args)
   local page = ctx:page()
   local t = target(page, args, args.text)
-  local m = the_one(page, t)
+  -- The whole text: what it holds may come after the first 500 characters.
+  local m = the_one(page, t, nil, assertions.text_max { matcher = "toContainText", value = args.text })
   local have = assertions.normalize(m.text or "")
   if not m.visible then
     fail(t.locator .. " is not visible", { expected = "a visible element", actual = { describe(m) } })
