@@ -207,6 +207,8 @@ end
 
 -- Roles whose text is news (ARIA live regions): their own role locates them.
 local LIVE = proposals.LIVE
+-- The fields, whose new value the agent typed itself.
+local FIELDS = { textbox = true, searchbox = true, combobox = true, spinbutton = true }
 -- The rows and items a brief report names by what they show.
 local ITEM_ROLES = { row = true, listitem = true, article = true, treeitem = true }
 
@@ -235,6 +237,7 @@ local function brief_line(d)
       a = a.parent
     end
   end
+  local taken = {}
   for _, list in ipairs { d.changed, d.added } do
     for _, e in ipairs(list) do
       local content = (e.name or "") == "" and shows[e] and shows[e].news and table.concat(shows[e], " ")
@@ -245,8 +248,18 @@ local function brief_line(d)
           p = p:gsub("^(%a+)", "%1 " .. ('"' .. content:gsub('"', '\\"') .. '"'):gsub("%%", "%%%%"), 1)
         end
         if len + #p > changes.BRIEF_CHARS then parts[#parts + 1] = "…" return table.concat(parts, ", ") end
-        parts[#parts + 1], len = p, len + #p + 2
+        parts[#parts + 1], len, taken[e] = p, len + #p + 2, true
       end
+    end
+  end
+  -- Then a short line whose text changed (a price cell, a total): what
+  -- an action on a row is often for, with what it was.
+  for _, e in ipairs(d.changed) do
+    if not taken[e] and e.was and #e.norm <= 60 and ((e.value or "") ~= (e.was.value or "")
+        or (e.name or "") ~= (e.was.name or "")) and not FIELDS[e.role] then
+      local p = e.norm:gsub(":$", "") .. " (" .. diff.was(e) .. ")"
+      if len + #p > changes.BRIEF_CHARS then parts[#parts + 1] = "…" break end
+      parts[#parts + 1], len = p, len + #p + 2
     end
   end
   return table.concat(parts, ", ")
