@@ -243,6 +243,15 @@ fetch('/loop/late-items').then((r) => r.json()).then((items) => { for (const t o
       assert.matches('\nOutline:\n%- heading "Visit %d+" %[level=1%]\n', first)
       assert.matches('\nOutline:\n%- heading "Visit %d+" %[level=1%]\n', second)
       assert.are_not.equal(first:match('"Visit %d+"'), second:match('"Visit %d+"'))
+      -- Once an action changed what the agent knows of the page, the same
+      -- outline as its first look is news again (the cart is empty again).
+      local _, shop = open("counted.html")
+      ok("browser_click", { ref = ref_of(shop, 'button "Add"') })
+      local _, back = open("counted.html")
+      assert.matches('\nOutline:\n%- heading "Shop" %[level=1%]\n', back)
+      assert.matches('link "Cart %(0%)"', back)
+      local _, same = open("counted.html")
+      assert.matches("\nOutline: as shown before for this URL", same)
     end)
 
     it("opens a role's default URL as it navigates: the first look has what the page fetched after load", function()

@@ -388,6 +388,13 @@ function changes.report(ctx, res, opts)
   local sopts = { budget_tokens = changes.BUDGET_TOKENS }
   local snap = changes.stamp(page, snapshot.take(page, sopts, nil, nil, true), sopts)
   role.last_snapshot, role.change_base = snap, snap
+  local shown = role.outlines_shown
+  if shown and snap.url and shown[snap.url] then
+    -- The page as the agent knows it now (the outline browser_navigate
+    -- showed, and what the reports said since): a navigation answers "as
+    -- shown before" only for this picture, not an older one.
+    shown[snap.url] = table.concat((changes.outline(snap.text or "")), "\n")
+  end
   local lines = snap.lines and #snap.lines or select(2, (snap.text or ""):gsub("\n", "\n"))
   if nav and nav.same_document == false then
     -- The new page's outline, from the snapshot just taken, as
