@@ -29,6 +29,9 @@ describe("route globs follow Playwright's rules #unit", function()
   end
 
   it("says each glob as the JavaScript regex a test's toHaveURL takes, matching the same URLs", function()
+    -- A glob that starts with ** reads as a person writes it.
+    assert.equal("/\\/docs\\.html#s42$/", match.js_regex("**/docs.html#s42"))
+    assert.equal("/^(?:\\/a\\/b|\\/a\\/c)$/", match.js_regex("/a/{b,c}"))
     if not os.execute("command -v node >/dev/null 2>&1") then return pending("no Node on PATH") end
     local js = {}
     for i, r in ipairs(rows) do

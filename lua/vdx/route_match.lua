@@ -105,8 +105,10 @@ end
 
 --- The JavaScript regular expression literal that matches what the glob
 -- pattern matches, by the same rules (a test's `toHaveURL` takes no
--- glob): `**/done#step-2` -> `/^(?:.*\/done#step-2)$/`.  Raises as
--- match.compile does for unbalanced braces.
+-- glob): `**/done#step-2` -> `/\/done#step-2$/` (a glob that starts with
+-- `**` needs no anchor at the start), `/a/{b,c}` ->
+-- `/^(?:\/a\/b|\/a\/c)$/`.  Raises as match.compile does for unbalanced
+-- braces.
 function match.js_regex(pattern)
   local alts = {}
   for _, g in ipairs(expand(pattern)) do
@@ -119,6 +121,8 @@ function match.js_regex(pattern)
     end
     alts[#alts + 1] = table.concat(out)
   end
+  -- `^(?:.*X)$` is `X$` for a URL (no line breaks): the form a person writes.
+  if #alts == 1 and alts[1]:sub(1, 2) == ".*" and #alts[1] > 2 then return "/" .. alts[1]:sub(3) .. "$/" end
   return "/^(?:" .. table.concat(alts, "|") .. ")$/"
 end
 

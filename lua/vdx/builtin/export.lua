@@ -396,7 +396,8 @@ return {
         out[#out + 1] = "Each role starts"
         for _, l in ipairs(lines) do out[#out + 1] = l end
       else
-        out[#out + 1] = "No role has a page yet: each starts from its auth file and default URL."
+        out[#out + 1] = "No role has a page yet: each starts where its test opens it, signed in from its auth file "
+          .. "if it has one."
       end
       if carried > 0 then
         out[#out + 1] = ("Kept: %d %s of the roles' world (routes, emulation, network, clock)."):format(carried,
