@@ -454,6 +454,16 @@ describe("the change report of the acting tools", function()
     assert.matches('\nChanges %([^)]*%): [^\n]*cell "%$27%.25" %(was named "%$30%.00"%)', text)
   end)
 
+  it("checks an expected text in the container the action's locator goes through", function()
+    open("/verify/counter.html")
+    local queues = assert(snap:match('region "Queues".-button "Increment" %[ref=(e%d+)%]'), snap)
+    local res, text = call("browser_click", { ref = queues, expect = { "Count: 1" } })
+    assert.is_nil(res.isError, text)
+    -- Another section's counter showing "Count: 1" would not pass it.
+    assert.equal("getByRole('region', { name: 'Queues' })", res.structuredContent.expected[1].assertion.locator)
+    assert.equal("toContainText", res.structuredContent.expected[1].assertion.matcher)
+  end)
+
   it("stays bounded when an action adds hundreds of lines", function()
     open()
     local text, changes = act("browser_click", { ref = ref('button "Load many"') })

@@ -122,6 +122,16 @@ function assertions.segments(locator)
   return segs
 end
 
+--- The scope of a locator: everything before its last call
+-- (`getByTestId('card').filter({ hasText: 'P2' })` of `getByTestId('card')
+-- .filter({ hasText: 'P2' }).getByRole('button', …)`), or nil when it is
+-- one call or no plain chain.
+function assertions.scope_of(locator)
+  local segs = type(locator) == "string" and assertions.segments(locator)
+  if not segs or #segs < 2 then return nil end
+  return table.concat(segs, ".", 1, #segs - 1)
+end
+
 --- The short form of step for a list of proposals: the locator, the
 -- matcher and its argument, without the `await expect(page.…)` around
 -- them (`getByText('Saved') toBeVisible`, `getByRole('list', { name:

@@ -109,15 +109,7 @@ function Proposer:try(step, ref, facts)
   return false
 end
 
--- The scope of an action's locator (everything before its last call:
--- `getByTestId('card').filter({ hasText: 'P2' })` of
--- `getByTestId('card').filter({ hasText: 'P2' }).getByRole('button', …)`),
--- or nil when it has a single call.
-local function scope_of(locator)
-  local segs = assertions.segments(locator)
-  if not segs or #segs < 2 then return nil end
-  return table.concat(segs, ".", 1, #segs - 1)
-end
+local scope_of = assertions.scope_of
 
 -- The locators of an entry's element, best first, as an iterator that
 -- reads the page only for the ones asked for: role and name (then

@@ -65,8 +65,11 @@ end
 -- whether all held ({ text, ok, assertion? } per text in the third).  A
 -- text that before (expect.before's) already showed as often as the page
 -- shows it now is not recorded: it would pass without the action; the
--- line says so.
-function expect.check(ctx, list, before)
+-- line says so.  acted: the action's locator; a text its container shows
+-- is checked there (`expect(<the section>).toContainText(…)`), so a page
+-- of alike widgets does not lend another's, else on the whole page.
+function expect.check(ctx, list, before, acted)
+  local scope = require("vdx.assertions").scope_of(acted)
   local run, lines, all, facts = verifier(), {}, true, {}
   local after = before and expect.before(ctx)
   for i, text in ipairs(list) do
@@ -81,7 +84,17 @@ function expect.check(ctx, list, before)
       facts[i] = { text = text, ok = true, before = true }
       goto next
     end
-    ok, r = pcall(run, ctx, { text = text })
+    ok, r = false, nil
+    -- (Not a container found by that very text: the check would hold there by construction.)
+    if scope and not scope:find(text, 1, true) then ok, r = pcall(run, ctx, { text = text, locator = scope }) end
+    if ok and not (type(r) == "table" and r.structured and r.structured.assertion) then
+      -- Agreed but not recorded there (the scope is in a frame): as a page's text.
+      ok = false
+    end
+    if not ok then
+      if scope and errors.normalize(r).type == "Cancelled" then error(r, 0) end
+      ok, r = pcall(run, ctx, { text = text })
+    end
     if ok then
       local a = type(r) == "table" and r.structured and r.structured.assertion
       lines[#lines + 1] = a and ("✅ Expected %q: recorded"):format(text)

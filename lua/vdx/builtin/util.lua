@@ -390,7 +390,8 @@ function util.report_changes(defs, acting)
         expect.wait(ctx, args.expect)
         -- The agent said what it expects: the change in one line.
         result = util.with_changes(ctx, result, { candidates = false, brief = true })
-        local lines, ok, facts = expect.check(ctx, args.expect, before)
+        local lines, ok, facts = expect.check(ctx, args.expect, before,
+          type(result) == "table" and result.structured and result.structured.locator)
         if type(result) ~= "table" then result = { text = tostring(result or "") } end
         result.text = (result.text or "") .. "\n" .. table.concat(lines, "\n")
         result.structured = result.structured or {}
