@@ -19,6 +19,8 @@ local PAGES = {
   ["/ai/press"] = [=[<!doctype html><body><button onclick="this.textContent='Pressed'">Press</button>]=],
   ["/ai/depth"] = [=[<!doctype html><body><ul><li><a href="/x">X</a></li></ul><iframe src="/ai/inner"></iframe>]=],
   ["/ai/inner"] = [=[<!doctype html><body><ul><li><a href="/y">Y</a></li></ul>]=],
+  ["/ai/many"] = "<!doctype html><body><ul>" .. ("<li><b>Item</b> text</li>"):rep(150) .. "</ul><p>End</p>",
+  ["/ai/links"] = "<!doctype html><body><ul>" .. ('<li><a href="/x">Go</a></li>'):rep(40) .. "</ul>",
   ["/ai/nav"] = [=[<!doctype html><body><nav><a href="/x">X</a><a href="/z">Z</a></nav>]=],
   ["/ai/roots"] = [=[<!doctype html><body><h1>Top</h1><main><div class="card"><h2>Card</h2><button>Buy</button></div>
     <p>one</p><p>two</p></main>]=],
@@ -91,6 +93,11 @@ describe("the snapshot in Playwright's AI dialect", function()
     }, "\n"), without_refs(snap("/ai/depth", { depth = 2 }).text))
     assert.equal("- list:\n  - listitem [+1]\n- iframe:\n  - list [+1]",
       without_refs(snap("/ai/depth", { depth = 1 }).text))
+  end)
+
+  it("tells a run of alike lines cut at the depth limit once, with its count", function()
+    assert.equal("- list:\n  - listitem ×150: Item text\n- paragraph: End", without_refs(snap("/ai/many", { depth = 1 }).text))
+    assert.equal("- list:\n  - listitem [+1] ×40", without_refs(snap("/ai/links", { depth = 1 }).text))
   end)
 
   it("keeps a link's /url line at the depth limit", function()

@@ -203,6 +203,15 @@ local function level_of(line)
   return #lead // 2, rest
 end
 
+-- line, which stands k times in a row, with the count: before its text
+-- value (`- listitem ×150: Item text`), else at its end.
+local function counted(line, k)
+  local key, value = line:match('^( *%- [%w/]+ "[^"]*"[^:"]*)(: .+)$')
+  if not key then key, value = line:match('^( *%- [^:"]+)(: .+)$') end
+  if key then return key .. " ×" .. k .. value end
+  return line .. " ×" .. k
+end
+
 -- A key line with the count of its hidden child lines: ` [+N]` inside
 -- the key (in its quotes when it is quoted), with a colon when property
 -- lines still follow.
@@ -219,9 +228,13 @@ end
 -- counts from its iframe's level) below `depth` levels, in place: a node
 -- at the last level keeps its property lines (`/url`, `/placeholder`,
 -- `/value`), as Playwright's does, and says how many child lines it hid
--- (` [+N]`).  Returns the number of refs on the lines kept.
+-- (` [+N]`); a run of the same line (alike items, each cut to `- listitem
+-- [+1]`, which have no ref) is told once with its count (`- listitem [+1]
+-- ×150`, `- listitem ×150: Item text`).
+-- Returns the number of refs on the lines kept.
 local function cut_depth(lines, depth)
   local out, refs, i, n = {}, 0, 1, #lines
+  local run = 1   -- how many times out's last line stands
   while i <= n do
     local line = lines[i]
     local lev = level_of(line) or 0
@@ -237,11 +250,20 @@ local function cut_depth(lines, depth)
         end
         if hidden > 0 or #props > 0 then line = marked(line, hidden, #props > 0) end
       end
-      out[#out + 1] = line
-      if line:find(" %[ref=[%w_]+%]") then refs = refs + 1 end
-      for _, p in ipairs(props) do out[#out + 1] = p end
+      if #props == 0 and line == out[#out] and not line:find(" %[ref=", 1, true) then
+        run = run + 1
+      else
+        if run > 1 then out[#out] = counted(out[#out], run) end
+        run = 1
+        out[#out + 1] = line
+        if line:find(" %[ref=[%w_]+%]") then refs = refs + 1 end
+        for _, p in ipairs(props) do out[#out + 1] = p end
+        -- (A line with property lines after it is no longer the last.)
+        if #props > 0 then run = 1 end
+      end
     end
   end
+  if run > 1 then out[#out] = counted(out[#out], run) end
   for k = 1, n do lines[k] = out[k] end
   return refs
 end
