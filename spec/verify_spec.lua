@@ -277,6 +277,18 @@ describe("the verify tools", function()
         text, 1, true)
     end)
 
+    it("reads a table's data rows, not its header row, as its items", function()
+      call("browser_navigate", { url = t.srv.url .. "/verify/prices.html" })
+      t.ctx.session:clear()
+      local table_ = "getByRole('table', { name: 'My products' })"
+      local res, text = call("browser_verify_list_visible", { locator = table_, items = { "Oak Stool", "Pine Tray" } })
+      assert.is_nil(res.isError, text)
+      local steps = helpers.asserts(t.ctx.session)
+      assert.equal(table_ .. ".getByRole('row').filter({ has: getByRole('cell') })", steps[1].locator)
+      assert.same({ "toHaveCount", 2 }, { steps[2].matcher, steps[2].value })
+      assert.equal(2, page():locator_count(steps[1].locator).count)
+    end)
+
     it("says that a row's text joins its cells without spaces when an item is given with them", function()
       local text = disagrees("browser_verify_list_visible", { locator = "getByRole('table', { name: 'Team' })",
         items = { "Grace Hopper Admin" } })

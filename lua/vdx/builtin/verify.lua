@@ -348,6 +348,14 @@ local function verify_list(ctx, args)
     local list = the_one(page, t)
     local item_role = ITEM_ROLE[list.role or ""]
     local items = item_role and (".getByRole(" .. quote(item_role) .. ")") or ".locator(':scope > *')"
+    if item_role == "row" then
+      -- A header row (column headers, no cell) is no item of the table's.
+      local cell = list.role == "table" and "cell" or "gridcell"
+      local data = items .. (".filter({ has: getByRole(%s) })"):format(quote(cell))
+      local function count(x) return assertions.facts(page, t.relative .. x, { frame = t.frame, limit = 1 }).count end
+      local n = count(data)
+      if n > 0 and n < count(items) then items = data end
+    end
     items_expr, items_rel = t.locator .. items, t.relative .. items
   end
   local f = assertions.facts(page, items_rel, { frame = t.frame, limit = 200 })
