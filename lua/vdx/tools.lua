@@ -217,8 +217,10 @@ function Registry:call(name, args, ctx)
     -- A ref of the page before it loaded again, whose element is on the
     -- page now (vdx.ref_renew): the call, which did nothing, again with
     -- the element's ref of now.
-    local now, old = ctx:renew_refs(v)
-    if now and (args.ref == old or args.target == old) then
+    local okn, now, old = pcall(ctx.renew_refs, ctx, v)
+    -- (A renewal that failed keeps the call's own error, unless cancelled.)
+    if not okn and errors.normalize(now).type == "Cancelled" then v = now end
+    if okn and now and (args.ref == old or args.target == old) then
       local again = {}
       for k, x in pairs(args) do again[k] = x end
       if again.ref == old then again.ref = now else again.target = now end
