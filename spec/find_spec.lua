@@ -201,6 +201,11 @@ describe("find", function()
     local text, res = call("browser_find", { role = "button", name = "Rate", within = "walnut tray" })
     assert.equal(1, res.structuredContent.total, text)
     assert.equal(all.structuredContent.matches[2].ref, res.structuredContent.matches[1].ref)
+    -- A table that shows the text and holds one match scopes it.
+    page:evaluate([[(() => { const t = document.createElement('table'); t.setAttribute('aria-label', 'Solo');
+      t.innerHTML = '<tr><th>Quantity</th></tr><tr><td><button>Restock</button></td></tr>'; document.body.append(t); })()]])
+    assert.equal(1, select(2, call("browser_find", { role = "button", name = "Restock", within = "Quantity" }))
+      .structuredContent.total)
     -- Only the table, which holds both buttons, shows "Price" (a header).
     text = call("browser_find", { role = "button", name = "Rate", within = "Price" })
     assert.truthy(text:find('No line of the snapshot matches role button name "Rate" within a container that shows "Price"', 1, true), text)

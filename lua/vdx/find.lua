@@ -116,7 +116,7 @@ local function within(items, hits, text)
         if OF_ITEMS[items[a].role] then
           -- A table or list that shows the text (a header) holds items:
           -- it scopes h only when it holds no other hit.
-          seen, other = branch(a, last)
+          seen = branch(a, last)
           for j = a, last do if is_hit[j] and j ~= h then other = true end end
         else
           if shows(a) then out[#out + 1] = h break end
