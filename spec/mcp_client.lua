@@ -123,18 +123,35 @@ function client.start(args, env, opts)
   return s
 end
 
---- Initializes session s (protocol v) and returns request(method, params)
+--- Initializes session s (protocol v) and returns request(method, params
+-- [, timeout_ms])
 -- and call(tool, args), which send with fresh ids and return the result.
 function client.caller(s, v)
   s:send(client.initialize(1, v or "2025-06-18"))
   assert(s:wait_for(1, 10000), "initialize did not answer")
   local n = 1
-  local function request(method, params)
+  local function request(method, params, timeout_ms)
     n = n + 1
     s:send { jsonrpc = "2.0", id = n, method = method, params = params }
-    return assert(s:wait_for(n, 60000), method .. " did not answer").result
+    return assert(s:wait_for(n, timeout_ms or 60000), method .. " did not answer").result
   end
   return request, function(name, args) return request("tools/call", { name = name, arguments = args }) end
+end
+
+--- Initializes session s and returns call(tool, args) -> result, its
+-- first text (a failed call is an answer too), and ok(tool, args), which
+-- asserts the call is no error; each waits up to timeout_ms (120 s).
+function client.tools(s, timeout_ms)
+  local request = client.caller(s)
+  local function call(name, args)
+    local r = request("tools/call", { name = name, arguments = args }, timeout_ms or 120000)
+    return r, r.content and r.content[1] and r.content[1].text or ""
+  end
+  return call, function(name, args)
+    local r, text = call(name, args)
+    assert(not r.isError, text)
+    return r, text
+  end
 end
 
 --- The initialize request for protocol version v.

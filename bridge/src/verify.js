@@ -12,6 +12,7 @@ import { ariaRoleName } from './roles.js';
 import { accessibleName, getRole, intOption, refFor } from './facts.js';
 import { isChecked, isVisible } from './locator.js';
 import { shared } from './batch.js';
+import { flatParent } from './dom.js';
 import { batchOption, makeGen } from './locgen.js';
 
 // Roles whose checked state Playwright's toBeChecked reads (aria-checked).
@@ -19,21 +20,27 @@ const CHECKABLE_ROLES = new Set(['checkbox', 'radio', 'switch', 'menuitemcheckbo
 
 // { count, matches }: matches describes the first `limit` (default 20)
 // elements expr matches as { ref, role, name, tag, text, visible, value,
-// label, checked }: text is Playwright's element text, cut at text_max
+// label, checked[, in_viewport] }: text is Playwright's element text, cut at text_max
 // characters (default 500); value the field's value (null for an element
 // that is not an input, textarea or select), label the selected option's
 // text of a select; checked true, false or "mixed" for a checkbox or
 // radio (input or ARIA role), else null.  A label element stands for its
-// control, as Playwright retargets it.
+// control, as Playwright retargets it.  With viewport: true, in_viewport
+// says whether part of the element's box is in the viewport (what
+// toBeInViewport checks).
 export function locatorFacts(env, expr, options) {
   const opts = options || {};
-  checkKeys(opts, ['limit', 'text_max', 'batch'], 'locatorFacts');
+  checkKeys(opts, ['limit', 'text_max', 'batch', 'viewport'], 'locatorFacts');
   const limit = intOption(opts, 'limit', 20, 0, 'locatorFacts');
   const textMax = intOption(opts, 'text_max', 500, 1, 'locatorFacts');
   const { ev, gen } = shared(batchOption(opts, 'locatorFacts'), makeGen);
   const found = gen.matches(expr);
   const matches = [];
-  for (let i = 0; i < found.length && i < limit; i++) matches.push(factsOf(env, ev, found[i], textMax));
+  for (let i = 0; i < found.length && i < limit; i++) {
+    const f = factsOf(env, ev, found[i], textMax);
+    if (opts.viewport === true) f.in_viewport = inViewport(found[i]);
+    matches.push(f);
+  }
   return { count: found.length, matches };
 }
 
@@ -62,6 +69,32 @@ function factsOf(env, ev, el, textMax) {
   }
   out.checked = checkedState(field);
   return out;
+}
+
+// Overflow values that clip an element's content to its box.
+const CLIPS = new Set(['hidden', 'clip', 'scroll', 'auto']);
+
+// True when some area of el's box shows in its frame's viewport, as an
+// IntersectionObserver on the viewport sees it (Playwright's
+// toBeInViewport, ratio above 0): its box cut by each ancestor that clips
+// its overflow (a scrolling list, a panel) and by the viewport; an empty
+// box is in no viewport.
+function inViewport(el) {
+  const r = N.getBoundingClientRect(el);
+  let left = r.left, top = r.top, right = r.right, bottom = r.bottom;
+  if (right <= left || bottom <= top) return false;
+  const doc = N.ownerDocument(el);
+  const root = doc && N.documentElement(doc);
+  for (let a = flatParent(el); a && a !== root; a = flatParent(a)) {
+    if (N.nodeType(a) !== N.ELEMENT_NODE || N.localName(a) === 'body') continue;
+    const st = N.computedStyle(a);
+    if (!CLIPS.has(N.styleValue(st, 'overflow-x')) && !CLIPS.has(N.styleValue(st, 'overflow-y'))) continue;
+    const c = N.getBoundingClientRect(a);
+    left = Math.max(left, c.left); top = Math.max(top, c.top);
+    right = Math.min(right, c.right); bottom = Math.min(bottom, c.bottom);
+    if (right <= left || bottom <= top) return false;
+  }
+  return Math.min(right, innerWidth) > Math.max(left, 0) && Math.min(bottom, innerHeight) > Math.max(top, 0);
 }
 
 // The control of a label element, else the element itself.

@@ -35,8 +35,9 @@ end
 --- The facts of the elements expr matches: { count, matches = { { ref,
 -- role, name, tag, text, visible, value, label, checked }… } } (the first
 -- opts.limit, 20 by default; ref, value, label and checked nil where the
--- element has none; text cut at opts.text_max characters, 500 by default).
--- opts.frame runs it in a frame (a ref or a frame name);
+-- element has none; text cut at opts.text_max characters, 500 by default;
+-- with opts.viewport, in_viewport: whether part of its box is in the
+-- viewport).  opts.frame runs it in a frame (a ref or a frame name);
 -- opts.batch (a string) shares the bridge's locator engine with the other
 -- calls of the same batch while the page does not change (a run of checks).
 function assertions.facts(page, expr, opts)
@@ -45,13 +46,14 @@ function assertions.facts(page, expr, opts)
   local frame, inner = require("vdx.locators").descend(page, expr, opts.frame)
   if frame == false then return { count = 0, matches = {}, why = inner } end
   local res = page:bridge("locatorFacts", { inner, { limit = opts.limit or 20, batch = opts.batch,
-    text_max = opts.text_max } }, { frame = frame })
+    text_max = opts.text_max, viewport = opts.viewport or nil } }, { frame = frame })
   local out = { count = math.tointeger(res.count) or 0, matches = {} }
   for i, m in ipairs(res.matches or {}) do
     out.matches[i] = { ref = str(m.ref), role = str(m.role), name = str(m.name) or "", tag = str(m.tag),
       text = str(m.text) or "", visible = m.visible == true, value = str(m.value), label = str(m.label),
       checked = nil }
     if m.checked == true or m.checked == false or m.checked == "mixed" then out.matches[i].checked = m.checked end
+    if opts.viewport then out.matches[i].in_viewport = m.in_viewport == true end
   end
   return out
 end
@@ -183,10 +185,20 @@ local texts_match = assertions.texts_match
 -- else false and the facts read.  frame and batch: as assertions.facts
 -- takes them.
 function assertions.holds(page, step, frame, batch)
-  local ok, f = pcall(assertions.facts, page, step.locator, { frame = frame, limit = 200, batch = batch,
-    text_max = assertions.text_max(step) })
+  local ok, f = pcall(assertions.facts_for, page, step, frame, batch)
   if not ok then return false, nil end
   return assertions.judge(step, f), f
+end
+
+-- The matchers that read where the element is on screen.
+local VIEWPORT = { toBeInViewport = true, ["not.toBeInViewport"] = true }
+
+--- The facts a check of step reads on the live page: assertions.facts of
+-- its locator with what its matcher needs (every match up to 200, the
+-- whole text of one element, whether it is in the viewport).
+function assertions.facts_for(page, step, frame, batch)
+  return assertions.facts(page, step.locator, { frame = frame, limit = 200, batch = batch,
+    text_max = assertions.text_max(step), viewport = VIEWPORT[step.matcher] })
 end
 
 --- The characters of an element's text a check of step reads (the
@@ -218,6 +230,8 @@ function assertions.judge(step, f)
   end
   if f.count ~= 1 then return false end
   if matcher == "toBeVisible" then return m.visible end
+  if matcher == "toBeInViewport" then return m.in_viewport == true end
+  if matcher == "not.toBeInViewport" then return m.in_viewport == false end
   if matcher == "toHaveText" then return m.text == assertions.normalize(v) end
   if matcher == "toContainText" then return m.text:find(assertions.normalize(v), 1, true) ~= nil end
   if matcher == "toHaveValue" then return m.value == v end

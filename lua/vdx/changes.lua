@@ -449,6 +449,12 @@ function changes.report(ctx, res, opts)
     acted = { ref = res.ref, locator = res.locator }
   end
   local cands = n > 0 and not (opts and opts.candidates == false) and proposals.propose(page, d, acted, snap.text or "") or {}
+  if nav and nav.same_document and not (opts and opts.candidates == false) then
+    -- A link to #s42 or a router's push: its URL, and the part it scrolled to.
+    local moved = proposals.moved(page, base.url, snap.url)
+    for _, c in ipairs(cands) do moved[#moved + 1] = c end
+    cands = moved
+  end
   local structured = { added = #d.added, removed = #d.removed, changed = #d.changed, moved = #d.moved,
     candidates = json.array {} }
   if #cands > 0 then
@@ -463,7 +469,7 @@ function changes.report(ctx, res, opts)
     for i, c in ipairs(cands) do
       local id = log and log:propose { kind = "assert", role = role.name, matcher = c.matcher,
         locator = c.locator, value = c.value, positional = c.positional, tool = "change report" }
-      out[#out + 1] = id and ("[%s] %s"):format(id, assertions.short(c, shown)) or c.code
+      out[#out + 1] = id and ("[%s] %s"):format(id, c.short or assertions.short(c, shown)) or c.code
       structured.candidates[i] = { id = id, matcher = c.matcher, locator = c.locator, value = c.value, code = c.code }
     end
   end

@@ -23,7 +23,7 @@
 --     from the page and uses later as `{order}`: vdx.remembered)
 --   { kind = "assert", role = …, matcher = "toBeVisible" | "toHaveText" |
 --     "toContainText" | "toHaveValue" | "toBeChecked" | "not.toBeChecked" |
---     "toHaveCount", locator = …, value = …, positional = bool, tool = name }
+--     "toHaveCount" | "toBeInViewport", locator = …, value = …, positional = bool, tool = name }
 --
 -- Each step of the current test has a number, `no`, from 1, given as it
 -- joins the test (an assertion kept from a proposal gets the next one
@@ -34,6 +34,7 @@
 -- The verify tools (lua/vdx/builtin/verify.lua) record assertions checked
 -- on the live page, each locator matching exactly the checked element:
 --   toBeVisible      getByRole('button', { name: 'Save' }), no value
+--   toBeInViewport   the same, when the check asked for the viewport
 --   toHaveValue      getByLabel('Email'), value = "a@b.c" (a select's
 --                    option value, as Playwright's toHaveValue reads it)
 --   toBeChecked, not.toBeChecked   a checkbox or radio, no value

@@ -73,6 +73,8 @@ local function seen(s, f)
   if matcher == "toHaveValue" then return ("value %q"):format(m.value or "") end
   if matcher == "toBeChecked" then return "not checked" end
   if matcher == "not.toBeChecked" then return "checked" end
+  if matcher == "toBeInViewport" then return m.visible and "outside the viewport" or "hidden" end
+  if matcher == "not.toBeInViewport" then return "in the viewport" end
   return ("text %q"):format(m.text)
 end
 
@@ -80,13 +82,16 @@ end
 -- page's URL and title are read here.
 local JUDGED = { toBeVisible = true, toHaveCount = true, toHaveText = true, toContainText = true,
   toBeHidden = true, ["not.toBeVisible"] = true, toHaveValue = true, toBeChecked = true,
-  ["not.toBeChecked"] = true }
+  ["not.toBeChecked"] = true, toBeInViewport = true, ["not.toBeInViewport"] = true }
 
 -- Each matcher: check(page, step) -> ok, what it saw.
 local MATCHERS = {
   toHaveURL = function(page, s)
     local url = page:bridge("pageInfo", {}).url
     local want = tostring(s.value)
+    if want:find("*", 1, true) then
+      return require("vdx.route_match").compile(want)(url), ("URL %s"):format(url)
+    end
     return url == want or (not want:match("^%a+:") and url:sub(-#want) == want), ("URL %s"):format(url)
   end,
   toHaveTitle = function(page, s)
@@ -96,7 +101,7 @@ local MATCHERS = {
 }
 for matcher in pairs(JUDGED) do
   MATCHERS[matcher] = function(page, s)
-    local f = assertions.facts(page, s.locator, { limit = 200, text_max = assertions.text_max(s) })
+    local f = assertions.facts_for(page, s)
     if assertions.judge(s, f) then return true end
     return false, seen(s, f)
   end

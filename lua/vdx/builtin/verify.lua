@@ -225,7 +225,23 @@ local function named_candidates(f, text)
   return { assertions.by_role(hit.role, want), assertions.by_role(hit.role, want, true) }
 end
 
-local function verify_visible(ctx, tool, expr, candidates, expected, what, prefer)
+-- The check of the visible element loc singles out: toBeVisible, or with
+-- in_viewport toBeInViewport, which fails here (as the test would) when
+-- no part of the element shows in the viewport.
+local function visible_step(page, loc, in_viewport, expected)
+  if not loc then return nil end
+  if not in_viewport then return { matcher = "toBeVisible", locator = loc } end
+  local step = { matcher = "toBeInViewport", locator = loc }
+  local ok, f = pcall(assertions.facts_for, page, step)
+  if ok and not assertions.judge(step, f) then
+    fail(("%s is visible but outside the viewport: bring it into view first (the link or key that scrolls to it, "
+      .. "or browser_hover on it), or check it without in_viewport"):format(loc),
+      { expected = expected .. " in the viewport", actual = { "outside the viewport" } })
+  end
+  return step
+end
+
+local function verify_visible(ctx, tool, expr, candidates, expected, what, prefer, in_viewport)
   local page = ctx:page()
   local f = assertions.facts(page, expr, { limit = 20 })
   if prefer and any_visible(f) then
@@ -245,7 +261,7 @@ local function verify_visible(ctx, tool, expr, candidates, expected, what, prefe
       local chained = {}
       for i, c in ipairs(candidates) do chained[i] = path .. "." .. c end
       local loc, why = unique_visible(page, chained, assertions.facts(page, expr, { frame = frame, limit = 20 }))
-      return agreed(ctx, tool, loc and { matcher = "toBeVisible", locator = loc } or nil, why)
+      return agreed(ctx, tool, visible_step(page, loc, in_viewport, expected), why)
     end
     local actual, hint
     if f.count > 0 then
@@ -260,8 +276,7 @@ local function verify_visible(ctx, tool, expr, candidates, expected, what, prefe
   end
   local loc, why = unique_visible(page, candidates, f)
   loc = anchored(page, loc)
-  local step = loc and { matcher = "toBeVisible", locator = loc } or nil
-  return agreed(ctx, tool, step, why)
+  return agreed(ctx, tool, visible_step(page, loc, in_viewport, expected), why)
 end
 
 -- browser_verify_text_visible with ref or locator: the element's text
@@ -420,6 +435,7 @@ return {
     input = { type = "object", required = { "role", "accessibleName" }, properties = {
       role = { type = "string", minLength = 1, description = 'ROLE in the snapshot\'s `- {ROLE} "Name"`' },
       accessibleName = { type = "string", description = 'NAME in the snapshot\'s `- role "{NAME}"`' },
+      in_viewport = { type = "boolean", description = "Also scrolled into view (toBeInViewport)" },
     } },
     annotations = { readOnlyHint = true },
     run = function(ctx, args)
@@ -451,7 +467,7 @@ return {
             if okt then for _, d in ipairs(described(texts)) do add(d) end end
           end
           return out, hint
-        end)
+        end, nil, args.in_viewport == true)
     end,
   },
   {
