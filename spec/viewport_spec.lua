@@ -3,7 +3,8 @@
 -- toBeInViewport and fails for an element scrolled out of view (below the
 -- fold, or clipped by a scrolling list), and a link to a fragment proposes
 -- the URL, as a regular expression of its path, and the part it scrolled
--- to; the exported file passes under Playwright where it is installed.
+-- to; the exported file passes under Playwright where it is installed,
+-- with no CHROMIUM_PATH set.
 -- Fixture: spec/fixtures/loop/anchors.html.
 local helpers = require "helpers"
 local client = require "mcp_client"
@@ -74,12 +75,22 @@ describe("checks of the viewport", function()
     local _, out = ok("browser_export_test", { filename = "anchors", assertions = { url_id, view_id },
       runs = pw and 2 or nil })
     local file = assert(read(dir .. "/anchors.spec.ts"), out)
-    assert.is_true(has(file, "  await page.getByRole('link', { name: 'Go far' }).click();\n"
+    -- The test opens the page where the click was made, not where it led.
+    assert.is_true(has(file, "  await page.goto(`${BASE_URL}/loop/anchors.html`);\n"
+      .. "  await page.getByRole('link', { name: 'Go far' }).click();\n"
       .. "  await expect(page).toHaveURL(/\\/loop\\/anchors\\.html#far$/);\n"
       .. "  await expect(page.getByRole('region', { name: 'Far section' })).toBeInViewport();\n"), file)
     if pw then
       assert.is_true(has(out, "Flake gate: 2 runs in fresh contexts, every step passed 2/2"), out)
       assert.is_true(has(out, "Playwright (2 runs of the file): ✅ 2 passed"), out)
+      -- As a user types it: no CHROMIUM_PATH, and no browser of Playwright's
+      -- own to fall back on; the file finds the one it was recorded with.
+      -- The app is served by this process: pw_run.shell turns the loop meanwhile.
+      local st, run = require("vdx.pw_run").shell(("cd %s && env -u CHROMIUM_PATH PLAYWRIGHT_BROWSERS_PATH=%s "
+        .. "NODE_PATH=%s %s test anchors.spec.ts --reporter=line --output=%s 2>&1"):format(q(dir), q(dir .. "/none"),
+        q(pw .. "/node_modules"), q(pw .. "/node_modules/.bin/playwright"), q(dir .. "/results")), 300000)
+      assert.equal(0, st, run)
+      assert.is_true(has(run, "1 passed"), run)
     else
       io.stderr:write("\n[viewport] Playwright not run: " .. tostring(pw_why) .. "\n")
     end

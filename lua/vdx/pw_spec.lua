@@ -178,6 +178,12 @@ function pw.relative(path, dir)
   return table.concat(out, "/")
 end
 
+--- The browser a written test falls back to when CHROMIUM_PATH is not
+-- set as it runs: the one it was written with (CHROMIUM_PATH then), else
+-- Debian's Chromium, so `npx playwright test` needs no variable on the
+-- machine that recorded it and downloads nothing.
+pw.CHROMIUM = os.getenv("CHROMIUM_PATH") or "/usr/bin/chromium"
+
 --- Appends the file's preamble to out: the comment lines of head, the
 -- imports, BASE_URL and the launch options (CHROMIUM_PATH and
 -- browser_args, a list of Chromium switches).  BASE_URL defaults to
@@ -196,16 +202,21 @@ function pw.preamble(out, head, browser_args, default_base)
       "const BASE_URL = (process.env.BASE_URL || " .. q((default_base:gsub("/$", ""))) .. ").replace(/\\/$/, '');" }
   end
   out[#out + 1] = "import { test, expect } from '@playwright/test';"
+  out[#out + 1] = "import * as fs from 'fs';"
   out[#out + 1] = "import * as path from 'path';"
   out[#out + 1] = ""
   for _, l in ipairs(base) do out[#out + 1] = l end
+  out[#out + 1] = ""
+  out[#out + 1] = "// The browser: CHROMIUM_PATH, else " .. pw.CHROMIUM .. " where this machine has it, else Playwright's own."
+  out[#out + 1] = "const CHROMIUM = process.env.CHROMIUM_PATH || (fs.existsSync(" .. q(pw.CHROMIUM) .. ") ? "
+    .. q(pw.CHROMIUM) .. " : undefined);"
   for _, l in ipairs { "", "test.use({", "  launchOptions: {" } do out[#out + 1] = l end
   if browser_args and #browser_args > 0 then
     local args = {}
     for i, a in ipairs(browser_args) do args[i] = q(a) end
     out[#out + 1] = "    args: [" .. table.concat(args, ", ") .. "],"
   end
-  out[#out + 1] = "    executablePath: process.env.CHROMIUM_PATH || undefined,"
+  out[#out + 1] = "    executablePath: CHROMIUM,"
   out[#out + 1] = "  },"
   out[#out + 1] = "});"
   out[#out + 1] = ""
@@ -311,7 +322,7 @@ end
 -- roles' auth files: "CHROMIUM_PATH=… BASE_URL=… AUTH_ADMIN=…" (no
 -- BASE_URL when base_url is false; the roles with saved set are left out).
 function pw.env(base_url, roles)
-  local env = { "CHROMIUM_PATH=" .. pw.shell_word(os.getenv("CHROMIUM_PATH") or "/usr/bin/chromium") }
+  local env = { "CHROMIUM_PATH=" .. pw.shell_word(pw.CHROMIUM) }
   if base_url ~= false then
     env[#env + 1] = "BASE_URL=" .. pw.shell_word((base_url or "http://…"):gsub("/$", ""))
   end

@@ -164,11 +164,13 @@ return {
     annotations = { readOnlyHint = false, destructiveHint = false },
     run = function(ctx)
       local page = ctx:page()
-      local res = page:back()
-      -- The page gone back to is outlined as a navigation's is.
-      local result = nav_result(res or {}, decide(ctx), small_snapshot(ctx, page), nil, ctx.role)
-      util.record(ctx, { kind = "action", tool = "browser_navigate_back", action = "back" })
-      return result
+      return util.from_start(ctx, function()
+        local res = page:back()
+        -- The page gone back to is outlined as a navigation's is.
+        local result = nav_result(res or {}, decide(ctx), small_snapshot(ctx, page), nil, ctx.role)
+        util.record(ctx, { kind = "action", tool = "browser_navigate_back", action = "back" })
+        return result
+      end)
     end,
   },
 }

@@ -32,10 +32,45 @@ function util.target(args, refkey, elemkey)
     :format(refkey, elemkey), { field = refkey, expected = "string" }), 0)
 end
 
+-- True when role has a step of the current test in log (one carried
+-- over a cut by browser_start_test does not count: the new test opens the
+-- role's page where it is now).
+local function started(log, role)
+  for _, s in ipairs(log:list()) do
+    if s.role == role and not s.carried then return true end
+  end
+  return false
+end
+
+-- The URL of the role's page, or nil for one not on http(s).
+local function page_url(ctx)
+  local page = ctx:page()
+  local ok, info = pcall(page.bridge, page, "pageInfo", {})
+  if ok and type(info) == "table" and type(info.url) == "string" and info.url:match("^https?:") then
+    return info.url
+  end
+end
+
+--- Runs f(...) noting first the URL of the page of a role that has no
+-- step in the test yet: the page the test opens, as the agent found it
+-- (the action may leave it, by a link or a hash), which util.record takes
+-- for the role's first step.  Returns what f returns; raises what it raises.
+function util.from_start(ctx, f, ...)
+  local log = ctx.session
+  if not log or not ctx.role or started(log, ctx.role.name) then return f(...) end
+  local ok, url = pcall(page_url, ctx)
+  ctx.start_url = ok and url and { role = ctx.role.name, url = url } or nil
+  local r = table.pack(pcall(f, ...))
+  ctx.start_url = nil
+  if not r[1] then error(r[2], 0) end
+  return table.unpack(r, 2, r.n)
+end
+
 --- Records step (see vdx.session_log) in the session of the call, in the
 -- current role, with loc (from util.locator_of) as its locator.  The
 -- first step of a role that is not a navigation is preceded by one to the
--- page's current URL, so the test starts where the agent did.
+-- page's URL as the agent found it (util.from_start, else its current
+-- one), so the test starts where the agent did.
 function util.record(ctx, step, loc)
   local log = ctx.session
   if not log then return end
@@ -48,20 +83,10 @@ function util.record(ctx, step, loc)
     -- .contentFrame().getByRole(…)`), which the replay follows too.
     step.locator, step.positional = loc.locator, loc.positional or nil
   end
-  if step.kind ~= "navigate" then
-    local started = false
-    -- A step carried over a cut (browser_start_test) does not start
-    -- the role: the new test opens its page where it is now.
-    for _, s in ipairs(log:list()) do
-      if s.role == step.role and not s.carried then started = true break end
-    end
-    if not started then
-      local page = ctx:page()
-      local ok, info = pcall(page.bridge, page, "pageInfo", {})
-      if ok and type(info) == "table" and type(info.url) == "string" and info.url:match("^https?:") then
-        log:add { kind = "navigate", role = step.role, url = info.url, tool = step.tool }
-      end
-    end
+  if step.kind ~= "navigate" and not started(log, step.role) then
+    local at = ctx.start_url
+    local url = at and at.role == step.role and at.url or page_url(ctx)
+    if url then log:add { kind = "navigate", role = step.role, url = url, tool = step.tool } end
   end
   return log:add(step)
 end
@@ -385,8 +410,12 @@ function util.report_changes(defs, acting)
         -- The page as the agent last saw it: an expected text already on
         -- it proves nothing of the action.
         local before = args.expect and expect.before(ctx)
-        local result = util.quietly(ctx, run, args)
-        if not args.expect then return util.with_changes(ctx, result, focus and { focus = true }) end
+        local log = ctx.session
+        local steps0 = log and log.last_no
+        local result = util.from_start(ctx, util.quietly, ctx, run, args)
+        if not args.expect then
+          return util.no_change_step(util.with_changes(ctx, result, focus and { focus = true }), log, steps0)
+        end
         expect.wait(ctx, args.expect)
         -- The agent said what it expects: the change in one line.
         result = util.with_changes(ctx, result, { candidates = false, brief = true })
@@ -402,6 +431,18 @@ function util.report_changes(defs, acting)
     end
   end
   return defs
+end
+
+--- result (an action's answer) whose report says the page did not change
+-- naming the step of the test the action became (its `no`, when the log
+-- numbered one since last_no): an action the agent only tried (a hover to
+-- see what shows) is in the test unless dropped, which the answer says.
+function util.no_change_step(result, log, last_no)
+  local no = log and log.last_no
+  if type(result) ~= "table" or type(result.text) ~= "string" or not no or no == last_no then return result end
+  result.text = result.text:gsub("\nNo change on the page%.", ("\nNo change on the page. Still step %d of the test: "
+    .. "browser_export_test drop=[%d] if it was only a try."):format(no, no), 1)
+  return result
 end
 
 --- run(ctx, args) with the requests it started let finish (vdx.quiet):
