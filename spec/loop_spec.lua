@@ -125,7 +125,11 @@ fetch('/loop/late-items').then((r) => r.json()).then((items) => { for (const t o
       -- A text the action shows once more than before ("Saved" holds
       -- "Save", the button's name) is recorded.
       r, text = call("browser_click", { ref = ref_of(snap, 'button "Save"'), expect = { "Saved", "Save" } })
-      assert.is_true(has(text, '\n✅ Expected "Saved": recorded\n✅ Expected "Save": recorded'), text)
+      assert.is_true(has(text, "\n✅ Expected \"Saved\": recorded getByText('Saved') toBeVisible\n"
+        .. "✅ Expected \"Save\": recorded getByText('Save', { exact: true }) toBeVisible\n"), text)
+      -- It showed before, once: the line may find what was there (the button).
+      assert.is_true(has(text, '\n⚠️ "Save" showed 1 time before the action: if that line finds what was there '
+        .. "already, it proves nothing of the action"), text)
       assert.is_table(r.structuredContent.expected[2].assertion, text)
     end)
 
@@ -301,6 +305,56 @@ fetch('/loop/late-items').then((r) => r.json()).then((items) => { for (const t o
       assert.matches('\n%- listitem: Apple %(in list "Fruits" %[ref=e%d+%]%)\n%- listitem: Avocado\n', text)
       assert.is_nil(text:find('- list "Fruits"', 1, true), text)
       assert.is_true(has(text, "No fruits here"), text)
+    end)
+  end)
+
+  describe("a view that goes", function()
+    it("proposes the tab panel a tab hid, and a wait for a ref to go records toBeHidden by its locator", function()
+      local _, nav = open("tabs.html")
+      ok("browser_start_test", {})
+      local _, snap = ok("browser_snapshot", {})
+      local panel = ref_of(snap, 'tabpanel "Overview"')
+      local _, text = ok("browser_click", { ref = ref_of(nav, 'tab "Usage"') })
+      local id = text:match("\n%[(a%d+)%] getByRole%('tabpanel', { name: 'Overview' }%) toBeHidden\n")
+        or text:match("\n%[(a%d+)%] getByRole%('tabpanel', { name: 'Overview' }%) toBeHidden$")
+      local _, waited = ok("browser_wait_for", { ref_gone = panel })
+      -- Hidden already: its locator is one that matches hidden elements too.
+      assert.is_true(has(waited, "Recorded: await expect(page.locator('#p1')).toBeHidden();"), waited)
+      assert.is_string(id, text)
+      -- The gate replays the wait by its locator, in pages where the ref means nothing.
+      local _, out = ok("browser_export_test", { filename = "tabs", runs = 2 })
+      assert.is_true(has(out, "every step passed 2/2"), out)
+      local file = exported("tabs.spec.ts")
+      assert.matches("\n  await expect%(%w+%.locator%('#p1'%)%)%.toBeHidden%(%);\n", file)
+    end)
+  end)
+
+  describe("a wait for a locator to be hidden", function()
+    it("says when the locator matched nothing before the wait either, and not when it did", function()
+      local _, nav = open("tabs.html")
+      ok("browser_start_test", {})
+      local _, never = ok("browser_wait_for", { locator = "getByText('Never here')", state = "hidden" })
+      assert.is_true(has(never, "Recorded: await expect(page.getByText('Never here')).toBeHidden();\n⚠️ "
+        .. "getByText('Never here') matched nothing before the wait either: the check passes for a wrong locator too"),
+        never)
+      ok("browser_click", { ref = ref_of(nav, 'tab "Usage"') })
+      local _, gone = ok("browser_wait_for", { locator = "getByText('Team plan with 12 seats.')", state = "hidden" })
+      assert.is_true(has(gone, "Recorded: await expect(page.getByText('Team plan with 12 seats.')).toBeHidden();"), gone)
+      assert.is_nil(gone:find("matched nothing", 1, true), gone)
+    end)
+  end)
+
+  describe("the flake gate's replay", function()
+    it("hovers a table row the agent reached by its container ref, as Playwright would", function()
+      -- (Its own URL: the test below wants the first outline of products.html.)
+      open("products.html?hover")
+      ok("browser_start_test", {})
+      local _, snap = ok("browser_snapshot", {})
+      local row = assert(snap:match('row %[ref=(e%d+)%]:%s*%- cell "Oak Stool"'), snap)
+      ok("browser_hover", { ref = row })
+      local _, out = ok("browser_export_test", { filename = "row_hover", runs = 1 })
+      assert.is_true(has(out, "every step passed 1/1"), out)
+      assert.matches("\n  await %w+%.[^\n]*%.hover%(%);\n", exported("row_hover.spec.ts"))
     end)
   end)
 

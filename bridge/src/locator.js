@@ -33,9 +33,12 @@ import {
 // elements an agent cannot act on); with details = N, the first N matches
 // described as { role, name, tag, text, visible, ref }, so a caller can
 // tell apart matches that have no ref (assertion targets, containers).
+// With act: true every match gets a ref, as Playwright acts on whatever
+// its locator matches (a replay of a test's hover on a table row, which a
+// snapshot gave a ref as a container).
 export function locatorCount(env, expr, options) {
   const opts = options || {};
-  checkKeys(opts, ['max_refs', 'details'], 'locatorCount');
+  checkKeys(opts, ['max_refs', 'details', 'act'], 'locatorCount');
   const max = intOption(opts, 'max_refs', 50, 0, 'locatorCount');
   const details = intOption(opts, 'details', 0, 0, 'locatorCount');
   const chain = parseLocator(expr);
@@ -43,7 +46,12 @@ export function locatorCount(env, expr, options) {
   const found = ev.chain(chain, document);
   const refs = [];
   for (let i = 0; i < found.length && i < Math.max(max, details); i++) {
-    refs.push(refFor(ev.ctx, env.refs, found[i]));
+    let ref = refFor(ev.ctx, env.refs, found[i]);
+    if (ref === null && opts.act === true) {
+      const el = found[i], role = getRole(el);
+      ref = env.refs.assign(el, role, accessibleName(ev.ctx, el, role, false), N.localName(el));
+    }
+    refs.push(ref);
   }
   const out = { count: found.length, refs: refs.slice(0, max) };
   if (details > 0) {

@@ -296,7 +296,7 @@ end
 
 -- A dialog, menu or listbox the action closed (the root of a removed
 -- subtree): hidden now.
-local CLOSABLE = { dialog = true, alertdialog = true, menu = true, listbox = true }
+local CLOSABLE = { dialog = true, alertdialog = true, menu = true, listbox = true, tabpanel = true }
 function Proposer:closed(e)
   if e.in_frame then return end
   local name = e.name ~= "" and e.name or nil

@@ -29,9 +29,14 @@ local function poll(check, timeout_ms)
   end
 end
 
--- The one match of expr: its ref and facts, or nil and why.
+-- The one match of expr: its ref and facts, or nil and why.  Any element
+-- it matches has a ref to act on, as Playwright acts on any (a row the
+-- agent hovered through the snapshot's ref of it as a container).
 local function one(page, expr)
-  local r = page:locator_count(expr, { details = 1 })
+  local frame, inner = require("vdx.locators").descend(page, expr)
+  if frame == false then return nil, inner end
+  local r = page:bridge("locatorCount", { inner, { details = 1, act = true } },
+    { frame = frame ~= "main" and frame or nil })
   if r.count ~= 1 then return nil, ("%s matches %d elements"):format(expr, r.count or 0) end
   local m = r.matches and r.matches[1] or {}
   if type(m.ref) ~= "string" then m.ref = type(r.refs and r.refs[1]) == "string" and r.refs[1] or nil end

@@ -244,14 +244,41 @@ return util.report_changes({
       -- of the exported test (a ref's locator taken now: the element may
       -- leave); a text to show is not.  The answer says which.
       local loc = args.ref and util.locator_of(ctx, { ref = args.ref })
+      if args.ref_gone and not loc then
+        -- An element that goes is checked hidden (toBeHidden: gone or not shown).
+        local okl, l = pcall(util.locator_of, ctx, { ref = args.ref_gone })
+        loc = okl and l and not l.positional and l or nil
+      end
+      -- A locator to be hidden that matches nothing already: its check
+      -- would pass for a wrong locator too (a typo, a renamed element).
+      local expr = args.locator or (args.selector and ("locator(" .. require("vdx.pw_spec").quote(args.selector) .. ")"))
+      local absent
+      if expr and (args.state == "hidden" or args.state == "detached") and not args.frame then
+        local okf, f = pcall(require("vdx.assertions").facts, page, expr, { limit = 1 })
+        absent = okf and f.count == 0
+      end
       local res = page:wait_for(opts)
-      local lines = require("vdx.wait").code_lines(opts, loc and loc.locator)
+      -- The test and the gate's replay find the element by its locator: a
+      -- ref is this page's own.
+      local step_opts = opts
+      if loc then
+        step_opts = {}
+        for k, v in pairs(opts) do step_opts[k] = v end
+        step_opts.ref, step_opts.ref_gone, step_opts.locator = nil, nil, loc.locator
+        if args.ref_gone then step_opts.state = "hidden" end
+      end
+      local lines = require("vdx.wait").code_lines(step_opts)
       local said = "Wait finished"
       if lines and ctx.session then
-        opts.timeout_ms = nil
+        step_opts.timeout_ms = nil
         util.record(ctx, { kind = "code", tool = "browser_wait_for", lines = lines,
-          replay = function(p) p:wait_for(opts) end })
+          replay = function(p) p:wait_for(step_opts) end })
         said = "Wait finished. Recorded: " .. require("vdx.pw_spec").code_lines(lines, nil, true)[1]
+        if absent then
+          said = said .. ("\n⚠️ %s matched nothing before the wait either: the check passes for a wrong locator "
+            .. "too. Also check what the page shows instead (a status text, the list's count: browser_verify_*)")
+            :format(expr)
+        end
       elseif ctx.session then
         said = "Wait finished (no step of the test: check what showed with a browser_verify_* tool)"
       end

@@ -97,8 +97,16 @@ function expect.check(ctx, list, before, acted)
     end
     if ok then
       local a = type(r) == "table" and r.structured and r.structured.assertion
-      lines[#lines + 1] = a and ("✅ Expected %q: recorded"):format(text)
+      -- The line itself, so the agent sees where it looks (a row, the page).
+      lines[#lines + 1] = a and ("✅ Expected %q: recorded %s"):format(text, require("vdx.assertions").short(a))
         or ("✅ Expected %q: %s"):format(text, (tostring(r.text or ""):gsub("^✅ Page agrees%.? ?", "")))
+      if a and was > 0 then
+        -- More often now than before ("Usage": a tab's name, now a panel's
+        -- too): the check may have found the element that was there.
+        lines[#lines + 1] = ("⚠️ %q showed %d time%s before the action: if that line finds what was there "
+          .. "already, it proves nothing of the action; expect a longer text the action made appear")
+          :format(text, was, was == 1 and "" or "s")
+      end
       facts[i] = { text = text, ok = true, assertion = a or nil }
     else
       local e = errors.normalize(r)
