@@ -73,6 +73,11 @@ describe("skills/workspace tools #unit", function()
     assert.matches("src/card.spec.ts:1  getByTestId=\"product%-card\"", text(res))
     assert.is_nil(text(res):find("vendored", 1, true))
     assert.equal(1, call("find_test_ids", { value = "cart" }).structuredContent.total)
+    assert.is_nil(text(res):find("No app source here", 1, true))
+    -- Only tests under the folder asked (those a session wrote, say): the
+    -- app's source is elsewhere, and the answer says how to point at it.
+    local tests = call("find_test_ids", { value = "product-card", path = "src/card.spec.ts" })
+    assert.matches("\nNo app source here %(only test files%): start the server with %-%-workspace", text(tests))
   end)
 
   it("refuses every path outside the root", function()

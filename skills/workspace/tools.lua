@@ -169,7 +169,7 @@ function M.new(root)
   defs[#defs + 1] = {
     name = "find_test_ids",
     title = "Find test ids in the source",
-    description = "The test ids (data-testid, data-qa, data-cy, …) in the project's source, with file and line: its selector conventions.",
+    description = "The test ids (data-testid, data-qa, data-cy, …) in the source under the workspace folder (--workspace), with file and line: its selector conventions.",
     input = { type = "object", properties = {
       path = { type = "string", maxLength = 1024, description = "Folder or file (default: the root)" },
       value = { type = "string", maxLength = 200, description = "Only ids containing this" } } },
@@ -216,8 +216,17 @@ function M.new(root)
       local conv = {}
       for k, v in pairs(per_attr) do conv[#conv + 1] = { attribute = k, count = v } end
       table.sort(conv, function(a, b) return a.count > b.count or (a.count == b.count and a.attribute < b.attribute) end)
-      local lines = { ("%d test ids in %d files scanned under %s%s"):format(total, scanned, rel,
-        total > #matches and (" (first " .. #matches .. " shown)") or "") }
+      local lines = { ("%d test ids in %d files scanned under %s%s"):format(total, scanned,
+        rel == "." and real_root or rel, total > #matches and (" (first " .. #matches .. " shown)") or "") }
+      -- Only tests here (those the session wrote, say): the app's source is elsewhere.
+      local tests_only = true
+      for _, m in ipairs(matches) do
+        if not m.file:match("%.spec%.[jt]sx?$") and not m.file:match("%.test%.[jt]sx?$") then tests_only = false break end
+      end
+      if tests_only then
+        lines[#lines + 1] = "No app source here" .. (total > 0 and " (only test files)" or "")
+          .. ": start the server with --workspace <the app's source folder> to read its conventions"
+      end
       for _, c in ipairs(conv) do lines[#lines + 1] = ("  %s: %d"):format(c.attribute, c.count) end
       for _, m in ipairs(matches) do
         lines[#lines + 1] = ("%s:%d  %s=%q"):format(m.file, m.line, m.attribute, m.value)
