@@ -1,5 +1,6 @@
 --- vdx.flow_expect: the expectations of a flow's actors (expect_text,
--- expect_no_text, expect_visible, expect_hidden, expect_count,
+-- expect_no_text, expect_visible, expect_hidden, expect_in_viewport,
+-- expect_count,
 -- expect_value, expect_url) and remember, which reads a value the page
 -- shows for later steps.  Each one retries until its timeout and is
 -- recorded with the web-first Playwright assertion that matches it (a
@@ -159,6 +160,22 @@ function M.install(Actor, h)
       local n = count_of(self.page, expr .. ".filter({ visible: true })", frame)
       return n == 0, n .. " visible"
     end, { frame = frame_title, target = expr, matcher = "toBeHidden()" }, look)
+  end
+
+  --- Expects the target scrolled into view: part of its box in the
+  -- viewport and in every scrolling box around it (toBeInViewport), not
+  -- only visible (after a link to #section, a scroll).
+  function Actor:expect_in_viewport(...)
+    local expr, _, opts, frame_title, _, _, look = self:expect_target(table.pack(...), 0, "expect_in_viewport")
+    local spec = { frame = frame_title }
+    local assertions = require "vdx.assertions"
+    return self:poll(expr .. " is in the viewport", opts, function()
+      local frame, why = self:frame_of(spec)
+      if frame_title and not frame then return false, why end
+      local f = assertions.facts(self.page, expr, { frame = frame, limit = 1, viewport = true })
+      if f.count ~= 1 then return false, f.count .. " elements match" end
+      return f.matches[1].in_viewport, f.matches[1].visible and "visible, outside the viewport" or "hidden"
+    end, { frame = frame_title, target = expr, matcher = "toBeInViewport()" }, look)
   end
 
   --- Expects the number of elements the target matches.
