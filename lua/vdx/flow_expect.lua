@@ -1,7 +1,6 @@
 --- vdx.flow_expect: the expectations of a flow's actors (expect_text,
 -- expect_no_text, expect_visible, expect_hidden, expect_in_viewport,
--- expect_count,
--- expect_value, expect_url) and remember, which reads a value the page
+-- expect_count, expect_value, expect_url) and remember, which reads a value the page
 -- shows for later steps.  Each one retries until its timeout and is
 -- recorded with the web-first Playwright assertion that matches it (a
 -- remember, with the test's read of the value).
