@@ -337,10 +337,16 @@ fetch('/loop/late-items').then((r) => r.json()).then((items) => { for (const t o
       assert.is_true(has(never, "Recorded: await expect(page.getByText('Never here')).toBeHidden();\n⚠️ "
         .. "getByText('Never here') matched nothing before the wait either: the check passes for a wrong locator too"),
         never)
+      -- A text to go that no element showed: the same.
+      local _, text = ok("browser_wait_for", { textGone = "Never said" })
+      assert.is_true(has(text, "\n⚠️ getByText('Never said') matched nothing before the wait either: the check "
+        .. "passes for a wrong text too"), text)
       ok("browser_click", { ref = ref_of(nav, 'tab "Usage"') })
       local _, gone = ok("browser_wait_for", { locator = "getByText('Team plan with 12 seats.')", state = "hidden" })
       assert.is_true(has(gone, "Recorded: await expect(page.getByText('Team plan with 12 seats.')).toBeHidden();"), gone)
       assert.is_nil(gone:find("matched nothing", 1, true), gone)
+      local _, went = ok("browser_wait_for", { textGone = "Team plan with 12 seats." })
+      assert.is_nil(went:find("matched nothing", 1, true), went)
     end)
   end)
 

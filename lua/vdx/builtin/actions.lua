@@ -249,11 +249,19 @@ return util.report_changes({
         local okl, l = pcall(util.locator_of, ctx, { ref = args.ref_gone })
         loc = okl and l and not l.positional and l or nil
       end
-      -- A locator to be hidden that matches nothing already: its check
-      -- would pass for a wrong locator too (a typo, a renamed element).
-      local expr = args.locator or (args.selector and ("locator(" .. require("vdx.pw_spec").quote(args.selector) .. ")"))
+      -- A locator to be hidden, or a text to go, that no element shows
+      -- already: its check would pass for a wrong one too (a typo, a
+      -- renamed element, a message the app never shows).
+      local pw, expr = require "vdx.pw_spec", nil
+      if (args.state == "hidden" or args.state == "detached") and (args.locator or args.selector) then
+        expr = args.locator or ("locator(" .. pw.quote(args.selector) .. ")")
+      elseif args.textGone and not (args.text or args.ref or args.ref_gone or args.locator or args.selector
+          or args.url or args["function"]) then
+        -- (Hidden or shown: a text the page holds at all is no typo.)
+        expr = "getByText(" .. pw.quote(args.textGone) .. ")"
+      end
       local absent
-      if expr and (args.state == "hidden" or args.state == "detached") and not args.frame then
+      if expr and not args.frame then
         local okf, f = pcall(require("vdx.assertions").facts, page, expr, { limit = 1 })
         absent = okf and f.count == 0
       end
@@ -275,9 +283,9 @@ return util.report_changes({
           replay = function(p) p:wait_for(step_opts) end })
         said = "Wait finished. Recorded: " .. require("vdx.pw_spec").code_lines(lines, nil, true)[1]
         if absent then
-          said = said .. ("\n⚠️ %s matched nothing before the wait either: the check passes for a wrong locator "
-            .. "too. Also check what the page shows instead (a status text, the list's count: browser_verify_*)")
-            :format(expr)
+          said = said .. ("\n⚠️ %s matched nothing before the wait either: the check passes for a wrong %s "
+            .. "too, and at once. Also check what the page shows instead (a status text, the list's count: "
+            .. "browser_verify_*)"):format(expr, args.textGone and "text" or "locator")
         end
       elseif ctx.session then
         said = "Wait finished (no step of the test: check what showed with a browser_verify_* tool)"
