@@ -68,13 +68,23 @@ local function outline_told(role, url, lines, left)
     return ("\nOutline: as shown before for this URL (%d lines, the same refs); browser_snapshot() reads it again")
       :format(#lines)
   end
+  -- The page as the first look showed it, though actions changed it since
+  -- (the latest picture): a test started again on its page loads that.
+  local first = role and role.outlines_first
+  if first and url and first[url] == body then
+    seen[url] = body
+    return ("\nOutline: as at your first look at this URL, before your actions (%d lines, the same refs); "
+      .. "browser_snapshot() reads it again"):format(#lines)
+  end
   if seen and url then
     if seen[url] == nil then seen.n = seen.n + 1 end
     if seen.n > OUTLINES_KEPT then
       seen = { n = 1 }
-      role.outlines_shown = seen
+      role.outlines_shown, role.outlines_first = seen, nil
     end
     seen[url] = body
+    role.outlines_first = role.outlines_first or {}
+    role.outlines_first[url] = role.outlines_first[url] or body
   end
   local text = "\nOutline:\n" .. body
   if left > 0 then text = text .. ("\n… %d more: browser_find(text=…) or browser_snapshot()"):format(left) end
