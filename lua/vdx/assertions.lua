@@ -231,6 +231,7 @@ function assertions.judge(step, f)
   if f.count ~= 1 then return false end
   if matcher == "toBeVisible" then return m.visible end
   if matcher == "toBeInViewport" then return m.in_viewport == true end
+  if matcher == "toBeEmpty" then return m.text == "" and (m.value == nil or m.value == "") end
   if matcher == "not.toBeInViewport" then return m.in_viewport == false end
   if matcher == "toHaveText" then return m.text == assertions.normalize(v) end
   if matcher == "toContainText" then return m.text:find(assertions.normalize(v), 1, true) ~= nil end

@@ -23,7 +23,8 @@
 --     from the page and uses later as `{order}`: vdx.remembered)
 --   { kind = "assert", role = …, matcher = "toBeVisible" | "toHaveText" |
 --     "toContainText" | "toHaveValue" | "toBeChecked" | "not.toBeChecked" |
---     "toHaveCount" | "toBeInViewport", locator = …, value = …, positional = bool, tool = name }
+--     "toHaveCount" | "toBeInViewport" | "toBeEmpty", locator = …, value = …,
+--     positional = bool, tool = name }
 --
 -- Each step of the current test has a number, `no`, from 1, given as it
 -- joins the test (an assertion kept from a proposal gets the next one
@@ -38,6 +39,7 @@
 --   toHaveValue      getByLabel('Email'), value = "a@b.c" (a select's
 --                    option value, as Playwright's toHaveValue reads it)
 --   toBeChecked, not.toBeChecked   a checkbox or radio, no value
+--   toBeEmpty        an element that shows no text (a status), no value
 --   toHaveText, toContainText      "<list>.getByRole('listitem')" (or the
 --                    list's own item role; `.locator(':scope > *')` when it
 --                    has none), value = { "item", … } (Playwright's array

@@ -80,6 +80,7 @@ local function seen(s, f)
   if matcher == "not.toBeChecked" then return "checked" end
   if matcher == "toBeInViewport" then return m.visible and "outside the viewport" or "hidden" end
   if matcher == "not.toBeInViewport" then return "in the viewport" end
+  if matcher == "toBeEmpty" then return ("text %q"):format(m.text ~= "" and m.text or m.value or "") end
   return ("text %q"):format(m.text)
 end
 
@@ -87,7 +88,7 @@ end
 -- page's URL and title are read here.
 local JUDGED = { toBeVisible = true, toHaveCount = true, toHaveText = true, toContainText = true,
   toBeHidden = true, ["not.toBeVisible"] = true, toHaveValue = true, toBeChecked = true,
-  ["not.toBeChecked"] = true, toBeInViewport = true, ["not.toBeInViewport"] = true }
+  ["not.toBeChecked"] = true, toBeInViewport = true, ["not.toBeInViewport"] = true, toBeEmpty = true }
 
 -- Each matcher: check(page, step) -> ok, what it saw.
 local MATCHERS = {

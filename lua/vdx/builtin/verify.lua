@@ -332,8 +332,17 @@ local function verify_value(ctx, args)
     step.matcher = want and "toBeChecked" or "not.toBeChecked"
     return agreed(ctx, "browser_verify_value", step, t.elsewhere)
   end
+  if m.value == nil and args.value == "" then
+    -- An element that shows nothing (a status no message went to): toBeEmpty.
+    if m.text ~= "" then
+      fail(("%s shows %s"):format(t.locator, quote(m.text)), { expected = "no text", actual = { describe(m) } })
+    end
+    step.matcher = "toBeEmpty"
+    return agreed(ctx, "browser_verify_value", step, t.elsewhere)
+  end
   if m.value == nil then
-    fail(("%s has no value (it is not an input, textarea or select)"):format(t.locator),
+    fail(("%s has no value (it is not an input, textarea or select): check its text with "
+      .. "browser_verify_text_visible, or value \"\" that it shows none"):format(t.locator),
       { expected = "value " .. quote(args.value), actual = { describe(m) } })
   end
   local extra
@@ -515,7 +524,7 @@ return {
       ref = util.REF,
       locator = LOCATOR,
       target = TARGET,
-      value = { type = "string", description = 'Value; "true" or "false" for a checkbox' },
+      value = { type = "string", description = 'Value; "true" or "false" for a checkbox; "" for no text (toBeEmpty)' },
     } },
     annotations = { readOnlyHint = true },
     run = verify_value,
