@@ -341,6 +341,18 @@ fetch('/loop/late-items').then((r) => r.json()).then((items) => { for (const t o
     end)
   end)
 
+  describe("a submit the form's validation stopped", function()
+    it("says where focus went and proposes that field is invalid, though nothing else changed", function()
+      local _, nav = open("invalid.html")
+      ok("browser_type", { ref = ref_of(nav, 'textbox "Email" %[required%]'), text = "not-an-email" })
+      local _, text = ok("browser_click", { ref = ref_of(nav, 'button "Send invite"') })
+      assert.matches('\nFocus now: textbox "Email" %[invalid%][^\n]* — the form\'s validation stopped the submit there\n',
+        text)
+      assert.matches("\n%[a%d+%] getByRole%('textbox', { name: 'Email' }%)%.and%(locator%(':invalid'%)%) toBeVisible", text)
+      assert.is_nil(text:find("Invitation sent", 1, true), text)
+    end)
+  end)
+
   describe("a wait for a locator to be hidden", function()
     it("says when the locator matched nothing before the wait either, and not when it did", function()
       open("tabs.html")

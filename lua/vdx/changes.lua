@@ -443,12 +443,27 @@ function changes.report(ctx, res, opts)
   if focus then
     out[#out + 1] = (focus ~= focused_line(base.whole_text) and "Focus now: " or "Focus still on: ") .. focus
   end
+  local refused
+  if not focus and not nav then
+    -- A submit the form's validation stopped: the browser focuses the
+    -- first invalid field and sends nothing, which the comparison (states
+    -- it had already) may not show.
+    local now, was = focused_line(snap.text), focused_line(base.whole_text)
+    if now and now:find("[invalid]", 1, true) and not (was and was:find("[invalid]", 1, true)) then
+      out[#out + 1] = "Focus now: " .. now .. " — the form's validation stopped the submit there"
+      local role, name, ref = now:match('^(%a+) "(.-)".-%[ref=([%w_]+)%]')
+      if role and n == 0 and not (opts and opts.candidates == false) then
+        refused = proposals.invalid(page, role, name, ref)
+      end
+    end
+  end
   local acted
   if type(res) == "table" and type(res.ref) == "string" and type(res.locator) == "string"
     and not res.ref:find("_", 1, true) then
     acted = { ref = res.ref, locator = res.locator }
   end
   local cands = n > 0 and not (opts and opts.candidates == false) and proposals.propose(page, d, acted, snap.text or "") or {}
+  for _, c in ipairs(refused or {}) do cands[#cands + 1] = c end
   if nav and nav.same_document and not (opts and opts.candidates == false) then
     -- A link to #s42 or a router's push: its URL, and the part it scrolled to.
     local moved = proposals.moved(page, base.url, snap.url)

@@ -278,11 +278,24 @@ end
 -- pressed or released (a changed line whose [selected], [expanded] or
 -- [pressed] came or went): the element by its role, name and that state
 -- is visible.
+-- A field the form refused (the browser's own validation, or the app's
+-- aria-invalid) as a check that it is invalid: no matcher says so, a
+-- locator does.  True when one was offered.
+function Proposer:invalid(role, name, ref)
+  for _, mark in ipairs { "locator(':invalid')", "locator('[aria-invalid=\"true\"]')" } do
+    local loc = assertions.by_role(role, name) .. ".and(" .. mark .. ")"
+    if self:try({ matcher = "toBeVisible", locator = loc }, ref) then return true end
+    if self:full() then return false end
+  end
+  return false
+end
+
 function Proposer:aria_state(e)
   if e.in_frame or not e.was or (e.name or "") == "" then return end
   local had, has = {}, {}
   for _, st in ipairs(e.was.states) do had[st] = true end
   for _, st in ipairs(e.states) do has[st] = true end
+  if has["[invalid]"] and not had["[invalid]"] and self:invalid(e.role, e.name, e.ref) then return end
   for st, key in pairs(STATE_OPTION) do
     if had[st] ~= has[st] and STATE_ROLES[st][e.role] and not (st == "[selected]" and not has[st]) then
       for _, exact in ipairs { false, true } do
@@ -452,6 +465,17 @@ function proposals.propose(page, d, acted, text)
     if p:full() then break end
     step()
   end
+  return p.out
+end
+
+--- The check that the field of role, name and ref is invalid (a submit
+-- the form's validation stopped there), as proposals.propose gives its
+-- candidates: a list of none or one.
+function proposals.invalid(page, role, name, ref)
+  batches = batches + 1
+  local p = setmetatable({ page = page, out = {}, seen = {}, read = {}, checks = 0, batch = "report" .. batches,
+    max = 1 }, Proposer)
+  p:invalid(role, name, ref)
   return p.out
 end
 
