@@ -341,6 +341,16 @@ fetch('/loop/late-items').then((r) => r.json()).then((items) => { for (const t o
     end)
   end)
 
+  describe("a row that went", function()
+    it("is proposed gone by the text it showed, beside the count of those left", function()
+      open("team.html")
+      local _, found = ok("browser_find", { role = "button", name = "Remove", within = "Ada Lovelace" })
+      local _, text = ok("browser_click", { ref = found:match('button "Remove" %[ref=(e%d+)%]') })
+      assert.matches("\n%[a%d+%] getByRole%('row'%)%.filter%({ hasText: 'Ada Lovelace' }%) toHaveCount%(0%)\n", text)
+      assert.matches("getByRole%('row'%) toHaveCount%(3%)", text)
+    end)
+  end)
+
   describe("a submit the form's validation stopped", function()
     it("says where focus went and proposes that field is invalid, though nothing else changed", function()
       local _, nav = open("invalid.html")

@@ -316,6 +316,22 @@ function Proposer:closed(e)
   self:try { matcher = "toBeHidden", locator = assertions.by_role(e.role, name) }
 end
 
+-- The item roles of lists (a row, a list item, an option): the role of
+-- an item that can leave.
+local ITEM_OF = {}
+for _, item in pairs(ITEM_ROLE) do ITEM_OF[item] = true end
+
+-- An item the action removed (a row deleted), by the text it showed: no
+-- item of its role shows that text now.  The count of its list says how
+-- many are left, not which one went.
+function Proposer:gone(e)
+  if e.in_frame then return end
+  local l = diff.label(e)
+  if not l or #l < 3 or #l > 80 then return end
+  self:try { matcher = "toHaveCount", locator = ("getByRole('%s').filter({ hasText: %s })"):format(e.role,
+    assertions.quote(l)), value = 0 }
+end
+
 -- toHaveCount on the items of a list whose number of items changed.
 function Proposer:count(list, n)
   local item = ITEM_ROLE[list.role]
@@ -452,6 +468,14 @@ function proposals.propose(page, d, acted, text)
     if not CHECKABLE[e.role] then steps[#steps + 1] = function() p:aria_state(e) end end
     steps[#steps + 1] = function() p:changed(e) end
   end
+  -- An item that went, by what it showed (which one went), then the
+  -- count (how many are left): one more candidate for it.
+  for _, e in ipairs(d.removed or {}) do
+    if ITEM_OF[e.role] and not (e.parent and e.parent.removed) then
+      if not p.gone_told then p.gone_told, p.max = true, p.max + 1 end
+      steps[#steps + 1] = function() p:gone(e) end
+    end
+  end
   for _, c in ipairs(recounted(d)) do
     if not c.list.in_frame and c.n > 0 then steps[#steps + 1] = function() p:count(c.list, c.n) end end
   end
@@ -460,6 +484,7 @@ function proposals.propose(page, d, acted, text)
       steps[#steps + 1] = function() p:closed(e) end
     end
   end
+
   for _, e in ipairs(shown_added(d)) do steps[#steps + 1] = function() p:first(e, "toBeVisible") end end
   for _, step in ipairs(steps) do
     if p:full() then break end
