@@ -133,6 +133,14 @@ fetch('/loop/late-items').then((r) => r.json()).then((items) => { for (const t o
       assert.is_table(r.structuredContent.expected[2].assertion, text)
     end)
 
+    it("does not count the value of a text field as a text the page showed before", function()
+      local _, nav = open("products.html?expect")
+      ok("browser_type", { ref = ref_of(nav, 'textbox "Name"'), text = "Oak Bench" })
+      local _, snap = ok("browser_snapshot", {})
+      local _, text = ok("browser_click", { ref = ref_of(snap, 'button "Add product"'), expect = { "Oak Bench" } })
+      assert.matches('\n✅ Expected "Oak Bench": recorded [^\n]+$', text)
+    end)
+
     it("makes the answer an error that still says what the click did and what the page has", function()
       open("expect.html")
       local _, snap = ok("browser_snapshot", {})
