@@ -475,7 +475,7 @@ show();
       .. "'Who are you%?' }%)%)", file)
   end)
 
-  it("says once that tests of several files sign in as one account, which parallel workers share", function()
+  it("writes a config that runs the files one at a time when tests of several files sign in as one account", function()
     local auth = write(dir .. "/shopper.json", '{"cookies":[],"origins":[]}')
     local app = srv.url .. "/export/app.html"
     local s, call = start(("--output-dir %s --role shopper %s %s"):format(q(dir .. "/out"), q(auth), app))
@@ -489,7 +489,14 @@ show();
     assert.is_nil(one:find("sign in as", 1, true), one)
     assert.is_true(has(two, "⚠️ Tests of one.spec.ts (as shopper) sign in as this test does: Playwright runs files in "
       .. "parallel workers"), two)
-    assert.is_nil(three:find("sign in as", 1, true), three)
+    assert.is_true(has(two, "Wrote playwright.config.ts in this folder with workers: 1"), two)
+    local config = read(dir .. "/out/playwright.config.ts")
+    assert.is_true(has(config, "\n  workers: 1,\n"), config)
+    -- Every later file that shares is told, in one line.
+    assert.is_true(has(three, "\nShares accounts with one.spec.ts, two.spec.ts (as shopper): this folder's "
+      .. "playwright.config.ts runs one file at a time."), three)
+    assert.is_nil(three:find("⚠️ Tests of", 1, true), three)
+    os.remove(dir .. "/out/playwright.config.ts")
   end)
 
   it("refuses a name the test uses itself, and a value too short to stand for itself", function()

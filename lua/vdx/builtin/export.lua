@@ -109,6 +109,35 @@ local function shared_accounts(log, rel, steps, auth_of)
   return out
 end
 
+-- The first line of the config an export writes beside tests that share
+-- an account.
+local CONFIG_MARK = "// Written by vdxlua: "
+
+-- Makes the folder of the spec rel run its files one at a time, for
+-- tests that share an account: writes playwright.config.ts there when it
+-- has no Playwright config.  Returns "wrote", "ours" (one an export wrote
+-- before) or "theirs" (the folder's own config, left as it is).
+local function one_at_a_time(policy, rel)
+  local folder = rel:match("^(.*)/[^/]*$")
+  local at = function(name) return folder and (folder .. "/" .. name) or name end
+  for _, ext in ipairs { "ts", "js", "mjs", "cjs", "mts", "cts" } do
+    local text = policy:read_output(at("playwright.config." .. ext))
+    if text then return text:sub(1, #CONFIG_MARK) == CONFIG_MARK and "ours" or "theirs" end
+  end
+  local ok = pcall(policy.write, policy, at("playwright.config.ts"), table.concat({
+    CONFIG_MARK .. "the tests in this folder sign in as the same accounts",
+    "// (a role's auth or state file), so Playwright runs them one file at a time:",
+    "// parallel workers would change one account's data (a cart, orders) at once.",
+    "import { defineConfig } from '@playwright/test';",
+    "",
+    "export default defineConfig({",
+    "  testDir: '.',",
+    "  workers: 1,",
+    "});",
+    "" }, "\n"), false)
+  return ok and "wrote" or "theirs"
+end
+
 -- The tests before of a file and the title name of the test going in:
 -- a test of the file with that title given (test_name) is an earlier
 -- recording of this one, which it replaces (Playwright refuses a file with
@@ -258,8 +287,10 @@ return {
       -- replaced, one never exported) go: they hold the roles' cookies.
       forget_starts(log)
       -- Files whose tests sign in as the same role's account run in
-      -- parallel workers under Playwright's defaults: said once a session.
-      local shared = not log.told_shared and shared_accounts(log, rel, steps, auth_of) or {}
+      -- parallel workers under Playwright's defaults: a config beside them
+      -- runs them one at a time (the folder's own is said of once).
+      local shared = shared_accounts(log, rel, steps, auth_of)
+      local config = #shared > 0 and one_at_a_time(policy, rel)
       local sum = session_export.summary(steps)
       -- The folder is in the Run line below.
       local out = { ("Wrote %s: %d steps (%d navigations, %d actions, %d assertions), roles %s"):format(
@@ -275,12 +306,19 @@ return {
       end
       for _, l in ipairs(sum.positional) do out[#out + 1] = "⚠️ Positional locator: " .. l end
       if #shared > 0 then
-        log.told_shared = true
         local who = {}
         for i, x in ipairs(shared) do who[i] = ("%s (as %s)"):format(x.files, x.role) end
-        out[#out + 1] = ("⚠️ Tests of %s sign in as this test does: Playwright runs files in parallel workers, so "
-          .. "they would change the same account's data (a cart, orders) at once. Run them with --workers=1 (or "
-          .. "workers: 1 in a config), or give each file an account of its own."):format(table.concat(who, "; "))
+        if config == "ours" then
+          out[#out + 1] = ("Shares accounts with %s: this folder's playwright.config.ts runs one file at a time.")
+            :format(table.concat(who, "; "))
+        elseif config == "wrote" or not log.told_shared then
+          log.told_shared = true
+          out[#out + 1] = ("⚠️ Tests of %s sign in as this test does: Playwright runs files in parallel workers, so "
+            .. "they would change the same account's data (a cart, orders) at once. %s, or give each file an "
+            .. "account of its own."):format(table.concat(who, "; "), config == "wrote"
+              and "Wrote playwright.config.ts in this folder with workers: 1 (run from here, as the Run line does)"
+              or "This folder has a Playwright config of its own: set workers: 1 there, or run with --workers=1")
+        end
       end
       if sum.missing > 0 then
         out[#out + 1] = ("⚠️ %d actions have no locator and are left out of the test (a comment in the file says why)")
