@@ -227,6 +227,14 @@ show();
           body = ("<!doctype html><title>Order</title><p data-testid=confirmation>Order #%d is confirmed</p>")
             :format(1000 + orders_n) }
       end,
+      -- Pays the buyer's latest order: the status names it.
+      ["GET /export/pay.html"] = function(req)
+        local mine = orders[req.cookies and req.cookies.buyer or ""] or {}
+        return { headers = { ["Content-Type"] = "text/html" },
+          body = ("<!doctype html><title>Pay</title><button id=p>Pay</button><p role=status id=st></p><script>"
+            .. "p.onclick = () => { st.textContent = 'Order %s is confirmed: $10.80 paid.'; };</script>")
+            :format(mine[#mine] or "#0") }
+      end,
       ["GET /export/orders.html"] = function(req)
         local mine = orders[req.cookies and req.cookies.buyer or ""] or {}
         local li = {}
@@ -456,6 +464,22 @@ show();
       .. "  const order = /#\\d+/.exec(await page.getByTestId('confirmation').innerText())?.[0] ?? '';\n"), file)
     assert.is_true(has(file, "await expect(page.getByText(`${order} paid`)).toBeVisible();"), file)
     if pw then assert.is_true(has(text, "Playwright (2 runs of the file): ✅ 2 passed"), text) end
+  end)
+
+  it("keeps a remembered id in what a change report proposes, which the export writes as the value read", function()
+    local s, call = start("--output-dir " .. q(dir .. "/out"))
+    call("browser_navigate", { url = srv.url .. "/export/order.html" })
+    call("browser_remember", { name = "order", locator = "getByTestId('confirmation')", pattern = "#\\d+" })
+    call("browser_navigate", { url = srv.url .. "/export/pay.html" })
+    local _, snap = call("browser_snapshot", {})
+    local _, paid = call("browser_click", { ref = snap:match('button "Pay" %[ref=(e%d+)%]') })
+    local id = paid:match("\n%[(a%d+)%] getByRole%('status'%) toHaveText%('Order {order} is confirmed: %$10%.80 paid%.'%)")
+    assert.is_string(id, paid)
+    call("browser_export_test", { filename = "paid", assertions = { id } })
+    assert.equal(0, (s:close(30000)))
+    local file = read(dir .. "/out/paid.spec.ts")
+    assert.is_true(has(file, "await expect(page.getByRole('status')).toHaveText(`Order ${order} is confirmed: $10.80 paid.`);"),
+      file)
   end)
 
   it("opens the page of a role whose first step of the test is a check (a role first used after a start)", function()

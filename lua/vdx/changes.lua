@@ -462,7 +462,16 @@ function changes.report(ctx, res, opts)
     and not res.ref:find("_", 1, true) then
     acted = { ref = res.ref, locator = res.locator }
   end
-  local cands = n > 0 and not (opts and opts.candidates == false) and proposals.propose(page, d, acted, snap.text or "") or {}
+  -- The ids the test remembered stay in the proposals (the export reads them).
+  local kept
+  for _, r in pairs(ctx.session and ctx.session:remembered() or {}) do
+    for id in tostring(r.value):gmatch("#%d+") do
+      kept = kept or {}
+      kept[id] = true
+    end
+  end
+  local cands = n > 0 and not (opts and opts.candidates == false)
+    and proposals.propose(page, d, acted, snap.text or "", kept) or {}
   for _, c in ipairs(refused or {}) do cands[#cands + 1] = c end
   if nav and nav.same_document and not (opts and opts.candidates == false) then
     -- A link to #s42 or a router's push: its URL, and the part it scrolled to.

@@ -46,10 +46,20 @@ end
 -- free: a role's name or a getByText text that holds one becomes a
 -- regex (`{ name: /Payment for order #\d+/ }`), and a toHaveText value
 -- toContainText of its longest part without one; step itself when it
--- holds none.  The next run's order is #1002.
-function proposals.without_ids(step)
+-- holds none, or only ids of the set kept (those the test remembered,
+-- which the export writes as the value read in each run).  The next run's
+-- order is #1002.
+function proposals.without_ids(step, kept)
   local loc, value = step.locator, step.value
-  local has = function(x) return type(x) == "string" and x:find("#%d") ~= nil end
+  local has = function(x)
+    if type(x) ~= "string" then return false end
+    -- An id the test remembered (browser_remember) is no literal: the
+    -- export writes it as the value read in each run.
+    for id in x:gmatch("#%d+") do
+      if not (kept and kept[id]) then return true end
+    end
+    return false
+  end
   if not has(loc) and not (step.matcher == "toHaveText" and has(value)) then return step end
   local out = {}
   for k, v in pairs(step) do out[k] = v end
@@ -90,7 +100,7 @@ function Proposer:full() return #self.out >= self.max or self.checks >= proposal
 -- locator's facts when the caller has read them already.
 function Proposer:try(step, ref, facts)
   if self:full() or not step.locator then return false end
-  local free = proposals.without_ids(step)
+  local free = proposals.without_ids(step, self.kept)
   if free ~= step then step, facts = free, nil end
   local id = step.matcher .. "\n" .. step.locator
   if self.seen[id] then return false end
@@ -450,14 +460,14 @@ local batches = 0
 -- engine.  acted: { ref =, locator = } of the action's target in the main
 -- frame (its locator taken before the action), or nil; text: the
 -- snapshot taken after the action.
-function proposals.propose(page, d, acted, text)
+function proposals.propose(page, d, acted, text, kept)
   batches = batches + 1
   local fields = touched_fields(d)
   local n = #fields
   for _, e in ipairs(d.changed) do if CHECKABLE[e.role] then n = n + 1 end end
   -- Each field a form's fill changed is worth its check, up to MAX_FIELDS.
   local p = setmetatable({ page = page, out = {}, seen = {}, read = {}, checks = 0, batch = "report" .. batches,
-    acted = acted, text = text,
+    acted = acted, text = text, kept = kept,
     max = math.max(proposals.MAX_CANDIDATES, math.min(n, proposals.MAX_FIELDS)) }, Proposer)
   local steps = {}
   -- A new order first: a sort is what the action was for.
