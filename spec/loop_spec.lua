@@ -282,6 +282,16 @@ fetch('/loop/late-items').then((r) => r.json()).then((items) => { for (const t o
         .. "signed in there."), text)
       local _, plain = open("small.html")
       assert.is_nil(plain:find("sign-in page", 1, true), plain)
+      -- Another role's own page: the answer names the role to act as.
+      local s2 = client.start(("--role guest - %s/loop/small.html --role member - %s/loop/account"):format(srv.url,
+        srv.url))
+      s2:send(client.initialize(1, "2025-06-18"))
+      s2:wait_for(1, 10000)
+      s2:send(client.call(2, "browser_navigate", { url = srv.url .. "/loop/account" }))
+      local r = s2:wait_for(2, 60000).result
+      assert.equal(0, (s2:close(30000)))
+      assert.is_true(has(r.content[1].text, "\n⚠️ The app sent role guest to a sign-in page (/loop/account/login): it "
+        .. "is not signed in there. This is role member's page: act as it (select_role member)."), r.content[1].text)
     end)
 
     it("does not outline a page of more than 400 elements, and says how to read it", function()

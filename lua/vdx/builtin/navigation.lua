@@ -151,8 +151,19 @@ return {
       local result = quiet.tell(nav_result(res, warnings, small_snapshot(ctx, page), page:since(mark), ctx.role), pending)
       local signin = signed_out(args.url, type(res) == "table" and res.url)
       if signin then
+        -- The role whose own page this is (its URL on the command line, or a page under it).
+        local owner
+        for _, r in ipairs(type(ctx.roles) == "table" and ctx.roles:list() or {}) do
+          local u = type(r.url) == "string" and r.url:gsub("/$", "")
+          if u and r.name ~= ctx.role.name and (args.url == u or args.url:sub(1, #u + 1) == u .. "/") then
+            owner = r.name
+            break
+          end
+        end
         result.text = result.text .. ("\n⚠️ The app sent role %s to a sign-in page (%s): it is not signed in there. "
-          .. "Another role may be (role: NAME), or sign this one in and save its auth file."):format(ctx.role.name, signin)
+          .. "%s"):format(ctx.role.name, signin, owner
+            and ("This is role %s's page: act as it (select_role %s)."):format(owner, owner)
+            or "Another role may be (role: NAME), or sign this one in and save its auth file.")
       end
       local status = type(res) == "table" and math.tointeger(res.status)
       -- browser_start_test warns of a role left on an error page.
