@@ -359,6 +359,18 @@ fetch('/loop/late-items').then((r) => r.json()).then((items) => { for (const t o
     end)
   end)
 
+  describe("a list in a new order", function()
+    it("says when the app made its items anew, whose old refs are gone, and not when it moved them", function()
+      local _, nav = open("sort.html")
+      local _, moved = ok("browser_click", { ref = ref_of(nav, 'button "Reverse"') })
+      assert.matches('\n↕ list "People"[^\n]* new order: Bea, Ann, Cleo', moved)
+      assert.is_nil(moved:find("made anew", 1, true), moved)
+      local _, sorted = ok("browser_click", { ref = ref_of(nav, 'button "Sort by name"') })
+      assert.matches('\n↕ list "People"[^\n]* new order: Ann, Bea, Cleo\n  %(made anew: the refs in it are new, the '
+        .. "old ones gone%)", sorted)
+    end)
+  end)
+
   describe("a row that went", function()
     it("is proposed gone by the text it showed, beside the count of those left", function()
       open("team.html")

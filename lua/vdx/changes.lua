@@ -277,7 +277,8 @@ local function moved_line(m)
     if len > 100 then labels[#labels + 1] = ("… %d more"):format(#m.labels - i + 1) break end
     labels[#labels + 1], len = l, len + #l + 2
   end
-  return ("↕ %s new order: %s"):format(m.parent.norm, table.concat(labels, ", "))
+  return ("↕ %s new order: %s%s"):format(m.parent.norm, table.concat(labels, ", "),
+    m.rebuilt and "\n  (made anew: the refs in it are new, the old ones gone)" or "")
 end
 
 -- The new URL of a navigation within the document: only its fragment

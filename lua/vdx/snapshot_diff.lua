@@ -341,9 +341,21 @@ function diff.label(e)
 end
 local label = diff.label
 
+-- The refs in the subtrees of entries' children, as a set.
+local function refs_under(e, set)
+  set = set or {}
+  for _, c in ipairs(e.children) do
+    if c.ref then set[c.ref] = true end
+    refs_under(c, set)
+  end
+  return set
+end
+
 -- The containers whose children are the same but in another order (a
--- sorted table, a moved list item): { parent = new entry, labels = {…} }.
--- Only a container whose place is unique on both sides is compared.
+-- sorted table, a moved list item): { parent = new entry, labels = {…},
+-- rebuilt = bool }, rebuilt when its children have refs it did not have
+-- (the app made them again: the old refs are gone).  Only a container
+-- whose place is unique on both sides is compared.
 local function reordered(old, new)
   local function by_path(entries)
     local m = {}
@@ -375,7 +387,12 @@ local function reordered(old, new)
       if moved and #now >= 2 and #now >= #e.children - 1 then
         local labels = {}
         for i, c in ipairs(e.children) do labels[i] = label(c) or "?" end
-        out[#out + 1] = { parent = e, labels = labels }
+        -- Rebuilt: all its children with a ref but one (a header row kept) have new ones.
+        local had, with, fresh = refs_under(o), 0, 0
+        for _, c in ipairs(e.children) do
+          if c.ref then with, fresh = with + 1, fresh + (had[c.ref] and 0 or 1) end
+        end
+        out[#out + 1] = { parent = e, labels = labels, rebuilt = fresh >= 2 and fresh >= with - 1 }
       end
     end
   end
