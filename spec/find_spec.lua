@@ -201,6 +201,8 @@ describe("find", function()
     local text, res = call("browser_find", { role = "button", name = "Rate", within = "walnut tray" })
     assert.equal(1, res.structuredContent.total, text)
     assert.equal(all.structuredContent.matches[2].ref, res.structuredContent.matches[1].ref)
+    -- The line that shows the text is in the answer, above the match: the row is the one asked for.
+    assert.matches('\n *%- cell "Walnut Tray"\n *%- cell:\n *%- button "Rate"', text)
     -- A table that shows the text and holds one match scopes it.
     page:evaluate([[(() => { const t = document.createElement('table'); t.setAttribute('aria-label', 'Solo');
       t.innerHTML = '<tr><th>Quantity</th></tr><tr><td><button>Restock</button></td></tr>'; document.body.append(t); })()]])

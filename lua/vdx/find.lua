@@ -95,15 +95,19 @@ local function within(items, hits, text)
     local it = items[j]
     return it.name:lower():find(needle, 1, true) or it.text:lower():find(needle, 1, true)
   end
-  -- Whether the lines a..b show the text, and whether they hold a hit.
+  -- Whether the lines a..b show the text (the first that does), and
+  -- whether they hold a hit.
   local function branch(a, b)
     local s, hit = false, false
     for j = a, b do
-      s = s or shows(j) ~= nil
+      if not s and shows(j) then s = j end
       hit = hit or is_hit[j] == true
     end
     return s, hit
   end
+  -- The line that shows the text for each hit kept: the answer shows it
+  -- (the card's title above its button).
+  local anchors = {}
   for _, h in ipairs(hits) do
     local indent = items[h].indent
     if shows(h) then out[#out + 1] = h; indent = -1 end
@@ -127,20 +131,20 @@ local function within(items, hits, text)
             local e = subtree_end(items, c)
             if not (c <= h and h <= e) then
               local s, hit = branch(c, e)
-              if s then seen = true; other = other or hit end
+              if s then seen = seen or s; other = other or hit end
             end
             c = e + 1
           end
         end
         if seen then
-          if not other then out[#out + 1] = h end
+          if not other then out[#out + 1] = h; anchors[h] = seen end
           break
         end
         if indent == 0 then break end
       end
     end
   end
-  return out
+  return out, anchors
 end
 
 -- The indexes (into items) of the parsed lines args asks for.
@@ -302,7 +306,8 @@ function find.run(page, args)
     if p then items[#items + 1] = p; index[#items] = #lines end
   end
   local hits = matching(page, items, args)
-  if args.within then hits = within(items, hits, args.within) end
+  local anchors
+  if args.within then hits, anchors = within(items, hits, args.within) end
   for _, h in ipairs(hits) do
     local it = items[h]
     if it.name == "" and NAMED_BY_CONTENT[it.role] then
@@ -326,6 +331,18 @@ function find.run(page, args)
     local i = index[h]
     local after, more = following(parsed, lines, i, context)
     local path, cost = path_of(parsed, i), 0
+    -- The line that showed `within`'s text (the card's title), with the
+    -- lines above it the path lacks.
+    local anchor = anchors and anchors[h] and index[anchors[h]]
+    if anchor then
+      local seen_path = {}
+      for _, j in ipairs(path) do seen_path[j] = true end
+      for _, j in ipairs(path_of(parsed, anchor)) do
+        if not seen_path[j] then path[#path + 1] = j end
+      end
+      path[#path + 1] = anchor
+      table.sort(path)
+    end
     for _, j in ipairs(path) do if not keep[j] then cost = cost + #lines[j] + 1 end end
     for _, j in ipairs(after) do if not keep[j] then cost = cost + math.min(#lines[j], find.CONTEXT_LINE + 3) + 1 end end
     cost = cost + #lines[i] + 1
