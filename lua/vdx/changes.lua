@@ -297,6 +297,18 @@ local function focused_line(text)
   return line and (line:gsub("^%s*%- ", ""):gsub(" %[active%]", ""))
 end
 
+-- A submit the form's validation stopped: the browser focuses the first
+-- invalid field and sends nothing, which the comparison (states it had
+-- already) may not show.  Returns the line that says so, or nil, and
+-- (with propose) the check that the field is invalid (proposals.invalid).
+local function refused_submit(page, snap, base, propose)
+  local now, was = focused_line(snap.text), focused_line(base.whole_text)
+  if not (now and now:find("[invalid]", 1, true)) or (was and was:find("[invalid]", 1, true)) then return nil end
+  local role, name, ref = now:match('^(%a+) "(.-)".-%[ref=([%w_]+)%]')
+  return "Focus now: " .. now .. " — the form's validation stopped the submit there",
+    role and propose and proposals.invalid(page, role, name, ref) or nil
+end
+
 -- At most this many characters of outline (changes.outline).
 local OUTLINE_CHARS = 700
 
@@ -446,17 +458,9 @@ function changes.report(ctx, res, opts)
   end
   local refused
   if not focus and not nav then
-    -- A submit the form's validation stopped: the browser focuses the
-    -- first invalid field and sends nothing, which the comparison (states
-    -- it had already) may not show.
-    local now, was = focused_line(snap.text), focused_line(base.whole_text)
-    if now and now:find("[invalid]", 1, true) and not (was and was:find("[invalid]", 1, true)) then
-      out[#out + 1] = "Focus now: " .. now .. " — the form's validation stopped the submit there"
-      local role, name, ref = now:match('^(%a+) "(.-)".-%[ref=([%w_]+)%]')
-      if role and n == 0 and not (opts and opts.candidates == false) then
-        refused = proposals.invalid(page, role, name, ref)
-      end
-    end
+    local line
+    line, refused = refused_submit(page, snap, base, n == 0 and not (opts and opts.candidates == false))
+    out[#out + 1] = line
   end
   local acted
   if type(res) == "table" and type(res.ref) == "string" and type(res.locator) == "string"
@@ -464,15 +468,8 @@ function changes.report(ctx, res, opts)
     acted = { ref = res.ref, locator = res.locator }
   end
   -- The ids the test remembered stay in the proposals (the export reads them).
-  local kept
-  for _, r in pairs(ctx.session and ctx.session:remembered() or {}) do
-    for id in tostring(r.value):gmatch("#%d+") do
-      kept = kept or {}
-      kept[id] = true
-    end
-  end
   local cands = n > 0 and not (opts and opts.candidates == false)
-    and proposals.propose(page, d, acted, snap.text or "", kept) or {}
+    and proposals.propose(page, d, acted, snap.text or "", proposals.remembered_ids(ctx.session)) or {}
   for _, c in ipairs(refused or {}) do cands[#cands + 1] = c end
   if nav and nav.same_document and not (opts and opts.candidates == false) then
     -- A link to #s42 or a router's push: its URL, and the part it scrolled to.

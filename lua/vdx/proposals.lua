@@ -503,6 +503,20 @@ function proposals.propose(page, d, acted, text, kept)
   return p.out
 end
 
+--- The set of the app-numbered ids ("#1011") in the values the test of
+-- session log remembered (browser_remember), or nil: proposals keep them
+-- (proposals.without_ids), since the export reads them in each run.
+function proposals.remembered_ids(log)
+  local kept
+  for _, r in pairs(log and log:remembered() or {}) do
+    for id in tostring(r.value):gmatch("#%d+") do
+      kept = kept or {}
+      kept[id] = true
+    end
+  end
+  return kept
+end
+
 --- The check that the field of role, name and ref is invalid (a submit
 -- the form's validation stopped there), as proposals.propose gives its
 -- candidates: a list of none or one.
