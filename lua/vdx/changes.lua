@@ -473,7 +473,7 @@ function changes.report(ctx, res, opts)
   for _, c in ipairs(refused or {}) do cands[#cands + 1] = c end
   if nav and nav.same_document and not (opts and opts.candidates == false) then
     -- A link to #s42 or a router's push: its URL, and the part it scrolled to.
-    local moved = proposals.moved(page, base.url, snap.url)
+    local moved = require("vdx.proposals_url").moved(page, base.url, snap.url)
     for _, c in ipairs(cands) do moved[#moved + 1] = c end
     cands = moved
   end

@@ -1,0 +1,50 @@
+--- vdx.proposals_url: the checks a change report proposes for a
+-- navigation within the document (a link to #s42, a router's push): the
+-- new URL, and the part of the page a fragment scrolled to.  Each
+-- candidate as vdx.proposals gives them.
+local assertions = require "vdx.assertions"
+
+local M = {}
+
+-- Decodes the %XX escapes of a URL fragment.
+local function unescape(s)
+  return (s:gsub("%%(%x%x)", function(h) return string.char(tonumber(h, 16)) end))
+end
+
+--- The checks a navigation within the document proposes when its URL
+-- changed (a link to `#s42`, a router's pushState): the URL, as a glob of
+-- its path and fragment that the export writes as the regular expression
+-- a person writes (`toHaveURL(/\/docs\.html#s42$/)`, whatever BASE_URL
+-- serves it), and for a fragment the element it names scrolled into
+-- view (`toBeInViewport`), when a locator not by position singles it
+-- out.  Each candidate as vdx.proposals gives them, the URL's with
+-- `short`, its text in a report.
+function M.moved(page, old_url, url)
+  local out = {}
+  if type(url) ~= "string" or url == old_url or url:find("[*{}\\]") then return out end
+  local rest = url:match("^%a[%w+.-]*://[^/]*(/.*)$")
+  if not rest then return out end
+  local glob = "**" .. rest
+  local ok, re = pcall(require("vdx.route_match").js_regex, glob)
+  if not ok then return out end
+  out[1] = { matcher = "toHaveURL", value = glob, code = ("await expect(page).toHaveURL(%s);"):format(re),
+    short = ("page toHaveURL(%s)"):format(re) }
+  local frag = url:match("#(.+)$")
+  if not frag or (old_url and old_url:match("#(.+)$") == frag) then return out end
+  local id = unescape(frag)
+  local okf, f = pcall(assertions.facts, page, ("locator(%s)"):format(assertions.quote(
+    "[id=\"" .. id:gsub("[\\\"]", "\\%0") .. "\"], a[name=\"" .. id:gsub("[\\\"]", "\\%0") .. "\"]")),
+    { limit = 1 })
+  local ref = okf and f.count >= 1 and f.matches[1].ref
+  if not ref then return out end
+  local okl, l = pcall(assertions.locator_of, page, ref)
+  if not okl or not l or l.positional or not l.from_page then return out end
+  local step = { matcher = "toBeInViewport", locator = l.locator }
+  if assertions.holds(page, step) then
+    step.code = assertions.code(step)
+    out[#out + 1] = step
+  end
+  return out
+end
+
+return M
