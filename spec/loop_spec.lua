@@ -335,6 +335,8 @@ fetch('/loop/late-items').then((r) => r.json()).then((items) => { for (const t o
       local _, text = ok("browser_click", { ref = ref_of(nav, 'tab "Usage"') })
       local id = text:match("\n%[(a%d+)%] getByRole%('tabpanel', { name: 'Overview' }%) toBeHidden\n")
         or text:match("\n%[(a%d+)%] getByRole%('tabpanel', { name: 'Overview' }%) toBeHidden$")
+      -- And what the panel shown shows.
+      assert.matches("\n%[a%d+%] getByRole%('tabpanel', { name: 'Usage' }%) toContainText%('Storage used: 41 GB%.'%)", text)
       local _, waited = ok("browser_wait_for", { ref_gone = panel })
       -- Hidden already: its locator is one that matches hidden elements too.
       assert.is_true(has(waited, "Recorded: await expect(page.locator('#p1')).toBeHidden();"), waited)
@@ -388,7 +390,8 @@ fetch('/loop/late-items').then((r) => r.json()).then((items) => { for (const t o
       local _, text = ok("browser_click", { ref = ref_of(nav, 'button "Send invite"') })
       assert.matches('\nFocus now: textbox "Email" %[invalid%][^\n]* — the form\'s validation stopped the submit there\n',
         text)
-      assert.matches("\n%[a%d+%] getByRole%('textbox', { name: 'Email' }%)%.and%(locator%(':invalid'%)%) toBeVisible", text)
+      assert.matches("\n%[a%d+%] getByRole%('textbox', { name: 'Email' }%)%.and%(locator%(':user%-invalid'%)%) toBeVisible",
+        text)
       assert.is_nil(text:find("Invitation sent", 1, true), text)
     end)
   end)

@@ -292,7 +292,9 @@ end
 -- aria-invalid) as a check that it is invalid: no matcher says so, a
 -- locator does.  True when one was offered.
 function Proposer:invalid(role, name, ref)
-  for _, mark in ipairs { "locator(':invalid')", "locator('[aria-invalid=\"true\"]')" } do
+  -- (:user-invalid holds only once the user tried to send or left the
+  -- field: a bad value typed alone is :invalid already.)
+  for _, mark in ipairs { "locator(':user-invalid')", "locator(':invalid')", "locator('[aria-invalid=\"true\"]')" } do
     local loc = assertions.by_role(role, name) .. ".and(" .. mark .. ")"
     if self:try({ matcher = "toBeVisible", locator = loc }, ref) then return true end
     if self:full() then return false end
@@ -324,6 +326,18 @@ function Proposer:closed(e)
   if e.in_frame then return end
   local name = e.name ~= "" and e.name or nil
   self:try { matcher = "toBeHidden", locator = assertions.by_role(e.role, name) }
+end
+
+-- A tab panel an action showed (a tab clicked), by the first text in it:
+-- what the view shows, beside which tab is selected.
+function Proposer:panel(e)
+  local l
+  for _, c in ipairs(e.children) do
+    l = diff.label(c)
+    if l then break end
+  end
+  if not l or #l < 3 then return end
+  self:try { matcher = "toContainText", locator = assertions.by_role(e.role, e.name), value = text_part(l) }
 end
 
 -- The item roles of lists (a row, a list item, an option): the role of
@@ -477,6 +491,13 @@ function proposals.propose(page, d, acted, text, kept)
     if CHECKABLE[e.role] then steps[#steps + 1] = function() p:state(e) end end
     if not CHECKABLE[e.role] then steps[#steps + 1] = function() p:aria_state(e) end end
     steps[#steps + 1] = function() p:changed(e) end
+  end
+  -- A tab panel shown, by its text: one more candidate for it.
+  for _, e in ipairs(d.added) do
+    if e.role == "tabpanel" and (e.name or "") ~= "" and not e.in_frame then
+      if not p.panel_told then p.panel_told, p.max = true, p.max + 1 end
+      steps[#steps + 1] = function() p:panel(e) end
+    end
   end
   -- An item that went, by what it showed (which one went), then the
   -- count (how many are left): one more candidate for it.
