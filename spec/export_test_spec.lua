@@ -469,6 +469,11 @@ show();
   it("keeps a remembered id in what a change report proposes, which the export writes as the value read", function()
     local s, call = start("--output-dir " .. q(dir .. "/out"))
     call("browser_navigate", { url = srv.url .. "/export/order.html" })
+    -- The number remembered without its mark, written after one: no literal id.
+    call("browser_remember", { name = "num", locator = "getByTestId('confirmation')", pattern = "\\d{4}" })
+    local _, seen = call("browser_verify_text_visible", { text = "Order #{num} is confirmed" })
+    assert.is_true(has(seen, "Recorded:"), seen)
+    assert.is_nil(seen:find("looks like a number the app gave", 1, true), seen)
     call("browser_remember", { name = "order", locator = "getByTestId('confirmation')", pattern = "#\\d+" })
     call("browser_navigate", { url = srv.url .. "/export/pay.html" })
     local _, snap = call("browser_snapshot", {})

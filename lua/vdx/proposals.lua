@@ -530,7 +530,9 @@ end
 function proposals.remembered_ids(log)
   local kept
   for _, r in pairs(log and log:remembered() or {}) do
-    for id in tostring(r.value):gmatch("#%d+") do
+    local v = tostring(r.value)
+    -- ("1021" remembered without its mark stands for "#1021" too.)
+    for id in (v:match("^%d+$") and ("#" .. v) or v):gmatch("#%d+") do
       kept = kept or {}
       kept[id] = true
     end

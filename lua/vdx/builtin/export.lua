@@ -316,7 +316,8 @@ return {
           out[#out + 1] = ("⚠️ Tests of %s sign in as this test does: Playwright runs files in parallel workers, so "
             .. "they would change the same account's data (a cart, orders) at once. %s, or give each file an "
             .. "account of its own."):format(table.concat(who, "; "), config == "wrote"
-              and "Wrote playwright.config.ts in this folder with workers: 1 (run from here, as the Run line does)"
+              and ("Wrote playwright.config.ts in this folder with workers: 1: Playwright reads it when run from here, "
+                .. "as the Run line does (run from another folder, add workers: 1 to its config or --workers=1)")
               or "This folder has a Playwright config of its own: set workers: 1 there, or run with --workers=1")
         end
       end

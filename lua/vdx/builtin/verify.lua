@@ -108,13 +108,16 @@ end
 -- remembered a number the app gave (browser_remember), which it then
 -- reads in each run.
 local function numbered(step, log)
-  -- A value the test remembered (browser_remember) is read in each run.
-  for _, r in pairs(log and log:remembered() or {}) do
-    if r.value:find("#%d%d") then return nil end
-  end
+  -- A value the test remembered (browser_remember) is read in each run:
+  -- an id that holds one ("#{order}" with order "1021") is no literal.
+  local kept = {}
+  for _, r in pairs(log and log:remembered() or {}) do kept[#kept + 1] = tostring(r.value) end
   for _, v in ipairs { step.locator, type(step.value) == "string" and step.value or nil } do
-    local id = type(v) == "string" and v:match("#%d%d+")
-    if id then return id end
+    for id in (type(v) == "string" and v or ""):gmatch("#%d%d+") do
+      local held = false
+      for _, r in ipairs(kept) do held = held or r:find(id:sub(2), 1, true) ~= nil end
+      if not held then return id end
+    end
   end
 end
 
