@@ -259,7 +259,9 @@ fetch('/loop/late-items').then((r) => r.json()).then((items) => { for (const t o
       -- outline as its first look is not "as before": it says it is the
       -- first look's, before the actions (the cart is empty again).
       local _, shop = open("counted.html")
-      ok("browser_click", { ref = ref_of(shop, 'button "Add"') })
+      local _, added = ok("browser_click", { ref = ref_of(shop, 'button "Add"') })
+      -- A name with a number is proposed exactly: 'Cart (1)' is in 'Cart (10)' too.
+      assert.matches("getByRole%('link', { name: 'Cart %(1%)', exact: true }%)", added)
       local _, back = open("counted.html")
       assert.matches("\nOutline: as at your first look at this URL, before your actions", back)
       local _, same = open("counted.html")

@@ -75,7 +75,8 @@ function proposals.without_ids(step, kept)
       end
       parts[i] = text
     end
-    out.locator = table.concat(parts)
+    -- (exact is for a string name: a regex is matched as it is.)
+    out.locator = table.concat(parts):gsub("(name: /[^\n]-/), exact: true", "%1")
   end
   if step.matcher == "toHaveText" and has(value) then
     local best = ""
@@ -174,9 +175,12 @@ function Proposer:own_locators(e, strict)
   -- Inside a frame only the ref's own locator, which leads in through the
   -- frame's owner (getByTitle('Payment').contentFrame()…), can serve.
   local named = e.name and e.name ~= "" and e.role ~= "text" and not e.in_frame
+  -- A name with a number ("Cart (1)", "2 items left") is matched exactly
+  -- first: as a part of a name it is also "Cart (10)".
+  local exact_first = named and e.name:find("%d") ~= nil
   if named then
-    out[1] = assertions.by_role(e.role, e.name)
-    out[2] = assertions.by_role(e.role, e.name, true)
+    out[1] = assertions.by_role(e.role, e.name, exact_first)
+    out[2] = assertions.by_role(e.role, e.name, not exact_first)
   elseif e.value and e.value ~= "" and not FIELD[e.role] and not e.in_frame then
     local t = text_part(e.value)
     if #t <= 3 or not t:find("%a") then
@@ -196,7 +200,7 @@ function Proposer:own_locators(e, strict)
   return function()
     i = i + 1
     if i == 2 and out[2] and self:same_names(out[1], e.name) then i = 3 end
-    while strict and named and i <= 2 and out[i] and self:shown_twice(e, i == 2) do i = i + 1 end
+    while strict and named and i <= 2 and out[i] and self:shown_twice(e, (i == 2) ~= exact_first) do i = i + 1 end
     if out[i] then return out[i] end
     if scope then
       local l = scope .. "." .. out[1]
