@@ -463,6 +463,9 @@ describe("the change report of the acting tools", function()
     -- Another section's counter showing "Count: 1" would not pass it.
     assert.equal("getByRole('region', { name: 'Queues' })", res.structuredContent.expected[1].assertion.locator)
     assert.equal("toContainText", res.structuredContent.expected[1].assertion.matcher)
+    -- The answer names where it checked.
+    assert.is_true(text:find("\n✅ Expected \"Count: 1\": recorded getByRole('region', { name: 'Queues' }) "
+      .. "toContainText('Count: 1')", 1, true) ~= nil, text)
   end)
 
   it("stays bounded when an action adds hundreds of lines", function()

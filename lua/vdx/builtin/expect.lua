@@ -111,8 +111,12 @@ function expect.check(ctx, list, before, acted)
     end
     if ok then
       local a = type(r) == "table" and r.structured and r.structured.assertion
-      -- The line itself, so the agent sees where it looks (a row, the page).
-      lines[#lines + 1] = a and ("✅ Expected %q: recorded %s"):format(text, require("vdx.assertions").short(a))
+      -- The line itself when it looks elsewhere than the plain text on the
+      -- page (in a row, a section, by role), so the agent sees where.
+      local A = require "vdx.assertions"
+      local plain = a and a.matcher == "toBeVisible" and (a.locator == A.by_text(text) or a.locator == A.by_text(text, true))
+      lines[#lines + 1] = a and ("✅ Expected %q: recorded%s"):format(text,
+          (plain and was == 0) and "" or (" " .. A.short(a)))
         or ("✅ Expected %q: %s"):format(text, (tostring(r.text or ""):gsub("^✅ Page agrees%.? ?", "")))
       if a and was > 0 then
         -- More often now than before ("Usage": a tab's name, now a panel's
