@@ -174,7 +174,7 @@ describe("browser_export_test", function()
   local widgets = cjson.empty_array and setmetatable({}, cjson.array_mt) or {}
   local items = cjson.empty_array and setmetatable({}, cjson.array_mt) or {}
   setup(function()
-    local visits, orders_n, orders = 0, 0, {}
+    local visits, orders_n, orders, carts = 0, 0, {}, {}
     srv = helpers.serve {
       ["GET /export/me"] = function(req)
         local sid = req.cookies and req.cookies.sid
@@ -226,6 +226,27 @@ show();
         return { headers = { ["Content-Type"] = "text/html", ["Set-Cookie"] = set },
           body = ("<!doctype html><title>Order</title><p data-testid=confirmation>Order #%d is confirmed</p>")
             :format(1000 + orders_n) }
+      end,
+      -- A cart a click fills on the server, slowly, for the buyer of the
+      -- cookie (a fresh context is a new buyer).
+      ["GET /export/slowcart.html"] = function(req)
+        local set
+        if not (req.cookies and req.cookies.buyer) then
+          orders_n = orders_n + 1
+          set = "buyer=s" .. orders_n .. "; Path=/"
+        end
+        return { headers = { ["Content-Type"] = "text/html", ["Set-Cookie"] = set },
+          body = "<!doctype html><title>Shop</title><button id=a>Add</button><script>"
+            .. "a.onclick = () => { setTimeout(() => fetch('/export/slowcart/add', { method: 'POST' }), 300); };</script>" }
+      end,
+      ["POST /export/slowcart/add"] = function(req)
+        local b = req.cookies and req.cookies.buyer or ""
+        carts[b] = (carts[b] or 0) + 1
+        return { json = true }
+      end,
+      ["GET /export/slowcart/cart.html"] = function(req)
+        return { headers = { ["Content-Type"] = "text/html" }, body = ("<!doctype html><title>Cart</title><p>Items: %d</p>")
+          :format(carts[req.cookies and req.cookies.buyer or ""] or 0) }
       end,
       -- Pays the buyer's latest order: the status names it.
       ["GET /export/pay.html"] = function(req)
@@ -485,6 +506,23 @@ show();
     local file = read(dir .. "/out/paid.spec.ts")
     assert.is_true(has(file, "await expect(page.getByRole('status')).toHaveText(`Order ${order} is confirmed: $10.80 paid.`);"),
       file)
+  end)
+
+  it("says when a step failed after an action and a page load with no check between: the load came first", function()
+    local s, call = start("--output-dir " .. q(dir .. "/out"))
+    call("browser_navigate", { url = srv.url .. "/export/slowcart.html" })
+    local _, snap = call("browser_snapshot", {})
+    -- The agent waited (no step of the test); the replay does not.
+    call("browser_click", { ref = snap:match('button "Add" %[ref=(e%d+)%]') })
+    call("browser_wait_for", { time = 1 })
+    call("browser_navigate", { url = srv.url .. "/export/slowcart/cart.html" })
+    call("browser_verify_text_visible", { text = "Items: 1" })
+    local _, text = call("browser_export_test", { filename = "slowcart", runs = 2 })
+    s:close(30000)
+    assert.is_true(has(text, "Not written: step 4 failed in every run of the replay"), text)
+    assert.is_true(has(text, "\n       ↳ step 2 acts and step 3 loads a page before anything checks what the action "
+      .. "did: the load may come before the app finished (a request under way). Keep a check of its result after step 2"),
+      text)
   end)
 
   it("opens the page of a role whose first step of the test is a check (a role first used after a start)", function()

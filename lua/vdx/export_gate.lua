@@ -50,6 +50,27 @@ local function grown_hint(failures)
     .. "test writes ${run}) or scope the locator to the new one"):format(grown)
 end
 
+-- A hint for a step that failed in some run after an action and then a
+-- page load with no check between (a cart the click filled on the
+-- server, then its page opened): the load may come before the app
+-- finished what the action started, so the page shows the state before.
+local function race_hint(steps, i)
+  local loaded
+  for j = i - 1, 1, -1 do
+    local s = steps[j]
+    if s.kind == "assert" or (s.kind == "code" and (s.lines or {})[1] and s.lines[1]:match("^await expect%(")) then
+      return nil
+    end
+    if s.kind == "navigate" then loaded = s.no or j
+    elseif s.kind == "action" and loaded then
+      return ("↳ step %s acts and step %s loads a page before anything checks what the action did: the load may come "
+        .. "before the app finished (a request under way). Keep a check of its result after step %s (its proposal, "
+        .. "or expect= on the action) so the test waits for it"):format(s.no or j, loaded, s.no or j)
+    end
+  end
+  return nil
+end
+
 -- The gate's report lines, the numbers of the unstable steps (those
 -- that failed in some run: each step's `no`, vdx.session_log), their
 -- places in steps, and the number of steps only left unreached by an
@@ -67,7 +88,7 @@ local function gate_report(steps, results, runs, base, token, fixture)
     if #why > 0 then
       flaky[#flaky + 1], places[#places + 1] = s.no or i, i
       out[#out + 1] = line .. " ❌ " .. table.concat(why, "; ")
-      local hint = grown_hint(r.failures)
+      local hint = grown_hint(r.failures) or race_hint(steps, i)
       if hint then out[#out + 1] = "     " .. hint end
     elseif #skipped > 0 then
       unreached = unreached + 1
