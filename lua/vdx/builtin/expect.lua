@@ -115,8 +115,11 @@ function expect.check(ctx, list, before, acted)
       -- page (in a row, a section, by role), so the agent sees where.
       local A = require "vdx.assertions"
       local plain = a and a.matcher == "toBeVisible" and (a.locator == A.by_text(text) or a.locator == A.by_text(text, true))
-      lines[#lines + 1] = a and ("✅ Expected %q: recorded%s"):format(text,
-          (plain and was == 0) and "" or (" " .. A.short(a)))
+      -- (In the action's container, which its Locator: line shows: said so.)
+      local where = (plain and was == 0) and ""
+        or (a and a.locator == scope and a.matcher == "toContainText") and " in the action's container"
+        or (" " .. (a and A.short(a) or ""))
+      lines[#lines + 1] = a and ("✅ Expected %q: recorded%s"):format(text, where)
         or ("✅ Expected %q: %s"):format(text, (tostring(r.text or ""):gsub("^✅ Page agrees%.? ?", "")))
       if a and was > 0 then
         -- More often now than before ("Usage": a tab's name, now a panel's
