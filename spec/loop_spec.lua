@@ -412,6 +412,7 @@ fetch('/loop/late-items').then((r) => r.json()).then((items) => { for (const t o
       local _, text = ok("browser_wait_for", { textGone = "Never said" })
       assert.is_true(has(text, "\n⚠️ getByText('Never said') matched nothing before the wait either: the check "
         .. "passes for a wrong text too"), text)
+      assert.matches("; browser_export_test drop=%[%d+%] takes this one out", text)
       ok("browser_click", { ref = ref_of(nav, 'tab "Usage"') })
       local _, gone = ok("browser_wait_for", { locator = "getByText('Team plan with 12 seats.')", state = "hidden" })
       assert.is_true(has(gone, "Recorded: await expect(page.getByText('Team plan with 12 seats.')).toBeHidden();"), gone)

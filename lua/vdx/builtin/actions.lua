@@ -279,13 +279,15 @@ return util.report_changes({
       local said = "Wait finished"
       if lines and ctx.session then
         step_opts.timeout_ms = nil
-        util.record(ctx, { kind = "code", tool = "browser_wait_for", lines = lines,
+        local step = util.record(ctx, { kind = "code", tool = "browser_wait_for", lines = lines,
           replay = function(p) p:wait_for(step_opts) end })
         said = "Wait finished. Recorded: " .. require("vdx.pw_spec").code_lines(lines, nil, true)[1]
         if absent then
+          local no = type(step) == "table" and step.no
           said = said .. ("\n⚠️ %s matched nothing before the wait either: the check passes for a wrong %s "
             .. "too, and at once. Also check what the page shows instead (a status text, the list's count: "
-            .. "browser_verify_*)"):format(expr, args.textGone and "text" or "locator")
+            .. "browser_verify_*)%s"):format(expr, args.textGone and "text" or "locator",
+              no and ("; browser_export_test drop=[%d] takes this one out"):format(no) or "")
         end
       elseif ctx.session then
         said = "Wait finished (no step of the test: check what showed with a browser_verify_* tool)"

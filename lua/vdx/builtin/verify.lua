@@ -519,7 +519,7 @@ return {
   {
     name = "browser_verify_value",
     title = "Verify value",
-    description = "Verify a field's value or checked state, and record toHaveValue or toBeChecked.",
+    description = "Verify a field's value or checked state, or that an element (a status) shows no text, and record toHaveValue, toBeChecked or toBeEmpty.",
     input = { type = "object", required = { "value" }, properties = {
       type = { type = "string", enum = { "textbox", "checkbox", "radio", "combobox", "slider" },
         description = "Field type (default: from the element)" },
