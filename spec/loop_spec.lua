@@ -422,6 +422,25 @@ fetch('/loop/late-items').then((r) => r.json()).then((items) => { for (const t o
     end)
   end)
 
+  describe("an export", function()
+    it("warns of an action followed by a page load with no check between, naming the proposal that waits", function()
+      local _, nav = open("products.html?race")
+      ok("browser_start_test", {})
+      ok("browser_type", { ref = ref_of(nav, 'textbox "Name"'), text = "Birch Box" })
+      local _, snap = ok("browser_snapshot", {})
+      local _, added = ok("browser_click", { ref = ref_of(snap, 'button "Add product"') })
+      local id = assert(added:match("\n%[(a%d+)%] "), added)
+      open("small.html")
+      local _, out = ok("browser_export_test", { filename = "race" })
+      assert.matches("\n⚠️ Step %d+ acts and step %d+ loads a page with nothing between that checks what the action did: "
+        .. "the load may come before the app finished%. Keep " .. id .. " %(its proposal%), assertions=%[\"" .. id
+        .. "\"%], so the test waits for it", out)
+      -- Kept, the warning goes.
+      local _, again = ok("browser_export_test", { filename = "race", assertions = { id } })
+      assert.is_nil(again:find("loads a page with nothing between", 1, true), again)
+    end)
+  end)
+
   describe("the flake gate's replay", function()
     it("hovers a table row the agent reached by its container ref, as Playwright would", function()
       -- (Its own URL: the test below wants the first outline of products.html.)

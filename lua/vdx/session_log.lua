@@ -114,6 +114,34 @@ function Log:keeping(ids)
   return picked
 end
 
+--- The actions of the current test followed by a page load (a navigate
+-- step, any role's) with no check between, each with the first of the
+-- proposals made right after it that is still not kept: { { action =,
+-- load =, id = } }, in order.  Such a load may come before the app
+-- finished what the action started; the proposal is a check that waits.
+function Log:unchecked_loads()
+  local out, steps = {}, self.steps
+  local first = {}
+  for id, p in pairs(self.proposed) do
+    if not first[p.at] or p.n < first[p.at].n then first[p.at] = { id = id, n = p.n } end
+  end
+  for k, st in ipairs(steps) do
+    if st.kind == "action" and not st.carried and first[k] then
+      for j = k + 1, #steps do
+        local t = steps[j]
+        if t.kind == "assert" or (t.kind == "code" and (t.lines or {})[1] and t.lines[1]:match("^await expect%(")) then
+          break
+        end
+        if t.kind == "navigate" then
+          out[#out + 1] = { action = st, load = t, id = first[k].id }
+          break
+        end
+      end
+    end
+  end
+  return out
+end
+
 --- Makes the proposed steps of ids part of the log, each where it was
 -- proposed (after the step that was last then), in the order proposed.
 -- Returns true, or nil and the ids that were never proposed (Log:keeping).

@@ -321,6 +321,13 @@ return {
               or "This folder has a Playwright config of its own: set workers: 1 there, or run with --workers=1")
         end
       end
+      for i, u in ipairs(log:unchecked_loads()) do
+        if i > 2 then break end
+        -- (A role switch with a page load after a save is the usual race.)
+        out[#out + 1] = ("⚠️ Step %d acts and step %d loads a page with nothing between that checks what the action "
+          .. "did: the load may come before the app finished. Keep %s (its proposal), assertions=[%q], so the test "
+          .. "waits for it"):format(u.action.no, u.load.no, u.id, u.id)
+      end
       if sum.missing > 0 then
         out[#out + 1] = ("⚠️ %d actions have no locator and are left out of the test (a comment in the file says why)")
           :format(sum.missing)
