@@ -201,6 +201,9 @@ describe("find", function()
     local text, res = call("browser_find", { role = "button", name = "Rate", within = "walnut tray" })
     assert.equal(1, res.structuredContent.total, text)
     assert.equal(all.structuredContent.matches[2].ref, res.structuredContent.matches[1].ref)
+    -- A cell found alone says its row has more to read.
+    local cell = call("browser_find", { text = "Oak Stool" })
+    assert.matches('\n *%- cell "Oak Stool"\n *… %d+ more lines here: context=%d+ shows them', cell)
     -- The line that shows the text is in the answer, above the match: the row is the one asked for.
     assert.matches('\n *%- cell "Walnut Tray"\n *%- cell:\n *%- button "Rate"', text)
     -- A table that shows the text and holds one match scopes it.

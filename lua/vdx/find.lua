@@ -203,6 +203,9 @@ local MORE_COUNTED = 500
 -- controls); no more than find.MAX_CHARS characters of them.  Also how
 -- many lines of that container the cut left out (0 when none; counted up
 -- to MORE_COUNTED).
+-- The roles of a table's cells.
+local CELLS = { cell = true, gridcell = true, rowheader = true, columnheader = true }
+
 local function following(parsed, lines, i, n)
   local out, indent, chars = {}, parsed[i].indent, 0
   local own = parsed[i + 1] and parsed[i + 1].indent > indent
@@ -215,7 +218,9 @@ local function following(parsed, lines, i, n)
     j = j + 1
   end
   local more = 0
-  if n > 0 then
+  -- A cell found alone (context 0) is counted too: its row's other cells
+  -- are what an agent reads next (an order's status beside its number).
+  if n > 0 or CELLS[parsed[i].role] then
     while j <= #parsed and more < MORE_COUNTED and inside(j) do more, j = more + 1, j + 1 end
   end
   return out, more
