@@ -58,9 +58,7 @@ local function race_hint(steps, i)
   local loaded
   for j = i - 1, 1, -1 do
     local s = steps[j]
-    if s.kind == "assert" or (s.kind == "code" and (s.lines or {})[1] and s.lines[1]:match("^await expect%(")) then
-      return nil
-    end
+    if require("vdx.session_log").is_check(s) then return nil end
     if s.kind == "navigate" then loaded = s.no or j
     elseif s.kind == "action" and loaded then
       return ("↳ step %s acts and step %s loads a page before anything checks what the action did: the load may come "

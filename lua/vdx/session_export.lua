@@ -222,15 +222,6 @@ end
 -- The actions that need no locator.
 local NO_LOCATOR = { press = true, back = true, click_at = true }
 
--- Whether code step s is a check: a wait written as a web-first
--- assertion (`await expect(page).toHaveURL(…)`, an element's state).
-local function checks(s)
-  for _, l in ipairs(s.lines or {}) do
-    if l:match("^await expect%(") then return true end
-  end
-  return false
-end
-
 --- Counts of a session's steps: { steps, actions, navigations,
 -- assertions, positional = { locator, … }, missing = n } ("code" steps,
 -- changes to a role's world, count as steps only, and as assertions when
@@ -239,7 +230,7 @@ function export.summary(steps)
   local r = { steps = #steps, actions = 0, navigations = 0, assertions = 0, positional = {}, missing = 0 }
   for _, s in ipairs(steps) do
     if s.kind == "navigate" then r.navigations = r.navigations + 1
-    elseif s.kind == "assert" or (s.kind == "code" and checks(s)) then r.assertions = r.assertions + 1
+    elseif require("vdx.session_log").is_check(s) then r.assertions = r.assertions + 1
     elseif s.kind ~= "code" and s.kind ~= "remember" then   -- "code": a change to the world, no action and no locator to miss
       r.actions = r.actions + 1
       if s.positional then r.positional[#r.positional + 1] = s.locator end

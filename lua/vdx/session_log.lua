@@ -79,6 +79,18 @@ function Log:propose(step)
   return id
 end
 
+--- Whether step is a check of the test: an assertion, or a code step
+-- written as a web-first one (a wait: `await expect(page).toHaveURL(…)`,
+-- an element's state).
+function session_log.is_check(step)
+  if step.kind == "assert" then return true end
+  if step.kind ~= "code" then return false end
+  for _, l in ipairs(step.lines or {}) do
+    if l:match("^await expect%(") then return true end
+  end
+  return false
+end
+
 -- Gives each step of the log that has no number the next one, in the
 -- log's order.
 local function number(self)
@@ -129,9 +141,7 @@ function Log:unchecked_loads()
     if st.kind == "action" and not st.carried and first[k] then
       for j = k + 1, #steps do
         local t = steps[j]
-        if t.kind == "assert" or (t.kind == "code" and (t.lines or {})[1] and t.lines[1]:match("^await expect%(")) then
-          break
-        end
+        if session_log.is_check(t) then break end
         if t.kind == "navigate" then
           out[#out + 1] = { action = st, load = t, id = first[k].id }
           break

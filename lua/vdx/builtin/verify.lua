@@ -109,14 +109,11 @@ end
 -- reads in each run.
 local function numbered(step, log)
   -- A value the test remembered (browser_remember) is read in each run:
-  -- an id that holds one ("#{order}" with order "1021") is no literal.
-  local kept = {}
-  for _, r in pairs(log and log:remembered() or {}) do kept[#kept + 1] = tostring(r.value) end
+  -- an id that is one ("#{order}" with order "1021") is no literal.
+  local kept = require("vdx.proposals").remembered_ids(log) or {}
   for _, v in ipairs { step.locator, type(step.value) == "string" and step.value or nil } do
     for id in (type(v) == "string" and v or ""):gmatch("#%d%d+") do
-      local held = false
-      for _, r in ipairs(kept) do held = held or r:find(id:sub(2), 1, true) ~= nil end
-      if not held then return id end
+      if not kept[id] then return id end
     end
   end
 end
