@@ -537,6 +537,19 @@ describe("the change report of the acting tools", function()
       .. "['Ada Lovelace', 'Alan Turing', 'Grace Hopper']);" }, candidates(changes))
   end)
 
+  it("proposes a sorted column's aria-sort beside the rows' new order", function()
+    open("/verify/sortable.html")
+    local text, changes = act("browser_click", { ref = ref('button "Joined"') })
+    assert.matches('columnheader "Joined" [sort=ascending]', text, 1, true)
+    assert.same({ "await expect(page.getByRole('table', { name: 'Members' }).getByRole('row')).toContainText("
+      .. "['Name', 'Alan Turing', 'Grace Hopper', 'Ada Lovelace']);",
+      "await expect(page.getByRole('columnheader', { name: 'Joined' })).toHaveAttribute('aria-sort', 'ascending');" },
+      candidates(changes))
+    text, changes = act("browser_click", { ref = ref('button "Joined"') })
+    assert.same("await expect(page.getByRole('columnheader', { name: 'Joined' })).toHaveAttribute('aria-sort', 'descending');",
+      candidates(changes)[2])
+  end)
+
   it("proposes toHaveText for a named element whose text changed", function()
     open()
     local text, changes = act("browser_click", { ref = ref('button "Add to cart"') })

@@ -487,6 +487,24 @@ show();
     if pw then assert.is_true(has(text, "Playwright (2 runs of the file): ✅ 2 passed"), text) end
   end)
 
+  it("keeps a sorted column's aria-sort proposal: the gate and Playwright check toHaveAttribute", function()
+    local pw = playwright_dir()
+    local s, call = start("--output-dir " .. q(dir .. "/out"), pw and ("VDX_PLAYWRIGHT_DIR=" .. q(pw)) or nil)
+    call("browser_navigate", { url = srv.url .. "/verify/sortable.html" })
+    local _, snap = call("browser_snapshot", {})
+    call("browser_click", { ref = ref_of(snap, 'button "Joined"') })
+    local _, text = call("browser_click", { ref = ref_of(snap, 'button "Joined"') })
+    local id = text:match("\n%[(a%d+)%] getByRole%('columnheader', { name: 'Joined' }%) toHaveAttribute%('aria%-sort', 'descending'%)")
+    assert.is_string(id, text)
+    local _, out = call("browser_export_test", { filename = "sorted", assertions = { id }, runs = 2 })
+    assert.equal(0, (s:close(30000)))
+    assert.is_true(has(out, "Flake gate: 2 runs in fresh contexts, every step passed 2/2"), out)
+    local file = read(dir .. "/out/sorted.spec.ts")
+    assert.is_true(has(file, "await expect(page.getByRole('columnheader', { name: 'Joined' }))"
+      .. ".toHaveAttribute('aria-sort', 'descending');"), file)
+    if pw then assert.is_true(has(out, "Playwright (2 runs of the file): ✅ 2 passed"), out) end
+  end)
+
   it("keeps a remembered id in what a change report proposes, which the export writes as the value read", function()
     local s, call = start("--output-dir " .. q(dir .. "/out"))
     call("browser_navigate", { url = srv.url .. "/export/order.html" })

@@ -20,17 +20,19 @@ const CHECKABLE_ROLES = new Set(['checkbox', 'radio', 'switch', 'menuitemcheckbo
 
 // { count, matches }: matches describes the first `limit` (default 20)
 // elements expr matches as { ref, role, name, tag, text, visible, value,
-// label, checked[, in_viewport] }: text is Playwright's element text, cut at text_max
+// label, checked[, in_viewport][, attribute] }: text is Playwright's element text, cut at text_max
 // characters (default 500); value the field's value (null for an element
 // that is not an input, textarea or select), label the selected option's
 // text of a select; checked true, false or "mixed" for a checkbox or
 // radio (input or ARIA role), else null.  A label element stands for its
 // control, as Playwright retargets it.  With viewport: true, in_viewport
 // says whether part of the element's box is in the viewport (what
-// toBeInViewport checks).
+// toBeInViewport checks); with attribute: a name, attribute is that
+// attribute's value (null when the element has none: toHaveAttribute).
 export function locatorFacts(env, expr, options) {
   const opts = options || {};
-  checkKeys(opts, ['limit', 'text_max', 'batch', 'viewport'], 'locatorFacts');
+  checkKeys(opts, ['limit', 'text_max', 'batch', 'viewport', 'attribute'], 'locatorFacts');
+  const attr = typeof opts.attribute === 'string' ? opts.attribute : null;
   const limit = intOption(opts, 'limit', 20, 0, 'locatorFacts');
   const textMax = intOption(opts, 'text_max', 500, 1, 'locatorFacts');
   const { ev, gen } = shared(batchOption(opts, 'locatorFacts'), makeGen);
@@ -39,6 +41,7 @@ export function locatorFacts(env, expr, options) {
   for (let i = 0; i < found.length && i < limit; i++) {
     const f = factsOf(env, ev, found[i], textMax);
     if (opts.viewport === true) f.in_viewport = inViewport(found[i]);
+    if (attr !== null) f.attribute = N.getAttribute(found[i], attr);
     matches.push(f);
   }
   return { count: found.length, matches };

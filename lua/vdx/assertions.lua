@@ -37,7 +37,8 @@ end
 -- opts.limit, 20 by default; ref, value, label and checked nil where the
 -- element has none; text cut at opts.text_max characters, 500 by default;
 -- with opts.viewport, in_viewport: whether part of its box is in the
--- viewport).  opts.frame runs it in a frame (a ref or a frame name);
+-- viewport; with opts.attribute, a name, attribute: that attribute's
+-- value, nil where the element has none).  opts.frame runs it in a frame (a ref or a frame name);
 -- opts.batch (a string) shares the bridge's locator engine with the other
 -- calls of the same batch while the page does not change (a run of checks).
 function assertions.facts(page, expr, opts)
@@ -46,7 +47,7 @@ function assertions.facts(page, expr, opts)
   local frame, inner = require("vdx.locators").descend(page, expr, opts.frame)
   if frame == false then return { count = 0, matches = {}, why = inner } end
   local res = page:bridge("locatorFacts", { inner, { limit = opts.limit or 20, batch = opts.batch,
-    text_max = opts.text_max, viewport = opts.viewport or nil } }, { frame = frame })
+    text_max = opts.text_max, viewport = opts.viewport or nil, attribute = opts.attribute } }, { frame = frame })
   local out = { count = math.tointeger(res.count) or 0, matches = {} }
   for i, m in ipairs(res.matches or {}) do
     out.matches[i] = { ref = str(m.ref), role = str(m.role), name = str(m.name) or "", tag = str(m.tag),
@@ -54,6 +55,7 @@ function assertions.facts(page, expr, opts)
       checked = nil }
     if m.checked == true or m.checked == false or m.checked == "mixed" then out.matches[i].checked = m.checked end
     if opts.viewport then out.matches[i].in_viewport = m.in_viewport == true end
+    if opts.attribute then out.matches[i].attribute = str(m.attribute) end
   end
   return out
 end
@@ -106,11 +108,20 @@ local function literal(v)
   return assertions.quote(v)
 end
 
+--- The arguments of step's matcher, as JavaScript: its value's literal,
+-- after the attribute's name for toHaveAttribute (`'aria-sort', 'ascending'`).
+function assertions.args(step)
+  local arg = literal(step.value)
+  if step.attribute then arg = assertions.quote(step.attribute) .. ", " .. arg end
+  return arg
+end
+
 --- The Playwright line of an assertion step:
--- `await expect(page.getByText('Saved')).toBeVisible();`.
+-- `await expect(page.getByText('Saved')).toBeVisible();` (a toHaveAttribute
+-- step names its attribute: { attribute = "aria-sort", value = "ascending" }).
 function assertions.code(step, receiver)
   local matcher = step.matcher
-  local arg = step.value ~= nil and literal(step.value) or ""
+  local arg = step.value ~= nil and assertions.args(step) or ""
   return ("await expect(%s).%s(%s);"):format(require("vdx.pw_spec").on(receiver or "page", step.locator), matcher, arg)
 end
 
@@ -145,7 +156,7 @@ end
 -- whole.
 local SHORT_OPTIONS = 40
 function assertions.short(step, shown)
-  local arg = step.value ~= nil and ("(" .. literal(step.value) .. ")") or ""
+  local arg = step.value ~= nil and ("(" .. assertions.args(step) .. ")") or ""
   local segs = assertions.segments(step.locator)
   local loc = step.locator
   if segs and #segs > 1 then
@@ -195,10 +206,12 @@ local VIEWPORT = { toBeInViewport = true, ["not.toBeInViewport"] = true }
 
 --- The facts a check of step reads on the live page: assertions.facts of
 -- its locator with what its matcher needs (every match up to 200, the
--- whole text of one element, whether it is in the viewport).
+-- whole text of one element, whether it is in the viewport, the value of
+-- the attribute a toHaveAttribute names).
 function assertions.facts_for(page, step, frame, batch)
   return assertions.facts(page, step.locator, { frame = frame, limit = 200, batch = batch,
-    text_max = assertions.text_max(step), viewport = VIEWPORT[step.matcher] })
+    text_max = assertions.text_max(step), viewport = VIEWPORT[step.matcher],
+    attribute = step.matcher == "toHaveAttribute" and step.attribute or nil })
 end
 
 --- The characters of an element's text a check of step reads (the
@@ -236,6 +249,7 @@ function assertions.judge(step, f)
   if matcher == "toHaveText" then return m.text == assertions.normalize(v) end
   if matcher == "toContainText" then return m.text:find(assertions.normalize(v), 1, true) ~= nil end
   if matcher == "toHaveValue" then return m.value == v end
+  if matcher == "toHaveAttribute" then return m.attribute == v end
   if matcher == "toBeChecked" then return m.checked == true end
   if matcher == "not.toBeChecked" then return m.checked == false end
   return false

@@ -490,9 +490,11 @@ function changes.report(ctx, res, opts)
     local shown = scopes_shown(res)
     for i, c in ipairs(cands) do
       local id = log and log:propose { kind = "assert", role = role.name, matcher = c.matcher,
-        locator = c.locator, value = c.value, positional = c.positional, tool = "change report" }
+        locator = c.locator, value = c.value, attribute = c.attribute, positional = c.positional,
+        tool = "change report" }
       out[#out + 1] = id and ("[%s] %s"):format(id, c.short or assertions.short(c, shown)) or c.code
-      structured.candidates[i] = { id = id, matcher = c.matcher, locator = c.locator, value = c.value, code = c.code }
+      structured.candidates[i] = { id = id, matcher = c.matcher, locator = c.locator, value = c.value,
+        attribute = c.attribute, code = c.code }
     end
   end
   return { text = table.concat(out, "\n"), structured = structured }

@@ -306,12 +306,33 @@ function Proposer:invalid(role, name, ref)
   return false
 end
 
+-- A column sorted anew (a header whose [sort=…] changed): its aria-sort,
+-- beside the rows' new order (which a sort the wrong way round passes
+-- when the rows were in that order already).  True when one was offered.
+local function sort_of(states)
+  for _, st in ipairs(states) do
+    local v = st:match("^%[sort=(%a+)%]$")
+    if v then return v end
+  end
+end
+function Proposer:sorted(e, now)
+  for _, exact in ipairs { false, true } do
+    local step = { matcher = "toHaveAttribute", locator = assertions.by_role(e.role, e.name, exact),
+      attribute = "aria-sort", value = now }
+    if self:try(step, e.ref) then return true end
+    if self:full() then return false end
+  end
+  return false
+end
+
 function Proposer:aria_state(e)
   if e.in_frame or not e.was or (e.name or "") == "" then return end
   local had, has = {}, {}
   for _, st in ipairs(e.was.states) do had[st] = true end
   for _, st in ipairs(e.states) do has[st] = true end
   if has["[invalid]"] and not had["[invalid]"] and self:invalid(e.role, e.name, e.ref) then return end
+  local sort = sort_of(e.states)
+  if sort and sort ~= sort_of(e.was.states) and self:sorted(e, sort) then return end
   for st, key in pairs(STATE_OPTION) do
     if had[st] ~= has[st] and STATE_ROLES[st][e.role] and not (st == "[selected]" and not has[st]) then
       for _, exact in ipairs { false, true } do

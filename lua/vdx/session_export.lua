@@ -89,6 +89,7 @@ function export.statements(s, base, fixture)
       -- expression it stands for, whatever host BASE_URL names.
       v = require("vdx.route_match").js_regex(s.value)
     end
+    if s.attribute then v = q(s.attribute) .. ", " .. v end
     if not s.locator then return { "await expect(" .. page .. ")." .. s.matcher .. "(" .. v .. ");" } end
     return { "await expect(" .. pw.on(page, s.locator) .. ")." .. s.matcher .. "(" .. v .. ");" }
   end

@@ -23,7 +23,8 @@
 --     from the page and uses later as `{order}`: vdx.remembered)
 --   { kind = "assert", role = …, matcher = "toBeVisible" | "toHaveText" |
 --     "toContainText" | "toHaveValue" | "toBeChecked" | "not.toBeChecked" |
---     "toHaveCount" | "toBeInViewport" | "toBeEmpty", locator = …, value = …,
+--     "toHaveCount" | "toBeInViewport" | "toBeEmpty" | "toHaveAttribute",
+--     locator = …, value = …, attribute = name (toHaveAttribute's),
 --     positional = bool, tool = name }
 --
 -- Each step of the current test has a number, `no`, from 1, given as it

@@ -550,7 +550,13 @@ function diff.was(e)
   for _, s in ipairs(e.states) do if s ~= "[active]" then new_s[s] = true end end
   local gone, came = {}, {}
   for _, s in ipairs(w.states) do if old_s[s] and not new_s[s] then gone[#gone + 1] = s end end
-  for _, s in ipairs(e.states) do if new_s[s] and not old_s[s] then came[#came + 1] = s end end
+  -- A state that took another value ([sort=ascending] for [sort=descending])
+  -- is said once, by its old value.
+  local keyed = {}
+  for _, s in ipairs(gone) do keyed[s:match("^%[([%w-]+)=") or s] = true end
+  for _, s in ipairs(e.states) do
+    if new_s[s] and not old_s[s] and not keyed[s:match("^%[([%w-]+)=") or ""] then came[#came + 1] = s end
+  end
   if #gone > 0 then parts[#parts + 1] = table.concat(gone, " ") end
   if #came > 0 then parts[#parts + 1] = "not " .. table.concat(came, " ") end
   if (w.value or "") ~= (e.value or "") then
