@@ -1,8 +1,9 @@
 --- spec/mcp_caps_spec.lua: `vdxlua mcp --caps`: the world's tool groups
 -- (network, pdf, storage, emulation, clock) are served only when named, so
 -- a tools/list without them stays the size of the core; a call to a tool of
--- a group not served says which --caps serves it; a wrong name is refused
--- at start with the known ones.
+-- a group not served says that enable_tools (or --caps) serves it, and
+-- enable_tools does so in a running server; a wrong name is refused at
+-- start with the known ones.
 local client = require "mcp_client"
 local builtin = require "vdx.builtin"
 
@@ -78,9 +79,37 @@ describe("vdxlua mcp --caps", function()
       client.call(3, "browser_no_such_tool", {}) }, "")
     local e = client.by_id(msgs, 2).error
     assert.truthy(e, "an error")
-    assert.matches("--caps storage", e.message, 1, true)
+    assert.matches('enable_tools {"caps": ["storage"]} serves it (or start vdxlua mcp with --caps storage)', e.message, 1, true)
     assert.equal("storage", e.data.cap)
     assert.matches("Unknown tool: browser_no_such_tool", client.by_id(msgs, 3).error.message, 1, true)
+  end)
+
+  it("serves a held-back group on enable_tools, with one list_changed, and the tools then answer", function()
+    local msgs, _, err, rc = client.batch({ client.initialize(1, "2025-06-18"),
+      { jsonrpc = "2.0", method = "notifications/initialized" },
+      client.call(2, "enable_tools", { caps = { "clock", "emulation" } }),
+      { jsonrpc = "2.0", id = 3, method = "tools/list" },
+      client.call(4, "enable_tools", { caps = { "clock" } }),
+      client.call(5, "browser_emulate_media", { colorScheme = "dark" }),
+      client.call(6, "enable_tools", { caps = { "clocks" } }) }, "")
+    assert.equal(0, rc, err)
+    local text = client.by_id(msgs, 2).result.content[1].text
+    assert.matches("^Now serving 8 more tools: browser_clock_install, ", text)
+    local changed = 0
+    for _, m in ipairs(msgs) do
+      if m.method == "notifications/tools/list_changed" then changed = changed + 1 end
+    end
+    assert.equal(1, changed)
+    local names = {}
+    for _, t in ipairs(client.by_id(msgs, 3).result.tools) do names[t.name] = true end
+    assert.is_true(names.browser_clock_run_for and names.browser_emulate and names.enable_tools)
+    assert.is_nil(names.browser_route)
+    assert.matches("^Served already: browser_clock_install", client.by_id(msgs, 4).result.content[1].text)
+    local media = client.by_id(msgs, 5).result
+    assert.is_nil(media.isError, media.content[1].text)
+    assert.matches("color_scheme=dark", media.content[1].text, 1, true)
+    local bad = client.by_id(msgs, 6)
+    assert.truthy(bad.error or bad.result.isError)
   end)
 
   it("refuses an unknown capability at start, naming the known ones", function()

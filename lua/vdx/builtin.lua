@@ -6,7 +6,8 @@ local builtin = {}
 --- The modules that each return a list of tools, in listing order: the
 -- core, always served.
 builtin.groups = { "vdx.builtin.navigation", "vdx.builtin.explore", "vdx.builtin.verify", "vdx.builtin.remember", "vdx.builtin.locators",
-  "vdx.builtin.actions", "vdx.builtin.observe", "vdx.builtin.tabs", "vdx.builtin.roles", "vdx.builtin.pool", "vdx.builtin.export" }
+  "vdx.builtin.actions", "vdx.builtin.observe", "vdx.builtin.tabs", "vdx.builtin.roles", "vdx.builtin.pool", "vdx.builtin.export",
+  "vdx.builtin.caps" }
 
 --- The capabilities: tool groups `vdxlua mcp` serves only when named in
 -- --caps (as Playwright MCP's --caps), so an agent that does not need them
@@ -56,6 +57,15 @@ function builtin.cap_of(name)
   for _, e in ipairs(optional()) do
     if e[1].name == name then return e[2] end
   end
+end
+
+--- The tool definitions of capability cap, in listing order.
+function builtin.defs_of(cap)
+  local out = {}
+  for _, e in ipairs(optional()) do
+    if e[2] == cap then out[#out + 1] = e[1] end
+  end
+  return out
 end
 
 --- Registers the built-in tools in reg: the core, and the tools of each

@@ -46,7 +46,8 @@ local INSTRUCTIONS = "vdxlua drives a real Chromium and writes Playwright tests 
   "the verified Locator of its target, what changed and proposed assertions [aN], so rarely snapshot again -> " ..
   "browser_verify_* for other facts -> browser_export_test(filename, assertions=[aN…], runs=3) writes the spec " ..
   "and names any flaky step. Structure questions (resolve_container, inspect_pattern, extract_anchors) when a " ..
-  "locator needs judgment. Roles: list_roles, select_role. The skill vdx-selector-authoring says more."
+  "locator needs judgment. Roles: list_roles, select_role. A test that needs mocked requests, a fake clock, " ..
+  "another device or dark mode: enable_tools. The skill vdx-selector-authoring says more."
 
 --- What the server tells a client in initialize: the agent loop in brief.
 mcp.INSTRUCTIONS = INSTRUCTIONS
@@ -191,8 +192,8 @@ handlers["tools/call"] = function(self, rq)
   if not self.registry:get(p.name) then
     local cap = require("vdx.builtin").cap_of(p.name)
     if cap then
-      error(proto(INVALID_PARAMS, ("Tool %s is not served: start vdxlua mcp with --caps %s (or --caps all)")
-        :format(p.name, cap), { tool = p.name, cap = cap }), 0)
+      error(proto(INVALID_PARAMS, ("Tool %s is not served yet: enable_tools {\"caps\": [\"%s\"]} serves it "
+        .. "(or start vdxlua mcp with --caps %s)"):format(p.name, cap, cap), { tool = p.name, cap = cap }), 0)
     end
     error(proto(INVALID_PARAMS, "Unknown tool: " .. p.name, { tool = p.name }), 0)
   end

@@ -94,6 +94,23 @@ function Registry:register(def)
   return def
 end
 
+--- Adds the tools defs (a list), telling the listeners once (a
+-- "register" of the last name): a client hears one list_changed.
+-- Returns the names added.
+function Registry:register_list(defs)
+  local listeners, names = self.listeners, {}
+  self.listeners = {}
+  local ok, err = pcall(function()
+    for _, def in ipairs(defs) do names[#names + 1] = self:register(def).name end
+  end)
+  self.listeners = listeners
+  if not ok then error(err, 0) end
+  if #names > 0 then
+    for _, fn in ipairs(listeners) do pcall(fn, "register", names[#names]) end
+  end
+  return names
+end
+
 --- Removes a tool by name; returns true when it was there.
 function Registry:unregister(name)
   if not self.byname[name] then return false end
