@@ -19,11 +19,24 @@ local FACTS = [[JSON.stringify({ width: innerWidth, height: innerHeight, scale: 
   zone: Intl.DateTimeFormat().resolvedOptions().timeZone, language: navigator.language,
   heard: document.getElementById('heard').textContent })]]
 
+-- A layout that changes with the viewport and the colour scheme: a menu
+-- button in place of the navigation below 640 pixels, and a theme line a
+-- matchMedia listener rewrites.
+local LAYOUT = [[<!doctype html><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Layout</title><style>.menu { display: none } @media (max-width: 640px) { nav { display: none } .menu { display: inline } }</style>
+<button class="menu">Menu</button><nav aria-label="Site"><a href="#a">Overview</a> <a href="#b">History</a></nav>
+<p id="theme"></p><script>
+const dark = matchMedia('(prefers-color-scheme: dark)');
+const show = () => { document.getElementById('theme').textContent = 'Theme: ' + (dark.matches ? 'dark' : 'light'); };
+dark.addEventListener('change', show); show();
+</script>]]
+
 describe("browser_emulate and browser_emulate_media", function()
   local srv, call, ctx, roles
 
   lazy_setup(function()
     srv = assert(vdx.serve { port = 0, routes = {
+      ["GET /layout"] = function() return LAYOUT end,
       ["GET /"] = function(req)
         local h = req.headers or {}
         return PAGE:format(h["user-agent"] or "-", h["accept-language"] or "-")
@@ -46,6 +59,20 @@ describe("browser_emulate and browser_emulate_media", function()
     assert.is_nil(res.isError, text)
     return res, text
   end
+
+  it("answers what a resize or a colour scheme changed on the page, with a check of the new layout", function()
+    ok("browser_navigate", { url = srv.url .. "/layout" })
+    ok("browser_snapshot", {})
+    local _, text = ok("browser_resize", { width = 375, height = 667 })
+    assert.matches('^Resized the viewport to 375x667\nChanges %(%+1 %-%d+ ~0%):\n%+ button "Menu" %[ref=e%d+%]\n%- navigation "Site"', text)
+    assert.matches("getByRole('button', { name: 'Menu' }) toBeVisible", text, 1, true)
+    -- The page's matchMedia listener has run before the answer reads it.
+    _, text = ok("browser_emulate_media", { colorScheme = "dark" })
+    assert.matches('\n~ paragraph: "Theme: dark" (was "Theme: light")', text, 1, true)
+    _, text = ok("browser_emulate_media", { reset = { "colorScheme" } })
+    assert.matches('\n~ paragraph: "Theme: light" (was "Theme: dark")', text, 1, true)
+    ok("browser_resize", { width = 1280, height = 720 })
+  end)
 
   it("emulates a device, a timezone, a locale and a position for the role, and media on its page", function()
     ok("browser_navigate", { url = srv.url .. "/" })
@@ -111,6 +138,8 @@ describe("browser_emulate and browser_emulate_media", function()
     assert.matches("await defaultPage.emulateMedia({ colorScheme: 'dark', reducedMotion: 'reduce', media: 'print' });",
       text, 1, true)
     assert.matches("await defaultPage.emulateMedia({ media: null });", text, 1, true)
+    -- browser_resize is the test's too: a phone layout the agent saw is the one it checks.
+    assert.matches("await defaultPage.setViewportSize({ width: 360, height: 640 });", text, 1, true)
     assert.matches("// device, timezone, locale: options of defaultPageContext", text, 1, true)
   end)
 
@@ -122,14 +151,15 @@ describe("browser_emulate and browser_emulate_media", function()
     end
     if not pw:match("^/") then pw = io.popen("pwd"):read("l") .. "/" .. pw end
     -- What the agent verified (as browser_verify_* records it): the
-    -- server heard an iPhone in Norwegian, the page sees Oslo and a phone.
+    -- server heard an iPhone in Norwegian, the page sees Oslo and a phone
+    -- of the size browser_resize gave it.
     ctx.session:add { kind = "assert", role = "default", matcher = "toContainText", locator = "locator('#heard')",
       value = "iPhone" }
     ctx.session:add { kind = "assert", role = "default", matcher = "toContainText", locator = "locator('#heard')",
       value = "|nb-NO" }
     ctx.session:add { kind = "code", role = "default", lines = {
       "expect(await {page}.evaluate(() => [innerWidth, devicePixelRatio, "
-        .. "Intl.DateTimeFormat().resolvedOptions().timeZone])).toEqual([390, 3, 'Europe/Oslo']);" } }
+        .. "Intl.DateTimeFormat().resolvedOptions().timeZone])).toEqual([360, 3, 'Europe/Oslo']);" } }
     local dir = os.tmpname()
     os.remove(dir)
     os.execute("mkdir -p " .. helpers.quote(dir))

@@ -184,6 +184,31 @@ function create(options) {
       return new Promise((resolve) => setTimeout(() => setTimeout(() => resolve(true), 0), 0));
     },
 
+    // Resolves once the page shows a new view (want: { width, height,
+    // media: [queries] }, each optional: the viewport's size, media queries
+    // that now match) and has rendered it, so the media query listeners and
+    // resize handlers the change fired have run; true when it did, false
+    // after a second without it.  The browser applies an emulation a frame
+    // or two after it answered.
+    afterView(want) {
+      const w = want || {};
+      const holds = () => (!w.width || window.innerWidth === w.width) && (!w.height || window.innerHeight === w.height) &&
+        (w.media || []).every((q) => window.matchMedia(q).matches);
+      const t0 = Date.now();
+      return new Promise((resolve) => {
+        const rendered = () => {
+          let done = false;
+          const end = () => { if (!done) { done = true; setTimeout(() => resolve(holds()), 0); } };
+          // Two frames: Chromium reports a media query's change in the
+          // update after the one that first matches it.
+          requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(end, 0)));
+          setTimeout(end, 150);
+        };
+        const poll = () => (holds() || Date.now() - t0 > 1000 ? rendered() : setTimeout(poll, 10));
+        poll();
+      });
+    },
+
     // How many elements the document holds (a host deciding whether a
     // page is small enough to show whole asks this first: it costs no walk
     // of the accessibility tree).

@@ -7,7 +7,6 @@
 -- same world (vdx.emulation_export).
 local util = require "vdx.builtin.util"
 local devices = require "vdx.devices"
-local ex = require "vdx.emulation_export"
 
 -- The `reset` argument: the settings to clear (false for page:emulate).
 local function reset_arg(names)
@@ -39,11 +38,27 @@ local function told(page)
   return #parts > 0 and table.concat(parts, ", ") or "none (the browser's own)"
 end
 
--- Records the change o (page:emulate's keys) in the session.
-local function record(ctx, name, o)
-  local change = ex.change(o)
-  util.record(ctx, { kind = "code", world = true, tool = name, lines = change.lines, context_emulate = change.context,
-    replay = function(page) page:emulate(o) end })
+local record = util.record_emulation
+
+-- The media features' queries, by page:emulate key and value.
+local QUERY = { color_scheme = "prefers-color-scheme", reduced_motion = "prefers-reduced-motion",
+  forced_colors = "forced-colors" }
+
+-- What page shows once the settings in effect apply (the bridge's
+-- afterView): its viewport's size, a query per media feature set, and
+-- one that no longer holds per feature cleared since before (page:emulation()
+-- before the change).
+local function view_of(page, before)
+  local now, want = page:emulation(), { media = {} }
+  local function add(q) want.media[#want.media + 1] = q end
+  if type(now.viewport) == "table" then want.width, want.height = now.viewport.width, now.viewport.height end
+  for key, feature in pairs(QUERY) do
+    if type(now[key]) == "string" then add(("(%s: %s)"):format(feature, now[key]))
+    elseif type(before[key]) == "string" then add(("not all and (%s: %s)"):format(feature, before[key])) end
+  end
+  if type(now.media) == "string" then add(now.media)
+  elseif type(before.media) == "string" then add("not " .. before.media) end
+  return want
 end
 
 return {
@@ -79,6 +94,7 @@ return {
       local viewport = o.viewport
       o.viewport = nil
       local page = ctx:page()
+      local before = page:emulation()
       if next(o) then ctx.role:context():emulate(o) end
       if viewport ~= nil then
         page:emulate { viewport = viewport }
@@ -86,7 +102,7 @@ return {
       end
       if next(o) == nil then return "Nothing to change: name a device, viewport, geolocation, timezone, locale or userAgent." end
       record(ctx, "browser_emulate", o)
-      return { text = "Emulating: " .. told(page) .. ".", structured = { emulation = page:emulation() } }
+      return util.relaid(ctx, page, "Emulating: " .. told(page) .. ".", { emulation = page:emulation() }, view_of(page, before))
     end,
   },
   {
@@ -109,9 +125,10 @@ return {
         forcedColors = "forced_colors", media = "media" })
       if next(o) == nil then return "Nothing to change: give colorScheme, reducedMotion, forcedColors or media." end
       local page = ctx:page()
+      local before = page:emulation()
       page:emulate(o)
       record(ctx, "browser_emulate_media", o)
-      return { text = "Emulating: " .. told(page) .. ".", structured = { emulation = page:emulation() } }
+      return util.relaid(ctx, page, "Emulating: " .. told(page) .. ".", { emulation = page:emulation() }, view_of(page, before))
     end,
   },
 }

@@ -82,7 +82,7 @@ return {
   {
     name = "browser_resize",
     title = "Resize browser window",
-    description = "Resize the current page's viewport.",
+    description = "Resize the current page's viewport (the test sets the same size); answers what the new layout changed.",
     input = { type = "object", required = { "width", "height" }, properties = {
       width = { type = "integer", minimum = 100, maximum = 10000, description = "CSS pixels" },
       height = { type = "integer", minimum = 100, maximum = 10000, description = "CSS pixels" },
@@ -92,8 +92,11 @@ return {
       local page = ctx:page()
       -- Through page:emulate, so a device's scale and mobile flag stay and
       -- browser_emulate reports the new size.
-      page:emulate { viewport = { width = args.width, height = args.height } }
-      return ("Resized the viewport to %dx%d"):format(args.width, args.height)
+      local o = { viewport = { width = args.width, height = args.height } }
+      page:emulate(o)
+      local util = require "vdx.builtin.util"
+      util.record_emulation(ctx, "browser_resize", o)
+      return util.relaid(ctx, page, ("Resized the viewport to %dx%d"):format(args.width, args.height), nil, o.viewport)
     end,
   },
   {

@@ -66,6 +66,27 @@ function util.from_start(ctx, f, ...)
   return table.unpack(r, 2, r.n)
 end
 
+--- Records the emulation change o (page:emulate's keys) that tool name
+-- made, as a "code" step: the exported test sets the same world
+-- (vdx.emulation_export), and the replay sets it again.
+function util.record_emulation(ctx, name, o)
+  local change = require("vdx.emulation_export").change(o)
+  util.record(ctx, { kind = "code", world = true, tool = name, lines = change.lines, context_emulate = change.context,
+    replay = function(page) page:emulate(o) end })
+end
+
+--- The answer { text, structured } of a change to how page is shown (a
+-- viewport, a device, a colour scheme): text, then what it changed since
+-- the agent's last look, with checks of the new layout proposed, once the
+-- page shows it (want: { width =, height =, media = { query… } }, the
+-- bridge's afterView) and its own handlers of the change (matchMedia
+-- listeners, resize handlers) have run.  The next action compares with
+-- this picture.
+function util.relaid(ctx, page, text, structured, want)
+  pcall(page.bridge, page, "afterView", { want or {} }, { frame = "main" })
+  return util.with_changes(ctx, { text = text, structured = structured or {} })
+end
+
 --- Records step (see vdx.session_log) in the session of the call, in the
 -- current role, with loc (from util.locator_of) as its locator.  The
 -- first step of a role that is not a navigation is preceded by one to the
