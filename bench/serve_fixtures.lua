@@ -11,8 +11,9 @@ local vdx = require "vdx"
 local fx = require "fixtures"
 
 local file = arg[1] or error("usage: vdxlua bench/serve_fixtures.lua URLFILE")
--- The agent benchmark's apps (bench/agent.mjs) under /apps/: three static
--- pages and the long documentation page, built by bench/agent/apps/docs.lua.
+-- The agent benchmark's apps (bench/agent.mjs) under /apps/: the static
+-- pages (and the status page's data, /apps/api/status.json) and the long
+-- documentation page, built by bench/agent/apps/docs.lua.
 local docs = dofile("bench/agent/apps/docs.lua")
 local srv, base = fx.serve(vdx, { root = "bench/agent",
   routes = { ["GET /apps/docs.html"] = function() return docs() end } })
