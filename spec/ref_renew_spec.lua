@@ -38,6 +38,18 @@ describe("a ref of the page before it loaded again", function()
     assert.matches("getByRole%('button', { name: 'Run example 3'", text)
   end)
 
+  it("reads a container's snapshot by its root ref, and says the ref it used", function()
+    local url = t.srv.url .. "/find/long.html"
+    t.call("browser_navigate", { url = url })
+    local _, found = t.call("browser_find", { role = "button", name = "Run example 3", context = 1 })
+    local ref = ref_of(found, 'button "Run example 3" %[ref=(e%d+)%]')
+    t.ctx.role:page():navigate(url)
+    local res, text = t.call("browser_snapshot", { root = ref })
+    assert.is_nil(res.isError, text)
+    assert.matches('%- button "Run example 3" %[ref=e%d+%]', text)
+    assert.matches("\nNote: " .. ref .. " was a ref of the page before it loaded again; used e%d+ %(same role and name%)$", text)
+  end)
+
   it("outlines the page browser_navigate_back returns to, whose refs act", function()
     local _, first = t.call("browser_navigate", { url = t.srv.url .. "/verify/tabs.html" })
     local yearly = ref_of(first, 'tab "Yearly" %[ref=(e%d+)%]')

@@ -44,14 +44,38 @@ local function url_of(page)
   return ok and type(info) == "table" and type(info.url) == "string" and (info.url:gsub("#.*$", "")) or nil
 end
 
+--- The ref that stands now for the ref of a StaleRef error err: the one
+-- live element with the same role, name and tag that took the place of a
+-- re-rendered one (the bridge's successor, as the acting tools take it),
+-- or nil.  Returns the old ref too.
+local function successor(ctx, ref)
+  local page = ctx:page()
+  local ok, s = pcall(page.bridge, page, "successor", { ref }, { frame = ref })
+  if not ok and vdx.is_error(s, "Cancelled") then error(s, 0) end
+  if ok and type(s) == "table" and s.from and type(s.ref) == "string" then return s.ref, ref end
+  return nil
+end
+
+--- The note a call renewed from old to now gives with its answer.
+function ref_renew.note(old, now, stale)
+  if stale then return ("Note: %s was re-rendered; used its successor %s (same role and name)"):format(old, now) end
+  return ("Note: %s was a ref of the page before it loaded again; used %s (same role and name)"):format(old, now)
+end
+
 --- The ref that stands now for the ref of err (a tool's error), or nil:
--- err is an UnknownRef of a main-frame ref that named, in the role's last
+-- err is a StaleRef whose element has a successor (see above), or an
+-- UnknownRef of a main-frame ref that named, in the role's last
 -- snapshot (ctx.role.last_snapshot, replaced by a new one), the only
 -- element of its role and name, the page is at that snapshot's URL, and
 -- the new snapshot has one element of that role and name.  Returns the
 -- old ref too.
 function ref_renew.renewed(ctx, err)
   local e = errors.normalize(err)
+  if e.type == "StaleRef" and type(e.ref) == "string" and type(ctx.role) == "table" then
+    local now, old = successor(ctx, e.ref)
+    if now then return now, old, true end
+    return nil
+  end
   local ref = e.type == "UnknownRef" and e.ref
   if type(ref) ~= "string" or not ref:match("^e%d+$") or type(ctx.role) ~= "table" then return nil end
   local last = ctx.role.last_snapshot

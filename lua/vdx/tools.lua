@@ -171,6 +171,14 @@ local function to_result(v)
   return { content = content, structuredContent = v.structured, isError = v.isError or nil }
 end
 
+-- A tool's answer v with a line of note after its text.
+local function with_note(v, note)
+  if v == nil then return note end
+  if type(v) == "string" then return v .. "\n" .. note end
+  if type(v) == "table" and type(v.text) == "string" then v.text = v.text .. "\n" .. note end
+  return v
+end
+
 --- The result of a failed call: isError with the formatted text.
 function tools.error_result(err, extra)
   local e = errors.normalize(err)
@@ -230,18 +238,21 @@ function Registry:call(name, args, ctx)
   local steps0 = ctx and type(ctx.session) == "table" and #ctx.session:list()
   local okr, v = xpcall(def.run, traceback, ctx, args)
   if not okr and ctx and type(ctx.renew_refs) == "function" and (not steps0 or #ctx.session:list() == steps0)
-      and (args.ref ~= nil or args.target ~= nil) then
+      and (args.ref ~= nil or args.target ~= nil or args.root ~= nil) then
     -- A ref of the page before it loaded again, whose element is on the
     -- page now (vdx.ref_renew): the call, which did nothing, again with
     -- the element's ref of now.
-    local okn, now, old = pcall(ctx.renew_refs, ctx, v)
+    local okn, now, old, stale = pcall(ctx.renew_refs, ctx, v)
     -- (A renewal that failed keeps the call's own error, unless cancelled.)
     if not okn and errors.normalize(now).type == "Cancelled" then v = now end
-    if okn and now and (args.ref == old or args.target == old) then
+    if okn and now and (args.ref == old or args.target == old or args.root == old) then
       local again = {}
       for k, x in pairs(args) do again[k] = x end
-      if again.ref == old then again.ref = now else again.target = now end
+      for _, k in ipairs { "ref", "target", "root" } do
+        if again[k] == old then again[k] = now end
+      end
       okr, v = xpcall(def.run, traceback, ctx, again)
+      if okr then v = with_note(v, require("vdx.ref_renew").note(old, now, stale)) end
     end
   end
   if guard then
