@@ -111,6 +111,15 @@ describe("the MCP tools let the requests an action started finish", function()
     assert.matches("^%[GET%] " .. base .. "/q/api/tick => 200 %(Fetch, %d+ ms%) ×3$", only)
   end)
 
+  it("shows the response text of the page's API calls with body, what a test would mock", function()
+    ok("browser_navigate", { url = t.srv.url .. "/q/list.html" })
+    local text = ok("browser_network_requests", { body = true })
+    local base = t.srv.url:gsub("%p", "%%%0")
+    -- The document's own body is not the data: only fetch and XHR answers.
+    assert.matches("%[GET%] " .. base .. "/q/list%.html => 200 %(Document, %d+ ms%)\n%[GET%]", text)
+    assert.matches("\n%[GET%] " .. base .. '/q/api/items => 200 %(Fetch, %d+ ms%)\n  body: %["Lamp",%s*"Desk"%]', text)
+  end)
+
   it("says which request is still under way when the budget ends, and the call still answers", function()
     local quiet = require "vdx.quiet"
     local budget = quiet.BUDGET_MS

@@ -35,6 +35,43 @@ local function since_load(page, whole, list)
   return #list + 1
 end
 
+-- How many response bodies browser_network_requests {body} shows, and
+-- how much of each.
+local BODIES, BODY_CHARS = 5, 2000
+
+-- The requests whose bodies are shown: the page's calls to its APIs, the
+-- data a test mocks (not its documents, scripts or styles).
+local API = { Fetch = true, XHR = true }
+
+-- The kinds of response whose body is text worth showing.
+local TEXTUAL = { "^text/", "json", "javascript", "xml", "urlencoded" }
+
+-- The line of request r's response body (a page:requests record), counted
+-- in bodies ({ shown, left }): its text, cut at BODY_CHARS, or why there
+-- is none.  The browser keeps a body only while the page holds it.
+local function body_line(page, r, bodies)
+  if bodies.shown >= BODIES then
+    bodies.left = bodies.left + 1
+    return nil
+  end
+  bodies.shown = bodies.shown + 1
+  local mime = tostring(r.mime_type or "")
+  local textual = false
+  for _, p in ipairs(TEXTUAL) do textual = textual or mime:find(p) ~= nil end
+  if not r.status then return "  body: (none: the request did not finish)" end
+  if not textual then return ("  body: (%s, not text)"):format(mime ~= "" and mime or "no type") end
+  local ok, res = pcall(page.send, page, "Network.getResponseBody", { requestId = r.id })
+  if not ok then
+    if vdx.is_error(res, "Cancelled") then error(res, 0) end
+    return "  body: (the browser no longer holds it: load the page again and ask at once)"
+  end
+  local text = tostring(res.body or "")
+  if res.base64Encoded then return "  body: (binary)" end
+  text = text:gsub("[\r\n]+%s*", " ")
+  if #text > BODY_CHARS then text = text:sub(1, BODY_CHARS) .. ("… (%d characters)"):format(#res.body) end
+  return "  body: " .. text
+end
+
 -- The requests of list from index from, those alike (method, URL, type
 -- and outcome) as one { first, n }, in order of first appearance.
 local function grouped(list, from)
@@ -75,10 +112,12 @@ return {
   {
     name = "browser_network_requests",
     title = "List network requests",
-    description = "The page's network requests since it loaded.",
+    description = "The page's network requests since it loaded; body: their responses' text too (what to mock).",
     input = { type = "object", properties = {
       filter = { type = "string", description = "URL substring" },
       all = { type = "boolean", description = "Earlier pages' too (the tab's last 1000)" },
+      body = { type = "boolean", description = ("Response text of the first %d fetch/XHR listed, %d characters each")
+        :format(BODIES, BODY_CHARS) },
     } },
     annotations = { readOnlyHint = true },
     run = function(ctx, args)
@@ -90,6 +129,7 @@ return {
         earlier = from - 1
       end
       local groups = grouped(list, from)
+      local bodies = { shown = 0, left = 0 }
       local out = {}
       if earlier > 0 then
         out[1] = ("Since the page loaded (%d earlier requests of this tab: all=true lists them too):"):format(earlier)
@@ -104,6 +144,10 @@ return {
         out[#out + 1] = ("[%s] %s => %s%s%s"):format(tostring(r.method or "GET"), tostring(r.url),
           tostring(r.status or r.failure or "pending"), #what > 0 and (" (" .. table.concat(what, ", ") .. ")") or "",
           g.n > 1 and (" ×%d"):format(g.n) or "")
+        if args.body and API[r.type] then out[#out + 1] = body_line(page, r, bodies) end
+      end
+      if args.body and bodies.left > 0 then
+        out[#out + 1] = ("(%d more bodies not shown: narrow the list with filter)"):format(bodies.left)
       end
       if #groups == 0 then out[#out + 1] = "(none)" end
       local structured = {}
