@@ -742,7 +742,8 @@ show();
     assert.is_true(has(text, "New test started: browser_export_test writes the steps from here.\n"
       .. "⚠️ 1 step was never exported and is dropped.\nEach role starts\n- guest on " .. app
       .. ", as it is (1 cookies, 0 origins with localStorage: test-start-guest-"), text)
-    assert.is_true(has(text, "\nKept: 1 setting of the roles' world (routes, emulation, network, clock)."), text)
+    assert.is_true(has(text, "\nKept: 1 setting of the roles' world still in effect, which the test starts with "), text)
+    assert.is_true(has(text, "\n- context.route('**/export/ping', "), text)
     local state = read(r.structuredContent.states[1].file)
     assert.is_true(has(state, '"name":"sid"') and has(state, '"value":"bob"'), state)
     -- The second test starts signed in: it adds an errand and checks it.

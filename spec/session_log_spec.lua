@@ -23,6 +23,30 @@ describe("vdx.session_log", function()
 end)
 
 describe("vdx.session_log cuts", function()
+  it("keeps of a role's world only what is still in effect: no route a later unroute removed, no cleared emulation", function()
+    local log = session_log.new()
+    local function world(t) t.kind, t.world = "code", true; t.lines = t.lines or { "x" }; log:add(t) end
+    world { role = "a", route = "**/api/a", tool = "browser_route" }
+    world { role = "a", route = "**/api/b", tool = "browser_route" }
+    world { role = "b", route = "**/api/a", tool = "browser_route" }
+    world { role = "a", unroute = "**/api/a", tool = "browser_unroute" }
+    world { role = "a", emulation = true, tool = "browser_emulate_media" }
+    world { role = "b", emulation = true, tool = "browser_resize" }
+    world { role = "a", tool = "browser_clock_install" }
+    local dropped, kept = log:restart({}, function(role) return role == "a" end)
+    assert.same({ 3, 4 }, { dropped, kept })
+    local left = {}
+    for _, st in ipairs(log:list()) do left[#left + 1] = st.role .. " " .. st.tool .. " " .. tostring(st.route) end
+    assert.same({ "a browser_route **/api/b", "b browser_route **/api/a", "b browser_resize nil",
+      "a browser_clock_install nil" }, left)
+    -- An unroute of all removes every route of its role, and itself.
+    world { role = "b", unroute = true, tool = "browser_unroute" }
+    assert.same({ 2, 3 }, { log:restart({}) })
+    assert.same({ "a browser_route", "b browser_resize", "a browser_clock_install" },
+      { log:list()[1].role .. " " .. log:list()[1].tool, log:list()[2].role .. " " .. log:list()[2].tool,
+        log:list()[3].role .. " " .. log:list()[3].tool })
+  end)
+
   it("starts the next test keeping only the settings of a role's world, and counts what was never exported", function()
     local log = session_log.new()
     log:add { kind = "navigate", role = "a", url = "u" }

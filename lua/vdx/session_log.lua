@@ -17,7 +17,9 @@
 --     clock; each line is one statement, "{page}" and "{context}" stand for
 --     the role's page and browser context; replay, when given, redoes the
 --     change on a fresh page before the later steps are replayed; world:
---     a setting of the role's world a new test keeps, Log:restart)
+--     a setting of the role's world a new test keeps, Log:restart; route
+--     = pattern, unroute = pattern | true (all), emulation = true: what
+--     it changes, for what the next test keeps)
 --   { kind = "remember", role = …, name = "order", locator = …, pattern =
 --     "#\\d+" | nil, value = "#1002", tool = name } (a value the test reads
 --     from the page and uses later as `{order}`: vdx.remembered)
@@ -291,22 +293,42 @@ function Log:run_token(create)
   return self.token
 end
 
---- Starts the next test (browser_start_test): forgets every step and
--- proposal but the settings of a role's world (code steps marked world:
--- routes, emulation, network conditions, a clock), which are kept,
--- marked carried, ahead of what follows.  starts maps a role's name to the storageState file the next
--- test opens it with (its state at the cut); a role left out starts from
--- its auth file.  Returns the number of steps dropped and of those kept.
-function Log:restart(starts)
-  local kept, dropped = {}, 0
-  for _, s in ipairs(self.steps) do
-    if s.kind == "code" and s.world then
-      s.carried = true
-      kept[#kept + 1] = s
-    else
-      dropped = dropped + 1
+-- The world steps of steps that are still in effect: a route a later
+-- unroute of its pattern (or of all) removed goes, and the unroute with
+-- it (it removes nothing of what is kept); so do a HAR recording that was
+-- stopped (its step's world was cleared) and the emulation steps of a
+-- role cleared(role) says is back to the browser's own.
+local function in_effect(steps, cleared)
+  local out = {}
+  for _, s in ipairs(steps) do
+    if s.kind == "code" and s.world and not (s.emulation and cleared and cleared(s.role)) then
+      if s.unroute ~= nil then
+        local left = {}
+        for _, k in ipairs(out) do
+          if not (k.route and k.role == s.role and (s.unroute == true or k.route == s.unroute)) then left[#left + 1] = k end
+        end
+        out = left
+      else
+        out[#out + 1] = s
+      end
     end
   end
+  return out
+end
+
+--- Starts the next test (browser_start_test): forgets every step and
+-- proposal but the settings of a role's world that are still in effect
+-- (code steps marked world: routes, emulation, network conditions, a
+-- clock; see in_effect), which are kept, marked carried, ahead of what
+-- follows.  starts maps a role's name to the storageState file the next
+-- test opens it with (its state at the cut); a role left out starts from
+-- its auth file.  cleared(role), when given, says whether a role's
+-- emulation is back to the browser's own.  Returns the number of steps
+-- dropped and of those kept.
+function Log:restart(starts, cleared)
+  local kept = in_effect(self.steps, cleared)
+  local dropped = #self.steps - #kept
+  for _, s in ipairs(kept) do s.carried = true end
   self.steps, self.proposed, self.starts, self.exported = kept, {}, starts or {}, nil
   self.test_no, self.token = (self.test_no or 1) + 1, nil
   -- The new test numbers its steps from 1, the world it keeps first.

@@ -170,6 +170,26 @@ local function same_title(before, name, given, edited, path)
   return rest, name, name
 end
 
+-- A line for each setting of the world the current test of log carried
+-- over: its first statement as the export writes it, cut short.
+local WORLD_LINE = 110
+local function world_lines(log)
+  local out = {}
+  for _, s in ipairs(log:list()) do
+    if s.carried then
+      local first
+      for _, l in ipairs(s.lines or {}) do
+        if not l:match("^%s*//") then first = l break end
+      end
+      first = (first or (s.lines or {})[1] or s.tool or "?"):gsub("{context}", "context"):gsub("{page}", "page")
+        :gsub("^await ", "")
+      if #first > WORLD_LINE then first = first:sub(1, WORLD_LINE - 1) .. "…" end
+      out[#out + 1] = ("- %s%s"):format(first, #log:roles() > 1 and (" (" .. tostring(s.role) .. ")") or "")
+    end
+  end
+  return out
+end
+
 return {
   {
     name = "browser_export_test",
@@ -429,7 +449,15 @@ return {
           lines[#lines + 1] = line
         end
       end
-      local dropped, carried = log:restart(starts)
+      -- A role whose emulation is back to the browser's own keeps none of it.
+      local function cleared(name)
+        local okr, role = pcall(ctx.roles.role, ctx.roles, name)
+        local p = okr and role and role.page_
+        if not p or p:is_closed() then return false end
+        local oke, now = pcall(p.emulation, p)
+        return oke and type(now) == "table" and next(now) == nil
+      end
+      local dropped, carried = log:restart(starts, cleared)
       -- The state files of earlier starts that no written test loads go:
       -- they hold the roles' cookies.
       local removed = forget_starts(log)
@@ -446,8 +474,10 @@ return {
           .. "if it has one."
       end
       if carried > 0 then
-        out[#out + 1] = ("Kept: %d %s of the roles' world (routes, emulation, network, clock)."):format(carried,
+        out[#out + 1] = ("Kept: %d %s of the roles' world still in effect, which the test starts with "
+          .. "(browser_unroute, an emulation's reset or browser_stop_har before a start drops one):"):format(carried,
           carried == 1 and "setting" or "settings")
+        for _, l in ipairs(world_lines(log)) do out[#out + 1] = l end
       end
       if removed > 0 then
         out[#out + 1] = ("Removed %d state %s of the last start that no written test loads."):format(removed,

@@ -155,6 +155,10 @@ return {
       if not r or r.result then invalid("the role records no HAR: call browser_start_har first", "filename") end
       local res = r:stop()
       recorders[ctx.role] = nil
+      -- The recording is over: the next test does not keep it.
+      for _, s in ipairs(ctx.session and ctx.session:list() or {}) do
+        if s.tool == "browser_start_har" and s.role == ctx.role.name then s.world = nil end
+      end
       return { text = ("Saved %d entries to %s"):format(res.entries, res.path),
         structured = { path = res.path, entries = res.entries } }
     end,

@@ -103,7 +103,8 @@ return {
       local fn = handler_of(a)
       local desc = a.fulfil or { abort = a.abort, headers = a.headers, remove = a.remove }
       ctxt:route(args.pattern, fn, { fulfil = desc })
-      util.record(ctx, { kind = "code", world = true, tool = "browser_route", lines = rx.route_lines("{context}", args.pattern, a),
+      util.record(ctx, { kind = "code", world = true, tool = "browser_route", route = args.pattern,
+        lines = rx.route_lines("{context}", args.pattern, a),
         replay = function(page) page:route(args.pattern, fn) end })
       return "Route added for pattern: " .. args.pattern
     end,
@@ -134,13 +135,14 @@ return {
       local c = ctx.role:context()
       if args.pattern then
         local n = c:unroute(args.pattern)
-        util.record(ctx, { kind = "code", world = true, tool = "browser_unroute",
+        util.record(ctx, { kind = "code", world = true, tool = "browser_unroute", unroute = args.pattern,
           lines = { "await {context}.unroute(" .. rx.js(args.pattern) .. ");" },
           replay = function(page) page:unroute(args.pattern) end })
         return ("Removed %d route(s) for pattern: %s"):format(n, args.pattern)
       end
       local n = c:unroute_all()
-      util.record(ctx, { kind = "code", world = true, tool = "browser_unroute", lines = { "await {context}.unrouteAll();" },
+      util.record(ctx, { kind = "code", world = true, tool = "browser_unroute", unroute = true,
+        lines = { "await {context}.unrouteAll();" },
         replay = function(page) page:unroute_all() end })
       return ("Removed all %d route(s)"):format(n)
     end,

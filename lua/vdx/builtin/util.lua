@@ -71,8 +71,8 @@ end
 -- (vdx.emulation_export), and the replay sets it again.
 function util.record_emulation(ctx, name, o)
   local change = require("vdx.emulation_export").change(o)
-  util.record(ctx, { kind = "code", world = true, tool = name, lines = change.lines, context_emulate = change.context,
-    replay = function(page) page:emulate(o) end })
+  util.record(ctx, { kind = "code", world = true, emulation = true, tool = name, lines = change.lines,
+    context_emulate = change.context, replay = function(page) page:emulate(o) end })
 end
 
 --- The answer { text, structured } of a change to how page is shown (a
