@@ -134,6 +134,15 @@ fetch('/loop/late-items').then((r) => r.json()).then((items) => { for (const t o
       assert.is_table(r.structuredContent.expected[2].assertion, text)
     end)
 
+    it("does not warn of a text shown before when the check recorded is of an element the page did not show", function()
+      local _, nav = open("menu.html")
+      -- "History" is a heading; the link of that name shows when the menu opens.
+      local r, text = call("browser_click", { ref = ref_of(nav, 'button "Menu"'), expect = { "History" } })
+      assert.is_nil(r.isError, text)
+      assert.is_true(has(text, "\n✅ Expected \"History\": recorded getByRole('link', { name: 'History' }) toBeVisible"), text)
+      assert.is_nil(text:find("showed 1 time before", 1, true), text)
+    end)
+
     it("does not count the value of a text field as a text the page showed before", function()
       local _, nav = open("products.html?expect")
       ok("browser_type", { ref = ref_of(nav, 'textbox "Name"'), text = "Oak Bench" })
@@ -419,6 +428,11 @@ fetch('/loop/late-items').then((r) => r.json()).then((items) => { for (const t o
       assert.is_nil(gone:find("matched nothing", 1, true), gone)
       local _, went = ok("browser_wait_for", { textGone = "Team plan with 12 seats." })
       assert.is_nil(went:find("matched nothing", 1, true), went)
+      -- A role locator skips hidden elements: a link in a closed menu is one.
+      open("menu.html")
+      local _, link = ok("browser_wait_for", { locator = "getByRole('link', { name: 'Overview' })", state = "hidden" })
+      assert.is_true(has(link, "matched nothing before the wait either (getByRole skips hidden elements: one hidden "
+        .. "all along matches nothing)"), link)
     end)
   end)
 

@@ -284,9 +284,11 @@ return util.report_changes({
         said = "Wait finished. Recorded: " .. require("vdx.pw_spec").code_lines(lines, nil, true)[1]
         if absent then
           local no = type(step) == "table" and step.no
-          said = said .. ("\n⚠️ %s matched nothing before the wait either: the check passes for a wrong %s "
+          said = said .. ("\n⚠️ %s matched nothing before the wait either%s: the check passes for a wrong %s "
             .. "too, and at once. Also check what the page shows instead (a status text, the list's count: "
-            .. "browser_verify_*)%s"):format(expr, args.textGone and "text" or "locator",
+            .. "browser_verify_*)%s"):format(expr,
+              expr:find("^getByRole%(") and " (getByRole skips hidden elements: one hidden all along matches nothing)" or "",
+              args.textGone and "text" or "locator",
               no and ("; browser_export_test drop=[%d] takes this one out"):format(no) or "")
         end
       elseif ctx.session then

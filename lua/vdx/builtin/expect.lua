@@ -121,7 +121,12 @@ function expect.check(ctx, list, before, acted)
         or (" " .. (a and A.short(a) or ""))
       lines[#lines + 1] = a and ("✅ Expected %q: recorded%s"):format(text, where)
         or ("✅ Expected %q: %s"):format(text, (tostring(r.text or ""):gsub("^✅ Page agrees%.? ?", "")))
-      if a and was > 0 then
+      -- (A role and name the page did not show before, a link of a
+      -- menu that was closed, found nothing that was there.)
+      local role, name
+      if a then role, name = a.locator:match("^getByRole%('(%a+)', { name: '([^'\\]*)' }%)$") end
+      local shown_before = not role or not before or (require("vdx.snapshot_diff").count_named(before, role, name, false, 1) or 1) > 0
+      if a and was > 0 and shown_before then
         -- More often now than before ("Usage": a tab's name, now a panel's
         -- too): the check may have found the element that was there.
         lines[#lines + 1] = ("⚠️ %q showed %d time%s before the action: if that line finds what was there "
