@@ -61,6 +61,19 @@ describe("the verify tools", function()
     return text
   end
 
+  it("checks the successor of an element a framework re-rendered, as the acting tools act on it", function()
+    call("browser_navigate", { url = t.srv.url .. "/verify/rerender.html" })
+    local _, list = call("browser_snapshot", {})
+    local dishes = assert(list:match('checkbox "Dishes" %[ref=(e%d+)%]'), list)
+    local laundry = assert(list:match('checkbox "Laundry" %[ref=(e%d+)%]'), list)
+    -- The click renders the whole list again: Laundry's ref is stale.
+    call("browser_click", { ref = dishes })
+    t.ctx.session:clear()
+    local s, text = agrees("browser_verify_value", { ref = laundry, value = "false" })
+    assert.equal("getByRole('checkbox', { name: 'Laundry' })", s.locator)
+    assert.matches("\nNote: " .. laundry .. " was re%-rendered; used its successor e%d+ %(same role and name%)$", text)
+  end)
+
   describe("browser_verify_element_visible", function()
     it("records toBeVisible for a role and name the page shows", function()
       local s, text = agrees("browser_verify_element_visible", { role = "button", accessibleName = "Add task" })
@@ -373,10 +386,23 @@ describe("the verify tools", function()
       assert.matches("\nExpected: no text\n", text, 1, true)
     end)
 
+    it("records a toggle's ARIA state as its value: toHaveAttribute('aria-pressed', 'true')", function()
+      call("browser_navigate", { url = t.srv.url .. "/verify/examples.html" })
+      local loc = "getByRole('region', { name: '2. Routing' }).getByRole('button', { name: 'Dark mode' })"
+      local text = disagrees("browser_verify_value", { locator = loc, value = "true" })
+      assert.matches(loc .. " has aria-pressed='false'", text, 1, true)
+      local _, found = t.call("browser_find", { role = "button", name = "Dark mode", within = "2. Routing" })
+      call("browser_click", { ref = assert(found:match('button "Dark mode" %[ref=(e%d+)%]'), found) })
+      t.ctx.session:clear()
+      local s, said = agrees("browser_verify_value", { locator = loc, value = "true" })
+      assert.same({ "toHaveAttribute", "aria-pressed", "true" }, { s.matcher, s.attribute, s.value })
+      assert.matches(".toHaveAttribute('aria-pressed', 'true');", said, 1, true)
+    end)
+
     it("fails on an element that has no value, and on a locator that is not unique", function()
       local text = disagrees("browser_verify_value", { locator = "getByRole('heading', { name: 'Tasks' })", value = "x" })
-      assert.matches("has no value (it is not an input, textarea or select): check its text with "
-        .. "browser_verify_text_visible, or value \"\" that it shows none", text, 1, true)
+      assert.matches("has no value (it is not an input, textarea or select, nor has an ARIA state): check its text "
+        .. "with browser_verify_text_visible, or value \"\" that it shows none", text, 1, true)
       assert.matches("Page has: heading 'Tasks' <h1>", text, 1, true)
       text = disagrees("browser_verify_value", { locator = "getByRole('radio')", value = "true" })
       assert.matches("\nPage has: radio 'Free' <input> checked [ref=e", text, 1, true)

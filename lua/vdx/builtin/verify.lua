@@ -139,7 +139,8 @@ local function agreed(ctx, tool, step, why_not, extra)
   if extra then out[#out + 1] = extra end
   local structured = { verified = true, recorded = step ~= nil and ctx.session ~= nil }
   if step then
-    structured.assertion = { matcher = step.matcher, locator = step.locator, value = step.value }
+    structured.assertion = { matcher = step.matcher, locator = step.locator, value = step.value,
+      attribute = step.attribute }
   end
   return { text = table.concat(out, "\n"), structured = structured }
 end
@@ -311,6 +312,10 @@ local function boolean_value(v)
     { field = "value", expected = '"true" or "false"' }), 0)
 end
 
+-- The ARIA states that are an element's value when it has no other (a
+-- toggle button's aria-pressed), as browser_verify_value reads them.
+local STATES = { "aria-pressed", "aria-checked", "aria-expanded", "aria-selected" }
+
 local function verify_value(ctx, args)
   local page = ctx:page()
   local t = target(page, args)
@@ -341,7 +346,20 @@ local function verify_value(ctx, args)
     return agreed(ctx, "browser_verify_value", step, t.elsewhere)
   end
   if m.value == nil then
-    fail(("%s has no value (it is not an input, textarea or select): check its text with "
+    -- A toggle, a disclosure, a tab: its ARIA state is its value.
+    for _, name in ipairs(STATES) do
+      local f = assertions.facts(page, t.relative, { frame = t.frame, limit = 1, attribute = name })
+      local v = f.count == 1 and f.matches[1].attribute
+      if v then
+        if v ~= args.value then
+          fail(("%s has %s=%s"):format(t.locator, name, quote(v)), { expected = ("%s=%s"):format(name, quote(args.value)),
+            actual = { describe(m) } })
+        end
+        step.matcher, step.attribute, step.value = "toHaveAttribute", name, v
+        return agreed(ctx, "browser_verify_value", step, t.elsewhere)
+      end
+    end
+    fail(("%s has no value (it is not an input, textarea or select, nor has an ARIA state): check its text with "
       .. "browser_verify_text_visible, or value \"\" that it shows none"):format(t.locator),
       { expected = "value " .. quote(args.value), actual = { describe(m) } })
   end
@@ -516,7 +534,7 @@ return {
   {
     name = "browser_verify_value",
     title = "Verify value",
-    description = "Verify a field's value or checked state, or that an element (a status) shows no text, and record toHaveValue, toBeChecked or toBeEmpty.",
+    description = "Verify a field's value or checked state, a toggle's ARIA state (\"true\": aria-pressed…), or that an element (a status) shows no text, and record toHaveValue, toBeChecked, toHaveAttribute or toBeEmpty.",
     input = { type = "object", required = { "value" }, properties = {
       type = { type = "string", enum = { "textbox", "checkbox", "radio", "combobox", "slider" },
         description = "Field type (default: from the element)" },
