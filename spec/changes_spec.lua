@@ -492,7 +492,7 @@ describe("the change report of the acting tools", function()
     assert.is_nil(text:find("Holds now", 1, true))
   end)
 
-  it("checks the changed target in the scope of the action's own locator before searching for one", function()
+  it("checks the changed target in the scope of the action's own locator, first and with no search", function()
     open("/verify/cards.html")
     local buttons = {}
     for r in snap:gmatch('button "Choose" %[ref=(e%d+)%]') do buttons[#buttons + 1] = r end
@@ -506,10 +506,13 @@ describe("the change report of the acting tools", function()
       return bridge(self, method, ...)
     end
     local ok, err = pcall(function()
-      -- The first chosen is the only one: its role and name suffice.
+      -- The first chosen is the only one, but a page-wide check of it
+      -- would pass had another card been chosen: it is checked in the
+      -- card the click acted in.
       local text, changes = act("browser_click", { ref = buttons[1] })
       assert.matches('\n~ button "Chosen" %(was named "Choose"%)', text)
-      assert.same({ "await expect(page.getByRole('button', { name: 'Chosen' })).toBeVisible();" }, candidates(changes))
+      assert.same({ "await expect(page.getByTestId('plan-card').filter({ hasText: 'Basic' })"
+        .. ".getByRole('button', { name: 'Chosen' })).toBeVisible();" }, candidates(changes))
       assert.equal(1, searches)
       -- The second is told apart as the click's locator told it apart,
       -- with no search after the click.  Its snapshot shows two buttons
@@ -548,6 +551,39 @@ describe("the change report of the acting tools", function()
     text, changes = act("browser_click", { ref = ref('button "Joined"') })
     assert.same("await expect(page.getByRole('columnheader', { name: 'Joined' })).toHaveAttribute('aria-sort', 'descending');",
       candidates(changes)[2])
+  end)
+
+  it("checks what changed in the container the action acted in, where another container shows the same", function()
+    open("/verify/examples.html")
+    local function in_routing(role, name)
+      local _, found = call("browser_find", { role = role, name = name, within = "2. Routing" })
+      return assert(found:match(('%s "%s" %%[ref=(e%%d+)%%]'):format(role, name)), found)
+    end
+    -- A counter's value, by the label before it, in its section.
+    local _, changes = act("browser_click", { ref = in_routing("button", "Increment") })
+    assert.same({ "await expect(page.getByRole('region', { name: '2. Routing' })"
+      .. ".getByText('Count: 1', { exact: true })).toBeVisible();" }, candidates(changes))
+    -- A toggle pressed: the one of this section, not any pressed one.
+    _, changes = act("browser_click", { ref = in_routing("button", "Dark mode") })
+    assert.same({ "await expect(page.getByRole('region', { name: '2. Routing' })"
+      .. ".getByRole('button', { name: 'Dark mode', pressed: true })).toBeVisible();" }, candidates(changes))
+    -- A status the form's submit filled, in the form's section.
+    local text
+    text, changes = act("browser_type", { ref = in_routing("textbox", "Your name"), text = "Ada", submit = true })
+    assert.matches('~ status: "Subscribed: Ada" (was empty)', text, 1, true)
+    assert.same("await expect(page.getByRole('region', { name: '2. Routing' }).getByText('Subscribed: Ada')).toBeVisible();",
+      candidates(changes)[2])
+  end)
+
+  it("proposes no clock's text, which changes by itself, unless the test controls the clock", function()
+    open("/verify/countdown.html")
+    require("vdx").sleep(200)
+    local text, changes = act("browser_click", { ref = ref('button "Save"') })
+    assert.matches("Maintenance starts in", text, 1, true)
+    assert.same({ "await expect(page.getByText('Saved your draft')).toBeVisible();" }, candidates(changes))
+    assert.is_true(require("vdx.proposals").clock_text("Last checked 5 minutes ago."))
+    assert.is_true(require("vdx.proposals").clock_text("10:42:07"))
+    assert.is_false(require("vdx.proposals").clock_text("2 items left"))
   end)
 
   it("proposes toHaveText for a named element whose text changed", function()

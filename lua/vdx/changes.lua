@@ -431,7 +431,8 @@ function changes.report(ctx, res, opts)
   if nav then out[#out + 1] = "URL now " .. moved_to(base.url, snap.url) end
   local n = #d.added + #d.removed + #d.changed + #d.moved + #d.renewed
   if n == 0 then
-    out[#out + 1] = "No change on the page."
+    -- (After a new URL, the content alone: the action did something.)
+    out[#out + 1] = nav and "Nothing else changed on the page." or "No change on the page."
   else
     out[#out + 1] = ("Changes (+%d -%d ~%d%s):"):format(#d.added, #d.removed, #d.changed,
       #d.moved > 0 and (" ↕%d"):format(#d.moved) or "")

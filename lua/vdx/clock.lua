@@ -301,6 +301,12 @@ function clock.iso(ms)
 end
 
 --- Adds the clock methods to the page class.
+--- True when page has the controlled clock installed (page:clock): its
+-- time texts ("starts in 9:55") are then the test's to fix.
+function clock.controls(page)
+  return states[page] ~= nil
+end
+
 function clock.install(PageClass)
   for k, f in pairs(Page) do PageClass[k] = f end
 end

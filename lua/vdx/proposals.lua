@@ -96,11 +96,40 @@ Proposer.__index = Proposer
 
 function Proposer:full() return #self.out >= self.max or self.checks >= proposals.MAX_CHECKS end
 
+-- The units of a time a page counts in ("3 minutes ago", "in 12 seconds").
+local UNITS = { second = true, seconds = true, sec = true, secs = true, minute = true, minutes = true,
+  min = true, mins = true, hour = true, hours = true }
+
+--- True when text s reads off a clock: a time of day or a count down
+-- ("9:55", "10:42:07"), a time ago or to come in seconds, minutes or
+-- hours, "just now".  Such a text changes by itself: a check of it fails a
+-- moment later, unless the test controls the clock.
+function proposals.clock_text(s)
+  if type(s) ~= "string" then return false end
+  if s:find("%d:%d%d") then return true end
+  for _, unit in s:gmatch("(%d+)%s+(%a+)") do
+    if UNITS[unit:lower()] then return true end
+  end
+  return s:lower():find("just now", 1, true) ~= nil
+end
+
+-- The text step checks: its value, or the text its locator finds by.
+local function checked_text(step)
+  if type(step.value) == "string" then return step.value end
+  return step.locator:match("getByText%('(.-)'[,)]")
+end
+
 -- Offers step when it holds on the page and is new (and, when ref is
 -- given, its locator matches the element of that ref).  facts: its
--- locator's facts when the caller has read them already.
+-- locator's facts when the caller has read them already.  A clock's text
+-- (proposals.clock_text) is not offered unless the page's clock is the
+-- test's (browser_clock_install).
 function Proposer:try(step, ref, facts)
   if self:full() or not step.locator then return false end
+  if proposals.clock_text(checked_text(step)) then
+    if self.clock == nil then self.clock = require("vdx.clock").controls(self.page) end
+    if not self.clock then return false end
+  end
   local free = proposals.without_ids(step, self.kept)
   if free ~= step then step, facts = free, nil end
   local id = step.matcher .. "\n" .. step.locator
@@ -121,6 +150,18 @@ function Proposer:try(step, ref, facts)
 end
 
 local scope_of = assertions.scope_of
+
+-- The container of the action's target (its locator's scope: the card,
+-- row or section it acted in), or nil: a change inside it is checked
+-- there first, so the check of the right card's or section's change does
+-- not pass for another's (twelve sections of a guide show the same live
+-- example; one toggled anywhere would pass a page-wide check).  Only
+-- for checks that an element shows something: one that a thing went
+-- would pass in a container that went too.
+function Proposer:scope(e)
+  if e.in_frame or not (self.acted and self.acted.locator) then return nil end
+  return scope_of(self.acted.locator)
+end
 
 -- The locators of an entry's element, best first, as an iterator that
 -- reads the page only for the ones asked for: role and name (then
@@ -194,20 +235,21 @@ function Proposer:own_locators(e, strict)
       if t == assertions.normalize(e.value) then out[2] = assertions.by_text(t, true) end
     end
   end
-  local acted = self.acted
-  local scope = named and acted and acted.ref == e.ref and scope_of(acted.locator)
+  local scope = out[1] and self:scope(e)
   local i, ref_tried = 0, false
   return function()
+    if scope then
+      -- In the action's container first (a slight text's own container
+      -- gives way to it).
+      local own = out[1]:match("^getByRole%(.-%)%.(getByText%(.*%))$") or out[1]
+      local l = scope .. "." .. (own:find(scope, 1, true) == 1 and own:sub(#scope + 2) or own)
+      scope = nil
+      return l, e.ref
+    end
     i = i + 1
     if i == 2 and out[2] and self:same_names(out[1], e.name) then i = 3 end
     while strict and named and i <= 2 and out[i] and self:shown_twice(e, (i == 2) ~= exact_first) do i = i + 1 end
     if out[i] then return out[i] end
-    if scope then
-      local l = scope .. "." .. out[1]
-      scope = nil
-      out[i] = l
-      return l, e.ref
-    end
     if ref_tried or not e.ref or self:full() then return nil end
     ref_tried = true
     local ok, l = pcall(assertions.locator_of, self.page, e.ref, self.batch)
@@ -335,8 +377,10 @@ function Proposer:aria_state(e)
   if sort and sort ~= sort_of(e.was.states) and self:sorted(e, sort) then return end
   for st, key in pairs(STATE_OPTION) do
     if had[st] ~= has[st] and STATE_ROLES[st][e.role] and not (st == "[selected]" and not has[st]) then
-      for _, exact in ipairs { false, true } do
-        local loc = with_option(assertions.by_role(e.role, e.name, exact), key, has[st] == true)
+      local scope = self:scope(e)
+      for _, exact in ipairs(scope and { "scoped", false, true } or { false, true }) do
+        local loc = with_option(assertions.by_role(e.role, e.name, exact == true), key, has[st] == true)
+        if exact == "scoped" then loc = scope .. "." .. loc end
         if self:try({ matcher = "toBeVisible", locator = loc }, e.ref) then return end
         if self:full() then return end
       end
@@ -434,6 +478,19 @@ local function touched_fields(d)
   return fields
 end
 
+-- The text line just before entry e among its parent's lines (a label
+-- such as "Count:"), or nil.
+local function label_before(e)
+  local kids = e.parent and e.parent.children or {}
+  for i, c in ipairs(kids) do
+    if c == e then
+      local prev = kids[i - 1]
+      local t = prev and prev.role == "text" and assertions.normalize(prev.value or "")
+      return t and t ~= "" and #t <= 40 and t or nil
+    end
+  end
+end
+
 -- A changed line that is no field: its new text (toHaveText on a named
 -- element) or its new name (toBeVisible).
 function Proposer:changed(e)
@@ -444,12 +501,22 @@ function Proposer:changed(e)
     -- its role, alone or within its nearest named container, has it.
     local own = assertions.by_role(e.role)
     local value = assertions.normalize(e.value)
+    local scope = self:scope(e)
+    if scope and self:try { matcher = "toHaveText", locator = scope .. "." .. own, value = value } then return end
     if self:try { matcher = "toHaveText", locator = own, value = value } then return end
     local a = e.parent
     while a and (a.name or "") == "" do a = a.parent end
     if a and a.role ~= "text" and not self:full() then
       local scoped = assertions.by_role(a.role, a.name) .. "." .. own
       if self:try { matcher = "toHaveText", locator = scoped, value = value } then return end
+    end
+    -- A value its label's text comes before ("Count:" then "3"): the
+    -- line they make, exactly, in the action's container when it has one.
+    local label = label_before(e)
+    if label and not self:full() then
+      local loc = assertions.by_text(label .. " " .. value, true)
+      if scope and self:try({ matcher = "toBeVisible", locator = scope .. "." .. loc }) then return end
+      if self:try { matcher = "toBeVisible", locator = loc } then return end
     end
   end
   if (e.name or "") ~= "" and (e.value or "") ~= "" and e.role ~= "text" then

@@ -6,6 +6,9 @@ local assertions = require "vdx.assertions"
 
 local M = {}
 
+-- The roles of a part of the page a heading names.
+local SECTIONS = { region = true, article = true, group = true, complementary = true }
+
 -- Decodes the %XX escapes of a URL fragment.
 local function unescape(s)
   return (s:gsub("%%(%x%x)", function(h) return string.char(tonumber(h, 16)) end))
@@ -37,6 +40,19 @@ function M.moved(page, old_url, url)
     { limit = 1 })
   local ref = okf and f.count >= 1 and f.matches[1].ref
   if not ref then return out end
+  -- A section named by its heading: the heading (a tall section is in
+  -- view while any of it shows, its end too).
+  local m = f.matches[1]
+  if SECTIONS[m.role or ""] and (m.name or "") ~= "" then
+    for _, exact in ipairs { false, true } do
+      local step = { matcher = "toBeInViewport", locator = assertions.by_role("heading", m.name, exact) }
+      if assertions.holds(page, step) then
+        step.code = assertions.code(step)
+        out[#out + 1] = step
+        return out
+      end
+    end
+  end
   local okl, l = pcall(assertions.locator_of, page, ref)
   if not okl or not l or l.positional or not l.from_page then return out end
   local step = { matcher = "toBeInViewport", locator = l.locator }
