@@ -134,6 +134,19 @@ fetch('/loop/late-items').then((r) => r.json()).then((items) => { for (const t o
       assert.is_table(r.structuredContent.expected[2].assertion, text)
     end)
 
+    it("checks a text the page showed before as an element of the action's container that shows just it", function()
+      ok("browser_navigate", { url = srv.url .. "/verify/examples.html" })
+      local _, found = ok("browser_find", { role = "button", name = "Increment", within = "2. Routing" })
+      local ref = assert(found:match('button "Increment" %[ref=(e%d+)%]'), found)
+      -- "1" is in the page's headings ("1. Basics"): the section's whole
+      -- text would hold it before the click; the count's element alone did not.
+      local r, text = call("browser_click", { ref = ref, expect = { "1" } })
+      assert.is_nil(r.isError, text)
+      assert.is_true(has(text, "\n✅ Expected \"1\": recorded getByRole('region', { name: '2. Routing' })"
+        .. ".getByText('1', { exact: true }) toBeVisible"), text)
+      assert.is_nil(text:find("showed", 1, true), text)
+    end)
+
     it("does not warn of a text shown before when the check recorded is of an element the page did not show", function()
       local _, nav = open("menu.html")
       -- "History" is a heading; the link of that name shows when the menu opens.

@@ -73,6 +73,34 @@ function expect.before(ctx)
   return okp and require("vdx.changes").baseline_text(ctx.role, page) or nil
 end
 
+-- How many lines of snapshot text s show text as their whole text
+-- (`- status: "1"`, `- text: 1`).
+local function whole_lines(s, text)
+  local n = 0
+  for line in s:gmatch("[^\n]+") do
+    local v = line:match(": (.*)$")
+    if v and (v == text or v == '"' .. text .. '"') then n = n + 1 end
+  end
+  return n
+end
+
+-- Checks that an element of container scope shows text as its whole text
+-- (`scope.getByText('1', { exact: true })`), alone and visible, and
+-- records it as the verify tools record; -> true and a result as theirs,
+-- or false.
+local function exact_in(ctx, scope, text)
+  local A = require "vdx.assertions"
+  local step = { matcher = "toBeVisible", locator = scope .. "." .. A.by_text(text, true) }
+  local ok, holds = pcall(A.holds, ctx:page(), step)
+  if not ok then
+    if errors.normalize(holds).type == "Cancelled" then error(holds, 0) end
+    return false
+  end
+  if not holds then return false end
+  A.record(ctx, step, "browser_verify_text_visible")
+  return true, { structured = { assertion = step }, exact = true }
+end
+
 --- Checks and records each text of list; returns the answer's lines and
 -- whether all held ({ text, ok, assertion? } per text in the third).  A
 -- text that before (expect.before's) already showed as often as the page
@@ -99,8 +127,14 @@ function expect.check(ctx, list, before, acted)
       goto next
     end
     ok, r = false, nil
+    -- A text the page showed before ("1", a count's new value, is in a
+    -- section's prose too): an element of the container that shows it
+    -- exactly, which the container's whole text would hold already.
+    if scope and was > 0 and not scope:find(text, 1, true) then ok, r = exact_in(ctx, scope, text) end
     -- (Not a container found by that very text: the check would hold there by construction.)
-    if scope and not scope:find(text, 1, true) then ok, r = pcall(run, ctx, { text = text, locator = scope }) end
+    if not ok and scope and not scope:find(text, 1, true) then
+      ok, r = pcall(run, ctx, { text = text, locator = scope })
+    end
     if ok and not (type(r) == "table" and r.structured and r.structured.assertion) then
       -- Agreed but not recorded there (the scope is in a frame): as a page's text.
       ok = false
@@ -126,6 +160,9 @@ function expect.check(ctx, list, before, acted)
       local role, name
       if a then role, name = a.locator:match("^getByRole%('(%a+)', { name: '([^'\\]*)' }%)$") end
       local shown_before = not role or not before or (require("vdx.snapshot_diff").count_named(before, role, name, false, 1) or 1) > 0
+      -- (An exact text in the container: only a line that showed just it
+      -- may have been there.)
+      if type(r) == "table" and r.exact then shown_before = whole_lines(before or "", text) > 0 end
       if a and was > 0 and shown_before then
         -- More often now than before ("Usage": a tab's name, now a panel's
         -- too): the check may have found the element that was there.
