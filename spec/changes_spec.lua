@@ -586,6 +586,14 @@ describe("the change report of the acting tools", function()
     assert.is_false(require("vdx.proposals").clock_text("2 items left"))
   end)
 
+  it("names the elements a list made anew whose old refs fail: their role and name repeat", function()
+    open("/verify/rerender.html")
+    local text = act("browser_type", { ref = ref('textbox "New chore"'), text = "Ironing", submit = true })
+    -- The checkboxes' names are unique (an old ref acts on its successor); the Delete buttons' are not.
+    assert.matches('\n↻ Made anew: button "Delete" ×3 (new refs; an old one fails: browser_find within=…)', text, 1, true)
+    assert.is_nil(text:find('↻ Made anew: checkbox', 1, true), text)
+  end)
+
   it("proposes toHaveText for a named element whose text changed", function()
     open()
     local text, changes = act("browser_click", { ref = ref('button "Add to cart"') })

@@ -281,6 +281,27 @@ local function moved_line(m)
     m.rebuilt and "\n  (made anew: the refs in it are new, the old ones gone)" or "")
 end
 
+-- The line of the elements the action made anew (a list rendered again)
+-- whose role and name the page shows more than once now, or nil: an old
+-- ref of one of them fails (which of the alike ones it was, no name
+-- tells), where one of a unique name still acts on its successor.  Not
+-- said of a list sorted and made anew (moved_line says so).
+local function renewed_line(d, text)
+  for _, m in ipairs(d.moved) do if m.rebuilt then return nil end end
+  local seen, parts = {}, {}
+  for _, e in ipairs(d.renewed or {}) do
+    local id = ("%s %q"):format(e.role, e.name or "")
+    if (e.name or "") ~= "" and not seen[id] then
+      seen[id] = true
+      local n = diff.count_named(text, e.role, e.name, true, 100)
+      if n and n >= 2 then parts[#parts + 1] = ("%s ×%d"):format(id, n) end
+    end
+  end
+  if #parts == 0 then return nil end
+  return ("↻ Made anew: %s (new refs; an old one fails: browser_find within=…)")
+    :format(table.concat(parts, ", "))
+end
+
 -- The new URL of a navigation within the document: only its fragment
 -- when that is all that changed.
 local function moved_to(old, new)
@@ -440,6 +461,7 @@ function changes.report(ctx, res, opts)
       -- Only what the agent may act on next; the expectations say the rest.
       local named = brief_line(d)
       if named ~= "" then out[#out] = out[#out] .. " " .. named else out[#out] = nil end
+      out[#out + 1] = renewed_line(d, snap.text)
       return { text = table.concat(out, "\n"), structured = { added = #d.added, removed = #d.removed,
         changed = #d.changed, moved = #d.moved, brief = true } }
     end
@@ -450,6 +472,7 @@ function changes.report(ctx, res, opts)
     local shown_lines, more = render(d)
     for _, l in ipairs(shown_lines) do out[#out + 1] = l end
     if more > 0 then out[#out + 1] = ("… %d more changed lines (browser_find or browser_snapshot reads them)"):format(more) end
+    out[#out + 1] = renewed_line(d, snap.text)
   end
   -- A key's effect is often only where focus went, which the comparison
   -- leaves aside: said when asked (a key press), moved or not.
