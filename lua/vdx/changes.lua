@@ -285,21 +285,29 @@ end
 -- whose role and name the page shows more than once now, or nil: an old
 -- ref of one of them fails (which of the alike ones it was, no name
 -- tells), where one of a unique name still acts on its successor.  Not
--- said of a list sorted and made anew (moved_line says so).
-local function renewed_line(d, text)
+-- said of a list sorted and made anew (moved_line says so), nor again of
+-- what told (a set kept by the role) says was told: a list that renders
+-- again at each add would repeat it at each.
+local function renewed_line(d, text, told)
   for _, m in ipairs(d.moved) do if m.rebuilt then return nil end end
   local seen, parts = {}, {}
   for _, e in ipairs(d.renewed or {}) do
     local id = ("%s %q"):format(e.role, e.name or "")
-    if (e.name or "") ~= "" and not seen[id] then
+    if (e.name or "") ~= "" and not seen[id] and not told[id] then
       seen[id] = true
       local n = diff.count_named(text, e.role, e.name, true, 100)
-      if n and n >= 2 then parts[#parts + 1] = ("%s ×%d"):format(id, n) end
+      if n and n >= 2 then parts[#parts + 1], told[id] = ("%s ×%d"):format(id, n), true end
     end
   end
   if #parts == 0 then return nil end
   return ("↻ Made anew: %s (new refs; an old one fails: browser_find within=…)")
     :format(table.concat(parts, ", "))
+end
+
+-- The set of what renewed_line told the role's agent already.
+local function told_anew(role)
+  role.anew_told = role.anew_told or {}
+  return role.anew_told
 end
 
 -- The new URL of a navigation within the document: only its fragment
@@ -461,7 +469,7 @@ function changes.report(ctx, res, opts)
       -- Only what the agent may act on next; the expectations say the rest.
       local named = brief_line(d)
       if named ~= "" then out[#out] = out[#out] .. " " .. named else out[#out] = nil end
-      out[#out + 1] = renewed_line(d, snap.text)
+      out[#out + 1] = renewed_line(d, snap.text, told_anew(role))
       return { text = table.concat(out, "\n"), structured = { added = #d.added, removed = #d.removed,
         changed = #d.changed, moved = #d.moved, brief = true } }
     end
@@ -472,7 +480,7 @@ function changes.report(ctx, res, opts)
     local shown_lines, more = render(d)
     for _, l in ipairs(shown_lines) do out[#out + 1] = l end
     if more > 0 then out[#out + 1] = ("… %d more changed lines (browser_find or browser_snapshot reads them)"):format(more) end
-    out[#out + 1] = renewed_line(d, snap.text)
+    out[#out + 1] = renewed_line(d, snap.text, told_anew(role))
   end
   -- A key's effect is often only where focus went, which the comparison
   -- leaves aside: said when asked (a key press), moved or not.
