@@ -562,6 +562,8 @@ show();
 
   it("writes a config that runs the files one at a time when tests of several files sign in as one account", function()
     local auth = write(dir .. "/shopper.json", '{"cookies":[],"origins":[]}')
+    -- The folder above the output one is a project with no config of its own.
+    write(dir .. "/package.json", "{}")
     local app = srv.url .. "/export/app.html"
     local s, call = start(("--output-dir %s --role shopper %s %s"):format(q(dir .. "/out"), q(auth), app))
     call("browser_navigate", { url = app })
@@ -581,7 +583,12 @@ show();
     assert.is_true(has(three, "\nShares accounts with one.spec.ts, two.spec.ts (as shopper): this folder's "
       .. "playwright.config.ts runs one file at a time."), three)
     assert.is_nil(three:find("⚠️ Tests of", 1, true), three)
+    -- A run from the project above reads no config: said once.
+    assert.is_true(has(two, "⚠️ " .. dir .. ", the project above, has no Playwright config: a run from there reads "
+      .. "none and runs these files at once."), two)
+    assert.is_nil(three:find("the project above", 1, true), three)
     os.remove(dir .. "/out/playwright.config.ts")
+    os.remove(dir .. "/package.json")
   end)
 
   it("refuses a name the test uses itself, and a value too short to stand for itself", function()

@@ -138,6 +138,26 @@ local function one_at_a_time(policy, rel)
   return ok and "wrote" or "theirs"
 end
 
+-- The folder above the output folder when it is a Playwright project
+-- without a config of its own (it has @playwright/test in node_modules or
+-- a package.json, and no playwright.config.*): a run from there reads no
+-- config, so no workers: 1.  nil otherwise.
+local function configless_root(policy)
+  local d = require("vdx.paths").realpath(policy.output)
+  local up = type(d) == "string" and d:gsub("/+$", ""):match("^(.*)/[^/]+$")
+  if not up or up == "" then return nil end
+  local function has(rel)
+    local f = io.open(up .. "/" .. rel, "r")
+    if f then f:close() end
+    return f ~= nil
+  end
+  if not (has("node_modules/@playwright/test/package.json") or has("package.json")) then return nil end
+  for _, ext in ipairs { "ts", "js", "mjs", "cjs", "mts", "cts" } do
+    if has("playwright.config." .. ext) then return nil end
+  end
+  return up
+end
+
 -- The tests before of a file and the title name of the test going in:
 -- a test of the file with that title given (test_name) is an earlier
 -- recording of this one, which it replaces (Playwright refuses a file with
@@ -339,6 +359,13 @@ return {
               and ("Wrote playwright.config.ts in this folder with workers: 1: Playwright reads it when run from here, "
                 .. "as the Run line does (run from another folder, add workers: 1 to its config or --workers=1)")
               or "This folder has a Playwright config of its own: set workers: 1 there, or run with --workers=1")
+        end
+        local root = config ~= "theirs" and not log.told_root and configless_root(policy)
+        if root then
+          log.told_root = true
+          out[#out + 1] = ("⚠️ %s, the project above, has no Playwright config: a run from there reads none and "
+            .. "runs these files at once. Run from this folder, or with --workers=1, or give it a config with "
+            .. "workers: 1"):format(root)
         end
       end
       for i, u in ipairs(log:unchecked_loads()) do
