@@ -466,6 +466,17 @@ fetch('/loop/late-items').then((r) => r.json()).then((items) => { for (const t o
       local _, again = ok("browser_export_test", { filename = "race", assertions = { id } })
       assert.is_nil(again:find("loads a page with nothing between", 1, true), again)
     end)
+
+    it("counts a click on a link to another page as a page load", function()
+      local _, nav = open("linkrace.html")
+      ok("browser_start_test", {})
+      local _, added = ok("browser_click", { ref = ref_of(nav, 'button "Add to cart"') })
+      local id = assert(added:match("\n%[(a%d+)%] "), added)
+      ok("browser_click", { ref = ref_of(nav, 'link "Cart"') })
+      local _, out = ok("browser_export_test", { filename = "linkrace" })
+      assert.matches("\n⚠️ Step 2 acts and step 3 loads a page with nothing between that checks what the action did: "
+        .. "the load may come before the app finished%. Keep " .. id .. " ", out)
+    end)
   end)
 
   describe("the flake gate's replay", function()

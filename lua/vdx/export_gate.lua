@@ -58,8 +58,9 @@ local function race_hint(steps, i)
   local loaded
   for j = i - 1, 1, -1 do
     local s = steps[j]
-    if require("vdx.session_log").is_check(s) then return nil end
-    if s.kind == "navigate" then loaded = s.no or j
+    local log = require "vdx.session_log"
+    if log.is_check(s) then return nil end
+    if log.loads(s) and not loaded then loaded = s.no or j
     elseif s.kind == "action" and loaded then
       return ("↳ step %s acts and step %s loads a page before anything checks what the action did: the load may come "
         .. "before the app finished (a request under way). Keep a check of its result after step %s (its proposal, "

@@ -4,7 +4,8 @@
 -- steps as they succeed.  A step is a plain table:
 --
 --   { kind = "navigate", role = "admin", url = "http://…" }
---   { kind = "action", role = …, action = "click" | "dblclick" | "fill" |
+--   { kind = "action", role = …, loads = true when it led to another
+--     document, action = "click" | "dblclick" | "fill" |
 --     "type" | "press" | "check" | "uncheck" | "select" | "hover" | "drag" |
 --     "upload" | "back" | "click_at", locator = "getByRole('button', { name:
 --     'Add' })", positional = bool, value = …, values = {…} (select), key = …,
@@ -82,6 +83,12 @@ function Log:propose(step)
   return id
 end
 
+--- Whether step loads a page: a navigation, or an action that led to
+-- another document (a link clicked: its step's loads).
+function session_log.loads(step)
+  return step.kind == "navigate" or (step.kind == "action" and step.loads == true)
+end
+
 --- Whether step is a check of the test: an assertion, or a code step
 -- written as a web-first one (a wait: `await expect(page).toHaveURL(…)`,
 -- an element's state).
@@ -145,7 +152,7 @@ function Log:unchecked_loads()
       for j = k + 1, #steps do
         local t = steps[j]
         if session_log.is_check(t) then break end
-        if t.kind == "navigate" then
+        if session_log.loads(t) then
           out[#out + 1] = { action = st, load = t, id = first[k].id }
           break
         end

@@ -66,8 +66,9 @@ return util.report_changes({
       local t, label = util.target(args)
       local res, loc = util.act_located(ctx, "click", t, { button = args.button,
         click_count = args.doubleClick and 2 or nil, modifiers = args.modifiers })
+      local nav = type(res) == "table" and type(res.navigation) == "table" and res.navigation
       util.record(ctx, { kind = "action", tool = "browser_click", action = args.doubleClick and "dblclick" or "click",
-        button = args.button, modifiers = args.modifiers }, loc)
+        button = args.button, modifiers = args.modifiers, loads = nav and nav.same_document == false or nil }, loc)
       return util.action_result(("Clicked %s"):format(label), res, loc)
     end,
   },
