@@ -151,6 +151,16 @@ describe("find", function()
     assert.is_true(#text * 100 < #snap.text, #text .. " vs " .. #snap.text)
   end)
 
+  it("shows the title of each card whose button's role and name the others share", function()
+    page:navigate(srv.url .. "/verify/app.html")
+    local text = call("browser_find", { role = "button", name = "Delete" })
+    assert.matches('\n  %- generic %[ref=e%d+%]:\n    %- heading "Alpha" %[level=3%]\n    %- button "Delete" %[ref=e%d+%]\n'
+      .. '  %- generic %[ref=e%d+%]:\n    %- heading "Beta" %[level=3%]\n    %- button "Delete" %[ref=e%d+%]', text)
+    -- A name no other match has needs no title.
+    text = call("browser_find", { role = "button", name = "Add task" })
+    assert.is_nil(text:find("heading", 1, true), text)
+  end)
+
   it("finds by a JavaScript regex and by role and name, bounded", function()
     open_long()
     local text, res = call("browser_find", { regex = "/^run EXAMPLE 1\\d$/i" })

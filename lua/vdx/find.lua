@@ -194,6 +194,40 @@ local function path_of(parsed, i)
   return path
 end
 
+-- The unnamed containers that are items of a list or grid: a match inside
+-- one whose role and name repeat is told apart by the item's title.
+-- (A generic one, a card's div, only while it is small: a page's wrapper
+-- is no item.)
+local ITEMISH = { article = true, listitem = true, row = true, group = true, region = true, generic = true }
+local ITEM_LINES = 12
+
+-- The line (index into parsed) that titles the nearest unnamed item of
+-- path (a card's heading, else its first line with a name or text, not
+-- line i itself), or nil.
+local function title_of(parsed, path, i)
+  for k = #path, 1, -1 do
+    local a = parsed[path[k]]
+    if a and ITEMISH[a.role] and (a.name or "") == "" then
+      local first, heading, n = nil, nil, 0
+      for j = path[k] + 1, #parsed do
+        local p = parsed[j]
+        if not p or p.indent <= a.indent then break end
+        n = n + 1
+        if j ~= i and p.role then
+          if p.role == "heading" and not heading then heading = j end
+          if not first and ((p.name or "") ~= "" or (p.text or "") ~= "") then first = j end
+        end
+      end
+      if a.role ~= "generic" or n <= ITEM_LINES then
+        if heading or first then return heading or first end
+      else
+        return nil
+      end
+    end
+  end
+  return nil
+end
+
 -- Lines of a container counted past a cut context, at most.
 local MORE_COUNTED = 500
 
@@ -327,6 +361,12 @@ function find.run(page, args)
     end
   end
   local res = { url = snap.url, title = snap.title, total = #hits, matches = json.array() }
+  local seen_id, repeated = {}, {}
+  for _, h in ipairs(hits) do
+    local id = items[h].role .. "\0" .. (items[h].name or "")
+    if seen_id[id] and (items[h].name or "") ~= "" then repeated[id] = true end
+    seen_id[id] = true
+  end
   -- A larger max asked for is a larger answer allowed: about 100
   -- characters a match.
   local bound = math.max(find.MAX_CHARS, max * 100)
@@ -339,6 +379,12 @@ function find.run(page, args)
     -- The line that showed `within`'s text (the card's title), with the
     -- lines above it the path lacks.
     local anchor = anchors and anchors[h] and index[anchors[h]]
+    -- A match whose role and name others share (a card's "Add to cart"):
+    -- its card's title, as within's text would show it.
+    if not anchor and repeated[items[h].role .. "\0" .. (items[h].name or "")] then
+      local t = title_of(parsed, path, i)
+      if t and t ~= i then anchor = t end
+    end
     if anchor then
       local seen_path = {}
       for _, j in ipairs(path) do seen_path[j] = true end
