@@ -586,6 +586,16 @@ describe("the change report of the acting tools", function()
     assert.is_false(require("vdx.proposals").clock_text("2 items left"))
   end)
 
+  it("proposes which row went in a brief report (expect=), which no expected text can say", function()
+    open("/verify/rerender.html")
+    local _, found = call("browser_find", { role = "button", name = "Delete", within = "Laundry" })
+    local res, text = call("browser_click", { ref = assert(found:match('button "Delete" %[ref=(e%d+)%]'), found),
+      expect = { "Dishes" } })
+    assert.matches("\nChanges %(%+0 %-%d+ ~0%)\nHolds now", text)
+    assert.same({ "await expect(page.getByRole('listitem').filter({ hasText: 'Laundry' })).toHaveCount(0);" },
+      candidates(res.structuredContent.changes))
+  end)
+
   it("names the elements a list made anew whose old refs fail: their role and name repeat", function()
     open("/verify/rerender.html")
     local text = act("browser_type", { ref = ref('textbox "New chore"'), text = "Ironing", submit = true })

@@ -409,6 +409,39 @@ local function headline(snap)
   return ('%s — "%s"'):format(tostring(snap.url), tostring(snap.title or ""))
 end
 
+-- The action's target in the main frame ({ ref =, locator = }, its
+-- locator taken before the action) of its result res, or nil.
+local function acted_of(res)
+  if type(res) == "table" and type(res.ref) == "string" and type(res.locator) == "string"
+    and not res.ref:find("_", 1, true) then
+    return { ref = res.ref, locator = res.locator }
+  end
+end
+
+-- The report { text, structured } of lines out with the proposals cands
+-- listed after them ("Holds now"), each with the id the export keeps it
+-- by (no call of its own; outside a session its code line instead), in
+-- structured.candidates.
+local function with_candidates(ctx, res, out, cands, structured)
+  if #cands > 0 then
+    local log = ctx.session
+    -- How to keep one is said once a session.
+    out[#out + 1] = not log and "Holds now (browser_verify_* records one):"
+      or log.keep_told and "Holds now:" or "Holds now (export assertions=[id] keeps it):"
+    if log then log.keep_told = true end
+    local shown = scopes_shown(res)
+    for i, c in ipairs(cands) do
+      local id = log and log:propose { kind = "assert", role = ctx.role.name, matcher = c.matcher,
+        locator = c.locator, value = c.value, attribute = c.attribute, positional = c.positional,
+        tool = "change report" }
+      out[#out + 1] = id and ("[%s] %s"):format(id, c.short or assertions.short(c, shown)) or c.code
+      structured.candidates[i] = { id = id, matcher = c.matcher, locator = c.locator, value = c.value,
+        attribute = c.attribute, code = c.code }
+    end
+  end
+  return { text = table.concat(out, "\n"), structured = structured }
+end
+
 --- changes.report(ctx, res) -> { text =, structured = } or nil: what the
 -- action (whose result is res) changed on the role's page since the
 -- previous snapshot, bounded, with verified assertion candidates (none
@@ -467,11 +500,19 @@ function changes.report(ctx, res, opts)
       #d.moved > 0 and (" ↕%d"):format(#d.moved) or "")
     if opts and opts.brief then
       -- Only what the agent may act on next; the expectations say the rest.
+      -- What went no expected text can say: which row a Delete took.
+      local gone = proposals.gone(page, d, acted_of(res))
       local named = brief_line(d)
-      if named ~= "" then out[#out] = out[#out] .. " " .. named else out[#out] = nil end
+      if named ~= "" then out[#out] = out[#out] .. " " .. named
+      elseif #gone == 0 then out[#out] = nil
+      else out[#out] = out[#out]:gsub(":$", "") end
       out[#out + 1] = renewed_line(d, snap.text, told_anew(role))
-      return { text = table.concat(out, "\n"), structured = { added = #d.added, removed = #d.removed,
-        changed = #d.changed, moved = #d.moved, brief = true } }
+      if #gone == 0 then
+        return { text = table.concat(out, "\n"), structured = { added = #d.added, removed = #d.removed,
+          changed = #d.changed, moved = #d.moved, brief = true } }
+      end
+      return with_candidates(ctx, res, out, gone, { added = #d.added, removed = #d.removed, changed = #d.changed,
+        moved = #d.moved, brief = true, candidates = json.array {} })
     end
     for i, m in ipairs(d.moved) do
       if i > 2 then break end
@@ -494,14 +535,9 @@ function changes.report(ctx, res, opts)
     line, refused = refused_submit(page, snap, base, n == 0 and not (opts and opts.candidates == false))
     out[#out + 1] = line
   end
-  local acted
-  if type(res) == "table" and type(res.ref) == "string" and type(res.locator) == "string"
-    and not res.ref:find("_", 1, true) then
-    acted = { ref = res.ref, locator = res.locator }
-  end
   -- The ids the test remembered stay in the proposals (the export reads them).
   local cands = n > 0 and not (opts and opts.candidates == false)
-    and proposals.propose(page, d, acted, snap.text or "", proposals.remembered_ids(ctx.session)) or {}
+    and proposals.propose(page, d, acted_of(res), snap.text or "", proposals.remembered_ids(ctx.session)) or {}
   for _, c in ipairs(refused or {}) do cands[#cands + 1] = c end
   if nav and nav.same_document and not (opts and opts.candidates == false) then
     -- A link to #s42 or a router's push: its URL, and the part it scrolled to.
@@ -509,27 +545,8 @@ function changes.report(ctx, res, opts)
     for _, c in ipairs(cands) do moved[#moved + 1] = c end
     cands = moved
   end
-  local structured = { added = #d.added, removed = #d.removed, changed = #d.changed, moved = #d.moved,
-    candidates = json.array {} }
-  if #cands > 0 then
-    -- Each proposal gets an id the export keeps it by (no call of its
-    -- own); outside a session the code line is shown instead.
-    local log = ctx.session
-    -- How to keep one is said once a session.
-    out[#out + 1] = not log and "Holds now (browser_verify_* records one):"
-      or log.keep_told and "Holds now:" or "Holds now (export assertions=[id] keeps it):"
-    if log then log.keep_told = true end
-    local shown = scopes_shown(res)
-    for i, c in ipairs(cands) do
-      local id = log and log:propose { kind = "assert", role = role.name, matcher = c.matcher,
-        locator = c.locator, value = c.value, attribute = c.attribute, positional = c.positional,
-        tool = "change report" }
-      out[#out + 1] = id and ("[%s] %s"):format(id, c.short or assertions.short(c, shown)) or c.code
-      structured.candidates[i] = { id = id, matcher = c.matcher, locator = c.locator, value = c.value,
-        attribute = c.attribute, code = c.code }
-    end
-  end
-  return { text = table.concat(out, "\n"), structured = structured }
+  return with_candidates(ctx, res, out, cands, { added = #d.added, removed = #d.removed, changed = #d.changed,
+    moved = #d.moved, candidates = json.array {} })
 end
 
 return changes

@@ -616,6 +616,21 @@ function proposals.propose(page, d, acted, text, kept)
   return p.out
 end
 
+--- The verified checks that the items diff d removed are gone (a row a
+-- Delete took, by the text it showed), and nothing else: what a brief
+-- report proposes beside the texts the agent expected, since no expected
+-- text says which item went.  acted as proposals.propose takes it.
+function proposals.gone(page, d, acted)
+  batches = batches + 1
+  local p = setmetatable({ page = page, out = {}, seen = {}, read = {}, checks = 0, batch = "report" .. batches,
+    acted = acted, text = "", max = 1 }, Proposer)
+  for _, e in ipairs(d.removed or {}) do
+    if p:full() then break end
+    if ITEM_OF[e.role] and not (e.parent and e.parent.removed) then p:gone(e) end
+  end
+  return p.out
+end
+
 --- The set of the app-numbered ids ("#1011") in the values the test of
 -- session log remembered (browser_remember), or nil: proposals keep them
 -- (proposals.without_ids), since the export reads them in each run.
