@@ -94,7 +94,10 @@ describe("vdxlua mcp --caps", function()
       client.call(6, "enable_tools", { caps = { "clocks" } }) }, "")
     assert.equal(0, rc, err)
     local text = client.by_id(msgs, 2).result.content[1].text
-    assert.matches("^Now serving 8 more tools: browser_clock_install, ", text)
+    -- Each in a line with its arguments: no tools/list needed to call one.
+    assert.matches("^Now serving 8 more tools %(the client's next tools/list has their schemas%):\n"
+      .. "%- browser_clock_install%(time%?%): Install a controlled clock", text)
+    assert.matches("\n%- browser_emulate_media%(colorScheme%?, forcedColors%?, media%?, reducedMotion%?, reset%?%): ", text)
     local changed = 0
     for _, m in ipairs(msgs) do
       if m.method == "notifications/tools/list_changed" then changed = changed + 1 end

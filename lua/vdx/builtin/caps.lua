@@ -22,6 +22,25 @@ local function described()
   return table.concat(parts, "; ")
 end
 
+-- A tool in one line: its name, its arguments (optional ones marked ?, the
+-- acting role's own left out) and the first sentence of its description.
+local SUMMARY = 110
+local function signature(def)
+  local props, required, args = (def.input or {}).properties or {}, {}, {}
+  for _, r in ipairs((def.input or {}).required or {}) do required[r] = true end
+  for k in pairs(props) do
+    if k ~= "role" and k ~= "as_role" then args[#args + 1] = k end
+  end
+  table.sort(args, function(a, b)
+    if required[a] ~= required[b] then return required[a] == true end
+    return a < b
+  end)
+  for i, k in ipairs(args) do args[i] = required[k] and k or (k .. "?") end
+  local what = tostring(def.description or ""):match("^(.-%.)%s") or tostring(def.description or "")
+  if #what > SUMMARY then what = what:sub(1, SUMMARY - 1):gsub("[\128-\191]*$", "") .. "…" end
+  return ("%s(%s): %s"):format(def.name, table.concat(args, ", "), what)
+end
+
 local names = builtin.cap_names()
 names[#names + 1] = "all"
 
@@ -29,7 +48,7 @@ return {
   {
     name = "enable_tools",
     title = "Serve more tools",
-    description = "Serve tools held back to keep this list short, then list the tools again: " .. described() .. ".",
+    description = "Serve tools held back to keep this list short: " .. described() .. ".",
     input = { type = "object", required = { "caps" }, properties = {
       caps = { type = "array", minItems = 1, items = { type = "string", enum = names }, description = "Groups to serve" },
     } },
@@ -56,8 +75,9 @@ return {
         return ("Served already: %s."):format(#had > 0 and table.concat(had, ", ") or "nothing in those groups")
       end
       local added = ctx.tools:register_list(defs)
-      return { text = ("Now serving %d more tools: %s. List the tools again for their arguments."):format(#added,
-        table.concat(added, ", ")), structured = { added = added } }
+      local lines = { ("Now serving %d more tools (the client's next tools/list has their schemas):"):format(#added) }
+      for _, def in ipairs(defs) do lines[#lines + 1] = "- " .. signature(def) end
+      return { text = table.concat(lines, "\n"), structured = { added = added } }
     end,
   },
 }
