@@ -301,10 +301,14 @@ function clock.iso(ms)
 end
 
 --- Adds the clock methods to the page class.
---- True when page has the controlled clock installed (page:clock): its
--- time texts ("starts in 9:55") are then the test's to fix.
+--- True when page's controlled clock (page:clock) is installed and
+-- paused: its time texts ("starts in 9:55") then stay as they are, the
+-- test's to check.  A flowing clock still moves them.
 function clock.controls(page)
-  return states[page] ~= nil
+  local cs = states[page]
+  if not cs then return false end
+  local ok, st = pcall(command, page, cs, "state")
+  return ok and type(st) == "table" and st.paused == true
 end
 
 function clock.install(PageClass)

@@ -37,9 +37,13 @@ local function tool(name, title, description, op, field, input, what)
       local page = ctx:page()
       local st = run(page)
       util.record(ctx, { kind = "code", world = true, tool = name, lines = { line }, replay = run })
-      return { text = told(what, st), structured = { now = clock.iso(st.now), paused = st.paused == true,
+      local result = { text = told(what, st), structured = { now = clock.iso(st.now), paused = st.paused == true,
         fixed = st.fixed and clock.iso(st.fixed) or nil, fired = st.fired, pending = st.pending,
         frames = st.frames } }
+      -- What the timers that ran changed ("Maintenance in progress"), as
+      -- an action's answer says it; the install changes nothing yet.
+      if op == "install" or not require("vdx.changes").baseline_text(ctx.role, page) then return result end
+      return util.with_changes(ctx, result)
     end,
   }
 end
