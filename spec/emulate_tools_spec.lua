@@ -66,6 +66,8 @@ describe("browser_emulate and browser_emulate_media", function()
     local _, text = ok("browser_resize", { width = 375, height = 667 })
     assert.matches('^Resized the viewport to 375x667\nChanges %(%+1 %-%d+ ~0%):\n%+ button "Menu" %[ref=e%d+%]\n%- navigation "Site"', text)
     assert.matches("getByRole('button', { name: 'Menu' }) toBeVisible", text, 1, true)
+    -- The navigation the narrow screen folded away is proposed hidden.
+    assert.matches("getByRole('navigation', { name: 'Site' }) toBeHidden", text, 1, true)
     -- The page's matchMedia listener has run before the answer reads it.
     _, text = ok("browser_emulate_media", { colorScheme = "dark" })
     assert.matches('\n~ paragraph: "Theme: dark" (was "Theme: light")', text, 1, true)

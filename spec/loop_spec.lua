@@ -362,6 +362,8 @@ fetch('/loop/late-items').then((r) => r.json()).then((items) => { for (const t o
         or text:match("\n%[(a%d+)%] getByRole%('tabpanel', { name: 'Overview' }%) toBeHidden$")
       -- And what the panel shown shows.
       assert.matches("\n%[a%d+%] getByRole%('tabpanel', { name: 'Usage' }%) toContainText%('Storage used: 41 GB%.'%)", text)
+      -- The panel that went says what it showed.
+      assert.matches('\n%- tabpanel "Overview" %[ref=e%d+%]: …%(%+1 lines inside, the first "Team plan with 12 seats%."%)', text)
       local _, waited = ok("browser_wait_for", { ref_gone = panel })
       -- Hidden already: its locator is one that matches hidden elements too.
       assert.is_true(has(waited, "Recorded: await expect(page.locator('#p1')).toBeHidden();"), waited)

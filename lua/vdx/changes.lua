@@ -189,8 +189,15 @@ local function render(d)
       end
     end
     if hidden > 0 then
-      -- A nameless item (a row, a list item) is told by what it shows.
+      -- A nameless item (a row, a list item) is told by what it shows; a
+      -- named part that went (a tab panel hidden) by the first text in it.
       local l = (e.name or "") == "" and (e.value or "") == "" and diff.label(e)
+      if (e.name or "") ~= "" and it.flag == "removed" then
+        for _, c in ipairs(e.children or {}) do
+          l = diff.label(c)
+          if l then break end
+        end
+      end
       if l and #l > 40 then l = l:sub(1, 40):gsub("[\128-\191]*$", ""):gsub("[\192-\255]$", "") .. "…" end
       line = line .. (" …(+%d lines inside%s)"):format(hidden, l and (', the first "' .. l:gsub('"', '\\"') .. '"') or "")
     end

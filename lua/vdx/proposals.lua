@@ -389,10 +389,12 @@ function Proposer:aria_state(e)
 end
 
 -- A dialog, menu or listbox the action closed (the root of a removed
--- subtree): hidden now.
-local CLOSABLE = { dialog = true, alertdialog = true, menu = true, listbox = true, tabpanel = true }
+-- subtree): hidden now; so is a named navigation a narrow screen folded
+-- behind its menu button.
+local CLOSABLE = { dialog = true, alertdialog = true, menu = true, listbox = true, tabpanel = true,
+  navigation = true }
 function Proposer:closed(e)
-  if e.in_frame then return end
+  if e.in_frame or (e.role == "navigation" and (e.name or "") == "") then return end
   local name = e.name ~= "" and e.name or nil
   self:try { matcher = "toBeHidden", locator = assertions.by_role(e.role, name) }
 end
