@@ -55,6 +55,17 @@ describe("vdx.errors #unit", function()
     end)
   end
 
+  it("gives an error's message whole, where a fact's value is cut short", function()
+    local long = ("word "):rep(180):sub(1, -2)
+    local vdx = require "vdx"
+    local text = errors.format(vdx.error("InvalidArgument", long, { expected = long }))
+    assert.matches("\nMessage: " .. long .. "\n", text, 1, true)
+    assert.matches("\nExpected: " .. long:sub(1, 300) .. "…[truncated]\n", text, 1, true)
+    -- A runaway message (a page's text in it) is still bounded.
+    text = errors.format(vdx.error("InvalidArgument", ("x"):rep(5000)))
+    assert.matches("\nMessage: " .. ("x"):rep(1200) .. "…[truncated]", text, 1, true)
+  end)
+
   it("says that a detached frame is often normal", function()
     assert.matches("^❌ Frame detached\nℹ️ This is often normal", errors.format { type = "FrameDetached", message = "" })
   end)

@@ -50,8 +50,9 @@ local function pick(v, err)
   return v
 end
 
--- A fact's value as one short line.
-local function fact_text(v)
+-- A fact's value as one short line, cut at max characters (300 by
+-- default: a page's text or a list may run long).
+local function fact_text(v, max)
   if type(v) == "table" then
     local parts = {}
     if #v > 0 then
@@ -68,7 +69,8 @@ local function fact_text(v)
     return table.concat(parts, ", ")
   end
   local s = tostring(v):gsub("%s+", " ")
-  if #s > 300 then s = s:sub(1, 300) .. "…[truncated]" end
+  max = max or 300
+  if #s > max then s = s:sub(1, max) .. "…[truncated]" end
   return s
 end
 
@@ -170,7 +172,9 @@ function errors.format(err, extra)
     end
   end
   if e.message and e.message ~= "" then
-    out[#out + 1] = "Message: " .. fact_text(e.message)
+    -- (The message is the error's own words, what to do in them: whole,
+    -- unless a page put a runaway text in it.)
+    out[#out + 1] = "Message: " .. fact_text(e.message, 1200)
   end
   out[#out + 1] = ""
   out[#out + 1] = "Possible causes:"
