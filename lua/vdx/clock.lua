@@ -301,6 +301,11 @@ function clock.iso(ms)
 end
 
 --- Adds the clock methods to the page class.
+--- True when page has the controlled clock installed (page:clock).
+function clock.installed(page)
+  return states[page] ~= nil
+end
+
 --- True when page's controlled clock (page:clock) is installed and
 -- paused: its time texts ("starts in 9:55") then stay as they are, the
 -- test's to check.  A flowing clock still moves them.

@@ -330,10 +330,11 @@ end
 -- follows.  starts maps a role's name to the storageState file the next
 -- test opens it with (its state at the cut); a role left out starts from
 -- its auth file.  cleared(role), when given, says whether a role's
--- emulation is back to the browser's own.  Returns the number of steps
--- dropped and of those kept.
+-- emulation is back to the browser's own; cleared true: the whole world
+-- was (browser_start_test {keep_world: false}), none of it is kept.
+-- Returns the number of steps dropped and of those kept.
 function Log:restart(starts, cleared)
-  local kept = in_effect(self.steps, cleared)
+  local kept = cleared == true and {} or in_effect(self.steps, cleared)
   local dropped = #self.steps - #kept
   for _, s in ipairs(kept) do s.carried = true end
   self.steps, self.proposed, self.starts, self.exported = kept, {}, starts or {}, nil

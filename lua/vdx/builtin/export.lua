@@ -190,6 +190,38 @@ local function same_title(before, name, given, edited, path)
   return rest, name, name
 end
 
+-- Clears the world of every active role of roles (browser_start_test
+-- {keep_world: false}): its routes, its emulation, and a page with a
+-- controlled clock (closed: no call uninstalls a clock, and the next use
+-- of the role opens a new page).  Returns the line that says what went.
+local function clear_world(roles)
+  local off = {}
+  for _, k in ipairs(require("vdx.emulation").KEYS) do off[k] = false end
+  local routes, clocks = 0, 0
+  for _, info in ipairs(roles:list()) do
+    if info.active then
+      local role = roles:role(info.name)
+      local okc, c = pcall(role.context, role)
+      if okc and c then
+        local okr, n = pcall(c.unroute_all, c)
+        if okr and math.type(n) then routes = routes + n end
+        pcall(c.emulate, c, off)
+        local p = role.page_
+        if p and not p:is_closed() then
+          pcall(p.emulate, p, off)
+          if require("vdx.clock").installed(p) then
+            pcall(p.close, p)
+            role:forget_page(p)
+            clocks = clocks + 1
+          end
+        end
+      end
+    end
+  end
+  return ("World cleared: %d route%s removed, emulation reset%s."):format(routes, routes == 1 and "" or "s",
+    clocks > 0 and (", the clock's page closed (the next call opens a new one)") or "")
+end
+
 -- A line for each setting of the world the current test of log carried
 -- over: its first statement as the export writes it, cut short.
 local WORLD_LINE = 110
@@ -414,6 +446,7 @@ return {
     scope = "server",
     input = { type = "object", properties = {
       keep_state = { type = "boolean", description = "Default true; false: each role from its auth file" },
+      keep_world = { type = "boolean", description = "Default true (routes, emulation, clock kept); false: cleared" },
       url = { type = "string", description = "Open this URL as the first step" },
     } },
     annotations = { readOnlyHint = false, destructiveHint = true },
@@ -425,6 +458,7 @@ return {
       end
       local keep = args.keep_state ~= false
       local unexported = log:unexported()
+      local world_cleared = args.keep_world == false and clear_world(ctx.roles) or nil
       local starts, lines, policy = {}, {}, util.paths(ctx)
       for _, info in ipairs(ctx.roles:list()) do
         if info.active then
@@ -484,7 +518,7 @@ return {
         local oke, now = pcall(p.emulation, p)
         return oke and type(now) == "table" and next(now) == nil
       end
-      local dropped, carried = log:restart(starts, cleared)
+      local dropped, carried = log:restart(starts, world_cleared and true or cleared)
       -- The state files of earlier starts that no written test loads go:
       -- they hold the roles' cookies.
       local removed = forget_starts(log)
@@ -500,6 +534,7 @@ return {
         out[#out + 1] = "No role has a page yet: each starts where its test opens it, signed in from its auth file "
           .. "if it has one."
       end
+      if world_cleared then out[#out + 1] = world_cleared end
       if carried > 0 then
         out[#out + 1] = ("Kept: %d %s of the roles' world still in effect, which the test starts with "
           .. "(browser_unroute, an emulation's reset or browser_stop_har before a start drops one):"):format(carried,
