@@ -596,6 +596,16 @@ describe("the change report of the acting tools", function()
       candidates(res.structuredContent.changes))
   end)
 
+  it("proposes an item gone by its line's name when a filter drew the list again for others", function()
+    open("/verify/filter.html")
+    local _, changes = act("browser_click", { ref = ref('button "Completed"') })
+    -- As many items as before: no count says the filter worked; the item
+    -- that showed "Buy milk" is gone.
+    local codes = table.concat(candidates(changes), "\n")
+    assert.matches("await expect(page.getByRole('listitem').filter({ hasText: 'Buy milk' })).toHaveCount(0);",
+      codes, 1, true)
+  end)
+
   it("names the elements a list made anew whose old refs fail: their role and name repeat", function()
     open("/verify/rerender.html")
     local text = act("browser_type", { ref = ref('textbox "New chore"'), text = "Ironing", submit = true })

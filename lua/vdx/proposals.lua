@@ -8,6 +8,9 @@ local assertions = require "vdx.assertions"
 local diff = require "vdx.snapshot_diff"
 
 local proposals = {}
+local ids = require "vdx.proposals_ids"
+proposals.without_ids, proposals.remembered_ids, proposals.clock_text = ids.without_ids, ids.remembered_ids,
+  ids.clock_text
 
 --- How many assertion candidates a report proposes, and how many it may check.
 proposals.MAX_CANDIDATES = 2
@@ -33,85 +36,12 @@ local function text_part(s)
   return cut
 end
 
--- The regex source of text with each "#1001" (an id the app gives, new
--- in every run) as `#\d+`, the rest literal.
-local function id_regex(text)
-  local src = text:gsub("[%^%$%(%)%%%.%[%]%*%+%-%?{}|/\\]", "\\%0")
-  -- A quote as its code: the scans of a written test read quotes as strings.
-  src = src:gsub("['\"`]", function(c) return ("\\x%02x"):format(c:byte()) end)
-  return (src:gsub("#%d+", "#\\d+"))
-end
-
---- step with the ids the app numbers ("#1001": an order, an invoice) left
--- free: a role's name or a getByText text that holds one becomes a
--- regex (`{ name: /Payment for order #\d+/ }`), and a toHaveText value
--- toContainText of its longest part without one; step itself when it
--- holds none, or only ids of the set kept (those the test remembered,
--- which the export writes as the value read in each run).  The next run's
--- order is #1002.
-function proposals.without_ids(step, kept)
-  local loc, value = step.locator, step.value
-  local has = function(x)
-    if type(x) ~= "string" then return false end
-    -- An id the test remembered (browser_remember) is no literal: the
-    -- export writes it as the value read in each run.
-    for id in x:gmatch("#%d+") do
-      if not (kept and kept[id]) then return true end
-    end
-    return false
-  end
-  if not has(loc) and not (step.matcher == "toHaveText" and has(value)) then return step end
-  local out = {}
-  for k, v in pairs(step) do out[k] = v end
-  if has(loc) then
-    local parts = {}
-    for i, p in ipairs(require("vdx.pw_spec").pieces(loc)) do
-      local text = p.text
-      if p.quote == "'" and text:find("#%d") then
-        local before = parts[i - 1] or ""
-        if before:sub(-6) == "name: " or before:sub(-1) == "(" then
-          text = "/" .. id_regex(text:sub(2, -2):gsub("\\(.)", "%1")) .. "/"
-        end
-      end
-      parts[i] = text
-    end
-    -- (exact is for a string name: a regex is matched as it is.)
-    out.locator = table.concat(parts):gsub("(name: /[^\n]-/), exact: true", "%1")
-  end
-  if step.matcher == "toHaveText" and has(value) then
-    local best = ""
-    for piece in (value .. "#0"):gmatch("(.-)#%d+") do
-      piece = piece:match("^%s*(.-)%s*$")
-      if #piece > #best then best = piece end
-    end
-    if #best < 4 then return step end
-    out.matcher, out.value = "toContainText", best
-  end
-  return out
-end
-
 -- A checker of candidates on the page, bounded in checks.
 local Proposer = {}
 Proposer.__index = Proposer
+require("vdx.proposals_state").install(Proposer)
 
 function Proposer:full() return #self.out >= self.max or self.checks >= proposals.MAX_CHECKS end
-
--- The units of a time a page counts in ("3 minutes ago", "in 12 seconds").
-local UNITS = { second = true, seconds = true, sec = true, secs = true, minute = true, minutes = true,
-  min = true, mins = true, hour = true, hours = true }
-
---- True when text s reads off a clock: a time of day or a count down
--- ("9:55", "10:42:07"), a time ago or to come in seconds, minutes or
--- hours, "just now".  Such a text changes by itself: a check of it fails a
--- moment later, unless the test controls the clock.
-function proposals.clock_text(s)
-  if type(s) ~= "string" then return false end
-  if s:find("%d:%d%d") then return true end
-  for _, unit in s:gmatch("(%d+)%s+(%a+)") do
-    if UNITS[unit:lower()] then return true end
-  end
-  return s:lower():find("just now", 1, true) ~= nil
-end
 
 -- The text step checks: its value, or the text its locator finds by.
 local function checked_text(step)
@@ -313,81 +243,6 @@ function Proposer:state(e)
   return false
 end
 
--- The ARIA states a locator option can hold: a line's state that came
--- (or went) is checked with getByRole(…, { selected: true }).
-local STATE_OPTION = { ["[selected]"] = "selected", ["[expanded]"] = "expanded", ["[pressed]"] = "pressed" }
--- The roles whose state is what the action was for: a tab or a row
--- selected, a disclosure opened (a combobox's list closing after a pick
--- is not the news).
-local STATE_ROLES = { ["[selected]"] = { tab = true, treeitem = true, row = true, gridcell = true },
-  ["[expanded]"] = { button = true, link = true, treeitem = true, menuitem = true },
-  ["[pressed]"] = { button = true } }
-
--- loc (a getByRole locator) with the option key: value.
-local function with_option(loc, key, value)
-  local v = key .. ": " .. tostring(value)
-  if loc:sub(-3) == " })" then return loc:sub(1, -4) .. ", " .. v .. " })" end
-  return loc:sub(1, -2) .. ", { " .. v .. " })"
-end
-
--- A tab selected, a disclosure expanded or collapsed, a toggle button
--- pressed or released (a changed line whose [selected], [expanded] or
--- [pressed] came or went): the element by its role, name and that state
--- is visible.
--- A field the form refused (the browser's own validation, or the app's
--- aria-invalid) as a check that it is invalid: no matcher says so, a
--- locator does.  True when one was offered.
-function Proposer:invalid(role, name, ref)
-  -- (:user-invalid holds only once the user tried to send or left the
-  -- field: a bad value typed alone is :invalid already.)
-  for _, mark in ipairs { "locator(':user-invalid')", "locator(':invalid')", "locator('[aria-invalid=\"true\"]')" } do
-    local loc = assertions.by_role(role, name) .. ".and(" .. mark .. ")"
-    if self:try({ matcher = "toBeVisible", locator = loc }, ref) then return true end
-    if self:full() then return false end
-  end
-  return false
-end
-
--- A column sorted anew (a header whose [sort=…] changed): its aria-sort,
--- beside the rows' new order (which a sort the wrong way round passes
--- when the rows were in that order already).  True when one was offered.
-local function sort_of(states)
-  for _, st in ipairs(states) do
-    local v = st:match("^%[sort=(%a+)%]$")
-    if v then return v end
-  end
-end
-function Proposer:sorted(e, now)
-  for _, exact in ipairs { false, true } do
-    local step = { matcher = "toHaveAttribute", locator = assertions.by_role(e.role, e.name, exact),
-      attribute = "aria-sort", value = now }
-    if self:try(step, e.ref) then return true end
-    if self:full() then return false end
-  end
-  return false
-end
-
-function Proposer:aria_state(e)
-  if e.in_frame or not e.was or (e.name or "") == "" then return end
-  local had, has = {}, {}
-  for _, st in ipairs(e.was.states) do had[st] = true end
-  for _, st in ipairs(e.states) do has[st] = true end
-  if has["[invalid]"] and not had["[invalid]"] and self:invalid(e.role, e.name, e.ref) then return end
-  local sort = sort_of(e.states)
-  if sort and sort ~= sort_of(e.was.states) and self:sorted(e, sort) then return end
-  for st, key in pairs(STATE_OPTION) do
-    if had[st] ~= has[st] and STATE_ROLES[st][e.role] and not (st == "[selected]" and not has[st]) then
-      local scope = self:scope(e)
-      for _, exact in ipairs(scope and { "scoped", false, true } or { false, true }) do
-        local loc = with_option(assertions.by_role(e.role, e.name, exact == true), key, has[st] == true)
-        if exact == "scoped" then loc = scope .. "." .. loc end
-        if self:try({ matcher = "toBeVisible", locator = loc }, e.ref) then return end
-        if self:full() then return end
-      end
-    end
-  end
-end
-
 -- A dialog, menu or listbox the action closed (the root of a removed
 -- subtree): hidden now; so is a named navigation a narrow screen folded
 -- behind its menu button.
@@ -419,12 +274,23 @@ for _, item in pairs(ITEM_ROLE) do ITEM_OF[item] = true end
 -- An item the action removed (a row deleted), by the text it showed: no
 -- item of its role shows that text now.  The count of its list says how
 -- many are left, not which one went.
-function Proposer:gone(e)
+-- item_role: e is a named line (a checkbox "Buy milk") that left an item
+-- of that role the page drew again for another (a filter re-rendering its
+-- rows): that item, by e's name, is gone.
+function Proposer:gone(e, item_role)
   if e.in_frame then return end
-  local l = diff.label(e)
+  local l = item_role and assertions.normalize(e.name or "") or diff.label(e)
   if not l or #l < 3 or #l > 80 then return end
-  self:try { matcher = "toHaveCount", locator = ("getByRole('%s').filter({ hasText: %s })"):format(e.role,
-    assertions.quote(l)), value = 0 }
+  self:try { matcher = "toHaveCount", locator = ("getByRole('%s').filter({ hasText: %s })"):format(
+    item_role or e.role, assertions.quote(l)), value = 0 }
+end
+
+-- The item role of the parent of a removed named line whose item stayed
+-- (drawn again for another item), or nil.
+local function left_item(e)
+  local p = e.parent
+  if (e.name or "") == "" or e.role == "text" or not p or p.removed or not ITEM_OF[p.role] then return nil end
+  return p.role
 end
 
 -- toHaveCount on the items of a list whose number of items changed.
@@ -596,9 +462,10 @@ function proposals.propose(page, d, acted, text, kept)
   -- An item that went, by what it showed (which one went), then the
   -- count (how many are left): one more candidate for it.
   for _, e in ipairs(d.removed or {}) do
-    if ITEM_OF[e.role] and not (e.parent and e.parent.removed) then
+    local item = not ITEM_OF[e.role] and left_item(e)
+    if (ITEM_OF[e.role] and not (e.parent and e.parent.removed)) or item then
       if not p.gone_told then p.gone_told, p.max = true, p.max + 1 end
-      steps[#steps + 1] = function() p:gone(e) end
+      steps[#steps + 1] = function() p:gone(e, item or nil) end
     end
   end
   for _, c in ipairs(recounted(d)) do
@@ -631,22 +498,6 @@ function proposals.gone(page, d, acted)
     if ITEM_OF[e.role] and not (e.parent and e.parent.removed) then p:gone(e) end
   end
   return p.out
-end
-
---- The set of the app-numbered ids ("#1011") in the values the test of
--- session log remembered (browser_remember), or nil: proposals keep them
--- (proposals.without_ids), since the export reads them in each run.
-function proposals.remembered_ids(log)
-  local kept
-  for _, r in pairs(log and log:remembered() or {}) do
-    local v = tostring(r.value)
-    -- ("1021" remembered without its mark stands for "#1021" too.)
-    for id in (v:match("^%d+$") and ("#" .. v) or v):gmatch("#%d+") do
-      kept = kept or {}
-      kept[id] = true
-    end
-  end
-  return kept
 end
 
 --- The check that the field of role, name and ref is invalid (a submit
