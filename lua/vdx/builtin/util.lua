@@ -34,10 +34,11 @@ end
 
 -- True when role has a step of the current test in log (one carried
 -- over a cut by browser_start_test does not count: the new test opens the
--- role's page where it is now).
+-- role's page where it is now; nor does a setting of its world, a route
+-- or a clock, which comes before the page loads).
 local function started(log, role)
   for _, s in ipairs(log:list()) do
-    if s.role == role and not s.carried then return true end
+    if s.role == role and not s.carried and not s.world then return true end
   end
   return false
 end
@@ -104,7 +105,7 @@ function util.record(ctx, step, loc)
     -- .contentFrame().getByRole(…)`), which the replay follows too.
     step.locator, step.positional = loc.locator, loc.positional or nil
   end
-  if step.kind ~= "navigate" and not started(log, step.role) then
+  if step.kind ~= "navigate" and not step.world and not started(log, step.role) then
     local at = ctx.start_url
     local url = at and at.role == step.role and at.url or page_url(ctx)
     if url then log:add { kind = "navigate", role = step.role, url = url, tool = step.tool } end
