@@ -209,6 +209,9 @@ local function clear_world(roles)
         local p = role.page_
         if p and not p:is_closed() then
           pcall(p.emulate, p, off)
+          -- (The page the agent last looked at is laid out anew, or gone:
+          -- no report compares with that look.)
+          role.last_snapshot, role.change_base = nil, nil
           if require("vdx.clock").installed(p) then
             pcall(p.close, p)
             role:forget_page(p)
