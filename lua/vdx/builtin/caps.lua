@@ -35,7 +35,12 @@ local function signature(def)
     if required[a] ~= required[b] then return required[a] == true end
     return a < b
   end)
-  for i, k in ipairs(args) do args[i] = required[k] and k or (k .. "?") end
+  for i, k in ipairs(args) do
+    -- (A few values to choose from are named: colorScheme?=dark|light|no-preference.)
+    local enum = type(props[k]) == "table" and props[k].enum
+    local choice = type(enum) == "table" and #enum <= 4 and ("=" .. table.concat(enum, "|")) or ""
+    args[i] = (required[k] and k or (k .. "?")) .. choice
+  end
   local what = tostring(def.description or ""):match("^(.-%.)%s") or tostring(def.description or "")
   if #what > SUMMARY then what = what:sub(1, SUMMARY - 1):gsub("[\128-\191]*$", "") .. "…" end
   return ("%s(%s): %s"):format(def.name, table.concat(args, ", "), what)
