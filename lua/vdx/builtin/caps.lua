@@ -8,18 +8,14 @@ local builtin = require "vdx.builtin"
 
 -- What each capability's tools do, for the description.
 local WHAT = {
-  network = "mock or fail requests (browser_route), offline, HAR",
-  clock = "a fake clock (install, fast-forward, fixed time)",
-  emulation = "a device, dark mode, locale, timezone, geolocation",
-  storage = "cookies, localStorage, storage state",
-  pdf = "save as PDF",
-  vision = "click at x,y",
+  network = "mock requests",
+  emulation = "device, dark mode",
 }
 
 local function described()
   local parts = {}
-  for _, cap in ipairs(builtin.cap_names()) do parts[#parts + 1] = cap .. " (" .. (WHAT[cap] or cap) .. ")" end
-  return table.concat(parts, "; ")
+  for _, cap in ipairs(builtin.cap_names()) do parts[#parts + 1] = cap .. (WHAT[cap] and (" (" .. WHAT[cap] .. ")") or "") end
+  return table.concat(parts, ", ")
 end
 
 -- A tool in one line: its name, its arguments (optional ones marked ?, the
@@ -53,9 +49,9 @@ return {
   {
     name = "enable_tools",
     title = "Serve more tools",
-    description = "Serve tools held back to keep this list short: " .. described() .. ".",
+    description = "Serve held-back tools: " .. described() .. ".",
     input = { type = "object", required = { "caps" }, properties = {
-      caps = { type = "array", minItems = 1, items = { type = "string", enum = names }, description = "Groups to serve" },
+      caps = { type = "array", minItems = 1, items = { type = "string", enum = names }, description = "Groups" },
     } },
     scope = "server",
     annotations = { readOnlyHint = false, idempotentHint = true },

@@ -449,7 +449,7 @@ return {
     scope = "server",
     input = { type = "object", properties = {
       keep_state = { type = "boolean", description = "Default true; false: each role from its auth file" },
-      keep_world = { type = "boolean", description = "Default true (routes, emulation, clock kept); false: cleared" },
+      keep_world = { type = "boolean", description = "false: routes, emulation, clock cleared" },
       url = { type = "string", description = "Open this URL as the first step" },
     } },
     annotations = { readOnlyHint = false, destructiveHint = true },

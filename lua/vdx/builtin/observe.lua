@@ -112,12 +112,11 @@ return {
   {
     name = "browser_network_requests",
     title = "List network requests",
-    description = "The page's network requests since it loaded; body: their responses' text too (what to mock).",
+    description = "The page's network requests since it loaded.",
     input = { type = "object", properties = {
       filter = { type = "string", description = "URL substring" },
       all = { type = "boolean", description = "Earlier pages' too (the tab's last 1000)" },
-      body = { type = "boolean", description = ("Response text of the first %d fetch/XHR listed, %d characters each")
-        :format(BODIES, BODY_CHARS) },
+      body = { type = "boolean", description = "Also the responses' text (fetch/XHR: what to mock)" },
     } },
     annotations = { readOnlyHint = true },
     run = function(ctx, args)

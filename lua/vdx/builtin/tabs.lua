@@ -82,7 +82,7 @@ return {
   {
     name = "browser_resize",
     title = "Resize browser window",
-    description = "Resize the current page's viewport (the test sets the same size); answers what the new layout changed.",
+    description = "Resize the page's viewport (a step of the test); answers what changed.",
     input = { type = "object", required = { "width", "height" }, properties = {
       width = { type = "integer", minimum = 100, maximum = 10000, description = "CSS pixels" },
       height = { type = "integer", minimum = 100, maximum = 10000, description = "CSS pixels" },

@@ -534,7 +534,7 @@ return {
   {
     name = "browser_verify_value",
     title = "Verify value",
-    description = "Verify a field's value or checked state, a toggle's ARIA state (\"true\": aria-pressed…), or that an element (a status) shows no text, and record toHaveValue, toBeChecked, toHaveAttribute or toBeEmpty.",
+    description = "Verify a field's value, a checkbox's or toggle's state, or no text (\"\"); records toHaveValue, toBeChecked, toHaveAttribute or toBeEmpty.",
     input = { type = "object", required = { "value" }, properties = {
       type = { type = "string", enum = { "textbox", "checkbox", "radio", "combobox", "slider" },
         description = "Field type (default: from the element)" },
