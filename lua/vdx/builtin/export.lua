@@ -7,6 +7,7 @@
 -- installed.
 local vdx = require "vdx"
 local json = require "vdx.json"
+local world = require "vdx.session_world"
 local util = require "vdx.builtin.util"
 local session_export = require "vdx.session_export"
 local export_gate = require "vdx.export_gate"
@@ -188,61 +189,6 @@ local function same_title(before, name, given, edited, path)
   local rest = {}
   for j, x in ipairs(before) do if j ~= i then rest[#rest + 1] = x end end
   return rest, name, name
-end
-
--- Clears the world of every active role of roles (browser_start_test
--- {keep_world: false}): its routes, its emulation, and a page with a
--- controlled clock (closed: no call uninstalls a clock, and the next use
--- of the role opens a new page).  Returns the line that says what went.
-local function clear_world(roles)
-  local off = {}
-  for _, k in ipairs(require("vdx.emulation").KEYS) do off[k] = false end
-  local routes, clocks = 0, 0
-  for _, info in ipairs(roles:list()) do
-    if info.active then
-      local role = roles:role(info.name)
-      local okc, c = pcall(role.context, role)
-      if okc and c then
-        local okr, n = pcall(c.unroute_all, c)
-        if okr and math.type(n) then routes = routes + n end
-        pcall(c.emulate, c, off)
-        local p = role.page_
-        if p and not p:is_closed() then
-          pcall(p.emulate, p, off)
-          -- (The page the agent last looked at is laid out anew, or gone:
-          -- no report compares with that look.)
-          role.last_snapshot, role.change_base = nil, nil
-          if require("vdx.clock").installed(p) then
-            pcall(p.close, p)
-            role:forget_page(p)
-            clocks = clocks + 1
-          end
-        end
-      end
-    end
-  end
-  return ("World cleared: %d route%s removed, emulation reset%s."):format(routes, routes == 1 and "" or "s",
-    clocks > 0 and (", the clock's page closed (the next call opens a new one)") or "")
-end
-
--- A line for each setting of the world the current test of log carried
--- over: its first statement as the export writes it, cut short.
-local WORLD_LINE = 110
-local function world_lines(log)
-  local out = {}
-  for _, s in ipairs(log:list()) do
-    if s.carried then
-      local first
-      for _, l in ipairs(s.lines or {}) do
-        if not l:match("^%s*//") then first = l break end
-      end
-      first = (first or (s.lines or {})[1] or s.tool or "?"):gsub("{context}", "context"):gsub("{page}", "page")
-        :gsub("^await ", "")
-      if #first > WORLD_LINE then first = first:sub(1, WORLD_LINE - 1) .. "…" end
-      out[#out + 1] = ("- %s%s"):format(first, #log:roles() > 1 and (" (" .. tostring(s.role) .. ")") or "")
-    end
-  end
-  return out
 end
 
 return {
@@ -461,7 +407,7 @@ return {
       end
       local keep = args.keep_state ~= false
       local unexported = log:unexported()
-      local world_cleared = args.keep_world == false and clear_world(ctx.roles) or nil
+      local world_cleared = args.keep_world == false and world.clear(ctx.roles) or nil
       local starts, lines, policy = {}, {}, util.paths(ctx)
       for _, info in ipairs(ctx.roles:list()) do
         if info.active then
@@ -542,7 +488,7 @@ return {
         out[#out + 1] = ("Kept: %d %s of the roles' world still in effect, which the test starts with "
           .. "(browser_unroute, an emulation's reset or browser_stop_har before a start drops one):"):format(carried,
           carried == 1 and "setting" or "settings")
-        for _, l in ipairs(world_lines(log)) do out[#out + 1] = l end
+        for _, l in ipairs(world.lines(log)) do out[#out + 1] = l end
       end
       if removed > 0 then
         out[#out + 1] = ("Removed %d state %s of the last start that no written test loads."):format(removed,
