@@ -312,7 +312,8 @@ local function in_effect(steps, cleared)
       if s.unroute ~= nil then
         local left = {}
         for _, k in ipairs(out) do
-          if not (k.route and k.role == s.role and (s.unroute == true or k.route == s.unroute)) then left[#left + 1] = k end
+          local gone = k.route and k.role == s.role and (s.unroute == true or k.route == s.unroute)
+          if not gone then left[#left + 1] = k end
         end
         out = left
       else

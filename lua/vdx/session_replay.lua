@@ -76,7 +76,9 @@ local function seen(s, f)
   if f.count ~= 1 then return f.why or ("%s matches %d elements"):format(s.locator, f.count) end
   if matcher == "toBeVisible" then return "hidden" end
   if matcher == "toHaveValue" then return ("value %q"):format(m.value or "") end
-  if matcher == "toHaveAttribute" then return ("%s %s"):format(s.attribute, m.attribute and ("%q"):format(m.attribute) or "absent") end
+  if matcher == "toHaveAttribute" then
+    return ("%s %s"):format(s.attribute, m.attribute and ("%q"):format(m.attribute) or "absent")
+  end
   if matcher == "toBeChecked" then return "not checked" end
   if matcher == "not.toBeChecked" then return "checked" end
   if matcher == "toBeInViewport" then return m.visible and "outside the viewport" or "hidden" end

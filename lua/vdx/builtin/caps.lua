@@ -14,7 +14,9 @@ local WHAT = {
 
 local function described()
   local parts = {}
-  for _, cap in ipairs(builtin.cap_names()) do parts[#parts + 1] = cap .. (WHAT[cap] and (" (" .. WHAT[cap] .. ")") or "") end
+  for _, cap in ipairs(builtin.cap_names()) do
+    parts[#parts + 1] = cap .. (WHAT[cap] and (" (" .. WHAT[cap] .. ")") or "")
+  end
   return table.concat(parts, ", ")
 end
 

@@ -102,7 +102,8 @@ return {
       end
       if next(o) == nil then return "Nothing to change: name a device, viewport, geolocation, timezone, locale or userAgent." end
       record(ctx, "browser_emulate", o)
-      return util.relaid(ctx, page, "Emulating: " .. told(page) .. ".", { emulation = page:emulation() }, view_of(page, before))
+      return util.relaid(ctx, page, "Emulating: " .. told(page) .. ".", { emulation = page:emulation() },
+        view_of(page, before))
     end,
   },
   {
@@ -128,7 +129,8 @@ return {
       local before = page:emulation()
       page:emulate(o)
       record(ctx, "browser_emulate_media", o)
-      return util.relaid(ctx, page, "Emulating: " .. told(page) .. ".", { emulation = page:emulation() }, view_of(page, before))
+      return util.relaid(ctx, page, "Emulating: " .. told(page) .. ".", { emulation = page:emulation() },
+        view_of(page, before))
     end,
   },
 }

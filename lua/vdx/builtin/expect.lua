@@ -159,7 +159,8 @@ function expect.check(ctx, list, before, acted)
       -- menu that was closed, found nothing that was there.)
       local role, name
       if a then role, name = a.locator:match("^getByRole%('(%a+)', { name: '([^'\\]*)' }%)$") end
-      local shown_before = not role or not before or (require("vdx.snapshot_diff").count_named(before, role, name, false, 1) or 1) > 0
+      local shown_before = not role or not before
+        or (require("vdx.snapshot_diff").count_named(before, role, name, false, 1) or 1) > 0
       -- (An exact text in the container: only a line that showed just it
       -- may have been there.)
       if type(r) == "table" and r.exact then shown_before = whole_lines(before or "", text) > 0 end
