@@ -6,7 +6,8 @@
 local M = {}
 
 --- Clears the world of every active role of roles (browser_start_test
--- {keep_world: false}): its routes, its emulation, and a page with a
+-- {keep_world: false}): its routes, its emulation, its network conditions
+-- and CPU throttling, and a page with a
 -- controlled clock (closed: no call uninstalls a clock, and the next use
 -- of the role opens a new page).  Returns the line that says what went.
 function M.clear(roles)
@@ -21,6 +22,9 @@ function M.clear(roles)
         local okr, n = pcall(c.unroute_all, c)
         if okr and math.type(n) then routes = routes + n end
         pcall(c.emulate, c, off)
+        -- (Offline or a throttled network, a slowed CPU: back to the browser's own.)
+        pcall(c.network, c, { offline = false, preset = "No emulation" })
+        pcall(c.cpu_throttle, c, 1)
         local p = role.page_
         if p and not p:is_closed() then
           pcall(p.emulate, p, off)
@@ -36,8 +40,8 @@ function M.clear(roles)
       end
     end
   end
-  return ("World cleared: %d route%s removed, emulation reset%s."):format(routes, routes == 1 and "" or "s",
-    clocks > 0 and (", the clock's page closed (the next call opens a new one)") or "")
+  return ("World cleared: %d route%s removed, emulation and network reset%s."):format(routes,
+    routes == 1 and "" or "s", clocks > 0 and (", the clock's page closed (the next call opens a new one)") or "")
 end
 
 --- A line for each setting of the world the current test of log carried
