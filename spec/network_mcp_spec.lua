@@ -19,6 +19,10 @@ describe("vdxlua mcp network tools", function()
           e => 'failed').then(t => { document.getElementById('out').textContent = 'Result: ' + t })">Ping</button>
           <p id="out">Result: none</p>]]
       end,
+      ["GET /rtt"] = function()
+        return [[<title>RTT</title><button onclick="out.textContent = 'RTT: ' + navigator.connection.rtt">Measure</button>
+          <p id="out">RTT: unknown</p>]]
+      end,
       ["GET /api/ping"] = function() return { headers = { ["content-type"] = "text/plain" }, body = "pong" } end,
     }
     dir = client.tmpdir()
@@ -68,8 +72,9 @@ describe("vdxlua mcp network tools", function()
 
   it("throttles with a preset and ends it, and refuses a call that sets nothing", function()
     local r = call("browser_network_state_set", { throttling = "Slow 3G" })
-    assert.equal("Network is now online, latency 2000 ms, download 50000 B/s, upload 50000 B/s in the role's tabs",
-      text(r))
+    assert.equal("Network is now online, latency 2000 ms, download 50000 B/s, upload 50000 B/s in the role's tabs.\n"
+      .. "The exported test and its flake gate run unthrottled (Playwright has no API for it): to test a slow server, "
+      .. "hold its requests with browser_route {pattern, delay}, which the test writes.", text(r))
     r = call("browser_network_state_set", { throttling = "No emulation" })
     assert.equal("Network is now online in the role's tabs", text(r))
     r = call("browser_network_state_set", {})
@@ -80,7 +85,8 @@ describe("vdxlua mcp network tools", function()
     r = call("browser_network_state_set", { throttling = "Dial-up" })
     assert.is_true(r.isError)
     r = call("browser_cpu_throttle", { rate = 4 })
-    assert.equal("CPU throttled 4x in the role's tabs", text(r))
+    assert.equal("CPU throttled 4x in the role's tabs.\nThe exported test and its flake gate run at full speed "
+      .. "(Playwright has no API for it).", text(r))
     r = call("browser_cpu_throttle", { rate = 1 })
     assert.equal("CPU throttling ended", text(r))
   end)
@@ -145,5 +151,22 @@ describe("vdxlua mcp network tools", function()
     assert.truthy(cpu, test)
     assert.truthy(test:find("// vdx recorded this role's traffic to a HAR file here (Playwright: browser.newContext({ "
       .. "recordHar: { path: 'traffic/net.har' } }))", cpu, true), test)
+  end)
+
+  it("replays in the flake gate what the test does: a check true only while throttled fails there", function()
+    local r = call("browser_start_test", { keep_world = false })
+    assert.is_not_true(r.isError, text(r))
+    call("browser_navigate", { url = srv.url .. "/rtt" })
+    call("browser_network_state_set", { latency = 1000 })
+    -- The page reads the round trip the browser reports (navigator.connection), throttled here.
+    r = call("browser_click", { element = "Measure button" })
+    assert.matches("RTT: 1000", text(r), 1, true)
+    r = call("browser_verify_text_visible", { text = "RTT: 1000" })
+    assert.is_not_true(r.isError, text(r))
+    call("browser_network_state_set", { throttling = "No emulation" })
+    r = call("browser_export_test", { filename = "throttled", runs = 1 })
+    assert.matches("getByText('RTT: 1000')).toBeVisible()  0/1", text(r), 1, true)
+    -- The comment names only what was set.
+    assert.matches("// vdx throttled the network here (latency 1000 ms); Playwright has no API", text(r), 1, true)
   end)
 end)

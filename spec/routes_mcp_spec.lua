@@ -140,6 +140,42 @@ describe("the route tools", function()
     assert.is_true(route_at < goto_at, file)
     local _, gotos = file:gsub("%.goto%(", "")
     assert.equal(1, gotos, file)
+  end)
 
+  it("holds a request with delay: a slow server the test writes, which the gate and Playwright replay", function()
+    call("browser_start_test", { keep_world = false })
+    local r, text = call("browser_route", { pattern = "**/api/pay", delay = 1500, status = 200,
+      body = '{"ok":true,"id":"SLOW"}', contentType = "application/json" })
+    assert.is_falsy(r.isError, text)
+    -- A delay alone lets the request go on, held: here to the fulfilment above.
+    call("browser_route", { pattern = "**/api/pay", delay = 300 })
+    _, text = call("browser_route_list", {})
+    assert.equal('1. **/api/pay (status=200, body={"ok":true,"id":"SLOW"}, contentType=application/json, ' ..
+      "delay=1500 ms)\n2. **/api/pay (delay=300 ms)", text)
+    call("browser_navigate", { url = srv.url .. "/routes/checkout.html" })
+    local _, clicked = call("browser_click", { element = 'the "Pay now" button' })
+    -- The answer shows the page while the payment is held, and says so.
+    assert.is_true(has(clicked, "\n~ paragraph: Processing payment… (was empty)"), clicked)
+    assert.is_true(has(clicked, "\nHeld by a route (delay 300 ms): POST " .. srv.url .. "/api/pay; "), clicked)
+    r, text = call("browser_verify_text_visible", { text = "Processing payment…" })
+    assert.is_falsy(r.isError, text)
+    r, text = call("browser_wait_for", { text = "Paid, receipt SLOW" })
+    assert.is_falsy(r.isError, text)
+    r, text = call("browser_export_test", { filename = "slow-pay", runs = 1 })
+    assert.is_falsy(r.isError, text)
+    assert.is_true(has(text, "Flake gate: 1 runs in fresh contexts, every step passed 1/1"), text)
+    if helpers.playwright() then assert.is_true(has(text, "Playwright (1 runs of the file): ✅"), text) end
+    local file = read(dir .. "/out/slow-pay.spec.ts")
+    assert.is_true(has(file, "route('**/api/pay', async route => {\n" ..
+      "    await new Promise(resolve => setTimeout(resolve, 1500));\n" ..
+      "    await route.fulfill({ body: '{\"ok\":true,\"id\":\"SLOW\"}', contentType: 'application/json', " ..
+      "status: 200 });\n  });"), file)
+    assert.is_true(has(file, "route('**/api/pay', async route => {\n" ..
+      "    await new Promise(resolve => setTimeout(resolve, 300));\n    await route.fallback();\n  });"), file)
+    for _, bad in ipairs { -1, 60001, 1.5 } do
+      r, text = call("browser_route", { pattern = "**/x", delay = bad })
+      assert.is_true(r.isError == true, text)
+      assert.is_true(has(text, "delay"), text)
+    end
   end)
 end)

@@ -30,16 +30,51 @@ local COUNTED = { Fetch = true, XHR = true }
 local Watch = {}
 Watch.__index = Watch
 
+-- By page (weak): the requests a route holds on purpose (quiet.hold),
+-- network id -> { method, url, ms }, and the watches under way.
+local held = setmetatable({}, { __mode = "k" })
+local watching = setmetatable({}, { __mode = "k" })
+
+-- Stops counting request id in w: a route holds it (quiet.hold).
+local function excuse(w, id, h)
+  if not w.held_ids[id] then w.held_ids[id], w.held[#w.held + 1] = true, h end
+  if not w.open[id] then return end
+  w.open[id], w.n = nil, w.n - 1
+  if w.n == 0 and w.waiter then
+    w.woken = true
+    w.waiter:cancel("requests over")
+  end
+end
+
+--- Says that a route holds page's request id (its Network request id)
+-- for ms on purpose (browser_route's delay: a slow server whose waiting
+-- the test shows): an action's answer does not wait for it, and says so
+-- (quiet.tell).  request: { method, url }.
+function quiet.hold(page, id, request, ms)
+  if not page or not id then return end
+  held[page] = held[page] or {}
+  local h = held[page][id]
+  -- (Two routes that hold one request, each in turn: its wait is the sum.)
+  if h then h.ms = (h.ms or 0) + (ms or 0) return end
+  h = { method = request.method or "GET", url = request.url or "?", ms = ms }
+  held[page][id] = h
+  for w in pairs(watching[page] or {}) do excuse(w, id, h) end
+end
+
 --- Starts watching page's requests: the fetch and XHR requests that
 -- start from now on are waited for by w:wait.  Returns the watch
 -- (w:stop() ends it; a closed page gives one that waits for nothing).
 function quiet.watch(page)
-  local w = setmetatable({ open = {}, n = 0, seen = false }, Watch)
+  local w = setmetatable({ open = {}, n = 0, seen = false, held = {}, held_ids = {} }, Watch)
   if not page or page:is_closed() then return w end
   w.page = page
-  w.off = netwatch.subscribe(page, {
+  watching[page] = watching[page] or setmetatable({}, { __mode = "k" })
+  watching[page][w] = true
+  local off = netwatch.subscribe(page, {
     started = function(_, rec)
       if not COUNTED[rec.type] then return end
+      local h = held[page] and held[page][rec.id]
+      if h then return excuse(w, rec.id, h) end
       w.open[rec.id], w.n, w.seen = rec, w.n + 1, true
     end,
     finished = function(_, rec)
@@ -52,6 +87,10 @@ function quiet.watch(page)
       end
     end,
   })
+  w.off = function()
+    off()
+    if watching[page] then watching[page][w] = nil end
+  end
   return w
 end
 
@@ -122,9 +161,10 @@ end
 
 --- Runs fn(...) on page watched (quiet.watch; nil or a closed page: no
 -- watch), then waits for the requests it started (Watch:wait with opts);
--- returns fn's result and the requests still under way (nil when none).
--- The watch ends whichever way fn or the wait ends; their errors are
--- raised as they came.
+-- returns fn's result, the requests still under way (nil when none) and
+-- those a route held on purpose (quiet.hold; nil when none).  The watch
+-- ends whichever way fn or the wait ends; their errors are raised as they
+-- came.
 function quiet.around(page, opts, fn, ...)
   local w = quiet.watch(page)
   local ok, res = pcall(fn, ...)
@@ -133,18 +173,29 @@ function quiet.around(page, opts, fn, ...)
   w:stop()
   if not ok then error(res, 0) end
   if not okw then error(pending, 0) end
-  return res, pending
+  return res, pending, #w.held > 0 and w.held or nil
 end
 
---- result (a tool's answer, { text =, structured = }) with the line and
--- structured.loading of the requests still under way (quiet.around's
--- pending), when there are any.
-function quiet.tell(result, pending)
+--- result (a tool's answer, { text =, structured = }) with the lines and
+-- structured.loading / structured.held of the requests still under way
+-- and of those a route holds (quiet.around's pending and held), when
+-- there are any.
+function quiet.tell(result, pending, held_list)
+  if type(result) ~= "table" or type(result.text) ~= "string" then return result end
   local line = quiet.line(pending)
-  if line and type(result) == "table" and type(result.text) == "string" then
+  if line then
     result.text = result.text .. "\n" .. line
     result.structured = result.structured or {}
     result.structured.loading = pending
+  end
+  if held_list then
+    local h = held_list[1]
+    local url = #h.url > 100 and (h.url:sub(1, 100) .. "…") or h.url
+    result.text = result.text .. ("\nHeld by a route (delay %d ms): %s %s%s; this answer shows the page while it "
+      .. "waits (browser_wait_for reads what it shows after)"):format(h.ms or 0, h.method, url,
+      #held_list > 1 and (" and %d more"):format(#held_list - 1) or "")
+    result.structured = result.structured or {}
+    result.structured.held = held_list
   end
   return result
 end

@@ -52,15 +52,40 @@ function rx.fulfil_options(f)
   return js(o)
 end
 
+-- The lines of a route held delay ms before it answers as the lines
+-- of the answer alone say (one `route => route.x(…));` line, or an async
+-- handler's block).
+local function delayed(head, lines, delay)
+  local out = { head .. "async route => {",
+    ("  await new Promise(resolve => setTimeout(resolve, %d));"):format(delay) }
+  local one = #lines == 1 and lines[1]:match("^.-route => (route%..*)%);$")
+  if one then
+    out[3] = "  await " .. one .. ";"
+  elseif #lines == 0 then
+    out[3] = "  await route.fallback();"
+  else
+    for i = 2, #lines - 1 do out[#out + 1] = lines[i] end
+  end
+  out[#out + 1] = "});"
+  return out
+end
+
 --- The lines of target:route(pattern, answer) where target is "{page}"
 -- or "{context}" and answer is { fulfil = {…} } | { abort = reason } |
--- { headers = {…}, remove = {…} } | { handler = true } (a Lua function).
+-- { headers = {…}, remove = {…} } | { handler = true } (a Lua function),
+-- or {} with delay (ms; with any of the others, the request is held that
+-- long first).
 function rx.route_lines(target, pattern, answer, lua_pattern)
   if lua_pattern then
     return { ("// not exported: the route on the Lua pattern %s (Playwright takes a glob or a RegExp; " ..
       "write its RegExp here by hand)"):format(q(pattern)) }
   end
   local head = "await " .. target .. ".route(" .. q(pattern) .. ", "
+  if answer.delay then
+    local rest = {}
+    for k, v in pairs(answer) do if k ~= "delay" then rest[k] = v end end
+    return delayed(head, next(rest) and rx.route_lines(target, pattern, rest) or {}, answer.delay)
+  end
   if answer.fulfil then
     return { head .. "route => route.fulfill(" .. rx.fulfil_options(answer.fulfil) .. "));" }
   elseif answer.abort then

@@ -7,7 +7,7 @@
 --
 -- handler(route, request) runs as a task for each matching request;
 -- request = { url, method, headers, post_data, resource_type, frame,
--- is_navigation }; it answers with route:continue{…}, route:fulfill{…},
+-- is_navigation, network_id (Network's requestId) }; it answers with route:continue{…}, route:fulfill{…},
 -- route:abort{…} or passes it on with route:fallback().  Routes are tried
 -- the last registered first, the page's before its context's (Playwright's
 -- order).  A handler that raises, or returns without answering, is logged
@@ -206,7 +206,7 @@ local function request_of(ev)
   for k, v in pairs(r.headers or {}) do headers[k:lower()] = v end
   return { url = r.url, method = r.method, headers = headers, post_data = post,
     resource_type = (ev.resourceType or "Other"):lower(), frame = ev.frame,
-    is_navigation = ev.resourceType == "Document" }
+    is_navigation = ev.resourceType == "Document", network_id = ev.networkId }
 end
 
 local function note_error(owner_state, entry, req, msg)

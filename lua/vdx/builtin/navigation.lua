@@ -145,10 +145,11 @@ return {
       -- earlier point than load (vdx.quiet).
       local early = args.wait_until == "commit" or args.wait_until == "domcontentloaded"
       local quiet = require "vdx.quiet"
-      local res, pending = quiet.around(not early and page or nil, { open_only = true }, page.navigate, page,
+      local res, pending, held = quiet.around(not early and page or nil, { open_only = true }, page.navigate, page,
         args.url, { wait_until = args.wait_until })
       local warnings = decide(ctx)
-      local result = quiet.tell(nav_result(res, warnings, small_snapshot(ctx, page), page:since(mark), ctx.role), pending)
+      local result = quiet.tell(nav_result(res, warnings, small_snapshot(ctx, page), page:since(mark), ctx.role), pending,
+        held)
       local signin = signed_out(args.url, type(res) == "table" and res.url)
       if signin then
         -- The role whose own page this is (its URL on the command line, or a page under it).

@@ -30,6 +30,16 @@ local function state_opts(args)
   return opts
 end
 
+-- The throttling of conditions c in words ("latency 2000 ms, download
+-- 50000 B/s"), its parts that are set.
+local function throttled(c)
+  local parts = {}
+  if c.latency > 0 then parts[#parts + 1] = ("latency %s ms"):format(num(c.latency)) end
+  if c.downloadThroughput >= 0 then parts[#parts + 1] = ("download %s B/s"):format(num(c.downloadThroughput)) end
+  if c.uploadThroughput >= 0 then parts[#parts + 1] = ("upload %s B/s"):format(num(c.uploadThroughput)) end
+  return table.concat(parts, ", ")
+end
+
 -- The Playwright lines of the change: setOffline where Playwright has it,
 -- a comment for the throttling, which it has no API for.
 local function state_lines(args, c)
@@ -38,9 +48,8 @@ local function state_lines(args, c)
     lines[#lines + 1] = ("await {context}.setOffline(%s);"):format(args.state == "offline" and "true" or "false")
   end
   if c.latency > 0 or c.downloadThroughput >= 0 or c.uploadThroughput >= 0 then
-    lines[#lines + 1] = ("// vdx throttled the network here (latency %s ms, download %s B/s, upload %s B/s); "
-      .. "Playwright has no API for throttling, so the test runs unthrottled"):format(
-      num(c.latency), num(c.downloadThroughput), num(c.uploadThroughput))
+    lines[#lines + 1] = ("// vdx throttled the network here (%s); Playwright has no API for throttling, so the "
+      .. "test runs unthrottled"):format(throttled(c))
   elseif args.throttling == "No emulation" then
     lines[#lines + 1] = "// vdx ended the network throttling here"
   end
@@ -48,12 +57,13 @@ local function state_lines(args, c)
 end
 
 local function describe_state(c)
-  local parts = { c.offline and "offline" or "online" }
-  if c.latency > 0 then parts[#parts + 1] = ("latency %s ms"):format(num(c.latency)) end
-  if c.downloadThroughput >= 0 then parts[#parts + 1] = ("download %s B/s"):format(num(c.downloadThroughput)) end
-  if c.uploadThroughput >= 0 then parts[#parts + 1] = ("upload %s B/s"):format(num(c.uploadThroughput)) end
-  return table.concat(parts, ", ")
+  local t = throttled(c)
+  return (c.offline and "offline" or "online") .. (t ~= "" and (", " .. t) or "")
 end
+
+-- What a throttling answer adds: the test cannot do it.
+local UNTHROTTLED = "The exported test and its flake gate run unthrottled (Playwright has no API for it): to test a "
+  .. "slow server, hold its requests with browser_route {pattern, delay}, which the test writes."
 
 -- The HAR recorder of each role (one at a time), by role object.
 local recorders = setmetatable({}, { __mode = "k" })
@@ -84,9 +94,14 @@ return {
       local opts = state_opts(args)
       local c = network.conditions(opts, "browser_network_state_set")
       ctx.role:context():network(opts)
+      -- The gate replays what the test does: offline, not the throttling.
+      local offline = args.state ~= nil and { offline = opts.offline } or nil
       util.record(ctx, { kind = "code", world = true, tool = "browser_network_state_set", lines = state_lines(args, c),
-        replay = function(page) page:context():network(opts) end })
+        replay = offline and function(page) page:context():network(offline) end })
       local text = "Network is now " .. describe_state(c) .. " in the role's tabs"
+      if c.latency > 0 or c.downloadThroughput >= 0 or c.uploadThroughput >= 0 then
+        text = text .. ".\n" .. UNTHROTTLED
+      end
       return { text = text, structured = { offline = c.offline, latency = c.latency,
         downloadThroughput = c.downloadThroughput, uploadThroughput = c.uploadThroughput } }
     end,
@@ -107,10 +122,11 @@ return {
       util.record(ctx, { kind = "code", world = true, tool = "browser_cpu_throttle",
         lines = { rate == 1 and "// vdx ended the CPU throttling here" or
           ("// vdx throttled the CPU %sx here; Playwright has no API for it, so the test runs at full speed")
-            :format(num(rate)) },
-        replay = function(page) page:context():cpu_throttle(rate) end })
-      return { text = rate == 1 and "CPU throttling ended" or ("CPU throttled %sx in the role's tabs"):format(num(rate)),
-        structured = { rate = rate } }
+            :format(num(rate)) } })
+      -- (No replay: the gate runs what the test does, at full speed.)
+      return { text = rate == 1 and "CPU throttling ended" or
+        ("CPU throttled %sx in the role's tabs.\nThe exported test and its flake gate run at full speed (Playwright "
+          .. "has no API for it)."):format(num(rate)), structured = { rate = rate } }
     end,
   },
   {

@@ -13,9 +13,8 @@ local function bad(msg, field)
   error(vdx.error("InvalidArgument", msg, { field = field }), 0)
 end
 
--- The answer of a browser_route call: { fulfil = … } | { abort = … } |
--- { headers = …, remove = … }; raises InvalidArgument on a bad argument.
-local function answer_of(args)
+-- The answer of the arguments but their delay (answer_of).
+local function answer_without_delay(args)
   local headers
   for _, h in ipairs(args.headers or {}) do
     local name, value = tostring(h):match("^%s*([^:]-)%s*:%s*(.-)%s*$")
@@ -46,21 +45,55 @@ local function answer_of(args)
     for name in tostring(args.removeHeaders):gmatch("[^,%s]+") do remove[#remove + 1] = name end
   end
   if not headers and not remove then
-    bad("give status or body (fulfil), abort, or headers/removeHeaders (change the request)", "pattern")
+    if args.delay ~= nil then return {} end
+    bad("give status or body (fulfil), abort, headers/removeHeaders (change the request) or delay (hold it)",
+      "pattern")
   end
   return { headers = headers, remove = remove }
 end
 
--- The route handler of an answer.
-local function handler_of(a)
+--- The longest delay a route holds a request, in milliseconds.
+local MAX_DELAY = 60000
+
+-- The answer of a browser_route call: { fulfil = … } | { abort = … } |
+-- { headers = …, remove = … } | {} (passed on as it is), with delay (ms)
+-- when the request is held first; raises InvalidArgument on a bad
+-- argument.
+local function answer_of(args)
+  local a = answer_without_delay(args)
+  if args.delay ~= nil then
+    local ms = math.tointeger(args.delay)
+    if not ms or ms < 0 or ms > MAX_DELAY then
+      bad(("delay must be a whole number of milliseconds, 0 to %d"):format(MAX_DELAY), "delay")
+    end
+    a.delay = ms > 0 and ms or nil
+  end
+  return a
+end
+
+-- The route handler of an answer but its delay.
+local function answering(a)
   if a.fulfil then return function(route) route:fulfill(a.fulfil) end end
   if a.abort then return function(route) route:abort { reason = a.abort } end end
+  if not a.headers and not a.remove then return function(route) route:fallback() end end
   return function(route, req)
     local h = {}
     for k, v in pairs(req.headers) do h[k] = v end
     for k, v in pairs(a.headers or {}) do h[k:lower()] = v end
     for _, k in ipairs(a.remove or {}) do h[k:lower()] = nil end
     route:continue { headers = h }
+  end
+end
+
+-- The route handler of an answer: its delay, then its answer.
+local function handler_of(a)
+  local answer = answering(a)
+  if not a.delay then return answer end
+  return function(route, req)
+    -- An action's answer shows the page while it waits, not after.
+    require("vdx.quiet").hold(route.page, req.network_id, req, a.delay)
+    vdx.sleep(a.delay)
+    return answer(route, req)
   end
 end
 
@@ -74,6 +107,7 @@ local function describe(i, r)
   if d.content_type then parts[#parts + 1] = "contentType=" .. d.content_type end
   if d.headers then parts[#parts + 1] = "headers=" .. rx.js(d.headers) end
   if d.remove then parts[#parts + 1] = "removeHeaders=" .. table.concat(d.remove, ",") end
+  if d.delay then parts[#parts + 1] = ("delay=%d ms"):format(d.delay) end
   return ("%d. %s%s"):format(i, r.pattern, #parts > 0 and " (" .. table.concat(parts, ", ") .. ")" or "")
 end
 
@@ -83,7 +117,8 @@ return {
     title = "Mock network requests",
     description = "Set up a route to mock network requests matching a URL pattern, in every tab of the current " ..
       "role: fulfil them (status, body, contentType, headers), abort them (abort), or change their request " ..
-      "headers (headers, removeHeaders). The last route added is tried first.",
+      "headers (headers, removeHeaders); delay holds them first (a slow server, written in the test as a " ..
+      "timeout in the route). The last route added is tried first.",
     input = { type = "object", required = { "pattern" }, properties = {
       pattern = { type = "string", minLength = 1,
         description = 'URL pattern to match, a glob (e.g., "**/api/users", "**/*.{png,jpg}")' },
@@ -95,13 +130,16 @@ return {
       removeHeaders = { type = "string", description = "Comma-separated list of header names to remove from request" },
       abort = { type = "string",
         description = 'Abort matching requests with this reason instead (e.g., "blockedbyclient", "failed")' },
+      delay = { type = "integer", minimum = 0, maximum = MAX_DELAY,
+        description = "Hold each matching request this many milliseconds first (alone: then let it go on)" },
     } },
     annotations = { readOnlyHint = false },
     run = function(ctx, args)
       local a = answer_of(args)
       local ctxt = ctx.role:context()
       local fn = handler_of(a)
-      local desc = a.fulfil or { abort = a.abort, headers = a.headers, remove = a.remove }
+      local desc = { abort = a.abort, headers = a.headers, remove = a.remove, delay = a.delay }
+      for k, v in pairs(a.fulfil or {}) do desc[k] = v end
       ctxt:route(args.pattern, fn, { fulfil = desc })
       util.record(ctx, { kind = "code", world = true, tool = "browser_route", route = args.pattern,
         lines = rx.route_lines("{context}", args.pattern, a),
