@@ -98,7 +98,7 @@ describe("vdxlua mcp --caps", function()
     assert.matches("^Now serving 8 more tools %(the client's next tools/list has their schemas%):\n"
       .. "%- browser_clock_install%(time%?%): Install a controlled clock", text)
     assert.matches("\n%- browser_emulate_media%(colorScheme%?=dark|light|no%-preference, forcedColors%?=active|none, "
-      .. "media%?=screen|print, reducedMotion%?=reduce|no%-preference, reset%?%): ", text)
+      .. "media%?=screen|print, reducedMotion%?=reduce|no%-preference, reset%?:array%): ", text)
     local changed = 0
     for _, m in ipairs(msgs) do
       if m.method == "notifications/tools/list_changed" then changed = changed + 1 end

@@ -23,6 +23,7 @@ end
 -- A tool in one line: its name, its arguments (optional ones marked ?, the
 -- acting role's own left out) and the first sentence of its description.
 local SUMMARY = 110
+local SHORT = { integer = "int", boolean = "bool" }
 local function signature(def)
   local props, required, args = (def.input or {}).properties or {}, {}, {}
   for _, r in ipairs((def.input or {}).required or {}) do required[r] = true end
@@ -34,9 +35,11 @@ local function signature(def)
     return a < b
   end)
   for i, k in ipairs(args) do
-    -- (A few values to choose from are named: colorScheme?=dark|light|no-preference.)
-    local enum = type(props[k]) == "table" and props[k].enum
-    local choice = type(enum) == "table" and #enum <= 4 and ("=" .. table.concat(enum, "|")) or ""
+    -- A few values to choose from are named (colorScheme?=dark|light|no-preference),
+    -- else the type (abort?:string: a boolean there is refused).
+    local p = type(props[k]) == "table" and props[k] or {}
+    local choice = type(p.enum) == "table" and #p.enum <= 4 and ("=" .. table.concat(p.enum, "|"))
+      or (type(p.type) == "string" and (":" .. (SHORT[p.type] or p.type))) or ""
     args[i] = (required[k] and k or (k .. "?")) .. choice
   end
   local what = tostring(def.description or ""):match("^(.-%.)%s") or tostring(def.description or "")
