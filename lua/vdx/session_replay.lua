@@ -117,8 +117,8 @@ for matcher in pairs(JUDGED) do
   end
 end
 
--- Performs one action step on page.
-local function act(page, s, timeout_ms)
+-- Performs one action step on page, once.
+local function act_once(page, s, timeout_ms)
   local a = s.action
   if a == "press" and not s.locator then return page:press_key(s.key) end
   if a == "back" then return page:back() end
@@ -145,6 +145,22 @@ local function act(page, s, timeout_ms)
   elseif a == "upload" then return page:upload_file(ref, s.files or {})
   end
   error(vdx.error("InvalidArgument", "cannot replay the action " .. tostring(a)), 0)
+end
+
+-- Performs one action step on page.  An element that left its document
+-- between its lookup and the action (the page loaded anew after the step
+-- before it, as a click's fetch then reload does) is looked up again, as
+-- Playwright's actions retry, until timeout_ms.
+local function act(page, s, timeout_ms)
+  local deadline = vdx.now() + timeout_ms
+  while true do
+    local ok, res = pcall(act_once, page, s, timeout_ms)
+    if ok then return res end
+    if not (vdx.is_error(res, "UnknownRef") or vdx.is_error(res, "StaleRef")) or vdx.now() >= deadline then
+      error(res, 0)
+    end
+    vdx.sleep(100)
+  end
 end
 
 -- Runs one step; returns nil or why it failed.  A remember step puts the

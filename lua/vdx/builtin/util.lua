@@ -249,6 +249,25 @@ function util.mismatch(ref, said, d)
     { ref = ref, element = said, other = o.ref })
 end
 
+-- loc (page:generate_locator's answer for ref) with a price, a count in
+-- parentheses or an app-numbered id in its names left free (vdx.volatile:
+-- `{ name: /Pay \$[\d.,]+/ }`), when the page confirms that the freed
+-- locator still finds ref alone: the next run's cart holds another amount.
+local function steadied(ctx, page, loc, ref)
+  if not (loc and loc.locator) or loc.positional then return loc end
+  local volatile = require "vdx.volatile"
+  local kept = require("vdx.proposals").remembered_ids(ctx.session)
+  local loose = volatile.loosen(loc.locator, kept)
+  if not loose then return loc end
+  local ok, f = pcall(assertions.facts, page, loose, { limit = 2 })
+  if not ok and vdx.is_error(f, "Cancelled") then error(f, 0) end
+  if ok and f.count == 1 and f.matches[1].ref == ref then
+    loc.locator = loose
+    loc.frame_relative = loc.frame_relative and volatile.loosen(loc.frame_relative, kept) or loc.frame_relative
+  end
+  return loc
+end
+
 --- The verified Playwright locator of an action's target (util.target's
 -- table), taken BEFORE the action, since the element may be gone after:
 -- page:generate_locator's answer for the ref, or for the element a
@@ -280,9 +299,9 @@ function util.locator_of(ctx, target)
     target.ref = s.ref
     loc = try("generate_locator", s.ref, { alternatives = 0 }) or {}
     loc.healed = { from = ref, to = s.ref }
-    return loc
+    return steadied(ctx, page, loc, s.ref)
   end
-  return ok and loc and loc.locator and loc or nil
+  return ok and loc and loc.locator and steadied(ctx, page, loc, ref) or nil
 end
 
 --- page[method](page, target, opts) with the target's verified locator
