@@ -37,6 +37,7 @@ describe("browser_emulate and browser_emulate_media", function()
   lazy_setup(function()
     srv = assert(vdx.serve { port = 0, routes = {
       ["GET /layout"] = function() return LAYOUT end,
+      ["GET /wide"] = function() return "<!doctype html><title>Wide</title><h1>Desktop only</h1>" end,
       ["GET /"] = function(req)
         local h = req.headers or {}
         return PAGE:format(h["user-agent"] or "-", h["accept-language"] or "-")
@@ -176,5 +177,17 @@ describe("browser_emulate and browser_emulate_media", function()
     os.execute("rm -rf " .. helpers.quote(dir))
     assert.equal(0, rc, out)
     assert.matches("1 passed", out)
+  end)
+
+  it("says when a page lays out wider than the device's screen (no viewport meta tag)", function()
+    ok("browser_emulate", { reset = { "device" } })
+    ok("browser_navigate", { url = srv.url .. "/wide" })
+    local _, text = ok("browser_emulate", { device = "iPhone 13" })
+    assert.matches("\nThe page lays out 980 CSS pixels wide, not the device's 390", text, 1, true)
+    -- A page made for phones says nothing of it.
+    ok("browser_navigate", { url = srv.url .. "/layout" })
+    _, text = ok("browser_emulate", { device = "Pixel 7" })
+    assert.is_nil(text:find("lays out", 1, true), text)
+    ok("browser_emulate", { reset = { "device" } })
   end)
 end)

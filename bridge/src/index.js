@@ -187,18 +187,26 @@ function create(options) {
     // Resolves once the page shows a new view (want: { width, height,
     // media: [queries] }, each optional: the viewport's size, media queries
     // that now match) and has rendered it, so the media query listeners and
-    // resize handlers the change fired have run; true when it did, false
-    // after a second without it.  The browser applies an emulation a frame
+    // resize handlers the change fired have run: { holds, width, height },
+    // holds false after a second without it, width and height the layout's
+    // (a phone lays a page with no viewport meta tag out 980 pixels wide,
+    // its screen's size then).  The browser applies an emulation a frame
     // or two after it answered.
     afterView(want) {
       const w = want || {};
-      const holds = () => (!w.width || window.innerWidth === w.width) && (!w.height || window.innerHeight === w.height) &&
+      const size = (n, inner, screen) => !n || inner === n || screen === n;
+      const holds = () => size(w.width, window.innerWidth, window.screen.width) &&
+        size(w.height, window.innerHeight, window.screen.height) &&
         (w.media || []).every((q) => window.matchMedia(q).matches);
       const t0 = Date.now();
       return new Promise((resolve) => {
         const rendered = () => {
           let done = false;
-          const end = () => { if (!done) { done = true; setTimeout(() => resolve(holds()), 0); } };
+          const end = () => {
+            if (done) return;
+            done = true;
+            setTimeout(() => resolve({ holds: holds(), width: window.innerWidth, height: window.innerHeight }), 0);
+          };
           // Two frames: Chromium reports a media query's change in the
           // update after the one that first matches it.
           requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(end, 0)));

@@ -82,9 +82,17 @@ end
 -- page shows it (want: { width =, height =, media = { query… } }, the
 -- bridge's afterView) and its own handlers of the change (matchMedia
 -- listeners, resize handlers) have run.  The next action compares with
--- this picture.
+-- this picture.  A page laid out wider than the viewport (a phone's, and
+-- no viewport meta tag) is said so.
 function util.relaid(ctx, page, text, structured, want)
-  pcall(page.bridge, page, "afterView", { want or {} }, { frame = "main" })
+  want = want or {}
+  local ok, view = pcall(page.bridge, page, "afterView", { want }, { frame = "main" })
+  local laid = ok and type(view) == "table" and math.tointeger(view.width)
+  if laid and want.width and laid > want.width then
+    text = text .. ("\nThe page lays out %d CSS pixels wide, not the device's %d: it does not set <meta name=\"viewport\" "
+      .. "content=\"width=device-width\">, so a phone shows it zoomed out and its media queries see %d.")
+      :format(laid, want.width, laid)
+  end
   return util.with_changes(ctx, { text = text, structured = structured or {} })
 end
 
