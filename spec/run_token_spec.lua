@@ -38,6 +38,13 @@ describe("vdx.run_token", function()
     assert.equal(msg, run_token.answer(msg, {}))
   end)
 
+  it("leaves a part marked verbatim as it reads, the marks dropped", function()
+    local shown = { { "#1002", "{order}" } }
+    local text = "Remembered {order} = " .. run_token.verbatim('"#1002"') .. "; row #1002 paid"
+    assert.equal('Remembered {order} = "#1002"; row {order} paid', run_token.answer(text, shown))
+    assert.equal("#1002", run_token.answer({ v = run_token.verbatim("#1002") }, shown).v)
+  end)
+
   it("writes each literal holding the token as a template on run, escapes kept", function()
     local tok = "k3x9q2ab"
     local cases = {

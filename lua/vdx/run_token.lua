@@ -64,21 +64,42 @@ function run_token.strings(v, fn)
   return setmetatable(out, getmetatable(v))
 end
 
+-- The mark around a part of an answer shown as it is (run_token.verbatim).
+local MARK = "\u{E000}"
+
+--- s marked to be shown as it is by run_token.answer (the marks dropped):
+-- the one place an answer says the value a `{name}` stands for.
+function run_token.verbatim(s)
+  return MARK .. tostring(s) .. MARK
+end
+
+-- s with each token written back, its parts marked verbatim left as they are.
+local function written_back(s, tokens)
+  for _, t in ipairs(tokens) do
+    local value, shown = t, run_token.PLACEHOLDER
+    if type(t) == "table" then value, shown = t[1], t[2] end
+    if s:find(value, 1, true) then s = s:gsub(plain(value), (shown:gsub("%%", "%%%%"))) end
+  end
+  return s
+end
+
 --- run_token.answer(v, tokens) -> a copy of v (a string or a table of
 -- them, nested) with each of tokens (a list) written back as `{run}`, or,
 -- for an entry { value, placeholder } (a value the test remembered,
--- vdx.remembered), as its placeholder; image data is left whole.  v
+-- vdx.remembered), as its placeholder, but in the parts marked by
+-- run_token.verbatim (the marks dropped); image data is left whole.  v
 -- itself when tokens is empty.
 function run_token.answer(v, tokens)
-  if not tokens or #tokens == 0 then return v end
-  if type(v) == "string" then
-    for _, t in ipairs(tokens) do
-      local value, shown = t, run_token.PLACEHOLDER
-      if type(t) == "table" then value, shown = t[1], t[2] end
-      if v:find(value, 1, true) then v = v:gsub(plain(value), (shown:gsub("%%", "%%%%"))) end
+  if type(v) == "string" and v:find(MARK, 1, true) then
+    local out, i = {}, 1
+    for part in (v .. MARK):gmatch("(.-)" .. MARK) do
+      out[#out + 1] = (i % 2 == 0 or not tokens or #tokens == 0) and part or written_back(part, tokens)
+      i = i + 1
     end
-    return v
+    return table.concat(out)
   end
+  if not tokens or #tokens == 0 then return v end
+  if type(v) == "string" then return written_back(v, tokens) end
   if type(v) ~= "table" then return v end
   local out = {}
   for k, x in pairs(v) do

@@ -37,11 +37,13 @@ return {
         value = value, tool = "browser_remember" }
       util.record(ctx, step)
       -- The answer passes through the server, which shows the value as
-      -- {name} from now on: the length says what was read.
-      return { text = ("Remembered {%s} (%d characters) from %s%s. Later texts can say {%s}; the test reads it "
-        .. "here."):format(args.name, #value, t.locator, args.pattern and (" at /" .. args.pattern .. "/") or "",
+      -- {name} from now on: here it is said once, as it reads.
+      local shown = require("vdx.run_token").verbatim(("%q"):format(value))
+      return { text = ("Remembered {%s} = %s from %s%s. Later texts can say {%s} (answers show it so); the test "
+        .. "reads it here."):format(args.name, shown, t.locator, args.pattern and (" at /" .. args.pattern .. "/") or "",
         args.name),
-        structured = { name = args.name, value = value, locator = t.locator, pattern = args.pattern } }
+        structured = { name = args.name, value = require("vdx.run_token").verbatim(value), locator = t.locator,
+          pattern = args.pattern } }
     end,
   },
 }
