@@ -159,6 +159,8 @@ describe("structure queries", function()
     assert.is_nil(full.html:find("onclick=", 1, true))
     assert.truthy(form.html:find('data-ref="e', 1, true))
     assert.is_true(text.size_after > 0)
+    -- What it left out unrendered is counted: the tooltips and the sign-in dialog.
+    assert.equal(page:evaluate("document.querySelectorAll('body .hidden').length"), full.hidden_left_out)
     print(("\n# read_html noisy.html: %d -> full %d, form %d, text %d"):format(
       full.size_before, full.size_after, form.size_after, text.size_after))
     local err = h.error_of(page.read_html, page, { mode = "all" })

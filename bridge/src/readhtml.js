@@ -53,7 +53,8 @@ const VALUE_MAX = 120;
 const MAX_OPTIONS = 20;
 const CLASS_KEEP = 3;
 
-// { html, size_before, size_after, interactive_kept, truncated? }.  The
+// { html, size_before, size_after, interactive_kept, hidden_left_out
+// (elements not rendered, each with all it holds), truncated? }.  The
 // root is the body, or the element of the `root` ref, or its ancestor at
 // `level` (as resolveContainer counts levels).
 export function readHtml(env, options) {
@@ -68,7 +69,7 @@ export function readHtml(env, options) {
   if (level > 0 && opts.root == null) throw badArgument('readHtml: level needs root');
   const root = opts.root != null ? elementAtLevel(env.resolve(opts.root), level, 'readHtml')
     : (X.docBody(document) || N.documentElement(document));
-  const w = { ctx: new Ctx(), refs: env.refs, mode, out: [], kept: 0, help: new Set() };
+  const w = { ctx: new Ctx(), refs: env.refs, mode, out: [], kept: 0, help: new Set(), hidden: 0 };
   if (mode === 'form') collectHelp(root, w.help);
   if (root) element(w, root, false);
   let html = w.out.join('').replace(/\s+/g, ' ').replace(/>\s+</g, '><')
@@ -79,6 +80,7 @@ export function readHtml(env, options) {
     size_before: root ? X.outerHTML(root).length : 0,
     size_after: sizeAfter,
     interactive_kept: w.kept,
+    hidden_left_out: w.hidden,
   };
   if (html.length > maxChars) {
     html = truncate(html, maxChars);
@@ -105,7 +107,11 @@ function collectHelp(root, help) {
 function element(w, el, inText) {
   if (isSkipped(el)) return;
   const st = styleOf(w.ctx, el);
-  if (st.none) return;
+  if (st.none) {
+    // Said in the result: a reader must not take what is left for all.
+    w.hidden++;
+    return;
+  }
   const display = st.display;
   const textVisible = !st.hidden;
   const tag = N.localName(el);
@@ -180,7 +186,10 @@ function children(w, el, tag, textOn) {
 }
 
 function child(w, node, details, textOn) {
-  if (details !== null && isClosedDetailsContent(details, node)) return;
+  if (details !== null && isClosedDetailsContent(details, node)) {
+    if (N.nodeType(node) === N.ELEMENT_NODE) w.hidden++;
+    return;
+  }
   const type = N.nodeType(node);
   if (type === N.TEXT_NODE) {
     if (textOn) w.out.push(escapeText(N.nodeData(node)));

@@ -128,8 +128,8 @@ static int page_locator_count(lua_State *L) {
 
 /*
  * page:read_html{ mode = "form" | "text" | "full", root = ref } -> { html,
- * size_before, size_after, interactive_kept }, computed on a clone: the
- * live page is never written to.
+ * size_before, size_after, interactive_kept, hidden_left_out }, computed on
+ * a clone: the live page is never written to.
  */
 static int page_read_html(lua_State *L) {
   static const char *const known[] = {"mode", "root", "timeout_ms", NULL};

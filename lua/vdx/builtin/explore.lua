@@ -284,8 +284,11 @@ return {
     annotations = { readOnlyHint = true },
     run = function(ctx, args)
       local res = call(ctx, "read_html", { mode = args.mode, root = args.ref })
-      local head = ("HTML (%s): %s -> %s bytes\n"):format(args.mode or "form",
-        tostring(res.size_before or "?"), tostring(res.size_after or "?"))
+      local hidden = math.tointeger(res.hidden_left_out) or 0
+      local head = ("HTML (%s): %s -> %s bytes%s\n"):format(args.mode or "form",
+        tostring(res.size_before or "?"), tostring(res.size_after or "?"), hidden > 0 and
+          ("; %d hidden element%s left out with all they hold (display: none, a closed <details>: a tab panel or "
+            .. "menu not open), read once the page shows them"):format(hidden, hidden == 1 and "" or "s") or "")
       return { text = head .. tostring(res.html or ""), structured = res }
     end,
   },
