@@ -399,6 +399,25 @@ describe("the verify tools", function()
       assert.matches(".toHaveAttribute('aria-pressed', 'true');", said, 1, true)
     end)
 
+    it("records a computed style with css: toHaveCSS, a hex colour compared as the browser writes it", function()
+      call("browser_navigate", { url = t.srv.url .. "/verify/examples.html" })
+      t.ctx:page():evaluate("document.getElementById('h2').style.backgroundColor = '#111827'")
+      local loc = "getByRole('heading', { name: '2. Routing' })"
+      local text = disagrees("browser_verify_value", { locator = loc, css = "background-color", value = "#fff" })
+      assert.matches(loc .. " has background-color 'rgb(17, 24, 39)'", text, 1, true)
+      assert.matches("\nExpected: background-color 'rgb(255, 255, 255)'", text, 1, true)
+      t.ctx.session:clear()
+      local s, said = agrees("browser_verify_value", { locator = loc, css = "background-color", value = "#111827" })
+      assert.same({ "toHaveCSS", "background-color", "rgb(17, 24, 39)" }, { s.matcher, s.attribute, s.value })
+      assert.matches(".toHaveCSS('background-color', 'rgb(17, 24, 39)');", said, 1, true)
+      -- The gate's road reads the same property.
+      local f = require("vdx.assertions").facts_for(t.ctx:page(), s)
+      assert.is_true(require("vdx.assertions").judge(s, f))
+      local res, bad = call("browser_verify_value", { locator = loc, css = "not a property", value = "x" })
+      assert.is_true(res.isError, bad)
+      assert.matches("css must be a CSS property's name", bad, 1, true)
+    end)
+
     it("fails on an element that has no value, and on a locator that is not unique", function()
       local text = disagrees("browser_verify_value", { locator = "getByRole('heading', { name: 'Tasks' })", value = "x" })
       assert.matches("has no value (it is not an input, textarea or select, nor has an ARIA state): check its text "

@@ -28,11 +28,13 @@ const CHECKABLE_ROLES = new Set(['checkbox', 'radio', 'switch', 'menuitemcheckbo
 // control, as Playwright retargets it.  With viewport: true, in_viewport
 // says whether part of the element's box is in the viewport (what
 // toBeInViewport checks); with attribute: a name, attribute is that
-// attribute's value (null when the element has none: toHaveAttribute).
+// attribute's value (null when the element has none: toHaveAttribute);
+// with css: a property's name, css is its computed value (toHaveCSS).
 export function locatorFacts(env, expr, options) {
   const opts = options || {};
-  checkKeys(opts, ['limit', 'text_max', 'batch', 'viewport', 'attribute'], 'locatorFacts');
+  checkKeys(opts, ['limit', 'text_max', 'batch', 'viewport', 'attribute', 'css'], 'locatorFacts');
   const attr = typeof opts.attribute === 'string' ? opts.attribute : null;
+  const css = typeof opts.css === 'string' ? opts.css : null;
   const limit = intOption(opts, 'limit', 20, 0, 'locatorFacts');
   const textMax = intOption(opts, 'text_max', 500, 1, 'locatorFacts');
   const { ev, gen } = shared(batchOption(opts, 'locatorFacts'), makeGen);
@@ -42,6 +44,7 @@ export function locatorFacts(env, expr, options) {
     const f = factsOf(env, ev, found[i], textMax);
     if (opts.viewport === true) f.in_viewport = inViewport(found[i]);
     if (attr !== null) f.attribute = N.getAttribute(found[i], attr);
+    if (css !== null) f.css = N.styleValue(N.computedStyle(found[i]), css);
     matches.push(f);
   }
   return { count: found.length, matches };

@@ -38,7 +38,9 @@ end
 -- element has none; text cut at opts.text_max characters, 500 by default;
 -- with opts.viewport, in_viewport: whether part of its box is in the
 -- viewport; with opts.attribute, a name, attribute: that attribute's
--- value, nil where the element has none).  opts.frame runs it in a frame (a ref or a frame name);
+-- value, nil where the element has none; with opts.css, a property's
+-- name, css: its computed value).  opts.frame runs it in a frame (a ref
+-- or a frame name);
 -- opts.batch (a string) shares the bridge's locator engine with the other
 -- calls of the same batch while the page does not change (a run of checks).
 function assertions.facts(page, expr, opts)
@@ -47,7 +49,8 @@ function assertions.facts(page, expr, opts)
   local frame, inner = require("vdx.locators").descend(page, expr, opts.frame)
   if frame == false then return { count = 0, matches = {}, why = inner } end
   local res = page:bridge("locatorFacts", { inner, { limit = opts.limit or 20, batch = opts.batch,
-    text_max = opts.text_max, viewport = opts.viewport or nil, attribute = opts.attribute } }, { frame = frame })
+    text_max = opts.text_max, viewport = opts.viewport or nil, attribute = opts.attribute, css = opts.css } },
+    { frame = frame })
   local out = { count = math.tointeger(res.count) or 0, matches = {} }
   for i, m in ipairs(res.matches or {}) do
     out.matches[i] = { ref = str(m.ref), role = str(m.role), name = str(m.name) or "", tag = str(m.tag),
@@ -56,6 +59,7 @@ function assertions.facts(page, expr, opts)
     if m.checked == true or m.checked == false or m.checked == "mixed" then out.matches[i].checked = m.checked end
     if opts.viewport then out.matches[i].in_viewport = m.in_viewport == true end
     if opts.attribute then out.matches[i].attribute = str(m.attribute) end
+    if opts.css then out.matches[i].css = str(m.css) end
   end
   return out
 end
@@ -109,7 +113,8 @@ local function literal(v)
 end
 
 --- The arguments of step's matcher, as JavaScript: its value's literal,
--- after the attribute's name for toHaveAttribute (`'aria-sort', 'ascending'`).
+-- after the attribute's name for toHaveAttribute (`'aria-sort', 'ascending'`)
+-- or the property's for toHaveCSS (step.attribute holds either).
 function assertions.args(step)
   local arg = literal(step.value)
   if step.attribute then arg = assertions.quote(step.attribute) .. ", " .. arg end
@@ -211,7 +216,8 @@ local VIEWPORT = { toBeInViewport = true, ["not.toBeInViewport"] = true }
 function assertions.facts_for(page, step, frame, batch)
   return assertions.facts(page, step.locator, { frame = frame, limit = 200, batch = batch,
     text_max = assertions.text_max(step), viewport = VIEWPORT[step.matcher],
-    attribute = step.matcher == "toHaveAttribute" and step.attribute or nil })
+    attribute = step.matcher == "toHaveAttribute" and step.attribute or nil,
+    css = step.matcher == "toHaveCSS" and step.attribute or nil })
 end
 
 --- The characters of an element's text a check of step reads (the
@@ -250,6 +256,7 @@ function assertions.judge(step, f)
   if matcher == "toContainText" then return m.text:find(assertions.normalize(v), 1, true) ~= nil end
   if matcher == "toHaveValue" then return m.value == v end
   if matcher == "toHaveAttribute" then return m.attribute == v end
+  if matcher == "toHaveCSS" then return m.css == v end
   if matcher == "toBeChecked" then return m.checked == true end
   if matcher == "not.toBeChecked" then return m.checked == false end
   return false

@@ -26,8 +26,9 @@
 --     from the page and uses later as `{order}`: vdx.remembered)
 --   { kind = "assert", role = …, matcher = "toBeVisible" | "toHaveText" |
 --     "toContainText" | "toHaveValue" | "toBeChecked" | "not.toBeChecked" |
---     "toHaveCount" | "toBeInViewport" | "toBeEmpty" | "toHaveAttribute",
---     locator = …, value = …, attribute = name (toHaveAttribute's),
+--     "toHaveCount" | "toBeInViewport" | "toBeEmpty" | "toHaveAttribute" |
+--     "toHaveCSS", locator = …, value = …, attribute = name (toHaveAttribute's
+--     attribute, toHaveCSS's property),
 --     positional = bool, tool = name }
 --
 -- Each step of the current test has a number, `no`, from 1, given as it

@@ -79,6 +79,7 @@ local function seen(s, f)
   if matcher == "toHaveAttribute" then
     return ("%s %s"):format(s.attribute, m.attribute and ("%q"):format(m.attribute) or "absent")
   end
+  if matcher == "toHaveCSS" then return ("%s %q"):format(s.attribute, m.css or "") end
   if matcher == "toBeChecked" then return "not checked" end
   if matcher == "not.toBeChecked" then return "checked" end
   if matcher == "toBeInViewport" then return m.visible and "outside the viewport" or "hidden" end
@@ -92,7 +93,7 @@ end
 local JUDGED = { toBeVisible = true, toHaveCount = true, toHaveText = true, toContainText = true,
   toBeHidden = true, ["not.toBeVisible"] = true, toHaveValue = true, toBeChecked = true,
   ["not.toBeChecked"] = true, toBeInViewport = true, ["not.toBeInViewport"] = true, toBeEmpty = true,
-  toHaveAttribute = true }
+  toHaveAttribute = true, toHaveCSS = true }
 
 -- Each matcher: check(page, step) -> ok, what it saw.
 local MATCHERS = {

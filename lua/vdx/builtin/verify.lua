@@ -316,10 +316,40 @@ end
 -- toggle button's aria-pressed), as browser_verify_value reads them.
 local STATES = { "aria-pressed", "aria-checked", "aria-expanded", "aria-selected" }
 
+-- A colour given as #rgb or #rrggbb, as a computed style writes it
+-- ("rgb(17, 24, 39)"); any other value as it is.
+local function computed_colour(v)
+  local hex = v:match("^#(%x+)$")
+  if hex and #hex == 3 then hex = hex:gsub(".", "%0%0") end
+  if not hex or #hex ~= 6 then return v end
+  return ("rgb(%d, %d, %d)"):format(tonumber(hex:sub(1, 2), 16), tonumber(hex:sub(3, 4), 16),
+    tonumber(hex:sub(5, 6), 16))
+end
+
+-- browser_verify_value {css}: the element's computed CSS property
+-- (toHaveCSS), a colour given in hex compared as the browser writes it.
+local function verify_css(ctx, args, page, t)
+  local name = args.css
+  if not name:match("^%-?%-?[%a][%w%-]*$") then
+    error(vdx.error("InvalidArgument", ("css must be a CSS property's name (background-color), not %s"):format(
+      quote(name)), { field = "css" }), 0)
+  end
+  local f = assertions.facts(page, t.relative, { frame = t.frame, limit = 1, css = name })
+  local m = f.matches[1]
+  local want = computed_colour(args.value)
+  if (m and m.css) ~= want then
+    fail(("%s has %s %s"):format(t.locator, name, quote(m and m.css or "")),
+      { expected = ("%s %s"):format(name, quote(want)), actual = { describe(m) } })
+  end
+  local step = { locator = t.locator, positional = t.positional, matcher = "toHaveCSS", attribute = name, value = want }
+  return agreed(ctx, "browser_verify_value", step, t.elsewhere)
+end
+
 local function verify_value(ctx, args)
   local page = ctx:page()
   local t = target(page, args)
   local m = the_one(page, t)
+  if args.css then return verify_css(ctx, args, page, t) end
   local kind = args.type
   if not kind then
     kind = (m.checked ~= nil and (args.value == "true" or args.value == "false")) and "checkbox" or "textbox"
@@ -534,7 +564,7 @@ return {
   {
     name = "browser_verify_value",
     title = "Verify value",
-    description = "Verify a field's value, a checkbox's or toggle's state, or no text (\"\"); records toHaveValue, toBeChecked, toHaveAttribute or toBeEmpty.",
+    description = "Verify a field's value, a checkbox's or toggle's state, no text (\"\"), or a computed style (css); records toHaveValue, toBeChecked, toHaveAttribute, toBeEmpty or toHaveCSS.",
     input = { type = "object", required = { "value" }, properties = {
       type = { type = "string", enum = { "textbox", "checkbox", "radio", "combobox", "slider" },
         description = "Field type (default: from the element)" },
@@ -543,6 +573,7 @@ return {
       locator = LOCATOR,
       target = TARGET,
       value = { type = "string", description = 'Value; "true" or "false" for a checkbox; "" for no text (toBeEmpty)' },
+      css = { type = "string", description = "A CSS property whose computed value to check instead (background-color)" },
     } },
     annotations = { readOnlyHint = true },
     run = verify_value,
