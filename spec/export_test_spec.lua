@@ -169,6 +169,38 @@ describe("vdx.session_replay", function()
   end)
 end)
 
+describe("vdx.session_replay's actions", function()
+  local replay = require "vdx.session_replay"
+  local vdx = require "vdx"
+
+  -- A page stand-in (the policy under test is the replay's, not the
+  -- browser's): its one button's ref is gone from the document at the
+  -- first click, as when the page loaded anew between lookup and click.
+  local function page_losing(first_error)
+    local page = { clicks = 0, lookups = 0 }
+    function page.bridge() page.lookups = page.lookups + 1 return { count = 1, matches = { { ref = "e" .. page.lookups } } } end
+    function page.click()
+      page.clicks = page.clicks + 1
+      if page.clicks == 1 then error(first_error, 0) end
+    end
+    return page
+  end
+
+  it("looks an element up again when its document went under the action, as Playwright retries", function()
+    local page = page_losing(vdx.error("UnknownRef", "ref e1 is not known in this document"))
+    local steps = { { kind = "action", role = "default", action = "click", locator = "getByRole('button')" } }
+    local r = replay.run(steps, 1, function() return page, function() end end, { timeout_ms = 2000 })
+    assert.same({ passed = 1, failures = {} }, r[1])
+    assert.same({ 2, 2 }, { page.clicks, page.lookups })
+    -- Any other failure is the step's at once.
+    page = page_losing(vdx.error("NotActionable", "the button is disabled"))
+    r = replay.run(steps, 1, function() return page, function() end end, { timeout_ms = 2000 })
+    assert.equal(0, r[1].passed)
+    assert.matches("disabled", r[1].failures[1].reason, 1, true)
+    assert.equal(1, page.clicks)
+  end)
+end)
+
 describe("browser_export_test", function()
   local srv, dir, auth
   local widgets = cjson.empty_array and setmetatable({}, cjson.array_mt) or {}
