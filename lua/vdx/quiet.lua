@@ -57,7 +57,11 @@ function quiet.hold(page, id, request, ms)
   -- (Two routes that hold one request, each in turn: its wait is the sum.)
   if h then h.ms = (h.ms or 0) + (ms or 0) return end
   h = { method = request.method or "GET", url = request.url or "?", ms = ms }
-  held[page][id] = h
+  -- (Kept for the watches of this page's actions, not for ever: a page
+  -- that holds many requests keeps the last ones.)
+  local n = (held[page].n or 0) + 1
+  if n > 200 then held[page], n = {}, 1 end
+  held[page].n, held[page][id] = n, h
   for w in pairs(watching[page] or {}) do excuse(w, id, h) end
 end
 
