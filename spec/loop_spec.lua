@@ -24,6 +24,13 @@ describe("the agent's loop over the MCP wire", function()
   setup(function()
     srv = helpers.serve {
       -- A page only a signed-in user sees: anyone else goes to sign in.
+      ["GET /loop/broken-pay"] = function()
+        return [[<title>Pay</title><button onclick="fetch('/loop/pay-500').then(r => r.json()).then(j => {
+          document.title = j.ok })">Pay</button><button>Nothing</button>]]
+      end,
+      ["GET /loop/pay-500"] = function()
+        return { status = 500, headers = { ["content-type"] = "text/html" }, body = "<h1>Internal error</h1>" }
+      end,
       ["GET /loop/account"] = function()
         return { status = 302, headers = { Location = "/loop/account/login" } }
       end,
@@ -534,6 +541,23 @@ fetch('/loop/late-items').then((r) => r.json()).then((items) => { for (const t o
       assert.is_true(has(text, "getByRole('heading', { name: /Payment for order #\\d+/ }) toBeVisible"), text)
       assert.is_true(has(text, "getByText(/Order #\\d+ is confirmed: \\$25\\.00 paid\\./) toBeVisible"), text)
       assert.is_nil(text:find("#1001'", 1, true), text)
+    end)
+  end)
+
+  describe("page errors", function()
+    it("quotes the errors the page threw since the action, even when nothing changed", function()
+      ok("browser_navigate", { url = srv.url .. "/loop/broken-pay" })
+      local _, snap = ok("browser_snapshot", {})
+      local r, text = ok("browser_click", { element = "Pay", ref = ref_of(snap, 'button "Pay"') })
+      assert.is_true(has(text, "\nNo change on the page."), text)
+      -- (The error came from the response the click brought, after the click itself.)
+      assert.matches("\nPage errors since the action %(1; browser_console_messages lists every message%):\n"
+        .. "%- [^\n]*SyntaxError[^\n]*JSON", text)
+      assert.equal(1, r.structuredContent.page_errors)
+      assert.is_nil(text:find("console_errors", 1, true), text)
+      -- The next action answers its own errors only.
+      _, text = ok("browser_click", { element = "Nothing", ref = ref_of(snap, 'button "Nothing"') })
+      assert.is_nil(text:find("Page errors", 1, true), text)
     end)
   end)
 

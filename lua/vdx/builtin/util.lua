@@ -438,11 +438,42 @@ function util.action_result(what, res, locs)
   return { text = text, structured = structured }
 end
 
+-- How many of the page's errors an action's answer quotes.
+local ERRORS_SHOWN = 3
+
+-- result (an action's answer) with the page's errors since mark (an
+-- uncaught exception, a console.error: a handler that threw on the
+-- response the action brought), in the main frame or a child, quoted:
+-- a report of "No change" says why there was none.
+local function with_page_errors(ctx, result, mark)
+  if not mark or type(result) ~= "table" or type(result.text) ~= "string" then return result end
+  local okp, page = pcall(ctx.page, ctx)
+  if not okp or page:is_closed() then return result end
+  local ok, list = pcall(page.console, page, { level = "error", since = mark.console })
+  if not ok or type(list) ~= "table" or #list == 0 then return result end
+  -- (The count the action's own facts gave is in this line now.)
+  result.text = result.text:gsub("\nconsole_errors: %d+", "")
+  local out = { ("Page errors since the action (%d; browser_console_messages lists every message):"):format(#list) }
+  for i = 1, math.min(#list, ERRORS_SHOWN) do
+    local m = list[i]
+    local text = tostring(m.text or ""):match("^[^\n]*")
+    if #text > 200 then text = text:sub(1, 200):gsub("[\128-\191]*$", "") .. "…" end
+    local at = m.url and m.url ~= "" and (" (" .. m.url .. (m.line and (":" .. m.line) or "") .. ")") or ""
+    out[#out + 1] = "- " .. text .. at
+  end
+  if #list > ERRORS_SHOWN then out[#out + 1] = ("… and %d more"):format(#list - ERRORS_SHOWN) end
+  result.text = result.text .. "\n" .. table.concat(out, "\n")
+  result.structured = result.structured or {}
+  result.structured.page_errors = #list
+  return result
+end
+
 --- Wraps the run of each tool of defs named in `acting` so that its
 -- answer ends with what the action changed on the page (vdx.changes:
 -- text, and structured.changes); returns defs.  A page that cannot be
 -- read after the action is said in one line, never an error of the
 -- action that succeeded.
+-- The page's errors since the action began are quoted after the report.
 -- Each also takes `expect` (vdx.builtin.expect): texts the action should
 -- show, waited for before the report and recorded as assertions; the
 -- report then proposes no candidates of its own (the agent said what it
@@ -461,9 +492,12 @@ function util.report_changes(defs, acting)
         local before = args.expect and expect.before(ctx)
         local log = ctx.session
         local steps0 = log and log.last_no
+        local okm, mark = pcall(function() return ctx:page():mark() end)
+        mark = okm and mark or nil
         local result = util.from_start(ctx, util.quietly, ctx, run, args)
         if not args.expect then
-          return util.no_change_step(util.with_changes(ctx, result, focus and { focus = true }), log, steps0)
+          return with_page_errors(ctx,
+            util.no_change_step(util.with_changes(ctx, result, focus and { focus = true }), log, steps0), mark)
         end
         expect.wait(ctx, args.expect)
         -- The agent said what it expects: the change in one line.
@@ -475,7 +509,7 @@ function util.report_changes(defs, acting)
         result.structured = result.structured or {}
         result.structured.expected = facts
         result.isError = not ok or nil
-        return result
+        return with_page_errors(ctx, result, mark)
       end
     end
   end
