@@ -563,9 +563,9 @@ show();
     local s, call = start("--output-dir " .. q(dir .. "/out"))
     call("browser_navigate", { url = srv.url .. "/export/slowcart.html" })
     local _, snap = call("browser_snapshot", {})
-    -- The agent waited (no step of the test); the replay does not.
+    -- The agent took its time (no step of the test); the replay does not.
     call("browser_click", { ref = snap:match('button "Add" %[ref=(e%d+)%]') })
-    call("browser_wait_for", { time = 1 })
+    os.execute("sleep 1")
     call("browser_navigate", { url = srv.url .. "/export/slowcart/cart.html" })
     call("browser_verify_text_visible", { text = "Items: 1" })
     local _, text = call("browser_export_test", { filename = "slowcart", runs = 2 })
@@ -574,6 +574,22 @@ show();
     assert.is_true(has(text, "\n       ↳ step 2 acts and step 3 loads a page before anything checks what the action "
       .. "did: the load may come before the app finished (a request under way). Keep a check of its result after step 2"),
       text)
+  end)
+
+  it("records a wait of a time as the agent took it, which the gate and the test wait too", function()
+    local s, call = start("--output-dir " .. q(dir .. "/out"))
+    call("browser_navigate", { url = srv.url .. "/export/slowcart.html" })
+    local _, snap = call("browser_snapshot", {})
+    call("browser_click", { ref = snap:match('button "Add" %[ref=(e%d+)%]') })
+    local _, waited = call("browser_wait_for", { time = 1 })
+    assert.is_true(has(waited, "Waited 1 s. Recorded: await page.waitForTimeout(1000);\nA fixed wait is slow"), waited)
+    call("browser_navigate", { url = srv.url .. "/export/slowcart/cart.html" })
+    call("browser_verify_text_visible", { text = "Items: 1" })
+    local _, text = call("browser_export_test", { filename = "waited", runs = 2 })
+    s:close(30000)
+    assert.is_true(has(text, "every step passed 2/2"), text)
+    local file = read(dir .. "/out/waited.spec.ts")
+    assert.is_true(has(file, ".click();\n  await page.waitForTimeout(1000);\n  await page.goto("), file)
   end)
 
   it("opens the page of a role whose first step of the test is a check (a role first used after a start)", function()

@@ -235,8 +235,19 @@ return util.report_changes({
       local page = ctx:page()
       if args.time and not (args.text or args.textGone or args.ref_gone) then
         -- One wait: a cancellation wakes it with a Cancelled error.
-        vdx.sleep(math.floor(args.time * 1000))
-        return ("Waited %s s"):format(args.time)
+        local ms = math.floor(args.time * 1000)
+        vdx.sleep(ms)
+        if not ctx.session then return ("Waited %g s"):format(args.time) end
+        -- A step of the test as the agent took it (run S's wait, left
+        -- out, let a check run before the page reacted).
+        local line = ("await {page}.waitForTimeout(%d);"):format(ms)
+        local step = util.record(ctx, { kind = "code", tool = "browser_wait_for", lines = { line },
+          replay = function() vdx.sleep(ms) end })
+        local no = type(step) == "table" and step.no
+        return ("Waited %g s. Recorded: %s\nA fixed wait is slow and may still be too short: a wait for what it "
+          .. "waits for (browser_wait_for text, textGone, locator or url) is steadier%s"):format(args.time,
+          require("vdx.pw_spec").code_lines({ line }, nil, true)[1],
+          no and ("; browser_export_test drop=[%d] takes this one out"):format(no) or "")
       end
       local opts = { text = args.text, text_gone = args.textGone, ref_gone = args.ref_gone,
         ref = args.ref, locator = args.locator, selector = args.selector, state = args.state, url = args.url,
