@@ -15,6 +15,22 @@ describe("vdx.session_log", function()
     assert.equal(0, #log:list())
   end)
 
+  it("names, for an action a page load follows unchecked, a proposal whose count no later run reads otherwise", function()
+    local log = session_log.new()
+    log:add { kind = "navigate", url = "http://127.0.0.1/shop" }
+    log:add { kind = "action", action = "click", locator = "getByRole('button', { name: 'Add to cart' })" }
+    log:propose { kind = "assert", matcher = "toBeVisible", locator = "getByRole('link', { name: 'Cart (3)' })" }
+    local steady = log:propose { kind = "assert", matcher = "toBeVisible", locator = "getByText('Added to cart')" }
+    log:add { kind = "navigate", url = "http://127.0.0.1/cart" }
+    assert.same({ steady, false }, { log:unchecked_loads()[1].id, log:unchecked_loads()[1].volatile })
+    -- Only a count to keep: that one, said so.
+    log = session_log.new()
+    log:add { kind = "action", action = "click", locator = "getByRole('button', { name: 'Add to cart' })" }
+    local count = log:propose { kind = "assert", matcher = "toHaveText", locator = "getByTestId('badge')", value = "Cart (3)" }
+    log:add { kind = "navigate", url = "http://127.0.0.1/cart" }
+    assert.same({ count, true }, { log:unchecked_loads()[1].id, log:unchecked_loads()[1].volatile })
+  end)
+
   it("refuses a step of an unknown kind as a typed misuse", function()
     local ok, e = pcall(function() session_log.new():add { kind = "bogus" } end)
     assert.is_false(ok)

@@ -139,14 +139,23 @@ end
 
 --- The actions of the current test followed by a page load (a navigate
 -- step, any role's) with no check between, each with the first of the
--- proposals made right after it that is still not kept: { { action =,
--- load =, id = } }, in order.  Such a load may come before the app
--- finished what the action started; the proposal is a check that waits.
+-- proposals made right after it that is still not kept, one whose
+-- locator and value hold no count or amount a later run may read
+-- otherwise (vdx.volatile: `Cart (3)`, in a cart that keeps its items)
+-- before any: { { action =, load =, id =, volatile = bool } }, in order.
+-- Such a load may come before the app finished what the action started;
+-- the proposal is a check that waits.
 function Log:unchecked_loads()
   local out, steps = {}, self.steps
   local first = {}
+  local volatile = require "vdx.volatile"
   for id, p in pairs(self.proposed) do
-    if not first[p.at] or p.n < first[p.at].n then first[p.at] = { id = id, n = p.n } end
+    local st = p.step or {}
+    local v = volatile.holds(st.locator) or volatile.holds(type(st.value) == "string" and st.value or nil)
+    local f = first[p.at]
+    if not f or (f.volatile and not v) or (f.volatile == v and p.n < f.n) then
+      first[p.at] = { id = id, n = p.n, volatile = v }
+    end
   end
   for k, st in ipairs(steps) do
     if st.kind == "action" and not st.carried and first[k] then
@@ -154,7 +163,7 @@ function Log:unchecked_loads()
         local t = steps[j]
         if session_log.is_check(t) then break end
         if session_log.loads(t) then
-          out[#out + 1] = { action = st, load = t, id = first[k].id }
+          out[#out + 1] = { action = st, load = t, id = first[k].id, volatile = first[k].volatile }
           break
         end
       end

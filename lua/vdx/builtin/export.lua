@@ -354,7 +354,9 @@ return {
         -- (A role switch with a page load after a save is the usual race.)
         out[#out + 1] = ("⚠️ Step %d acts and step %d loads a page with nothing between that checks what the action "
           .. "did: the load may come before the app finished. Keep %s (its proposal), assertions=[%q], so the test "
-          .. "waits for it"):format(u.action.no, u.load.no, u.id, u.id)
+          .. "waits for it%s"):format(u.action.no, u.load.no, u.id, u.id, u.volatile and "; it names a count or an "
+          .. "amount, which a later run reads otherwise if the app keeps data between runs (a cart): a text the "
+          .. "action shows each time (expect= on it) waits as well" or "")
       end
       if sum.missing > 0 then
         out[#out + 1] = ("⚠️ %d actions have no locator and are left out of the test (a comment in the file says why)")
