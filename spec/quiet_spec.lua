@@ -160,4 +160,35 @@ describe("vdx.quiet", function()
     -- Nothing reads as still loading: the frame's document is not waited for.
     assert.is_nil(err)
   end)
+
+  it("shows the content of a frame the action added once its document came, not an empty iframe", function()
+    local port
+    local srv = helpers.serve {
+      ["GET /q/checkout.html"] = function()
+        return html('<button onclick="const f = document.createElement(\'iframe\'); f.title = \'Payment\'; '
+          .. 'f.src = \'http://b.test:' .. port .. '/q/payform.html\'; document.body.append(f)">Checkout</button>')
+      end,
+      ["GET /q/payform.html"] = function()
+        -- The payment service takes its time.
+        vdx.sleep(400)
+        return html('<label>Card number <input name="card"></label><button>Pay</button>')
+      end,
+    }
+    port = srv.url:match(":(%d+)$")
+    local call, ctx, roles = helpers.tool_session { launch = { args = {
+      "--host-resolver-rules=MAP b.test 127.0.0.1", "--site-per-process" } } }
+    local ok, err = pcall(function()
+      local res, text = call("browser_navigate", { url = srv.url .. "/q/checkout.html" })
+      assert.is_nil(res.isError, text)
+      res, text = call("browser_snapshot", {})
+      local ref = assert(text:match('button "Checkout" %[ref=(e%d+)%]'), text)
+      res, text = call("browser_click", { ref = ref })
+      assert.is_nil(res.isError, text)
+      assert.matches('\n%+ iframe "Payment" %[ref=e%d+%]:?\n[^\n]*textbox "Card number" %[ref=f%d+_e%d+%]', text)
+    end)
+    roles:close()
+    srv:close()
+    assert.is_true(ok, tostring(err))
+    assert.is_table(ctx)
+  end)
 end)

@@ -7,6 +7,7 @@
 -- navigation to another document is told as its URL and title.  From the
 -- change it proposes web-first assertions, each checked on the live page
 -- (vdx.assertions): proposals only; a verify tool records one.
+local vdx = require "vdx"
 local assertions = require "vdx.assertions"
 local json = require "vdx.json"
 local diff = require "vdx.snapshot_diff"
@@ -456,12 +457,52 @@ end
 -- named elements added or changed, no candidates); nil when the page is
 -- gone.  Keeps the
 -- snapshot it takes as the role's last_snapshot.
+--- How long (ms) a report waits, once a frame, for the document of a
+-- frame that has none yet (changes.report).
+changes.FRAME_WAIT_MS = 1500
+
+-- Waits, at most changes.FRAME_WAIT_MS, for each child frame of page
+-- whose document shows nothing yet (a payment form's iframe the action
+-- added: the blank document a frame starts with, its page still on the
+-- way), once a frame per role and page, those whose refs the agent's last
+-- look (seen, its text) showed aside: the report then shows what the
+-- frame holds, where it would show an empty iframe whose refs the agent
+-- cannot have.  The wait is page:wait_for's, which follows the frame's
+-- document when it is replaced (out of process too).
+local function frames_ready(page, role, seen)
+  local ok, list = pcall(page.frames, page)
+  if not ok or type(list) ~= "table" then return end
+  role.frames_waited = role.frames_waited or setmetatable({}, { __mode = "k" })
+  local waited = role.frames_waited[page] or {}
+  role.frames_waited[page] = waited
+  local tasks = {}
+  for _, f in ipairs(list) do
+    -- (A frame the agent's last look showed content of has its document.)
+    if f.frame ~= "main" and not waited[f.frame] and not (seen or ""):find("[ref=" .. f.frame .. "_", 1, true) then
+      waited[f.frame] = true
+      -- All at once: the wait is the slowest frame's, not their sum.
+      tasks[#tasks + 1] = vdx.spawn(function()
+        return pcall(page.wait_for, page, { selector = "body > :first-child", state = "attached",
+          frame = f.frame, timeout_ms = changes.FRAME_WAIT_MS })
+      end)
+    end
+  end
+  for i, t in ipairs(tasks) do
+    local ok, err = pcall(vdx.wait, t)
+    if not ok and vdx.is_error(err, "Cancelled") then
+      for j = i + 1, #tasks do tasks[j]:cancel() end
+      error(err, 0)
+    end
+  end
+end
+
 function changes.report(ctx, res, opts)
   local page = ctx:page()
   if page:is_closed() then return nil end
   local role = ctx.role
   local nav = type(res) == "table" and type(res.navigation) == "table" and res.navigation or nil
   local base = baseline(role, page, nav)
+  if base and not nav then frames_ready(page, role, base.whole_text) end
   if nav and nav.same_document then
     -- The page's hashchange/popstate handlers run in tasks of their own,
     -- after the action settled: let them render first.
