@@ -46,6 +46,13 @@ addEventListener('load', async () => {
     vdx.sleep(300)
     return { json = { "Lamp", "Desk" } }
   end,
+  -- A page that logs an error of its order.
+  ["GET /q/log-1002.html"] = function()
+    return html("<h1>Order</h1><script>console.error('payment failed for 1002')</script>")
+  end,
+  ["GET /q/log-1003.html"] = function()
+    return html("<h1>Order</h1><script>console.error('payment failed for 1003')</script>")
+  end,
   -- A page that polls: three requests alike, one after another.
   ["GET /q/poll.html"] = function()
     return html([[<h1>Poll</h1><script>
@@ -109,6 +116,17 @@ describe("the MCP tools let the requests an action started finish", function()
     assert.matches("\n%[POST%] " .. base .. "/q/api/order => 200 %(Fetch, %d+ ms%)[^\n]*\n", all)
     local only = ok("browser_network_requests", { filter = "tick" })
     assert.matches("^%[GET%] " .. base .. "/q/api/tick => 200 %(Fetch, %d+ ms%) ×3$", only)
+  end)
+
+  it("lists the page's console messages since it loaded, an earlier page's with all", function()
+    ok("browser_navigate", { url = t.srv.url .. "/q/log-1002.html" })
+    ok("browser_navigate", { url = t.srv.url .. "/q/log-1003.html" })
+    local text, structured = ok("browser_console_messages", { onlyErrors = true })
+    assert.matches("^Since the page loaded %(1 earlier messages of this tab: all=true lists them too%):\n"
+      .. "%[error%] payment failed for 1003[^\n]*$", text)
+    assert.equal(1, #structured.messages)
+    local all = ok("browser_console_messages", { onlyErrors = true, all = true })
+    assert.matches("^%[error%] payment failed for 1002[^\n]*\n%[error%] payment failed for 1003", all)
   end)
 
   it("shows the response text of the page's API calls with body, what a test would mock", function()

@@ -113,9 +113,13 @@ static void set_location(lua_State *L, int stack) {
 
 static void add_console(lua_State *L, events *ev, const char *level,
                         const char *source, int text_idx, int stack) {
-  lua_createtable(L, 0, 7);
+  lua_createtable(L, 0, 8);
   lua_pushinteger(L, ++ev->console_seq);
   lua_setfield(L, -2, "seq");
+  /* the requests' seq so far: what a message came after (the document
+   * it belongs to is the last one requested before it) */
+  lua_pushinteger(L, ev->req_seq);
+  lua_setfield(L, -2, "request_seq");
   lua_pushstring(L, level);
   lua_setfield(L, -2, "level");
   lua_pushstring(L, source);

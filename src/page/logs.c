@@ -76,7 +76,9 @@ static lua_Integer opt_since(lua_State *L, int opts, lua_Integer seen) {
 
 /*
  * page:console{ level = nil, since = nil, limit = nil } -> { {seq=,
- * level=, source=, text=, url=, line=, column=}… }, oldest first.
+ * level=, source=, text=, url=, line=, column=, request_seq=}… }, oldest
+ * first; request_seq is the seq of the last request page:requests had
+ * when the message came (the document it followed).
  * level "error" keeps errors, "warning" warnings and errors, and so on
  * (debug < log = info < warning < error); since = "last" keeps what came
  * after the previous page:console call, since = n what came after seq n.

@@ -3,6 +3,7 @@
 local vdx = require "vdx"
 local util = require "vdx.builtin.util"
 local readonly = require "vdx.readonly"
+local json = require "vdx.json"
 
 local function lines(list, fmt)
   local out = {}
@@ -15,19 +16,25 @@ local function bare(url)
   return (tostring(url or ""):gsub("#.*$", ""))
 end
 
--- Where the current page's requests start in list (a page:requests
--- answer, filtered as shown): after the last document request for the
--- page's URL in every request of the tab (whole).  1 when none is found
--- (a page opened by a script, or one whose load left the ring).
-local function since_load(page, whole, list)
+-- The seq of the request of the page's current document: the last
+-- document request for the page's URL in every request of the tab
+-- (whole, page:requests()), or nil (a page opened by a script, or one
+-- whose load left the ring).
+local function document_seq(page, whole)
   local ok, info = pcall(page.bridge, page, "pageInfo", {})
   local url = ok and type(info) == "table" and bare(info.url) or nil
-  if not url then return 1 end
-  local seq
+  if not url then return nil end
   for i = #whole, 1, -1 do
     local r = whole[i]
-    if r.type == "Document" and bare(r.url) == url then seq = r.seq break end
+    if r.type == "Document" and bare(r.url) == url then return r.seq end
   end
+end
+
+-- Where the current page's requests start in list (a page:requests
+-- answer, filtered as shown): at its document's request
+-- (document_seq), 1 when that is not found.
+local function since_load(page, whole, list)
+  local seq = document_seq(page, whole)
   if not seq then return 1 end
   for i, r in ipairs(list) do
     if (r.seq or 0) >= seq then return i end
@@ -93,20 +100,39 @@ return {
   {
     name = "browser_console_messages",
     title = "Get console messages",
-    description = "The page's console messages and uncaught errors.",
+    description = "The page's console messages and uncaught errors since it loaded.",
     input = { type = "object", properties = {
       onlyErrors = { type = "boolean", description = "Errors only" },
       level = { type = "string", enum = { "debug", "info", "log", "warning", "error" }, description = "Minimum level" },
+      all = { type = "boolean", description = "Earlier pages' too (the tab's last 500)" },
     } },
     annotations = { readOnlyHint = true },
     run = function(ctx, args)
       local page = ctx:page()
       local list = page:console(
         { level = args.onlyErrors and "error" or args.level })
-      return { text = lines(list, function(m)
+      local earlier = 0
+      if not args.all then
+        -- The messages since the current document's request (run S took
+        -- an earlier order's errors for this one's).
+        local seq = document_seq(page, page:requests())
+        if seq then
+          local kept = {}
+          for _, m in ipairs(list) do
+            if (m.request_seq or 0) >= seq then kept[#kept + 1] = m else earlier = earlier + 1 end
+          end
+          list = kept
+        end
+      end
+      local text = lines(list, function(m)
         return ("[%s] %s%s"):format(tostring(m.level or m.type or "log"), tostring(m.text or ""),
           m.url and (" (" .. tostring(m.url) .. (m.line and (":" .. m.line) or "") .. ")") or "")
-      end), structured = { messages = list } }
+      end)
+      if earlier > 0 then
+        text = ("Since the page loaded (%d earlier messages of this tab: all=true lists them too):\n"):format(earlier)
+          .. text
+      end
+      return { text = text, structured = { messages = json.array(list), earlier = earlier } }
     end,
   },
   {
