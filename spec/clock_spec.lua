@@ -286,13 +286,16 @@ describe("the clock tools", function()
     assert.matches("The page has no controlled clock", text, 1, true)
     _, text = t.call("browser_clock_install", { time = T0 })
     assert.matches("^Installed: the page's time is 2026%-12%-24T09:59:00%.%d%d%dZ; flowing with real time", text)
+    assert.matches('A time the page shows from now ("5 minutes ago") moves on while the test runs: '
+      .. "browser_clock_pause_at holds the clock still.", text, 1, true)
     _, text = t.call("browser_clock_pause_at", { time = T10 })
     assert.equal("Paused: the page's time is 2026-12-24T10:00:00.000Z; paused (no timer runs until the clock is "
       .. "moved or resumed); 0 timer callbacks ran, 0 pending.", text)
     t.call("browser_navigate", { url = t.srv.url .. "/clock/sale.html" })
     res, text = t.call("browser_clock_fast_forward", { duration = "01:00:00" })
     assert.equal("Fast-forwarded: the page's time is 2026-12-24T11:00:00.000Z; paused (no timer runs until the "
-      .. "clock is moved or resumed); 3 timer callbacks ran, 2 pending.", text:match("^[^\n]*"))
+      .. "clock is moved or resumed); 3 timer callbacks ran, 2 pending. A repeating timer (a countdown's tick) ran "
+      .. "once on the way: browser_clock_run_for runs it each time it falls due.", text:match("^[^\n]*"))
     -- What the timers changed, as an action's answer says it; the paused
     -- clock's texts hold still, so they are proposed.
     assert.matches('\n~ paragraph: "Interval ticks: 1" (was "Interval ticks: 0")', text, 1, true)

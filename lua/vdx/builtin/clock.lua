@@ -37,7 +37,16 @@ local function tool(name, title, description, op, field, input, what)
       local page = ctx:page()
       local st = run(page)
       util.record(ctx, { kind = "code", world = true, tool = name, lines = { line }, replay = run })
-      local result = { text = told(what, st), structured = { now = clock.iso(st.now), paused = st.paused == true,
+      local text = told(what, st)
+      if op == "fast_forward" and (st.pending or 0) > 0 then
+        -- (Run T's countdown ticked once over ten minutes and still read 9:56.)
+        text = text .. " A repeating timer (a countdown's tick) ran once on the way: browser_clock_run_for runs "
+          .. "it each time it falls due."
+      elseif op == "install" and not st.paused and not st.fixed then
+        text = text .. " A time the page shows from now (\"5 minutes ago\") moves on while the test runs: "
+          .. "browser_clock_pause_at holds the clock still."
+      end
+      local result = { text = text, structured = { now = clock.iso(st.now), paused = st.paused == true,
         fixed = st.fixed and clock.iso(st.fixed) or nil, fired = st.fired, pending = st.pending,
         frames = st.frames } }
       -- What the timers that ran changed ("Maintenance in progress"), as
