@@ -119,6 +119,14 @@ describe("the snapshot in Playwright's AI dialect", function()
       without_refs(page:snapshot { root = "getByRole('main').locator('.card')" }.text))
     local main = without_refs(page:snapshot { root = "main" }.text)
     assert.equal('- main:\n  - heading "Card" [level=2]\n  - button "Buy"\n  - paragraph: one\n  - paragraph: two', main)
+    -- A role's name, no tag of the page: the element of that role.
+    local set = page:evaluate("document.querySelector('main').setAttribute('role', 'region'); "
+      .. "document.querySelector('main').setAttribute('aria-label', 'Shop'); 1")
+    assert.equal(1, set)
+    assert.matches('^%- region "Shop" %[ref=e%d+%]:', page:snapshot { root = "region" }.text)
+    -- A word that is no role still says it matched nothing.
+    local err = h.error_of(page.snapshot, page, { root = "nosuchthing" })
+    assert.is_true(vdx.is_error(err, "NotUnique"), tostring(err))
   end)
 
   it("looks a root selector up in the frame named by frame", function()

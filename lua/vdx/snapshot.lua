@@ -355,13 +355,22 @@ end
 -- CSS selector (as Playwright MCP's browser_snapshot takes its target):
 -- a locator or selector must match exactly one element of the frame
 -- named `frame` (default the main frame; NotUnique, with the count, when
--- none or several do).
+-- none or several do).  A bare word that no element is as CSS is tried as
+-- a role (`banner`: getByRole('banner')).
 local function root_ref(page, root, frame)
   if is_ref(root) then return root end
   local kind = is_locator(root) and "locator" or "CSS selector"
   local ok, r = pcall(page.bridge, page, "targetRef",
     { { locator = kind == "locator" and root or ("locator(%s)"):format(json.encode(root)) } }, { frame = frame })
   if ok then return r.ref end
+  if vdx.is_error(r, "NotUnique") and kind == "CSS selector" and (math.tointeger(r.count) or 0) == 0
+      and root:match("^%l+$") then
+    -- A role's name as the root ("banner", "main", "dialog"), which as CSS
+    -- is a tag no page has: the element of that role, when there is one.
+    local okr, byrole = pcall(page.bridge, page, "targetRef", { { locator = ("getByRole(%s)"):format(
+      json.encode(root):gsub('^"(.*)"$', "'%1'")) } }, { frame = frame })
+    if okr then return byrole.ref end
+  end
   if vdx.is_error(r, "NotUnique") then
     error(vdx.error("NotUnique", ("snapshot root %s (a %s) matches %d elements in the %s frame; give one that "
       .. "matches exactly one element, or its ref from a snapshot"):format(json.encode(root), kind,
