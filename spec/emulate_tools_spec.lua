@@ -61,6 +61,12 @@ describe("browser_emulate and browser_emulate_media", function()
     return res, text
   end
 
+  it("says only what it set when there is no earlier look at the page to compare with", function()
+    local _, text = ok("browser_emulate_media", { colorScheme = "light" })
+    assert.equal("Emulating: color_scheme=light.", text)
+    ok("browser_emulate_media", { reset = { "colorScheme" } })
+  end)
+
   it("answers what a resize or a colour scheme changed on the page, with a check of the new layout", function()
     ok("browser_navigate", { url = srv.url .. "/layout" })
     ok("browser_snapshot", {})

@@ -450,13 +450,6 @@ local function with_candidates(ctx, res, out, cands, structured)
   return { text = table.concat(out, "\n"), structured = structured }
 end
 
---- changes.report(ctx, res) -> { text =, structured = } or nil: what the
--- action (whose result is res) changed on the role's page since the
--- previous snapshot, bounded, with verified assertion candidates (none
--- when opts.candidates is false; opts.brief: one line of counts and the
--- named elements added or changed, no candidates); nil when the page is
--- gone.  Keeps the
--- snapshot it takes as the role's last_snapshot.
 --- How long (ms) a report waits, once a frame, for the document of a
 -- frame that has none yet (changes.report).
 changes.FRAME_WAIT_MS = 1500
@@ -496,6 +489,15 @@ local function frames_ready(page, role, seen)
   end
 end
 
+--- changes.report(ctx, res [, opts]) -> { text =, structured = } or nil:
+-- what the action (whose result is res) changed on the role's page since
+-- the previous snapshot, bounded, with verified assertion candidates
+-- (none when opts.candidates is false; opts.brief: one line of counts and
+-- the named elements added or changed, no candidates; opts.view: a new
+-- view of the page, which says nothing when there is no earlier look to
+-- compare with); nil when the page is gone.  A frame added since the last
+-- look is waited for first (frames_ready).  Keeps the snapshot it takes
+-- as the role's last_snapshot.
 function changes.report(ctx, res, opts)
   local page = ctx:page()
   if page:is_closed() then return nil end
@@ -532,9 +534,10 @@ function changes.report(ctx, res, opts)
     return { text = text, structured = { navigated = true, url = snap.url, title = snap.title, lines = lines } }
   end
   if not base or (base.url ~= snap.url and not nav) then
-    return { text = ("Changes: no earlier look at this page to compare with (%d lines now: browser_find reads them)")
-      :format(lines),
-      structured = { baseline = false, lines = lines } }
+    -- (A new view with nothing to compare: the answer's first line says all.)
+    local text = not (opts and opts.view) and ("Changes: no earlier look at this page to compare with (%d lines "
+      .. "now: browser_find reads them)"):format(lines) or ""
+    return { text = text, structured = { baseline = false, lines = lines } }
   end
   local d = diff.compare(base.whole_text, snap.text, false, base.whole_lines, snap.lines)
   local out = {}

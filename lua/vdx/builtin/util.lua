@@ -93,7 +93,7 @@ function util.relaid(ctx, page, text, structured, want)
       .. "content=\"width=device-width\">, so a phone shows it zoomed out and its media queries see %d.")
       :format(laid, want.width, laid)
   end
-  return util.with_changes(ctx, { text = text, structured = structured or {} })
+  return util.with_changes(ctx, { text = text, structured = structured or {} }, { view = true })
 end
 
 --- Records step (see vdx.session_log) in the session of the call, in the
