@@ -96,7 +96,7 @@ describe("vdxlua mcp --caps", function()
     local text = client.by_id(msgs, 2).result.content[1].text
     -- Each in a line with its arguments: no tools/list needed to call one.
     assert.matches("^Now serving 8 more tools %(the client's next tools/list has their schemas%):\n"
-      .. "%- browser_clock_install%(time%?%): Install a controlled clock", text)
+      .. "%- browser_clock_install%(time%?:string|int%): Install a controlled clock", text)
     assert.matches("\n%- browser_emulate_media%(colorScheme%?=dark|light|no%-preference, forcedColors%?=active|none, "
       .. "media%?=screen|print, reducedMotion%?=reduce|no%-preference, reset%?:array%): ", text)
     local changed = 0

@@ -38,8 +38,10 @@ local function signature(def)
     -- A few values to choose from are named (colorScheme?=dark|light|no-preference),
     -- else the type (abort?:string: a boolean there is refused).
     local p = type(props[k]) == "table" and props[k] or {}
+    local types = {}
+    for j, ty in ipairs(type(p.type) == "table" and p.type or { p.type }) do types[j] = SHORT[ty] or tostring(ty) end
     local choice = type(p.enum) == "table" and #p.enum <= 4 and ("=" .. table.concat(p.enum, "|"))
-      or (type(p.type) == "string" and (":" .. (SHORT[p.type] or p.type))) or ""
+      or (#types > 0 and (":" .. table.concat(types, "|"))) or ""
     args[i] = (required[k] and k or (k .. "?")) .. choice
   end
   local what = tostring(def.description or ""):match("^(.-%.)%s") or tostring(def.description or "")
