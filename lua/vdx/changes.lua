@@ -330,8 +330,15 @@ end
 -- The focused element's line of a snapshot text (the one marked
 -- [active]), unindented, without the mark, or nil.
 local function focused_line(text)
-  local line = (text or ""):match("[^\n]*%[active%][^\n]*")
-  return line and (line:gsub("^%s*%- ", ""):gsub(" %[active%]", ""))
+  text = text or ""
+  -- (A plain find, then the line around it: a pattern that starts with
+  -- [^\n]* tries every position of a 40 KB text, 20 ms a report.)
+  local at = text:find("[active]", 1, true)
+  if not at then return nil end
+  local from = at
+  while from > 1 and text:byte(from - 1) ~= 10 do from = from - 1 end
+  local line = text:match("^[^\n]*", from)
+  return (line:gsub("^%s*%- ", ""):gsub(" %[active%]", ""))
 end
 
 -- A submit the form's validation stopped: the browser focuses the first
