@@ -7,10 +7,7 @@ local M = {}
 -- The regex source of text with each "#1001" (an id the app gives, new
 -- in every run) as `#\d+`, the rest literal.
 local function id_regex(text)
-  local src = text:gsub("[%^%$%(%)%%%.%[%]%*%+%-%?{}|/\\]", "\\%0")
-  -- A quote as its code: the scans of a written test read quotes as strings.
-  src = src:gsub("['\"`]", function(c) return ("\\x%02x"):format(c:byte()) end)
-  return (src:gsub("#%d+", "#\\d+"))
+  return (require("vdx.volatile").escape(text):gsub("#%d+", "#\\d+"))
 end
 
 --- step with the ids the app numbers ("#1001": an order, an invoice) left
