@@ -62,6 +62,10 @@ describe("vdx.run_token", function()
       assert.equal(c[2], got)
       assert.is_true(changed)
     end
+    -- An order number that is a filter's whole text: bounded, "#1015" is no "#10150".
+    assert.equal("admin.getByRole('row').filter({ hasText: new RegExp(`${order}\\\\b`) }).getByRole('button')",
+      (run_token.for_test("admin.getByRole('row').filter({ hasText: '#1015' }).getByRole('button')", "#1015", "order")))
+    assert.equal("admin.getByText(`${order} paid`)", (run_token.for_test("admin.getByText('#1015 paid')", "#1015", "order")))
     assert.same({ "page.goto('/a');", false }, { run_token.for_test("page.goto('/a');", tok, "run") })
     assert.same({ "x", false }, { run_token.for_test("x", nil, "run") })
   end)

@@ -141,16 +141,24 @@ end
 
 --- run_token.for_test(line, token, var) -> line (JavaScript) with each
 -- string literal ('…', "…" or `…`) that holds token written as a template
--- on var (`Teak Lamp ${run}`), and whether it changed.  Text outside
--- literals is left alone.
+-- on var (`Teak Lamp ${run}`), a filter's hasText that is a number alone
+-- as a RegExp bounded after it (new RegExp(`${order}\\b`)), and whether
+-- it changed.  Text outside literals is left alone.
 function run_token.for_test(line, token, var)
   if not token or not line:find(token, 1, true) then return line, false end
   local out = {}
+  -- A number that is a filter's whole text ("#1015") is bounded after it:
+  -- as a substring it would find "#10150" too (its characters need no
+  -- escape in a RegExp, as the next run's value, read by the same
+  -- pattern, has the same kinds).
+  local bounded = token:match("^[%w#_%-]*%d$") ~= nil
   for i, p in ipairs(require("vdx.pw_spec").pieces(line)) do
     local text = p.text
     if p.quote and text:find(token, 1, true) then
       local body = text:sub(2, -2)
-      if p.quote == "`" then text = "`" .. body:gsub(plain(token), "${" .. var .. "}") .. "`"
+      if bounded and body == token and (out[i - 1] or ""):sub(-9) == "hasText: " then
+        text = "new RegExp(`${" .. var .. "}\\\\b`)"
+      elseif p.quote == "`" then text = "`" .. body:gsub(plain(token), "${" .. var .. "}") .. "`"
       else text = template(body, token, var) end
     end
     out[i] = text
