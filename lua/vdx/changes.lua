@@ -308,7 +308,7 @@ local function renewed_line(d, text, told)
     end
   end
   if #parts == 0 then return nil end
-  return ("↻ Made anew: %s (new refs; an old one fails: browser_find within=…)")
+  return ("↻ Made anew: %s (new refs; an old one may fail: browser_find within=… gives them)")
     :format(table.concat(parts, ", "))
 end
 

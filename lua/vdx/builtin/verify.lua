@@ -336,7 +336,9 @@ local function verify_css(ctx, args, page, t)
   end
   local f = assertions.facts(page, t.relative, { frame = t.frame, limit = 1, css = name })
   local m = f.matches[1]
-  local want = computed_colour(args.value)
+  -- Without value: the computed value now, which an agent cannot know
+  -- before (run U read it with browser_evaluate), is the one checked.
+  local want = args.value ~= nil and computed_colour(args.value) or (m and m.css)
   if (m and m.css) ~= want then
     fail(("%s has %s %s"):format(t.locator, name, quote(m and m.css or "")),
       { expected = ("%s %s"):format(name, quote(want)), actual = { describe(m) } })
@@ -350,6 +352,10 @@ local function verify_value(ctx, args)
   local t = target(page, args)
   local m = the_one(page, t)
   if args.css then return verify_css(ctx, args, page, t) end
+  if args.value == nil then
+    error(vdx.error("InvalidArgument", "give value: the field's value, \"true\" or \"false\" for a checkbox, \"\" for "
+      .. "no text (without value only css reads the value now)", { field = "value" }), 0)
+  end
   local kind = args.type
   if not kind then
     kind = (m.checked ~= nil and (args.value == "true" or args.value == "false")) and "checkbox" or "textbox"
@@ -565,7 +571,7 @@ return {
     name = "browser_verify_value",
     title = "Verify value",
     description = "Verify a field's value, a checkbox's or toggle's state, no text (\"\"), or a computed style (css); records toHaveValue, toBeChecked, toHaveAttribute, toBeEmpty or toHaveCSS.",
-    input = { type = "object", required = { "value" }, properties = {
+    input = { type = "object", properties = {
       type = { type = "string", enum = { "textbox", "checkbox", "radio", "combobox", "slider" },
         description = "Field type (default: from the element)" },
       element = util.ELEMENT,
@@ -573,7 +579,8 @@ return {
       locator = LOCATOR,
       target = TARGET,
       value = { type = "string", description = 'Value; "true" or "false" for a checkbox; "" for no text (toBeEmpty)' },
-      css = { type = "string", description = "A CSS property whose computed value to check instead (background-color)" },
+      css = { type = "string",
+        description = "A CSS property whose computed value to check instead (background-color; without value: as it is now)" },
     } },
     annotations = { readOnlyHint = true },
     run = verify_value,
