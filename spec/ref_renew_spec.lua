@@ -61,6 +61,35 @@ describe("a ref of the page before it loaded again", function()
     assert.is_nil(res.isError, res.content[1].text)
   end)
 
+  it("finds one of alike fields again in its named container, each of a form's fields", function()
+    local srv = h.serve { ["GET /twins"] = function()
+      local form = '<label>Name <input></label><label><input type="checkbox"> Weekly</label>'
+      return { headers = { ["Content-Type"] = "text/html" }, body = '<section aria-label="1. Intro">' .. form
+        .. '</section><section aria-label="30. Routing">' .. form .. "</section>" }
+    end }
+    local ok, err = pcall(function()
+      local url = srv.url .. "/twins"
+      t.call("browser_navigate", { url = url })
+      local _, snap = t.call("browser_snapshot", {})
+      local region = ref_of(snap, 'region "30%. Routing" %[ref=e%d+%]:(.*)$')
+      local name = ref_of(region, 'textbox "Name" %[ref=(e%d+)%]')
+      local weekly = ref_of(region, 'checkbox "Weekly" %[ref=(e%d+)%]')
+      local page = t.ctx.role:page()
+      page:navigate(url)
+      local res, text = t.call("browser_fill_form", { fields = {
+        { name = "Name", type = "textbox", ref = name, value = "Ada" },
+        { name = "Weekly", type = "checkbox", ref = weekly, value = "true" } } })
+      assert.is_nil(res.isError, text)
+      assert.matches("Note: " .. name .. " was a ref of the page before it loaded again", text, 1, true)
+      assert.matches("Note: " .. weekly .. " was a ref of the page before it loaded again", text, 1, true)
+      -- The second section's fields, not the first's.
+      assert.same({ "", false, "Ada", true }, page:evaluate("[...document.querySelectorAll('input')]"
+        .. ".map(i => i.type === 'checkbox' ? i.checked : i.value)"))
+    end)
+    srv:close()
+    assert.is_true(ok, tostring(err))
+  end)
+
   it("fails as before when two elements could be it, or the page is another", function()
     local ref = stale("document.querySelector('main').prepend(Object.assign(document.createElement('button'), "
       .. "{ textContent: 'Run example 3' }))")

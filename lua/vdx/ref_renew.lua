@@ -14,6 +14,8 @@ local errors = require "vdx.errors"
 
 local ref_renew = {}
 
+local in_container
+
 -- The snapshot line that holds [ref=ref] in text, or nil.
 local function line_of(text, ref)
   local at = text and text:find("[ref=" .. ref .. "]", 1, true)
@@ -36,6 +38,28 @@ local function refs_of(text, id)
     if ref and identity(line) == id then out[#out + 1] = ref end
   end
   return out
+end
+
+-- The role and name of the nearest ancestor of ref's line in text that
+-- has both (a region, a form, a dialog), as { role, name }, or nil.
+local function named_ancestor(text, ref)
+  local find = require "vdx.find"
+  local lines = {}
+  for line in (text or ""):gmatch("[^\n]+") do lines[#lines + 1] = line end
+  for i, line in ipairs(lines) do
+    if line:find("[ref=" .. ref .. "]", 1, true) then
+      local own = find.parse_line(line)
+      local indent = own and own.indent or 0
+      for j = i - 1, 1, -1 do
+        local p = find.parse_line(lines[j])
+        if p and p.indent < indent then
+          if p.role ~= "text" and p.name ~= "" then return { role = p.role, name = p.name } end
+          indent = p.indent
+        end
+      end
+      return nil
+    end
+  end
 end
 
 -- The page's URL without its fragment, or nil.
@@ -62,13 +86,30 @@ function ref_renew.note(old, now, stale)
   return ("Note: %s was a ref of the page before it loaded again; used %s (same role and name)"):format(old, now)
 end
 
+-- The ref now of the element of ref's line in text that is the only one
+-- of its role and name inside its nearest named container, found on the
+-- page by the locator of both (exact names), or nil; and ref.
+in_container = function(page, text, ref, line)
+  local own = require("vdx.find").parse_line(line or "")
+  local outer = named_ancestor(text, ref)
+  if not (own and outer and own.name ~= "") then return nil end
+  local A = require "vdx.assertions"
+  local locator = A.by_role(outer.role, outer.name, true) .. "." .. A.by_role(own.role, own.name, true)
+  local ok, r = pcall(page.bridge, page, "targetRef", { { locator = locator } }, { frame = "main" })
+  if not ok and vdx.is_error(r, "Cancelled") then error(r, 0) end
+  if ok and type(r) == "table" and type(r.ref) == "string" then return r.ref, ref end
+  return nil
+end
+
 --- The ref that stands now for the ref of err (a tool's error), or nil:
 -- err is a StaleRef whose element has a successor (see above), or an
 -- UnknownRef of a main-frame ref that named, in the role's last
 -- snapshot (ctx.role.last_snapshot, replaced by a new one), the only
 -- element of its role and name, the page is at that snapshot's URL, and
--- the new snapshot has one element of that role and name.  Returns the
--- old ref too.
+-- the new snapshot has one element of that role and name; or one of
+-- several alike that is the only one of its role and name in its nearest
+-- named container (a region, a form), which the page's locator engine
+-- finds again.  Returns the old ref too.
 function ref_renew.renewed(ctx, err)
   local e = errors.normalize(err)
   if e.type == "StaleRef" and type(e.ref) == "string" and type(ctx.role) == "table" then
@@ -81,10 +122,15 @@ function ref_renew.renewed(ctx, err)
   local last = ctx.role.last_snapshot
   local text = last and (last.whole_text or last.text)
   local id = identity(line_of(text, ref))
-  if not id or #refs_of(text, id) ~= 1 then return nil end
+  if not id then return nil end
   local page = ctx:page()
   local url = url_of(page)
   if not url or url ~= (tostring(last.url or ""):gsub("#.*$", "")) then return nil end
+  if #refs_of(text, id) ~= 1 then
+    -- One of alike elements (a form in each of a guide's sections): the
+    -- one of its role and name inside the same named container.
+    return in_container(page, text, ref, line_of(text, ref))
+  end
   local changes = require "vdx.changes"
   local ok, snap = pcall(require("vdx.snapshot").take, page, { budget_tokens = changes.BUDGET_TOKENS }, nil, nil, true)
   if not ok then

@@ -237,23 +237,44 @@ function Registry:call(name, args, ctx)
   if not okm then return tools.error_result(mark, { tool = name, as_role = ctx.role_name }) end
   local steps0 = ctx and type(ctx.session) == "table" and #ctx.session:list()
   local okr, v = xpcall(def.run, traceback, ctx, args)
-  if not okr and ctx and type(ctx.renew_refs) == "function" and (not steps0 or #ctx.session:list() == steps0)
-      and (args.ref ~= nil or args.target ~= nil or args.root ~= nil) then
+  local fields = type(args.fields) == "table" and args.fields or nil
+  local tries, notes = fields and #fields or 1, {}
+  while not okr and tries > 0 and ctx and type(ctx.renew_refs) == "function"
+      and (not steps0 or #ctx.session:list() == steps0)
+      and (args.ref ~= nil or args.target ~= nil or args.root ~= nil or fields) do
     -- A ref of the page before it loaded again, whose element is on the
     -- page now (vdx.ref_renew): the call, which did nothing, again with
-    -- the element's ref of now.
+    -- the element's ref of now (each of a form's fields' in turn).
+    tries = tries - 1
     local okn, now, old, stale = pcall(ctx.renew_refs, ctx, v)
     -- (A renewal that failed keeps the call's own error, unless cancelled.)
     if not okn and errors.normalize(now).type == "Cancelled" then v = now end
-    if okn and now and (args.ref == old or args.target == old or args.root == old) then
-      local again = {}
-      for k, x in pairs(args) do again[k] = x end
-      for _, k in ipairs { "ref", "target", "root" } do
-        if again[k] == old then again[k] = now end
-      end
-      okr, v = xpcall(def.run, traceback, ctx, again)
-      if okr then v = with_note(v, require("vdx.ref_renew").note(old, now, stale)) end
+    if not (okn and now) then break end
+    local again, hit = {}, false
+    for k, x in pairs(args) do again[k] = x end
+    for _, k in ipairs { "ref", "target", "root" } do
+      if again[k] == old then again[k], hit = now, true end
     end
+    if fields then
+      local list = {}
+      for i, f in ipairs(fields) do
+        if type(f) == "table" and f.ref == old then
+          local g = {}
+          for k, x in pairs(f) do g[k] = x end
+          g.ref, hit = now, true
+          f = g
+        end
+        list[i] = f
+      end
+      again.fields, fields = list, list
+    end
+    if not hit then break end
+    args = again
+    notes[#notes + 1] = require("vdx.ref_renew").note(old, now, stale)
+    okr, v = xpcall(def.run, traceback, ctx, again)
+  end
+  if okr then
+    for _, n in ipairs(notes) do v = with_note(v, n) end
   end
   if guard then
     local okg, refused = pcall(guard.refusal, guard, mark, ctx.role)
