@@ -7,12 +7,13 @@
 -- navigation to another document is told as its URL and title.  From the
 -- change it proposes web-first assertions, each checked on the live page
 -- (vdx.assertions): proposals only; a verify tool records one.
-local vdx = require "vdx"
 local assertions = require "vdx.assertions"
 local json = require "vdx.json"
 local diff = require "vdx.snapshot_diff"
 local snapshot = require "vdx.snapshot"
 local proposals = require "vdx.proposals"
+local outline = require "vdx.outline"
+local frames_ready = require "vdx.frames_ready"
 
 local changes = {}
 
@@ -353,60 +354,6 @@ local function refused_submit(page, snap, base, propose)
     role and propose and proposals.invalid(page, role, name, ref) or nil
 end
 
--- At most this many characters of outline (changes.outline).
-local OUTLINE_CHARS = 700
-
--- The roles an outline keeps: what a user reads first and acts on.
-local OUTLINED = { heading = true, button = true, link = true, textbox = true, searchbox = true,
-  combobox = true, checkbox = true, radio = true, tab = true, switch = true, slider = true,
-  spinbutton = true, menuitem = true }
-
--- The containers an outline lists with a count, and the role counted:
--- tables, with their header rows (a list is left out: its links and
--- buttons are outlined already, a menu's as a nav's).
-local COUNTED_ROWS = { table = "row", grid = "row", treegrid = "row" }
-
---- The outline of a snapshot's text, as a navigation's answer gives it:
--- the lines of headings and named controls with their refs, and of tables
--- with how many rows they show, unindented,
--- at most OUTLINE_CHARS characters; returns them and how many were left
--- out.  A control whose role and name repeat (a button "Edit" in every
--- row) is listed once with its count and no ref: a ref would not say
--- which row; browser_find(role=, name=) lists them with their containers.
-function changes.outline(text)
-  local items, seen = {}, {}
-  local open = {}   -- the tables the lines are in: { indent, item }
-  for line in text:gmatch("[^\n]+") do
-    local indent, content = line:match("^(%s*)%- (.*)$")
-    local e = content and diff.parse(content)
-    while e and #open > 0 and #indent <= open[#open].indent do open[#open] = nil end
-    if e and e.ref and COUNTED_ROWS[e.role] then
-      -- A table, with how many rows it shows.
-      local it = { line = "- " .. content:gsub(":$", ""), n = 1, rows = 0, of = COUNTED_ROWS[e.role] }
-      items[#items + 1] = it
-      open[#open + 1] = { indent = #indent, item = it }
-    elseif e and #open > 0 and e.role == open[#open].item.of then
-      open[#open].item.rows = open[#open].item.rows + 1
-    end
-    if e and OUTLINED[e.role] and (e.name or "") ~= "" then
-      local key = e.role .. "\0" .. e.name
-      if seen[key] then
-        seen[key].n = seen[key].n + 1
-      else
-        seen[key] = { line = "- " .. content:gsub(":$", ""), n = 1, bare = ("- %s %q"):format(e.role, e.name) }
-        items[#items + 1] = seen[key]
-      end
-    end
-  end
-  local out, len, left = {}, 0, 0
-  for _, it in ipairs(items) do
-    local l = it.n > 1 and ("%s ×%d"):format(it.bare, it.n) or it.line
-    if it.of then l = ("%s: %d row%s"):format(l, it.rows, it.rows == 1 and "" or "s") end
-    if len + #l > OUTLINE_CHARS then left = left + 1 else out[#out + 1], len = l, len + #l + 1 end
-  end
-  return out, left
-end
-
 -- The scope calls the action's `Locator:` lines show whole (res.locator,
 -- res.locators): a proposal under the same scope need not repeat them.
 local function scopes_shown(res)
@@ -457,45 +404,6 @@ local function with_candidates(ctx, res, out, cands, structured)
   return { text = table.concat(out, "\n"), structured = structured }
 end
 
---- How long (ms) a report waits, once a frame, for the document of a
--- frame that has none yet (changes.report).
-changes.FRAME_WAIT_MS = 1500
-
--- Waits, at most changes.FRAME_WAIT_MS, for each child frame of page
--- whose document shows nothing yet (a payment form's iframe the action
--- added: the blank document a frame starts with, its page still on the
--- way), once a frame per role and page, those whose refs the agent's last
--- look (seen, its text) showed aside: the report then shows what the
--- frame holds, where it would show an empty iframe whose refs the agent
--- cannot have.  The wait is page:wait_for's, which follows the frame's
--- document when it is replaced (out of process too).
-local function frames_ready(page, role, seen)
-  local ok, list = pcall(page.frames, page)
-  if not ok or type(list) ~= "table" then return end
-  role.frames_waited = role.frames_waited or setmetatable({}, { __mode = "k" })
-  local waited = role.frames_waited[page] or {}
-  role.frames_waited[page] = waited
-  local tasks = {}
-  for _, f in ipairs(list) do
-    -- (A frame the agent's last look showed content of has its document.)
-    if f.frame ~= "main" and not waited[f.frame] and not (seen or ""):find("[ref=" .. f.frame .. "_", 1, true) then
-      waited[f.frame] = true
-      -- All at once: the wait is the slowest frame's, not their sum.
-      tasks[#tasks + 1] = vdx.spawn(function()
-        return pcall(page.wait_for, page, { selector = "body > :first-child", state = "attached",
-          frame = f.frame, timeout_ms = changes.FRAME_WAIT_MS })
-      end)
-    end
-  end
-  for i, t in ipairs(tasks) do
-    local ok, err = pcall(vdx.wait, t)
-    if not ok and vdx.is_error(err, "Cancelled") then
-      for j = i + 1, #tasks do tasks[j]:cancel() end
-      error(err, 0)
-    end
-  end
-end
-
 --- changes.report(ctx, res [, opts]) -> { text =, structured = } or nil:
 -- what the action (whose result is res) changed on the role's page since
 -- the previous snapshot, bounded, with verified assertion candidates
@@ -503,7 +411,7 @@ end
 -- the named elements added or changed, no candidates; opts.view: a new
 -- view of the page, which says nothing when there is no earlier look to
 -- compare with); nil when the page is gone.  A frame added since the last
--- look is waited for first (frames_ready).  Keeps the snapshot it takes
+-- look is waited for first (vdx.frames_ready).  Keeps the snapshot it takes
 -- as the role's last_snapshot.
 function changes.report(ctx, res, opts)
   local page = ctx:page()
@@ -511,7 +419,7 @@ function changes.report(ctx, res, opts)
   local role = ctx.role
   local nav = type(res) == "table" and type(res.navigation) == "table" and res.navigation or nil
   local base = baseline(role, page, nav)
-  if base and not nav then frames_ready(page, role, base.whole_text) end
+  if base and not nav then frames_ready.wait(page, role, base.whole_text) end
   if nav and nav.same_document then
     -- The page's hashchange/popstate handlers run in tasks of their own,
     -- after the action settled: let them render first.
@@ -525,13 +433,13 @@ function changes.report(ctx, res, opts)
     -- The page as the agent knows it now (the outline browser_navigate
     -- showed, and what the reports said since): a navigation answers "as
     -- shown before" only for this picture, not an older one.
-    shown[snap.url] = table.concat((changes.outline(snap.text or "")), "\n")
+    shown[snap.url] = table.concat((outline.of(snap.text or "")), "\n")
   end
   local lines = snap.lines and #snap.lines or select(2, (snap.text or ""):gsub("\n", "\n"))
   if nav and nav.same_document == false then
     -- The new page's outline, from the snapshot just taken, as
     -- browser_navigate gives it: the agent can act at once.
-    local items, left = changes.outline(snap.text or "")
+    local items, left = outline.of(snap.text or "")
     local text = ("Navigated to %s (%d lines%s)"):format(headline(snap), lines,
       #items > 0 and "" or "; read them with browser_find or browser_snapshot")
     if #items > 0 then

@@ -14,10 +14,10 @@ local function decide(ctx, extra)
 end
 
 -- A page of at most this many elements is outlined in the navigation's
--- answer (vdx.changes.outline): an agent can act at once on a login form
+-- answer (vdx.outline): an agent can act at once on a login form
 -- or a small app, and a big page is never walked unasked.
 local SMALL_ELEMENTS = 400
-local outline = require("vdx.changes").outline
+local outline = require("vdx.outline").of
 
 -- The snapshot of a small page, stamped as the role's baseline for the
 -- next change report, or nil for a page too big to outline.

@@ -1,0 +1,47 @@
+--- vdx.frames_ready: the wait of an action's report for a frame the
+-- action added (a payment form's iframe), whose document starts blank and
+-- comes later, so the report shows what the frame holds.
+local vdx = require "vdx"
+
+local frames_ready = {}
+
+--- How long (ms) a report waits, once a frame, for the document of a
+-- frame that has none yet (vdx.changes.report).
+frames_ready.WAIT_MS = 1500
+
+--- Waits, at most frames_ready.WAIT_MS, for each child frame of page
+-- whose document shows nothing yet (a payment form's iframe the action
+-- added: the blank document a frame starts with, its page still on the
+-- way), once a frame per role and page, those whose refs the agent's last
+-- look (seen, its text) showed aside: the report then shows what the
+-- frame holds, where it would show an empty iframe whose refs the agent
+-- cannot have.  The wait is page:wait_for's, which follows the frame's
+-- document when it is replaced (out of process too).
+function frames_ready.wait(page, role, seen)
+  local ok, list = pcall(page.frames, page)
+  if not ok or type(list) ~= "table" then return end
+  role.frames_waited = role.frames_waited or setmetatable({}, { __mode = "k" })
+  local waited = role.frames_waited[page] or {}
+  role.frames_waited[page] = waited
+  local tasks = {}
+  for _, f in ipairs(list) do
+    -- (A frame the agent's last look showed content of has its document.)
+    if f.frame ~= "main" and not waited[f.frame] and not (seen or ""):find("[ref=" .. f.frame .. "_", 1, true) then
+      waited[f.frame] = true
+      -- All at once: the wait is the slowest frame's, not their sum.
+      tasks[#tasks + 1] = vdx.spawn(function()
+        return pcall(page.wait_for, page, { selector = "body > :first-child", state = "attached",
+          frame = f.frame, timeout_ms = frames_ready.WAIT_MS })
+      end)
+    end
+  end
+  for i, t in ipairs(tasks) do
+    local ok, err = pcall(vdx.wait, t)
+    if not ok and vdx.is_error(err, "Cancelled") then
+      for j = i + 1, #tasks do tasks[j]:cancel() end
+      error(err, 0)
+    end
+  end
+end
+
+return frames_ready

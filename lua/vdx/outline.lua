@@ -1,0 +1,62 @@
+--- vdx.outline: the outline of a snapshot's text that browser_navigate
+-- and a report of an action that loaded another page give: its headings
+-- and named controls with their refs, so an agent can act at once.
+local diff = require "vdx.snapshot_diff"
+
+local outline = {}
+
+-- At most this many characters of outline.
+local MAX_CHARS = 700
+
+-- The roles an outline keeps: what a user reads first and acts on.
+local OUTLINED = { heading = true, button = true, link = true, textbox = true, searchbox = true,
+  combobox = true, checkbox = true, radio = true, tab = true, switch = true, slider = true,
+  spinbutton = true, menuitem = true }
+
+-- The containers an outline lists with a count, and the role counted:
+-- tables, with their header rows (a list is left out: its links and
+-- buttons are outlined already, a menu's as a nav's).
+local COUNTED_ROWS = { table = "row", grid = "row", treegrid = "row" }
+
+--- The outline of a snapshot's text, as a navigation's answer gives it:
+-- the lines of headings and named controls with their refs, and of tables
+-- with how many rows they show, unindented,
+-- at most MAX_CHARS characters; returns them and how many were left
+-- out.  A control whose role and name repeat (a button "Edit" in every
+-- row) is listed once with its count and no ref: a ref would not say
+-- which row; browser_find(role=, name=) lists them with their containers.
+function outline.of(text)
+  local items, seen = {}, {}
+  local open = {}   -- the tables the lines are in: { indent, item }
+  for line in text:gmatch("[^\n]+") do
+    local indent, content = line:match("^(%s*)%- (.*)$")
+    local e = content and diff.parse(content)
+    while e and #open > 0 and #indent <= open[#open].indent do open[#open] = nil end
+    if e and e.ref and COUNTED_ROWS[e.role] then
+      -- A table, with how many rows it shows.
+      local it = { line = "- " .. content:gsub(":$", ""), n = 1, rows = 0, of = COUNTED_ROWS[e.role] }
+      items[#items + 1] = it
+      open[#open + 1] = { indent = #indent, item = it }
+    elseif e and #open > 0 and e.role == open[#open].item.of then
+      open[#open].item.rows = open[#open].item.rows + 1
+    end
+    if e and OUTLINED[e.role] and (e.name or "") ~= "" then
+      local key = e.role .. "\0" .. e.name
+      if seen[key] then
+        seen[key].n = seen[key].n + 1
+      else
+        seen[key] = { line = "- " .. content:gsub(":$", ""), n = 1, bare = ("- %s %q"):format(e.role, e.name) }
+        items[#items + 1] = seen[key]
+      end
+    end
+  end
+  local out, len, left = {}, 0, 0
+  for _, it in ipairs(items) do
+    local l = it.n > 1 and ("%s ×%d"):format(it.bare, it.n) or it.line
+    if it.of then l = ("%s: %d row%s"):format(l, it.rows, it.rows == 1 and "" or "s") end
+    if len + #l > MAX_CHARS then left = left + 1 else out[#out + 1], len = l, len + #l + 1 end
+  end
+  return out, left
+end
+
+return outline
