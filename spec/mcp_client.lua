@@ -123,6 +123,14 @@ function client.start(args, env, opts)
   return s
 end
 
+--- A describe's tear-down of what a set-up started, each that is there:
+-- the session s, the fixture server srv and the folder dir.
+function client.stop(s, srv, dir)
+  if s then s:close(30000) end
+  if srv then srv:close() end
+  if dir then os.execute("rm -rf " .. q(dir)) end
+end
+
 --- Initializes session s (protocol v) and returns request(method, params
 -- [, timeout_ms])
 -- and call(tool, args), which send with fresh ids and return the result.

@@ -63,15 +63,9 @@ describe("a recorded click on a name that holds the cart's total", function()
     }
     dir = client.tmpdir()
     s = client.start("--output-dir " .. q(dir .. "/out"))
-    local _
-    _, call = client.caller(s)
+    call = select(2, client.caller(s))
   end)
-
-  teardown(function()
-    if s then s:close(30000) end
-    if srv then srv:close() end
-    if dir then os.execute("rm -rf " .. q(dir)) end
-  end)
+  teardown(function() client.stop(s, srv, dir) end)
 
   local function text(r) return client.text { result = r } end
 
