@@ -180,8 +180,9 @@ local function matching(page, items, args)
   return out
 end
 
--- The ancestor lines (indexes into lines) of line i, outermost first.
-local function path_of(parsed, i)
+--- The ancestor lines of line i of parsed (a snapshot's lines, each
+-- find.parse_line's or nil), as indexes into it, outermost first.
+function find.path_of(parsed, i)
   local path, indent = {}, parsed[i].indent
   for j = i - 1, 1, -1 do
     local p = parsed[j]
@@ -375,7 +376,7 @@ function find.run(page, args)
     if #res.matches >= max then break end
     local i = index[h]
     local after, more = following(parsed, lines, i, context)
-    local path, cost = path_of(parsed, i), 0
+    local path, cost = find.path_of(parsed, i), 0
     -- The line that showed `within`'s text (the card's title), with the
     -- lines above it the path lacks.
     local anchor = anchors and anchors[h] and index[anchors[h]]
@@ -388,7 +389,7 @@ function find.run(page, args)
     if anchor then
       local seen_path = {}
       for _, j in ipairs(path) do seen_path[j] = true end
-      for _, j in ipairs(path_of(parsed, anchor)) do
+      for _, j in ipairs(find.path_of(parsed, anchor)) do
         if not seen_path[j] then path[#path + 1] = j end
       end
       path[#path + 1] = anchor

@@ -163,6 +163,11 @@ function Watch:stop()
   self.off = nil
 end
 
+-- A URL as an answer's line gives it: its first 100 characters.
+local function short(url)
+  return #url > 100 and (url:sub(1, 100) .. "…") or url
+end
+
 --- Runs fn(...) on page watched (quiet.watch; nil or a closed page: no
 -- watch), then waits for the requests it started (Watch:wait with opts);
 -- returns fn's result, the requests still under way (nil when none) and
@@ -194,7 +199,7 @@ function quiet.tell(result, pending, held_list)
   end
   if held_list then
     local h = held_list[1]
-    local url = #h.url > 100 and (h.url:sub(1, 100) .. "…") or h.url
+    local url = short(h.url)
     result.text = result.text .. ("\nHeld by a route (delay %d ms): %s %s%s; this answer shows the page while it "
       .. "waits (browser_wait_for reads what it shows after)"):format(h.ms or 0, h.method, url,
       #held_list > 1 and (" and %d more"):format(#held_list - 1) or "")
@@ -209,8 +214,7 @@ end
 function quiet.line(pending, budget_ms)
   if not pending or #pending == 0 then return nil end
   local first = pending[1]
-  local url = first.url
-  if #url > 100 then url = url:sub(1, 100) .. "…" end
+  local url = short(first.url)
   return ("Still loading after %.1f s: %s %s%s; the page may change again (browser_wait_for or browser_snapshot "
     .. "reads it later)"):format((budget_ms or quiet.BUDGET_MS) / 1000, first.method, url,
     #pending > 1 and (" and %d more"):format(#pending - 1) or "")

@@ -44,21 +44,16 @@ end
 -- has both (a region, a form, a dialog), as { role, name }, or nil.
 local function named_ancestor(text, ref)
   local find = require "vdx.find"
-  local lines = {}
-  for line in (text or ""):gmatch("[^\n]+") do lines[#lines + 1] = line end
-  for i, line in ipairs(lines) do
-    if line:find("[ref=" .. ref .. "]", 1, true) then
-      local own = find.parse_line(line)
-      local indent = own and own.indent or 0
-      for j = i - 1, 1, -1 do
-        local p = find.parse_line(lines[j])
-        if p and p.indent < indent then
-          if p.role ~= "text" and p.name ~= "" then return { role = p.role, name = p.name } end
-          indent = p.indent
-        end
-      end
-      return nil
-    end
+  local parsed, at = {}, nil
+  for line in (text or ""):gmatch("[^\n]+") do
+    parsed[#parsed + 1] = find.parse_line(line) or false
+    if not at and line:find("[ref=" .. ref .. "]", 1, true) then at = #parsed end
+  end
+  if not at or not parsed[at] then return nil end
+  local path = find.path_of(parsed, at)
+  for k = #path, 1, -1 do
+    local p = parsed[path[k]]
+    if p.role ~= "text" and p.name ~= "" then return { role = p.role, name = p.name } end
   end
 end
 
