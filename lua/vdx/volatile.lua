@@ -30,7 +30,7 @@ for _, sign in ipairs { "$", "€", "£", "¥", "₹" } do
   if sign ~= "$" then PARTS[#PARTS + 1] = { "%d[%d,.]*%s?" .. lit, PRICE } end
 end
 
--- The regex source of s literally (a quote as its code: the scans of a
+--- The regex source of s literally (a quote as its code: the scans of a
 -- written test read quotes as strings).
 function volatile.escape(s)
   s = s:gsub("[%^%$%(%)%%%.%[%]%*%+%-%?{}|/\\]", "\\%0")
