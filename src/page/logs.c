@@ -59,16 +59,20 @@ static int keep_console(lua_State *L, int rec, int opts) {
   return ok;
 }
 
-/* Reads since= (nil, "last" or a seq) against the `seen` mark. */
-static lua_Integer opt_since(lua_State *L, int opts, lua_Integer seen) {
+/* Reads since= (nil, "last" or a seq) against the `seen` mark; *moves is
+ * set when the call moves that mark (not for a seq: a reader that keeps
+ * its own seq leaves the "last" mark to the reader that follows it). */
+static lua_Integer opt_since(lua_State *L, int opts, lua_Integer seen, int *moves) {
   lua_getfield(L, opts, "since");
   lua_Integer from = 0;
+  *moves = 1;
   if (lua_type(L, -1) == LUA_TSTRING) {
     if (strcmp(lua_tostring(L, -1), "last") != 0)
       vdx__misuse(L, "since must be \"last\" or a seq number");
     from = seen;
   } else if (!lua_isnil(L, -1)) {
     from = luaL_checkinteger(L, -1);
+    *moves = 0;
   }
   lua_pop(L, 1);
   return from;
@@ -81,7 +85,8 @@ static lua_Integer opt_since(lua_State *L, int opts, lua_Integer seen) {
  * when the message came (the document it followed).
  * level "error" keeps errors, "warning" warnings and errors, and so on
  * (debug < log = info < warning < error); since = "last" keeps what came
- * after the previous page:console call, since = n what came after seq n.
+ * after the previous page:console call that gave no seq, since = n what
+ * came after seq n (and leaves the "last" mark where it was).
  * Uncaught exceptions are errors with source "exception".  The page keeps
  * the last 500 messages.
  */
@@ -95,10 +100,11 @@ static int page_console(lua_State *L) {
     vdx__misuse(L, "level must be debug, log, info, warning or error");
   lua_pop(L, 1);
   events *ev = vdx__events_of(L, p);
-  lua_Integer from = opt_since(L, 2, ev->console_seen);
+  int moves;
+  lua_Integer from = opt_since(L, 2, ev->console_seen, &moves);
   collect(L, ev, "console", from, ev->console_seq, CONSOLE_CAP,
           vdx__opt_int(L, 2, "limit", 0), keep_console, 2);
-  ev->console_seen = ev->console_seq;
+  if (moves) ev->console_seen = ev->console_seq;
   return 1;
 }
 
@@ -134,7 +140,8 @@ static int page_requests(lua_State *L) {
   if (lua_isnoneornil(L, 2)) { lua_settop(L, 1); lua_newtable(L); }
   vdx__check_opts(L, 2, known);
   events *ev = vdx__events_of(L, p);
-  lua_Integer from = opt_since(L, 2, 0);
+  int moves; /* (requests keep no "last" mark) */
+  lua_Integer from = opt_since(L, 2, 0, &moves);
   collect(L, ev, "requests", from, ev->req_seq, REQUEST_CAP,
           vdx__opt_int(L, 2, "limit", 0), keep_request, 2);
   return 1;
