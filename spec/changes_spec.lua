@@ -596,6 +596,17 @@ describe("the change report of the acting tools", function()
       candidates(res.structuredContent.changes))
   end)
 
+  it("proposes an item gone from its own list when its text is still in another", function()
+    open("/verify/board.html")
+    local _, changes = act("browser_click", { ref = ref('button "Finish Walk dog"') })
+    -- "Walk dog" is still on the page (in Done): the page-wide count is
+    -- 1, and the item left the To do list, which says so.
+    local codes = table.concat(candidates(changes), "\n")
+    assert.matches("await expect(page.getByRole('region', { name: 'To do' }).getByRole('list')"
+      .. ".getByRole('listitem').filter({ hasText: 'Walk dog' })).toHaveCount(0);", codes, 1, true)
+    assert.is_nil(codes:find("page.getByRole('listitem').filter({ hasText: 'Walk dog' })).toHaveCount(0)", 1, true), codes)
+  end)
+
   it("proposes an item gone by its line's name when a filter drew the list again for others", function()
     open("/verify/filter.html")
     local _, changes = act("browser_click", { ref = ref('button "Completed"') })

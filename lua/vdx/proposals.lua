@@ -281,8 +281,15 @@ function Proposer:gone(e, item_role)
   if e.in_frame then return end
   local l = item_role and assertions.normalize(e.name or "") or diff.label(e)
   if not l or #l < 3 or #l > 80 then return end
-  self:try { matcher = "toHaveCount", locator = ("getByRole('%s').filter({ hasText: %s })"):format(
-    item_role or e.role, assertions.quote(l)), value = 0 }
+  local tail = ("getByRole('%s').filter({ hasText: %s })"):format(item_role or e.role, assertions.quote(l))
+  if self:try { matcher = "toHaveCount", locator = tail, value = 0 } or item_role then return end
+  -- The text is still on the page (the task moved to the Done list): it
+  -- left the list it was in, which is said in that list.
+  local list = e.parent
+  if not list or list.removed or not ITEM_ROLE[list.role] or self:full() then return end
+  for loc in self:locators(list) do
+    if self:try { matcher = "toHaveCount", locator = loc .. "." .. tail, value = 0 } or self:full() then return end
+  end
 end
 
 -- The item role of the parent of a removed named line whose item stayed
