@@ -708,6 +708,36 @@ describe("the change report of the acting tools", function()
     assert.equal("Focus still on: " .. now, raw:match("[^\n]+$"), raw)
   end)
 
+  it("lists the options of a list an action opened, which the snapshot folds", function()
+    open("/verify/picker.html")
+    local _, _, text = act("browser_click", { ref = ref('combobox "Country"') })
+    -- The picker's 21 options exist only now, folded in the snapshot: the
+    -- report lists them with their refs, and one is chosen at once.
+    assert.matches('\n%+ listbox "Countries" %[options=21%] %[ref=e%d+%]\nOptions of listbox "Countries" %(21%):\n%- option "Austria" %[ref=e%d+%]\n', text)
+    local norway = assert(text:match('\n%- option "Norway" %[ref=(e%d+)%]'), text)
+    assert.is_nil(text:find("more (browser_find", 1, true), text)
+    text = act("browser_click", { ref = norway })
+    assert.matches('Shipping to Norway', text, 1, true)
+    -- More than SHOWN: the rest are counted.
+    local shown = require("vdx.opened_options").SHOWN
+    require("vdx.opened_options").SHOWN = 5
+    local ok, _, _, long = pcall(act, "browser_click", { ref = ref('combobox "Country"') })
+    require("vdx.opened_options").SHOWN = shown
+    assert(ok, long)
+    assert.matches('\n%- option "Estonia" %[ref=e%d+%]\n… 16 more %(browser_find role=option name=… finds one%)\n', long)
+  end)
+
+  it("keeps a whole look as the baseline when the first look at a page is a scoped snapshot", function()
+    t.ctx.role:page():navigate(t.srv.url .. "/verify/board.html")
+    local _, scoped = call("browser_snapshot", { root = "#todo" })
+    assert.is_nil(scoped:find("Done", 1, true), scoped)
+    -- The next action compares with the whole page, though the agent saw a part.
+    local text, changes = act("browser_click", { ref = assert(scoped:match('button "Finish Buy milk" %[ref=(e%d+)%]'), scoped) })
+    assert.is_nil(text:find("no earlier look", 1, true), text)
+    assert.matches("\nChanges %(%+%d+ %-%d+", text)
+    assert.truthy(#candidates(changes) > 0, text)
+  end)
+
   it("compares with the whole page when the agent's last snapshot was cut by its budget", function()
     open("/verify/shop.html")
     -- One walk of the page serves both the cut answer and the whole text

@@ -7,6 +7,7 @@
 -- navigation to another document is told as its URL and title.  From the
 -- change it proposes web-first assertions, each checked on the live page
 -- (vdx.assertions): proposals only; a verify tool records one.
+local vdx = require "vdx"
 local assertions = require "vdx.assertions"
 local json = require "vdx.json"
 local diff = require "vdx.snapshot_diff"
@@ -14,6 +15,7 @@ local snapshot = require "vdx.snapshot"
 local proposals = require "vdx.proposals"
 local outline = require "vdx.outline"
 local frames_ready = require "vdx.frames_ready"
+local opened_options = require "vdx.opened_options"
 
 local changes = {}
 
@@ -33,6 +35,15 @@ local function navigations(page)
   return ok and type(m) == "table" and m.nav or nil
 end
 
+-- True when snap shows the current document of page: taken of this page,
+-- with no navigation since (nav: the action's own navigation, within the
+-- document, is allowed).
+local function comparable(snap, page, nav)
+  if not (snap and snap.whole_text) then return false end
+  if snap.page ~= page then return false end
+  return nav ~= nil or snap.nav == navigations(page)
+end
+
 -- True when a snapshot taken with opts shows part of the page (a root,
 -- a depth, an offset, the interactive lines): it is no whole baseline.
 local function partial(opts)
@@ -47,13 +58,24 @@ end
 -- whole one again for it, unless it was taken with changes.whole_tokens
 -- and carries it already; one limited by root, depth or offset has none,
 -- and the report compares with the one before: given the role, whose
--- last_snapshot snap is about to replace, that one is kept for it).
+-- last_snapshot snap is about to replace, that one is kept for it, or,
+-- when the role has no whole look at this document, one is taken now).
 function changes.stamp(page, snap, opts, role)
   opts = opts or {}
   snap.page, snap.nav = page, navigations(page)
   if partial(opts) then
     snap.whole_text, snap.whole_lines = nil, nil
     if role and role.last_snapshot and role.last_snapshot.whole_text then role.change_base = role.last_snapshot end
+    if role and not comparable(role.change_base, page, nil) then
+      -- The agent's first look at this document is a part: the next
+      -- action's report still compares with the whole page, taken now.
+      local ok, whole = pcall(snapshot.take, page, { budget_tokens = changes.BUDGET_TOKENS }, nil, nil, true)
+      if not ok and vdx.is_error(whole, "Cancelled") then error(whole, 0) end
+      if ok then
+        whole.page, whole.nav, whole.whole_text, whole.whole_lines = page, snap.nav, whole.text, whole.lines
+        role.change_base = whole
+      end
+    end
     return snap
   end
   if snap.whole_text then return snap end -- taken with changes.whole_tokens(opts)
@@ -75,15 +97,6 @@ function changes.whole_tokens(opts)
   if partial(opts) then return nil end
   if (opts.budget_tokens or snapshot.DEFAULT_BUDGET) >= changes.BUDGET_TOKENS then return nil end
   return changes.BUDGET_TOKENS
-end
-
--- True when snap shows the current document of page: taken of this page,
--- with no navigation since (nav: the action's own navigation, within the
--- document, is allowed).
-local function comparable(snap, page, nav)
-  if not (snap and snap.whole_text) then return false end
-  if snap.page ~= page then return false end
-  return nav ~= nil or snap.nav == navigations(page)
 end
 
 -- The snapshot the report compares with: the role's last one when it
@@ -487,6 +500,7 @@ function changes.report(ctx, res, opts)
     local shown_lines, more = render(d)
     for _, l in ipairs(shown_lines) do out[#out + 1] = l end
     if more > 0 then out[#out + 1] = ("… %d more changed lines (browser_find or browser_snapshot reads them)"):format(more) end
+    for _, l in ipairs(opened_options.lines(page, d)) do out[#out + 1] = l end
     out[#out + 1] = renewed_line(d, snap.text, told_anew(role))
   end
   -- A key's effect is often only where focus went, which the comparison
