@@ -386,7 +386,7 @@ describe("the change report of the acting tools", function()
     text, changes = act("browser_click", { ref = cancel })
     -- A removed subtree is its root and a count: what it held is gone.
     assert.equal('Changes (+0 -3 ~0):\n- dialog "Confirm": …(+2 lines inside, the first \"Delete everything?\")\n'
-      .. "Holds now:\n[aN] getByRole('dialog', { name: 'Confirm' }) toBeHidden",
+      .. "Holds now:\n[aN] getByRole('dialog', { name: 'Confirm' }) toBeHidden, and toBeVisible before the action",
       text:match("\n(Changes .*)$"):gsub("%[a%d+%]", "[aN]"))
     assert.same({ "await expect(page.getByRole('dialog', { name: 'Confirm' })).toBeHidden();" }, candidates(changes))
   end)

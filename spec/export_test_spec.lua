@@ -521,6 +521,24 @@ show();
     if pw then assert.is_true(has(text, "Playwright (2 runs of the file): ✅ 2 passed"), text) end
   end)
 
+  it("writes a panel's toBeHidden after its toBeVisible before the action: a locator that finds nothing is hidden too", function()
+    local pw = playwright_dir()
+    local s, call = start("--output-dir " .. q(dir .. "/out"), pw and ("VDX_PLAYWRIGHT_DIR=" .. q(pw)) or nil)
+    call("browser_navigate", { url = srv.url .. "/verify/tabs.html" })
+    local _, snap = call("browser_snapshot", {})
+    local _, text = call("browser_click", { ref = ref_of(snap, 'tab "Yearly"') })
+    local id = text:match("\n%[(a%d+)%] getByRole%('tabpanel', { name: 'Monthly' }%) toBeHidden, and toBeVisible before the action")
+    assert.is_string(id, text)
+    local _, out = call("browser_export_test", { filename = "hidden", assertions = { id }, runs = 2 })
+    assert.equal(0, (s:close(30000)))
+    assert.is_true(has(out, "Flake gate: 2 runs in fresh contexts, every step passed 2/2"), out)
+    local file = read(dir .. "/out/hidden.spec.ts")
+    assert.is_true(has(file, "  await expect(page.getByRole('tabpanel', { name: 'Monthly' })).toBeVisible();\n"
+      .. "  await page.getByRole('tab', { name: 'Yearly' }).click();\n"
+      .. "  await expect(page.getByRole('tabpanel', { name: 'Monthly' })).toBeHidden();\n"), file)
+    if pw then assert.is_true(has(out, "Playwright (2 runs of the file): ✅ 2 passed"), out) end
+  end)
+
   it("keeps a sorted column's aria-sort proposal: the gate and Playwright check toHaveAttribute", function()
     local pw = playwright_dir()
     local s, call = start("--output-dir " .. q(dir .. "/out"), pw and ("VDX_PLAYWRIGHT_DIR=" .. q(pw)) or nil)

@@ -365,8 +365,8 @@ fetch('/loop/late-items').then((r) => r.json()).then((items) => { for (const t o
       local _, snap = ok("browser_snapshot", {})
       local panel = ref_of(snap, 'tabpanel "Overview"')
       local _, text = ok("browser_click", { ref = ref_of(nav, 'tab "Usage"') })
-      local id = text:match("\n%[(a%d+)%] getByRole%('tabpanel', { name: 'Overview' }%) toBeHidden\n")
-        or text:match("\n%[(a%d+)%] getByRole%('tabpanel', { name: 'Overview' }%) toBeHidden$")
+      local id = text:match("\n%[(a%d+)%] getByRole%('tabpanel', { name: 'Overview' }%) toBeHidden, and toBeVisible before the action\n")
+        or text:match("\n%[(a%d+)%] getByRole%('tabpanel', { name: 'Overview' }%) toBeHidden, and toBeVisible before the action$")
       -- And what the panel shown shows.
       assert.matches("\n%[a%d+%] getByRole%('tabpanel', { name: 'Usage' }%) toContainText%('Storage used: 41 GB%.'%)", text)
       -- The panel that went says what it showed.

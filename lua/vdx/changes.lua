@@ -405,11 +405,17 @@ local function with_candidates(ctx, res, out, cands, structured)
       or log.keep_told and "Holds now:" or "Holds now (export assertions=[id] keeps it):"
     if log then log.keep_told = true end
     local shown = scopes_shown(res)
+    -- A check of what went is also one of what was there before the
+    -- action, when the action is a step of the test (not a resize).
+    local last = log and log.steps[#log.steps]
+    local acted = last and last.kind == "action" and last.role == ctx.role.name
     for i, c in ipairs(cands) do
+      local before = acted and c.before or nil
       local id = log and log:propose { kind = "assert", role = ctx.role.name, matcher = c.matcher,
         locator = c.locator, value = c.value, attribute = c.attribute, positional = c.positional,
-        tool = "change report" }
-      out[#out + 1] = id and ("[%s] %s"):format(id, c.short or assertions.short(c, shown)) or c.code
+        before = before, tool = "change report" }
+      out[#out + 1] = id and ("[%s] %s%s"):format(id, c.short or assertions.short(c, shown),
+        before and (", and " .. before .. " before the action") or "") or c.code
       structured.candidates[i] = { id = id, matcher = c.matcher, locator = c.locator, value = c.value,
         attribute = c.attribute, code = c.code }
     end

@@ -248,10 +248,13 @@ end
 -- behind its menu button.
 local CLOSABLE = { dialog = true, alertdialog = true, menu = true, listbox = true, tabpanel = true,
   navigation = true }
+-- A locator that finds nothing is hidden too (a panel that never showed,
+-- or lost its name): kept, the check is written with its locator visible
+-- before the action (`before`, vdx.session_log's keep), which it was.
 function Proposer:closed(e)
   if e.in_frame or (e.role == "navigation" and (e.name or "") == "") then return end
   local name = e.name ~= "" and e.name or nil
-  self:try { matcher = "toBeHidden", locator = assertions.by_role(e.role, name) }
+  self:try { matcher = "toBeHidden", locator = assertions.by_role(e.role, name), before = "toBeVisible" }
 end
 
 -- A tab panel an action showed (a tab clicked), by the first text in it:

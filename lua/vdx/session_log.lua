@@ -173,7 +173,9 @@ function Log:unchecked_loads()
 end
 
 --- Makes the proposed steps of ids part of the log, each where it was
--- proposed (after the step that was last then), in the order proposed.
+-- proposed (after the step that was last then), in the order proposed;
+-- a step with `before` (a matcher: toBeHidden's toBeVisible) also puts
+-- that check of its locator ahead of the action it followed.
 -- Returns true, or nil and the ids that were never proposed (Log:keeping).
 function Log:keep(ids)
   local picked, unknown = self:keeping(ids)
@@ -183,9 +185,17 @@ function Log:keep(ids)
   table.sort(picked, function(a, b) return a.at > b.at or (a.at == b.at and a.n > b.n) end)
   for _, p in ipairs(picked) do
     table.insert(self.steps, p.at + 1, p.step)
+    -- A check that something went (toBeHidden) also says it was there:
+    -- its matcher `before` is checked ahead of the action it followed.
+    local acted = self.steps[p.at]
+    local pre = p.step.before and acted and acted.kind == "action" and acted.role == p.step.role
+    if pre then
+      table.insert(self.steps, p.at, { kind = "assert", role = p.step.role, matcher = p.step.before,
+        locator = p.step.locator, tool = p.step.tool, pre = true })
+    end
     for id, q in pairs(self.proposed) do
       if q == p then self.proposed[id], self.kept[id] = nil, p.step
-      elseif q.at > p.at then q.at = q.at + 1 end
+      elseif q.at > p.at or (pre and q.at == p.at) then q.at = q.at + (pre and q.at > p.at and 2 or 1) end
     end
   end
   number(self)
