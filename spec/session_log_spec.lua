@@ -31,6 +31,43 @@ describe("vdx.session_log", function()
     assert.same({ count, true }, { log:unchecked_loads()[1].id, log:unchecked_loads()[1].volatile })
   end)
 
+  it("names only the last action before a load, and none when that one is done when it returns", function()
+    local log = session_log.new()
+    local function act(action, extra)
+      local st = { kind = "action", action = action, locator = "getByRole('button')" }
+      for k, v in pairs(extra or {}) do st[k] = v end
+      log:add(st)
+      return log:propose { kind = "assert", matcher = "toBeVisible", locator = "getByText('" .. action .. "')" }
+    end
+    log:add { kind = "navigate", url = "http://127.0.0.1/shop", role = "customer" }
+    act("click")                                   -- Checkout: the fields below wait for its form
+    act("fill")
+    local pay = act("click")                       -- Pay: nothing waits for what it did
+    log:add { kind = "navigate", url = "http://127.0.0.1/admin", role = "admin" }
+    local u = log:unchecked_loads()
+    assert.equal(1, #u)
+    assert.equal(pay, u[1].id)
+    assert.equal(log:list()[4], u[1].action)
+    assert.equal(log:list()[5], u[1].load)
+    -- A fill last before a submit that loads: its value is there at once.
+    log = session_log.new()
+    act("click")
+    act("fill")
+    log:add { kind = "action", action = "click", loads = true, locator = "getByRole('button', { name: 'Send' })" }
+    assert.same({}, log:unchecked_loads())
+    -- Typed and submitted with Enter: it may start work.
+    log = session_log.new()
+    local typed = act("type", { submit = true })
+    log:add { kind = "navigate", url = "http://127.0.0.1/next" }
+    assert.equal(typed, log:unchecked_loads()[1].id)
+    -- An action whose answer proposed nothing is still named.
+    log = session_log.new()
+    log:add { kind = "action", action = "press", locator = "getByRole('textbox')" }
+    log:add { kind = "navigate", url = "http://127.0.0.1/next" }
+    assert.is_nil(log:unchecked_loads()[1].id)
+    assert.equal("press", log:unchecked_loads()[1].action.action)
+  end)
+
   it("refuses a step of an unknown kind as a typed misuse", function()
     local ok, e = pcall(function() session_log.new():add { kind = "bogus" } end)
     assert.is_false(ok)

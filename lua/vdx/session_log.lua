@@ -137,14 +137,24 @@ function Log:keeping(ids)
   return picked
 end
 
---- The actions of the current test followed by a page load (a navigate
--- step, any role's) with no check between, each with the first of the
--- proposals made right after it that is still not kept, one whose
--- locator and value hold no count or amount a later run may read
--- otherwise (vdx.volatile: `Cart (3)`, in a cart that keeps its items)
--- before any: { { action =, load =, id =, volatile = bool } }, in order.
+-- The actions whose effect is done when they return (a field's value, a
+-- box checked): one of them last before a load races nothing, and it
+-- waited for its element, which what came before it made.
+local STILL = { fill = true, type = true, select = true, check = true, uncheck = true, hover = true }
+
+--- For each page load of the current test (a navigate step, any role's,
+-- or an action that led to another document) with no check since the
+-- last action before it, that action, with the first of the proposals
+-- made right after it that is still not kept, one whose locator and value
+-- hold no count or amount a later run may read otherwise (vdx.volatile:
+-- `Cart (3)`, in a cart that keeps its items) before any: { { action =,
+-- load =, id = (nil when it had none), volatile = bool } }, in order.
 -- Such a load may come before the app finished what the action started;
--- the proposal is a check that waits.
+-- the proposal is a check that waits.  Only the last action counts, and
+-- only one that may start work it does not wait for (a click, a key, a
+-- field submitted): an earlier one is followed by actions that wait for
+-- their own elements, and a warning of it would hide the one that races
+-- the load.
 function Log:unchecked_loads()
   local out, steps = {}, self.steps
   local first = {}
@@ -157,13 +167,16 @@ function Log:unchecked_loads()
       first[p.at] = { id = id, n = p.n, volatile = v }
     end
   end
-  for k, st in ipairs(steps) do
-    if st.kind == "action" and not st.carried and first[k] then
-      for j = k + 1, #steps do
-        local t = steps[j]
-        if session_log.is_check(t) then break end
-        if session_log.loads(t) then
-          out[#out + 1] = { action = st, load = t, id = first[k].id, volatile = first[k].volatile }
+  for j, t in ipairs(steps) do
+    if session_log.loads(t) then
+      for k = j - 1, 1, -1 do
+        local st = steps[k]
+        if session_log.is_check(st) or st.kind == "navigate" then break end
+        if st.kind == "action" and not st.carried then
+          if not STILL[st.action] or st.submit then
+            local f = first[k]
+            out[#out + 1] = { action = st, load = t, id = f and f.id, volatile = f and f.volatile or false }
+          end
           break
         end
       end

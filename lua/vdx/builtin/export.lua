@@ -352,11 +352,14 @@ return {
       for i, u in ipairs(log:unchecked_loads()) do
         if i > 2 then break end
         -- (A role switch with a page load after a save is the usual race.)
-        out[#out + 1] = ("⚠️ Step %d acts and step %d loads a page with nothing between that checks what the action "
-          .. "did: the load may come before the app finished. Keep %s (its proposal), assertions=[%q], so the test "
-          .. "waits for it%s"):format(u.action.no, u.load.no, u.id, u.id, u.volatile and "; it names a count or an "
-          .. "amount, which a later run reads otherwise if the app keeps data between runs (a cart): a text the "
-          .. "action shows each time (expect= on it) waits as well" or "")
+        local head = ("⚠️ Step %d acts and step %d loads a page with nothing between that checks what the action "
+          .. "did: the load may come before the app finished. "):format(u.action.no, u.load.no)
+        out[#out + 1] = head .. (u.id and ("Keep %s (its proposal), assertions=[%q], so the test waits for it%s")
+          :format(u.id, u.id, u.volatile and "; it names a count or an amount, which a later run reads otherwise if "
+            .. "the app keeps data between runs (a cart): a text the action shows each time (expect= on it) waits "
+            .. "as well" or "")
+          or "Its answer proposed no check to keep: start the test again and give that action expect= (a text it "
+            .. "shows), so the test waits for it")
       end
       if sum.missing > 0 then
         out[#out + 1] = ("⚠️ %d actions have no locator and are left out of the test (a comment in the file says why)")
