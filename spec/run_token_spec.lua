@@ -63,8 +63,15 @@ describe("vdx.run_token", function()
       assert.is_true(changed)
     end
     -- An order number that is a filter's whole text: bounded, "#1015" is no "#10150".
-    assert.equal("admin.getByRole('row').filter({ hasText: new RegExp(`${order}\\\\b`) }).getByRole('button')",
+    assert.equal("admin.getByRole('row').filter({ hasText: new RegExp(`${order}(?!\\\\d)`) }).getByRole('button')",
       (run_token.for_test("admin.getByRole('row').filter({ hasText: '#1015' }).getByRole('button')", "#1015", "order")))
+    -- A number alone is bounded before it too.
+    assert.equal("row.filter({ hasText: new RegExp(`(?<!\\\\d)${n}(?!\\\\d)`) })",
+      (run_token.for_test("row.filter({ hasText: '1015' })", "1015", "n")))
+    -- The flake gate checks the same bound, as a RegExp literal.
+    assert.same({ locator = "getByRole('row').filter({ hasText: /#1015(?!\\d)/ })", value = "#1015" },
+      run_token.bounded({ locator = "getByRole('row').filter({ hasText: '#1015' })", value = "#1015" }, "#1015"))
+    assert.equal("getByText('Ann')", run_token.bounded("getByText('Ann')", "Ann"))
     assert.equal("admin.getByText(`${order} paid`)", (run_token.for_test("admin.getByText('#1015 paid')", "#1015", "order")))
     assert.same({ "page.goto('/a');", false }, { run_token.for_test("page.goto('/a');", tok, "run") })
     assert.same({ "x", false }, { run_token.for_test("x", nil, "run") })

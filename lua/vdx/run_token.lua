@@ -139,25 +139,54 @@ local function template(body, token, var)
   return "`" .. table.concat(out):gsub(plain(token), "${" .. var .. "}") .. "`"
 end
 
+-- The bounds of a value that ends in a digit ("#1015") as a filter's
+-- whole text: not followed by another digit (a substring would find
+-- "#10150" too), nor preceded by one when it starts with a digit; nil, nil
+-- for another value.  Not a word boundary: a row's cells join with no
+-- space between ("#1015Ann"), where \b finds nothing.  Its characters
+-- need no escape in a RegExp, and the next run's value, read by the same
+-- pattern, has the same kinds.
+local function bounds(value)
+  if not value:match("^[%w#_%-]*%d$") then return nil, nil end
+  return value:match("^%d") and "(?<!\\d)" or "", "(?!\\d)"
+end
+
+--- run_token.bounded(v, value) -> v (a step table or a string) with each
+-- filter whose whole text is value, a remembered number (`hasText:
+-- '#1015'`), bounded as the test writes it (`hasText: /#1015(?!\d)/`):
+-- the flake gate checks what the file checks.  v itself when value is
+-- no such number.
+function run_token.bounded(v, value)
+  local before, after = bounds(tostring(value or ""))
+  if not after then return v end
+  if type(v) == "table" then
+    local out = {}
+    for k, x in pairs(v) do out[k] = run_token.bounded(x, value) end
+    return setmetatable(out, getmetatable(v))
+  end
+  if type(v) ~= "string" then return v end
+  return (v:gsub("hasText: '" .. plain(value) .. "'", function()
+    return "hasText: /" .. before .. value .. after .. "/"
+  end))
+end
+
 --- run_token.for_test(line, token, var) -> line (JavaScript) with each
 -- string literal ('…', "…" or `…`) that holds token written as a template
 -- on var (`Teak Lamp ${run}`), a filter's hasText that is a number alone
--- as a RegExp bounded after it (new RegExp(`${order}\\b`)), and whether
--- it changed.  Text outside literals is left alone.
+-- as a RegExp bounded (new RegExp(`${order}(?!\\d)`): see bounds), and
+-- whether it changed.  Text outside literals is left alone.
 function run_token.for_test(line, token, var)
   if not token or not line:find(token, 1, true) then return line, false end
   local out = {}
-  -- A number that is a filter's whole text ("#1015") is bounded after it:
-  -- as a substring it would find "#10150" too (its characters need no
-  -- escape in a RegExp, as the next run's value, read by the same
-  -- pattern, has the same kinds).
-  local bounded = token:match("^[%w#_%-]*%d$") ~= nil
+  local before, after = bounds(token)
   for i, p in ipairs(require("vdx.pw_spec").pieces(line)) do
     local text = p.text
     if p.quote and text:find(token, 1, true) then
       local body = text:sub(2, -2)
-      if bounded and body == token and (out[i - 1] or ""):sub(-9) == "hasText: " then
-        text = "new RegExp(`${" .. var .. "}\\\\b`)"
+      if after and body == token and (out[i - 1] or ""):sub(-9) == "hasText: " then
+        -- (In a template literal, a RegExp's backslash is written twice.)
+        local b, a = before:gsub("\\", "\\\\"), after:gsub("\\", "\\\\")
+        text = "new RegExp(`" .. b .. "${" .. var .. "}" .. a .. "`)"
       elseif p.quote == "`" then text = "`" .. body:gsub(plain(token), "${" .. var .. "}") .. "`"
       else text = template(body, token, var) end
     end

@@ -233,10 +233,12 @@ function replay.run(steps, runs, open, opts)
     local stopped
     -- The values this run read (remember steps), each written where the
     -- session's stood in the later steps, as the test's variables are.
-    local read = {}
+    local read, values = {}, {}
     for i, s in ipairs(steps) do
       local why, skipped
       for _, r in ipairs(read) do s = run_token.swap(s, r[1], r[2]) end
+      -- A filter by a remembered number alone, bounded as the file writes it.
+      for _, v in ipairs(values) do s = run_token.bounded(s, v) end
       if stopped then
         why, skipped = "not reached (step " .. stopped .. " failed)", true
       else
@@ -249,6 +251,7 @@ function replay.run(steps, runs, open, opts)
         local got = {}
         why = why or run_step(page, s, timeout_ms, got)
         if not why and got.value and s.value and got.value ~= s.value then read[#read + 1] = { s.value, got.value } end
+        if not why and got.value then values[#values + 1] = got.value end
         if why then
           stopped = i
           if fresh then why = why:gsub(fresh, run_token.PLACEHOLDER) end
