@@ -224,6 +224,10 @@ describe("find", function()
     -- Only the table, which holds both buttons, shows "Price" (a header).
     text = call("browser_find", { role = "button", name = "Rate", within = "Price" })
     assert.truthy(text:find('No line of the snapshot matches role button name "Rate" within a container that shows "Price"', 1, true), text)
+    -- `within` alone: the row that shows it, with its controls.
+    text = call("browser_find", { within = "Walnut Tray" })
+    assert.matches('\n *%- cell "Walnut Tray"\n *%- cell[^\n]*\n[^\n]*\n?.*button "Rate" %[ref=e%d+%]', text)
+    assert.is_nil(text:find("Oak Stool", 1, true), text)
   end)
 
   it("finds several controls of one row within it, by a regex on their role or name", function()

@@ -23,6 +23,9 @@ find.MAX_CHARS = 2000
 --- How many characters of each context line an answer keeps.
 find.CONTEXT_LINE = 80
 
+--- The context lines of `within` given alone: a row's or card's controls.
+find.WITHIN_CONTEXT = 12
+
 -- The budget of the whole snapshot a find reads, in tokens (4 MB of text).
 local WHOLE = 1000000
 
@@ -300,6 +303,14 @@ local function unfold(page, src)
   return out or src
 end
 
+--- The arguments a find answers for args: args itself, or for `within`
+-- alone (the row or card that shows it) text = within with
+-- find.WITHIN_CONTEXT lines of context unless args gives context.
+function find.asked(args)
+  if args.within == nil or args.text or args.regex or args.role or args.name then return args end
+  return { text = args.within, context = args.context or find.WITHIN_CONTEXT, max = args.max }
+end
+
 --- find.run(page, args) -> { url, title, total, shown, matches = [{ ref,
 -- line, path = [lines] }], lines = [the answer's lines] }: the snapshot
 -- lines that match args (text: a case-insensitive substring of a line's
@@ -317,7 +328,10 @@ end
 -- lines once, in page order, indented as in the snapshot; `snapshot` the
 -- whole snapshot it read.  The options of lists that fold them
 -- ([options=N]) are read too, each list's up to UNFOLDED_OPTIONS.
+-- args.within alone is text = within with context (default
+-- find.WITHIN_CONTEXT): the row or card that shows it (find.asked).
 function find.run(page, args)
+  args = find.asked(args)
   local given = (args.text and 1 or 0) + (args.regex and 1 or 0) + (args.role and 1 or 0)
   if given ~= 1 then invalid("give one of text, regex or role (with name)", "text") end
   if args.name and not args.role then invalid("name goes with role", "name") end

@@ -171,7 +171,7 @@ return {
       regex = { type = "string", minLength = 1, description = "JavaScript regex (/source/flags or source) on a line's role, name or text" },
       role = { type = "string", minLength = 1, description = "ARIA role as the snapshot prints it" },
       name = { type = "string", minLength = 1, description = "With role: a substring of the name" },
-      within = { type = "string", minLength = 1, description = "Only matches in the row or card that shows this text" },
+      within = { type = "string", minLength = 1, description = "Only matches in the row or card that shows this text (alone: that row or card)" },
       max = { type = "integer", minimum = 1, maximum = 100, description = ("Matches shown (default %d)"):format(find.MAX) },
       context = { type = "integer", minimum = 0, maximum = 60,
         description = "Lines of its container shown after each match (default 0)" },
@@ -182,6 +182,7 @@ return {
     annotations = { readOnlyHint = true },
     run = function(ctx, args)
       local page = ctx:page()
+      args = find.asked(args)
       local res = find.run(page, args)
       -- The whole snapshot it read is the next change report's baseline.
       ctx.role.last_snapshot = require("vdx.changes").stamp(page, res.snapshot,
