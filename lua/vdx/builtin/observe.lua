@@ -125,8 +125,7 @@ return {
         end
       end
       local text = lines(list, function(m)
-        return ("[%s] %s%s"):format(tostring(m.level or m.type or "log"), tostring(m.text or ""),
-          m.url and (" (" .. tostring(m.url) .. (m.line and (":" .. m.line) or "") .. ")") or "")
+        return ("[%s] %s%s"):format(tostring(m.level or m.type or "log"), tostring(m.text or ""), util.message_at(m))
       end)
       if earlier > 0 then
         text = ("Since the page loaded (%d earlier messages of this tab: all=true lists them too):\n"):format(earlier)

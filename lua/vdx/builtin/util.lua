@@ -445,6 +445,13 @@ local ERRORS_SHOWN = 3
 -- uncaught exception, a console.error: a handler that threw on the
 -- response the action brought), in the main frame or a child, quoted:
 -- a report of "No change" says why there was none.
+--- Where a console message (page:console's) came from, as its answer
+-- line ends: " (url:line)", or "" when it names no URL.
+function util.message_at(m)
+  if not m.url or m.url == "" then return "" end
+  return " (" .. tostring(m.url) .. (m.line and (":" .. m.line) or "") .. ")"
+end
+
 local function with_page_errors(ctx, result, mark)
   if not mark or type(result) ~= "table" or type(result.text) ~= "string" then return result end
   local okp, page = pcall(ctx.page, ctx)
@@ -458,8 +465,7 @@ local function with_page_errors(ctx, result, mark)
     local m = list[i]
     local text = tostring(m.text or ""):match("^[^\n]*")
     if #text > 200 then text = text:sub(1, 200):gsub("[\128-\191]*$", "") .. "…" end
-    local at = m.url and m.url ~= "" and (" (" .. m.url .. (m.line and (":" .. m.line) or "") .. ")") or ""
-    out[#out + 1] = "- " .. text .. at
+    out[#out + 1] = "- " .. text .. util.message_at(m)
   end
   if #list > ERRORS_SHOWN then out[#out + 1] = ("… and %d more"):format(#list - ERRORS_SHOWN) end
   result.text = result.text .. "\n" .. table.concat(out, "\n")
