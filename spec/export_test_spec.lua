@@ -919,7 +919,7 @@ show();
     call("browser_wait_for", { text = "Who are you?" })
     local _, second = call("browser_export_test", { filename = "suite", runs = 1 })
     assert.is_true(has(second, 'Wrote suite.spec.ts: 1 steps (1 navigations, 0 actions, 0 assertions), roles default; '
-      .. 'test "suite 2", 2 of 2 in the file\n'), second)
+      .. 'test "suite 2", 2 of 2 in the file (beside "suite": test_name of one puts this test in its place)\n'), second)
     -- Playwright runs this test alone (file:line), not the suite's others.
     if pw then
       assert.is_true(has(second, "Playwright (1 runs of the test): ✅ 1 passed"), second)
@@ -943,20 +943,29 @@ show();
     assert.is_true(has(edited, "\n// mine\ntest('suite', async ({ page }) => {"), edited)
     assert.equal(1, select(2, edited:gsub("test%('signs in again'", "")))
     call("browser_start_test", { url = app .. "?third" })
-    call("browser_export_test", { filename = "suite" })
+    local _, third = call("browser_export_test", { filename = "suite" })
+    assert.is_true(has(third, 'test "suite 3", 3 of 3 in the file (beside "suite", "signs in again": test_name of '
+      .. 'one puts this test in its place)'), third)
     edited = read(dir .. "/out/suite.spec.ts")
     assert.is_true(has(edited, "\n// mine\n"), edited)
     assert.matches("test%('signs in again'.*\n}%);\n\ntest%('suite 3', async %({ browser }%) => {\n.*"
       .. "  await defaultPage%.goto%(`%${BASE_URL}/export/app%.html%?third`%);\n.*}%);\n$", edited)
+    -- Another recording given an earlier test's title goes in its place.
+    call("browser_start_test", { url = app .. "?fourth" })
+    local _, fourth = call("browser_export_test", { filename = "suite", test_name = "suite 3" })
+    assert.is_true(has(fourth, 'Replaced the file\'s earlier test "suite 3" with this one'), fourth)
+    edited = read(dir .. "/out/suite.spec.ts")
+    assert.is_nil(edited:find("?third", 1, true), edited)
+    assert.equal(1, select(2, edited:gsub("%?fourth", "")))
     -- Edits inside this test's own lines: it is not written over.
-    write(dir .. "/out/suite.spec.ts", (edited:gsub("%?third", "?3rd")))
+    write(dir .. "/out/suite.spec.ts", (edited:gsub("%?fourth", "?4th")))
     s:send(client.call(999, "browser_export_test", { filename = "suite" }))
     local m = s:wait_for(999, 60000)
     assert.equal(0, (s:close(30000)))
     local changed = m.result.content[1].text
     assert.is_true(m.result.isError, changed)
     assert.is_true(has(changed, "suite.spec.ts was edited since this session wrote it, this test's lines too"), changed)
-    assert.is_true(has(read(dir .. "/out/suite.spec.ts"), "?3rd"))
+    assert.is_true(has(read(dir .. "/out/suite.spec.ts"), "?4th"))
   end)
 
   it("takes a test recorded again under its title after browser_start_test in place of the earlier one", function()

@@ -318,7 +318,12 @@ return {
         path:match("[^/]*$"),
         sum.steps, sum.navigations, sum.actions, sum.assertions, table.concat(log:roles(), ", ")) }
       if #tests > 1 then
-        out[1] = out[1] .. ("; test %q, %d of %d in the file"):format(name, #tests, #tests)
+        -- How to put this recording in another's place (run Y deleted an
+        -- earlier version by hand): that one's title replaces it.
+        local others = {}
+        for i = 1, math.min(#tests - 1, 3) do others[i] = ("%q"):format(tests[i].name) end
+        out[1] = out[1] .. ("; test %q, %d of %d in the file (beside %s%s: test_name of one puts this test in "
+          .. "its place)"):format(name, #tests, #tests, table.concat(others, ", "), #tests > 4 and ", …" or "")
       end
       if replaced then out[#out + 1] = ("Replaced the file's earlier test %q with this one"):format(replaced) end
       for _, l in ipairs(dropped or {}) do out[#out + 1] = "Dropped " .. l end
