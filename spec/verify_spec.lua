@@ -423,6 +423,13 @@ describe("the verify tools", function()
       res, bad = call("browser_verify_value", { locator = loc, css = "not a property", value = "x" })
       assert.is_true(res.isError, bad)
       assert.matches("css must be a CSS property's name", bad, 1, true)
+      -- A name the browser computes nothing for: refused, not a check that always holds.
+      t.ctx.session:clear()
+      res, bad = call("browser_verify_value", { locator = loc, css = "aria-expanded" })
+      assert.is_true(res.isError, bad)
+      assert.matches("'aria-expanded' is no CSS property the browser computes", bad, 1, true)
+      assert.matches("give value and no css: browser_verify_value records toHaveAttribute", bad, 1, true)
+      assert.equal(0, #t.ctx.session:list())
     end)
 
     it("fails on an element that has no value, and on a locator that is not unique", function()

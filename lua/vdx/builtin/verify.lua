@@ -336,6 +336,15 @@ local function verify_css(ctx, args, page, t)
   end
   local f = assertions.facts(page, t.relative, { frame = t.frame, limit = 1, css = name })
   local m = f.matches[1]
+  if m and (m.css or "") == "" then
+    -- Every property the browser computes has a value: an empty one is a
+    -- name it does not know (run Y gave aria-expanded), and toHaveCSS with
+    -- it would pass whatever the page does.
+    error(vdx.error("InvalidArgument", ("%s is no CSS property the browser computes (it reads empty for %s, so the "
+      .. "check would pass whatever the page does); for an attribute or ARIA state (aria-expanded) give value and "
+      .. "no css: browser_verify_value records toHaveAttribute"):format(quote(name), t.locator),
+      { field = "css", expected = "a CSS property's name (background-color, display)" }), 0)
+  end
   -- Without value: the computed value now, which an agent cannot know
   -- before (run U read it with browser_evaluate), is the one checked.
   local want = args.value ~= nil and computed_colour(args.value) or (m and m.css)
