@@ -20,6 +20,7 @@ end
 
 describe("the agent's loop over the MCP wire", function()
   local srv, dir, s, n
+  local health = 0
 
   setup(function()
     srv = helpers.serve {
@@ -44,6 +45,13 @@ fetch('/loop/late-items').then((r) => r.json()).then((items) => { for (const t o
       ["GET /loop/late-items"] = function()
         require("vdx").sleep(400)
         return { json = { "Oak Chair", "Steel Chair" } }
+      end,
+      -- A page that says how things stand, differently at each visit.
+      ["GET /loop/health"] = function()
+        health = health + 1
+        return { headers = { ["Content-Type"] = "text/html" }, body = ([[<title>Health</title><h1>Health</h1>
+<p role=status><span>%d services have problems</span></p><div role=alert>Could not load the history.</div>
+<p role=status></p><button>Try again</button>]]):format(health) }
       end,
       ["GET /loop/account/login"] = function()
         return { headers = { ["Content-Type"] = "text/html" }, body = "<title>Sign in</title><h1>Sign in</h1>" }
@@ -296,6 +304,16 @@ fetch('/loop/late-items').then((r) => r.json()).then((items) => { for (const t o
       assert.matches("\nOutline: as at your first look at this URL, before your actions", back)
       local _, same = open("counted.html")
       assert.matches("\nOutline: as shown before for this URL", same)
+    end)
+
+    it("outlines what the page says of itself (status, alert) with its text, which a changed page shows anew", function()
+      local _, first = open("health")
+      assert.matches('\nOutline:\n%- heading "Health" %[level=1%]\n%- status: %d+ services have problems\n'
+        .. '%- alert: Could not load the history%.\n%- button "Try again" %[ref=e%d+%]$', first)
+      -- The same page saying something else is no outline "as shown before".
+      local _, second = open("health")
+      assert.is_nil(second:find("as shown before", 1, true), second)
+      assert.are_not.equal(first:match("status: (%d+)"), second:match("status: (%d+)"))
     end)
 
     it("opens a role's default URL as it navigates: the first look has what the page fetched after load", function()

@@ -13,14 +13,23 @@ local OUTLINED = { heading = true, button = true, link = true, textbox = true, s
   combobox = true, checkbox = true, radio = true, tab = true, switch = true, slider = true,
   spinbutton = true, menuitem = true }
 
+-- The live regions an outline gives with their text: what the page
+-- says of itself ("1 service has problems", an error), which a test
+-- checks first (run Y read them with a snapshot after every load).
+local SAID = { status = true, alert = true }
+
+-- How many characters of a live region's text an outline keeps.
+local SAID_CHARS = 120
+
 -- The containers an outline lists with a count, and the role counted:
 -- tables, with their header rows (a list is left out: its links and
 -- buttons are outlined already, a menu's as a nav's).
 local COUNTED_ROWS = { table = "row", grid = "row", treegrid = "row" }
 
 --- The outline of a snapshot's text, as a navigation's answer gives it:
--- the lines of headings and named controls with their refs, and of tables
--- with how many rows they show, unindented,
+-- the lines of headings and named controls with their refs, of tables
+-- with how many rows they show, and of status and alert regions with
+-- their text (first within the bound), unindented,
 -- at most MAX_CHARS characters; returns them and how many were left
 -- out.  A control whose role and name repeat (a button "Edit" in every
 -- row) is listed once with its count and no ref: a ref would not say
@@ -28,10 +37,23 @@ local COUNTED_ROWS = { table = "row", grid = "row", treegrid = "row" }
 function outline.of(text)
   local items, seen = {}, {}
   local open = {}   -- the tables the lines are in: { indent, item }
+  local said        -- a live region whose text is on the lines under it
   for line in text:gmatch("[^\n]+") do
     local indent, content = line:match("^(%s*)%- (.*)$")
     local e = content and diff.parse(content)
     while e and #open > 0 and #indent <= open[#open].indent do open[#open] = nil end
+    if said and e and #indent <= said.indent then said = nil end
+    if said and e and (e.value or "") ~= "" then
+      said.item.line = said.item.line .. ": " .. e.value
+      said = nil
+    end
+    if e and SAID[e.role] then
+      local it = { line = "- " .. e.role .. (e.name and e.name ~= "" and (" %q"):format(e.name) or ""), n = 1,
+        said = true }
+      if (e.value or "") ~= "" then it.line = it.line .. ": " .. e.value
+      else said = { indent = #indent, item = it } end
+      items[#items + 1] = it
+    end
     if e and e.ref and COUNTED_ROWS[e.role] then
       -- A table, with how many rows it shows.
       local it = { line = "- " .. content:gsub(":$", ""), n = 1, rows = 0, of = COUNTED_ROWS[e.role] }
@@ -50,11 +72,27 @@ function outline.of(text)
       end
     end
   end
-  local out, len, left = {}, 0, 0
+  -- What the page says first within the bound, each where it stands; an
+  -- empty live region says nothing.
+  local len, left = 0, 0
   for _, it in ipairs(items) do
-    local l = it.n > 1 and ("%s ×%d"):format(it.bare, it.n) or it.line
-    if it.of then l = ("%s: %d row%s"):format(l, it.rows, it.rows == 1 and "" or "s") end
-    if len + #l > MAX_CHARS then left = left + 1 else out[#out + 1], len = l, len + #l + 1 end
+    if it.said then
+      if not it.line:find(": ", 1, true) then it.cut = true
+      else
+        if #it.line > SAID_CHARS then it.line = it.line:sub(1, SAID_CHARS):gsub("[\128-\191]*$", ""):gsub("[\192-\255]$", "") .. "…" end
+        len = len + #it.line + 1
+      end
+    end
+  end
+  local out = {}
+  for _, it in ipairs(items) do
+    if it.said then
+      if not it.cut then out[#out + 1] = it.line end
+    else
+      local l = it.n > 1 and ("%s ×%d"):format(it.bare, it.n) or it.line
+      if it.of then l = ("%s: %d row%s"):format(l, it.rows, it.rows == 1 and "" or "s") end
+      if len + #l > MAX_CHARS then left = left + 1 else out[#out + 1], len = l, len + #l + 1 end
+    end
   end
   return out, left
 end
