@@ -49,7 +49,9 @@ describe("the route tools", function()
     assert.is_falsy(r.isError, text)
     r, text = call("browser_route_list", {})
     assert.equal('1. **/api/pay (status=200, body={"ok":true,"id":"MCP-9"}, contentType=application/json)\n' ..
-      "2. **/tracker.js (abort=BlockedByClient)", text)
+      "2. **/tracker.js (abort=BlockedByClient)\n" ..
+      "A request several match goes to the one added last; one that falls back (delay) passes it to the one " ..
+      "before, as in Playwright.", text)
     r, text = call("browser_navigate", { url = srv.url .. "/routes/checkout.html" })
     assert.is_falsy(r.isError, text)
     r, text = call("browser_click", { element = 'the "Pay now" button' })
@@ -89,6 +91,15 @@ describe("the route tools", function()
     assert.equal("Removed all 1 route(s)", text)
     _, text = call("browser_route_list", {})
     assert.equal("No active routes", text)
+  end)
+
+  it("says which of two routes on one pattern answers", function()
+    call("browser_route", { pattern = "**/api/status", status = 500, body = "down" })
+    call("browser_route", { pattern = "**/api/status", status = 200, body = "{}" })
+    local _, text = call("browser_route_list", {})
+    assert.is_true(has(text, "1. **/api/status (status=500, body=down) — not reached while 2 stands (same pattern, "
+      .. "added later)\n2. **/api/status (status=200, body={})\n"), text)
+    call("browser_unroute", {})
   end)
 
   it("answers bad patterns and arguments with typed errors, and keeps serving", function()
@@ -151,7 +162,8 @@ describe("the route tools", function()
     call("browser_route", { pattern = "**/api/pay", delay = 300 })
     _, text = call("browser_route_list", {})
     assert.equal('1. **/api/pay (status=200, body={"ok":true,"id":"SLOW"}, contentType=application/json, ' ..
-      "delay=1500 ms)\n2. **/api/pay (delay=300 ms)", text)
+      "delay=1500 ms)\n2. **/api/pay (delay=300 ms)\nA request several match goes to the one added last; one that " ..
+      "falls back (delay) passes it to the one before, as in Playwright.", text)
     call("browser_navigate", { url = srv.url .. "/routes/checkout.html" })
     local _, clicked = call("browser_click", { element = 'the "Pay now" button' })
     -- The answer shows the page while the payment is held, and says so.

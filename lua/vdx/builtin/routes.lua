@@ -157,7 +157,22 @@ return {
       local list = ctx.role:context():routes()
       if #list == 0 then return { text = "No active routes", structured = { routes = {} } } end
       local lines = {}
-      for i, r in ipairs(list) do lines[i] = describe(i, r) end
+      for i, r in ipairs(list) do
+        lines[i] = describe(i, r)
+        -- Which of two routes on one pattern answers (run Y clicked to learn it).
+        for j = #list, i + 1, -1 do
+          local d = list[j].fulfil or {}
+          -- (One that only holds the request, a delay, falls back to it.)
+          if list[j].pattern == r.pattern and (d.abort or d.status or d.body ~= nil) then
+            lines[i] = lines[i] .. (" — not reached while %d stands (same pattern, added later)"):format(j)
+            break
+          end
+        end
+      end
+      if #list > 1 then
+        lines[#lines + 1] = "A request several match goes to the one added last; one that falls back (delay) passes it "
+          .. "to the one before, as in Playwright."
+      end
       return { text = table.concat(lines, "\n"), structured = { routes = list } }
     end,
   },
