@@ -330,6 +330,19 @@ describe("the clock tools", function()
     assert.same({ "await defaultPage.clock.runFor(5000);" }, export.statements(t.ctx.session:list()[5]))
   end)
 
+  it("says that a page loaded before the install keeps its timers on the real clock", function()
+    local page = t.roles:current():context():new_page()
+    local was = t.ctx.page
+    t.ctx.page = function() return page end
+    page:navigate(t.srv.url .. "/clock/sale.html")
+    local ok, res, text = pcall(t.call, "browser_clock_install", { time = T0 })
+    t.ctx.page = was
+    page:close()
+    assert(ok, res)
+    assert.matches("The page had loaded before: the timers it set then run on the real clock, not this one; load "
+      .. "it again (browser_navigate) for its scripts to start on the clock.", text, 1, true)
+  end)
+
   it("replays a recorded step on a fresh page", function()
     local step = t.ctx.session:list()[1]
     local page = t.roles:current():context():new_page()

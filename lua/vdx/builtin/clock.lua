@@ -35,6 +35,8 @@ local function tool(name, title, description, op, field, input, what)
       local arg = field and args[field] or nil
       local line, run = clock.step(op, arg)
       local page = ctx:page()
+      -- A document loaded before the clock: its timers are the browser's.
+      local loaded = op == "install" and not clock.installed(page) and util.page_url(ctx) ~= nil
       local st = run(page)
       util.record(ctx, { kind = "code", world = true, tool = name, lines = { line }, replay = run })
       local text = told(what, st)
@@ -45,6 +47,11 @@ local function tool(name, title, description, op, field, input, what)
       elseif op == "install" and not st.paused and not st.fixed then
         text = text .. " A time the page shows from now (\"5 minutes ago\") moves on while the test runs: "
           .. "browser_clock_pause_at holds the clock still."
+      end
+      if op == "install" and loaded then
+        -- (Run X's countdown kept ticking on the real clock, "0 pending".)
+        text = text .. " The page had loaded before: the timers it set then run on the real clock, not this one; "
+          .. "load it again (browser_navigate) for its scripts to start on the clock."
       end
       local result = { text = text, structured = { now = clock.iso(st.now), paused = st.paused == true,
         fixed = st.fixed and clock.iso(st.fixed) or nil, fired = st.fired, pending = st.pending,

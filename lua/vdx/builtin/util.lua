@@ -44,7 +44,9 @@ local function started(log, role)
 end
 
 -- The URL of the role's page, or nil for one not on http(s).
-local function page_url(ctx)
+--- The URL of the role's page when it shows an http(s) document, else
+-- nil (about:blank, a page that cannot be read).
+function util.page_url(ctx)
   local page = ctx:page()
   local ok, info = pcall(page.bridge, page, "pageInfo", {})
   if ok and type(info) == "table" and type(info.url) == "string" and info.url:match("^https?:") then
@@ -59,7 +61,7 @@ end
 function util.from_start(ctx, f, ...)
   local log = ctx.session
   if not log or not ctx.role or started(log, ctx.role.name) then return f(...) end
-  local ok, url = pcall(page_url, ctx)
+  local ok, url = pcall(util.page_url, ctx)
   ctx.start_url = ok and url and { role = ctx.role.name, url = url } or nil
   local r = table.pack(pcall(f, ...))
   ctx.start_url = nil
@@ -115,7 +117,7 @@ function util.record(ctx, step, loc)
   end
   if step.kind ~= "navigate" and not step.world and not started(log, step.role) then
     local at = ctx.start_url
-    local url = at and at.role == step.role and at.url or page_url(ctx)
+    local url = at and at.role == step.role and at.url or util.page_url(ctx)
     if url then log:add { kind = "navigate", role = step.role, url = url, tool = step.tool } end
   end
   return log:add(step)
