@@ -42,6 +42,16 @@ fetch('/loop/late-items').then((r) => r.json()).then((items) => { for (const t o
   const li = document.createElement('li'); li.textContent = t; l.append(li); } });
 </script>]] }
       end,
+      -- A Checkout there before the cart it works on has come.
+      ["GET /loop/late-cart"] = function()
+        return { headers = { ["Content-Type"] = "text/html" }, body = [[<title>Cart</title><ul id=l></ul>
+<button id=c>Checkout</button><p role=status id=st></p><script>
+let items = [];
+fetch('/loop/late-items').then((r) => r.json()).then((got) => { items = got; for (const t of got) {
+  const li = document.createElement('li'); li.textContent = t; l.append(li); } });
+c.onclick = () => { st.textContent = items.length ? 'Paying for ' + items.length : ''; };
+</script>]] }
+      end,
       ["GET /loop/late-items"] = function()
         require("vdx").sleep(400)
         return { json = { "Oak Chair", "Steel Chair" } }
@@ -477,6 +487,25 @@ fetch('/loop/late-items').then((r) => r.json()).then((items) => { for (const t o
   end)
 
   describe("an export", function()
+    it("warns of an action right after a page load whose data came after the load, which Playwright does not wait for", function()
+      open("small.html")
+      ok("browser_start_test", {})
+      local _, nav = open("late-cart")
+      ok("browser_click", { ref = ref_of(nav, 'button "Checkout"') })
+      local _, out = ok("browser_export_test", { filename = "latecart" })
+      assert.matches("\n⚠️ Step (%d+) loads a page that fetches GET /loop/late%-items after its load, and step (%d+) acts "
+        .. "at once: the answer here waited for it, Playwright acts as soon as the element is there, maybe before "
+        .. "the data came%. Record it again with a check of a text the data shows %(browser_verify_text_visible%) "
+        .. "before step %d+", out)
+      -- A check between, and none.
+      ok("browser_start_test", {})
+      open("late-cart")                                  -- (the same refs: its outline says so)
+      ok("browser_verify_text_visible", { text = "Steel Chair" })
+      ok("browser_click", { ref = ref_of(nav, 'button "Checkout"') })
+      _, out = ok("browser_export_test", { filename = "latecart2" })
+      assert.is_nil(out:find("after its load, and step", 1, true), out)
+    end)
+
     it("warns of an action followed by a page load with no check between, naming the proposal that waits", function()
       local _, nav = open("products.html?race")
       ok("browser_start_test", {})

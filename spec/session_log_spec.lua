@@ -68,6 +68,23 @@ describe("vdx.session_log", function()
     assert.equal("press", log:unchecked_loads()[1].action.action)
   end)
 
+  it("names an action right after a load whose page fetched data after it, unless a check comes between", function()
+    local log = session_log.new()
+    log:add { kind = "navigate", url = "http://127.0.0.1/cart", role = "customer", late = { "GET /api/cart" } }
+    log:add { kind = "action", action = "click", role = "customer", locator = "getByRole('button', { name: 'Checkout' })" }
+    log:add { kind = "navigate", url = "http://127.0.0.1/shop", role = "customer" }
+    log:add { kind = "action", action = "click", role = "customer", locator = "getByRole('link')" }
+    local u = log:unready_actions()
+    assert.equal(1, #u)
+    assert.same({ "GET /api/cart" }, u[1].late)
+    assert.equal(log:list()[2], u[1].action)
+    log = session_log.new()
+    log:add { kind = "navigate", url = "http://127.0.0.1/cart", late = { "GET /api/cart" } }
+    log:add { kind = "assert", matcher = "toBeVisible", locator = "getByText('Ceramic Mug')" }
+    log:add { kind = "action", action = "click", locator = "getByRole('button')" }
+    assert.same({}, log:unready_actions())
+  end)
+
   it("refuses a step of an unknown kind as a typed misuse", function()
     local ok, e = pcall(function() session_log.new():add { kind = "bogus" } end)
     assert.is_false(ok)

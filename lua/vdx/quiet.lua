@@ -80,6 +80,7 @@ function quiet.watch(page)
       local h = held[page] and held[page][rec.id]
       if h then return excuse(w, rec.id, h) end
       w.open[rec.id], w.n, w.seen = rec, w.n + 1, true
+      if w.late then w.late[#w.late + 1] = rec end
     end,
     finished = function(_, rec)
       if not w.open[rec.id] then return end
@@ -117,6 +118,10 @@ end
 function Watch:wait(budget_ms, opts)
   if not self.off then return nil end
   if opts and opts.open_only then self.seen, self.done_at = self.n > 0, nil end
+  -- What the answer waits for and a test's next step would not: the
+  -- requests still open now and those that start while it waits.
+  self.late = {}
+  for _, rec in pairs(self.open) do self.late[#self.late + 1] = rec end
   local deadline = vdx.now() + (budget_ms or quiet.BUDGET_MS)
   if self.n == 0 and not self.seen and not self.page:is_closed() then
     -- One round trip to the page before deciding nothing started: the
@@ -157,6 +162,21 @@ function Watch:pending()
   return out
 end
 
+--- The requests w:wait waited for (open when it began, or started
+-- while it waited), as "GET /api/cart" (path, no query), each once and in
+-- the order they started; nil when none.
+function Watch:waited()
+  if not self.late or #self.late == 0 then return nil end
+  table.sort(self.late, function(a, b) return (a.ts or 0) < (b.ts or 0) end)
+  local out, seen = {}, {}
+  for _, rec in ipairs(self.late) do
+    local url = rec.request and rec.request.url or "?"
+    local line = (rec.request and rec.request.method or "GET") .. " " .. (url:match("^%a+://[^/]+([^?#]*)") or url)
+    if not seen[line] then seen[line], out[#out + 1] = true, line end
+  end
+  return out
+end
+
 --- Ends the watch (a second call does nothing).
 function Watch:stop()
   if self.off then self.off() end
@@ -170,10 +190,10 @@ end
 
 --- Runs fn(...) on page watched (quiet.watch; nil or a closed page: no
 -- watch), then waits for the requests it started (Watch:wait with opts);
--- returns fn's result, the requests still under way (nil when none) and
--- those a route held on purpose (quiet.hold; nil when none).  The watch
--- ends whichever way fn or the wait ends; their errors are raised as they
--- came.
+-- returns fn's result, the requests still under way (nil when none),
+-- those a route held on purpose (quiet.hold; nil when none) and those the
+-- wait waited for (Watch:waited; nil when none).  The watch ends
+-- whichever way fn or the wait ends; their errors are raised as they came.
 function quiet.around(page, opts, fn, ...)
   local w = quiet.watch(page)
   local ok, res = pcall(fn, ...)
@@ -182,7 +202,7 @@ function quiet.around(page, opts, fn, ...)
   w:stop()
   if not ok then error(res, 0) end
   if not okw then error(pending, 0) end
-  return res, pending, #w.held > 0 and w.held or nil
+  return res, pending, #w.held > 0 and w.held or nil, w:waited()
 end
 
 --- result (a tool's answer, { text =, structured = }) with the lines and

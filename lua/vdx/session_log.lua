@@ -185,6 +185,25 @@ function Log:unchecked_loads()
   return out
 end
 
+--- The steps of the current test that load a page which fetched data
+-- after its load (step.late: what the MCP answer waited for), directly
+-- followed by an action with no check between: { { load =, action =,
+-- late = { "GET /api/cart", … } } }, in order.  Playwright acts as soon
+-- as the action's element is there, which on such a page may be before
+-- the data came (run X's Checkout, clicked before the cart had loaded,
+-- did nothing).
+function Log:unready_actions()
+  local out, steps = {}, self.steps
+  for i, s in ipairs(steps) do
+    local t = steps[i + 1]
+    if session_log.loads(s) and s.late and #s.late > 0 and not s.carried and t and t.kind == "action"
+        and t.role == s.role and not t.carried then
+      out[#out + 1] = { load = s, action = t, late = s.late }
+    end
+  end
+  return out
+end
+
 --- Makes the proposed steps of ids part of the log, each where it was
 -- proposed (after the step that was last then), in the order proposed;
 -- a step with `before` (a matcher: toBeHidden's toBeVisible) also puts

@@ -145,7 +145,7 @@ return {
       -- earlier point than load (vdx.quiet).
       local early = args.wait_until == "commit" or args.wait_until == "domcontentloaded"
       local quiet = require "vdx.quiet"
-      local res, pending, held = quiet.around(not early and page or nil, { open_only = true }, page.navigate, page,
+      local res, pending, held, late = quiet.around(not early and page or nil, { open_only = true }, page.navigate, page,
         args.url, { wait_until = args.wait_until })
       local warnings = decide(ctx)
       local result = quiet.tell(nav_result(res, warnings, small_snapshot(ctx, page), page:since(mark), ctx.role), pending,
@@ -173,7 +173,9 @@ return {
         -- A wrong turn (a 404 the agent tried) is no step of the test.
         result.text = result.text .. ("\nNot in the test: the page answered %d."):format(status)
       else
-        util.record(ctx, { kind = "navigate", tool = "browser_navigate", url = args.url })
+        -- (late: what the page fetched after its load, which the answer
+        -- waited for and a test's next step does not.)
+        util.record(ctx, { kind = "navigate", tool = "browser_navigate", url = args.url, late = late })
       end
       return result
     end,

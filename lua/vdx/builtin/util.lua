@@ -539,11 +539,20 @@ end
 --- run(ctx, args) with the requests it started let finish (vdx.quiet):
 -- the role's page is watched from before the call, and after it the
 -- answer waits for them, at most quiet.BUDGET_MS; those still under way
--- then get a line in the answer (and structured.loading).
+-- then get a line in the answer (and structured.loading), and those it
+-- waited for are kept on the action step the run recorded (step.late).
 function util.quietly(ctx, run, args)
   local quiet = require "vdx.quiet"
   local okp, page = pcall(ctx.page, ctx)
-  return quiet.tell(quiet.around(okp and page or nil, nil, run, ctx, args))
+  local log = ctx.session
+  local n0 = log and #log:list()
+  local res, pending, held, late = quiet.around(okp and page or nil, nil, run, ctx, args)
+  -- The step the run recorded keeps what its answer waited for and a
+  -- test's next step would not (session_log's unready_actions).
+  local steps = log and log:list()
+  local st = steps and #steps > n0 and steps[#steps]
+  if late and st and st.kind == "action" and st.role == ctx.role.name then st.late = late end
+  return quiet.tell(res, pending, held)
 end
 
 --- result (a tool's answer, { text =, structured = }) with the change
