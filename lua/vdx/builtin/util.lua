@@ -43,7 +43,6 @@ local function started(log, role)
   return false
 end
 
--- The URL of the role's page, or nil for one not on http(s).
 --- The URL of the role's page when it shows an http(s) document, else
 -- nil (about:blank, a page that cannot be read).
 function util.page_url(ctx)
@@ -443,10 +442,6 @@ end
 -- How many of the page's errors an action's answer quotes.
 local ERRORS_SHOWN = 3
 
--- result (an action's answer) with the page's errors since mark (an
--- uncaught exception, a console.error: a handler that threw on the
--- response the action brought), in the main frame or a child, quoted:
--- a report of "No change" says why there was none.
 --- Where a console message (page:console's) came from, as its answer
 -- line ends: " (url:line)", or "" when it names no URL.
 function util.message_at(m)
@@ -454,6 +449,10 @@ function util.message_at(m)
   return " (" .. tostring(m.url) .. (m.line and (":" .. m.line) or "") .. ")"
 end
 
+-- result (an action's answer) with the page's errors since mark (an
+-- uncaught exception, a console.error: a handler that threw on the
+-- response the action brought), in the main frame or a child, quoted:
+-- a report of "No change" says why there was none.
 local function with_page_errors(ctx, result, mark)
   if not mark or type(result) ~= "table" or type(result.text) ~= "string" then return result end
   local okp, page = pcall(ctx.page, ctx)
