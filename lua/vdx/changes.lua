@@ -407,7 +407,8 @@ local function with_candidates(ctx, res, out, cands, structured)
     local shown = scopes_shown(res)
     -- A check of what went is also one of what was there before the
     -- action, when the action is a step of the test (not a resize).
-    local last = log and log.steps[#log.steps]
+    local steps = log and log:list()
+    local last = steps and steps[#steps]
     local acted = last and last.kind == "action" and last.role == ctx.role.name
     for i, c in ipairs(cands) do
       local before = acted and c.before or nil
