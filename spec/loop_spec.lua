@@ -324,6 +324,12 @@ c.onclick = () => { st.textContent = items.length ? 'Paying for ' + items.length
       local _, second = open("health")
       assert.is_nil(second:find("as shown before", 1, true), second)
       assert.are_not.equal(first:match("status: (%d+)"), second:match("status: (%d+)"))
+      -- A status in every row is no headline: the first three are given.
+      local rows = {}
+      for i = 1, 5 do rows[i] = ("- status: Order %d shipped"):format(i) end
+      local items, left = require("vdx.outline").of(table.concat(rows, "\n"))
+      assert.same({ "- status: Order 1 shipped", "- status: Order 2 shipped", "- status: Order 3 shipped" }, items)
+      assert.equal(2, left)
     end)
 
     it("opens a role's default URL as it navigates: the first look has what the page fetched after load", function()

@@ -18,8 +18,10 @@ local OUTLINED = { heading = true, button = true, link = true, textbox = true, s
 -- checks first (run Y read them with a snapshot after every load).
 local SAID = { status = true, alert = true }
 
--- How many characters of a live region's text an outline keeps.
+-- How many characters of a live region's text an outline keeps, and how
+-- many regions it gives at most (a status in every row is no headline).
 local SAID_CHARS = 120
+local SAID_MAX = 3
 
 -- The containers an outline lists with a count, and the role counted:
 -- tables, with their header rows (a list is left out: its links and
@@ -28,8 +30,8 @@ local COUNTED_ROWS = { table = "row", grid = "row", treegrid = "row" }
 
 --- The outline of a snapshot's text, as a navigation's answer gives it:
 -- the lines of headings and named controls with their refs, of tables
--- with how many rows they show, and of status and alert regions with
--- their text (first within the bound), unindented,
+-- with how many rows they show, and of the first SAID_MAX status and
+-- alert regions with their text (first within the bound), unindented,
 -- at most MAX_CHARS characters; returns them and how many were left
 -- out.  A control whose role and name repeat (a button "Edit" in every
 -- row) is listed once with its count and no ref: a ref would not say
@@ -74,12 +76,16 @@ function outline.of(text)
   end
   -- What the page says first within the bound, each where it stands; an
   -- empty live region says nothing.
-  local len, left = 0, 0
+  local len, left, said_n = 0, 0, 0
   for _, it in ipairs(items) do
     if it.said then
       if not it.line:find(": ", 1, true) then it.cut = true
+      elseif said_n >= SAID_MAX then it.cut, left = true, left + 1
       else
-        if #it.line > SAID_CHARS then it.line = it.line:sub(1, SAID_CHARS):gsub("[\128-\191]*$", ""):gsub("[\192-\255]$", "") .. "…" end
+        said_n = said_n + 1
+        if #it.line > SAID_CHARS then
+          it.line = it.line:sub(1, SAID_CHARS):gsub("[\128-\191]*$", ""):gsub("[\192-\255]$", "") .. "…"
+        end
         len = len + #it.line + 1
       end
     end
