@@ -78,6 +78,11 @@ end
 --- The note a call renewed from old to now gives with its answer.
 function ref_renew.note(old, now, stale)
   if stale then return ("Note: %s was re-rendered; used its successor %s (same role and name)"):format(old, now) end
+  if old == now then
+    -- (The page loaded again as it was: its refs are the agent's again.)
+    return ("Note: %s was a ref of the page before it loaded again; the page now gives its element (same role and "
+      .. "name) the same ref"):format(old)
+  end
   return ("Note: %s was a ref of the page before it loaded again; used %s (same role and name)"):format(old, now)
 end
 
@@ -121,11 +126,10 @@ function ref_renew.renewed(ctx, err)
   local page = ctx:page()
   local url = url_of(page)
   if not url or url ~= (tostring(last.url or ""):gsub("#.*$", "")) then return nil end
-  if #refs_of(text, id) ~= 1 then
-    -- One of alike elements (a form in each of a guide's sections): the
-    -- one of its role and name inside the same named container.
-    return in_container(page, text, ref, line_of(text, ref))
-  end
+  -- A look at the page now first: it gives refs in the page's order, as
+  -- the agent's were (the same page, the same refs), where a ref given
+  -- first to the one element looked up numbers the rest anew (run AA's
+  -- e201, "Increment" after a fill's renewal).
   local changes = require "vdx.changes"
   local ok, snap = pcall(require("vdx.snapshot").take, page, { budget_tokens = changes.BUDGET_TOKENS }, nil, nil, true)
   if not ok then
@@ -133,6 +137,11 @@ function ref_renew.renewed(ctx, err)
     return nil
   end
   ctx.role.last_snapshot = changes.stamp(page, snap, { budget_tokens = changes.BUDGET_TOKENS }, ctx.role)
+  if #refs_of(text, id) ~= 1 then
+    -- One of alike elements (a form in each of a guide's sections): the
+    -- one of its role and name inside the same named container.
+    return in_container(page, text, ref, line_of(text, ref))
+  end
   local now = refs_of(snap.whole_text or snap.text, id)
   if #now ~= 1 then return nil end
   return now[1], ref

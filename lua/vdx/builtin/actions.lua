@@ -17,11 +17,11 @@ end
 -- The session step of one browser_fill_form field (its locator added by
 -- util.record): a text or slider value is filled, a checkbox checked or
 -- unchecked, a radio checked, a combobox's option selected.
-local function form_step(f)
+local function form_step(f, kind)
   local step = { kind = "action", tool = "browser_fill_form", action = "fill", value = f.value }
-  if f.type == "checkbox" then step.action = f.value == "true" and "check" or "uncheck"
-  elseif f.type == "radio" then step.action = "check"
-  elseif f.type == "combobox" then step.action, step.values = "select", { f.value } end
+  if kind == "checkbox" then step.action = f.value == "true" and "check" or "uncheck"
+  elseif kind == "radio" then step.action = "check"
+  elseif kind == "combobox" then step.action, step.values = "select", { f.value } end
   return step
 end
 
@@ -30,11 +30,16 @@ local FIELD_TYPES = { checkbox = "checkbox", switch = "checkbox", menuitemcheckb
   menuitemradio = "radio", combobox = "combobox", listbox = "combobox", slider = "slider", spinbutton = "textbox" }
 
 -- The field type of a browser_fill_form field given without one: from
--- its element's role (textbox for anything else; a bad ref fails in the
--- action, which names it).
+-- its element's role (textbox for anything else).  A ref of the page
+-- before it loaded again is raised as it came, so the call is made again
+-- with the ref that stands for it now (tools.lua's renewal): taken for a
+-- textbox, a checkbox was recorded as .fill('true') (run AA).
 local function field_type(ctx, ref)
   local page = ctx:page()
-  local ok, d = pcall(page.bridge, page, "describe", { ref }, { frame = ref })
+  local ok, d = pcall(page.describe, page, ref)
+  if not ok and (vdx.is_error(d, "UnknownRef") or vdx.is_error(d, "StaleRef") or vdx.is_error(d, "Cancelled")) then
+    error(d, 0)
+  end
   return ok and type(d) == "table" and FIELD_TYPES[d.role] or "textbox"
 end
 
@@ -113,18 +118,20 @@ return util.report_changes({
     } },
     annotations = { readOnlyHint = false, destructiveHint = true },
     run = function(ctx, args)
-      local fields, locs = {}, { n = #args.fields }
+      local fields, locs, kinds = {}, { n = #args.fields }, {}
       for i, f in ipairs(args.fields) do
-        f.type = f.type or field_type(ctx, f.ref)
+        -- (The arguments stay as given: a call made again after a ref's
+        -- renewal reads the type again.)
+        local kind = f.type or field_type(ctx, f.ref)
         local v = f.value
-        if f.type == "checkbox" or f.type == "radio" then v = v == "true"
-        elseif f.type == "slider" then v = tonumber(v) or v end
+        if kind == "checkbox" or kind == "radio" then v = v == "true"
+        elseif kind == "slider" then v = tonumber(v) or v end
         local t = { ref = f.ref }
         locs[i] = util.locator_of(ctx, t)
-        fields[i] = { target = t.ref, value = v }
+        fields[i], kinds[i] = { target = t.ref, value = v }, kind
       end
       local res = act(ctx, "fill_form", fields)
-      for i, f in ipairs(args.fields) do util.record(ctx, form_step(f), locs[i]) end
+      for i, f in ipairs(args.fields) do util.record(ctx, form_step(f, kinds[i]), locs[i]) end
       return util.action_result(("Filled %d fields"):format(#args.fields), res, locs)
     end,
   },
