@@ -42,6 +42,15 @@ fetch('/loop/late-items').then((r) => r.json()).then((items) => { for (const t o
   const li = document.createElement('li'); li.textContent = t; l.append(li); } });
 </script>]] }
       end,
+      -- A product's name, and the page of the cart that shows it again.
+      ["GET /loop/aisle"] = function()
+        return { headers = { ["Content-Type"] = "text/html" },
+          body = '<title>Aisle</title><h2>Wool Blanket</h2><a href="/loop/basket">Cart</a>' }
+      end,
+      ["GET /loop/basket"] = function()
+        return { headers = { ["Content-Type"] = "text/html" },
+          body = "<title>Basket</title><table><tr><td>Wool Blanket</td><td>$89.00</td></tr></table>" }
+      end,
       -- A Checkout there before the cart it works on has come.
       ["GET /loop/late-cart"] = function()
         return { headers = { ["Content-Type"] = "text/html" }, body = [[<title>Cart</title><ul id=l></ul>
@@ -157,6 +166,11 @@ c.onclick = () => { st.textContent = items.length ? 'Paying for ' + items.length
       assert.is_true(has(text, '\n⚠️ "Save" showed 1 time before the action: if that line finds what was there '
         .. "already, it proves nothing of the action"), text)
       assert.is_table(r.structuredContent.expected[2].assertion, text)
+      -- An action that leads to another document shows its texts anew.
+      local _, aisle = open("aisle")
+      r, text = call("browser_click", { ref = ref_of(aisle, 'link "Cart"'), expect = { "Wool Blanket" } })
+      assert.is_nil(r.isError, text)
+      assert.is_true(has(text, '\n✅ Expected "Wool Blanket": recorded'), text)
     end)
 
     it("checks a text the page showed before as an element of the action's container that shows just it", function()
