@@ -524,6 +524,15 @@ c.onclick = () => { st.textContent = items.length ? 'Paying for ' + items.length
       ok("browser_click", { ref = ref_of(nav, 'button "Checkout"') })
       _, out = ok("browser_export_test", { filename = "latecart2" })
       assert.is_nil(out:find("after its load, and step", 1, true), out)
+      -- A load that waits for the network to rest is the test's too.
+      ok("browser_start_test", {})
+      ok("browser_navigate", { url = srv.url .. "/loop/late-cart", wait_until = "networkidle" })
+      ok("browser_click", { ref = ref_of(nav, 'button "Checkout"') })
+      _, out = ok("browser_export_test", { filename = "latecart3", runs = 1 })
+      assert.is_nil(out:find("after its load, and step", 1, true), out)
+      assert.is_true(has(out, "every step passed 1/1"), out)
+      assert.is_true(has(exported("latecart3.spec.ts"), "/loop/late-cart`, { waitUntil: 'networkidle' });"),
+        exported("latecart3.spec.ts"))
     end)
 
     it("warns of an action followed by a page load with no check between, naming the proposal that waits", function()

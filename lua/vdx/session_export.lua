@@ -81,7 +81,8 @@ function export.statements(s, base, fixture)
   if s.kind == "code" then return pw.code_lines(s.lines, s.role, fixture) end
   if s.kind == "remember" then return pw.remembered_lines(s.name, s.pattern, pw.on(page, s.locator), true) end
   if s.kind == "navigate" then
-    return { "await " .. page .. ".goto(" .. pw.url_literal(base, s.url) .. ");" }
+    local opts = s.wait_until and (", { waitUntil: '" .. s.wait_until .. "' }") or ""
+    return { "await " .. page .. ".goto(" .. pw.url_literal(base, s.url) .. opts .. ");" }
   elseif s.kind == "assert" then
     local v = s.value ~= nil and literal(s.value) or ""
     if s.matcher == "toHaveURL" and type(s.value) == "string" and s.value:find("*", 1, true) then

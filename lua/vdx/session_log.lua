@@ -196,7 +196,8 @@ function Log:unready_actions()
   local out, steps = {}, self.steps
   for i, s in ipairs(steps) do
     local t = steps[i + 1]
-    if session_log.loads(s) and s.late and #s.late > 0 and not s.carried and t and t.kind == "action"
+    if session_log.loads(s) and s.late and #s.late > 0 and s.wait_until ~= "networkidle" and not s.carried
+        and t and t.kind == "action"
         and t.role == s.role and not t.carried then
       out[#out + 1] = { load = s, action = t, late = s.late }
     end

@@ -168,7 +168,7 @@ end
 -- value this run reads in got.value.
 local function run_step(page, s, timeout_ms, got)
   local ok, err = pcall(function()
-    if s.kind == "navigate" then return page:navigate(s.url) end
+    if s.kind == "navigate" then return page:navigate(s.url, s.wait_until and { wait_until = s.wait_until } or nil) end
     if s.kind == "remember" then
       local remembered = require "vdx.remembered"
       local passed, why = poll(function()

@@ -175,7 +175,10 @@ return {
       else
         -- (late: what the page fetched after its load, which the answer
         -- waited for and a test's next step does not.)
-        util.record(ctx, { kind = "navigate", tool = "browser_navigate", url = args.url, late = late })
+        -- A load point the agent chose (networkidle: the page's late data)
+        -- is the test's too (run Z's goto had left it out).
+        util.record(ctx, { kind = "navigate", tool = "browser_navigate", url = args.url, late = late,
+          wait_until = args.wait_until ~= "load" and args.wait_until or nil })
       end
       return result
     end,
