@@ -85,6 +85,20 @@ describe("vdx.session_log", function()
     assert.same({}, log:unready_actions())
   end)
 
+  it("adds no check that one right before it makes already", function()
+    local log = session_log.new()
+    log:add { kind = "action", action = "click", locator = "getByRole('button', { name: 'Active' })" }
+    local first = log:add { kind = "assert", matcher = "toHaveCount", locator = "getByRole('listitem')", value = 1 }
+    log:add { kind = "assert", matcher = "toContainText", locator = "getByRole('listitem')", value = { "Pay bills" } }
+    assert.equal(first, log:add { kind = "assert", matcher = "toHaveCount", locator = "getByRole('listitem')", value = 1 })
+    assert.equal(3, #log:list())
+    -- Another value, or the same check after an action, is a check of its own.
+    log:add { kind = "assert", matcher = "toHaveCount", locator = "getByRole('listitem')", value = 2 }
+    log:add { kind = "action", action = "click", locator = "getByRole('button', { name: 'All' })" }
+    log:add { kind = "assert", matcher = "toHaveCount", locator = "getByRole('listitem')", value = 1 }
+    assert.equal(6, #log:list())
+  end)
+
   it("refuses a step of an unknown kind as a typed misuse", function()
     local ok, e = pcall(function() session_log.new():add { kind = "bogus" } end)
     assert.is_false(ok)

@@ -306,13 +306,43 @@ function Log:drop(ns)
   return out, numbers
 end
 
+-- True when a and b (values of steps) are the same, tables item by item.
+local function same_value(a, b)
+  if type(a) ~= "table" or type(b) ~= "table" then return a == b end
+  if #a ~= #b then return false end
+  for i = 1, #a do if a[i] ~= b[i] then return false end end
+  return true
+end
+
+-- The assertion among the last steps, back to the last step that is not
+-- one, that checks what step checks (its role, matcher, locator,
+-- attribute and value), or nil.
+local function checked_already(steps, step)
+  for i = #steps, 1, -1 do
+    local s = steps[i]
+    if s.kind ~= "assert" then return nil end
+    if s.role == step.role and s.matcher == step.matcher and s.locator == step.locator
+        and s.attribute == step.attribute and same_value(s.value, step.value) then
+      return s
+    end
+  end
+  return nil
+end
+
 --- Appends step (see the module comment) and returns it.  role is the
--- name of the role the step ran in; it defaults to "default".
+-- name of the role the step ran in; it defaults to "default".  An
+-- assertion that one of the checks right before it (with no other step
+-- between) makes already is not added again: that one is returned (run
+-- AA's list check and its count, then the same count again).
 function Log:add(step)
   if type(step) ~= "table" or not KINDS[step.kind] then
     errors.misuse("session_log:add: step.kind must be navigate, action, code or assert", 2, { field = "kind" })
   end
   step.role = step.role or "default"
+  if step.kind == "assert" then
+    local same = checked_already(self.steps, step)
+    if same then return same end
+  end
   self.steps[#self.steps + 1] = step
   number(self)
   if self.listener then self.listener(self, step) end
