@@ -522,40 +522,39 @@ show();
     if pw then assert.is_true(has(text, "Playwright (2 runs of the file): ✅ 2 passed"), text) end
   end)
 
-  it("writes a panel's toBeHidden after its toBeVisible before the action: a locator that finds nothing is hidden too", function()
+  -- Opens path, clicks the elements of labels (snapshot patterns) in
+  -- turn, keeps the proposal of the last answer that pattern finds, and
+  -- exports it with runs = 2, which the gate and Playwright pass; returns
+  -- the file written.
+  local function keep_proposal(path, labels, pattern, filename)
     local pw = playwright_dir()
     local s, call = start("--output-dir " .. q(dir .. "/out"), pw and ("VDX_PLAYWRIGHT_DIR=" .. q(pw)) or nil)
-    call("browser_navigate", { url = srv.url .. "/verify/tabs.html" })
+    call("browser_navigate", { url = srv.url .. path })
     local _, snap = call("browser_snapshot", {})
-    local _, text = call("browser_click", { ref = ref_of(snap, 'tab "Yearly"') })
-    local id = text:match("\n%[(a%d+)%] getByRole%('tabpanel', { name: 'Monthly' }%) toBeHidden, and toBeVisible before the action")
+    local text
+    for _, label in ipairs(labels) do _, text = call("browser_click", { ref = ref_of(snap, label) }) end
+    local id = text:match("\n%[(a%d+)%] " .. pattern)
     assert.is_string(id, text)
-    local _, out = call("browser_export_test", { filename = "hidden", assertions = { id }, runs = 2 })
+    local _, out = call("browser_export_test", { filename = filename, assertions = { id }, runs = 2 })
     assert.equal(0, (s:close(30000)))
     assert.is_true(has(out, "Flake gate: 2 runs in fresh contexts, every step passed 2/2"), out)
-    local file = read(dir .. "/out/hidden.spec.ts")
+    if pw then assert.is_true(has(out, "Playwright (2 runs of the file): ✅ 2 passed"), out) end
+    return read(dir .. "/out/" .. filename .. ".spec.ts")
+  end
+
+  it("writes a panel's toBeHidden after its toBeVisible before the action: a locator that finds nothing is hidden too", function()
+    local file = keep_proposal("/verify/tabs.html", { 'tab "Yearly"' },
+      "getByRole%('tabpanel', { name: 'Monthly' }%) toBeHidden, and toBeVisible before the action", "hidden")
     assert.is_true(has(file, "  await expect(page.getByRole('tabpanel', { name: 'Monthly' })).toBeVisible();\n"
       .. "  await page.getByRole('tab', { name: 'Yearly' }).click();\n"
       .. "  await expect(page.getByRole('tabpanel', { name: 'Monthly' })).toBeHidden();\n"), file)
-    if pw then assert.is_true(has(out, "Playwright (2 runs of the file): ✅ 2 passed"), out) end
   end)
 
   it("keeps a sorted column's aria-sort proposal: the gate and Playwright check toHaveAttribute", function()
-    local pw = playwright_dir()
-    local s, call = start("--output-dir " .. q(dir .. "/out"), pw and ("VDX_PLAYWRIGHT_DIR=" .. q(pw)) or nil)
-    call("browser_navigate", { url = srv.url .. "/verify/sortable.html" })
-    local _, snap = call("browser_snapshot", {})
-    call("browser_click", { ref = ref_of(snap, 'button "Joined"') })
-    local _, text = call("browser_click", { ref = ref_of(snap, 'button "Joined"') })
-    local id = text:match("\n%[(a%d+)%] getByRole%('columnheader', { name: 'Joined' }%) toHaveAttribute%('aria%-sort', 'descending'%)")
-    assert.is_string(id, text)
-    local _, out = call("browser_export_test", { filename = "sorted", assertions = { id }, runs = 2 })
-    assert.equal(0, (s:close(30000)))
-    assert.is_true(has(out, "Flake gate: 2 runs in fresh contexts, every step passed 2/2"), out)
-    local file = read(dir .. "/out/sorted.spec.ts")
+    local file = keep_proposal("/verify/sortable.html", { 'button "Joined"', 'button "Joined"' },
+      "getByRole%('columnheader', { name: 'Joined' }%) toHaveAttribute%('aria%-sort', 'descending'%)", "sorted")
     assert.is_true(has(file, "await expect(page.getByRole('columnheader', { name: 'Joined' }))"
       .. ".toHaveAttribute('aria-sort', 'descending');"), file)
-    if pw then assert.is_true(has(out, "Playwright (2 runs of the file): ✅ 2 passed"), out) end
   end)
 
   it("keeps a remembered id in what a change report proposes, which the export writes as the value read", function()

@@ -99,6 +99,10 @@ describe("the route tools", function()
     local _, text = call("browser_route_list", {})
     assert.is_true(has(text, "1. **/api/status (status=500, body=down) — not reached while 2 stands (same pattern, "
       .. "added later)\n2. **/api/status (status=200, body={})\n"), text)
+    -- One that changes the headers sends the request on to the network.
+    call("browser_route", { pattern = "**/api/status", headers = { "X-Test: 1" } })
+    _, text = call("browser_route_list", {})
+    assert.is_true(has(text, "2. **/api/status (status=200, body={}) — not reached while 3 stands"), text)
     call("browser_unroute", {})
   end)
 

@@ -224,7 +224,7 @@ function Log:keep(ids)
     local pre = p.step.before and acted and acted.kind == "action" and acted.role == p.step.role
     if pre then
       table.insert(self.steps, p.at, { kind = "assert", role = p.step.role, matcher = p.step.before,
-        locator = p.step.locator, tool = p.step.tool, pre = true })
+        locator = p.step.locator, tool = p.step.tool })
     end
     for id, q in pairs(self.proposed) do
       if q == p then self.proposed[id], self.kept[id] = nil, p.step

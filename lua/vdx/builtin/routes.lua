@@ -162,8 +162,10 @@ return {
         -- Which of two routes on one pattern answers (run Y clicked to learn it).
         for j = #list, i + 1, -1 do
           local d = list[j].fulfil or {}
-          -- (One that only holds the request, a delay, falls back to it.)
-          if list[j].pattern == r.pattern and (d.abort or d.status or d.body ~= nil) then
+          -- (One that only holds the request, a delay, falls back to it,
+          -- as answering's route:fallback() does; one that changes its
+          -- headers sends it on to the network.)
+          if list[j].pattern == r.pattern and (d.abort or d.status or d.body ~= nil or d.headers or d.remove) then
             lines[i] = lines[i] .. (" — not reached while %d stands (same pattern, added later)"):format(j)
             break
           end
