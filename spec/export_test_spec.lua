@@ -303,6 +303,21 @@ show();
         return { headers = { ["Content-Type"] = "text/html" },
           body = "<!doctype html><title>Orders</title><ul aria-label=Orders>" .. table.concat(li) .. "</ul>" }
       end,
+      -- A Checkout there before the cart it works on has come: the page
+      -- fetches the cart after its load event, slowly.
+      ["GET /export/late-cart.html"] = function()
+        return { headers = { ["Content-Type"] = "text/html" }, body = [[<!doctype html><title>Cart</title>
+<ul id=l></ul><button id=c>Checkout</button><p role=status id=st></p><script>
+let items = [];
+fetch('/export/late-items/7').then((r) => r.json()).then((got) => { items = got; for (const t of got) {
+  const li = document.createElement('li'); li.textContent = t; l.append(li); } });
+c.onclick = () => { st.textContent = items.length ? 'Paying for ' + items.length : 'Nothing to pay'; };
+</script>]] }
+      end,
+      ["GET /export/late-items/7"] = function()
+        require("vdx").sleep(400)
+        return { json = { "Oak Chair", "Steel Chair" } }
+      end,
       ["GET /export/lucky.html"] = function()
         visits = visits + 1
         return { headers = { ["Content-Type"] = "text/html" },
@@ -520,6 +535,28 @@ show();
       .. "  const order = /#\\d+/.exec(await page.getByTestId('confirmation').innerText())?.[0] ?? '';\n"), file)
     assert.is_true(has(file, "await expect(page.getByText(`${order} paid`)).toBeVisible();"), file)
     if pw then assert.is_true(has(text, "Playwright (2 runs of the file): ✅ 2 passed"), text) end
+  end)
+
+  it("makes an action right after a load wait for the data the page fetched after it, as the answer did", function()
+    local pw = playwright_dir()
+    local s, call = start("--output-dir " .. q(dir .. "/out"), pw and ("VDX_PLAYWRIGHT_DIR=" .. q(pw)) or nil)
+    local _, nav = call("browser_navigate", { url = srv.url .. "/export/late-cart.html" })
+    local _, clicked = call("browser_click", { ref = assert(nav:match('button "Checkout" %[ref=(e%d+)%]'), nav) })
+    -- (The navigate's answer waited for the cart.)
+    assert.is_true(has(clicked, "Paying for 2"), clicked)
+    call("browser_verify_text_visible", { text = "Paying for 2" })
+    local _, out = call("browser_export_test", { filename = "latecart", runs = 2 })
+    assert.equal(0, (s:close(30000)))
+    assert.is_true(has(out, "\nStep 1 loads a page that fetches GET /export/late-items/7 after its load, and step 2 "
+      .. "acts at once: the test waits for that response before step 2 (waitForResponse), as this answer did"), out)
+    assert.is_nil(out:find("⚠️", 1, true), out)
+    assert.is_true(has(out, "Flake gate: 2 runs in fresh contexts, every step passed 2/2"), out)
+    -- Its id is any segment: another run's cart may have another.
+    assert.is_true(has(read(dir .. "/out/latecart.spec.ts"), "  const lateItemsResponse = page.waitForResponse((r) => "
+      .. "/^\\/export\\/late-items\\/[^/]+$/.test(new URL(r.url()).pathname));\n  await page.goto("), out)
+    assert.is_true(has(read(dir .. "/out/latecart.spec.ts"), "/export/late-cart.html`);\n  await lateItemsResponse;\n"
+      .. "  await page.getByRole('button', { name: 'Checkout' }).click();\n"), read(dir .. "/out/latecart.spec.ts"))
+    if pw then assert.is_true(has(out, "Playwright (2 runs of the file): ✅ 2 passed"), out) end
   end)
 
   -- Opens path, clicks the elements of labels (snapshot patterns) in

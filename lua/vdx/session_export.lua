@@ -116,6 +116,65 @@ function export.statements(s, base, fixture)
   return out
 end
 
+--- How many of the requests a load's page fetched after its load event
+-- its test waits for (the first ones).
+export.MAX_RESPONSE_WAITS = 3
+
+-- The JavaScript test of a response r's path: equal to path, or, when a
+-- segment holds a digit (an id, which another run numbers anew), a
+-- regular expression in which such a segment is any segment.
+local function path_test(path)
+  local pathname = "new URL(r.url()).pathname"
+  if not path:find("%d") then return pathname .. " === " .. q(path) end
+  local parts = {}
+  for seg in (path .. "/"):gmatch("([^/]*)/") do
+    parts[#parts + 1] = seg:find("%d") and "[^/]+" or (seg:gsub("[%^%$%.%*%+%?%(%)%[%]{}|\\]", "\\%0"))
+  end
+  return "/^" .. table.concat(parts, "\\/") .. "$/.test(" .. pathname .. ")"
+end
+
+-- The variable of the wait for path's response: its last segment without
+-- a digit, in camel case, then "Response" (`lateItemsResponse`); taken
+-- names (a set) get 2, 3, … after it.
+local function response_var(path, taken)
+  local word
+  for seg in path:gmatch("[^/]+") do
+    if not seg:find("%d") then word = seg end
+  end
+  local name = ""
+  for w in (word or ""):gmatch("%w+") do
+    name = name .. (name == "" and w:sub(1, 1):lower() or w:sub(1, 1):upper()) .. w:sub(2)
+  end
+  if name == "" or name:find("^%d") then name = "data" end
+  name = name .. "Response"
+  local n, v = 1, name
+  while taken[v] do n = n + 1; v = name .. n end
+  taken[v] = true
+  return v
+end
+
+--- The lines a load step is written between so that the test's next
+-- action waits, as the MCP answer did, for the requests its page made
+-- after its load event (late: { "GET /api/cart", … }, Watch:waited):
+-- before, `const cartResponse = page.waitForResponse(…)` for each (the
+-- first export.MAX_RESPONSE_WAITS); after, `await cartResponse;`.
+-- taken: the variable names the test has used (a set, added to).
+function export.response_waits(late, page, taken)
+  local before, after = {}, {}
+  for i, line in ipairs(late) do
+    if i > export.MAX_RESPONSE_WAITS then break end
+    local method, path = line:match("^(%u+) (/[^?#]*)$")
+    if method then
+      local var = response_var(path, taken)
+      local test = path_test(path)
+      if method ~= "GET" then test = "r.request().method() === " .. q(method) .. " && " .. test end
+      before[#before + 1] = ("const %s = %s.waitForResponse((r) => %s);"):format(var, page, test)
+      after[#after + 1] = ("await %s;"):format(var)
+    end
+  end
+  return before, after
+end
+
 -- The roles of steps in order of first use: { role, auth, emulate }.
 local function roles_of(steps, opts)
   local roles, seen = {}, {}
@@ -184,8 +243,19 @@ function export.suite_text(tests, opts)
       out[#out + 1] = ""
     end
     local first, used, read = #out + 1, false, {}
+    -- A load whose page fetched its data after the load event, and an
+    -- action right after it: the action waits for those responses.
+    local waits, taken = {}, {}
+    for _, u in ipairs(require("vdx.session_log").unready(t.steps)) do waits[u.load] = u.late end
     for _, s in ipairs(t.steps) do
-      for _, l in ipairs(export.statements(s, base, fixture)) do
+      local lines = export.statements(s, base, fixture)
+      if waits[s] then
+        local before, after = export.response_waits(waits[s], fixture and "page" or ident(s.role), taken)
+        table.move(lines, 1, #lines, #before + 1, before)
+        table.move(after, 1, #after, #before + 1, before)
+        lines = before
+      end
+      for _, l in ipairs(lines) do
         local changed
         l, changed = run_token.for_test(l, t.token, RUN_VAR)
         used = used or changed

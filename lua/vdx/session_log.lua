@@ -193,7 +193,13 @@ end
 -- the data came (run X's Checkout, clicked before the cart had loaded,
 -- did nothing).
 function Log:unready_actions()
-  local out, steps = {}, self.steps
+  return session_log.unready(self.steps)
+end
+
+--- Log:unready_actions of a list of steps (a test's, as the export and
+-- its replay have them).
+function session_log.unready(steps)
+  local out = {}
   for i, s in ipairs(steps) do
     local t = steps[i + 1]
     if session_log.loads(s) and s.late and #s.late > 0 and s.wait_until ~= "networkidle" and not s.carried

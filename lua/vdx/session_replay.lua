@@ -221,7 +221,15 @@ function replay.run(steps, runs, open, opts)
   local token = opts and opts.token
   local results = {}
   local recorded = steps
-  for i = 1, #steps do results[i] = { passed = 0, failures = {} } end
+  -- The loads whose page fetched its data after the load event, an
+  -- action right after: the test waits for those responses
+  -- (session_export.response_waits), and so does the replay.
+  local waits = {}
+  for _, u in ipairs(require("vdx.session_log").unready(steps)) do waits[u.load] = true end
+  for i = 1, #steps do
+    results[i] = { passed = 0, failures = {} }
+    waits[i] = waits[steps[i]]
+  end
   for run = 1, runs do
     local pages, closers = {}, {}
     local fresh
@@ -249,7 +257,12 @@ function replay.run(steps, runs, open, opts)
           else why = "cannot open a fresh context: " .. tostring(type(p) == "table" and p.message or p) end
         end
         local got = {}
-        why = why or run_step(page, s, timeout_ms, got)
+        if not why and waits[i] then
+          why = (require("vdx.quiet").around(page, { open_only = s.kind == "navigate" }, run_step, page, s,
+            timeout_ms, got))
+        elseif not why then
+          why = run_step(page, s, timeout_ms, got)
+        end
         if not why and got.value and s.value and got.value ~= s.value then read[#read + 1] = { s.value, got.value } end
         if not why and got.value then values[#values + 1] = got.value end
         if why then

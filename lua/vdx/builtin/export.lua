@@ -368,14 +368,14 @@ return {
       end
       for i, u in ipairs(log:unready_actions()) do
         if i > 2 then break end
-        local late = table.concat(u.late, ", ", 1, math.min(#u.late, 2)) .. (#u.late > 2 and ", …" or "")
-        -- (A navigation takes no expect=: a check right after it waits.)
-        local how = u.load.kind == "action" and ("expect= on step %d (a text the data shows), or a check of such "
-          .. "a text before step %d"):format(u.load.no, u.action.no)
-          or ("a check of a text the data shows (browser_verify_text_visible) before step %d"):format(u.action.no)
-        out[#out + 1] = ("⚠️ Step %d loads a page that fetches %s after its load, and step %d acts at once: the "
-          .. "answer here waited for it, Playwright acts as soon as the element is there, maybe before the data "
-          .. "came. Record it again with %s"):format(u.load.no, late, u.action.no, how)
+        local n = math.min(#u.late, session_export.MAX_RESPONSE_WAITS)
+        local late = table.concat(u.late, ", ", 1, n) .. (#u.late > n and (" (and %d more)"):format(#u.late - n) or "")
+        -- (Not a warning: the file waits. A check of what the data shows
+        -- says more, and the agent may still add one.)
+        out[#out + 1] = ("Step %d loads a page that fetches %s after its load, and step %d acts at once: the test "
+          .. "waits for %s before step %d (waitForResponse), as this answer did; Playwright alone would act as soon "
+          .. "as the element is there"):format(u.load.no, late, u.action.no, n > 1 and "those responses" or "that response",
+          u.action.no)
       end
       if sum.missing > 0 then
         out[#out + 1] = ("⚠️ %d actions have no locator and are left out of the test (a comment in the file says why)")
