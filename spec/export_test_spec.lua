@@ -502,6 +502,7 @@ c.onclick = () => { st.textContent = items.length ? 'Paying for ' + items.length
       assert.matches("\nPlaywright %(3 runs of the file%): ❌ [^\n]*1 failed", text)
       -- Runs that pass and runs that fail: what a run leaves behind is named as one cause.
       assert.is_true(has(text, "\n↳ some runs passed and others failed: a run may find what an earlier one left"), text)
+      assert.is_true(has(text, "Or a step races what the page still does (a fetch after its load, a timer)"), text)
     end
   end)
 

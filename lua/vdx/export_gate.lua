@@ -118,10 +118,12 @@ local function playwright_run(path, env, runs, line)
     "Ran: " .. cmd }
   local failed, passed = tonumber(summary:match("(%d+) failed")), tonumber(summary:match("(%d+) passed"))
   if rc ~= 0 and failed and passed and failed > 0 and passed > 0 then
-    -- One run passes, the next fails: what the first left is in the way.
+    -- One run passes, the next fails: what the first left is in the way,
+    -- or a step races the page.
     lines[#lines + 1] = "↳ some runs passed and others failed: a run may find what an earlier one left on the "
       .. "server (a product, an order, a cart). Type the data a test makes with {run} (Teak Lamp {run}), and "
-      .. "check counts the test itself controls"
+      .. "check counts the test itself controls. Or a step races what the page still does (a fetch after its "
+      .. "load, a timer): a check before it of what that shows makes every run wait"
   end
   if rc ~= 0 then
     local tail = out:gsub("\27%[[%d;]*m", "")
