@@ -101,6 +101,25 @@ describe("page:wait_for", function()
     assert.is_true(calls.send <= 3, "sent " .. calls.send .. " CDP commands")   -- reads, once: no loop
   end)
 
+  it("page:url() says the document's URL from the navigation events, fragment and History API included", function()
+    local url, calls = counting(function() return page:url() end)
+    assert.equal(srv.url .. "/waits/late.html", url)
+    assert.same({ bridge = 0, send = 0, methods = {} }, calls)
+    page:navigate(srv.url .. "/waits/late.html?a=1#top")
+    assert.equal(srv.url .. "/waits/late.html?a=1#top", page:url())
+    page:evaluate("location.hash = '#later'")
+    page:wait_for { url = "**#later", timeout_ms = 5000 }
+    assert.equal(srv.url .. "/waits/late.html?a=1#later", page:url())
+    page:evaluate("history.pushState({}, '', '/waits/pushed?x=2')")
+    page:wait_for { url = "**/waits/pushed?x=2", timeout_ms = 5000 }
+    assert.equal(srv.url .. "/waits/pushed?x=2", page:url())
+    -- A page vdx opened and never navigated has no document of its own yet.
+    local fresh = browser:new_page()
+    assert.is_nil(fresh:url())
+    fresh:close()
+    assert.is_nil(fresh:url())
+  end)
+
   it("waits for a URL after a real navigation (glob, exact and Lua pattern)", function()
     page:evaluate("setTimeout(() => { location.href = '/waits/next.html' }, 300)")
     local r = page:wait_for { url = "**/next.html", timeout_ms = 5000 }

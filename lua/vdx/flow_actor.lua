@@ -198,8 +198,7 @@ end
 
 function Actor:current_url()
   if not self.page then return nil end
-  local ok, info = pcall(self.page.bridge, self.page, "pageInfo", {})
-  return ok and info.url or nil
+  return require("vdx.urls").of(self.page)
 end
 
 -- Runs one action: resolve, act (retrying once when the element was

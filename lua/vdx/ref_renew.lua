@@ -59,8 +59,8 @@ end
 
 -- The page's URL without its fragment, or nil.
 local function url_of(page)
-  local ok, info = pcall(page.bridge, page, "pageInfo", {})
-  return ok and type(info) == "table" and type(info.url) == "string" and (info.url:gsub("#.*$", "")) or nil
+  local url = require("vdx.urls").of(page)
+  return url and (url:gsub("#.*$", ""))
 end
 
 --- The ref that stands now for the ref of a StaleRef error err: the one

@@ -98,7 +98,7 @@ local JUDGED = { toBeVisible = true, toHaveCount = true, toHaveText = true, toCo
 -- Each matcher: check(page, step) -> ok, what it saw.
 local MATCHERS = {
   toHaveURL = function(page, s)
-    local url = page:bridge("pageInfo", {}).url
+    local url = require("vdx.urls").of(page) or "?"
     local want = tostring(s.value)
     if want:find("*", 1, true) then
       return require("vdx.route_match").compile(want)(url), ("URL %s"):format(url)

@@ -13,6 +13,17 @@ local function local_host(host)
     or host:match("%.local$") or host:match("%.localhost$")
 end
 
+--- The URL of page's document (fragment included): as the page's own
+-- navigation events told it (page:url(), no call), else, before any such
+-- event (a tab found open when vdx attached, a popup that loaded before
+-- it), read from the page; nil when it cannot be read (a closed page).
+function urls.of(page)
+  local url = page:url()
+  if url then return url end
+  local ok, info = pcall(page.bridge, page, "pageInfo", {})
+  return ok and type(info) == "table" and type(info.url) == "string" and info.url or nil
+end
+
 --- What is wrong with url as a URL the browser can open: nil when it
 -- has a scheme, else a sentence and the URL it most likely means (or nil
 -- when nothing fits).  `localhost:3000/x` (host:port, no scheme) means

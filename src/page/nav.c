@@ -161,7 +161,12 @@ static void on_commit(lua_State *L, nav *n, int params, int frame) {
     n->life |= VDX_LIFE_DCL | VDX_LIFE_LOAD;
   n->same_doc = 0;
   n->seq++;
-  set_url(n, str_field(L, frame, "url"));
+  /* Frame.url leaves the fragment out; urlFragment holds it ("#top"). */
+  lua_pushstring(L, str_field(L, frame, "url"));
+  lua_pushstring(L, str_field(L, frame, "urlFragment"));
+  lua_concat(L, 2);
+  set_url(n, lua_tostring(L, -1));
+  lua_pop(L, 1);
 }
 
 static void on_lifecycle(lua_State *L, nav *n, int params) {

@@ -445,8 +445,22 @@ static int page_since(lua_State *L) {
   return 1;
 }
 
+/* page:url() -> the URL of the main frame's document as the page's own
+ * events last told it (a document committed, or a same-document move: a
+ * hash, the History API), with no call to the page; nil before the first
+ * such event this page saw (a tab found open when vdx attached).  Works
+ * on a page closed since: its last URL. */
+static int page_url(lua_State *L) {
+  vdx_page *p = vdx__check_page(L, 1);
+  const char *u = p->nav ? vdx__nav_url(L, p) : NULL;
+  if (u && *u) lua_pushstring(L, u);
+  else lua_pushnil(L);
+  return 1;
+}
+
 void vdx__nav_methods(lua_State *L) {
   static const luaL_Reg methods[] = {
+    {"url", page_url},
     {"navigate", page_goto},
     {"back", page_back},
     {"forward", page_forward},

@@ -434,8 +434,7 @@ return {
         if info.active then
           local role = ctx.roles:role(info.name)
           local page = role.page_
-          local ok, pi = pcall(function() return page and page:bridge("pageInfo", {}) end)
-          local url = ok and type(pi) == "table" and pi.url or "no page"
+          local url = page and require("vdx.urls").of(page) or "no page"
           -- The current role opens url as the test's first step.
           if args.url ~= nil and info.name == ctx.role.name then url = args.url end
           local line = ("- %s on %s, "):format(info.name, url)

@@ -21,8 +21,8 @@ end
 -- (whole, page:requests()), or nil (a page opened by a script, or one
 -- whose load left the ring).
 local function document_seq(page, whole)
-  local ok, info = pcall(page.bridge, page, "pageInfo", {})
-  local url = ok and type(info) == "table" and bare(info.url) or nil
+  local at = require("vdx.urls").of(page)
+  local url = at and bare(at)
   if not url then return nil end
   for i = #whole, 1, -1 do
     local r = whole[i]

@@ -25,9 +25,7 @@ end
 
 -- The URL of the role's current page (about:blank when it has none yet).
 local function page_url(ctx)
-  local page = ctx:page()
-  local ok, tree = pcall(page.send, page, "Page.getFrameTree", {})
-  return ok and tree.frameTree.frame.url or "about:blank"
+  return require("vdx.urls").of(ctx:page()) or "about:blank"
 end
 
 -- Records a change to the role's world: lines of Playwright code and the

@@ -46,11 +46,8 @@ end
 --- The URL of the role's page when it shows an http(s) document, else
 -- nil (about:blank, a page that cannot be read).
 function util.page_url(ctx)
-  local page = ctx:page()
-  local ok, info = pcall(page.bridge, page, "pageInfo", {})
-  if ok and type(info) == "table" and type(info.url) == "string" and info.url:match("^https?:") then
-    return info.url
-  end
+  local url = require("vdx.urls").of(ctx:page())
+  if url and url:match("^https?:") then return url end
 end
 
 --- Runs f(...) noting first the URL of the page of a role that has no
