@@ -83,6 +83,11 @@ describe("vdx.session_log", function()
     log:add { kind = "assert", matcher = "toBeVisible", locator = "getByText('Ceramic Mug')" }
     log:add { kind = "action", action = "click", locator = "getByRole('button')" }
     assert.same({}, log:unready_actions())
+    -- A value read at once reads what the page showed before its data.
+    log = session_log.new()
+    log:add { kind = "navigate", url = "http://127.0.0.1/cart", late = { "GET /api/cart" } }
+    log:add { kind = "remember", name = "count", locator = "getByRole('link', { name: /Cart/ })", pattern = "\\d+" }
+    assert.equal(log:list()[2], log:unready_actions()[1].action)
   end)
 
   it("adds no check that one right before it makes already", function()

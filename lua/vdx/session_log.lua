@@ -187,11 +187,12 @@ end
 
 --- The steps of the current test that load a page which fetched data
 -- after its load (step.late: what the MCP answer waited for), directly
--- followed by an action with no check between: { { load =, action =,
--- late = { "GET /api/cart", … } } }, in order.  Playwright acts as soon
--- as the action's element is there, which on such a page may be before
--- the data came (run X's Checkout, clicked before the cart had loaded,
--- did nothing).
+-- followed by an action, or a read of a value (a remember step), with no
+-- check between: { { load =, action =, late = { "GET /api/cart", … } } },
+-- in order.  Playwright acts as soon as the action's element is there,
+-- which on such a page may be before the data came (run X's Checkout,
+-- clicked before the cart had loaded, did nothing), and a read takes
+-- what a placeholder shows then (`Cart (0)` for `Cart (3)`).
 function Log:unready_actions()
   return session_log.unready(self.steps)
 end
@@ -203,7 +204,7 @@ function session_log.unready(steps)
   for i, s in ipairs(steps) do
     local t = steps[i + 1]
     if session_log.loads(s) and s.late and #s.late > 0 and s.wait_until ~= "networkidle" and not s.carried
-        and t and t.kind == "action"
+        and t and (t.kind == "action" or t.kind == "remember")
         and t.role == s.role and not t.carried then
       out[#out + 1] = { load = s, action = t, late = s.late }
     end

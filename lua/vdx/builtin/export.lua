@@ -372,10 +372,11 @@ return {
         local late = table.concat(u.late, ", ", 1, n) .. (#u.late > n and (" (and %d more)"):format(#u.late - n) or "")
         -- (Not a warning: the file waits. A check of what the data shows
         -- says more, and the agent may still add one.)
-        out[#out + 1] = ("Step %d loads a page that fetches %s after its load, and step %d acts at once: the test "
-          .. "waits for %s before step %d (waitForResponse), as this answer did; Playwright alone would act as soon "
-          .. "as the element is there"):format(u.load.no, late, u.action.no, n > 1 and "those responses" or "that response",
-          u.action.no)
+        local reads = u.action.kind == "remember"
+        out[#out + 1] = ("Step %d loads a page that fetches %s after its load, and step %d %s at once: the test "
+          .. "waits for %s before step %d (waitForResponse), as this answer did; Playwright alone would %s"):format(
+          u.load.no, late, u.action.no, reads and "reads a value" or "acts", n > 1 and "those responses" or "that response",
+          u.action.no, reads and "read what the page shows before the data came" or "act as soon as the element is there")
       end
       if sum.missing > 0 then
         out[#out + 1] = ("⚠️ %d actions have no locator and are left out of the test (a comment in the file says why)")
