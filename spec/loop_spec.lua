@@ -526,6 +526,17 @@ c.onclick = () => { st.textContent = items.length ? 'Paying for ' + items.length
       assert.is_true(has(out, "every step passed 1/1"), out)
       assert.is_true(has(exported("latecart3.spec.ts"), "/loop/late-cart`, { waitUntil: 'networkidle' });"),
         exported("latecart3.spec.ts"))
+      -- A request that got no response (a route aborts it): a wait for it
+      -- would never end.
+      ok("enable_tools", { caps = { "network" } })
+      ok("browser_route", { pattern = "**/loop/late-items", abort = "failed" })
+      ok("browser_start_test", {})
+      _, nav = open("late-cart")
+      ok("browser_click", { ref = ref_of(nav, 'button "Checkout"') })
+      _, out = ok("browser_export_test", { filename = "latecart4" })
+      assert.is_nil(out:find("after its load, and step", 1, true), out)
+      assert.is_nil(exported("latecart4.spec.ts"):find("waitForResponse", 1, true), exported("latecart4.spec.ts"))
+      ok("browser_unroute", {})
     end)
 
     it("warns of an action followed by a page load with no check between, naming the proposal that waits", function()

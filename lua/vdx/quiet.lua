@@ -163,18 +163,22 @@ function Watch:pending()
 end
 
 --- The requests w:wait waited for (open when it began, or started
--- while it waited), as "GET /api/cart" (path, no query), each once and in
--- the order they started; nil when none.
+-- while it waited) that the page got a response to, as "GET /api/cart"
+-- (path, no query), each once and in the order they started; nil when
+-- none.  (A test waits for these responses: one that failed, was
+-- redirected or is still open would keep it waiting.)
 function Watch:waited()
   if not self.late or #self.late == 0 then return nil end
   table.sort(self.late, function(a, b) return (a.ts or 0) < (b.ts or 0) end)
   local out, seen = {}, {}
   for _, rec in ipairs(self.late) do
-    local url = rec.request and rec.request.url or "?"
-    local line = (rec.request and rec.request.method or "GET") .. " " .. (url:match("^%a+://[^/]+([^?#]*)") or url)
-    if not seen[line] then seen[line], out[#out + 1] = true, line end
+    if rec.response and not rec.failed and not rec.redirected and rec.done_ts then
+      local url = rec.request and rec.request.url or "?"
+      local line = (rec.request and rec.request.method or "GET") .. " " .. (url:match("^%a+://[^/]+([^?#]*)") or url)
+      if not seen[line] then seen[line], out[#out + 1] = true, line end
+    end
   end
-  return out
+  return #out > 0 and out or nil
 end
 
 --- Ends the watch (a second call does nothing).
