@@ -397,6 +397,12 @@ describe("the verify tools", function()
       local s, said = agrees("browser_verify_value", { locator = loc, value = "true" })
       assert.same({ "toHaveAttribute", "aria-pressed", "true" }, { s.matcher, s.attribute, s.value })
       assert.matches(".toHaveAttribute('aria-pressed', 'true');", said, 1, true)
+      -- Without value: refused, saying the state it has now.
+      local res, bad = call("browser_verify_value", { locator = loc })
+      assert.is_true(res.isError, bad)
+      assert.matches("give value: the field's value, \"true\" or \"false\" for a checkbox or an ARIA state "
+        .. "(aria-expanded), \"\" for no text (without value only css reads the value now); " .. loc
+        .. ": its aria-pressed is 'true' now (value 'true' records toHaveAttribute)", bad, 1, true)
     end)
 
     it("records a computed style with css: toHaveCSS, a hex colour compared as the browser writes it", function()

@@ -356,14 +356,34 @@ local function verify_css(ctx, args, page, t)
   return agreed(ctx, "browser_verify_value", step, t.elsewhere)
 end
 
+-- What element m (of target t) holds now, as a value= would name it:
+-- "it holds \"x\"", "it is checked (value \"true\")", "its aria-expanded
+-- is \"false\"", or nil.
+local function value_now(page, t, m)
+  if m.checked ~= nil then
+    return ("it is %s now (value %s)"):format(m.checked == true and "checked" or m.checked == "mixed" and "mixed"
+      or "not checked", quote(m.checked == true and "true" or "false"))
+  end
+  if m.value ~= nil then return ("it holds %s now"):format(quote(m.value)) end
+  for _, name in ipairs(STATES) do
+    local f = assertions.facts(page, t.relative, { frame = t.frame, limit = 1, attribute = name })
+    local v = f.count == 1 and f.matches[1].attribute
+    if v then
+      return ("its %s is %s now (value %s records toHaveAttribute)"):format(name, quote(v), quote(v))
+    end
+  end
+end
+
 local function verify_value(ctx, args)
   local page = ctx:page()
   local t = target(page, args)
   local m = the_one(page, t)
   if args.css then return verify_css(ctx, args, page, t) end
   if args.value == nil then
-    error(vdx.error("InvalidArgument", "give value: the field's value, \"true\" or \"false\" for a checkbox, \"\" for "
-      .. "no text (without value only css reads the value now)", { field = "value" }), 0)
+    local now = value_now(page, t, m)
+    error(vdx.error("InvalidArgument", "give value: the field's value, \"true\" or \"false\" for a checkbox or an "
+      .. "ARIA state (aria-expanded), \"\" for no text (without value only css reads the value now)"
+      .. (now and ("; %s: %s"):format(t.locator, now) or ""), { field = "value" }), 0)
   end
   local kind = args.type
   if not kind then
@@ -587,7 +607,7 @@ return {
       ref = util.REF,
       locator = LOCATOR,
       target = TARGET,
-      value = { type = "string", description = 'Value; "true" or "false" for a checkbox; "" for no text (toBeEmpty)' },
+      value = { type = "string", description = 'Value; "true" or "false" for a checkbox or ARIA state; "" for no text (toBeEmpty)' },
       css = { type = "string",
         description = "A CSS property whose computed value to check instead (background-color; without value: as it is now)" },
     } },
