@@ -499,11 +499,23 @@ c.onclick = () => { st.textContent = items.length ? 'Paying for ' + items.length
       assert.is_nil(gone:find("matched nothing", 1, true), gone)
       local _, went = ok("browser_wait_for", { textGone = "Team plan with 12 seats." })
       assert.is_nil(went:find("matched nothing", 1, true), went)
-      -- A role locator skips hidden elements: a link in a closed menu is one.
+      -- A role locator skips hidden elements: a link in a closed menu is
+      -- one, which the test then finds with includeHidden.
       open("menu.html")
       local _, link = ok("browser_wait_for", { locator = "getByRole('link', { name: 'Overview' })", state = "hidden" })
-      assert.is_true(has(link, "matched nothing before the wait either (getByRole skips hidden elements: one hidden "
-        .. "all along matches nothing)"), link)
+      assert.is_true(has(link, "Recorded: await expect(page.getByRole('link', { name: 'Overview', includeHidden: true }))"
+        .. ".toBeHidden();\ngetByRole('link', { name: 'Overview' }) matched nothing (getByRole skips hidden elements): "
+        .. "the test uses includeHidden, which finds the one hidden element, so the check fails if it shows"), link)
+      assert.is_nil(link:find("⚠️", 1, true), link)
+      ok("browser_start_test", {})
+      ok("browser_wait_for", { locator = "getByRole('link', { name: 'Overview' })", state = "hidden" })
+      local _, out = ok("browser_export_test", { filename = "hiddenlink", runs = 1 })
+      assert.is_true(has(out, "every step passed 1/1"), out)
+      -- One that finds nothing hidden either is a wrong locator.
+      local _, none = ok("browser_wait_for", { locator = "getByRole('link', { name: 'Nowhere' })", state = "hidden" })
+      assert.is_true(has(none, "matched nothing before the wait either (getByRole skips hidden elements: one hidden "
+        .. "all along matches nothing)"), none)
+      assert.is_true(has(none, "Recorded: await expect(page.getByRole('link', { name: 'Nowhere' })).toBeHidden();"), none)
     end)
   end)
 

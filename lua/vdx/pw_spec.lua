@@ -86,6 +86,29 @@ function pw.requote(expr)
   return table.concat(out)
 end
 
+--- expr (a Playwright locator expression) whose last call is a
+-- getByRole, with includeHidden: true in its options, which finds the
+-- element while it is hidden (a plain getByRole skips hidden elements):
+-- `getByRole('navigation', { name: 'Site' })` -> `getByRole('navigation',
+-- { name: 'Site', includeHidden: true })`.  nil when expr ends otherwise,
+-- or already says includeHidden.
+function pw.include_hidden(expr)
+  if type(expr) ~= "string" or expr:find("includeHidden", 1, true) then return nil end
+  expr = pw.requote(expr)
+  -- The text with each string literal as Q: what is left is code.
+  local skel = {}
+  for i, p in ipairs(pw.pieces(expr)) do skel[i] = p.quote and "Q" or p.text end
+  skel = table.concat(skel)
+  local at
+  for i in skel:gmatch("()getByRole%(") do at = i end
+  if not at then return nil end
+  local tail = skel:sub(at)
+  if tail:match("^getByRole%(Q%)$") then return expr:sub(1, -2) .. ", { includeHidden: true })" end
+  if tail:match("^getByRole%(Q, {[^{}]*}%)$") then
+    return (expr:gsub("%s*}%)$", ", includeHidden: true })"))
+  end
+end
+
 -- JavaScript's reserved words, which cannot name a variable.
 local RESERVED = {}
 for w in ([[await break case catch class const continue debugger default delete do else enum export

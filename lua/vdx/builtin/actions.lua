@@ -294,6 +294,20 @@ return util.report_changes({
         step_opts.ref, step_opts.ref_gone, step_opts.locator = nil, nil, loc.locator
         if args.ref_gone then step_opts.state = "hidden" end
       end
+      -- A role locator of an element hidden all along matched nothing
+      -- (getByRole skips hidden elements): the same with includeHidden
+      -- finds it, and its check then says something.
+      local hidden_alt
+      if absent and args.locator and not loc then
+        local alt = pw.include_hidden(expr)
+        local okf, f = pcall(require("vdx.assertions").facts, page, alt or "", { limit = 1 })
+        if alt and okf and f.count == 1 then
+          hidden_alt = alt
+          step_opts = {}
+          for k, v in pairs(opts) do step_opts[k] = v end
+          step_opts.locator = alt
+        end
+      end
       local lines = require("vdx.wait").code_lines(step_opts)
       local said = "Wait finished"
       if lines and ctx.session then
@@ -301,7 +315,10 @@ return util.report_changes({
         local step = util.record(ctx, { kind = "code", tool = "browser_wait_for", lines = lines,
           replay = function(p) p:wait_for(step_opts) end })
         said = "Wait finished. Recorded: " .. require("vdx.pw_spec").code_lines(lines, nil, true)[1]
-        if absent then
+        if hidden_alt then
+          said = said .. ("\n%s matched nothing (getByRole skips hidden elements): the test uses includeHidden, "
+            .. "which finds the one hidden element, so the check fails if it shows"):format(expr)
+        elseif absent then
           local no = type(step) == "table" and step.no
           said = said .. ("\n⚠️ %s matched nothing before the wait either%s: the check passes for a wrong %s "
             .. "too, and at once. Also check what the page shows instead (a status text, the list's count: "
