@@ -38,12 +38,14 @@ local function tool(name, title, description, op, field, input, what)
       -- A document loaded before the clock: its timers are the browser's.
       local loaded = op == "install" and not clock.installed(page) and util.page_url(ctx) ~= nil
       local st = run(page)
-      util.record(ctx, { kind = "code", world = true, tool = name, lines = { line }, replay = run })
+      local step = util.record(ctx, { kind = "code", world = true, tool = name, lines = { line }, replay = run })
       local text = told(what, st)
       if op == "fast_forward" and (st.pending or 0) > 0 then
         -- (Run T's countdown ticked once over ten minutes and still read 9:56.)
         text = text .. " A repeating timer (a countdown's tick) ran once on the way: browser_clock_run_for runs "
-          .. "it each time it falls due."
+          .. "it each time it falls due" .. (type(step) == "table" and step.no
+            and ("; browser_export_test drop=[%d] takes this step out if that is what you meant"):format(step.no) or "")
+          .. "."
       elseif op == "install" and not st.paused and not st.fixed then
         text = text .. " A time the page shows from now (\"5 minutes ago\") moves on while the test runs: "
           .. "browser_clock_pause_at holds the clock still."
@@ -76,7 +78,8 @@ return {
   install,
   tool("browser_clock_fast_forward", "Fast-forward the clock",
     "Jump the clock forward by a duration, running each timer that falls due on the way once (like a "
-      .. "laptop lid closed and opened again). Needs browser_clock_install first.",
+      .. "laptop lid closed and opened again: a countdown ticks once; browser_clock_run_for ticks it through). "
+      .. "Needs browser_clock_install first.",
     "fast_forward", "duration", DURATION, "Fast-forwarded"),
   tool("browser_clock_run_for", "Run the clock for a duration",
     "Move the clock forward by a duration, running every timer as it falls due (an interval as often as "
