@@ -33,6 +33,14 @@ return {
     - link "Home":
       - /url: /home]=] },
 
+  { "address, hgroup and s have no role (HTML-AAM maps them; Playwright does not)",
+    [=[<hgroup><h2>Lamp</h2><p>Teak</p></hgroup><address>12 Main St</address><p><s>$20.00</s> $15.00</p>]=],
+    [=[
+- heading "Lamp" [level=2]
+- paragraph: Teak
+- text: 12 Main St
+- paragraph: $20.00 $15.00]=] },
+
   { "loose text beside a heading",
     [=[<h1>News</h1><div>Fresh stories every day</div>]=],
     [=[
