@@ -334,6 +334,8 @@ describe("page:generate_locator in child frames", function()
     assert.same({ ref }, page:locator_count(loc.frame_relative, { frame = ref }).refs)
     assert.same({ refs_of(text, 'iframe "Inner" %[ref=(e%d+)%]')[1] }, page:locator_count("getByTitle('Inner')").refs)
     assert.equal("getByTitle('Inner').contentFrame().getByText('Inner button')", loc.alternatives[1].locator)
+    -- The snapshot's `iframe` is no role getByRole finds, as in Playwright.
+    assert.same({}, page:locator_count("getByRole('iframe')").refs)
     -- A cross-origin frame, whose document lives in another process.
     page:navigate(base .. "/frames/xo-main.html")
     text = page:snapshot().text
