@@ -136,6 +136,23 @@ describe("vdx.session_log cuts", function()
         log:list()[3].role .. " " .. log:list()[3].tool })
   end)
 
+  it("keeps no route a later answering one on its pattern hides, and of a setting only its last state", function()
+    local log = session_log.new()
+    local function world(t) t.kind, t.world = "code", true; t.lines = t.lines or { "x" }; log:add(t) end
+    -- (Run AB: a delay route, then a 502 on its pattern; offline, then online.)
+    world { role = "a", route = "**/api/pay", tool = "browser_route" }
+    world { role = "b", route = "**/api/pay", tool = "browser_route" }
+    world { role = "a", route = "**/api/pay", answers = true, tool = "browser_route", lines = { "502" } }
+    world { role = "a", setting = "offline", tool = "browser_network_state_set" }
+    world { role = "a", setting = "offline", default = true, tool = "browser_network_state_set" }
+    world { role = "a", setting = "cpu", tool = "browser_cpu_throttle", lines = { "4x" } }
+    world { role = "a", setting = "cpu", tool = "browser_cpu_throttle", lines = { "6x" } }
+    assert.same({ 4, 3 }, { log:restart({}) })
+    local left = {}
+    for _, st in ipairs(log:list()) do left[#left + 1] = st.role .. " " .. st.tool .. " " .. st.lines[1] end
+    assert.same({ "b browser_route x", "a browser_route 502", "a browser_cpu_throttle 6x" }, left)
+  end)
+
   it("starts the next test keeping only the settings of a role's world, and counts what was never exported", function()
     local log = session_log.new()
     log:add { kind = "navigate", role = "a", url = "u" }

@@ -390,23 +390,37 @@ function Log:run_token(create)
   return self.token
 end
 
+-- The kept steps of out without those gone(k) says go.
+local function without(out, gone)
+  local left = {}
+  for _, k in ipairs(out) do
+    if not gone(k) then left[#left + 1] = k end
+  end
+  return left
+end
+
 -- The world steps of steps that are still in effect: a route a later
 -- unroute of its pattern (or of all) removed goes, and the unroute with
--- it (it removes nothing of what is kept); so do a HAR recording that was
--- stopped (its step's world was cleared) and the emulation steps of a
--- role cleared(role) says is back to the browser's own.
+-- it (it removes nothing of what is kept), as does a route a later one
+-- that answers on its pattern hides (step.answers); a setting
+-- (step.setting: offline, cpu) a later one of the same replaced goes, and
+-- one back to the browser's own (step.default) leaves none; so do a HAR
+-- recording that was stopped (its step's world was cleared) and the
+-- emulation steps of a role cleared(role) says is back to the browser's
+-- own.
 local function in_effect(steps, cleared)
   local out = {}
   for _, s in ipairs(steps) do
     if s.kind == "code" and s.world and not (s.emulation and cleared and cleared(s.role)) then
       if s.unroute ~= nil then
-        local left = {}
-        for _, k in ipairs(out) do
-          local gone = k.route and k.role == s.role and (s.unroute == true or k.route == s.unroute)
-          if not gone then left[#left + 1] = k end
-        end
-        out = left
+        out = without(out, function(k) return k.route and k.role == s.role and (s.unroute == true or k.route == s.unroute) end)
+      elseif s.setting then
+        out = without(out, function(k) return k.setting == s.setting and k.role == s.role end)
+        if not s.default then out[#out + 1] = s end
       else
+        if s.route and s.answers then
+          out = without(out, function(k) return k.route == s.route and k.role == s.role end)
+        end
         out[#out + 1] = s
       end
     end

@@ -96,8 +96,13 @@ return {
       ctx.role:context():network(opts)
       -- The gate replays what the test does: offline, not the throttling.
       local offline = args.state ~= nil and { offline = opts.offline } or nil
+      -- A change of the state alone replaces the one before it, and one
+      -- back online leaves nothing for a new test to keep (Log:restart).
+      local alone = args.throttling == nil and args.latency == nil and args.downloadThroughput == nil
+        and args.uploadThroughput == nil
       util.record(ctx, { kind = "code", world = true, tool = "browser_network_state_set", lines = state_lines(args, c),
-        replay = offline and function(page) page:context():network(offline) end })
+        replay = offline and function(page) page:context():network(offline) end,
+        setting = alone and "offline" or nil, default = alone and not opts.offline or nil })
       local text = "Network is now " .. describe_state(c) .. " in the role's tabs"
       if c.latency > 0 or c.downloadThroughput >= 0 or c.uploadThroughput >= 0 then
         text = text .. ".\n" .. UNTHROTTLED
@@ -119,7 +124,8 @@ return {
     run = function(ctx, args)
       local rate = args.rate
       ctx.role:context():cpu_throttle(rate)
-      util.record(ctx, { kind = "code", world = true, tool = "browser_cpu_throttle",
+      util.record(ctx, { kind = "code", world = true, tool = "browser_cpu_throttle", setting = "cpu",
+        default = rate == 1 or nil,
         lines = { rate == 1 and "// vdx ended the CPU throttling here" or
           ("// vdx throttled the CPU %sx here; Playwright has no API for it, so the test runs at full speed")
             :format(num(rate)) } })

@@ -141,7 +141,10 @@ return {
       local desc = { abort = a.abort, headers = a.headers, remove = a.remove, delay = a.delay }
       for k, v in pairs(a.fulfil or {}) do desc[k] = v end
       ctxt:route(args.pattern, fn, { fulfil = desc })
+      -- (One that answers hides an earlier route on its pattern: a new test
+      -- keeps only it, Log:restart.)
       util.record(ctx, { kind = "code", world = true, tool = "browser_route", route = args.pattern,
+        answers = (a.abort or a.fulfil or a.headers or a.remove) and true or nil,
         lines = rx.route_lines("{context}", args.pattern, a),
         replay = function(page) page:route(args.pattern, fn) end })
       return "Route added for pattern: " .. args.pattern
