@@ -203,6 +203,13 @@ describe("vdx.quiet", function()
       res, text = call("browser_click", { ref = ref })
       assert.is_nil(res.isError, text)
       assert.matches('\n%+ iframe "Payment" %[ref=e%d+%]:?\n[^\n]*textbox "Card number" %[ref=f%d+_e%d+%]', text)
+      -- The page loaded again and its new frame has the name the first
+      -- had (run AB): it is waited for as well.
+      call("browser_navigate", { url = srv.url .. "/q/checkout.html" })
+      res, text = call("browser_snapshot", {})
+      res, text = call("browser_click", { ref = assert(text:match('button "Checkout" %[ref=(e%d+)%]'), text) })
+      assert.is_nil(res.isError, text)
+      assert.matches('\n%+ iframe "Payment" %[ref=e%d+%]:?\n[^\n]*textbox "Card number" %[ref=f%d+_e%d+%]', text)
     end)
     roles:close()
     srv:close()

@@ -12,13 +12,16 @@ frames_ready.WAIT_MS = 1500
 --- Waits, at most frames_ready.WAIT_MS, for each child frame of page
 -- whose document shows nothing yet (a payment form's iframe the action
 -- added: the blank document a frame starts with, its page still on the
--- way), once a frame per role and page, those whose refs the agent's last
+-- way), once a frame per role and page (a frame of a later document
+-- again), those whose refs the agent's last
 -- look (seen, its text) showed aside: the report then shows what the
 -- frame holds, where it would show an empty iframe whose refs the agent
 -- cannot have.  The wait is page:wait_for's, which follows the frame's
 -- document when it is replaced (out of process too).
 function frames_ready.wait(page, role, seen)
-  local ok, list = pcall(page.frames, page)
+  -- (By CDP frame id: a frame's name, f1, is given again to the frame of
+  -- a later document of the page, run AB's payment form after a reload.)
+  local ok, list = pcall(page.frames, page, { cdp_ids = true })
   if not ok or type(list) ~= "table" then return end
   role.frames_waited = role.frames_waited or setmetatable({}, { __mode = "k" })
   local waited = role.frames_waited[page] or {}
@@ -26,8 +29,9 @@ function frames_ready.wait(page, role, seen)
   local tasks = {}
   for _, f in ipairs(list) do
     -- (A frame the agent's last look showed content of has its document.)
-    if f.frame ~= "main" and not waited[f.frame] and not (seen or ""):find("[ref=" .. f.frame .. "_", 1, true) then
-      waited[f.frame] = true
+    local key = f.id or f.frame
+    if f.frame ~= "main" and not waited[key] and not (seen or ""):find("[ref=" .. f.frame .. "_", 1, true) then
+      waited[key] = true
       -- All at once: the wait is the slowest frame's, not their sum.
       tasks[#tasks + 1] = vdx.spawn(function()
         return pcall(page.wait_for, page, { selector = "body > :first-child", state = "attached",
