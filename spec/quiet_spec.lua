@@ -203,6 +203,10 @@ describe("vdx.quiet", function()
       res, text = call("browser_click", { ref = ref })
       assert.is_nil(res.isError, text)
       assert.matches('\n%+ iframe "Payment" %[ref=e%d+%]:?\n[^\n]*textbox "Card number" %[ref=f%d+_e%d+%]', text)
+      -- A text wait reads the main document: the frame that shows it is named.
+      local wres, wtext = call("browser_wait_for", { text = "Card number", timeout = 300 })
+      assert.is_true(wres.isError, wtext)
+      assert.matches("it shows in frame f%d+, which a wait without frame does not look into: give frame \"f%d+\"", wtext)
       -- The page loaded again and its new frame has the name the first
       -- had (run AB): it is waited for as well.
       call("browser_navigate", { url = srv.url .. "/q/checkout.html" })

@@ -17,6 +17,25 @@ end
 -- The session step of one browser_fill_form field (its locator added by
 -- util.record): a text or slider value is filled, a checkbox checked or
 -- unchecked, a radio checked, a combobox's option selected.
+-- Where the frames of page other than the main one match expr (a
+-- locator as a wait takes it): "it shows in frame f1: give frame \"f1\"
+-- (…)", or nil.  A page-wide locator does not reach into a frame.
+local function elsewhere_frames(page, expr)
+  local ok, list = pcall(page.frames, page)
+  if not ok or type(list) ~= "table" then return nil end
+  local found = {}
+  for _, f in ipairs(list) do
+    if f.frame ~= "main" then
+      local okf, r = pcall(require("vdx.assertions").facts, page, expr, { limit = 1, frame = f.frame })
+      if okf and r.count > 0 then found[#found + 1] = f.frame end
+      if #found == 3 then break end
+    end
+  end
+  if #found == 0 then return nil end
+  return ("it shows in frame %s, which a wait without frame does not look into: give frame %q (the test then "
+    .. "reaches it through the frame's locator)"):format(table.concat(found, ", "), found[1])
+end
+
 local function form_step(f, kind)
   local step = { kind = "action", tool = "browser_fill_form", action = "fill", value = f.value }
   if kind == "checkbox" then step.action = f.value == "true" and "check" or "uncheck"
@@ -284,7 +303,16 @@ return util.report_changes({
         local okf, f = pcall(require("vdx.assertions").facts, page, expr, { limit = 1 })
         absent = okf and f.count == 0
       end
-      local res = page:wait_for(opts)
+      local okw, res = pcall(page.wait_for, page, opts)
+      if not okw then
+        -- A text the page's frames show and the main document does not
+        -- (run AB's "Gateway timeout", inside the payment iframe).
+        if vdx.is_error(res, "Timeout") and (args.text or args.locator) and not args.frame then
+          local where = elsewhere_frames(page, args.text and ("getByText(" .. pw.quote(args.text) .. ")") or args.locator)
+          if where then res.message = res.message .. "; " .. where end
+        end
+        error(res, 0)
+      end
       -- The test and the gate's replay find the element by its locator: a
       -- ref is this page's own.
       local step_opts = opts
