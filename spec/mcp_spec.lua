@@ -342,6 +342,11 @@ describe("vdxlua mcp", function()
       assert.is_nil(ip.isError, client.text({ result = ip }))
       local ea = call("extract_anchors", { ref = ref, level = 1 })
       assert.is_nil(ea.isError, client.text({ result = ea }))
+      -- Without level: the card, as inspect_pattern picks it.
+      local auto = call("extract_anchors", { ref = ref })
+      assert.is_nil(auto.isError, client.text({ result = auto }))
+      assert.equal(ea.content[1].text:gsub("^Anchors at level 1 of ([^:]*):", "Anchors at level 1 of %1 (the nearest "
+        .. "repeated ancestor):"), auto.content[1].text)
       local vl = call("browser_verify_locator", {
         locator = 'getByTestId("product-card").filter({ hasText: "iPhone 15 Pro" }).getByRole("button", { name: "Add to Cart" })' })
       assert.matches("^✅ Unique: matches exactly 1 element", vl.content[1].text)

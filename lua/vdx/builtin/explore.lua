@@ -16,7 +16,6 @@ local LOCATOR = { type = "string", minLength = 1,
   description = "Or a Playwright locator of one element" }
 local TEXT = { type = "string", minLength = 1,
   description = "Or a text one visible element holds" }
-local LEVEL = { type = "integer", minimum = 0, description = "Ancestor level as resolve_container lists it (0: the element)" }
 
 -- Calls page:method(…) on the current page.
 local function call(ctx, method, ...)
@@ -237,8 +236,9 @@ return {
     name = "extract_anchors",
     title = "Extract anchors",
     description = "Step 3: an ancestor's descendants (tags, attributes, roles, names, text, refs): the stable anchors.",
-    input = { type = "object", required = { "level" }, properties = {
-      ref = START_REF, locator = LOCATOR, text = TEXT, level = LEVEL, element = util.ELEMENT,
+    input = { type = "object", properties = {
+      ref = START_REF, locator = LOCATOR, text = TEXT, element = util.ELEMENT,
+      level = { type = "integer", minimum = 0, description = "Ancestor level as resolve_container lists it (0: the element; default: the nearest repeated one)" },
       max_depth = { type = "integer", minimum = 1, maximum = 20, description = "Depth below the ancestor (default 4)" },
       max_children = { type = "integer", minimum = 1, maximum = 200, description = "Children per parent (default 15)" },
       max_total = { type = "integer", minimum = 1, maximum = 1000, description = "Descendants in total (default 100)" },
@@ -246,9 +246,13 @@ return {
     annotations = { readOnlyHint = true },
     run = function(ctx, args)
       local ref, label = start(ctx, args)
-      local res = call(ctx, "extract_anchors", ref, args.level,
+      -- (Without level: the card or row inspect_pattern would pick; run AB
+      -- was told only that level is required.)
+      local level = args.level or repeated_level(ctx, ref, {})
+      local res = call(ctx, "extract_anchors", ref, level,
         util.pick(args, { max_depth = "max_depth", max_children = "max_children", max_total = "max_total" }))
-      return explored(("Anchors at level %d of %s:"):format(args.level, label), res)
+      return explored(("Anchors at level %d of %s%s:"):format(level, label,
+        args.level and "" or " (the nearest repeated ancestor)"), res)
     end,
   },
   {
