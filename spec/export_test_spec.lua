@@ -206,7 +206,7 @@ describe("browser_export_test", function()
   local widgets = cjson.empty_array and setmetatable({}, cjson.array_mt) or {}
   local items = cjson.empty_array and setmetatable({}, cjson.array_mt) or {}
   setup(function()
-    local visits, orders_n, orders, carts = 0, 0, {}, {}
+    local visits, orders_n, orders, carts, postcarts = 0, 0, {}, {}, {}
     srv = helpers.serve {
       ["GET /export/me"] = function(req)
         local sid = req.cookies and req.cookies.sid
@@ -317,6 +317,25 @@ c.onclick = () => { st.textContent = items.length ? 'Paying for ' + items.length
       ["GET /export/late-items/7"] = function()
         require("vdx").sleep(400)
         return { json = { "Oak Chair", "Steel Chair" } }
+      end,
+      -- A cart the server keeps per visitor (a cookie the page sets), whose
+      -- Add to cart posts slowly: its page, loaded at once, may show none.
+      ["GET /export/postcart/shop.html"] = function()
+        return { headers = { ["Content-Type"] = "text/html" }, body = [[<!doctype html><title>Shop</title>
+<script>if (!document.cookie.includes('cart=')) document.cookie = 'cart=' + Math.random().toString(36).slice(2) + '; path=/';</script>
+<h1>Oak Chair</h1><button id=b>Add to cart</button><p role=status id=st></p><a href="/export/postcart/cart.html">Cart</a>
+<script>b.onclick = () => fetch('/export/postcart/add', { method: 'POST' }).then(() => { st.textContent = 'Added'; });</script>]] }
+      end,
+      ["POST /export/postcart/add"] = function(req)
+        require("vdx").sleep(400)
+        local id = req.cookies and req.cookies.cart or "?"
+        postcarts[id] = (postcarts[id] or 0) + 1
+        return { json = { ok = true } }
+      end,
+      ["GET /export/postcart/cart.html"] = function(req)
+        local n = postcarts[req.cookies and req.cookies.cart or "?"] or 0
+        return { headers = { ["Content-Type"] = "text/html" }, body = "<!doctype html><title>Cart</title><h1>Your cart</h1>"
+          .. (n > 0 and "<ul><li>Oak Chair</li></ul>" or "<p>Your cart is empty</p>") }
       end,
       ["GET /export/lucky.html"] = function()
         visits = visits + 1
@@ -557,6 +576,28 @@ c.onclick = () => { st.textContent = items.length ? 'Paying for ' + items.length
       .. "/^\\/export\\/late-items\\/[^/]+$/.test(new URL(r.url()).pathname));\n  await page.goto("), out)
     assert.is_true(has(read(dir .. "/out/latecart.spec.ts"), "/export/late-cart.html`);\n  await lateItemsResponse;\n"
       .. "  await page.getByRole('button', { name: 'Checkout' }).click();\n"), read(dir .. "/out/latecart.spec.ts"))
+    if pw then assert.is_true(has(out, "Playwright (2 runs of the file): ✅ 2 passed"), out) end
+  end)
+
+  it("makes a page load right after an action wait for the requests the action made, as the answer did", function()
+    local pw = playwright_dir()
+    local s, call = start("--output-dir " .. q(dir .. "/out"), pw and ("VDX_PLAYWRIGHT_DIR=" .. q(pw)) or nil)
+    local _, nav = call("browser_navigate", { url = srv.url .. "/export/postcart/shop.html" })
+    local _, added = call("browser_click", { ref = assert(nav:match('button "Add to cart" %[ref=(e%d+)%]'), nav) })
+    local _, cart = call("browser_click", { ref = assert(added:match('link "Cart" %[ref=(e%d+)%]')
+      or nav:match('link "Cart" %[ref=(e%d+)%]'), nav) })
+    assert.is_true(has(cart, "Your cart"), cart)
+    call("browser_verify_text_visible", { text = "Oak Chair" })
+    local _, out = call("browser_export_test", { filename = "postcart", runs = 2 })
+    assert.equal(0, (s:close(30000)))
+    assert.is_true(has(out, "\nStep 2's answer waited for POST /export/postcart/add, and step 3 loads a page right "
+      .. "after: the test waits for that response before step 3 (waitForResponse), as this answer did"), out)
+    assert.is_nil(out:find("⚠️ Step", 1, true), out)
+    assert.is_true(has(out, "Flake gate: 2 runs in fresh contexts, every step passed 2/2"), out)
+    local file = read(dir .. "/out/postcart.spec.ts")
+    assert.is_true(has(file, "  const addResponse = page.waitForResponse((r) => r.request().method() === 'POST' && "
+      .. "new URL(r.url()).pathname === '/export/postcart/add');\n  await page.getByRole('button', { name: 'Add to "
+      .. "cart' }).click();\n  await addResponse;\n  await page.getByRole('link', { name: 'Cart' }).click();\n"), file)
     if pw then assert.is_true(has(out, "Playwright (2 runs of the file): ✅ 2 passed"), out) end
   end)
 

@@ -69,7 +69,7 @@ end
 -- start from now on are waited for by w:wait.  Returns the watch
 -- (w:stop() ends it; a closed page gives one that waits for nothing).
 function quiet.watch(page)
-  local w = setmetatable({ open = {}, n = 0, seen = false, held = {}, held_ids = {} }, Watch)
+  local w = setmetatable({ open = {}, n = 0, seen = false, held = {}, held_ids = {}, all = {} }, Watch)
   if not page or page:is_closed() then return w end
   w.page = page
   watching[page] = watching[page] or setmetatable({}, { __mode = "k" })
@@ -80,6 +80,7 @@ function quiet.watch(page)
       local h = held[page] and held[page][rec.id]
       if h then return excuse(w, rec.id, h) end
       w.open[rec.id], w.n, w.seen = rec, w.n + 1, true
+      w.all[#w.all + 1] = rec
       if w.late then w.late[#w.late + 1] = rec end
     end,
     finished = function(_, rec)
@@ -162,16 +163,15 @@ function Watch:pending()
   return out
 end
 
---- The requests w:wait waited for (open when it began, or started
--- while it waited) that the page got a response to, as "GET /api/cart"
+-- The requests of recs the page got a response to, as "GET /api/cart"
 -- (path, no query), each once and in the order they started; nil when
 -- none.  (A test waits for these responses: one that failed, was
 -- redirected or is still open would keep it waiting.)
-function Watch:waited()
-  if not self.late or #self.late == 0 then return nil end
-  table.sort(self.late, function(a, b) return (a.ts or 0) < (b.ts or 0) end)
+local function answered(recs)
+  if not recs or #recs == 0 then return nil end
+  table.sort(recs, function(a, b) return (a.ts or 0) < (b.ts or 0) end)
   local out, seen = {}, {}
-  for _, rec in ipairs(self.late) do
+  for _, rec in ipairs(recs) do
     if rec.response and not rec.failed and not rec.redirected and rec.done_ts then
       local url = rec.request and rec.request.url or "?"
       local line = (rec.request and rec.request.method or "GET") .. " " .. (url:match("^%a+://[^/]+([^?#]*)") or url)
@@ -179,6 +179,19 @@ function Watch:waited()
     end
   end
   return #out > 0 and out or nil
+end
+
+--- The requests w:wait waited for (open when it began, or started
+-- while it waited) that the page got a response to (see answered).
+function Watch:waited()
+  return answered(self.late)
+end
+
+--- Every request counted since quiet.watch (the action's own, whether
+-- the wait saw it open or not) that the page got a response to, as
+-- Watch:waited says them; nil when none.
+function Watch:fetched()
+  return answered(self.all)
 end
 
 --- Ends the watch (a second call does nothing).
@@ -195,8 +208,9 @@ end
 --- Runs fn(...) on page watched (quiet.watch; nil or a closed page: no
 -- watch), then waits for the requests it started (Watch:wait with opts);
 -- returns fn's result, the requests still under way (nil when none),
--- those a route held on purpose (quiet.hold; nil when none) and those the
--- wait waited for (Watch:waited; nil when none).  The watch ends
+-- those a route held on purpose (quiet.hold; nil when none), those the
+-- wait waited for (Watch:waited; nil when none) and every one fn and the
+-- wait saw answered (Watch:fetched; nil when none).  The watch ends
 -- whichever way fn or the wait ends; their errors are raised as they came.
 function quiet.around(page, opts, fn, ...)
   local w = quiet.watch(page)
@@ -206,7 +220,7 @@ function quiet.around(page, opts, fn, ...)
   w:stop()
   if not ok then error(res, 0) end
   if not okw then error(pending, 0) end
-  return res, pending, #w.held > 0 and w.held or nil, w:waited()
+  return res, pending, #w.held > 0 and w.held or nil, w:waited(), w:fetched()
 end
 
 --- result (a tool's answer, { text =, structured = }) with the lines and

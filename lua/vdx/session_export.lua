@@ -175,6 +175,31 @@ function export.response_waits(late, page, taken)
   return before, after
 end
 
+--- The steps of a test that wait for responses, each with the requests
+-- ({ "GET /api/cart", … }): a load whose page fetched data after its
+-- load event, an action right after it (session_log.unready: what that
+-- load's answer waited for), and an action whose answer waited for the
+-- requests it made, a page load right after it with no check between
+-- (session_log.racing: an Add to cart's POST, then the cart's page).
+function export.response_steps(steps)
+  local session_log = require "vdx.session_log"
+  local waits = {}
+  local function add(s, list)
+    local w = waits[s] or {}
+    for _, l in ipairs(list) do
+      local dup = false
+      for _, x in ipairs(w) do dup = dup or x == l end
+      if not dup then w[#w + 1] = l end
+    end
+    waits[s] = w
+  end
+  for _, u in ipairs(session_log.unready(steps)) do add(u.load, u.late) end
+  for _, u in ipairs(session_log.racing(steps)) do
+    if u.action.fetched then add(u.action, u.action.fetched) end
+  end
+  return waits
+end
+
 -- The roles of steps in order of first use: { role, auth, emulate }.
 local function roles_of(steps, opts)
   local roles, seen = {}, {}
@@ -245,8 +270,7 @@ function export.suite_text(tests, opts)
     local first, used, read = #out + 1, false, {}
     -- A load whose page fetched its data after the load event, and an
     -- action right after it: the action waits for those responses.
-    local waits, taken = {}, {}
-    for _, u in ipairs(require("vdx.session_log").unready(t.steps)) do waits[u.load] = u.late end
+    local waits, taken = export.response_steps(t.steps), {}
     for _, s in ipairs(t.steps) do
       local lines = export.statements(s, base, fixture)
       if waits[s] then

@@ -167,16 +167,25 @@ function Log:unchecked_loads()
       first[p.at] = { id = id, n = p.n, volatile = v }
     end
   end
+  for _, u in ipairs(session_log.racing(steps)) do
+    local f = first[u.at]
+    out[#out + 1] = { action = u.action, load = u.load, id = f and f.id, volatile = f and f.volatile or false }
+  end
+  return out
+end
+
+--- The pairs of Log:unchecked_loads in a list of steps (a test's, as the
+-- export and its replay have them), without proposals: { { action =,
+-- load =, at = the action's index } }, in order.
+function session_log.racing(steps)
+  local out = {}
   for j, t in ipairs(steps) do
     if session_log.loads(t) then
       for k = j - 1, 1, -1 do
         local st = steps[k]
         if session_log.is_check(st) or st.kind == "navigate" then break end
         if st.kind == "action" and not st.carried then
-          if not STILL[st.action] or st.submit then
-            local f = first[k]
-            out[#out + 1] = { action = st, load = t, id = f and f.id, volatile = f and f.volatile or false }
-          end
+          if not STILL[st.action] or st.submit then out[#out + 1] = { action = st, load = t, at = k } end
           break
         end
       end

@@ -221,11 +221,11 @@ function replay.run(steps, runs, open, opts)
   local token = opts and opts.token
   local results = {}
   local recorded = steps
-  -- The loads whose page fetched its data after the load event, an
-  -- action right after: the test waits for those responses
-  -- (session_export.response_waits), and so does the replay.
-  local waits = {}
-  for _, u in ipairs(require("vdx.session_log").unready(steps)) do waits[u.load] = true end
+  -- The steps the test makes wait for responses (a load whose page
+  -- fetched its data after its load event, an action right after it; an
+  -- action whose requests a load right after may race): so does the
+  -- replay (session_export.response_steps).
+  local waits = require("vdx.session_export").response_steps(steps)
   for i = 1, #steps do
     results[i] = { passed = 0, failures = {} }
     waits[i] = waits[steps[i]]

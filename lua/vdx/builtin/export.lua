@@ -354,17 +354,32 @@ return {
             .. "workers: 1"):format(root)
         end
       end
-      for i, u in ipairs(log:unchecked_loads()) do
-        if i > 2 then break end
-        -- (A role switch with a page load after a save is the usual race.)
-        local head = ("⚠️ Step %d acts and step %d loads a page with nothing between that checks what the action "
-          .. "did: the load may come before the app finished. "):format(u.action.no, u.load.no)
-        out[#out + 1] = head .. (u.id and ("Keep %s (its proposal), assertions=[%q], so the test waits for it%s")
-          :format(u.id, u.id, u.volatile and "; it names a count or an amount, which a later run reads otherwise if "
-            .. "the app keeps data between runs (a cart): a text the action shows each time (expect= on it) waits "
-            .. "as well" or "")
-          or "Its answer proposed no check to keep: start the test again and give that action expect= (a text it "
-            .. "shows), so the test waits for it")
+      local warned, mended = 0, 0
+      for _, u in ipairs(log:unchecked_loads()) do
+        local fetched = u.action.fetched
+        if fetched and mended < 2 then
+          -- (The file waits for the action's requests: run AB's Add to cart,
+          -- then the cart's page, where the proposal was a count the
+          -- server's cart changes from run to run.)
+          mended = mended + 1
+          local n = math.min(#fetched, session_export.MAX_RESPONSE_WAITS)
+          out[#out + 1] = ("Step %d's answer waited for %s, and step %d loads a page right after: the test waits for "
+            .. "%s before step %d (waitForResponse), as this answer did"):format(u.action.no,
+            table.concat(fetched, ", ", 1, n) .. (#fetched > n and (" (and %d more)"):format(#fetched - n) or ""),
+            u.load.no, n > 1 and "those responses" or "that response", u.load.no)
+        end
+        if not fetched and warned < 2 then
+          warned = warned + 1
+          -- (A role switch with a page load after a save is the usual race.)
+          local head = ("⚠️ Step %d acts and step %d loads a page with nothing between that checks what the action "
+            .. "did: the load may come before the app finished. "):format(u.action.no, u.load.no)
+          out[#out + 1] = head .. (u.id and ("Keep %s (its proposal), assertions=[%q], so the test waits for it%s")
+            :format(u.id, u.id, u.volatile and "; it names a count or an amount, which a later run reads otherwise "
+              .. "if the app keeps data between runs (a cart): a text the action shows each time (expect= on it) "
+              .. "waits as well" or "")
+            or "Its answer proposed no check to keep: start the test again and give that action expect= (a text it "
+              .. "shows), so the test waits for it")
+        end
       end
       for i, u in ipairs(log:unready_actions()) do
         if i > 2 then break end

@@ -547,12 +547,13 @@ function util.quietly(ctx, run, args)
   local okp, page = pcall(ctx.page, ctx)
   local log = ctx.session
   local n0 = log and #log:list()
-  local res, pending, held, late = quiet.around(okp and page or nil, nil, run, ctx, args)
+  local res, pending, held, late, fetched = quiet.around(okp and page or nil, nil, run, ctx, args)
   -- The step the run recorded keeps what its answer waited for and a
-  -- test's next step would not (session_log's unready_actions).
+  -- test's next step would not (session_log's unready_actions), and the
+  -- requests it made (a load right after waits for them: racing_loads).
   local steps = log and log:list()
   local st = steps and #steps > n0 and steps[#steps]
-  if late and st and st.kind == "action" and st.role == ctx.role.name then st.late = late end
+  if st and st.kind == "action" and st.role == ctx.role.name then st.late, st.fetched = late, fetched end
   return quiet.tell(res, pending, held)
 end
 
