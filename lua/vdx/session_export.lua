@@ -116,8 +116,8 @@ function export.statements(s, base, fixture)
   return out
 end
 
---- How many of the requests a load's page fetched after its load event
--- its test waits for (the first ones).
+--- How many of a step's requests (export.response_steps) its test waits
+-- for (the first ones).
 export.MAX_RESPONSE_WAITS = 3
 
 -- The JavaScript test of a response r's path: equal to path, or, when a
@@ -153,12 +153,12 @@ local function response_var(path, taken)
   return v
 end
 
---- The lines a load step is written between so that the test's next
--- action waits, as the MCP answer did, for the requests its page made
--- after its load event (late: { "GET /api/cart", … }, Watch:waited):
--- before, `const cartResponse = page.waitForResponse(…)` for each (the
--- first export.MAX_RESPONSE_WAITS); after, `await cartResponse;`.
--- taken: the variable names the test has used (a set, added to).
+--- The lines a step is written between so that the test's next step
+-- waits, as the MCP answer did, for the requests late ({ "GET /api/cart",
+-- … }, export.response_steps): before, `const cartResponse =
+-- page.waitForResponse(…)` for each (the first
+-- export.MAX_RESPONSE_WAITS); after, `await cartResponse;`.  taken: the
+-- variable names the test has used (a set, added to).
 function export.response_waits(late, page, taken)
   local before, after = {}, {}
   for i, line in ipairs(late) do
@@ -268,8 +268,7 @@ function export.suite_text(tests, opts)
       out[#out + 1] = ""
     end
     local first, used, read = #out + 1, false, {}
-    -- A load whose page fetched its data after the load event, and an
-    -- action right after it: the action waits for those responses.
+    -- The steps whose requests the next step waits for (response_steps).
     local waits, taken = export.response_steps(t.steps), {}
     for _, s in ipairs(t.steps) do
       local lines = export.statements(s, base, fixture)
