@@ -14,9 +14,6 @@ local function act(ctx, method, ...)
   return page[method](page, ...)
 end
 
--- The session step of one browser_fill_form field (its locator added by
--- util.record): a text or slider value is filled, a checkbox checked or
--- unchecked, a radio checked, a combobox's option selected.
 -- Where the frames of page other than the main one match expr (a
 -- locator as a wait takes it): "it shows in frame f1: give frame \"f1\"
 -- (…)", or nil.  A page-wide locator does not reach into a frame.
@@ -36,6 +33,9 @@ local function elsewhere_frames(page, expr)
     .. "reaches it through the frame's locator)"):format(table.concat(found, ", "), found[1])
 end
 
+-- The session step of one browser_fill_form field (its locator added by
+-- util.record): a text or slider value is filled, a checkbox checked or
+-- unchecked, a radio checked, a combobox's option selected.
 local function form_step(f, kind)
   local step = { kind = "action", tool = "browser_fill_form", action = "fill", value = f.value }
   if kind == "checkbox" then step.action = f.value == "true" and "check" or "uncheck"
