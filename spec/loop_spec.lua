@@ -369,9 +369,15 @@ c.onclick = () => { st.textContent = items.length ? 'Paying for ' + items.length
       s2:wait_for(1, 10000)
       s2:send(client.call(2, "browser_navigate", { url = srv.url .. "/loop/account" }))
       local r = s2:wait_for(2, 60000).result
+      -- A new test opening it says so first, before each role's line (run AE read past it at the end).
+      s2:send(client.call(3, "browser_start_test", { url = srv.url .. "/loop/account" }))
+      local st = s2:wait_for(3, 60000).result
       assert.equal(0, (s2:close(30000)))
       assert.is_true(has(r.content[1].text, "\n⚠️ The app sent role guest to a sign-in page (/loop/account/login): it "
         .. "is not signed in there. This is role member's page: act as it (select_role member)."), r.content[1].text)
+      assert.matches("^New test started[^\n]*\n⚠️ The app sent role guest to a sign%-in page %(/loop/account/login%)",
+        st.content[1].text)
+      assert.equal(1, select(2, st.content[1].text:gsub("The app sent role", "")), st.content[1].text)
     end)
 
     it("does not outline a page of more than 400 elements, and says how to read it", function()

@@ -537,8 +537,16 @@ return {
       if args.url ~= nil then
         -- The new test's first step, told as browser_navigate tells it.
         local res = ctx.tools:call("browser_navigate", { url = args.url }, ctx)
+        local told = res.content and res.content[1] and res.content[1].text or ""
+        -- A sign-in page the app sent the role to goes first: at the end
+        -- of the outline run AE read past it (the admin opened the shop).
+        local signin = told:match("\n(⚠️ The app sent role [^\n]*)")
+        if signin then
+          told = told:gsub("\n⚠️ The app sent role [^\n]*", "", 1)
+          table.insert(out, 2, signin)
+        end
         out[#out + 1] = ""
-        out[#out + 1] = res.content and res.content[1] and res.content[1].text or ""
+        out[#out + 1] = told
         if res.isError then error(vdx.error("NavigationFailed", table.concat(out, "\n"), { url = args.url }), 0) end
         structured.navigate = res.structuredContent
       end
