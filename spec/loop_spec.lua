@@ -344,6 +344,18 @@ c.onclick = () => { st.textContent = items.length ? 'Paying for ' + items.length
       local items, left = require("vdx.outline").of(table.concat(rows, "\n"))
       assert.same({ "- status: Order 1 shipped", "- status: Order 2 shipped", "- status: Order 3 shipped" }, items)
       assert.equal(2, left)
+      -- A table of a few rows shows them; one of more, only its count.
+      local function tbl(n)
+        local lines = { "- table [ref=e1]:" }
+        for i = 1, n do
+          lines[#lines + 1] = ("  - row [ref=e%d]:"):format(i + 1)
+          lines[#lines + 1] = ('    - cell "Item %d"'):format(i)
+          lines[#lines + 1] = '    - cell "$1.00"'
+        end
+        return require("vdx.outline").of(table.concat(lines, "\n"))[1]
+      end
+      assert.equal("- table [ref=e1]: 2 rows: [Item 1 | $1.00] [Item 2 | $1.00]", tbl(2))
+      assert.equal("- table [ref=e1]: 5 rows", tbl(5))
     end)
 
     it("opens a role's default URL as it navigates: the first look has what the page fetched after load", function()
@@ -603,8 +615,10 @@ c.onclick = () => { st.textContent = items.length ? 'Paying for ' + items.length
   describe("the test's own data ({run})", function()
     it("scopes the locators of a row that shows the run's token, and of what is in it, to that row by it", function()
       local _, snap = open("products.html")
-      -- The navigation's outline lists the table, with its rows (the header's too).
-      assert.matches("\n%- table %[ref=e%d+%]: 2 rows\n", snap)
+      -- The navigation's outline lists the table, with its rows (the
+      -- header's too), which it shows when they are few.
+      assert.matches("\n%- table %[ref=e%d+%]: 2 rows: %[Product | Price | Reviews%] %[Oak Stool | %$40%.00 | "
+        .. "2 reviews%]\n", snap)
       local _, added = ok("browser_type", { element = "Name", text = "Walnut Tray {run}", submit = true,
         expect = { "Walnut Tray {run}" } })
       -- The brief report names the new row by what it shows.

@@ -28,6 +28,13 @@ local SAID_MAX = 3
 -- buttons are outlined already, a menu's as a nav's).
 local COUNTED_ROWS = { table = "row", grid = "row", treegrid = "row" }
 
+-- A table of at most this many rows has them shown, each's text cut at
+-- ROW_CHARS characters.
+local SHOWN_ROWS = 4
+local ROW_CHARS = 80
+-- The roles of a row's cells.
+local CELLS = { cell = true, gridcell = true, columnheader = true, rowheader = true }
+
 --- The outline of a snapshot's text, as a navigation's answer gives it:
 -- the lines of headings and named controls with their refs, of tables
 -- with how many rows they show, and of the first SAID_MAX status and
@@ -58,11 +65,17 @@ function outline.of(text)
     end
     if e and e.ref and COUNTED_ROWS[e.role] then
       -- A table, with how many rows it shows.
-      local it = { line = "- " .. content:gsub(":$", ""), n = 1, rows = 0, of = COUNTED_ROWS[e.role] }
+      local it = { line = "- " .. content:gsub(":$", ""), n = 1, rows = 0, of = COUNTED_ROWS[e.role], cells = {} }
       items[#items + 1] = it
       open[#open + 1] = { indent = #indent, item = it }
     elseif e and #open > 0 and e.role == open[#open].item.of then
-      open[#open].item.rows = open[#open].item.rows + 1
+      local it = open[#open].item
+      it.rows = it.rows + 1
+      if it.rows <= SHOWN_ROWS then it.cells[it.rows] = {} end
+    elseif e and #open > 0 and CELLS[e.role] then
+      local it = open[#open].item
+      local row = it.cells[it.rows]
+      if row then row[#row + 1] = e.name ~= "" and e.name or (e.value or "") end
     end
     if e and OUTLINED[e.role] and (e.name or "") ~= "" then
       local key = e.role .. "\0" .. e.name
@@ -96,7 +109,22 @@ function outline.of(text)
       if not it.cut then out[#out + 1] = it.line end
     else
       local l = it.n > 1 and ("%s ×%d"):format(it.bare, it.n) or it.line
-      if it.of then l = ("%s: %d row%s"):format(l, it.rows, it.rows == 1 and "" or "s") end
+      if it.of then
+        l = ("%s: %d row%s"):format(l, it.rows, it.rows == 1 and "" or "s")
+        -- A small table's rows as they read (a cart, a summary): no call
+        -- to read them (run AE took a snapshot after each look at its cart).
+        local shown = it.rows <= SHOWN_ROWS and {} or nil
+        for i, row in ipairs(shown and it.cells or {}) do
+          -- (A last cell that holds only controls reads as nothing.)
+          while #row > 0 and row[#row] == "" do row[#row] = nil end
+          local text = table.concat(row, " | ")
+          if #text > ROW_CHARS then
+            text = text:sub(1, ROW_CHARS):gsub("[\128-\191]*$", ""):gsub("[\192-\255]$", "") .. "…"
+          end
+          shown[i] = "[" .. text .. "]"
+        end
+        if shown and #shown > 0 then l = l .. ": " .. table.concat(shown, " ") end
+      end
       if len + #l > MAX_CHARS then left = left + 1 else out[#out + 1], len = l, len + #l + 1 end
     end
   end
