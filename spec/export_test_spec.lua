@@ -798,6 +798,20 @@ c.onclick = () => { st.textContent = items.length ? 'Paying for ' + items.length
       .. "the session and each run seem to add what it finds", text)
   end)
 
+  it("replays a wait for a text with {run} to be absent with each run's own token", function()
+    local s, call = start("--output-dir " .. q(dir .. "/out"))
+    call("browser_navigate", { url = srv.url .. "/export/items.html" })
+    -- Not there yet in this run: the session's own item stays in the
+    -- server's list, and a run that waited for it to go waited 30 s.
+    call("browser_wait_for", { textGone = "Oak Shelf {run}", timeout = 2000 })
+    local _, snap = call("browser_snapshot", {})
+    call("browser_type", { element = "Item name", ref = ref_of(snap, 'textbox "Item name"'), text = "Oak Shelf {run}",
+      submit = true, expect = { "Oak Shelf {run}" } })
+    local _, text = call("browser_export_test", { filename = "shelf", runs = 1 })
+    assert.equal(0, (s:close(30000)))
+    assert.is_true(has(text, "Flake gate: 1 runs in fresh contexts, every step passed 1/1"), text)
+  end)
+
   it("types data unique per run with {run}: answers show {run}, the test writes ${run}, each run adds its own", function()
     local pw = playwright_dir()
     local s, call = start("--output-dir " .. q(dir .. "/out"), pw and ("VDX_PLAYWRIGHT_DIR=" .. q(pw)) or nil)

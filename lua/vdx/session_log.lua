@@ -13,11 +13,12 @@
 --     files = {…} (upload), x = …, y = … (click_at), tool = name }
 --     (press, back and click_at have no locator)
 --   { kind = "code", role = …, lines = { "await {page}.route(…);", … },
---     replay = function(page) end | nil, tool = name, world = bool }
+--     replay = function(page, step) end | nil, tool = name, world = bool }
 --     (a change to the page's world: a route, a cookie, an emulation, a
 --     clock; each line is one statement, "{page}" and "{context}" stand for
 --     the role's page and browser context; replay, when given, redoes the
---     change on a fresh page before the later steps are replayed; world:
+--     change on a fresh page before the later steps are replayed, given the
+--     step as the run has it (its {run} the run's own); world:
 --     a setting of the role's world a new test keeps, Log:restart; route
 --     = pattern, unroute = pattern | true (all), emulation = true: what
 --     it changes, for what the next test keeps)

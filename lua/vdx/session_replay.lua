@@ -180,7 +180,9 @@ local function run_step(page, s, timeout_ms, got)
       return
     end
     if s.kind == "code" then
-      if s.replay then return s.replay(page) end
+      -- (The step as this run has it: its {run} and remembered values
+      -- this run's, for a replay that reads them from the step.)
+      if s.replay then return s.replay(page, s) end
       return
     end
     if s.kind == "action" then

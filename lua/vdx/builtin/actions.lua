@@ -341,7 +341,10 @@ return util.report_changes({
       if lines and ctx.session then
         step_opts.timeout_ms = nil
         local step = util.record(ctx, { kind = "code", tool = "browser_wait_for", lines = lines,
-          replay = function(p) p:wait_for(step_opts) end })
+          -- (Read from the step as the run has it: a text with {run} is
+          -- the run's own. Run AD's wait for its product to be absent saw
+          -- the session's product, still in the live shop, in every replay.)
+          wait = step_opts, replay = function(p, st) p:wait_for(st and st.wait or step_opts) end })
         said = "Wait finished. Recorded: " .. require("vdx.pw_spec").code_lines(lines, nil, true)[1]
         if hidden_alt then
           said = said .. ("\n%s matched nothing (getByRole skips hidden elements): the test uses includeHidden, "
