@@ -62,7 +62,12 @@ describe("vdx.clock times and durations #unit", function()
     assert.equal(90000, (clock.duration("01:30")))
     assert.equal(8000, (clock.duration("08")))
     assert.same({ 250, "250" }, { clock.duration(250) })
-    for _, bad in ipairs { -1, "1:2:3:4", "1h", "", "01:", 2.5, {} } do
+    -- A number and a unit, written as its milliseconds (run AD's "5s").
+    assert.same({ 5000, "5000" }, { clock.duration("5s") })
+    assert.same({ 600000, "600000" }, { clock.duration("10 min") })
+    assert.same({ 7200000, "7200000" }, { clock.duration("2h") })
+    assert.same({ 250, "250" }, { clock.duration("250ms") })
+    for _, bad in ipairs { -1, "1:2:3:4", "1 fortnight", "h", "", "01:", 2.5, {} } do
       local kind, msg = kind_of(clock.duration, bad)
       assert.equal("InvalidArgument", kind, tostring(bad))
       assert.matches(bad == -1 and "must not be negative" or "\"hh:mm:ss\"", msg)

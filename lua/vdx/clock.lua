@@ -88,10 +88,15 @@ function clock.time(t, what)
   return epoch, "new Date(" .. json.encode(t) .. ")"
 end
 
+-- The units a duration may name, in milliseconds.
+local UNITS = { ms = 1, s = 1000, sec = 1000, secs = 1000, seconds = 1000, second = 1000, m = 60000, min = 60000,
+  mins = 60000, minute = 60000, minutes = 60000, h = 3600000, hr = 3600000, hour = 3600000, hours = 3600000 }
+
 --- clock.duration(d, what) -> ms, literal: d is milliseconds (an integer
 -- >= 0) or a string of seconds "08", minutes and seconds "01:30" or hours,
--- minutes and seconds "02:00:00", as Playwright's fastForward takes;
--- literal is the same duration in JavaScript.
+-- minutes and seconds "02:00:00", as Playwright's fastForward takes, or a
+-- number and a unit ("5s", "10 min", "2h", "250ms"), written as its
+-- milliseconds; literal is the same duration in JavaScript.
 function clock.duration(d, what)
   what = what or "duration"
   if math.type(d) == "float" and d == math.floor(d) then d = math.tointeger(d) end
@@ -109,8 +114,17 @@ function clock.duration(d, what)
       ms = ms * 60 + tonumber(p)
     end
     if ok then return ms * 1000, json.encode(d) end
+    -- A number and a unit ("5s", "10 min", "2h", "250ms"), as a person
+    -- writes it (run AD's "5s"): its milliseconds, which Playwright takes.
+    local n, unit = d:match("^%s*(%d+)%s*(%a+)%s*$")
+    local scale = unit and UNITS[unit:lower()]
+    if scale then
+      local v = math.tointeger(tonumber(n) * scale)
+      return v, tostring(v)
+    end
   end
-  bad(("%s must be milliseconds (an integer >= 0) or \"ss\", \"mm:ss\" or \"hh:mm:ss\", got %s"):format(what,
+  bad(("%s must be milliseconds (an integer >= 0), \"ss\", \"mm:ss\", \"hh:mm:ss\" or a number and a unit "
+    .. "(\"5s\", \"10m\"), got %s"):format(what,
     type(d) == "string" and ("%q"):format(d) or (math.type(d) or type(d))), { field = what })
 end
 

@@ -10,7 +10,7 @@ local TIME = { type = { "string", "integer" },
   description = "An ISO 8601 time with its zone (\"2026-12-24T10:00:00Z\", \"2026-12-24T11:00:00+01:00\") "
     .. "or a date (\"2026-12-24\", midnight UTC), or milliseconds since 1970" }
 local DURATION = { type = { "string", "integer" },
-  description = "Milliseconds (an integer), or \"ss\", \"mm:ss\" or \"hh:mm:ss\" (\"01:00:00\" is one hour)" }
+  description = "Milliseconds (an integer), \"ss\", \"mm:ss\" or \"hh:mm:ss\" (\"01:00:00\" is one hour), or \"5s\", \"10m\"" }
 
 -- The state of the clock told in one line.
 local function told(what, st)
