@@ -803,7 +803,10 @@ c.onclick = () => { st.textContent = items.length ? 'Paying for ' + items.length
     call("browser_navigate", { url = srv.url .. "/export/items.html" })
     -- Not there yet in this run: the session's own item stays in the
     -- server's list, and a run that waited for it to go waited 30 s.
-    call("browser_wait_for", { textGone = "Oak Shelf {run}", timeout = 2000 })
+    local _, gone = call("browser_wait_for", { textGone = "Oak Shelf {run}", timeout = 2000 })
+    -- (No warning that it proves nothing: it is absent until the test makes it.)
+    assert.is_true(has(gone, "\nIt matched nothing before the wait either: a text with {run} is new in each run"), gone)
+    assert.is_nil(gone:find("⚠️", 1, true), gone)
     local _, snap = call("browser_snapshot", {})
     call("browser_type", { element = "Item name", ref = ref_of(snap, 'textbox "Item name"'), text = "Oak Shelf {run}",
       submit = true, expect = { "Oak Shelf {run}" } })

@@ -349,6 +349,12 @@ return util.report_changes({
         if hidden_alt then
           said = said .. ("\n%s matched nothing (getByRole skips hidden elements): the test uses includeHidden, "
             .. "which finds the one hidden element, so the check fails if it shows"):format(expr)
+        elseif absent and (expr:find("{run}", 1, true) or (ctx.session:run_token() and
+            expr:find(ctx.session:run_token(), 1, true))) then
+          -- (A text with {run} is absent until the test makes it: run AD's
+          -- "not in the shop yet" was told it proved nothing.)
+          said = said .. "\nIt matched nothing before the wait either: a text with {run} is new in each run, so it "
+            .. "is absent until the test makes it; a check after that it shows makes this one count"
         elseif absent then
           local no = type(step) == "table" and step.no
           said = said .. ("\n⚠️ %s matched nothing before the wait either%s: the check passes for a wrong %s "
