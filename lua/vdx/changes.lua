@@ -439,7 +439,23 @@ function changes.report(ctx, res, opts)
   local role = ctx.role
   local nav = type(res) == "table" and type(res.navigation) == "table" and res.navigation or nil
   local base = baseline(role, page, nav)
-  if base and not nav then frames_ready.wait(page, role, base.whole_text) end
+  if base and not nav then
+    local came = frames_ready.wait(page, role, base.whole_text)
+    -- The action's step keeps the paths of the frames it brought (a
+    -- payment form): its test waits for their load (session_export).
+    local log = ctx.session
+    local st = came and #came > 0 and log and log:list()[#log:list()]
+    if st and st.kind == "action" and st.role == role.name then
+      for _, name in ipairs(came) do
+        local ok, info = pcall(page.bridge, page, "pageInfo", {}, { frame = name })
+        local path = ok and type(info) == "table" and type(info.url) == "string" and info.url:match("^https?://[^/]+([^?#]*)")
+        if path and path ~= "" then
+          st.frames = st.frames or {}
+          st.frames[#st.frames + 1] = path
+        end
+      end
+    end
+  end
   if nav and nav.same_document then
     -- The page's hashchange/popstate handlers run in tasks of their own,
     -- after the action settled: let them render first.

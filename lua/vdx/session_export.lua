@@ -120,11 +120,12 @@ end
 -- for (the first ones).
 export.MAX_RESPONSE_WAITS = 3
 
--- The JavaScript test of a response r's path: equal to path, or, when a
--- segment holds a digit (an id, which another run numbers anew), a
--- regular expression in which such a segment is any segment.
-local function path_test(path)
-  local pathname = "new URL(r.url()).pathname"
+-- The JavaScript test of a path (the expression pathname, default a
+-- response r's): equal to path, or, when a segment holds a digit (an id,
+-- which another run numbers anew), a regular expression in which such a
+-- segment is any segment.
+local function path_test(path, pathname)
+  pathname = pathname or "new URL(r.url()).pathname"
   if not path:find("%d") then return pathname .. " === " .. q(path) end
   local parts = {}
   for seg in (path .. "/"):gmatch("([^/]*)/") do
@@ -134,19 +135,21 @@ local function path_test(path)
 end
 
 -- The variable of the wait for path's response: its last segment without
--- a digit, in camel case, then "Response" (`lateItemsResponse`); taken
--- names (a set) get 2, 3, … after it.
-local function response_var(path, taken)
+-- a digit, in camel case, then suffix (default "Response":
+-- `lateItemsResponse`); taken names (a set) get 2, 3, … after it.
+local function response_var(path, taken, suffix)
   local word
   for seg in path:gmatch("[^/]+") do
-    if not seg:find("%d") then word = seg end
+    -- (Its file's extension aside: form.html is formFrame.)
+    seg = seg:gsub("%.%a+$", "")
+    if not seg:find("%d") and seg ~= "" then word = seg end
   end
   local name = ""
   for w in (word or ""):gmatch("%w+") do
     name = name .. (name == "" and w:sub(1, 1):lower() or w:sub(1, 1):upper()) .. w:sub(2)
   end
   if name == "" or name:find("^%d") then name = "data" end
-  name = name .. "Response"
+  name = name .. (suffix or "Response")
   local n, v = 1, name
   while taken[v] do n = n + 1; v = name .. n end
   taken[v] = true
@@ -173,6 +176,24 @@ function export.response_waits(late, page, taken)
     end
   end
   return before, after
+end
+
+--- The lines written after an action that brought frames whose document
+-- came later (step.frames: their paths, vdx.changes.report), so that the
+-- test's next step waits for each frame's load as the MCP answer did
+-- (run AD's Pay was clicked before the payment frame's script had run,
+-- and the form posted for real): the frame found by its path, polled
+-- until it is there, then its load awaited.  taken as response_waits.
+function export.frame_waits(frames, page, taken)
+  local out = {}
+  for i, path in ipairs(frames) do
+    if i > export.MAX_RESPONSE_WAITS then break end
+    local var = response_var(path, taken, "Frame")
+    out[#out + 1] = ("const %s = () => %s.frame({ url: (u) => %s });"):format(var, page, path_test(path, "u.pathname"))
+    out[#out + 1] = ("await expect.poll(() => !!%s()).toBe(true);"):format(var)
+    out[#out + 1] = ("await %s().waitForLoadState();"):format(var)
+  end
+  return out
 end
 
 --- The steps of a test that wait for responses, each with the requests
@@ -277,6 +298,10 @@ function export.suite_text(tests, opts)
         table.move(lines, 1, #lines, #before + 1, before)
         table.move(after, 1, #after, #before + 1, before)
         lines = before
+      end
+      if s.kind == "action" and s.frames and s.locator then
+        local after = export.frame_waits(s.frames, fixture and "page" or ident(s.role), taken)
+        table.move(after, 1, #after, #lines + 1, lines)
       end
       for _, l in ipairs(lines) do
         local changed

@@ -164,6 +164,27 @@ local function act(page, s, timeout_ms)
   end
 end
 
+-- Waits, up to timeout_ms, for a frame of page at each of paths (an
+-- action's step.frames) to be there and loaded, as the test does
+-- (session_export.frame_waits).
+local function frames_loaded(page, paths, timeout_ms)
+  for _, path in ipairs(paths) do
+    local ok, why = poll(function()
+      for _, f in ipairs(page:frames()) do
+        if f.frame ~= "main" then
+          local okf, info = pcall(page.bridge, page, "pageInfo", {}, { frame = f.frame })
+          local at = okf and type(info) == "table" and type(info.url) == "string" and info.url:match("^https?://[^/]+([^?#]*)")
+          if at and at:gsub("%d+", "#") == path:gsub("%d+", "#") then
+            return info.ready == "complete", "its frame " .. path .. " has not loaded"
+          end
+        end
+      end
+      return false, "no frame at " .. path
+    end, timeout_ms)
+    if not ok then error(why, 0) end
+  end
+end
+
 -- Runs one step; returns nil or why it failed.  A remember step puts the
 -- value this run reads in got.value.
 local function run_step(page, s, timeout_ms, got)
@@ -190,7 +211,9 @@ local function run_step(page, s, timeout_ms, got)
           or (s.action == "evaluate" and not s.unlocated)) then
         error("no locator was recorded", 0)
       end
-      return act(page, s, timeout_ms)
+      local r = act(page, s, timeout_ms)
+      if s.frames then frames_loaded(page, s.frames, timeout_ms) end
+      return r
     end
     local check = MATCHERS[s.matcher]
     if not check then error("the gate cannot check " .. tostring(s.matcher) .. " (the test still does)", 0) end
