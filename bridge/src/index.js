@@ -171,6 +171,12 @@ function create(options) {
       return pageInfo();
     },
 
+    // This document's readyState: "loading", "interactive" or "complete"
+    // (its load event has fired; the flake gate waits for a frame's).
+    readyState() {
+      return document.readyState;
+    },
+
     // True when this document is hidden: its window is minimized or its
     // tab is in the background (Action:input names it).
     isHidden() {

@@ -18,8 +18,7 @@ export const LOADED_BINDING = '__vdxLoaded';
 // (another wait_until, or a bridge injected after load).
 export function pageInfo() {
   const nav = performance.getEntriesByType('navigation')[0];
-  return { url: location.href, title: document.title, status: nav ? nav.responseStatus : undefined,
-    ready: document.readyState };
+  return { url: location.href, title: document.title, status: nav ? nav.responseStatus : undefined };
 }
 
 // Listens for the top frame's pageshow, once; a document in a child frame

@@ -175,7 +175,8 @@ local function frames_loaded(page, paths, timeout_ms)
           local okf, info = pcall(page.bridge, page, "pageInfo", {}, { frame = f.frame })
           local at = okf and type(info) == "table" and type(info.url) == "string" and info.url:match("^https?://[^/]+([^?#]*)")
           if at and at:gsub("%d+", "#") == path:gsub("%d+", "#") then
-            return info.ready == "complete", "its frame " .. path .. " has not loaded"
+            local okr, state = pcall(page.bridge, page, "readyState", {}, { frame = f.frame })
+            return okr and state == "complete", "its frame " .. path .. " has not loaded"
           end
         end
       end
