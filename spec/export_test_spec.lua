@@ -848,6 +848,8 @@ f.src = '/export/framepay/form.html'; document.body.append(f)">Checkout</button>
       submit = true, expect = { "Oak Shelf {run}" } })
     local _, text = call("browser_export_test", { filename = "shelf", runs = 1 })
     assert.equal(0, (s:close(30000)))
+    -- (The catalogue is the next test's again: it counts its own items.)
+    for i = #items, 1, -1 do table.remove(items, i) end
     assert.is_true(has(text, "Flake gate: 1 runs in fresh contexts, every step passed 1/1"), text)
   end)
 
@@ -862,11 +864,9 @@ f.src = '/export/framepay/form.html'; document.body.append(f)">Checkout</button>
     local _, seen = call("browser_verify_text_visible", { text = "Teak Lamp {run}" })
     local _, text = call("browser_export_test", { filename = "items", runs = 2 })
     assert.equal(0, (s:close(30000)))
-    -- The session's item (the first Teak Lamp) has the token where {run} stood;
+    -- The session's item (the first) has the token where {run} stood;
     -- answers show {run}.
-    local token
-    for _, it in ipairs(items) do token = token or it:match("^Teak Lamp (%w+)$") end
-    assert(token, table.concat(items, ", "))
+    local token = assert(items[1]:match("^Teak Lamp (%w+)$"), items[1])
     assert.equal(8, #token)
     for _, a in ipairs { typed, seen, text } do
       assert.is_nil(a:find(token, 1, true), a)
