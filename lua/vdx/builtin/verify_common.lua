@@ -1,0 +1,111 @@
+--- vdx.builtin.verify_common: what the verify tools share: the one
+-- element a target names, a match told as a reader sees it, the failure
+-- (VerifyFailed) and the answer of a check the page agreed with, recorded
+-- as a web-first assertion (vdx.builtin.verify, vdx.builtin.verify_value).
+local vdx = require "vdx"
+local assertions = require "vdx.assertions"
+local util = require "vdx.builtin.util"
+
+local quote = assertions.quote
+
+local M = {}
+
+--- How many matches a failure lists.
+M.SHOWN = 8
+local SHOWN = M.SHOWN
+
+--- Fails with a VerifyFailed error: message, and fields (expected,
+-- actual, counts) for the error's answer.
+function M.fail(message, fields)
+  error(vdx.error("VerifyFailed", message, fields), 0)
+end
+
+--- One match as a reader sees it: `button "Save" <button> hidden [ref=e3]`.
+function M.describe(m)
+  local parts = { m.role or "(no role)" }
+  if m.name ~= "" then parts[#parts + 1] = quote(m.name) end
+  parts[#parts + 1] = "<" .. (m.tag or "?") .. ">"
+  if m.text ~= "" and m.text ~= m.name then
+    local t = #m.text > 60 and (m.text:sub(1, 60) .. "…") or m.text
+    parts[#parts + 1] = "text " .. quote(t)
+  end
+  if m.value and m.checked == nil then parts[#parts + 1] = "value " .. quote(m.value) end
+  if m.checked ~= nil then parts[#parts + 1] = m.checked == true and "checked" or m.checked == "mixed" and "mixed" or "unchecked" end
+  if not m.visible then parts[#parts + 1] = "hidden" end
+  if m.ref then parts[#parts + 1] = "[ref=" .. m.ref .. "]" end
+  return table.concat(parts, " ")
+end
+
+--- The first SHOWN matches of facts f, each as describe tells it, then
+-- how many more there are.
+function M.described(f)
+  local out = {}
+  for i, m in ipairs(f.matches) do
+    if i > SHOWN then break end
+    out[i] = M.describe(m)
+  end
+  if f.count > SHOWN then out[#out + 1] = ("… %d more"):format(f.count - SHOWN) end
+  return out
+end
+
+
+--- The target an argument names (util.checked_target).
+M.target = util.checked_target
+
+--- The facts of the one element t names; fails when its locator matches
+-- none or several.
+function M.the_one(page, t, limit, text_max)
+  local f = assertions.facts(page, t.relative, { frame = t.frame, limit = limit or SHOWN, text_max = text_max })
+  if f.count ~= 1 then
+    M.fail(("%s matches %d elements, not exactly one"):format(t.locator, f.count),
+      { expected = "exactly one element", actual = f.count == 0 and { "no element" } or M.described(f),
+        counts = f.count })
+  end
+  return f.matches[1], f
+end
+
+-- The first number the app gave that step's locator or value holds
+-- ("#1001": an order, an invoice; two digits or more), or nil.  The change
+-- reports' proposals free such ids themselves (proposals.without_ids); a
+-- locator or text the agent wrote is told instead, unless the test
+-- remembered a number the app gave (browser_remember), which it then
+-- reads in each run.
+local function numbered(step, log)
+  -- A value the test remembered (browser_remember) is read in each run:
+  -- an id that is one ("#{order}" with order "1021") is no literal.
+  local kept = require("vdx.proposals").remembered_ids(log) or {}
+  for _, v in ipairs { step.locator, type(step.value) == "string" and step.value or nil } do
+    for id in (type(v) == "string" and v or ""):gmatch("#%d%d+") do
+      if not kept[id] then return id end
+    end
+  end
+end
+
+--- The answer of a check the page agreed with: step recorded as a
+-- Playwright line, or, when there is why_not, why it could not be.
+function M.agreed(ctx, tool, step, why_not, extra)
+  local out = {}
+  if why_not then step = nil end
+  if step then
+    assertions.record(ctx, step, tool)
+    local code = assertions.code(step)
+    out[1] = (ctx.session and "✅ Page agrees. Recorded: " or "✅ Page agrees: ") .. code
+    if step.positional then out[#out + 1] = "⚠️ The locator is positional: nothing else singles the element out." end
+    local id = numbered(step, ctx.session)
+    if id then
+      out[#out + 1] = ("⚠️ %s looks like a number the app gave (an order, an invoice): the next run's is another, "
+        .. "and this check would find the old one. Check through the test's own data ({run}) instead"):format(id)
+    end
+  else
+    out[1] = "✅ Page agrees. Not recorded: " .. tostring(why_not)
+  end
+  if extra then out[#out + 1] = extra end
+  local structured = { verified = true, recorded = step ~= nil and ctx.session ~= nil }
+  if step then
+    structured.assertion = { matcher = step.matcher, locator = step.locator, value = step.value,
+      attribute = step.attribute }
+  end
+  return { text = table.concat(out, "\n"), structured = structured }
+end
+
+return M
