@@ -10,7 +10,7 @@ local actions = require "vdx.actions"
 
 -- A page whose frame f1 is out of process (oop) and says "not arrived"
 -- misses times before it says "arrived" (never when misses is math.huge).
-local function stand_in(oop, misses)
+local function stand_in(oop, misses, new_document)
   local p = { inputs = 0, asked = 0, armed = nil }
   function p:default_timeout() return 30000 end
   function p:mark() return 0 end
@@ -27,6 +27,7 @@ local function stand_in(oop, misses)
     self.asked = self.asked + 1
     self.kind = args[2].kind
     vdx.sleep(5)
+    if new_document then return { arrived = false, armed = false } end
     return { arrived = self.asked > misses, armed = true }
   end
   return p
@@ -68,6 +69,15 @@ describe("a press into an out-of-process frame #unit", function()
     assert.equal("f1_e1", err.ref)
     assert.matches("not into it", err.message)
     assert.is_true(page.inputs >= 2)
+  end)
+
+  it("is not sent again to a frame that loaded a new document since (a submit's press)", function()
+    local page = stand_in(true, math.huge, true)
+    local a = press(page, 1000)
+    assert.equal(1, page.inputs)
+    assert.equal(1, page.asked)
+    assert.equal("new document", a.extra.input_arrival)
+    assert.is_nil(a.extra.input_retries)
   end)
 
   it("sends a hover again until the frame saw a move", function()

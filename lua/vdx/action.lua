@@ -237,7 +237,11 @@ end
 -- element in the parent instead, where it does nothing
 -- (bridge/src/arrival.js).  Input that did not arrive is sent again once
 -- the frame has drawn (the count is reported as input_retries), until the
--- action's time runs out: InputNotRouted.
+-- action's time runs out: InputNotRouted.  A frame that loaded a new
+-- document since the watch was armed (a submit button's press, before the
+-- question came) has no watch to answer from: the input is not sent again,
+-- since it would act on that new document, and input_arrival says
+-- "new document".
 function Action:mouse(events, x, y)
   local aim = self.aim
   self.aim = nil
@@ -250,9 +254,13 @@ function Action:mouse(events, x, y)
     if not kind then return end
     local r = self:call(aim.ref, "pointerArrived", { kind = kind })
     if r.arrived then return end
+    if r.armed == false then
+      self.extra.input_arrival = "new document"
+      return
+    end
     tries = tries + 1
     self.extra.input_retries = tries
-    if r.armed == false or vdx.now() >= self.deadline then
+    if vdx.now() >= self.deadline then
       local frame = self.frames[aim.ref] or aim.ref
       error(vdx.error("InputNotRouted", ("the browser sent the %s at (%g, %g) to the page around frame %s, "
         .. "not into it, %d times within the action's %d ms: it has not drawn that frame. %s was not %s")
