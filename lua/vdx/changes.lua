@@ -16,6 +16,7 @@ local proposals = require "vdx.proposals"
 local outline = require "vdx.outline"
 local frames_ready = require "vdx.frames_ready"
 local opened_options = require "vdx.opened_options"
+local clip = require "vdx.clip"
 
 local changes = {}
 
@@ -213,7 +214,7 @@ local function render(d)
           if l then break end
         end
       end
-      if l and #l > 40 then l = l:sub(1, 40):gsub("[\128-\191]*$", ""):gsub("[\192-\255]$", "") .. "…" end
+      if l then l = clip(l, 40) end
       line = line .. (" …(+%d lines inside%s)"):format(hidden, l and (', the first "' .. l:gsub('"', '\\"') .. '"') or "")
     end
     if #line > 200 then line = line:sub(1, 200) .. "…" end

@@ -10,6 +10,7 @@ local vdx = require "vdx"
 local json = require "vdx.json"
 local diff = require "vdx.snapshot_diff"
 local snapshot = require "vdx.snapshot"
+local clip = require "vdx.clip"
 
 local find = {}
 
@@ -264,14 +265,6 @@ local function following(parsed, lines, i, n)
   return out, more
 end
 
--- line cut to find.CONTEXT_LINE characters (prose under a heading is read
--- for its gist; the controls' lines are short).
-local function clipped(line)
-  if #line <= find.CONTEXT_LINE then return line end
-  local cut = line:sub(1, find.CONTEXT_LINE):gsub("[\128-\191]*$", ""):gsub("[\192-\255]$", "")
-  return cut .. "…"
-end
-
 -- How many lists that fold their options ([options=N]) a find opens,
 -- and how many options of each it reads.
 local UNFOLDED_LISTS = 5
@@ -422,7 +415,8 @@ function find.run(page, args)
     for _, j in ipairs(path) do keep[j] = true; plines[#plines + 1] = lines[j] end
     local clines = json.array()
     for _, j in ipairs(after) do
-      lines[j] = clipped(lines[j])
+      -- (Prose under a heading is read for its gist; controls' lines are short.)
+      lines[j] = clip(lines[j], find.CONTEXT_LINE)
       keep[j] = true; clines[#clines + 1] = lines[j]
     end
     -- A container the context cut short says so under its last line shown.

@@ -2,6 +2,7 @@
 -- and a report of an action that loaded another page give: its headings
 -- and named controls with their refs, so an agent can act at once.
 local diff = require "vdx.snapshot_diff"
+local clip = require "vdx.clip"
 
 local outline = {}
 
@@ -96,9 +97,7 @@ function outline.of(text)
       elseif said_n >= SAID_MAX then it.cut, left = true, left + 1
       else
         said_n = said_n + 1
-        if #it.line > SAID_CHARS then
-          it.line = it.line:sub(1, SAID_CHARS):gsub("[\128-\191]*$", ""):gsub("[\192-\255]$", "") .. "…"
-        end
+        it.line = clip(it.line, SAID_CHARS)
         len = len + #it.line + 1
       end
     end
@@ -117,11 +116,7 @@ function outline.of(text)
         for i, row in ipairs(shown and it.cells or {}) do
           -- (A last cell that holds only controls reads as nothing.)
           while #row > 0 and row[#row] == "" do row[#row] = nil end
-          local text = table.concat(row, " | ")
-          if #text > ROW_CHARS then
-            text = text:sub(1, ROW_CHARS):gsub("[\128-\191]*$", ""):gsub("[\192-\255]$", "") .. "…"
-          end
-          shown[i] = "[" .. text .. "]"
+          shown[i] = "[" .. clip(table.concat(row, " | "), ROW_CHARS) .. "]"
         end
         if shown and #shown > 0 then l = l .. ": " .. table.concat(shown, " ") end
       end
