@@ -13,6 +13,15 @@ local session_export = require "vdx.session_export"
 local export_gate = require "vdx.export_gate"
 local storage = require "vdx.storage"
 
+-- The requests a test waits for as the answer names them (the first
+-- session_export.MAX_RESPONSE_WAITS, "(and N more)"), and "those
+-- responses" or "that response".
+local function waited(requests)
+  local n = math.min(#requests, session_export.MAX_RESPONSE_WAITS)
+  local more = #requests > n and (" (and %d more)"):format(#requests - n) or ""
+  return table.concat(requests, ", ", 1, n) .. more, n > 1 and "those responses" or "that response"
+end
+
 -- The file name of the spec: name as given when it is a spec file name,
 -- with ".spec.ts" added when it has no extension.
 local function spec_name(name)
@@ -362,11 +371,10 @@ return {
           -- then the cart's page, where the proposal was a count the
           -- server's cart changes from run to run.)
           mended = mended + 1
-          local n = math.min(#fetched, session_export.MAX_RESPONSE_WAITS)
+          local list, those = waited(fetched)
           out[#out + 1] = ("Step %d's answer waited for %s, and step %d loads a page right after: the test waits for "
-            .. "%s before step %d (waitForResponse), as this answer did"):format(u.action.no,
-            table.concat(fetched, ", ", 1, n) .. (#fetched > n and (" (and %d more)"):format(#fetched - n) or ""),
-            u.load.no, n > 1 and "those responses" or "that response", u.load.no)
+            .. "%s before step %d (waitForResponse), as this answer did"):format(u.action.no, list, u.load.no, those,
+            u.load.no)
         end
         if not fetched and warned < 2 then
           warned = warned + 1
@@ -383,14 +391,13 @@ return {
       end
       for i, u in ipairs(log:unready_actions()) do
         if i > 2 then break end
-        local n = math.min(#u.late, session_export.MAX_RESPONSE_WAITS)
-        local late = table.concat(u.late, ", ", 1, n) .. (#u.late > n and (" (and %d more)"):format(#u.late - n) or "")
+        local late, those = waited(u.late)
         -- (Not a warning: the file waits. A check of what the data shows
         -- says more, and the agent may still add one.)
         local reads = u.action.kind == "remember"
         out[#out + 1] = ("Step %d loads a page that fetches %s after its load, and step %d %s at once: the test "
           .. "waits for %s before step %d (waitForResponse), as this answer did; Playwright alone would %s"):format(
-          u.load.no, late, u.action.no, reads and "reads a value" or "acts", n > 1 and "those responses" or "that response",
+          u.load.no, late, u.action.no, reads and "reads a value" or "acts", those,
           u.action.no, reads and "read what the page shows before the data came" or "act as soon as the element is there")
       end
       if sum.missing > 0 then
