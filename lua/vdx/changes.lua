@@ -444,9 +444,8 @@ function changes.report(ctx, res, opts)
     local came = frames_ready.wait(page, role, base.whole_text)
     -- The action's step keeps the paths of the frames it brought (a
     -- payment form): its test waits for their load (session_export).
-    local log = ctx.session
-    local st = came and #came > 0 and log and log:list()[#log:list()]
-    if st and st.kind == "action" and st.role == role.name then
+    local st = came and #came > 0 and ctx.session and ctx.session:last_action(role.name)
+    if st then
       for _, name in ipairs(came) do
         local ok, info = pcall(page.bridge, page, "pageInfo", {}, { frame = name })
         local path = ok and type(info) == "table" and type(info.url) == "string" and info.url:match("^https?://[^/]+([^?#]*)")

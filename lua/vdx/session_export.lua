@@ -11,6 +11,7 @@ local pw = require "vdx.pw_spec"
 local pw_run = require "vdx.pw_run"
 local run_token = require "vdx.run_token"
 local remembered = require "vdx.remembered"
+local session_log = require "vdx.session_log"
 
 local export = {}
 
@@ -116,7 +117,7 @@ function export.statements(s, base, fixture)
   return out
 end
 
---- How many of a step's requests (export.response_steps) its test waits
+--- How many of a step's requests (session_log.response_steps) its test waits
 -- for (the first ones).
 export.MAX_RESPONSE_WAITS = 3
 
@@ -158,7 +159,7 @@ end
 
 --- The lines a step is written between so that the test's next step
 -- waits, as the MCP answer did, for the requests late ({ "GET /api/cart",
--- … }, export.response_steps): before, `const cartResponse =
+-- … }, session_log.response_steps): before, `const cartResponse =
 -- page.waitForResponse(…)` for each (the first
 -- export.MAX_RESPONSE_WAITS); after, `await cartResponse;`.  taken: the
 -- variable names the test has used (a set, added to).
@@ -194,31 +195,6 @@ function export.frame_waits(frames, page, taken)
     out[#out + 1] = ("await %s().waitForLoadState();"):format(var)
   end
   return out
-end
-
---- The steps of a test that wait for responses, each with the requests
--- ({ "GET /api/cart", … }): a load whose page fetched data after its
--- load event, an action right after it (session_log.unready: what that
--- load's answer waited for), and an action whose answer waited for the
--- requests it made, a page load right after it with no check between
--- (session_log.racing: an Add to cart's POST, then the cart's page).
-function export.response_steps(steps)
-  local session_log = require "vdx.session_log"
-  local waits = {}
-  local function add(s, list)
-    local w = waits[s] or {}
-    for _, l in ipairs(list) do
-      local dup = false
-      for _, x in ipairs(w) do dup = dup or x == l end
-      if not dup then w[#w + 1] = l end
-    end
-    waits[s] = w
-  end
-  for _, u in ipairs(session_log.unready(steps)) do add(u.load, u.late) end
-  for _, u in ipairs(session_log.racing(steps)) do
-    if u.action.fetched then add(u.action, u.action.fetched) end
-  end
-  return waits
 end
 
 -- The roles of steps in order of first use: { role, auth, emulate }.
@@ -289,8 +265,8 @@ function export.suite_text(tests, opts)
       out[#out + 1] = ""
     end
     local first, used, read = #out + 1, false, {}
-    -- The steps whose requests the next step waits for (response_steps).
-    local waits, taken = export.response_steps(t.steps), {}
+    -- The steps whose requests the next step waits for.
+    local waits, taken = session_log.response_steps(t.steps), {}
     for _, s in ipairs(t.steps) do
       local lines = export.statements(s, base, fixture)
       if waits[s] then
@@ -350,7 +326,7 @@ function export.summary(steps)
   local r = { steps = #steps, actions = 0, navigations = 0, assertions = 0, positional = {}, missing = 0 }
   for _, s in ipairs(steps) do
     if s.kind == "navigate" then r.navigations = r.navigations + 1
-    elseif require("vdx.session_log").is_check(s) then r.assertions = r.assertions + 1
+    elseif session_log.is_check(s) then r.assertions = r.assertions + 1
     elseif s.kind ~= "code" and s.kind ~= "remember" then   -- "code": a change to the world, no action and no locator to miss
       r.actions = r.actions + 1
       if s.positional then r.positional[#r.positional + 1] = s.locator end

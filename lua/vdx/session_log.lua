@@ -222,6 +222,30 @@ function session_log.unready(steps)
   return out
 end
 
+--- The steps of a test whose next step waits for their responses, as a
+-- table from each such step to its requests ({ "GET /api/cart", … }): a load whose page fetched data after its
+-- load event, an action right after it (session_log.unready: what that
+-- load's answer waited for), and an action whose answer waited for the
+-- requests it made, a page load right after it with no check between
+-- (session_log.racing: an Add to cart's POST, then the cart's page).
+function session_log.response_steps(steps)
+  local waits = {}
+  local function add(s, list)
+    local w = waits[s] or {}
+    for _, l in ipairs(list) do
+      local dup = false
+      for _, x in ipairs(w) do dup = dup or x == l end
+      if not dup then w[#w + 1] = l end
+    end
+    waits[s] = w
+  end
+  for _, u in ipairs(session_log.unready(steps)) do add(u.load, u.late) end
+  for _, u in ipairs(session_log.racing(steps)) do
+    if u.action.fetched then add(u.action, u.action.fetched) end
+  end
+  return waits
+end
+
 --- Makes the proposed steps of ids part of the log, each where it was
 -- proposed (after the step that was last then), in the order proposed;
 -- a step with `before` (a matcher: toBeHidden's toBeVisible) also puts
@@ -375,6 +399,17 @@ end
 --- The steps so far, oldest first (the log's own list: do not change it).
 function Log:list()
   return self.steps
+end
+
+--- The last step when it is an action of the role named role recorded
+-- after the first n steps (n: 0 when nil), else nil: the step an answer
+-- keeps what the test needs on (the requests it waited for, step.late and
+-- step.fetched; the paths of the frames it brought, step.frames).
+function Log:last_action(role, n)
+  local steps = self.steps
+  local st = #steps > (n or 0) and steps[#steps] or nil
+  if st and st.kind == "action" and st.role == role then return st end
+  return nil
 end
 
 --- The names of the roles the steps ran in, in order of first use.

@@ -250,8 +250,8 @@ function replay.run(steps, runs, open, opts)
   -- The steps the test makes wait for responses (a load whose page
   -- fetched its data after its load event, an action right after it; an
   -- action whose requests a load right after may race): so does the
-  -- replay (session_export.response_steps).
-  local waits = require("vdx.session_export").response_steps(steps)
+  -- replay.
+  local waits = require("vdx.session_log").response_steps(steps)
   for i = 1, #steps do
     results[i] = { passed = 0, failures = {} }
     waits[i] = waits[steps[i]]

@@ -551,9 +551,8 @@ function util.quietly(ctx, run, args)
   -- The step the run recorded keeps what its answer waited for and a
   -- test's next step would not (session_log's unready_actions), and the
   -- requests it made (a load right after waits for them: session_log.racing).
-  local steps = log and log:list()
-  local st = steps and #steps > n0 and steps[#steps]
-  if st and st.kind == "action" and st.role == ctx.role.name then st.late, st.fetched = late, fetched end
+  local st = log and log:last_action(ctx.role.name, n0)
+  if st then st.late, st.fetched = late, fetched end
   return quiet.tell(res, pending, held)
 end
 
