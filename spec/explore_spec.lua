@@ -170,4 +170,21 @@ describe("structure queries", function()
     assert.is_true(vdx.is_error(err, "InvalidArgument"), tostring(err))
     assert.equal("page:read_html: argument #1: table expected, got string", err.message)
   end)
+
+  it("names the frames read_html's markup holds, and reads a frame's document with frame=", function()
+    page:navigate(srv.url .. "/frames/one.html")
+    local snap = page:snapshot()
+    local iframe = ref_of(snap.text, 'iframe "Inner" %[ref=(e%d+)%]')
+    local whole = page:read_html {}
+    assert.same({ { frame = "f1", ref = iframe, root = false } }, whole.frames)
+    assert.is_nil(whole.html:find("Inner button", 1, true))
+    local own = page:read_html { root = iframe }
+    assert.same({ { frame = "f1", ref = iframe, root = true } }, own.frames)
+    local inner = page:read_html { frame = "f1" }
+    assert.matches('<button data%-ref="f1_e%d+">Inner button</button>', inner.html)
+    assert.is_nil(inner.frames)
+    -- With no mode, form, as the docs and the tool's answer say.
+    assert.equal(page:read_html({ mode = "form" }).html, whole.html)
+    assert.not_equal(page:read_html({ mode = "full" }).html, whole.html)
+  end)
 end)

@@ -323,6 +323,22 @@ describe("vdxlua mcp", function()
       assert.equal(0, (s:close(20000)))
     end)
 
+    it("reads an iframe's document with browser_read_html on its ref, and names the frames it leaves out", function()
+      local s, call = session()
+      call("browser_navigate", { url = srv.url .. "/frames/one.html" })
+      local iframe = call("browser_snapshot", {}).content[1].text:match('iframe "Inner" %[ref=(e%d+)%]')
+      assert.is_string(iframe)
+      local own = call("browser_read_html", { ref = iframe })
+      assert.is_nil(own.isError, own.content[1].text)
+      assert.matches("^HTML %(form%): %d+ %-> %d+ bytes\n<iframe[^\n]*\nFrame f1's document %(its refs start f1_%): "
+        .. "HTML %(form%): %d+ %-> %d+ bytes\n<button data%-ref=\"f1_e%d+\">Inner button</button>$", own.content[1].text)
+      local whole = call("browser_read_html", {})
+      assert.matches(("\nFrames here whose documents this leaves out: f1 %%(<iframe> ref %s%%); browser_read_html ref= "
+        .. "an <iframe>'s ref reads its document$"):format(iframe), whole.content[1].text)
+      assert.is_nil(whole.content[1].text:find("Inner button", 1, true))
+      assert.equal(0, (s:close(20000)))
+    end)
+
     it("navigates, snapshots and explores a fixture page", function()
       local s, call = session("--caps vision")
       local nav = call("browser_navigate", { url = srv.url .. "/mcp/page.html" })

@@ -54,9 +54,12 @@ const MAX_OPTIONS = 20;
 const CLASS_KEEP = 3;
 
 // { html, size_before, size_after, interactive_kept, hidden_left_out
-// (elements not rendered, each with all it holds), truncated? }.  The
-// root is the body, or the element of the `root` ref, or its ancestor at
-// `level` (as resolveContainer counts levels).
+// (elements not rendered, each with all it holds), truncated?, frames? }.
+// The root is the body, or the element of the `root` ref, or its ancestor
+// at `level` (as resolveContainer counts levels).  A frame's document is
+// not part of its owner's markup: frames lists the shown frames the
+// output holds, { frame (the host's name, "f1"), ref (its <iframe>'s),
+// root (true when that <iframe> is the root) }, so the host can read them.
 export function readHtml(env, options) {
   const opts = options || {};
   checkKeys(opts, ['mode', 'root', 'level', 'max_chars'], 'readHtml');
@@ -69,7 +72,8 @@ export function readHtml(env, options) {
   if (level > 0 && opts.root == null) throw badArgument('readHtml: level needs root');
   const root = opts.root != null ? elementAtLevel(env.resolve(opts.root), level, 'readHtml')
     : (X.docBody(document) || N.documentElement(document));
-  const w = { ctx: new Ctx(), refs: env.refs, mode, out: [], kept: 0, help: new Set(), hidden: 0 };
+  const w = { ctx: new Ctx(), refs: env.refs, frameKeys: env.frameKeys, root, mode, out: [], kept: 0,
+    help: new Set(), hidden: 0, frames: [] };
   if (mode === 'form') collectHelp(root, w.help);
   if (root) element(w, root, false);
   let html = w.out.join('').replace(/\s+/g, ' ').replace(/>\s+</g, '><')
@@ -87,6 +91,7 @@ export function readHtml(env, options) {
     result.truncated = true;
   }
   result.html = html;
+  if (w.frames.length > 0) result.frames = w.frames;
   return result;
 }
 
@@ -119,6 +124,10 @@ function element(w, el, inText) {
   if (N.namespaceURI(el) === N.SVG_NS) {
     if (tag === 'svg' && (w.mode === 'full' || ref !== null)) openTag(w, el, tag, ref, '></svg>');
     return;
+  }
+  if ((tag === 'iframe' || tag === 'frame') && w.frameKeys) {
+    const key = w.frameKeys.get(el);
+    if (key !== undefined) w.frames.push({ frame: key, ref, root: el === w.root });
   }
   const keep = keeps(w, el, tag, ref);
   const textOn = textVisible && (w.mode !== 'form' || inText || FORM_TEXT.has(tag) || w.help.has(el));

@@ -127,12 +127,14 @@ static int page_locator_count(lua_State *L) {
 }
 
 /*
- * page:read_html{ mode = "form" | "text" | "full", root = ref } -> { html,
- * size_before, size_after, interactive_kept, hidden_left_out }, computed on
- * a clone: the live page is never written to.
+ * page:read_html{ mode = "form" | "text" | "full", root = ref, frame =
+ * name } -> { html, size_before, size_after, interactive_kept,
+ * hidden_left_out, frames? }, computed on a clone: the live page is never
+ * written to.  Without root, the body of frame's document (default the
+ * main frame's); frames names the frames the markup holds (see readHtml).
  */
 static int page_read_html(lua_State *L) {
-  static const char *const known[] = {"mode", "root", "timeout_ms", NULL};
+  static const char *const known[] = {"mode", "root", "frame", "timeout_ms", NULL};
   vdx_page *p = vdx__check_open_page(L, 1);
   if (lua_isnoneornil(L, 2)) { lua_settop(L, 1); lua_newtable(L); }
   vdx__check_opts(L, 2, known);
@@ -142,12 +144,18 @@ static int page_read_html(lua_State *L) {
   if (strcmp(mode, "form") && strcmp(mode, "text") && strcmp(mode, "full"))
     return vdx__misuse(L, "mode must be form, text or full (got '%s')", mode);
   lua_pop(L, 1);
-  vdx_frame *f = &p->frames[0];
-  lua_getfield(L, 2, "root");
-  if (lua_isstring(L, -1)) f = vdx__ref_frame(L, p, lua_tostring(L, -1));
-  lua_pop(L, 1);
+  vdx_frame *f = opt_frame(L, p, 2);
+  lua_createtable(L, 0, 2);                   /* 3: the bridge's options */
+  lua_pushstring(L, mode);
+  lua_setfield(L, 3, "mode");
+  if (lua_getfield(L, 2, "root") == LUA_TSTRING) {
+    f = vdx__ref_frame(L, p, lua_tostring(L, -1));
+    lua_setfield(L, 3, "root");
+  } else {
+    lua_pop(L, 1);
+  }
   int t = opt_timeout(L, 2);
-  push_args(L, 2, 2);
+  push_args(L, 3, 3);
   vdx_waiter *w = vdx__bridge_call(L, p, f->id, "readHtml", -1, t);
   if (w == NULL) return luaL_error(L, "out of memory");
   lua_settop(L, 1);

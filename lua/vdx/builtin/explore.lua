@@ -23,6 +23,18 @@ local function call(ctx, method, ...)
   return page[method](page, ...)
 end
 
+-- What browser_read_html says of one read (page:read_html's answer res,
+-- in mode): a head line with the sizes and the hidden elements left out,
+-- then the markup.
+local function html_text(res, mode)
+  local hidden = math.tointeger(res.hidden_left_out) or 0
+  return ("HTML (%s): %s -> %s bytes%s\n"):format(mode, tostring(res.size_before or "?"),
+    tostring(res.size_after or "?"), hidden > 0 and
+      ("; %d hidden element%s left out with all they hold (display: none, a closed <details>: a tab panel or "
+        .. "menu not open), read once the page shows them"):format(hidden, hidden == 1 and "" or "s") or "")
+    .. tostring(res.html or "")
+end
+
 -- How the truncation notice of browser_snapshot names a call of itself.
 local function tool_call(option, value)
   return ("browser_snapshot(%s=%s)"):format(option, value)
@@ -284,17 +296,37 @@ return {
     description = "The page's markup, reduced to form (controls, labels), text (prose) or full (no scripts, styles).",
     input = { type = "object", properties = {
       mode = { type = "string", enum = { "form", "text", "full" }, description = "What to keep (default form)" },
-      ref = { type = "string", description = "Only this ref's subtree" },
+      ref = { type = "string", description = "Only this ref's subtree (an iframe's: its document too)" },
     } },
     annotations = { readOnlyHint = true },
     run = function(ctx, args)
-      local res = call(ctx, "read_html", { mode = args.mode, root = args.ref })
-      local hidden = math.tointeger(res.hidden_left_out) or 0
-      local head = ("HTML (%s): %s -> %s bytes%s\n"):format(args.mode or "form",
-        tostring(res.size_before or "?"), tostring(res.size_after or "?"), hidden > 0 and
-          ("; %d hidden element%s left out with all they hold (display: none, a closed <details>: a tab panel or "
-            .. "menu not open), read once the page shows them"):format(hidden, hidden == 1 and "" or "s") or "")
-      return { text = head .. tostring(res.html or ""), structured = res }
+      local page = ctx:page()
+      local mode = args.mode or "form"
+      local res = page:read_html { mode = mode, root = args.ref }
+      local out = { html_text(res, mode) }
+      -- A frame's document is not in its <iframe>'s markup: the one the ref
+      -- names is read with it (run AD read a payment <iframe>'s tag, then
+      -- asked again by a ref inside it); others are named.
+      local others = {}
+      for _, f in ipairs(type(res.frames) == "table" and res.frames or {}) do
+        if f.root then
+          local ok, sub = pcall(page.read_html, page, { mode = mode, frame = f.frame })
+          if ok then
+            res.frame_document = sub
+            out[#out + 1] = ("Frame %s's document (its refs start %s_): %s"):format(f.frame, f.frame, html_text(sub, mode))
+          else
+            out[#out + 1] = ("Frame %s's document could not be read: %s"):format(f.frame,
+              tostring(require("vdx.errors").normalize(sub).message))
+          end
+        else
+          others[#others + 1] = f.ref and ("%s (<iframe> ref %s)"):format(f.frame, f.ref) or f.frame
+        end
+      end
+      if #others > 0 then
+        out[#out + 1] = ("Frames here whose documents this leaves out: %s; browser_read_html ref= an <iframe>'s ref "
+          .. "reads its document"):format(table.concat(others, ", "))
+      end
+      return { text = table.concat(out, "\n"), structured = res }
     end,
   },
 }
