@@ -122,7 +122,7 @@ local function shown(mark, e, context)
   if e.was then line = line .. " (" .. diff.was(e) .. ")" end
   if context and e.parent then
     local p = e.parent.norm:gsub(":$", "")
-    if #p > 50 then p = p:sub(1, 50) .. "…" end
+    p = clip(p, 50)
     line = line .. " (in " .. p .. ")"
   end
   return line
@@ -217,7 +217,7 @@ local function render(d)
       if l then l = clip(l, 40) end
       line = line .. (" …(+%d lines inside%s)"):format(hidden, l and (', the first "' .. l:gsub('"', '\\"') .. '"') or "")
     end
-    if #line > 200 then line = line:sub(1, 200) .. "…" end
+    line = clip(line, 200)
     out[#out + 1] = line
     last_parent = e.parent
   end

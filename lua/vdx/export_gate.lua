@@ -9,6 +9,7 @@ local json = require "vdx.json"
 local session_export = require "vdx.session_export"
 local replay = require "vdx.session_replay"
 local pw_run = require "vdx.pw_run"
+local clip = require "vdx.clip"
 
 local gate = {}
 
@@ -26,7 +27,7 @@ function gate.step_line(i, s, base, token, fixture)
   end
   local text = table.concat(parts, "; ")
   if token then text = text:gsub(token, "{run}") end
-  if #text > 140 then text = text:sub(1, 140) .. "…" end
+  text = clip(text, 140)
   return ("%d. [%s] %s"):format(i, s.role, text)
 end
 

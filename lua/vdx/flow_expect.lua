@@ -8,6 +8,7 @@ local vdx = require "vdx"
 local locator = require "vdx.flow_locator"
 local errors = require "vdx.errors"
 local remembered = require "vdx.remembered"
+local clip = require "vdx.clip"
 
 local M = {}
 
@@ -31,7 +32,7 @@ function M.install(Actor, h)
     local ok, t = pcall(page.bridge, page, "bodyText", {})
     if not ok or type(t) ~= "string" then return nil end
     t = t:gsub("%s+", " "):gsub("^ ", ""):gsub(" $", "")
-    if #t > 300 then t = t:sub(1, 300) .. "…" end
+    t = clip(t, 300)
     return ("%q"):format(t)
   end
 

@@ -10,6 +10,7 @@
 -- Flows and the Lua API do not wait: their checks auto-wait instead.
 local vdx = require "vdx"
 local netwatch = require "vdx.netwatch"
+local clip = require "vdx.clip"
 
 local quiet = {}
 
@@ -202,7 +203,7 @@ end
 
 -- A URL as an answer's line gives it: its first 100 characters.
 local function short(url)
-  return #url > 100 and (url:sub(1, 100) .. "…") or url
+  return clip(url, 100)
 end
 
 --- Runs fn(...) on page watched (quiet.watch; nil or a closed page: no

@@ -15,6 +15,7 @@ local common = require "vdx.builtin.verify_common"
 local SHOWN, fail, describe, described = common.SHOWN, common.fail, common.describe, common.described
 local target, the_one, agreed = common.target, common.the_one, common.agreed
 local verify_value = require "vdx.builtin.verify_value"
+local clip = require "vdx.clip"
 
 local ITEM_ROLE = assertions.ITEM_ROLE
 
@@ -54,7 +55,7 @@ local function nearest(page, text, n)
   local out = {}
   for _, r in ipairs(rank(lines, text, function(l) return l end)) do
     if r.score == 0 or #out >= n then break end
-    out[#out + 1] = #r.item > 100 and (r.item:sub(1, 100) .. "…") or r.item
+    out[#out + 1] = clip(r.item, 100)
   end
   return out
 end
@@ -207,7 +208,7 @@ local function verify_contains(ctx, args)
   end
   if not have:find(assertions.normalize(args.text), 1, true) then
     fail(("%s does not contain %q"):format(t.locator, args.text),
-      { expected = args.text, actual = { #have > 200 and (have:sub(1, 200) .. "…") or have } })
+      { expected = args.text, actual = { clip(have, 200) } })
   end
   if t.elsewhere then return agreed(ctx, "browser_verify_text_visible", nil, t.elsewhere) end
   local circular
@@ -267,7 +268,7 @@ local function verify_list(ctx, args)
     local actual = {}
     for i, x in ipairs(texts) do
       if i > 12 then actual[#actual + 1] = ("… %d more"):format(f.count - 12) break end
-      actual[i] = quote(#x > 60 and (x:sub(1, 60) .. "…") or x)
+      actual[i] = quote(clip(x, 60))
     end
     if #actual == 0 then actual[1] = "no items" end
     fail(("%s: %s"):format(items_expr, missing), { expected = "items in order: " .. table.concat(args.items, ", "),

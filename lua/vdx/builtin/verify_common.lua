@@ -5,6 +5,7 @@
 local vdx = require "vdx"
 local assertions = require "vdx.assertions"
 local util = require "vdx.builtin.util"
+local clip = require "vdx.clip"
 
 local quote = assertions.quote
 
@@ -26,7 +27,7 @@ function M.describe(m)
   if m.name ~= "" then parts[#parts + 1] = quote(m.name) end
   parts[#parts + 1] = "<" .. (m.tag or "?") .. ">"
   if m.text ~= "" and m.text ~= m.name then
-    local t = #m.text > 60 and (m.text:sub(1, 60) .. "…") or m.text
+    local t = clip(m.text, 60)
     parts[#parts + 1] = "text " .. quote(t)
   end
   if m.value and m.checked == nil then parts[#parts + 1] = "value " .. quote(m.value) end
