@@ -665,6 +665,14 @@ f.src = '/export/framepay/form.html'; document.body.append(f)">Checkout</button>
       .. "  await expect(page.getByRole('tabpanel', { name: 'Monthly' })).toBeHidden();\n"), file)
   end)
 
+  it("keeps a sorted table's order with its rows' count: the gate and Playwright check both", function()
+    local file = keep_proposal("/verify/sortable.html", { 'button "Joined"' },
+      "getByRole%('table', { name: 'Members' }%)%.getByRole%('row'%) toContainText%b(), and toHaveCount%(4%)", "order")
+    assert.is_true(has(file, "  await expect(page.getByRole('table', { name: 'Members' }).getByRole('row'))"
+      .. ".toContainText(['Name', 'Alan Turing', 'Grace Hopper', 'Ada Lovelace']);\n"
+      .. "  await expect(page.getByRole('table', { name: 'Members' }).getByRole('row')).toHaveCount(4);\n"), file)
+  end)
+
   it("keeps a sorted column's aria-sort proposal: the gate and Playwright check toHaveAttribute", function()
     local file = keep_proposal("/verify/sortable.html", { 'button "Joined"', 'button "Joined"' },
       "getByRole%('columnheader', { name: 'Joined' }%) toHaveAttribute%('aria%-sort', 'descending'%)", "sorted")

@@ -245,4 +245,44 @@ describe("vdx.session_log proposals", function()
     log:restore(st)
     assert.equal("1-2, 5", log:numbers())
   end)
+  it("keeps a toBeHidden's check before the action once, when the test makes it already with only fields changed since", function()
+    local dialog = "getByRole('dialog', { name: 'Invite a member' })"
+    local function session(between)
+      local log = session_log.new()
+      log:add { kind = "action", action = "click", locator = "getByRole('button', { name: 'Invite member' })" }
+      log:add { kind = "assert", matcher = "toBeVisible", locator = dialog }
+      log:add(between)
+      log:add { kind = "action", action = "click", locator = "getByRole('button', { name: 'Send invite' })" }
+      local id = log:propose { kind = "assert", matcher = "toBeHidden", locator = dialog, before = "toBeVisible" }
+      local later = log:propose { kind = "assert", matcher = "toBeVisible", locator = "getByText('Sent')" }
+      assert.is_true(log:keep { id, later })
+      local out = {}
+      for _, st in ipairs(log:list()) do out[#out + 1] = st.matcher or st.action end
+      return table.concat(out, " ")
+    end
+    -- Run AF's invite: the dialog checked open, a field filled, then Send closed it.
+    assert.equal("click toBeVisible fill click toBeHidden toBeVisible",
+      session { kind = "action", action = "fill", locator = "getByRole('textbox', { name: 'Name' })", value = "Dana" })
+    -- A click between may have hidden it and shown it again: checked again.
+    assert.equal("click toBeVisible click toBeVisible click toBeHidden toBeVisible",
+      session { kind = "action", action = "click", locator = "getByRole('button', { name: 'Details' })" })
+    -- So may a field submitted.
+    assert.equal("click toBeVisible type toBeVisible click toBeHidden toBeVisible",
+      session { kind = "action", action = "type", submit = true, locator = "getByRole('textbox')", value = "x" })
+  end)
+
+  it("follows a kept order check that names every row with their count, and keeps later proposals after both", function()
+    local log = session_log.new()
+    log:add { kind = "action", action = "click", locator = "getByRole('button', { name: 'Name' })" }
+    local rows = "getByRole('table', { name: 'Team' }).getByRole('row')"
+    local order = log:propose { kind = "assert", matcher = "toContainText", locator = rows,
+      value = { "Ada", "Alan", "Grace" }, count = 3 }
+    local later = log:propose { kind = "assert", matcher = "toBeVisible", locator = "getByText('Sorted')" }
+    assert.is_true(log:keep { order, later })
+    local st = log:list()
+    assert.same({ "click", "toContainText", "toHaveCount", "toBeVisible" },
+      { st[1].action, st[2].matcher, st[3].matcher, st[4].matcher })
+    assert.same({ rows, 3 }, { st[3].locator, st[3].value })
+    assert.equal("1-4", log:numbers())
+  end)
 end)

@@ -408,18 +408,17 @@ local function with_candidates(ctx, res, out, cands, structured)
     local shown = scopes_shown(res)
     -- A check of what went is also one of what was there before the
     -- action, when the action is a step of the test (not a resize).
-    local steps = log and log:list()
-    local last = steps and steps[#steps]
-    local acted = last and last.kind == "action" and last.role == ctx.role.name
+    local acted = log and log:last_action(ctx.role.name) ~= nil
     for i, c in ipairs(cands) do
       local before = acted and c.before or nil
       local id = log and log:propose { kind = "assert", role = ctx.role.name, matcher = c.matcher,
         locator = c.locator, value = c.value, attribute = c.attribute, positional = c.positional,
-        before = before, tool = "change report" }
-      out[#out + 1] = id and ("[%s] %s%s"):format(id, c.short or assertions.short(c, shown),
-        before and (", and " .. before .. " before the action") or "") or c.code
+        before = before, count = c.count, tool = "change report" }
+      out[#out + 1] = id and ("[%s] %s%s%s"):format(id, c.short or assertions.short(c, shown),
+        before and (", and " .. before .. " before the action") or "",
+        c.count and (", and toHaveCount(%d)"):format(c.count) or "") or c.code
       structured.candidates[i] = { id = id, matcher = c.matcher, locator = c.locator, value = c.value,
-        attribute = c.attribute, code = c.code }
+        attribute = c.attribute, count = c.count, code = c.code }
     end
   end
   return { text = table.concat(out, "\n"), structured = structured }

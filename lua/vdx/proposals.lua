@@ -407,12 +407,23 @@ function Proposer:changed(e)
 end
 
 -- A container whose children changed order: toContainText of their texts
--- in the new order.
+-- in the new order.  When the labels name every match, their count is
+-- kept beside it (step.count, Log:keep): toContainText alone passes with
+-- a row added or doubled anywhere (run AF's sorted table).
 function Proposer:order(m)
   local kid = m.parent.children[1].role
   if m.parent.in_frame or kid == "generic" then return end
   for loc in self:locators(m.parent) do
-    if self:try { matcher = "toContainText", locator = loc .. ".getByRole('" .. kid .. "')", value = m.labels } then return end
+    if self:try { matcher = "toContainText", locator = loc .. ".getByRole('" .. kid .. "')", value = m.labels } then
+      local step = self.out[#self.out]
+      local f = self.read[step.locator]
+      if f and f.count == #m.labels then
+        step.count = f.count
+        step.code = step.code .. " " .. assertions.code { locator = step.locator, matcher = "toHaveCount",
+          value = f.count }
+      end
+      return
+    end
     if self:full() then return end
   end
 end

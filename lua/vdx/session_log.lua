@@ -31,6 +31,8 @@
 --     "toHaveCSS", locator = …, value = …, attribute = name (toHaveAttribute's
 --     attribute, toHaveCSS's property),
 --     positional = bool, tool = name }
+--     (a proposal may also carry before = a matcher, or count = n: see
+--     Log:keep)
 --
 -- Each step of the current test has a number, `no`, from 1, given as it
 -- joins the test (an assertion kept from a proposal gets the next one
@@ -246,10 +248,34 @@ function session_log.response_steps(steps)
   return waits
 end
 
+-- The actions that change a field and nothing else a check before them
+-- could be about (a hover may hide a tooltip).
+local FIELD_ONLY = { fill = true, type = true, select = true, check = true, uncheck = true }
+
+-- True when check (an assert step) is made already by one of the steps
+-- before index at with only checks and field changes (not submitted) of
+-- its role between (run AF's dialog checked open, its form filled, then
+-- the same check again ahead of the Send that closed it).
+local function still_checked(steps, at, check)
+  for i = at - 1, 1, -1 do
+    local s = steps[i]
+    if s.role ~= check.role then return false end
+    if s.kind == "assert" then
+      if s.matcher == check.matcher and s.locator == check.locator and s.value == nil then return true end
+    elseif not (s.kind == "action" and FIELD_ONLY[s.action] and not s.submit) then
+      return false
+    end
+  end
+  return false
+end
+
 --- Makes the proposed steps of ids part of the log, each where it was
 -- proposed (after the step that was last then), in the order proposed;
 -- a step with `before` (a matcher: toBeHidden's toBeVisible) also puts
--- that check of its locator ahead of the action it followed.
+-- that check of its locator ahead of the action it followed, unless the
+-- test makes it there already; a step with `count` (the array form of
+-- toContainText that names every match) is followed by a toHaveCount of
+-- its locator, so no other match may come in between or after.
 -- Returns true, or nil and the ids that were never proposed (Log:keeping).
 function Log:keep(ids)
   local picked, unknown = self:keeping(ids)
@@ -258,18 +284,24 @@ function Log:keep(ids)
   -- still to come where they were.
   table.sort(picked, function(a, b) return a.at > b.at or (a.at == b.at and a.n > b.n) end)
   for _, p in ipairs(picked) do
-    table.insert(self.steps, p.at + 1, p.step)
+    local st = p.step
+    table.insert(self.steps, p.at + 1, st)
+    if st.count then
+      table.insert(self.steps, p.at + 2, { kind = "assert", role = st.role, matcher = "toHaveCount",
+        locator = st.locator, value = st.count, tool = st.tool })
+    end
     -- A check that something went (toBeHidden) also says it was there:
     -- its matcher `before` is checked ahead of the action it followed.
     local acted = self.steps[p.at]
-    local pre = p.step.before and acted and acted.kind == "action" and acted.role == p.step.role
-    if pre then
-      table.insert(self.steps, p.at, { kind = "assert", role = p.step.role, matcher = p.step.before,
-        locator = p.step.locator, tool = p.step.tool })
-    end
+    local pre = st.before and acted and acted.kind == "action" and acted.role == st.role and { kind = "assert",
+      role = st.role, matcher = st.before, locator = st.locator, tool = st.tool }
+    if pre and still_checked(self.steps, p.at, pre) then pre = nil end
+    if pre then table.insert(self.steps, p.at, pre) end
+    local extra = (pre and 1 or 0) + (st.count and 1 or 0)
     for id, q in pairs(self.proposed) do
-      if q == p then self.proposed[id], self.kept[id] = nil, p.step
-      elseif q.at > p.at or (pre and q.at == p.at) then q.at = q.at + (pre and q.at > p.at and 2 or 1) end
+      if q == p then self.proposed[id], self.kept[id] = nil, st
+      elseif q.at > p.at then q.at = q.at + 1 + extra
+      elseif pre and q.at == p.at then q.at = q.at + 1 end
     end
   end
   number(self)
