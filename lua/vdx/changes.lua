@@ -309,8 +309,8 @@ end
 -- ref of one of them fails (which of the alike ones it was, no name
 -- tells), where one of a unique name still acts on its successor.  Not
 -- said of a list sorted and made anew (moved_line says so), nor again of
--- what told (a set kept by the role) says was told: a list that renders
--- again at each add would repeat it at each.
+-- what told (a set kept by the role, for one test) says was told: a list
+-- that renders again at each add would repeat it at each.
 local function renewed_line(d, text, told)
   for _, m in ipairs(d.moved) do if m.rebuilt then return nil end end
   local seen, parts = {}, {}
@@ -323,8 +323,10 @@ local function renewed_line(d, text, told)
     end
   end
   if #parts == 0 then return nil end
-  return ("↻ Made anew: %s (new refs; an old one may fail: browser_find within=… gives them)")
-    :format(table.concat(parts, ", "))
+  -- (Run AG, told only of the Delete buttons, looked up the checkboxes
+  -- made anew beside them again: 4 calls its old refs would have spared.)
+  return ("↻ Made anew: %s (new refs; an old one may fail: browser_find within=… gives them. An old ref of "
+    .. "what has a name of its own still acts, on its successor)"):format(table.concat(parts, ", "))
 end
 
 -- The set of what renewed_line told the role's agent already.
