@@ -667,7 +667,7 @@ f.src = '/export/framepay/form.html'; document.body.append(f)">Checkout</button>
 
   it("keeps a sorted table's order with its rows' count: the gate and Playwright check both", function()
     local file = keep_proposal("/verify/sortable.html", { 'button "Joined"' },
-      "getByRole%('table', { name: 'Members' }%)%.getByRole%('row'%) toContainText%b(), and toHaveCount%(4%)", "order")
+      "getByRole%('table', { name: 'Members' }%)%.getByRole%('row'%) toContainText%b(), and toHaveCount%(4%)", "rows-order")
     assert.is_true(has(file, "  await expect(page.getByRole('table', { name: 'Members' }).getByRole('row'))"
       .. ".toContainText(['Name', 'Alan Turing', 'Grace Hopper', 'Ada Lovelace']);\n"
       .. "  await expect(page.getByRole('table', { name: 'Members' }).getByRole('row')).toHaveCount(4);\n"), file)

@@ -285,4 +285,28 @@ describe("vdx.session_log proposals", function()
     assert.same({ rows, 3 }, { st[3].locator, st[3].value })
     assert.equal("1-4", log:numbers())
   end)
+  it("keeps a proposal the test checks already right after its action as that check, not twice", function()
+    local log = session_log.new()
+    local items = "getByRole('list', { name: 'Todo items' }).getByRole('listitem')"
+    log:add { kind = "action", action = "click", locator = "getByRole('link', { name: 'Active' })" }
+    local count = log:propose { kind = "assert", matcher = "toHaveCount", locator = items, value = 1 }
+    local status = log:propose { kind = "assert", matcher = "toHaveText", locator = "getByRole('status')", value = "1 left" }
+    -- Run AG's list check, which records the items' count beside it.
+    log:add { kind = "assert", matcher = "toHaveText", locator = items, value = { "Walk dog" } }
+    local recorded = log:add { kind = "assert", matcher = "toHaveCount", locator = items, value = 1 }
+    assert.is_true(log:keep { count, status })
+    local st = log:list()
+    assert.same({ "click", "toHaveText", "toHaveText", "toHaveCount" },
+      { st[1].action, st[2].matcher, st[3].matcher, st[4].matcher })
+    assert.equal("getByRole('status')", st[2].locator)
+    assert.equal(recorded, st[4])
+    assert.equal("1, 4, 2-3", log:numbers())     -- the kept check joins with the next number
+    -- Another count is a check of its own.
+    log = session_log.new()
+    log:add { kind = "action", action = "click", locator = "getByRole('link', { name: 'All' })" }
+    count = log:propose { kind = "assert", matcher = "toHaveCount", locator = items, value = 3 }
+    log:add { kind = "assert", matcher = "toHaveCount", locator = items, value = 2 }
+    assert.is_true(log:keep { count })
+    assert.equal(3, #log:list())
+  end)
 end)

@@ -269,14 +269,63 @@ local function still_checked(steps, at, check)
   return false
 end
 
+-- True when a and b (values of steps) are the same, tables item by item.
+local function same_value(a, b)
+  if type(a) ~= "table" or type(b) ~= "table" then return a == b end
+  if #a ~= #b then return false end
+  for i = 1, #a do if a[i] ~= b[i] then return false end end
+  return true
+end
+
+-- The check among the checks of check's role right after index at (no
+-- other step between) that makes check already, or nil (run AG kept a
+-- proposed count its list check had recorded beside the list).
+local function made_after(steps, at, check)
+  for i = at + 1, #steps do
+    local s = steps[i]
+    if s.kind ~= "assert" or s.role ~= check.role then return nil end
+    if s.matcher == check.matcher and s.locator == check.locator and s.attribute == check.attribute
+        and same_value(s.value, check.value) then
+      return s
+    end
+  end
+  return nil
+end
+
+-- Puts the proposal p ({ step, at, n }) in the log after index p.at,
+-- with the checks it brings (Log:keep), and moves the places of the
+-- proposals still open after it.
+local function insert_kept(self, p)
+  local st = p.step
+  table.insert(self.steps, p.at + 1, st)
+  local count = st.count and { kind = "assert", role = st.role, matcher = "toHaveCount", locator = st.locator,
+    value = st.count, tool = st.tool }
+  if count and made_after(self.steps, p.at + 1, count) then count = nil end
+  if count then table.insert(self.steps, p.at + 2, count) end
+  -- A check that something went (toBeHidden) also says it was there:
+  -- its matcher `before` is checked ahead of the action it followed.
+  local acted = self.steps[p.at]
+  local pre = st.before and acted and acted.kind == "action" and acted.role == st.role and { kind = "assert",
+    role = st.role, matcher = st.before, locator = st.locator, tool = st.tool }
+  if pre and still_checked(self.steps, p.at, pre) then pre = nil end
+  if pre then table.insert(self.steps, p.at, pre) end
+  local extra = (pre and 1 or 0) + (count and 1 or 0)
+  for _, q in pairs(self.proposed) do
+    if q.at > p.at then q.at = q.at + 1 + extra
+    elseif pre and q.at == p.at and q ~= p then q.at = q.at + 1 end
+  end
+end
+
 --- Makes the proposed steps of ids part of the log, each where it was
 -- proposed (after the step that was last then), in the order proposed;
 -- a step with `before` (a matcher: toBeHidden's toBeVisible) also puts
 -- that check of its locator ahead of the action it followed, unless the
 -- test makes it there already; a step with `count` (the array form of
 -- toContainText that names every match) is followed by a toHaveCount of
--- its locator, so no other match may come in between or after.
--- Returns true, or nil and the ids that were never proposed (Log:keeping).
+-- its locator, so no other match may come in between or after.  A check
+-- the test makes already right there is not written twice: the id keeps
+-- that one.  Returns true, or nil and the ids that were never proposed
+-- (Log:keeping).
 function Log:keep(ids)
   local picked, unknown = self:keeping(ids)
   if not picked then return nil, unknown end
@@ -284,24 +333,10 @@ function Log:keep(ids)
   -- still to come where they were.
   table.sort(picked, function(a, b) return a.at > b.at or (a.at == b.at and a.n > b.n) end)
   for _, p in ipairs(picked) do
-    local st = p.step
-    table.insert(self.steps, p.at + 1, st)
-    if st.count then
-      table.insert(self.steps, p.at + 2, { kind = "assert", role = st.role, matcher = "toHaveCount",
-        locator = st.locator, value = st.count, tool = st.tool })
-    end
-    -- A check that something went (toBeHidden) also says it was there:
-    -- its matcher `before` is checked ahead of the action it followed.
-    local acted = self.steps[p.at]
-    local pre = st.before and acted and acted.kind == "action" and acted.role == st.role and { kind = "assert",
-      role = st.role, matcher = st.before, locator = st.locator, tool = st.tool }
-    if pre and still_checked(self.steps, p.at, pre) then pre = nil end
-    if pre then table.insert(self.steps, p.at, pre) end
-    local extra = (pre and 1 or 0) + (st.count and 1 or 0)
+    local made = made_after(self.steps, p.at, p.step)
+    if not made then insert_kept(self, p) end
     for id, q in pairs(self.proposed) do
-      if q == p then self.proposed[id], self.kept[id] = nil, st
-      elseif q.at > p.at then q.at = q.at + 1 + extra
-      elseif pre and q.at == p.at then q.at = q.at + 1 end
+      if q == p then self.proposed[id], self.kept[id] = nil, made or p.step end
     end
   end
   number(self)
@@ -377,14 +412,6 @@ function Log:drop(ns)
   end
   self.steps = kept
   return out, numbers
-end
-
--- True when a and b (values of steps) are the same, tables item by item.
-local function same_value(a, b)
-  if type(a) ~= "table" or type(b) ~= "table" then return a == b end
-  if #a ~= #b then return false end
-  for i = 1, #a do if a[i] ~= b[i] then return false end end
-  return true
 end
 
 -- The assertion among the last steps, back to the last step that is not
