@@ -631,6 +631,11 @@ describe("the change report of the acting tools", function()
     -- Said once: the next add renders the list again, and the agent knows.
     text = act("browser_type", { ref = ref('textbox "New chore"'), text = "Dusting", submit = true })
     assert.is_nil(text:find('↻', 1, true), text)
+    -- Said again in a new test, once (run AG's second test was told nothing).
+    call("browser_start_test", { url = t.srv.url .. "/verify/rerender.html" })
+    snap = select(2, call("browser_snapshot", {}))
+    text = act("browser_type", { ref = ref('textbox "New chore"'), text = "Ironing", submit = true })
+    assert.matches('\n↻ Made anew: button "Delete" ×3', text, 1, true)
   end)
 
   it("proposes toHaveText for a named element whose text changed", function()

@@ -31,9 +31,6 @@ function M.clear(roles)
           -- (The page the agent last looked at is laid out anew, or gone:
           -- no report compares with that look.)
           role.last_snapshot, role.change_base = nil, nil
-          -- (A new test's page renders its lists anew: changes.lua says so
-          -- again, once.)
-          role.anew_told = nil
           if require("vdx.clock").installed(p) then
             pcall(p.close, p)
             role:forget_page(p)

@@ -456,6 +456,8 @@ return {
       for _, info in ipairs(ctx.roles:list()) do
         if info.active then
           local role = ctx.roles:role(info.name)
+          -- (A new test's lists render anew: its reports say so again, once.)
+          role.anew_told = nil
           local page = role.page_
           local url = page and require("vdx.urls").of(page) or "no page"
           -- The current role opens url as the test's first step.
