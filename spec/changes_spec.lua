@@ -625,8 +625,8 @@ describe("the change report of the acting tools", function()
     open("/verify/rerender.html")
     local text = act("browser_type", { ref = ref('textbox "New chore"'), text = "Ironing", submit = true })
     -- The checkboxes' names are unique (an old ref acts on its successor); the Delete buttons' are not.
-    assert.matches('\n↻ Made anew: button "Delete" ×3 (new refs; an old one may fail: browser_find within=… gives them. '
-      .. 'An old ref of what has a name of its own still acts, on its successor)', text, 1, true)
+    assert.matches('\n↻ Made anew: button "Delete" ×3 (an old ref may fail: browser_find within=… gives the new; '
+      .. 'old refs of unique names still act)', text, 1, true)
     assert.is_nil(text:find('↻ Made anew: checkbox', 1, true), text)
     -- Said once: the next add renders the list again, and the agent knows.
     text = act("browser_type", { ref = ref('textbox "New chore"'), text = "Dusting", submit = true })

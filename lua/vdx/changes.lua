@@ -325,8 +325,8 @@ local function renewed_line(d, text, told)
   if #parts == 0 then return nil end
   -- (Run AG, told only of the Delete buttons, looked up the checkboxes
   -- made anew beside them again: 4 calls its old refs would have spared.)
-  return ("↻ Made anew: %s (new refs; an old one may fail: browser_find within=… gives them. An old ref of "
-    .. "what has a name of its own still acts, on its successor)"):format(table.concat(parts, ", "))
+  return ("↻ Made anew: %s (an old ref may fail: browser_find within=… gives the new; old refs of unique names "
+    .. "still act)"):format(table.concat(parts, ", "))
 end
 
 -- The set of what renewed_line told the role's agent already.
