@@ -665,6 +665,26 @@ f.src = '/export/framepay/form.html'; document.body.append(f)">Checkout</button>
       .. "  await expect(page.getByRole('tabpanel', { name: 'Monthly' })).toBeHidden();\n"), file)
   end)
 
+  it("writes a check after a slow wait with a timeout as long, which the gate and Playwright wait for too", function()
+    -- Run AH's held payment: its confirmation came after 10 s, and the
+    -- check recorded after the wait failed at Playwright's 5 s.
+    local pw = playwright_dir()
+    local s, call = start("--output-dir " .. q(dir .. "/out"), pw and ("VDX_PLAYWRIGHT_DIR=" .. q(pw)) or nil)
+    call("browser_navigate", { url = srv.url .. "/waits/slow.html" })
+    local _, snap = call("browser_snapshot", {})
+    call("browser_click", { ref = ref_of(snap, 'button "Pay"') })
+    local _, waited = call("browser_wait_for", { text = "Paid in full" })
+    assert.matches("\nIt took %d%.%d s: the checks recorded before the next action wait up to 1[1-4] s in the test",
+      waited)
+    call("browser_verify_text_visible", { text = "Paid in full" })
+    local _, out = call("browser_export_test", { filename = "slow-pay", runs = 2 })
+    assert.equal(0, (s:close(30000)))
+    assert.is_true(has(out, "Flake gate: 2 runs in fresh contexts, every step passed 2/2"), out)
+    if pw then assert.is_true(has(out, "Playwright (2 runs of the file): ✅ 2 passed"), out) end
+    local file = read(dir .. "/out/slow-pay.spec.ts")
+    assert.matches("Paid in full'[^\n]*%)%)%.to%a+%([^\n]*{ timeout: 1[1-4]000 }%);\n", file)
+  end)
+
   it("keeps a sorted table's order with its rows' count: the gate and Playwright check both", function()
     local file = keep_proposal("/verify/sortable.html", { 'button "Joined"' },
       "getByRole%('table', { name: 'Members' }%)%.getByRole%('row'%) toContainText%b(), and toHaveCount%(4%)", "rows-order")

@@ -92,6 +92,8 @@ function export.statements(s, base, fixture)
       v = require("vdx.route_match").js_regex(s.value)
     end
     if s.attribute then v = q(s.attribute) .. ", " .. v end
+    -- (A check of what took long to show: see util.waited.)
+    if s.timeout then v = (v == "" and "" or v .. ", ") .. ("{ timeout: %d }"):format(s.timeout) end
     if not s.locator then return { "await expect(" .. page .. ")." .. s.matcher .. "(" .. v .. ");" } end
     return { "await expect(" .. pw.on(page, s.locator) .. ")." .. s.matcher .. "(" .. v .. ");" }
   end

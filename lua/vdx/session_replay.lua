@@ -218,7 +218,7 @@ local function run_step(page, s, timeout_ms, got)
     end
     local check = MATCHERS[s.matcher]
     if not check then error("the gate cannot check " .. tostring(s.matcher) .. " (the test still does)", 0) end
-    local passed, saw = poll(function() return check(page, s) end, timeout_ms)
+    local passed, saw = poll(function() return check(page, s) end, math.max(timeout_ms, s.timeout or 0))
     if not passed then
       local want = ""
       if type(s.value) == "table" then

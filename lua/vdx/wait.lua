@@ -234,33 +234,36 @@ function wait.wait_for(page, opts)
   return res
 end
 
---- wait.code_lines(opts, locator) -> { line } | nil: the Playwright
--- statement of a wait_for (an element's as `expect(…).toBeVisible()` and
--- its kin; opts as page:wait_for takes them; locator the
--- Playwright locator of opts.ref, taken before the wait), with "{page}"
+--- wait.code_lines(opts, locator [, timeout_ms]) -> { line } | nil: the
+-- Playwright statement of a wait_for (an element's as
+-- `expect(…).toBeVisible()` and its kin; opts as page:wait_for takes
+-- them; locator the Playwright locator of opts.ref, taken before the
+-- wait; timeout_ms, when given, written as its `{ timeout }`), with "{page}"
 -- for the role's page; nil for waits a test does not need to repeat (a
 -- text to show, a time) or cannot say (a Lua pattern, a frame).  A text
 -- that goes is a check of the test's (an item a filter hid): no visible
 -- element shows it.
-function wait.code_lines(o, locator)
+function wait.code_lines(o, locator, timeout_ms)
   if o.frame and o.frame ~= "main" then return nil end
+  -- A wait that took long writes a timeout as long (util.waited).
+  local t = timeout_ms and ("{ timeout: %d }"):format(timeout_ms)
   if o.text_gone and not (o.text or o.ref_gone or o.ref or o.locator or o.selector or o.url or o.fn) then
-    return { ("await expect({page}.getByText(%s).filter({ visible: true })).toHaveCount(0);")
-      :format(require("vdx.pw_spec").quote(o.text_gone)) }
+    return { ("await expect({page}.getByText(%s).filter({ visible: true })).toHaveCount(0%s);")
+      :format(require("vdx.pw_spec").quote(o.text_gone), t and (", " .. t) or "") }
   end
   local state = o.state or "visible"
   local loc = o.locator or locator or (o.selector and "locator(" .. require("vdx.pw_spec").quote(o.selector) .. ")")
   if loc then
     -- As a web-first assertion, which waits the same way and says what it
     -- checks (a waitFor is no check of the test's).
-    local matcher = ({ visible = "toBeVisible()", hidden = "toBeHidden()", attached = "toBeAttached()",
-      detached = "not.toBeAttached()" })[state]
-    return { ("await expect({page}.%s).%s;"):format(loc, matcher) }
+    local matcher = ({ visible = "toBeVisible", hidden = "toBeHidden", attached = "toBeAttached",
+      detached = "not.toBeAttached" })[state]
+    return { ("await expect({page}.%s).%s(%s);"):format(loc, matcher, t or "") }
   elseif o.url then
     -- A check of the test's, as the element waits are: toHaveURL takes an
     -- exact URL, or a regular expression for a glob.
     local want = o.url:find("[*{]") and require("vdx.route_match").js_regex(o.url) or json.encode(o.url)
-    return { ("await expect({page}).toHaveURL(%s);"):format(want) }
+    return { ("await expect({page}).toHaveURL(%s%s);"):format(want, t and (", " .. t) or "") }
   elseif o.fn then
     -- A function's source goes in as code; an expression as a string,
     -- which Playwright evaluates in the page (a string that is a function
@@ -268,7 +271,8 @@ function wait.code_lines(o, locator)
     local src = o.fn:match("^%s*(.-)%s*$")
     local is_fn = src:match("^function[%s(]") or src:match("^async[%s(]") or src:match("^[%w_$]+%s*=>")
       or (src:match("^%b()%s*=>"))
-    return { ("await {page}.waitForFunction(%s);"):format(is_fn and src or json.encode(src)) }
+    return { ("await {page}.waitForFunction(%s%s);"):format(is_fn and src or json.encode(src),
+      t and (", undefined, " .. t) or "") }
   end
   return nil
 end

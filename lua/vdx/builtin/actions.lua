@@ -336,7 +336,8 @@ return util.report_changes({
           step_opts.locator = alt
         end
       end
-      local lines = require("vdx.wait").code_lines(step_opts)
+      local slow = util.waited(ctx, type(res) == "table" and tonumber(res.waited_ms) or 0)
+      local lines = require("vdx.wait").code_lines(step_opts, nil, slow)
       local said = "Wait finished"
       if lines and ctx.session then
         step_opts.timeout_ms = nil
@@ -366,6 +367,10 @@ return util.report_changes({
         end
       elseif ctx.session then
         said = "Wait finished (no step of the test: check what showed with a browser_verify_* tool)"
+      end
+      if slow and ctx.session then
+        said = said .. ("\nIt took %.1f s: the checks recorded before the next action wait up to %d s in the test "
+          .. "(Playwright's own is 5 s)"):format(res.waited_ms / 1000, slow // 1000)
       end
       return util.action_result(said, res)
     end,

@@ -94,6 +94,30 @@ function util.relaid(ctx, page, text, structured, want)
   return util.with_changes(ctx, { text = text, structured = structured or {} }, { view = true })
 end
 
+--- How long a wait may take before the checks recorded after it get a
+-- timeout of their own (ms): half of Playwright's 5 s for an expect.
+util.SLOW_MS = 2500
+
+--- The timeout (ms) a check of what took elapsed_ms to show gets in the
+-- test: twice that, at least 10 s, in whole seconds; nil when elapsed_ms
+-- is within util.SLOW_MS.
+function util.slow_timeout(elapsed_ms)
+  if elapsed_ms <= util.SLOW_MS then return nil end
+  return math.max(10000, math.ceil(elapsed_ms * 2 / 1000) * 1000)
+end
+
+--- Tells the role that what the agent waited for took elapsed_ms to show
+-- (run AH's held payment: its confirmation came after 10 s, and the check
+-- recorded after the wait failed in the test at Playwright's 5 s): the
+-- checks recorded before the role's next action or navigation carry
+-- util.slow_timeout(elapsed_ms), which the test writes and the gate's
+-- replay waits.  Returns that timeout, or nil.
+function util.waited(ctx, elapsed_ms)
+  local ms = util.slow_timeout(elapsed_ms)
+  if ms then ctx.role.slow_ms = math.max(ctx.role.slow_ms or 0, ms) end
+  return ms
+end
+
 --- Records step (see vdx.session_log) in the session of the call, in the
 -- current role, with loc (from util.locator_of) as its locator.  The
 -- first step of a role that is not a navigation is preceded by one to the
@@ -103,6 +127,9 @@ function util.record(ctx, step, loc)
   local log = ctx.session
   if not log then return end
   step.role = ctx.role.name
+  -- A check after a slow wait waits as long (util.waited).
+  if step.kind == "assert" then step.timeout = step.timeout or ctx.role.slow_ms
+  elseif step.kind == "action" or step.kind == "navigate" then ctx.role.slow_ms = nil end
   if loc and loc.frame and loc.frame ~= "main" and not loc.frame_locator then
     -- A frame with no locator from the page (its owner was never read).
     step.unlocated = ("the target is inside frame %s, whose iframe has no locator from the page"):format(loc.frame)
