@@ -207,6 +207,12 @@ describe("vdx.quiet", function()
       local wres, wtext = call("browser_wait_for", { text = "Card number", timeout = 300 })
       assert.is_true(wres.isError, wtext)
       assert.matches("it shows in frame f%d+, which a wait without frame does not look into: give frame \"f%d+\"", wtext)
+      -- A long wait stops once it sees the frame show it (run AH waited 30 s).
+      wres, wtext = call("browser_wait_for", { text = "Card number", timeout = 60000 })
+      assert.is_true(wres.isError, wtext)
+      local within = tonumber(wtext:match("did not show in the main document within (%d+) ms, and the wait stopped there: "
+        .. "it shows in frame f%d+"))
+      assert.is_true(within ~= nil and within < 60000, wtext)
       -- The page loaded again and its new frame has the name the first
       -- had (run AB): it is waited for as well.
       call("browser_navigate", { url = srv.url .. "/q/checkout.html" })
