@@ -839,6 +839,9 @@ f.src = '/export/framepay/form.html'; document.body.append(f)">Checkout</button>
     assert.is_true(has(text, "\n  4. [default] expect(page.getByRole('heading', { level: 1 })).toHaveText('Nobody')  0/2 ❌ "),
       text)
     assert.is_true(has(text, "\nFix the test, then export again: drop=[4] if the step is wrong;"), text)
+    -- What the stopped runs did to the app stays (run AH's carts and orders).
+    assert.is_true(has(text, "\nThe replay's runs did steps 1-3 against the live app and stopped there: anything they "
+      .. "saved (an item in a cart, an order) is still there, for the session's roles too."), text)
     assert.is_nil(text:find("Playwright", 1, true), text)
     assert.equal(before, read(dir .. "/out/never.spec.ts"))
     -- Step 2, which the refused call would have dropped, is still there.

@@ -294,6 +294,12 @@ return {
           export_gate.lines(g, runs, out)
           out[#out + 1] = ("Fix the test, then export again: drop=[%d] if the step is wrong; if it is right, the "
             .. "steps before it did not bring the page there (browser_snapshot shows it now)."):format(g.broken)
+          if g.broken > 1 then
+            -- (Run AH's stopped runs each left an unpaid order and an item
+            -- in the shared cart, and its next export failed on them.)
+            out[#out + 1] = ("The replay's runs did steps 1-%d against the live app and stopped there: anything they "
+              .. "saved (an item in a cart, an order) is still there, for the session's roles too."):format(g.broken - 1)
+          end
           return { text = table.concat(out, "\n"), structured = { written = false, broken = g.broken,
             flaky = json.array(g.flaky), gate_ms = g.ms } }
         end
