@@ -29,8 +29,9 @@
 --     "toContainText" | "toHaveValue" | "toBeChecked" | "not.toBeChecked" |
 --     "toHaveCount" | "toBeInViewport" | "toBeEmpty" | "toHaveAttribute" |
 --     "toHaveCSS", locator = …, value = …, attribute = name (toHaveAttribute's
---     attribute, toHaveCSS's property),
---     positional = bool, tool = name }
+--     attribute, toHaveCSS's property), timeout = ms (a check of what
+--     took long to show: vdx.builtin.util.waited), positional = bool,
+--     tool = name }
 --     (a proposal may also carry before = a matcher, or count = n: see
 --     Log:keep)
 --
