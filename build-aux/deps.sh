@@ -43,6 +43,9 @@ else
   if ! (cd "$FARM_DIR" && { test -f package.json || echo '{"private":true}' > package.json; } &&
         PUPPETEER_SKIP_DOWNLOAD=1 PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 timeout 900 \
         npm install --no-audit --no-fund --loglevel=error "@browserless.io/browserless@$BROWSERLESS"); then
+    # A half-done install (npm stopped, or two at once in one folder) would
+    # make the specs start a browserless that cannot load: none is pending.
+    rm -rf "$FARM_DIR/node_modules"
     echo "deps: npm could not install browserless (offline?): the farm specs will be pending"
   fi
 fi
