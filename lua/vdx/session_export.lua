@@ -12,6 +12,7 @@ local pw_run = require "vdx.pw_run"
 local run_token = require "vdx.run_token"
 local remembered = require "vdx.remembered"
 local session_log = require "vdx.session_log"
+local session_races = require "vdx.session_races"
 
 local export = {}
 
@@ -92,7 +93,7 @@ function export.statements(s, base, fixture)
       v = require("vdx.route_match").js_regex(s.value)
     end
     if s.attribute then v = q(s.attribute) .. ", " .. v end
-    -- (A check of what took long to show: see util.waited.)
+    -- (A check of what took long to show: see vdx.slow_checks.)
     if s.timeout then v = (v == "" and "" or v .. ", ") .. ("{ timeout: %d }"):format(s.timeout) end
     if not s.locator then return { "await expect(" .. page .. ")." .. s.matcher .. "(" .. v .. ");" } end
     return { "await expect(" .. pw.on(page, s.locator) .. ")." .. s.matcher .. "(" .. v .. ");" }
@@ -119,7 +120,7 @@ function export.statements(s, base, fixture)
   return out
 end
 
---- How many of a step's requests (session_log.response_steps) its test waits
+--- How many of a step's requests (session_races.response_steps) its test waits
 -- for (the first ones).
 export.MAX_RESPONSE_WAITS = 3
 
@@ -161,7 +162,7 @@ end
 
 --- The lines a step is written between so that the test's next step
 -- waits, as the MCP answer did, for the requests late ({ "GET /api/cart",
--- … }, session_log.response_steps): before, `const cartResponse =
+-- … }, session_races.response_steps): before, `const cartResponse =
 -- page.waitForResponse(…)` for each (the first
 -- export.MAX_RESPONSE_WAITS); after, `await cartResponse;`.  taken: the
 -- variable names the test has used (a set, added to).
@@ -268,7 +269,7 @@ function export.suite_text(tests, opts)
     end
     local first, used, read = #out + 1, false, {}
     -- The steps whose requests the next step waits for.
-    local waits, taken = session_log.response_steps(t.steps), {}
+    local waits, taken = session_races.response_steps(t.steps), {}
     for _, s in ipairs(t.steps) do
       local lines = export.statements(s, base, fixture)
       if waits[s] then

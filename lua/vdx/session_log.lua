@@ -30,7 +30,7 @@
 --     "toHaveCount" | "toBeInViewport" | "toBeEmpty" | "toHaveAttribute" |
 --     "toHaveCSS", locator = …, value = …, attribute = name (toHaveAttribute's
 --     attribute, toHaveCSS's property), timeout = ms (a check of what
---     took long to show: vdx.builtin.util.waited), positional = bool,
+--     took long to show: vdx.slow_checks), positional = bool,
 --     tool = name }
 --     (a proposal may also carry before = a matcher, or count = n: see
 --     Log:keep)
@@ -141,11 +141,6 @@ function Log:keeping(ids)
   return picked
 end
 
--- The actions whose effect is done when they return (a field's value, a
--- box checked): one of them last before a load races nothing, and it
--- waited for its element, which what came before it made.
-local STILL = { fill = true, type = true, select = true, check = true, uncheck = true, hover = true }
-
 --- For each page load of the current test (a navigate step, any role's,
 -- or an action that led to another document) with no check since the
 -- last action before it, that action, with the first of the proposals
@@ -171,29 +166,9 @@ function Log:unchecked_loads()
       first[p.at] = { id = id, n = p.n, volatile = v }
     end
   end
-  for _, u in ipairs(session_log.racing(steps)) do
+  for _, u in ipairs(require("vdx.session_races").racing(steps)) do
     local f = first[u.at]
     out[#out + 1] = { action = u.action, load = u.load, id = f and f.id, volatile = f and f.volatile or false }
-  end
-  return out
-end
-
---- The pairs of Log:unchecked_loads in a list of steps (a test's, as the
--- export and its replay have them), without proposals: { { action =,
--- load =, at = the action's index } }, in order.
-function session_log.racing(steps)
-  local out = {}
-  for j, t in ipairs(steps) do
-    if session_log.loads(t) then
-      for k = j - 1, 1, -1 do
-        local st = steps[k]
-        if session_log.is_check(st) or st.kind == "navigate" then break end
-        if st.kind == "action" and not st.carried then
-          if not STILL[st.action] or st.submit then out[#out + 1] = { action = st, load = t, at = k } end
-          break
-        end
-      end
-    end
   end
   return out
 end
@@ -207,46 +182,7 @@ end
 -- clicked before the cart had loaded, did nothing), and a read takes
 -- what a placeholder shows then (`Cart (0)` for `Cart (3)`).
 function Log:unready_actions()
-  return session_log.unready(self.steps)
-end
-
---- Log:unready_actions of a list of steps (a test's, as the export and
--- its replay have them).
-function session_log.unready(steps)
-  local out = {}
-  for i, s in ipairs(steps) do
-    local t = steps[i + 1]
-    if session_log.loads(s) and s.late and #s.late > 0 and s.wait_until ~= "networkidle" and not s.carried
-        and t and (t.kind == "action" or t.kind == "remember")
-        and t.role == s.role and not t.carried then
-      out[#out + 1] = { load = s, action = t, late = s.late }
-    end
-  end
-  return out
-end
-
---- The steps of a test whose next step waits for their responses, as a
--- table from each such step to its requests ({ "GET /api/cart", … }): a load whose page fetched data after its
--- load event, an action right after it (session_log.unready: what that
--- load's answer waited for), and an action whose answer waited for the
--- requests it made, a page load right after it with no check between
--- (session_log.racing: an Add to cart's POST, then the cart's page).
-function session_log.response_steps(steps)
-  local waits = {}
-  local function add(s, list)
-    local w = waits[s] or {}
-    for _, l in ipairs(list) do
-      local dup = false
-      for _, x in ipairs(w) do dup = dup or x == l end
-      if not dup then w[#w + 1] = l end
-    end
-    waits[s] = w
-  end
-  for _, u in ipairs(session_log.unready(steps)) do add(u.load, u.late) end
-  for _, u in ipairs(session_log.racing(steps)) do
-    if u.action.fetched then add(u.action, u.action.fetched) end
-  end
-  return waits
+  return require("vdx.session_races").unready(self.steps)
 end
 
 -- The actions that change a field and nothing else a check before them

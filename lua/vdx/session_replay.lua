@@ -251,7 +251,7 @@ function replay.run(steps, runs, open, opts)
   -- fetched its data after its load event, an action right after it; an
   -- action whose requests a load right after may race): so does the
   -- replay.
-  local waits = require("vdx.session_log").response_steps(steps)
+  local waits = require("vdx.session_races").response_steps(steps)
   for i = 1, #steps do
     results[i] = { passed = 0, failures = {} }
     waits[i] = waits[steps[i]]

@@ -4,6 +4,7 @@
 local vdx = require "vdx"
 local assertions = require "vdx.assertions"
 local json = require "vdx.json"
+local slow_checks = require "vdx.slow_checks"
 
 local util = {}
 
@@ -94,28 +95,14 @@ function util.relaid(ctx, page, text, structured, want)
   return util.with_changes(ctx, { text = text, structured = structured or {} }, { view = true })
 end
 
---- How long a wait may take before the checks recorded after it get a
--- timeout of their own (ms): half of Playwright's 5 s for an expect.
-util.SLOW_MS = 2500
-
---- The timeout (ms) a check of what took elapsed_ms to show gets in the
--- test: twice that, at least 10 s, in whole seconds; nil when elapsed_ms
--- is within util.SLOW_MS.
-function util.slow_timeout(elapsed_ms)
-  if elapsed_ms <= util.SLOW_MS then return nil end
-  return math.max(10000, math.ceil(elapsed_ms * 2 / 1000) * 1000)
-end
-
 --- Tells the role that what the agent waited for took elapsed_ms to show
 -- (run AH's held payment: its confirmation came after 10 s, and the check
 -- recorded after the wait failed in the test at Playwright's 5 s): the
--- checks recorded before the role's next action or navigation carry
--- util.slow_timeout(elapsed_ms), which the test writes and the gate's
+-- checks recorded before the role's next action or navigation carry a
+-- timeout as long (vdx.slow_checks), which the test writes and the gate's
 -- replay waits.  Returns that timeout, or nil.
 function util.waited(ctx, elapsed_ms)
-  local ms = util.slow_timeout(elapsed_ms)
-  if ms then ctx.role.slow_ms = math.max(ctx.role.slow_ms or 0, ms) end
-  return ms
+  return slow_checks.waited(ctx.role, elapsed_ms)
 end
 
 --- Records step (see vdx.session_log) in the session of the call, in the
@@ -128,8 +115,7 @@ function util.record(ctx, step, loc)
   if not log then return end
   step.role = ctx.role.name
   -- A check after a slow wait waits as long (util.waited).
-  if step.kind == "assert" then step.timeout = step.timeout or ctx.role.slow_ms
-  elseif step.kind == "action" or step.kind == "navigate" then ctx.role.slow_ms = nil end
+  slow_checks.stamp(ctx.role, step)
   if loc and loc.frame and loc.frame ~= "main" and not loc.frame_locator then
     -- A frame with no locator from the page (its owner was never read).
     step.unlocated = ("the target is inside frame %s, whose iframe has no locator from the page"):format(loc.frame)
@@ -576,8 +562,8 @@ function util.quietly(ctx, run, args)
   local n0 = log and #log:list()
   local res, pending, held, late, fetched = quiet.around(okp and page or nil, nil, run, ctx, args)
   -- The step the run recorded keeps what its answer waited for and a
-  -- test's next step would not (session_log's unready_actions), and the
-  -- requests it made (a load right after waits for them: session_log.racing).
+  -- test's next step would not (session_races.unready), and the
+  -- requests it made (a load right after waits for them: session_races.racing).
   local st = log and log:last_action(ctx.role.name, n0)
   if st then st.late, st.fetched = late, fetched end
   return quiet.tell(res, pending, held)

@@ -1,0 +1,78 @@
+--- vdx.session_races: where a recorded test may race its app.  Playwright
+-- acts as soon as an element is there and a page load goes on as soon as
+-- it is asked; the MCP answers waited for the app (for its requests, for
+-- the data a page fetched after its load), and a test written from them
+-- waits for nothing unless told.  These queries find the steps where the
+-- two differ, for session_log's warnings, the exporter (which waits for
+-- the responses: vdx.session_export) and the flake gate's replay.  Steps
+-- are session_log's (see its module comment).
+local log = require "vdx.session_log"
+
+local races = {}
+
+-- The actions whose effect is done when they return (a field's value, a
+-- box checked): one of them last before a load races nothing, and it
+-- waited for its element, which what came before it made.
+local STILL = { fill = true, type = true, select = true, check = true, uncheck = true, hover = true }
+
+--- The pairs of Log:unchecked_loads in a list of steps (a test's, as the
+-- export and its replay have them), without proposals: { { action =,
+-- load =, at = the action's index } }, in order.
+function races.racing(steps)
+  local out = {}
+  for j, t in ipairs(steps) do
+    if log.loads(t) then
+      for k = j - 1, 1, -1 do
+        local st = steps[k]
+        if log.is_check(st) or st.kind == "navigate" then break end
+        if st.kind == "action" and not st.carried then
+          if not STILL[st.action] or st.submit then out[#out + 1] = { action = st, load = t, at = k } end
+          break
+        end
+      end
+    end
+  end
+  return out
+end
+
+--- session_log's Log:unready_actions of a list of steps (a test's, as the export and
+-- its replay have them).
+function races.unready(steps)
+  local out = {}
+  for i, s in ipairs(steps) do
+    local t = steps[i + 1]
+    if log.loads(s) and s.late and #s.late > 0 and s.wait_until ~= "networkidle" and not s.carried
+        and t and (t.kind == "action" or t.kind == "remember")
+        and t.role == s.role and not t.carried then
+      out[#out + 1] = { load = s, action = t, late = s.late }
+    end
+  end
+  return out
+end
+
+--- The steps of a test whose next step waits for their responses, as a
+-- table from each such step to its requests ({ "GET /api/cart", … }): a load whose page fetched data after its
+-- load event, an action right after it (races.unready: what that
+-- load's answer waited for), and an action whose answer waited for the
+-- requests it made, a page load right after it with no check between
+-- (races.racing: an Add to cart's POST, then the cart's page).
+function races.response_steps(steps)
+  local waits = {}
+  local function add(s, list)
+    local w = waits[s] or {}
+    for _, l in ipairs(list) do
+      local dup = false
+      for _, x in ipairs(w) do dup = dup or x == l end
+      if not dup then w[#w + 1] = l end
+    end
+    waits[s] = w
+  end
+  for _, u in ipairs(races.unready(steps)) do add(u.load, u.late) end
+  for _, u in ipairs(races.racing(steps)) do
+    if u.action.fetched then add(u.action, u.action.fetched) end
+  end
+  return waits
+end
+
+
+return races
