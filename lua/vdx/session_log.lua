@@ -185,6 +185,21 @@ function Log:unready_actions()
   return require("vdx.session_races").unready(self.steps)
 end
 
+-- True when a and b (values of steps) are the same, tables item by item.
+local function same_value(a, b)
+  if type(a) ~= "table" or type(b) ~= "table" then return a == b end
+  if #a ~= #b then return false end
+  for i = 1, #a do if a[i] ~= b[i] then return false end end
+  return true
+end
+
+-- True when the assert steps a and b check the same thing: their role,
+-- matcher, locator, attribute and value.
+local function same_check(a, b)
+  return a.role == b.role and a.matcher == b.matcher and a.locator == b.locator
+    and a.attribute == b.attribute and same_value(a.value, b.value)
+end
+
 -- The actions that change a field and nothing else a check before them
 -- could be about (a hover may hide a tooltip).
 local FIELD_ONLY = { fill = true, type = true, select = true, check = true, uncheck = true }
@@ -198,20 +213,12 @@ local function still_checked(steps, at, check)
     local s = steps[i]
     if s.role ~= check.role then return false end
     if s.kind == "assert" then
-      if s.matcher == check.matcher and s.locator == check.locator and s.value == nil then return true end
+      if same_check(s, check) then return true end
     elseif not (s.kind == "action" and FIELD_ONLY[s.action] and not s.submit) then
       return false
     end
   end
   return false
-end
-
--- True when a and b (values of steps) are the same, tables item by item.
-local function same_value(a, b)
-  if type(a) ~= "table" or type(b) ~= "table" then return a == b end
-  if #a ~= #b then return false end
-  for i = 1, #a do if a[i] ~= b[i] then return false end end
-  return true
 end
 
 -- The check among the checks of check's role right after index at (no
@@ -221,10 +228,7 @@ local function made_after(steps, at, check)
   for i = at + 1, #steps do
     local s = steps[i]
     if s.kind ~= "assert" or s.role ~= check.role then return nil end
-    if s.matcher == check.matcher and s.locator == check.locator and s.attribute == check.attribute
-        and same_value(s.value, check.value) then
-      return s
-    end
+    if same_check(s, check) then return s end
   end
   return nil
 end
@@ -358,10 +362,7 @@ local function checked_already(steps, step)
   for i = #steps, 1, -1 do
     local s = steps[i]
     if s.kind ~= "assert" then return nil end
-    if s.role == step.role and s.matcher == step.matcher and s.locator == step.locator
-        and s.attribute == step.attribute and same_value(s.value, step.value) then
-      return s
-    end
+    if same_check(s, step) then return s end
   end
   return nil
 end
