@@ -560,6 +560,10 @@ f.src = '/export/framepay/form.html'; document.body.append(f)">Checkout</button>
     local refund = assert(found:match('button "Refund" %[ref=(e%d+)%]'), found)
     local _, clicked = call("browser_click", { ref = refund })
     assert.is_true(has(clicked, "Locator: getByRole('listitem').filter({ hasText: '{order}' })"), clicked)
+    -- A locator that names the value it reads says it as it reads, not
+    -- as `getByText('{order}{state}')`, a locator that needs its value.
+    local _, named = call("browser_remember", { name = "state", locator = "getByText('{order}paid')", pattern = "paid" })
+    assert.is_true(has(named, "Remembered {state} = \"paid\" from getByText('{order}paid') at /paid/."), named)
     local _, text = call("browser_export_test", { filename = "order", runs = 2 })
     assert.equal(0, (s:close(30000)))
     assert.is_true(has(text, "Flake gate: 2 runs in fresh contexts, every step passed 2/2"), text)

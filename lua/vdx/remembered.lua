@@ -45,8 +45,9 @@ function remembered.bad_name(name)
   end
 end
 
--- The Lua pattern that matches s literally.
-local function plain(s) return (s:gsub("%W", "%%%0")) end
+--- The Lua pattern that matches s literally.
+function remembered.plain(s) return (s:gsub("%W", "%%%0")) end
+local plain = remembered.plain
 
 --- args with `{name}` in each string (nested) replaced by the value log
 -- remembered as name (Log:remembered); args itself when none is there.

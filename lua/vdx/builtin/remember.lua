@@ -37,13 +37,19 @@ return {
         value = value, tool = "browser_remember" }
       util.record(ctx, step)
       -- The answer passes through the server, which shows the value as
-      -- {name} from now on: here it is said once, as it reads.
-      local shown = require("vdx.run_token").verbatim(("%q"):format(value))
+      -- {name} from now on: here it is said once, as it reads, in the
+      -- locator and pattern it was read by too (`getByText('{order}
+      -- paid')` read "paid": `… '{order} {state}'` read as a locator that
+      -- needs the value it reads).
+      local verbatim = require("vdx.run_token").verbatim
+      local function as_read(s)
+        return s and (s:gsub(remembered.plain(value), function(v) return verbatim(v) end))
+      end
+      local loc, pattern = as_read(t.locator), as_read(args.pattern)
       return { text = ("Remembered {%s} = %s from %s%s. Later texts can say {%s} (answers show it so); the test "
-        .. "reads it here."):format(args.name, shown, t.locator, args.pattern and (" at /" .. args.pattern .. "/") or "",
-        args.name),
-        structured = { name = args.name, value = require("vdx.run_token").verbatim(value), locator = t.locator,
-          pattern = args.pattern } }
+        .. "reads it here."):format(args.name, verbatim(("%q"):format(value)), loc,
+        pattern and (" at /" .. pattern .. "/") or "", args.name),
+        structured = { name = args.name, value = verbatim(value), locator = loc, pattern = pattern } }
     end,
   },
 }
