@@ -564,11 +564,16 @@ describe("the change report of the acting tools", function()
       return assert(found:match(('%s "%s" %%[ref=(e%%d+)%%]'):format(role, name)), found)
     end
     -- A counter's value, by the label before it, in its section.
-    local _, changes = act("browser_click", { ref = in_routing("button", "Increment") })
+    local said, changes = act("browser_click", { ref = in_routing("button", "Increment") })
     assert.same({ "await expect(page.getByRole('region', { name: '2. Routing' })"
       .. ".getByText('Count: 1', { exact: true })).toBeVisible();" }, candidates(changes))
+    -- The scope the Locator line shows is cut in the proposal, and what
+    -- the cut stands for is said once a session (run AJ read its files).
+    assert.matches("; `, …%)` is the Locator line's scope, whole in the test%):\n"
+      .. "%[a%d+%] getByRole%('region', …%)%.getByText%('Count: 1', { exact: true }%) toBeVisible", said)
     -- A toggle pressed: the one of this section, not any pressed one.
-    _, changes = act("browser_click", { ref = in_routing("button", "Dark mode") })
+    said, changes = act("browser_click", { ref = in_routing("button", "Dark mode") })
+    assert.matches("\nHolds now:\n%[a%d+%] getByRole%('region', …%)", said)
     assert.same({ "await expect(page.getByRole('region', { name: '2. Routing' })"
       .. ".getByRole('button', { name: 'Dark mode', pressed: true })).toBeVisible();" }, candidates(changes))
     -- A status the form's submit filled, in the form's section.

@@ -267,7 +267,7 @@ local function brief_line(d)
       if (e.ref and (e.name or "") ~= "") or LIVE[e.role] or content then
         local p = e.norm:gsub(":$", "")
         if content then
-          if #content > 80 then content = content:sub(1, 80):gsub("[\128-\191]*$", "") .. "…" end
+          content = clip(content, 80)
           p = p:gsub("^(%a+)", "%1 " .. ('"' .. content:gsub('"', '\\"') .. '"'):gsub("%%", "%%%%"), 1)
         end
         if len + #p > changes.BRIEF_CHARS then parts[#parts + 1] = "…" return table.concat(parts, ", ") end
@@ -403,11 +403,27 @@ end
 local function with_candidates(ctx, res, out, cands, structured)
   if #cands > 0 then
     local log = ctx.session
-    -- How to keep one is said once a session.
-    out[#out + 1] = not log and "Holds now (browser_verify_* records one):"
-      or log.keep_told and "Holds now:" or "Holds now (export assertions=[id] keeps it):"
-    if log then log.keep_told = true end
+    -- How to keep one is said once a session, and so is what a scope cut
+    -- to `…` stands for (run AJ read its files to see that `getByRole(
+    -- 'region', …)` was the section its clicks were scoped to).
     local shown = scopes_shown(res)
+    local cut, cut_shown = false, false
+    for _, c in ipairs(cands) do
+      if not c.short and assertions.short(c, shown):find(", …)", 1, true) then
+        cut = true
+        for _, seg in ipairs(assertions.segments(c.locator) or {}) do cut_shown = cut_shown or shown[seg] == true end
+      end
+    end
+    local notes = {}
+    if log and not log.keep_told then notes[#notes + 1] = "export assertions=[id] keeps it" end
+    if log and cut and not log.cut_told then
+      notes[#notes + 1] = cut_shown and "`, …)` is the Locator line's scope, whole in the test"
+        or "`, …)` is cut here, whole in the test"
+      log.cut_told = true
+    end
+    out[#out + 1] = not log and "Holds now (browser_verify_* records one):"
+      or #notes > 0 and ("Holds now (%s):"):format(table.concat(notes, "; ")) or "Holds now:"
+    if log then log.keep_told = true end
     -- A check of what went is also one of what was there before the
     -- action, when the action is a step of the test (not a resize).
     local acted = log and log:last_action(ctx.role.name) ~= nil

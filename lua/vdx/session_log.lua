@@ -420,7 +420,7 @@ end
 
 --- Forgets every step and proposal.
 function Log:clear()
-  self.steps, self.proposed, self.starts, self.exported, self.keep_told = {}, {}, nil, nil, nil
+  self.steps, self.proposed, self.starts, self.exported, self.keep_told, self.cut_told = {}, {}, nil, nil, nil, nil
   self.test_no, self.files, self.token = 1, {}, nil
 end
 
