@@ -599,6 +599,27 @@ f.src = '/export/framepay/form.html'; document.body.append(f)">Checkout</button>
     if pw then assert.is_true(has(out, "Playwright (2 runs of the file): ✅ 2 passed"), out) end
   end)
 
+  it("makes an action right after going back wait for the data the page fetched after it, as the answer did", function()
+    local pw = playwright_dir()
+    local s, call = start("--output-dir " .. q(dir .. "/out"), pw and ("VDX_PLAYWRIGHT_DIR=" .. q(pw)) or nil)
+    local _, nav = call("browser_navigate", { url = srv.url .. "/export/late-cart.html" })
+    call("browser_navigate", { url = srv.url .. "/export/order.html" })
+    -- Run AI's shop, gone back to, was read before its data came: here
+    -- the click right after would find no items.
+    call("browser_navigate_back", {})
+    local _, clicked = call("browser_click", { ref = assert(nav:match('button "Checkout" %[ref=(e%d+)%]'), nav) })
+    assert.is_true(has(clicked, "Paying for 2"), clicked)
+    call("browser_verify_text_visible", { text = "Paying for 2" })
+    local _, out = call("browser_export_test", { filename = "lateback", runs = 2 })
+    assert.equal(0, (s:close(30000)))
+    assert.is_true(has(out, "Flake gate: 2 runs in fresh contexts, every step passed 2/2"), out)
+    local file = read(dir .. "/out/lateback.spec.ts")
+    assert.is_true(has(file, "  const lateItemsResponse = page.waitForResponse((r) => "
+      .. "/^\\/export\\/late-items\\/[^/]+$/.test(new URL(r.url()).pathname));\n  await page.goBack();\n"
+      .. "  await lateItemsResponse;\n  await page.getByRole('button', { name: 'Checkout' }).click();\n"), file)
+    if pw then assert.is_true(has(out, "Playwright (2 runs of the file): ✅ 2 passed"), out) end
+  end)
+
   it("makes a page load right after an action wait for the requests the action made, as the answer did", function()
     local pw = playwright_dir()
     local s, call = start("--output-dir " .. q(dir .. "/out"), pw and ("VDX_PLAYWRIGHT_DIR=" .. q(pw)) or nil)

@@ -192,10 +192,19 @@ return {
     run = function(ctx)
       local page = ctx:page()
       return util.from_start(ctx, function()
-        local res = page:back()
-        -- The page gone back to is outlined as a navigation's is.
-        local result = nav_result(res or {}, decide(ctx), small_snapshot(ctx, page), nil, ctx.role)
-        util.record(ctx, { kind = "action", tool = "browser_navigate_back", action = "back" })
+        local mark = page:mark()
+        -- The page gone back to is outlined as a navigation's is, once
+        -- the data it fetched after its load came (run AI's shop, read
+        -- before it had: "Cart (0)" of a cart of 2, and no products), and
+        -- the test's next step waits for that data as the answer did.
+        local quiet = require "vdx.quiet"
+        local res, pending, held, late = quiet.around(page, { open_only = true }, page.back, page)
+        local since = page:since(mark)
+        local nav = type(since) == "table" and since.navigation
+        local result = quiet.tell(nav_result(res or {}, decide(ctx), small_snapshot(ctx, page), since, ctx.role),
+          pending, held)
+        util.record(ctx, { kind = "action", tool = "browser_navigate_back", action = "back",
+          loads = nav and nav.same_document == false or nil, late = late })
         return result
       end)
     end,
