@@ -461,9 +461,14 @@ function find.text(res, args)
     out[#out + 1] = "Try a shorter text, a regex, or browser_snapshot() to read the page."
     return table.concat(out, "\n")
   end
-  -- The query is the caller's own; the count is news.
-  out[#out + 1] = ("%d match%s%s:"):format(res.total, res.total == 1 and "" or "es",
-    res.shown < res.total and (" (showing %d)"):format(res.shown) or "")
+  -- The query is the caller's own; the count is news, and so are the
+  -- trees it shows when fewer than the matches (runs AJ and AK read "2
+  -- matches:" over one tree holding a tab and its panel, and wondered).
+  local trees = 0
+  for _, l in ipairs(res.lines) do if l:match("^%- ") then trees = trees + 1 end end
+  out[#out + 1] = ("%d match%s%s%s:"):format(res.total, res.total == 1 and "" or "es",
+    res.shown < res.total and (" (showing %d)"):format(res.shown) or "",
+    trees > 0 and trees < res.shown and (" in %d tree%s"):format(trees, trees == 1 and "" or "s") or "")
   for _, l in ipairs(res.lines) do out[#out + 1] = l end
   if res.shown < res.total then
     out[#out + 1] = ("… %d more matched%s. Narrow it: add role=… (with name=…), within=…, a longer text or a "
