@@ -247,6 +247,18 @@ describe("find", function()
     -- A link's line ends without the colon of the /url under it, not shown.
     text = call("browser_find", { role = "link", name = "Details", within = "Pine Tray" })
     assert.matches('\n *%- link "Details" %[ref=e%d+%]\n', text .. "\n")
+    -- A row that shows the text whole wins over one that shows it inside
+    -- a longer text, which the answer names (run AK's "Modern Lamp 2").
+    page:evaluate([[(() => { const t = document.querySelector('table[aria-label=Mine]');
+      t.insertRow().innerHTML = '<td>Pine Tray XL</td><td><button>Update price</button></td>'; })()]])
+    text, res = call("browser_find", { role = "button", name = "Update price", within = "pine tray" })
+    assert.equal(1, res.structuredContent.total, text)
+    assert.matches('cell "Pine Tray"', table.concat(res.structuredContent.matches[1].path, "\n"), 1, true)
+    assert.truthy(text:find('\n(Left out: 1 in containers that show "pine tray" only inside a longer text: '
+      .. '"Pine Tray XL".)', 1, true), text)
+    -- With none that shows it whole, every one is kept.
+    text, res = call("browser_find", { role = "button", name = "Update price", within = "Tray" })
+    assert.equal(2, res.structuredContent.total, text)
   end)
 
   it("shows the lines a match introduces with context, inside its container only", function()

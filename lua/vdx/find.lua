@@ -92,7 +92,7 @@ local OF_ITEMS = { table = true, grid = true, treegrid = true, rowgroup = true, 
 -- row that shows "Oak Shelf" beside a price field and its button keeps
 -- both.
 local function within(items, hits, text)
-  local needle, out = text:lower(), {}
+  local needle, out = text:lower():gsub("%s+", " "):match("^ ?(.-) ?$"), {}
   local is_hit = {}
   for _, h in ipairs(hits) do is_hit[h] = true end
   local function shows(j)
@@ -111,10 +111,10 @@ local function within(items, hits, text)
   end
   -- The line that shows the text for each hit kept: the answer shows it
   -- (the card's title above its button).
-  local anchors = {}
+  local anchors, by = {}, {}
   for _, h in ipairs(hits) do
     local indent = items[h].indent
-    if shows(h) then out[#out + 1] = h; indent = -1 end
+    if shows(h) then out[#out + 1] = h; by[h] = h; indent = -1 end
     for a = h - 1, 1, -1 do
       if indent < 0 then break end
       if items[a].indent < indent then
@@ -127,7 +127,7 @@ local function within(items, hits, text)
           seen = branch(a, last)
           for j = a, last do if is_hit[j] and j ~= h then other = true end end
         else
-          if shows(a) then out[#out + 1] = h break end
+          if shows(a) then out[#out + 1] = h; by[h] = a break end
           -- a's children branches, h's own aside: one that shows the text
           -- tells whether it labels h or another item.
           local c = a + 1
@@ -141,13 +141,28 @@ local function within(items, hits, text)
           end
         end
         if seen then
-          if not other then out[#out + 1] = h; anchors[h] = seen end
+          if not other then out[#out + 1] = h; anchors[h] = seen; by[h] = seen end
           break
         end
         if indent == 0 then break end
       end
     end
   end
+  -- Containers that show the text as a whole name or text (a card titled
+  -- "Modern Lamp") win over those that show it inside a longer one
+  -- ("Modern Lamp 2"), which the answer names (run AK, whose within=
+  -- "Modern Lamp" found both cards' buttons).
+  -- (A row shows it in its name, all its cells': one of its lines, the
+  -- cell, shows it whole.)
+  local function whole(s) return s:lower():gsub("%s+", " "):match("^ ?(.-) ?$") == needle end
+  local exact, inexact = {}, {}
+  for _, h in ipairs(out) do
+    local b, is = by[h], false
+    for j = b, subtree_end(items, b) do is = is or whole(items[j].name) or whole(items[j].text) end
+    if is then exact[#exact + 1] = h
+    else inexact[#inexact + 1] = items[b].name ~= "" and items[b].name or items[b].text end
+  end
+  if #exact > 0 and #inexact > 0 then return exact, anchors, inexact end
   return out, anchors
 end
 
@@ -353,14 +368,14 @@ function find.run(page, args)
     if p then items[#items + 1] = p; index[#items] = #lines end
   end
   local hits = matching(page, items, args)
-  local anchors
-  if args.within then hits, anchors = within(items, hits, args.within) end
+  local anchors, partly
+  if args.within then hits, anchors, partly = within(items, hits, args.within) end
   for _, h in ipairs(hits) do
     local it = items[h]
     if it.name == "" and NAMED_BY_CONTENT[it.role] then
       -- The name the search read from its cells, on its line.
       local name = content_of(items, h)
-      if #name > 100 then name = name:sub(1, 100):gsub("[\128-\191]*$", "") .. "…" end
+      name = clip(name, 100)
       if name ~= "" then
         local i = index[h]
         local quoted = ('"' .. name:gsub('[\\"]', "\\%0") .. '"'):gsub("%%", "%%%%")
@@ -368,7 +383,7 @@ function find.run(page, args)
       end
     end
   end
-  local res = { url = snap.url, title = snap.title, total = #hits, matches = json.array() }
+  local res = { url = snap.url, title = snap.title, total = #hits, matches = json.array(), partly = partly }
   local seen_id, repeated = {}, {}
   for _, h in ipairs(hits) do
     local id = items[h].role .. "\0" .. (items[h].name or "")
@@ -470,6 +485,12 @@ function find.text(res, args)
     res.shown < res.total and (" (showing %d)"):format(res.shown) or "",
     trees > 0 and trees < res.shown and (" in %d tree%s"):format(trees, trees == 1 and "" or "s") or "")
   for _, l in ipairs(res.lines) do out[#out + 1] = l end
+  if res.partly then
+    local names = {}
+    for i = 1, math.min(#res.partly, 3) do names[i] = json.encode(clip(res.partly[i], 40)) end
+    out[#out + 1] = ("(Left out: %d in containers that show %s only inside a longer text: %s%s.)"):format(#res.partly,
+      json.encode(args.within), table.concat(names, ", "), #res.partly > 3 and ", …" or "")
+  end
   if res.shown < res.total then
     out[#out + 1] = ("… %d more matched%s. Narrow it: add role=… (with name=…), within=…, a longer text or a "
       .. "regex%s, or browser_snapshot(root=<container ref>) for one container."):format(res.total - res.shown,

@@ -5,6 +5,7 @@
 -- client hears notifications/tools/list_changed once and lists them again.
 local vdx = require "vdx"
 local builtin = require "vdx.builtin"
+local clip = require "vdx.clip"
 
 -- What each capability's tools do, for the description.
 local WHAT = {
@@ -45,7 +46,7 @@ local function signature(def)
     args[i] = (required[k] and k or (k .. "?")) .. choice
   end
   local what = tostring(def.description or ""):match("^(.-%.)%s") or tostring(def.description or "")
-  if #what > SUMMARY then what = what:sub(1, SUMMARY - 1):gsub("[\128-\191]*$", "") .. "…" end
+  what = clip(what, SUMMARY - 1)
   return ("%s(%s): %s"):format(def.name, table.concat(args, ", "), what)
 end
 

@@ -5,6 +5,7 @@ local vdx = require "vdx"
 local assertions = require "vdx.assertions"
 local json = require "vdx.json"
 local slow_checks = require "vdx.slow_checks"
+local clip = require "vdx.clip"
 
 local util = {}
 
@@ -475,7 +476,7 @@ local function with_page_errors(ctx, result, mark)
   for i = 1, math.min(#list, ERRORS_SHOWN) do
     local m = list[i]
     local text = tostring(m.text or ""):match("^[^\n]*")
-    if #text > 200 then text = text:sub(1, 200):gsub("[\128-\191]*$", "") .. "…" end
+    text = clip(text, 200)
     out[#out + 1] = "- " .. text .. util.message_at(m)
   end
   if #list > ERRORS_SHOWN then out[#out + 1] = ("… and %d more"):format(#list - ERRORS_SHOWN) end
