@@ -326,7 +326,9 @@ end
 -- expression tested against role, name and text; role, with name: the role
 -- exactly and the name as a case-insensitive substring; a row's name is
 -- its cells'; args.within: only matches in the nearest container that
--- shows that text and holds no other match), at most args.max
+-- shows that text and holds no other match, and of those the ones whose
+-- container shows it whole when some do: `partly` lists the others'
+-- texts), at most args.max
 -- (default find.MAX) and about find.MAX_CHARS characters; args.context
 -- lines after each match that stay in its container come with it (what a
 -- heading introduces, the controls beside a label), within that bound, and
