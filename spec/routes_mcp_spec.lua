@@ -194,4 +194,26 @@ describe("the route tools", function()
       assert.is_true(has(text, "delay"), text)
     end
   end)
+
+  it("answers a held request as its route said though the route is removed while it holds it", function()
+    call("browser_start_test", { keep_world = false })
+    local before = pays
+    call("browser_route", { pattern = "**/api/pay", delay = 1500, abort = "timedout" })
+    call("browser_navigate", { url = srv.url .. "/routes/checkout.html" })
+    local _, clicked = call("browser_click", { element = 'the "Pay now" button' })
+    assert.is_true(has(clicked, "\nHeld by a route (delay 1500 ms): POST "), clicked)
+    -- Run AL unrouted while its payment was held to time out, and the
+    -- payment went on to the server: Fetch was turned off under it.
+    local _, text = call("browser_unroute", {})
+    assert.equal("Removed all 1 route(s)", text)
+    local r
+    r, text = call("browser_wait_for", { text = "Payment failed" })
+    assert.is_falsy(r.isError, text)
+    assert.equal(before, pays)
+    -- With the handler done, Fetch is off: the next payment reaches the server.
+    call("browser_click", { element = 'the "Pay now" button' })
+    r, text = call("browser_wait_for", { text = "Paid, receipt SERVER" })
+    assert.is_falsy(r.isError, text)
+    assert.equal(before + 1, pays)
+  end)
 end)

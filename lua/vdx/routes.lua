@@ -216,6 +216,13 @@ local function note_error(owner_state, entry, req, msg)
   routes.log("error", "route %s for %s: %s; the request continues", entry.pattern, req.url, msg)
 end
 
+-- The handlers still running on each page (one that holds its request
+-- for a delay): Fetch stays on until they answered, since turning it off
+-- lets every paused request go on to the server (run AL unrouted a route
+-- that held a payment to time it out, and the payment went through).
+local running = setmetatable({}, { __mode = "k" })
+local uninstall_if_idle
+
 -- Runs the matching routes of lists (each tried last registered first);
 -- returns true when one answered.
 local function run_chain(page, ev, sid, lists)
@@ -232,7 +239,14 @@ local function run_chain(page, ev, sid, lists)
             if e.times <= 0 then routes.remove(holder, e) end
           end
           local r = setmetatable({ page = page, sid = sid, id = ev.requestId, request = req }, Route)
+          running[page] = (running[page] or 0) + 1
           local ok, err = pcall(e.handler, r, req)
+          running[page] = running[page] - 1
+          if running[page] == 0 then
+            running[page] = nil
+            -- Routes removed while it ran leave Fetch to turn off now.
+            uninstall_if_idle(page)
+          end
           if not ok then
             note_error(holder, e, req, "the handler raised: " ..
               tostring(type(err) == "table" and err.message or err))
@@ -277,9 +291,12 @@ local function install(page)
   end })
 end
 
-local function uninstall_if_idle(page)
+-- Removes page's routes client when no route applies to it and no
+-- handler runs there (running).
+function uninstall_if_idle(page)
+  if running[page] then return end
   for _, h in ipairs(holders(page)) do if #h.list > 0 then return end end
-  if not page:is_closed() then fetch.owner(page):remove(CLIENT) end
+  if not page:is_closed() and fetch.owner(page):has(CLIENT) then fetch.owner(page):remove(CLIENT) end
 end
 
 local function holder(target)
