@@ -149,6 +149,12 @@ return status
       assert.equal(2, status, out)
       assert.matches("vdxlua mcp: unknown option '--executabel' (did you mean --executable?); the options are listed below\n"
         .. "usage: vdxlua mcp", out, 1, true)
+      -- A word that is no switch (an unset variable's empty string):
+      -- Chromium would take it for a page and exit "Multiple targets".
+      out, status = h.run(h.vdxlua .. " mcp --browser-arg '' </dev/null")
+      assert.equal(2, status, out)
+      assert.matches('vdxlua mcp: --browser-arg "" is no Chromium switch: give one that starts with -- (--name=value)',
+        out, 1, true)
       out, status = h.run(h.vdxlua .. " mcp --role a - localhost:3000 </dev/null")
       assert.equal(2, status, out)
       assert.matches("--role a: the URL \"localhost:3000\" has no scheme; write http://localhost:3000", out, 1, true)

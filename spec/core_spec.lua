@@ -53,6 +53,15 @@ describe("vdx core", function()
     assert.truthy(lists[1]:find(",SpareRendererForSitePerProcess", 1, true), lists[1])
   end)
 
+  it("refuses an argument that is no switch, which Chromium would take for a page to open", function()
+    for _, a in ipairs { "", "http://example.test/" } do
+      local ok, err = pcall(vdx.launch, { args = { "--mute-audio", a } })
+      assert.is_false(ok)
+      assert.is_true(vdx.is_error(err, "InvalidArgument"), tostring(err))
+      assert.matches('opts.args[2] is "' .. a .. '", which is no switch', err.message, 1, true)
+    end
+  end)
+
   it("opens no TCP debugging port by default", function()
     local out = h.run("ss -ltnp 2>/dev/null | grep 'pid=" .. browser:pid() .. ",' || true")
     assert.equal("", out)

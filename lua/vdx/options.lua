@@ -165,7 +165,13 @@ function options.parse(args)
       elseif a == "--allow-file-urls" then o.allow_file_urls = true
       elseif a == "--allow-unsafe-code" then o.allow_unsafe_code = true
       elseif a == "--headed" then o.headless = false
-      elseif a == "--browser-arg" then o.browser_args[#o.browser_args + 1] = value(a)
+      elseif a == "--browser-arg" then
+        local v = value(a)
+        -- (Chromium takes a word that is no switch for a page to open.)
+        if v:sub(1, 1) ~= "-" then
+          error(("--browser-arg %q is no Chromium switch: give one that starts with -- (--name=value)"):format(v), 0)
+        end
+        o.browser_args[#o.browser_args + 1] = v
       elseif a == "--executable" then o.executable = value(a)
       elseif a == "--max-message-bytes" then
         o.max_bytes = math.tointeger(tonumber(value(a)))

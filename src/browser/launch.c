@@ -194,6 +194,13 @@ static void build_argv(lua_State *L, int opts, const char *exe,
       if (!lua_isstring(L, -1))
         vdx__misuse(L, "opts.args[%d] must be a string", (int)i);
       const char *a = lua_tostring(L, -1);
+      /* Chromium takes a word that is no switch for a page to open, beside
+       * vdx's about:blank, and exits "Multiple targets are not supported"
+       * (an empty string from an unset variable did it). */
+      if (a[0] != '-')
+        vdx__misuse(L, "opts.args[%d] is \"%s\", which is no switch: Chromium would take it for a page to "
+                       "open; give switches only (\"--name=value\"), and open pages with page:navigate",
+                    (int)i, a);
       if (features && strncmp(a, DISABLE_FEATURES, strlen(DISABLE_FEATURES)) == 0) {
         /* Chromium keeps only the last --disable-features: a user's list
          * joins vdx's instead of silently replacing it. */
