@@ -918,6 +918,8 @@ f.src = '/export/framepay/form.html'; document.body.append(f)">Checkout</button>
       text = "Teak Lamp {run}" })
     call("browser_click", { element = "Add item button", ref = ref_of(snap, 'button "Add item"') })
     local _, seen = call("browser_verify_text_visible", { text = "Teak Lamp {run}" })
+    -- A regular expression with {run} (run AN's kept the session's token).
+    call("browser_wait_for", { locator = "getByText(/^teak lamp {run}$/i)" })
     local _, text = call("browser_export_test", { filename = "items", runs = 2 })
     assert.equal(0, (s:close(30000)))
     -- The session's item (the first) has the token where {run} stood;
@@ -938,6 +940,7 @@ f.src = '/export/framepay/form.html'; document.body.append(f)">Checkout</button>
     assert.is_true(has(file, "\n  const run = Date.now().toString(36);"), file)
     assert.is_true(has(file, ".fill(`Teak Lamp ${run}`);"), file)
     assert.is_true(has(file, "await expect(page.getByText(`Teak Lamp ${run}`)).toBeVisible();"), file)
+    assert.is_true(has(file, "await expect(page.getByText(new RegExp(`^teak lamp ${run}$`, 'i'))).toBeVisible();"), file)
     assert.is_true(has(text, "Flake gate: 2 runs in fresh contexts, every step passed 2/2"), text)
     -- The replay's runs and Playwright's each added an item of its own.
     local tokens = {}

@@ -73,6 +73,14 @@ describe("vdx.run_token", function()
       run_token.bounded({ locator = "getByRole('row').filter({ hasText: '#1015' })", value = "#1015" }, "#1015"))
     assert.equal("getByText('Ann')", run_token.bounded("getByText('Ann')", "Ann"))
     assert.equal("admin.getByText(`${order} paid`)", (run_token.for_test("admin.getByText('#1015 paid')", "#1015", "order")))
+    -- A regular expression literal that holds it is a RegExp of a template
+    -- (run AN's /Bad (Price|Discount) <token>/ passed in every later run).
+    assert.equal("page.getByTestId('row').filter({ hasText: new RegExp(`Bad (Price|Discount) ${run}`) })",
+      (run_token.for_test("page.getByTestId('row').filter({ hasText: /Bad (Price|Discount) k3x9q2ab/ })", tok, "run")))
+    assert.equal("page.getByText(new RegExp(`^\\\\d+ k3x\\\\/ ${run}[/]`, 'i'))",
+      (run_token.for_test("page.getByText(/^\\d+ k3x\\/ k3x9q2ab[/]/i)", tok, "run")))
+    -- One without the token, and a division, are left as they are.
+    assert.equal("x(/a\\/b/g, `${run}`)", (run_token.for_test("x(/a\\/b/g, 'k3x9q2ab')", tok, "run")))
     assert.same({ "page.goto('/a');", false }, { run_token.for_test("page.goto('/a');", tok, "run") })
     assert.same({ "x", false }, { run_token.for_test("x", nil, "run") })
   end)
