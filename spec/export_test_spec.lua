@@ -599,6 +599,25 @@ f.src = '/export/framepay/form.html'; document.body.append(f)">Checkout</button>
     if pw then assert.is_true(has(out, "Playwright (2 runs of the file): ✅ 2 passed"), out) end
   end)
 
+  it("makes a check that something is absent right after a load wait for the data the page fetched after it", function()
+    local pw = playwright_dir()
+    local s, call = start("--output-dir " .. q(dir .. "/out"), pw and ("VDX_PLAYWRIGHT_DIR=" .. q(pw)) or nil)
+    call("browser_navigate", { url = srv.url .. "/export/late-cart.html" })
+    -- Run AN reloaded its list and checked at once that a row was not
+    -- there: a check that holds before the list came, whatever it holds.
+    call("browser_wait_for", { textGone = "Pine Chair" })
+    call("browser_verify_text_visible", { text = "Steel Chair" })
+    local _, out = call("browser_export_test", { filename = "lategone", runs = 2 })
+    assert.equal(0, (s:close(30000)))
+    assert.is_true(has(out, "\nStep 1 loads a page that fetches GET /export/late-items/7 after its load, and step 2 "
+      .. "checks that something is absent at once: the test waits for that response before step 2 (waitForResponse)"),
+      out)
+    assert.is_true(has(out, "Flake gate: 2 runs in fresh contexts, every step passed 2/2"), out)
+    assert.is_true(has(read(dir .. "/out/lategone.spec.ts"), "/export/late-cart.html`);\n  await lateItemsResponse;\n"
+      .. "  await expect(page.getByText('Pine Chair')"), read(dir .. "/out/lategone.spec.ts"))
+    if pw then assert.is_true(has(out, "Playwright (2 runs of the file): ✅ 2 passed"), out) end
+  end)
+
   it("makes an action right after going back wait for the data the page fetched after it, as the answer did", function()
     local pw = playwright_dir()
     local s, call = start("--output-dir " .. q(dir .. "/out"), pw and ("VDX_PLAYWRIGHT_DIR=" .. q(pw)) or nil)

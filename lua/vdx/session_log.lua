@@ -175,12 +175,13 @@ end
 
 --- The steps of the current test that load a page which fetched data
 -- after its load (step.late: what the MCP answer waited for), directly
--- followed by an action, or a read of a value (a remember step), with no
--- check between: { { load =, action =, late = { "GET /api/cart", … } } },
--- in order.  Playwright acts as soon as the action's element is there,
--- which on such a page may be before the data came (run X's Checkout,
--- clicked before the cart had loaded, did nothing), and a read takes
--- what a placeholder shows then (`Cart (0)` for `Cart (3)`).
+-- followed by an action, a read of a value (a remember step) or a check
+-- that something is absent, with no other check between: { { load =,
+-- action =, late = { "GET /api/cart", … }, absent = bool } }, in order.
+-- Playwright acts as soon as the action's element is there, which on such
+-- a page may be before the data came (run X's Checkout, clicked before
+-- the cart had loaded, did nothing), a read takes what a placeholder
+-- shows then (`Cart (0)` for `Cart (3)`), and an absence holds then.
 function Log:unready_actions()
   return require("vdx.session_races").unready(self.steps)
 end

@@ -35,16 +35,36 @@ function races.racing(steps)
   return out
 end
 
---- session_log's Log:unready_actions of a list of steps (a test's, as the export and
--- its replay have them).
+-- Whether step is a check that something is absent (hidden, gone, none
+-- of it): one that passes on a page whose data has not come yet.
+local function absence(step)
+  if step.kind == "assert" then
+    return step.matcher == "toBeHidden" or (step.matcher == "toHaveCount" and step.value == 0)
+  end
+  if step.kind ~= "code" then return false end
+  for _, l in ipairs(step.lines or {}) do
+    if l:find("%.not%.toBeAttached%(") or l:find("%.not%.toBeVisible%(") or l:find("%.toBeHidden%(")
+        or l:find("%.toHaveCount%(0[,)]") then
+      return true
+    end
+  end
+  return false
+end
+
+--- session_log's Log:unready_actions of a list of steps (a test's, as the
+-- export and its replay have them): a load whose page fetched data after
+-- its load, followed at once by an action, a read of a value (a remember
+-- step) or a check that something is absent (run AN reloaded its
+-- products and checked at once that no bad one was there: a check that
+-- passes before the list came), with absent = true for the last.
 function races.unready(steps)
   local out = {}
   for i, s in ipairs(steps) do
     local t = steps[i + 1]
     if log.loads(s) and s.late and #s.late > 0 and s.wait_until ~= "networkidle" and not s.carried
-        and t and (t.kind == "action" or t.kind == "remember")
+        and t and (t.kind == "action" or t.kind == "remember" or absence(t))
         and t.role == s.role and not t.carried then
-      out[#out + 1] = { load = s, action = t, late = s.late }
+      out[#out + 1] = { load = s, action = t, late = s.late, absent = t.kind ~= "action" and t.kind ~= "remember" }
     end
   end
   return out

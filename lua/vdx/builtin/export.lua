@@ -403,8 +403,9 @@ return {
         local reads = u.action.kind == "remember"
         out[#out + 1] = ("Step %d loads a page that fetches %s after its load, and step %d %s at once: the test "
           .. "waits for %s before step %d (waitForResponse), as this answer did; Playwright alone would %s"):format(
-          u.load.no, late, u.action.no, reads and "reads a value" or "acts", those,
-          u.action.no, reads and "read what the page shows before the data came" or "act as soon as the element is there")
+          u.load.no, late, u.action.no, u.absent and "checks that something is absent" or reads and "reads a value"
+          or "acts", those, u.action.no, u.absent and "pass it before the data came, whatever the data"
+          or reads and "read what the page shows before the data came" or "act as soon as the element is there")
       end
       if sum.missing > 0 then
         out[#out + 1] = ("⚠️ %d actions have no locator and are left out of the test (a comment in the file says why)")
