@@ -495,6 +495,23 @@ c.onclick = () => { st.textContent = items.length ? 'Paying for ' + items.length
         text)
       assert.is_nil(text:find("Invitation sent", 1, true), text)
     end)
+
+    it("is what the step did, not a change-less try to drop, with the field emptied before", function()
+      open("invalid.html")
+      ok("browser_start_test", {})
+      local _, found = ok("browser_find", { text = "e" })
+      local email = ref_of(found, 'textbox "Email" %[required%]')
+      -- Emptied after an entry, the field is invalid before the submit:
+      -- the click changes nothing the snapshot shows (run AN's name).
+      ok("browser_fill_form", { fields = { { ref = email, value = "a" } } })
+      ok("browser_fill_form", { fields = { { ref = email, value = "" } } })
+      ok("browser_press_key", { key = "Tab" })
+      local _, text = ok("browser_click", { ref = ref_of(found, 'button "Send invite"') })
+      assert.matches("the form's validation stopped the submit there", text, 1, true)
+      -- Run AN was told "No change on the page … drop=[9] if it was only a try".
+      assert.is_nil(text:find("No change on the page", 1, true), text)
+      assert.is_nil(text:find("only a try", 1, true), text)
+    end)
   end)
 
   describe("a wait for a locator to be hidden", function()

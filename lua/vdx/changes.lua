@@ -553,6 +553,9 @@ function changes.report(ctx, res, opts)
   if not focus and not nav then
     local line
     line, refused = refused_submit(page, snap, base, n == 0 and not (opts and opts.candidates == false))
+    -- What the submit did is that line, not "no change", which an agent
+    -- read as an action it only tried (run AN, told to drop it).
+    if line and out[#out] == "No change on the page." then out[#out] = nil end
     out[#out + 1] = line
   end
   -- The ids the test remembered stay in the proposals (the export reads them).
