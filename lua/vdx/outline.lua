@@ -38,7 +38,8 @@ local CELLS = { cell = true, gridcell = true, columnheader = true, rowheader = t
 
 --- The outline of a snapshot's text, as a navigation's answer gives it:
 -- the lines of headings and named controls with their refs, of tables
--- with how many rows they show, and of the first SAID_MAX status and
+-- with how many rows they show (a small one's rows too, and whether it
+-- holds no control), and of the first SAID_MAX status and
 -- alert regions with their text (first within the bound), unindented,
 -- at most MAX_CHARS characters; returns them and how many were left
 -- out.  A control whose role and name repeat (a button "Edit" in every
@@ -64,9 +65,12 @@ function outline.of(text)
       else said = { indent = #indent, item = it } end
       items[#items + 1] = it
     end
+    -- A control in a table counts for it (the outline lists it apart).
+    if e and e.ref and OUTLINED[e.role] and #open > 0 then open[#open].item.controls = open[#open].item.controls + 1 end
     if e and e.ref and COUNTED_ROWS[e.role] then
       -- A table, with how many rows it shows.
-      local it = { line = "- " .. content:gsub(":$", ""), n = 1, rows = 0, of = COUNTED_ROWS[e.role], cells = {} }
+      local it = { line = "- " .. content:gsub(":$", ""), n = 1, rows = 0, of = COUNTED_ROWS[e.role], cells = {},
+        controls = 0 }
       items[#items + 1] = it
       open[#open + 1] = { indent = #indent, item = it }
     elseif e and #open > 0 and e.role == open[#open].item.of then
@@ -118,7 +122,11 @@ function outline.of(text)
           while #row > 0 and row[#row] == "" do row[#row] = nil end
           shown[i] = "[" .. clip(table.concat(row, " | "), ROW_CHARS) .. "]"
         end
-        if shown and #shown > 0 then l = l .. ": " .. table.concat(shown, " ") end
+        -- One that holds no control says so: run AM's cart, whose Qty
+        -- column it could not tell from a field, cost it two reads.
+        if shown and #shown > 0 then
+          l = l .. (it.controls == 0 and ", no controls: " or ": ") .. table.concat(shown, " ")
+        end
       end
       if len + #l > MAX_CHARS then left = left + 1 else out[#out + 1], len = l, len + #l + 1 end
     end
