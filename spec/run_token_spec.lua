@@ -79,6 +79,8 @@ describe("vdx.run_token", function()
       (run_token.for_test("page.getByTestId('row').filter({ hasText: /Bad (Price|Discount) k3x9q2ab/ })", tok, "run")))
     assert.equal("page.getByText(new RegExp(`^\\\\d+ k3x\\\\/ ${run}[/]`, 'i'))",
       (run_token.for_test("page.getByText(/^\\d+ k3x\\/ k3x9q2ab[/]/i)", tok, "run")))
+    -- One left open (a line cut short) is left as it is.
+    assert.equal("x(/a k3x9q2ab", (run_token.for_test("x(/a k3x9q2ab", tok, "run")))
     -- One without the token, and a division, are left as they are.
     assert.equal("x(/a\\/b/g, `${run}`)", (run_token.for_test("x(/a\\/b/g, 'k3x9q2ab')", tok, "run")))
     assert.same({ "page.goto('/a');", false }, { run_token.for_test("page.goto('/a');", tok, "run") })

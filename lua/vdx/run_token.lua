@@ -195,7 +195,7 @@ local function regex_literals(code, token, var)
         elseif d == "/" and not class then break end
         j = j + 1
       end
-      local flags = code:match("^%a*", j + 1)
+      local flags = code:match("^%a*", j + 1) or ""
       local body = code:sub(i + 1, j - 1)
       if j <= n and body:find(token, 1, true) then
         local t = body:gsub("\\", "\\\\"):gsub("`", "\\`"):gsub("%$%{", "\\${")
