@@ -230,7 +230,18 @@ describe("the verify tools", function()
       locators.anchor(p, "tokA1234", "#1002")
       local first = p:generate_locator(refund, { alternatives = 0 }).locator
       local other = p:generate_locator(refund, { alternatives = 0, avoid = "Stool tokA1234 x 1" }).locator
+      -- With no other anchor, the one the check's text holds still scopes
+      -- an item of the test's run: run AO's new row, checked for its own
+      -- name, was recorded as the row's test id alone, unique only while
+      -- the app had one such row.
+      p:evaluate([=[(() => { const t = document.createElement('table'); t.setAttribute('aria-label', 'Mine');
+        t.innerHTML = '<tr data-testid="prow"><td>Vase tokB5678</td><td>$12.00</td></tr>'; document.body.append(t); })()]=])
+      local snap2 = select(2, call("browser_snapshot", {}))
+      local vase = assert(snap2:match('row %[ref=(e%d+)%]:\n%s*%- cell "Vase tokB5678"'), snap2)
+      locators.anchor(p, "tokB5678")
+      local only = p:generate_locator(vase, { alternatives = 0, avoid = "Vase tokB5678" }).locator
       locators.anchor(p, nil)
+      assert.equal("getByTestId('prow').filter({ hasText: 'Vase tokB5678' })", only)
       assert.equal("getByTestId('ord').filter({ hasText: 'Stool tokA1234 x 1' }).getByRole('button', { name: 'Refund' })",
         first)
       assert.equal("getByTestId('ord').filter({ hasText: '#1002' }).getByRole('button', { name: 'Refund' })", other)

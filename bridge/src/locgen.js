@@ -96,7 +96,10 @@ export class LocatorGen {
   // anchor: the token of the test's run (locatorFor), or null.  avoid: a
   // text the locator is not to find el by (a check of that text would
   // hold by construction), or null: candidates that hold it come after
-  // every other verified one, and before a positional locator.
+  // every other verified one, and before a positional locator, but the
+  // one through the run's own item (anchored): another would be unique
+  // only while the page holds no item of an earlier run (run AO's row,
+  // checked for its own name, was its test id alone).
   generate(el, alternatives, anchor, avoid) {
     const near = [];
     const found = [];
@@ -105,7 +108,7 @@ export class LocatorGen {
     this.anchor = anchor || null;
     try {
       for (const c of this.verified(el, near)) {
-        if (holds(c.locator)) held.push(c);
+        if (holds(c.locator) && !c.anchored) held.push(c);
         else found.push(c);
         if (found.length > alternatives) break;
       }
@@ -229,6 +232,7 @@ export class LocatorGen {
       const hit = this.anchored(el);
       if (hit !== null) {
         seen.add(hit.locator);
+        hit.anchored = true;
         yield hit;
       }
     }
