@@ -213,6 +213,12 @@ describe("vdx.quiet", function()
       local within = tonumber(wtext:match("did not show in the main document within (%d+) ms, and the wait stopped there: "
         .. "it shows in frame f%d+"))
       assert.is_true(within ~= nil and within < 60000, wtext)
+      -- One that never shows says the whole wait's timeout, not its last
+      -- slice's (run AP read "Timeout (ms): 1775" over "within 70000 ms").
+      wres, wtext = call("browser_wait_for", { text = "Never shown anywhere", timeout = 2500 })
+      assert.is_true(wres.isError, wtext)
+      assert.matches("within 2500 ms", wtext, 1, true)
+      assert.matches("\nTimeout (ms): 2500\n", wtext, 1, true)
       -- The page loaded again and its new frame has the name the first
       -- had (run AB): it is waited for as well.
       call("browser_navigate", { url = srv.url .. "/q/checkout.html" })

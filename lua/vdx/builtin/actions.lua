@@ -67,7 +67,10 @@ local function wait_main(page, opts, expr)
         .. "there: %s"):format(expr, vdx.now() - start, where), { timeout_ms = total })
     end
     if left <= FRAME_LOOK_MS then
+      -- (The last slice's own timeout is no news: run AP read "Timeout
+      -- (ms): 1775" over "within 70000 ms".)
       res.message = res.message:gsub("within %d+ ms", ("within %d ms"):format(total), 1)
+      res.timeout_ms = total
       if where then res.message = res.message .. "; " .. where end
       return false, res
     end
