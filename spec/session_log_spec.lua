@@ -269,6 +269,21 @@ describe("vdx.session_log proposals", function()
     -- So may a field submitted.
     assert.equal("click toBeVisible type toBeVisible click toBeHidden toBeVisible",
       session { kind = "action", action = "type", submit = true, locator = "getByRole('textbox')", value = "x" })
+    -- Run AR kept the open check too, a proposal, in the same call: once.
+    local log = session_log.new()
+    log:add { kind = "action", action = "click", locator = "getByRole('button', { name: 'Invite member' })" }
+    local open = log:propose { kind = "assert", matcher = "toBeVisible", locator = dialog }
+    log:add { kind = "action", action = "fill", locator = "getByRole('textbox', { name: 'Name' })", value = "Dana" }
+    log:add { kind = "action", action = "click", locator = "getByRole('button', { name: 'Send invite' })" }
+    local closed = log:propose { kind = "assert", matcher = "toBeHidden", locator = dialog, before = "toBeVisible" }
+    local after = log:propose { kind = "assert", matcher = "toBeVisible", locator = "getByText('Sent')" }
+    assert.is_true(log:keep { closed, open, after })
+    local out = {}
+    for _, st in ipairs(log:list()) do out[#out + 1] = st.matcher or st.action end
+    assert.equal("click toBeVisible fill click toBeHidden toBeVisible", table.concat(out, " "))
+    -- (The removed check took no number.)
+    assert.equal("1, 4, 2-3, 5-6", log:numbers())
+    assert.is_nil(log:list()[2].pre)
   end)
 
   it("follows a kept order check that names every row with their count, and keeps later proposals after both", function()

@@ -250,7 +250,11 @@ local function insert_kept(self, p)
   local pre = st.before and acted and acted.kind == "action" and acted.role == st.role and { kind = "assert",
     role = st.role, matcher = st.before, locator = st.locator, tool = st.tool }
   if pre and still_checked(self.steps, p.at, pre) then pre = nil end
-  if pre then table.insert(self.steps, p.at, pre) end
+  if pre then
+    -- (Log:keep looks at it again once every proposal of the call is in.)
+    pre.pre = true
+    table.insert(self.steps, p.at, pre)
+  end
   local extra = (pre and 1 or 0) + (count and 1 or 0)
   for _, q in pairs(self.proposed) do
     if q.at > p.at then q.at = q.at + 1 + extra
@@ -279,6 +283,19 @@ function Log:keep(ids)
     if not made then insert_kept(self, p) end
     for id, q in pairs(self.proposed) do
       if q == p then self.proposed[id], self.kept[id] = nil, made or p.step end
+    end
+  end
+  -- A check before its action that a proposal kept in this same call
+  -- makes already, with only fields changed since (run AR kept the
+  -- dialog's open check and its close, and the file checked it open twice).
+  for i = #self.steps, 1, -1 do
+    local s = self.steps[i]
+    if s.pre then
+      s.pre = nil
+      if still_checked(self.steps, i, s) then
+        table.remove(self.steps, i)
+        for _, q in pairs(self.proposed) do if q.at >= i then q.at = q.at - 1 end end
+      end
     end
   end
   number(self)
