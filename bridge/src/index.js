@@ -26,7 +26,8 @@ import { beginSeen, dropSeen, endSeen } from './still.js';
 import { keepReading } from './batch.js';
 import { scheduleWarmUp, warmUpDone } from './warm.js';
 import { callMethod } from './call.js';
-import { anchoredLocator, frameOwnerLocator, locatorFor } from './locgen.js';
+import { locatorFor } from './locgen.js';
+import { anchoredLocator, frameOwnerLocator } from './locanchor.js';
 
 /* global __VDX_VERSION__ */
 const VERSION = typeof __VDX_VERSION__ === 'string' ? __VDX_VERSION__ : '0.0.0';

@@ -55,7 +55,7 @@ const SIMPLE_VALUE = /^[^"'\\\n\r]{1,120}$/;
 const COUNTED = /^(.*[^\s(\[])\s*([(\[])\d+[)\]]$/;
 // How many ancestors up a card or row showing the run's token is looked
 // for (anchored).
-const MAX_ANCHORED = 12;
+export const MAX_ANCHORED = 12;
 
 // Finds verified locators; one instance shares the locator engine's
 // caches (and the counts of every expression it tried) over the elements
@@ -546,37 +546,6 @@ export function locatorFor(env, ref, options) {
   return shared(batchOption(opts, 'locatorFor'), makeGen).gen.generate(el, n, anchor, opts.avoid);
 }
 
-// The bridge method: expr, a locator that matches one element, scoped to
-// the nearest card or row around that element that shows opts.anchor (the
-// test's run token): the item filtered by the text that holds it, then
-// expr, verified to match that element alone; null when expr does not
-// match one element, holds the anchor itself, or no such item serves.  A
-// text verified on the page ("4.0 (1 reviews)") is then recorded through
-// the item this run made, not found in every item earlier runs left.
-export function anchoredLocator(expr, options) {
-  const opts = options || {};
-  checkKeys(opts, ['anchor'], 'anchoredLocator');
-  const anchor = opts.anchor;
-  if (typeof anchor !== 'string' || anchor.length < 4) {
-    throw badArgument('anchoredLocator: anchor must be a string of 4 characters or more');
-  }
-  if (expr.includes(anchor)) return null;
-  const gen = new LocatorGen();
-  const m = gen.matches(expr);
-  if (m.length !== 1) return null;
-  const el = m[0];
-  const ev = gen.engine();
-  const item = anchoredItem(ev, el, anchor, false, MAX_ANCHORED);
-  const c = item === null ? null : container(ev, item, el, anchor);
-  if (c === null) return null;
-  for (const outer of c.exprs()) {
-    if (!outer.includes('.filter(')) continue;
-    const hit = gen.matches(outer + '.' + expr);
-    if (hit.length === 1 && hit[0] === el) return outer + '.' + expr;
-  }
-  return null;
-}
-
 // A LocatorGen on ev (batch.js makes one per run).
 export function makeGen(ev) {
   return new LocatorGen(ev);
@@ -589,16 +558,4 @@ export function batchOption(opts, what) {
   if (b === undefined || b === null) return undefined;
   if (typeof b !== 'string' || b === '') throw badArgument(what + ': batch must be a non-empty string');
   return b;
-}
-
-// The locator of the iframe (or frame) element that holds the child frame
-// the host knows as key ("f3"), as locatorFor gives it; null when no
-// owner in this document has that key (it was never snapshotted here).
-export function frameOwnerLocator(env, key) {
-  const gen = new LocatorGen();
-  for (const el of gen.engine().elements(document)) {
-    const tag = N.localName(el);
-    if ((tag === 'iframe' || tag === 'frame') && env.frameKeys.get(el) === key) return gen.generate(el, 0);
-  }
-  return null;
 }
