@@ -407,9 +407,10 @@ local function with_candidates(ctx, res, out, cands, structured)
     -- to `…` stands for (run AJ read its files to see that `getByRole(
     -- 'region', …)` was the section its clicks were scoped to).
     local shown = scopes_shown(res)
-    local cut, cut_shown = false, false
-    for _, c in ipairs(cands) do
-      if not c.short and assertions.short(c, shown):find(", …)", 1, true) then
+    local cut, cut_shown, shorts = false, false, {}
+    for i, c in ipairs(cands) do
+      shorts[i] = c.short or assertions.short(c, shown)
+      if not c.short and shorts[i]:find(", …)", 1, true) then
         cut = true
         for _, seg in ipairs(assertions.segments(c.locator) or {}) do cut_shown = cut_shown or shown[seg] == true end
       end
@@ -432,7 +433,7 @@ local function with_candidates(ctx, res, out, cands, structured)
       local id = log and log:propose { kind = "assert", role = ctx.role.name, matcher = c.matcher,
         locator = c.locator, value = c.value, attribute = c.attribute, positional = c.positional,
         before = before, count = c.count, tool = "change report" }
-      out[#out + 1] = id and ("[%s] %s%s%s"):format(id, c.short or assertions.short(c, shown),
+      out[#out + 1] = id and ("[%s] %s%s%s"):format(id, shorts[i],
         before and (", and " .. before .. " before the action") or "",
         c.count and (", and toHaveCount(%d)"):format(c.count) or "") or c.code
       structured.candidates[i] = { id = id, matcher = c.matcher, locator = c.locator, value = c.value,
