@@ -815,6 +815,38 @@ f.src = '/export/framepay/form.html'; document.body.append(f)">Checkout</button>
       .. "'Who are you%?' }%)%)", file)
   end)
 
+  it("starts the next test with url opened by the role it names, not the current one", function()
+    local app = srv.url .. "/export/app.html"
+    local s, call = start(("--output-dir %s --role a - %s --role b - %s"):format(q(dir .. "/out"), app, app))
+    call("browser_navigate", { url = app })
+    call("browser_navigate", { url = app, role = "b" })
+    call("browser_export_test", { filename = "first" })
+    local r, text = call("browser_start_test", { url = app .. "?b", role = "b" })
+    -- Refused before anything starts: the two calls change nothing.
+    local id = 900
+    local function refused(a)
+      id = id + 1
+      s:send(client.call(id, "browser_start_test", a))
+      local m = s:wait_for(id, 60000)
+      return m and m.result and m.result.isError and m.result.content[1].text or "(not refused)"
+    end
+    local stray, lone = refused { role = "c", url = app }, refused { role = "b" }
+    os.execute("sleep 1")
+    call("browser_verify_text_visible", { role = "b", text = "Who are you?" })
+    call("browser_export_test", { filename = "b-first" })
+    assert.equal(0, (s:close(30000)))
+    assert.is_nil(r.isError, text)
+    assert.is_true(has(text, "- a on " .. app .. ", "), text)
+    assert.is_true(has(text, "- b on " .. app .. "?b, "), text)
+    assert.is_true(has(stray, "\nRole: c\n") and has(stray, "there is no role 'c'"), stray)
+    assert.is_true(has(lone, "give url too, or leave role out"), lone)
+    local file = read(dir .. "/out/b-first.spec.ts")
+    -- b alone acts in the test, on the page it opened at the start.
+    assert.matches("\n  await page%.goto%(`%${BASE_URL}/export/app%.html%?b`%);\n  await expect%(page%.getByRole%('heading', "
+      .. "{ name: 'Who are you%?' }%)%)", file)
+    assert.equal(1, select(2, file:gsub("%.goto%(", "")))
+  end)
+
   it("writes a config that runs the files one at a time when tests of several files sign in as one account", function()
     local auth = write(dir .. "/shopper.json", '{"cookies":[],"origins":[]}')
     -- The folder above the output one is a project with no config of its own.

@@ -167,7 +167,9 @@ function errors.format(err, extra)
     -- An empty list says nothing ("Links on the page: " for a page whose
     -- links none of the reads reached).
     if v ~= nil and v ~= "" and not (type(v) == "table" and next(v) == nil) then
-      out[#out + 1] = f[2] .. ": " .. (f[3] and f[3](v) or fact_text(v))
+      -- (An unknown role's `role` is a role the server acts as, not ARIA's.)
+      local label = f[1] == "role" and e.type == "RoleUnknown" and "Role" or f[2]
+      out[#out + 1] = label .. ": " .. (f[3] and f[3](v) or fact_text(v))
       seen[f[1]] = true
     end
   end

@@ -303,14 +303,17 @@ function Server:call_tool(rq, name, args)
     session = self.session, selected = t.select ~= nil }
   -- Methods of ctx, called with a colon: ctx:page(), ctx:cancelled(),
   -- ctx:progress(p, total, message).
+  -- A view of ctx in another role (a tool calling a tool with `role`,
+  -- vdx.tools) counts as ctx: its methods act in the view's role.
   local function own(c, what)
-    if c ~= ctx then
+    local mt = type(c) == "table" and getmetatable(c)
+    if c ~= ctx and not (mt and mt.__index == ctx) then
       error(vdx.error("InvalidArgument", ("ctx.%s() was called without the colon: write ctx:%s()"):format(what, what)), 3)
     end
   end
   function ctx:page()
     own(self, "page")
-    local page = ctx.role:page()
+    local page = self.role:page()
     -- The locators of the test's own data go through it (vdx.run_token),
     -- else through the value it remembered last (vdx.remembered).
     locators.anchor(page, ctx.session and ctx.session.token, ctx.session and remembered.anchor(ctx.session))

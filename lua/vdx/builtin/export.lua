@@ -448,6 +448,7 @@ return {
       keep_state = { type = "boolean", description = "Default true; false: each role from its auth file" },
       keep_world = { type = "boolean", description = "false: routes, emulation, clock cleared" },
       url = { type = "string", description = "Open this URL as the first step" },
+      role = { type = "string", minLength = 1, description = "Role that opens url (default: the current)" },
     } },
     annotations = { readOnlyHint = false, destructiveHint = true },
     run = function(ctx, args)
@@ -457,6 +458,15 @@ return {
           .. "browser_export_test is not served either", { field = "keep_state" }), 0)
       end
       local keep = args.keep_state ~= false
+      -- The role that opens url: named, else the current one.
+      local opener = ctx.role and ctx.role.name
+      if args.role ~= nil then
+        if args.url == nil then
+          error(vdx.error("InvalidArgument", "role names the role that opens url, and no url was given: give url "
+            .. "too, or leave role out (every role starts on its page as it is)", { field = "role" }), 0)
+        end
+        opener = ctx.roles:role(args.role).name
+      end
       local unexported = log:unexported()
       local world_cleared = args.keep_world == false and world.clear(ctx.roles) or nil
       local starts, lines, policy = {}, {}, util.paths(ctx)
@@ -468,10 +478,10 @@ return {
           local page = role.page_
           local url = page and require("vdx.urls").of(page) or "no page"
           -- The current role opens url as the test's first step.
-          if args.url ~= nil and info.name == ctx.role.name then url = args.url end
+          if args.url ~= nil and info.name == opener then url = args.url end
           local line = ("- %s on %s, "):format(info.name, url)
           local bad = role.error_page
-          if bad and bad.url == url and not (args.url ~= nil and info.name == ctx.role.name) then
+          if bad and bad.url == url and not (args.url ~= nil and info.name == opener) then
             -- The page the agent tried and found missing: no start for a test.
             line = ("- %s on %s ⚠️ (it answered %d: browser_navigate the role elsewhere, or give url), ")
               :format(info.name, url, bad.status)
@@ -501,7 +511,7 @@ return {
             -- the auth file's (or cleared), its page loaded again with it.
             local okr, why = pcall(function()
               storage.set_storage_state(role:context(), role.auth or { cookies = {}, origins = {} }, { lenient = true })
-              if page and tostring(url):match("^https?:") and not (args.url and info.name == ctx.role.name) then
+              if page and tostring(url):match("^https?:") and not (args.url and info.name == opener) then
                 page:navigate(url)
               end
             end)
@@ -552,7 +562,7 @@ return {
       local structured = { dropped = dropped, unexported = unexported, carried = carried, states = files }
       if args.url ~= nil then
         -- The new test's first step, told as browser_navigate tells it.
-        local res = ctx.tools:call("browser_navigate", { url = args.url }, ctx)
+        local res = ctx.tools:call("browser_navigate", { url = args.url, role = opener }, ctx)
         local told = res.content and res.content[1] and res.content[1].text or ""
         -- A sign-in page the app sent the role to goes first: at the end
         -- of the outline run AE read past it (the admin opened the shop).
