@@ -161,6 +161,9 @@ describe("structure queries", function()
     assert.is_true(text.size_after > 0)
     -- What it left out unrendered is counted: the tooltips and the sign-in dialog.
     assert.equal(page:evaluate("document.querySelectorAll('body .hidden').length"), full.hidden_left_out)
+    -- The first five are named, with the controls they hold.
+    assert.equal(5, #full.hidden_list)
+    assert.equal('<div class="hidden">', full.hidden_list[1])
     print(("\n# read_html noisy.html: %d -> full %d, form %d, text %d"):format(
       full.size_before, full.size_after, form.size_after, text.size_after))
     local err = h.error_of(page.read_html, page, { mode = "all" })

@@ -339,6 +339,17 @@ describe("vdxlua mcp", function()
       assert.equal(0, (s:close(20000)))
     end)
 
+    it("names the hidden elements browser_read_html leaves out, with the controls each holds", function()
+      local s, call = session()
+      call("browser_navigate", { url = srv.url .. "/explore/hidden_qty.html" })
+      local text = call("browser_read_html", { mode = "full" }).content[1].text
+      assert.equal(0, (s:close(20000)))
+      -- The editor holds a field and a button (the hidden input is no control).
+      assert.is_truthy(text:find("^HTML %(full%): %d+ %-> %d+ bytes; 4 hidden elements left out with all they hold "
+        .. "%(display: none, a closed <details>: a tab panel or menu not open%), read once the page shows them: "
+        .. '<div id="qty%-editor"> %(2 controls%), <p>, <a>, <input id="agree"> %(1 control%)\n'), text)
+    end)
+
     it("navigates, snapshots and explores a fixture page", function()
       local s, call = session("--caps vision")
       local nav = call("browser_navigate", { url = srv.url .. "/mcp/page.html" })

@@ -54,7 +54,9 @@ const MAX_OPTIONS = 20;
 const CLASS_KEEP = 3;
 
 // { html, size_before, size_after, interactive_kept, hidden_left_out
-// (elements not rendered, each with all it holds), truncated?, frames? }.
+// (elements not rendered, each with all it holds), hidden_list (the first
+// HIDDEN_LISTED of them, each `<tag id=…>` and the controls it holds),
+// truncated?, frames? }.
 // The root is the body, or the element of the `root` ref, or its ancestor
 // at `level` (as resolveContainer counts levels).  A frame's document is
 // not part of its owner's markup: frames lists the shown frames the
@@ -73,7 +75,7 @@ export function readHtml(env, options) {
   const root = opts.root != null ? elementAtLevel(env.resolve(opts.root), level, 'readHtml')
     : (X.docBody(document) || N.documentElement(document));
   const w = { ctx: new Ctx(), refs: env.refs, frameKeys: env.frameKeys, root, mode, out: [], kept: 0,
-    help: new Set(), hidden: 0, frames: [] };
+    help: new Set(), hidden: 0, hiddenList: [], frames: [] };
   if (mode === 'form') collectHelp(root, w.help);
   if (root) element(w, root, false);
   let html = w.out.join('').replace(/\s+/g, ' ').replace(/>\s+</g, '><')
@@ -86,6 +88,7 @@ export function readHtml(env, options) {
     interactive_kept: w.kept,
     hidden_left_out: w.hidden,
   };
+  if (w.hiddenList.length > 0) result.hidden_list = w.hiddenList;
   if (html.length > maxChars) {
     html = truncate(html, maxChars);
     result.truncated = true;
@@ -114,7 +117,7 @@ function element(w, el, inText) {
   const st = styleOf(w.ctx, el);
   if (st.none) {
     // Said in the result: a reader must not take what is left for all.
-    w.hidden++;
+    leftOut(w, el);
     return;
   }
   const display = st.display;
@@ -194,9 +197,41 @@ function children(w, el, tag, textOn) {
   for (let c = N.firstChild(shadow || el); c !== null; c = N.nextSibling(c)) child(w, c, details, textOn);
 }
 
+// Hidden elements named in the result, and the attributes that name one.
+const HIDDEN_LISTED = 5;
+const HIDDEN_NAMING = ['id', 'data-testid', 'name', 'aria-label', 'class'];
+const CONTROLS = 'input:not([type=hidden]),select,textarea,button,[contenteditable=""],[contenteditable=true]';
+
+// Counts el, left out because it is not rendered, and names the first
+// few: `<div id="qty"> (2 controls)` (a reader asked whether a hidden
+// quantity field was among them, and could not tell from a count).
+function leftOut(w, el) {
+  w.hidden++;
+  if (w.hiddenList.length >= HIDDEN_LISTED) return;
+  let s = '<' + N.localName(el);
+  for (const a of HIDDEN_NAMING) {
+    let v = N.getAttribute(el, a);
+    if (v === null || v === '') continue;
+    if (a === 'class') v = v.trim().split(/\s+/)[0];
+    s += ' ' + a + '="' + escapeAttr(truncate(v, 40)) + '"';
+    break;
+  }
+  s += '>';
+  let n = 0;
+  try { n = N.querySelectorAll(el, CONTROLS).length; } catch (e) { n = 0; }
+  if (isControl(el)) n++;
+  w.hiddenList.push(n > 0 ? s + ' (' + n + (n === 1 ? ' control)' : ' controls)') : s);
+}
+
+function isControl(el) {
+  const tag = N.localName(el);
+  if (tag === 'input') return (N.getAttribute(el, 'type') || '').toLowerCase() !== 'hidden';
+  return tag === 'select' || tag === 'textarea' || tag === 'button';
+}
+
 function child(w, node, details, textOn) {
   if (details !== null && isClosedDetailsContent(details, node)) {
-    if (N.nodeType(node) === N.ELEMENT_NODE) w.hidden++;
+    if (N.nodeType(node) === N.ELEMENT_NODE) leftOut(w, node);
     return;
   }
   const type = N.nodeType(node);

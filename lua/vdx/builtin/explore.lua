@@ -4,6 +4,7 @@
 -- same facts as structuredContent for programs.
 local vdx = require "vdx"
 local changes = require "vdx.changes"
+local clip = require "vdx.clip"
 local errors = require "vdx.errors"
 local find = require "vdx.find"
 local json = require "vdx.json"
@@ -28,10 +29,17 @@ end
 -- then the markup.
 local function html_text(res, mode)
   local hidden = math.tointeger(res.hidden_left_out) or 0
+  -- The first few by name: `<div id="qty"> (2 controls)`.
+  local named = ""
+  if type(res.hidden_list) == "table" and #res.hidden_list > 0 then
+    local list = {}
+    for i, s in ipairs(res.hidden_list) do list[i] = clip(tostring(s), 80) end
+    named = ": " .. table.concat(list, ", ") .. (hidden > #list and (", and %d more"):format(hidden - #list) or "")
+  end
   return ("HTML (%s): %s -> %s bytes%s\n"):format(mode, tostring(res.size_before or "?"),
     tostring(res.size_after or "?"), hidden > 0 and
       ("; %d hidden element%s left out with all they hold (display: none, a closed <details>: a tab panel or "
-        .. "menu not open), read once the page shows them"):format(hidden, hidden == 1 and "" or "s") or "")
+        .. "menu not open), read once the page shows them%s"):format(hidden, hidden == 1 and "" or "s", named) or "")
     .. tostring(res.html or "")
 end
 
