@@ -339,6 +339,21 @@ describe("vdxlua mcp", function()
       assert.equal(0, (s:close(20000)))
     end)
 
+    it("tells a refused connection as a server that is down, not a URL to correct", function()
+      -- A port that answered and is closed now: nothing listens there.
+      local gone = assert(vdx.serve { root = "spec/fixtures" })
+      local url = gone.url .. "/explore/hidden_qty.html"
+      gone:close()
+      local s, call = session()
+      local r = call("browser_navigate", { url = url })
+      assert.equal(0, (s:close(20000)))
+      local text = r.content[1].text
+      assert.is_true(r.isError, text)
+      assert.is_truthy(text:find("Reason: net::ERR_CONNECTION_REFUSED", 1, true), text)
+      assert.is_truthy(text:find("the app's server is down: a retry fails until it is started again", 1, true), text)
+      assert.is_nil(text:find("again with the corrected URL", 1, true), text)
+    end)
+
     it("names the hidden elements browser_read_html leaves out, with the controls each holds", function()
       local s, call = session()
       call("browser_navigate", { url = srv.url .. "/explore/hidden_qty.html" })

@@ -45,9 +45,19 @@ local catalog = {
     causes = { "The server is not running, or the URL has the wrong host or port",
       "The host name does not resolve (DNS) or the connection was refused",
       "Another navigation (a redirect, a client-side router) replaced this one" },
-    actions = { "Check the URL and that the server answers it.",
-      "Call browser_navigate(url=…) again with the corrected URL.",
-      "Call browser_snapshot() to see where the page is now." },
+    -- A refused connection at a URL that answered before is a server gone,
+    -- not a wrong URL: a play-test's agent retried it as told.
+    actions = function(e)
+      if tostring(e.reason or e.message or ""):find("ERR_CONNECTION_REFUSED", 1, true) then
+        return { "Check that the URL's host and port are right: nothing listens there now.",
+          "If they are, the app's server is down: a retry fails until it is started again (by you or whoever runs "
+            .. "it), so ask for that rather than calling again.",
+          "Call browser_snapshot() to see where the page is now." }
+      end
+      return { "Check the URL and that the server answers it.",
+        "Call browser_navigate(url=…) again with the corrected URL.",
+        "Call browser_snapshot() to see where the page is now." }
+    end,
     flow = { actions = { "Check the URL and that the server answers it (started before flow.run and not closed).",
       "For a path, check base_url." } },
   },
