@@ -290,6 +290,19 @@ describe("vdxlua mcp with two roles at once", function()
     assert.equal("bob", roles:current().name)
   end)
 
+  it("says which role a call acted as when it named one other than the current", function()
+    all(send, { call(26, "select_role", { role = "alice" }) })
+    all(send, { call(27, "browser_navigate", { url = srv.url .. "/slow?who=bob-page", role = "bob" }) })
+    all(send, { call(28, "browser_navigate", { url = srv.url .. "/slow?who=alice-page", role = "alice" }) })
+    all(send, { call(29, "browser_snapshot", { role = "bob" }) })
+    assert.matches("^As bob: Navigated to [^\n]*bob%-page", select(2, answer(27)))
+    assert.matches("^Navigated to [^\n]*alice%-page", select(2, answer(28)))
+    -- A snapshot names its role already.
+    local _, snap = answer(29)
+    assert.is_nil(snap:find("As bob:", 1, true), snap)
+    assert.matches("Role: bob\n", snap, 1, true)
+  end)
+
   it("refuses an unknown role with the roles there are, and takes as_role where role is the ARIA role", function()
     all(send, {
       call(31, "browser_snapshot", { role = "carol" }),

@@ -298,6 +298,10 @@ function Server:call_tool(rq, name, args)
     return res
   end
   local role = t.role
+  -- A call that names a role other than the current one says so first:
+  -- run AS selected each role anyway, its navigate's answer not saying
+  -- which role went there.
+  local other = t.scope == "role" and role ~= self.roles.current_ and role.name or nil
   local ctx = { roles = self.roles, role = role, role_name = role.name, errors = errors,
     log = self.log, tools = self.registry, server = self, paths = self.paths,
     session = self.session, selected = t.select ~= nil }
@@ -370,6 +374,10 @@ function Server:call_tool(rq, name, args)
       "(notifications/cancelled): vdx then stops the script."):format(table.concat(names, "; "), it, it)
   end
   if res == nil then return {} end
+  if other and not res.isError and res.content and res.content[1] and res.content[1].type == "text"
+      and not res.content[1].text:find("Role: " .. other .. "\n", 1, true) then
+    res.content[1].text = ("As %s: %s"):format(other, res.content[1].text)
+  end
   if tell_run and res.content and res.content[1] and res.content[1].type == "text" then
     res.content[1].text = res.content[1].text .. "\n({run} stands for this test's token, new in each run: the page "
       .. "got the token, answers show {run}, the test writes ${run}.)"
