@@ -820,7 +820,7 @@ f.src = '/export/framepay/form.html'; document.body.append(f)">Checkout</button>
     local s, call = start(("--output-dir %s --role a - %s --role b - %s"):format(q(dir .. "/out"), app, app))
     call("browser_navigate", { url = app })
     call("browser_navigate", { url = app, role = "b" })
-    call("browser_export_test", { filename = "first" })
+    call("browser_export_test", { filename = "opener-a" })
     local r, text = call("browser_start_test", { url = app .. "?b", role = "b" })
     -- Refused before anything starts: the two calls change nothing.
     local id = 900
@@ -833,14 +833,14 @@ f.src = '/export/framepay/form.html'; document.body.append(f)">Checkout</button>
     local stray, lone = refused { role = "c", url = app }, refused { role = "b" }
     os.execute("sleep 1")
     call("browser_verify_text_visible", { role = "b", text = "Who are you?" })
-    call("browser_export_test", { filename = "b-first" })
+    call("browser_export_test", { filename = "opener-b" })
     assert.equal(0, (s:close(30000)))
     assert.is_nil(r.isError, text)
     assert.is_true(has(text, "- a on " .. app .. ", "), text)
     assert.is_true(has(text, "- b on " .. app .. "?b, "), text)
     assert.is_true(has(stray, "\nRole: c\n") and has(stray, "there is no role 'c'"), stray)
     assert.is_true(has(lone, "give url too, or leave role out"), lone)
-    local file = read(dir .. "/out/b-first.spec.ts")
+    local file = read(dir .. "/out/opener-b.spec.ts")
     -- b alone acts in the test, on the page it opened at the start.
     assert.matches("\n  await page%.goto%(`%${BASE_URL}/export/app%.html%?b`%);\n  await expect%(page%.getByRole%('heading', "
       .. "{ name: 'Who are you%?' }%)%)", file)
