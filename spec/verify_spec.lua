@@ -218,6 +218,9 @@ describe("the verify tools", function()
       local _, given = agrees("browser_verify_text_visible",
         { locator = "getByTestId('line').filter({ hasText: 'Linen Tote' })", text = "Linen Tote" })
       assert.matches("\n⚠️ The locator finds the element by the text it checks", given, 1, true)
+      -- It names its step, which can go at export.
+      local steps = t.ctx.session:list()
+      assert.matches(("; browser_export_test drop=%%[%d%%] takes this check out$"):format(steps[#steps].no), given)
     end)
 
     it("anchors a locator on the test's next token where the check's text holds the first", function()

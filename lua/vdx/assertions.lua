@@ -263,13 +263,16 @@ function assertions.judge(step, f)
 end
 
 --- Records step in the session log (when the tool runs in the MCP
--- server) under the current role, naming the tool; returns the step.
+-- server) under the current role, naming the tool; returns the step, or
+-- the same check recorded just before it, which stands for it.
 function assertions.record(ctx, step, tool)
   step.kind, step.tool = "assert", tool
   if ctx.session then
     -- As an action's step: the role's first step of a test opens its page
     -- first (a role first used after browser_start_test had none).
-    require("vdx.builtin.util").record(ctx, step)
+    local kept = require("vdx.builtin.util").record(ctx, step)
+    -- The same check made just before is that step (vdx.session_log).
+    if type(kept) == "table" then return kept end
   end
   return step
 end
