@@ -186,6 +186,21 @@ c.onclick = () => { st.textContent = items.length ? 'Paying for ' + items.length
       assert.is_nil(text:find("showed", 1, true), text)
     end)
 
+    it("checks an expected text a live region shows on that region, whole or in part", function()
+      local _, nav = open("todos.html")
+      local box = ref_of(nav, 'textbox "New todo"')
+      local r, text = call("browser_type", { ref = box, text = "Milk", submit = true, expect = { "1 item left" } })
+      assert.is_nil(r.isError, text)
+      assert.is_true(has(text, "\n✅ Expected \"1 item left\": recorded getByRole('status') toHaveText('1 item left')"),
+        text)
+      r, text = call("browser_type", { ref = box, text = " ", submit = true, expect = { "needs a title" } })
+      assert.is_true(has(text, "\n✅ Expected \"needs a title\": recorded getByRole('alert') "
+        .. "toContainText('needs a title')"), text)
+      -- A text of no live region is the page's, as before.
+      r, text = call("browser_type", { ref = box, text = "Tea", submit = true, expect = { "Tea" } })
+      assert.matches('\n✅ Expected "Tea": recorded$', text)
+    end)
+
     it("does not warn of a text shown before when the check recorded is of an element the page did not show", function()
       local _, nav = open("menu.html")
       -- "History" is a heading; the link of that name shows when the menu opens.
@@ -544,8 +559,9 @@ c.onclick = () => { st.textContent = items.length ? 'Paying for ' + items.length
       open("menu.html")
       local _, link = ok("browser_wait_for", { locator = "getByRole('link', { name: 'Overview' })", state = "hidden" })
       assert.is_true(has(link, "Recorded: await expect(page.getByRole('link', { name: 'Overview', includeHidden: true }))"
-        .. ".toBeHidden();\ngetByRole('link', { name: 'Overview' }) matched nothing (getByRole skips hidden elements): "
-        .. "the test uses includeHidden, which finds the one hidden element, so the check fails if it shows"), link)
+        .. ".toBeHidden();\nAs written, getByRole('link', { name: 'Overview' }) finds no element (getByRole skips hidden "
+        .. "ones), a check that cannot fail; with includeHidden it finds the one hidden element, so the test's check "
+        .. "fails if it shows"), link)
       assert.is_nil(link:find("⚠️", 1, true), link)
       ok("browser_start_test", {})
       ok("browser_wait_for", { locator = "getByRole('link', { name: 'Overview' })", state = "hidden" })
