@@ -144,7 +144,7 @@ return {
       budget_tokens = { type = "integer", minimum = 100, maximum = 200000,
         description = ("Size limit in tokens (default %d)"):format(snapshot.DEFAULT_BUDGET) },
       root = { type = "string", description = "Only one element's subtree: a ref, CSS selector or Playwright locator" },
-      target = { type = "string", description = "Playwright MCP's name for root" },
+      target = { type = "string", description = "Alias of root (Playwright MCP's name)" },
       depth = { type = "integer", minimum = 1, maximum = 100, description = "Levels shown; a cut line ends in [+N]" },
       offset = { type = "integer", minimum = 0, description = "Go on from next_offset" },
       interactive = { type = "boolean", description = "Only what you can act on (same refs)" },

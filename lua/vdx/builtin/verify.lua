@@ -294,7 +294,7 @@ local function verify_list(ctx, args)
   return res
 end
 
-local TARGET = { type = "string", description = "Playwright MCP's argument: a ref or a locator" }
+local TARGET = { type = "string", description = "Alias: ref or locator in one (Playwright MCP's name)" }
 local LOCATOR = { type = "string", description = "Or a Playwright locator of one element" }
 
 return {
