@@ -872,7 +872,8 @@ f.src = '/export/framepay/form.html'; document.body.append(f)">Checkout</button>
     assert.is_nil(three:find("⚠️ Tests of", 1, true), three)
     -- A run from the project above reads no config: said once.
     assert.is_true(has(two, "⚠️ " .. dir .. ", the project above, has no Playwright config: a run from there reads "
-      .. "none and runs these files at once."), two)
+      .. "none and runs these files at once. Run from this folder, or from there with -c out (this folder's config: "
+      .. "npx playwright test -c out), or with --workers=1"), two)
     assert.is_nil(three:find("the project above", 1, true), three)
     os.remove(dir .. "/out/playwright.config.ts")
     os.remove(dir .. "/package.json")

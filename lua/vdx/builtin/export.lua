@@ -364,9 +364,12 @@ return {
         local root = config ~= "theirs" and not log.told_root and configless_root(policy)
         if root then
           log.told_root = true
+          -- (From there, -c names this folder's config: eight play-tests
+          -- ran from the project root as their briefs said.)
+          local here = require("vdx.paths").realpath(policy.output):gsub("/+$", ""):match("([^/]+)$")
           out[#out + 1] = ("⚠️ %s, the project above, has no Playwright config: a run from there reads none and "
-            .. "runs these files at once. Run from this folder, or with --workers=1, or give it a config with "
-            .. "workers: 1"):format(root)
+            .. "runs these files at once. Run from this folder, or from there with -c %s (this folder's config: "
+            .. "npx playwright test -c %s), or with --workers=1"):format(root, here, here)
         end
       end
       local warned, mended = 0, 0
