@@ -201,6 +201,15 @@ c.onclick = () => { st.textContent = items.length ? 'Paying for ' + items.length
       assert.matches('\n✅ Expected "Tea": recorded$', text)
     end)
 
+    it("checks an expected text in one of several live regions through the container that tells it apart", function()
+      local _, nav = open("statuses.html")
+      ok("browser_type", { ref = ref_of(nav, 'textbox "Name"'), text = "Ada" })
+      local r, text = call("browser_click", { ref = ref_of(nav, 'button "Send invite"'), expect = { "sent to Ada" } })
+      assert.is_nil(r.isError, text)
+      assert.is_true(has(text, "\n✅ Expected \"sent to Ada\": recorded getByRole('region', { name: 'Invitations' })"
+        .. ".getByRole('status') toContainText('sent to Ada')"), text)
+    end)
+
     it("does not warn of a text shown before when the check recorded is of an element the page did not show", function()
       local _, nav = open("menu.html")
       -- "History" is a heading; the link of that name shows when the menu opens.

@@ -121,11 +121,11 @@ local function in_live_region(ctx, text)
     if errors.normalize(f).type == "Cancelled" then error(f, 0) end
     return false
   end
-  local hit
-  for _, m in ipairs(f.matches) do
+  local hit, at
+  for i, m in ipairs(f.matches) do
     if m.visible then
       if hit then return false end
-      hit = m
+      hit, at = m, i
     end
   end
   if not hit or not LIVE[hit.role] then return false end
@@ -133,9 +133,20 @@ local function in_live_region(ctx, text)
   local candidates = {}
   if (hit.name or "") ~= "" then candidates[1] = A.by_role(hit.role, hit.name, true) end
   candidates[#candidates + 1] = A.by_role(hit.role)
-  if hit.ref then
-    local okl, l = pcall(A.locator_of, page, hit.ref)
-    if okl and l and not l.positional and l.from_page then candidates[#candidates + 1] = l.locator end
+  -- One status of several (a section's each): through its container, by
+  -- the page's locator of it, which needs a ref (a status has none).
+  local ref = hit.ref
+  if not ref then
+    local okr, r = pcall(page.bridge, page, "locatorCount", { A.by_text(text), { max_refs = at, act = true } },
+      { frame = "main" })
+    ref = okr and type(r) == "table" and type(r.refs) == "table" and r.refs[at] or nil
+  end
+  if type(ref) == "string" then
+    -- (Not one found by the very text it checks.)
+    local okl, l = pcall(A.locator_of, page, ref, nil, text)
+    if okl and l and not l.positional and l.from_page and not l.locator:find(A.normalize(text), 1, true) then
+      candidates[#candidates + 1] = l.locator
+    end
   end
   for _, loc in ipairs(candidates) do
     local step = { matcher = whole and "toHaveText" or "toContainText", locator = loc, value = text }
