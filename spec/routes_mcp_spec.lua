@@ -19,7 +19,7 @@ describe("the route tools", function()
     srv = helpers.serve { ["POST /api/pay"] = function()
       pays = pays + 1
       return { json = { ok = true, id = "SERVER" } }
-    end }
+    end, ["GET /api/pay"] = function() return { json = { open = true } } end }
     dir = client.tmpdir()
     os.execute("mkdir -p " .. q(dir .. "/out"))
     local pw = helpers.playwright()
@@ -106,6 +106,37 @@ describe("the route tools", function()
     call("browser_unroute", {})
   end)
 
+  it("routes one method of a URL and lets the others reach the server, in the session and the test", function()
+    -- (A test of its own: the steps before paid the server.)
+    call("browser_start_test", {})
+    local before = pays
+    local r, text = call("browser_route", { pattern = "**/api/pay", method = "post", status = 402,
+      body = '{"error":"card declined"}', contentType = "application/json" })
+    assert.is_falsy(r.isError, text)
+    _, text = call("browser_route_list", {})
+    assert.is_true(has(text, '1. POST **/api/pay (status=402, body={"error":"card declined"}'), text)
+    -- A GET of the same URL is not this route's: the server answers it.
+    call("browser_navigate", { url = srv.url .. "/routes/payopen.html" })
+    r, text = call("browser_verify_text_visible", { text = "Service open" })
+    assert.is_falsy(r.isError, text)
+    call("browser_navigate", { url = srv.url .. "/routes/checkout.html" })
+    call("browser_click", { element = 'the "Pay now" button' })
+    call("browser_verify_text_visible", { text = "Payment refused: card declined" })
+    r, text = call("browser_export_test", { filename = "declined.spec.ts", runs = 1 })
+    assert.is_falsy(r.isError, text)
+    local spec = assert(read(dir .. "/out/declined.spec.ts"), text)
+    assert.is_true(has(spec, "ontext.route('**/api/pay', async route => {\n"
+      .. "    if (route.request().method() !== 'POST') return route.fallback();\n"
+      .. "    await route.fulfill({ body: '{\"error\":\"card declined\"}', contentType: 'application/json', "
+      .. "status: 402 });\n  });\n"), spec)
+    assert.is_true(has(text, "Flake gate: 1 runs in fresh contexts, every step passed 1/1"), text)
+    if helpers.playwright() then
+      assert.is_true(has(text, "Playwright (1 runs of the file): ✅"), text)
+    end
+    assert.equal(before, pays)
+    call("browser_unroute", {})
+  end)
+
   it("answers bad patterns and arguments with typed errors, and keeps serving", function()
     for _, bad in ipairs {
       { { pattern = "**/{a,b", status = 200 }, "Field: pattern", "unmatched '{'" },
@@ -114,6 +145,7 @@ describe("the route tools", function()
       { { pattern = "**/x", abort = "failed", status = 200 }, "Field: abort", "abort cannot be combined" },
       { { pattern = "**/x" }, "Field: pattern", "give status or body" },
       { { pattern = "**/x", status = 99 }, "status", "100" },
+      { { pattern = "**/x", status = 200, method = "GET ME" }, "Field: method", 'not "GET ME"' },
       { { status = 200 }, "pattern", "" },
     } do
       local r, text = call("browser_route", bad[1])

@@ -70,17 +70,37 @@ local function delayed(head, lines, delay)
   return out
 end
 
+-- The lines of a route that answers only requests of one method: the
+-- lines of its answer as an async handler's block, which falls back
+-- first for any other method.
+local function of_method(head, lines, method)
+  local test = ("  if (route.request().method() !== %s) return route.fallback();"):format(q(method))
+  local one = #lines == 1 and lines[1]:match("^.-route => (route%..*)%);$")
+  if one then return { head .. "async route => {", test, "  await " .. one .. ";", "});" } end
+  if #lines > 1 and lines[1] == head .. "async route => {" then
+    local out = { lines[1], test }
+    for i = 2, #lines do out[#out + 1] = lines[i] end
+    return out
+  end
+  return lines
+end
+
 --- The lines of target:route(pattern, answer) where target is "{page}"
 -- or "{context}" and answer is { fulfil = {…} } | { abort = reason } |
 -- { headers = {…}, remove = {…} } | { handler = true } (a Lua function),
 -- or {} with delay (ms; with any of the others, the request is held that
--- long first).
+-- long first), and method ("POST": other requests fall back).
 function rx.route_lines(target, pattern, answer, lua_pattern)
   if lua_pattern then
     return { ("// not exported: the route on the Lua pattern %s (Playwright takes a glob or a RegExp; " ..
       "write its RegExp here by hand)"):format(q(pattern)) }
   end
   local head = "await " .. target .. ".route(" .. q(pattern) .. ", "
+  if answer.method then
+    local rest = {}
+    for k, v in pairs(answer) do if k ~= "method" then rest[k] = v end end
+    return of_method(head, rx.route_lines(target, pattern, rest), answer.method)
+  end
   if answer.delay then
     local rest = {}
     for k, v in pairs(answer) do if k ~= "delay" then rest[k] = v end end

@@ -15,7 +15,9 @@ return {
       name = { type = "string", minLength = 1, description = "Variable name (orderNo)" },
       ref = util.REF,
       locator = { type = "string", minLength = 1, description = "Or a Playwright locator of one element" },
-      pattern = { type = "string", minLength = 1, description = "JavaScript regex of the part to keep (#\\d+)" },
+      pattern = { type = "string", minLength = 1,
+        description = ("JavaScript regex of the part to keep (#\\d+; %d characters or more)")
+          :format(remembered.MIN_LENGTH) },
     } },
     annotations = { readOnlyHint = true },
     run = function(ctx, args)

@@ -61,6 +61,12 @@ local MAX_DELAY = 60000
 -- argument.
 local function answer_of(args)
   local a = answer_without_delay(args)
+  if args.method ~= nil then
+    local m = tostring(args.method):upper()
+    if not m:match("^[A-Z]+$") then bad(("method must be an HTTP method (GET, POST, …), not %q"):format(args.method),
+      "method") end
+    a.method = m
+  end
   if args.delay ~= nil then
     local ms = math.tointeger(args.delay)
     if not ms or ms < 0 or ms > MAX_DELAY then
@@ -85,15 +91,24 @@ local function answering(a)
   end
 end
 
--- The route handler of an answer: its delay, then its answer.
+-- The route handler of an answer: its delay, then its answer; a route
+-- of one method lets the others fall back (a GET of the cart beside its
+-- POST: run AU had to remove its route to load the cart again).
 local function handler_of(a)
   local answer = answering(a)
-  if not a.delay then return answer end
+  local fn = answer
+  if a.delay then
+    fn = function(route, req)
+      -- An action's answer shows the page while it waits, not after.
+      require("vdx.quiet").hold(route.page, req.network_id, req, a.delay)
+      vdx.sleep(a.delay)
+      return answer(route, req)
+    end
+  end
+  if not a.method then return fn end
   return function(route, req)
-    -- An action's answer shows the page while it waits, not after.
-    require("vdx.quiet").hold(route.page, req.network_id, req, a.delay)
-    vdx.sleep(a.delay)
-    return answer(route, req)
+    if tostring(req.method):upper() ~= a.method then return route:fallback() end
+    return fn(route, req)
   end
 end
 
@@ -108,7 +123,8 @@ local function describe(i, r)
   if d.headers then parts[#parts + 1] = "headers=" .. rx.js(d.headers) end
   if d.remove then parts[#parts + 1] = "removeHeaders=" .. table.concat(d.remove, ",") end
   if d.delay then parts[#parts + 1] = ("delay=%d ms"):format(d.delay) end
-  return ("%d. %s%s"):format(i, r.pattern, #parts > 0 and " (" .. table.concat(parts, ", ") .. ")" or "")
+  return ("%d. %s%s%s"):format(i, d.method and (d.method .. " ") or "", r.pattern,
+    #parts > 0 and " (" .. table.concat(parts, ", ") .. ")" or "")
 end
 
 return {
@@ -118,7 +134,7 @@ return {
     description = "Set up a route to mock network requests matching a URL pattern, in every tab of the current " ..
       "role: fulfil them (status, body, contentType, headers), abort them (abort), or change their request " ..
       "headers (headers, removeHeaders); delay holds them first (a slow server, written in the test as a " ..
-      "timeout in the route). The last route added is tried first.",
+      "timeout in the route); method limits it to one method. The last route added is tried first.",
     input = { type = "object", required = { "pattern" }, properties = {
       pattern = { type = "string", minLength = 1,
         description = 'URL pattern to match, a glob (e.g., "**/api/users", "**/*.{png,jpg}")' },
@@ -132,19 +148,21 @@ return {
         description = 'Abort matching requests with this reason instead (e.g., "blockedbyclient", "failed")' },
       delay = { type = "integer", minimum = 0, maximum = MAX_DELAY,
         description = "Hold each matching request this many milliseconds first (alone: then let it go on)" },
+      method = { type = "string", minLength = 1, description = "Only requests of this method (POST); others go on" },
     } },
     annotations = { readOnlyHint = false },
     run = function(ctx, args)
       local a = answer_of(args)
       local ctxt = ctx.role:context()
       local fn = handler_of(a)
-      local desc = { abort = a.abort, headers = a.headers, remove = a.remove, delay = a.delay }
+      local desc = { abort = a.abort, headers = a.headers, remove = a.remove, delay = a.delay, method = a.method }
       for k, v in pairs(a.fulfil or {}) do desc[k] = v end
       ctxt:route(args.pattern, fn, { fulfil = desc })
       -- (One that answers hides an earlier route on its pattern: a new test
       -- keeps only it, Log:restart.)
+      -- (One of a method answers only some: it hides none.)
       util.record(ctx, { kind = "code", world = true, tool = "browser_route", route = args.pattern,
-        answers = (a.abort or a.fulfil or a.headers or a.remove) and true or nil,
+        answers = (a.abort or a.fulfil or a.headers or a.remove) and not a.method and true or nil,
         lines = rx.route_lines("{context}", args.pattern, a),
         replay = function(page) page:route(args.pattern, fn) end })
       return "Route added for pattern: " .. args.pattern
@@ -168,7 +186,8 @@ return {
           -- (One that only holds the request, a delay, falls back to it,
           -- as answering's route:fallback() does; one that changes its
           -- headers sends it on to the network.)
-          if list[j].pattern == r.pattern and (d.abort or d.status or d.body ~= nil or d.headers or d.remove) then
+          if list[j].pattern == r.pattern and (d.abort or d.status or d.body ~= nil or d.headers or d.remove)
+              and (not d.method or d.method == (r.fulfil or {}).method) then
             lines[i] = lines[i] .. (" — not reached while %d stands (same pattern, added later)"):format(j)
             break
           end
