@@ -332,6 +332,18 @@ c.onclick = () => { st.textContent = items.length ? 'Paying for ' + items.length
         postcarts[id] = (postcarts[id] or 0) + 1
         return { json = { ok = true } }
       end,
+      -- An Add to cart the server refuses (500, slowly), which changes
+      -- nothing on the page.
+      ["GET /export/failadd.html"] = function()
+        return { headers = { ["Content-Type"] = "text/html" }, body = [[<!doctype html><title>Shop</title>
+<h1>Oak Chair</h1><button id=b>Add to cart</button><a href="#cart" id=c>Cart (0)</a>
+<script>b.onclick = () => fetch('/export/failadd/add', { method: 'POST' }).then((r) => {
+  if (r.ok) c.textContent = 'Cart (1)'; });</script>]] }
+      end,
+      ["POST /export/failadd/add"] = function()
+        require("vdx").sleep(400)
+        return { status = 500, json = { error = "no" } }
+      end,
       ["GET /export/postcart/cart.html"] = function(req)
         local n = postcarts[req.cookies and req.cookies.cart or "?"] or 0
         return { headers = { ["Content-Type"] = "text/html" }, body = "<!doctype html><title>Cart</title><h1>Your cart</h1>"
@@ -396,6 +408,14 @@ f.src = '/export/framepay/form.html'; document.body.append(f)">Checkout</button>
 
   local function ref_of(text, pattern)
     return assert(text:match(pattern .. " %[ref=([%w_]+)%]"), pattern .. " not in:\n" .. text)
+  end
+
+  -- A server writing to dir/out, which runs its exports under Playwright
+  -- where there is one: the server, its call and that folder (or nil).
+  local function start_out()
+    local pw = playwright_dir()
+    local s, call = start("--output-dir " .. q(dir .. "/out"), pw and ("VDX_PLAYWRIGHT_DIR=" .. q(pw)) or nil)
+    return s, call, pw
   end
 
   local exported, answer, pw_why
@@ -578,8 +598,7 @@ f.src = '/export/framepay/form.html'; document.body.append(f)">Checkout</button>
   end)
 
   it("makes an action right after a load wait for the data the page fetched after it, as the answer did", function()
-    local pw = playwright_dir()
-    local s, call = start("--output-dir " .. q(dir .. "/out"), pw and ("VDX_PLAYWRIGHT_DIR=" .. q(pw)) or nil)
+    local s, call, pw = start_out()
     local _, nav = call("browser_navigate", { url = srv.url .. "/export/late-cart.html" })
     local _, clicked = call("browser_click", { ref = assert(nav:match('button "Checkout" %[ref=(e%d+)%]'), nav) })
     -- (The navigate's answer waited for the cart.)
@@ -659,6 +678,36 @@ f.src = '/export/framepay/form.html'; document.body.append(f)">Checkout</button>
       .. "new URL(r.url()).pathname === '/export/postcart/add');\n  await page.getByRole('button', { name: 'Add to "
       .. "cart' }).click();\n  await addResponse;\n  await page.getByRole('link', { name: 'Cart' }).click();\n"), file)
     if pw then assert.is_true(has(out, "Playwright (2 runs of the file): ✅ 2 passed"), out) end
+  end)
+
+  it("makes a check right after an action that changed nothing, or of something absent, wait for its requests", function()
+    local s, call = start_out()
+    local _, nav = call("browser_navigate", { url = srv.url .. "/export/failadd.html" })
+    -- Run AU's Add to cart failed (a 500) and changed nothing; its check
+    -- that the cart link still said the same held before the answer came.
+    local _, clicked = call("browser_click", { ref = assert(nav:match('button "Add to cart" %[ref=(e%d+)%]'), nav) })
+    assert.is_true(has(clicked, "No change on the page."), clicked)
+    call("browser_verify_element_visible", { role = "link", accessibleName = "Cart (0)" })
+    local _, failed = call("browser_export_test", { filename = "failadd", runs = 1 })
+    call("browser_start_test", { url = srv.url .. "/export/postcart/shop.html" })
+    local _, shop = call("browser_snapshot", {})
+    -- An add that shows "Added", then a check that something is absent.
+    call("browser_click", { ref = assert(shop:match('button "Add to cart" %[ref=(e%d+)%]'), shop) })
+    call("browser_wait_for", { textGone = "Sold out" })
+    local _, absent = call("browser_export_test", { filename = "postgone", runs = 1 })
+    assert.equal(0, (s:close(30000)))
+    assert.is_true(has(failed, "\nStep 2 changed nothing on the page (it sent POST /export/failadd/add), and step 3 "
+      .. "checks at once: the test waits for that response before step 3 (waitForResponse), as this answer did; "
+      .. "Playwright alone would pass the check before the app answered, whatever it answered"), failed)
+    assert.is_true(has(failed, "every step passed 1/1"), failed)
+    local file = read(dir .. "/out/failadd.spec.ts")
+    assert.is_true(has(file, "  const addResponse = page.waitForResponse((r) => r.request().method() === 'POST' && "
+      .. "new URL(r.url()).pathname === '/export/failadd/add');\n  await page.getByRole('button', { name: 'Add to "
+      .. "cart' }).click();\n  await addResponse;\n  await expect(page.getByRole('link', { name: 'Cart (0)' })"), file)
+    assert.is_true(has(absent, "\nStep 2 sent POST /export/postcart/add, and step 3 checks at once: the test waits "
+      .. "for that response before step 3 (waitForResponse)"), absent)
+    assert.is_true(has(read(dir .. "/out/postgone.spec.ts"), ".click();\n  await addResponse;\n"),
+      read(dir .. "/out/postgone.spec.ts"))
   end)
 
   it("makes the step after an action that brought a frame wait for the frame's load, as the answer did", function()
@@ -822,6 +871,9 @@ f.src = '/export/framepay/form.html'; document.body.append(f)">Checkout</button>
     call("browser_navigate", { url = app, role = "b" })
     call("browser_export_test", { filename = "opener-a" })
     local r, text = call("browser_start_test", { url = app .. "?b", role = "b" })
+    -- b is current now: a call that names no role acts in it (run AX's
+    -- next call, with b's refs, acted in a).
+    local _, current = call("get_current_role", {})
     -- Refused before anything starts: the two calls change nothing.
     local id = 900
     local function refused(a)
@@ -838,6 +890,8 @@ f.src = '/export/framepay/form.html'; document.body.append(f)">Checkout</button>
     assert.is_nil(r.isError, text)
     assert.is_true(has(text, "- a on " .. app .. ", "), text)
     assert.is_true(has(text, "- b on " .. app .. "?b, "), text)
+    assert.is_true(has(text, "\nCurrent role now: b"), text)
+    assert.is_true(has(current, "Current role: b"), current)
     assert.is_true(has(stray, "\nRole: c\n") and has(stray, "there is no role 'c'"), stray)
     assert.is_true(has(lone, "give url too, or leave role out"), lone)
     local file = read(dir .. "/out/opener-b.spec.ts")

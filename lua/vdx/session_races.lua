@@ -70,12 +70,32 @@ function races.unready(steps)
   return out
 end
 
+--- The actions of a list of steps (a test's) whose next step is a check
+-- that holds before the action's requests are answered: the action made
+-- requests (its answer waited for them), and the check is of something
+-- absent, or the action changed nothing on the page (run AU's Add to
+-- cart, its POST answered 500 by a route, then a check that the cart
+-- link still said what it said: true at once, whatever the response).
+-- { { action =, check = } }, in order.
+function races.unsettled(steps)
+  local out = {}
+  for i, s in ipairs(steps) do
+    local t = steps[i + 1]
+    if s.kind == "action" and s.fetched and #s.fetched > 0 and not s.carried and t and t.role == s.role
+        and not t.carried and log.is_check(t) and (s.unchanged or absence(t)) then
+      out[#out + 1] = { action = s, check = t }
+    end
+  end
+  return out
+end
+
 --- The steps of a test whose next step waits for their responses, as a
 -- table from each such step to its requests ({ "GET /api/cart", … }): a load whose page fetched data after its
 -- load event, an action right after it (races.unready: what that
 -- load's answer waited for), and an action whose answer waited for the
 -- requests it made, a page load right after it with no check between
--- (races.racing: an Add to cart's POST, then the cart's page).
+-- (races.racing: an Add to cart's POST, then the cart's page) or a
+-- check that would hold before they are answered (races.unsettled).
 function races.response_steps(steps)
   local waits = {}
   local function add(s, list)
@@ -91,6 +111,7 @@ function races.response_steps(steps)
   for _, u in ipairs(races.racing(steps)) do
     if u.action.fetched then add(u.action, u.action.fetched) end
   end
+  for _, u in ipairs(races.unsettled(steps)) do add(u.action, u.action.fetched) end
   return waits
 end
 

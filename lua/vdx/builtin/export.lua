@@ -410,6 +410,14 @@ return {
           or "acts", those, u.action.no, u.absent and "pass it before the data came, whatever the data"
           or reads and "read what the page shows before the data came" or "act as soon as the element is there")
       end
+      for i, u in ipairs(log:unsettled_checks()) do
+        if i > 2 then break end
+        local list, those = waited(u.action.fetched)
+        out[#out + 1] = ("Step %d %s, and step %d checks at once: the test waits for %s before step %d "
+          .. "(waitForResponse), as this answer did; Playwright alone would pass the check before the app answered, "
+          .. "whatever it answered"):format(u.action.no, u.action.unchanged and ("changed nothing on the page (it sent "
+            .. list .. ")") or ("sent " .. list), u.check.no, those, u.check.no)
+      end
       if sum.missing > 0 then
         out[#out + 1] = ("⚠️ %d actions have no locator and are left out of the test (a comment in the file says why)")
           :format(sum.missing)
@@ -451,7 +459,8 @@ return {
       keep_state = { type = "boolean", description = "Default true; false: each role from its auth file" },
       keep_world = { type = "boolean", description = "false: routes, emulation, clock cleared" },
       url = { type = "string", description = "Open this URL as the first step" },
-      role = { type = "string", minLength = 1, description = "Role that opens url (default: the current)" },
+      role = { type = "string", minLength = 1,
+        description = "Role that opens url, then current (default: the current)" },
     } },
     annotations = { readOnlyHint = false, destructiveHint = true },
     run = function(ctx, args)
@@ -578,6 +587,14 @@ return {
         out[#out + 1] = told
         if res.isError then error(vdx.error("NavigationFailed", table.concat(out, "\n"), { url = args.url }), 0) end
         structured.navigate = res.structuredContent
+        -- The role named starts the test: the calls after act in it (run
+        -- AX's next call, with the provider page's refs, acted as the
+        -- customer it had left current).
+        if args.role ~= nil and ctx.roles:current().name ~= opener then
+          ctx.roles:select(opener)
+          out[#out + 1] = ("Current role now: %s"):format(opener)
+          structured.current_role = opener
+        end
       end
       return { text = table.concat(out, "\n"), structured = structured }
     end,

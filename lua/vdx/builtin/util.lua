@@ -509,13 +509,21 @@ function util.report_changes(defs, acting)
         -- it proves nothing of the action.
         local before = args.expect and expect.before(ctx)
         local log = ctx.session
-        local steps0 = log and log.last_no
+        local steps0, n0 = log and log.last_no, log and #log:list()
         local okm, mark = pcall(function() return ctx:page():mark() end)
         mark = okm and mark or nil
         local result = util.from_start(ctx, util.quietly, ctx, run, args)
         if not args.expect then
-          return with_page_errors(ctx,
-            util.no_change_step(util.with_changes(ctx, result, focus and { focus = true }), log, steps0), mark)
+          result = util.with_changes(ctx, result, focus and { focus = true })
+          -- An action that changed nothing: a check right after it holds
+          -- before its requests are answered (session_races.unsettled).
+          local c = type(result) == "table" and type(result.structured) == "table" and result.structured.changes
+          local st = log and log:last_action(ctx.role.name, n0)
+          if st and type(c) == "table" and c.added == 0 and c.removed == 0 and c.changed == 0 and (c.moved or 0) == 0
+              and not c.navigated then
+            st.unchanged = true
+          end
+          return with_page_errors(ctx, util.no_change_step(result, log, steps0), mark)
         end
         expect.wait(ctx, args.expect)
         -- A text of the page before proves nothing of the action, unless
