@@ -402,6 +402,14 @@ describe("the change report of the acting tools", function()
       .. ".toBeChecked();", candidates(changes)[1])
   end)
 
+  it("proposes a live region's new text inside a frame, by the chain into the frame", function()
+    open("/verify/frame_status.html")
+    local pay = assert(snap:match('button "Pay" %[ref=(f%d+_e%d+)%]'), snap)
+    local _, changes = act("browser_click", { ref = pay })
+    assert.equal("await expect(page.getByTitle('Payment').contentFrame().getByRole('status'))"
+      .. ".toHaveText('The card number must have 16 digits.');", candidates(changes)[1])
+  end)
+
   it("proposes a tab selected, a disclosure expanded or collapsed and a toggle pressed by its role, name and state", function()
     open("/verify/tabs.html")
     local _, changes = act("browser_click", { ref = ref('tab "Yearly"') })

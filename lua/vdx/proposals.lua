@@ -369,11 +369,43 @@ local function label_before(e)
   end
 end
 
+-- The host's key of the frame entry e is in ("f1"): the prefix of the
+-- first ref under its <iframe>'s line that is that frame's own, not a
+-- frame's deeper in; nil when none shows.
+local function frame_key(e)
+  local fr = e.parent
+  while fr and fr.role ~= "iframe" do fr = fr.parent end
+  local function find(x)
+    for _, k in ipairs(x.children or {}) do
+      local key = type(k.ref) == "string" and k.ref:match("^(f%d+)_")
+      if key then return key end
+      if k.role ~= "iframe" then
+        key = find(k)
+        if key then return key end
+      end
+    end
+  end
+  return fr and find(fr)
+end
+
+-- A live region's new text inside a frame (a payment form's "The card
+-- number must have 16 digits."): the region by its role, through the
+-- chain into the frame (run AU's was told with no proposal).
+function Proposer:framed_live(e)
+  if self:full() or (e.name or "") ~= "" or not LIVE[e.role] or (e.value or "") == "" then return end
+  local key = frame_key(e)
+  local okp, path = pcall(require("vdx.locators").frame_path, self.page, key)
+  if not key or not okp or not path then return end
+  self:try { matcher = "toHaveText", locator = path .. "." .. assertions.by_role(e.role),
+    value = assertions.normalize(e.value) }
+end
+
 -- A changed line that is no field: its new text (toHaveText on a named
 -- element) or its new name (toBeVisible).
 function Proposer:changed(e)
-  if e.in_frame or FIELD[e.role] or CHECKABLE[e.role] or not e.was then return end
+  if FIELD[e.role] or CHECKABLE[e.role] or not e.was then return end
   if e.was.name == e.name and e.was.value == e.value then return end
+  if e.in_frame then return self:framed_live(e) end
   if (e.name or "") == "" and LIVE[e.role] and (e.value or "") ~= "" then
     -- A live region's new text (a counter, a status line): the region by
     -- its role, alone or within its nearest named container, has it.
