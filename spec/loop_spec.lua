@@ -568,9 +568,9 @@ c.onclick = () => { st.textContent = items.length ? 'Paying for ' + items.length
       open("menu.html")
       local _, link = ok("browser_wait_for", { locator = "getByRole('link', { name: 'Overview' })", state = "hidden" })
       assert.is_true(has(link, "Recorded: await expect(page.getByRole('link', { name: 'Overview', includeHidden: true }))"
-        .. ".toBeHidden();\nAs written, getByRole('link', { name: 'Overview' }) finds no element (getByRole skips hidden "
-        .. "ones), a check that cannot fail; with includeHidden it finds the one hidden element, so the test's check "
-        .. "fails if it shows"), link)
+        .. ".toBeHidden();\nAs written, getByRole('link', { name: 'Overview' }) finds nothing while the element is "
+        .. "hidden (getByRole skips hidden ones), so its check would pass for a locator that names nothing; with "
+        .. "includeHidden the test finds the hidden element itself"), link)
       assert.is_nil(link:find("⚠️", 1, true), link)
       ok("browser_start_test", {})
       ok("browser_wait_for", { locator = "getByRole('link', { name: 'Overview' })", state = "hidden" })

@@ -388,10 +388,12 @@ return util.report_changes({
           wait = step_opts, replay = function(p, st) p:wait_for(st and st.wait or step_opts) end })
         said = "Wait finished. Recorded: " .. require("vdx.pw_spec").code_lines(lines, nil, true)[1]
         if hidden_alt then
-          -- (One statement: run AT read "matched nothing" and "finds the one" as a contradiction.)
-          said = said .. ("\nAs written, %s finds no element (getByRole skips hidden ones), a check that cannot "
-            .. "fail; with includeHidden it finds the one hidden element, so the test's check fails if it shows")
-            :format(expr)
+          -- (One statement: run AT read "matched nothing" and "finds the
+          -- one" as a contradiction, and AV "cannot fail" as overstated:
+          -- the plain check fails too if the element shows.)
+          said = said .. ("\nAs written, %s finds nothing while the element is hidden (getByRole skips hidden "
+            .. "ones), so its check would pass for a locator that names nothing; with includeHidden the test finds "
+            .. "the hidden element itself"):format(expr)
         elseif absent and (expr:find("{run}", 1, true) or (ctx.session:run_token() and
             expr:find(ctx.session:run_token(), 1, true))) then
           -- (A text with {run} is absent until the test makes it: run AD's
