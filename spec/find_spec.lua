@@ -192,6 +192,11 @@ describe("find", function()
     text, res = call("browser_find", { regex = "/(/" })
     assert.is_true(res.isError)
     assert.truthy(text:find("is not a valid JavaScript regular expression", 1, true), text)
+    -- A role with a regex names the two it was given (run AX was told of text).
+    text, res = call("browser_find", { role = "cell", regex = "Paid" })
+    assert.is_true(res.isError)
+    assert.truthy(text:find("Field: role\n", 1, true), text)
+    assert.truthy(text:find("not regex and role together: a role's name takes no regex", 1, true), text)
   end)
 
   it("finds a row by role and the name its cells give it, which its line leaves off", function()

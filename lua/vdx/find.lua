@@ -343,7 +343,15 @@ end
 function find.run(page, args)
   args = find.asked(args)
   local given = (args.text and 1 or 0) + (args.regex and 1 or 0) + (args.role and 1 or 0)
-  if given ~= 1 then invalid("give one of text, regex or role (with name)", "text") end
+  if given == 0 then invalid("give one of text, regex or role (with name)", "text") end
+  if given > 1 then
+    -- (Named as given: run AX's role with a regex was told of text.)
+    local which = {}
+    for _, k in ipairs { "text", "regex", "role" } do if args[k] then which[#which + 1] = k end end
+    invalid(("give one of text, regex or role, not %s together%s"):format(table.concat(which, " and "),
+      args.role and args.regex and ": a role's name takes no regex, so find by regex alone and read the role on "
+        .. "its lines" or ""), which[2])
+  end
   if args.name and not args.role then invalid("name goes with role", "name") end
   for _, k in ipairs { "text", "regex", "role", "name", "within" } do
     if args[k] ~= nil and (type(args[k]) ~= "string" or args[k] == "") then
