@@ -106,6 +106,18 @@ describe("page actions", function()
     page:type(title, "", { clear = true })
     assert.equal("", page:evaluate("document.getElementById('title').value"))
     assert.has_error(function() page:press_key("Control+Nope") end)
+    -- A link or a checkbox never takes typed text: refused at once, saying
+    -- what the ref is (it waited the whole timeout for "editable").
+    snap = page:snapshot()
+    local err = h.error_of(page.type, page, ref_of(snap, 'link "Help"'), "x", { timeout_ms = 10000 })
+    assert.is_true(vdx.is_error(err, "NotEditable"), tostring(err))
+    assert.matches('^e%d+ %(link "Help"%) is a <a>, not an <input>, <textarea> or contenteditable element', err.message)
+    err = h.error_of(page.type, page, ref_of(snap, 'checkbox "Agree"'), "x", { clear = true, timeout_ms = 10000 })
+    assert.is_true(vdx.is_error(err, "NotEditable"), tostring(err))
+    assert.matches('is an <input type=checkbox>, which takes no typed text', err.message)
+    -- A read-only field may become editable: it is waited for, as before.
+    err = h.error_of(page.type, page, ref_of(snap, 'textbox "Code"'), "x", { timeout_ms = 300 })
+    assert.is_true(vdx.is_error(err, "Timeout"), tostring(err))
   end)
 
   it("selects one of 200 options by label or value and lists them on a miss", function()

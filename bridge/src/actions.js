@@ -126,6 +126,21 @@ function isEditable(el) {
   return N.isContentEditable(el) === true;
 }
 
+// Why el can never take typed text, or null: not an input of a text
+// kind, a textarea or contenteditable (a link, a checkbox), which no wait
+// changes.  A read-only or disabled field may change: it is waited for.
+// (As Playwright's fill, which fails at once on such an element; vdx
+// waited its whole timeout for "editable".)
+function neverEditable(el) {
+  const tag = N.localName(el);
+  if (tag === 'textarea' || N.isContentEditable(el) === true) return null;
+  if (tag === 'input') {
+    const type = N.inputType(el);
+    return TEXT_INPUTS.has(type) ? null : 'is an <input type=' + type + '>, which takes no typed text';
+  }
+  return 'is a <' + tag + '>, not an <input>, <textarea> or contenteditable element';
+}
+
 function inViewport(r) {
   return r.top >= 0 && r.left >= 0 && r.bottom <= innerHeight && r.right <= innerWidth;
 }
@@ -185,6 +200,12 @@ async function waitActionable(env, ref, opts) {
   let reason = '';
   for (;;) {
     const el = env.resolve(ref);
+    const never = opts.editable ? neverEditable(el) : null;
+    if (never !== null) {
+      const d = describeEl(el);
+      throw bridgeError('NotEditable', ref + ' (' + (d.role || d.tag) + (d.name ? ' "' + d.name + '"' : '') + ') '
+        + never, { ref, role: d.role, name: d.name, tag: d.tag });
+    }
     if (!isVisible(el)) reason = 'is not visible';
     else if (opts.enabled && isDisabled(el)) reason = 'is disabled';
     else if (opts.editable && !isEditable(el)) reason = 'is not editable';

@@ -179,6 +179,13 @@ local catalog = {
     actions = { "Call browser_select_option(ref=…, values=[…]) with one of the listed options.",
       "If the options load later, call browser_wait_for(text=…) first." },
   },
+  NotEditable = {
+    title = "Not a field you can type into",
+    causes = { "The ref is of a link, a button, a checkbox or a custom widget, not of a text field",
+      "A ref of another element was given (the Ref and what it is are above)" },
+    actions = { "Call browser_find(role=textbox, name=…) for the field's own ref, and type or fill there.",
+      "For a checkbox or radio call browser_click; for a <select> browser_select_option." },
+  },
   NotCheckable = {
     title = "Not a checkbox, radio or switch",
     causes = { "The element cannot be checked (a radio button is unchecked by checking another one)" },
