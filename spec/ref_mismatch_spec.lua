@@ -25,6 +25,11 @@ describe("an action whose ref and element disagree", function()
           </script>]]
       end,
       ["GET /bare"] = function() return "<title>Bare</title><p>Nothing here</p>" end,
+      -- A field and a button that share a word.
+      ["GET /form"] = function()
+        return [[<title>New</title><label>Product name <input id=n></label>
+          <button onclick="out.textContent = 'added ' + n.value">Add product</button><p role="status" id="out">idle</p>]]
+      end,
     }
     call, ctx, roles = helpers.tool_session()
   end)
@@ -80,5 +85,23 @@ describe("an action whose ref and element disagree", function()
       assert.truthy(text:find("archived", 1, true), said .. ": " .. text)
       call("browser_navigate", { url = srv.url .. "/acct" })
     end
+  end)
+
+  it("refuses a description that is the whole name of another control, though it shares a word with the ref's", function()
+    call("browser_navigate", { url = srv.url .. "/form" })
+    local _, snap = call("browser_snapshot", {})
+    local field = assert(snap:match('textbox "Product name" %[ref=(e%d+)%]'), snap)
+    local button = assert(snap:match('button "Add product" %[ref=(e%d+)%]'), snap)
+    -- A probe of mine clicked the field's ref saying "Add product".
+    local res, text = call("browser_click", { ref = field, element = "Add product" })
+    assert.is_true(res.isError, text)
+    assert.truthy(text:find(('ref %s is textbox "Product name", not "Add product": button "Add product" is %s')
+      :format(field, button), 1, true), text)
+    -- A description that says the field itself still acts.
+    res, text = call("browser_type", { ref = field, element = "the Product name field", text = "Lamp" })
+    assert.is_not_true(res.isError, text)
+    res, text = call("browser_click", { ref = button, element = "the Add product button" })
+    assert.is_not_true(res.isError, text)
+    assert.truthy(text:find("added Lamp", 1, true), text)
   end)
 end)

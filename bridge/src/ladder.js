@@ -240,7 +240,21 @@ export function describedOther(el, desc, refOf) {
   const labels = (tag === 'input' || tag === 'textarea' || tag === 'select') ? ctx.labelsOf(el).map(ownText) : [];
   const own = [name, ownText(el), N.getAttribute(el, 'placeholder'), N.getAttribute(el, 'title'), ...labels]
     .map((t) => normalize(String(t || '')).toLowerCase()).join(' ');
-  if (words.some((w) => own.includes(w))) return null;
+  if (words.some((w) => own.includes(w))) {
+    // A shared word is agreement, unless the description is the whole name
+    // of another control (a click said "Add product" on the textbox
+    // "Product name": the button of that name was meant).
+    const phrase = words.join(' ');
+    const mine = normalize(name).toLowerCase();
+    if (!mine || mine.includes(phrase) || phrase.includes(mine)) return null;
+    const hit = findByDescription(desc, refOf);
+    const o = typeof hit.ref === 'string' ? hit.el : null;
+    if (o === null || o === el || !actionable(o)) return null;
+    const orole = getRole(o);
+    const oname = accessibleName(ctx, o, orole, false);
+    if (normalize(oname).toLowerCase() !== phrase) return null;
+    return { role: role || tag, name: clip(name, 80), other: { ref: hit.ref, role: orole || N.localName(o), name: clip(oname, 80) } };
+  }
   const found = findByDescription(desc, refOf);
   let other = null;
   if (typeof found.ref === 'string') {
