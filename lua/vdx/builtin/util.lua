@@ -400,8 +400,10 @@ local function locator_lines(locs, structured)
       if l.note then lines[#lines + 1] = "Note: " .. l.note end
     end
     if l and l.healed then
-      lines[#lines + 1] = ("Note: %s was re-rendered; acted on its successor %s (same role and name)")
-        :format(l.healed.from, l.healed.to)
+      -- (Not the successor's ref: a page that renders again after the
+      -- action gives it another, which the changes list; run AZ read two
+      -- new refs for one checkbox in one answer.)
+      lines[#lines + 1] = ("Note: %s was re-rendered; acted on its successor (same role and name)"):format(l.healed.from)
     end
   end
   if structured and #exprs > 0 then
