@@ -427,6 +427,12 @@ c.onclick = () => { st.textContent = items.length ? 'Paying for ' + items.length
       assert.is_nil(text:find("Outline:", 1, true), text)
       assert.is_true(has(text, "\nRead it: browser_find(text=…) or browser_snapshot()."), text)
       assert.is_nil(text:find("[ref=", 1, true), text)
+      -- A test started again there says the refs read before are gone.
+      local _, started = ok("browser_start_test", { url = srv.url .. "/loop/big.html" })
+      assert.is_true(has(started, "\nThe page loaded anew: refs read before this start are gone (browser_find gives "
+        .. "the new ones)."), started)
+      local _, small = ok("browser_start_test", { url = srv.url .. "/loop/small.html" })
+      assert.is_nil(small:find("refs read before this start", 1, true), small)
     end)
   end)
 

@@ -586,6 +586,11 @@ return {
         out[#out + 1] = ""
         out[#out + 1] = told
         if res.isError then error(vdx.error("NavigationFailed", table.concat(out, "\n"), { url = args.url }), 0) end
+        -- A page too long to outline says nothing of its refs: those of the
+        -- same page before this start are gone (runs AT and AZ used one).
+        if not told:find("\nOutline:", 1, true) then
+          out[#out + 1] = "The page loaded anew: refs read before this start are gone (browser_find gives the new ones)."
+        end
         structured.navigate = res.structuredContent
         -- The role named starts the test: the calls after act in it (run
         -- AX's next call, with the provider page's refs, acted as the
