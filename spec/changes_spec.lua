@@ -408,6 +408,13 @@ describe("the change report of the acting tools", function()
     local _, changes = act("browser_click", { ref = pay })
     assert.equal("await expect(page.getByTitle('Payment').contentFrame().getByRole('status'))"
       .. ".toHaveText('The card number must have 16 digits.');", candidates(changes)[1])
+    -- An expected text there is checked on that region too (run AY's was
+    -- recorded as a text of the frame).
+    open("/verify/frame_status.html")
+    pay = assert(snap:match('button "Pay" %[ref=(f%d+_e%d+)%]'), snap)
+    local said = act("browser_click", { ref = pay, expect = { "must have 16 digits" } })
+    assert.is_true(said:find("\n✅ Expected \"must have 16 digits\": recorded getByTitle('Payment').contentFrame()"
+      .. ".getByRole('status') toContainText('must have 16 digits')", 1, true) ~= nil, said)
   end)
 
   it("proposes a tab selected, a disclosure expanded or collapsed and a toggle pressed by its role, name and state", function()
@@ -472,7 +479,8 @@ describe("the change report of the acting tools", function()
     assert.equal("getByRole('region', { name: 'Queues' })", res.structuredContent.expected[1].assertion.locator)
     assert.equal("toContainText", res.structuredContent.expected[1].assertion.matcher)
     -- The answer names where it checked.
-    assert.is_true(text:find("\n✅ Expected \"Count: 1\": recorded in the action's container", 1, true) ~= nil, text)
+    assert.is_true(text:find("\n✅ Expected \"Count: 1\": recorded getByRole('region', ", 1, true) ~= nil, text)
+    assert.is_true(text:find(" toContainText('Count: 1')", 1, true) ~= nil, text)
   end)
 
   it("stays bounded when an action adds hundreds of lines", function()

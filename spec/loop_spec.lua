@@ -160,7 +160,7 @@ c.onclick = () => { st.textContent = items.length ? 'Paying for ' + items.length
       -- "Save", the button's name) is recorded.
       r, text = call("browser_click", { ref = ref_of(snap, 'button "Save"'), expect = { "Saved", "Save" } })
       -- The plain text's line is not repeated; one that may find what was there is.
-      assert.is_true(has(text, "\n✅ Expected \"Saved\": recorded\n"
+      assert.is_true(has(text, "\n✅ Expected \"Saved\": recorded getByText('Saved') toBeVisible\n"
         .. "✅ Expected \"Save\": recorded getByText('Save', { exact: true }) toBeVisible\n"), text)
       -- It showed before, once: the line may find what was there (the button).
       assert.is_true(has(text, '\n⚠️ "Save" showed 1 time before the action: if that line finds what was there '
@@ -198,7 +198,7 @@ c.onclick = () => { st.textContent = items.length ? 'Paying for ' + items.length
         .. "toContainText('needs a title')"), text)
       -- A text of no live region is the page's, as before.
       r, text = call("browser_type", { ref = box, text = "Tea", submit = true, expect = { "Tea" } })
-      assert.matches('\n✅ Expected "Tea": recorded$', text)
+      assert.matches("\n✅ Expected \"Tea\": recorded getByText%('Tea'%) toBeVisible$", text)
     end)
 
     it("checks an expected text in one of several live regions through the container that tells it apart", function()

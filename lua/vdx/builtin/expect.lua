@@ -113,30 +113,58 @@ local LIVE = { status = true, alert = true, log = true, timer = true }
 -- Checks that the one visible element showing text is a live region and
 -- records the check on it (toHaveText when text is all it shows, else
 -- toContainText); -> true and a result as the verify tools', or false.
+-- The one visible match of text's getByText in the main frame, else in
+-- one child frame: the match, its index among the matches, and the
+-- frame's name ("main" or "f1") and chain into it ("" or
+-- "getByTitle('Payment').contentFrame()."); nil when none or several.
+local function one_shown(page, text)
+  local A = require "vdx.assertions"
+  local function one(frame)
+    local ok, f = pcall(A.facts, page, A.by_text(text), { limit = 5, frame = frame })
+    if not ok then
+      if errors.normalize(f).type == "Cancelled" then error(f, 0) end
+      return nil
+    end
+    local hit, at
+    for i, m in ipairs(f.matches) do
+      if m.visible then
+        if hit then return nil, true end
+        hit, at = m, i
+      end
+    end
+    return hit, at
+  end
+  local hit, at = one(nil)
+  if hit then return hit, at, "main", "" end
+  if at == true then return nil end
+  -- (A payment form's status: run AY's expect there was a page text.)
+  local okf, frames = pcall(page.frames, page)
+  for _, fr in ipairs(okf and frames or {}) do
+    if fr.frame ~= "main" and fr.has_context then
+      hit, at = one(fr.frame)
+      if hit then
+        local okp, path = pcall(require("vdx.locators").frame_path, page, fr.frame)
+        if not okp or not path then return nil end
+        return hit, at, fr.frame, path .. "."
+      end
+    end
+  end
+  return nil
+end
+
 local function in_live_region(ctx, text)
   local A = require "vdx.assertions"
   local page = ctx:page()
-  local ok, f = pcall(A.facts, page, A.by_text(text), { limit = 5 })
-  if not ok then
-    if errors.normalize(f).type == "Cancelled" then error(f, 0) end
-    return false
-  end
-  local hit, at
-  for i, m in ipairs(f.matches) do
-    if m.visible then
-      if hit then return false end
-      hit, at = m, i
-    end
-  end
+  local hit, at, frame, path = one_shown(page, text)
   if not hit or not LIVE[hit.role] then return false end
   local whole = A.normalize(hit.text or "") == A.normalize(text)
   local candidates = {}
-  if (hit.name or "") ~= "" then candidates[1] = A.by_role(hit.role, hit.name, true) end
-  candidates[#candidates + 1] = A.by_role(hit.role)
+  if (hit.name or "") ~= "" then candidates[1] = path .. A.by_role(hit.role, hit.name, true) end
+  candidates[#candidates + 1] = path .. A.by_role(hit.role)
   -- One status of several (a section's each): through its container, by
   -- the page's locator of it, which needs a ref (a status has none).
   local ref = hit.ref
-  if not ref then
+  if not ref and frame == "main" then
     local okr, r = pcall(page.bridge, page, "locatorCount", { A.by_text(text), { max_refs = at, act = true } },
       { frame = "main" })
     ref = okr and type(r) == "table" and type(r.refs) == "table" and r.refs[at] or nil
@@ -144,7 +172,8 @@ local function in_live_region(ctx, text)
   if type(ref) == "string" then
     -- (Not one found by the very text it checks.)
     local okl, l = pcall(A.locator_of, page, ref, nil, text)
-    if okl and l and not l.positional and l.from_page and not l.locator:find(A.normalize(text), 1, true) then
+    if okl and l and not l.positional and l.from_page and frame == "main"
+        and not l.locator:find(A.normalize(text), 1, true) then
       candidates[#candidates + 1] = l.locator
     end
   end
@@ -204,14 +233,10 @@ function expect.check(ctx, list, before, acted)
     end
     if ok then
       local a = type(r) == "table" and r.structured and r.structured.assertion
-      -- The line itself when it looks elsewhere than the plain text on the
-      -- page (in a row, a section, by role), so the agent sees where.
+      -- The check as recorded, in short, whatever it looks in: runs AV and
+      -- AZ read a bare "recorded" and opened the file to see where.
       local A = require "vdx.assertions"
-      local plain = a and a.matcher == "toBeVisible" and (a.locator == A.by_text(text) or a.locator == A.by_text(text, true))
-      -- (In the action's container, which its Locator: line shows: said so.)
-      local where = (plain and was == 0) and ""
-        or (a and a.locator == scope and a.matcher == "toContainText") and " in the action's container"
-        or (" " .. (a and A.short(a) or ""))
+      local where = a and (" " .. A.short(a)) or ""
       lines[#lines + 1] = a and ("✅ Expected %q: recorded%s"):format(text, where)
         or ("✅ Expected %q: %s"):format(text, (tostring(r.text or ""):gsub("^✅ Page agrees%.? ?", "")))
       -- (A role and name the page did not show before, a link of a
