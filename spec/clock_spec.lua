@@ -305,7 +305,7 @@ describe("the clock tools", function()
     -- What the timers changed, as an action's answer says it; the paused
     -- clock's texts hold still, so they are proposed.
     assert.matches('\n~ paragraph: "Interval ticks: 1" (was "Interval ticks: 0")', text, 1, true)
-    assert.matches("\n[a1] getByText('Sale ends in 1h 00m 00s') toBeVisible", text, 1, true)
+    assert.matches("\n[a1] getByText('Sale ends in 1h 00m 00s', { exact: true }) toBeVisible", text, 1, true)
     local st = res.structuredContent
     assert.same({ now = "2026-12-24T11:00:00.000Z", paused = true, fired = 3, pending = 2, frames = 1 },
       { now = st.now, paused = st.paused, fired = st.fired, pending = st.pending, frames = st.frames })

@@ -161,8 +161,14 @@ function Proposer:own_locators(e, strict)
       while a and ((a.name or "") == "" or a.role == "text") do a = a.parent end
       if a then out[1] = assertions.by_role(a.role, a.name) .. "." .. assertions.by_text(t, true) end
     else
-      out[1] = assertions.by_text(t)
-      if t == assertions.normalize(e.value) then out[2] = assertions.by_text(t, true) end
+      -- The whole text exactly first: a longer one ("Subscribed: Grace
+      -- (weekly)" for "Subscribed: Grace") would pass the part (runs AT
+      -- and AZ made theirs exact by hand).
+      if t == assertions.normalize(e.value) then
+        out[1], out[2] = assertions.by_text(t, true), assertions.by_text(t)
+      else
+        out[1] = assertions.by_text(t)
+      end
     end
   end
   local scope = out[1] and self:scope(e)

@@ -43,8 +43,10 @@ function M.without_ids(step, kept)
       end
       parts[i] = text
     end
-    -- (exact is for a string name: a regex is matched as it is.)
+    -- (exact is for a string: a regex is matched as it is, so an exact
+    -- text's is anchored at both ends.)
     out.locator = table.concat(parts):gsub("(name: /[^\n]-/), exact: true", "%1")
+      :gsub("getByText%(/([^\n]-)/, { exact: true }%)", "getByText(/^%1$/)")
   end
   if step.matcher == "toHaveText" and has(value) then
     local best = ""
