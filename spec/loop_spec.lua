@@ -583,6 +583,15 @@ c.onclick = () => { st.textContent = items.length ? 'Paying for ' + items.length
       ok("browser_wait_for", { locator = "getByRole('link', { name: 'Overview' })", state = "hidden" })
       local _, out = ok("browser_export_test", { filename = "hiddenlink", runs = 1 })
       assert.is_true(has(out, "every step passed 1/1"), out)
+      -- A ref whose element an action removed already: by the role and
+      -- name it had (run BA's dialog, closed by its Send).
+      open("dialog.html")
+      local _, snap = ok("browser_snapshot", {})
+      local dialog = ref_of(snap, 'dialog "Invite a member"')
+      ok("browser_click", { ref = ref_of(snap, 'button "Send invite"') })
+      local _, went = ok("browser_wait_for", { ref_gone = dialog })
+      assert.is_true(has(went, "Recorded: await expect(page.getByRole('dialog', { name: 'Invite a member' }))"
+        .. ".toBeHidden();"), went)
       -- One that finds nothing hidden either is a wrong locator.
       local _, none = ok("browser_wait_for", { locator = "getByRole('link', { name: 'Nowhere' })", state = "hidden" })
       assert.is_true(has(none, "matched nothing before the wait either (getByRole skips hidden elements: one hidden "

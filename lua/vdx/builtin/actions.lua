@@ -330,6 +330,15 @@ return util.report_changes({
         -- An element that goes is checked hidden (toBeHidden: gone or not shown).
         local okl, l = pcall(util.locator_of, ctx, { ref = args.ref_gone })
         loc = okl and l and not l.positional and l or nil
+        local oks, stale = true, nil
+        if not loc then oks, stale = pcall(page.generate_locator, page, args.ref_gone, { alternatives = 0 }) end
+        local e = not oks and require("vdx.errors").normalize(stale)
+        if e and e.type == "StaleRef" and type(e.role) == "string" and e.role ~= "" and type(e.name) == "string"
+            and e.name ~= "" then
+          -- Gone already (a dialog an action closed): by the role and name
+          -- it had, as the test checks it (run BA's wait recorded nothing).
+          loc = { locator = require("vdx.assertions").by_role(e.role, e.name) }
+        end
       end
       -- A locator to be hidden, or a text to go, that no element shows
       -- already: its check would pass for a wrong one too (a typo, a
