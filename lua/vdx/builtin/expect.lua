@@ -110,9 +110,6 @@ end
 -- checks into the status's.
 local LIVE = { status = true, alert = true, log = true, timer = true }
 
--- Checks that the one visible element showing text is a live region and
--- records the check on it (toHaveText when text is all it shows, else
--- toContainText); -> true and a result as the verify tools', or false.
 -- The one visible match of text's getByText in the main frame, else in
 -- one child frame: the match, its index among the matches, and the
 -- frame's name ("main" or "f1") and chain into it ("" or
@@ -152,6 +149,9 @@ local function one_shown(page, text)
   return nil
 end
 
+-- Checks that the one visible element showing text is a live region and
+-- records the check on it (toHaveText when text is all it shows, else
+-- toContainText); -> true and a result as the verify tools', or false.
 local function in_live_region(ctx, text)
   local A = require "vdx.assertions"
   local page = ctx:page()
