@@ -61,10 +61,14 @@ describe("vdxlua mcp", function()
       local listed = s:wait_for(2, 20000)
       local pid = tonumber(client.wait_until(function() return helpers.read(dir .. "/pid") end, 10000))
       local starting = pid ~= nil and helpers.alive(pid)
+      -- (What the server said, for a failure: a CI run's ASan suite saw
+      -- no live stub where every run alone did.)
+      local said = ("stub pid %s, %s; the server's log:\n%s"):format(tostring(pid), starting and "alive" or "not alive",
+        s:stderr())
       if pid then os.execute("kill " .. pid) end
       local rc = s:close()
       os.execute("rm -rf " .. helpers.quote(dir))
-      assert.is_true(starting)
+      assert.is_true(starting, said)
       assert.truthy(listed, "tools/list was not answered while the browser was starting")
       assert.is_true(#listed.result.tools >= 29)
       assert.equal(0, rc)
