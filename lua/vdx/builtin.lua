@@ -7,6 +7,7 @@ local builtin = {}
 -- core, always served.
 builtin.groups = { "vdx.builtin.navigation", "vdx.builtin.explore", "vdx.builtin.verify", "vdx.builtin.remember", "vdx.builtin.locators",
   "vdx.builtin.actions", "vdx.builtin.observe", "vdx.builtin.tabs", "vdx.builtin.roles", "vdx.builtin.pool", "vdx.builtin.export",
+  "vdx.builtin.start_test",
   "vdx.builtin.caps" }
 
 --- The capabilities: tool groups `vdxlua mcp` serves only when named in

@@ -186,14 +186,6 @@ function Log:unready_actions()
   return require("vdx.session_races").unready(self.steps)
 end
 
---- The actions of the current test that made requests and whose next
--- step is a check that holds before those are answered: one of something
--- absent, or any after an action that changed nothing on the page
--- (session_races.unsettled): { { action =, check = } }, in order.
-function Log:unsettled_checks()
-  return require("vdx.session_races").unsettled(self.steps)
-end
-
 -- True when a and b (values of steps) are the same, tables item by item.
 local function same_value(a, b)
   if type(a) ~= "table" or type(b) ~= "table" then return a == b end

@@ -118,7 +118,7 @@ local ACTING = { browser_click = true, browser_type = true, browser_fill_form = 
   browser_select_option = true, browser_hover = true, browser_drag = true, browser_press_key = true,
   browser_file_upload = true, browser_handle_dialog = true, browser_click_at = true }
 
-return util.report_changes({
+return require("vdx.builtin.report").report_changes({
   {
     name = "browser_click",
     title = "Click",

@@ -61,7 +61,7 @@ local function tool(name, title, description, op, field, input, what)
       -- What the timers that ran changed ("Maintenance in progress"), as
       -- an action's answer says it; the install changes nothing yet.
       if op == "install" or not require("vdx.changes").baseline_text(ctx.role, page) then return result end
-      return util.with_changes(ctx, result)
+      return require("vdx.builtin.report").with_changes(ctx, result)
     end,
   }
 end

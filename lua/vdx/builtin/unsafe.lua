@@ -7,7 +7,7 @@
 local util = require "vdx.builtin.util"
 local readonly = require "vdx.readonly"
 
-return util.report_changes({
+return require("vdx.builtin.report").report_changes({
   {
     name = "browser_run_code_unsafe",
     title = "Run JavaScript that may act (unsafe)",

@@ -5,7 +5,6 @@ local vdx = require "vdx"
 local assertions = require "vdx.assertions"
 local json = require "vdx.json"
 local slow_checks = require "vdx.slow_checks"
-local clip = require "vdx.clip"
 
 local util = {}
 
@@ -93,7 +92,7 @@ function util.relaid(ctx, page, text, structured, want)
       .. "content=\"width=device-width\">, so a phone shows it zoomed out and its media queries see %d.")
       :format(laid, want.width, laid)
   end
-  return util.with_changes(ctx, { text = text, structured = structured or {} }, { view = true })
+  return require("vdx.builtin.report").with_changes(ctx, { text = text, structured = structured or {} }, { view = true })
 end
 
 --- Tells the role that what the agent waited for took elapsed_ms to show
@@ -452,151 +451,11 @@ function util.action_result(what, res, locs)
   return { text = text, structured = structured }
 end
 
--- How many of the page's errors an action's answer quotes.
-local ERRORS_SHOWN = 3
-
 --- Where a console message (page:console's) came from, as its answer
 -- line ends: " (url:line)", or "" when it names no URL.
 function util.message_at(m)
   if not m.url or m.url == "" then return "" end
   return " (" .. tostring(m.url) .. (m.line and (":" .. m.line) or "") .. ")"
-end
-
--- result (an action's answer) with the page's errors since mark (an
--- uncaught exception, a console.error: a handler that threw on the
--- response the action brought), in the main frame or a child, quoted:
--- a report of "No change" says why there was none.
-local function with_page_errors(ctx, result, mark)
-  if not mark or type(result) ~= "table" or type(result.text) ~= "string" then return result end
-  local okp, page = pcall(ctx.page, ctx)
-  if not okp or page:is_closed() then return result end
-  local ok, list = pcall(page.console, page, { level = "error", since = mark.console })
-  if not ok or type(list) ~= "table" or #list == 0 then return result end
-  -- (The count the action's own facts gave is in this line now.)
-  result.text = result.text:gsub("\nconsole_errors: %d+", "")
-  local out = { ("Page errors since the action (%d; browser_console_messages lists every message):"):format(#list) }
-  for i = 1, math.min(#list, ERRORS_SHOWN) do
-    local m = list[i]
-    local text = tostring(m.text or ""):match("^[^\n]*")
-    text = clip(text, 200)
-    out[#out + 1] = "- " .. text .. util.message_at(m)
-  end
-  if #list > ERRORS_SHOWN then out[#out + 1] = ("… and %d more"):format(#list - ERRORS_SHOWN) end
-  result.text = result.text .. "\n" .. table.concat(out, "\n")
-  result.structured = result.structured or {}
-  result.structured.page_errors = #list
-  return result
-end
-
---- Wraps the run of each tool of defs named in `acting` so that its
--- answer ends with what the action changed on the page (vdx.changes:
--- text, and structured.changes); returns defs.  A page that cannot be
--- read after the action is said in one line, never an error of the
--- action that succeeded.
--- The page's errors since the action began are quoted after the report.
--- Each also takes `expect` (vdx.builtin.expect): texts the action should
--- show, waited for before the report and recorded as assertions; the
--- report then proposes no candidates of its own (the agent said what it
--- asserts).
-function util.report_changes(defs, acting)
-  local expect = require "vdx.builtin.expect"
-  for _, def in ipairs(defs) do
-    if acting[def.name] then
-      local run = def.run
-      def.input.properties.expect = expect.SCHEMA
-      -- A key press says where focus went (see changes.report).
-      local focus = def.name == "browser_press_key" or nil
-      def.run = function(ctx, args)
-        -- The page as the agent last saw it: an expected text already on
-        -- it proves nothing of the action.
-        local before = args.expect and expect.before(ctx)
-        local log = ctx.session
-        local steps0, n0 = log and log.last_no, log and #log:list()
-        local okm, mark = pcall(function() return ctx:page():mark() end)
-        mark = okm and mark or nil
-        local result = util.from_start(ctx, util.quietly, ctx, run, args)
-        if not args.expect then
-          result = util.with_changes(ctx, result, focus and { focus = true })
-          -- An action that changed nothing: a check right after it holds
-          -- before its requests are answered (session_races.unsettled).
-          local c = type(result) == "table" and type(result.structured) == "table" and result.structured.changes
-          local st = log and log:last_action(ctx.role.name, n0)
-          if st and type(c) == "table" and c.added == 0 and c.removed == 0 and c.changed == 0 and (c.moved or 0) == 0
-              and not c.navigated then
-            st.unchanged = true
-          end
-          return with_page_errors(ctx, util.no_change_step(result, log, steps0), mark)
-        end
-        expect.wait(ctx, args.expect)
-        -- A text of the page before proves nothing of the action, unless
-        -- the action led to another document, which shows it anew (run Z's
-        -- cart row, a product's name on the shop page before).
-        local nav = type(result) == "table" and type(result.structured) == "table" and result.structured.navigation
-        if type(nav) == "table" and nav.same_document == false then before = nil end
-        -- The agent said what it expects: the change in one line.
-        result = util.with_changes(ctx, result, { candidates = false, brief = true })
-        local lines, ok, facts = expect.check(ctx, args.expect, before,
-          type(result) == "table" and result.structured and result.structured.locator)
-        if type(result) ~= "table" then result = { text = tostring(result or "") } end
-        result.text = (result.text or "") .. "\n" .. table.concat(lines, "\n")
-        result.structured = result.structured or {}
-        result.structured.expected = facts
-        result.isError = not ok or nil
-        return with_page_errors(ctx, result, mark)
-      end
-    end
-  end
-  return defs
-end
-
---- result (an action's answer) whose report says the page did not change
--- naming the step of the test the action became (its `no`, when the log
--- numbered one since last_no): an action the agent only tried (a hover to
--- see what shows) is in the test unless dropped, which the answer says.
-function util.no_change_step(result, log, last_no)
-  local no = log and log.last_no
-  if type(result) ~= "table" or type(result.text) ~= "string" or not no or no == last_no then return result end
-  result.text = result.text:gsub("\nNo change on the page%.", ("\nNo change on the page. Still step %d of the test: "
-    .. "browser_export_test drop=[%d] if it was only a try."):format(no, no), 1)
-  return result
-end
-
---- run(ctx, args) with the requests it started let finish (vdx.quiet):
--- the role's page is watched from before the call, and after it the
--- answer waits for them, at most quiet.BUDGET_MS; those still under way
--- then get a line in the answer (and structured.loading), and those it
--- waited for are kept on the action step the run recorded (step.late).
-function util.quietly(ctx, run, args)
-  local quiet = require "vdx.quiet"
-  local okp, page = pcall(ctx.page, ctx)
-  local log = ctx.session
-  local n0 = log and #log:list()
-  local res, pending, held, late, fetched = quiet.around(okp and page or nil, nil, run, ctx, args)
-  -- The step the run recorded keeps what its answer waited for and a
-  -- test's next step would not (session_races.unready), and the
-  -- requests it made (a load right after waits for them: session_races.racing).
-  local st = log and log:last_action(ctx.role.name, n0)
-  if st then st.late, st.fetched = late, fetched end
-  return quiet.tell(res, pending, held)
-end
-
---- result (a tool's answer, { text =, structured = }) with the change
--- report of the action whose facts are result.structured added (opts as
--- vdx.changes.report takes them).
-function util.with_changes(ctx, result, opts)
-  if type(result) ~= "table" or type(result.text) ~= "string" then return result end
-  local ok, r = pcall(require("vdx.changes").report, ctx, result.structured, opts)
-  if not ok then
-    local e = require("vdx.errors").normalize(r)
-    r = { text = "(The change could not be read: " .. tostring(e.message):match("^[^\n]*") .. ")",
-      structured = { error = e.type } }
-  end
-  if r then
-    if r.text ~= "" then result.text = result.text .. "\n" .. r.text end
-    result.structured = result.structured or {}
-    result.structured.changes = r.structured
-  end
-  return result
 end
 
 return util

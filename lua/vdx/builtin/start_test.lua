@@ -1,0 +1,186 @@
+--- vdx.builtin.start_test: browser_start_test, which starts the next
+-- test of the session where the roles are (signed in as they are, their
+-- state saved to a file the test loads) or from their auth files, and the
+-- removal of the state files no written test loads any more.
+local vdx = require "vdx"
+local json = require "vdx.json"
+local world = require "vdx.session_world"
+local util = require "vdx.builtin.util"
+local storage = require "vdx.storage"
+
+-- Removes the state files earlier browser_start_test calls wrote that
+-- neither the current test starts from nor a written test loads; returns
+-- how many went.
+local function forget_starts(log)
+  local keep, removed = log:loaded_states(), 0
+  for _, p in pairs(log.starts or {}) do keep[p] = true end
+  for path in pairs(log.start_files or {}) do
+    if not keep[path] then
+      log.start_files[path] = nil
+      if os.remove(path) then removed = removed + 1 end
+    end
+  end
+  return removed
+end
+
+local defs = {
+  {
+    name = "browser_start_test",
+    title = "Start the next test",
+    description = "Start the next test here (export the last first): each role on its page, signed in as now. Waits for earlier calls.",
+    scope = "server",
+    input = { type = "object", properties = {
+      keep_state = { type = "boolean", description = "Default true; false: each role from its auth file" },
+      keep_world = { type = "boolean", description = "false: routes, emulation, clock cleared" },
+      url = { type = "string", description = "Open this URL as the first step" },
+      role = { type = "string", minLength = 1,
+        description = "Role that opens url, then current (default: the current)" },
+    } },
+    annotations = { readOnlyHint = false, destructiveHint = true },
+    run = function(ctx, args)
+      local log = ctx.session
+      if not log then
+        error(vdx.error("InvalidArgument", "this server records no session, so there is no test to start: "
+          .. "browser_export_test is not served either", { field = "keep_state" }), 0)
+      end
+      local keep = args.keep_state ~= false
+      -- The role that opens url: named, else the current one.
+      local opener = ctx.role and ctx.role.name
+      if args.role ~= nil then
+        if args.url == nil then
+          error(vdx.error("InvalidArgument", "role names the role that opens url, and no url was given: give url "
+            .. "too, or leave role out (every role starts on its page as it is)", { field = "role" }), 0)
+        end
+        opener = ctx.roles:role(args.role).name
+      end
+      local unexported = log:unexported()
+      local world_cleared = args.keep_world == false and world.clear(ctx.roles) or nil
+      local starts, lines, policy = {}, {}, util.paths(ctx)
+      for _, info in ipairs(ctx.roles:list()) do
+        if info.active then
+          local role = ctx.roles:role(info.name)
+          -- (A new test's lists render anew: its reports say so again, once.)
+          role.anew_told = nil
+          local page = role.page_
+          local url = page and require("vdx.urls").of(page) or "no page"
+          -- The current role opens url as the test's first step.
+          if args.url ~= nil and info.name == opener then url = args.url end
+          local line = ("- %s on %s, "):format(info.name, url)
+          local bad = role.error_page
+          if bad and bad.url == url and not (args.url ~= nil and info.name == opener) then
+            -- The page the agent tried and found missing: no start for a test.
+            line = ("- %s on %s ⚠️ (it answered %d: browser_navigate the role elsewhere, or give url), ")
+              :format(info.name, url, bad.status)
+          end
+          local state = keep and storage.storage_state(role:context())
+          if keep and #state.cookies == 0 and #state.origins == 0 and not role.auth then
+            -- Nothing to carry over: the test starts signed out, on
+            -- Playwright's own page.
+            line = line .. "signed out (no cookies, no localStorage)"
+          elseif keep then
+            local name = "test-start-" .. info.name:gsub("[^%w_-]", "_")
+            local text = storage.encode_state(state)
+            log.start_files = log.start_files or {}
+            -- The role's state as an earlier start saved it: that file again
+            -- (a run of tests on one signed-in role wrote one file a test).
+            local path
+            for p, f in pairs(log.start_files) do
+              if f.role == info.name and f.text == text then path = p break end
+            end
+            path = path or policy:write_file(nil, name, "json", text)
+            starts[info.name] = path
+            log.start_files[path] = { role = info.name, text = text }
+            line = line .. ("as it is (%d cookies, %d origins with localStorage: %s)"):format(#state.cookies,
+              #state.origins, path:match("[^/]*$"))
+          else
+            -- The live role starts where its test will: its storage set to
+            -- the auth file's (or cleared), its page loaded again with it.
+            local okr, why = pcall(function()
+              storage.set_storage_state(role:context(), role.auth or { cookies = {}, origins = {} }, { lenient = true })
+              if page and tostring(url):match("^https?:") and not (args.url and info.name == opener) then
+                page:navigate(url)
+              end
+            end)
+            line = line .. (role.auth and ("from its auth file " .. role.auth) or "signed out")
+              .. (okr and ", its storage reset to it" or (": its storage could not be reset (" .. tostring(why) .. ")"))
+          end
+          lines[#lines + 1] = line
+        end
+      end
+      -- A role whose emulation is back to the browser's own keeps none of it.
+      local function cleared(name)
+        local okr, role = pcall(ctx.roles.role, ctx.roles, name)
+        local p = okr and role and role.page_
+        if not p or p:is_closed() then return false end
+        local oke, now = pcall(p.emulation, p)
+        return oke and type(now) == "table" and next(now) == nil
+      end
+      local dropped, carried = log:restart(starts, world_cleared and true or cleared)
+      -- The state files of earlier starts that no written test loads go:
+      -- they hold the roles' cookies.
+      local removed = forget_starts(log)
+      local out = { "New test started: browser_export_test writes the steps from here." }
+      if unexported > 0 then
+        out[#out + 1] = unexported == 1 and "⚠️ 1 step was never exported and is dropped."
+          or ("⚠️ %d steps were never exported and are dropped."):format(unexported)
+      end
+      if #lines > 0 then
+        out[#out + 1] = "Each role starts"
+        for _, l in ipairs(lines) do out[#out + 1] = l end
+      else
+        out[#out + 1] = "No role has a page yet: each starts where its test opens it, signed in from its auth file "
+          .. "if it has one."
+      end
+      if world_cleared then out[#out + 1] = world_cleared end
+      if carried > 0 then
+        out[#out + 1] = ("Kept: %d %s of the roles' world still in effect, which the test starts with "
+          .. "(browser_unroute, an emulation's reset or browser_stop_har before a start drops one):"):format(carried,
+          carried == 1 and "setting" or "settings")
+        for _, l in ipairs(world.lines(log)) do out[#out + 1] = l end
+      end
+      if removed > 0 then
+        out[#out + 1] = ("Removed %d state %s of the last start that no written test loads."):format(removed,
+          removed == 1 and "file" or "files")
+      end
+      local files = json.array {}
+      for r, path in pairs(starts) do files[#files + 1] = { role = r, file = path } end
+      table.sort(files, function(a, b) return a.role < b.role end)
+      local structured = { dropped = dropped, unexported = unexported, carried = carried, states = files }
+      if args.url ~= nil then
+        -- The new test's first step, told as browser_navigate tells it.
+        local res = ctx.tools:call("browser_navigate", { url = args.url, role = opener }, ctx)
+        local told = res.content and res.content[1] and res.content[1].text or ""
+        -- A sign-in page the app sent the role to goes first: at the end
+        -- of the outline run AE read past it (the admin opened the shop).
+        local signin = told:match("\n(⚠️ The app sent role [^\n]*)")
+        if signin then
+          told = told:gsub("\n⚠️ The app sent role [^\n]*", "", 1)
+          table.insert(out, 2, signin)
+        end
+        out[#out + 1] = ""
+        out[#out + 1] = told
+        if res.isError then error(vdx.error("NavigationFailed", table.concat(out, "\n"), { url = args.url }), 0) end
+        -- A page too long to outline says nothing of its refs: those of the
+        -- same page before this start are gone (runs AT and AZ used one).
+        if not told:find("\nOutline:", 1, true) then
+          out[#out + 1] = "The page loaded anew: refs read before this start are gone (browser_find gives the new ones)."
+        end
+        structured.navigate = res.structuredContent
+        -- The role named starts the test: the calls after act in it (run
+        -- AX's next call, with the provider page's refs, acted as the
+        -- customer it had left current).
+        if args.role ~= nil and ctx.roles:current().name ~= opener then
+          ctx.roles:select(opener)
+          out[#out + 1] = ("Current role now: %s"):format(opener)
+          structured.current_role = opener
+        end
+      end
+      return { text = table.concat(out, "\n"), structured = structured }
+    end,
+  },
+}
+
+--- forget_starts(log) -> how many state files it removed (see above).
+defs.forget_starts = forget_starts
+
+return defs
