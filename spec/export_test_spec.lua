@@ -716,8 +716,15 @@ f.src = '/export/framepay/form.html'; document.body.append(f)">Checkout</button>
     local _, nav = call("browser_navigate", { url = srv.url .. "/export/framepay/checkout.html" })
     local _, opened = call("browser_click", { ref = assert(nav:match('button "Checkout" %[ref=(e%d+)%]'), nav) })
     local pay = assert(opened:match('button "Pay" %[ref=(f%d+_e%d+)%]'), opened)
-    -- (The agent reads the answer before its next call: the frame's script ran.)
-    os.execute("sleep 1")
+    -- (The agent reads the answer before its next call: the frame's script
+    -- ran. Waited for, not slept for: under load a second was too short.)
+    local on
+    for _ = 1, 100 do
+      _, on = call("browser_evaluate", { ref = pay, ["function"] = "(el) => el.ownerDocument.readyState === 'complete'" })
+      if on:match("true%s*$") then break end
+      os.execute("sleep 0.1")
+    end
+    assert.is_truthy(on:match("true%s*$"), on)
     local _, paid = call("browser_click", { ref = pay, expect = { "Paid" } })
     assert.is_true(has(paid, '✅ Expected "Paid": recorded'), paid)
     local _, out = call("browser_export_test", { filename = "framepay", runs = 2 })
@@ -1154,6 +1161,36 @@ f.src = '/export/framepay/form.html'; document.body.append(f)">Checkout</button>
     end
     assert.is_nil(file:find("Sign in", 1, true), file)
     assert.is_nil(file:find("hover", 1, true), file)
+  end)
+
+  it("starts the next test from the role's auth file while its state is still that file's, else from a saved one",
+      function()
+    local s, call = start(("--role alice %s %s --caps storage --output-dir %s"):format(q(auth),
+      srv.url .. "/export/app.html", q(dir .. "/out")))
+    local app = srv.url .. "/export/app.html"
+    call("browser_navigate", { url = app })
+    call("browser_wait_for", { text = "Welcome, alice" })
+    call("browser_export_test", { filename = "alice-one" })
+    -- Signed in as the auth file signed her in: the next test loads that
+    -- file, as the first did (four play-test agents expected it).
+    local r, text = call("browser_start_test", { url = app .. "?two" })
+    assert.is_true(has(text, "\n- alice on " .. app .. "?two, as it is, still its auth file's (1 cookies, 0 origins "
+      .. "with localStorage: " .. auth .. ")"), text)
+    assert.equal(0, #r.structuredContent.states, text)
+    call("browser_wait_for", { text = "Welcome, alice" })
+    local _, two = call("browser_export_test", { filename = "alice-two" })
+    assert.is_true(has(two, "Wrote alice-two.spec.ts: 1 steps (1 navigations"), two)
+    -- Her cookie changed (another name signed in): a file of its own.
+    call("browser_cookie_set", { name = "sid", value = "carol" })
+    local r3, three = call("browser_start_test", {})
+    assert.equal(0, (s:close(30000)))
+    assert.is_true(has(three, "\n- alice on " .. app .. "?two, as it is (1 cookies, 0 origins with localStorage: "
+      .. "test-start-alice-"), three)
+    assert.equal(1, #r3.structuredContent.states, three)
+    assert.is_true(has(read(r3.structuredContent.states[1].file), '"value":"carol"'))
+    local file = read(dir .. "/out/alice-two.spec.ts")
+    assert.is_true(has(file, "storageState: process.env.AUTH_ALICE ?? "), file)
+    assert.is_nil(file:find("test-start", 1, true), file)
   end)
 
   it("starts the next test on a URL: its first step is that page, told as browser_navigate tells it", function()

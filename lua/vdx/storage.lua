@@ -210,6 +210,41 @@ function storage.encode_state(state)
   return assert(json.encode(state))
 end
 
+-- A storageState as one set of "kind\0key\0value" strings: each cookie
+-- by its name, domain and path with its value (not its expiry or flags,
+-- which a server's refresh of a session changes), each localStorage item
+-- by its origin and name.
+local function state_set(state)
+  local set, n = {}, 0
+  for _, c in ipairs(type(state.cookies) == "table" and state.cookies or {}) do
+    if type(c) == "table" then
+      local key = table.concat({ "c", tostring(c.name), tostring(c.domain), tostring(c.path or "/"),
+        tostring(c.value) }, "\0")
+      if not set[key] then set[key], n = true, n + 1 end
+    end
+  end
+  for _, o in ipairs(type(state.origins) == "table" and state.origins or {}) do
+    for _, e in ipairs(type(o) == "table" and type(o.localStorage) == "table" and o.localStorage or {}) do
+      local key = table.concat({ "l", tostring(o.origin), tostring(e.name), tostring(e.value) }, "\0")
+      if not set[key] then set[key], n = true, n + 1 end
+    end
+  end
+  return set, n
+end
+
+--- Whether two storageStates hold the same cookies (name, domain, path
+-- and value; expiry and flags aside) and the same localStorage items:
+-- a role's state that is still its auth file's.
+function storage.same_state(a, b)
+  local sa, na = state_set(a)
+  local sb, nb = state_set(b)
+  if na ~= nb then return false end
+  for k in pairs(sa) do
+    if not sb[k] then return false end
+  end
+  return true
+end
+
 --- Writes state as JSON at path (through a temporary file renamed over
 -- it); raises IOError.
 function storage.write_state(path, state)

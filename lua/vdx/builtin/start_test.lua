@@ -1,6 +1,7 @@
 --- vdx.builtin.start_test: browser_start_test, which starts the next
--- test of the session where the roles are (signed in as they are, their
--- state saved to a file the test loads) or from their auth files, and the
+-- test of the session where the roles are (signed in as they are: from
+-- their auth files while their state is still those files', else from a
+-- file the start saves) or from their auth files, and the
 -- removal of the state files no written test loads any more.
 local vdx = require "vdx"
 local json = require "vdx.json"
@@ -21,6 +22,13 @@ local function forget_starts(log)
     end
   end
   return removed
+end
+
+-- Whether role's storage state is still the one its auth file gave it.
+local function same_as_auth(role, state)
+  if not role.auth then return false end
+  local auth = storage.read_state(role.auth)
+  return auth ~= nil and storage.same_state(auth, state)
 end
 
 local defs = {
@@ -77,6 +85,12 @@ local defs = {
             -- Nothing to carry over: the test starts signed out, on
             -- Playwright's own page.
             line = line .. "signed out (no cookies, no localStorage)"
+          elseif keep and same_as_auth(role, state) then
+            -- Still the auth file's state: the test signs in from that file,
+            -- as a first test does (four play-test agents expected it and
+            -- one edited its test to say so).
+            line = line .. ("as it is, still its auth file's (%d cookies, %d origins with localStorage: %s)")
+              :format(#state.cookies, #state.origins, role.auth)
           elseif keep then
             local name = "test-start-" .. info.name:gsub("[^%w_-]", "_")
             local text = storage.encode_state(state)
