@@ -571,8 +571,10 @@ f.src = '/export/framepay/form.html'; document.body.append(f)">Checkout</button>
     assert.matches('Remembered {order} = "#%d%d%d%d" from getByTestId%(\'confirmation\'%) at /#\\d%+/%.', kept)
     call("browser_navigate", { url = srv.url .. "/export/orders.html" })
     local _, seen = call("browser_verify_text_visible", { text = "{order} paid" })
-    -- The answer shows the value as {order}, as it shows the run token as {run}.
-    assert.is_true(has(seen, "getByText('{order} paid')"), seen)
+    -- The line recorded is the file's, the value read into its variable
+    -- (run BC read `hasText: '{orderNo}'` and opened the file to learn
+    -- what it checked).
+    assert.is_true(has(seen, "Recorded: await expect(page.getByText(`${order} paid`)).toBeVisible();"), seen)
     -- Among every buyer's orders, a check on the order's row goes through
     -- the row that shows the remembered value.
     call("browser_navigate", { url = srv.url .. "/export/orders.html?all" })
@@ -580,6 +582,10 @@ f.src = '/export/framepay/form.html'; document.body.append(f)">Checkout</button>
     local refund = assert(found:match('button "Refund" %[ref=(e%d+)%]'), found)
     local _, clicked = call("browser_click", { ref = refund })
     assert.is_true(has(clicked, "Locator: getByRole('listitem').filter({ hasText: '{order}' })"), clicked)
+    -- A check in that row: bounded as the file writes it.
+    local _, row = call("browser_verify_text_visible", { text = "Refund",
+      locator = "getByRole('listitem').filter({ hasText: '{order}' })" })
+    assert.is_true(has(row, "filter({ hasText: new RegExp(`${order}(?!\\\\d)`) })"), row)
     -- A locator that names the value it reads says it as it reads, not
     -- as `getByText('{order}{state}')`, a locator that needs its value.
     local _, named = call("browser_remember", { name = "state", locator = "getByText('{order}paid')", pattern = "paid" })

@@ -70,6 +70,25 @@ function remembered.shown(log)
   return out
 end
 
+--- code (a Playwright line) as the exported test writes it once log has
+-- remembered its values: each value it holds as its variable
+-- (run_token.for_test: `` `${order} paid` ``, a number alone in a filter
+-- as `new RegExp(`${order}(?!\\d)`)`), so an answer's "Recorded:" line
+-- is the file's (run BC read `hasText: '{orderNo}'` and opened the file
+-- to learn what it checked).
+function remembered.in_test(code, log)
+  local values = log and log:remembered()
+  if type(code) ~= "string" or not values or next(values) == nil then return code end
+  local read = {}
+  for name, r in pairs(values) do
+    if #tostring(r.value) >= remembered.MIN_LENGTH then read[#read + 1] = { value = tostring(r.value), name = name } end
+  end
+  table.sort(read, function(a, b) return #a.value > #b.value end)
+  local run_token = require "vdx.run_token"
+  for _, r in ipairs(read) do code = run_token.for_test(code, r.value, r.name) end
+  return code
+end
+
 --- Reads the value locator shows on page (in frame, a ref there, or the
 -- main frame): its one element's text, or the first match of pattern (a
 -- JavaScript regular expression's source) in it, found by the page's own

@@ -395,7 +395,8 @@ return require("vdx.builtin.report").report_changes({
           -- the run's own. Run AD's wait for its product to be absent saw
           -- the session's product, still in the live shop, in every replay.)
           wait = step_opts, replay = function(p, st) p:wait_for(st and st.wait or step_opts) end })
-        said = "Wait finished. Recorded: " .. require("vdx.pw_spec").code_lines(lines, nil, true)[1]
+        said = "Wait finished. Recorded: "
+          .. require("vdx.remembered").in_test(require("vdx.pw_spec").code_lines(lines, nil, true)[1], ctx.session)
         if hidden_alt then
           -- (One statement: run AT read "matched nothing" and "finds the
           -- one" as a contradiction, and AV "cannot fail" as overstated:

@@ -90,7 +90,7 @@ function M.agreed(ctx, tool, step, why_not, extra)
   local warned = extra ~= nil and extra:find("^⚠️") ~= nil
   if step then
     local kept = assertions.record(ctx, step, tool)
-    local code = assertions.code(step)
+    local code = require("vdx.remembered").in_test(assertions.code(step), ctx.session)
     out[1] = (ctx.session and "✅ Page agrees. Recorded: " or "✅ Page agrees: ") .. code
     if step.positional then out[#out + 1] = "⚠️ The locator is positional: nothing else singles the element out." end
     local id = numbered(step, ctx.session)
