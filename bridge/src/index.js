@@ -137,8 +137,10 @@ function create(options) {
       return true;
     },
 
-    // { ref, role, name, tag, attributes } for a live ref, else an error
-    // object with what was last known.
+    // { ref, role, name, tag, attributes, validation } for a live ref, else
+    // an error object with what was last known.  validation: the message
+    // the browser shows for a form control whose constraints fail ("Please
+    // fill out this field."), absent for a valid one.
     describe(ref) {
       const hit = refs.lookup(ref);
       if (!hit) return { error: 'UnknownRef', ref: String(ref) };
@@ -147,7 +149,14 @@ function create(options) {
       const el = hit.element;
       const role = getRole(el);
       const name = accessibleName(new Ctx(), el, role, false);
-      return { ref, role, name, tag: N.localName(el), attributes: boundedAttributes(el) };
+      const out = { ref, role, name, tag: N.localName(el), attributes: boundedAttributes(el) };
+      // (A form's named controls shadow its properties: only controls are
+      // asked, and only for a string.)
+      if (N.localName(el) !== 'form' && el.willValidate === true) {
+        const msg = el.validationMessage;
+        if (typeof msg === 'string' && msg !== '') out.validation = msg;
+      }
+      return out;
     },
 
     element(ref) {

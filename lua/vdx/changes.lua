@@ -360,13 +360,18 @@ end
 
 -- A submit the form's validation stopped: the browser focuses the first
 -- invalid field and sends nothing, which the comparison (states it had
--- already) may not show.  Returns the line that says so, or nil, and
--- (with propose) the check that the field is invalid (proposals.invalid).
+-- already) may not show.  Returns the line that says so, with the message
+-- the browser shows there (run BD's brief asked what the form says, and
+-- the answer had only the focus), or nil, and (with propose) the check
+-- that the field is invalid (proposals.invalid).
 local function refused_submit(page, snap, base, propose)
   local now, was = focused_line(snap.text), focused_line(base.whole_text)
   if not (now and now:find("[invalid]", 1, true)) or (was and was:find("[invalid]", 1, true)) then return nil end
   local role, name, ref = now:match('^(%a+) "(.-)".-%[ref=([%w_]+)%]')
-  return "Focus now: " .. now .. " — the form's validation stopped the submit there",
+  local ok, d = pcall(page.describe, page, ref)
+  local says = ok and type(d) == "table" and type(d.validation) == "string"
+    and (' (the browser says "%s")'):format(d.validation) or ""
+  return "Focus now: " .. now .. " — the form's validation stopped the submit there" .. says,
     role and propose and proposals.invalid(page, role, name, ref) or nil
 end
 
