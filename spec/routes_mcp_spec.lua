@@ -44,7 +44,9 @@ describe("the route tools", function()
     local r, text = call("browser_route", { pattern = "**/api/pay", status = 200,
       body = '{"ok":true,"id":"MCP-9"}', contentType = "application/json" })
     assert.is_falsy(r.isError, text)
-    assert.equal("Route added for pattern: **/api/pay", text)
+    -- What the route does, said back.
+    assert.equal('Route added: **/api/pay (status=200, body={"ok":true,"id":"MCP-9"}, contentType=application/json)',
+      text)
     r, text = call("browser_route", { pattern = "**/tracker.js", abort = "blockedbyclient" })
     assert.is_falsy(r.isError, text)
     r, text = call("browser_route_list", {})
@@ -113,6 +115,7 @@ describe("the route tools", function()
     local r, text = call("browser_route", { pattern = "**/api/pay", method = "post", status = 402,
       body = '{"error":"card declined"}', contentType = "application/json" })
     assert.is_falsy(r.isError, text)
+    assert.is_true(has(text, 'Route added: POST **/api/pay (status=402, body={"error":"card declined"}'), text)
     _, text = call("browser_route_list", {})
     assert.is_true(has(text, '1. POST **/api/pay (status=402, body={"error":"card declined"}'), text)
     -- A GET of the same URL is not this route's: the server answers it.

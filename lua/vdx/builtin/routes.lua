@@ -112,8 +112,9 @@ local function handler_of(a)
   end
 end
 
--- One line of browser_route_list.
-local function describe(i, r)
+-- A route as browser_route_list and browser_route's answer say it:
+-- method, pattern and what it does.
+local function describe(r)
   local d = r.fulfil or {}
   local parts = {}
   if d.abort then parts[#parts + 1] = "abort=" .. d.abort end
@@ -123,7 +124,7 @@ local function describe(i, r)
   if d.headers then parts[#parts + 1] = "headers=" .. rx.js(d.headers) end
   if d.remove then parts[#parts + 1] = "removeHeaders=" .. table.concat(d.remove, ",") end
   if d.delay then parts[#parts + 1] = ("delay=%d ms"):format(d.delay) end
-  return ("%d. %s%s%s"):format(i, d.method and (d.method .. " ") or "", r.pattern,
+  return ("%s%s%s"):format(d.method and (d.method .. " ") or "", r.pattern,
     #parts > 0 and " (" .. table.concat(parts, ", ") .. ")" or "")
 end
 
@@ -165,7 +166,9 @@ return {
         answers = (a.abort or a.fulfil or a.headers or a.remove) and not a.method and true or nil,
         lines = rx.route_lines("{context}", args.pattern, a),
         replay = function(page) page:route(args.pattern, fn) end })
-      return "Route added for pattern: " .. args.pattern
+      -- What it does, said back (run BC's answer named only the pattern,
+      -- and it listed the routes to see the rest).
+      return "Route added: " .. describe { pattern = args.pattern, fulfil = desc }
     end,
   },
   {
@@ -179,7 +182,7 @@ return {
       if #list == 0 then return { text = "No active routes", structured = { routes = {} } } end
       local lines = {}
       for i, r in ipairs(list) do
-        lines[i] = describe(i, r)
+        lines[i] = i .. ". " .. describe(r)
         -- Which of two routes on one pattern answers (run Y clicked to learn it).
         for j = #list, i + 1, -1 do
           local d = list[j].fulfil or {}
