@@ -553,6 +553,19 @@ c.onclick = () => { st.textContent = items.length ? 'Paying for ' + items.length
     end)
   end)
 
+  describe("a wait whose condition does not come", function()
+    it("is told in short: what did not come, one cause, one next step", function()
+      open("invalid.html")
+      local r, text = call("browser_wait_for", { text = "Something went wrong", timeout = 500 })
+      assert.is_true(r.isError, text)
+      assert.is_true(has(text, 'Message: text "Something went wrong" did not appear within 500 ms\n\nPossible causes:\n'
+        .. "• The page did not get there in that time: the app did not do it, or shows it otherwise\n\n"
+        .. "🔧 Action Required:\n1. Call browser_find(text=…) or browser_snapshot() to see what the page shows instead; "
+        .. "wait again with a longer timeout if the app is just slow."), text)
+      assert.is_nil(text:find("\n2. ", 1, true), text)
+    end)
+  end)
+
   describe("a wait for a locator to be hidden", function()
     it("says when the locator matched nothing before the wait either, and not when it did", function()
       open("tabs.html")

@@ -74,15 +74,27 @@ local catalog = {
   },
   Timeout = {
     title = "Timed out",
-    causes = { "The page is still loading or the network is slow",
-      "The awaited condition never happens (wrong text, element hidden)",
-      "A dialog or overlay is blocking the page",
-      "A script of the page never returns (an endless loop holds its main thread, so nothing in the page answers)" },
-    actions = { "Call browser_snapshot() to see the current state of the page.",
-      "Call browser_wait_for(text=…) with a condition that marks the state you need.",
-      "Retry the call; raise its timeout if the page is just slow.",
-      "If the page itself hangs (a snapshot times out too), call browser_close() to end it (the next call opens a " ..
-        "fresh page), or browser_navigate(url=…) to another site, which gets a new renderer process." },
+    -- A browser_wait_for whose condition did not come (err.wait) is an
+    -- answer about the page, in short (run BC's "is there an error?"
+    -- wait got four causes and four actions).
+    causes = function(e)
+      if e.wait then return { "The page did not get there in that time: the app did not do it, or shows it otherwise" } end
+      return { "The page is still loading or the network is slow",
+        "The awaited condition never happens (wrong text, element hidden)",
+        "A dialog or overlay is blocking the page",
+        "A script of the page never returns (an endless loop holds its main thread, so nothing in the page answers)" }
+    end,
+    actions = function(e)
+      if e.wait then
+        return { "Call browser_find(text=…) or browser_snapshot() to see what the page shows instead; wait again with a "
+          .. "longer timeout if the app is just slow." }
+      end
+      return { "Call browser_snapshot() to see the current state of the page.",
+        "Call browser_wait_for(text=…) with a condition that marks the state you need.",
+        "Retry the call; raise its timeout if the page is just slow.",
+        "If the page itself hangs (a snapshot times out too), call browser_close() to end it (the next call opens a " ..
+          "fresh page), or browser_navigate(url=…) to another site, which gets a new renderer process." }
+    end,
     flow = { actions = { LOOK, "Raise timeout_ms (flow.run option or per call) if the page is just slow." } },
   },
   ElementCovered = {

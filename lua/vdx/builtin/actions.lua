@@ -361,7 +361,11 @@ return require("vdx.builtin.report").report_changes({
       local shown = (args.text or args.locator) and not (args.textGone or args.ref_gone)
         and (args.text and ("getByText(" .. pw.quote(args.text) .. ")") or args.locator)
       local okw, res = wait_main(page, opts, shown or nil)
-      if not okw then error(res, 0) end
+      if not okw then
+        -- (A condition that did not come is told in short: error_catalog.)
+        if vdx.is_error(res, "Timeout") and type(res) == "table" then res.wait = true end
+        error(res, 0)
+      end
       -- The test and the gate's replay find the element by its locator: a
       -- ref is this page's own.
       local step_opts = opts
