@@ -691,6 +691,23 @@ c.onclick = () => { st.textContent = items.length ? 'Paying for ' + items.length
     end)
   end)
 
+  describe("a brief report (expect=)", function()
+    it("names what the page says, then what is new, then what changed: a new row's controls before cleared fields",
+        function()
+      local _, nav = open("addrow.html")
+      ok("browser_fill_form", { fields = { { ref = ref_of(nav, 'textbox "Product name" %[required%]'),
+        value = "Teak Lamp Deluxe Edition" }, { ref = ref_of(nav, 'textbox "Price" %[required%]'), value = "24.00" } } })
+      local _, added = ok("browser_click", { ref = ref_of(nav, 'button "Add product"'),
+        expect = { "Teak Lamp Deluxe Edition" } })
+      local line = assert(added:match("\n(Changes %([^\n]*)"), added)
+      -- (Run BD's new row lost its Update price button to the two fields
+      -- its submit had cleared.)
+      assert.matches('^Changes %(%+%d+ %-0 ~%d+%): status: Added Teak Lamp Deluxe Edition at %$24%.00%., row "Teak '
+        .. 'Lamp Deluxe Edition %$24%.00 New price Update price" %[ref=e%d+%], textbox "New price" %[ref=e%d+%], '
+        .. 'button "Update price" %[ref=e%d+%], ', line)
+    end)
+  end)
+
   describe("the test's own data ({run})", function()
     it("scopes the locators of a row that shows the run's token, and of what is in it, to that row by it", function()
       local _, snap = open("products.html")

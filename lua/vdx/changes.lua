@@ -261,18 +261,30 @@ local function brief_line(d)
     end
   end
   local taken = {}
+  -- What the page says first (a live region), then what is new (what the
+  -- agent acts on next), then what changed: run BD's added row lost its
+  -- Update price button to the form fields its submit had cleared.
+  local order = {}
   for _, list in ipairs { d.changed, d.added } do
     for _, e in ipairs(list) do
-      local content = (e.name or "") == "" and shows[e] and shows[e].news and table.concat(shows[e], " ")
-      if (e.ref and (e.name or "") ~= "") or LIVE[e.role] or content then
-        local p = e.norm:gsub(":$", "")
-        if content then
-          content = clip(content, 80)
-          p = p:gsub("^(%a+)", "%1 " .. ('"' .. content:gsub('"', '\\"') .. '"'):gsub("%%", "%%%%"), 1)
-        end
-        if len + #p > changes.BRIEF_CHARS then parts[#parts + 1] = "…" return table.concat(parts, ", ") end
-        parts[#parts + 1], len, taken[e] = p, len + #p + 2, true
+      if LIVE[e.role] then order[#order + 1] = e end
+    end
+  end
+  for _, list in ipairs { d.added, d.changed } do
+    for _, e in ipairs(list) do
+      if not LIVE[e.role] then order[#order + 1] = e end
+    end
+  end
+  for _, e in ipairs(order) do
+    local content = (e.name or "") == "" and shows[e] and shows[e].news and table.concat(shows[e], " ")
+    if (e.ref and (e.name or "") ~= "") or LIVE[e.role] or content then
+      local p = e.norm:gsub(":$", "")
+      if content then
+        content = clip(content, 80)
+        p = p:gsub("^(%a+)", "%1 " .. ('"' .. content:gsub('"', '\\"') .. '"'):gsub("%%", "%%%%"), 1)
       end
+      if len + #p > changes.BRIEF_CHARS then parts[#parts + 1] = "…" return table.concat(parts, ", ") end
+      parts[#parts + 1], len, taken[e] = p, len + #p + 2, true
     end
   end
   -- Then a short line whose text changed (a price cell, a total): what
