@@ -114,9 +114,11 @@ local function playwright_run(path, env, runs, line)
   local cmd = pw_run.command(path, env, pw_dir, runs, line)
   local rc, out = pw_run.shell(cmd, PW_TIMEOUT_MS)
   local summary = pw_run.summary(out) or (out:sub(-400))
+  -- The command it ran is said when it failed, to run it again as it
+  -- ran; a pass has the answer's Run: line (runs BD and BF read two
+  -- commands, nearly the same, in every export).
   local lines = { ("Playwright (%d runs of the %s): %s%s"):format(runs, line and "test" or "file", rc == 0 and "✅ " or "❌ ",
-    summary),
-    "Ran: " .. cmd }
+    summary), rc ~= 0 and ("Ran: " .. cmd) or nil }
   local failed, passed = tonumber(summary:match("(%d+) failed")), tonumber(summary:match("(%d+) passed"))
   if rc ~= 0 and failed and passed and failed > 0 and passed > 0 then
     -- One run passes, the next fails: what the first left is in the way,
