@@ -301,6 +301,14 @@ describe("vdxlua mcp with two roles at once", function()
     local _, snap = answer(29)
     assert.is_nil(snap:find("As bob:", 1, true), snap)
     assert.matches("Role: bob\n", snap, 1, true)
+    -- A ref the current role's page does not know, right after a call as
+    -- bob: most likely one of bob's (run BE's fill_form acted as the
+    -- customer with the provider page's refs).
+    all(send, { call(30, "browser_click", { ref = "e99" }) })
+    local r, text = answer(30)
+    assert.is_true(r.isError, text)
+    assert.matches('\n\nThe call before acted as bob (role: "bob"); this one acted as alice, the current role. A ref '
+      .. "of bob's page: call again with role: \"bob\" (or select_role it).", text, 1, true)
   end)
 
   it("refuses an unknown role with the roles there are, and takes as_role where role is the ARIA role", function()

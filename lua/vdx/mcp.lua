@@ -55,6 +55,8 @@ mcp.INSTRUCTIONS = INSTRUCTIONS
 -- Tools that only read (list_roles): they wait for the calls before them at
 -- most this long, so a page whose script never yields cannot hold them up.
 local READERS = { list_roles = 2000 }
+-- The errors of a ref the current role's page does not know.
+local REF_ERRORS = { UnknownRef = true, StaleRef = true, RefMismatch = true }
 
 local function contains(list, v)
   for _, x in ipairs(list) do if x == v then return true end end
@@ -377,6 +379,19 @@ function Server:call_tool(rq, name, args)
   if other and not res.isError and res.content and res.content[1] and res.content[1].type == "text"
       and not res.content[1].text:find("Role: " .. other .. "\n", 1, true) then
     res.content[1].text = ("As %s: %s"):format(other, res.content[1].text)
+  end
+  if t.scope == "role" then
+    -- A ref refused in the current role right after a call that named
+    -- another: most likely a ref of that role's page (run BE's fill_form
+    -- with the provider page's refs acted as the customer).
+    local named = self.other_named
+    if not other and res.isError and named and named ~= role.name and type(res.error) == "table"
+        and REF_ERRORS[res.error.type] and res.content and res.content[1] and res.content[1].type == "text" then
+      res.content[1].text = res.content[1].text .. ("\n\nThe call before acted as %s (role: %q); this one acted as %s, "
+        .. "the current role. A ref of %s's page: call again with role: %q (or select_role it)."):format(named, named,
+        role.name, named, named)
+    end
+    if not res.isError then self.other_named = other end
   end
   if tell_run and res.content and res.content[1] and res.content[1].type == "text" then
     res.content[1].text = res.content[1].text .. "\n({run} stands for this test's token, new in each run: the page "
