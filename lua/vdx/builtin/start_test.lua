@@ -177,7 +177,11 @@ local defs = {
         -- A page too long to outline says nothing of its refs: those of the
         -- same page before this start are gone (runs AT and AZ used one).
         if not told:find("\nOutline:", 1, true) then
-          out[#out + 1] = "The page loaded anew: refs read before this start are gone (browser_find gives the new ones)."
+          -- (Not "gone": vdx.ref_renew finds a ref's element again by its
+          -- role and name when they are its alone; run BF read "gone" and
+          -- spent a find on refs that still acted.)
+          out[#out + 1] = "The page loaded anew: a ref read before this start still acts on an element its role and "
+            .. "name single out; for the others browser_find gives new refs."
         end
         structured.navigate = res.structuredContent
         -- The role named starts the test: the calls after act in it (run
