@@ -243,7 +243,10 @@ function util.checked_target(page, args, avoid)
         :format(l.frame) or nil }
   end
   if not expr or expr == "" then
-    error(vdx.error("InvalidArgument", "give ref (from the snapshot) or locator (a Playwright locator expression)",
+    -- (Words alone find nothing to check: run BF gave only element.)
+    local words = assertions.str(args.element)
+    error(vdx.error("InvalidArgument", (words and ("element (%q) only says in words what ref or locator points at: "):format(words)
+      or "") .. "give ref (from the snapshot or browser_find) or locator (a Playwright locator expression)",
       { field = "ref", expected = "string" }), 0)
   end
   return { locator = expr, relative = expr }

@@ -365,7 +365,7 @@ return {
     title = "Verify list visible",
     description = "Verify a list's visible items (ref or locator: the list or its items) show these texts in order.",
     input = { type = "object", required = { "items" }, properties = {
-      element = { type = "string", description = "The list in words" },
+      element = { type = "string", description = "The list in words, beside ref or locator" },
       ref = { type = "string", description = "Ref of the list" },
       locator = LOCATOR,
       target = TARGET,
