@@ -221,6 +221,13 @@ describe("the verify tools", function()
       -- It names its step, which can go at export.
       local steps = t.ctx.session:list()
       assert.matches(("; browser_export_test drop=%%[%d%%] takes this check out$"):format(steps[#steps].no), given)
+      -- A scope found by another text makes it a check of what that scope
+      -- shows: no warning (run BE's 'Paid' cell in its order's row).
+      t.ctx.session:clear()
+      local _, scoped = agrees("browser_verify_text_visible",
+        { locator = "getByTestId('line').filter({ hasText: 'Linen Tote' }).getByRole('cell', { name: '1', exact: true })",
+          text = "1" })
+      assert.is_nil(scoped:find("⚠️", 1, true), scoped)
     end)
 
     it("anchors a locator on the test's next token where the check's text holds the first", function()

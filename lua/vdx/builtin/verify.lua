@@ -195,6 +195,19 @@ local function verify_visible(ctx, tool, expr, candidates, expected, what, prefe
   return agreed(ctx, tool, visible_step(page, loc, in_viewport, expected), why)
 end
 
+-- Calls that narrow the element a chain found rather than go into it.
+local NARROWS = { filter = true, first = true, last = true, nth = true, ["and"] = true, ["or"] = true }
+
+-- Whether locator goes through a scope (the chain before the calls that
+-- find and narrow its element) that does not hold needle.
+local function outer_scope_without(locator, needle)
+  local segs = assertions.segments(locator)
+  if not segs then return false end
+  local i = #segs
+  while i > 1 and NARROWS[segs[i]:match("^%a+")] do i = i - 1 end
+  return i > 1 and not table.concat(segs, ".", 1, i - 1):find(needle, 1, true)
+end
+
 -- browser_verify_text_visible with ref or locator: the element's text
 -- holds args.text (as Playwright's toContainText reads it), recorded so.
 local function verify_contains(ctx, args)
@@ -212,7 +225,12 @@ local function verify_contains(ctx, args)
   end
   if t.elsewhere then return agreed(ctx, "browser_verify_text_visible", nil, t.elsewhere) end
   local circular
-  if t.locator:find(assertions.normalize(args.text), 1, true) then
+  -- Found by the text it checks, with no scope found otherwise: the check
+  -- holds wherever the page shows that text.  A scope of its own (an
+  -- order's row, by its number) makes it a check of what that scope shows
+  -- (run BE's 'Paid' cell in its order's row was warned of).
+  local needle = assertions.normalize(args.text)
+  if t.locator:find(needle, 1, true) and not outer_scope_without(t.locator, needle) then
     circular = "⚠️ The locator finds the element by the text it checks, so the check holds wherever it finds one: "
       .. "give the locator of its container without that text (locator=…) to check what it shows"
   end
