@@ -595,9 +595,8 @@ c.onclick = () => { st.textContent = items.length ? 'Paying for ' + items.length
       open("menu.html")
       local _, link = ok("browser_wait_for", { locator = "getByRole('link', { name: 'Overview' })", state = "hidden" })
       assert.is_true(has(link, "Recorded: await expect(page.getByRole('link', { name: 'Overview', includeHidden: true }))"
-        .. ".toBeHidden();\nAs written, getByRole('link', { name: 'Overview' }) finds nothing while the element is "
-        .. "hidden (getByRole skips hidden ones), so its check would pass for a locator that names nothing; with "
-        .. "includeHidden the test finds the hidden element itself"), link)
+        .. ".toBeHidden();\n(includeHidden: getByRole skips hidden elements, so without it the check would hold for "
+        .. "a locator that names nothing.)"), link)
       assert.is_nil(link:find("⚠️", 1, true), link)
       ok("browser_start_test", {})
       ok("browser_wait_for", { locator = "getByRole('link', { name: 'Overview' })", state = "hidden" })

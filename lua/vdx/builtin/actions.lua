@@ -403,11 +403,10 @@ return require("vdx.builtin.report").report_changes({
           .. require("vdx.remembered").in_test(require("vdx.pw_spec").code_lines(lines, nil, true)[1], ctx.session)
         if hidden_alt then
           -- (One statement: run AT read "matched nothing" and "finds the
-          -- one" as a contradiction, and AV "cannot fail" as overstated:
-          -- the plain check fails too if the element shows.)
-          said = said .. ("\nAs written, %s finds nothing while the element is hidden (getByRole skips hidden "
-            .. "ones), so its check would pass for a locator that names nothing; with includeHidden the test finds "
-            .. "the hidden element itself"):format(expr)
+          -- one" as a contradiction, AV "cannot fail" as overstated, and
+          -- BF a paragraph for a one-line check.)
+          said = said .. "\n(includeHidden: getByRole skips hidden elements, so without it the check would hold for "
+            .. "a locator that names nothing.)"
         elseif absent and (expr:find("{run}", 1, true) or (ctx.session:run_token() and
             expr:find(ctx.session:run_token(), 1, true))) then
           -- (A text with {run} is absent until the test makes it: run AD's
