@@ -683,6 +683,10 @@ f.src = '/export/framepay/form.html'; document.body.append(f)">Checkout</button>
       .. "after: the test waits for that response before step 3 (waitForResponse), as this answer did"), out)
     assert.is_nil(out:find("⚠️ Step", 1, true), out)
     assert.is_true(has(out, "Flake gate: 2 runs in fresh contexts, every step passed 2/2"), out)
+    -- What the runs changed on the server is said (runs BC and BE saw
+    -- their cart and shop grow with each export).
+    assert.is_true(has(out, "\nThe runs sent POST /export/postcart/add each time, for real: what they made (an item, "
+      .. "an order) stays on the app's server, and the session's roles see it too."), out)
     local file = read(dir .. "/out/postcart.spec.ts")
     assert.is_true(has(file, "  const addResponse = page.waitForResponse((r) => r.request().method() === 'POST' && "
       .. "new URL(r.url()).pathname === '/export/postcart/add');\n  await page.getByRole('button', { name: 'Add to "
@@ -1262,13 +1266,13 @@ f.src = '/export/framepay/form.html'; document.body.append(f)">Checkout</button>
     call("browser_export_test", { filename = "suite" })
     call("browser_start_test", { url = app .. "?second" })
     call("browser_wait_for", { text = "Who are you?" })
-    local _, second = call("browser_export_test", { filename = "suite", runs = 1 })
+    local r2, second = call("browser_export_test", { filename = "suite", runs = 1 })
     assert.is_true(has(second, 'Wrote suite.spec.ts: 1 steps (1 navigations, 0 actions, 0 assertions), roles default; '
       .. 'test "suite 2", 2 of 2 in the file (beside "suite": test_name of one puts this test in its place)\n'), second)
     -- Playwright runs this test alone (file:line), not the suite's others.
     if pw then
       assert.is_true(has(second, "Playwright (1 runs of the test): ✅ 1 passed"), second)
-      assert.matches("test 'suite%.spec%.ts:%d+' %-%-reporter=line", second)
+      assert.matches("test 'suite%.spec%.ts:%d+' %-%-reporter=line", r2.structuredContent.playwright_command)
     end
     -- The same test again replaces its own; a title can be given.
     call("browser_click", { element = 'the "Sign in" button' })

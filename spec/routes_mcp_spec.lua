@@ -74,8 +74,10 @@ describe("the route tools", function()
     if helpers.playwright() then
       assert.is_true(has(text, "Playwright (1 runs of the file): ✅"), text)
     end
-    -- Neither the gate's replay nor Playwright's run reached the real API.
+    -- Neither the gate's replay nor Playwright's run reached the real API,
+    -- and the answer does not say they did.
     assert.equal(0, pays)
+    assert.is_nil(text:find("The runs sent", 1, true), text)
   end)
 
   it("removes routes, after which the app's own API answers", function()

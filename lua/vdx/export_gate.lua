@@ -104,8 +104,8 @@ local function gate_report(steps, results, runs, base, token, fixture)
 end
 
 -- Runs the written file (line: only its test starting there) under
--- Playwright runs times; returns report lines and true when it passed
--- (nil when it could not run).
+-- Playwright runs times; returns report lines, true when it passed (nil
+-- when it could not run) and the command it ran.
 local function playwright_run(path, env, runs, line)
   local dir = path:match("^(.*)/[^/]*$")
   local pw_dir, why = pw_run.find(dir)
@@ -133,7 +133,7 @@ local function playwright_run(path, env, runs, line)
     if #tail > 1500 then tail = "…" .. tail:sub(-1500) end
     lines[#lines + 1] = tail
   end
-  return lines, rc == 0
+  return lines, rc == 0, cmd
 end
 
 --- The first part of the flake gate of job { steps, runs, base, fixture }:
@@ -213,8 +213,9 @@ function gate.finish(job, g, out, structured)
   end
   structured.flaky = json.array(g.flaky)
   local t0 = vdx.now()
-  local pl, passed = playwright_run(job.path, job.env, runs, job.line)
+  local pl, passed, cmd = playwright_run(job.path, job.env, runs, job.line)
   structured.playwright_ms = vdx.now() - t0
+  structured.playwright_command = cmd
   for _, l in ipairs(pl) do out[#out + 1] = l end
   structured.playwright = passed
   if passed == false and #g.flaky == 0 and g.unreached == 0 then

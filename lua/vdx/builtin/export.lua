@@ -34,6 +34,39 @@ local function spec_name(name)
   return name .. ".spec.ts"
 end
 
+-- The requests of steps that may change the app's data (any method but
+-- GET, HEAD and OPTIONS), at most two named ("POST /api/cart, POST
+-- /api/pay and 1 more"), or nil when there is none.
+local function writes_of(steps)
+  -- (One a route of the test answers never reached the server: the path
+  -- is tried under the route's own origin, or any.)
+  local routes = {}
+  for _, s in ipairs(steps) do
+    if s.tool == "browser_route" and type(s.route) == "string" then
+      local ok, m = pcall(require("vdx.route_match").compile, s.route)
+      if ok then routes[#routes + 1] = { m = m, origin = s.route:match("^(%a+://[^/]+)") or "http://127.0.0.1" } end
+    end
+  end
+  local function routed(path)
+    for _, r in ipairs(routes) do
+      if r.m(r.origin .. path) then return true end
+    end
+    return false
+  end
+  local seen, list = {}, {}
+  for _, s in ipairs(steps) do
+    for _, r in ipairs(type(s.fetched) == "table" and s.fetched or {}) do
+      local method, path = tostring(r):match("^(%u+) (.*)$")
+      if method and method ~= "GET" and method ~= "HEAD" and method ~= "OPTIONS" and not seen[r]
+          and not routed(path) then
+        seen[r], list[#list + 1] = true, r
+      end
+    end
+  end
+  if #list == 0 then return nil end
+  return table.concat(list, ", ", 1, math.min(2, #list)) .. (#list > 2 and (" and %d more"):format(#list - 2) or "")
+end
+
 -- The auth file each role of the session's test starts from, as it is
 -- now (a later browser_start_test changes it): function(role) -> path or
 -- nil, each role looked up once.
@@ -419,6 +452,14 @@ return {
           end
         end
         export_gate.finish({ steps = steps, runs = runs, path = path, env = env, line = line }, g, out, structured)
+        -- What the runs changed on the app's server, said once a session
+        -- (runs BC and BE saw their cart and shop grow with each export).
+        local writes = not log.told_writes and writes_of(steps)
+        if writes then
+          log.told_writes = true
+          out[#out + 1] = ("The runs sent %s each time, for real: what they made (an item, an order) stays on the "
+            .. "app's server, and the session's roles see it too."):format(writes)
+        end
       else
         out[#out + 1] = "Before you call it done: runs=3 (the flake gate)."
       end
