@@ -286,6 +286,13 @@ local function steadied(ctx, page, loc, ref)
   if ok and f.count == 1 and f.matches[1].ref == ref then
     loc.locator = loose
     loc.frame_relative = loc.frame_relative and volatile.loosen(loc.frame_relative, kept) or loc.frame_relative
+    -- Why, once a session (run BE read `/Pay \$[\d.,]+/` for "Pay $10.80"
+    -- with no word on it).
+    local log = ctx.session
+    if not loc.note and not (log and log.loose_told) then
+      if log then log.loose_told = true end
+      loc.note = "the amount, count or id in its name is left free: a later run's page may show another"
+    end
   end
   return loc
 end
