@@ -136,6 +136,13 @@ describe("the MCP tools let the requests an action started finish", function()
     -- The document's own body is not the data: only fetch and XHR answers.
     assert.matches("%[GET%] " .. base .. "/q/list%.html => 200 %(Document, %d+ ms%)\n%[GET%]", text)
     assert.matches("\n%[GET%] " .. base .. '/q/api/items => 200 %(Fetch, %d+ ms%)\n  body: %["Lamp",%s*"Desk"%]', text)
+    -- An empty body (a route's, with no type) is said to be empty (run BH
+    -- read "(no type, not text)").
+    ok("browser_route", { pattern = "**/q/api/items", body = "" })
+    ok("browser_navigate", { url = t.srv.url .. "/q/list.html" })
+    text = ok("browser_network_requests", { body = true })
+    ok("browser_unroute", {})
+    assert.matches("\n%[GET%] " .. base .. '/q/api/items => 200 %(Fetch, %d+ ms%)\n  body: %(empty%)', text)
   end)
 
   it("says which request is still under way when the budget ends, and the call still answers", function()

@@ -66,13 +66,16 @@ local function body_line(page, r, bodies)
   local textual = false
   for _, p in ipairs(TEXTUAL) do textual = textual or mime:find(p) ~= nil end
   if not r.status then return "  body: (none: the request did not finish)" end
-  if not textual then return ("  body: (%s, not text)"):format(mime ~= "" and mime or "no type") end
+  -- (One with no type is read: a route's empty body has none, and run
+  -- BH read "(no type, not text)" for it.)
+  if not textual and mime ~= "" then return ("  body: (%s, not text)"):format(mime) end
   local ok, res = pcall(page.send, page, "Network.getResponseBody", { requestId = r.id })
   if not ok then
     if vdx.is_error(res, "Cancelled") then error(res, 0) end
     return "  body: (the browser no longer holds it: load the page again and ask at once)"
   end
   local text = tostring(res.body or "")
+  if text == "" then return "  body: (empty)" end
   if res.base64Encoded then return "  body: (binary)" end
   text = text:gsub("[\r\n]+%s*", " ")
   if #text > BODY_CHARS then text = text:sub(1, BODY_CHARS) .. ("… (%d characters)"):format(#res.body) end
