@@ -709,6 +709,13 @@ c.onclick = () => { st.textContent = items.length ? 'Paying for ' + items.length
         .. 'Lamp Deluxe Edition %$24%.00 New price Update price" %[ref=e%d+%], textbox "New price" %[ref=e%d+%], '
         .. 'button "Update price" %[ref=e%d+%], ', line)
     end)
+
+    it("proposes a dialog the action closed hidden, which no expected text says", function()
+      local _, nav = open("dialog.html")
+      local _, sent = ok("browser_click", { ref = ref_of(nav, 'button "Send invite"'), expect = { "Invitation sent" } })
+      -- (Runs AZ, BA and BG wrote it by hand.)
+      assert.matches("\n%[a%d+%] getByRole%('dialog', { name: 'Invite a member' }%) toBeHidden", sent)
+    end)
   end)
 
   describe("the test's own data ({run})", function()

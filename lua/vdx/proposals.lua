@@ -545,16 +545,31 @@ function proposals.propose(page, d, acted, text, kept)
 end
 
 --- The verified checks that the items diff d removed are gone (a row a
--- Delete took, by the text it showed), and nothing else: what a brief
--- report proposes beside the texts the agent expected, since no expected
--- text says which item went.  acted as proposals.propose takes it.
+-- Delete took, by the text it showed) and that a named dialog it closed
+-- is hidden, and nothing else: what a brief report proposes beside the
+-- texts the agent expected, since no expected text says which item went
+-- or that the dialog closed (runs AZ, BA and BG wrote the dialog's
+-- toBeHidden by hand).  acted as proposals.propose takes it.
 function proposals.gone(page, d, acted)
   batches = batches + 1
   local p = setmetatable({ page = page, out = {}, seen = {}, read = {}, checks = 0, batch = "report" .. batches,
     acted = acted, text = "", max = 1 }, Proposer)
+  local dialogs = {}
+  for _, e in ipairs(d.removed or {}) do
+    local root = not (e.parent and e.parent.removed)
+    if root and (e.role == "dialog" or e.role == "alertdialog") and (e.name or "") ~= "" then
+      dialogs[#dialogs + 1] = e
+    end
+  end
+  -- (A dialog is one more candidate: which row went is the other.)
+  if #dialogs > 0 then p.max = 2 end
   for _, e in ipairs(d.removed or {}) do
     if p:full() then break end
     if ITEM_OF[e.role] and not (e.parent and e.parent.removed) then p:gone(e) end
+  end
+  for _, e in ipairs(dialogs) do
+    if p:full() then break end
+    p:closed(e)
   end
   return p.out
 end
