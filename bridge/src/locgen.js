@@ -29,7 +29,9 @@
 // Before all of these, for an element in (or being) the only item of a
 // list or table (rolepath.js soleItem): the item filtered by its text,
 // and the element's own candidate within it, so the locator still holds
-// once the app shows a second item.
+// once the app shows a second item; then, for an element in a named
+// dialog, menu or listbox, that by its role and name and the element's
+// own candidate within it (inPopup).
 
 import * as N from './natives.js';
 import { Evaluator } from './locator.js';
@@ -49,6 +51,10 @@ const FIELD_ROLES = new Set(['textbox', 'searchbox', 'combobox', 'checkbox', 'ra
 const FIELD_TAGS = new Set(['input', 'select', 'textarea']);
 const ALT_TAGS = new Set(['img', 'area', 'input']);
 const MAX_TEXT = 120;
+// What the page opens over itself and closes again: an element in one is
+// located through it (inPopup), as far up as this many ancestors.
+const POPUP_ROLES = new Set(['dialog', 'alertdialog', 'menu', 'listbox']);
+const MAX_POPUP_DEPTH = 20;
 const LEAD = 60;
 const SIMPLE_VALUE = /^[^"'\\\n\r]{1,120}$/;
 // A name that ends in a count in brackets: its words before it.
@@ -244,6 +250,11 @@ export class LocatorGen {
         yield hit;
       }
     }
+    const popup = this.inPopup(el);
+    if (popup !== null && !seen.has(popup.locator)) {
+      seen.add(popup.locator);
+      yield popup;
+    }
     for (const c of ownCandidates(this.engine(), el)) {
       for (const expr of c.exprs) {
         const shared = this.sharedWith(expr, el, peers);
@@ -343,6 +354,50 @@ export class LocatorGen {
       if (at >= 0 && inner.includes(outer.slice(at + 10, -4))) return null;
       const m = this.matches(outer + inner);
       if (m.length === 1 && m[0] === el) return { locator: outer + inner, kind: 'container', count: 1 };
+    }
+    return null;
+  }
+
+  // For el inside a named dialog, menu or listbox (what the page opens
+  // over itself, and closes again): that by its role and name, then el's
+  // first own candidate that is unique within it, verified unique on the
+  // page; null when el is in none or none serves.  The field of a dialog,
+  // the option of a listbox and the item of a menu read as the user's
+  // story, and hold when the page behind shows the same name (runs AV, BA
+  // and BG scoped such locators by hand).
+  inPopup(el) {
+    const ev = this.engine();
+    let popup = null;
+    let n = 0;
+    for (let a = parentOrHost(el).parent; a !== null && n < MAX_POPUP_DEPTH; a = parentOrHost(a).parent, n++) {
+      if (POPUP_ROLES.has(getRole(a))) {
+        popup = a;
+        break;
+      }
+    }
+    if (popup === null) return null;
+    const role = getRole(popup);
+    const name = accessibleName(ev.ctx, popup, role, false);
+    if (!name || name.length > MAX_NAME) return null;
+    let outer = null;
+    for (const exact of [false, true]) {
+      const expr = roleExpr(role, name, exact);
+      const m = this.matches(expr);
+      if (m.length === 1 && m[0] === popup) {
+        outer = expr;
+        break;
+      }
+    }
+    if (outer === null) return null;
+    for (const cand of ownCandidates(ev, el)) {
+      for (const e of cand.exprs) {
+        const within = ev.chain(parseLocator(e), popup);
+        if (within.indexOf(el) < 0) break;
+        if (within.length !== 1) continue;
+        const m = this.matches(outer + '.' + e);
+        if (m.length === 1 && m[0] === el) return { locator: outer + '.' + e, kind: 'container', count: 1 };
+        break;
+      }
     }
     return null;
   }
