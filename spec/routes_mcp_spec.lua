@@ -97,6 +97,18 @@ describe("the route tools", function()
     assert.equal("No active routes", text)
   end)
 
+  it("says when what the page shows after an action is the body a route answered with", function()
+    call("browser_route", { pattern = "**/api/pay", status = 503, contentType = "application/json",
+      body = '{"error":"Payment service unavailable"}' })
+    call("browser_navigate", { url = srv.url .. "/routes/checkout.html" })
+    local _, text = call("browser_click", { element = 'the "Pay now" button' })
+    call("browser_unroute", {})
+    -- (Runs BC and BH checked their mock's message as the app's.)
+    assert.is_true(has(text, "Payment refused: Payment service unavailable"), text)
+    assert.is_true(has(text, '\nⓘ "Payment service unavailable" is the body of your route **/api/pay: the page shows '
+      .. "what the route answered, not what the app's server says"), text)
+  end)
+
   it("says which of two routes on one pattern answers", function()
     call("browser_route", { pattern = "**/api/status", status = 500, body = "down" })
     call("browser_route", { pattern = "**/api/status", status = 200, body = "{}" })

@@ -128,9 +128,44 @@ function report.quietly(ctx, run, args)
   return quiet.tell(res, pending, held)
 end
 
+-- The texts a route of the role answers with, each at least 8
+-- characters: its body's string values when it is JSON, else the body
+-- itself; as { text, pattern }.
+local function routed_texts(ctx)
+  local okr, list = pcall(function() return ctx.role:context():routes() end)
+  local out = {}
+  for _, r in ipairs(okr and type(list) == "table" and list or {}) do
+    local body = type(r.fulfil) == "table" and r.fulfil.body
+    if type(body) == "string" and #body >= 8 then
+      local okj, v = pcall(require("vdx.json").decode, body)
+      if okj and type(v) == "table" then
+        for _, x in pairs(v) do
+          if type(x) == "string" and #x >= 8 then out[#out + 1] = { text = x, pattern = r.pattern } end
+        end
+      elseif #body <= 200 then
+        out[#out + 1] = { text = body, pattern = r.pattern }
+      end
+    end
+  end
+  return out
+end
+
+-- The line that says a text of the change report is a route's answer,
+-- or nil: the page shows what the route said, not what the app's server
+-- would (runs BC and BH checked their mock's message as the app's).
+local function route_echo(ctx, text)
+  for _, t in ipairs(routed_texts(ctx)) do
+    if text:find(t.text, 1, true) then
+      return ("ⓘ %q is the body of your route %s: the page shows what the route answered, not what the app's "
+        .. "server says"):format(t.text, t.pattern)
+    end
+  end
+end
+
 --- result (a tool's answer, { text =, structured = }) with the change
 -- report of the action whose facts are result.structured added (opts as
 -- vdx.changes.report takes them).
+-- A text of it that a route of the role answered with is said to be.
 function report.with_changes(ctx, result, opts)
   if type(result) ~= "table" or type(result.text) ~= "string" then return result end
   local ok, r = pcall(require("vdx.changes").report, ctx, result.structured, opts)
@@ -140,6 +175,8 @@ function report.with_changes(ctx, result, opts)
       structured = { error = e.type } }
   end
   if r then
+    local echo = r.text ~= "" and route_echo(ctx, r.text)
+    if echo then r.text = r.text .. "\n" .. echo end
     if r.text ~= "" then result.text = result.text .. "\n" .. r.text end
     result.structured = result.structured or {}
     result.structured.changes = r.structured
