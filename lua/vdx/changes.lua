@@ -442,6 +442,21 @@ local function with_candidates(ctx, res, out, cands, structured)
     out[#out + 1] = not log and "Holds now (browser_verify_* records one):"
       or #notes > 0 and ("Holds now (%s):"):format(table.concat(notes, "; ")) or "Holds now:"
     if log then log.keep_told = true end
+    -- A count in a name ('Cart (1)') is what this run's account holds:
+    -- said once a session (runs BC, BE and BH kept such a check, and the
+    -- next run's cart held more).
+    local count_note
+    if log and not log.count_told then
+      for _, c in ipairs(cands) do
+        local counted = tostring(c.locator):match("name: '([^']-%(%d+%))'")
+        if counted then
+          log.count_told = true
+          count_note = ("(%s counts what the account holds now: a test that does not start from the same count "
+            .. "reads another; browser_remember the count before the action to check it from there.)"):format(counted)
+          break
+        end
+      end
+    end
     -- A check of what went is also one of what was there before the
     -- action, when the action is a step of the test (not a resize).
     local acted = log and log:last_action(ctx.role.name) ~= nil
@@ -456,6 +471,7 @@ local function with_candidates(ctx, res, out, cands, structured)
       structured.candidates[i] = { id = id, matcher = c.matcher, locator = c.locator, value = c.value,
         attribute = c.attribute, count = c.count, code = c.code }
     end
+    if count_note then out[#out + 1] = count_note end
   end
   return { text = table.concat(out, "\n"), structured = structured }
 end
