@@ -716,6 +716,14 @@ c.onclick = () => { st.textContent = items.length ? 'Paying for ' + items.length
 
     it("proposes a dialog the action closed hidden, which no expected text says", function()
       open("dialog.html")
+      -- A field of the dialog is located, and proposed, through it (run
+      -- BI's fill_form was proposed page-wide beside its scoped actions).
+      local _, name = ok("browser_find", { role = "textbox", name = "Name" })
+      local _, filled = ok("browser_fill_form", { fields = { { ref = ref_of(name, 'textbox "Name"'), value = "Ada" } } })
+      assert.is_true(has(filled, "\nLocator: getByRole('dialog', { name: 'Invite a member' }).getByRole('textbox', "
+        .. "{ name: 'Name' })\n"), filled)
+      assert.matches("\n%[a%d+%] getByRole%('dialog', …%)%.getByRole%('textbox', { name: 'Name' }%) "
+        .. "toHaveValue%('Ada'%)", filled)
       local _, found = ok("browser_find", { role = "button", name = "Send invite" })
       local _, sent = ok("browser_click", { ref = ref_of(found, 'button "Send invite"'), expect = { "Invitation sent" } })
       -- (Runs AZ, BA and BG wrote it by hand.)

@@ -81,16 +81,30 @@ end
 
 local scope_of = assertions.scope_of
 
+-- What a page opens over itself: its elements' checks go through it, as
+-- their locators do (the bridge's locgen.js inPopup).
+local POPUPS = { dialog = true, alertdialog = true, menu = true, listbox = true }
+
 -- The container of the action's target (its locator's scope: the card,
 -- row or section it acted in), or nil: a change inside it is checked
 -- there first, so the check of the right card's or section's change does
 -- not pass for another's (twelve sections of a guide show the same live
 -- example; one toggled anywhere would pass a page-wide check).  Only
 -- for checks that an element shows something: one that a thing went
--- would pass in a container that went too.
+-- would pass in a container that went too.  With no action's container,
+-- the named dialog, menu or listbox e is in.
 function Proposer:scope(e)
-  if e.in_frame or not (self.acted and self.acted.locator) then return nil end
-  return scope_of(self.acted.locator)
+  if e.in_frame then return nil end
+  if self.acted and self.acted.locator then return scope_of(self.acted.locator) end
+  -- Else the named dialog, menu or listbox it is in, as the actions'
+  -- locators go through it (run BI's fill_form in a dialog was proposed
+  -- page-wide beside its dialog-scoped actions).
+  local a = e.parent
+  while a do
+    if POPUPS[a.role] and (a.name or "") ~= "" then return assertions.by_role(a.role, a.name) end
+    a = a.parent
+  end
+  return nil
 end
 
 -- The locators of an entry's element, best first, as an iterator that
@@ -487,7 +501,8 @@ local batches = 0
 -- this order until MAX_CANDIDATES (or one a changed field, up to
 -- MAX_FIELDS): a new order, states of fields and
 -- checkboxes, other changed lines (a tab selected, a disclosure expanded
--- first), list counts, dialogs and menus closed, then what appeared; each
+-- first), list counts, dialogs and menus closed, what appeared, then the
+-- fields the action emptied; each
 -- an assert step with its code.  The checks of one report are one batch:
 -- the page is still while they run, so they share the bridge's locator
 -- engine.  acted: { ref =, locator = } of the action's target in the main
@@ -495,7 +510,14 @@ local batches = 0
 -- snapshot taken after the action.
 function proposals.propose(page, d, acted, text, kept)
   batches = batches + 1
-  local fields = touched_fields(d)
+  -- A field the action emptied (a form's submit clears it) is checked
+  -- last: what the submit made comes first (run BJ's Add product was
+  -- proposed only as its three fields emptied, the new row not at all).
+  local fields, cleared = {}, {}
+  for _, f in ipairs(touched_fields(d)) do
+    if (f.value or "") == "" and f.was and (f.was.value or "") ~= "" then cleared[#cleared + 1] = f
+    else fields[#fields + 1] = f end
+  end
   local n = #fields
   for _, e in ipairs(d.changed) do if CHECKABLE[e.role] then n = n + 1 end end
   -- Each field a form's fill changed is worth its check, up to MAX_FIELDS.
@@ -537,6 +559,7 @@ function proposals.propose(page, d, acted, text, kept)
   end
 
   for _, e in ipairs(shown_added(d)) do steps[#steps + 1] = function() p:first(e, "toBeVisible") end end
+  for _, f in ipairs(cleared) do steps[#steps + 1] = function() p:state(f) end end
   for _, step in ipairs(steps) do
     if p:full() then break end
     step()

@@ -557,6 +557,16 @@ function diff.was(e)
   for _, s in ipairs(e.states) do
     if new_s[s] and not old_s[s] and not keyed[s:match("^%[([%w-]+)=") or ""] then came[#came + 1] = s end
   end
+  for i, s in ipairs(gone) do
+    -- A folded list's count, now shown item by item: how many it shows
+    -- (runs AV, BA and BI read "-0" for a filter that left 1 of 21).
+    local n = s:match("^%[options=(%d+)%]$")
+    if n then
+      local now = 0
+      for _, c in ipairs(e.children or {}) do if c.role == "option" then now = now + 1 end end
+      gone[i] = ("%s options, now %d"):format(n, now)
+    end
+  end
   if #gone > 0 then parts[#parts + 1] = table.concat(gone, " ") end
   if #came > 0 then parts[#parts + 1] = "not " .. table.concat(came, " ") end
   if (w.value or "") ~= (e.value or "") then
