@@ -81,8 +81,10 @@ describe("the verify tools", function()
       assert.same({ kind = "assert", role = "default", matcher = "toBeVisible",
         locator = "getByRole('button', { name: 'Add task' })", tool = "browser_verify_element_visible", no = s.no }, s)
       assert.is_true(math.type(s.no) == "integer" and s.no >= 1)
-      assert.equal("✅ Page agrees. Recorded: await expect(page.getByRole('button', { name: 'Add task' })).toBeVisible();",
-        text)
+      -- (With its step's number, which drop takes: runs BG, BI and BJ
+      -- exported to learn it.)
+      assert.equal("✅ Page agrees. Recorded: await expect(page.getByRole('button', { name: 'Add task' })).toBeVisible(); "
+        .. ("(step %d)"):format(s.no), text)
     end)
 
     it("records a locator that singles out one of several matches (a container's test id and text)", function()
@@ -393,8 +395,8 @@ describe("the verify tools", function()
     it("takes a select's option label and records the option's value", function()
       local res, text = call("browser_verify_value", { type = "combobox", ref = ref('combobox "Country"'), value = "France" })
       assert.is_nil(res.isError, text)
-      assert.equal("✅ Page agrees. Recorded: await expect(page.getByRole('combobox', { name: 'Country' })).toHaveValue('fr');\n"
-        .. "(the selected option 'France' has the value 'fr')", text)
+      assert.matches("^✅ Page agrees%. Recorded: await expect%(page%.getByRole%('combobox', { name: 'Country' }%)%)"
+        .. "%.toHaveValue%('fr'%); %(step %d+%)\n%(the selected option 'France' has the value 'fr'%)$", text)
       recorded()
     end)
 

@@ -226,10 +226,10 @@ return {
       filename = { type = "string", description = "Spec file in the output folder (default session-….spec.ts)" },
       test_name = { type = "string", minLength = 1, description = "Test title (default: the file's name)" },
       assertions = { type = "array", items = { type = "string", pattern = "^a[0-9]+$" },
-        description = "Proposed assertions ([a3] …) to keep" },
+        description = "Proposed assertions ([a3] …) to keep, beside those kept before" },
       runs = { type = "integer", minimum = 1, maximum = 10, description = "Flake gate runs" },
       drop = { type = "array", items = { type = "integer", minimum = 1 }, minItems = 1,
-        description = "Steps, as the gate numbers them, to take out" },
+        description = "Steps to take out, by number (a check's answer gives its step)" },
     } },
     annotations = { readOnlyHint = false, destructiveHint = false },
     run = function(ctx, args)
@@ -290,7 +290,17 @@ return {
           dropped[i] = export_gate.step_line(numbers[i], st, session_export.origin(had), log:run_token(), fixture)
         end
       end
-      if args.assertions then log:keep(args.assertions) end
+      -- The steps the kept proposals became, by the numbers drop takes: a
+      -- kept check is numbered after the steps recorded before it, not by
+      -- its place in the file (run BL dropped the wrong one by its line).
+      local kept_as = {}
+      if args.assertions then
+        log:keep(args.assertions)
+        for _, id in ipairs(args.assertions) do
+          local st = log.kept and log.kept[id]
+          if type(st) == "table" and st.no then kept_as[#kept_as + 1] = ("%s as step %d"):format(id, st.no) end
+        end
+      end
       local steps = log:test_steps()
       -- The auth files as they are now: a later cut changes start_auth.
       local auth_of = auth_lookup(ctx, log)
@@ -357,6 +367,7 @@ return {
           .. "its place)"):format(name, #tests, #tests, table.concat(others, ", "), #tests > 4 and ", …" or "")
       end
       if replaced then out[#out + 1] = ("Replaced the file's earlier test %q with this one"):format(replaced) end
+      if #kept_as > 0 then out[#out + 1] = "Kept " .. table.concat(kept_as, ", ") end
       for _, l in ipairs(dropped or {}) do out[#out + 1] = "Dropped " .. l end
       if sum.assertions == 0 then
         out[#out + 1] = "⚠️ No assertions: verify the outcome (browser_verify_*) before you call the test done."
