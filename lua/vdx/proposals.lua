@@ -305,10 +305,16 @@ function Proposer:gone(e, item_role)
   local l = item_role and assertions.normalize(e.name or "") or diff.label(e)
   if not l or #l < 3 or #l > 80 then return end
   local tail = ("getByRole('%s').filter({ hasText: %s })"):format(item_role or e.role, assertions.quote(l))
+  -- In its named list first, as the list's count is proposed (runs BF
+  -- and BL read the page-wide check beside the list-scoped count); that
+  -- also says it left the list when its text is still on the page (the
+  -- task moved to the Done list).
+  local list = not item_role and e.parent
+  if list and not list.removed and ITEM_ROLE[list.role] and (list.name or "") ~= "" then
+    local loc = assertions.by_role(list.role, list.name)
+    if self:try { matcher = "toHaveCount", locator = loc .. "." .. tail, value = 0 } or self:full() then return end
+  end
   if self:try { matcher = "toHaveCount", locator = tail, value = 0 } or item_role then return end
-  -- The text is still on the page (the task moved to the Done list): it
-  -- left the list it was in, which is said in that list.
-  local list = e.parent
   if not list or list.removed or not ITEM_ROLE[list.role] or self:full() then return end
   for loc in self:locators(list) do
     if self:try { matcher = "toHaveCount", locator = loc .. "." .. tail, value = 0 } or self:full() then return end
@@ -480,8 +486,9 @@ function Proposer:order(m)
   end
 end
 
--- The lines an added subtree shows: its roots first, then the rest, bare
--- containers (no name, no text of their own) left to their lines.
+-- The lines an added subtree shows: the live regions (a status, an
+-- alert) first, then its roots, then the rest, bare containers (no name,
+-- no text of their own) left to their lines.
 local function shown_added(d)
   local roots, rest = {}, {}
   for _, e in ipairs(d.added) do
@@ -491,7 +498,11 @@ local function shown_added(d)
     end
   end
   for _, e in ipairs(rest) do roots[#roots + 1] = e end
-  return roots
+  -- What the page says it did (a status, an alert) first, wherever it is.
+  local out = {}
+  for _, e in ipairs(roots) do if LIVE[e.role] then out[#out + 1] = e end end
+  for _, e in ipairs(roots) do if not LIVE[e.role] then out[#out + 1] = e end end
+  return out
 end
 
 -- Each report's checks are one batch (see proposals.propose).
@@ -528,7 +539,13 @@ function proposals.propose(page, d, acted, text, kept)
   -- A new order first: a sort is what the action was for.
   for _, m in ipairs(d.moved) do steps[#steps + 1] = function() p:order(m) end end
   for _, f in ipairs(fields) do steps[#steps + 1] = function() p:state(f) end end
-  for _, e in ipairs(d.changed) do
+  -- What the page says it did (a status, an alert) before the other
+  -- changed lines: run BJ's "Order #1001 is confirmed" went unproposed
+  -- behind a heading and the payment frame's own status.
+  local changed = {}
+  for _, e in ipairs(d.changed) do if LIVE[e.role] and not e.in_frame then changed[#changed + 1] = e end end
+  for _, e in ipairs(d.changed) do if not (LIVE[e.role] and not e.in_frame) then changed[#changed + 1] = e end end
+  for _, e in ipairs(changed) do
     if CHECKABLE[e.role] then steps[#steps + 1] = function() p:state(e) end end
     if not CHECKABLE[e.role] then steps[#steps + 1] = function() p:aria_state(e) end end
     steps[#steps + 1] = function() p:changed(e) end
