@@ -704,6 +704,16 @@ c.onclick = () => { st.textContent = items.length ? 'Paying for ' + items.length
     end)
   end)
 
+  describe("the proposals", function()
+    it("put what the page says it did (a status) before the other lines the action changed", function()
+      local _, nav = open("confirm.html")
+      local _, paid = ok("browser_click", { ref = ref_of(nav, 'button "Pay"') })
+      -- (Run BJ's order confirmation went unproposed behind a heading and
+      -- the payment frame's status.)
+      assert.matches("\nHolds now[^\n]*\n%[a%d+%] getByRole%('status'%) toHaveText%('Order 1001 is confirmed'%)\n", paid)
+    end)
+  end)
+
   describe("a brief report (expect=)", function()
     it("names what the page says, then what is new, then what changed: a new row's controls before cleared fields",
         function()
