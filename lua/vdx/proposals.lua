@@ -511,9 +511,10 @@ local batches = 0
 --- The verified candidates of diff d (vdx.snapshot_diff.compare), in
 -- this order until MAX_CANDIDATES (or one a changed field, up to
 -- MAX_FIELDS): a new order, states of fields and
--- checkboxes, other changed lines (a tab selected, a disclosure expanded
--- first), list counts, dialogs and menus closed, what appeared, then the
--- fields the action emptied; each
+-- checkboxes, other changed lines (a status or an alert first, then a tab
+-- selected, a disclosure expanded), list counts, dialogs and menus
+-- closed, what appeared (a live region first), then the fields the
+-- action emptied; each
 -- an assert step with its code.  The checks of one report are one batch:
 -- the page is still while they run, so they share the bridge's locator
 -- engine.  acted: { ref =, locator = } of the action's target in the main
