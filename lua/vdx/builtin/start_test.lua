@@ -174,12 +174,12 @@ local defs = {
         out[#out + 1] = ""
         out[#out + 1] = told
         if res.isError then error(vdx.error("NavigationFailed", table.concat(out, "\n"), { url = args.url }), 0) end
-        -- A page too long to outline says nothing of its refs: those of the
-        -- same page before this start are gone (runs AT and AZ used one).
+        -- A page too long to outline gives no refs: the answer says which
+        -- of those read before this start still act (runs AT and AZ used
+        -- one).  Not "gone": vdx.ref_renew finds a ref's element again by
+        -- its role and name when they are its alone (run BF read "gone"
+        -- and spent a find on refs that still acted).
         if not told:find("\nOutline:", 1, true) then
-          -- (Not "gone": vdx.ref_renew finds a ref's element again by its
-          -- role and name when they are its alone; run BF read "gone" and
-          -- spent a find on refs that still acted.)
           out[#out + 1] = "The page loaded anew: a ref read before this start still acts on an element its role and "
             .. "name single out; for the others browser_find gives new refs."
         end
