@@ -24,7 +24,6 @@ proposals.MAX_FIELDS = 6
 proposals.LIVE = { status = true, alert = true, log = true, timer = true, marquee = true }
 local LIVE = proposals.LIVE
 
-local ITEM_ROLE = assertions.ITEM_ROLE
 local CHECKABLE = { checkbox = true, radio = true, switch = true, menuitemcheckbox = true, menuitemradio = true }
 local FIELD = { textbox = true, searchbox = true, combobox = true, spinbutton = true, slider = true }
 
@@ -40,6 +39,9 @@ end
 local Proposer = {}
 Proposer.__index = Proposer
 require("vdx.proposals_state").install(Proposer)
+local items = require "vdx.proposals_items"
+items.install(Proposer)
+local CLOSABLE, ITEM_OF, left_item, recounted = items.CLOSABLE, items.ITEM_OF, items.left_item, items.recounted
 
 function Proposer:full() return #self.out >= self.max or self.checks >= proposals.MAX_CHECKS end
 
@@ -263,20 +265,6 @@ function Proposer:state(e)
   return false
 end
 
--- A dialog, menu or listbox the action closed (the root of a removed
--- subtree): hidden now; so is a named navigation a narrow screen folded
--- behind its menu button.
-local CLOSABLE = { dialog = true, alertdialog = true, menu = true, listbox = true, tabpanel = true,
-  navigation = true }
--- A locator that finds nothing is hidden too (a panel that never showed,
--- or lost its name): kept, the check is written with its locator visible
--- before the action (`before`, vdx.session_log's keep), which it was.
-function Proposer:closed(e)
-  if e.in_frame or (e.role == "navigation" and (e.name or "") == "") then return end
-  local name = e.name ~= "" and e.name or nil
-  self:try { matcher = "toBeHidden", locator = assertions.by_role(e.role, name), before = "toBeVisible" }
-end
-
 -- A tab panel an action showed (a tab clicked), by the first text in it:
 -- what the view shows, beside which tab is selected.
 function Proposer:panel(e)
@@ -287,80 +275,6 @@ function Proposer:panel(e)
   end
   if not l or #l < 3 then return end
   self:try { matcher = "toContainText", locator = assertions.by_role(e.role, e.name), value = text_part(l) }
-end
-
--- The item roles of lists (a row, a list item, an option): the role of
--- an item that can leave.
-local ITEM_OF = {}
-for _, item in pairs(ITEM_ROLE) do ITEM_OF[item] = true end
-
--- An item the action removed (a row deleted), by the text it showed: no
--- item of its role shows that text now.  The count of its list says how
--- many are left, not which one went.
--- item_role: e is a named line (a checkbox "Buy milk") that left an item
--- of that role the page drew again for another (a filter re-rendering its
--- rows): that item, by e's name, is gone.
-function Proposer:gone(e, item_role)
-  if e.in_frame then return end
-  local l = item_role and assertions.normalize(e.name or "") or diff.label(e)
-  if not l or #l < 3 or #l > 80 then return end
-  local tail = ("getByRole('%s').filter({ hasText: %s })"):format(item_role or e.role, assertions.quote(l))
-  -- In its named list first, as the list's count is proposed (runs BF
-  -- and BL read the page-wide check beside the list-scoped count); that
-  -- also says it left the list when its text is still on the page (the
-  -- task moved to the Done list).
-  local list = not item_role and e.parent
-  if list and not list.removed and ITEM_ROLE[list.role] and (list.name or "") ~= "" then
-    local loc = assertions.by_role(list.role, list.name)
-    if self:try { matcher = "toHaveCount", locator = loc .. "." .. tail, value = 0 } or self:full() then return end
-  end
-  if self:try { matcher = "toHaveCount", locator = tail, value = 0 } or item_role then return end
-  if not list or list.removed or not ITEM_ROLE[list.role] or self:full() then return end
-  for loc in self:locators(list) do
-    if self:try { matcher = "toHaveCount", locator = loc .. "." .. tail, value = 0 } or self:full() then return end
-  end
-end
-
--- The item role of the parent of a removed named line whose item stayed
--- (drawn again for another item), or nil.
-local function left_item(e)
-  local p = e.parent
-  if (e.name or "") == "" or e.role == "text" or not p or p.removed or not ITEM_OF[p.role] then return nil end
-  return p.role
-end
-
--- toHaveCount on the items of a list whose number of items changed.
-function Proposer:count(list, n)
-  local item = ITEM_ROLE[list.role]
-  if not item then return end
-  for loc in self:locators(list) do
-    if self:try { matcher = "toHaveCount", locator = loc .. ".getByRole('" .. item .. "')", value = n } then return end
-    if self:full() then return end
-  end
-  if not list.name and not list.ref then
-    self:try { matcher = "toHaveCount", locator = assertions.by_role(list.role) .. ".getByRole('" .. item .. "')", value = n }
-  end
-end
-
--- The lists whose number of item lines differs between the two texts.
-local function recounted(d)
-  local function counts(entries)
-    local c = {}
-    for _, e in ipairs(entries) do
-      local p = e.parent
-      if p and ITEM_ROLE[p.role] == e.role then c[p.key] = (c[p.key] or 0) + 1 end
-    end
-    return c
-  end
-  local before, after = counts(d.old), counts(d.new)
-  local out, seen = {}, {}
-  for _, e in ipairs(d.new) do
-    if ITEM_ROLE[e.role] and not seen[e.key] and (after[e.key] or 0) ~= (before[e.key] or 0) then
-      seen[e.key] = true
-      out[#out + 1] = { list = e, n = after[e.key] or 0 }
-    end
-  end
-  return out
 end
 
 -- The fields whose value changed: a field line whose value differs, or

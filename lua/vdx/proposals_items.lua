@@ -1,0 +1,118 @@
+--- vdx.proposals_items: the proposals of what an action took away or
+-- counted anew (vdx.proposals): a dialog, menu or listbox closed
+-- (`toBeHidden`), an item gone by the text it showed (`toHaveCount(0)`),
+-- a list's new count.  install(Proposer) adds the methods to
+-- vdx.proposals' checker; the sets and finders below serve its order.
+local assertions = require "vdx.assertions"
+local diff = require "vdx.snapshot_diff"
+
+local ITEM_ROLE = assertions.ITEM_ROLE
+
+local M = {}
+
+local P = {}
+
+-- A dialog, menu or listbox the action closed (the root of a removed
+-- subtree): hidden now; so is a named navigation a narrow screen folded
+-- behind its menu button.
+local CLOSABLE = { dialog = true, alertdialog = true, menu = true, listbox = true, tabpanel = true,
+  navigation = true }
+-- A locator that finds nothing is hidden too (a panel that never showed,
+-- or lost its name): kept, the check is written with its locator visible
+-- before the action (`before`, vdx.session_log's keep), which it was.
+function P:closed(e)
+  if e.in_frame or (e.role == "navigation" and (e.name or "") == "") then return end
+  local name = e.name ~= "" and e.name or nil
+  self:try { matcher = "toBeHidden", locator = assertions.by_role(e.role, name), before = "toBeVisible" }
+end
+
+-- The item roles of lists (a row, a list item, an option): the role of
+-- an item that can leave.
+local ITEM_OF = {}
+for _, item in pairs(ITEM_ROLE) do ITEM_OF[item] = true end
+
+-- An item the action removed (a row deleted), by the text it showed: no
+-- item of its role shows that text now.  The count of its list says how
+-- many are left, not which one went.
+-- item_role: e is a named line (a checkbox "Buy milk") that left an item
+-- of that role the page drew again for another (a filter re-rendering its
+-- rows): that item, by e's name, is gone.
+function P:gone(e, item_role)
+  if e.in_frame then return end
+  local l = item_role and assertions.normalize(e.name or "") or diff.label(e)
+  if not l or #l < 3 or #l > 80 then return end
+  local tail = ("getByRole('%s').filter({ hasText: %s })"):format(item_role or e.role, assertions.quote(l))
+  -- In its named list first, as the list's count is proposed (runs BF
+  -- and BL read the page-wide check beside the list-scoped count); that
+  -- also says it left the list when its text is still on the page (the
+  -- task moved to the Done list).
+  local list = not item_role and e.parent
+  if list and not list.removed and ITEM_ROLE[list.role] and (list.name or "") ~= "" then
+    local loc = assertions.by_role(list.role, list.name)
+    if self:try { matcher = "toHaveCount", locator = loc .. "." .. tail, value = 0 } or self:full() then return end
+  end
+  if self:try { matcher = "toHaveCount", locator = tail, value = 0 } or item_role then return end
+  if not list or list.removed or not ITEM_ROLE[list.role] or self:full() then return end
+  for loc in self:locators(list) do
+    if self:try { matcher = "toHaveCount", locator = loc .. "." .. tail, value = 0 } or self:full() then return end
+  end
+end
+
+-- The item role of the parent of a removed named line whose item stayed
+-- (drawn again for another item), or nil.
+local function left_item(e)
+  local p = e.parent
+  if (e.name or "") == "" or e.role == "text" or not p or p.removed or not ITEM_OF[p.role] then return nil end
+  return p.role
+end
+
+-- toHaveCount on the items of a list whose number of items changed.
+function P:count(list, n)
+  local item = ITEM_ROLE[list.role]
+  if not item then return end
+  for loc in self:locators(list) do
+    if self:try { matcher = "toHaveCount", locator = loc .. ".getByRole('" .. item .. "')", value = n } then return end
+    if self:full() then return end
+  end
+  if not list.name and not list.ref then
+    self:try { matcher = "toHaveCount", locator = assertions.by_role(list.role) .. ".getByRole('" .. item .. "')", value = n }
+  end
+end
+
+-- The lists whose number of item lines differs between the two texts.
+local function recounted(d)
+  local function counts(entries)
+    local c = {}
+    for _, e in ipairs(entries) do
+      local p = e.parent
+      if p and ITEM_ROLE[p.role] == e.role then c[p.key] = (c[p.key] or 0) + 1 end
+    end
+    return c
+  end
+  local before, after = counts(d.old), counts(d.new)
+  local out, seen = {}, {}
+  for _, e in ipairs(d.new) do
+    if ITEM_ROLE[e.role] and not seen[e.key] and (after[e.key] or 0) ~= (before[e.key] or 0) then
+      seen[e.key] = true
+      out[#out + 1] = { list = e, n = after[e.key] or 0 }
+    end
+  end
+  return out
+end
+
+--- The roles a closed container is proposed hidden by (P:closed).
+M.CLOSABLE = CLOSABLE
+--- The roles of an item that can leave its list (P:gone).
+M.ITEM_OF = ITEM_OF
+--- left_item(e) -> the item role a removed named line left standing, or nil.
+M.left_item = left_item
+--- recounted(d) -> { { list =, n = } } of the lists whose item count changed.
+M.recounted = recounted
+
+--- Adds the item proposals (closed, gone, count) to Proposer, the
+-- checker vdx.proposals makes for each report.
+function M.install(Proposer)
+  for k, f in pairs(P) do Proposer[k] = f end
+end
+
+return M
