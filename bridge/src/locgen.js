@@ -37,28 +37,17 @@ import * as N from './natives.js';
 import { Evaluator } from './locator.js';
 import { jsString, parseLocator } from './locparse.js';
 import { MAX_NAME, anchoredItem, container, containersOf, isItemLike, roleExpr, soleItem } from './rolepath.js';
-import {
-  TEST_ID_ATTRIBUTES, accessibleName, getRole, intOption, isStableId, normalize, parentOrHost,
-} from './facts.js';
+import { accessibleName, getRole, intOption, isStableId, parentOrHost } from './facts.js';
 import { badArgument, checkKeys } from './errors.js';
 import { shared } from './batch.js';
 import { describedOther } from './ladder.js';
 import { refOfIn } from './actions.js';
+import { ownCandidates } from './owncands.js';
 
-const UNLOCATABLE = new Set(['generic', 'none', 'presentation', 'iframe']);
-const FIELD_ROLES = new Set(['textbox', 'searchbox', 'combobox', 'checkbox', 'radio', 'switch', 'slider',
-  'spinbutton', 'listbox']);
-const FIELD_TAGS = new Set(['input', 'select', 'textarea']);
-const ALT_TAGS = new Set(['img', 'area', 'input']);
-const MAX_TEXT = 120;
 // What the page opens over itself and closes again: an element in one is
 // located through it (inPopup), as far up as this many ancestors.
 const POPUP_ROLES = new Set(['dialog', 'alertdialog', 'menu', 'listbox']);
 const MAX_POPUP_DEPTH = 20;
-const LEAD = 60;
-const SIMPLE_VALUE = /^[^"'\\\n\r]{1,120}$/;
-// A name that ends in a count in brackets: its words before it.
-const COUNTED = /^(.*[^\s(\[])\s*([(\[])\d+[)\]]$/;
 // How many ancestors up a card or row showing the run's token is looked
 // for (anchored).
 export const MAX_ANCHORED = 12;
@@ -486,86 +475,6 @@ export class LocatorGen {
 // A locator that starts with a role and no options (no name): a container
 // told by its structure only.
 const BARE_ROLE = /^getByRole\('[a-z]+'\)\./;
-
-// The own candidates of el, best first: [{ kind, exprs, late }], where
-// exprs is a ladder (the plain form, then the exact one when the plain one
-// matches others too) and late ones rank after the scoped candidates.
-function ownCandidates(ev, el) {
-  const out = [];
-  const tag = N.localName(el);
-  const role = getRole(el);
-  const locatable = role && !UNLOCATABLE.has(role);
-  const tid = N.getAttribute(el, 'data-testid');
-  if (tid && isStableId(tid)) out.push({ kind: 'test-id', exprs: ['getByTestId(' + jsString(tid) + ')'] });
-  for (const a of TEST_ID_ATTRIBUTES) {
-    const v = N.getAttribute(el, a);
-    if (a !== 'data-testid' && v && isStableId(v) && SIMPLE_VALUE.test(v)) {
-      out.push({ kind: 'test-id', exprs: ['locator(' + jsString('[' + a + '="' + v + '"]') + ')'] });
-    }
-  }
-  const name = locatable ? accessibleName(ev.ctx, el, role, false) : '';
-  if (name && name.length <= MAX_NAME) {
-    // A count in the name ("Cart (2)", "Inbox (13)") changes as the test
-    // adds to it, and with what earlier runs left: the words before it
-    // first (getByRole's name matches a substring).
-    const counted = COUNTED.exec(normalize(name));
-    if (counted !== null) {
-      // Then the whole name with any count, when the words alone match
-      // another element ("Carts help").
-      const words = counted[1].replace(/[.*+?^${}()|[\]\\/]/g, '\\$&').replace(/ /g, '\\s*');
-      const bracket = counted[2] === '(' ? '\\(\\d+\\)' : '\\[\\d+\\]';
-      const exprs = [roleExpr(role, counted[1], false)];
-      // (No quote in a regex: the scans of a written test read quotes as strings.)
-      if (!/['"`]/.test(words)) exprs.push('getByRole(' + jsString(role) + ', { name: /^' + words + '\\s*' + bracket + '$/ })');
-      out.push({ kind: 'role', exprs });
-    }
-    out.push({ kind: 'role', exprs: [roleExpr(role, name, false), roleExpr(role, name, true)] });
-  }
-  if (FIELD_TAGS.has(tag) || FIELD_ROLES.has(role)) {
-    // The name the label gives, when it has one: a label that wraps a
-    // select also holds the options' text, which getByLabel need not spell.
-    const labels = ev.labels(el).map((l) => l.normalized);
-    for (const t of name && labels.length > 0 ? [name] : labels) {
-      if (t && t.length <= MAX_NAME) out.push({ kind: 'label', exprs: textual('getByLabel', t) });
-    }
-  }
-  attributeCandidate(out, el, 'placeholder', 'getByPlaceholder', 'placeholder');
-  if (ALT_TAGS.has(tag)) attributeCandidate(out, el, 'alt', 'getByAltText', 'alt-text');
-  attributeCandidate(out, el, 'title', 'getByTitle', 'title');
-  // A card's or a row's whole text is a poor name: it is filtered by its
-  // first texts instead (see self).
-  if (!FIELD_TAGS.has(tag) && container(ev, el, null) === null) {
-    const text = ev.texts.get(el).normalized;
-    // Text that tells apart an element whose role and name do not is
-    // text other than its name (an icon's glyph, a state): scoping the
-    // name comes first.
-    if (text && text.length <= MAX_TEXT) {
-      out.push({ kind: 'text', exprs: textual('getByText', text), late: !!name && text !== name });
-    } else if (text) {
-      // A long message by its first words: getByText matches a substring.
-      out.push({ kind: 'text', exprs: ['getByText(' + jsString(leadingWords(text)) + ')'], late: !!name });
-    }
-  }
-  if (locatable) out.push({ kind: 'role', exprs: [roleExpr(role)] });
-  return out;
-}
-
-// The first words of text, at most LEAD characters, cut between words.
-function leadingWords(text) {
-  const cut = text.slice(0, LEAD + 1);
-  const space = cut.lastIndexOf(' ');
-  return (space > LEAD / 2 ? cut.slice(0, space) : cut.slice(0, LEAD)).trim();
-}
-
-function textual(method, text) {
-  return [method + '(' + jsString(text) + ')', method + '(' + jsString(text) + ', { exact: true })'];
-}
-
-function attributeCandidate(out, el, attribute, method, kind) {
-  const v = N.getAttribute(el, attribute);
-  const t = v === null ? '' : normalize(v);
-  if (t && t.length <= MAX_NAME) out.push({ kind, exprs: textual(method, t) });
-}
 
 // A test of whether a locator holds text (normalized; as written in a
 // JavaScript string, or as it is): a function of the locator, false for
