@@ -141,7 +141,7 @@ describe("page actions", function()
     page:navigate(base .. "/actions/checkout.html")
     local snap = page:snapshot()
     local name = ref_of(snap, 'textbox "Name on card"')
-    assert.matches("^f%d+_e%d+$", name)
+    assert.matches("^f%d+e%d+$", name)
     local frames = page:frames()
     local oop = false
     for _, f in ipairs(frames) do oop = oop or f.out_of_process end
@@ -188,7 +188,7 @@ describe("page actions", function()
 
   it("brings a frame into view before acting in it, and only a frame none of which is in view", function()
     page:navigate(base .. "/actions/below.html")
-    local frame = ref_of(page:snapshot(), 'checkbox "I agree"'):match("^(f%d+)_")
+    local frame = ref_of(page:snapshot(), 'checkbox "I agree"'):match("^(f%d+)e%d")
     assert.equal(0, page:evaluate("scrollY"))
     page:frame_offset(frame, 0, 0, { reveal = true })
     assert.is_true(page:evaluate("scrollY") > 0)
@@ -604,13 +604,13 @@ describe("page actions", function()
     assert.is_true(vdx.is_error(err, "UnknownRef"))
     assert.equal("ref e99 is not known in this document", err.message)
     assert.equal("main", err.frame)                 -- the name refs use, not a CDP frame id
-    err = h.error_of(page.click, page, "f9_e1")
+    err = h.error_of(page.click, page, "f9e1")
     assert.is_true(vdx.is_error(err, "UnknownRef"))
-    assert.equal("ref f9_e1 is not known: its frame f9 is gone", err.message)
+    assert.equal("ref f9e1 is not known: its frame f9 is gone", err.message)
     err = h.error_of(page.click, page, "#buy")         -- not a ref, and not guessed
     assert.is_true(vdx.is_error(err, "InvalidArgument"), tostring(err))
-    assert.equal("'#buy' is not a ref: refs are e<N> or f<K>_e<N> with N, K >= 1, as in e3 "
-      .. "or f1_e7, taken from the latest snapshot", err.message)
+    assert.equal("'#buy' is not a ref: refs are e<N> or f<K>e<N> with N, K >= 1, as in e3 "
+      .. "or f1e7, taken from the latest snapshot", err.message)
     -- a hidden element: ElementNotVisible that says why
     page:evaluate("document.getElementById('buy').style.visibility = 'hidden'")
     local buy = ref_of(snap, 'button "Buy now"')

@@ -116,7 +116,7 @@ describe("answers of vdxlua mcp", function()
     assert.is_nil(res.isError, text)
     assert.matches('- note: "snapshot truncated: lines 1 to %d+ of [a-z ]-%d+ shown; [a-z ]-%d+ more lines', text)
     assert.matches("browser_snapshot(offset=", text, 1, true)
-    local ref, name = text:match('button "(Go %d+)" %[ref=(f%d+_e%d+)%]')
+    local ref, name = text:match('button "(Go %d+)" %[ref=(f%d+e%d+)%]')
     ref, name = name, ref
     assert.is_string(ref, text)
     res = call("browser_click", { element = name, ref = ref })

@@ -30,12 +30,12 @@ describe("the bridge road", function()
 
   it("tags a frame and places a point in it by calls on the iframe element", function()
     local snap = page:snapshot()
-    assert.matches('%- iframe "Inner" %[ref=e%d+%]:\n  %- button "Inside" %[ref=f1_e1%]', snap.text)
+    assert.matches('%- iframe "Inner" %[ref=e%d+%]:\n  %- button "Inside" %[ref=f1e1%]', snap.text)
     -- One bridge call on the iframe element in the main frame's bridge.
-    assert.same({ x = 45, y = 126 }, page:frame_offset("f1_e1", 5, 6))
+    assert.same({ x = 45, y = 126 }, page:frame_offset("f1e1", 5, 6))
     -- A new document in the parent: the owner element is found again.
     page:navigate(srv.url .. "/road/top.html")
-    assert.same({ x = 45, y = 126 }, page:frame_offset("f1_e1", 5, 6))
+    assert.same({ x = 45, y = 126 }, page:frame_offset("f1e1", 5, 6))
   end)
 
   it("sets a file input's files by reference, and keeps the bridge's error kinds", function()

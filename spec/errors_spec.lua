@@ -13,7 +13,7 @@ describe("vdx.errors #unit", function()
       "Possible causes:",
       "• The ref is from an earlier document: a navigation or reload replaced the page (a ref lives as long as its document)",
       "• The ref belongs to another role or tab, or was typed by hand",
-      "• An element inside an iframe was given without its frame prefix (f1_e7, not e7)",
+      "• An element inside an iframe was given without its frame prefix (f1e7, not e7)",
       "",
       "🔧 Action Required:",
       "1. Call browser_snapshot() to get fresh refs for the current page.",

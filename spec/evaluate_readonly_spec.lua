@@ -410,7 +410,7 @@ describe("browser_evaluate is read-only by the engine's judgement", function()
   end)
 
   it("runs on an element of an out-of-process frame in that frame, and refuses acting there", function()
-    local fref = base_snap:match('button "Pay" %[ref=(f%d+_e%d+)%]')
+    local fref = base_snap:match('button "Pay" %[ref=(f%d+e%d+)%]')
     assert(fref, base_snap)
     local res = call("browser_evaluate", { ref = fref,
       ["function"] = "(el) => [el.textContent, location.hostname, document.title]" })

@@ -729,7 +729,7 @@ f.src = '/export/framepay/form.html'; document.body.append(f)">Checkout</button>
     local s, call = start("--output-dir " .. q(dir .. "/out"), pw and ("VDX_PLAYWRIGHT_DIR=" .. q(pw)) or nil)
     local _, nav = call("browser_navigate", { url = srv.url .. "/export/framepay/checkout.html" })
     local _, opened = call("browser_click", { ref = assert(nav:match('button "Checkout" %[ref=(e%d+)%]'), nav) })
-    local pay = assert(opened:match('button "Pay" %[ref=(f%d+_e%d+)%]'), opened)
+    local pay = assert(opened:match('button "Pay" %[ref=(f%d+e%d+)%]'), opened)
     -- (The agent reads the answer before its next call: the frame's script
     -- ran. Waited for, not slept for: under load a second was too short.)
     local on

@@ -43,8 +43,8 @@ describe("find", function()
     assert.same({ indent = 4, role = "heading", name = 'Say "hi"', text = "", ref = nil },
       find.parse_line([=[    - heading "Say \"hi\"" [level=2]]=]))
     assert.same({ indent = 2, role = "text", name = "", text = "42" }, find.parse_line('  - text: "42"'))
-    assert.same({ indent = 0, role = "link", name = "Home", text = "", ref = "f1_e3" },
-      find.parse_line('- link "Home" [ref=f1_e3]:'))
+    assert.same({ indent = 0, role = "link", name = "Home", text = "", ref = "f1e3" },
+      find.parse_line('- link "Home" [ref=f1e3]:'))
     assert.is_nil(find.parse_line("    - /url: /p/1"))
     assert.is_nil(find.parse_line('- note: "frame f1 could not be read"'))
   end)

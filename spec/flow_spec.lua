@@ -21,9 +21,9 @@ describe("vdx.flow_locator #unit", function()
 
   it("tells refs and specs apart", function()
     assert.is_true(locator.is_ref("e12"))
-    assert.is_true(locator.is_ref("f2_e7"))
+    assert.is_true(locator.is_ref("f2e7"))
     assert.is_false(locator.is_ref("button"))
-    for _, bad in ipairs { "e0", "e01", "f0_e1", "f01_e1", "f1x_e1", "e1x", "f1_e", "E1", "" } do
+    for _, bad in ipairs { "e0", "e01", "f0e1", "f01e1", "f1x_e1", "f1_e1", "e1x", "f1e", "E1", "" } do
       assert.is_false(locator.is_ref(bad), bad)
     end
     assert.is_true(locator.is_spec { test_id = "x" })

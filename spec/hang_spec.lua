@@ -37,7 +37,7 @@ describe("bad refs and hung pages", function()
       local res, text = call(tool, { ref = "../../etc/passwd", level = tool ~= "resolve_container" and 1 or nil })
       assert.is_true(res.isError)
       assert.equal("❌ Invalid argument", text:match("^[^\n]*"), tool)
-      assert.matches("'../../etc/passwd' is not a ref: refs are e<N> or f<K>_e<N> with N, K >= 1, as in e3 or f1_e7",
+      assert.matches("'../../etc/passwd' is not a ref: refs are e<N> or f<K>e<N> with N, K >= 1, as in e3 or f1e7",
         text, 1, true)
       assert.is_nil(text:find("Unexpected error", 1, true))
     end

@@ -35,8 +35,8 @@ end
 
 local function press(page, timeout_ms)
   local a = actions.begin(page, { timeout_ms = timeout_ms })
-  a.frames.f1_e1 = "f1"
-  local x, y = a:point("f1_e1")
+  a.frames.f1e1 = "f1"
+  local x, y = a:point("f1e1")
   a:mouse(actions.press_events(x, y, "left", 1), x, y)
   return a
 end
@@ -66,7 +66,7 @@ describe("a press into an out-of-process frame #unit", function()
     assert.is_false(ok)
     assert.is_true(vdx.is_error(err, "InputNotRouted"), tostring(err))
     assert.equal("f1", err.frame)
-    assert.equal("f1_e1", err.ref)
+    assert.equal("f1e1", err.ref)
     assert.matches("not into it", err.message)
     assert.is_true(page.inputs >= 2)
   end)
@@ -83,8 +83,8 @@ describe("a press into an out-of-process frame #unit", function()
   it("sends a hover again until the frame saw a move", function()
     local page = stand_in(true, 1)
     local a = actions.begin(page, { timeout_ms = 1000 })
-    a.frames.f1_e1 = "f1"
-    local x, y = a:point("f1_e1")
+    a.frames.f1e1 = "f1"
+    local x, y = a:point("f1e1")
     a:mouse(actions.press_events(x, y, nil, 0), x, y)
     assert.equal("move", page.kind)
     assert.equal(2, page.inputs)
@@ -98,8 +98,8 @@ describe("a press into an out-of-process frame #unit", function()
     assert.equal(0, page.asked)
     page = stand_in(true, math.huge)
     local a = actions.begin(page, { timeout_ms = 1000 })
-    a.frames.f1_e1 = "f1"
-    local x, y = a:point("f1_e1")
+    a.frames.f1e1 = "f1"
+    local x, y = a:point("f1e1")
     a:mouse({ vdx.input.mouse("mouseMoved", x, y), vdx.input.mouse("mousePressed", x, y, { button = "left" }),
       vdx.input.mouse("mouseMoved", x + 50, y), vdx.input.mouse("mouseReleased", x + 50, y, { button = "left" }) },
       x + 50, y)

@@ -138,17 +138,17 @@ describe("page:snapshot", function()
       '- button "Main button" [ref=e1]',
       '- iframe "Level 1" [ref=e2]:',
       '  - heading "Level 1" [level=2]',
-      '  - button "Button 1" [ref=f1_e1]',
-      '  - iframe "Level 2" [ref=f1_e2]:',
+      '  - button "Button 1" [ref=f1e1]',
+      '  - iframe "Level 2" [ref=f1e2]:',
       '    - heading "Level 2" [level=3]',
-      '    - link "Link 2" [ref=f4_e1]:',
+      '    - link "Link 2" [ref=f4e1]:',
       '      - /url: "#two"',
-      '    - iframe "Level 3" [ref=f4_e2]:',
+      '    - iframe "Level 3" [ref=f4e2]:',
       '      - paragraph: Deepest',
-      '      - textbox "Deep input" [ref=f5_e1]: deep',
+      '      - textbox "Deep input" [ref=f5e1]: deep',
     }, "\n") .. "\n", snap.text)
     assert.same({}, snap.warnings)
-    local d = page:describe("f5_e1")
+    local d = page:describe("f5e1")
     assert.equal("textbox", d.role)
     assert.equal("f5", d.frame)
   end)
@@ -156,11 +156,11 @@ describe("page:snapshot", function()
   it("reads a cross-origin iframe through its own session", function()
     page:navigate(base .. "/frames/xo-main.html")
     local snap = page:snapshot()
-    assert.matches('%- iframe "Payment" %[ref=e1%]:\n  %- textbox "Card number" %[ref=f1_e1%]\n  %- button "Pay now" %[ref=f1_e2%]', snap.text)
+    assert.matches('%- iframe "Payment" %[ref=e1%]:\n  %- textbox "Card number" %[ref=f1e1%]\n  %- button "Pay now" %[ref=f1e2%]', snap.text)
     local oop = false
     for _, f in ipairs(page:frames()) do oop = oop or (f.frame == "f1" and f.out_of_process) end
     assert.is_true(oop)
-    local d = page:describe("f1_e2")
+    local d = page:describe("f1e2")
     assert.equal("Pay now", d.name)
     assert.equal("button", d.role)
   end)
@@ -173,12 +173,12 @@ describe("page:snapshot", function()
     assert.is_nil(frames[1].parent)
     assert.equal("main", frames[2].parent)
     assert.is_nil(frames[2].id)
-    local d = page:describe("f1_e2")
+    local d = page:describe("f1e2")
     assert.equal("f1", d.frame)
     assert.is_nil(d.frame_id)
     -- What describe and frames() say is what frame= takes.
     assert.equal(page:bridge("pageInfo", {}, { frame = d.frame }).url,
-      page:bridge("pageInfo", {}, { frame = "f1_e2" }).url)
+      page:bridge("pageInfo", {}, { frame = "f1e2" }).url)
     assert.matches("/frames/", page:bridge("pageInfo", {}, { frame = "main" }).url)
     assert.equal(1, page:locator_count("getByRole('button', { name: 'Pay now' })", { frame = "f1" }).count)
     assert.equal(0, page:locator_count("getByRole('button', { name: 'Pay now' })", { frame = "main" }).count)
@@ -221,7 +221,7 @@ describe("page:snapshot", function()
       snap = page:snapshot { timeout_ms = 10000 }
       assert.same({}, snap.warnings, "round " .. round)
       local count = 0
-      for _ in snap.text:gmatch('%- iframe "Payment %d" %[ref=e%d+%]:\n  %- textbox "Card number" %[ref=f%d+_e1%]') do
+      for _ in snap.text:gmatch('%- iframe "Payment %d" %[ref=e%d+%]:\n  %- textbox "Card number" %[ref=f%d+e1%]') do
         count = count + 1
       end
       assert.equal(5, count, snap.text)
@@ -237,7 +237,7 @@ describe("page:snapshot", function()
       assert.matches('^%- heading "Frames come and go" %[level=1%]\n%- button "Stable button" %[ref=e1%]\n', snap.text)
       -- Every iframe line is followed by its content or by a note saying why not.
       for after in snap.text:gmatch('%- iframe "Churn %d+" %[ref=e%d+%]:\n([^\n]*)') do
-        assert.truthy(after:match("^  %- button \"Inside %d+\" %[ref=f%d+_e1%]$") or
+        assert.truthy(after:match("^  %- button \"Inside %d+\" %[ref=f%d+e1%]$") or
                       after:match("^  %- note: "), after)
         if after:match("Inside") then inside = inside + 1 end
       end
@@ -434,8 +434,8 @@ describe("page:snapshot", function()
     local whole = page:snapshot().text
     -- A frame's number follows the order its frames attached, which load
     -- can change: the refs are read from the whole text.
-    local deep = whole:match('textbox "Deep input" %[ref=(f%d+_e%d+)%]')
-    local level3 = whole:match('iframe "Level 3" %[ref=(f%d+_e%d+)%]')
+    local deep = whole:match('textbox "Deep input" %[ref=(f%d+e%d+)%]')
+    local level3 = whole:match('iframe "Level 3" %[ref=(f%d+e%d+)%]')
     assert.is_string(deep, whole)
     assert.is_string(level3, whole)
     local part = page:snapshot { root = "e2" }

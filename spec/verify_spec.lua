@@ -487,7 +487,7 @@ describe("the verify tools", function()
     it("reads a field inside a frame by its ref, and records it only with a path from the page", function()
       call("browser_navigate", { url = t.srv.url .. "/verify/framed.html" })
       local _, s = call("browser_snapshot", {})
-      local code = assert(s:match('textbox "Code" %[ref=(f%d+_e%d+)%]'), s)
+      local code = assert(s:match('textbox "Code" %[ref=(f%d+e%d+)%]'), s)
       local res, text = call("browser_verify_value", { ref = code, value = "42" })
       assert.is_nil(res.isError, text)
       if res.structuredContent.recorded then

@@ -174,12 +174,12 @@ const char *vdx__bridge_version(void);
 /* vdx.page_script(name): an embedded main-world script of bridge/page/. */
 int vdx__l_page_script(lua_State *L);
 
-/* ref.c: the ref grammar.  True when s is "e<N>" or "f<K>_e<N>" (N, K >= 1,
+/* ref.c: the ref grammar.  True when s is "e<N>" or "f<K>e<N>" (N, K >= 1,
  * no leading zeros); sets *ordinal (when not NULL) to K, or 0. */
 int vdx__ref_parse(const char *s, int *ordinal);
 /* Raises InvalidArgument for a malformed ref, naming the grammar. */
 int vdx__ref_raise_malformed(lua_State *L, const char *ref);
-/* The frame that owns ref ("e3": main, "f2_e7": frame 2).  Raises
+/* The frame that owns ref ("e3": main, "f2e7": frame 2).  Raises
  * InvalidArgument for a malformed ref and UnknownRef for a frame that is
  * gone. */
 vdx_frame *vdx__ref_frame(lua_State *L, vdx_page *p, const char *ref);

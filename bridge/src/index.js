@@ -33,7 +33,7 @@ import { anchoredLocator, frameOwnerLocator } from './locanchor.js';
 const VERSION = typeof __VDX_VERSION__ === 'string' ? __VDX_VERSION__ : '0.0.0';
 const MAX_ATTRIBUTES = 40;
 const MAX_ATTRIBUTE_LENGTH = 200;
-const PREFIX_PATTERN = /^(?:f[1-9][0-9]*_)*$/;
+const PREFIX_PATTERN = /^(?:f[1-9][0-9]*)?$/;
 
 // True when v is a DOM element of this world (anything else, including
 // objects that throw on inspection, is not).
@@ -64,7 +64,7 @@ function boundedAttributes(el) {
 }
 
 // Creates the bridge instance of one frame.  options.prefix is the ref
-// prefix: "" in the main frame, "f1_", "f2_", ... in child frames.
+// prefix: "" in the main frame, "f1", "f2", ... in child frames.
 function create(options) {
   if (options != null) checkKeys(options, ['prefix'], 'create');
   const prefix = options && options.prefix != null ? String(options.prefix) : '';

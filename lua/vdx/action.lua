@@ -13,7 +13,7 @@ local action = {}
 
 -- ------------------------------------------------------------ targets
 
---- The typed target of an action: `{ ref = "f1_e7" }`, `{ description =
+--- The typed target of an action: `{ ref = "f1e7" }`, `{ description =
 -- "the Sign in button" }`, or a string, which must be a ref.  Raises
 -- InvalidArgument (naming the ref grammar for a malformed ref).  A ref's
 -- target also names its frame (`frame = "f1"`): the ref is parsed here,
@@ -32,7 +32,7 @@ function action.target(t)
       return { description = t.description }
     end
   end
-  error(vdx.error("InvalidArgument", "a target is a ref (e3, f1_e7), { ref = … } or "
+  error(vdx.error("InvalidArgument", "a target is a ref (e3, f1e7), { ref = … } or "
     .. "{ description = … }", { expected = "ref or { ref= } or { description= }" }), 3)
 end
 

@@ -182,7 +182,7 @@ end
 -- locator taken before the action) of its result res, or nil.
 local function acted_of(res)
   if type(res) == "table" and type(res.ref) == "string" and type(res.locator) == "string"
-    and not res.ref:find("_", 1, true) then
+    and res.ref:find("^e%d") then
     return { ref = res.ref, locator = res.locator }
   end
 end

@@ -17,7 +17,7 @@ local catalog = {
     title = "Unknown element reference",
     causes = { "The ref is from an earlier document: a navigation or reload replaced the page (a ref lives as long as its document)",
       "The ref belongs to another role or tab, or was typed by hand",
-      "An element inside an iframe was given without its frame prefix (f1_e7, not e7)" },
+      "An element inside an iframe was given without its frame prefix (f1e7, not e7)" },
     actions = { SNAP .. ".", "Find the element in the new snapshot and retry with its ref." },
   },
   StaleRef = {

@@ -112,7 +112,7 @@ function Actor:frame_named(title, text)
       for j = i + 1, #lines do
         local ind2 = lines[j]:match("^(%s*)")
         if #ind2 <= #indent then break end
-        local name = lines[j]:match("%[ref=(f%d+)_e%d+%]")
+        local name = lines[j]:match("%[ref=(f%d+)e%d+%]")
         if name then return name end
       end
     end

@@ -18,7 +18,7 @@ function locator.quote(s)
 end
 local q = locator.quote
 
---- True when s is a snapshot ref (e12, f1_e7): the core's one grammar.
+--- True when s is a snapshot ref (e12, f1e7): the core's one grammar.
 function locator.is_ref(s)
   return (vdx.is_ref(s))
 end

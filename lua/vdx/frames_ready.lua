@@ -31,7 +31,7 @@ function frames_ready.wait(page, role, seen)
   for _, f in ipairs(list) do
     -- (A frame the agent's last look showed content of has its document.)
     local key = f.id or f.frame
-    if f.frame ~= "main" and not waited[key] and not (seen or ""):find("[ref=" .. f.frame .. "_", 1, true) then
+    if f.frame ~= "main" and not waited[key] and not (seen or ""):find("[ref=" .. f.frame .. "e", 1, true) then
       waited[key] = true
       names[#tasks + 1] = f.frame
       -- All at once: the wait is the slowest frame's, not their sum.

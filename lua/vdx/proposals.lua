@@ -317,7 +317,7 @@ local function frame_key(e)
   while fr and fr.role ~= "iframe" do fr = fr.parent end
   local function find(x)
     for _, k in ipairs(x.children or {}) do
-      local key = type(k.ref) == "string" and k.ref:match("^(f%d+)_")
+      local key = type(k.ref) == "string" and k.ref:match("^(f%d+)e%d")
       if key then return key end
       if k.role ~= "iframe" then
         key = find(k)

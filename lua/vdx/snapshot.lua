@@ -336,9 +336,9 @@ end
 
 -- ------------------------------------------------------------- snapshot
 
--- Refs as the bridges hand them out: e<N>, or f<K>_e<N> inside a frame.
+-- Refs as the bridges hand them out: e<N>, or f<K>e<N> inside a frame.
 local function is_ref(s)
-  return s:match("^e%d+$") ~= nil or s:match("^f%d+_e%d+$") ~= nil
+  return s:match("^e%d+$") ~= nil or s:match("^f%d+e%d+$") ~= nil
 end
 
 -- Whether s reads as a Playwright locator expression rather than a CSS

@@ -280,7 +280,7 @@ static void bc_call(lua_State *L, bcall *bc, vdx_frame *f) {
     lua_createtable(L, 0, 1);
     switch (i) {
     case 1:
-      if (f->ordinal) lua_pushfstring(L, "f%d_", f->ordinal);
+      if (f->ordinal) lua_pushfstring(L, "f%d", f->ordinal);
       else lua_pushliteral(L, "");
       break;
     case 2: lua_pushstring(L, bc->method); break;

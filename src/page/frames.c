@@ -49,7 +49,7 @@ void vdx__frame_push_name(lua_State *L, const vdx_frame *f) {
 vdx_frame *vdx__frame_named(lua_State *L, vdx_page *p, int idx) {
   const char *s = lua_type(L, idx) == LUA_TSTRING ? lua_tostring(L, idx) : NULL;
   if (s && strcmp(s, "main") == 0) return &p->frames[0];
-  if (s && s[0] == 'f' && s[1] >= '1' && s[1] <= '9' && !strchr(s, '_')) {
+  if (s && s[0] == 'f' && s[1] >= '1' && s[1] <= '9') {
     char *end;
     long k = strtol(s + 1, &end, 10);
     vdx_frame *f = *end == '\0' && k < 100000000L ? vdx__frame_by_ordinal(p, (int)k) : NULL;

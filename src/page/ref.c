@@ -3,7 +3,7 @@
  *
  * vdx__ref_call is the one road from a ref to its frame's bridge.
  *
- * A ref is "e<N>" for an element of the main frame or "f<K>_e<N>" for one
+ * A ref is "e<N>" for an element of the main frame or "f<K>e<N>" for one
  * of the frame with ordinal K, where N and K are decimal numbers >= 1
  * without leading zeros (the bridge's refs.js and vdx.flow_locator accept
  * exactly these; vdx.is_ref gives Lua this same check).
@@ -13,8 +13,8 @@
 #include "vdx.h"
 #include "objects.h"
 
-#define REF_GRAMMAR "refs are e<N> or f<K>_e<N> with N, K >= 1, as in e3 or " \
-                    "f1_e7, taken from the latest snapshot"
+#define REF_GRAMMAR "refs are e<N> or f<K>e<N> with N, K >= 1, as in e3 or " \
+                    "f1e7, taken from the latest snapshot"
 
 /* Reads a number >= 1 without leading zeros at *s; advances *s past it.
  * Returns -1 when there is none or it is too large. */
@@ -36,9 +36,8 @@ int vdx__ref_parse(const char *s, int *ordinal) {
   if (*s == 'f') {
     s++;
     long v = read_number(&s);
-    if (v < 1 || *s != '_') return 0;
+    if (v < 1) return 0;
     k = (int)v;
-    s++;
   }
   if (*s++ != 'e' || read_number(&s) < 1 || *s != '\0') return 0;
   if (ordinal) *ordinal = k;
@@ -49,7 +48,7 @@ int vdx__ref_raise_malformed(lua_State *L, const char *ref) {
   vdx__error_push(L, "InvalidArgument", "'%s' is not a ref: " REF_GRAMMAR, ref);
   lua_pushstring(L, ref);
   lua_setfield(L, -2, "ref");
-  lua_pushliteral(L, "e<N> or f<K>_e<N>");
+  lua_pushliteral(L, "e<N> or f<K>e<N>");
   lua_setfield(L, -2, "expected");
   return lua_error(L);
 }
@@ -77,7 +76,7 @@ vdx_waiter *vdx__ref_call(lua_State *L, vdx_page *p, const char *ref,
   return w;
 }
 
-/* vdx.is_ref(s) -> true when s is a well-formed ref (e3, f1_e7), with the
+/* vdx.is_ref(s) -> true when s is a well-formed ref (e3, f1e7), with the
  * frame ordinal (0 for the main frame) as a second result. */
 static int l_is_ref(lua_State *L) {
   int ordinal = 0;
