@@ -203,6 +203,7 @@ end)
 
 describe("browser_export_test", function()
   local srv, dir, auth
+  local cart_visits = 0
   local widgets = cjson.empty_array and setmetatable({}, cjson.array_mt) or {}
   local items = cjson.empty_array and setmetatable({}, cjson.array_mt) or {}
   setup(function()
@@ -369,6 +370,11 @@ f.src = '/export/framepay/form.html'; document.body.append(f)">Checkout</button>
         visits = visits + 1
         return { headers = { ["Content-Type"] = "text/html" },
           body = "<!doctype html><title>Lucky</title><p>" .. (visits % 2 == 1 and "Lucky" or "Unlucky") .. "</p>" }
+      end,
+      ["GET /export/cart.html"] = function()
+        cart_visits = cart_visits + 1
+        return { headers = { ["Content-Type"] = "text/html" },
+          body = "<!doctype html><title>Cart</title><nav><a href='#cart'>Cart (" .. cart_visits .. ")</a></nav>" }
       end,
     }
     dir = client.tmpdir()
@@ -565,6 +571,19 @@ f.src = '/export/framepay/form.html'; document.body.append(f)">Checkout</button>
     end
   end)
 
+  it("says what the page shows instead of a count a run did not find", function()
+    local s, call = start("--output-dir " .. q(dir .. "/out") .. " --tools spec/fixtures/export/record_assert.lua")
+    cart_visits = 0
+    call("browser_navigate", { url = srv.url .. "/export/cart.html" })
+    call("spec_record_assert", { matcher = "toBeVisible", locator = "getByRole('navigation').getByText('Cart (1)')" })
+    local _, text = call("browser_export_test", { filename = "cart.spec.ts", runs = 2 })
+    assert.equal(0, (s:close(30000)))
+    -- (Run BM's `Cart (1)` failed in runs 2 and 3 without a word of the page's `Cart (7)`.)
+    assert.is_true(has(text, "run 1: expected toBeVisible; saw getByRole('navigation').getByText('Cart (1)') matches "
+      .. "0 elements (the page shows \"Cart (2)\"); run 2: expected toBeVisible; saw "
+      .. "getByRole('navigation').getByText('Cart (1)') matches 0 elements (the page shows \"Cart (3)\")"), text)
+  end)
+
   it("remembers a value the app gives and uses it later as {name}, read again in each run", function()
     local pw = playwright_dir()
     local s, call = start("--output-dir " .. q(dir .. "/out"), pw and ("VDX_PLAYWRIGHT_DIR=" .. q(pw)) or nil)
@@ -595,9 +614,15 @@ f.src = '/export/framepay/form.html'; document.body.append(f)">Checkout</button>
     local _, named = call("browser_remember", { name = "state", locator = "getByText('{order}paid')", pattern = "paid" })
     assert.is_true(has(named, "Remembered {state} = \"paid\" from getByText('{order}paid') at /paid/."), named)
     local _, text = call("browser_export_test", { filename = "order", runs = 2 })
-    assert.equal(0, (s:close(30000)))
-    assert.is_true(has(text, "Flake gate: 2 runs in fresh contexts, every step passed 2/2"), text)
     local file = read(dir .. "/out/order.spec.ts")
+    -- A step dropped is said as the file wrote it (runs BM and BN read
+    -- `{orderNo}` in the export's step lines).
+    local no = assert(seen:match(" %(step (%d+)%)"), seen)
+    local _, less = call("browser_export_test", { filename = "order-less", drop = { tonumber(no) } })
+    assert.equal(0, (s:close(30000)))
+    assert.is_true(has(less, "\nDropped " .. no .. ". [default] expect(page.getByText(`${order} paid`)).toBeVisible()\n"),
+      less)
+    assert.is_true(has(text, "Flake gate: 2 runs in fresh contexts, every step passed 2/2"), text)
     -- (Bounded after the number: "#1015" is no "#10150", and "#1015paid" is.)
     assert.is_true(has(file, "await page.getByRole('listitem').filter({ hasText: new RegExp(`${order}(?!\\\\d)`) })"
       .. ".getByRole('button', { name: 'Refund' }).click();"), file)

@@ -316,6 +316,14 @@ c.onclick = () => { st.textContent = items.length ? 'Paying for ' + items.length
       local _, again = ok("browser_export_test", { filename = "cart_again", assertions = { id } })
       assert.equal(out:match(": (%d+) steps"), again:match(": (%d+) steps"), again)
       assert.equal(1, select(2, exported("cart_again.spec.ts"):gsub("toHaveText%('1 items'%)", "")))
+      assert.is_nil(again:find("since your last export", 1, true), again)
+      -- A step recorded after an export joins the next one of the test,
+      -- which says so (run BM's look at its cart went in unsaid).
+      local _, checked = ok("browser_verify_element_visible", { role = "button", accessibleName = "Add to cart" })
+      local no = assert(checked:match(" %(step (%d+)%)"), checked)
+      local _, third = ok("browser_export_test", { filename = "cart_again" })
+      assert.is_true(has(third, ("\nStep %s was recorded since your last export of this test and is in it "
+        .. "(drop=[%s] takes out one that was only a look)"):format(no, no)), third)
     end)
   end)
 

@@ -19,15 +19,20 @@ local PW_TIMEOUT_MS = 300000
 --- One line of the report for step i: its statements as the test says
 -- them (`page` on Playwright's fixture: session_export.fixture_of), a
 -- comment aside, joined; the run token (vdx.run_token) as `{run}`, so a
--- cut line never shows part of it.
-function gate.step_line(i, s, base, token, fixture)
+-- cut line never shows part of it; a value the session log remembered
+-- as the file writes it (vdx.remembered.in_test: runs BM and BN read
+-- `{orderNo}` here and `${orderNo}` in the file).
+function gate.step_line(i, s, base, token, fixture, log)
   local parts = {}
   for _, l in ipairs(session_export.statements(s, base, fixture)) do
     if not l:match("^//") or #parts == 0 then parts[#parts + 1] = (l:gsub("^await ", ""):gsub(";$", "")) end
   end
-  local text = table.concat(parts, "; ")
+  local text = require("vdx.remembered").in_test(table.concat(parts, "; "), log, s)
   if token then text = text:gsub(token, "{run}") end
+  -- (As it is: the answer would write a value remembered after the step
+  -- back as its {name}, which the file does not.)
   text = clip(text, 140)
+  if log and next(log:remembered()) then text = require("vdx.run_token").verbatim(text) end
   return ("%d. [%s] %s"):format(i, s.role, text)
 end
 
@@ -75,11 +80,11 @@ end
 -- that failed in some run: each step's `no`, vdx.session_log), their
 -- places in steps, and the number of steps only left unreached by an
 -- earlier one's failure.
-local function gate_report(steps, results, runs, base, token, fixture)
+local function gate_report(steps, results, runs, base, token, fixture, log)
   local out, flaky, places, hidden, unreached = {}, {}, {}, 0, 0
   for i, s in ipairs(steps) do
     local r = results[i]
-    local line = gate.step_line(s.no or i, s, base, token, fixture) .. ("  %d/%d"):format(r.passed, runs)
+    local line = gate.step_line(s.no or i, s, base, token, fixture, log) .. ("  %d/%d"):format(r.passed, runs)
     local why, skipped = {}, {}
     for _, f in ipairs(r.failures) do
       if f.not_reached then skipped[#skipped + 1] = f.run
@@ -148,7 +153,7 @@ function gate.replay(ctx, job)
   end, { token = log and log:run_token() })
   local g = { results = results, ms = vdx.now() - t0 }
   g.lines, g.flaky, g.places, g.unreached = gate_report(job.steps, results, job.runs, job.base,
-    log and log:run_token(), job.fixture)
+    log and log:run_token(), job.fixture, log)
   -- A step that failed every run: the test cannot pass as written.
   for k, i in ipairs(g.places) do
     -- (One whose locator found several has its own hint: the data grew.)

@@ -75,13 +75,18 @@ end
 -- (run_token.for_test: `` `${order} paid` ``, a number alone in a filter
 -- as `new RegExp(`${order}(?!\\d)`)`), so an answer's "Recorded:" line
 -- is the file's (run BC read `hasText: '{orderNo}'` and opened the file
--- to learn what it checked).
-function remembered.in_test(code, log)
+-- to learn what it checked).  With step (a step of log, numbered), only
+-- the values remembered before it: the file reads a value from its step on.
+function remembered.in_test(code, log, step)
   local values = log and log:remembered()
   if type(code) ~= "string" or not values or next(values) == nil then return code end
+  local upto = type(step) == "table" and tonumber(step.no)
   local read = {}
   for name, r in pairs(values) do
-    if #tostring(r.value) >= remembered.MIN_LENGTH then read[#read + 1] = { value = tostring(r.value), name = name } end
+    local earlier = not upto or (type(r.step) == "table" and tonumber(r.step.no) and r.step.no < upto)
+    if earlier and #tostring(r.value) >= remembered.MIN_LENGTH then
+      read[#read + 1] = { value = tostring(r.value), name = name }
+    end
   end
   table.sort(read, function(a, b) return #a.value > #b.value end)
   local run_token = require "vdx.run_token"

@@ -566,6 +566,18 @@ end
 -- Log:unexported counts those added since.
 function Log:mark_exported()
   self.exported = #self.steps
+  for _, s in ipairs(self.steps) do s.exported = true end
+end
+
+--- The steps (a list, in order) recorded since the last export of the
+-- current test, carried ones aside; nil when it was not exported yet.
+function Log:since_export()
+  if not self.exported then return nil end
+  local out = {}
+  for _, s in ipairs(self.steps) do
+    if not s.exported and not s.carried then out[#out + 1] = s end
+  end
+  return out
 end
 
 --- The number of steps (carried ones and navigations aside: a look at a

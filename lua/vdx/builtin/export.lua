@@ -287,9 +287,13 @@ return {
         dropped = {}
         local fixture = session_export.fixture_of(had, auth_lookup(ctx, log))
         for i, st in ipairs(out_steps) do
-          dropped[i] = export_gate.step_line(numbers[i], st, session_export.origin(had), log:run_token(), fixture)
+          dropped[i] = export_gate.step_line(numbers[i], st, session_export.origin(had), log:run_token(), fixture, log)
         end
       end
+      -- The steps recorded since this test's last export, which join this
+      -- one (run BM's look at its cart after an export went into the next
+      -- unsaid, and it dropped them by number when it saw them).
+      local since = log:since_export()
       -- The steps the kept proposals became, by the numbers drop takes: a
       -- kept check is numbered after the steps recorded before it, not by
       -- its place in the file (run BL dropped the wrong one by its line).
@@ -368,6 +372,14 @@ return {
       end
       if replaced then out[#out + 1] = ("Replaced the file's earlier test %q with this one"):format(replaced) end
       if #kept_as > 0 then out[#out + 1] = "Kept " .. table.concat(kept_as, ", ") end
+      if since and #since > 0 then
+        local nos = {}
+        for i, st in ipairs(since) do nos[i] = st.no end
+        local list = table.concat(nos, ", ")
+        out[#out + 1] = (#nos == 1 and "Step %s was recorded since your last export of this test and is in it"
+          or "Steps %s were recorded since your last export of this test and are in it")
+          :format(list) .. (" (drop=[%s] takes out one that was only a look)"):format(list)
+      end
       for _, l in ipairs(dropped or {}) do out[#out + 1] = "Dropped " .. l end
       if sum.assertions == 0 then
         out[#out + 1] = "⚠️ No assertions: verify the outcome (browser_verify_*) before you call the test done."
