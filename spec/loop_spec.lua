@@ -186,6 +186,25 @@ c.onclick = () => { st.textContent = items.length ? 'Paying for ' + items.length
       assert.is_nil(text:find("showed", 1, true), text)
     end)
 
+    it("says what a count it checks stands for, as a proposal of one does, once a session", function()
+      -- (A server of its own: the note is said once a session.)
+      local own = client.start("--output-dir " .. q(dir))
+      local function own_call(id, name, args)
+        own:send(client.call(id, name, args))
+        local m = assert(own:wait_for(id, 60000), name .. " did not answer")
+        return m.result.content[1].text
+      end
+      own_call(1, "browser_navigate", { url = srv.url .. "/loop/counted.html" })
+      local snap = own_call(2, "browser_snapshot", {})
+      local text = own_call(3, "browser_click", { ref = ref_of(snap, 'button "Add"'), expect = { "Cart (1)" } })
+      local again = own_call(4, "browser_click", { ref = ref_of(snap, 'button "Add"'), expect = { "Cart (2)" } })
+      assert.equal(0, (own:close(30000)))
+      -- (Run BM's expect= "Cart (1)" got no word of it, and runs 2 and 3 of its gate failed on Cart (7).)
+      assert.is_true(has(text, "\n(Cart (1) counts what the account holds now: a test that does not start from the "
+        .. "same count reads another; browser_remember the count before the action to check it from there.)"), text)
+      assert.is_nil(again:find("counts what the account holds", 1, true), again)
+    end)
+
     it("checks an expected text a live region shows on that region, whole or in part", function()
       local _, nav = open("todos.html")
       local box = ref_of(nav, 'textbox "New todo"')
@@ -806,6 +825,12 @@ c.onclick = () => { st.textContent = items.length ? 'Paying for ' + items.length
       local _, snap = ok("browser_snapshot", {})
       local r, text = ok("browser_click", { element = "Pay", ref = ref_of(snap, 'button "Pay"') })
       assert.is_true(has(text, "\nNo change on the page."), text)
+      -- The request that failed, and that the page says nothing of it
+      -- (run BM made six calls to be sure the app shows no message).
+      assert.is_true(has(text, "\nRequest GET /loop/pay-500 (500) failed, and the page shows nothing of it: no text, "
+        .. "status or alert changed. A test can wait for that response (page.waitForResponse), not for a message\n"),
+        text)
+      assert.same({ "GET /loop/pay-500 (500)" }, r.structuredContent.failed_requests)
       -- (The error came from the response the click brought, after the click itself.)
       assert.matches("\nPage errors since the action %(1; browser_console_messages lists every message%):\n"
         .. "%- [^\n]*SyntaxError[^\n]*JSON", text)

@@ -187,6 +187,17 @@ local function acted_of(res)
   end
 end
 
+--- The note, once a session of log, on a check of counted, a text that
+-- names a count ('Cart (1)'): it is what this run's account holds, so a
+-- test that does not start from it reads another.  nil when counted is
+-- nil or log said it already.
+function changes.count_note(log, counted)
+  if not log or log.count_told or type(counted) ~= "string" then return nil end
+  log.count_told = true
+  return ("(%s counts what the account holds now: a test that does not start from the same count "
+    .. "reads another; browser_remember the count before the action to check it from there.)"):format(counted)
+end
+
 -- The report { text, structured } of lines out with the proposals cands
 -- listed after them ("Holds now"), each with the id the export keeps it
 -- by (no call of its own; outside a session its code line instead), in
@@ -220,16 +231,8 @@ local function with_candidates(ctx, res, out, cands, structured)
     -- said once a session (runs BC, BE and BH kept such a check, and the
     -- next run's cart held more).
     local count_note
-    if log and not log.count_told then
-      for _, c in ipairs(cands) do
-        local counted = tostring(c.locator):match("name: '([^']-%(%d+%))'")
-        if counted then
-          log.count_told = true
-          count_note = ("(%s counts what the account holds now: a test that does not start from the same count "
-            .. "reads another; browser_remember the count before the action to check it from there.)"):format(counted)
-          break
-        end
-      end
+    for _, c in ipairs(cands) do
+      count_note = count_note or changes.count_note(log, tostring(c.locator):match("name: '([^']-%(%d+%))'"))
     end
     -- A check of what went is also one of what was there before the
     -- action, when the action is a step of the test (not a resize).

@@ -195,6 +195,26 @@ function Watch:fetched()
   return answered(self.all)
 end
 
+--- Every request counted since quiet.watch that failed: its response's
+-- status 400 or more, or no response (a network error, not one the page
+-- cancelled), as "POST /api/cart (500)", each once in the order they
+-- started; nil when none.
+function Watch:failed()
+  local out, seen = {}, {}
+  for _, rec in ipairs(self.all) do
+    local status = rec.response and tonumber(rec.response.status)
+    local why = status and status >= 400 and tostring(math.tointeger(status) or status)
+      or (not rec.response and rec.failed and rec.failed ~= "canceled" and rec.failed)
+    if why then
+      local url = rec.request and rec.request.url or "?"
+      local line = ("%s %s (%s)"):format(rec.request and rec.request.method or "GET",
+        url:match("^%a+://[^/]+([^?#]*)") or url, why)
+      if not seen[line] then seen[line], out[#out + 1] = true, line end
+    end
+  end
+  return #out > 0 and out or nil
+end
+
 --- Ends the watch (a second call does nothing).
 function Watch:stop()
   if self.off then self.off() end
@@ -211,8 +231,9 @@ end
 -- returns fn's result, the requests still under way (nil when none),
 -- those a route held on purpose (quiet.hold; nil when none), those the
 -- wait waited for (Watch:waited; nil when none) and every one fn and the
--- wait saw answered (Watch:fetched; nil when none).  The watch ends
--- whichever way fn or the wait ends; their errors are raised as they came.
+-- wait saw answered (Watch:fetched; nil when none), and those that failed
+-- (Watch:failed; nil when none).  The watch ends whichever way fn or the
+-- wait ends; their errors are raised as they came.
 function quiet.around(page, opts, fn, ...)
   local w = quiet.watch(page)
   local ok, res = pcall(fn, ...)
@@ -221,7 +242,7 @@ function quiet.around(page, opts, fn, ...)
   w:stop()
   if not ok then error(res, 0) end
   if not okw then error(pending, 0) end
-  return res, pending, #w.held > 0 and w.held or nil, w:waited(), w:fetched()
+  return res, pending, #w.held > 0 and w.held or nil, w:waited(), w:fetched(), w:failed()
 end
 
 --- result (a tool's answer, { text =, structured = }) with the lines and

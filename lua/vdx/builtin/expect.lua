@@ -257,6 +257,9 @@ function expect.check(ctx, list, before, acted)
           .. "already, it proves nothing of the action; expect a longer text the action made appear")
           :format(text, was, was == 1 and "" or "s")
       end
+      -- (Run BM's expect= "Cart (1)" got no word of the count a proposal gets.)
+      local note = a and require("vdx.changes").count_note(ctx.session, text:match("[^\n]-%(%d+%)"))
+      if note then lines[#lines + 1] = note end
       facts[i] = { text = text, ok = true, assertion = a or nil }
     else
       local e = errors.normalize(r)

@@ -73,7 +73,8 @@ function report.report_changes(defs, acting)
               and not c.navigated then
             st.unchanged = true
           end
-          return with_page_errors(ctx, report.no_change_step(result, log, steps0), mark)
+          result = report.silent_failure(report.no_change_step(result, log, steps0))
+          return with_page_errors(ctx, result, mark)
         end
         expect.wait(ctx, args.expect)
         -- A text of the page before proves nothing of the action, unless
@@ -82,7 +83,7 @@ function report.report_changes(defs, acting)
         local nav = type(result) == "table" and type(result.structured) == "table" and result.structured.navigation
         if type(nav) == "table" and nav.same_document == false then before = nil end
         -- The agent said what it expects: the change in one line.
-        result = report.with_changes(ctx, result, { candidates = false, brief = true })
+        result = report.silent_failure(report.with_changes(ctx, result, { candidates = false, brief = true }))
         local lines, ok, facts = expect.check(ctx, args.expect, before,
           type(result) == "table" and result.structured and result.structured.locator)
         if type(result) ~= "table" then result = { text = tostring(result or "") } end
@@ -119,12 +120,16 @@ function report.quietly(ctx, run, args)
   local okp, page = pcall(ctx.page, ctx)
   local log = ctx.session
   local n0 = log and #log:list()
-  local res, pending, held, late, fetched = quiet.around(okp and page or nil, nil, run, ctx, args)
+  local res, pending, held, late, fetched, failed = quiet.around(okp and page or nil, nil, run, ctx, args)
   -- The step the run recorded keeps what its answer waited for and a
   -- test's next step would not (session_races.unready), and the
   -- requests it made (a load right after waits for them: session_races.racing).
   local st = log and log:last_action(ctx.role.name, n0)
   if st then st.late, st.fetched = late, fetched end
+  if failed and type(res) == "table" then
+    res.structured = type(res.structured) == "table" and res.structured or {}
+    res.structured.failed_requests = failed
+  end
   return quiet.tell(res, pending, held)
 end
 
@@ -160,6 +165,25 @@ local function route_echo(ctx, text)
         .. "server says"):format(t.text, t.pattern)
     end
   end
+end
+
+--- result (an action's answer, its change report added) with a line
+-- for the requests the action sent that failed
+-- (result.structured.failed_requests) when the page changed nothing:
+-- the app shows nothing of the failure, which is what a test can know of
+-- it (run BM made six calls to be sure the app shows no message).
+function report.silent_failure(result)
+  local s = type(result) == "table" and type(result.text) == "string" and type(result.structured) == "table"
+    and result.structured
+  local failed, c = s and s.failed_requests, s and s.changes
+  if type(failed) ~= "table" or type(c) ~= "table" or c.navigated or c.baseline == false
+      or (c.added or 0) + (c.removed or 0) + (c.changed or 0) + (c.moved or 0) > 0 then
+    return result
+  end
+  result.text = result.text .. ("\n%s %s failed, and the page shows nothing of it: no text, status or alert changed. "
+    .. "A test can wait for that response (page.waitForResponse), not for a message"):format(#failed == 1
+    and "Request" or "Requests", table.concat(failed, ", "))
+  return result
 end
 
 --- result (a tool's answer, { text =, structured = }) with the change
