@@ -47,7 +47,8 @@ local INSTRUCTIONS = "vdxlua drives a real Chromium and writes Playwright tests 
   "browser_verify_* for other facts -> browser_export_test(filename, assertions=[aN…], runs=3) writes the spec " ..
   "and names any flaky step. Structure questions (resolve_container, inspect_pattern, extract_anchors) when a " ..
   "locator needs judgment. Roles: list_roles, select_role. A test that needs mocked requests, a fake clock, " ..
-  "another device or dark mode: enable_tools. The skill vdx-selector-authoring says more."
+  "another device or dark mode: enable_tools. More, for a client that reads MCP prompts or resources: the " ..
+  "prompt vdx-selector-authoring (skill://vdx-selector-authoring/SKILL.md); the tools alone do the job."
 
 --- What the server tells a client in initialize: the agent loop in brief.
 mcp.INSTRUCTIONS = INSTRUCTIONS
