@@ -171,6 +171,10 @@ describe("find", function()
     assert.truthy(text:find('\n  %- region "Section 19" %[ref=e%d+%]:\n    %- button "Run example 19"'))
     -- A plain source is a case-sensitive regex.
     assert.equal(0, select(2, call("browser_find", { regex = "^run example" })).structuredContent.total)
+    -- It also reads the line as printed, role then quoted name (run BL's /^heading.*30/).
+    res = select(2, call("browser_find", { regex = '^button "Run example 1[0-2]"$' }))
+    assert.equal(3, res.structuredContent.total)
+    assert.matches('button "Run example 10"', res.structuredContent.matches[1].line)
     -- role + name: role exact, name a substring; 120 matches, 10 shown.
     text, res = call("browser_find", { role = "button", name = "run example" })
     assert.equal(120, res.structuredContent.total)

@@ -173,13 +173,17 @@ local function matching(page, items, args)
     if #items == 0 then return out end
     local source, flags = regex_of(args.regex)
     -- Each line's role, name and text, tested apart: /^Save$/ finds a
-    -- button named Save, /textbox|checkbox/ the fields.
+    -- button named Save, /textbox|checkbox/ the fields; then the line as
+    -- printed, its role and quoted name (run BL's /^heading.*30/).
     local texts = {}
     for i, it in ipairs(items) do
-      texts[3 * i - 2], texts[3 * i - 1], texts[3 * i] = it.role ~= "text" and it.role or "", it.name, it.text
+      local role = it.role ~= "text" and it.role or ""
+      texts[4 * i - 3], texts[4 * i - 2], texts[4 * i - 1] = role, it.name, it.text
+      texts[4 * i] = role ~= "" and (role .. (it.name ~= "" and (' "' .. it.name .. '"') or "")
+        .. (it.text ~= "" and (": " .. it.text) or "")) or ""
     end
     for _, k in ipairs(page:bridge("matchTexts", { source, flags, texts })) do
-      local i = math.tointeger(k) // 3 + 1
+      local i = math.tointeger(k) // 4 + 1
       if out[#out] ~= i then out[#out + 1] = i end
     end
     return out

@@ -187,7 +187,7 @@ return {
     description = "Find snapshot lines by text, regex or role and name: each with its ref and the containers above it.",
     input = { type = "object", properties = {
       text = { type = "string", minLength = 1, description = "Case-insensitive substring of a line" },
-      regex = { type = "string", minLength = 1, description = "JavaScript regex (/source/flags or source) on a line's role, name or text" },
+      regex = { type = "string", minLength = 1, description = "JavaScript regex (/source/flags or source) on a line's role, name, text or printed form" },
       role = { type = "string", minLength = 1, description = "ARIA role as the snapshot prints it" },
       name = { type = "string", minLength = 1, description = "With role: a substring of the name" },
       within = { type = "string", minLength = 1, description = "Only matches in the row or card that shows this text (alone: that row or card)" },
