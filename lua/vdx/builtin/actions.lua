@@ -244,7 +244,7 @@ return require("vdx.builtin.report").report_changes({
     run = function(ctx, args)
       local from, from_label = util.target(args, "startRef", "startElement")
       local to, to_label = util.target(args, "endRef", "endElement")
-      local locs = table.pack(util.locator_of(ctx, from), util.locator_of(ctx, to))
+      local locs = table.pack(util.locator_of(ctx, from), (util.locator_of(ctx, to)))
       local res = act(ctx, "drag", from, to)
       util.record(ctx, { kind = "action", tool = "browser_drag", action = "drag",
         to_locator = locs[2] and locs[2].locator }, locs[1])
@@ -328,11 +328,10 @@ return require("vdx.builtin.report").report_changes({
       local loc = args.ref and util.locator_of(ctx, { ref = args.ref })
       if args.ref_gone and not loc then
         -- An element that goes is checked hidden (toBeHidden: gone or not shown).
-        local okl, l = pcall(util.locator_of, ctx, { ref = args.ref_gone })
+        -- (Its page error says the role and name of one gone already.)
+        local okl, l, stale = pcall(util.locator_of, ctx, { ref = args.ref_gone })
         loc = okl and l and not l.positional and l or nil
-        local oks, stale = true, nil
-        if not loc then oks, stale = pcall(page.generate_locator, page, args.ref_gone, { alternatives = 0 }) end
-        local e = not oks and require("vdx.errors").normalize(stale)
+        local e = not loc and okl and stale ~= nil and require("vdx.errors").normalize(stale)
         if e and e.type == "StaleRef" and type(e.role) == "string" and e.role ~= "" and type(e.name) == "string"
             and e.name ~= "" then
           -- Gone already (a dialog an action closed): by the role and name

@@ -301,7 +301,8 @@ end
 -- table), taken BEFORE the action, since the element may be gone after:
 -- page:generate_locator's answer for the ref, or for the element a
 -- description finds.  nil when the target resolves to nothing: the
--- action then raises its own error.
+-- action then raises its own error; the page's error (a StaleRef, with
+-- the role and name the element had) comes second.
 function util.locator_of(ctx, target)
   local page = ctx:page()
   -- page:method(...), or nil when it fails; a cancelled call stays cancelled.
@@ -324,13 +325,14 @@ function util.locator_of(ctx, target)
     -- the one live element with the same role, name and tag succeeds it
     -- (what the locator of either would find) and takes the action.
     local s = try("bridge", "successor", { ref }, { frame = ref })
-    if not (s and s.from) then return nil end
+    if not (s and s.from) then return nil, loc end
     target.ref = s.ref
     loc = try("generate_locator", s.ref, { alternatives = 0 }) or {}
     loc.healed = { from = ref, to = s.ref }
     return steadied(ctx, page, loc, s.ref)
   end
-  return ok and loc and loc.locator and steadied(ctx, page, loc, ref) or nil
+  if not ok then return nil, loc end
+  return loc and loc.locator and steadied(ctx, page, loc, ref) or nil
 end
 
 --- page[method](page, target, opts) with the target's verified locator
