@@ -187,12 +187,31 @@ local function acted_of(res)
   end
 end
 
+-- Whether the last action of role in log sent a request that changes
+-- data on the server (any method but GET, HEAD and OPTIONS, answered).
+local function sent_writes(log, role)
+  local steps = log:list()
+  for i = #steps, 1, -1 do
+    local st = steps[i]
+    if st.kind == "action" and st.role == role then
+      for _, line in ipairs(type(st.fetched) == "table" and st.fetched or {}) do
+        local method = tostring(line):match("^(%u+) ")
+        if method and method ~= "GET" and method ~= "HEAD" and method ~= "OPTIONS" then return true end
+      end
+      return false
+    end
+  end
+  return false
+end
+
 --- The note, once a session of log, on a check of counted, a text that
--- names a count ('Cart (1)'): it is what this run's account holds, so a
--- test that does not start from it reads another.  nil when counted is
--- nil or log said it already.
-function changes.count_note(log, counted)
-  if not log or log.count_told or type(counted) ~= "string" then return nil end
+-- names a count ('Cart (1)') after an action of role that sent the
+-- server a change: it is what this run's account holds, so a test that
+-- does not start from it reads another.  nil when counted is nil, the
+-- action changed nothing on a server (a cart the page keeps: a fresh
+-- context starts it anew) or log said it already.
+function changes.count_note(log, counted, role)
+  if not log or log.count_told or type(counted) ~= "string" or not sent_writes(log, role) then return nil end
   log.count_told = true
   return ("(%s counts what the account holds now: a test that does not start from the same count "
     .. "reads another; browser_remember the count before the action to check it from there.)"):format(counted)
@@ -232,7 +251,8 @@ local function with_candidates(ctx, res, out, cands, structured)
     -- next run's cart held more).
     local count_note
     for _, c in ipairs(cands) do
-      count_note = count_note or changes.count_note(log, tostring(c.locator):match("name: '([^']-%(%d+%))'"))
+      count_note = count_note or changes.count_note(log, tostring(c.locator):match("name: '([^']-%(%d+%))'"),
+        ctx.role.name)
     end
     -- A check of what went is also one of what was there before the
     -- action, when the action is a step of the test (not a resize).

@@ -258,7 +258,7 @@ function expect.check(ctx, list, before, acted)
           :format(text, was, was == 1 and "" or "s")
       end
       -- (Run BM's expect= "Cart (1)" got no word of the count a proposal gets.)
-      local note = a and require("vdx.changes").count_note(ctx.session, text:match("[^\n]-%(%d+%)"))
+      local note = a and require("vdx.changes").count_note(ctx.session, text:match("[^\n]-%(%d+%)"), ctx.role.name)
       if note then lines[#lines + 1] = note end
       facts[i] = { text = text, ok = true, assertion = a or nil }
     else
