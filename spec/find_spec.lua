@@ -268,6 +268,10 @@ describe("find", function()
     -- With none that shows it whole, every one is kept.
     text, res = call("browser_find", { role = "button", name = "Update price", within = "Tray" })
     assert.equal(2, res.structuredContent.total, text)
+    -- A row is the container of the text its cell shows (run BO's role=row within its order's number).
+    text, res = call("browser_find", { role = "row", within = "Pine Tray XL" })
+    assert.equal(1, res.structuredContent.total, text)
+    assert.matches('^ *%- row', res.structuredContent.matches[1].line)
   end)
 
   it("shows the lines a match introduces with context, inside its container only", function()

@@ -114,7 +114,10 @@ local function within(items, hits, text)
   local anchors, by = {}, {}
   for _, h in ipairs(hits) do
     local indent = items[h].indent
-    if shows(h) then out[#out + 1] = h; by[h] = h; indent = -1 end
+    -- A hit that shows it itself, or in its own lines (a row whose cell
+    -- does: run BO's role=row within its order's number found nothing).
+    local own = shows(h) and h or (branch(h + 1, subtree_end(items, h)))
+    if own then out[#out + 1] = h; by[h] = own; indent = -1 end
     for a = h - 1, 1, -1 do
       if indent < 0 then break end
       if items[a].indent < indent then
