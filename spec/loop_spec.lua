@@ -211,7 +211,8 @@ c.onclick = () => { st.textContent = items.length ? 'Paying for ' + items.length
       assert.is_nil(saved:find("counts what the account holds", 1, true), saved)
       -- (Run BM's expect= "Cart (1)" got no word of it, and runs 2 and 3 of its gate failed on Cart (7).)
       assert.is_true(has(text, "\n(Cart (1) counts what the account holds now: a test that does not start from the "
-        .. "same count reads another; browser_remember the count before the action to check it from there.)"), text)
+        .. "same count reads another. Check what the action added instead (the item itself), or browser_remember the "
+        .. "count with its words before the action (pattern Cart \\(\\d+\\)) to check it did not change.)"), text)
       assert.is_nil(again:find("counts what the account holds", 1, true), again)
     end)
 
@@ -394,7 +395,8 @@ c.onclick = () => { st.textContent = items.length ? 'Paying for ' + items.length
       -- What the count stands for is said, once a session (runs BC, BE
       -- and BH kept such a check, and the next run's cart held more).
       assert.is_true(has(added, "\n(Cart (1) counts what the account holds now: a test that does not start from the "
-        .. "same count reads another; browser_remember the count before the action to check it from there.)"), added)
+        .. "same count reads another. Check what the action added instead (the item itself), or browser_remember the "
+        .. "count with its words before the action (pattern Cart \\(\\d+\\)) to check it did not change.)"), added)
       local _, back = open("counted.html")
       assert.matches("\nOutline: as at your first look at this URL, before your actions", back)
       local _, same = open("counted.html")

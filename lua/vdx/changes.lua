@@ -213,8 +213,12 @@ end
 function changes.count_note(log, counted, role)
   if not log or log.count_told or type(counted) ~= "string" or not sent_writes(log, role) then return nil end
   log.count_told = true
+  -- (A count alone is too short to remember: run BO's pattern \d+ was
+  -- refused, so the words go with it.)
+  local pattern = counted:gsub("[%.%*%+%?%^%$%{%}%(%)%|%[%]\\/]", "\\%0"):gsub("%d+", "\\d+")
   return ("(%s counts what the account holds now: a test that does not start from the same count "
-    .. "reads another; browser_remember the count before the action to check it from there.)"):format(counted)
+    .. "reads another. Check what the action added instead (the item itself), or browser_remember the count with "
+    .. "its words before the action (pattern %s) to check it did not change.)"):format(counted, pattern)
 end
 
 -- The report { text, structured } of lines out with the proposals cands
