@@ -77,6 +77,14 @@ c.onclick = () => { st.textContent = items.length ? 'Paying for ' + items.length
         cart = cart + 1
         return { json = { n = cart } }
       end,
+      -- A form whose status says what its button did.
+      ["GET /loop/pay-status"] = function()
+        return { headers = { ["Content-Type"] = "text/html" }, body = [[<title>Pay</title>
+<section aria-label="Payment"><h2>Payment</h2><p>Card ending 4242</p><button onclick="
+this.parentNode.querySelector('[role=status]').textContent = 'Paid'">Pay</button><p role=status></p></section>
+<section aria-label="Deposit"><h2>Deposit</h2><button onclick="
+this.parentNode.querySelector('[role=status]').textContent = 'Paid'">Pay</button><p role=status></p></section>]] }
+      end,
       ["GET /loop/account/login"] = function()
         return { headers = { ["Content-Type"] = "text/html" }, body = "<title>Sign in</title><h1>Sign in</h1>" }
       end,
@@ -214,6 +222,18 @@ c.onclick = () => { st.textContent = items.length ? 'Paying for ' + items.length
         .. "same count reads another. Check what the action added instead (the item itself), or browser_remember the "
         .. "count with its words before the action (pattern Cart \\(\\d+\\)) to check it did not change.)"), text)
       assert.is_nil(again:find("counts what the account holds", 1, true), again)
+    end)
+
+    it("checks an expected text a live region in the action's container shows on that region first", function()
+      ok("browser_navigate", { url = srv.url .. "/loop/pay-status" })
+      local _, snap = ok("browser_snapshot", {})
+      local r, text = call("browser_click", { ref = ref_of(snap, 'button "Pay"'), expect = { "Paid" } })
+      assert.is_nil(r.isError, text)
+      assert.is_true(has(text, "\nLocator: getByRole('region', { name: 'Payment' }).getByRole('button', { name: 'Pay' })"),
+        text)
+      -- (Run BO's payment status was checked as a text of the form.)
+      assert.is_true(has(text, "\n✅ Expected \"Paid\": recorded getByRole('region', { name: 'Payment' })"
+        .. ".getByRole('status') toHaveText('Paid')"), text)
     end)
 
     it("checks an expected text a live region shows on that region, whole or in part", function()

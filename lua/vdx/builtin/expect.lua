@@ -214,12 +214,16 @@ function expect.check(ctx, list, before, acted)
       goto next
     end
     ok, r = false, nil
-    -- An element of the container that shows it exactly, first: the
+    -- A live region that shows it, first: what the app says of the action
+    -- (run BO's payment status, in the form's frame, was checked as a text
+    -- of the form where a plain click proposed the status).
+    ok, r = in_live_region(ctx, text)
+    -- Then an element of the container that shows it exactly: the
     -- container's whole text would hold a text the page showed before
     -- ("1", a count's new value, in a section's prose too), and "Count:
     -- 20" for "Count: 2" (run BF read the region's toContainText as
     -- looser than the exact checks the change report proposed).
-    if scope and not scope:find(text, 1, true) then ok, r = exact_in(ctx, scope, text) end
+    if not ok and scope and not scope:find(text, 1, true) then ok, r = exact_in(ctx, scope, text) end
     -- (Not a container found by that very text: the check would hold there by construction.)
     if not ok and scope and not scope:find(text, 1, true) then
       ok, r = pcall(run, ctx, { text = text, locator = scope })
@@ -230,8 +234,7 @@ function expect.check(ctx, list, before, acted)
     end
     if not ok then
       if scope and errors.normalize(r).type == "Cancelled" then error(r, 0) end
-      ok, r = in_live_region(ctx, text)
-      if not ok then ok, r = pcall(run, ctx, { text = text }) end
+      ok, r = pcall(run, ctx, { text = text })
     end
     if ok then
       local a = type(r) == "table" and r.structured and r.structured.assertion
