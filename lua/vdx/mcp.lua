@@ -301,9 +301,8 @@ function Server:call_tool(rq, name, args)
     return res
   end
   local role = t.role
-  -- A call that names a role other than the current one says so first:
-  -- run AS selected each role anyway, its navigate's answer not saying
-  -- which role went there.
+  -- A call that names a role other than the current one says so first (run
+  -- AS selected each role anyway, its navigate's answer not saying which).
   local other = t.scope == "role" and role ~= self.roles.current_ and role.name or nil
   local ctx = { roles = self.roles, role = role, role_name = role.name, errors = errors,
     log = self.log, tools = self.registry, server = self, paths = self.paths,
@@ -379,7 +378,9 @@ function Server:call_tool(rq, name, args)
   if res == nil then return {} end
   if other and not res.isError and res.content and res.content[1] and res.content[1].type == "text"
       and not res.content[1].text:find("Role: " .. other .. "\n", 1, true) then
-    res.content[1].text = ("As %s: %s"):format(other, res.content[1].text)
+    -- Said once a session: acting as a role does not select it (run BP thought it would).
+    local stays = not self.told_stays and (" (the current role stays %s)"):format(self.roles:current().name) or ""
+    self.told_stays, res.content[1].text = true, ("As %s%s: %s"):format(other, stays, res.content[1].text)
   end
   if t.scope == "role" then
     -- A ref refused in the current role right after a call that named
