@@ -9,6 +9,8 @@ local function html(body)
     .. body }
 end
 
+local ticks = 0
+
 local ROUTES = {
   -- The order is placed by fetch; the answer comes 300 ms later.
   ["GET /q/order.html"] = function()
@@ -60,7 +62,8 @@ addEventListener('load', async () => {
 </script>]])
   end,
   ["GET /q/api/tick"] = function()
-    return { json = 1 }
+    ticks = ticks + 1
+    return { json = ticks }
   end,
   -- A request that outlasts the budget.
   ["GET /q/slow.html"] = function()
@@ -116,6 +119,13 @@ describe("the MCP tools let the requests an action started finish", function()
     assert.matches("\n%[POST%] " .. base .. "/q/api/order => 200 %(Fetch, %d+ ms%)[^\n]*\n", all)
     local only = ok("browser_network_requests", { filter = "tick" })
     assert.matches("^%[GET%] " .. base .. "/q/api/tick => 200 %(Fetch, %d+ ms%) ×3$", only)
+    -- With their bodies, each alone: answers alike may say different
+    -- things (run BO's two 500s, its route's JSON the second).
+    local bodies = ok("browser_network_requests", { filter = "tick", body = true })
+    local said = {}
+    for b in bodies:gmatch("\n  body: (%d+)") do said[#said + 1] = b end
+    assert.equal(3, #said, bodies)
+    assert.are_not.equal(said[1], said[2], bodies)
   end)
 
   it("lists the page's console messages since it loaded, an earlier page's with all", function()

@@ -83,13 +83,15 @@ local function body_line(page, r, bodies)
 end
 
 -- The requests of list from index from, those alike (method, URL, type
--- and outcome) as one { first, n }, in order of first appearance.
-local function grouped(list, from)
+-- and outcome) as one { first, n }, in order of first appearance; with
+-- bodies, each fetch and XHR alone: two answers alike may say different
+-- things (run BO's two 500s of /api/cart, its route's JSON the second).
+local function grouped(list, from, bodies)
   local groups, by = {}, {}
   for i = from, #list do
     local r = list[i]
     local key = table.concat({ tostring(r.method), tostring(r.url), tostring(r.type),
-      tostring(r.status or r.failure or "pending") }, "\0")
+      tostring(r.status or r.failure or "pending"), bodies and API[r.type] and tostring(i) or "" }, "\0")
     local g = by[key]
     if g then g.n = g.n + 1 else
       g = { first = r, n = 1 }
@@ -155,7 +157,7 @@ return {
         from = since_load(page, args.filter and page:requests() or list, list)
         earlier = from - 1
       end
-      local groups = grouped(list, from)
+      local groups = grouped(list, from, args.body)
       local bodies = { shown = 0, left = 0 }
       local out = {}
       if earlier > 0 then
