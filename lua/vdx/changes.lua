@@ -393,6 +393,9 @@ function changes.report(ctx, res, opts)
     if line and out[#out] == "No change on the page." then out[#out] = nil end
     out[#out + 1] = line
   end
+  -- What the page still says, for the line on requests that failed
+  -- (vdx.builtin.report.silent_failure).
+  local still = n == 0 and not nav and outline.still_said(snap.text or "") or nil
   -- The ids the test remembered stay in the proposals (the export reads them).
   local cands = n > 0 and not (opts and opts.candidates == false)
     and proposals.propose(page, d, acted_of(res), snap.text or "", proposals.remembered_ids(ctx.session)) or {}
@@ -404,7 +407,7 @@ function changes.report(ctx, res, opts)
     cands = moved
   end
   return with_candidates(ctx, res, out, cands, { added = #d.added, removed = #d.removed, changed = #d.changed,
-    moved = #d.moved, candidates = json.array {} })
+    moved = #d.moved, candidates = json.array {}, still_said = still })
 end
 
 return changes

@@ -36,6 +36,19 @@ local ROW_CHARS = 80
 -- The roles of a row's cells.
 local CELLS = { cell = true, gridcell = true, columnheader = true, rowheader = true }
 
+--- What the live regions with text in a snapshot's text say, as
+-- "status: …; alert: …" (outline.of's, at most SAID_MAX), or nil when
+-- none shows any.
+function outline.still_said(text)
+  if not (text:find("status", 1, true) or text:find("alert", 1, true)) then return nil end
+  local said = {}
+  for _, l in ipairs((outline.of(text))) do
+    local role = l:match("^%- (%a+)")
+    if SAID[role] and l:find(": ", 1, true) then said[#said + 1] = l:sub(3) end
+  end
+  return #said > 0 and table.concat(said, "; ") or nil
+end
+
 --- The outline of a snapshot's text, as a navigation's answer gives it:
 -- the lines of headings and named controls with their refs, of tables
 -- with how many rows they show (a small one's rows too, and whether it

@@ -180,9 +180,12 @@ function report.silent_failure(result)
       or (c.added or 0) + (c.removed or 0) + (c.changed or 0) + (c.moved or 0) > 0 then
     return result
   end
-  result.text = result.text .. ("\n%s %s failed, and the page shows nothing of it: no text, status or alert changed. "
+  -- What the page says still, from before (run BO's status held the
+  -- message of its try before, and it nearly read it as this one's).
+  local still = type(c.still_said) == "string" and (" (it still says, from before: %s)"):format(c.still_said) or ""
+  result.text = result.text .. ("\n%s %s failed, and the page shows nothing of it: no text, status or alert changed%s. "
     .. "A test can wait for that response (page.waitForResponse), not for a message"):format(#failed == 1
-    and "Request" or "Requests", table.concat(failed, ", "))
+    and "Request" or "Requests", table.concat(failed, ", "), still)
   return result
 end
 
