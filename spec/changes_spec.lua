@@ -584,9 +584,11 @@ describe("the change report of the acting tools", function()
       local _, found = call("browser_find", { role = role, name = name, within = "2. Routing" })
       return assert(found:match(('%s "%s" %%[ref=(e%%d+)%%]'):format(role, name)), found)
     end
-    -- A counter's value, by the label before it, in its section.
+    -- A counter's value, by the label before it, in its section: a
+    -- numbered section exactly, which '12. Routing' would match too
+    -- (runs BL and BR).
     local said, changes = act("browser_click", { ref = in_routing("button", "Increment") })
-    assert.same({ "await expect(page.getByRole('region', { name: '2. Routing' })"
+    assert.same({ "await expect(page.getByRole('region', { name: '2. Routing', exact: true })"
       .. ".getByText('Count: 1', { exact: true })).toBeVisible();" }, candidates(changes))
     -- The scope the Locator line shows is cut in the proposal, and what
     -- the cut stands for is said once a session (run AJ read its files).
@@ -595,15 +597,15 @@ describe("the change report of the acting tools", function()
     -- A toggle pressed: the one of this section, not any pressed one.
     said, changes = act("browser_click", { ref = in_routing("button", "Dark mode") })
     assert.matches("\nHolds now:\n%[a%d+%] getByRole%('region', …%)", said)
-    assert.same({ "await expect(page.getByRole('region', { name: '2. Routing' })"
+    assert.same({ "await expect(page.getByRole('region', { name: '2. Routing', exact: true })"
       .. ".getByRole('button', { name: 'Dark mode', pressed: true })).toBeVisible();" }, candidates(changes))
     -- A status the form's submit filled, in the form's section.
     local text
     text, changes = act("browser_type", { ref = in_routing("textbox", "Your name"), text = "Ada", submit = true })
     assert.matches('~ status: "Subscribed: Ada" (was empty)', text, 1, true)
     -- (Exactly the whole text: "Subscribed: Ada (weekly)" is another.)
-    assert.same("await expect(page.getByRole('region', { name: '2. Routing' }).getByText('Subscribed: Ada', "
-      .. "{ exact: true })).toBeVisible();", candidates(changes)[2])
+    assert.same("await expect(page.getByRole('region', { name: '2. Routing', exact: true })"
+      .. ".getByText('Subscribed: Ada', { exact: true })).toBeVisible();", candidates(changes)[2])
   end)
 
   it("proposes no clock's text, which changes by itself, unless the test controls the clock", function()

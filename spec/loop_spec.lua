@@ -194,7 +194,7 @@ this.parentNode.querySelector('[role=status]').textContent = 'Paid'">Pay</button
       -- text would hold it before the click; the count's element alone did not.
       local r, text = call("browser_click", { ref = ref, expect = { "1" } })
       assert.is_nil(r.isError, text)
-      assert.is_true(has(text, "\n✅ Expected \"1\": recorded getByRole('region', { name: '2. Routing' })"
+      assert.is_true(has(text, "\n✅ Expected \"1\": recorded getByRole('region', { name: '2. Routing', exact: true })"
         .. ".getByText('1', { exact: true }) toBeVisible"), text)
       assert.is_nil(text:find("showed", 1, true), text)
     end)

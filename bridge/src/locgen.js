@@ -36,7 +36,7 @@
 import * as N from './natives.js';
 import { Evaluator } from './locator.js';
 import { jsString, parseLocator } from './locparse.js';
-import { MAX_NAME, anchoredItem, container, containersOf, isItemLike, roleExpr, soleItem } from './rolepath.js';
+import { MAX_NAME, anchoredItem, container, containersOf, isItemLike, roleExprs, soleItem } from './rolepath.js';
 import { accessibleName, getRole, intOption, isStableId, parentOrHost } from './facts.js';
 import { badArgument, checkKeys } from './errors.js';
 import { shared } from './batch.js';
@@ -369,8 +369,7 @@ export class LocatorGen {
     const name = accessibleName(ev.ctx, popup, role, false);
     if (!name || name.length > MAX_NAME) return null;
     let outer = null;
-    for (const exact of [false, true]) {
-      const expr = roleExpr(role, name, exact);
+    for (const expr of roleExprs(role, name)) {
       const m = this.matches(expr);
       if (m.length === 1 && m[0] === popup) {
         outer = expr;

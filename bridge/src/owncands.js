@@ -6,7 +6,7 @@
 
 import * as N from './natives.js';
 import { jsString } from './locparse.js';
-import { MAX_NAME, container, roleExpr } from './rolepath.js';
+import { MAX_NAME, container, roleExpr, roleExprs } from './rolepath.js';
 import { TEST_ID_ATTRIBUTES, accessibleName, getRole, isStableId, normalize } from './facts.js';
 
 const UNLOCATABLE = new Set(['generic', 'none', 'presentation', 'iframe']);
@@ -52,7 +52,7 @@ export function ownCandidates(ev, el) {
       if (!/['"`]/.test(words)) exprs.push('getByRole(' + jsString(role) + ', { name: /^' + words + '\\s*' + bracket + '$/ })');
       out.push({ kind: 'role', exprs });
     }
-    out.push({ kind: 'role', exprs: [roleExpr(role, name, false), roleExpr(role, name, true)] });
+    out.push({ kind: 'role', exprs: roleExprs(role, name) });
   }
   if (FIELD_TAGS.has(tag) || FIELD_ROLES.has(role)) {
     // The name the label gives, when it has one: a label that wraps a

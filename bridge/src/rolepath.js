@@ -45,6 +45,19 @@ export function roleExpr(role, name, exact) {
   return 'getByRole(' + jsString(role) + ', { name: ' + jsString(normalize(name)) + (exact ? ', exact: true' : '') + ' })';
 }
 
+// A name that starts with its number ("6. Installation internals",
+// "3) Pay"): getByRole's substring match would find "16. Installation
+// internals" too once the page has that many (runs BL and BR asked for
+// exact there).
+const NUMBERED = /^\d+[.)]\s/;
+
+// The role locators of role and name to try, in order: the plain one,
+// then the exact one; a numbered name (NUMBERED) exact only.
+export function roleExprs(role, name) {
+  if (NUMBERED.test(normalize(name))) return [roleExpr(role, name, true)];
+  return [roleExpr(role, name, false), roleExpr(role, name, true)];
+}
+
 function filtered(expr, text) {
   return expr + '.filter({ hasText: ' + jsString(text) + ' })';
 }
@@ -210,8 +223,7 @@ function* containerExprs(ev, a, target, testId, role, row, named, anchor) {
   if (named) {
     const name = accessibleName(ev.ctx, a, role, false);
     if (name && name.length <= MAX_NAME) {
-      yield roleExpr(role, name, false);
-      yield roleExpr(role, name, true);
+      yield* roleExprs(role, name);
     } else if (!name && ALONE_ROLES.has(role)) {
       yield roleExpr(role);
     }
