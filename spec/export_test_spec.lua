@@ -739,6 +739,11 @@ f.src = '/export/framepay/form.html'; document.body.append(f)">Checkout</button>
       .. "checks at once: the test waits for that response before step 3 (waitForResponse), as this answer did; "
       .. "Playwright alone would pass the check before the app answered, whatever it answered"), failed)
     assert.is_true(has(failed, "every step passed 1/1"), failed)
+    -- A post the server refused made nothing there: no word of it (run
+    -- BQ's refused forms were said to have made items); the next export's
+    -- add that went through is.
+    assert.is_nil(failed:find("for real", 1, true), failed)
+    assert.is_true(has(absent, "\nThe runs sent POST /export/postcart/add each time, for real"), absent)
     local file = read(dir .. "/out/failadd.spec.ts")
     assert.is_true(has(file, "  const addResponse = page.waitForResponse((r) => r.request().method() === 'POST' && "
       .. "new URL(r.url()).pathname === '/export/failadd/add');\n  await page.getByRole('button', { name: 'Add to "

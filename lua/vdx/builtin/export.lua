@@ -55,10 +55,15 @@ local function writes_of(steps)
   end
   local seen, list = {}, {}
   for _, s in ipairs(steps) do
+    -- (One the server refused made nothing: run BQ's form posts, all 400.)
+    local refused = {}
+    for _, f in ipairs(type(s.failed) == "table" and s.failed or {}) do
+      refused[tostring(f):gsub(" %(%w+%)$", "")] = true
+    end
     for _, r in ipairs(type(s.fetched) == "table" and s.fetched or {}) do
       local method, path = tostring(r):match("^(%u+) (.*)$")
       if method and method ~= "GET" and method ~= "HEAD" and method ~= "OPTIONS" and not seen[r]
-          and not routed(path) then
+          and not routed(path) and not refused[r] then
         seen[r], list[#list + 1] = true, r
       end
     end

@@ -125,7 +125,7 @@ function report.quietly(ctx, run, args)
   -- test's next step would not (session_races.unready), and the
   -- requests it made (a load right after waits for them: session_races.racing).
   local st = log and log:last_action(ctx.role.name, n0)
-  if st then st.late, st.fetched = late, fetched end
+  if st then st.late, st.fetched, st.failed = late, fetched, failed end
   if failed and type(res) == "table" then
     res.structured = type(res.structured) == "table" and res.structured or {}
     res.structured.failed_requests = failed
