@@ -187,6 +187,17 @@ describe("the verify tools", function()
       assert.matches(card .. ' does not contain "Alpha"', other, 1, true)
     end)
 
+    it("records toHaveText for an element's whole text, toContainText for a part", function()
+      page():evaluate([[(() => { const p = document.createElement('p'); p.dataset.testid = 'left';
+        p.textContent = '1 item left'; document.body.append(p); })()]])
+      -- (Run BR's status came out as toContainText, its expect= as toHaveText.)
+      local s = agrees("browser_verify_text_visible", { locator = "getByTestId('left')", text = "1 item left" })
+      assert.equal("toHaveText", s.matcher)
+      t.ctx.session:clear()
+      s = agrees("browser_verify_text_visible", { locator = "getByTestId('left')", text = "1 item" })
+      assert.equal("toContainText", s.matcher)
+    end)
+
     it("checks a text at the end of a long element (past the first 500 characters)", function()
       page():evaluate([[(() => { const r = document.createElement('section'); r.setAttribute('aria-label', 'Long');
         r.innerHTML = '<p>' + 'All about queues. '.repeat(40) + '</p><p>Count: 2 items</p>'; document.body.append(r); })()]])

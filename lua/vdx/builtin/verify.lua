@@ -244,8 +244,10 @@ local function verify_contains(ctx, args)
     if not ok and vdx.is_error(holds, "Cancelled") then error(holds, 0) end
     if ok and holds then return agreed(ctx, "browser_verify_text_visible", exact) end
   end
-  return agreed(ctx, "browser_verify_text_visible",
-    { matcher = "toContainText", locator = t.locator, value = args.text, positional = t.positional }, nil, circular)
+  -- Its whole text: toHaveText, as expect= records a status it fills
+  -- (run BR's status check came out as toContainText, its expect= as toHaveText).
+  return agreed(ctx, "browser_verify_text_visible", { matcher = have == needle and not circular and "toHaveText"
+    or "toContainText", locator = t.locator, value = args.text, positional = t.positional }, nil, circular)
 end
 
 local function verify_list(ctx, args)
@@ -371,7 +373,7 @@ return {
   {
     name = "browser_verify_text_visible",
     title = "Verify text visible",
-    description = "Verify a text is visible (getByText), or in one element with ref or locator (its element showing just that text, else toContainText), and record the assertion.",
+    description = "Verify a text is visible (getByText), or in one element with ref or locator (toHaveText of its whole text, an element in it showing just that text, else toContainText), and record the assertion.",
     input = { type = "object", required = { "text" }, properties = {
       text = { type = "string", minLength = 1, description = "Text as the snapshot shows it; {run} as in browser_type" },
       ref = { type = "string", description = "Ref of the element that holds it (a card, a row)" },
