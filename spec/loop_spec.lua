@@ -77,6 +77,14 @@ c.onclick = () => { st.textContent = items.length ? 'Paying for ' + items.length
         cart = cart + 1
         return { json = { n = cart } }
       end,
+      -- A to-do list whose new items each have a box and a Delete button.
+      ["GET /loop/todo-boxes"] = function()
+        return { headers = { ["Content-Type"] = "text/html" }, body = [[<title>Todos</title>
+<input aria-label="New todo" id=n><ul aria-label="Todo items" id=list></ul><span role=status id=count></span>
+<script>n.onkeydown = (e) => { if (e.key !== 'Enter') return; const li = document.createElement('li');
+li.innerHTML = '<input type=checkbox aria-label="' + n.value + '"> ' + n.value + ' <button>Delete</button>';
+list.append(li); n.value = ''; count.textContent = list.children.length + ' left'; };</script>]] }
+      end,
       -- A form whose status says what its button did.
       ["GET /loop/pay-status"] = function()
         return { headers = { ["Content-Type"] = "text/html" }, body = [[<title>Pay</title>
@@ -238,6 +246,15 @@ this.parentNode.querySelector('[role=status]').textContent = 'Paid'">Pay</button
       local _, again = ok("browser_click", { ref = ref_of(snap, 'button "Pay"') })
       assert.is_true(has(again, "\nNo change on the page. Still step "), again)
       assert.is_nil(again:find("still says", 1, true), again)
+    end)
+
+    it("says in its one line of changes the list a new item went into", function()
+      local _, nav = ok("browser_navigate", { url = srv.url .. "/loop/todo-boxes" })
+      local _, text = ok("browser_type", { ref = ref_of(nav, 'textbox "New todo"'), text = "Milk", submit = true,
+        expect = { "1 left" } })
+      -- (Run BR's list took another call to find, to check its items.)
+      assert.matches('\nChanges %(%+4 %-0 ~1%): status: 1 left, listitem "Milk Milk Delete" %[ref=e%d+%] %(in list '
+        .. '"Todo items" %[ref=e%d+%]%), checkbox "Milk" %[ref=e%d+%], button "Delete" %[ref=e%d+%]\n', text)
     end)
 
     it("checks an expected text a live region shows on that region, whole or in part", function()

@@ -178,7 +178,18 @@ local function brief_line(d, lim)
         p = p:gsub("^(%a+)", "%1 " .. ('"' .. content:gsub('"', '\\"') .. '"'):gsub("%%", "%%%%"), 1)
       end
       if len + #p > lim.BRIEF_CHARS then parts[#parts + 1] = "…" return table.concat(parts, ", ") end
-      parts[#parts + 1], len, taken[e] = p, len + #p + 2, true
+      parts[#parts + 1], len, taken[e] = p, len + #p + 2, #parts + 1
+    end
+  end
+  -- Where the first new element is: its nearest named container with a
+  -- ref, which was there before (run BR's new todo's list, to check its
+  -- items, took another call to find).
+  for _, e in ipairs(d.added) do
+    if taken[e] and not LIVE[e.role] then
+      local a = e.parent
+      while a and (a.added or not a.ref or (a.name or "") == "") do a = a.parent end
+      if a then parts[taken[e]] = parts[taken[e]] .. " (in " .. clip(a.norm:gsub(":$", ""), 50) .. ")" end
+      break
     end
   end
   -- Then a short line whose text changed (a price cell, a total): what
