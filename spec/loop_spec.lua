@@ -255,6 +255,10 @@ this.parentNode.querySelector('[role=status]').textContent = 'Paid'">Pay</button
       -- (Run BR's list took another call to find, to check its items.)
       assert.matches('\nChanges %(%+4 %-0 ~1%): status: 1 left, listitem "Milk Milk Delete" %[ref=e%d+%] %(in list '
         .. '"Todo items" %[ref=e%d+%]%), checkbox "Milk" %[ref=e%d+%], button "Delete" %[ref=e%d+%]\n', text)
+      -- Said once: the next item goes into the same list.
+      local _, next_one = ok("browser_type", { ref = ref_of(nav, 'textbox "New todo"'), text = "Tea", submit = true,
+        expect = { "2 left" } })
+      assert.is_nil(next_one:find("(in list", 1, true), next_one)
     end)
 
     it("checks an expected text a live region shows on that region, whole or in part", function()

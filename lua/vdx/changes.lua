@@ -356,7 +356,7 @@ function changes.report(ctx, res, opts)
       -- Only what the agent may act on next; the expectations say the rest.
       -- What went no expected text can say: which row a Delete took.
       local gone = proposals.gone(page, d, acted_of(res))
-      local named = report_lines.brief(d, changes)
+      local named = report_lines.brief(d, changes, told_anew(role))
       if named ~= "" then out[#out] = out[#out] .. " " .. named
       elseif #gone == 0 then out[#out] = nil
       else out[#out] = out[#out]:gsub(":$", "") end

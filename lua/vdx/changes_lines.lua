@@ -133,7 +133,7 @@ local ITEM_ROLES = { row = true, listitem = true, article = true, treeitem = tru
 -- were added or changed (what the agent may act on next) and the live
 -- regions that were (a status, an alert: what the page says it did,
 -- which has no ref), bounded.
-local function brief_line(d, lim)
+local function brief_line(d, lim, told)
   local parts, len = {}, 0
   -- An added row or item with a ref says what it shows, its cells' text
   -- (the snapshot gives a row no name of its own), when that is more than
@@ -183,12 +183,16 @@ local function brief_line(d, lim)
   end
   -- Where the first new element is: its nearest named container with a
   -- ref, which was there before (run BR's new todo's list, to check its
-  -- items, took another call to find).
+  -- items, took another call to find), once a page for each (told).
   for _, e in ipairs(d.added) do
     if taken[e] and not LIVE[e.role] then
       local a = e.parent
       while a and (a.added or not a.ref or (a.name or "") == "") do a = a.parent end
-      if a then parts[taken[e]] = parts[taken[e]] .. " (in " .. clip(a.norm:gsub(":$", ""), 50) .. ")" end
+      local key = a and "in\0" .. a.norm
+      if a and not (told and told[key]) then
+        parts[taken[e]] = parts[taken[e]] .. " (in " .. clip(a.norm:gsub(":$", ""), 50) .. ")"
+        if told then told[key] = true end
+      end
       break
     end
   end
@@ -245,7 +249,9 @@ end
 --- render(d, lim) -> the bounded lines of diff d (lim.MAX_LINES,
 -- lim.MAX_CHARS) and how many were left out.
 lines.render = render
---- brief(d, lim) -> the one line of a brief report, within lim.BRIEF_CHARS.
+--- brief(d, lim, told) -> the one line of a brief report, within
+-- lim.BRIEF_CHARS; told (a table, optional) keeps the containers it named
+-- where a new element went, each named once.
 lines.brief = brief_line
 --- moved(m) -> the line of a container whose children changed order.
 lines.moved = moved_line
