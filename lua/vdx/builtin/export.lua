@@ -376,7 +376,13 @@ return {
           .. "its place)"):format(name, #tests, #tests, table.concat(others, ", "), #tests > 4 and ", …" or "")
       end
       if replaced then out[#out + 1] = ("Replaced the file's earlier test %q with this one"):format(replaced) end
-      if #kept_as > 0 then out[#out + 1] = "Kept " .. table.concat(kept_as, ", ") end
+      if #kept_as > 0 then
+        -- (Once a session: runs BQ, BR and BS read "step 12" of a file of
+        -- 11 steps as a place in it.)
+        out[#out + 1] = "Kept " .. table.concat(kept_as, ", ") .. (log.numbers_told and ""
+          or " (a step keeps the number it got when recorded, which drop takes; it is no place in the file)")
+        log.numbers_told = true
+      end
       if since and #since > 0 then
         local nos = {}
         for i, st in ipairs(since) do nos[i] = st.no end
