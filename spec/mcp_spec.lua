@@ -336,7 +336,7 @@ describe("vdxlua mcp", function()
       assert.is_string(iframe)
       local own = call("browser_read_html", { ref = iframe })
       assert.is_nil(own.isError, own.content[1].text)
-      assert.matches("^HTML %(form%): %d+ %-> %d+ bytes\n<iframe[^\n]*\nFrame f1's document %(its refs start f1_%): "
+      assert.matches("^HTML %(form%): %d+ %-> %d+ bytes\n<iframe[^\n]*\nFrame f1's document %(its refs start f1e%): "
         .. "HTML %(form%): %d+ %-> %d+ bytes\n<button data%-ref=\"f1e%d+\">Inner button</button>$", own.content[1].text)
       local whole = call("browser_read_html", {})
       assert.matches(("\nFrames here whose documents this leaves out: f1 %%(<iframe> ref %s%%); browser_read_html ref= "

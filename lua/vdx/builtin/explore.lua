@@ -321,7 +321,7 @@ return {
           local ok, sub = pcall(page.read_html, page, { mode = mode, frame = f.frame })
           if ok then
             res.frame_document = sub
-            out[#out + 1] = ("Frame %s's document (its refs start %s_): %s"):format(f.frame, f.frame, html_text(sub, mode))
+            out[#out + 1] = ("Frame %s's document (its refs start %se): %s"):format(f.frame, f.frame, html_text(sub, mode))
           else
             out[#out + 1] = ("Frame %s's document could not be read: %s"):format(f.frame,
               tostring(require("vdx.errors").normalize(sub).message))
