@@ -61,6 +61,11 @@ addEventListener('load', async () => {
 (async () => { for (let i = 0; i < 3; i++) await (await fetch('/q/api/tick')).json(); })();
 </script>]])
   end,
+  ["GET /q/poll7.html"] = function()
+    return html([[<h1>Poll</h1><script>
+(async () => { for (let i = 0; i < 7; i++) await (await fetch('/q/api/tick')).json(); })();
+</script>]])
+  end,
   ["GET /q/api/tick"] = function()
     ticks = ticks + 1
     return { json = ticks }
@@ -126,6 +131,15 @@ describe("the MCP tools let the requests an action started finish", function()
     for b in bodies:gmatch("\n  body: (%d+)") do said[#said + 1] = b end
     assert.equal(3, #said, bodies)
     assert.are_not.equal(said[1], said[2], bodies)
+    -- Over five, the newest are shown (run BT's one real body was the last).
+    ticks = 0
+    ok("browser_navigate", { url = t.srv.url .. "/q/poll7.html" })
+    -- (The navigation's answer waited for the page's fetches after its load.)
+    bodies = ok("browser_network_requests", { filter = "tick", body = true })
+    said = {}
+    for b in bodies:gmatch("\n  body: (%d+)") do said[#said + 1] = tonumber(b) end
+    assert.same({ 3, 4, 5, 6, 7 }, said)
+    assert.matches("\n%(2 earlier bodies not shown: narrow the list with filter%)$", bodies)
   end)
 
   it("lists the page's console messages since it loaded, an earlier page's with all", function()

@@ -57,10 +57,6 @@ local TEXTUAL = { "^text/", "json", "javascript", "xml", "urlencoded" }
 -- in bodies ({ shown, left }): its text, cut at BODY_CHARS, or why there
 -- is none.  The browser keeps a body only while the page holds it.
 local function body_line(page, r, bodies)
-  if bodies.shown >= BODIES then
-    bodies.left = bodies.left + 1
-    return nil
-  end
   bodies.shown = bodies.shown + 1
   local mime = tostring(r.mime_type or "")
   local textual = false
@@ -158,7 +154,14 @@ return {
         earlier = from - 1
       end
       local groups = grouped(list, from, args.body)
-      local bodies = { shown = 0, left = 0 }
+      -- The newest bodies are shown, the earlier ones over BODIES left out
+      -- (run BT's one real body, the last, was cut behind earlier ones).
+      local bodies, api = { shown = 0, left = 0 }, 0
+      if args.body then
+        for _, g in ipairs(groups) do if API[g.first.type] then api = api + 1 end end
+      end
+      bodies.left = math.max(0, api - BODIES)
+      local skip = bodies.left
       local out = {}
       if earlier > 0 then
         out[1] = ("Since the page loaded (%d earlier requests of this tab: all=true lists them too):"):format(earlier)
@@ -173,10 +176,12 @@ return {
         out[#out + 1] = ("[%s] %s => %s%s%s"):format(tostring(r.method or "GET"), tostring(r.url),
           tostring(r.status or r.failure or "pending"), #what > 0 and (" (" .. table.concat(what, ", ") .. ")") or "",
           g.n > 1 and (" ×%d"):format(g.n) or "")
-        if args.body and API[r.type] then out[#out + 1] = body_line(page, r, bodies) end
+        if args.body and API[r.type] then
+          if skip > 0 then skip = skip - 1 else out[#out + 1] = body_line(page, r, bodies) end
+        end
       end
       if args.body and bodies.left > 0 then
-        out[#out + 1] = ("(%d more bodies not shown: narrow the list with filter)"):format(bodies.left)
+        out[#out + 1] = ("(%d earlier bodies not shown: narrow the list with filter)"):format(bodies.left)
       end
       if #groups == 0 then out[#out + 1] = "(none)" end
       local structured = {}
