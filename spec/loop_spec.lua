@@ -89,7 +89,8 @@ list.append(li); n.value = ''; count.textContent = list.children.length + ' left
       ["GET /loop/pay-status"] = function()
         return { headers = { ["Content-Type"] = "text/html" }, body = [[<title>Pay</title>
 <section aria-label="Payment"><h2>Payment</h2><p>Card ending 4242</p><button onclick="
-this.parentNode.querySelector('[role=status]').textContent = 'Paid'">Pay</button><p role=status></p></section>
+this.parentNode.querySelector('[role=status]').textContent = 'Paid'">Pay</button><p role=status></p><button onclick="
+this.parentNode.querySelector('[role=status]').textContent = ''">Reset</button></section>
 <section aria-label="Deposit"><h2>Deposit</h2><button onclick="
 this.parentNode.querySelector('[role=status]').textContent = 'Paid'">Pay</button><p role=status></p></section>]] }
       end,
@@ -246,6 +247,9 @@ this.parentNode.querySelector('[role=status]').textContent = 'Paid'">Pay</button
       local _, again = ok("browser_click", { ref = ref_of(snap, 'button "Pay"') })
       assert.is_true(has(again, "\nNo change on the page. Still step "), again)
       assert.is_nil(again:find("still says", 1, true), again)
+      -- A status emptied says so (run BT read `~ status (was …)` alone).
+      local _, reset = ok("browser_click", { ref = ref_of(snap, 'button "Reset"') })
+      assert.is_true(has(reset, '\n~ status: (empty) (was "Paid")'), reset)
     end)
 
     it("says in its one line of changes the list a new item went into", function()

@@ -9,10 +9,22 @@ local proposals = require "vdx.proposals"
 
 local lines = {}
 
+-- e's line as the snapshot gives it now, saying `: (empty)` where its
+-- text was emptied (run BT read `~ status (was "Service unavailable")`
+-- and had to work out that the status is empty now); a field a submit
+-- emptied says it by its was alone.
+local TYPED = { textbox = true, searchbox = true, combobox = true, spinbutton = true }
+local function now_of(e)
+  if e.was and (e.value or "") == "" and (e.was.value or "") ~= "" and not e.norm:find(":$") and not TYPED[e.role] then
+    return e.norm .. ": (empty)"
+  end
+  return e.norm
+end
+
 -- The line of an entry for the report: its content, and its container
 -- when that is not shown next to it.
 local function shown(mark, e, context)
-  local line = mark .. " " .. e.norm
+  local line = mark .. " " .. now_of(e)
   if e.was then line = line .. " (" .. diff.was(e) .. ")" end
   if context and e.parent then
     local p = e.parent.norm:gsub(":$", "")
@@ -201,7 +213,7 @@ local function brief_line(d, lim, told)
   for _, e in ipairs(d.changed) do
     if not taken[e] and e.was and #e.norm <= 60 and ((e.value or "") ~= (e.was.value or "")
         or (e.name or "") ~= (e.was.name or "")) and not FIELDS[e.role] then
-      local p = e.norm:gsub(":$", "") .. " (" .. diff.was(e) .. ")"
+      local p = now_of(e):gsub(":$", "") .. " (" .. diff.was(e) .. ")"
       if len + #p > lim.BRIEF_CHARS then parts[#parts + 1] = "…" break end
       parts[#parts + 1], len = p, len + #p + 2
     end
