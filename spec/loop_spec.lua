@@ -387,8 +387,8 @@ this.parentNode.querySelector('[role=status]').textContent = 'Paid'">Pay</button
       -- The kept check's step number, which drop takes: numbered after the
       -- steps recorded before it, not by its line (run BL dropped by line).
       -- What the number is, said once a session (runs BQ, BR and BS read it as a place in the file).
-      local n = tonumber(out:match("\nKept " .. id .. " as step (%d+) %(a step keeps the number it got when "
-        .. "recorded, which drop takes; it is no place in the file%)\n"))
+      local n = tonumber(out:match("\nKept " .. id .. " as step (%d+) %(its number for drop, not its place in the "
+        .. "file%)\n"))
       assert.is_number(n, out)
       local file = exported("cart.spec.ts")
       assert.is_true(has(file, "  await page.getByRole('button', { name: 'Add to cart' }).click();\n"

@@ -380,7 +380,7 @@ return {
         -- (Once a session: runs BQ, BR and BS read "step 12" of a file of
         -- 11 steps as a place in it.)
         out[#out + 1] = "Kept " .. table.concat(kept_as, ", ") .. (log.numbers_told and ""
-          or " (a step keeps the number it got when recorded, which drop takes; it is no place in the file)")
+          or " (its number for drop, not its place in the file)")
         log.numbers_told = true
       end
       if since and #since > 0 then
