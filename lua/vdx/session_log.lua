@@ -511,24 +511,6 @@ function Log:restart(starts, cleared)
   return dropped, #kept
 end
 
---- The files this session's exports wrote: { [rel] = { text = what was
--- written, tests = { { no, name, steps, auth_of }, … } } }, and the
--- number of the current test (1, then one more at each Log:restart): an
--- export to a file of the session adds the current test to it, or
--- replaces the one it wrote there before.
-function Log:exported_file(rel)
-  return self.files and self.files[rel] or nil
-end
-
---- Records that rel now holds text, with its tests; edited: the file was
--- edited by hand and each later test goes into it as it is (its earlier
--- tests are not written again).
-function Log:wrote(rel, text, tests, edited)
-  self.files = self.files or {}
-  local was = self.files[rel]
-  self.files[rel] = { text = text, tests = tests, edited = edited or (was and was.edited) or nil }
-end
-
 --- The values the current test remembered (vdx.remembered): a table of
 -- name -> { value = …, step = the remember step }, from its steps (a
 -- value dropped with its step is gone; a name remembered again is its
@@ -541,55 +523,10 @@ function Log:remembered()
   return out
 end
 
---- The set of storageState files the tests written so far load (a path
--- -> true): each test's auth_of for the roles of its steps.
-function Log:loaded_states()
-  local set = {}
-  for _, f in pairs(self.files or {}) do
-    for _, t in ipairs(f.tests or {}) do
-      for _, st in ipairs(t.steps or {}) do
-        local a = t.auth_of and t.auth_of(st.role)
-        if a then set[a] = true end
-      end
-    end
-  end
-  return set
-end
-
 --- The storageState file the test opens role with when it started after
 -- a cut (Log:restart), else nil.
 function Log:start_auth(role)
   return self.starts and self.starts[role] or nil
-end
-
---- Notes that the steps so far are written in a test (browser_export_test):
--- Log:unexported counts those added since.
-function Log:mark_exported()
-  self.exported = #self.steps
-  for _, s in ipairs(self.steps) do s.exported = true end
-end
-
---- The steps (a list, in order) recorded since the last export of the
--- current test, carried ones aside; nil when it was not exported yet.
-function Log:since_export()
-  if not self.exported then return nil end
-  local out = {}
-  for _, s in ipairs(self.steps) do
-    if not s.exported and not s.carried then out[#out + 1] = s end
-  end
-  return out
-end
-
---- The number of steps (carried ones and navigations aside: a look at a
--- page is no work lost) added since the last export, or since the log
--- began.
-function Log:unexported()
-  local n = 0
-  for i = (self.exported or 0) + 1, #self.steps do
-    local s = self.steps[i]
-    if not s.carried and s.kind ~= "navigate" then n = n + 1 end
-  end
-  return n
 end
 
 --- The steps of the test: the list without the carried steps of roles
@@ -605,5 +542,8 @@ function Log:test_steps()
   end
   return out
 end
+
+-- What the exports wrote, and the steps since (vdx.session_log_files).
+require("vdx.session_log_files").install(Log)
 
 return session_log
