@@ -394,8 +394,9 @@ function changes.report(ctx, res, opts)
     out[#out + 1] = line
   end
   -- What the page still says, for the line on requests that failed
-  -- (vdx.builtin.report.silent_failure).
-  local still = n == 0 and not nav and outline.still_said(snap.text or "") or nil
+  -- (vdx.builtin.report.silent_failure): read only when some did.
+  local still = n == 0 and not nav and type(res) == "table" and res.failed_requests
+    and outline.still_said(snap.text or "") or nil
   -- The ids the test remembered stay in the proposals (the export reads them).
   local cands = n > 0 and not (opts and opts.candidates == false)
     and proposals.propose(page, d, acted_of(res), snap.text or "", proposals.remembered_ids(ctx.session)) or {}
