@@ -215,7 +215,7 @@ function changes.count_note(log, counted, role)
   log.count_told = true
   -- (A count alone is too short to remember: run BO's pattern \d+ was
   -- refused, so the words go with it.)
-  local pattern = counted:gsub("[%.%*%+%?%^%$%{%}%(%)%|%[%]\\/]", "\\%0"):gsub("%d+", "\\d+")
+  local pattern = require("vdx.volatile").numbers_free(counted)
   return ("(%s counts what the account holds now: a test that does not start from the same count "
     .. "reads another. Check what the action added instead (the item itself), or browser_remember the count with "
     .. "its words before the action (pattern %s) to check it did not change.)"):format(counted, pattern)

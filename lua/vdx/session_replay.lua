@@ -100,7 +100,7 @@ local function near_text(page, locator)
   end
   if not at then return nil end
   local exact = locator:sub(at + #quoted + 2):match("^[^)]-exact: true") ~= nil
-  local source = quoted:gsub("[%.%*%+%?%^%$%{%}%(%)%|%[%]\\/]", "\\%0"):gsub("%d+", "\\d+")
+  local source = require("vdx.volatile").numbers_free(quoted)
   source = exact and ("/^" .. source .. "$/") or ("/" .. source .. "/i")
   local alt = locator:sub(1, at - 1) .. source .. locator:sub(at + #quoted + 2)
   if exact then alt = alt:gsub("^(.-/[^/]*%$/), { exact: true }", "%1") end

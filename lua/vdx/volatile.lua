@@ -37,6 +37,19 @@ function volatile.escape(s)
   return (s:gsub("['\"`]", function(c) return ("\\x%02x"):format(c:byte()) end))
 end
 
+--- The regex source of s literally but for its numbers, each free
+-- (`Cart \(\d+\)` of "Cart (3)"): a count the next run reads anew.
+function volatile.numbers_free(s)
+  local out, at = {}, 1
+  for i, j in s:gmatch("()%d+()") do
+    out[#out + 1] = volatile.escape(s:sub(at, i - 1))
+    out[#out + 1] = "\\d+"
+    at = j
+  end
+  out[#out + 1] = volatile.escape(s:sub(at))
+  return table.concat(out)
+end
+
 -- The spans { from, to, regex } of the changing numbers of s, in
 -- order and apart, leaving out the ids of the set kept (values the test
 -- remembered, which the export writes as read in each run).

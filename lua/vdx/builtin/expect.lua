@@ -91,15 +91,9 @@ end
 -- records it as the verify tools record; -> true and a result as theirs,
 -- or false.
 local function exact_in(ctx, scope, text)
-  local A = require "vdx.assertions"
-  local step = { matcher = "toBeVisible", locator = scope .. "." .. A.by_text(text, true) }
-  local ok, holds = pcall(A.holds, ctx:page(), step)
-  if not ok then
-    if errors.normalize(holds).type == "Cancelled" then error(holds, 0) end
-    return false
-  end
-  if not holds then return false end
-  A.record(ctx, step, "browser_verify_text_visible")
+  local step = require("vdx.builtin.verify_common").exact_within(ctx:page(), scope, text)
+  if not step then return false end
+  require("vdx.assertions").record(ctx, step, "browser_verify_text_visible")
   return true, { structured = { assertion = step }, exact = true }
 end
 
@@ -135,18 +129,11 @@ local function one_shown(page, text)
   if hit then return hit, at, "main", "" end
   if at == true then return nil end
   -- (A payment form's status: run AY's expect there was a page text.)
-  local okf, frames = pcall(page.frames, page)
-  for _, fr in ipairs(okf and frames or {}) do
-    if fr.frame ~= "main" and fr.has_context then
-      hit, at = one(fr.frame)
-      if hit then
-        local okp, path = pcall(require("vdx.locators").frame_path, page, fr.frame)
-        if not okp or not path then return nil end
-        return hit, at, fr.frame, path .. "."
-      end
-    end
-  end
-  return nil
+  local frame, hit2, at2 = require("vdx.builtin.verify_common").in_child_frames(page, one)
+  if not frame then return nil end
+  local okp, path = pcall(require("vdx.locators").frame_path, page, frame)
+  if not okp or not path then return nil end
+  return hit2, at2, frame, path .. "."
 end
 
 -- Checks that the one visible element showing text is a live region and

@@ -112,14 +112,10 @@ end
 -- The first child frame where expr matches a visible element, as
 -- Playwright MCP looks in every frame: its name, or nil.
 local function frame_with(page, expr)
-  local ok, frames = pcall(page.frames, page)
-  for _, fr in ipairs(ok and frames or {}) do
-    if fr.frame ~= "main" and fr.has_context then
-      local okf, f = pcall(assertions.facts, page, expr, { frame = fr.frame, limit = 20 })
-      if okf and any_visible(f) then return fr.frame end
-    end
-  end
-  return nil
+  return (common.in_child_frames(page, function(frame)
+    local ok, f = pcall(assertions.facts, page, expr, { frame = frame, limit = 20 })
+    return ok and any_visible(f) or nil
+  end))
 end
 
 -- Roles whose name a text may be but that say nothing of themselves by it.
@@ -238,11 +234,8 @@ local function verify_contains(ctx, args)
     -- The element in it that shows just the text, first: a row's
     -- toContainText('Paid') holds for 'Paid in part' too (run BP asked
     -- for its cell), as an expected text in a container is checked.
-    local exact = { matcher = "toBeVisible", locator = t.locator .. "." .. assertions.by_text(args.text, true),
-      positional = t.positional }
-    local ok, holds = pcall(assertions.holds, page, exact)
-    if not ok and vdx.is_error(holds, "Cancelled") then error(holds, 0) end
-    if ok and holds then return agreed(ctx, "browser_verify_text_visible", exact) end
+    local exact = common.exact_within(page, t.locator, args.text, t.positional)
+    if exact then return agreed(ctx, "browser_verify_text_visible", exact) end
   end
   -- Its whole text: toHaveText, as expect= records a status it fills
   -- (run BR's status check came out as toContainText, its expect= as toHaveText).

@@ -82,6 +82,33 @@ local function numbered(step, log)
   end
 end
 
+--- The check that an element within locator shows text as its whole
+-- text (`locator.getByText('Paid', { exact: true })`), alone and visible:
+-- a container's toContainText('Paid') holds for 'Paid in part' too.  ->
+-- the step when the page holds it, else nil; a cancelled call raises.
+function M.exact_within(page, locator, text, positional)
+  local step = { matcher = "toBeVisible", locator = locator .. "." .. assertions.by_text(text, true),
+    positional = positional }
+  local ok, holds = pcall(assertions.holds, page, step)
+  if not ok and vdx.is_error(holds, "Cancelled") then error(holds, 0) end
+  return ok and holds and step or nil
+end
+
+--- Calls fn(frame) for each child frame of page with a context, in
+-- order, until it returns a value; -> that frame's name and what fn
+-- returned, or nil.  (The verify tools look in every frame, as
+-- Playwright MCP does.)
+function M.in_child_frames(page, fn)
+  local ok, frames = pcall(page.frames, page)
+  for _, fr in ipairs(ok and frames or {}) do
+    if fr.frame ~= "main" and fr.has_context then
+      local a, b = fn(fr.frame)
+      if a ~= nil then return fr.frame, a, b end
+    end
+  end
+  return nil
+end
+
 --- The answer of a check the page agreed with: step recorded as a
 -- Playwright line, or, when there is why_not, why it could not be.
 function M.agreed(ctx, tool, step, why_not, extra)
