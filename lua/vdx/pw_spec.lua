@@ -44,21 +44,50 @@ function pw.on(receiver, expr)
   return table.concat(out)
 end
 
+-- Characters after which a `/` opens a regular expression literal (not
+-- a division): an expression starts there.
+local REGEX_AFTER = { ["("] = true, [","] = true, [":"] = true, ["["] = true, ["{"] = true, ["="] = true,
+  ["!"] = true, ["&"] = true, ["|"] = true, ["?"] = true, [";"] = true, ["}"] = true }
+
+-- The end of the regular expression literal of js opening at i: the
+-- index of its closing slash's last flag.
+local function regex_end(js, i)
+  local j, n, class = i + 1, #js, false
+  while j <= n do
+    local c = js:sub(j, j)
+    if c == "\\" then j = j + 1
+    elseif c == "[" then class = true
+    elseif c == "]" then class = false
+    elseif c == "/" and not class then break
+    elseif c == "\n" then return nil end
+    j = j + 1
+  end
+  if j > n then return nil end
+  return j + #(js:match("^%a*", j + 1))
+end
+
 --- The pieces of JavaScript text js, in order, as a list of { text,
 -- quote }: a string literal ('…', "…" or `…`, quotes included) has its
--- quote character, the text between literals none.  Backslashes escape
--- inside a literal; a literal left open runs to the end.
+-- quote character, a regular expression literal (`/#\d+/i`) the quote
+-- "/", the text between literals none.  Backslashes escape inside a
+-- literal; a string left open runs to the end.
 function pw.pieces(js)
-  local out, i, n, from = {}, 1, #js, 1
+  local out, i, n, from, last = {}, 1, #js, 1, "("
   while i <= n do
     local c = js:sub(i, i)
+    local j
     if c == "'" or c == '"' or c == "`" then
-      if i > from then out[#out + 1] = { text = js:sub(from, i - 1) } end
-      local j = i + 1
+      j = i + 1
       while j <= n and js:sub(j, j) ~= c do j = j + (js:sub(j, j) == "\\" and 2 or 1) end
+    elseif c == "/" and REGEX_AFTER[last] then
+      j = regex_end(js, i)
+    end
+    if j then
+      if i > from then out[#out + 1] = { text = js:sub(from, i - 1) } end
       out[#out + 1] = { text = js:sub(i, j), quote = c }
-      i, from = j + 1, j + 1
+      i, from, last = j + 1, j + 1, ")"
     else
+      if not c:find("%s") then last = c end
       i = i + 1
     end
   end
@@ -68,14 +97,14 @@ end
 
 --- expr (a Playwright locator expression) with its double-quoted strings
 -- written single-quoted, as codegen and every locator vdxlua writes
--- them: `getByTestId("row")` -> `getByTestId('row')`.  expr as it is when
--- it holds a regular expression or a string JSON cannot read.
+-- them: `getByTestId("row")` -> `getByTestId('row')`; a regular
+-- expression is left as it is.  expr as it is when it holds a string
+-- JSON cannot read.
 function pw.requote(expr)
   if type(expr) ~= "string" or not expr:find('"', 1, true) then return expr end
   local out = {}
   for i, p in ipairs(pw.pieces(expr)) do
     local text = p.text
-    if not p.quote and text:find("/", 1, true) then return expr end   -- a regex: its quotes are no strings
     if p.quote == '"' then
       local ok, v = pcall(require("cjson").decode, text)
       if not ok or type(v) ~= "string" then return expr end

@@ -170,49 +170,18 @@ function run_token.bounded(v, value)
   end))
 end
 
--- The characters after which a `/` starts a regular expression literal
--- (not a division) in the code a locator or an assertion is written in.
-local REGEX_AFTER = { ["("] = true, [","] = true, [":"] = true, ["="] = true, ["["] = true, ["!"] = true,
-  ["&"] = true, ["|"] = true, ["?"] = true, ["{"] = true, ["}"] = true, [";"] = true }
-
--- code (JavaScript outside string literals) with each regular expression
--- literal that holds token written as a RegExp of a template on var:
--- /Bad (Price|Discount) k3x9q2ab/i -> new RegExp(`Bad (Price|Discount)
+-- The regular expression literal re (from vdx.pw_spec.pieces) that
+-- holds token written as a RegExp of a template on var: /Bad
+-- (Price|Discount) k3x9q2ab/i -> new RegExp(`Bad (Price|Discount)
 -- ${run}`, 'i'), its backslashes doubled for the template (run AN's
 -- recorded regex kept the session's token, and so passed in every run
 -- where it checked that nothing matched).
-local function regex_literals(code, token, var)
-  local out, i, n, prev = {}, 1, #code, nil
-  while i <= n do
-    local c = code:sub(i, i)
-    if c == "/" and (prev == nil or REGEX_AFTER[prev]) then
-      local j, class = i + 1, false
-      while j <= n do
-        local d = code:sub(j, j)
-        if d == "\\" then j = j + 1
-        elseif d == "[" then class = true
-        elseif d == "]" then class = false
-        elseif d == "/" and not class then break end
-        j = j + 1
-      end
-      local flags = code:match("^%a*", j + 1) or ""
-      local body = code:sub(i + 1, j - 1)
-      if j <= n and body:find(token, 1, true) then
-        local t = body:gsub("\\", "\\\\"):gsub("`", "\\`"):gsub("%$%{", "\\${")
-        out[#out + 1] = "new RegExp(`" .. t:gsub(plain(token), "${" .. var .. "}") .. "`"
-          .. (flags ~= "" and (", '" .. flags .. "'") or "") .. ")"
-        i, prev = j + 1 + #flags, ")"
-      else
-        out[#out + 1] = code:sub(i, j + #flags)
-        i, prev = j + 1 + #flags, "/"
-      end
-    else
-      out[#out + 1] = c
-      if not c:match("%s") then prev = c end
-      i = i + 1
-    end
-  end
-  return table.concat(out)
+local function regex_literal(re, token, var)
+  local body, flags = re:match("^/(.*)/(%a*)$")
+  if not body then return re end
+  local t = body:gsub("\\", "\\\\"):gsub("`", "\\`"):gsub("%$%{", "\\${")
+  return "new RegExp(`" .. t:gsub(plain(token), "${" .. var .. "}") .. "`"
+    .. (flags ~= "" and (", '" .. flags .. "'") or "") .. ")"
 end
 
 --- run_token.for_test(line, token, var) -> line (JavaScript) with each
@@ -220,14 +189,14 @@ end
 -- on var (`Teak Lamp ${run}`), a filter's hasText that is a number alone
 -- as a RegExp bounded (new RegExp(`${order}(?!\\d)`): see bounds), each
 -- regular expression literal that holds it as a RegExp of a template
--- (regex_literals), and whether it changed.  Other code is left alone.
+-- (regex_literal), and whether it changed.  Other code is left alone.
 function run_token.for_test(line, token, var)
   if not token or not line:find(token, 1, true) then return line, false end
   local out = {}
   local before, after = bounds(token)
   for i, p in ipairs(require("vdx.pw_spec").pieces(line)) do
     local text = p.text
-    if p.quote and text:find(token, 1, true) then
+    if p.quote and p.quote ~= "/" and text:find(token, 1, true) then
       local body = text:sub(2, -2)
       if after and body == token and (out[i - 1] or ""):sub(-9) == "hasText: " then
         -- (In a template literal, a RegExp's backslash is written twice.)
@@ -235,8 +204,8 @@ function run_token.for_test(line, token, var)
         text = "new RegExp(`" .. b .. "${" .. var .. "}" .. a .. "`)"
       elseif p.quote == "`" then text = "`" .. body:gsub(plain(token), "${" .. var .. "}") .. "`"
       else text = template(body, token, var) end
-    elseif not p.quote and text:find(token, 1, true) then
-      text = regex_literals(text, token, var)
+    elseif p.quote == "/" and text:find(token, 1, true) then
+      text = regex_literal(text, token, var)
     end
     out[i] = text
   end
