@@ -353,6 +353,30 @@ describe("the verify tools", function()
       assert.equal("toHaveText", s.matcher)
     end)
 
+    -- A region of cards that share a test id, and one whose children do not.
+    local function decks()
+      page():evaluate([==[(() => { const r = document.createElement('section'); r.dataset.testid = 'deck';
+        for (const t of ['Ace', 'King']) {
+          const c = document.createElement('div'); c.textContent = t; c.dataset.testid = 'card'; r.append(c); }
+        const odd = document.createElement('section'); odd.dataset.testid = 'mixed';
+        for (const [t, id] of [['One', 'card'], ['Two', 'other']]) {
+          const c = document.createElement('div'); c.textContent = t; c.dataset.testid = id; odd.append(c); }
+        document.body.append(r, odd); })()]==])
+    end
+
+    it("reads the children by the test id they share, as the test's other steps find them", function()
+      -- (Run BS's region of cards was checked through ':scope > *'.)
+      decks()
+      local s = agrees("browser_verify_list_visible", { locator = "getByTestId('deck')", items = { "Ace", "King" } })
+      assert.equal("getByTestId('deck').getByTestId('card')", s.locator)
+    end)
+
+    it("reads all the children when they do not share one test id", function()
+      decks()
+      local s = agrees("browser_verify_list_visible", { locator = "getByTestId('mixed')", items = { "One", "Two" } })
+      assert.equal("getByTestId('mixed').locator(':scope > *')", s.locator)
+    end)
+
     it("reads the visible items only when the page hides some (a search's misses left in the DOM)", function()
       page():evaluate([==[(() => { const l = document.createElement('ul'); l.setAttribute('aria-label', 'Found');
         for (const [t, h] of [['Desk Lamp', 1], ['Oak Chair', 0], ['Sofa', 1], ['Steel Chair', 0]]) {

@@ -243,6 +243,23 @@ local function verify_contains(ctx, args)
     or "toContainText", locator = t.locator, value = args.text, positional = t.positional }, nil, circular)
 end
 
+-- The items of the list t names that has no item role: its children by
+-- the test id they all share and nothing else in it has (run BS's cards,
+-- which the next click found by theirs), else all of them
+-- (`.locator(':scope > *')`).
+local function children(page, t)
+  local all = ".locator(':scope > *')"
+  local f = assertions.facts(page, t.relative .. all, { frame = t.frame, limit = 50, attribute = "data-testid" })
+  local id = f.matches[1] and f.matches[1].attribute
+  if not id or id == "" or f.count > #f.matches then return all end
+  for _, m in ipairs(f.matches) do
+    if m.attribute ~= id then return all end
+  end
+  local by_id = ".getByTestId(" .. quote(id) .. ")"
+  local g = assertions.facts(page, t.relative .. by_id, { frame = t.frame, limit = 1 })
+  return g.count == f.count and by_id or all
+end
+
 local function verify_list(ctx, args)
   local page = ctx:page()
   local t = target(page, args)
@@ -255,7 +272,7 @@ local function verify_list(ctx, args)
   else
     local list = the_one(page, t)
     local item_role = ITEM_ROLE[list.role or ""]
-    local items = item_role and (".getByRole(" .. quote(item_role) .. ")") or ".locator(':scope > *')"
+    local items = item_role and (".getByRole(" .. quote(item_role) .. ")") or children(page, t)
     if item_role == "row" then
       -- A header row (column headers, no cell) is no item of the table's.
       local cell = list.role == "table" and "cell" or "gridcell"
