@@ -169,6 +169,39 @@ describe("page:wait_for", function()
     assert.equal(200, page:wait_for({ time_ms = 200 }).waited_ms)
   end)
 
+  -- A web component's shadow root: its text and its changes reach no
+  -- reader or observer of the document's own (run BV's cart badge, a
+  -- link in a shadow root, was waited for until the timeout).
+  local function shadow_host()
+    page:evaluate([[(() => { const host = document.createElement('div'); host.id = 'host';
+      host.attachShadow({ mode: 'open' }).innerHTML = '<a href="#">Cart (0)</a>';
+      document.body.append(host); })()]])
+  end
+
+  it("waits for text that a shadow root comes to show, and for it to go", function()
+    shadow_host()
+    page:evaluate([[setTimeout(() => { document.getElementById('host').shadowRoot.querySelector('a')
+      .textContent = 'Cart (1)'; }, 100)]])
+    local res = page:wait_for { text = "Cart (1)", timeout_ms = 3000 }
+    assert.is_table(res)
+    page:evaluate([[setTimeout(() => { document.getElementById('host').shadowRoot.querySelector('a')
+      .textContent = 'Cart (2)'; }, 100)]])
+    assert.is_table(page:wait_for { text_gone = "Cart (1)", timeout_ms = 3000 })
+  end)
+
+  it("sees an element come and go inside a shadow root attached after the wait began", function()
+    -- (Gone again before the timeout: a wait that looks only at the end misses it.)
+    page:evaluate([[setTimeout(() => {
+      const host = document.createElement('div'); host.id = 'host2';
+      document.body.append(host);
+      const root = host.attachShadow({ mode: 'open' });
+      setTimeout(() => { root.innerHTML = '<button>Blink</button>'; }, 50);
+      setTimeout(() => { root.innerHTML = ''; }, 1500);
+    }, 50)]])
+    local res = page:wait_for { locator = "getByRole('button', { name: 'Blink' })", timeout_ms = 4000 }
+    assert.equal("visible", res.state)
+  end)
+
   it("times out saying what was still false", function()
     local err = h.error_of(page.wait_for, page, { selector = "#nowhere", timeout_ms = 300 })
     assert.equal("Timeout", err.type)

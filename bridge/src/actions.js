@@ -463,52 +463,6 @@ export function actionMethods(env) {
     fileInput(ref) {
       return fileInputOf(env.resolve(ref), ref);
     },
-
-    // Waits for text to appear (text) or go (textGone) in this document's
-    // rendered text, or for ref to leave the document or be hidden
-    // (refGone), re-checking on every DOM change.  Rejects with Timeout.
-    waitFor(opts) {
-      const o = opts || {};
-      const { t, at } = deadlineOf(o);
-      const test = () => {
-        if (o.refGone != null) {
-          const hit = refs.lookup(o.refGone);
-          if (hit && !hit.stale && isVisible(hit.element)) return false;
-        }
-        const body = document.body || N.documentElement(document);
-        const text = body ? String(body.innerText || N.textContent(body) || '') : '';
-        if (o.text != null && !text.includes(String(o.text))) return false;
-        if (o.textGone != null && text.includes(String(o.textGone))) return false;
-        return true;
-      };
-      if (test()) return true;
-      return new Promise((resolve, reject) => {
-        let timer = 0;
-        let scheduled = false;
-        const mo = new MutationObserver(() => {
-          if (scheduled) return;
-          scheduled = true;
-          nextFrame().then(check);
-        });
-        const done = (ok) => {
-          mo.disconnect();
-          clearTimeout(timer);
-          if (ok) resolve(true);
-          else {
-            const what = o.text != null ? 'text ' + JSON.stringify(o.text) + ' did not appear'
-              : o.textGone != null ? 'text ' + JSON.stringify(o.textGone) + ' did not go away'
-                : 'ref ' + o.refGone + ' did not go away';
-            reject(bridgeError('Timeout', what + ' within ' + t + ' ms', { timeout_ms: t }));
-          }
-        };
-        const check = () => {
-          scheduled = false;
-          if (test()) done(true);
-        };
-        mo.observe(document, { subtree: true, childList: true, characterData: true, attributes: true });
-        timer = setTimeout(() => done(test()), Math.max(0, at - Date.now()));
-      });
-    },
   };
 }
 

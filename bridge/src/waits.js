@@ -3,11 +3,13 @@
 // and a change counter the host re-checks a main-world predicate against.
 //
 //   waitState({ ref | locator, state, timeout })   -> { count }
+//   waitFor({ text | textGone | refGone, timeout }) -> true
 //   changeSince(seq, { timeout })                   -> { seq, changed }
 //
-// Both are event-driven: they look once, then again only when something
+// All are event-driven: they look once, then again only when something
 // that can change the answer happened: a DOM mutation (childList,
-// attributes, characterData, in the whole document), the end of a CSS
+// attributes, characterData, in the whole document and in every open
+// shadow root, those added later too), the end of a CSS
 // transition or animation, or a resize of the frame (media queries).  The
 // checks of one burst of events run once, on the next animation frame.
 // Nothing re-checks on a timer; the only timer is the deadline.
@@ -16,9 +18,50 @@ import { badArgument, bridgeError, checkKeys } from './errors.js';
 import { Evaluator, isVisible } from './locator.js';
 import { parseLocator } from './locparse.js';
 import { nextFrame } from './actions.js';
+import * as N from './natives.js';
 
 const STATES = ['visible', 'hidden', 'attached', 'detached'];
 
+
+// The open shadow roots in root's subtree (root's own included), nested
+// ones too: a closed one is the page's own.
+function shadowRootsIn(root) {
+  const out = [];
+  const visit = (r) => {
+    const type = N.nodeType(r);
+    if (type === N.ELEMENT_NODE && N.shadowRoot(r)) {
+      out.push(N.shadowRoot(r));
+      visit(N.shadowRoot(r));
+    }
+    const all = type === N.DOCUMENT_NODE ? N.docQuerySelectorAll(r, '*')
+      : type === N.DOCUMENT_FRAGMENT_NODE ? N.fragQuerySelectorAll(r, '*') : N.querySelectorAll(r, '*');
+    for (let i = 0; i < all.length; i++) {
+      const s = N.shadowRoot(all[i]);
+      if (s) {
+        out.push(s);
+        visit(s);
+      }
+    }
+  };
+  visit(root);
+  return out;
+}
+
+// What a reader sees of this document: the body's rendered text, then
+// that of each open shadow root (a web component's, which the body's
+// innerText leaves out: run BV's cart badge never showed to a wait).
+const UNRENDERED = new Set(['style', 'script', 'template']);
+function shownText() {
+  const body = document.body || N.documentElement(document);
+  const parts = [body ? String(body.innerText || N.textContent(body) || '') : ''];
+  for (const root of shadowRootsIn(document)) {
+    for (let c = N.firstChild(root); c; c = N.nextSibling(c)) {
+      if (N.nodeType(c) === N.TEXT_NODE) parts.push(String(N.textContent(c) || ''));
+      else if (N.nodeType(c) === N.ELEMENT_NODE && !UNRENDERED.has(N.localName(c))) parts.push(String(c.innerText || ''));
+    }
+  }
+  return parts;
+}
 
 // Calls onChange (at most once per animation frame) after every event that
 // can change what a wait looks at; returns the function that stops it.
@@ -32,8 +75,28 @@ function watch(onChange) {
       onChange();
     });
   };
-  const mo = new MutationObserver(poke);
-  mo.observe(document, { subtree: true, childList: true, characterData: true, attributes: true });
+  const OPTS = { subtree: true, childList: true, characterData: true, attributes: true };
+  const watched = new WeakSet();
+  // A shadow root's mutations reach no observer of the document: each is
+  // observed itself, those of elements added later too.
+  const observeShadows = (root) => {
+    for (const s of shadowRootsIn(root)) {
+      if (!watched.has(s)) {
+        watched.add(s);
+        mo.observe(s, OPTS);
+      }
+    }
+  };
+  const mo = new MutationObserver((records) => {
+    for (const r of records) {
+      for (let i = 0; i < r.addedNodes.length; i++) {
+        if (N.nodeType(r.addedNodes[i]) === N.ELEMENT_NODE) observeShadows(r.addedNodes[i]);
+      }
+    }
+    poke();
+  });
+  mo.observe(document, OPTS);
+  observeShadows(document);
   const events = ['transitionend', 'animationend', 'transitioncancel', 'animationcancel'];
   for (const e of events) document.addEventListener(e, poke, true);
   window.addEventListener('resize', poke);
@@ -127,6 +190,44 @@ export function waitMethods(env) {
           finish(bridgeError('Timeout', describe(o) + ' was not ' + state + ' within ' + t + ' ms (' + now + ')',
             { timeout_ms: t, state }));
         }, Math.max(0, at - Date.now()));
+      });
+    },
+
+    // Waits for text to appear (text) or go (textGone) in what this
+    // document shows (shownText), or for ref to leave the document or be
+    // hidden (refGone).  Rejects with Timeout.
+    waitFor(opts) {
+      const o = opts || {};
+      checkKeys(o, ['text', 'textGone', 'refGone', 'timeout'], 'waitFor');
+      const t = o.timeout == null ? 30000 : Number(o.timeout);
+      const at = Date.now() + t;
+      const has = (needle) => shownText().some((part) => part.includes(needle));
+      const test = () => {
+        if (o.refGone != null) {
+          const hit = env.refs.lookup(String(o.refGone));
+          if (hit && !hit.stale && isVisible(hit.element)) return false;
+        }
+        if (o.text != null && !has(String(o.text))) return false;
+        if (o.textGone != null && has(String(o.textGone))) return false;
+        return true;
+      };
+      if (test()) return true;
+      return new Promise((resolve, reject) => {
+        let stop = null;
+        let timer = 0;
+        const done = (ok) => {
+          stop();
+          clearTimeout(timer);
+          if (ok) return resolve(true);
+          const what = o.text != null ? 'text ' + JSON.stringify(o.text) + ' did not appear'
+            : o.textGone != null ? 'text ' + JSON.stringify(o.textGone) + ' did not go away'
+              : 'ref ' + o.refGone + ' did not go away';
+          reject(bridgeError('Timeout', what + ' within ' + t + ' ms', { timeout_ms: t }));
+        };
+        stop = watch(() => {
+          if (test()) done(true);
+        });
+        timer = setTimeout(() => done(test()), Math.max(0, at - Date.now()));
       });
     },
 
