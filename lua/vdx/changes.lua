@@ -399,7 +399,8 @@ function changes.report(ctx, res, opts)
     and outline.still_said(snap.text or "") or nil
   -- The ids the test remembered stay in the proposals (the export reads them).
   local cands = n > 0 and not (opts and opts.candidates == false)
-    and proposals.propose(page, d, acted_of(res), snap.text or "", proposals.remembered_ids(ctx.session)) or {}
+    and proposals.propose(page, d, acted_of(res), snap.text or "", proposals.remembered_ids(ctx.session),
+      ctx.session ~= nil and sent_writes(ctx.session, ctx.role.name)) or {}
   for _, c in ipairs(refused or {}) do cands[#cands + 1] = c end
   if nav and nav.same_document and not (opts and opts.candidates == false) then
     -- A link to #s42 or a router's push: its URL, and the part it scrolled to.

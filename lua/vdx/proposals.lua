@@ -433,8 +433,9 @@ local batches = 0
 -- the page is still while they run, so they share the bridge's locator
 -- engine.  acted: { ref =, locator = } of the action's target in the main
 -- frame (its locator taken before the action), or nil; text: the
--- snapshot taken after the action.
-function proposals.propose(page, d, acted, text, kept)
+-- snapshot taken after the action; wrote: whether the action sent the
+-- server a change (list counts then come after what appeared).
+function proposals.propose(page, d, acted, text, kept, wrote)
   batches = batches + 1
   -- A field the action emptied (a form's submit clears it) is checked
   -- last: what the submit made comes first (run BJ's Add product was
@@ -481,8 +482,16 @@ function proposals.propose(page, d, acted, text, kept)
       steps[#steps + 1] = function() p:gone(e, item or nil) end
     end
   end
+  -- A list's count after the action sent the server a change (a POST
+  -- that added a row) is what the account holds: the next run's is one
+  -- more, so what appeared comes first (run BU's new product's row went
+  -- unproposed behind `toHaveCount(21)`).
+  local counts = {}
   for _, c in ipairs(recounted(d)) do
-    if not c.list.in_frame and c.n > 0 then steps[#steps + 1] = function() p:count(c.list, c.n) end end
+    if not c.list.in_frame and c.n > 0 then counts[#counts + 1] = function() p:count(c.list, c.n) end end
+  end
+  if not wrote then
+    for _, f in ipairs(counts) do steps[#steps + 1] = f end
   end
   for _, e in ipairs(d.removed or {}) do
     if CLOSABLE[e.role] and not (e.parent and e.parent.removed) then
@@ -491,6 +500,9 @@ function proposals.propose(page, d, acted, text, kept)
   end
 
   for _, e in ipairs(shown_added(d)) do steps[#steps + 1] = function() p:first(e, "toBeVisible") end end
+  if wrote then
+    for _, f in ipairs(counts) do steps[#steps + 1] = f end
+  end
   for _, f in ipairs(cleared) do steps[#steps + 1] = function() p:state(f) end end
   for _, step in ipairs(steps) do
     if p:full() then break end
