@@ -77,6 +77,18 @@ local function wait_main(page, opts, expr)
   end
 end
 
+-- The field whose value holds text, as `textbox "Product name"`, or nil:
+-- a text there is no text getByText finds.
+local function in_field(page, text)
+  local ok, f = pcall(require("vdx.assertions").facts, page, "locator('input, textarea')", { limit = 50 })
+  for _, m in ipairs(ok and f.matches or {}) do
+    if type(m.value) == "string" and m.value:find(text, 1, true) then
+      return (m.name ~= "" and ("%s %q"):format(m.role or "textbox", m.name)) or (m.role or "a field")
+    end
+  end
+  return nil
+end
+
 -- The session step of one browser_fill_form field (its locator added by
 -- util.record): a text or slider value is filled, a checkbox checked or
 -- unchecked, a radio checked, a combobox's option selected.
@@ -412,6 +424,16 @@ return require("vdx.builtin.report").report_changes({
           -- "not in the shop yet" was told it proved nothing.)
           said = said .. "\nIt matched nothing before the wait either: a text with {run} is new in each run, so it "
             .. "is absent until the test makes it; a check after that it shows makes this one count"
+          -- (Run BU's name was in a field the submit refused, which
+          -- getByText never reads: the check could not fail.)
+          local typed = args.textGone and in_field(page, args.textGone)
+          if typed then
+            said = said .. (".\n⚠️ The page holds it in the value of %s, which getByText does not read: this check "
+              .. "cannot fail. To check nothing was added, check where it would show (a row, the list's count)")
+              :format(typed)
+          end
+          local no = type(step) == "table" and step.no
+          if no then said = said .. ("; browser_export_test drop=[%d] takes this one out"):format(no) end
         elseif absent then
           local no = type(step) == "table" and step.no
           said = said .. ("\n⚠️ %s matched nothing before the wait either%s: the check passes for a wrong %s "
