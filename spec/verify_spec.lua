@@ -353,6 +353,14 @@ describe("the verify tools", function()
       assert.equal("toHaveText", s.matcher)
     end)
 
+    it("checks a count by the element's own locator, which the count does not change", function()
+      -- (Run BV's expect= recorded the cart link by its name "Cart (1)", its click by its test id.)
+      page():evaluate([==[(() => { const a = document.createElement('a'); a.href = '#cart';
+        a.dataset.testid = 'cart-badge'; a.textContent = 'Cart (3)'; document.body.append(a); })()]==])
+      local s = agrees("browser_verify_text_visible", { text = "Cart (3)" })
+      assert.same({ "getByTestId('cart-badge')", "toHaveText", "Cart (3)" }, { s.locator, s.matcher, s.value })
+    end)
+
     -- A region of cards that share a test id, and one whose children do not.
     local function decks()
       page():evaluate([==[(() => { const r = document.createElement('section'); r.dataset.testid = 'deck';
