@@ -15,6 +15,22 @@ describe("vdx.session_log", function()
     assert.equal(0, #log:list())
   end)
 
+  it("keeps one check of an element's text: its whole text's, in the place of a part's made right before", function()
+    -- (Run BV's expect= recorded toContainText of the status, its verify the whole text.)
+    local log = session_log.new()
+    local status = "getByRole('status')"
+    log:add { kind = "action", action = "click", locator = "getByRole('button', { name: 'Send' })" }
+    local part = log:add { kind = "assert", matcher = "toContainText", locator = status, value = "Ada" }
+    local whole = log:add { kind = "assert", matcher = "toHaveText", locator = status, value = "Sent to Ada" }
+    assert.equal(2, #log:list())
+    assert.equal(whole, log:list()[2])
+    assert.same({ part.no, part.no }, { whole.no, whole.replaced })
+    -- A part checked after the whole is in it already; another text is a check of its own.
+    assert.equal(whole, log:add { kind = "assert", matcher = "toContainText", locator = status, value = "Sent" })
+    log:add { kind = "assert", matcher = "toContainText", locator = status, value = "Bob" }
+    assert.equal(3, #log:list())
+  end)
+
   it("names, for an action a page load follows unchecked, a proposal whose count no later run reads otherwise", function()
     local log = session_log.new()
     log:add { kind = "navigate", url = "http://127.0.0.1/shop" }

@@ -385,11 +385,31 @@ local function checked_already(steps, step)
   return nil
 end
 
+-- The assertion among the last steps, back to the last step that is not
+-- one, on the same element as step whose text check one of the two makes
+-- whole (toHaveText of a text that holds the other's toContainText): that
+-- step and its index, or nil.
+local function text_check_of(steps, step)
+  if step.matcher ~= "toHaveText" and step.matcher ~= "toContainText" or type(step.value) ~= "string" then return nil end
+  for i = #steps, 1, -1 do
+    local s = steps[i]
+    if s.kind ~= "assert" then return nil end
+    if s.role == step.role and s.locator == step.locator and s.attribute == nil and step.attribute == nil
+        and s.matcher ~= step.matcher and (s.matcher == "toHaveText" or s.matcher == "toContainText")
+        and type(s.value) == "string" then
+      return s, i
+    end
+  end
+  return nil
+end
+
 --- Appends step (see the module comment) and returns it.  role is the
 -- name of the role the step ran in; it defaults to "default".  An
 -- assertion that one of the checks right before it (with no other step
 -- between) makes already is not added again: that one is returned (run
--- AA's list check and its count, then the same count again).
+-- AA's list check and its count, then the same count again); one that
+-- checks an element's whole text takes the place of a toContainText of
+-- part of it right before (step.replaced: its number, which it keeps).
 function Log:add(step)
   if type(step) ~= "table" or not KINDS[step.kind] then
     errors.misuse("session_log:add: step.kind must be navigate, action, code or assert", 2, { field = "kind" })
@@ -398,6 +418,19 @@ function Log:add(step)
   if step.kind == "assert" then
     local same = checked_already(self.steps, step)
     if same then return same end
+    -- One element's text checked twice in a row (an expect='s
+    -- toContainText, then its whole text): the whole text's check alone
+    -- (run BV's file had both).
+    local other, at = text_check_of(self.steps, step)
+    local whole = other and (other.matcher == "toHaveText" and other or step)
+    local part = other and (whole == other and step or other)
+    if other and whole.value:find(part.value, 1, true) then
+      if whole == other then return other end
+      step.no, step.replaced = other.no, other.no
+      self.steps[at] = step
+      if self.listener then self.listener(self, step) end
+      return step
+    end
   end
   self.steps[#self.steps + 1] = step
   number(self)

@@ -121,7 +121,10 @@ function M.agreed(ctx, tool, step, why_not, extra)
     out[1] = (ctx.session and "✅ Page agrees. Recorded: " or "✅ Page agrees: ") .. code
     -- Its step's number, which drop takes (runs BG, BI and BJ exported
     -- to learn the numbers of checks they meant to drop).
-    if ctx.session and type(kept) == "table" and kept.no then out[1] = out[1] .. (" (step %d)"):format(kept.no) end
+    if ctx.session and type(kept) == "table" and kept.no then
+      out[1] = out[1] .. (kept.replaced and kept == step and " (step %d, in place of its toContainText)" or " (step %d)")
+        :format(kept.no)
+    end
     if step.positional then out[#out + 1] = "⚠️ The locator is positional: nothing else singles the element out." end
     local id = numbered(step, ctx.session)
     if id then
