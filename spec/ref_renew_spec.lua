@@ -52,6 +52,37 @@ describe("a ref of the page before it loaded again", function()
       .. "%(same role and name%) the same ref$", text)
   end)
 
+  it("finds one of alike buttons again from a look at its container that a look at another followed", function()
+    -- (Run BX read section 6's example, then section 150's, started its
+    -- test anew and clicked section 6's Dark mode: UnknownRef.)
+    local srv = h.serve { ["GET /twins"] = function()
+      local body = ""
+      for _, n in ipairs { "6. Internals", "150. Metrics" } do
+        body = body .. ('<section aria-label="%s"><div class="ex"><h3>Example</h3><button>Dark mode</button></div></section>')
+          :format(n)
+      end
+      return { headers = { ["Content-Type"] = "text/html" }, body = body }
+    end }
+    local ok, err = pcall(function()
+      local url = srv.url .. "/twins"
+      t.call("browser_navigate", { url = url })
+      local _, found = t.call("browser_find", { text = "Example" })
+      local roots = {}
+      for r in found:gmatch('region "[^"]+" %[ref=(e%d+)%]') do roots[#roots + 1] = r end
+      assert.equal(2, #roots, found)
+      local _, six = t.call("browser_snapshot", { root = roots[1] })
+      local dark = ref_of(six, 'button "Dark mode" %[ref=(e%d+)%]')
+      t.call("browser_snapshot", { root = roots[2] })
+      t.ctx.role:page():navigate(url)
+      local res, text = t.call("browser_click", { ref = dark })
+      assert.is_nil(res.isError, text)
+      assert.matches("getByRole('region', { name: '6. Internals', exact: true }).getByRole('button', { name: 'Dark mode' })",
+        text, 1, true)
+    end)
+    srv:close()
+    assert(ok, err)
+  end)
+
   it("outlines the page browser_navigate_back returns to, whose refs act", function()
     local _, first = t.call("browser_navigate", { url = t.srv.url .. "/verify/tabs.html" })
     local yearly = ref_of(first, 'tab "Yearly" %[ref=(e%d+)%]')

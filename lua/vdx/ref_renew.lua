@@ -104,7 +104,8 @@ end
 --- The ref that stands now for the ref of err (a tool's error), or nil:
 -- err is a StaleRef whose element has a successor (see above), or an
 -- UnknownRef of a main-frame ref that named, in the role's last
--- snapshot (ctx.role.last_snapshot, replaced by a new one), the only
+-- snapshot (ctx.role.last_snapshot, replaced by a new one; a part's: the
+-- whole page of that look, ctx.role.change_base), the only
 -- element of its role and name, the page is at that snapshot's URL, and
 -- the new snapshot has one element of that role and name; or one of
 -- several alike that is the only one of its role and name in its nearest
@@ -121,7 +122,16 @@ function ref_renew.renewed(ctx, err)
   if type(ref) ~= "string" or not ref:match("^e%d+$") or type(ctx.role) ~= "table" then return nil end
   local last = ctx.role.last_snapshot
   local text = last and (last.whole_text or last.text)
-  local id = identity(line_of(text, ref))
+  local line = line_of(text, ref)
+  local base = ctx.role.change_base
+  if not line and type(base) == "table" and base.whole_text then
+    -- A ref of an earlier look at a part (browser_snapshot root=…, run
+    -- BX's e166 of one section, then another's): the whole page of that
+    -- look, which change reports compare with, has its line.
+    local l = line_of(base.whole_text, ref)
+    if l then last, text, line = base, base.whole_text, l end
+  end
+  local id = identity(line)
   if not id then return nil end
   local page = ctx:page()
   local url = url_of(page)
