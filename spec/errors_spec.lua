@@ -16,8 +16,9 @@ describe("vdx.errors #unit", function()
       "• An element inside an iframe was given without its frame prefix (f1e7, not e7)",
       "",
       "🔧 Action Required:",
-      "1. Call browser_snapshot() to get fresh refs for the current page.",
-      "2. Find the element in the new snapshot and retry with its ref.",
+      "1. Call browser_find(role=…, name=…, within=<its row, card or section's text>) for its ref now, or "
+        .. "browser_snapshot() for the whole page.",
+      "2. Retry with the new ref.",
     }, "\n"), errors.format({ type = "UnknownRef", message = "no element has ref e42", ref = "e42" },
       { as_role = "customer" }))
   end)

@@ -18,7 +18,10 @@ local catalog = {
     causes = { "The ref is from an earlier document: a navigation or reload replaced the page (a ref lives as long as its document)",
       "The ref belongs to another role or tab, or was typed by hand",
       "An element inside an iframe was given without its frame prefix (f1e7, not e7)" },
-    actions = { SNAP .. ".", "Find the element in the new snapshot and retry with its ref." },
+    -- (Run BX was sent to a whole snapshot of a long guide for one button.)
+    actions = { "Call browser_find(role=…, name=…, within=<its row, card or section's text>) for its ref now, or "
+      .. "browser_snapshot() for the whole page.", "Retry with the new ref." },
+    flow = { actions = { "Take the ref from a snapshot of the current page (p:snapshot()), or act by locator." } },
   },
   StaleRef = {
     title = "Element is no longer on the page",
