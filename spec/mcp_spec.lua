@@ -450,7 +450,7 @@ describe("vdxlua mcp", function()
       assert.is_true(unknown.isError)
       assert.matches("^❌ ", unknown.content[1].text)
       -- The core's error carries the facts; the catalog tells what to do next.
-      assert.matches("Call browser_snapshot() to get fresh refs", unknown.content[1].text, 1, true)
+      assert.matches("Call browser_find(role=…, name=…, within=", unknown.content[1].text, 1, true)
       local tabs = call("browser_tabs", { action = "list" })
       assert.matches("^%- 0: %(current%) %[MCP fixture%]", tabs.content[1].text)
       assert.matches("Resized the viewport to 800x600", call("browser_resize", { width = 800, height = 600 }).content[1].text, 1, true)
