@@ -77,6 +77,11 @@ c.onclick = () => { st.textContent = items.length ? 'Paying for ' + items.length
         cart = cart + 1
         return { json = { n = cart } }
       end,
+      -- A page whose frame says how a payment went.
+      ["GET /loop/framed-status"] = function()
+        return { headers = { ["Content-Type"] = "text/html" }, body = [[<title>Framed</title><h1>Checkout</h1>
+<iframe title="Payment" srcdoc="<p role=status>Service unavailable</p>"></iframe>]] }
+      end,
       -- A list the server keeps: Add posts, then shows the new item and says so.
       ["GET /loop/posted-list"] = function()
         return { headers = { ["Content-Type"] = "text/html" }, body = [[<title>Stock</title><h1>Stock</h1>
@@ -692,6 +697,14 @@ this.parentNode.querySelector('[role=status]').textContent = 'Paid'">Pay</button
   end)
 
   describe("a wait for a locator to be hidden", function()
+    it("says which frame shows a text the main document did not have", function()
+      -- (Run BW's "unavailable" was in the payment frame: its wait looked in the page.)
+      ok("browser_navigate", { url = srv.url .. "/loop/framed-status" })
+      local _, text = ok("browser_wait_for", { textGone = "Service unavailable", timeout = 1000 })
+      assert.is_true(has(text, "matched nothing before the wait either: the check passes for a wrong text too, and at "
+        .. "once. But it shows in frame f1, which a wait without frame does not look into: give frame \"f1\""), text)
+    end)
+
     it("says when the locator matched nothing before the wait either, and not when it did", function()
       open("tabs.html")
       ok("browser_start_test", {})

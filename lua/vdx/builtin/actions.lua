@@ -436,11 +436,14 @@ return require("vdx.builtin.report").report_changes({
           if no then said = said .. ("; browser_export_test drop=[%d] takes this one out"):format(no) end
         elseif absent then
           local no = type(step) == "table" and step.no
+          -- (Run BW's "unavailable" was in the payment frame.)
+          local framed = elsewhere_frames(page, expr)
           said = said .. ("\n⚠️ %s matched nothing before the wait either%s: the check passes for a wrong %s "
-            .. "too, and at once. Also check what the page shows instead (a status text, the list's count: "
-            .. "browser_verify_*)%s"):format(expr,
+            .. "too, and at once. %s%s"):format(expr,
               expr:find("^getByRole%(") and " (getByRole skips hidden elements: one hidden all along matches nothing)" or "",
               args.textGone and "text" or "locator",
+              framed and ("But " .. framed) or "Also check what the page shows instead (a status text, the list's "
+                .. "count: browser_verify_*)",
               no and ("; browser_export_test drop=[%d] takes this one out"):format(no) or "")
         end
       elseif ctx.session then
