@@ -5,7 +5,6 @@
 -- client hears notifications/tools/list_changed once and lists them again.
 local vdx = require "vdx"
 local builtin = require "vdx.builtin"
-local clip = require "vdx.clip"
 
 -- What each capability's tools do, for the description.
 local WHAT = {
@@ -22,8 +21,9 @@ local function described()
 end
 
 -- A tool in one line: its name, its arguments (optional ones marked ?, the
--- acting role's own left out) and the first sentence of its description.
-local SUMMARY = 110
+-- acting role's own left out) and its description, whole: a client that
+-- lists the tools again for it reads every schema (run BW listed all 30 KB
+-- to read what browser_route's cut line left out).
 local SHORT = { integer = "int", boolean = "bool" }
 local function signature(def)
   local props, required, args = (def.input or {}).properties or {}, {}, {}
@@ -45,9 +45,7 @@ local function signature(def)
       or (#types > 0 and (":" .. table.concat(types, "|"))) or ""
     args[i] = (required[k] and k or (k .. "?")) .. choice
   end
-  local what = tostring(def.description or ""):match("^(.-%.)%s") or tostring(def.description or "")
-  what = clip(what, SUMMARY - 1)
-  return ("%s(%s): %s"):format(def.name, table.concat(args, ", "), what)
+  return ("%s(%s): %s"):format(def.name, table.concat(args, ", "), tostring(def.description or ""))
 end
 
 local names = builtin.cap_names()
