@@ -183,6 +183,19 @@ this.parentNode.querySelector('[role=status]').textContent = 'Paid'">Pay</button
       assert.matches("await expect%(page%.getByText%('Saved'[^\n]*%)%)%.toBeVisible%(%);", file)
     end)
 
+    it("records what a live region said before the action too as a check that it still says it", function()
+      -- (Run BX's "1 item left" after Clear completed was refused and cost a verify.)
+      ok("browser_navigate", { url = srv.url .. "/loop/pay-status" })
+      local _, snap = ok("browser_snapshot", {})
+      local pay = ref_of(snap, 'button "Pay"')
+      ok("browser_click", { ref = pay })
+      local r, text = call("browser_click", { ref = pay, expect = { "Paid" } })
+      assert.is_nil(r.isError, text)
+      assert.is_true(has(text, "\n✅ Expected \"Paid\": recorded getByRole('region', { name: 'Payment' })"
+        .. ".getByRole('status') toHaveText('Paid') (its live region said it before the action too: this checks it "
+        .. "still does)"), text)
+    end)
+
     it("does not record a text the page showed before the action as often: it would pass without it", function()
       open("expect.html")
       local _, snap = ok("browser_snapshot", {})

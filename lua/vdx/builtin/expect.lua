@@ -194,10 +194,16 @@ function expect.check(ctx, list, before, acted)
     -- a key press that did nothing): shown without the action.
     local was = before and count(before, text) or 0
     if was > 0 and after and count(after, text) <= was then
-      ok, r = false, nil
-      lines[#lines + 1] = ("⚠️ Expected %q was on the page before the action too: it proves nothing of it, so it "
+      -- What a live region still says is the app's word that the action
+      -- left it so (run BX's "1 item left" after Clear completed): kept as
+      -- that; any other text proves nothing of the action.
+      local kept, lr = in_live_region(ctx, text)
+      local a = kept and lr.structured.assertion
+      lines[#lines + 1] = a and ("✅ Expected %q: recorded %s (its live region said it before the action too: "
+        .. "this checks it still does)"):format(text, require("vdx.assertions").short(a))
+        or ("⚠️ Expected %q was on the page before the action too: it proves nothing of it, so it "
         .. "is not recorded; expect a text the action makes appear"):format(text)
-      facts[i] = { text = text, ok = true, before = true }
+      facts[i] = { text = text, ok = true, before = true, assertion = a or nil }
       goto next
     end
     ok, r = false, nil
