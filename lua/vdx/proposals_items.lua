@@ -46,7 +46,9 @@ function P:gone(e, item_role)
   -- and BL read the page-wide check beside the list-scoped count); that
   -- also says it left the list when its text is still on the page (the
   -- task moved to the Done list).
-  local list = not item_role and e.parent
+  -- (A re-rendered item's list is its item's parent: run BX's filtered
+  -- item was proposed page-wide, the one before in its list.)
+  local list = (item_role and e.parent and e.parent.parent) or (not item_role and e.parent) or nil
   if list and not list.removed and ITEM_ROLE[list.role] and (list.name or "") ~= "" then
     local loc = assertions.by_role(list.role, list.name)
     if self:try { matcher = "toHaveCount", locator = loc .. "." .. tail, value = 0 } or self:full() then return end
