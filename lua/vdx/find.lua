@@ -326,6 +326,24 @@ function find.asked(args)
   return { text = args.within, context = args.context or find.WITHIN_CONTEXT, max = args.max }
 end
 
+-- How many matches without a ref a find gives one (ref_for).
+local REFS_GIVEN = 5
+
+-- The ref the page gives the element of line i of parsed (a named line
+-- without one, in the main frame) when its role and exact name single it
+-- out, or nil.
+local function ref_for(page, parsed, i)
+  local p = parsed[i]
+  if not p or p.role == "text" or p.name == "" then return nil end
+  for _, j in ipairs(find.path_of(parsed, i)) do
+    if parsed[j] and parsed[j].role == "iframe" then return nil end
+  end
+  local A = require "vdx.assertions"
+  local ok, r = pcall(find.target_ref, page, { locator = A.by_role(p.role, p.name, true) })
+  if not ok and vdx.is_error(r, "Cancelled") then error(r, 0) end
+  return ok and type(r) == "string" and r or nil
+end
+
 --- find.run(page, args) -> { url, title, total, shown, matches = [{ ref,
 -- line, path = [lines] }], lines = [the answer's lines] }: the snapshot
 -- lines that match args (text: a case-insensitive substring of a line's
@@ -410,10 +428,20 @@ function find.run(page, args)
   -- A larger max asked for is a larger answer allowed: about 100
   -- characters a match.
   local bound = math.max(find.MAX_CHARS, max * 100)
-  local keep, chars, notes = {}, 0, {}
+  local keep, chars, notes, given = {}, 0, {}, 0
   for _, h in ipairs(hits) do
     if #res.matches >= max then break end
     local i = index[h]
+    -- A named match the snapshot gives no ref (a heading) gets one, so
+    -- it can be checked or remembered by ref (run BW wrote its order's
+    -- heading's locator by hand to remember the number in it).
+    if not items[h].ref and given < REFS_GIVEN then
+      local r = ref_for(page, parsed, i)
+      if r then
+        items[h].ref, given = r, given + 1
+        lines[i] = lines[i]:gsub(":$", "") .. " [ref=" .. r .. "]" .. (lines[i]:find(":$") and ":" or "")
+      end
+    end
     local after, more = following(parsed, lines, i, context)
     local path, cost = find.path_of(parsed, i), 0
     -- The line that showed `within`'s text (the card's title), with the
