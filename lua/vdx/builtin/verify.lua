@@ -138,7 +138,7 @@ local function named_candidates(f, text)
 end
 
 -- For a text that holds a number (a count: "Cart (1)"), shown by one
--- visible element that the page locates without that text (its test id):
+-- visible element that the page locates by a test id without that text:
 -- that element's toHaveText, or toContainText of a part of its text; nil
 -- otherwise.  Its name changes with the count, its locator does not (run
 -- BV's expect= recorded the link by its name, its click by its test id).
@@ -164,8 +164,12 @@ local function numbered_element(ctx, text)
   local okl, l = pcall(assertions.locator_of, page, hit.ref, nil, text)
   local needle = assertions.normalize(text)
   if not okl or not l or l.positional or not l.from_page or l.frame ~= "main" then return nil end
-  -- (Not by its text or any number in it: a locator by the count is no steadier.)
-  if l.locator:find(needle, 1, true) or l.locator:find("%d") then return nil end
+  -- By the team's test id, not by its text or any number in it (a locator
+  -- by the count is no steadier), nor a bare role (unique only until the
+  -- page has a second link).
+  if not l.locator:find("getByTestId(", 1, true) or l.locator:find(needle, 1, true) or l.locator:find("%d") then
+    return nil
+  end
   return { matcher = assertions.normalize(hit.text or "") == needle and "toHaveText" or "toContainText",
     locator = l.locator, value = text }
 end
