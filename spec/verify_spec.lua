@@ -276,6 +276,19 @@ describe("the verify tools", function()
       assert.is_nil(locators.anchor_of(p))
     end)
 
+    it("checks the new item's own name through the row or card this run made", function()
+      -- (Runs BU, BY and BZ wanted the new product's row, not its name anywhere on the page.)
+      page():evaluate([=[(() => { const t = document.createElement('table'); t.setAttribute('aria-label', 'Stock');
+        t.innerHTML = '<tr data-testid="prow"><td>Vase tokC9012</td><td>$12.00</td></tr>' +
+          '<tr data-testid="prow"><td>Jug</td><td>$9.00</td></tr>'; document.body.append(t); })()]=])
+      local p, locators = page(), require "vdx.locators"
+      locators.anchor(p, "tokC9012")
+      local ok, s = pcall(agrees, "browser_verify_text_visible", { text = "Vase tokC9012" })
+      locators.anchor(p, nil)
+      assert(ok, s)
+      assert.same({ "getByTestId('prow').filter({ hasText: 'Vase tokC9012' })", "toBeVisible" }, { s.locator, s.matcher })
+    end)
+
     it("warns of a number the app gave in a check the agent wrote: the next run's order is another", function()
       page():evaluate([[(() => { const p = document.createElement('p'); p.textContent = 'Order #1001 paid';
         document.body.append(p); })()]])

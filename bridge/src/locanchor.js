@@ -12,9 +12,12 @@ import { LocatorGen, MAX_ANCHORED } from './locgen.js';
 // the nearest card or row around that element that shows opts.anchor (the
 // test's run token): the item filtered by the text that holds it, then
 // expr, verified to match that element alone; null when expr does not
-// match one element, holds the anchor itself, or no such item serves.  A
-// text verified on the page ("4.0 (1 reviews)") is then recorded through
-// the item this run made, not found in every item earlier runs left.
+// match one element or no such item serves.  A text verified on the page
+// ("4.0 (1 reviews)") is then recorded through the item this run made,
+// not found in every item earlier runs left.  An expr that holds the
+// anchor itself (the new item's own name) gives that item alone, filtered
+// by it: the row or card this run made is there (runs BU, BY and BZ
+// wanted the new product's row, not its name anywhere on the page).
 export function anchoredLocator(expr, options) {
   const opts = options || {};
   checkKeys(opts, ['anchor'], 'anchoredLocator');
@@ -22,19 +25,20 @@ export function anchoredLocator(expr, options) {
   if (typeof anchor !== 'string' || anchor.length < 4) {
     throw badArgument('anchoredLocator: anchor must be a string of 4 characters or more');
   }
-  if (expr.includes(anchor)) return null;
+  const own = expr.includes(anchor);
   const gen = new LocatorGen();
   const m = gen.matches(expr);
   if (m.length !== 1) return null;
   const el = m[0];
   const ev = gen.engine();
-  const item = anchoredItem(ev, el, anchor, false, MAX_ANCHORED);
-  const c = item === null ? null : container(ev, item, el, anchor);
+  const item = anchoredItem(ev, el, anchor, false, MAX_ANCHORED, own);
+  const c = item === null ? null : container(ev, item, own ? null : el, anchor);
   if (c === null) return null;
   for (const outer of c.exprs()) {
-    if (!outer.includes('.filter(')) continue;
-    const hit = gen.matches(outer + '.' + expr);
-    if (hit.length === 1 && hit[0] === el) return outer + '.' + expr;
+    if (!outer.includes('.filter(') || (own && !outer.includes(anchor))) continue;
+    const whole = own ? outer : outer + '.' + expr;
+    const hit = gen.matches(whole);
+    if (hit.length === 1 && (own ? hit[0] === item : hit[0] === el)) return whole;
   }
   return null;
 }

@@ -92,18 +92,18 @@ export function isItemLike(a) {
 }
 
 // The nearest item-like element (isItemLike) from el up, el itself when
-// self is true, that shows anchor (anchoredText, outside el), within max
-// ancestors; null when none does.
+// self is true, that shows anchor (anchoredText, outside el, or anywhere
+// in it when inside is true), within max ancestors; null when none does.
 // An item known by its role alone (an article) gives way to an item with
 // a test id (a "product-card") at most this many levels around it: the id
 // is the team's contract, the role the markup's.
 const TESTID_ITEM_REACH = 2;
 
-export function anchoredItem(ev, el, anchor, self, max) {
+export function anchoredItem(ev, el, anchor, self, max, inside) {
   let n = 0;
   for (let a = self ? el : parentOrHost(el).parent; a !== null && !isTopElement(a) && n < max;
     a = parentOrHost(a).parent, n++) {
-    if (isItemLike(a) && anchoredText(ev, a, a === el ? null : el, anchor) !== null) {
+    if (isItemLike(a) && anchoredText(ev, a, a === el || inside ? null : el, anchor) !== null) {
       if (N.getAttribute(a, 'data-testid')) return a;
       let b = parentOrHost(a).parent;
       for (let k = 0; k < TESTID_ITEM_REACH && b !== null && !isTopElement(b); k++, b = parentOrHost(b).parent) {
