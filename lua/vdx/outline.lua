@@ -89,11 +89,14 @@ function outline.of(text)
     elseif e and #open > 0 and e.role == open[#open].item.of then
       local it = open[#open].item
       it.rows = it.rows + 1
-      if it.rows <= SHOWN_ROWS then it.cells[it.rows] = {} end
+      if it.rows <= SHOWN_ROWS + 1 then it.cells[it.rows] = {} end
+      -- (A first row of column headers alone is the table's head.)
+      if it.rows == 1 then it.head = true end
     elseif e and #open > 0 and CELLS[e.role] then
       local it = open[#open].item
       local row = it.cells[it.rows]
       if row then row[#row + 1] = e.name ~= "" and e.name or (e.value or "") end
+      if it.rows == 1 and e.role ~= "columnheader" then it.head = false end
     end
     if e and OUTLINED[e.role] and (e.name or "") ~= "" then
       local key = e.role .. "\0" .. e.name
@@ -126,11 +129,20 @@ function outline.of(text)
     else
       local l = it.n > 1 and ("%s ×%d"):format(it.bare, it.n) or it.line
       if it.of then
-        l = ("%s: %d row%s"):format(l, it.rows, it.rows == 1 and "" or "s")
+        -- Its head apart, under which its rows are counted (run BZ read
+        -- "1 row" of an empty table as a product).
+        local head = it.head and #(it.cells[1] or {}) > 0 and table.remove(it.cells, 1) or nil
+        local rows = it.rows - (head and 1 or 0)
+        l = ("%s: %d row%s"):format(l, rows, rows == 1 and "" or "s")
+        if head then
+          while #head > 0 and head[#head] == "" do head[#head] = nil end
+          if #head > 0 then l = l .. " under " .. clip(table.concat(head, " | "), ROW_CHARS) end
+        end
         -- A small table's rows as they read (a cart, a summary): no call
         -- to read them (run AE took a snapshot after each look at its cart).
-        local shown = it.rows <= SHOWN_ROWS and {} or nil
+        local shown = rows <= SHOWN_ROWS and {} or nil
         for i, row in ipairs(shown and it.cells or {}) do
+          if i > rows then break end
           -- (A last cell that holds only controls reads as nothing.)
           while #row > 0 and row[#row] == "" do row[#row] = nil end
           shown[i] = "[" .. clip(table.concat(row, " | "), ROW_CHARS) .. "]"
