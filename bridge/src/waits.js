@@ -47,20 +47,22 @@ function shadowRootsIn(root) {
   return out;
 }
 
-// What a reader sees of this document: the body's rendered text, then
-// that of each open shadow root (a web component's, which the body's
-// innerText leaves out: run BV's cart badge never showed to a wait).
+// Whether this document shows needle: in the body's rendered text, else
+// in that of an open shadow root (a web component's, which the body's
+// innerText leaves out: run BV's cart badge never showed to a wait),
+// whose walk is taken only when the body's text lacks it.
 const UNRENDERED = new Set(['style', 'script', 'template']);
-function shownText() {
+function shows(needle) {
   const body = document.body || N.documentElement(document);
-  const parts = [body ? String(body.innerText || N.textContent(body) || '') : ''];
+  if (body && String(body.innerText || N.textContent(body) || '').includes(needle)) return true;
   for (const root of shadowRootsIn(document)) {
     for (let c = N.firstChild(root); c; c = N.nextSibling(c)) {
-      if (N.nodeType(c) === N.TEXT_NODE) parts.push(String(N.textContent(c) || ''));
-      else if (N.nodeType(c) === N.ELEMENT_NODE && !UNRENDERED.has(N.localName(c))) parts.push(String(c.innerText || ''));
+      const t = N.nodeType(c) === N.TEXT_NODE ? N.textContent(c)
+        : N.nodeType(c) === N.ELEMENT_NODE && !UNRENDERED.has(N.localName(c)) ? c.innerText : '';
+      if (String(t || '').includes(needle)) return true;
     }
   }
-  return parts;
+  return false;
 }
 
 // Calls onChange (at most once per animation frame) after every event that
@@ -194,21 +196,20 @@ export function waitMethods(env) {
     },
 
     // Waits for text to appear (text) or go (textGone) in what this
-    // document shows (shownText), or for ref to leave the document or be
+    // document shows (shows), or for ref to leave the document or be
     // hidden (refGone).  Rejects with Timeout.
     waitFor(opts) {
       const o = opts || {};
       checkKeys(o, ['text', 'textGone', 'refGone', 'timeout'], 'waitFor');
       const t = o.timeout == null ? 30000 : Number(o.timeout);
       const at = Date.now() + t;
-      const has = (needle) => shownText().some((part) => part.includes(needle));
       const test = () => {
         if (o.refGone != null) {
           const hit = env.refs.lookup(String(o.refGone));
           if (hit && !hit.stale && isVisible(hit.element)) return false;
         }
-        if (o.text != null && !has(String(o.text))) return false;
-        if (o.textGone != null && has(String(o.textGone))) return false;
+        if (o.text != null && !shows(String(o.text))) return false;
+        if (o.textGone != null && shows(String(o.textGone))) return false;
         return true;
       };
       if (test()) return true;

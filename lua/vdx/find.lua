@@ -326,7 +326,8 @@ function find.asked(args)
   return { text = args.within, context = args.context or find.WITHIN_CONTEXT, max = args.max }
 end
 
--- How many matches without a ref a find gives one (ref_for).
+-- How many matches without a ref a find asks the page a ref for
+-- (ref_for): each is a round trip, and a name others share gets none.
 local REFS_GIVEN = 5
 
 -- The ref the page gives the element of line i of parsed (a named line
@@ -435,10 +436,11 @@ function find.run(page, args)
     -- A named match the snapshot gives no ref (a heading) gets one, so
     -- it can be checked or remembered by ref (run BW wrote its order's
     -- heading's locator by hand to remember the number in it).
-    if not items[h].ref and given < REFS_GIVEN then
+    if not items[h].ref and given < REFS_GIVEN and parsed[i] and parsed[i].role ~= "text" and parsed[i].name ~= "" then
       local r = ref_for(page, parsed, i)
+      given = given + 1
       if r then
-        items[h].ref, given = r, given + 1
+        items[h].ref = r
         lines[i] = lines[i]:gsub(":$", "") .. " [ref=" .. r .. "]" .. (lines[i]:find(":$") and ":" or "")
       end
     end
