@@ -86,7 +86,7 @@ describe("answers of vdxlua mcp", function()
     assert.is_nil(res.isError, text)
     -- The run shows its first 4,000 characters; the mark counts the rest
     -- (the text's last space is trimmed).
-    local shown, more = text:match("\n%- paragraph: (lorem ipsum [^\n]-)…%((%d+) more characters%)\n")
+    local shown, more = ("\n" .. text):match("\n%- paragraph: (lorem ipsum [^\n]-)…%((%d+) more characters%)\n")
     assert.is_string(shown, text:sub(1, 300))
     assert.equal(4000, #shown)
     assert.equal(#LONG - 1 - 4000, tonumber(more))

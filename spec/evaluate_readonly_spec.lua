@@ -306,7 +306,10 @@ local function open_session()
   -- The value of an unsafe run (its answer without the change report).
   function e.unsafe(src) return e.ok_call("browser_run_code_unsafe", { ["function"] = src }):match("Result: [^\n]*") end
   function e.state() return e.unsafe(STATE) end
-  function e.snapshot() return e.ok_call("browser_snapshot", {}) end
+  -- (Without its head of URL and title, which only an answer between tells.)
+  function e.snapshot()
+    return (e.ok_call("browser_snapshot", {}):gsub("^Page URL: [^\n]*\nPage Title: [^\n]*\n", ""))
+  end
   -- A fresh page (storage cleared, then loaded, marked); its snapshot and
   -- the ref of the button "Go".
   function e.fresh()

@@ -196,7 +196,11 @@ describe("vdx.tools #unit", function()
     assert.equal("Page URL: http://127.0.0.1/\nPage Title: t\n"
       .. "- button \"Go\" [ref=e1]\n- button \"Stop\" [ref=e2]\n", res.content[1].text)
     -- The role is named where the server has another to tell it from.
+    -- The URL and title the answer just before told are left out; told
+    -- again after another answer (here a failed click) came between.
     local two = { role = role, page = ctx.page, roles = { count = function() return 2 end } }
+    assert.matches("^Role: default\n%- button", r:call("browser_snapshot", {}, two).content[1].text)
+    assert.is_true(r:call("browser_click", { element = "Go", ref = "e1" }, two).isError)
     assert.matches("^Page URL: http://127.0.0.1/\nPage Title: t\nRole: default\n%- button",
       r:call("browser_snapshot", {}, two).content[1].text)
     -- A given budget cuts the answer; the other options reach the bridges.

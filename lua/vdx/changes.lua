@@ -174,6 +174,29 @@ local function scopes_shown(res)
   return set
 end
 
+--- Records that the answer of role's current call told page's URL and
+-- title (a navigation's answer or report, a snapshot's head); title false
+-- when it told the URL alone.
+function changes.told_page(role, page, url, title)
+  if type(role) == "table" then role.page_told = { page = page, url = url, title = title, call = role.calls } end
+end
+
+--- The head of a snapshot of page ("Page URL: …\nPage Title: …\n"), or ""
+-- when the answer of role's call just before told this page with this URL
+-- and title (its navigation, the snapshot before; what came between an
+-- error or another action, the head is told again): the agent has just
+-- read them.  Records the page as told.  always: the head in any case
+-- (a snapshot with nothing else to show).
+function changes.page_head(role, page, url, title, always)
+  title = title or ""
+  local t = type(role) == "table" and role.page_told
+  local told = not always and t and t.page == page and t.url == url and t.title == title
+    and t.call ~= nil and role.calls ~= nil and t.call == role.calls - 1
+  changes.told_page(role, page, url, title)
+  if told then return "" end
+  return ("Page URL: %s\nPage Title: %s\n"):format(tostring(url), title)
+end
+
 local function headline(snap)
   return ('%s — "%s"'):format(tostring(snap.url), tostring(snap.title or ""))
 end
@@ -328,6 +351,7 @@ function changes.report(ctx, res, opts)
     -- The new page's outline, from the snapshot just taken, as
     -- browser_navigate gives it: the agent can act at once.
     local items, left = outline.of(snap.text or "")
+    changes.told_page(role, page, snap.url, snap.title or "")
     local text = ("Navigated to %s (%d lines%s)"):format(headline(snap), lines,
       #items > 0 and "" or "; read them with browser_find or browser_snapshot")
     if #items > 0 then
@@ -344,7 +368,11 @@ function changes.report(ctx, res, opts)
   end
   local d = diff.compare(base.whole_text, snap.text, false, base.whole_lines, snap.lines)
   local out = {}
-  if nav then out[#out + 1] = "URL now " .. moved_to(base.url, snap.url) end
+  if nav then
+    out[#out + 1] = "URL now " .. moved_to(base.url, snap.url)
+    local t = role.page_told
+    changes.told_page(role, page, snap.url, t and t.page == page and t.title == (snap.title or "") and t.title)
+  end
   local n = #d.added + #d.removed + #d.changed + #d.moved + #d.renewed
   if n == 0 then
     -- (After a new URL, the content alone: the action did something.)

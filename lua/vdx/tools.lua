@@ -236,6 +236,9 @@ function Registry:call(name, args, ctx)
   if guard then okm, mark = pcall(guard.mark, guard) end
   if not okm then return tools.error_result(mark, { tool = name, as_role = ctx.role_name }) end
   local steps0 = ctx and type(ctx.session) == "table" and #ctx.session:list()
+  -- The role's calls are counted: an answer may leave out what the one
+  -- just before told (vdx.changes.page_head).
+  if ctx and type(ctx.role) == "table" then ctx.role.calls = (ctx.role.calls or 0) + 1 end
   local okr, v = xpcall(def.run, traceback, ctx, args)
   local fields = type(args.fields) == "table" and args.fields or nil
   local tries, notes = fields and #fields or 1, {}

@@ -173,7 +173,8 @@ return {
       for _, w in ipairs(snap.warnings or {}) do warnings[#warnings + 1] = w end
       ctx.role.last_snapshot = changes.stamp(page, snap, opts, ctx.role)
       -- The role is named only where there is another to tell it from.
-      local head = ("Page URL: %s\nPage Title: %s\n"):format(tostring(snap.url), tostring(snap.title or ""))
+      -- The URL and title unless this role's last answer told them (changes.page_head).
+      local head = changes.page_head(ctx.role, page, snap.url, snap.title, (snap.text or "") == "")
       if type(ctx.roles) == "table" and ctx.roles:count() > 1 then head = head .. "Role: " .. ctx.role.name .. "\n" end
       return { text = head .. (snap.text or "") .. errors.warnings_text(warnings),
         structured = { url = snap.url, title = snap.title, ref_count = snap.ref_count,

@@ -1,6 +1,7 @@
 --- vdx.builtin.navigation: browser_navigate and browser_navigate_back.
 local errors = require "vdx.errors"
 local snapshot = require "vdx.snapshot"
+local changes = require "vdx.changes"
 local util = require "vdx.builtin.util"
 local urls = require "vdx.urls"
 
@@ -24,7 +25,6 @@ local outline = require("vdx.outline").of
 local function small_snapshot(ctx, page)
   local ok, n = pcall(page.bridge, page, "elementCount", {}, { frame = "main" })
   if not ok or type(n) ~= "number" or n > SMALL_ELEMENTS then return nil end
-  local changes = require "vdx.changes"
   local opts = { budget_tokens = changes.BUDGET_TOKENS }
   local oks, snap = pcall(snapshot.take, page, opts, nil, nil, true)
   if not oks or snap.truncated then return nil end
@@ -91,7 +91,7 @@ local function outline_told(role, url, lines, left)
   return text
 end
 
-local function nav_result(res, warnings, snap, since, role)
+local function nav_result(res, warnings, snap, since, role, page)
   local text = ("Navigated to %s"):format(tostring(res and res.url or "?"))
   if res and res.status then text = text .. (" (status %s)"):format(tostring(res.status)) end
   if res and res.title and res.title ~= "" then text = text .. ("\nTitle: %s"):format(res.title) end
@@ -105,6 +105,7 @@ local function nav_result(res, warnings, snap, since, role)
     text = text .. "\nRead it: browser_find(text=…) or browser_snapshot()."
   end
   text = text .. errors.warnings_text(warnings)
+  if res and res.url then changes.told_page(role, page, res.url, res.title or "") end
   return { text = text, structured = { url = res and res.url, status = res and res.status,
     title = res and res.title, warnings = warnings, ref_count = snap and snap.ref_count or nil,
     dialogs = dialogs } }
@@ -148,8 +149,8 @@ return {
       local res, pending, held, late = quiet.around(not early and page or nil, { open_only = true }, page.navigate, page,
         args.url, { wait_until = args.wait_until })
       local warnings = decide(ctx)
-      local result = quiet.tell(nav_result(res, warnings, small_snapshot(ctx, page), page:since(mark), ctx.role), pending,
-        held)
+      local result = quiet.tell(nav_result(res, warnings, small_snapshot(ctx, page), page:since(mark),
+        ctx.role, page), pending, held)
       local signin = signed_out(args.url, type(res) == "table" and res.url)
       if signin then
         -- The role whose own page this is (its URL on the command line, or a page under it).
@@ -201,7 +202,7 @@ return {
         local res, pending, held, late = quiet.around(page, { open_only = true }, page.back, page)
         local since = page:since(mark)
         local nav = type(since) == "table" and since.navigation
-        local result = quiet.tell(nav_result(res or {}, decide(ctx), small_snapshot(ctx, page), since, ctx.role),
+        local result = quiet.tell(nav_result(res or {}, decide(ctx), small_snapshot(ctx, page), since, ctx.role, page),
           pending, held)
         util.record(ctx, { kind = "action", tool = "browser_navigate_back", action = "back",
           loads = nav and nav.same_document == false or nil, late = late })
