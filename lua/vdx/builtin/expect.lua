@@ -109,27 +109,13 @@ local LIVE = { status = true, alert = true, log = true, timer = true }
 -- frame's name ("main" or "f1") and chain into it ("" or
 -- "getByTitle('Payment').contentFrame()."); nil when none or several.
 local function one_shown(page, text)
-  local A = require "vdx.assertions"
-  local function one(frame)
-    local ok, f = pcall(A.facts, page, A.by_text(text), { limit = 5, frame = frame })
-    if not ok then
-      if errors.normalize(f).type == "Cancelled" then error(f, 0) end
-      return nil
-    end
-    local hit, at
-    for i, m in ipairs(f.matches) do
-      if m.visible then
-        if hit then return nil, true end
-        hit, at = m, i
-      end
-    end
-    return hit, at
-  end
+  local common = require "vdx.builtin.verify_common"
+  local function one(frame) return common.one_visible(page, text, frame) end
   local hit, at = one(nil)
   if hit then return hit, at, "main", "" end
   if at == true then return nil end
   -- (A payment form's status: run AY's expect there was a page text.)
-  local frame, hit2, at2 = require("vdx.builtin.verify_common").in_child_frames(page, one)
+  local frame, hit2, at2 = common.in_child_frames(page, one)
   if not frame then return nil end
   local okp, path = pcall(require("vdx.locators").frame_path, page, frame)
   if not okp or not path then return nil end

@@ -148,19 +148,8 @@ local function numbered_element(ctx, text)
   local bare = token and text:gsub(token:gsub("%p", "%%%0"), "") or text
   if not bare:find("%d") then return nil end
   local page = ctx:page()
-  local ok, f = pcall(assertions.facts, page, assertions.by_text(text), { limit = 5 })
-  if not ok then
-    if vdx.is_error(f, "Cancelled") then error(f, 0) end
-    return nil
-  end
-  local hit
-  for _, m in ipairs(f.matches) do
-    if m.visible then
-      if hit then return nil end
-      hit = m
-    end
-  end
-  if not hit or not hit.ref or f.count > #f.matches then return nil end
+  local hit = common.one_visible(page, text)
+  if not hit or not hit.ref then return nil end
   local okl, l = pcall(assertions.locator_of, page, hit.ref, nil, text)
   local needle = assertions.normalize(text)
   if not okl or not l or l.positional or not l.from_page or l.frame ~= "main" then return nil end

@@ -94,6 +94,27 @@ function M.exact_within(page, locator, text, positional)
   return ok and holds and step or nil
 end
 
+--- The one visible match of text's getByText in frame (nil: the main
+-- one) -> the match and its index among the matches; nil and true when
+-- several show (or more matched than were read), nil when none.  A
+-- cancelled call raises.
+function M.one_visible(page, text, frame)
+  local ok, f = pcall(assertions.facts, page, assertions.by_text(text), { limit = 5, frame = frame })
+  if not ok then
+    if vdx.is_error(f, "Cancelled") then error(f, 0) end
+    return nil
+  end
+  local hit, at
+  for i, m in ipairs(f.matches) do
+    if m.visible then
+      if hit then return nil, true end
+      hit, at = m, i
+    end
+  end
+  if hit and f.count > #f.matches then return nil, true end
+  return hit, at
+end
+
 --- Calls fn(frame) for each child frame of page with a context, in
 -- order, until it returns a value; -> that frame's name and what fn
 -- returned, or nil.  (The verify tools look in every frame, as
