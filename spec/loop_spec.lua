@@ -728,6 +728,11 @@ this.parentNode.querySelector('[role=status]').textContent = 'Paid'">Pay</button
       open("tabs.html")
       ok("browser_start_test", {})
       local _, nav = ok("browser_snapshot", {})
+      -- browser_verify_locator of no element says how a test checks it stays absent.
+      local _, none = ok("browser_verify_locator", { locator = "getByText('Never here')" })
+      assert.is_true(has(none, "❌ Matches no element\nLocator: getByText('Never here')\nTo check in the test that it "
+        .. "stays absent: browser_wait_for {locator: \"getByText('Never here')\", state: \"hidden\"} records toBeHidden"),
+        none)
       local _, never = ok("browser_wait_for", { locator = "getByText('Never here')", state = "hidden" })
       assert.is_true(has(never, "Recorded: await expect(page.getByText('Never here')).toBeHidden();\n⚠️ "
         .. "getByText('Never here') matched nothing before the wait either: the check passes for a wrong locator too"),

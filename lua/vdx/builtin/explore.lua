@@ -294,6 +294,13 @@ return {
       local out = { verdict, "Locator: " .. args.locator }
       -- A chain through frames that stopped on its way says where.
       if n == 0 and type(res.why) == "string" then out[#out + 1] = "Why: " .. res.why end
+      if n == 0 and not res.why and ctx.session then
+        -- (Runs BU, BZ and CA wanted "nothing was added" in the test, and
+        -- found no tool that records an absence.)
+        out[#out + 1] = ("To check in the test that it stays absent: browser_wait_for {locator: %s, state: "
+          .. "\"hidden\"} records toBeHidden (which a typo passes too: also check what shows instead, a status "
+          .. "or the rows' count)"):format((json.encode(args.locator):gsub("\\/", "/")))
+      end
       for i, m in ipairs(res.matches or {}) do out[#out + 1] = match_line(i, m) end
       if n > MATCHES_SHOWN then out[#out + 1] = ("… and %d more"):format(n - MATCHES_SHOWN) end
       return { text = table.concat(out, "\n"), structured = { count = n, matches = json.array(res.matches or {}) } }
