@@ -915,6 +915,10 @@ this.parentNode.querySelector('[role=status]').textContent = 'Paid'">Pay</button
         .. ".getByRole('button', { name: 'Rate' })\n"), clicked)
       assert.is_true(has(clicked, "getByTestId('product-row').filter({ hasText: 'Walnut Tray {run}' })"
         .. ".getByRole('cell', { name: '1 reviews' }) toBeVisible"), clicked)
+      -- A text with no ref of its own in that row: the whole text exactly,
+      -- as the verify tools record it (run CA's proposal took a part).
+      assert.is_true(has(clicked, "getByTestId('product-row').filter({ hasText: 'Walnut Tray {run}' })"
+        .. ".getByText('Thanks for rating', { exact: true }) toBeVisible"), clicked)
       -- A text verified (or expected) in that row is recorded through it.
       local _, seen = ok("browser_verify_text_visible", { text = "1 reviews" })
       assert.is_true(has(seen, "Recorded: await expect(page.getByTestId('product-row').filter({ hasText: "

@@ -35,6 +35,15 @@ local function text_part(s)
   return cut
 end
 
+-- The getByText of a text element's value: exact when it is the whole
+-- text (a longer one, "Subscribed: Grace (weekly)" for "Subscribed:
+-- Grace", would pass the part: runs AT and AZ made theirs exact by hand,
+-- and the verify tools record it so), else its first part; and the part.
+local function by_value(value)
+  local t = text_part(value)
+  return assertions.by_text(t, t == assertions.normalize(value)), t
+end
+
 -- A checker of candidates on the page, bounded in checks.
 local Proposer = {}
 Proposer.__index = Proposer
@@ -147,7 +156,7 @@ function Proposer:anchored(e)
     local scope = self.acted and self.acted.locator and scope_of(self.acted.locator)
     if not scope or not scope:find(anchor, 1, true) then return nil end
     if e.name and e.name ~= "" and e.role ~= "text" then return scope .. "." .. assertions.by_role(e.role, e.name) end
-    if e.value and e.value ~= "" and not FIELD[e.role] then return scope .. "." .. assertions.by_text(text_part(e.value)) end
+    if e.value and e.value ~= "" and not FIELD[e.role] then return scope .. "." .. (by_value(e.value)) end
     return nil
   end
   local ok, l = pcall(assertions.locator_of, self.page, e.ref, self.batch)
@@ -177,14 +186,9 @@ function Proposer:own_locators(e, strict)
       while a and ((a.name or "") == "" or a.role == "text") do a = a.parent end
       if a then out[1] = assertions.by_role(a.role, a.name) .. "." .. assertions.by_text(t, true) end
     else
-      -- The whole text exactly first: a longer one ("Subscribed: Grace
-      -- (weekly)" for "Subscribed: Grace") would pass the part (runs AT
-      -- and AZ made theirs exact by hand).
-      if t == assertions.normalize(e.value) then
-        out[1], out[2] = assertions.by_text(t, true), assertions.by_text(t)
-      else
-        out[1] = assertions.by_text(t)
-      end
+      -- The whole text exactly first (by_value), then as a part.
+      local exact = by_value(e.value)
+      out[1], out[2] = exact, exact ~= assertions.by_text(t) and assertions.by_text(t) or nil
     end
   end
   local scope = out[1] and self:scope(e)
