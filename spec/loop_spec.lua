@@ -919,6 +919,12 @@ this.parentNode.querySelector('[role=status]').textContent = 'Paid'">Pay</button
       -- as the verify tools record it (run CA's proposal took a part).
       assert.is_true(has(clicked, "getByTestId('product-row').filter({ hasText: 'Walnut Tray {run}' })"
         .. ".getByText('Thanks for rating', { exact: true }) toBeVisible"), clicked)
+      -- Checked in its cell, which its button and that text name: in the
+      -- row, not through the cell's name (run CA's 'Update price Saved').
+      local cell = assert(clicked:match("%+ cell %[ref=(e%d+)%]:\n%+ text: Thanks for rating"), clicked)
+      local _, thanks = ok("browser_verify_text_visible", { text = "Thanks for rating", ref = cell })
+      assert.is_true(has(thanks, "Recorded: await expect(page.getByTestId('product-row').filter({ hasText: "
+        .. "'Walnut Tray {run}' }).getByText('Thanks for rating', { exact: true })).toBeVisible();"), thanks)
       -- A text verified (or expected) in that row is recorded through it.
       local _, seen = ok("browser_verify_text_visible", { text = "1 reviews" })
       assert.is_true(has(seen, "Recorded: await expect(page.getByTestId('product-row').filter({ hasText: "
