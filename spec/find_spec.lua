@@ -246,10 +246,18 @@ describe("find", function()
     -- Only the table, which holds both buttons, shows "Price" (a header).
     text = call("browser_find", { role = "button", name = "Rate", within = "Price" })
     assert.truthy(text:find('No line of the snapshot matches role button name "Rate" within a container that shows "Price"', 1, true), text)
-    -- `within` alone: the row that shows it, with its controls.
-    text = call("browser_find", { within = "Walnut Tray" })
+    -- `within` alone: the row that shows it, with its controls; not a
+    -- status that repeats its name (run CA's "Added “Teak Lamp” at …").
+    page:evaluate([[(() => { const s = document.createElement('p'); s.setAttribute('role', 'status');
+      s.textContent = 'Added “Walnut Tray” at $25.00.'; document.querySelector('#f').append(s); })()]])
+    local res2
+    text, res2 = call("browser_find", { within = "Walnut Tray" })
     assert.matches('\n *%- cell "Walnut Tray"[^\n]*\n *%- cell[^\n]*\n[^\n]*\n?.*button "Rate" %[ref=e%d+%]', text)
     assert.is_nil(text:find("Oak Stool", 1, true), text)
+    assert.is_nil(text:find("Added", 1, true), text)
+    assert.equal(1, res2.structuredContent.total, text)
+    -- Asked by text, the status is a match all the same.
+    assert.equal(2, select(2, call("browser_find", { text = "Walnut Tray" })).structuredContent.total)
   end)
 
   it("finds several controls of one row within it, by a regex on their role or name", function()

@@ -320,10 +320,32 @@ end
 
 --- The arguments a find answers for args: args itself, or for `within`
 -- alone (the row or card that shows it) text = within with
--- find.WITHIN_CONTEXT lines of context unless args gives context.
+-- find.WITHIN_CONTEXT lines of context unless args gives context, and
+-- items_only (in_items).
 function find.asked(args)
   if args.within == nil or args.text or args.regex or args.role or args.name then return args end
-  return { text = args.within, context = args.context or find.WITHIN_CONTEXT, max = args.max }
+  return { text = args.within, context = args.context or find.WITHIN_CONTEXT, max = args.max, items_only = true }
+end
+
+-- The roles of an item of a list or table: a row, a card (article), ….
+local ITEM = { row = true, listitem = true, article = true, treeitem = true, option = true }
+
+-- The hits (indexes into items) that are, or lie in, an item (ITEM), when
+-- any does, else all: `within` alone asks for the row or card, and a
+-- status that repeats its name ("Added “Teak Lamp” at $36.00", run CA)
+-- is neither.
+local function in_items(items, hits)
+  local kept = {}
+  for _, h in ipairs(hits) do
+    local indent, inside = items[h].indent, ITEM[items[h].role]
+    local a = h - 1
+    while not inside and a >= 1 and indent > 0 do
+      if items[a].indent < indent then indent, inside = items[a].indent, ITEM[items[a].role] end
+      a = a - 1
+    end
+    if inside then kept[#kept + 1] = h end
+  end
+  return #kept > 0 and kept or hits
 end
 
 -- How many matches without a ref a find asks the page a ref for
@@ -404,6 +426,7 @@ function find.run(page, args)
     if p then items[#items + 1] = p; index[#items] = #lines end
   end
   local hits = matching(page, items, args)
+  if args.items_only then hits = in_items(items, hits) end
   local anchors, partly
   if args.within then hits, anchors, partly = within(items, hits, args.within) end
   for _, h in ipairs(hits) do
