@@ -328,6 +328,16 @@ this.parentNode.querySelector('[role=status]').textContent = 'Paid'">Pay</button
         .. ".getByRole('status') toContainText('sent to Ada')"), text)
     end)
 
+    it("proposes the one status of a labelled form through the form", function()
+      -- (A bare getByRole('status') is unique only until the page shows a
+      -- second: runs BQ, BZ and CA scoped theirs to the form by hand.)
+      local _, nav = open("formstatus.html")
+      ok("browser_type", { ref = ref_of(nav, 'textbox "Name"'), text = "Oak" })
+      local _, text = ok("browser_click", { ref = ref_of(nav, 'button "Add product"') })
+      assert.matches("\n%[a%d+%] getByRole%('form', { name: 'Add a product' }%)%.getByRole%('status'%) "
+        .. "toHaveText%('Added Oak%.'%)", text)
+    end)
+
     it("does not warn of a text shown before when the check recorded is of an element the page did not show", function()
       local _, nav = open("menu.html")
       -- "History" is a heading; the link of that name shows when the menu opens.
