@@ -336,6 +336,13 @@ this.parentNode.querySelector('[role=status]').textContent = 'Paid'">Pay</button
       local _, text = ok("browser_click", { ref = ref_of(nav, 'button "Add product"') })
       assert.matches("\n%[a%d+%] getByRole%('form', { name: 'Add a product' }%)%.getByRole%('status'%) "
         .. "toHaveText%('Added Oak%.'%)", text)
+      -- A brief report (expect=) names a text that came alone, in no new
+      -- element (run CA read "+1" and no line of it).
+      local _, draft = ok("browser_click", { ref = ref_of(nav, 'button "Save draft"'), expect = { "Saved" } })
+      assert.matches("\nChanges %(%+1 %-0 ~1%): status: Saved, text: Draft 1 kept\n", draft)
+      -- The expected text is recorded on the status through its form, as proposed.
+      assert.is_true(has(draft, "\n✅ Expected \"Saved\": recorded getByRole('form', { name: 'Add a product' })"
+        .. ".getByRole('status') toHaveText('Saved')"), draft)
     end)
 
     it("does not warn of a text shown before when the check recorded is of an element the page did not show", function()

@@ -218,6 +218,16 @@ local function brief_line(d, lim, told)
       parts[#parts + 1], len = p, len + #p + 2
     end
   end
+  -- Then a short text that came alone, in no new element ("Saved" beside
+  -- a row's button): run CA read "+1" and no line of it.
+  for _, e in ipairs(d.added) do
+    if not taken[e] and not e.ref and (e.name or "") == "" and (e.value or "") ~= "" and #e.norm <= 60
+        and not (e.parent and e.parent.added) then
+      local p = e.norm:gsub(":$", "")
+      if len + #p > lim.BRIEF_CHARS then parts[#parts + 1] = "…" break end
+      parts[#parts + 1], len = p, len + #p + 2
+    end
+  end
   return table.concat(parts, ", ")
 end
 

@@ -96,10 +96,11 @@ local scope_of = assertions.scope_of
 -- their locators do (the bridge's locgen.js inPopup).
 local POPUPS = { dialog = true, alertdialog = true, menu = true, listbox = true }
 
--- Containers whose name is a label of their own (not read from what they
+--- Containers whose name is a label of their own (not read from what they
 -- show): a live region in one is checked through it.
-local LABELLED = { form = true, region = true, dialog = true, alertdialog = true, group = true, tabpanel = true,
+proposals.LABELLED = { form = true, region = true, dialog = true, alertdialog = true, group = true, tabpanel = true,
   search = true, navigation = true, complementary = true }
+local LABELLED = proposals.LABELLED
 
 -- The container of the action's target (its locator's scope: the card,
 -- row or section it acted in), or nil: a change inside it is checked

@@ -122,6 +122,37 @@ local function one_shown(page, text)
   return hit2, at2, frame, path .. "."
 end
 
+-- The locator of the labelled form or section (proposals.LABELLED) that
+-- the live region of role showing text is in, read from the role's last
+-- whole snapshot (the report's, just taken), else nil: a bare
+-- getByRole('status') holds only until the page shows a second, and the
+-- report proposes it so.
+local function labelled_scope(ctx, page, role, text)
+  local whole = require("vdx.changes").baseline_text(ctx.role, page)
+  if not whole then return nil end
+  local A, find = require "vdx.assertions", require "vdx.find"
+  local LABELLED = require("vdx.proposals").LABELLED
+  local lines, needle = {}, A.normalize(text)
+  for line in whole:gmatch("[^\n]+") do lines[#lines + 1] = line end
+  for i, line in ipairs(lines) do
+    local p = find.parse_line(line)
+    if p and p.role == role and A.normalize(p.text):find(needle, 1, true) then
+      local indent = p.indent
+      for j = i - 1, 1, -1 do
+        local q = find.parse_line(lines[j])
+        if q and q.indent < indent then
+          indent = q.indent
+          if LABELLED[q.role] and q.name ~= "" and not q.name:find(needle, 1, true) then
+            return A.by_role(q.role, q.name)
+          end
+        end
+      end
+      return nil
+    end
+  end
+  return nil
+end
+
 -- Checks that the one visible element showing text is a live region and
 -- records the check on it (toHaveText when text is all it shows, else
 -- toContainText); -> true and a result as the verify tools', or false.
@@ -133,6 +164,8 @@ local function in_live_region(ctx, text)
   local whole = A.normalize(hit.text or "") == A.normalize(text)
   local candidates = {}
   if (hit.name or "") ~= "" then candidates[1] = path .. A.by_role(hit.role, hit.name, true) end
+  local scope = frame == "main" and labelled_scope(ctx, page, hit.role, text)
+  if scope then candidates[#candidates + 1] = scope .. "." .. A.by_role(hit.role) end
   candidates[#candidates + 1] = path .. A.by_role(hit.role)
   -- One status of several (a section's each): through its container, by
   -- the page's locator of it, which needs a ref (a status has none).
