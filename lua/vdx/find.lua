@@ -334,14 +334,12 @@ local ITEM = { row = true, listitem = true, article = true, treeitem = true, opt
 -- any does, else all: `within` alone asks for the row or card, and a
 -- status that repeats its name ("Added “Teak Lamp” at $36.00", run CA)
 -- is neither.
-local function in_items(items, hits)
+local function in_items(parsed, index, items, hits)
   local kept = {}
   for _, h in ipairs(hits) do
-    local indent, inside = items[h].indent, ITEM[items[h].role]
-    local a = h - 1
-    while not inside and a >= 1 and indent > 0 do
-      if items[a].indent < indent then indent, inside = items[a].indent, ITEM[items[a].role] end
-      a = a - 1
+    local inside = ITEM[items[h].role]
+    for _, j in ipairs(inside and {} or find.path_of(parsed, index[h])) do
+      if ITEM[parsed[j].role] then inside = true break end
     end
     if inside then kept[#kept + 1] = h end
   end
@@ -426,7 +424,7 @@ function find.run(page, args)
     if p then items[#items + 1] = p; index[#items] = #lines end
   end
   local hits = matching(page, items, args)
-  if args.items_only then hits = in_items(items, hits) end
+  if args.items_only then hits = in_items(parsed, index, items, hits) end
   local anchors, partly
   if args.within then hits, anchors, partly = within(items, hits, args.within) end
   for _, h in ipairs(hits) do

@@ -134,17 +134,20 @@ local function labelled_scope(ctx, page, role, text)
   local LABELLED = require("vdx.proposals").LABELLED
   local lines, needle = {}, A.normalize(text)
   for line in whole:gmatch("[^\n]+") do lines[#lines + 1] = line end
+  -- (Each line parsed only when read: a page's whole snapshot is long.)
+  local parsed = setmetatable({}, { __index = function(t, j)
+    local p = lines[j] and find.parse_line(lines[j]) or false
+    t[j] = p
+    return p
+  end })
   for i, line in ipairs(lines) do
-    local p = find.parse_line(line)
+    local p = line:find("- " .. role, 1, true) and parsed[i]
     if p and p.role == role and A.normalize(p.text):find(needle, 1, true) then
-      local indent = p.indent
-      for j = i - 1, 1, -1 do
-        local q = find.parse_line(lines[j])
-        if q and q.indent < indent then
-          indent = q.indent
-          if LABELLED[q.role] and q.name ~= "" and not q.name:find(needle, 1, true) then
-            return A.by_role(q.role, q.name)
-          end
+      local path = find.path_of(parsed, i)
+      for k = #path, 1, -1 do
+        local q = parsed[path[k]]
+        if LABELLED[q.role] and q.name ~= "" and not q.name:find(needle, 1, true) then
+          return A.by_role(q.role, q.name)
         end
       end
       return nil
