@@ -38,10 +38,10 @@ end
 -- The getByText of a text element's value: exact when it is the whole
 -- text (a longer one, "Subscribed: Grace (weekly)" for "Subscribed:
 -- Grace", would pass the part: runs AT and AZ made theirs exact by hand,
--- and the verify tools record it so), else its first part; and the part.
+-- and the verify tools record it so), else its first part.
 local function by_value(value)
   local t = text_part(value)
-  return assertions.by_text(t, t == assertions.normalize(value)), t
+  return assertions.by_text(t, t == assertions.normalize(value))
 end
 
 -- A checker of candidates on the page, bounded in checks.
@@ -162,7 +162,7 @@ function Proposer:anchored(e)
     local scope = self.acted and self.acted.locator and scope_of(self.acted.locator)
     if not scope or not scope:find(anchor, 1, true) then return nil end
     if e.name and e.name ~= "" and e.role ~= "text" then return scope .. "." .. assertions.by_role(e.role, e.name) end
-    if e.value and e.value ~= "" and not FIELD[e.role] then return scope .. "." .. (by_value(e.value)) end
+    if e.value and e.value ~= "" and not FIELD[e.role] then return scope .. "." .. by_value(e.value) end
     return nil
   end
   local ok, l = pcall(assertions.locator_of, self.page, e.ref, self.batch)
