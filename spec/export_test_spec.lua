@@ -1111,7 +1111,7 @@ f.src = '/export/framepay/form.html'; document.body.append(f)">Checkout</button>
     assert.is_nil(seen:find("stands for this test's token", 1, true), seen)
     local file = read(dir .. "/out/items.spec.ts")
     assert.is_nil(file:find(token, 1, true), file)
-    assert.is_true(has(file, "\n  const run = Date.now().toString(36);"), file)
+    assert.is_true(has(file, "\n  const run = Date.now().toString(36) + Math.random().toString(36).slice(2, 5);"), file)
     assert.is_true(has(file, ".fill(`Teak Lamp ${run}`);"), file)
     assert.is_true(has(file, "await expect(page.getByText(`Teak Lamp ${run}`)).toBeVisible();"), file)
     assert.is_true(has(file, "await expect(page.getByText(new RegExp(`^teak lamp ${run}$`, 'i'))).toBeVisible();"), file)

@@ -170,7 +170,7 @@ end
 --- The token this run of the flow writes in data it creates (vdx.run_token:
 -- eight base-36 characters, made at the first call): `p:fill("textbox",
 -- "Name", "Teak Lamp " .. f:run_token())`.  The exported test makes its
--- own each run (`const run = Date.now().toString(36)`) and writes every
+-- own each run (`const run = <run_token.JS>`) and writes every
 -- string that held this one as a template on it (`Teak Lamp ${run}`).
 function Flow:run_token()
   self.token = self.token or require("vdx.run_token").new()

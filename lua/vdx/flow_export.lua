@@ -198,7 +198,7 @@ function export.text(flow, spec_dir, config)
       table.sort(read, function(a, b) return #a.value > #b.value end)
     end
   end
-  if used then table.insert(out, first - 1, "  const run = Date.now().toString(36); // unique per run: f:run_token() in the flow") end
+  if used then table.insert(out, first - 1, "  const run = " .. require("vdx.run_token").JS .. "; // unique per run: f:run_token() in the flow") end
   -- A secret's value is read from the environment, never written here.
   return require("vdx.secrets").for_test(pw.text(out))
 end

@@ -4,7 +4,7 @@
 -- its own (eight base-36 characters, the shape of JavaScript's
 -- `Date.now().toString(36)`), the page gets the token where `{run}`
 -- stood, answers show it back as `{run}`, and the exported test declares
--- `const run = Date.now().toString(36);` and writes every string literal
+-- `const run = <run_token.JS>;` and writes every string literal
 -- that holds the token as a template on it (`` `Teak Lamp ${run}` ``), so
 -- each run of the test makes data of its own and finds only that.  The
 -- flake gate's replay takes a fresh token each run (run_token.swap).
@@ -12,6 +12,12 @@ local run_token = {}
 
 --- What an agent writes for the token.
 run_token.PLACEHOLDER = "{run}"
+
+--- The exported test's token, made at each run: the milliseconds in base
+-- 36 and three random characters, so two workers that start a test in
+-- the same millisecond make data of their own (run CC saw that
+-- `Date.now().toString(36)` alone could repeat).
+run_token.JS = "Date.now().toString(36) + Math.random().toString(36).slice(2, 5)"
 
 -- The Lua pattern that matches s literally.
 local function plain(s) return (s:gsub("%W", "%%%0")) end

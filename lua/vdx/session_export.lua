@@ -298,7 +298,7 @@ function export.suite_text(tests, opts)
     if used then
       -- The data the agent typed with `{run}` is new in each run.
       table.insert(out, first, "")
-      table.insert(out, first, "  const " .. RUN_VAR .. " = Date.now().toString(36); // unique per run: {run} in the session")
+      table.insert(out, first, "  const " .. RUN_VAR .. " = " .. require("vdx.run_token").JS .. "; // unique per run: {run} in the session")
     end
     if not fixture then
       out[#out + 1] = ""
