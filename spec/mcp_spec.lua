@@ -427,7 +427,10 @@ describe("vdxlua mcp", function()
       -- a card with a test id is a container the snapshot gave a ref.
       assert.matches('\n1%. generic <div> text "iPhone 15 ProAdd to Cart" %[ref=e%d+%]\n', cards.content[1].text)
       local none = call("browser_verify_locator", { locator = 'getByText("Nowhere to be found")' })
-      assert.equal("❌ Matches no element\nLocator: getByText('Nowhere to be found')", none.content[1].text)
+      assert.equal("❌ Matches no element\nLocator: getByText('Nowhere to be found')\nTo check in the test that it "
+        .. "stays absent: browser_wait_for {locator: \"getByText('Nowhere to be found')\", state: \"hidden\"} records "
+        .. "toBeHidden (which a typo passes too: also check what shows instead, a status or the rows' count)",
+        none.content[1].text)
       assert.same({}, none.structuredContent.matches)   -- written [] on the wire (json.array)
       -- browser_type adds to a field; with clear it replaces, as fill does.
       local email = snap.content[1].text:match('textbox "Email" %[ref=(e%d+)%]')
