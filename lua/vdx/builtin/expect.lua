@@ -197,17 +197,6 @@ local function in_live_region(ctx, text)
   return false
 end
 
--- The number of the last recorded check of log that is a (its matcher
--- and locator), or nil.
-local function kept_no(log, a)
-  local steps = log and log:list() or {}
-  for k = #steps, 1, -1 do
-    local st = steps[k]
-    if st.kind == "assert" and st.locator == a.locator and st.matcher == a.matcher then return st.no end
-  end
-  return nil
-end
-
 --- Checks and records each text of list; returns the answer's lines and
 -- whether all held ({ text, ok, assertion? } per text in the third).  A
 -- text that before (expect.before's) already showed as often as the page
@@ -289,7 +278,7 @@ function expect.check(ctx, list, before, acted)
       -- (Run BM's expect= "Cart (1)" got no word of the count a proposal gets.)
       local note = a and require("vdx.changes").count_note(ctx.session, text:match("[^\n]-%(%d+%)"), ctx.role.name)
       -- With the check's step, which drop takes (run BY could not tell it).
-      local no = note and kept_no(ctx.session, a)
+      local no = note and a.no
       if no then note = note:gsub("%.%)$", ("; browser_export_test drop=[%d] takes this check out.)"):format(no)) end
       if note then lines[#lines + 1] = note end
       facts[i] = { text = text, ok = true, assertion = a or nil }

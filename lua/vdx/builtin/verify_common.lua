@@ -136,8 +136,9 @@ function M.agreed(ctx, tool, step, why_not, extra)
   local out = {}
   if why_not then step = nil end
   local warned = extra ~= nil and extra:find("^⚠️") ~= nil
+  local kept
   if step then
-    local kept = assertions.record(ctx, step, tool)
+    kept = assertions.record(ctx, step, tool)
     local code = require("vdx.remembered").in_test(assertions.code(step), ctx.session)
     out[1] = (ctx.session and "✅ Page agrees. Recorded: " or "✅ Page agrees: ") .. code
     -- Its step's number, which drop takes (runs BG, BI and BJ exported
@@ -165,8 +166,9 @@ function M.agreed(ctx, tool, step, why_not, extra)
   end
   local structured = { verified = true, recorded = step ~= nil and ctx.session ~= nil }
   if step then
+    -- (no: its step's number in the session, which drop takes.)
     structured.assertion = { matcher = step.matcher, locator = step.locator, value = step.value,
-      attribute = step.attribute }
+      attribute = step.attribute, no = ctx.session and type(kept) == "table" and kept.no or nil }
   end
   return { text = table.concat(out, "\n"), structured = structured }
 end
