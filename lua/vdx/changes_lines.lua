@@ -139,7 +139,7 @@ local LIVE = proposals.LIVE
 -- The fields, whose new value the agent typed itself.
 local FIELDS = { textbox = true, searchbox = true, combobox = true, spinbutton = true }
 -- The rows and items a brief report names by what they show.
-local ITEM_ROLES = { row = true, listitem = true, article = true, treeitem = true }
+local ITEM_ROLES = diff.ITEM_ROLES
 
 -- The one line of a brief report: the named elements with refs that
 -- were added or changed (what the agent may act on next) and the live

@@ -327,8 +327,7 @@ function find.asked(args)
   return { text = args.within, context = args.context or find.WITHIN_CONTEXT, max = args.max, items_only = true }
 end
 
--- The roles of an item of a list or table: a row, a card (article), ….
-local ITEM = { row = true, listitem = true, article = true, treeitem = true, option = true }
+local ITEM = diff.ITEM_ROLES
 
 -- The hits (indexes into items) that are, or lie in, an item (ITEM), when
 -- any does, else all: `within` alone asks for the row or card, and a

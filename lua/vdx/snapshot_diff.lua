@@ -145,6 +145,10 @@ local function dq(s)
   return '"' .. tostring(s):gsub('["\\]', "\\%0") .. '"'
 end
 
+--- The roles of an item of a list or table (a row, a list item, a card):
+-- what a report names by the text it shows and a find keeps as "the row".
+diff.ITEM_ROLES = { row = true, listitem = true, article = true, treeitem = true, option = true }
+
 -- The roles whose value a snapshot line shows after its key.
 local VALUED = { textbox = true, searchbox = true, combobox = true, spinbutton = true }
 
