@@ -109,10 +109,12 @@ local function baseline(role, page, nav)
 end
 
 --- The whole text of the snapshot an action's report on role's page
--- would compare with now (the page as the agent last saw it), or nil.
+-- would compare with now (the page as the agent last saw it), and its
+-- lines (read only), or nil.
 function changes.baseline_text(role, page)
   local b = role and page and baseline(role, page, nil)
-  return b and b.whole_text or nil
+  if not b then return nil end
+  return b.whole_text, b.whole_lines
 end
 
 -- The set of what renewed_line told the role's agent already.

@@ -102,6 +102,17 @@ proposals.LABELLED = { form = true, region = true, dialog = true, alertdialog = 
   search = true, navigation = true, complementary = true }
 local LABELLED = proposals.LABELLED
 
+--- The container a live region showing value is checked through: a, its
+-- nearest named ancestor ({ role, name }), when that is a form or section
+-- labelled of its own (LABELLED) whose name does not hold value, else
+-- nil.  A bare getByRole('status') is unique only until the page shows a
+-- second (runs BQ, BZ and CA scoped theirs to the form by hand); the
+-- report's proposals and expect= read the scope here, so they agree.
+function proposals.labelled_scope(a, value)
+  if not a or not LABELLED[a.role] or (a.name or "") == "" then return nil end
+  return not a.name:find(value, 1, true) and a or nil
+end
+
 -- The container of the action's target (its locator's scope: the card,
 -- row or section it acted in), or nil: a change inside it is checked
 -- there first, so the check of the right card's or section's change does
@@ -367,9 +378,8 @@ function Proposer:changed(e)
     while a and (a.name or "") == "" do a = a.parent end
     local scoped = a and a.role ~= "text" and assertions.by_role(a.role, a.name) .. "." .. own
     -- Within the form or section it is in first, when that has a label of
-    -- its own: a bare getByRole('status') is unique only until the page
-    -- shows a second (runs BQ, BZ and CA scoped theirs to the form by hand).
-    local labelled = scoped and LABELLED[a.role] and not a.name:find(value, 1, true)
+    -- its own.
+    local labelled = scoped and proposals.labelled_scope(a, value)
     if labelled and not self:full() and self:try { matcher = "toHaveText", locator = scoped, value = value } then
       return
     end

@@ -122,18 +122,19 @@ local function one_shown(page, text)
   return hit2, at2, frame, path .. "."
 end
 
--- The locator of the labelled form or section (proposals.LABELLED) that
--- the live region of role showing text is in, read from the role's last
--- whole snapshot (the report's, just taken), else nil: a bare
--- getByRole('status') holds only until the page shows a second, and the
--- report proposes it so.
+-- The locator of the labelled form or section (proposals.labelled_scope)
+-- that the live region of role showing text is in, read from the role's
+-- last whole snapshot (the report's, just taken), else nil: as the
+-- report proposes it.
 local function labelled_scope(ctx, page, role, text)
-  local whole = require("vdx.changes").baseline_text(ctx.role, page)
+  local whole, lines = require("vdx.changes").baseline_text(ctx.role, page)
   if not whole then return nil end
+  if not lines then
+    lines = {}
+    for line in whole:gmatch("[^\n]+") do lines[#lines + 1] = line end
+  end
   local A, find = require "vdx.assertions", require "vdx.find"
-  local LABELLED = require("vdx.proposals").LABELLED
-  local lines, needle = {}, A.normalize(text)
-  for line in whole:gmatch("[^\n]+") do lines[#lines + 1] = line end
+  local needle = A.normalize(text)
   -- (Each line parsed only when read: a page's whole snapshot is long.)
   local parsed = setmetatable({}, { __index = function(t, j)
     local p = lines[j] and find.parse_line(lines[j]) or false
@@ -146,8 +147,9 @@ local function labelled_scope(ctx, page, role, text)
       local path = find.path_of(parsed, i)
       for k = #path, 1, -1 do
         local q = parsed[path[k]]
-        if LABELLED[q.role] and q.name ~= "" and not q.name:find(needle, 1, true) then
-          return A.by_role(q.role, q.name)
+        if q.name ~= "" then
+          local a = require("vdx.proposals").labelled_scope(q, needle)
+          return a and A.by_role(a.role, a.name) or nil
         end
       end
       return nil
