@@ -189,6 +189,20 @@ describe("page:wait_for", function()
     assert.is_table(page:wait_for { text_gone = "Cart (1)", timeout_ms = 3000 })
   end)
 
+  it("reads no text of a component whose host left the document", function()
+    -- (The wait keeps the shadow roots it observes: a removed host's root
+    -- still holds its text, and must not be read as shown.)
+    shadow_host()
+    page:evaluate([[setTimeout(() => { const host = document.getElementById('host');
+      host.shadowRoot.querySelector('a').textContent = 'Cart (9)'; host.remove(); }, 100)]])
+    local err = h.error_of(page.wait_for, page, { text = "Cart (9)", timeout_ms = 800 })
+    assert.equal("Timeout", err and err.type)
+    -- And one added while waiting shows its text.
+    page:evaluate([[setTimeout(() => { const h = document.createElement('div');
+      document.body.append(h); h.attachShadow({ mode: 'open' }).innerHTML = '<b>Late part</b>'; }, 100)]])
+    assert.is_table(page:wait_for { text = "Late part", timeout_ms = 1000 })
+  end)
+
   it("sees an element come and go inside a shadow root attached after the wait began", function()
     -- (Gone again before the timeout: a wait that looks only at the end misses it.)
     page:evaluate([[setTimeout(() => {

@@ -50,12 +50,14 @@ function shadowRootsIn(root) {
 // Whether this document shows needle: in the body's rendered text, else
 // in that of an open shadow root (a web component's, which the body's
 // innerText leaves out: run BV's cart badge never showed to a wait),
-// whose walk is taken only when the body's text lacks it.
+// whose walk is taken only when the body's text lacks it.  roots: a
+// function giving the shadow roots to read (a watch's, see watch), else
+// the document is searched for them.
 const UNRENDERED = new Set(['style', 'script', 'template']);
-function shows(needle) {
+function shows(needle, roots) {
   const body = document.body || N.documentElement(document);
   if (body && String(body.innerText || N.textContent(body) || '').includes(needle)) return true;
-  for (const root of shadowRootsIn(document)) {
+  for (const root of roots ? roots() : shadowRootsIn(document)) {
     for (let c = N.firstChild(root); c; c = N.nextSibling(c)) {
       const t = N.nodeType(c) === N.TEXT_NODE ? N.textContent(c)
         : N.nodeType(c) === N.ELEMENT_NODE && !UNRENDERED.has(N.localName(c)) ? c.innerText : '';
@@ -66,7 +68,10 @@ function shows(needle) {
 }
 
 // Calls onChange (at most once per animation frame) after every event that
-// can change what a wait looks at; returns the function that stops it.
+// can change what a wait looks at; returns the function that stops it,
+// whose roots() gives the open shadow roots it observes that are still in
+// the document (found once when it is armed, then as elements are added:
+// a check on each change need not search the document for them again).
 function watch(onChange) {
   let scheduled = false;
   const poke = () => {
@@ -79,12 +84,14 @@ function watch(onChange) {
   };
   const OPTS = { subtree: true, childList: true, characterData: true, attributes: true };
   const watched = new WeakSet();
+  const observed = [];
   // A shadow root's mutations reach no observer of the document: each is
   // observed itself, those of elements added later too.
   const observeShadows = (root) => {
     for (const s of shadowRootsIn(root)) {
       if (!watched.has(s)) {
         watched.add(s);
+        observed.push(s);
         mo.observe(s, OPTS);
       }
     }
@@ -102,11 +109,14 @@ function watch(onChange) {
   const events = ['transitionend', 'animationend', 'transitioncancel', 'animationcancel'];
   for (const e of events) document.addEventListener(e, poke, true);
   window.addEventListener('resize', poke);
-  return () => {
+  const stop = () => {
     mo.disconnect();
     for (const e of events) document.removeEventListener(e, poke, true);
     window.removeEventListener('resize', poke);
   };
+  // (A removed component's root still holds its text: left out.)
+  stop.roots = () => observed.filter((s) => N.isConnected(N.shadowHost(s)));
+  return stop;
 }
 
 // The elements the target names now: the ref's element (none when it left
@@ -203,13 +213,17 @@ export function waitMethods(env) {
       checkKeys(o, ['text', 'textGone', 'refGone', 'timeout'], 'waitFor');
       const t = o.timeout == null ? 30000 : Number(o.timeout);
       const at = Date.now() + t;
-      const test = () => {
+      // roots: the watch's shadow roots, read on each change; the first
+      // look and the last (at the deadline) search the document for them,
+      // so a root attached to an element already there (a custom element
+      // defined late) is read at the latest then.
+      const test = (roots) => {
         if (o.refGone != null) {
           const hit = env.refs.lookup(String(o.refGone));
           if (hit && !hit.stale && isVisible(hit.element)) return false;
         }
-        if (o.text != null && !shows(String(o.text))) return false;
-        if (o.textGone != null && shows(String(o.textGone))) return false;
+        if (o.text != null && !shows(String(o.text), roots)) return false;
+        if (o.textGone != null && shows(String(o.textGone), roots)) return false;
         return true;
       };
       if (test()) return true;
@@ -226,7 +240,7 @@ export function waitMethods(env) {
           reject(bridgeError('Timeout', what + ' within ' + t + ' ms', { timeout_ms: t }));
         };
         stop = watch(() => {
-          if (test()) done(true);
+          if (test(stop.roots)) done(true);
         });
         timer = setTimeout(() => done(test()), Math.max(0, at - Date.now()));
       });
