@@ -790,8 +790,8 @@ document.querySelector('[role=status]').textContent = 'Shipping to Iceland'; thi
       open("menu.html")
       local _, link = ok("browser_wait_for", { locator = "getByRole('link', { name: 'Overview' })", state = "hidden" })
       assert.is_true(has(link, "Recorded: await expect(page.getByRole('link', { name: 'Overview', includeHidden: true }))"
-        .. ".toBeHidden();\n(includeHidden: getByRole skips hidden elements, so without it the check would hold for "
-        .. "a locator that names nothing.)"), link)
+        .. ".toBeHidden();\n(includeHidden: getByRole skips hidden elements; with it the locator finds the one the "
+        .. "page holds hidden now, so the test names a real element. The check fails when it shows.)\ncount: 1\n"), link)
       assert.is_nil(link:find("⚠️", 1, true), link)
       ok("browser_start_test", {})
       ok("browser_wait_for", { locator = "getByRole('link', { name: 'Overview' })", state = "hidden" })

@@ -416,8 +416,11 @@ return require("vdx.builtin.report").report_changes({
           -- (One statement: run AT read "matched nothing" and "finds the
           -- one" as a contradiction, AV "cannot fail" as overstated, and
           -- BF a paragraph for a one-line check.)
-          said = said .. "\n(includeHidden: getByRole skips hidden elements, so without it the check would hold for "
-            .. "a locator that names nothing.)"
+          -- (Run CE read "would hold for a locator that names nothing" as
+          -- said of the other form only, and "count: 0" as the element gone.)
+          said = said .. "\n(includeHidden: getByRole skips hidden elements; with it the locator finds the one the "
+            .. "page holds hidden now, so the test names a real element. The check fails when it shows.)"
+          if type(res) == "table" then res.count = 1 end
         elseif absent and (expr:find("{run}", 1, true) or (ctx.session:run_token() and
             expr:find(ctx.session:run_token(), 1, true))) then
           -- (A text with {run} is absent until the test makes it: run AD's
