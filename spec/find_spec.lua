@@ -258,6 +258,17 @@ describe("find", function()
     assert.equal(1, res2.structuredContent.total, text)
     -- Asked by text, the status is a match all the same.
     assert.equal(2, select(2, call("browser_find", { text = "Walnut Tray" })).structuredContent.total)
+    -- Of matches in no item, one named by the text itself: the region
+    -- "Offers", not the box "Search offers" (run CE's "Products").
+    page:evaluate([[(() => { const b = document.createElement('input'); b.type = 'search';
+      b.setAttribute('aria-label', 'Search offers'); document.body.prepend(b);
+      const r = document.createElement('section'); r.setAttribute('aria-label', 'Offers');
+      r.innerHTML = '<button>Claim</button>'; document.body.append(r); })()]])
+    text, res2 = call("browser_find", { within = "Offers" })
+    assert.equal(1, res2.structuredContent.total, text)
+    assert.matches('%- region "Offers"', text)
+    assert.is_nil(text:find("Search offers", 1, true), text)
+    assert.equal(2, select(2, call("browser_find", { text = "Offers" })).structuredContent.total)
   end)
 
   it("finds several controls of one row within it, by a regex on their role or name", function()

@@ -321,7 +321,7 @@ end
 --- The arguments a find answers for args: args itself, or for `within`
 -- alone (the row or card that shows it) text = within with
 -- find.WITHIN_CONTEXT lines of context unless args gives context, and
--- items_only (in_items).
+-- items_only (within_alone).
 function find.asked(args)
   if args.within == nil or args.text or args.regex or args.role or args.name then return args end
   return { text = args.within, context = args.context or find.WITHIN_CONTEXT, max = args.max, items_only = true }
@@ -329,11 +329,13 @@ end
 
 local ITEM = diff.ITEM_ROLES
 
--- The hits (indexes into items) that are, or lie in, an item (ITEM), when
--- any does, else all: `within` alone asks for the row or card, and a
--- status that repeats its name ("Added “Teak Lamp” at $36.00", run CA)
--- is neither.
-local function in_items(parsed, index, items, hits)
+-- The hits (indexes into items) `within` alone asks for: those that are,
+-- or lie in, an item (ITEM), when any does, else all (a status that
+-- repeats a row's name, "Added “Teak Lamp” at $36.00", run CA, is no row);
+-- then, of those, the ones whose name or text is text itself, when any
+-- is (within "Products" is the region so named, not the banner's
+-- "Search products" box, run CE).
+local function within_alone(parsed, index, items, hits, text)
   local kept = {}
   for _, h in ipairs(hits) do
     local inside = ITEM[items[h].role]
@@ -342,7 +344,12 @@ local function in_items(parsed, index, items, hits)
     end
     if inside then kept[#kept + 1] = h end
   end
-  return #kept > 0 and kept or hits
+  if #kept == 0 then kept = hits end
+  local exact, needle = {}, text:lower()
+  for _, h in ipairs(kept) do
+    if items[h].name:lower() == needle or items[h].text:lower() == needle then exact[#exact + 1] = h end
+  end
+  return #exact > 0 and exact or kept
 end
 
 -- How many matches without a ref a find asks the page a ref for
@@ -423,7 +430,7 @@ function find.run(page, args)
     if p then items[#items + 1] = p; index[#items] = #lines end
   end
   local hits = matching(page, items, args)
-  if args.items_only then hits = in_items(parsed, index, items, hits) end
+  if args.items_only then hits = within_alone(parsed, index, items, hits, args.text) end
   local anchors, partly
   if args.within then hits, anchors, partly = within(items, hits, args.within) end
   for _, h in ipairs(hits) do
