@@ -234,22 +234,27 @@ function wait.wait_for(page, opts)
   return res
 end
 
---- wait.code_lines(opts, locator [, timeout_ms]) -> { line } | nil: the
--- Playwright statement of a wait_for (an element's as
+--- wait.code_lines(opts, locator [, timeout_ms [, frame_path]]) -> { line }
+-- | nil: the Playwright statement of a wait_for (an element's as
 -- `expect(…).toBeVisible()` and its kin; opts as page:wait_for takes
 -- them; locator the Playwright locator of opts.ref, taken before the
 -- wait; timeout_ms, when given, written as its `{ timeout }`), with "{page}"
--- for the role's page; nil for waits a test does not need to repeat (a
--- text to show, a time) or cannot say (a Lua pattern, a frame).  A text
+-- for the role's page; a wait in a child frame (opts.frame) goes through
+-- frame_path, the frame's path from the page (locators.frame_path); nil
+-- for waits a test does not need to repeat (a text to show, a time) or
+-- cannot say (a Lua pattern, a frame without its path, a frame's URL).  A text
 -- that goes is a check of the test's (an item a filter hid): no visible
 -- element shows it.
-function wait.code_lines(o, locator, timeout_ms)
-  if o.frame and o.frame ~= "main" then return nil end
+function wait.code_lines(o, locator, timeout_ms, frame_path)
+  local framed = o.frame and o.frame ~= "main"
+  if framed and not frame_path then return nil end
+  -- A wait in a child frame reaches it through its owners.
+  local at = framed and "{page}." .. frame_path or "{page}"
   -- A wait that took long writes a timeout as long (util.waited).
   local t = timeout_ms and ("{ timeout: %d }"):format(timeout_ms)
   if o.text_gone and not (o.text or o.ref_gone or o.ref or o.locator or o.selector or o.url or o.fn) then
-    return { ("await expect({page}.getByText(%s).filter({ visible: true })).toHaveCount(0%s);")
-      :format(require("vdx.pw_spec").quote(o.text_gone), t and (", " .. t) or "") }
+    return { ("await expect(%s.getByText(%s).filter({ visible: true })).toHaveCount(0%s);")
+      :format(at, require("vdx.pw_spec").quote(o.text_gone), t and (", " .. t) or "") }
   end
   local state = o.state or "visible"
   local loc = o.locator or locator or (o.selector and "locator(" .. require("vdx.pw_spec").quote(o.selector) .. ")")
@@ -258,7 +263,9 @@ function wait.code_lines(o, locator, timeout_ms)
     -- checks (a waitFor is no check of the test's).
     local matcher = ({ visible = "toBeVisible", hidden = "toBeHidden", attached = "toBeAttached",
       detached = "not.toBeAttached" })[state]
-    return { ("await expect({page}.%s).%s(%s);"):format(loc, matcher, t or "") }
+    return { ("await expect(%s.%s).%s(%s);"):format(at, loc, matcher, t or "") }
+  elseif framed then
+    return nil
   elseif o.url then
     -- A check of the test's, as the element waits are: toHaveURL takes an
     -- exact URL, or a regular expression for a glob.

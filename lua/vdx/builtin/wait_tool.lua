@@ -4,13 +4,13 @@
 local vdx = require "vdx"
 local util = require "vdx.builtin.util"
 
--- Where the frames of page other than the main one match expr (a
--- locator as a wait takes it): "it shows in frame f1: give frame \"f1\"
--- (…)", or nil.  A page-wide locator does not reach into a frame.
-local function elsewhere_frames(page, expr)
+-- The frames of page other than the main one where expr (a locator as a
+-- wait takes it) matches, at most 3.  A page-wide locator does not reach
+-- into a frame.
+local function frames_showing(page, expr)
   local ok, list = pcall(page.frames, page)
-  if not ok or type(list) ~= "table" then return nil end
   local found = {}
+  if not ok or type(list) ~= "table" then return found end
   for _, f in ipairs(list) do
     if f.frame ~= "main" then
       local okf, r = pcall(require("vdx.assertions").facts, page, expr, { limit = 1, frame = f.frame })
@@ -18,9 +18,29 @@ local function elsewhere_frames(page, expr)
       if #found == 3 then break end
     end
   end
+  return found
+end
+
+-- Where the frames of page other than the main one match expr: "it shows
+-- in frame f1: give frame \"f1\" (…)", or nil.
+local function elsewhere_frames(page, expr)
+  local found = frames_showing(page, expr)
   if #found == 0 then return nil end
   return ("it shows in frame %s, which a wait without frame does not look into: give frame %q (the test then "
     .. "reaches it through the frame's locator)"):format(table.concat(found, ", "), found[1])
+end
+
+-- The wait o as a replay in page p takes it: a child frame's found again
+-- by path, its chain of owners from the main document (frame names are a
+-- page's own).
+local function in_frame_of(p, o, path)
+  if not path then return o end
+  local frame, why = require("vdx.locators").descend(p, path .. ".locator(':root')")
+  if not frame then error(vdx.error("Timeout", "the wait's frame is not there: " .. tostring(why)), 0) end
+  local w = {}
+  for k, v in pairs(o) do w[k] = v end
+  w.frame = frame
+  return w
 end
 
 -- How often a wait in the main document looks into the page's frames.
@@ -156,10 +176,23 @@ return {
       -- (Hidden or shown: a text the page holds at all is no typo.)
       expr = "getByText(" .. pw.quote(args.textGone) .. ")"
     end
-    local absent
+    local absent, moved
     if expr and not args.frame then
       local okf, f = pcall(require("vdx.assertions").facts, page, expr, { limit = 1 })
       absent = okf and f.count == 0
+      -- Shown in no element of the main document and in one frame's: the
+      -- wait is that frame's (run CF's "Service unavailable", in the
+      -- payment frame, was recorded as a check in the page that passed
+      -- at once).
+      local found = absent and frames_showing(page, expr) or {}
+      if #found == 1 then opts.frame, moved, absent = found[1], found[1], false end
+    end
+    -- A wait in a child frame is checked in the test through the frame's
+    -- owner (getByTitle('Payment').contentFrame().getByText(…)).
+    local framed_path
+    if opts.frame and opts.frame ~= "main" then
+      local okp, path = pcall(require("vdx.locators").frame_path, page, opts.frame)
+      framed_path = okp and path or nil
     end
     -- A text the page's frames show and the main document does not (run
     -- AB's "Gateway timeout", inside the payment iframe) ends the wait.
@@ -168,7 +201,13 @@ return {
     local okw, res = wait_main(page, opts, shown or nil)
     if not okw then
       -- (A condition that did not come is told in short: error_catalog.)
-      if vdx.is_error(res, "Timeout") and type(res) == "table" then res.wait = true end
+      if vdx.is_error(res, "Timeout") and type(res) == "table" then
+        res.wait = true
+        if moved then
+          res.message = tostring(res.message):gsub("( within %d+ ms)", ("%%1 in frame %s (the main document never "
+            .. "showed it)"):format(moved), 1)
+        end
+      end
       error(res, 0)
     end
     -- The test and the gate's replay find the element by its locator: a
@@ -178,6 +217,8 @@ return {
       step_opts = {}
       for k, v in pairs(opts) do step_opts[k] = v end
       step_opts.ref, step_opts.ref_gone, step_opts.locator = nil, nil, loc.locator
+      -- (A ref's locator leads into its frame from the page already.)
+      step_opts.frame, framed_path = nil, nil
       if args.ref_gone then step_opts.state = "hidden" end
     end
     -- A role locator of an element hidden all along matched nothing
@@ -195,16 +236,17 @@ return {
       end
     end
     local slow = util.waited(ctx, type(res) == "table" and tonumber(res.waited_ms) or 0)
-    local lines = require("vdx.wait").code_lines(step_opts, nil, slow)
-    local said = "Wait finished"
+    local lines = require("vdx.wait").code_lines(step_opts, nil, slow, framed_path)
+    local said = moved and ("Waited in frame %s: the main document never showed it, that frame does"):format(moved)
+      or "Wait finished"
     if lines and ctx.session then
       step_opts.timeout_ms = nil
       local step = util.record(ctx, { kind = "code", tool = "browser_wait_for", lines = lines,
         -- (Read from the step as the run has it: a text with {run} is
         -- the run's own. Run AD's wait for its product to be absent saw
         -- the session's product, still in the live shop, in every replay.)
-        wait = step_opts, replay = function(p, st) p:wait_for(st and st.wait or step_opts) end })
-      said = "Wait finished. Recorded: "
+        wait = step_opts, replay = function(p, st) p:wait_for(in_frame_of(p, st and st.wait or step_opts, framed_path)) end })
+      said = said .. ". Recorded: "
         .. require("vdx.remembered").in_test(require("vdx.pw_spec").code_lines(lines, nil, true)[1], ctx.session)
       if hidden_alt then
         -- (One statement: run AT read "matched nothing" and "finds the
