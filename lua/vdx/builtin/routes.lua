@@ -158,17 +158,26 @@ return {
       local fn = handler_of(a)
       local desc = { abort = a.abort, headers = a.headers, remove = a.remove, delay = a.delay, method = a.method }
       for k, v in pairs(a.fulfil or {}) do desc[k] = v end
+      local answers = (a.abort or a.fulfil or a.headers or a.remove) and not a.method and true or nil
+      -- An earlier route on the pattern this one answers before (run CF
+      -- removed each before trying the next failure).
+      local hides = false
+      for _, r in ipairs(answers and ctxt:routes() or {}) do
+        if r.pattern == args.pattern then hides = true end
+      end
       ctxt:route(args.pattern, fn, { fulfil = desc })
       -- (One that answers hides an earlier route on its pattern: a new test
       -- keeps only it, Log:restart.)
       -- (One of a method answers only some: it hides none.)
       util.record(ctx, { kind = "code", world = true, tool = "browser_route", route = args.pattern,
-        answers = (a.abort or a.fulfil or a.headers or a.remove) and not a.method and true or nil,
+        answers = answers,
         lines = rx.route_lines("{context}", args.pattern, a),
         replay = function(page) page:route(args.pattern, fn) end })
       -- What it does, said back (run BC's answer named only the pattern,
       -- and it listed the routes to see the rest).
       return "Route added: " .. describe { pattern = args.pattern, fulfil = desc }
+        .. (hides and "\nIt answers in place of the route added before on this pattern (no browser_unroute needed); "
+          .. "a test started now keeps only it" or "")
     end,
   },
   {
