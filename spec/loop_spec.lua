@@ -498,7 +498,9 @@ document.querySelector('[role=status]').textContent = 'Shipping to Iceland'; thi
       local ls = lines(outline)
       assert.equal('- heading "Settings" [level=1]', ls[1])
       assert.matches('^%- textbox "Name" %[ref=e%d+%]$', ls[2])
-      assert.equal('- button "Edit" ×3', ls[3])
+      -- Each with its ref and its item's title (run CF spent a find per product).
+      assert.matches('^%- button "Edit" ×3: %[ref=e%d+%] in "One", %[ref=e%d+%] in "Two", %[ref=e%d+%] in "Three"$',
+        ls[3])
       assert.matches('^%- button "Save" %[ref=e%d+%]$', ls[4])
       assert.equal(4, #ls, outline)
       assert.is_nil(text:find("Read it:", 1, true), text)
@@ -572,6 +574,22 @@ document.querySelector('[role=status]').textContent = 'Shipping to Iceland'; thi
       assert.equal("- table [ref=e1]: 0 rows under Product | Price", require("vdx.outline").of(head)[1])
       assert.equal("- table [ref=e1]: 1 row under Product | Price, no controls: [Oak | $4]",
         require("vdx.outline").of(head .. '\n  - row [ref=e3]:\n    - cell "Oak"\n    - cell "$4"')[1])
+      -- A repeated control by card: each card's heading titles it; more
+      -- than four, or titles that do not tell them apart, give the count only.
+      local function cards(n, titled)
+        local lines = { '- heading "Shop" [level=1]' }
+        for i = 1, n do
+          lines[#lines + 1] = "- article:"
+          if titled then lines[#lines + 1] = ('  - heading "Mug %d" [level=2]'):format(i) end
+          lines[#lines + 1] = ('  - button "Add" [ref=e%d]'):format(i)
+        end
+        for _, l in ipairs((require("vdx.outline").of(table.concat(lines, "\n")))) do
+          if l:find("^%- button") then return l end
+        end
+      end
+      assert.equal('- button "Add" ×2: [ref=e1] in "Mug 1", [ref=e2] in "Mug 2"', cards(2, true))
+      assert.equal('- button "Add" ×5', cards(5, true))
+      assert.equal('- button "Add" ×2', cards(2, false))
     end)
 
     it("opens a role's default URL as it navigates: the first look has what the page fetched after load", function()

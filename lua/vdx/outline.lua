@@ -36,6 +36,13 @@ local ROW_CHARS = 80
 -- The roles of a row's cells.
 local CELLS = { cell = true, gridcell = true, columnheader = true, rowheader = true }
 
+-- A control repeated at most this many times is listed with each one's
+-- ref and the title of the card or row it is in (its heading, else an
+-- item's first text or cell), when those tell them apart: the agent acts
+-- on the one it wants without a find (run CF spent one per product).
+local TITLED_REPEATS = 4
+local ITEMS = diff.ITEM_ROLES
+
 --- What the live regions with text in a snapshot's text say, as
 -- "status: …; alert: …" (outline.of's, at most SAID_MAX), or nil when
 -- none shows any.
@@ -49,6 +56,20 @@ function outline.still_said(text)
   return #said > 0 and table.concat(said, "; ") or nil
 end
 
+-- The line of a control repeated it.n times as each one's ref in what
+-- titles it (`- button "Add" ×2: [ref=e5] in "Tea", [ref=e9] in "Mug"`),
+-- or nil when they are too many, or their titles do not tell them apart.
+local function titled(it)
+  if it.n > TITLED_REPEATS or #it.each ~= it.n then return nil end
+  local parts, titles = {}, {}
+  for i, x in ipairs(it.each) do
+    if not x.ref or not x.title or titles[x.title] then return nil end
+    titles[x.title] = true
+    parts[i] = ("[ref=%s] in %q"):format(x.ref, clip(x.title, 40))
+  end
+  return ("%s ×%d: %s"):format(it.bare, it.n, table.concat(parts, ", "))
+end
+
 --- The outline of a snapshot's text, as a navigation's answer gives it:
 -- the lines of headings and named controls with their refs, of tables
 -- with how many rows they show (a small one's rows too, and whether it
@@ -56,15 +77,29 @@ end
 -- alert regions with their text (first within the bound), unindented,
 -- at most MAX_CHARS characters; returns them and how many were left
 -- out.  A control whose role and name repeat (a button "Edit" in every
--- row) is listed once with its count and no ref: a ref would not say
--- which row; browser_find(role=, name=) lists them with their containers.
+-- row) is listed once with its count: with each one's ref and its card's
+-- or row's title when it repeats at most TITLED_REPEATS times and those
+-- tell them apart, else with no ref, which would not say which row
+-- (browser_find(role=, name=) lists them with their containers).
 function outline.of(text)
   local items, seen = {}, {}
   local open = {}   -- the tables the lines are in: { indent, item }
   local said        -- a live region whose text is on the lines under it
+  local up = {}     -- the line's ancestors: { indent, role, title, heading }
   for line in text:gmatch("[^\n]+") do
     local indent, content = line:match("^(%s*)%- (.*)$")
     local e = content and diff.parse(content)
+    if e then
+      while #up > 0 and up[#up].indent >= #indent do up[#up] = nil end
+      local parent, t = up[#up], e.name ~= nil and e.name ~= "" and e.name or e.value
+      -- A card's title is its heading; an item's, else, its first text.
+      if parent and e.role == "heading" and (e.name or "") ~= "" and not parent.heading then
+        parent.title, parent.heading = e.name, true
+      elseif parent and not parent.title and ITEMS[parent.role] and t and t ~= "" and not e.ref then
+        parent.title = t
+      end
+      up[#up + 1] = { indent = #indent, role = e.role }
+    end
     while e and #open > 0 and #indent <= open[#open].indent do open[#open] = nil end
     if said and e and #indent <= said.indent then said = nil end
     if said and e and (e.value or "") ~= "" then
@@ -103,9 +138,16 @@ function outline.of(text)
       if seen[key] then
         seen[key].n = seen[key].n + 1
       else
-        seen[key] = { line = "- " .. content:gsub(":$", ""), n = 1, bare = ("- %s %q"):format(e.role, e.name) }
+        seen[key] = { line = "- " .. content:gsub(":$", ""), n = 1, bare = ("- %s %q"):format(e.role, e.name),
+          each = {} }
         items[#items + 1] = seen[key]
       end
+      local title
+      for k = #up - 1, 1, -1 do
+        if up[k].title then title = up[k].title break end
+      end
+      local each = seen[key].each
+      if #each <= TITLED_REPEATS then each[#each + 1] = { ref = e.ref, title = title } end
     end
   end
   -- What the page says first within the bound, each where it stands; an
@@ -127,7 +169,7 @@ function outline.of(text)
     if it.said then
       if not it.cut then out[#out + 1] = it.line end
     else
-      local l = it.n > 1 and ("%s ×%d"):format(it.bare, it.n) or it.line
+      local l = it.n > 1 and (titled(it) or ("%s ×%d"):format(it.bare, it.n)) or it.line
       if it.of then
         -- Its head apart, under which its rows are counted (run BZ read
         -- "1 row" of an empty table as a product).
