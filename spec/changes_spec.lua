@@ -642,6 +642,22 @@ describe("the change report of the acting tools", function()
     assert.is_nil(codes:find("page.getByRole('listitem').filter({ hasText: 'Walk dog' })).toHaveCount(0)", 1, true), codes)
   end)
 
+  it("names the items a filter left in their container and proposes the list of their headings", function()
+    -- (Run CE read ten removed cards, and built the list of the two left by hand.)
+    open("/verify/grid_filter.html")
+    act("browser_type", { ref = ref('searchbox "Search products"'), text = "Oak" })
+    local text, changes = act("browser_click", { ref = ref('button "Search"') })
+    assert.is_true(text:find('\nLeft in region "Products": "Oak Chair", "Oak Table" (2 of 6)', 1, true) ~= nil, text)
+    local codes = table.concat(candidates(changes), "\n")
+    assert.is_true(codes:find("await expect(page.getByRole('region', { name: 'Products' }).getByRole('heading', "
+      .. "{ level: 3 })).toHaveText(['Oak Chair', 'Oak Table']);", 1, true) ~= nil, codes)
+    -- Cards that are lines of their own (articles) are told the same.
+    open("/verify/grid_filter.html?article")
+    act("browser_type", { ref = ref('searchbox "Search products"'), text = "Chair" })
+    text = act("browser_click", { ref = ref('button "Search"') })
+    assert.is_true(text:find('\nLeft in region "Products": "Oak Chair", "Steel Chair" (2 of 6)', 1, true) ~= nil, text)
+  end)
+
   it("proposes an item gone by its line's name when a filter drew the list again for others", function()
     open("/verify/filter.html")
     local _, changes = act("browser_click", { ref = ref('button "Completed"') })

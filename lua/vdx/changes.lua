@@ -404,6 +404,7 @@ function changes.report(ctx, res, opts)
     end
     local shown_lines, more = report_lines.render(d, changes)
     for _, l in ipairs(shown_lines) do out[#out + 1] = l end
+    for _, l in ipairs(report_lines.left(d)) do out[#out + 1] = l end
     if more > 0 then out[#out + 1] = ("… %d more changed lines (browser_find or browser_snapshot reads them)"):format(more) end
     for _, l in ipairs(opened_options.lines(page, d)) do out[#out + 1] = l end
     out[#out + 1] = report_lines.renewed(d, snap.text, told_anew(role))

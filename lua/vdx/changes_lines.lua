@@ -268,6 +268,19 @@ local function renewed_line(d, text, told)
     .. "still act)"):format(table.concat(parts, ", "))
 end
 
+-- The lines of what a filter left (proposals_items.left_in): `Left in
+-- region "Products" [ref=e7]: "Oak Chair", "Oak Table" (2 of 12)`.
+local function left_lines(d)
+  local out = {}
+  for _, x in ipairs(require("vdx.proposals_items").left_in(d)) do
+    local names = {}
+    for i, t in ipairs(x.titles) do names[i] = '"' .. clip(t, 40):gsub('["\\]', "\\%0") .. '"' end
+    out[#out + 1] = ("Left in %s: %s (%d of %d)"):format(x.container.content:gsub(":$", ""),
+      table.concat(names, ", "), #x.titles, x.of)
+  end
+  return out
+end
+
 --- render(d, lim) -> the bounded lines of diff d (lim.MAX_LINES,
 -- lim.MAX_CHARS) and how many were left out.
 lines.render = render
@@ -279,5 +292,8 @@ lines.brief = brief_line
 lines.moved = moved_line
 --- renewed(d, text, told) -> the line of the elements made anew, or nil.
 lines.renewed = renewed_line
+--- left(d) -> the lines of the containers whose items an action took
+-- all but a few of (a filter), each naming those left.
+lines.left = left_lines
 
 return lines

@@ -479,8 +479,13 @@ function proposals.propose(page, d, acted, text, kept, wrote)
     acted = acted, text = text, kept = kept,
     max = math.max(proposals.MAX_CANDIDATES, math.min(n, proposals.MAX_FIELDS)) }, Proposer)
   local steps = {}
-  -- A new order first: a sort is what the action was for.
+  -- A new order first: a sort is what the action was for; so is what a
+  -- filter left (one more candidate for it).
   for _, m in ipairs(d.moved) do steps[#steps + 1] = function() p:order(m) end end
+  for _, x in ipairs(items.left_in(d)) do
+    if x.level and not p.left_told then p.left_told, p.max = true, p.max + 1 end
+    steps[#steps + 1] = function() p:left(x) end
+  end
   for _, f in ipairs(fields) do steps[#steps + 1] = function() p:state(f) end end
   -- What the page says it did (a status, an alert) before the other
   -- changed lines: run BJ's "Order #1001 is confirmed" went unproposed

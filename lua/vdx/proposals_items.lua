@@ -1,7 +1,7 @@
 --- vdx.proposals_items: the proposals of what an action took away or
 -- counted anew (vdx.proposals): a dialog, menu or listbox closed
 -- (`toBeHidden`), an item gone by the text it showed (`toHaveCount(0)`),
--- a list's new count.  install(Proposer) adds the methods to
+-- a list's new count, the items a filter left (`toHaveText([…])`).  install(Proposer) adds the methods to
 -- vdx.proposals' checker; the sets and finders below serve its order.
 local assertions = require "vdx.assertions"
 local diff = require "vdx.snapshot_diff"
@@ -102,6 +102,103 @@ local function recounted(d)
   return out
 end
 
+-- The heading at the top of entry e's subtree (a card's title), or nil.
+local function heading_in(e, depth)
+  if e.role == "heading" and (e.name or "") ~= "" then return e end
+  if (depth or 0) >= 3 then return nil end
+  for _, c in ipairs(e.children or {}) do
+    local h = heading_in(c, (depth or 0) + 1)
+    if h then return h end
+  end
+  return nil
+end
+
+-- At most this many items left are named (a filter that left more is
+-- told by the list's count).
+local LEFT_MAX = 6
+
+-- The nameless lines that hold an item of a grid or list (a card's
+-- element, a list item, a row).
+local ITEMISH = { generic = true, article = true, listitem = true, row = true, group = true, treeitem = true }
+
+-- What kind of item of its container a removed root line e is, or nil:
+-- a nameless item (its role), or a heading of a card the snapshot does
+-- not wrap ("heading 3": a grid of plain divs shows its cards' lines
+-- flat in the container).
+local function kind_of(e)
+  if e.role == "heading" and (e.name or "") ~= "" then
+    local lv
+    for _, st in ipairs(e.states or {}) do lv = lv or st:match("^%[level=(%d)%]$") end
+    return lv and "heading " .. lv or nil, lv
+  end
+  if ITEMISH[e.role] and (e.name or "") == "" then return e.role end
+  return nil
+end
+
+--- left_in(d) -> { { container, titles, of, level } }: the containers of
+-- which an action took 3 or more items and left 1 to LEFT_MAX (a
+-- filter): container is the new entry, titles what each item left shows
+-- first (its heading, else its first name or text), of how many there
+-- were, level the headings' level when every title is a heading of that
+-- level.  An item is a nameless line of one role (a card's element, a
+-- list item), or, in a grid of plain elements the snapshot shows flat, a
+-- heading of one level.  What a filter left is what a test of it checks
+-- (run CE read ten removed cards and built the list of the two left by
+-- hand).  Read once per diff (kept in d.left_in).
+local function left_in(d)
+  if d.left_in then return d.left_in end
+  local took, order = {}, {}
+  for _, e in ipairs(d.removed or {}) do
+    local p, kind = e.parent, kind_of(e)
+    if kind and p and not p.removed then
+      if not took[p] then took[p] = { n = {}, kinds = {} }; order[#order + 1] = p end
+      local t = took[p]
+      if not t.n[kind] then t.n[kind] = 0; t.kinds[#t.kinds + 1] = kind end
+      t.n[kind] = t.n[kind] + 1
+    end
+  end
+  local out = {}
+  for _, old in ipairs(order) do
+    for _, kind in ipairs(took[old].kinds) do
+      local n, new = took[old].n[kind], nil
+      for _, e in ipairs(n >= 3 and d.new or {}) do
+        if e.key == old.key and not e.added then new = e break end
+      end
+      local kept = {}
+      for _, c in ipairs(new and new.children or {}) do
+        if kind_of(c) == kind then kept[#kept + 1] = c end
+      end
+      if #kept >= 1 and #kept <= LEFT_MAX then
+        local titles, levels = {}, {}
+        for i, c in ipairs(kept) do
+          local h = heading_in(c)
+          levels[i] = h and select(2, kind_of(h)) or false
+          titles[i] = h and h.name or diff.label(c)
+          if not titles[i] then titles = nil break end
+        end
+        local level = levels[1] or nil
+        for _, lv in ipairs(levels) do if lv ~= level then level = nil end end
+        if titles then
+          out[#out + 1] = { container = new, titles = titles, of = #kept + n, level = level }
+          break
+        end
+      end
+    end
+  end
+  d.left_in = out
+  return out
+end
+
+-- The titles of the items a filter left (left_in's x), in order, as the
+-- headings of its container show them: toHaveText on the list of them.
+function P:left(x)
+  if not x.level or x.container.in_frame then return end
+  local tail = (".getByRole('heading', { level: %s })"):format(x.level)
+  for loc in self:locators(x.container) do
+    if self:try { matcher = "toHaveText", locator = loc .. tail, value = x.titles } or self:full() then return end
+  end
+end
+
 --- The roles a closed container is proposed hidden by (P:closed).
 M.CLOSABLE = CLOSABLE
 --- The roles of an item that can leave its list (P:gone).
@@ -110,6 +207,7 @@ M.ITEM_OF = ITEM_OF
 M.left_item = left_item
 --- recounted(d) -> { { list =, n = } } of the lists whose item count changed.
 M.recounted = recounted
+M.left_in = left_in
 
 --- Adds the item proposals (closed, gone, count) to Proposer, the
 -- checker vdx.proposals makes for each report.
