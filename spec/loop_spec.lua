@@ -394,7 +394,7 @@ document.querySelector('[role=status]').textContent = 'Shipping to Iceland'; thi
       local save = ref_of(snap, 'button "Save"')
       local r, text = call("browser_click", { ref = save, expect = { "Never there" } })
       assert.is_true(r.isError, text)
-      assert.equal("Clicked " .. save, text:match("^[^\n]*"))
+      assert.matches("^Clicked " .. save .. " %(step %d+%)$", text:match("^[^\n]*"))
       assert.is_true(has(text, "\nLocator: getByRole('button', { name: 'Save' })\n"), text)
       assert.matches('\n❌ Expected "Never there": getByText%(\'Never there\'%) matches nothing; the page has: [^\n]+', text)
       -- What the test holds now: the click, and no check of it.
@@ -424,6 +424,9 @@ document.querySelector('[role=status]').textContent = 'Shipping to Iceland'; thi
       -- The click took effect on the successor.
       assert.is_true(has(text, '\n~ paragraph: "Count: 2" (was "Count: 1")'), text)
       assert.is_true(has(text, "\nLocator: getByRole('button', { name: 'Increment' })\n"), text)
+      -- Its first line names the step it became, which drop= takes (run
+      -- CE exported twice to count its steps).
+      assert.matches("^Clicked " .. inc .. " %(step %d+%)\n", text)
     end)
 
     it("stays a StaleRef when two elements share its role and name", function()

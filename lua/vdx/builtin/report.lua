@@ -73,7 +73,7 @@ function report.report_changes(defs, acting)
               and not c.navigated then
             st.unchanged = true
           end
-          result = report.silent_failure(report.no_change_step(result, log, steps0))
+          result = report.silent_failure(report.said_step(result, log, steps0))
           return with_page_errors(ctx, result, mark)
         end
         expect.wait(ctx, args.expect)
@@ -83,7 +83,8 @@ function report.report_changes(defs, acting)
         local nav = type(result) == "table" and type(result.structured) == "table" and result.structured.navigation
         if type(nav) == "table" and nav.same_document == false then before = nil end
         -- The agent said what it expects: the change in one line.
-        result = report.silent_failure(report.with_changes(ctx, result, { candidates = false, brief = true }))
+        result = report.silent_failure(report.said_step(report.with_changes(ctx, result,
+          { candidates = false, brief = true }), log, steps0))
         local lines, ok, facts = expect.check(ctx, args.expect, before,
           type(result) == "table" and result.structured and result.structured.locator)
         if type(result) ~= "table" then result = { text = tostring(result or "") } end
@@ -98,15 +99,24 @@ function report.report_changes(defs, acting)
   return defs
 end
 
---- result (an action's answer) whose report says the page did not change
--- naming the step of the test the action became (its `no`, when the log
--- numbered one since last_no): an action the agent only tried (a hover to
--- see what shows) is in the test unless dropped, which the answer says.
-function report.no_change_step(result, log, last_no)
+--- result (an action's answer) naming the step of the test the action
+-- became (its `no`, when the log numbered one since last_no): a report
+-- that says the page did not change says it is a step all the same (an
+-- action the agent only tried, a hover to see what shows, is in the test
+-- unless dropped); else the answer's first line ends with its step
+-- (`Clicked e4 (step 4)`), as a check's answer does: drop= takes steps by
+-- number (run CE exported twice to count them).
+function report.said_step(result, log, last_no)
   local no = log and log.last_no
   if type(result) ~= "table" or type(result.text) ~= "string" or not no or no == last_no then return result end
-  result.text = result.text:gsub("\nNo change on the page%.", ("\nNo change on the page. Still step %d of the test: "
-    .. "browser_export_test drop=[%d] if it was only a try."):format(no, no), 1)
+  local said
+  result.text, said = result.text:gsub("\nNo change on the page%.", ("\nNo change on the page. Still step %d of the "
+    .. "test: browser_export_test drop=[%d] if it was only a try."):format(no, no), 1)
+  -- (One step: a form's fill records a step a field.  On the first line,
+  -- not the locator's, which an agent copies.)
+  if said == 0 and no == (last_no or 0) + 1 then
+    result.text = result.text:gsub("^[^\n]*", "%0 (step " .. no .. ")", 1)
+  end
   return result
 end
 
