@@ -257,8 +257,8 @@ show();
         orders[buyer] = orders[buyer] or {}
         table.insert(orders[buyer], ("#%d"):format(1000 + orders_n))
         return { headers = { ["Content-Type"] = "text/html", ["Set-Cookie"] = set },
-          body = ("<!doctype html><title>Order</title><p data-testid=confirmation>Order #%d is confirmed</p>")
-            :format(1000 + orders_n) }
+          body = ("<!doctype html><title>Order</title><h2>Payment for order #%d</h2>"
+            .. "<p data-testid=confirmation>Order #%d is confirmed</p>"):format(1000 + orders_n, 1000 + orders_n) }
       end,
       -- A cart a click fills on the server, slowly, for the buyer of the
       -- cookie (a fresh context is a new buyer).
@@ -582,6 +582,23 @@ f.src = '/export/framepay/form.html'; document.body.append(f)">Checkout</button>
     assert.is_true(has(text, "run 1: expected toBeVisible; saw getByRole('navigation').getByText('Cart (1)') matches "
       .. "0 elements (the page shows \"Cart (2)\"); run 2: expected toBeVisible; saw "
       .. "getByRole('navigation').getByText('Cart (1)') matches 0 elements (the page shows \"Cart (3)\")"), text)
+  end)
+
+  it("remembers through the pattern a value the locator given names itself", function()
+    -- (Run CF wrote `getByRole("heading", { name: /Payment for order #\d+/ })` by hand.)
+    local s, call = start("--output-dir " .. q(dir .. "/out"))
+    call("browser_navigate", { url = srv.url .. "/export/order.html" })
+    local _, snap = call("browser_snapshot", {})
+    local name = assert(snap:match('heading "(Payment for order #%d+)"'), snap)
+    local _, kept = call("browser_remember", { name = "pay", pattern = "#\\d+",
+      locator = ("getByRole('heading', { name: '%s' })"):format(name) })
+    assert.is_true(has(kept, " from getByRole('heading', { name: /Payment for order #\\d+/ }) at /#\\d+/. Later texts "
+      .. "can say {pay} (answers show it so); the test reads it here. (The locator named the value itself, which "
+      .. "the next run's differs from: it reads it through the pattern.)"), kept)
+    -- A locator without the value is kept as given.
+    _, kept = call("browser_remember", { name = "conf", locator = "getByTestId('confirmation')", pattern = "#\\d+" })
+    assert.is_nil(kept:find("named the value itself", 1, true), kept)
+    assert.equal(0, (s:close(30000)))
   end)
 
   it("remembers a value the app gives and uses it later as {name}, read again in each run", function()

@@ -5,6 +5,29 @@ local vdx = require "vdx"
 local util = require "vdx.builtin.util"
 local remembered = require "vdx.remembered"
 
+-- t's locator with the first quoted string that holds value, when that
+-- has a digit (a heading named "Payment for order #1001"), read through
+-- pattern instead (`name: /Payment for order #\d+/`), when that still
+-- matches the one element; else nil.  A locator that names the value it reads matches
+-- nothing once the app gives another (the next run's order): run CF
+-- wrote that regex by hand.
+local function unpinned(page, t, value, pattern)
+  -- (A value with no digit, a word, is the same next run.)
+  if not pattern or not value:find("%d") or t.frame or t.relative ~= t.locator then return nil end
+  local done = false
+  local loc = t.locator:gsub("'([^'\\]*)'", function(body)
+    local i, j = body:find(value, 1, true)
+    -- (One that says a remembered {name} is read in the test already.)
+    if done or not i or body:find("{", 1, true) then return nil end
+    done = true
+    local escape = require("vdx.volatile").escape
+    return "/" .. escape(body:sub(1, i - 1)) .. pattern .. escape(body:sub(j + 1)) .. "/"
+  end)
+  if not done then return nil end
+  local ok, f = pcall(require("vdx.assertions").facts, page, loc, { limit = 2 })
+  return ok and f.count == 1 and loc or nil
+end
+
 return {
   {
     name = "browser_remember",
@@ -35,6 +58,8 @@ return {
           .. "much in other texts; remember a longer part (the order's \"#1002\", not \"2\")")
           :format(value, remembered.MIN_LENGTH), { field = "pattern" }), 0)
       end
+      local free = unpinned(page, t, value, args.pattern)
+      if free then t = { locator = free, relative = free } end
       local step = { kind = remembered.KIND, name = args.name, locator = t.locator, pattern = args.pattern,
         value = value, tool = "browser_remember" }
       util.record(ctx, step)
@@ -49,8 +74,10 @@ return {
       end
       local loc, pattern = as_read(t.locator), as_read(args.pattern)
       return { text = ("Remembered {%s} = %s from %s%s. Later texts can say {%s} (answers show it so); the test "
-        .. "reads it here."):format(args.name, verbatim(("%q"):format(value)), loc,
-        pattern and (" at /" .. pattern .. "/") or "", args.name),
+        .. "reads it here.%s"):format(args.name, verbatim(("%q"):format(value)), loc,
+        pattern and (" at /" .. pattern .. "/") or "", args.name,
+        free and " (The locator named the value itself, which the next run's differs from: it reads it through "
+          .. "the pattern.)" or ""),
         structured = { name = args.name, value = verbatim(value), locator = loc, pattern = pattern } }
     end,
   },
