@@ -8,9 +8,9 @@ local remembered = require "vdx.remembered"
 -- t's locator with the first quoted string that holds value, when that
 -- has a digit (a heading named "Payment for order #1001"), read through
 -- pattern instead (`name: /Payment for order #\d+/`), when that still
--- matches the one element; else nil.  A locator that names the value it reads matches
--- nothing once the app gives another (the next run's order): run CF
--- wrote that regex by hand.
+-- matches the one element; else nil.  A locator that names the value it
+-- reads matches nothing once the app gives another (the next run's
+-- order): run CF wrote that regex by hand.
 local function unpinned(page, t, value, pattern)
   -- (A value with no digit, a word, is the same next run.)
   if not pattern or not value:find("%d") or t.frame or t.relative ~= t.locator then return nil end

@@ -21,10 +21,9 @@ local function frames_showing(page, expr)
   return found
 end
 
--- Where the frames of page other than the main one match expr: "it shows
--- in frame f1: give frame \"f1\" (…)", or nil.
-local function elsewhere_frames(page, expr)
-  local found = frames_showing(page, expr)
+-- Where the frames found (frames_showing's) match: "it shows in frame
+-- f1: give frame \"f1\" (…)", or nil when none does.
+local function where_of(found)
   if #found == 0 then return nil end
   return ("it shows in frame %s, which a wait without frame does not look into: give frame %q (the test then "
     .. "reaches it through the frame's locator)"):format(table.concat(found, ", "), found[1])
@@ -71,7 +70,7 @@ local function wait_main(page, opts, expr)
       return true, res
     end
     if not vdx.is_error(res, "Timeout") then return false, res end
-    local where = elsewhere_frames(page, expr)
+    local where = where_of(frames_showing(page, expr))
     if where and left > FRAME_LOOK_MS then
       return false, vdx.error("Timeout", ("%s did not show in the main document within %d ms, and the wait stopped "
         .. "there: %s"):format(expr, vdx.now() - start, where), { timeout_ms = total })
@@ -176,7 +175,7 @@ return {
       -- (Hidden or shown: a text the page holds at all is no typo.)
       expr = "getByText(" .. pw.quote(args.textGone) .. ")"
     end
-    local absent, moved
+    local absent, moved, found
     if expr and not args.frame then
       local okf, f = pcall(require("vdx.assertions").facts, page, expr, { limit = 1 })
       absent = okf and f.count == 0
@@ -184,7 +183,7 @@ return {
       -- wait is that frame's (run CF's "Service unavailable", in the
       -- payment frame, was recorded as a check in the page that passed
       -- at once).
-      local found = absent and frames_showing(page, expr) or {}
+      found = absent and frames_showing(page, expr) or {}
       if #found == 1 then opts.frame, moved, absent = found[1], found[1], false end
     end
     -- A wait in a child frame is checked in the test through the frame's
@@ -245,7 +244,8 @@ return {
         -- (Read from the step as the run has it: a text with {run} is
         -- the run's own. Run AD's wait for its product to be absent saw
         -- the session's product, still in the live shop, in every replay.)
-        wait = step_opts, replay = function(p, st) p:wait_for(in_frame_of(p, st and st.wait or step_opts, framed_path)) end })
+        wait = step_opts,
+        replay = function(p, st) p:wait_for(in_frame_of(p, st and st.wait or step_opts, framed_path)) end })
       said = said .. ". Recorded: "
         .. require("vdx.remembered").in_test(require("vdx.pw_spec").code_lines(lines, nil, true)[1], ctx.session)
       if hidden_alt then
@@ -275,8 +275,8 @@ return {
         if no then said = said .. ("; browser_export_test drop=[%d] takes this one out"):format(no) end
       elseif absent then
         local no = type(step) == "table" and step.no
-        -- (Run BW's "unavailable" was in the payment frame.)
-        local framed = elsewhere_frames(page, expr)
+        -- (Run BW's "unavailable" was in the payment frame: several do.)
+        local framed = where_of(found)
         said = said .. ("\n⚠️ %s matched nothing before the wait either%s: the check passes for a wrong %s "
           .. "too, and at once. %s%s"):format(expr,
             expr:find("^getByRole%(") and " (getByRole skips hidden elements: one hidden all along matches nothing)" or "",
