@@ -1,8 +1,9 @@
 --- vdx.proposals_items: the proposals of what an action took away or
 -- counted anew (vdx.proposals): a dialog, menu or listbox closed
 -- (`toBeHidden`), an item gone by the text it showed (`toHaveCount(0)`),
--- a list's new count, the items a filter left (`toHaveText([…])`).  install(Proposer) adds the methods to
--- vdx.proposals' checker; the sets and finders below serve its order.
+-- a list's new count, the items a filter left (`toHaveText([…])`).
+-- install(Proposer) adds the methods to vdx.proposals' checker; the sets
+-- and finders below serve its order.
 local assertions = require "vdx.assertions"
 local diff = require "vdx.snapshot_diff"
 
@@ -207,9 +208,10 @@ M.ITEM_OF = ITEM_OF
 M.left_item = left_item
 --- recounted(d) -> { { list =, n = } } of the lists whose item count changed.
 M.recounted = recounted
+--- left_in(d) -> the containers a filter left a few items in (see above).
 M.left_in = left_in
 
---- Adds the item proposals (closed, gone, count) to Proposer, the
+--- Adds the item proposals (closed, gone, count, left) to Proposer, the
 -- checker vdx.proposals makes for each report.
 function M.install(Proposer)
   for k, f in pairs(P) do Proposer[k] = f end

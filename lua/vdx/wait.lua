@@ -242,9 +242,9 @@ end
 -- for the role's page; a wait in a child frame (opts.frame) goes through
 -- frame_path, the frame's path from the page (locators.frame_path); nil
 -- for waits a test does not need to repeat (a text to show, a time) or
--- cannot say (a Lua pattern, a frame without its path, a frame's URL).  A text
--- that goes is a check of the test's (an item a filter hid): no visible
--- element shows it.
+-- cannot say (a Lua pattern, a frame without its path, a frame's URL).
+-- A text that goes is a check of the test's (an item a filter hid): no
+-- visible element shows it.
 function wait.code_lines(o, locator, timeout_ms, frame_path)
   local framed = o.frame and o.frame ~= "main"
   if framed and not frame_path then return nil end
