@@ -416,7 +416,7 @@ describe("the change report of the acting tools", function()
     pay = assert(snap:match('button "Pay" %[ref=(f%d+e%d+)%]'), snap)
     local said = act("browser_click", { ref = pay, expect = { "must have 16 digits" } })
     assert.is_true(said:find("\n✅ Expected \"must have 16 digits\": recorded getByTitle('Payment').contentFrame()"
-      .. ".getByRole('status') toContainText('must have 16 digits')", 1, true) ~= nil, said)
+      .. ".getByRole('status') toHaveText('The card number must have 16 digits.')", 1, true) ~= nil, said)
   end)
 
   it("proposes a tab selected, a disclosure expanded or collapsed and a toggle pressed by its role, name and state", function()
