@@ -377,9 +377,10 @@ return {
       end
       if replaced then out[#out + 1] = ("Replaced the file's earlier test %q with this one"):format(replaced) end
       if #kept_as > 0 then
-        -- (Once a session: runs BQ, BR and BS read "step 12" of a file of
-        -- 11 steps as a place in it.)
-        out[#out + 1] = "Kept " .. table.concat(kept_as, ", ") .. (log.numbers_told and ""
+        -- (Runs BQ, BR and BS read "step 12" of a file of 11 steps as a
+        -- place in it; said in short after the first time, which run CG
+        -- had forgotten by its third export.)
+        out[#out + 1] = "Kept " .. table.concat(kept_as, ", ") .. (log.numbers_told and " (drop numbers)"
           or " (its number for drop, not its place in the file)")
         log.numbers_told = true
       end
