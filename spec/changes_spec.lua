@@ -757,7 +757,7 @@ describe("the change report of the acting tools", function()
     local text = act("browser_press_key", { key = "Shift" })
     assert.matches("\nChanges: no earlier look at this page to compare with %(%d+ lines now", text)
     text = act("browser_press_key", { key = "Shift" })
-    assert.matches("\nNo change on the page%. Still step (%d+) of the test: browser_export_test drop=%[%1%]", text)
+    assert.matches("\nNo change on the page%. Recorded as step (%d+) of the test all the same: browser_export_test drop=%[%1%]", text)
     -- A key press says where focus went, or that it stayed.
     local _, _, raw = act("browser_press_key", { key = "Tab" })
     local now = raw:match("\nFocus now: ([^\n]+)$")
@@ -892,7 +892,7 @@ describe("the change report and the verify tools over the MCP wire", function()
     -- No change: the candidates are an empty list on the wire.
     local hover = call("browser_hover", { ref = box })
     -- A step of the test all the same, which the answer says with its number.
-    assert.matches("No change on the page%. Still step (%d+) of the test: browser_export_test drop=%[%1%] if it was "
+    assert.matches("No change on the page%. Recorded as step (%d+) of the test all the same: browser_export_test drop=%[%1%] if it was "
       .. "only a try%.$", hover.content[1].text)
     local raw = assert(io.open(s.dir .. "/out")):read("a")
     assert.truthy(raw:find('"candidates":[]', 1, true))

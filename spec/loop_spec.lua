@@ -310,7 +310,7 @@ document.querySelector('[role=status]').textContent = 'Shipping to Iceland'; thi
         .. ".getByRole('status') toHaveText('Paid')"), text)
       -- Pressed again, nothing changes: no word of what it says still.
       local _, again = ok("browser_click", { ref = ref_of(snap, 'button "Pay"') })
-      assert.is_true(has(again, "\nNo change on the page. Still step "), again)
+      assert.is_true(has(again, "\nNo change on the page. Recorded as step "), again)
       assert.is_nil(again:find("still says", 1, true), again)
       -- A status emptied says so (run BT read `~ status (was …)` alone).
       local _, reset = ok("browser_click", { ref = ref_of(snap, 'button "Reset"') })

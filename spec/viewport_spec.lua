@@ -65,7 +65,7 @@ describe("checks of the viewport", function()
     text = text .. "\n"
     assert.is_true(has(text, "\nURL now #far\n"), text)
     -- A new URL is the click's doing: no "still a step, drop it if only a try".
-    assert.is_nil(text:find("Still step", 1, true), text)
+    assert.is_nil(text:find("Recorded as step", 1, true), text)
     local url_id = text:match("\n%[(a%d+)%] page toHaveURL%(/\\/loop\\/anchors\\%.html#far%$/%)\n")
     -- The section by its heading: a tall one is in view while any of it shows.
     local view_id = text:match("\n%[(a%d+)%] getByRole%('heading', { name: 'Far section' }%) toBeInViewport\n")

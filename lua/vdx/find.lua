@@ -199,7 +199,9 @@ local function matching(page, items, args)
       if it.role == args.role and args.name and name == "" and NAMED_BY_CONTENT[it.role] then name = content_of(items, i) end
       hit = it.role == args.role and (args.name == nil or name:lower():find(needle, 1, true) ~= nil)
     else
+      -- (Its role is part of a line: run CH's text "status" found none.)
       hit = it.name:lower():find(needle, 1, true) ~= nil or it.text:lower():find(needle, 1, true) ~= nil
+        or it.role == needle
     end
     if hit then out[#out + 1] = i end
   end
@@ -329,12 +331,10 @@ end
 
 local ITEM = diff.ITEM_ROLES
 
--- The hits (indexes into items) `within` alone asks for: those that are,
--- or lie in, an item (ITEM), when any does, else all (a status that
--- repeats a row's name, "Added “Teak Lamp” at $36.00", run CA, is no row);
--- then, of those, the ones whose name or text is text itself, when any
--- is (within "Products" is the region so named, not the banner's
--- "Search products" box, run CE).
+-- The hits (indexes into items) `within` alone asks for: those in an
+-- item (ITEM), when any is, else all (run CA's status "Added “Teak Lamp”
+-- …" is no row); then those whose name or text is text itself, when any
+-- is (run CE's "Products" region, not the "Search products" box).
 local function within_alone(parsed, index, items, hits, text)
   local kept = {}
   for _, h in ipairs(hits) do

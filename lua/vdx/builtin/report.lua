@@ -109,9 +109,10 @@ end
 function report.said_step(result, log, last_no)
   local no = log and log.last_no
   if type(result) ~= "table" or type(result.text) ~= "string" or not no or no == last_no then return result end
+  -- (Run CH read "Still step 4" as the click not recorded.)
   local said
-  result.text, said = result.text:gsub("\nNo change on the page%.", ("\nNo change on the page. Still step %d of the "
-    .. "test: browser_export_test drop=[%d] if it was only a try."):format(no, no), 1)
+  result.text, said = result.text:gsub("\nNo change on the page%.", ("\nNo change on the page. Recorded as step %d of "
+    .. "the test all the same: browser_export_test drop=[%d] if it was only a try."):format(no, no), 1)
   -- (One step: a form's fill records a step a field.  On the first line,
   -- not the locator's, which an agent copies.)
   if said == 0 and no == (last_no or 0) + 1 then
