@@ -24,8 +24,8 @@ proposals.MAX_FIELDS = 6
 proposals.LIVE = { status = true, alert = true, log = true, timer = true, marquee = true }
 local LIVE = proposals.LIVE
 
-local CHECKABLE = { checkbox = true, radio = true, switch = true, menuitemcheckbox = true, menuitemradio = true }
-local FIELD = { textbox = true, searchbox = true, combobox = true, spinbutton = true, slider = true }
+local state = require "vdx.proposals_state"
+local CHECKABLE, FIELD = state.CHECKABLE, state.FIELD
 
 -- The start of a long text, cut at a word, for getByText (a substring match).
 local function text_part(s)
@@ -47,7 +47,7 @@ end
 -- A checker of candidates on the page, bounded in checks.
 local Proposer = {}
 Proposer.__index = Proposer
-require("vdx.proposals_state").install(Proposer)
+state.install(Proposer)
 local items = require "vdx.proposals_items"
 items.install(Proposer)
 local CLOSABLE, ITEM_OF, left_item, recounted = items.CLOSABLE, items.ITEM_OF, items.left_item, items.recounted
@@ -260,41 +260,6 @@ function Proposer:first(e, matcher, value)
   for loc, ref in self:locators(e, true) do
     if self:try({ matcher = matcher, locator = loc, value = value }, ref) then return true end
     if self:full() then return false end
-  end
-  return false
-end
-
--- The fields whose snapshot value is what toHaveValue reads (a
--- combobox's is its option's label, a spinbutton's may be formatted).
-local TYPED_VALUE = { textbox = true, searchbox = true }
-
--- A field's or checkbox's new state.
-function Proposer:state(e)
-  if CHECKABLE[e.role] then
-    local on = false
-    for _, s in ipairs(e.states) do on = on or s == "[checked]" end
-    return self:first(e, on and "toBeChecked" or "not.toBeChecked")
-  end
-  if FIELD[e.role] and e.ref then
-    -- The field the action typed into: its locator was verified to match
-    -- it alone just before, and the snapshot just taken read its value,
-    -- so no read of the page again (a third of a type's bridge time).
-    local v, a = e.value, self.acted
-    if a and a.ref == e.ref and TYPED_VALUE[e.role] and v and v ~= "" and #v <= 200 and v:match("^%S")
-        and v:match("%S$") and not v:find("  ", 1, true) and not v:find("[\\\n\226]") then
-      return self:try({ matcher = "toHaveValue", locator = a.locator, value = v }, nil,
-        { count = 1, matches = { { ref = e.ref, value = v, visible = true } } })
-    end
-    for loc, ref in self:locators(e, true) do
-      local okf, facts = pcall(assertions.facts, self.page, loc, { limit = 1, batch = self.batch })
-      -- (A field that shows up empty, a new frame's, is no news; one an
-      -- action emptied is.)
-      local emptied = e.was and (e.was.value or "") ~= ""
-      if okf and facts.count == 1 and facts.matches[1].value and (facts.matches[1].value ~= "" or emptied)
-        and (not ref or facts.matches[1].ref == ref) then
-        return self:try({ matcher = "toHaveValue", locator = loc, value = facts.matches[1].value }, nil, facts)
-      end
-    end
   end
   return false
 end

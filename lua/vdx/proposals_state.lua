@@ -1,7 +1,8 @@
---- vdx.proposals_state: the proposals of an element's ARIA state that an
--- action changed (vdx.proposals): a tab selected, a disclosure expanded, a
--- toggle pressed (`getByRole(…, { pressed: true })`), a field the form
--- refused (`.and(locator(':user-invalid'))`), a column sorted anew
+--- vdx.proposals_state: the proposals of an element's state that an
+-- action changed (vdx.proposals): a field's value, a checkbox checked, a
+-- tab selected, a disclosure expanded, a toggle pressed (`getByRole(…,
+-- { pressed: true })`), a field the form refused
+-- (`.and(locator(':user-invalid'))`), a column sorted anew
 -- (`toHaveAttribute('aria-sort', …)`).  install(Proposer) adds the
 -- methods to vdx.proposals' checker.
 local assertions = require "vdx.assertions"
@@ -9,6 +10,47 @@ local assertions = require "vdx.assertions"
 local M = {}
 
 local P = {}
+
+--- The roles of a checkbox's kind (toBeChecked) and of a field
+-- (toHaveValue), whose new state a report proposes (P:state).
+M.CHECKABLE = { checkbox = true, radio = true, switch = true, menuitemcheckbox = true, menuitemradio = true }
+M.FIELD = { textbox = true, searchbox = true, combobox = true, spinbutton = true, slider = true }
+local CHECKABLE, FIELD = M.CHECKABLE, M.FIELD
+
+-- The fields whose snapshot value is what toHaveValue reads (a
+-- combobox's is its option's label, a spinbutton's may be formatted).
+local TYPED_VALUE = { textbox = true, searchbox = true }
+
+-- A field's or checkbox's new state.
+function P:state(e)
+  if CHECKABLE[e.role] then
+    local on = false
+    for _, s in ipairs(e.states) do on = on or s == "[checked]" end
+    return self:first(e, on and "toBeChecked" or "not.toBeChecked")
+  end
+  if FIELD[e.role] and e.ref then
+    -- The field the action typed into: its locator was verified to match
+    -- it alone just before, and the snapshot just taken read its value,
+    -- so no read of the page again (a third of a type's bridge time).
+    local v, a = e.value, self.acted
+    if a and a.ref == e.ref and TYPED_VALUE[e.role] and v and v ~= "" and #v <= 200 and v:match("^%S")
+        and v:match("%S$") and not v:find("  ", 1, true) and not v:find("[\\\n\226]") then
+      return self:try({ matcher = "toHaveValue", locator = a.locator, value = v }, nil,
+        { count = 1, matches = { { ref = e.ref, value = v, visible = true } } })
+    end
+    for loc, ref in self:locators(e, true) do
+      local okf, facts = pcall(assertions.facts, self.page, loc, { limit = 1, batch = self.batch })
+      -- (A field that shows up empty, a new frame's, is no news; one an
+      -- action emptied is.)
+      local emptied = e.was and (e.was.value or "") ~= ""
+      if okf and facts.count == 1 and facts.matches[1].value and (facts.matches[1].value ~= "" or emptied)
+        and (not ref or facts.matches[1].ref == ref) then
+        return self:try({ matcher = "toHaveValue", locator = loc, value = facts.matches[1].value }, nil, facts)
+      end
+    end
+  end
+  return false
+end
 
 -- The ARIA states a locator option can hold: a line's state that came
 -- (or went) is checked with getByRole(…, { selected: true }).
@@ -85,7 +127,7 @@ function P:aria_state(e)
   end
 end
 
---- Adds the state proposals (invalid, sorted, aria_state) to Proposer,
+--- Adds the state proposals (state, invalid, sorted, aria_state) to Proposer,
 -- the checker vdx.proposals makes for each report.
 function M.install(Proposer)
   for k, f in pairs(P) do Proposer[k] = f end
