@@ -230,6 +230,12 @@ local function in_live_region(ctx, text)
   return false
 end
 
+-- " (step N)" of a recorded check a, as the verify tools' answers end
+-- (run CJ worked out by elimination which step to drop), or "".
+local function step_of(a)
+  return a and a.no and (" (step %d)"):format(a.no) or ""
+end
+
 --- Checks and records each text of list; returns the answer's lines and
 -- whether all held ({ text, ok, assertion? } per text in the third).  A
 -- text that before (expect.before's) already showed as often as the page
@@ -258,8 +264,8 @@ function expect.check(ctx, list, before, acted)
       -- before, an option's "Iceland" then "Shipping to Iceland", run CE:
       -- the action made it say so.)
       local still = a and live_said(before, text)
-      lines[#lines + 1] = a and ("✅ Expected %q: recorded %s%s"):format(text, require("vdx.assertions").short(a),
-          still and " (its live region said it before the action too: this checks it still does)" or "")
+      lines[#lines + 1] = a and ("✅ Expected %q: recorded %s%s%s"):format(text, require("vdx.assertions").short(a),
+          step_of(a), still and " (its live region said it before the action too: this checks it still does)" or "")
         or ("⚠️ Expected %q was on the page before the action too: it proves nothing of it, so it "
         .. "is not recorded; expect a text the action makes appear"):format(text)
       facts[i] = { text = text, ok = true, before = still or not a or nil, assertion = a or nil }
@@ -294,7 +300,7 @@ function expect.check(ctx, list, before, acted)
       -- AZ read a bare "recorded" and opened the file to see where.
       local A = require "vdx.assertions"
       local where = a and (" " .. A.short(a)) or ""
-      lines[#lines + 1] = a and ("✅ Expected %q: recorded%s"):format(text, where)
+      lines[#lines + 1] = a and ("✅ Expected %q: recorded%s%s"):format(text, where, step_of(a))
         or ("✅ Expected %q: %s"):format(text, (tostring(r.text or ""):gsub("^✅ Page agrees%.? ?", "")))
       -- (A role and name the page did not show before, a link of a
       -- menu that was closed, found nothing that was there.)
