@@ -82,6 +82,13 @@ c.onclick = () => { st.textContent = items.length ? 'Paying for ' + items.length
         return { headers = { ["Content-Type"] = "text/html" }, body = [[<title>Framed</title><h1>Checkout</h1>
 <iframe title="Payment" srcdoc="<p role=status>Service unavailable</p>"></iframe>]] }
       end,
+      -- A list whose Clear completed takes the done items, and itself.
+      ["GET /loop/clearable"] = function()
+        return { headers = { ["Content-Type"] = "text/html" }, body = [[<title>Todos</title><h1>Todos</h1>
+<ul aria-label="Todo items"><li class=done>Buy milk</li><li>Walk dog</li></ul><p role=status>1 item left</p>
+<footer><button onclick="document.querySelectorAll('.done').forEach((li) => li.remove()); this.remove()">
+Clear completed</button></footer>]] }
+      end,
       ["GET /loop/framed-retry"] = function()
         return { headers = { ["Content-Type"] = "text/html" }, body = [[<title>Framed</title><h1>Checkout</h1>
 <button onclick="setTimeout(() => document.querySelector('iframe').contentDocument
@@ -220,6 +227,14 @@ document.querySelector('[role=status]').textContent = 'Shipping to Iceland'; thi
         text)
       assert.is_nil(text:find("said it before", 1, true), text)
       assert.is_nil(r.structuredContent.expected[1].before, text)
+    end)
+
+    it("proposes a control the action took away as hidden", function()
+      -- (Runs CB and CJ found Clear completed, gone with what it cleared, unproposed.)
+      ok("browser_navigate", { url = srv.url .. "/loop/clearable" })
+      local _, snap = ok("browser_snapshot", {})
+      local _, text = ok("browser_click", { ref = ref_of(snap, 'button "Clear completed"') })
+      assert.matches("\n%[a%d+%] getByRole%('button', { name: 'Clear completed' }%) toBeHidden\n?", text)
     end)
 
     it("does not record a text the page showed before the action as often: it would pass without it", function()

@@ -24,6 +24,9 @@ proposals.MAX_FIELDS = 6
 proposals.LIVE = { status = true, alert = true, log = true, timer = true, marquee = true }
 local LIVE = proposals.LIVE
 
+-- The controls whose leaving a report proposes (toBeHidden).
+local CONTROL = { button = true, link = true }
+
 local state = require "vdx.proposals_state"
 local CHECKABLE, FIELD = state.CHECKABLE, state.FIELD
 
@@ -505,6 +508,12 @@ function proposals.propose(page, d, acted, text, kept, wrote)
   end
   for _, e in ipairs(d.removed or {}) do
     if CLOSABLE[e.role] and not (e.parent and e.parent.removed) then
+      steps[#steps + 1] = function() p:closed(e) end
+    elseif CONTROL[e.role] and (e.name or "") ~= "" and not (e.parent and e.parent.removed) and not p.control_told then
+      -- A control the action took away (Clear completed, once nothing is
+      -- left to clear): hidden now, one more candidate (runs CB and CJ
+      -- found it unproposed behind two others).
+      p.control_told, p.max = true, p.max + 1
       steps[#steps + 1] = function() p:closed(e) end
     end
   end
