@@ -44,6 +44,15 @@ addEventListener('load', async () => {
 });
 </script>]])
   end,
+  -- The card is declined: the API says why in its 402's body.
+  ["GET /q/pay.html"] = function()
+    return html([[<h1>Pay</h1><script>
+addEventListener('load', () => fetch('/q/api/pay', { method: 'POST' }));
+</script>]])
+  end,
+  ["POST /q/api/pay"] = function()
+    return { status = 402, json = { error = "Card declined" } }
+  end,
   ["GET /q/api/items"] = function()
     vdx.sleep(300)
     return { json = { "Lamp", "Desk" } }
@@ -167,6 +176,20 @@ describe("the MCP tools let the requests an action started finish", function()
     text = ok("browser_network_requests", { body = true })
     ok("browser_unroute", {})
     assert.matches("\n%[GET%] " .. base .. '/q/api/items => 200 %(Fetch, %d+ ms%)\n  body: %(empty%)', text)
+  end)
+
+  it("keeps a failed API answer's body after its page is gone", function()
+    ok("browser_navigate", { url = t.srv.url .. "/q/pay.html" })
+    ok("browser_navigate", { url = t.srv.url .. "/q/list.html" })
+    -- The browser dropped the body with its page (runs CF and CH read
+    -- "no longer holds it" for the 400 they wanted to see).
+    local text = ok("browser_network_requests", { all = true, body = true, filter = "api/" })
+    local base = t.srv.url:gsub("%p", "%%%0")
+    assert.matches("\n?%[POST%] " .. base .. '/q/api/pay => 402 %(Fetch, %d+ ms%)\n  body: {"error":%s*"Card declined"}\n', text)
+    -- A success's body is not kept: the browser is asked, and has dropped it.
+    ok("browser_navigate", { url = t.srv.url .. "/q/order.html" })
+    text = ok("browser_network_requests", { all = true, body = true, filter = "api/items" })
+    assert.matches("/q/api/items => 200 %(Fetch, %d+ ms%)\n  body: %(the browser no longer holds it", text)
   end)
 
   it("says which request is still under way when the budget ends, and the call still answers", function()

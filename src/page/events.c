@@ -9,6 +9,7 @@
  * The records are Lua tables in one registry table per page; the counters
  * and waits are in the C struct that p->events points to.
  */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -276,6 +277,57 @@ static void on_request(lua_State *L, events *ev, int params) {
   lua_settop(L, top);
 }
 
+/* A failed fetch or XHR answer keeps its body (the first BODY_KEEP bytes):
+ * the browser drops a body with its document, and the body of an error
+ * is what a person reading the failure wants (an API's message).  Asked
+ * of the browser as the request finishes; the answer lands in the record
+ * (body, body_size, body_binary) when it comes. */
+#define BODY_KEEP (64 * 1024)
+
+static void kept_body(void *data, lua_State *L, int ok) {
+  int ref = (int)(intptr_t)data;
+  lua_rawgeti(L, LUA_REGISTRYINDEX, ref);
+  luaL_unref(L, LUA_REGISTRYINDEX, ref);
+  int rec = lua_gettop(L);
+  if (!ok || !lua_istable(L, 1) || !lua_istable(L, rec)) return;
+  lua_getfield(L, 1, "base64Encoded");
+  int binary = lua_toboolean(L, -1);
+  size_t len = 0;
+  lua_getfield(L, 1, "body");
+  const char *body = lua_tolstring(L, -1, &len);
+  if (body == NULL) return;
+  lua_pushinteger(L, (lua_Integer)len);
+  lua_setfield(L, rec, "body_size");
+  if (binary) {
+    lua_pushboolean(L, 1);
+    lua_setfield(L, rec, "body_binary");
+    return;
+  }
+  lua_pushlstring(L, body, len > BODY_KEEP ? BODY_KEEP : len);
+  lua_setfield(L, rec, "body");
+}
+
+static void keep_failed_body(lua_State *L, events *ev, int rec, int params) {
+  lua_getfield(L, rec, "status");
+  lua_Integer status = lua_tointeger(L, -1);
+  lua_getfield(L, rec, "type");
+  const char *type = lua_tostring(L, -1);
+  int api = type && (strcmp(type, "Fetch") == 0 || strcmp(type, "XHR") == 0);
+  lua_pop(L, 2);
+  vdx_conn *c = ev->p->b->conn;
+  if (status < 400 || !api || c == NULL || vdx__conn_closed(c)) return;
+  lua_createtable(L, 0, 1);
+  lua_getfield(L, params, "requestId");
+  lua_setfield(L, -2, "requestId");
+  vdx_waiter *w = vdx__conn_call(L, c, ev->p->session_id,
+                                 "Network.getResponseBody", -1,
+                                 vdx__conn_default_timeout(c));
+  if (w == NULL) { lua_pop(L, 2); return; }   /* params and the error */
+  lua_pop(L, 1);
+  lua_pushvalue(L, rec);
+  vdx__waiter_then(w, kept_body, (void *)(intptr_t)luaL_ref(L, LUA_REGISTRYINDEX));
+}
+
 static void on_request_end(lua_State *L, events *ev, const char *what,
                            int params) {
   int top = lua_gettop(L);
@@ -289,6 +341,7 @@ static void on_request_end(lua_State *L, events *ev, const char *what,
     lua_setfield(L, rec, "mime_type");
   } else if (strcmp(what, "loadingFinished") == 0) {
     finish_request(L, rec, params);
+    keep_failed_body(L, ev, rec, params);
   } else {
     lua_getfield(L, params, "canceled");
     int canceled = lua_toboolean(L, -1);

@@ -130,8 +130,11 @@ static int keep_request(lua_State *L, int rec, int opts) {
 /*
  * page:requests{ filter = nil, failed = false, since = nil, limit = nil }
  * -> { {seq=, id=, method=, url=, type=, status=, mime_type=, failure=,
- * duration_ms=, finished=}… }, oldest first.  filter keeps URLs that
- * contain it (plain text); failed keeps failures and statuses >= 400.
+ * duration_ms=, finished=, body=, body_size=, body_binary=}… }, oldest
+ * first.  filter keeps URLs that contain it (plain text); failed keeps
+ * failures and statuses >= 400.  A fetch or XHR answered with a status
+ * of 400 or more keeps its body (its first 64 KiB; body_binary instead
+ * for bytes), read as it finished: it lands a moment after finished.
  * The page keeps the last 1000 requests.
  */
 static int page_requests(lua_State *L) {

@@ -65,16 +65,22 @@ local function body_line(page, r, bodies)
   -- (One with no type is read: a route's empty body has none, and run
   -- BH read "(no type, not text)" for it.)
   if not textual and mime ~= "" then return ("  body: (%s, not text)"):format(mime) end
-  local ok, res = pcall(page.send, page, "Network.getResponseBody", { requestId = r.id })
-  if not ok then
-    if vdx.is_error(res, "Cancelled") then error(res, 0) end
-    return "  body: (the browser no longer holds it: load the page again and ask at once)"
+  -- A failed fetch or XHR kept its body as it finished (page:requests),
+  -- so a later page's request list still shows what the API said.
+  local text, size, binary = r.body, r.body_size, r.body_binary
+  if text == nil and not binary then
+    local ok, res = pcall(page.send, page, "Network.getResponseBody", { requestId = r.id })
+    if not ok then
+      if vdx.is_error(res, "Cancelled") then error(res, 0) end
+      return "  body: (the browser no longer holds it: load the page again and ask at once)"
+    end
+    text, binary = tostring(res.body or ""), res.base64Encoded
+    size = #text
   end
-  local text = tostring(res.body or "")
-  if text == "" then return "  body: (empty)" end
-  if res.base64Encoded then return "  body: (binary)" end
+  if size == 0 then return "  body: (empty)" end
+  if binary then return "  body: (binary)" end
   text = text:gsub("[\r\n]+%s*", " ")
-  if #text > BODY_CHARS then text = text:sub(1, BODY_CHARS) .. ("… (%d characters)"):format(#res.body) end
+  if size > BODY_CHARS then text = text:sub(1, BODY_CHARS) .. ("… (%d characters)"):format(size) end
   return "  body: " .. text
 end
 
