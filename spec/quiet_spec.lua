@@ -79,6 +79,21 @@ addEventListener('load', () => fetch('/q/api/pay', { method: 'POST' }));
     ticks = ticks + 1
     return { json = ticks }
   end,
+  -- A page that polls its list every 100 ms, and saves by a POST that
+  -- takes 400 ms, then fetches its list once more.
+  ["GET /q/live.html"] = function()
+    return html([[<h1>Live</h1><button id=b>Save</button><p role=status id=s></p><script>
+setInterval(() => fetch('/q/api/live'), 100);
+b.onclick = async () => { await fetch('/q/api/save', { method: 'POST' }); await fetch('/q/api/saved');
+  s.textContent = 'Saved'; };
+</script>]])
+  end,
+  ["GET /q/api/live"] = function() return { json = {} } end,
+  ["GET /q/api/saved"] = function() return { json = {} } end,
+  ["POST /q/api/save"] = function()
+    vdx.sleep(400)
+    return { json = true }
+  end,
   -- A request that outlasts the budget.
   ["GET /q/slow.html"] = function()
     return html([[<button id=b>Start</button><p id=s></p>
@@ -176,6 +191,17 @@ describe("the MCP tools let the requests an action started finish", function()
     text = ok("browser_network_requests", { body = true })
     ok("browser_unroute", {})
     assert.matches("\n%[GET%] " .. base .. '/q/api/items => 200 %(Fetch, %d+ ms%)\n  body: %(empty%)', text)
+  end)
+
+  it("keeps on an action's step the requests it made, not those the page repeats on its own", function()
+    ok("browser_navigate", { url = t.srv.url .. "/q/live.html" })
+    vdx.sleep(500)
+    local text = ok("browser_click", { element = "Save" })
+    assert.matches("Saved", text, 1, true)
+    local step = t.ctx.session:last_action(t.ctx.role.name)
+    -- (The poll ran four times in the click's 400 ms: a test that waited
+    -- for its response would wait for its next tick, run CH.)
+    assert.same({ "POST /q/api/save", "GET /q/api/saved" }, step.fetched)
   end)
 
   it("keeps a failed API answer's body after its page is gone", function()

@@ -35,6 +35,26 @@ Watch.__index = Watch
 -- network id -> { method, url, ms }, and the watches under way.
 local held = setmetatable({}, { __mode = "k" })
 local watching = setmetatable({}, { __mode = "k" })
+-- By page (weak): the seq of its last request (page:mark's requests) when
+-- its last watch ended; what it requested after that and before the next
+-- watch began, it requested with no action under way.
+local ended = setmetatable({}, { __mode = "k" })
+
+--- A request a page made this many times with no action under way, just
+-- before an action, is the page's own (a poll), not the action's.
+quiet.IDLE_REPEATS = 2
+
+-- The seq of page's last request, or nil.
+local function request_seq(page)
+  local ok, m = pcall(page.mark, page)
+  return ok and type(m) == "table" and m.requests or nil
+end
+
+-- A request as the answers say it: "GET /api/cart" (path, no query).
+local function line_of(method, url)
+  url = url or "?"
+  return (method or "GET") .. " " .. (url:match("^%a+://[^/]+([^?#]*)") or url)
+end
 
 -- Stops counting request id in w: a route holds it (quiet.hold).
 local function excuse(w, id, h)
@@ -73,6 +93,7 @@ function quiet.watch(page)
   local w = setmetatable({ open = {}, n = 0, seen = false, held = {}, held_ids = {}, all = {} }, Watch)
   if not page or page:is_closed() then return w end
   w.page = page
+  w.idle_from, w.idle_to = ended[page], request_seq(page)
   watching[page] = watching[page] or setmetatable({}, { __mode = "k" })
   watching[page][w] = true
   local off = netwatch.subscribe(page, {
@@ -164,35 +185,57 @@ function Watch:pending()
   return out
 end
 
+--- The requests (as "GET /api/products") the page made at least
+-- quiet.IDLE_REPEATS times between the end of its watch before this one
+-- and the start of this one, no action under way: its own, on a timer
+-- (the shop's list every second), whatever the action does.  A set.
+function Watch:idle_repeats()
+  if self.idle then return self.idle end
+  self.idle = {}
+  local from, to = self.idle_from, self.idle_to
+  if not from or not to or to - from < quiet.IDLE_REPEATS or self.page:is_closed() then return self.idle end
+  local ok, list = pcall(self.page.requests, self.page, { since = from })
+  local n = {}
+  for _, r in ipairs(ok and list or {}) do
+    if (r.seq or 0) <= to and COUNTED[r.type] then
+      local line = line_of(r.method, r.url)
+      n[line] = (n[line] or 0) + 1
+      if n[line] >= quiet.IDLE_REPEATS then self.idle[line] = true end
+    end
+  end
+  return self.idle
+end
+
 -- The requests of recs the page got a response to, as "GET /api/cart"
--- (path, no query), each once and in the order they started; nil when
--- none.  (A test waits for these responses: one that failed, was
--- redirected or is still open would keep it waiting.)
-local function answered(recs)
+-- (path, no query), each once and in the order they started, but those
+-- the page repeats on its own (Watch:idle_repeats); nil when none.  (A
+-- test waits for these responses: one that failed, was redirected or is
+-- still open would keep it waiting, and a poll's makes it wait for the
+-- next tick: run CH's GET /api/products.)
+function Watch:answered(recs)
   if not recs or #recs == 0 then return nil end
   table.sort(recs, function(a, b) return (a.ts or 0) < (b.ts or 0) end)
   local out, seen = {}, {}
   for _, rec in ipairs(recs) do
     if rec.response and not rec.failed and not rec.redirected and rec.done_ts then
-      local url = rec.request and rec.request.url or "?"
-      local line = (rec.request and rec.request.method or "GET") .. " " .. (url:match("^%a+://[^/]+([^?#]*)") or url)
-      if not seen[line] then seen[line], out[#out + 1] = true, line end
+      local line = line_of(rec.request and rec.request.method, rec.request and rec.request.url)
+      if not seen[line] and not self:idle_repeats()[line] then seen[line], out[#out + 1] = true, line end
     end
   end
   return #out > 0 and out or nil
 end
 
 --- The requests w:wait waited for (open when it began, or started
--- while it waited) that the page got a response to (see answered).
+-- while it waited) that the page got a response to (see Watch:answered).
 function Watch:waited()
-  return answered(self.late)
+  return self:answered(self.late)
 end
 
 --- Every request counted since quiet.watch (the action's own, whether
 -- the wait saw it open or not) that the page got a response to, as
 -- Watch:waited says them; nil when none.
 function Watch:fetched()
-  return answered(self.all)
+  return self:answered(self.all)
 end
 
 --- Every request counted since quiet.watch that failed: its response's
@@ -206,9 +249,7 @@ function Watch:failed()
     local why = status and status >= 400 and tostring(math.tointeger(status) or status)
       or (not rec.response and rec.failed and rec.failed ~= "canceled" and rec.failed)
     if why then
-      local url = rec.request and rec.request.url or "?"
-      local line = ("%s %s (%s)"):format(rec.request and rec.request.method or "GET",
-        url:match("^%a+://[^/]+([^?#]*)") or url, why)
+      local line = ("%s (%s)"):format(line_of(rec.request and rec.request.method, rec.request and rec.request.url), why)
       if not seen[line] then seen[line], out[#out + 1] = true, line end
     end
   end
@@ -217,7 +258,10 @@ end
 
 --- Ends the watch (a second call does nothing).
 function Watch:stop()
-  if self.off then self.off() end
+  if self.off then
+    self.off()
+    if not self.page:is_closed() then ended[self.page] = request_seq(self.page) end
+  end
   self.off = nil
 end
 

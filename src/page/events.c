@@ -481,6 +481,8 @@ void vdx__events_mark(lua_State *L, vdx_page *p) {
   lua_setfield(L, -2, "errors");
   lua_pushinteger(L, ev->dialog_stops);
   lua_setfield(L, -2, "dialog_stops");
+  lua_pushinteger(L, ev->req_seq);
+  lua_setfield(L, -2, "requests");
 }
 
 static lua_Integer mark_int(lua_State *L, int mark, const char *k) {

@@ -381,8 +381,8 @@ static int page_reload(lua_State *L) { return nav_start(L, 0); }
 /* ----------------------------------------------- mark, settle, since */
 
 /* page:mark() -> mark: the page's counters now (navigations, console
- * errors, dialogs, popups, downloads), to hand to settle() and since()
- * after an action. */
+ * errors, dialogs, popups, downloads, and requests: the seq of the last
+ * of page:requests()), to hand to settle() and since() after an action. */
 static int page_mark(lua_State *L) {
   vdx_page *p = vdx__check_open_page(L, 1);
   vdx__events_mark(L, p);
