@@ -68,6 +68,16 @@ describe("vdx.run_token", function()
     -- A number alone is bounded before it too.
     assert.equal("row.filter({ hasText: new RegExp(`(?<!\\\\d)${n}(?!\\\\d)`) })",
       (run_token.for_test("row.filter({ hasText: '1015' })", "1015", "n")))
+    -- A text before a remembered number is kept, the number bounded
+    -- (run CL's `#${orderNo}` found "#10010" too).
+    assert.equal("row.filter({ hasText: new RegExp(`#${orderNo}(?!\\\\d)`) })",
+      (run_token.for_test("row.filter({ hasText: '#1001' })", "1001", "orderNo")))
+    assert.equal("row.filter({ hasText: new RegExp(`Order #${n}(?!\\\\d)`) })",
+      (run_token.for_test("row.filter({ hasText: 'Order #1001' })", "1001", "n")))
+    -- One with a character a RegExp reads is a template, as before.
+    assert.equal("row.filter({ hasText: `No. ${n}` })", (run_token.for_test("row.filter({ hasText: 'No. 1001' })", "1001", "n")))
+    assert.equal("getByRole('row').filter({ hasText: /#1001(?!\\d)/ })",
+      run_token.bounded("getByRole('row').filter({ hasText: '#1001' })", "1001"))
     -- The flake gate checks the same bound, as a RegExp literal.
     assert.same({ locator = "getByRole('row').filter({ hasText: /#1015(?!\\d)/ })", value = "#1015" },
       run_token.bounded({ locator = "getByRole('row').filter({ hasText: '#1015' })", value = "#1015" }, "#1015"))

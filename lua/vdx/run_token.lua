@@ -157,6 +157,11 @@ local function bounds(value)
   return value:match("^%d") and "(?<!\\d)" or "", "(?!\\d)"
 end
 
+-- The characters a filter's text may have before such a value and still
+-- be bounded ("#" of "#1015", "Order #"): none is special in a RegExp or a
+-- template literal, and the last is no digit, so no bound is needed before.
+local PREFIX = "[%a%s#:_%-]"
+
 --- run_token.bounded(v, value) -> v (a step table or a string) with each
 -- filter whose whole text is value, a remembered number (`hasText:
 -- '#1015'`), bounded as the test writes it (`hasText: /#1015(?!\d)/`):
@@ -171,8 +176,8 @@ function run_token.bounded(v, value)
     return setmetatable(out, getmetatable(v))
   end
   if type(v) ~= "string" then return v end
-  return (v:gsub("hasText: '" .. plain(value) .. "'", function()
-    return "hasText: /" .. before .. value .. after .. "/"
+  return (v:gsub("hasText: '(" .. PREFIX .. "*)" .. plain(value) .. "'", function(prefix)
+    return "hasText: /" .. (prefix == "" and before or prefix) .. value .. after .. "/"
   end))
 end
 
@@ -204,10 +209,13 @@ function run_token.for_test(line, token, var)
     local text = p.text
     if p.quote and p.quote ~= "/" and text:find(token, 1, true) then
       local body = text:sub(2, -2)
-      if after and body == token and (out[i - 1] or ""):sub(-9) == "hasText: " then
+      -- (A text before the number, "#" of "#1015", is kept: run CL's
+      -- `hasText: `#${orderNo}`` found "#10010" too.)
+      local prefix = body:sub(-#token) == token and body:sub(1, #body - #token)
+      if after and prefix and prefix:match("^" .. PREFIX .. "*$") and (out[i - 1] or ""):sub(-9) == "hasText: " then
         -- (In a template literal, a RegExp's backslash is written twice.)
         local b, a = before:gsub("\\", "\\\\"), after:gsub("\\", "\\\\")
-        text = "new RegExp(`" .. b .. "${" .. var .. "}" .. a .. "`)"
+        text = "new RegExp(`" .. (prefix == "" and b or prefix) .. "${" .. var .. "}" .. a .. "`)"
       elseif p.quote == "`" then text = "`" .. body:gsub(plain(token), "${" .. var .. "}") .. "`"
       else text = template(body, token, var) end
     elseif p.quote == "/" and text:find(token, 1, true) then
