@@ -511,8 +511,8 @@ document.querySelector('[role=status]').textContent = 'Shipping to Iceland'; thi
       local _, checked = ok("browser_verify_element_visible", { role = "button", accessibleName = "Add to cart" })
       local no = assert(checked:match(" %(step (%d+)%)"), checked)
       local _, third = ok("browser_export_test", { filename = "cart_again" })
-      assert.is_true(has(third, ("\nStep %s was recorded since your last export of this test and is in it "
-        .. "(drop=[%s] takes out one that was only a look)"):format(no, no)), third)
+      assert.is_true(has(third, ("\nStep %s (toBeVisible) was recorded since your last export of this test and is "
+        .. "in it (drop=[%s] takes it out if it was only a look)"):format(no, no)), third)
     end)
   end)
 
@@ -1081,8 +1081,12 @@ document.querySelector('[role=status]').textContent = 'Shipping to Iceland'; thi
       local r, text = ok("browser_fill_form", { fields = {
         { name = "Full name", type = "textbox", ref = ref_of(nav, 'textbox "Full name"'), value = "Ada" },
         { name = "Subscribe", type = "checkbox", ref = ref_of(nav, 'checkbox "Subscribe"'), value = "true" } } })
-      assert.equal("Filled 2 fields\nLocator: getByRole('textbox', { name: 'Full name' })\n"
-        .. "Locator: getByRole('checkbox', { name: 'Subscribe' })\nChanges (", text:sub(1, #"Filled 2 fields\nLocator: getByRole('textbox', { name: 'Full name' })\nLocator: getByRole('checkbox', { name: 'Subscribe' })\nChanges ("))
+      -- (The steps it recorded, one a field, on its first line: run CL.)
+      assert.matches("^Filled 2 fields %(steps (%d+)%-(%d+)%)\n", text)
+      local a, b = text:match("^Filled 2 fields %(steps (%d+)%-(%d+)%)")
+      assert.equal(tonumber(a) + 1, tonumber(b))
+      assert.is_true(has(text, " fields (steps " .. a .. "-" .. b .. ")\nLocator: getByRole('textbox', { name: 'Full name' })\n"
+        .. "Locator: getByRole('checkbox', { name: 'Subscribe' })\nChanges ("), text)
       assert.is_nil(text:find("console_errors", 1, true), text)
       assert.is_nil(text:find("fields:", 1, true), text)
       assert.is_nil(text:find("\ncount:", 1, true), text)
@@ -1097,7 +1101,7 @@ document.querySelector('[role=status]').textContent = 'Shipping to Iceland'; thi
       local r, text = ok("browser_fill_form", { fields = {
         { name = "Name", type = "textbox", ref = ref_of(shipping, 'textbox "Name"'), value = "Ada" },
         { name = "Save it", type = "checkbox", ref = ref_of(shipping, 'checkbox "Save it"'), value = "true" } } })
-      assert.is_true(has(text, "Filled 2 fields\nLocators, each in getByRole('region', { name: 'Shipping' }):\n"
+      assert.is_true(has(text, " fields (steps " .. text:match("steps (%d+%-%d+)") .. ")\nLocators, each in getByRole('region', { name: 'Shipping' }):\n"
         .. "- getByRole('textbox', { name: 'Name' })\n- getByRole('checkbox', { name: 'Save it' })\nChanges ("), text)
       -- One proposal a field filled, past the two of any change report.
       assert.is_true(has(text, "toHaveValue('Ada')"), text)

@@ -22,6 +22,15 @@ end
 
 -- The file name of the spec: name as given when it is a spec file name,
 -- with ".spec.ts" added when it has no extension.
+-- What a step of the session log does, in a word: goto, click, fill,
+-- toBeVisible, remember.
+local function step_word(st)
+  if st.kind == "navigate" then return "goto" end
+  if st.kind == "action" then return tostring(st.action or st.tool or "action") end
+  if st.kind == "assert" then return tostring(st.matcher or "check") end
+  return tostring(st.kind)
+end
+
 local function spec_name(name)
   if name == nil then return nil end
   if type(name) ~= "string" or name == "" then return name end
@@ -385,12 +394,15 @@ return {
         log.numbers_told = true
       end
       if since and #since > 0 then
+        -- Each with what it does (run CL read "drop=[14, 17, 18]" as
+        -- advice to drop the checks it had just made, and the load).
         local nos = {}
-        for i, st in ipairs(since) do nos[i] = st.no end
+        for i, st in ipairs(since) do nos[i] = ("%d (%s)"):format(st.no, step_word(st)) end
         local list = table.concat(nos, ", ")
-        out[#out + 1] = (#nos == 1 and "Step %s was recorded since your last export of this test and is in it"
-          or "Steps %s were recorded since your last export of this test and are in it")
-          :format(list) .. (" (drop=[%s] takes out one that was only a look)"):format(list)
+        out[#out + 1] = #nos == 1 and ("Step %s was recorded since your last export of this test and is in it "
+          .. "(drop=[%d] takes it out if it was only a look)"):format(list, since[1].no)
+          or ("Steps %s were recorded since your last export of this test and are in it (drop=[n] takes out "
+          .. "one that was only a look)"):format(list)
       end
       for _, l in ipairs(dropped or {}) do out[#out + 1] = "Dropped " .. l end
       if sum.assertions == 0 then

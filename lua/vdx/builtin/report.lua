@@ -113,10 +113,12 @@ function report.said_step(result, log, last_no)
   local said
   result.text, said = result.text:gsub("\nNo change on the page%.", ("\nNo change on the page. Recorded as step %d of "
     .. "the test all the same: browser_export_test drop=[%d] if it was only a try."):format(no, no), 1)
-  -- (One step: a form's fill records a step a field.  On the first line,
-  -- not the locator's, which an agent copies.)
-  if said == 0 and no == (last_no or 0) + 1 then
-    result.text = result.text:gsub("^[^\n]*", "%0 (step " .. no .. ")", 1)
+  -- (A form's fill records a step a field: their range, run CL.  On the
+  -- first line, not the locator's, which an agent copies.)
+  local first = (last_no or 0) + 1
+  if said == 0 then
+    local tag = no == first and ("step " .. no) or ("steps %d-%d"):format(first, no)
+    result.text = result.text:gsub("^[^\n]*", "%0 (" .. tag .. ")", 1)
   end
   return result
 end
