@@ -74,6 +74,9 @@ describe("vdx.run_token", function()
       (run_token.for_test("row.filter({ hasText: '#1001' })", "1001", "orderNo")))
     assert.equal("row.filter({ hasText: new RegExp(`Order #${n}(?!\\\\d)`) })",
       (run_token.for_test("row.filter({ hasText: 'Order #1001' })", "1001", "n")))
+    -- Not a run token, which is no number (run CN's `Teak Lamp ${run}`).
+    assert.equal("row.filter({ hasText: `Teak Lamp ${run}` })",
+      (run_token.for_test("row.filter({ hasText: 'Teak Lamp k3x9q2a8' })", "k3x9q2a8", "run")))
     -- One with a character a RegExp reads is a template, as before.
     assert.equal("row.filter({ hasText: `No. ${n}` })", (run_token.for_test("row.filter({ hasText: 'No. 1001' })", "1001", "n")))
     assert.equal("getByRole('row').filter({ hasText: /#1001(?!\\d)/ })",

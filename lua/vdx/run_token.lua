@@ -157,10 +157,17 @@ local function bounds(value)
   return value:match("^%d") and "(?<!\\d)" or "", "(?!\\d)"
 end
 
--- The characters a filter's text may have before such a value and still
--- be bounded ("#" of "#1015", "Order #"): none is special in a RegExp or a
--- template literal, and the last is no digit, so no bound is needed before.
+-- The characters a filter's text may have before such a value, when it
+-- is a number alone, and still be bounded ("#" of "#1015", "Order #"):
+-- none is special in a RegExp or a template literal, and the last is no
+-- digit, so no bound is needed before.  (A run token is no number: `Teak
+-- Lamp ${run}` stays a template, run CN.)
 local PREFIX = "[%a%s#:_%-]"
+
+-- The pattern of what may stand before value in a bounded filter's text.
+local function prefix_of(value)
+  return value:match("^%d+$") and PREFIX .. "*" or "\0*"   -- (no text: "" captured)
+end
 
 --- run_token.bounded(v, value) -> v (a step table or a string) with each
 -- filter whose whole text is value, a remembered number (`hasText:
@@ -176,7 +183,8 @@ function run_token.bounded(v, value)
     return setmetatable(out, getmetatable(v))
   end
   if type(v) ~= "string" then return v end
-  return (v:gsub("hasText: '(" .. PREFIX .. "*)" .. plain(value) .. "'", function(prefix)
+  -- (The text before the number is captured, "" when there is none.)
+  return (v:gsub("hasText: '(" .. prefix_of(value) .. ")" .. plain(value) .. "'", function(prefix)
     return "hasText: /" .. (prefix == "" and before or prefix) .. value .. after .. "/"
   end))
 end
@@ -212,7 +220,7 @@ function run_token.for_test(line, token, var)
       -- (A text before the number, "#" of "#1015", is kept: run CL's
       -- `hasText: `#${orderNo}`` found "#10010" too.)
       local prefix = body:sub(-#token) == token and body:sub(1, #body - #token)
-      if after and prefix and prefix:match("^" .. PREFIX .. "*$") and (out[i - 1] or ""):sub(-9) == "hasText: " then
+      if after and prefix and prefix:match("^" .. prefix_of(token) .. "$") and (out[i - 1] or ""):sub(-9) == "hasText: " then
         -- (In a template literal, a RegExp's backslash is written twice.)
         local b, a = before:gsub("\\", "\\\\"), after:gsub("\\", "\\\\")
         text = "new RegExp(`" .. (prefix == "" and b or prefix) .. "${" .. var .. "}" .. a .. "`)"
