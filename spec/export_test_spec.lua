@@ -15,9 +15,9 @@ local function has(s, needle) return s:find(needle, 1, true) ~= nil end
 -- build/playwright, installed there from npm where Node is (as the verify
 -- spec's run does); nil and why without Node or npm.
 local function playwright_dir()
-  local d, why = helpers.playwright()
-  if d and not d:match("^/") then d = io.popen("pwd"):read("l") .. "/" .. d end
-  return d, why
+  local env, d = helpers.playwright_env()
+  if env then return d end
+  return nil, d
 end
 
 describe("vdx.session_export", function()

@@ -103,6 +103,16 @@ function helpers.playwright()
   return pw
 end
 
+--- helpers.playwright's folder for a server: the environment that hands
+--- it over (`VDX_PLAYWRIGHT_DIR=…`, the folder made absolute) and the
+--- folder, or nil and why it is not available.
+function helpers.playwright_env()
+  local pw, why = helpers.playwright()
+  if not pw then return nil, why end
+  if not pw:match("^/") then pw = io.popen("pwd"):read("l") .. "/" .. pw end
+  return "VDX_PLAYWRIGHT_DIR=" .. helpers.quote(pw), pw
+end
+
 --- Runs the flow file flow with `--emit-playwright DIR/out/name` in a
 --- fresh folder DIR (with DIR/elsewhere to run the printed command from),
 --- Playwright's folder given when it is installed.  Returns { dir =, pw =,

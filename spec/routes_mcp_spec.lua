@@ -22,9 +22,7 @@ describe("the route tools", function()
     end, ["GET /api/pay"] = function() return { json = { open = true } } end }
     dir = client.tmpdir()
     os.execute("mkdir -p " .. q(dir .. "/out"))
-    local pw = helpers.playwright()
-    if pw and not pw:match("^/") then pw = io.popen("pwd"):read("l") .. "/" .. pw end
-    s = client.start("--caps network --output-dir " .. q(dir .. "/out"), pw and ("VDX_PLAYWRIGHT_DIR=" .. q(pw)) or nil)
+    s = client.start("--caps network --output-dir " .. q(dir .. "/out"), (helpers.playwright_env()))
     client.caller(s)
     local n = 100
     call = function(name, args)

@@ -267,11 +267,17 @@ function export.suite_text(tests, opts)
       pw.contexts(out, roles, opts.spec_dir)
       out[#out + 1] = ""
     end
-    local first, used, read = #out + 1, false, {}
+    local first, used, read, bug = #out + 1, false, {}, nil
     -- The steps whose requests the next step waits for.
     local waits, taken = session_races.response_steps(t.steps), {}
     for _, s in ipairs(t.steps) do
       local lines = export.statements(s, base, fixture)
+      -- A check of the app's bug (vdx.builtin.known_bug): the test is
+      -- expected to fail there.
+      if s.kind == "assert" and type(s.known_bug) == "string" then
+        bug = bug or s.known_bug
+        table.insert(lines, 1, "// Known bug: " .. s.known_bug:gsub("[\r\n]+", " "))
+      end
       if waits[s] then
         local before, after = export.response_waits(waits[s], fixture and "page" or ident(s.role), taken)
         table.move(lines, 1, #lines, #before + 1, before)
@@ -300,6 +306,11 @@ function export.suite_text(tests, opts)
       table.insert(out, first, "")
       table.insert(out, first, "  const " .. RUN_VAR .. " = " .. require("vdx.run_token").JS .. "; // unique per run: {run} in the session")
     end
+    if bug then
+      -- (Playwright passes it while the check fails, and fails it once the
+      -- app is mended.)
+      table.insert(out, first, "  test.fail(true, " .. q(bug) .. ");")
+    end
     if not fixture then
       out[#out + 1] = ""
       pw.close_contexts(out, roles)
@@ -308,6 +319,24 @@ function export.suite_text(tests, opts)
   end
   -- A secret's value is read from the environment, never written here.
   return require("vdx.secrets").for_test(pw.text(out)), all, base
+end
+
+--- The line that says which steps come after the test's first check of
+-- a known bug (vdx.builtin.known_bug), which Playwright never runs since
+-- the test stops there, or nil when none does.
+function export.after_known_bug(steps)
+  local at
+  local later = {}
+  for i, s in ipairs(steps) do
+    if at then later[#later + 1] = tostring(s.no or i)
+    elseif s.kind == "assert" and s.known_bug then at = s end
+  end
+  if #later == 0 then return nil end
+  local many = #later > 1
+  return ("⚠️ Step%s %s come%s after the known bug's check (step %s): Playwright stops the test there, so %s never "
+    .. "run%s. Drop %s, or check %s in a test of their own"):format(many and "s" or "", table.concat(later, ", "),
+    many and "" or "s", tostring(at.no or "?"), many and "they" or "it", many and "" or "s",
+    many and "them" or "it", many and "them" or "it")
 end
 
 --- The text of the spec of one test.  opts: name (the test's title),

@@ -149,10 +149,6 @@ return {
       offset = { type = "integer", minimum = 0, description = "Go on from next_offset" },
       interactive = { type = "boolean", description = "Only what you can act on (same refs)" },
     } },
-    output = { type = "object", properties = {
-      url = { type = "string" }, title = { type = "string" }, ref_count = { type = "integer" },
-      element_count = { type = "integer" }, truncated = { type = "boolean" },
-      next_offset = { type = "integer" }, warnings = { type = "array" } } },
     annotations = { readOnlyHint = true },
     run = function(ctx, args)
       local page = ctx:page()
@@ -196,9 +192,6 @@ return {
       context = { type = "integer", minimum = 0, maximum = 60,
         description = "Lines of its container shown after each match (default 0)" },
     } },
-    output = { type = "object", properties = {
-      url = { type = "string" }, total = { type = "integer" }, shown = { type = "integer" },
-      matches = { type = "array" } } },
     annotations = { readOnlyHint = true },
     run = function(ctx, args)
       local page = ctx:page()

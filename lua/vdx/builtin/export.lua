@@ -409,6 +409,8 @@ return {
         out[#out + 1] = "⚠️ No assertions: verify the outcome (browser_verify_*) before you call the test done."
       end
       for _, l in ipairs(sum.positional) do out[#out + 1] = "⚠️ Positional locator: " .. l end
+      local after = session_export.after_known_bug(steps)
+      if after then out[#out + 1] = after end
       if #shared > 0 then
         local who = {}
         for i, x in ipairs(shared) do who[i] = ("%s (as %s)"):format(x.files, x.role) end

@@ -1,0 +1,45 @@
+--- vdx.builtin.known_bug: a check of what the app should do and does
+-- not (the verify tools' `known_bug`).  An agent that found a bug (an
+-- error the shop never shows) states the check it means and why it fails;
+-- the check is recorded although the page disagrees, and the exported
+-- test is marked `test.fail(true, why)`: Playwright passes it while the
+-- bug is there and fails it once the app is mended, and the flake gate
+-- expects that check to fail in each run.  Runs CF, CH and CK wrote that
+-- test by hand.
+local assertions = require "vdx.assertions"
+
+local M = {}
+
+--- The argument's schema.
+-- (tools/list is paid by every session: short, no minLength.)
+M.SCHEMA = { type = "string", description = "The app's bug it shows: recorded failing, the test marked test.fail()" }
+
+--- The answer of a verify tool called with known_bug = why: step (the
+-- check it would record, { matcher, locator, value? }) recorded, with
+-- why, when the page disagrees now; when it agrees, nothing is recorded
+-- and the answer says the bug did not show.
+function M.check(ctx, tool, step, why)
+  if not why:find("%S") then
+    error(require("vdx").error("InvalidArgument", "known_bug: say what the app does wrong (it is the test's "
+      .. "test.fail() reason), or leave it out for an ordinary check", { field = "known_bug" }), 0)
+  end
+  local page = ctx:page()
+  local holds = assertions.holds(page, step)
+  local code = require("vdx.remembered").in_test(assertions.code(step), ctx.session)
+  if holds then
+    return { text = ("✅ Page agrees: %s holds, so it shows no bug now. Nothing recorded: call again without "
+      .. "known_bug to record it as an ordinary check"):format(code),
+      structured = { verified = true, recorded = false, known_bug = false } }
+  end
+  step.known_bug = why
+  local kept = assertions.record(ctx, step, tool)
+  local no = ctx.session and type(kept) == "table" and kept.no
+  return { text = ("❌ Page disagrees, as the bug does. Recorded as a known bug: %s%s\nThe test is written with "
+    .. "test.fail(): Playwright passes it while this check fails, and fails it once the app is mended. "
+    .. "Playwright stops the test at this check: steps after it never run"):format(code,
+      no and (" (step %d)"):format(no) or ""),
+    structured = { verified = false, recorded = ctx.session ~= nil, known_bug = why,
+      assertion = { matcher = step.matcher, locator = step.locator, value = step.value, no = no or nil } } }
+end
+
+return M
