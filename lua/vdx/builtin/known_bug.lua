@@ -35,8 +35,9 @@ function M.check(ctx, tool, step, why)
   local kept = assertions.record(ctx, step, tool)
   local no = ctx.session and type(kept) == "table" and kept.no
   return { text = ("❌ Page disagrees, as the bug does. Recorded as a known bug: %s%s\nThe test is written with "
-    .. "test.fail(): Playwright passes it while this check fails, and fails it once the app is mended. "
-    .. "Playwright stops the test at this check: steps after it never run"):format(code,
+    .. "test.fail(): Playwright passes it while this check fails, and fails it once the app is mended. It "
+    .. "stops the test at this check (steps after it never run), and passes it whichever step fails: keep only "
+    .. "what leads to the bug in this test, and check the rest in another"):format(code,
       no and (" (step %d)"):format(no) or ""),
     structured = { verified = false, recorded = ctx.session ~= nil, known_bug = why,
       assertion = { matcher = step.matcher, locator = step.locator, value = step.value, no = no or nil } } }
