@@ -616,6 +616,28 @@ document.querySelector('[role=status]').textContent = 'Shipping to Iceland'; thi
       assert.equal('- button "Add" ×2: [ref=e1] in "Mug 1", [ref=e2] in "Mug 2"', cards(2, true))
       assert.equal('- button "Add" ×5', cards(5, true))
       assert.equal('- button "Add" ×2', cards(2, false))
+      -- A card's rating buttons, names alike but for their numbers, are one
+      -- line after the first's, so the card's other controls still fit
+      -- (run CM's Add to cart buttons were left out behind fifteen).
+      local lines = { '- heading "Shop" [level=1]' }
+      local n = 0
+      for c = 1, 3 do
+        lines[#lines + 1] = "- article:"
+        lines[#lines + 1] = ('  - heading "Mug %d" [level=2]'):format(c)
+        for k = 1, 5 do
+          n = n + 1
+          lines[#lines + 1] = ('  - button "Rate %d star%s" [ref=e%d]'):format(k, k > 1 and "s" or "", n)
+        end
+        n = n + 1
+        lines[#lines + 1] = ('  - button "Add to cart" [ref=e%d]'):format(n)
+      end
+      local out = require("vdx.outline").of(table.concat(lines, "\n"))
+      assert.same({ '- heading "Shop" [level=1]', '- heading "Mug 1" [level=2]',
+        '- button "Rate 1 star" ×3: [ref=e1] in "Mug 1", [ref=e7] in "Mug 2", [ref=e13] in "Mug 3"\n'
+          .. '- button "Rate 2 stars" … "Rate 5 stars": 4 more alike, ×3 each beside those (browser_find(role=, '
+          .. 'name=) gives their refs)',
+        '- button "Add to cart" ×3: [ref=e6] in "Mug 1", [ref=e12] in "Mug 2", [ref=e18] in "Mug 3"',
+        '- heading "Mug 2" [level=2]', '- heading "Mug 3" [level=2]' }, out)
     end)
 
     it("opens a role's default URL as it navigates: the first look has what the page fetched after load", function()

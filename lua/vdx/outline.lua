@@ -70,6 +70,34 @@ local function titled(it)
   return ("%s ×%d: %s"):format(it.bare, it.n, table.concat(parts, ", "))
 end
 
+-- The name of a control with its numbers as one ("Rate # star"), so a
+-- card's "Rate 1 star" … "Rate 5 stars" read as one kind of control.
+local function kind_of(name)
+  return (name:gsub("%d+", "#"):gsub("(#%s+%a+)s%f[%A]", "%1"))
+end
+
+-- Marks the repeated controls of items whose names differ only in their
+-- numbers from one listed before them, repeated as often (a card's five
+-- rating buttons): each is folded into that first one's `alike`, which
+-- the outline gives one line (run CM's three Add to cart buttons were
+-- left out behind fifteen rating buttons).
+local function fold_alike(items)
+  local first = {}
+  for _, it in ipairs(items) do
+    if it.n > 1 and it.role and it.name:find("%d") then
+      local key = it.role .. "\0" .. kind_of(it.name) .. "\0" .. it.n
+      local lead = first[key]
+      if lead then
+        lead.alike = lead.alike or {}
+        lead.alike[#lead.alike + 1] = it
+        it.folded = true
+      else
+        first[key] = it
+      end
+    end
+  end
+end
+
 --- The outline of a snapshot's text, as a navigation's answer gives it:
 -- the lines of headings and named controls with their refs, of tables
 -- with how many rows they show (a small one's rows too, and whether it
@@ -80,7 +108,9 @@ end
 -- row) is listed once with its count: with each one's ref and its card's
 -- or row's title when it repeats at most TITLED_REPEATS times and those
 -- tell them apart, else with no ref, which would not say which row
--- (browser_find(role=, name=) lists them with their containers).
+-- (browser_find(role=, name=) lists them with their containers); those
+-- repeated as often whose names differ from its only in numbers ("Rate 2
+-- stars" after "Rate 1 star") follow it on one line, with no refs.
 function outline.of(text)
   local items, seen = {}, {}
   local open = {}   -- the tables the lines are in: { indent, item }
@@ -139,7 +169,7 @@ function outline.of(text)
         seen[key].n = seen[key].n + 1
       else
         seen[key] = { line = "- " .. content:gsub(":$", ""), n = 1, bare = ("- %s %q"):format(e.role, e.name),
-          each = {} }
+          each = {}, role = e.role, name = e.name }
         items[#items + 1] = seen[key]
       end
       local title
@@ -150,6 +180,7 @@ function outline.of(text)
       if #each <= TITLED_REPEATS then each[#each + 1] = { ref = e.ref, title = title } end
     end
   end
+  fold_alike(items)
   -- What the page says first within the bound, each where it stands; an
   -- empty live region says nothing.
   local len, left, said_n = 0, 0, 0
@@ -168,8 +199,15 @@ function outline.of(text)
   for _, it in ipairs(items) do
     if it.said then
       if not it.cut then out[#out + 1] = it.line end
-    else
+    elseif not it.folded then
       local l = it.n > 1 and (titled(it) or ("%s ×%d"):format(it.bare, it.n)) or it.line
+      if it.alike then
+        -- (One line more, for the names alike after it.)
+        local a = it.alike
+        l = l .. (#a == 1 and ("\n- %s %q ×%d beside those"):format(it.role, a[1].name, it.n)
+          or ("\n- %s %q … %q: %d more alike, ×%d each beside those"):format(it.role, a[1].name, a[#a].name, #a, it.n))
+          .. " (browser_find(role=, name=) gives their refs)"
+      end
       if it.of then
         -- Its head apart, under which its rows are counted (run BZ read
         -- "1 row" of an empty table as a product).
