@@ -126,6 +126,14 @@ this.parentNode.querySelector('[role=status]').textContent = 'Paid'">Pay</button
 document.querySelector('[role=status]').textContent = 'Shipping to Iceland'; this.parentNode.remove()">Iceland</li>
 <li role=option>Finland</li></ul><p role=status></p>]] }
       end,
+      -- Add shows the new row and says so in its status.
+      ["GET /loop/add-row"] = function()
+        return { headers = { ["Content-Type"] = "text/html" }, body = [[<title>Stock</title><h1>Stock</h1>
+<button onclick="const r = document.createElement('tr'); r.innerHTML = '<td>Teak Lamp</td><td>$25.00</td>';
+document.querySelector('tbody').append(r);
+document.querySelector('[role=status]').textContent = 'Added Teak Lamp at $25.00.'">Add product</button>
+<table aria-label=Products><tbody><tr><td>Oak Chair</td><td>$40.00</td></tr></tbody></table><p role=status></p>]] }
+      end,
       ["GET /loop/account/login"] = function()
         return { headers = { ["Content-Type"] = "text/html" }, body = "<title>Sign in</title><h1>Sign in</h1>" }
       end,
@@ -227,6 +235,20 @@ document.querySelector('[role=status]').textContent = 'Shipping to Iceland'; thi
         text)
       assert.is_nil(text:find("said it before", 1, true), text)
       assert.is_nil(r.structuredContent.expected[1].before, text)
+    end)
+
+    it("proposes what a status said beside an expected text checked elsewhere, and not when checked there", function()
+      -- (Run CI expected its new row, and the status "Added …" went unproposed.)
+      ok("browser_navigate", { url = srv.url .. "/loop/add-row" })
+      local _, snap = ok("browser_snapshot", {})
+      local _, text = ok("browser_click", { ref = ref_of(snap, 'button "Add product"'), expect = { "Teak Lamp" } })
+      assert.matches("\n✅ Expected \"Teak Lamp\": recorded [^\n]*\nHolds now[^\n]*:\n"
+        .. "%[a%d+%] getByRole%('status'%) toHaveText%('Added Teak Lamp at %$25%.00%.'%)", text)
+      ok("browser_navigate", { url = srv.url .. "/loop/add-row" })
+      _, snap = ok("browser_snapshot", {})
+      _, text = ok("browser_click", { ref = ref_of(snap, 'button "Add product"'), expect = { "Added Teak Lamp" } })
+      assert.is_true(has(text, "\n✅ Expected \"Added Teak Lamp\": recorded getByRole('status')"), text)
+      assert.is_nil(text:find("Holds now", 1, true), text)
     end)
 
     it("proposes a control the action took away as hidden", function()
@@ -359,7 +381,10 @@ document.querySelector('[role=status]').textContent = 'Shipping to Iceland'; thi
         .. "toHaveText('A todo needs a title')"), text)
       -- A text of no live region is the page's, as before.
       r, text = call("browser_type", { ref = box, text = "Tea", submit = true, expect = { "Tea" } })
-      assert.matches("\n✅ Expected \"Tea\": recorded getByText%('Tea'%) toBeVisible %(step %d+%)$", text)
+      -- (And what the status says now, which no expected text checked, is
+      -- proposed after it.)
+      assert.matches("\n✅ Expected \"Tea\": recorded getByText%('Tea'%) toBeVisible %(step %d+%)\nHolds now[^\n]*:\n"
+        .. "%[a%d+%] getByRole%('status'%) toHaveText%('2 items left'%)$", text)
       -- A part whose rest is a count stays a part: the next run's may differ.
       r, text = call("browser_type", { ref = box, text = "Jam", submit = true, expect = { "items left" } })
       assert.is_true(has(text, "\n✅ Expected \"items left\": recorded getByRole('status') toContainText('items left')"),

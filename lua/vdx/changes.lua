@@ -302,11 +302,37 @@ local function with_candidates(ctx, res, out, cands, structured)
   return { text = table.concat(out, "\n"), structured = structured }
 end
 
+-- What a live region without a name says now that it did not (a status,
+-- an alert), in d: a function said(covered) -> { text, structured } of
+-- the verified check of one of them that covered(entry) does not rule
+-- out (the texts the agent expected, checked after the brief report), or
+-- nil; nil when no region says anything new.
+local function said_later(ctx, res, page, d)
+  local live = {}
+  for _, list in ipairs { d.changed, d.added } do
+    for _, e in ipairs(list) do
+      if proposals.LIVE[e.role] and not e.in_frame and (e.name or "") == "" and (e.value or "") ~= "" then
+        live[#live + 1] = e
+      end
+    end
+  end
+  if #live == 0 then return nil end
+  return function(covered)
+    local left = {}
+    for _, e in ipairs(live) do if not covered(e) then left[#left + 1] = e end end
+    local cands = #left > 0 and proposals.said(page, left, acted_of(res)) or {}
+    if #cands == 0 then return nil end
+    return with_candidates(ctx, res, {}, cands, { candidates = json.array {} })
+  end
+end
+
 --- changes.report(ctx, res [, opts]) -> { text =, structured = } or nil:
 -- what the action (whose result is res) changed on the role's page since
 -- the previous snapshot, bounded, with verified assertion candidates
 -- (none when opts.candidates is false; opts.brief: one line of counts and
--- the named elements added or changed, no candidates; opts.view: a new
+-- the named elements added or changed, the checks of what went only, and
+-- in the result's `said` the check of a live region's new text, for
+-- after the expected texts (said_later); opts.view: a new
 -- view of the page, which says nothing when there is no earlier look to
 -- compare with); nil when the page is gone.  A frame added since the last
 -- look is waited for first (vdx.frames_ready).  Keeps the snapshot it takes
@@ -391,12 +417,16 @@ function changes.report(ctx, res, opts)
       elseif #gone == 0 then out[#out] = nil
       else out[#out] = out[#out]:gsub(":$", "") end
       out[#out + 1] = report_lines.renewed(d, snap.text, told_anew(role))
+      local r
       if #gone == 0 then
-        return { text = table.concat(out, "\n"), structured = { added = #d.added, removed = #d.removed,
+        r = { text = table.concat(out, "\n"), structured = { added = #d.added, removed = #d.removed,
           changed = #d.changed, moved = #d.moved, brief = true } }
+      else
+        r = with_candidates(ctx, res, out, gone, { added = #d.added, removed = #d.removed, changed = #d.changed,
+          moved = #d.moved, brief = true, candidates = json.array {} })
       end
-      return with_candidates(ctx, res, out, gone, { added = #d.added, removed = #d.removed, changed = #d.changed,
-        moved = #d.moved, brief = true, candidates = json.array {} })
+      r.said = said_later(ctx, res, page, d)
+      return r
     end
     for i, m in ipairs(d.moved) do
       if i > 2 then break end

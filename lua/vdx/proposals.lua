@@ -536,10 +536,16 @@ end
 -- texts the agent expected, since no expected text says which item went
 -- or that the dialog closed (runs AZ, BA and BG wrote the dialog's
 -- toBeHidden by hand).  acted as proposals.propose takes it.
-function proposals.gone(page, d, acted)
+-- A proposer of at most one check beside what the agent expected or
+-- asked (acted as proposals.propose takes it).
+local function one_more(page, acted)
   batches = batches + 1
-  local p = setmetatable({ page = page, out = {}, seen = {}, read = {}, checks = 0, batch = "report" .. batches,
+  return setmetatable({ page = page, out = {}, seen = {}, read = {}, checks = 0, batch = "report" .. batches,
     acted = acted, text = "", max = 1 }, Proposer)
+end
+
+function proposals.gone(page, d, acted)
+  local p = one_more(page, acted)
   local dialogs = {}
   for _, e in ipairs(d.removed or {}) do
     local root = not (e.parent and e.parent.removed)
@@ -564,10 +570,24 @@ end
 -- the form's validation stopped there), as proposals.propose gives its
 -- candidates: a list of none or one.
 function proposals.invalid(page, role, name, ref)
-  batches = batches + 1
-  local p = setmetatable({ page = page, out = {}, seen = {}, read = {}, checks = 0, batch = "report" .. batches,
-    max = 1 }, Proposer)
+  local p = one_more(page, nil)
   p:invalid(role, name, ref)
+  return p.out
+end
+
+--- The verified check of what a live region says now (a status, an
+-- alert: diff entries of list, changed or added), at most one: what a
+-- brief report proposes when none of the texts the agent expected was
+-- checked on that region (run CI expected its new row, and its status
+-- "Added “Teak Lamp …” at $25.00." went unproposed).  acted as
+-- proposals.propose takes it.
+function proposals.said(page, list, acted)
+  local p = one_more(page, acted)
+  for _, e in ipairs(list) do
+    if p:full() then break end
+    -- (An added region is a change from nothing.)
+    p:changed(e.was and e or setmetatable({ was = {} }, { __index = e }))
+  end
   return p.out
 end
 

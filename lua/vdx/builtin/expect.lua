@@ -104,6 +104,21 @@ end
 -- checks into the status's.
 local LIVE = { status = true, alert = true, log = true, timer = true }
 
+--- Whether the expected texts' facts (expect.check's) cover what the
+-- live region of diff entry e says: one of them is its whole text, or was
+-- checked on a region of its role.  A brief report proposes what a status
+-- said only when none does (vdx.changes' said).
+function expect.covers(facts, e)
+  local assertions = require "vdx.assertions"
+  local said = assertions.normalize(e.value or "")
+  for _, f in ipairs(facts or {}) do
+    if f.ok and assertions.normalize(f.text or "") == said then return true end
+    local a = type(f.assertion) == "table" and f.assertion.locator
+    if type(a) == "string" and a:find("getByRole('" .. e.role .. "'", 1, true) then return true end
+  end
+  return false
+end
+
 -- Whether a live region (LIVE) of snapshot text s shows text, on its
 -- line or one under it.
 local function live_said(s, text)

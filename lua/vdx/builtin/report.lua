@@ -88,6 +88,16 @@ function report.report_changes(defs, acting)
         local lines, ok, facts = expect.check(ctx, args.expect, before,
           type(result) == "table" and result.structured and result.structured.locator)
         if type(result) ~= "table" then result = { text = tostring(result or "") } end
+        -- What a status said that no expected text checked: one candidate.
+        local said = ok and type(result.said) == "function"
+          and result.said(function(e) return expect.covers(facts, e) end)
+        if said then
+          lines[#lines + 1] = said.text
+          if type(result.structured.changes) == "table" then
+            result.structured.changes.candidates = said.structured.candidates
+          end
+        end
+        result.said = nil
         result.text = (result.text or "") .. "\n" .. table.concat(lines, "\n")
         result.structured = result.structured or {}
         result.structured.expected = facts
@@ -220,6 +230,7 @@ function report.with_changes(ctx, result, opts)
     if r.text ~= "" then result.text = result.text .. "\n" .. r.text end
     result.structured = result.structured or {}
     result.structured.changes = r.structured
+    result.said = r.said
   end
   return result
 end
