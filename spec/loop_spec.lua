@@ -1132,7 +1132,8 @@ document.querySelector('[role=status]').textContent = 'Added Teak Lamp at $25.00
       assert.matches("^Filled 2 fields %(steps (%d+)%-(%d+)%)\n", text)
       local a, b = text:match("^Filled 2 fields %(steps (%d+)%-(%d+)%)")
       assert.equal(tonumber(a) + 1, tonumber(b))
-      assert.is_true(has(text, " fields (steps " .. a .. "-" .. b .. ")\nLocator: getByRole('textbox', { name: 'Full name' })\n"
+      assert.is_true(has(text, " fields (steps " .. a .. "-" .. b
+        .. ")\nLocator: getByRole('textbox', { name: 'Full name' })\n"
         .. "Locator: getByRole('checkbox', { name: 'Subscribe' })\nChanges ("), text)
       assert.is_nil(text:find("console_errors", 1, true), text)
       assert.is_nil(text:find("fields:", 1, true), text)
@@ -1148,7 +1149,8 @@ document.querySelector('[role=status]').textContent = 'Added Teak Lamp at $25.00
       local r, text = ok("browser_fill_form", { fields = {
         { name = "Name", type = "textbox", ref = ref_of(shipping, 'textbox "Name"'), value = "Ada" },
         { name = "Save it", type = "checkbox", ref = ref_of(shipping, 'checkbox "Save it"'), value = "true" } } })
-      assert.is_true(has(text, " fields (steps " .. text:match("steps (%d+%-%d+)") .. ")\nLocators, each in getByRole('region', { name: 'Shipping' }):\n"
+      assert.is_true(has(text, " fields (steps " .. text:match("steps (%d+%-%d+)")
+        .. ")\nLocators, each in getByRole('region', { name: 'Shipping' }):\n"
         .. "- getByRole('textbox', { name: 'Name' })\n- getByRole('checkbox', { name: 'Save it' })\nChanges ("), text)
       -- One proposal a field filled, past the two of any change report.
       assert.is_true(has(text, "toHaveValue('Ada')"), text)

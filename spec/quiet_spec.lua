@@ -211,7 +211,8 @@ describe("the MCP tools let the requests an action started finish", function()
     -- "no longer holds it" for the 400 they wanted to see).
     local text = ok("browser_network_requests", { all = true, body = true, filter = "api/" })
     local base = t.srv.url:gsub("%p", "%%%0")
-    assert.matches("\n?%[POST%] " .. base .. '/q/api/pay => 402 %(Fetch, %d+ ms%)\n  body: {"error":%s*"Card declined"}\n', text)
+    assert.matches("\n?%[POST%] " .. base .. '/q/api/pay => 402 %(Fetch, %d+ ms%)\n'
+      .. '  body: {"error":%s*"Card declined"}\n', text)
     -- A success's body is not kept: the browser is asked, and has dropped it.
     ok("browser_navigate", { url = t.srv.url .. "/q/order.html" })
     text = ok("browser_network_requests", { all = true, body = true, filter = "api/items" })

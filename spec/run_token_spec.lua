@@ -78,7 +78,8 @@ describe("vdx.run_token", function()
     assert.equal("row.filter({ hasText: `Teak Lamp ${run}` })",
       (run_token.for_test("row.filter({ hasText: 'Teak Lamp k3x9q2a8' })", "k3x9q2a8", "run")))
     -- One with a character a RegExp reads is a template, as before.
-    assert.equal("row.filter({ hasText: `No. ${n}` })", (run_token.for_test("row.filter({ hasText: 'No. 1001' })", "1001", "n")))
+    assert.equal("row.filter({ hasText: `No. ${n}` })",
+      (run_token.for_test("row.filter({ hasText: 'No. 1001' })", "1001", "n")))
     assert.equal("getByRole('row').filter({ hasText: /#1001(?!\\d)/ })",
       run_token.bounded("getByRole('row').filter({ hasText: '#1001' })", "1001"))
     -- The flake gate checks the same bound, as a RegExp literal.

@@ -530,12 +530,6 @@ function proposals.propose(page, d, acted, text, kept, wrote)
   return p.out
 end
 
---- The verified checks that the items diff d removed are gone (a row a
--- Delete took, by the text it showed) and that a named dialog it closed
--- is hidden, and nothing else: what a brief report proposes beside the
--- texts the agent expected, since no expected text says which item went
--- or that the dialog closed (runs AZ, BA and BG wrote the dialog's
--- toBeHidden by hand).  acted as proposals.propose takes it.
 -- A proposer of at most one check beside what the agent expected or
 -- asked (acted as proposals.propose takes it).
 local function one_more(page, acted)
@@ -544,6 +538,12 @@ local function one_more(page, acted)
     acted = acted, text = "", max = 1 }, Proposer)
 end
 
+--- The verified checks that the items diff d removed are gone (a row a
+-- Delete took, by the text it showed) and that a named dialog it closed
+-- is hidden, and nothing else: what a brief report proposes beside the
+-- texts the agent expected, since no expected text says which item went
+-- or that the dialog closed (runs AZ, BA and BG wrote the dialog's
+-- toBeHidden by hand).  acted as proposals.propose takes it.
 function proposals.gone(page, d, acted)
   local p = one_more(page, acted)
   local dialogs = {}

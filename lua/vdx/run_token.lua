@@ -220,7 +220,8 @@ function run_token.for_test(line, token, var)
       -- (A text before the number, "#" of "#1015", is kept: run CL's
       -- `hasText: `#${orderNo}`` found "#10010" too.)
       local prefix = body:sub(-#token) == token and body:sub(1, #body - #token)
-      if after and prefix and prefix:match("^" .. prefix_of(token) .. "$") and (out[i - 1] or ""):sub(-9) == "hasText: " then
+      local filter = (out[i - 1] or ""):sub(-9) == "hasText: "
+      if after and prefix and prefix:match("^" .. prefix_of(token) .. "$") and filter then
         -- (In a template literal, a RegExp's backslash is written twice.)
         local b, a = before:gsub("\\", "\\\\"), after:gsub("\\", "\\\\")
         text = "new RegExp(`" .. (prefix == "" and b or prefix) .. "${" .. var .. "}" .. a .. "`)"

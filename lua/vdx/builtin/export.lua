@@ -20,8 +20,6 @@ local function waited(requests)
   return table.concat(requests, ", ", 1, n) .. more, n > 1 and "those responses" or "that response"
 end
 
--- The file name of the spec: name as given when it is a spec file name,
--- with ".spec.ts" added when it has no extension.
 -- What a step of the session log does, in a word: goto, click, fill,
 -- toBeVisible, remember.
 local function step_word(st)
@@ -31,6 +29,8 @@ local function step_word(st)
   return tostring(st.kind)
 end
 
+-- The file name of the spec: name as given when it is a spec file name,
+-- with ".spec.ts" added when it has no extension.
 local function spec_name(name)
   if name == nil then return nil end
   if type(name) ~= "string" or name == "" then return name end

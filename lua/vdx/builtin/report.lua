@@ -4,6 +4,7 @@
 -- kept on its step, and its `expect` texts (vdx.builtin.expect).
 local util = require "vdx.builtin.util"
 local clip = require "vdx.clip"
+local json = require "vdx.json"
 
 local report = {}
 
@@ -93,8 +94,12 @@ function report.report_changes(defs, acting)
           and result.said(function(e) return expect.covers(facts, e) end)
         if said then
           lines[#lines + 1] = said.text
-          if type(result.structured.changes) == "table" then
-            result.structured.changes.candidates = said.structured.candidates
+          local c = type(result.structured.changes) == "table" and result.structured.changes
+          if c then
+            -- (After the checks of what went, when the report had any.)
+            local list = c.candidates or json.array {}
+            for _, x in ipairs(said.structured.candidates) do list[#list + 1] = x end
+            c.candidates = list
           end
         end
         result.said = nil
