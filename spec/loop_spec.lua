@@ -649,6 +649,8 @@ document.querySelector('[role=status]').textContent = 'Added Teak Lamp at $25.00
       for c = 1, 3 do
         lines[#lines + 1] = "- article:"
         lines[#lines + 1] = ('  - heading "Mug %d" [level=2]'):format(c)
+        lines[#lines + 1] = "  - paragraph: by Nordic Goods"
+        lines[#lines + 1] = ("  - paragraph: $%d.00"):format(c * 10)
         for k = 1, 5 do
           n = n + 1
           lines[#lines + 1] = ('  - button "Rate %d star%s" [ref=e%d]'):format(k, k > 1 and "s" or "", n)
@@ -658,7 +660,10 @@ document.querySelector('[role=status]').textContent = 'Added Teak Lamp at $25.00
       end
       local out = require("vdx.outline").of(table.concat(lines, "\n"))
       assert.same({ '- heading "Shop" [level=1]', '- heading "Mug 1" [level=2]',
-        '- button "Rate 1 star" ×3: [ref=e1] in "Mug 1", [ref=e7] in "Mug 2", [ref=e13] in "Mug 3"\n'
+        -- (Each card's price the first time it titles a control: runs CL
+        -- and CP read each card with a find for it.)
+        '- button "Rate 1 star" ×3: [ref=e1] in "Mug 1" ($10.00), [ref=e7] in "Mug 2" ($20.00), [ref=e13] in "Mug 3" '
+          .. '($30.00)\n'
           .. '- button "Rate 2 stars" … "Rate 5 stars": 4 more alike, ×3 each beside those (browser_find(role=, '
           .. 'name=) gives their refs)',
         '- button "Add to cart" ×3: [ref=e6] in "Mug 1", [ref=e12] in "Mug 2", [ref=e18] in "Mug 3"',

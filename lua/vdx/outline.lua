@@ -43,6 +43,11 @@ local CELLS = { cell = true, gridcell = true, columnheader = true, rowheader = t
 local TITLED_REPEATS = 4
 local ITEMS = diff.ITEM_ROLES
 
+-- A card's first short text with a number after its title (a price, a
+-- count) is said beside the title, at most this long: what a test of a
+-- shop checks (runs CL and CP read each card with a find for its price).
+local NOTE_CHARS = 24
+
 --- What the live regions with text in a snapshot's text say, as
 -- "status: …; alert: …" (outline.of's, at most SAID_MAX), or nil when
 -- none shows any.
@@ -57,15 +62,22 @@ function outline.still_said(text)
 end
 
 -- The line of a control repeated it.n times as each one's ref in what
--- titles it (`- button "Add" ×2: [ref=e5] in "Tea", [ref=e9] in "Mug"`),
+-- titles it (`- button "Add" ×2: [ref=e5] in "Tea" ($4.00), [ref=e9] in
+-- "Mug"`, a card's note the first time: noted is the set of cards said),
 -- or nil when they are too many, or their titles do not tell them apart.
-local function titled(it)
+local function titled(it, noted)
   if it.n > TITLED_REPEATS or #it.each ~= it.n then return nil end
-  local parts, titles = {}, {}
-  for i, x in ipairs(it.each) do
+  local titles = {}
+  for _, x in ipairs(it.each) do
     if not x.ref or not x.title or titles[x.title] then return nil end
     titles[x.title] = true
-    parts[i] = ("[ref=%s] in %q"):format(x.ref, clip(x.title, 40))
+  end
+  local parts = {}
+  for i, x in ipairs(it.each) do
+    -- (A card's note, its price, the first time it titles a control.)
+    local note = x.card and not noted[x.card] and x.card.note
+    if note then noted[x.card] = true end
+    parts[i] = ("[ref=%s] in %q%s"):format(x.ref, clip(x.title, 40), note and (" (%s)"):format(note) or "")
   end
   return ("%s ×%d: %s"):format(it.bare, it.n, table.concat(parts, ", "))
 end
@@ -127,6 +139,9 @@ function outline.of(text)
         parent.title, parent.heading = e.name, true
       elseif parent and not parent.title and ITEMS[parent.role] and t and t ~= "" and not e.ref then
         parent.title = t
+      elseif parent and parent.title and not parent.note and not e.ref and (e.name or "") == ""
+          and (e.value or ""):find("%d") and #e.value <= NOTE_CHARS then
+        parent.note = e.value
       end
       up[#up + 1] = { indent = #indent, role = e.role }
     end
@@ -172,12 +187,12 @@ function outline.of(text)
           each = {}, role = e.role, name = e.name }
         items[#items + 1] = seen[key]
       end
-      local title
+      local title, card
       for k = #up - 1, 1, -1 do
-        if up[k].title then title = up[k].title break end
+        if up[k].title then title, card = up[k].title, up[k] break end
       end
       local each = seen[key].each
-      if #each <= TITLED_REPEATS then each[#each + 1] = { ref = e.ref, title = title } end
+      if #each <= TITLED_REPEATS then each[#each + 1] = { ref = e.ref, title = title, card = card } end
     end
   end
   fold_alike(items)
@@ -195,12 +210,12 @@ function outline.of(text)
       end
     end
   end
-  local out = {}
+  local out, noted = {}, {}
   for _, it in ipairs(items) do
     if it.said then
       if not it.cut then out[#out + 1] = it.line end
     elseif not it.folded then
-      local l = it.n > 1 and (titled(it) or ("%s ×%d"):format(it.bare, it.n)) or it.line
+      local l = it.n > 1 and (titled(it, noted) or ("%s ×%d"):format(it.bare, it.n)) or it.line
       if it.alike then
         -- (One line more, for the names alike after it.)
         local a = it.alike
