@@ -303,24 +303,29 @@ local function with_candidates(ctx, res, out, cands, structured)
 end
 
 -- What a live region without a name says now that it did not (a status,
--- an alert), in d: a function said(covered) -> { text, structured } of
--- the verified check of one of them that covered(entry) does not rule
--- out (the texts the agent expected, checked after the brief report), or
+-- an alert; not a count that changed), in d: a function said(covered, recorded) -> { text,
+-- structured } of the verified check of one of them that covered(entry)
+-- does not rule out (the texts the agent expected, checked after the
+-- brief report), other than the checks recorded (a list of steps), or
 -- nil; nil when no region says anything new.
 local function said_later(ctx, res, page, d)
   local live = {}
   for _, list in ipairs { d.changed, d.added } do
     for _, e in ipairs(list) do
-      if proposals.LIVE[e.role] and not e.in_frame and (e.name or "") == "" and (e.value or "") ~= "" then
+      -- (Not a counter that ticked, "1 item left" then "2 items left":
+      -- the agent checks a count when it means to.)
+      local ticked = e.was and (e.was.value or "") ~= ""
+        and outline.numbers_as_one(e.was.value) == outline.numbers_as_one(e.value or "")
+      if proposals.LIVE[e.role] and not e.in_frame and (e.name or "") == "" and (e.value or "") ~= "" and not ticked then
         live[#live + 1] = e
       end
     end
   end
   if #live == 0 then return nil end
-  return function(covered)
+  return function(covered, recorded)
     local left = {}
     for _, e in ipairs(live) do if not covered(e) then left[#left + 1] = e end end
-    local cands = #left > 0 and proposals.said(page, left, acted_of(res)) or {}
+    local cands = #left > 0 and proposals.said(page, left, acted_of(res), recorded) or {}
     if #cands == 0 then return nil end
     return with_candidates(ctx, res, {}, cands, { candidates = json.array {} })
   end

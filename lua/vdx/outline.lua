@@ -82,10 +82,11 @@ local function titled(it, noted)
   return ("%s ×%d: %s"):format(it.bare, it.n, table.concat(parts, ", "))
 end
 
--- The name of a control with its numbers as one ("Rate # star"), so a
--- card's "Rate 1 star" … "Rate 5 stars" read as one kind of control.
-local function kind_of(name)
-  return (name:gsub("%d+", "#"):gsub("(#%s+%a+)s%f[%A]", "%1"))
+--- A text with its numbers as one ("Rate # star"), so a card's "Rate 1
+-- star" … "Rate 5 stars" read as one kind of control, and "1 item left"
+-- and "2 items left" as one counter.
+function outline.numbers_as_one(s)
+  return (s:gsub("%d+", "#"):gsub("(#%s+%a+)s%f[%A]", "%1"))
 end
 
 -- Marks the repeated controls of items whose names differ only in their
@@ -97,7 +98,7 @@ local function fold_alike(items)
   local first = {}
   for _, it in ipairs(items) do
     if it.n > 1 and it.role and it.name:find("%d") then
-      local key = it.role .. "\0" .. kind_of(it.name) .. "\0" .. it.n
+      local key = it.role .. "\0" .. outline.numbers_as_one(it.name) .. "\0" .. it.n
       local lead = first[key]
       if lead then
         lead.alike = lead.alike or {}

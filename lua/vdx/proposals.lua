@@ -580,9 +580,11 @@ end
 -- brief report proposes when none of the texts the agent expected was
 -- checked on that region (run CI expected its new row, and its status
 -- "Added “Teak Lamp …” at $25.00." went unproposed).  acted as
--- proposals.propose takes it.
-function proposals.said(page, list, acted)
+-- proposals.propose takes it; recorded: the checks the agent's texts
+-- became (steps), which are not proposed again.
+function proposals.said(page, list, acted, recorded)
   local p = one_more(page, acted)
+  for _, step in ipairs(recorded or {}) do p.seen[step.matcher .. "\n" .. step.locator] = true end
   for _, e in ipairs(list) do
     if p:full() then break end
     -- (An added region is a change from nothing.)

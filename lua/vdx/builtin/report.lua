@@ -90,8 +90,10 @@ function report.report_changes(defs, acting)
           type(result) == "table" and result.structured and result.structured.locator)
         if type(result) ~= "table" then result = { text = tostring(result or "") } end
         -- What a status said that no expected text checked: one candidate.
+        local recorded = {}
+        for _, f in ipairs(facts) do recorded[#recorded + 1] = f.assertion end
         local said = ok and type(result.said) == "function"
-          and result.said(function(e) return expect.covers(facts, e) end)
+          and result.said(function(e) return expect.covers(facts, e) end, recorded)
         if said then
           lines[#lines + 1] = said.text
           local c = type(result.structured.changes) == "table" and result.structured.changes
