@@ -40,8 +40,8 @@ describe("a check of a known bug", function()
     local r, text = call("browser_verify_element_visible", { role = "alert", accessibleName = "",
       known_bug = "A failed Add to cart shows no error" })
     assert.is_nil(r.isError, text)
-    assert.matches("^❌ Page disagrees, as the bug does%. Recorded as a known bug: await expect%(page%.getByRole%('alert'%)%)"
-      .. "%.toBeVisible%(%); %(step %d+%)\nThe test is written with test%.fail%(%)", text)
+    assert.matches("^❌ Page disagrees, as the bug does%. Recorded as a known bug: "
+      .. "await expect%(page%.getByRole%('alert'%)%)%.toBeVisible%(%); %(step %d+%)\nThe test is written with test%.fail%(%)", text)
     assert.equal("A failed Add to cart shows no error", r.structuredContent.known_bug)
     -- A check the page agrees with shows no bug: nothing is recorded.
     local _, shown = call("browser_verify_text_visible", { text = "Shop", known_bug = "no title" })

@@ -376,7 +376,8 @@ describe("the locators the MCP tools name", function()
       { name = "Email", type = "textbox", ref = email, value = "a@b.test" },
       { name = "Promo", type = "textbox", ref = promo, value = "SPRING" } } })
     assert.is_nil(form.isError, client.text({ result = form }))
-    assert.matches("^Filled 2 fields %(steps %d+%-%d+%)\nLocator: getByRole%('textbox', { name: 'Email address' }%)\n" ..
+    assert.matches("^Filled 2 fields %(steps %d+%-%d+%)\n"
+      .. "Locator: getByRole%('textbox', { name: 'Email address' }%)\n" ..
       "Locator: getByRole%('textbox', { name: 'Promo code' }%)\n", form.content[1].text)
     assert.same({ "getByRole('textbox', { name: 'Email address' })", "getByRole('textbox', { name: 'Promo code' })" },
       form.structuredContent.locators)

@@ -303,11 +303,11 @@ local function with_candidates(ctx, res, out, cands, structured)
 end
 
 -- What a live region without a name says now that it did not (a status,
--- an alert; not a count that changed), in d: a function said(covered, recorded) -> { text,
--- structured } of the verified check of one of them that covered(entry)
--- does not rule out (the texts the agent expected, checked after the
--- brief report), other than the checks recorded (a list of steps), or
--- nil; nil when no region says anything new.
+-- an alert; not a count that changed), in d: a function said(covered,
+-- recorded) -> { text, structured } of the verified check of one of them
+-- that covered(entry) does not rule out (the texts the agent expected,
+-- checked after the brief report), other than the checks recorded (a
+-- list of steps), or nil; nil when no region says anything new.
 local function said_later(ctx, res, page, d)
   local live = {}
   for _, list in ipairs { d.changed, d.added } do
@@ -316,9 +316,8 @@ local function said_later(ctx, res, page, d)
       -- the agent checks a count when it means to.)
       local ticked = e.was and (e.was.value or "") ~= ""
         and outline.numbers_as_one(e.was.value) == outline.numbers_as_one(e.value or "")
-      if proposals.LIVE[e.role] and not e.in_frame and (e.name or "") == "" and (e.value or "") ~= "" and not ticked then
-        live[#live + 1] = e
-      end
+      local said = (e.name or "") == "" and (e.value or "") ~= ""
+      if proposals.LIVE[e.role] and not e.in_frame and said and not ticked then live[#live + 1] = e end
     end
   end
   if #live == 0 then return nil end
