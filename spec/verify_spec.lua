@@ -340,6 +340,8 @@ describe("the verify tools", function()
         steps[2].locator })
       assert.matches("\n✅ And the count: await expect(page." .. TASKS .. ".getByRole('listitem')).toHaveCount(2);",
         text, 1, true)
+      -- With its step, which drop takes (run CQ worked it out).
+      assert.is_true(text:find(".toHaveCount(2); (step " .. steps[2].no .. ")", 1, true) ~= nil, text)
     end)
 
     it("reads a table's data rows, not its header row, as its items", function()

@@ -363,7 +363,9 @@ local function verify_list(ctx, args)
     -- pass with more items too, so their count is checked beside it.
     local count = assertions.record(ctx, { locator = items_expr, matcher = "toHaveCount", value = #texts,
       positional = t.positional }, "browser_verify_list_visible")
+    -- (With its step, which drop takes: run CQ worked it out.)
     res.text = res.text .. "\n✅ And the count: " .. assertions.code(count)
+      .. (type(count) == "table" and count.no and (" (step %d)"):format(count.no) or "")
   end
   return res
 end
