@@ -228,7 +228,7 @@ describe("vdxlua mcp with two roles at once", function()
     assert.matches('heading "b"', b_text, 1, true)
     -- The first call as a role other than the current says, once, that it
     -- selected none (run BP thought it had).
-    assert.matches("^As bob %(the current role stays alice%): Navigated", b_text)
+    assert.matches("^As bob %(the current role stays alice; select_role makes bob current%): Navigated", b_text)
     local a0, a1, b0, b1 = find("start", "a"), find("end", "a"), find("start", "b"), find("end", "b")
     -- Each started before the other ended: they overlapped.
     assert.is_true(b0.seq < a1.seq, "bob's call started only after alice's ended")

@@ -378,8 +378,9 @@ function Server:call_tool(rq, name, args)
   if res == nil then return {} end
   if other and not res.isError and res.content and res.content[1] and res.content[1].type == "text"
       and not res.content[1].text:find("Role: " .. other .. "\n", 1, true) then
-    -- Said once a session: acting as a role does not select it (run BP thought it would).
-    local stays = not self.told_stays and (" (the current role stays %s)"):format(self.roles:current().name) or ""
+    -- Said once a session: acting as a role does not select it (runs BP, CM and CR thought it would).
+    local stays = not self.told_stays and (" (the current role stays %s; select_role makes %s current)")
+      :format(self.roles:current().name, other) or ""
     self.told_stays, res.content[1].text = true, ("As %s%s: %s"):format(other, stays, res.content[1].text)
   end
   if t.scope == "role" then
