@@ -21,6 +21,7 @@ local remembered = require "vdx.remembered"
 local locators = require "vdx.locators"
 local pw_spec = require "vdx.pw_spec"
 local lanes = require "vdx.mcp_lanes"
+local notes = require "vdx.mcp_notes"
 
 local mcp = {}
 
@@ -56,8 +57,6 @@ mcp.INSTRUCTIONS = INSTRUCTIONS
 -- Tools that only read (list_roles): they wait for the calls before them at
 -- most this long, so a page whose script never yields cannot hold them up.
 local READERS = { list_roles = 2000 }
--- The errors of a ref the current role's page does not know.
-local REF_ERRORS = { UnknownRef = true, StaleRef = true, RefMismatch = true }
 
 local function contains(list, v)
   for _, x in ipairs(list) do if x == v then return true end end
@@ -364,42 +363,8 @@ function Server:call_tool(rq, name, args)
   self.lanes:finish(t, not okr or res == nil or res.isError)
   rq.done = true
   if not okr then error(res, 0) end
-  if res and rq.behind and #rq.behind > 0 and res.content and res.content[1] and res.content[1].type == "text" then
-    local names = {}
-    for i, b in ipairs(rq.behind) do
-      names[i] = ("%s is still running (role %s, for %d s)"):format(b.name, b.role,
-        math.floor((vdx.now() - b.since) / 1000))
-    end
-    local it = #names == 1 and "it" or "them"
-    res.content[1].text = res.content[1].text .. ("\n\nNote: %s, so this answer did not wait for %s: the list is " ..
-      "as it stands now, before any call queued behind %s. If a page's script is busy, cancel that call " ..
-      "(notifications/cancelled): vdx then stops the script."):format(table.concat(names, "; "), it, it)
-  end
   if res == nil then return {} end
-  if other and not res.isError and res.content and res.content[1] and res.content[1].type == "text"
-      and not res.content[1].text:find("Role: " .. other .. "\n", 1, true) then
-    -- Said once a session: acting as a role does not select it (runs BP, CM and CR thought it would).
-    local stays = not self.told_stays and (" (the current role stays %s; select_role makes %s current)")
-      :format(self.roles:current().name, other) or ""
-    self.told_stays, res.content[1].text = true, ("As %s%s: %s"):format(other, stays, res.content[1].text)
-  end
-  if t.scope == "role" then
-    -- A ref refused in the current role right after a call that named
-    -- another: most likely a ref of that role's page (run BE's fill_form
-    -- with the provider page's refs acted as the customer).
-    local named = self.other_named
-    if not other and res.isError and named and named ~= role.name and type(res.error) == "table"
-        and REF_ERRORS[res.error.type] and res.content and res.content[1] and res.content[1].type == "text" then
-      res.content[1].text = res.content[1].text .. ("\n\nThe call before acted as %s (role: %q); this one acted as %s, "
-        .. "the current role. A ref of %s's page: call again with role: %q (or select_role it)."):format(named, named,
-        role.name, named, named)
-    end
-    if not res.isError then self.other_named = other end
-  end
-  if tell_run and res.content and res.content[1] and res.content[1].type == "text" then
-    res.content[1].text = res.content[1].text .. "\n({run} stands for this test's token, new in each run: the page "
-      .. "got the token, answers show {run}, the test writes ${run}.)"
-  end
+  notes.add(self, rq, t, res, other, tell_run)
   if res.error then
     self.log("info", "tools/call %s failed: %s: %s", name, res.error.type, tostring(res.error.message))
     res.error = nil
