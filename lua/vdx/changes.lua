@@ -229,6 +229,28 @@ local function sent_writes(log, role)
   return false
 end
 
+-- The texts the last action of role in log typed or filled into fields
+-- (browser_type, browser_fill_form's text fields), as a set, or nil.
+local function typed_texts(log, role)
+  local steps, set, tool = log and log:list() or {}, nil, nil
+  for i = #steps, 1, -1 do
+    local st = steps[i]
+    if st.kind == "action" and st.role == role then
+      if tool and st.tool ~= tool then break end
+      tool = st.tool
+      if tool ~= "browser_type" and tool ~= "browser_fill_form" then break end
+      if (st.action == "fill" or st.action == "type") and type(st.value) == "string" then
+        set = set or {}
+        set[st.value] = true
+      end
+      if tool == "browser_type" then break end
+    elseif st.kind == "action" or tool then
+      break
+    end
+  end
+  return set
+end
+
 --- The note, once a session of log, on a check of counted, a text that
 -- names a count ('Cart (1)') after an action of role that sent the
 -- server a change: it is what this run's account holds, so a test that
@@ -465,7 +487,7 @@ function changes.report(ctx, res, opts)
   -- The ids the test remembered stay in the proposals (the export reads them).
   local cands = n > 0 and not (opts and opts.candidates == false)
     and proposals.propose(page, d, acted_of(res), snap.text or "", proposals.remembered_ids(ctx.session),
-      ctx.session ~= nil and sent_writes(ctx.session, ctx.role.name)) or {}
+      ctx.session ~= nil and sent_writes(ctx.session, ctx.role.name), typed_texts(ctx.session, ctx.role.name)) or {}
   for _, c in ipairs(refused or {}) do cands[#cands + 1] = c end
   if nav and nav.same_document and not (opts and opts.candidates == false) then
     -- A link to #s42 or a router's push: its URL, and the part it scrolled to.

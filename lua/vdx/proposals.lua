@@ -442,8 +442,10 @@ local batches = 0
 -- engine.  acted: { ref =, locator = } of the action's target in the main
 -- frame (its locator taken before the action), or nil; text: the
 -- snapshot taken after the action; wrote: whether the action sent the
--- server a change (list counts then come after what appeared).
-function proposals.propose(page, d, acted, text, kept, wrote)
+-- server a change (list counts then come after what appeared); typed:
+-- the set of texts the action put in fields (a field showing one of them
+-- is not proposed), or nil.
+function proposals.propose(page, d, acted, text, kept, wrote, typed)
   batches = batches + 1
   -- A field the action emptied (a form's submit clears it) is checked
   -- last: what the submit made comes first (run BJ's Add product was
@@ -457,7 +459,7 @@ function proposals.propose(page, d, acted, text, kept, wrote)
   for _, e in ipairs(d.changed) do if CHECKABLE[e.role] then n = n + 1 end end
   -- Each field a form's fill changed is worth its check, up to MAX_FIELDS.
   local p = setmetatable({ page = page, out = {}, seen = {}, read = {}, checks = 0, batch = "report" .. batches,
-    acted = acted, text = text, kept = kept,
+    acted = acted, text = text, kept = kept, typed = typed,
     max = math.max(proposals.MAX_CANDIDATES, math.min(n, proposals.MAX_FIELDS)) }, Proposer)
   local steps = {}
   -- A new order first: a sort is what the action was for; so is what a
@@ -531,66 +533,13 @@ function proposals.propose(page, d, acted, text, kept, wrote)
 end
 
 -- A proposer of at most one check beside what the agent expected or
--- asked (acted as proposals.propose takes it).
+-- asked (acted as proposals.propose takes it): the brief report's
+-- proposers (vdx.proposals_brief) start from it.
 local function one_more(page, acted)
   batches = batches + 1
   return setmetatable({ page = page, out = {}, seen = {}, read = {}, checks = 0, batch = "report" .. batches,
     acted = acted, text = "", max = 1 }, Proposer)
 end
-
---- The verified checks that the items diff d removed are gone (a row a
--- Delete took, by the text it showed) and that a named dialog it closed
--- is hidden, and nothing else: what a brief report proposes beside the
--- texts the agent expected, since no expected text says which item went
--- or that the dialog closed (runs AZ, BA and BG wrote the dialog's
--- toBeHidden by hand).  acted as proposals.propose takes it.
-function proposals.gone(page, d, acted)
-  local p = one_more(page, acted)
-  local dialogs = {}
-  for _, e in ipairs(d.removed or {}) do
-    local root = not (e.parent and e.parent.removed)
-    if root and (e.role == "dialog" or e.role == "alertdialog") and (e.name or "") ~= "" then
-      dialogs[#dialogs + 1] = e
-    end
-  end
-  -- (A dialog is one more candidate: which row went is the other.)
-  if #dialogs > 0 then p.max = 2 end
-  for _, e in ipairs(d.removed or {}) do
-    if p:full() then break end
-    if ITEM_OF[e.role] and not (e.parent and e.parent.removed) then p:gone(e) end
-  end
-  for _, e in ipairs(dialogs) do
-    if p:full() then break end
-    p:closed(e)
-  end
-  return p.out
-end
-
---- The check that the field of role, name and ref is invalid (a submit
--- the form's validation stopped there), as proposals.propose gives its
--- candidates: a list of none or one.
-function proposals.invalid(page, role, name, ref)
-  local p = one_more(page, nil)
-  p:invalid(role, name, ref)
-  return p.out
-end
-
---- The verified check of what a live region says now (a status, an
--- alert: diff entries of list, changed or added), at most one: what a
--- brief report proposes when none of the texts the agent expected was
--- checked on that region (run CI expected its new row, and its status
--- "Added “Teak Lamp …” at $25.00." went unproposed).  acted as
--- proposals.propose takes it; recorded: the checks the agent's texts
--- became (steps), which are not proposed again.
-function proposals.said(page, list, acted, recorded)
-  local p = one_more(page, acted)
-  for _, step in ipairs(recorded or {}) do p.seen[step.matcher .. "\n" .. step.locator] = true end
-  for _, e in ipairs(list) do
-    if p:full() then break end
-    -- (An added region is a change from nothing.)
-    p:changed(e.was and e or setmetatable({ was = {} }, { __index = e }))
-  end
-  return p.out
-end
+require("vdx.proposals_brief").install(proposals, one_more)
 
 return proposals

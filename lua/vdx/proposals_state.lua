@@ -29,6 +29,10 @@ function P:state(e)
     return self:first(e, on and "toBeChecked" or "not.toBeChecked")
   end
   if FIELD[e.role] and e.ref then
+    -- A field that shows just what the action put in it says only what
+    -- the test's fill did (runs CN and CR called these proposals noise);
+    -- one the page changed as it went in (a mask, a total) is news.
+    if self.typed and self.typed[e.value or ""] and (e.value or "") ~= "" then return false end
     -- The field the action typed into: its locator was verified to match
     -- it alone just before, and the snapshot just taken read its value,
     -- so no read of the page again (a third of a type's bridge time).
