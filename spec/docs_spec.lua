@@ -15,7 +15,7 @@ describe("the agent loop as taught", function()
   it("names only tools the server has, in the skill and in the instructions", function()
     local reg = require("vdx.builtin").register_all(require("vdx.tools").new())
     local f = assert(io.open("skills/vdx-selector-authoring/SKILL.md"))
-    local texts = { skill = f:read("a"), instructions = require("vdx.mcp").INSTRUCTIONS }
+    local texts = { skill = f:read("a"), instructions = require("vdx.mcp").instructions(2) }
     f:close()
     for where, text in pairs(texts) do
       local n = 0
@@ -28,5 +28,7 @@ describe("the agent loop as taught", function()
       end
       assert.is_true(n >= 8, where .. " should teach the loop by tool names")
     end
+    -- A server of one role lists no role tools, and its instructions name none.
+    assert.is_nil(require("vdx.mcp").instructions(1):find("list_roles", 1, true))
   end)
 end)

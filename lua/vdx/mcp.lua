@@ -47,12 +47,15 @@ local INSTRUCTIONS = "vdxlua drives a real Chromium and writes Playwright tests 
   "the verified Locator of its target, what changed and proposed assertions [aN], so rarely snapshot again -> " ..
   "browser_verify_* for other facts -> browser_export_test(filename, assertions=[aN…], runs=3) writes the spec " ..
   "and names any flaky step. Structure questions (resolve_container, inspect_pattern, extract_anchors) when a " ..
-  "locator needs judgment. Roles: list_roles, select_role. A test that needs mocked requests, a fake clock, " ..
+  "locator needs judgment.{roles} A test that needs mocked requests, a fake clock, " ..
   "another device or dark mode: enable_tools. More, for a client that reads MCP prompts or resources: the " ..
   "prompt vdx-selector-authoring (skill://vdx-selector-authoring/SKILL.md); the tools alone do the job."
 
---- What the server tells a client in initialize: the agent loop in brief.
-mcp.INSTRUCTIONS = INSTRUCTIONS
+--- What the server tells a client in initialize: the agent loop in brief,
+-- and the role tools when it has roles to choose among (more than one).
+function mcp.instructions(roles)
+  return (INSTRUCTIONS:gsub("{roles}", roles > 1 and " Roles: list_roles, select_role, or role= on a page tool." or ""))
+end
 
 -- Tools that only read (list_roles): they wait for the calls before them at
 -- most this long, so a page whose script never yields cannot hold them up.
@@ -176,12 +179,13 @@ handlers["initialize"] = function(self, rq)
   self.client = p.clientInfo
   self.log("info", "initialize: client asked %s, serving %s", p.protocolVersion, v)
   return { protocolVersion = v, capabilities = self:capabilities(), serverInfo = self.info,
-    instructions = INSTRUCTIONS }
+    instructions = mcp.instructions(self.roles:count()) }
 end
 
 handlers["server/discover"] = function(self)
   return { supportedVersions = json.array { table.unpack(mcp.SUPPORTED) },
-    capabilities = self:capabilities(), serverInfo = self.info, instructions = INSTRUCTIONS }
+    capabilities = self:capabilities(), serverInfo = self.info,
+    instructions = mcp.instructions(self.roles:count()) }
 end
 
 handlers["tools/list"] = function(self, rq)

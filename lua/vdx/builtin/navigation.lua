@@ -165,7 +165,9 @@ return {
         result.text = result.text .. ("\n⚠️ The app sent role %s to a sign-in page (%s): it is not signed in there. "
           .. "%s"):format(ctx.role.name, signin, owner
             and ("This is role %s's page: act as it (select_role %s)."):format(owner, owner)
-            or "Another role may be (role: NAME), or sign this one in and save its auth file.")
+            or (ctx.roles and ctx.roles:count() > 1) and "Another role may be (role: NAME), or sign this one in."
+            or "Sign in on this page as the test will; the next browser_start_test starts signed in as the "
+              .. "roles are then.")
       end
       local status = type(res) == "table" and math.tointeger(res.status)
       -- browser_start_test warns of a role left on an error page.
