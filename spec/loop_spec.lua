@@ -897,7 +897,9 @@ document.querySelector('[role=status]').textContent = 'Added Teak Lamp at $25.00
         .. "stays absent: browser_wait_for {locator: \"getByText('Never here')\", state: \"hidden\"} records toBeHidden"),
         none)
       local _, never = ok("browser_wait_for", { locator = "getByText('Never here')", state = "hidden" })
-      assert.is_true(has(never, "Recorded: await expect(page.getByText('Never here')).toBeHidden();\n⚠️ "
+      -- (The step's number, to drop it by: run DA could not.)
+      local no = assert(never:match("toBeHidden%(%); %(step (%d+)%)\n"), never)
+      assert.is_true(has(never, "Recorded: await expect(page.getByText('Never here')).toBeHidden(); (step " .. no .. ")\n⚠️ "
         .. "getByText('Never here') matched nothing before the wait either: the check passes for a wrong locator too"),
         never)
       -- A text to go that no element showed: the same.
@@ -916,7 +918,7 @@ document.querySelector('[role=status]').textContent = 'Added Teak Lamp at $25.00
       open("menu.html")
       local _, link = ok("browser_wait_for", { locator = "getByRole('link', { name: 'Overview' })", state = "hidden" })
       assert.is_true(has(link, "Recorded: await expect(page.getByRole('link', { name: 'Overview', includeHidden: true }))"
-        .. ".toBeHidden();\n(includeHidden: getByRole skips hidden elements; with it the locator finds the one the "
+        .. ".toBeHidden(); (step 8)\n(includeHidden: getByRole skips hidden elements; with it the locator finds the one the "
         .. "page holds hidden now, so the test names a real element. The check fails when it shows.)\ncount: 1\n"), link)
       assert.is_nil(link:find("⚠️", 1, true), link)
       ok("browser_start_test", {})

@@ -246,8 +246,11 @@ return {
         -- the session's product, still in the live shop, in every replay.)
         wait = step_opts,
         replay = function(p, st) p:wait_for(in_frame_of(p, st and st.wait or step_opts, framed_path)) end })
+      -- (Its step number, as the verify tools say theirs: run DA could
+      -- not drop a wait it recorded.)
       said = said .. ". Recorded: "
         .. require("vdx.remembered").in_test(require("vdx.pw_spec").code_lines(lines, nil, true)[1], ctx.session)
+        .. (type(step) == "table" and step.no and (" (step %d)"):format(step.no) or "")
       if hidden_alt then
         -- (One statement: run AT read "matched nothing" and "finds the
         -- one" as a contradiction, AV "cannot fail" as overstated, and
