@@ -146,6 +146,51 @@ describe("the verify tools", function()
     end)
   end)
 
+  describe("absent", function()
+    -- The steps recorded so far, as matcher, locator and value.
+    local function steps()
+      local out = {}
+      for i, st in ipairs(helpers.asserts(t.ctx.session)) do out[i] = { st.matcher, st.locator, st.value } end
+      return out
+    end
+
+    it("records toHaveCount(0) for a text no visible element shows, on the page or in one element", function()
+      local res, text = call("browser_verify_text_visible", { text = "Feed the cat", absent = true })
+      assert.is_nil(res.isError, text)
+      assert.matches("^✅ Page agrees%. Recorded: await expect%(page%.getByText%('Feed the cat'%)%.filter%(%{ visible: "
+        .. "true %}%)%)%.toHaveCount%(0%); %(step %d+%)\n%(It holds for a text or name the page never shows", text)
+      -- A hidden dialog's text is not shown; in a card, a text the list shows is not either.
+      assert.is_nil(call("browser_verify_text_visible", { text = "Delete everything?", absent = true }).isError)
+      local card = "getByTestId('card').filter({ hasText: 'Alpha' })"
+      res, text = call("browser_verify_text_visible", { text = "Buy milk", locator = card, absent = true })
+      assert.is_nil(res.isError, text)
+      assert.same({ { "toHaveCount", "getByText('Feed the cat').filter({ visible: true })", 0 },
+        { "toHaveCount", "getByText('Delete everything?').filter({ visible: true })", 0 },
+        { "toHaveCount", card .. ".getByText('Buy milk').filter({ visible: true })", 0 } }, steps())
+      -- Shown: the answer names where, and nothing is recorded.
+      res, text = call("browser_verify_text_visible", { text = "Buy milk", absent = true })
+      assert.is_true(res.isError, text)
+      assert.matches("getByText('Buy milk').filter({ visible: true }) matches 1 element: it shows. If the app should "
+        .. "not show it here, that is its bug (known_bug records the check failing)", text, 1, true)
+      assert.matches("Page has: listitem <li> text 'Buy milk'", text, 1, true)
+      assert.equal(3, #steps())
+    end)
+
+    it("records toHaveCount(0) for a role and name not shown, and a known bug of one that shows", function()
+      local res, text = call("browser_verify_element_visible", { role = "dialog", accessibleName = "Confirm", absent = true })
+      assert.is_nil(res.isError, text)
+      res, text = call("browser_verify_element_visible", { role = "button", accessibleName = "Add task", absent = true })
+      assert.is_true(res.isError, text)
+      -- The bug is that it shows: recorded failing, for test.fail().
+      res, text = call("browser_verify_text_visible", { text = "Walk the dog", absent = true,
+        known_bug = "A finished task stays in the list" })
+      assert.matches("^❌ Page disagrees, as the bug does%. Recorded as a known bug: await expect%(page%.getByText%("
+        .. "'Walk the dog'%)%.filter%(%{ visible: true %}%)%)%.toHaveCount%(0%);", text)
+      assert.same({ { "toHaveCount", "getByRole('dialog', { name: 'Confirm' })", 0 },
+        { "toHaveCount", "getByText('Walk the dog').filter({ visible: true })", 0 } }, steps())
+    end)
+  end)
+
   describe("browser_verify_text_visible", function()
     it("records getByText for a paragraph (no ref)", function()
       local s = agrees("browser_verify_text_visible", { text = "Plan the week" })

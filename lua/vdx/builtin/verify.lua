@@ -16,6 +16,7 @@ local SHOWN, fail, describe, described = common.SHOWN, common.fail, common.descr
 local target, the_one, agreed = common.target, common.the_one, common.agreed
 local verify_value = require "vdx.builtin.verify_value"
 local known_bug = require "vdx.builtin.known_bug"
+local absent = require "vdx.builtin.verify_absent"
 local clip = require "vdx.clip"
 
 local ITEM_ROLE = assertions.ITEM_ROLE
@@ -382,16 +383,19 @@ return {
       role = { type = "string", minLength = 1, description = 'ROLE in the snapshot\'s `- {ROLE} "Name"`' },
       accessibleName = { type = "string", description = 'NAME in the snapshot\'s `- role "{NAME}"`' },
       in_viewport = { type = "boolean", description = "Also scrolled into view (toBeInViewport)" },
+      absent = absent.SCHEMA,
       known_bug = known_bug.SCHEMA,
     } },
     annotations = { readOnlyHint = true },
     run = function(ctx, args)
       local role, name = args.role, args.accessibleName
       local expr = assertions.by_role(role, name)
+      local gone = args.absent and absent.role_step(role, name)
       if args.known_bug then
-        return known_bug.check(ctx, "browser_verify_element_visible", { matcher = "toBeVisible", locator = expr },
+        return known_bug.check(ctx, "browser_verify_element_visible", gone or { matcher = "toBeVisible", locator = expr },
           args.known_bug)
       end
+      if gone then return absent.check(ctx, "browser_verify_element_visible", gone) end
       return verify_visible(ctx, "browser_verify_element_visible", expr,
         { expr, assertions.by_role(role, name, true) }, ("%s %s visible"):format(role, quote(name)),
         function(page)
@@ -429,17 +433,21 @@ return {
       text = { type = "string", minLength = 1, description = "Text as the snapshot shows it; {run} as in browser_type" },
       ref = { type = "string", description = "Ref of the element that holds it (a card, a row)" },
       locator = LOCATOR,
+      absent = absent.SCHEMA,
       known_bug = known_bug.SCHEMA,
     } },
     annotations = { readOnlyHint = true },
     run = function(ctx, args)
-      if args.known_bug then
-        local step = { matcher = "toBeVisible", locator = assertions.by_text(args.text) }
+      if args.known_bug or args.absent then
+        local step = args.absent and absent.text_step(args.text)
+          or { matcher = "toBeVisible", locator = assertions.by_text(args.text) }
         if args.ref or args.locator then
           local t = target(ctx:page(), args, args.text)
           if t.elsewhere then common.fail(t.elsewhere, { expected = "a locator from the page" }) end
-          step = { matcher = "toContainText", locator = t.locator, value = args.text }
+          step = args.absent and absent.text_step(args.text, t.locator)
+            or { matcher = "toContainText", locator = t.locator, value = args.text }
         end
+        if not args.known_bug then return absent.check(ctx, "browser_verify_text_visible", step) end
         return known_bug.check(ctx, "browser_verify_text_visible", step, args.known_bug)
       end
       if args.ref or args.locator then return verify_contains(ctx, args) end
