@@ -734,6 +734,22 @@ describe("the change report of the acting tools", function()
       candidates(changes))
     _, changes = act("browser_type", { ref = ref('textbox "Name on card"'), text = "Ada Lovelace" })
     assert.same({}, candidates(changes))
+    -- A password shows masked in the snapshot; what was typed is what it holds.
+    _, changes = act("browser_type", { ref = ref('textbox "PIN"'), text = "1234" })
+    assert.same({}, candidates(changes))
+  end)
+
+  it("outlines a page again when it grew past the outline's bound since it was shown", function()
+    local url = t.srv.url .. "/loop/grow.html"
+    local _, first = call("browser_navigate", { url = url })
+    assert.matches("\n… %d+ more: browser_find", first)
+    local _, again = call("browser_navigate", { url = url })
+    assert.matches("\nOutline: as shown before for this URL", again)
+    -- One product more, past the bound (another role added it): no page shown before.
+    t.ctx.role:page():evaluate("localStorage.setItem('extra', '1')")
+    local _, grown = call("browser_navigate", { url = url })
+    assert.is_nil(grown:find("as shown before", 1, true), grown)
+    assert.matches("\nOutline:\n", grown)
   end)
 
   it("records text typed into an empty field as a fill, and added to a field's text as typed", function()

@@ -398,7 +398,7 @@ function changes.report(ctx, res, opts)
     -- The page as the agent knows it now (the outline browser_navigate
     -- showed, and what the reports said since): a navigation answers "as
     -- shown before" only for this picture, not an older one.
-    shown[snap.url] = table.concat((outline.of(snap.text or "")), "\n")
+    shown[snap.url] = select(3, outline.of(snap.text or ""))
   end
   local lines = snap.lines and #snap.lines or select(2, (snap.text or ""):gsub("\n", "\n"))
   if nav and nav.same_document == false then

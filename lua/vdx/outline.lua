@@ -116,8 +116,9 @@ end
 -- with how many rows they show (a small one's rows too, and whether it
 -- holds no control), and of the first SAID_MAX status and
 -- alert regions with their text (first within the bound), unindented,
--- at most MAX_CHARS characters; returns them and how many were left
--- out.  A control whose role and name repeat (a button "Edit" in every
+-- at most MAX_CHARS characters; returns them, how many were left out,
+-- and every line, those left out too, as one text (what tells one page
+-- from another that outlines the same within the bound).  A control whose role and name repeat (a button "Edit" in every
 -- row) is listed once with its count: with each one's ref and its card's
 -- or row's title when it repeats at most TITLED_REPEATS times and those
 -- tell them apart, else with no ref, which would not say which row
@@ -211,9 +212,10 @@ function outline.of(text)
       end
     end
   end
-  local out, noted = {}, {}
+  local out, noted, whole = {}, {}, {}
   for _, it in ipairs(items) do
     if it.said then
+      whole[#whole + 1] = it.line
       if not it.cut then out[#out + 1] = it.line end
     elseif not it.folded then
       local l = it.n > 1 and (titled(it, noted) or ("%s ×%d"):format(it.bare, it.n)) or it.line
@@ -249,10 +251,11 @@ function outline.of(text)
           l = l .. (it.controls == 0 and ", no controls: " or ": ") .. table.concat(shown, " ")
         end
       end
+      whole[#whole + 1] = l
       if len + #l > MAX_CHARS then left = left + 1 else out[#out + 1], len = l, len + #l + 1 end
     end
   end
-  return out, left
+  return out, left, table.concat(whole, "\n")
 end
 
 return outline

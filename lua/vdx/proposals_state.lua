@@ -47,8 +47,10 @@ function P:state(e)
       -- (A field that shows up empty, a new frame's, is no news; one an
       -- action emptied is.)
       local emptied = e.was and (e.was.value or "") ~= ""
-      if okf and facts.count == 1 and facts.matches[1].value and (facts.matches[1].value ~= "" or emptied)
-        and (not ref or facts.matches[1].ref == ref) then
+      -- (A password's snapshot value is masked: what was typed is read here.)
+      local got = okf and facts.count == 1 and facts.matches[1].value
+      if got and self.typed and self.typed[got] and got ~= "" then return false end
+      if got and (got ~= "" or emptied) and (not ref or facts.matches[1].ref == ref) then
         return self:try({ matcher = "toHaveValue", locator = loc, value = facts.matches[1].value }, nil, facts)
       end
     end

@@ -56,9 +56,11 @@ end
 local OUTLINES_KEPT = 64
 
 -- The outline lines as the answer tells them: whole, or one line when
--- role was shown the same for url.
-local function outline_told(role, url, lines, left)
-  local body = table.concat(lines, "\n")
+-- role was shown the same for url.  whole: every line of the outline,
+-- those past the bound too (a shop grown by a product past the bound is
+-- no page shown before: run DA was told so).
+local function outline_told(role, url, lines, left, whole)
+  local body = whole or table.concat(lines, "\n")
   local seen = role and role.outlines_shown
   if role and not seen then
     seen = { n = 0 }
@@ -86,7 +88,7 @@ local function outline_told(role, url, lines, left)
     role.outlines_first = role.outlines_first or {}
     role.outlines_first[url] = role.outlines_first[url] or body
   end
-  local text = "\nOutline:\n" .. body
+  local text = "\nOutline:\n" .. table.concat(lines, "\n")
   if left > 0 then text = text .. ("\n… %d more: browser_find(text=…) or browser_snapshot()"):format(left) end
   return text
 end
@@ -97,10 +99,10 @@ local function nav_result(res, warnings, snap, since, role, page)
   if res and res.title and res.title ~= "" then text = text .. ("\nTitle: %s"):format(res.title) end
   local dialogs_line, dialogs = dialogs_told(since)
   if dialogs_line then text = text .. "\n" .. dialogs_line end
-  local lines, left = {}, 0
-  if snap then lines, left = outline(snap.text or "") end
+  local lines, left, whole = {}, 0, nil
+  if snap then lines, left, whole = outline(snap.text or "") end
   if #lines > 0 then
-    text = text .. outline_told(role, res and res.url, lines, left)
+    text = text .. outline_told(role, res and res.url, lines, left, whole)
   else
     text = text .. "\nRead it: browser_find(text=…) or browser_snapshot()."
   end
