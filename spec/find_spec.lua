@@ -272,6 +272,13 @@ describe("find", function()
     assert.matches('%- region "Offers"', text)
     assert.is_nil(text:find("Search offers", 1, true), text)
     assert.equal(2, select(2, call("browser_find", { text = "Offers" })).structuredContent.total)
+    -- A part of the page named just that wins over an item's link to it
+    -- (run DB's guide: its contents' link, not the section).
+    page:evaluate([[(() => { const n = document.createElement('nav'); n.setAttribute('aria-label', 'Contents');
+      n.innerHTML = '<ul><li><a href="#offers">Offers</a></li></ul>'; document.body.prepend(n); })()]])
+    text, res2 = call("browser_find", { within = "Offers" })
+    assert.equal(1, res2.structuredContent.total, text)
+    assert.matches('%- region "Offers" %[ref=e%d+%]:\n *%- button "Claim"', text)
   end)
 
   it("finds several controls of one row within it, by a regex on their role or name", function()

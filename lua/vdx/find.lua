@@ -11,6 +11,7 @@ local json = require "vdx.json"
 local diff = require "vdx.snapshot_diff"
 local snapshot = require "vdx.snapshot"
 local clip = require "vdx.clip"
+local scope = require "vdx.find_within"
 
 local find = {}
 
@@ -68,105 +69,6 @@ local function content_of(items, i)
     for _, t in ipairs { items[j].name, items[j].text } do if t ~= "" then out[#out + 1] = t end end
   end
   return table.concat(out, " ")
-end
-
--- The last index (into items) of the subtree of items[a].
-local function subtree_end(items, a)
-  local j = a
-  while j < #items and items[j + 1].indent > items[a].indent do j = j + 1 end
-  return j
-end
-
--- Roles whose element holds items (rows, list items, options): the text
--- such a container shows (a column header) labels none of them.
-local OF_ITEMS = { table = true, grid = true, treegrid = true, rowgroup = true, list = true, listbox = true,
-  tree = true, tablist = true, menu = true, menubar = true, radiogroup = true, feed = true }
-
--- The hits (indexes into items, in order) that lie in a container which
--- shows text `within` (case-insensitive, in a name or text of its
--- lines): the nearest ancestor whose lines show it, unless what shows it
--- there is a branch holding a hit of its own (another item's label), or
--- it is a table or list (OF_ITEMS) holding other hits.  A
--- card that shows "Oak Stool" and one "Add to cart" keeps its button; the
--- grid around every card, which shows it too, keeps no other card's; a
--- row that shows "Oak Shelf" beside a price field and its button keeps
--- both.
-local function within(items, hits, text)
-  local needle, out = text:lower():gsub("%s+", " "):match("^ ?(.-) ?$"), {}
-  local is_hit = {}
-  for _, h in ipairs(hits) do is_hit[h] = true end
-  local function shows(j)
-    local it = items[j]
-    return it.name:lower():find(needle, 1, true) or it.text:lower():find(needle, 1, true)
-  end
-  -- Whether the lines a..b show the text (the first that does), and
-  -- whether they hold a hit.
-  local function branch(a, b)
-    local s, hit = false, false
-    for j = a, b do
-      if not s and shows(j) then s = j end
-      hit = hit or is_hit[j] == true
-    end
-    return s, hit
-  end
-  -- The line that shows the text for each hit kept: the answer shows it
-  -- (the card's title above its button).
-  local anchors, by = {}, {}
-  for _, h in ipairs(hits) do
-    local indent = items[h].indent
-    -- A hit that shows it itself, or in its own lines (a row whose cell
-    -- does: run BO's role=row within its order's number found nothing).
-    local own = shows(h) and h or (branch(h + 1, subtree_end(items, h)))
-    if own then out[#out + 1] = h; by[h] = own; indent = -1 end
-    for a = h - 1, 1, -1 do
-      if indent < 0 then break end
-      if items[a].indent < indent then
-        indent = items[a].indent
-        local last = subtree_end(items, a)
-        local seen, other = false, false
-        if OF_ITEMS[items[a].role] then
-          -- A table or list that shows the text (a header) holds items:
-          -- it scopes h only when it holds no other hit.
-          seen = branch(a, last)
-          for j = a, last do if is_hit[j] and j ~= h then other = true end end
-        else
-          if shows(a) then out[#out + 1] = h; by[h] = a break end
-          -- a's children branches, h's own aside: one that shows the text
-          -- tells whether it labels h or another item.
-          local c = a + 1
-          while c <= last do
-            local e = subtree_end(items, c)
-            if not (c <= h and h <= e) then
-              local s, hit = branch(c, e)
-              if s then seen = seen or s; other = other or hit end
-            end
-            c = e + 1
-          end
-        end
-        if seen then
-          if not other then out[#out + 1] = h; anchors[h] = seen; by[h] = seen end
-          break
-        end
-        if indent == 0 then break end
-      end
-    end
-  end
-  -- Containers that show the text as a whole name or text (a card titled
-  -- "Modern Lamp") win over those that show it inside a longer one
-  -- ("Modern Lamp 2"), which the answer names (run AK, whose within=
-  -- "Modern Lamp" found both cards' buttons).
-  -- (A row shows it in its name, all its cells': one of its lines, the
-  -- cell, shows it whole.)
-  local function whole(s) return s:lower():gsub("%s+", " "):match("^ ?(.-) ?$") == needle end
-  local exact, inexact = {}, {}
-  for _, h in ipairs(out) do
-    local b, is = by[h], false
-    for j = b, subtree_end(items, b) do is = is or whole(items[j].name) or whole(items[j].text) end
-    if is then exact[#exact + 1] = h
-    else inexact[#inexact + 1] = items[b].name ~= "" and items[b].name or items[b].text end
-  end
-  if #exact > 0 and #inexact > 0 then return exact, anchors, inexact end
-  return out, anchors
 end
 
 -- The indexes (into items) of the parsed lines args asks for.
@@ -323,33 +225,10 @@ end
 --- The arguments a find answers for args: args itself, or for `within`
 -- alone (the row or card that shows it) text = within with
 -- find.WITHIN_CONTEXT lines of context unless args gives context, and
--- items_only (within_alone).
+-- items_only (vdx.find_within's alone).
 function find.asked(args)
   if args.within == nil or args.text or args.regex or args.role or args.name then return args end
   return { text = args.within, context = args.context or find.WITHIN_CONTEXT, max = args.max, items_only = true }
-end
-
-local ITEM = diff.ITEM_ROLES
-
--- The hits (indexes into items) `within` alone asks for: those in an
--- item (ITEM), when any is, else all (run CA's status "Added “Teak Lamp”
--- …" is no row); then those whose name or text is text itself, when any
--- is (run CE's "Products" region, not the "Search products" box).
-local function within_alone(parsed, index, items, hits, text)
-  local kept = {}
-  for _, h in ipairs(hits) do
-    local inside = ITEM[items[h].role]
-    for _, j in ipairs(inside and {} or find.path_of(parsed, index[h])) do
-      if ITEM[parsed[j].role] then inside = true break end
-    end
-    if inside then kept[#kept + 1] = h end
-  end
-  if #kept == 0 then kept = hits end
-  local exact, needle = {}, text:lower()
-  for _, h in ipairs(kept) do
-    if items[h].name:lower() == needle or items[h].text:lower() == needle then exact[#exact + 1] = h end
-  end
-  return #exact > 0 and exact or kept
 end
 
 -- How many matches without a ref a find asks the page a ref for
@@ -430,9 +309,9 @@ function find.run(page, args)
     if p then items[#items + 1] = p; index[#items] = #lines end
   end
   local hits = matching(page, items, args)
-  if args.items_only then hits = within_alone(parsed, index, items, hits, args.text) end
+  if args.items_only then hits = scope.alone(parsed, index, items, hits, args.text, find.path_of) end
   local anchors, partly
-  if args.within then hits, anchors, partly = within(items, hits, args.within) end
+  if args.within then hits, anchors, partly = scope.within(items, hits, args.within) end
   for _, h in ipairs(hits) do
     local it = items[h]
     if it.name == "" and NAMED_BY_CONTENT[it.role] then
