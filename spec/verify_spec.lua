@@ -536,6 +536,16 @@ describe("the verify tools", function()
         .. ": its aria-pressed is 'true' now (value 'true' records toHaveAttribute)", bad, 1, true)
     end)
 
+    it("records the current link of a navigation by its aria-current (run DB's selected filter)", function()
+      t.ctx:page():evaluate([[(() => { const n = document.createElement('nav'); n.setAttribute('aria-label', 'Filters');
+        n.innerHTML = '<a href="#/">All</a> <a href="#/active" aria-current="page">Active</a>';
+        document.body.prepend(n); })()]])
+      local loc = "getByRole('link', { name: 'Active' })"
+      local s, said = agrees("browser_verify_value", { locator = loc, value = "page" })
+      assert.same({ "toHaveAttribute", "aria-current", "page" }, { s.matcher, s.attribute, s.value })
+      assert.matches(".toHaveAttribute('aria-current', 'page');", said, 1, true)
+    end)
+
     it("records a computed style with css: toHaveCSS, a hex colour compared as the browser writes it", function()
       call("browser_navigate", { url = t.srv.url .. "/verify/examples.html" })
       t.ctx:page():evaluate("document.getElementById('h2').style.backgroundColor = '#111827'")

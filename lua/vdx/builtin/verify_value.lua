@@ -18,8 +18,9 @@ local function boolean_value(v)
 end
 
 -- The ARIA states that are an element's value when it has no other (a
--- toggle button's aria-pressed), as browser_verify_value reads them.
-local STATES = { "aria-pressed", "aria-checked", "aria-expanded", "aria-selected" }
+-- toggle button's aria-pressed, the current link of a navigation's
+-- aria-current), as browser_verify_value reads them.
+local STATES = { "aria-pressed", "aria-checked", "aria-expanded", "aria-selected", "aria-current" }
 
 -- A colour given as #rgb or #rrggbb, as a computed style writes it
 -- ("rgb(17, 24, 39)"); any other value as it is.
