@@ -61,6 +61,13 @@ fetch('/loop/late-items').then((r) => r.json()).then((got) => { items = got; for
 c.onclick = () => { st.textContent = items.length ? 'Paying for ' + items.length : ''; };
 </script>]] }
       end,
+      -- A page that polls a slow list, and says so when a fetch fails.
+      ["GET /loop/polling"] = function()
+        return { headers = { ["Content-Type"] = "text/html" }, body = [[<title>Polling</title>
+<a href="/loop/small.html">Leave</a><script>
+setInterval(() => fetch('/loop/late-items').catch((e) => console.error(e)), 100);
+</script>]] }
+      end,
       ["GET /loop/late-items"] = function()
         require("vdx").sleep(400)
         return { json = { "Oak Chair", "Steel Chair" } }
@@ -1136,6 +1143,16 @@ document.querySelector('[role=status]').textContent = 'Added Teak Lamp at $25.00
       -- The next action answers its own errors only.
       _, text = ok("browser_click", { element = "Nothing", ref = ref_of(snap, 'button "Nothing"') })
       assert.is_nil(text:find("Page errors", 1, true), text)
+    end)
+
+    it("quotes no error of a fetch the page's leaving cut off (a list it polls)", function()
+      local _, nav = ok("browser_navigate", { url = srv.url .. "/loop/polling" })
+      require("vdx").sleep(300)
+      local r, text = ok("browser_click", { ref = ref_of(nav, 'link "Leave"') })
+      assert.matches("Navigated to [^\n]*/loop/small%.html", text)
+      assert.is_nil(text:find("Page errors", 1, true), text)
+      assert.is_nil(text:find("console_errors", 1, true), text)
+      assert.is_nil(r.structuredContent.page_errors)
     end)
   end)
 

@@ -11,6 +11,34 @@ local report = {}
 -- How many of the page's errors an action's answer quotes.
 local ERRORS_SHOWN = 3
 
+-- The error a fetch or XHR cut off gives its page ("TypeError: Failed to
+-- fetch"), as the browsers word it.
+local CUT_OFF = { "Failed to fetch", "NetworkError when attempting to fetch", "Load failed" }
+
+-- list (page:console's errors since mark) without the errors of fetches
+-- the action's leaving its page cut off (a list the page polls): those
+-- came after the request of the next document and before any it made,
+-- when a fetch or XHR was cancelled before it.  They are no error of the
+-- app (run DC read one after a link's click as a bug to look into).
+local function without_cut_off(page, list, mark)
+  local ok, reqs = pcall(page.requests, page, { since = math.max(0, (mark.requests or 0) - 100) })
+  if not ok or type(reqs) ~= "table" then return list end
+  local doc, after, cut = nil, nil, 0
+  for _, r in ipairs(reqs) do
+    if not doc and r.seq > (mark.requests or 0) and r.type == "Document" then doc = r.seq
+    elseif doc and not after and r.type ~= "Document" then after = r.seq end
+    if not doc and (r.type == "Fetch" or r.type == "XHR") and r.failure == "canceled" then cut = cut + 1 end
+  end
+  if not doc or cut == 0 then return list end
+  local out = {}
+  for _, m in ipairs(list) do
+    local text, at, was_cut = tostring(m.text or ""), tonumber(m.request_seq) or -1, false
+    for _, w in ipairs(CUT_OFF) do was_cut = was_cut or text:find(w, 1, true) ~= nil end
+    if not (was_cut and at >= doc and (not after or at < after)) then out[#out + 1] = m end
+  end
+  return out
+end
+
 -- result (an action's answer) with the page's errors since mark (an
 -- uncaught exception, a console.error: a handler that threw on the
 -- response the action brought), in the main frame or a child, quoted:
@@ -21,8 +49,11 @@ local function with_page_errors(ctx, result, mark)
   if not okp or page:is_closed() then return result end
   local ok, list = pcall(page.console, page, { level = "error", since = mark.console })
   if not ok or type(list) ~= "table" or #list == 0 then return result end
-  -- (The count the action's own facts gave is in this line now.)
+  list = without_cut_off(page, list, mark)
+  -- (The count the action's own facts gave is in the line below now, or
+  -- counted fetches cut off.)
   result.text = result.text:gsub("\nconsole_errors: %d+", "")
+  if #list == 0 then return result end
   local out = { ("Page errors since the action (%d; browser_console_messages lists every message):"):format(#list) }
   for i = 1, math.min(#list, ERRORS_SHOWN) do
     local m = list[i]
