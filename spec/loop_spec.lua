@@ -808,8 +808,8 @@ document.querySelector('[role=status]').textContent = 'Added Teak Lamp at $25.00
       assert.matches('\n↕ list "People"[^\n]* new order: Bea, Ann, Cleo', moved)
       assert.is_nil(moved:find("made anew", 1, true), moved)
       local _, sorted = ok("browser_click", { ref = ref_of(nav, 'button "Sort by name"') })
-      assert.matches('\n↕ list "People"[^\n]* new order: Ann, Bea, Cleo\n  %(made anew: the refs in it are new, the '
-        .. "old ones gone%)", sorted)
+      assert.matches('\n↕ list "People"[^\n]* new order: Ann, Bea, Cleo\n  %(these items made anew: their refs are new, '
+        .. "the old ones gone%)", sorted)
     end)
   end)
 

@@ -240,7 +240,9 @@ local function moved_line(m)
     labels[#labels + 1], len = l, len + #l + 2
   end
   return ("↕ %s new order: %s%s"):format(m.parent.norm, table.concat(labels, ", "),
-    m.rebuilt and "\n  (made anew: the refs in it are new, the old ones gone)" or "")
+    -- (Its items', not its own: run DD read a table's header button,
+    -- which kept its ref, as gone.)
+    m.rebuilt and "\n  (these items made anew: their refs are new, the old ones gone)" or "")
 end
 
 -- The line of the elements the action made anew (a list rendered again)
