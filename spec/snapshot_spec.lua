@@ -411,6 +411,21 @@ describe("page:snapshot", function()
     end
   end)
 
+  it("cuts a snapshot at a depth at its own smaller budget, naming the smaller depths with their sizes", function()
+    -- (Run DB's depth 3 of a long guide held its 150 contents links: 48,000 characters.)
+    local items = {}
+    for i = 1, 400 do items[i] = ("<li><a href='/s%d'>Section number %d</a></li>"):format(i, i) end
+    page:navigate("data:text/html,<nav aria-label=Contents><ul>" .. table.concat(items) .. "</ul></nav><main><h1>Guide</h1></main>")
+    local snap = page:snapshot { depth = 3 }
+    assert.is_true(snap.truncated)
+    local snapshot = require "vdx.snapshot"
+    assert.is_true(#snap.text <= snapshot.DEPTH_BUDGET * snapshot.CHARS_PER_TOKEN + 400, #snap.text)
+    assert.matches("or page:snapshot{depth=2} %(about 404 lines%), page:snapshot{depth=1} %(about 4 lines%) "
+      .. "for less depth\"\n$", snap.text)
+    -- Its own budget given, it is that.
+    assert.is_false(page:snapshot { depth = 3, budget_tokens = 100000 }.truncated)
+  end)
+
   it("cuts a first line longer than the budget in the view only, not in the whole text of the same walk", function()
     page:navigate('data:text/html,<button aria-label="' .. ("word "):rep(150) .. '">x</button><p>after</p>')
     local all = page:snapshot { budget_tokens = 1000000 }

@@ -16,6 +16,11 @@ local snapshot = {}
 -- 12,000 stays well under MCP clients' usual cap of 25,000 per result.
 snapshot.DEFAULT_BUDGET = 12000
 
+--- The default budget of a snapshot cut at a depth, in tokens: a look
+-- over the page's parts, not all of it (run DB's depth 3 of a long guide
+-- still held its 150 contents links, 48,000 characters).
+snapshot.DEPTH_BUDGET = 3000
+
 --- How many options a list shows before it folds them into `[options=N]`
 -- (a country picker's 200 would drown the page), and how many in
 -- browser_snapshot of one element (root): the agent zoomed in to read them.
@@ -283,7 +288,24 @@ local function notice(c, how)
   return note("", ("snapshot truncated: lines %d to %d of %s%d shown; %s%d more lines (about %d tokens) "
     .. "left out. Call %s for the rest, %s for one part, or %s for less depth")
     :format(c.first, c.last, about, c.total, about, c.total - c.last, c.chars // snapshot.CHARS_PER_TOKEN,
-      how("offset", c.last), how("root", "REF"), how("depth", "N")))
+      how("offset", c.last), how("root", "REF"), c.fewer or how("depth", "N")))
+end
+
+-- The calls of smaller depths than depth, with about how many lines each
+-- shows, for the truncation notice ("depth=2 (about 40 lines)"), from
+-- the lines before the cut; nil when depth is 1.
+local function fewer_levels(lines, depth, how)
+  local at = {}
+  for _, l in ipairs(lines) do
+    local lev = level_of(l) or 0
+    at[lev] = (at[lev] or 0) + 1
+  end
+  local out, n = {}, at[0] or 0
+  for d = 1, depth - 1 do
+    n = n + (at[d] or 0)
+    table.insert(out, 1, ("%s (about %d lines)"):format(how("depth", d), n))
+  end
+  return #out > 0 and table.concat(out, ", ") or nil
 end
 
 -- Cuts the lines at budget_chars by whole lines from line `offset` on and
@@ -324,7 +346,7 @@ local function cut(res, s, budget_chars, offset, how, keep)
   if shown ~= "" then shown = shown .. "\n" end
   if kept_end then
     shown = shown .. notice({ first = offset + 1, last = kept_end, total = total, estimate = s.cut,
-      chars = rest + s.more_chars }, how) .. "\n"
+      chars = rest + s.more_chars, fewer = s.fewer }, how) .. "\n"
     res.next_offset = kept_end
   elseif keep and offset == 0 and not head then
     res.lines = lines
@@ -393,10 +415,10 @@ end
 -- the text's memory while the result lives; read them only.
 function snapshot.take(page, opts, how, whole_tokens, keep_lines)
   opts = check_opts(opts)
-  local budget = opts.budget_tokens or snapshot.DEFAULT_BUDGET
+  local depth = (opts.depth or 0) > 0 and opts.depth or nil
+  local budget = opts.budget_tokens or depth and snapshot.DEPTH_BUDGET or snapshot.DEFAULT_BUDGET
   if whole_tokens and (whole_tokens <= budget or opts.offset or opts.depth) then whole_tokens = nil end
   local offset = opts.offset or 0
-  local depth = (opts.depth or 0) > 0 and opts.depth or nil
   local root = opts.root and root_ref(page, opts.root, opts.frame)
   -- Each bridge stops walking once its text passes the budget.  The depth
   -- counts across frames, so it is applied to the stitched text, and a
@@ -416,7 +438,10 @@ function snapshot.take(page, opts, how, whole_tokens, keep_lines)
     error(vdx.is_error(e) and vdx.error(e.type, tostring(e.message), e) or e, 0)
   end
   local s = stitch(got.frames, got.root_frame)
-  if depth then s.ref_count = cut_depth(s.lines, depth) end
+  if depth then
+    s.fewer = fewer_levels(s.lines, depth, how or snapshot.lua_call)
+    s.ref_count = cut_depth(s.lines, depth)
+  end
   local res = { warnings = s:warning_list(), element_count = s.element_count, ref_count = s.ref_count,
     unmeasurable = s.unmeasurable }
   if main then res.url, res.title = main.value.url, main.value.title end
