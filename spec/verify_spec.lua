@@ -536,6 +536,28 @@ describe("the verify tools", function()
         .. ": its aria-pressed is 'true' now (value 'true' records toHaveAttribute)", bad, 1, true)
     end)
 
+    it("records a control's state: toBeDisabled, toBeEnabled (run DE's Checkout of an empty cart)", function()
+      t.ctx:page():evaluate([[(() => { const f = document.createElement('fieldset'); f.disabled = true;
+        f.innerHTML = '<button>Checkout</button>'; document.body.prepend(f);
+        const g = document.createElement('div'); g.setAttribute('aria-disabled', 'true');
+        g.innerHTML = '<span role="button" tabindex="0">Pay later</span>'; document.body.prepend(g); })()]])
+      local s, said = agrees("browser_verify_value", { locator = "getByRole('button', { name: 'Checkout' })",
+        value = "disabled" })
+      assert.equal("toBeDisabled", s.matcher)
+      assert.matches(".toBeDisabled(); (step ", said, 1, true)
+      t.ctx.session:clear()
+      s = agrees("browser_verify_value", { locator = "getByRole('button', { name: 'Pay later' })", value = "disabled" })
+      assert.equal("toBeDisabled", s.matcher)
+      t.ctx.session:clear()
+      s = agrees("browser_verify_value", { locator = "getByRole('button', { name: 'Add task' })", value = "enabled" })
+      assert.equal("toBeEnabled", s.matcher)
+      t.ctx.session:clear()
+      local text = disagrees("browser_verify_value", { locator = "getByRole('button', { name: 'Checkout' })",
+        value = "enabled" })
+      assert.matches("getByRole('button', { name: 'Checkout' }) is disabled", text, 1, true)
+      assert.matches("Page has: button 'Checkout' <button> disabled", text, 1, true)
+    end)
+
     it("records the current link of a navigation by its aria-current (run DB's selected filter)", function()
       t.ctx:page():evaluate([[(() => { const n = document.createElement('nav'); n.setAttribute('aria-label', 'Filters');
         n.innerHTML = '<a href="#/">All</a> <a href="#/active" aria-current="page">Active</a>';
@@ -582,7 +604,8 @@ describe("the verify tools", function()
     it("fails on an element that has no value, and on a locator that is not unique", function()
       local text = disagrees("browser_verify_value", { locator = "getByRole('heading', { name: 'Tasks' })", value = "x" })
       assert.matches("has no value (it is not an input, textarea or select, nor has an ARIA state): check its text "
-        .. "with browser_verify_text_visible, or value \"\" that it shows none", text, 1, true)
+        .. "with browser_verify_text_visible, value \"\" that it shows none, or value \"disabled\" or \"enabled\" "
+        .. "its state", text, 1, true)
       assert.matches("Page has: heading 'Tasks' <h1>", text, 1, true)
       text = disagrees("browser_verify_value", { locator = "getByRole('radio')", value = "true" })
       assert.matches("\nPage has: radio 'Free' <input> checked [ref=e", text, 1, true)

@@ -480,7 +480,9 @@ export function isChecked(e) {
   return aria === 'true';
 }
 
-function isDisabled(e) {
+// Whether e is disabled as Playwright's toBeDisabled reads it: a form
+// control :disabled, or aria-disabled="true" on it or an ancestor.
+export function isDisabled(e) {
   const tag = N.localName(e);
   if (['button', 'input', 'select', 'textarea', 'option', 'optgroup', 'fieldset'].includes(tag) &&
       N.matches(e, ':disabled')) return true;

@@ -10,7 +10,7 @@ import * as X from './extra-natives.js';
 import { checkKeys } from './errors.js';
 import { ariaRoleName } from './roles.js';
 import { accessibleName, getRole, intOption, refFor } from './facts.js';
-import { isChecked, isVisible } from './locator.js';
+import { isChecked, isDisabled, isVisible } from './locator.js';
 import { shared } from './batch.js';
 import { flatParent } from './dom.js';
 import { batchOption, makeGen } from './locgen.js';
@@ -74,6 +74,7 @@ function factsOf(env, ev, el, textMax) {
     if (sel.length > 0) out.label = N.optionText(sel[0]);
   }
   out.checked = checkedState(field);
+  out.disabled = isDisabled(field);
   return out;
 }
 

@@ -33,9 +33,9 @@ function assertions.normalize(s)
 end
 
 --- The facts of the elements expr matches: { count, matches = { { ref,
--- role, name, tag, text, visible, value, label, checked }… } } (the first
--- opts.limit, 20 by default; ref, value, label and checked nil where the
--- element has none; text cut at opts.text_max characters, 500 by default;
+-- role, name, tag, text, visible, value, label, checked, disabled }… } }
+-- (the first opts.limit, 20 by default; ref, value, label and checked nil
+-- where the element has none; disabled as toBeDisabled reads it; text cut at opts.text_max characters, 500 by default;
 -- with opts.viewport, in_viewport: whether part of its box is in the
 -- viewport; with opts.attribute, a name, attribute: that attribute's
 -- value, nil where the element has none; with opts.css, a property's
@@ -55,7 +55,7 @@ function assertions.facts(page, expr, opts)
   for i, m in ipairs(res.matches or {}) do
     out.matches[i] = { ref = str(m.ref), role = str(m.role), name = str(m.name) or "", tag = str(m.tag),
       text = str(m.text) or "", visible = m.visible == true, value = str(m.value), label = str(m.label),
-      checked = nil }
+      checked = nil, disabled = m.disabled == true }
     if m.checked == true or m.checked == false or m.checked == "mixed" then out.matches[i].checked = m.checked end
     if opts.viewport then out.matches[i].in_viewport = m.in_viewport == true end
     if opts.attribute then out.matches[i].attribute = str(m.attribute) end
@@ -259,6 +259,8 @@ function assertions.judge(step, f)
   if matcher == "toHaveCSS" then return m.css == v end
   if matcher == "toBeChecked" then return m.checked == true end
   if matcher == "not.toBeChecked" then return m.checked == false end
+  if matcher == "toBeDisabled" then return m.disabled == true end
+  if matcher == "toBeEnabled" then return m.disabled == false end
   return false
 end
 

@@ -32,6 +32,7 @@ function M.describe(m)
   end
   if m.value and m.checked == nil then parts[#parts + 1] = "value " .. quote(m.value) end
   if m.checked ~= nil then parts[#parts + 1] = m.checked == true and "checked" or m.checked == "mixed" and "mixed" or "unchecked" end
+  if m.disabled then parts[#parts + 1] = "disabled" end
   if not m.visible then parts[#parts + 1] = "hidden" end
   if m.ref then parts[#parts + 1] = "[ref=" .. m.ref .. "]" end
   return table.concat(parts, " ")

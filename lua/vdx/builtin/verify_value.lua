@@ -97,6 +97,16 @@ local function verify_value(ctx, args)
     kind = (m.checked ~= nil and (args.value == "true" or args.value == "false")) and "checkbox" or "textbox"
   end
   local step = { locator = t.locator, positional = t.positional }
+  if (args.value == "disabled" or args.value == "enabled") and m.value ~= args.value and m.checked == nil then
+    -- A control's state (run DE's Checkout, [disabled] while the cart is
+    -- empty): toBeDisabled or toBeEnabled, as Playwright reads it.
+    if (m.disabled == true) ~= (args.value == "disabled") then
+      fail(("%s is %s"):format(t.locator, m.disabled and "disabled" or "enabled"),
+        { expected = args.value, actual = { describe(m) } })
+    end
+    step.matcher = args.value == "disabled" and "toBeDisabled" or "toBeEnabled"
+    return agreed(ctx, "browser_verify_value", step, t.elsewhere)
+  end
   if kind == "checkbox" or kind == "radio" then
     local want = boolean_value(args.value)
     if m.checked == nil then
@@ -132,7 +142,8 @@ local function verify_value(ctx, args)
       end
     end
     fail(("%s has no value (it is not an input, textarea or select, nor has an ARIA state): check its text with "
-      .. "browser_verify_text_visible, or value \"\" that it shows none"):format(t.locator),
+      .. "browser_verify_text_visible, value \"\" that it shows none, or value \"disabled\" or \"enabled\" its "
+      .. "state"):format(t.locator),
       { expected = "value " .. quote(args.value), actual = { describe(m) } })
   end
   local extra
