@@ -744,7 +744,7 @@ describe("the change report of the acting tools", function()
     local _, first = call("browser_navigate", { url = url })
     assert.matches("\n… %d+ more: browser_find", first)
     local _, again = call("browser_navigate", { url = url })
-    assert.matches("\nOutline: as shown before for this URL", again)
+    assert.matches("\nOutline: not repeated, as shown before for this URL", again)
     -- One product more, past the bound (another role added it): no page shown before.
     t.ctx.role:page():evaluate("localStorage.setItem('extra', '1')")
     local _, grown = call("browser_navigate", { url = url })

@@ -575,7 +575,7 @@ document.querySelector('[role=status]').textContent = 'Added Teak Lamp at $25.00
     it("tells an outline shown before for the URL in one line, and one that changed whole", function()
       open("small.html")
       local _, again = open("small.html")
-      assert.is_true(has(again, "\nOutline: as shown before for this URL (4 lines, the same refs); "
+      assert.is_true(has(again, "\nOutline: not repeated, as shown before for this URL (4 lines, the same refs); "
         .. "browser_snapshot() reads it again"), again)
       local _, first = open("visits.html")
       local _, second = open("visits.html")
@@ -596,9 +596,9 @@ document.querySelector('[role=status]').textContent = 'Added Teak Lamp at $25.00
         .. "same count reads another. Check what the action added instead (the item itself), or browser_remember the "
         .. "count with its words before the action (pattern Cart \\(\\d+\\)) to check it did not change.)"), added)
       local _, back = open("counted.html")
-      assert.matches("\nOutline: as at your first look at this URL, before your actions", back)
+      assert.matches("\nOutline: not repeated, the page is as your first look at this URL showed it, before your actions", back)
       local _, same = open("counted.html")
-      assert.matches("\nOutline: as shown before for this URL", same)
+      assert.matches("\nOutline: not repeated, as shown before for this URL", same)
     end)
 
     it("outlines what the page says of itself (status, alert) with its text, which a changed page shows anew", function()
@@ -796,7 +796,7 @@ document.querySelector('[role=status]').textContent = 'Added Teak Lamp at $25.00
       local _, nav = ok("browser_snapshot", {})
       ok("browser_click", { ref = ref_of(nav, 'tab "Usage"') })
       local _, again = open("tabs.html?again")
-      assert.matches("\nOutline: as at your first look at this URL, before your actions %(%d+ lines, the same refs%); "
+      assert.matches("\nOutline: not repeated, the page is as your first look at this URL showed it, before your actions %(%d+ lines, the same refs%); "
         .. "browser_snapshot%(%) reads it again$", again)
     end)
   end)

@@ -67,16 +67,17 @@ local function outline_told(role, url, lines, left, whole)
     role.outlines_shown = seen
   end
   if seen and url and seen[url] == body then
-    return ("\nOutline: as shown before for this URL (%d lines, the same refs); browser_snapshot() reads it again")
-      :format(#lines)
+    return ("\nOutline: not repeated, as shown before for this URL (%d lines, the same refs); browser_snapshot() "
+      .. "reads it again"):format(#lines)
   end
   -- The page as the first look showed it, though actions changed it since
   -- (the latest picture): a test started again on its page loads that.
   local first = role and role.outlines_first
   if first and url and first[url] == body then
     seen[url] = body
-    return ("\nOutline: as at your first look at this URL, before your actions (%d lines, the same refs); "
-      .. "browser_snapshot() reads it again"):format(#lines)
+    -- ("Not repeated": run DE read the one line as the outline skipped.)
+    return ("\nOutline: not repeated, the page is as your first look at this URL showed it, before your actions "
+      .. "(%d lines, the same refs); browser_snapshot() reads it again"):format(#lines)
   end
   if seen and url then
     if seen[url] == nil then seen.n = seen.n + 1 end
