@@ -132,7 +132,7 @@ return require("vdx.builtin.report").report_changes({
       end
       local res = act(ctx, "fill_form", fields)
       for i, f in ipairs(args.fields) do util.record(ctx, form_step(f, kinds[i]), locs[i]) end
-      return util.action_result(("Filled %d fields"):format(#args.fields), res, locs)
+      return util.action_result(("Filled %d field%s"):format(#args.fields, #args.fields == 1 and "" or "s"), res, locs)
     end,
   },
   {

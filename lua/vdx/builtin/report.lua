@@ -166,6 +166,14 @@ function report.said_step(result, log, last_no)
   local first = (last_no or 0) + 1
   if said == 0 then
     local tag = no == first and ("step " .. no) or ("steps %d-%d"):format(first, no)
+    -- A goto the role's page needed first is one of them: say which (run
+    -- DF read "Filled 2 fields (steps 25-27)" as one step too many).
+    local steps = no > first and log:list() or {}
+    for i = #steps, 1, -1 do
+      local st = steps[i]
+      if type(st.no) == "number" and st.no < first then break end
+      if st.kind == "navigate" and st.no then tag = ("%s, %d its goto"):format(tag, st.no) break end
+    end
     result.text = result.text:gsub("^[^\n]*", "%0 (" .. tag .. ")", 1)
   end
   return result
