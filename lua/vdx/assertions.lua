@@ -35,8 +35,8 @@ end
 --- The facts of the elements expr matches: { count, matches = { { ref,
 -- role, name, tag, text, visible, value, label, checked, disabled }… } }
 -- (the first opts.limit, 20 by default; ref, value, label and checked nil
--- where the element has none; disabled as toBeDisabled reads it; text cut at opts.text_max characters, 500 by default;
--- with opts.viewport, in_viewport: whether part of its box is in the
+-- where the element has none; disabled as toBeDisabled reads it; text
+-- cut at opts.text_max characters, 500 by default; with opts.viewport, in_viewport: whether part of its box is in the
 -- viewport; with opts.attribute, a name, attribute: that attribute's
 -- value, nil where the element has none; with opts.css, a property's
 -- name, css: its computed value).  opts.frame runs it in a frame (a ref

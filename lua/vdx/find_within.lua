@@ -27,7 +27,9 @@ local OF_ITEMS = { table = true, grid = true, treegrid = true, rowgroup = true, 
 -- card that shows "Oak Stool" and one "Add to cart" keeps its button; the
 -- grid around every card, which shows it too, keeps no other card's; a
 -- row that shows "Oak Shelf" beside a price field and its button keeps
--- both.
+-- both.  Returns those hits, the line that shows the text for each kept
+-- by a branch beside it (anchors: hit -> line), and, when some show it
+-- whole and others only in a longer text, the names of the latter.
 function M.within(items, hits, text)
   local needle, out = text:lower():gsub("%s+", " "):match("^ ?(.-) ?$"), {}
   local is_hit = {}

@@ -54,7 +54,8 @@ local INSTRUCTIONS = "vdxlua drives a real Chromium and writes Playwright tests 
 --- What the server tells a client in initialize: the agent loop in brief,
 -- and the role tools when it has roles to choose among (more than one).
 function mcp.instructions(roles)
-  return (INSTRUCTIONS:gsub("{roles}", roles > 1 and " Roles: list_roles, select_role, or role= on a page tool." or ""))
+  local told = roles > 1 and " Roles: list_roles, select_role, or role= on a page tool." or ""
+  return (INSTRUCTIONS:gsub("{roles}", told))
 end
 
 -- Tools that only read (list_roles): they wait for the calls before them at

@@ -118,8 +118,9 @@ end
 -- alert regions with their text (first within the bound), unindented,
 -- at most MAX_CHARS characters; returns them, how many were left out,
 -- and every line, those left out too, as one text (what tells one page
--- from another that outlines the same within the bound).  A control whose role and name repeat (a button "Edit" in every
--- row) is listed once with its count: with each one's ref and its card's
+-- from another that outlines the same within the bound).  A control
+-- whose role and name repeat (a button "Edit" in every row) is listed
+-- once with its count: with each one's ref and its card's
 -- or row's title when it repeats at most TITLED_REPEATS times and those
 -- tell them apart, else with no ref, which would not say which row
 -- (browser_find(role=, name=) lists them with their containers); those

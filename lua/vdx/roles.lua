@@ -123,7 +123,8 @@ function Manager:role(name)
     -- (A server of one role lists no role tools: its roles come from
     -- whoever starts it.)
     local only = #names <= 1 and ("; this server has one role%s, and roles come from its command line "
-      .. "(vdxlua mcp --role NAME AUTH_FILE URL) or config: leave role out"):format(names[1] and (", " .. names[1]) or "")
+      .. "(vdxlua mcp --role NAME AUTH_FILE URL) or config: leave role out")
+        :format(names[1] and (", " .. names[1]) or "")
     error(vdx.error("RoleUnknown", "there is no role '" .. tostring(name) .. "'" ..
       (near and (" (did you mean '" .. near .. "'?)") or "") .. (only or ""),
       { role = name, roles = #names > 0 and names or { "(none)" } }), 0)

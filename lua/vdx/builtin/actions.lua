@@ -132,7 +132,8 @@ return require("vdx.builtin.report").report_changes({
       end
       local res = act(ctx, "fill_form", fields)
       for i, f in ipairs(args.fields) do util.record(ctx, form_step(f, kinds[i]), locs[i]) end
-      return util.action_result(("Filled %d field%s"):format(#args.fields, #args.fields == 1 and "" or "s"), res, locs)
+      local n = #args.fields
+      return util.action_result(("Filled %d field%s"):format(n, n == 1 and "" or "s"), res, locs)
     end,
   },
   {

@@ -392,8 +392,8 @@ return {
       local expr = assertions.by_role(role, name)
       local gone = args.absent and absent.role_step(role, name)
       if args.known_bug then
-        return known_bug.check(ctx, "browser_verify_element_visible", gone or { matcher = "toBeVisible", locator = expr },
-          args.known_bug)
+        return known_bug.check(ctx, "browser_verify_element_visible",
+          gone or { matcher = "toBeVisible", locator = expr }, args.known_bug)
       end
       if gone then return absent.check(ctx, "browser_verify_element_visible", gone) end
       return verify_visible(ctx, "browser_verify_element_visible", expr,
