@@ -99,7 +99,7 @@ Clear completed</button></footer>]] }
       ["GET /loop/framed-retry"] = function()
         return { headers = { ["Content-Type"] = "text/html" }, body = [[<title>Framed</title><h1>Checkout</h1>
 <button onclick="setTimeout(() => document.querySelector('iframe').contentDocument
-.querySelector('[role=status]').textContent = 'Paid', 150)">Retry</button>
+.querySelector('[role=status]').textContent = 'Paid', 1500)">Retry</button>
 <iframe title="Payment" srcdoc="<p role=status>Service unavailable</p>"></iframe>]] }
       end,
       -- A list the server keeps: Add posts, then shows the new item and says so.
@@ -713,7 +713,15 @@ document.querySelector('[role=status]').textContent = 'Added Teak Lamp at $25.00
       -- A new test opening it says so first, before each role's line (run AE read past it at the end).
       s2:send(client.call(3, "browser_start_test", { url = srv.url .. "/loop/account" }))
       local st = s2:wait_for(3, 60000).result
+      -- A role whose page the agent has not seen is outlined as it is
+      -- selected (run DF navigated to it for its refs); one seen is not.
+      s2:send(client.call(4, "select_role", { role = "member" }))
+      local member = s2:wait_for(4, 60000).result.content[1].text
+      s2:send(client.call(5, "select_role", { role = "guest" }))
+      local guest = s2:wait_for(5, 60000).result.content[1].text
       assert.equal(0, (s2:close(30000)))
+      assert.matches("^Current role: member\nPage: [^\n]*/loop/account/login[^\n]*\nOutline:\n%- ", member)
+      assert.matches("^Current role: guest\nPage: [^\n]+$", guest)
       assert.is_true(has(r.content[1].text, "\n⚠️ The app sent role guest to a sign-in page (/loop/account/login): it "
         .. "is not signed in there. This is role member's page: act as it (select_role member)."), r.content[1].text)
       assert.matches("^New test started[^\n]*\n⚠️ The app sent role guest to a sign%-in page %(/loop/account/login%)",

@@ -1,9 +1,9 @@
 --- vdx.builtin.navigation: browser_navigate and browser_navigate_back.
 local errors = require "vdx.errors"
-local snapshot = require "vdx.snapshot"
 local changes = require "vdx.changes"
 local util = require "vdx.builtin.util"
 local urls = require "vdx.urls"
+local page_outline = require "vdx.builtin.page_outline"
 
 -- Drains the role's failure log: raises the critical one, returns the
 -- warnings text for the rest (plus any the caller passes).
@@ -12,24 +12,6 @@ local function decide(ctx, extra)
   if fatal then error(fatal, 0) end
   for _, w in ipairs(extra or {}) do warnings[#warnings + 1] = w end
   return warnings
-end
-
--- A page of at most this many elements is outlined in the navigation's
--- answer (vdx.outline): an agent can act at once on a login form
--- or a small app, and a big page is never walked unasked.
-local SMALL_ELEMENTS = 400
-local outline = require("vdx.outline").of
-
--- The snapshot of a small page, stamped as the role's baseline for the
--- next change report, or nil for a page too big to outline.
-local function small_snapshot(ctx, page)
-  local ok, n = pcall(page.bridge, page, "elementCount", {}, { frame = "main" })
-  if not ok or type(n) ~= "number" or n > SMALL_ELEMENTS then return nil end
-  local opts = { budget_tokens = changes.BUDGET_TOKENS }
-  local oks, snap = pcall(snapshot.take, page, opts, nil, nil, true)
-  if not oks or snap.truncated then return nil end
-  ctx.role.last_snapshot = changes.stamp(page, snap, opts, ctx.role)
-  return snap
 end
 
 -- The dialogs a page opened while it was navigated (page:since of a
@@ -49,64 +31,13 @@ local function dialogs_told(since)
   return text, { count = n, first = first, script_stopped = since.dialog_storms_stopped }
 end
 
--- Outlines an agent was shown, by URL, per role: a page that outlines the
--- same again (the refs of an unchanged page are the same too) is answered
--- in one line.  A test started again on its page (browser_start_test
--- {url}) repeated the whole outline each time.  At most this many URLs.
-local OUTLINES_KEPT = 64
-
--- The outline lines as the answer tells them: whole, or one line when
--- role was shown the same for url.  whole: every line of the outline,
--- those past the bound too (a shop grown by a product past the bound is
--- no page shown before: run DA was told so).
-local function outline_told(role, url, lines, left, whole)
-  local body = whole or table.concat(lines, "\n")
-  local seen = role and role.outlines_shown
-  if role and not seen then
-    seen = { n = 0 }
-    role.outlines_shown = seen
-  end
-  if seen and url and seen[url] == body then
-    return ("\nOutline: not repeated, as shown before for this URL (%d lines, the same refs); browser_snapshot() "
-      .. "reads it again"):format(#lines)
-  end
-  -- The page as the first look showed it, though actions changed it since
-  -- (the latest picture): a test started again on its page loads that.
-  local first = role and role.outlines_first
-  if first and url and first[url] == body then
-    seen[url] = body
-    -- ("Not repeated": run DE read the one line as the outline skipped.)
-    return ("\nOutline: not repeated, the page is as your first look at this URL showed it, before your actions "
-      .. "(%d lines, the same refs); browser_snapshot() reads it again"):format(#lines)
-  end
-  if seen and url then
-    if seen[url] == nil then seen.n = seen.n + 1 end
-    if seen.n > OUTLINES_KEPT then
-      seen = { n = 1 }
-      role.outlines_shown, role.outlines_first = seen, nil
-    end
-    seen[url] = body
-    role.outlines_first = role.outlines_first or {}
-    role.outlines_first[url] = role.outlines_first[url] or body
-  end
-  local text = "\nOutline:\n" .. table.concat(lines, "\n")
-  if left > 0 then text = text .. ("\n… %d more: browser_find(text=…) or browser_snapshot()"):format(left) end
-  return text
-end
-
 local function nav_result(res, warnings, snap, since, role, page)
   local text = ("Navigated to %s"):format(tostring(res and res.url or "?"))
   if res and res.status then text = text .. (" (status %s)"):format(tostring(res.status)) end
   if res and res.title and res.title ~= "" then text = text .. ("\nTitle: %s"):format(res.title) end
   local dialogs_line, dialogs = dialogs_told(since)
   if dialogs_line then text = text .. "\n" .. dialogs_line end
-  local lines, left, whole = {}, 0, nil
-  if snap then lines, left, whole = outline(snap.text or "") end
-  if #lines > 0 then
-    text = text .. outline_told(role, res and res.url, lines, left, whole)
-  else
-    text = text .. "\nRead it: browser_find(text=…) or browser_snapshot()."
-  end
+  text = text .. page_outline.told(role, res and res.url, snap)
   text = text .. errors.warnings_text(warnings)
   if res and res.url then changes.told_page(role, page, res.url, res.title or "") end
   return { text = text, structured = { url = res and res.url, status = res and res.status,
@@ -152,7 +83,7 @@ return {
       local res, pending, held, late = quiet.around(not early and page or nil, { open_only = true }, page.navigate, page,
         args.url, { wait_until = args.wait_until })
       local warnings = decide(ctx)
-      local result = quiet.tell(nav_result(res, warnings, small_snapshot(ctx, page), page:since(mark),
+      local result = quiet.tell(nav_result(res, warnings, page_outline.small_snapshot(ctx, page), page:since(mark),
         ctx.role, page), pending, held)
       local signin = signed_out(args.url, type(res) == "table" and res.url)
       if signin then
@@ -207,8 +138,8 @@ return {
         local res, pending, held, late = quiet.around(page, { open_only = true }, page.back, page)
         local since = page:since(mark)
         local nav = type(since) == "table" and since.navigation
-        local result = quiet.tell(nav_result(res or {}, decide(ctx), small_snapshot(ctx, page), since, ctx.role, page),
-          pending, held)
+        local snap = page_outline.small_snapshot(ctx, page)
+        local result = quiet.tell(nav_result(res or {}, decide(ctx), snap, since, ctx.role, page), pending, held)
         util.record(ctx, { kind = "action", tool = "browser_navigate_back", action = "back",
           loads = nav and nav.same_document == false or nil, late = late })
         return result

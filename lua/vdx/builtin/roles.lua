@@ -28,14 +28,25 @@ return {
       -- (vdx.mcp_lanes), and a later select_role may have chosen since.
       if not ctx.selected then ctx.roles:select(r.name) end
       ctx.role = r
-      -- Where the role is, without reading its page: browser_find or a
-      -- navigation reads what is needed.
+      -- Where the role is; a page of the role the agent has not looked
+      -- at yet (its default URL, opened now) is outlined, as a
+      -- navigation's is: run DF navigated to the page it was on for its
+      -- refs.  Else browser_find or a navigation reads what is needed.
       local page = r:page()
       local ok, info = pcall(page.bridge, page, "pageInfo", {})
       local url = ok and type(info) == "table" and info.url or nil
       local title = ok and type(info) == "table" and info.title or nil
       local text = ("Current role: %s"):format(r.name)
       if url then text = text .. ("\nPage: %s%s"):format(url, title and title ~= "" and (' — "' .. title .. '"') or "") end
+      if url and not r.last_snapshot then
+        local outline = require "vdx.builtin.page_outline"
+        local snap = outline.small_snapshot(ctx, page)
+        local told = snap and outline.told(r, url, snap)
+        if told and told:find("^\nOutline") then
+          text = text .. told
+          require("vdx.changes").told_page(r, page, url, title or "")
+        end
+      end
       return { text = text, structured = { role = r.name, url = url, title = title } }
     end,
   },

@@ -1,0 +1,84 @@
+--- vdx.builtin.page_outline: the outline a tool's answer gives of a
+-- small page it opened (browser_navigate, browser_navigate_back,
+-- select_role's first look at a role), and the one line it gives instead
+-- of an outline the role was shown before (vdx.outline makes the lines).
+local snapshot = require "vdx.snapshot"
+local changes = require "vdx.changes"
+
+local M = {}
+
+-- A page of at most this many elements is outlined in the navigation's
+-- answer (vdx.outline): an agent can act at once on a login form
+-- or a small app, and a big page is never walked unasked.
+local SMALL_ELEMENTS = 400
+local outline = require("vdx.outline").of
+
+--- The snapshot of a small page, stamped as the role's baseline for the
+-- next change report, or nil for a page too big to outline.
+function M.small_snapshot(ctx, page)
+  local ok, n = pcall(page.bridge, page, "elementCount", {}, { frame = "main" })
+  if not ok or type(n) ~= "number" or n > SMALL_ELEMENTS then return nil end
+  local opts = { budget_tokens = changes.BUDGET_TOKENS }
+  local oks, snap = pcall(snapshot.take, page, opts, nil, nil, true)
+  if not oks or snap.truncated then return nil end
+  ctx.role.last_snapshot = changes.stamp(page, snap, opts, ctx.role)
+  return snap
+end
+
+-- Outlines an agent was shown, by URL, per role: a page that outlines the
+-- same again (the refs of an unchanged page are the same too) is answered
+-- in one line.  A test started again on its page (browser_start_test
+-- {url}) repeated the whole outline each time.  At most this many URLs.
+local OUTLINES_KEPT = 64
+
+-- The outline lines as the answer tells them: whole, or one line when
+-- role was shown the same for url.  whole: every line of the outline,
+-- those past the bound too (a shop grown by a product past the bound is
+-- no page shown before: run DA was told so).
+local function outline_told(role, url, lines, left, whole)
+  local body = whole or table.concat(lines, "\n")
+  local seen = role and role.outlines_shown
+  if role and not seen then
+    seen = { n = 0 }
+    role.outlines_shown = seen
+  end
+  if seen and url and seen[url] == body then
+    return ("\nOutline: not repeated, as shown before for this URL (%d lines, the same refs); browser_snapshot() "
+      .. "reads it again"):format(#lines)
+  end
+  -- The page as the first look showed it, though actions changed it since
+  -- (the latest picture): a test started again on its page loads that.
+  local first = role and role.outlines_first
+  if first and url and first[url] == body then
+    seen[url] = body
+    -- ("Not repeated": run DE read the one line as the outline skipped.)
+    return ("\nOutline: not repeated, the page is as your first look at this URL showed it, before your actions "
+      .. "(%d lines, the same refs); browser_snapshot() reads it again"):format(#lines)
+  end
+  if seen and url then
+    if seen[url] == nil then seen.n = seen.n + 1 end
+    if seen.n > OUTLINES_KEPT then
+      seen = { n = 1 }
+      role.outlines_shown, role.outlines_first = seen, nil
+    end
+    seen[url] = body
+    role.outlines_first = role.outlines_first or {}
+    role.outlines_first[url] = role.outlines_first[url] or body
+  end
+  local text = "\nOutline:\n" .. table.concat(lines, "\n")
+  if left > 0 then text = text .. ("\n… %d more: browser_find(text=…) or browser_snapshot()"):format(left) end
+  return text
+end
+
+--- The outline's part of an answer for role's page at url, from snap
+-- (M.small_snapshot's, or nil for a page too big to outline): the
+-- outline, the one line that stands for one shown before, or how to read
+-- a page not outlined.
+function M.told(role, url, snap)
+  local lines, left, whole = {}, 0, nil
+  if snap then lines, left, whole = outline(snap.text or "") end
+  if #lines == 0 then return "\nRead it: browser_find(text=…) or browser_snapshot()." end
+  return outline_told(role, url, lines, left, whole)
+end
+
+return M
