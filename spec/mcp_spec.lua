@@ -408,6 +408,10 @@ describe("vdxlua mcp", function()
       assert.matches("^⚠️ Not unique: matches 2 elements", amb.content[1].text)
       assert.matches('\n1%. button "Add to Cart" <button> %[ref=e%d+%]\n2%. button "Add to Cart" <button> %[ref=e%d+%]$',
         amb.content[1].text)
+      -- One by place is unique only so (run DH read "Unique" of a .first()).
+      local first = call("browser_verify_locator", { locator = 'getByRole("button", { name: "Add to Cart" }).first()' })
+      assert.matches("^⚠️ Unique only by place: %.first%(%) picks 1 of the 2 elements getByRole%('button', { name: "
+        .. "'Add to Cart' }%) matches", first.content[1].text)
       -- Matches an agent cannot act on have no ref (headings, containers):
       -- they are listed all the same, never a crash.
       local heads = call("browser_verify_locator", { locator = 'getByRole("heading")' })

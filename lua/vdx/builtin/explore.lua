@@ -285,6 +285,19 @@ return {
         or ("⚠️ Not unique: matches %d elements (a count for toHaveCount; to act on or assert on one, "
           .. "scope it to a container or filter it)"):format(n)
       local out = { verdict, "Locator: " .. args.locator }
+      -- One that picks by place hides the others it picks from (run DH
+      -- read "Unique" of a .first() over two).
+      local base, pick = args.locator:match("^(.-)%.(first%(%))%s*$")
+      if not base then base, pick = args.locator:match("^(.-)%.(last%(%))%s*$") end
+      if not base then base, pick = args.locator:match("^(.-)%.(nth%(%s*%-?%d+%s*%))%s*$") end
+      if n == 1 and base and base ~= "" then
+        local okb, all = pcall(call, ctx, "locator_count", base, {})
+        local m = okb and type(all) == "table" and all.count or 0
+        if m > 1 then
+          out[1] = ("⚠️ Unique only by place: .%s picks 1 of the %d elements %s matches, and picks another when "
+            .. "their order changes: scope or filter it to the one you mean"):format(pick, m, base)
+        end
+      end
       -- A chain through frames that stopped on its way says where.
       if n == 0 and type(res.why) == "string" then out[#out + 1] = "Why: " .. res.why end
       if n == 0 and not res.why and ctx.session then
