@@ -722,6 +722,9 @@ document.querySelector('[role=status]').textContent = 'Added Teak Lamp at $25.00
       assert.equal(0, (s2:close(30000)))
       assert.matches("^Current role: member\nPage: [^\n]*/loop/account/login[^\n]*\nOutline:\n%- ", member)
       assert.matches("^Current role: guest\nPage: [^\n]+$", guest)
+      -- The first page call of a session of several roles says whose it was (run DG); once.
+      assert.matches("^As guest %(the current role; role= or select_role acts as another%): Navigated to ",
+        r.content[1].text)
       assert.is_true(has(r.content[1].text, "\n⚠️ The app sent role guest to a sign-in page (/loop/account/login): it "
         .. "is not signed in there. This is role member's page: act as it (select_role member)."), r.content[1].text)
       assert.matches("^New test started[^\n]*\n⚠️ The app sent role guest to a sign%-in page %(/loop/account/login%)",

@@ -35,7 +35,8 @@ end
 -- (lane t: its role and scope, vdx.mcp_lanes) on server: other, the
 -- role it named when that is not the current one; tell_run, the call
 -- holds the session's first `{run}`.  Keeps on server what it has said
--- (told_stays) and the role the last call named (other_named).
+-- (told_stays, told_current) and the role the last call named
+-- (other_named).
 function notes.add(server, rq, t, res, other, tell_run)
   local c = text_of(res)
   if c then not_waited(rq, c) end
@@ -44,6 +45,14 @@ function notes.add(server, rq, t, res, other, tell_run)
     local stays = not server.told_stays and (" (the current role stays %s; select_role makes %s current)")
       :format(server.roles:current().name, other) or ""
     server.told_stays, c.text = true, ("As %s%s: %s"):format(other, stays, c.text)
+  end
+  if t.scope == "role" and not other and c and not res.isError and not server.told_current
+      and server.roles:count() > 1 and not c.text:find("Role: ", 1, true) then
+    -- The first page call of a session of several roles says whose it
+    -- was (run DG's first navigate ran as provider, and it asked
+    -- get_current_role to learn it).
+    server.told_current, c.text = true, ("As %s (the current role; role= or select_role acts as another): %s")
+      :format(t.role.name, c.text)
   end
   if t.scope == "role" then
     -- A ref refused in the current role right after a call that named
