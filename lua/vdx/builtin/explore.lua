@@ -287,9 +287,11 @@ return {
       local out = { verdict, "Locator: " .. args.locator }
       -- One that picks by place hides the others it picks from (run DH
       -- read "Unique" of a .first() over two).
-      local base, pick = args.locator:match("^(.-)%.(first%(%))%s*$")
-      if not base then base, pick = args.locator:match("^(.-)%.(last%(%))%s*$") end
-      if not base then base, pick = args.locator:match("^(.-)%.(nth%(%s*%-?%d+%s*%))%s*$") end
+      local base, pick
+      for _, by_place in ipairs { "first%(%)", "last%(%)", "nth%(%s*%-?%d+%s*%)" } do
+        base, pick = args.locator:match("^(.-)%.(" .. by_place .. ")%s*$")
+        if base then break end
+      end
       if n == 1 and base and base ~= "" then
         local okb, all = pcall(call, ctx, "locator_count", base, {})
         local m = okb and type(all) == "table" and all.count or 0
