@@ -146,6 +146,24 @@ describe("the verify tools", function()
     end)
   end)
 
+  it("checks a table row given its cells apart, as the outline shows them, by its cells' texts", function()
+    -- (Runs DE and DI recorded the row's run-together text, 'Linen Tote Bag2$24.00'.)
+    t.ctx:page():evaluate([[(() => { const tb = document.createElement('table'); tb.setAttribute('aria-label', 'Cart');
+      tb.innerHTML = '<tr><th>Item</th><th>Qty</th><th>Price</th><th></th></tr><tr><td>Linen Tote Bag</td><td>2</td>'
+        + '<td>$24.00</td><td><button>Remove</button></td></tr>'; document.body.prepend(tb); })()]])
+    local row = "getByRole('row').filter({ hasText: 'Linen Tote Bag' })"
+    local s, text = agrees("browser_verify_text_visible", { text = "Linen Tote Bag 2 $24.00", locator = row })
+    -- (All its cells: the outline leaves out a last one of controls.)
+    assert.same({ "toHaveText", row .. ".getByRole('cell')", { "Linen Tote Bag", "2", "$24.00", "Remove" } },
+      { s.matcher, s.locator, s.value })
+    assert.matches(".getByRole('cell')).toHaveText(['Linen Tote Bag', '2', '$24.00', 'Remove']);", text, 1, true)
+    t.ctx.session:clear()
+    s = agrees("browser_verify_text_visible", { text = "[Linen Tote Bag | 2 | $24.00]", locator = row })
+    assert.same({ "Linen Tote Bag", "2", "$24.00", "Remove" }, s.value)
+    t.ctx.session:clear()
+    disagrees("browser_verify_text_visible", { text = "Linen Tote Bag 3 $24.00", locator = row })
+  end)
+
   describe("absent", function()
     -- The steps recorded so far, as matcher, locator and value.
     local function steps()
