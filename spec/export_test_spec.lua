@@ -740,6 +740,30 @@ f.src = '/export/framepay/form.html'; document.body.append(f)">Checkout</button>
     if pw then assert.is_true(has(out, "Playwright (2 runs of the file): ✅ 2 passed"), out) end
   end)
 
+  it("makes an action wait for its request when the next one waits for the same (Add to cart twice)", function()
+    -- (Run DI's second click's wait took the first click's response, and
+    -- its cart showed one.)
+    local s, call = start_out()
+    local _, nav = call("browser_navigate", { url = srv.url .. "/export/postcart/shop.html" })
+    local add = assert(nav:match('button "Add to cart" %[ref=(e%d+)%]'), nav)
+    call("browser_click", { ref = add })
+    local _, added = call("browser_click", { ref = add })
+    call("browser_click", { ref = assert(added:match('link "Cart" %[ref=(e%d+)%]')
+      or nav:match('link "Cart" %[ref=(e%d+)%]'), nav) })
+    call("browser_export_test", { filename = "twice", runs = 1 })
+    assert.equal(0, (s:close(30000)))
+    local file = read(dir .. "/out/twice.spec.ts")
+    local click = "  await page.getByRole('button', { name: 'Add to cart' }).click();\n"
+    local a, b = file:match("const (%w+) = page%.waitForResponse%([^\n]*/export/postcart/add'%);\n" .. click:gsub("%p", "%%%0")
+      .. "  await (%w+);\n")
+    assert.is_truthy(a, file)
+    assert.equal(a, b)
+    local c, d = file:match("await " .. a .. ";\n  const (%w+) = page%.waitForResponse%([^\n]*/export/postcart/add'%);\n"
+      .. click:gsub("%p", "%%%0") .. "  await (%w+);\n  await page%.getByRole%('link'")
+    assert.is_truthy(c, file)
+    assert.equal(c, d)
+  end)
+
   it("makes a check right after an action that changed nothing, or of something absent, wait for its requests", function()
     local s, call = start_out()
     local _, nav = call("browser_navigate", { url = srv.url .. "/export/failadd.html" })

@@ -95,7 +95,9 @@ end
 -- load's answer waited for), and an action whose answer waited for the
 -- requests it made, a page load right after it with no check between
 -- (races.racing: an Add to cart's POST, then the cart's page) or a
--- check that would hold before they are answered (races.unsettled).
+-- check that would hold before they are answered (races.unsettled), and
+-- an action before such an action that sent one of the requests it
+-- waits for.
 function races.response_steps(steps)
   local waits = {}
   local function add(s, list)
@@ -112,6 +114,21 @@ function races.response_steps(steps)
     if u.action.fetched then add(u.action, u.action.fetched) end
   end
   for _, u in ipairs(races.unsettled(steps)) do add(u.action, u.action.fetched) end
+  -- An action that sent a request the next one waits for (Add to cart
+  -- twice, then the cart): its own response would end that wait, so it
+  -- waits for it too (run DI's second click's wait took the first's
+  -- response, and its cart showed one).  From the last, so a run of them
+  -- each wait.
+  for i = #steps - 1, 1, -1 do
+    local s, t = steps[i], steps[i + 1]
+    if s.kind == "action" and s.fetched and not s.carried and waits[t] and t.kind == "action" and t.role == s.role then
+      local shared = {}
+      for _, l in ipairs(s.fetched) do
+        for _, w in ipairs(waits[t]) do if w == l then shared[#shared + 1] = l end end
+      end
+      if #shared > 0 then add(s, shared) end
+    end
+  end
   return waits
 end
 
