@@ -279,6 +279,14 @@ describe("find", function()
     text, res2 = call("browser_find", { within = "Offers" })
     assert.equal(1, res2.structuredContent.total, text)
     assert.matches('%- region "Offers" %[ref=e%d+%]:\n *%- button "Claim"', text)
+    -- A row whose later cell shows the text is given whole, its first
+    -- cells too (run DI's order row came from its Items cell on).
+    page:evaluate([[(() => { const t = document.createElement('table'); t.setAttribute('aria-label', 'Orders');
+      t.insertRow().innerHTML = '<td>#1006</td><td>Ann</td><td>Teak Bench × 1</td><td>Paid</td>';
+      document.body.append(t); })()]])
+    text, res2 = call("browser_find", { within = "Teak Bench" })
+    assert.equal(1, res2.structuredContent.total, text)
+    assert.matches('%- row "#1006 Ann Teak Bench × 1 Paid"[^\n]*\n *%- cell "#1006"', text)
   end)
 
   it("finds several controls of one row within it, by a regex on their role or name", function()

@@ -118,8 +118,9 @@ local NAMED_PART = { region = true, form = true, dialog = true, alertdialog = tr
 --- The hits (indexes into items) `within` alone asks for: those in an
 -- item (ITEM), when any is, else all (run CA's status "Added “Teak Lamp”
 -- …" is no row); then those whose name or text is text itself, when any
--- is (run CE's "Products" region, not the "Search products" box).
--- path_of(parsed, i): the indexes of line i's ancestors (vdx.find's).
+-- is (run CE's "Products" region, not the "Search products" box), each
+-- given as the row or card it is in.  path_of(parsed, i): the indexes of
+-- line i's ancestors (vdx.find's).
 function M.alone(parsed, index, items, hits, text, path_of)
   -- A container named just that is what was named (run DB's section
   -- "6. Installation internals", not its contents' link to it).
@@ -128,20 +129,30 @@ function M.alone(parsed, index, items, hits, text, path_of)
     if NAMED_PART[items[h].role] and items[h].name:lower() == needle then named[#named + 1] = h end
   end
   if #named > 0 then return named end
-  local kept = {}
+  local kept, item_of = {}, {}
   for _, h in ipairs(hits) do
-    local inside = ITEM[items[h].role]
+    local inside = ITEM[items[h].role] and h
     for _, j in ipairs(inside and {} or path_of(parsed, index[h])) do
-      if ITEM[parsed[j].role] then inside = true break end
+      if ITEM[parsed[j].role] then inside = j break end
     end
-    if inside then kept[#kept + 1] = h end
+    if inside then kept[#kept + 1], item_of[h] = h, inside ~= h and inside or nil end
   end
   if #kept == 0 then kept = hits end
   local exact = {}
   for _, h in ipairs(kept) do
     if items[h].name:lower() == needle or items[h].text:lower() == needle then exact[#exact + 1] = h end
   end
-  return #exact > 0 and exact or kept
+  -- Each as its row or card, whole: the line that shows the text may
+  -- come after others of it (run DI's order row, from its Items cell
+  -- on, without its number and customer); item_of holds its parsed line.
+  local at = {}
+  for h, i in pairs(index) do at[i] = h end
+  local out, seen = {}, {}
+  for _, h in ipairs(#exact > 0 and exact or kept) do
+    local lifted = item_of[h] and at[item_of[h]] or h
+    if not seen[lifted] then seen[lifted], out[#out + 1] = true, lifted end
+  end
+  return out
 end
 
 return M
