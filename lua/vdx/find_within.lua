@@ -131,11 +131,11 @@ function M.alone(parsed, index, items, hits, text, path_of)
   if #named > 0 then return named end
   local kept, item_of = {}, {}
   for _, h in ipairs(hits) do
-    local inside = ITEM[items[h].role] and h
+    local inside = ITEM[items[h].role]
     for _, j in ipairs(inside and {} or path_of(parsed, index[h])) do
-      if ITEM[parsed[j].role] then inside = j break end
+      if ITEM[parsed[j].role] then inside, item_of[h] = true, j break end
     end
-    if inside then kept[#kept + 1], item_of[h] = h, inside ~= h and inside or nil end
+    if inside then kept[#kept + 1] = h end
   end
   if #kept == 0 then kept = hits end
   local exact = {}
