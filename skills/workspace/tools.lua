@@ -135,7 +135,7 @@ function M.new(root)
     title = "Read a workspace file",
     description = "Read a text file of the project under test, with line numbers (" .. LIMITS.lines .. " lines at most; page with offset).",
     input = { type = "object", required = { "path" }, properties = {
-      path = { type = "string", maxLength = 1024 },
+      path = { type = "string", maxLength = 1024, description = "File under the workspace (relative to its root)" },
       offset = { type = "integer", minimum = 1, description = "First line (default 1)" },
       limit = { type = "integer", minimum = 1, maximum = LIMITS.lines, description = "Lines to read" } } },
     annotations = { readOnlyHint = true, idempotentHint = true, openWorldHint = false },
