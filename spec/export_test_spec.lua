@@ -1225,6 +1225,10 @@ f.src = '/export/framepay/form.html'; document.body.append(f)">Checkout</button>
     assert.is_true(has(text, "New test started: browser_export_test writes the steps from here.\n"
       .. "⚠️ 1 step was never exported and is dropped.\nEach role starts\n- guest on " .. app
       .. ", as it is (1 cookies, 0 origins with localStorage: test-start-guest-"), text)
+    -- What the file is, once a session (runs DF and DK found out from the Run line).
+    assert.is_true(has(text, "\n(A test-start file is the session the role has now, cookies and storage: the "
+      .. "exported test signs in from it, so its run needs that session alive on the app's server. keep_state: "
+      .. "false starts each role from its auth file or signed out, for a test that signs in itself.)\n"), text)
     assert.is_true(has(text, "\nKept: 1 setting of the roles' world still in effect, which the test starts with "), text)
     assert.is_true(has(text, "\n- context.route('**/export/ping', "), text)
     local state = read(r.structuredContent.states[1].file)

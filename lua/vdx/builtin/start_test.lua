@@ -141,6 +141,14 @@ local defs = {
       if #lines > 0 then
         out[#out + 1] = "Each role starts"
         for _, l in ipairs(lines) do out[#out + 1] = l end
+        if next(starts) ~= nil and not log.saved_told then
+          -- Said once a session (runs DF and DK found their later tests
+          -- signed in from those files only in the Run line's AUTH_*).
+          log.saved_told = true
+          out[#out + 1] = "(A test-start file is the session the role has now, cookies and storage: the exported "
+            .. "test signs in from it, so its run needs that session alive on the app's server. keep_state: false "
+            .. "starts each role from its auth file or signed out, for a test that signs in itself.)"
+        end
       else
         out[#out + 1] = "No role has a page yet: each starts where its test opens it, signed in from its auth file "
           .. "if it has one."
