@@ -212,40 +212,46 @@ local function acted_of(res)
   end
 end
 
--- Whether the last action of role in log sent a request that changes
--- data on the server (any method but GET, HEAD and OPTIONS, answered).
-local function sent_writes(log, role)
-  local steps = log:list()
+-- The action steps of role's last call in log that acted, last first:
+-- its last action step and the ones of the same call before it (a
+-- browser_fill_form records one per field; a browser_type call records
+-- one), up to a step of another tool or of another role's action.
+local function last_call(log, role)
+  local steps, out = log and log:list() or {}, {}
   for i = #steps, 1, -1 do
     local st = steps[i]
     if st.kind == "action" and st.role == role then
-      for _, line in ipairs(type(st.fetched) == "table" and st.fetched or {}) do
-        local method = tostring(line):match("^(%u+) ")
-        if method and method ~= "GET" and method ~= "HEAD" and method ~= "OPTIONS" then return true end
-      end
-      return false
+      if out[1] and (st.tool ~= out[1].tool or st.tool ~= "browser_fill_form") then break end
+      out[#out + 1] = st
+    elseif out[1] and st.kind == "action" then
+      break
+    end
+  end
+  return out
+end
+
+-- Whether the last call of role in log that acted sent a request that
+-- changes data on the server (any method but GET, HEAD and OPTIONS,
+-- answered).
+local function sent_writes(log, role)
+  for _, st in ipairs(last_call(log, role)) do
+    for _, line in ipairs(type(st.fetched) == "table" and st.fetched or {}) do
+      local method = tostring(line):match("^(%u+) ")
+      if method and method ~= "GET" and method ~= "HEAD" and method ~= "OPTIONS" then return true end
     end
   end
   return false
 end
 
--- The texts the last action of role in log typed or filled into fields
+-- The texts the last call of role in log typed or filled into fields
 -- (browser_type, browser_fill_form's text fields), as a set, or nil.
 local function typed_texts(log, role)
-  local steps, set, tool = log and log:list() or {}, nil, nil
-  for i = #steps, 1, -1 do
-    local st = steps[i]
-    if st.kind == "action" and st.role == role then
-      if tool and st.tool ~= tool then break end
-      tool = st.tool
-      if tool ~= "browser_type" and tool ~= "browser_fill_form" then break end
-      if (st.action == "fill" or st.action == "type") and type(st.value) == "string" then
-        set = set or {}
-        set[st.value] = true
-      end
-      if tool == "browser_type" then break end
-    elseif st.kind == "action" or tool then
-      break
+  local set
+  for _, st in ipairs(last_call(log, role)) do
+    if (st.tool == "browser_type" or st.tool == "browser_fill_form") and (st.action == "fill" or st.action == "type")
+      and type(st.value) == "string" then
+      set = set or {}
+      set[st.value] = true
     end
   end
   return set
