@@ -333,6 +333,15 @@ c.onclick = () => { st.textContent = items.length ? 'Paying for ' + items.length
         postcarts[id] = (postcarts[id] or 0) + 1
         return { json = { ok = true } }
       end,
+      -- An Add to cart posting to its product's own path.
+      ["GET /export/postcart/item7.html"] = function()
+        return { headers = { ["Content-Type"] = "text/html" }, body = [[<!doctype html><title>Shop</title>
+<h1>Oak Chair</h1><button id=b>Add to cart</button><p role=status id=st></p>
+<script>b.onclick = () => fetch('/export/postcart/items/7', { method: 'POST' }).then(() => { st.textContent = 'Added'; });</script>]] }
+      end,
+      ["POST /export/postcart/items/7"] = function()
+        return { json = { ok = true } }
+      end,
       -- An Add to cart the server refuses (500, slowly), which changes
       -- nothing on the page.
       ["GET /export/failadd.html"] = function()
@@ -712,6 +721,16 @@ f.src = '/export/framepay/form.html'; document.body.append(f)">Checkout</button>
       .. "/^\\/export\\/late-items\\/[^/]+$/.test(new URL(r.url()).pathname));\n  await page.goBack();\n"
       .. "  await lateItemsResponse;\n  await page.getByRole('button', { name: 'Checkout' }).click();\n"), file)
     if pw then assert.is_true(has(out, "Playwright (2 runs of the file): ✅ 2 passed"), out) end
+  end)
+
+  it("names a write's number in its path as {id}: each run sends it for what that run made", function()
+    local s, call = start("--output-dir " .. q(dir .. "/out"))
+    local _, nav = call("browser_navigate", { url = srv.url .. "/export/postcart/item7.html" })
+    call("browser_click", { ref = assert(nav:match('button "Add to cart" %[ref=(e%d+)%]'), nav) })
+    call("browser_verify_text_visible", { text = "Added" })
+    local _, out = call("browser_export_test", { filename = "item7", runs = 1 })
+    assert.equal(0, (s:close(30000)))
+    assert.is_true(has(out, "\nThe runs sent POST /export/postcart/items/{id} each time, for real"), out)
   end)
 
   it("makes a page load right after an action wait for the requests the action made, as the answer did", function()

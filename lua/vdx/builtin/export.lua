@@ -45,7 +45,9 @@ end
 
 -- The requests of steps that may change the app's data (any method but
 -- GET, HEAD and OPTIONS), at most two named ("POST /api/cart, POST
--- /api/pay and 1 more"), or nil when there is none.
+-- /api/pay and 1 more"), or nil when there is none.  A path's number
+-- reads {id}: a run's request goes to what the run made (its product,
+-- not the session's product 4).
 local function writes_of(steps)
   -- (One a route of the test answers never reached the server: the path
   -- is tried under the route's own origin, or any.)
@@ -71,9 +73,10 @@ local function writes_of(steps)
     end
     for _, r in ipairs(type(s.fetched) == "table" and s.fetched or {}) do
       local method, path = tostring(r):match("^(%u+) (.*)$")
-      if method and method ~= "GET" and method ~= "HEAD" and method ~= "OPTIONS" and not seen[r]
+      if method and method ~= "GET" and method ~= "HEAD" and method ~= "OPTIONS"
           and not routed(path) and not refused[r] then
-        seen[r], list[#list + 1] = true, r
+        local shown = method .. " " .. path:gsub("/%d+(%f[/?#%z])", "/{id}%1")
+        if not seen[shown] then seen[shown], list[#list + 1] = true, shown end
       end
     end
   end
