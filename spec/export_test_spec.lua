@@ -723,6 +723,28 @@ f.src = '/export/framepay/form.html'; document.body.append(f)">Checkout</button>
     if pw then assert.is_true(has(out, "Playwright (2 runs of the file): ✅ 2 passed"), out) end
   end)
 
+  it("records a navigation to the page's own URL as a reload, which the runs make too", function()
+    local pw = playwright_dir()
+    local s, call = start("--output-dir " .. q(dir .. "/out"), pw and ("VDX_PLAYWRIGHT_DIR=" .. q(pw)) or nil)
+    -- The first look at a page is the test's goto, whatever the page shows.
+    local _, nav = call("browser_navigate", { url = srv.url .. "/export/postcart/shop.html" })
+    assert.is_true(has(nav, "Navigated to " .. srv.url .. "/export/postcart/shop.html"), nav)
+    call("browser_click", { ref = assert(nav:match('button "Add to cart" %[ref=(e%d+)%]'), nav) })
+    call("browser_verify_text_visible", { text = "Added" })
+    local _, again = call("browser_navigate", { url = srv.url .. "/export/postcart/shop.html" })
+    assert.is_true(has(again, "Reloaded " .. srv.url .. "/export/postcart/shop.html"), again)
+    assert.is_true(has(again, "\nThe page was at this URL in the test already: the test reloads it (page.reload())."),
+      again)
+    call("browser_verify_element_visible", { role = "button", accessibleName = "Add to cart" })
+    local _, out = call("browser_export_test", { filename = "reload", runs = 1 })
+    assert.equal(0, (s:close(30000)))
+    assert.is_true(has(out, "Flake gate: 1 runs in fresh contexts, every step passed 1/1"), out)
+    local file = read(dir .. "/out/reload.spec.ts")
+    assert.is_true(has(file, "  await page.goto(`${BASE_URL}/export/postcart/shop.html`);\n"), file)
+    assert.is_true(has(file, "  await page.reload();\n"), file)
+    if pw then assert.is_true(has(out, "Playwright (1 runs of the file): ✅ 1 passed"), out) end
+  end)
+
   it("names a write's number in its path as {id}: each run sends it for what that run made", function()
     local s, call = start("--output-dir " .. q(dir .. "/out"))
     local _, nav = call("browser_navigate", { url = srv.url .. "/export/postcart/item7.html" })

@@ -102,6 +102,9 @@ function export.statements(s, base, fixture)
     return { "await " .. page .. ".keyboard.press(" .. q(s.key) .. ");" }
   elseif s.action == "back" then
     return { "await " .. page .. ".goBack();" }
+  elseif s.action == "reload" then
+    local opts = s.wait_until and ("{ waitUntil: '" .. s.wait_until .. "' }") or ""
+    return { "await " .. page .. ".reload(" .. opts .. ");" }
   elseif s.action == "evaluate" and not s.locator and not s.unlocated then
     -- browser_run_code_unsafe: the agent's function, as it ran.
     return { "await " .. page .. ".evaluate(" .. s.code .. ");" }
@@ -347,8 +350,7 @@ function export.text(steps, opts)
   return export.suite_text({ { steps = steps, name = opts.name, auth_of = opts.auth_of, token = opts.token } }, opts)
 end
 
--- The actions that need no locator.
-local NO_LOCATOR = { press = true, back = true, click_at = true }
+local NO_LOCATOR = session_log.NO_LOCATOR
 
 --- Counts of a session's steps: { steps, actions, navigations,
 -- assertions, positional = { locator, … }, missing = n } ("code" steps,

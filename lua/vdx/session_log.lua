@@ -7,11 +7,11 @@
 --   { kind = "action", role = …, loads = true when it led to another
 --     document, action = "click" | "dblclick" | "fill" |
 --     "type" | "press" | "check" | "uncheck" | "select" | "hover" | "drag" |
---     "upload" | "back" | "click_at", locator = "getByRole('button', { name:
+--     "upload" | "back" | "reload" | "click_at", locator = "getByRole('button', { name:
 --     'Add' })", positional = bool, value = …, values = {…} (select), key = …,
 --     submit = bool, button = …, modifiers = {…}, to_locator = … (drag),
 --     files = {…} (upload), x = …, y = … (click_at), tool = name }
---     (press, back and click_at have no locator)
+--     (press, back, reload and click_at have no locator)
 --   { kind = "code", role = …, lines = { "await {page}.route(…);", … },
 --     replay = function(page, step) end | nil, tool = name, world = bool }
 --     (a change to the page's world: a route, a cookie, an emulation, a
@@ -93,6 +93,10 @@ end
 function session_log.loads(step)
   return step.kind == "navigate" or (step.kind == "action" and step.loads == true)
 end
+
+--- The actions that need no locator (a key pressed on the page, not on
+-- an element; a page gone back or reloaded; a click at a point).
+session_log.NO_LOCATOR = { press = true, back = true, reload = true, click_at = true }
 
 --- Whether step is a check of the test: an assertion, or a code step
 -- written as a web-first one (a wait: `await expect(page).toHaveURL(…)`,

@@ -151,6 +151,7 @@ local function act_once(page, s, timeout_ms)
   local a = s.action
   if a == "press" and not s.locator then return page:press_key(s.key) end
   if a == "back" then return page:back() end
+  if a == "reload" then return page:reload(s.wait_until and { wait_until = s.wait_until } or nil) end
   if a == "click_at" then return page:click_at(s.x, s.y) end
   local unsafe = { unsafe = true, timeout_ms = timeout_ms }
   if a == "evaluate" and not s.locator then return require("vdx.readonly").run(page, s.code, unsafe) end
@@ -236,7 +237,7 @@ local function run_step(page, s, timeout_ms, got)
       return
     end
     if s.kind == "action" then
-      if not s.locator and not (s.action == "press" or s.action == "back" or s.action == "click_at"
+      if not s.locator and not (require("vdx.session_log").NO_LOCATOR[s.action]
           or (s.action == "evaluate" and not s.unlocated)) then
         error("no locator was recorded", 0)
       end

@@ -31,6 +31,21 @@ local function dialogs_told(since)
   return text, { count = n, first = first, script_stopped = since.dialog_storms_stopped }
 end
 
+-- A URL as the browser shows it: a bare origin gets its path "/".
+local function shown(url)
+  return type(url) == "string" and (url:match("^%a[%w+.-]*://[^/?#]+$") and url .. "/" or url) or nil
+end
+
+-- Whether browser_navigate to url reloads page: it shows url already, in
+-- the test too (the role has steps in it, the page shows no error page
+-- the test never went to).  Run EB navigated to its cart's own URL to
+-- test a reload, and the test had a goto.
+local function reloads(ctx, page, url)
+  if not util.started(ctx) or ctx.role.error_page then return false end
+  local now = shown(require("vdx.urls").of(page))
+  return now ~= nil and now == shown(url)
+end
+
 local function nav_result(res, warnings, snap, since, role, page)
   local text = ("Navigated to %s"):format(tostring(res and res.url or "?"))
   if res and res.status then text = text .. (" (status %s)"):format(tostring(res.status)) end
@@ -80,11 +95,22 @@ return {
       -- earlier point than load (vdx.quiet).
       local early = args.wait_until == "commit" or args.wait_until == "domcontentloaded"
       local quiet = require "vdx.quiet"
-      local res, pending, held, late = quiet.around(not early and page or nil, { open_only = true }, page.navigate, page,
-        args.url, { wait_until = args.wait_until })
+      local reload = reloads(ctx, page, args.url)
+      local opts = { wait_until = args.wait_until }
+      local res, pending, held, late
+      if reload then
+        res, pending, held, late = quiet.around(not early and page or nil, { open_only = true }, page.reload, page, opts)
+      else
+        res, pending, held, late = quiet.around(not early and page or nil, { open_only = true }, page.navigate, page,
+          args.url, opts)
+      end
       local warnings = decide(ctx)
       local result = quiet.tell(nav_result(res, warnings, page_outline.small_snapshot(ctx, page), page:since(mark),
         ctx.role, page), pending, held)
+      if reload then
+        result.text = result.text:gsub("^Navigated to", "Reloaded", 1) .. "\nThe page was at this URL in the test "
+          .. "already: the test reloads it (page.reload())."
+      end
       local signin = signed_out(args.url, type(res) == "table" and res.url)
       if signin then
         -- The role whose own page this is (its URL on the command line, or a page under it).
@@ -114,8 +140,10 @@ return {
         -- waited for and a test's next step does not.)
         -- A load point the agent chose (networkidle: the page's late data)
         -- is the test's too (run Z's goto had left it out).
-        util.record(ctx, { kind = "navigate", tool = "browser_navigate", url = args.url, late = late,
-          wait_until = args.wait_until ~= "load" and args.wait_until or nil })
+        local wait_until = args.wait_until ~= "load" and args.wait_until or nil
+        util.record(ctx, reload and { kind = "action", tool = "browser_navigate", action = "reload", loads = true,
+          late = late, wait_until = wait_until }
+          or { kind = "navigate", tool = "browser_navigate", url = args.url, late = late, wait_until = wait_until })
       end
       return result
     end,

@@ -51,6 +51,12 @@ function util.page_url(ctx)
   if url and url:match("^https?:") then return url end
 end
 
+--- Whether the test of ctx's session has steps of ctx's role already, so
+-- its page is where the role's page is now (false when nothing records).
+function util.started(ctx)
+  return ctx.session ~= nil and ctx.role ~= nil and started(ctx.session, ctx.role.name)
+end
+
 --- Runs f(...) noting first the URL of the page of a role that has no
 -- step in the test yet: the page the test opens, as the agent found it
 -- (the action may leave it, by a link or a hash), which util.record takes
