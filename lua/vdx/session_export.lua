@@ -355,11 +355,11 @@ local NO_LOCATOR = session_log.NO_LOCATOR
 --- Counts of a session's steps: { steps, actions, navigations,
 -- assertions, positional = { locator, … }, missing = n } ("code" steps,
 -- changes to a role's world, count as steps only, and as assertions when
--- they are checks: a URL or element wait).
+-- they are checks: a URL or element wait; a reload is a navigation).
 function export.summary(steps)
   local r = { steps = #steps, actions = 0, navigations = 0, assertions = 0, positional = {}, missing = 0 }
   for _, s in ipairs(steps) do
-    if s.kind == "navigate" then r.navigations = r.navigations + 1
+    if s.kind == "navigate" or s.action == "reload" then r.navigations = r.navigations + 1
     elseif session_log.is_check(s) then r.assertions = r.assertions + 1
     elseif s.kind ~= "code" and s.kind ~= "remember" then   -- "code": a change to the world, no action and no locator to miss
       r.actions = r.actions + 1

@@ -108,8 +108,8 @@ return {
       local result = quiet.tell(nav_result(res, warnings, page_outline.small_snapshot(ctx, page), page:since(mark),
         ctx.role, page), pending, held)
       if reload then
-        result.text = result.text:gsub("^Navigated to", "Reloaded", 1) .. "\nThe page was at this URL in the test "
-          .. "already: the test reloads it (page.reload())."
+        result.text = result.text:gsub("^Navigated to ([^\n]*)", "Reloaded %1: the test's page was at this URL "
+          .. "already, so it writes page.reload()", 1)
       end
       local signin = signed_out(args.url, type(res) == "table" and res.url)
       if signin then
