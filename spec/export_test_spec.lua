@@ -333,6 +333,12 @@ c.onclick = () => { st.textContent = items.length ? 'Paying for ' + items.length
         postcarts[id] = (postcarts[id] or 0) + 1
         return { json = { ok = true } }
       end,
+      -- A sign-in form (it only says who signed in).
+      ["GET /export/signin.html"] = function()
+        return { headers = { ["Content-Type"] = "text/html" }, body = [[<!doctype html><title>Sign in</title>
+<label>Email <input id=e type=email></label><button id=b>Sign in</button><p role=status id=st></p>
+<script>b.onclick = () => { st.textContent = 'Signed in as ' + e.value; };</script>]] }
+      end,
       -- An Add to cart posting to its product's own path.
       ["GET /export/postcart/item7.html"] = function()
         return { headers = { ["Content-Type"] = "text/html" }, body = [[<!doctype html><title>Shop</title>
@@ -732,9 +738,8 @@ f.src = '/export/framepay/form.html'; document.body.append(f)">Checkout</button>
     call("browser_click", { ref = assert(nav:match('button "Add to cart" %[ref=(e%d+)%]'), nav) })
     call("browser_verify_text_visible", { text = "Added" })
     local _, again = call("browser_navigate", { url = srv.url .. "/export/postcart/shop.html" })
-    assert.is_true(has(again, "Reloaded " .. srv.url .. "/export/postcart/shop.html"), again)
-    assert.is_true(has(again, "\nThe page was at this URL in the test already: the test reloads it (page.reload())."),
-      again)
+    assert.is_true(has(again, "Reloaded " .. srv.url .. "/export/postcart/shop.html (status 200): the test's page "
+      .. "was at this URL already, so it writes page.reload()\n"), again)
     call("browser_verify_element_visible", { role = "button", accessibleName = "Add to cart" })
     local _, out = call("browser_export_test", { filename = "reload", runs = 1 })
     assert.equal(0, (s:close(30000)))
@@ -1066,6 +1071,35 @@ f.src = '/export/framepay/form.html'; document.body.append(f)">Checkout</button>
       .. "none and runs these files at once. Run from this folder, or from there with -c out (this folder's config: "
       .. "npx playwright test -c out), or with --workers=1"), two)
     assert.is_nil(three:find("the project above", 1, true), three)
+    os.remove(dir .. "/out/playwright.config.ts")
+    os.remove(dir .. "/package.json")
+  end)
+
+  it("tells of tests of several files that sign in on the page as one account, and not of a run's own", function()
+    write(dir .. "/package.json", "{}")
+    local app = srv.url .. "/export/signin.html"
+    local s, call = start("--output-dir " .. q(dir .. "/out"))
+    local function sign_in(email)
+      call("browser_navigate", { url = app })
+      call("browser_type", { element = "Email", text = email })
+      call("browser_click", { element = "Sign in" })
+      call("browser_verify_text_visible", { text = "Signed in as" })
+    end
+    sign_in("ann@shop.test")
+    local _, one = call("browser_export_test", { filename = "signin-one" })
+    call("browser_start_test", {})
+    sign_in("new{run}@shop.test")
+    local _, fresh = call("browser_export_test", { filename = "signin-fresh" })
+    call("browser_start_test", {})
+    sign_in("ann@shop.test")
+    local _, two = call("browser_export_test", { filename = "signin-two" })
+    assert.equal(0, (s:close(30000)))
+    assert.is_nil(one:find("sign in as", 1, true), one)
+    -- An account made new in each run is no one else's.
+    assert.is_nil(fresh:find("sign in as", 1, true), fresh)
+    assert.is_true(has(two, "⚠️ Tests of signin-one.spec.ts (as default) sign in as this test does: Playwright runs "
+      .. "files in parallel workers"), two)
+    assert.is_true(has(two, "Wrote playwright.config.ts in this folder with workers: 1"), two)
     os.remove(dir .. "/out/playwright.config.ts")
     os.remove(dir .. "/package.json")
   end)

@@ -124,24 +124,68 @@ local function suite_of(policy, log, rel, path, title)
   return before, name, { text = now, replace = written and mine or nil }
 end
 
--- The signed-in roles (those with an auth or state file) the test of
--- steps shares with tests of the session's other files, and those files:
--- { role, files = "a.spec.ts, b.spec.ts" } in role order, or an empty list.
+-- What a recorded field's locator names when it asks who one is (an
+-- email, a user name: a sign-in form's first field).
+local WHO = { "mail", "user", "login", "account" }
+
+-- The accounts role signs in as in steps, as a set of keys: the role's
+-- own when it has an auth or state file (auth_of), and each text it
+-- fills into a field asking who one is (run EA's tests signed in on the
+-- page, each as ann@market.test, and were told of no conflict).  A text
+-- with {run} or a remembered {name} in it is the run's own.
+local function accounts(steps, role, auth_of)
+  local keys = {}
+  -- (A role's auth or test-start file, which each browser_start_test
+  -- writes anew, is its account: the role's name stands for it.)
+  if auth_of and auth_of(role) then keys["role " .. role] = true end
+  for _, st in ipairs(steps) do
+    if st.role == role and st.kind == "action" and (st.action == "fill" or st.action == "type")
+        and type(st.value) == "string" and st.value ~= "" and not st.value:find("{[%w_]+}")
+        and type(st.locator) == "string" then
+      local l = st.locator:lower()
+      for _, w in ipairs(WHO) do
+        if l:find(w, 1, true) then keys["as " .. st.value] = true break end
+      end
+    end
+  end
+  return keys
+end
+
+-- Whether the test of steps signs in as an account of keys, as any role.
+local function signs_in_as(steps, keys, auth_of)
+  local seen = {}
+  for _, st in ipairs(steps) do
+    if st.role and not seen[st.role] then
+      seen[st.role] = true
+      for k in pairs(accounts(steps, st.role, auth_of)) do
+        if keys[k] then return true end
+      end
+    end
+  end
+  return false
+end
+
+-- The roles of the test of steps that sign in as an account (an auth or
+-- state file, or a sign-in form's who) that tests of the session's other
+-- files sign in as too, and those files: { role, files = "a.spec.ts,
+-- b.spec.ts" } in role order, or an empty list.
 local function shared_accounts(log, rel, steps, auth_of)
-  local mine, out = {}, {}
-  for _, st in ipairs(steps) do if auth_of(st.role) then mine[st.role] = true end end
-  local names = {}
-  for r in pairs(mine) do names[#names + 1] = r end
+  local mine, names = {}, {}
+  for _, st in ipairs(steps) do
+    if st.role and not mine[st.role] then
+      mine[st.role] = accounts(steps, st.role, auth_of)
+      if next(mine[st.role]) then names[#names + 1] = st.role end
+    end
+  end
   table.sort(names)
+  local out = {}
   for _, r in ipairs(names) do
     local files = {}
     for other, f in pairs(log.files or {}) do
       if other ~= rel then
         local uses = false
         for _, t in ipairs(f.tests or {}) do
-          for _, st in ipairs(t.steps or {}) do
-            if st.role == r and t.auth_of and t.auth_of(r) then uses = true end
-          end
+          uses = uses or signs_in_as(t.steps or {}, mine[r], t.auth_of)
         end
         if uses then files[#files + 1] = other:match("[^/]*$") end
       end
