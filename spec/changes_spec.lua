@@ -775,8 +775,12 @@ describe("the change report of the acting tools", function()
     open()
     local text, changes = act("browser_click", { ref = ref('button "Go to next"') })
     assert.matches("\nNavigated to " .. t.srv.url:gsub("%p", "%%%0") .. '/verify/next%.html — "Next page" %(2 lines%)\n'
-      .. 'Outline:\n%- heading "Next" %[level=1%]$', text)
+      .. 'Outline:\n%- heading "Next" %[level=1%]\nHolds now', text)
     assert.is_true(changes.navigated)
+    -- The page it landed on is proposed: its URL and its top heading.
+    assert.same({ "await expect(page).toHaveURL(/\\/verify\\/next\\.html$/);",
+      "await expect(page.getByRole('heading', { name: 'Next' })).toBeVisible();" },
+      { changes.candidates[1].code, changes.candidates[2].code })
   end)
 
   it("says when there is no earlier snapshot of the page, and when nothing changed", function()

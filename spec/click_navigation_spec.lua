@@ -32,6 +32,10 @@ describe("a click that navigates", function()
           :format((srv.url:gsub("127%.0%.0%.1", "localhost")))
       end,
       ["GET /next"] = function() return "<title>next</title><h1>Next</h1>" end,
+      ["GET /links"] = function()
+        return '<title>links</title><a href="/next">Next page</a><a href="/order/1013">Order</a>'
+      end,
+      ["GET /order/1013"] = function() return "<title>order</title><h1>Order #1013</h1>" end,
     }
     call, ctx, roles = helpers.tool_session()
   end)
@@ -54,6 +58,19 @@ describe("a click that navigates", function()
       end
     end
     assert.same({}, failures)
+  end)
+
+  it("proposes the page it landed on: its URL and top heading, neither when it holds a number", function()
+    call("browser_navigate", { url = srv.url .. "/links" })
+    local _, text = call("browser_click", { element = "Next page" })
+    assert.is_true(text:find("Navigated to " .. srv.url .. "/next", 1, true) ~= nil, text)
+    assert.matches("\n%[a%d+%] page toHaveURL%(/\\/next%$/%)\n", text)
+    assert.matches("\n%[a%d+%] getByRole%('heading', { name: 'Next' }%) toBeVisible$", text)
+    -- An order's number is the next run's another: no check of it is proposed.
+    call("browser_navigate", { url = srv.url .. "/links" })
+    _, text = call("browser_click", { element = "Order" })
+    assert.is_true(text:find("Navigated to " .. srv.url .. "/order/1013", 1, true) ~= nil, text)
+    assert.is_nil(text:find("Holds now", 1, true), text)
   end)
 
   it("whose handler leaves for another site answers with that site's page", function()

@@ -719,7 +719,16 @@ document.querySelector('[role=status]').textContent = 'Added Teak Lamp at $25.00
       local member = s2:wait_for(4, 60000).result.content[1].text
       s2:send(client.call(5, "select_role", { role = "guest" }))
       local guest = s2:wait_for(5, 60000).result.content[1].text
+      -- A role's context made anew shows a document the agent has no
+      -- refs of: outlined again (run EA acted with the refs of the one before).
+      s2:send(client.call(6, "select_role", { role = "member" }))
+      s2:wait_for(6, 60000)
+      s2:send(client.call(7, "browser_start_test", { keep_state = false }))
+      s2:wait_for(7, 60000)
+      s2:send(client.call(8, "select_role", { role = "guest" }))
+      local anew = s2:wait_for(8, 60000).result.content[1].text
       assert.equal(0, (s2:close(30000)))
+      assert.matches("^Current role: guest\nPage: [^\n]+\nOutline", anew)
       assert.matches("^Current role: member\nPage: [^\n]*/loop/account/login[^\n]*\nOutline:\n%- ", member)
       assert.matches("^Current role: guest\nPage: [^\n]+$", guest)
       -- The first page call of a session of several roles says whose it was (run DG); once.

@@ -45,6 +45,13 @@ local function comparable(snap, page, nav)
   return nav ~= nil or snap.nav == navigations(page)
 end
 
+--- Whether snap, a role's snapshot stamped by changes.stamp (or nil),
+-- was taken of page's current document, whole or a part: the agent has
+-- its refs.
+function changes.current(snap, page)
+  return snap ~= nil and snap.page == page and snap.nav == navigations(page)
+end
+
 -- True when a snapshot taken with opts shows part of the page (a root,
 -- a depth, an offset, the interactive lines): it is no whole baseline.
 local function partial(opts)
@@ -418,7 +425,12 @@ function changes.report(ctx, res, opts)
       text = text .. "\nOutline:\n" .. table.concat(items, "\n")
       if left > 0 then text = text .. ("\n… %d more: browser_find(text=…) or browser_snapshot()"):format(left) end
     end
-    return { text = text, structured = { navigated = true, url = snap.url, title = snap.title, lines = lines } }
+    local structured = { navigated = true, url = snap.url, title = snap.title, lines = lines }
+    local cands = not (opts and opts.candidates == false)
+      and require("vdx.proposals_url").arrived(page, base and base.url, snap.url, snap.text) or {}
+    if #cands == 0 then return { text = text, structured = structured } end
+    structured.candidates = json.array {}
+    return with_candidates(ctx, res, { text }, cands, structured)
   end
   if not base or (base.url ~= snap.url and not nav) then
     -- (A new view with nothing to compare: the answer's first line says all.)

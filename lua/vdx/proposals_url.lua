@@ -63,4 +63,24 @@ function M.moved(page, old_url, url)
   return out
 end
 
+--- The checks an action that loaded another document proposes (a link
+-- followed, a form that signs in or out): the new URL as M.moved gives
+-- it, and the page's first top-level heading shown, each left out when it
+-- holds a number (an order's, which the next run's differs from).  Run EA's
+-- Sign out, which landed on the home page, proposed nothing.
+function M.arrived(page, old_url, url, text)
+  local out = {}
+  local path = type(url) == "string" and url:match("^%a[%w+.-]*://[^/]*([^#]*)") or ""
+  if not path:find("%d") then out = M.moved(page, old_url, url) end
+  local name = (text or ""):match('heading "([^"\n]+)" %[level=1%]')
+  if name and not name:find("%d") then
+    local step = { matcher = "toBeVisible", locator = assertions.by_role("heading", name) }
+    if assertions.holds(page, step) then
+      step.code = assertions.code(step)
+      out[#out + 1] = step
+    end
+  end
+  return out
+end
+
 return M

@@ -29,16 +29,19 @@ return {
       if not ctx.selected then ctx.roles:select(r.name) end
       ctx.role = r
       -- Where the role is; a page of the role the agent has not looked
-      -- at yet (its default URL, opened now) is outlined, as a
-      -- navigation's is: run DF navigated to the page it was on for its
-      -- refs.  Else browser_find or a navigation reads what is needed.
+      -- at yet (its default URL, opened now; a document new since its
+      -- last look, as after browser_start_test {keep_state: false}) is
+      -- outlined, as a navigation's is: run DF navigated to the page it
+      -- was on for its refs, and run EA acted with refs of the page the
+      -- context before showed.  Else browser_find or a navigation reads
+      -- what is needed.
       local page = r:page()
       local ok, info = pcall(page.bridge, page, "pageInfo", {})
       local url = ok and type(info) == "table" and info.url or nil
       local title = ok and type(info) == "table" and info.title or nil
       local text = ("Current role: %s"):format(r.name)
       if url then text = text .. ("\nPage: %s%s"):format(url, title and title ~= "" and (' — "' .. title .. '"') or "") end
-      if url and not r.last_snapshot then
+      if url and not require("vdx.changes").current(r.last_snapshot, page) then
         local outline = require "vdx.builtin.page_outline"
         local snap = outline.small_snapshot(ctx, page)
         local told = snap and outline.told(r, url, snap)
