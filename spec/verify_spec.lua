@@ -88,8 +88,11 @@ describe("the verify tools", function()
     end)
 
     it("records a locator that singles out one of several matches (a container's test id and text)", function()
-      local s = agrees("browser_verify_element_visible", { role = "button", accessibleName = "Delete" })
+      local s, text = agrees("browser_verify_element_visible", { role = "button", accessibleName = "Delete" })
       assert.matches("^getByTestId%('card'%)%.filter%({ hasText: 'Alpha' }%)%.getByRole%('button', { name: 'Delete'", s.locator)
+      -- Which one of them is said (run EB's Add to cart, one of three).
+      assert.matches("\n%d visible elements match getByRole%('button', { name: 'Delete' }%): the check is of the "
+        .. "first of them, as its locator says$", text)
     end)
 
     it("checks elements that have no ref: a heading, a named list, a form", function()
@@ -103,13 +106,22 @@ describe("the verify tools", function()
       assert.equal("getByRole('form', { name: 'Settings' })", s.locator)
     end)
 
-    it("says a status takes no name from its text, listing it once", function()
+    it("checks the text of the one status given its text as a name, which it takes none from", function()
       call("browser_navigate", { url = t.srv.url .. "/verify/status.html" })
+      local want = "Added “Oak Stool” at $38.25."
+      local _, text = call("browser_verify_element_visible", { role = "status", accessibleName = want })
+      assert.equal(1, text:find("A status takes no accessible name from its text: its text is checked.\n✅ Page "
+        .. "agrees. Recorded: await expect(page.getByRole('status')).toHaveText('" .. want .. "');", 1, true), text)
+      t.ctx.session:clear()
+    end)
+
+    it("says a status takes no name from its text when there are several, listing it once", function()
+      call("browser_navigate", { url = t.srv.url .. "/verify/statuses.html" })
       local want = "Added “Oak Stool” at $38.25."
       local text = disagrees("browser_verify_element_visible", { role = "status", accessibleName = want })
       assert.matches("a status takes no accessible name from its text: check the text with "
         .. "browser_verify_text_visible(text='" .. want .. "')", text, 1, true)
-      local _, n = text:gsub("status <p>", "")
+      local _, n = text:gsub("status <p> text 'Added", "")
       assert.equal(1, n, text)
       -- What the hint says does agree.
       local _, ok = call("browser_verify_text_visible", { text = want })
