@@ -85,18 +85,23 @@ local function body_line(page, r, bodies)
 end
 
 -- The requests of list from index from, those alike (method, URL, type
--- and outcome) as one { first, n }, in order of first appearance; with
--- bodies, each fetch and XHR alone: two answers alike may say different
+-- and outcome) as one { first, last, n }, in order of first appearance;
+-- with bodies, a fetch or XHR whose body was kept (a failed one's) goes
+-- with those of the same body only: two answers alike may say different
 -- things (run BO's two 500s of /api/cart, its route's JSON the second).
+-- The others' bodies are read from the browser, which holds the newest
+-- (run EB's shop polled /api/products 24 times, each listed with a body
+-- the browser no longer held).
 local function grouped(list, from, bodies)
   local groups, by = {}, {}
   for i = from, #list do
     local r = list[i]
     local key = table.concat({ tostring(r.method), tostring(r.url), tostring(r.type),
-      tostring(r.status or r.failure or "pending"), bodies and API[r.type] and tostring(i) or "" }, "\0")
+      tostring(r.status or r.failure or "pending"), bodies and API[r.type] and r.body ~= nil and tostring(r.body) or ""
+    }, "\0")
     local g = by[key]
-    if g then g.n = g.n + 1 else
-      g = { first = r, n = 1 }
+    if g then g.n, g.last = g.n + 1, r else
+      g = { first = r, last = r, n = 1 }
       by[key], groups[#groups + 1] = g, g
     end
   end
@@ -183,7 +188,7 @@ return {
           tostring(r.status or r.failure or "pending"), #what > 0 and (" (" .. table.concat(what, ", ") .. ")") or "",
           g.n > 1 and (" ×%d"):format(g.n) or "")
         if args.body and API[r.type] then
-          if skip > 0 then skip = skip - 1 else out[#out + 1] = body_line(page, r, bodies) end
+          if skip > 0 then skip = skip - 1 else out[#out + 1] = body_line(page, g.last, bodies) end
         end
       end
       if args.body and bodies.left > 0 then
