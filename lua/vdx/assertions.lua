@@ -232,6 +232,13 @@ function assertions.text_max(step)
   return nil
 end
 
+--- The matchers assertions.judge decides, as a set (the flake gate's
+-- replay checks each of them through it).
+assertions.JUDGED = { toBeVisible = true, toHaveCount = true, toHaveText = true, toContainText = true,
+  toBeHidden = true, ["not.toBeVisible"] = true, toHaveValue = true, toBeChecked = true,
+  ["not.toBeChecked"] = true, toBeInViewport = true, ["not.toBeInViewport"] = true, toBeEmpty = true,
+  toHaveAttribute = true, toHaveCSS = true, toBeDisabled = true, toBeEnabled = true }
+
 --- True when step holds on the facts f its locator has (assertions.facts
 -- with a limit that covers what the matcher reads: every match for the
 -- array forms, the first one for the others).

@@ -82,6 +82,8 @@ local function seen(s, f)
   if matcher == "toHaveCSS" then return ("%s %q"):format(s.attribute, m.css or "") end
   if matcher == "toBeChecked" then return "not checked" end
   if matcher == "not.toBeChecked" then return "checked" end
+  if matcher == "toBeDisabled" then return "enabled" end
+  if matcher == "toBeEnabled" then return "disabled" end
   if matcher == "toBeInViewport" then return m.visible and "outside the viewport" or "hidden" end
   if matcher == "not.toBeInViewport" then return "in the viewport" end
   if matcher == "toBeEmpty" then return ("text %q"):format(m.text ~= "" and m.text or m.value or "") end
@@ -113,10 +115,7 @@ end
 
 -- The matchers assertions.judge decides (the verify tools' road); the
 -- page's URL and title are read here.
-local JUDGED = { toBeVisible = true, toHaveCount = true, toHaveText = true, toContainText = true,
-  toBeHidden = true, ["not.toBeVisible"] = true, toHaveValue = true, toBeChecked = true,
-  ["not.toBeChecked"] = true, toBeInViewport = true, ["not.toBeInViewport"] = true, toBeEmpty = true,
-  toHaveAttribute = true, toHaveCSS = true }
+local JUDGED = assertions.JUDGED
 
 -- Each matcher: check(page, step) -> ok, what it saw.
 local MATCHERS = {
