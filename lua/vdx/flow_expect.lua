@@ -227,7 +227,7 @@ function M.install(Actor, h)
   -- by the page's engine) in it, retried until the timeout; 3 characters
   -- at least (vdx.remembered).  The exported test reads it at this point,
   -- once the element shows it (`order = /#\d+/.exec(await customer
-  -- .getByTestId('confirmation').innerText())?.[0] ?? '';` after a
+  -- .getByTestId('confirmation').textContent() ?? '')?.[0] ?? '';` after a
   -- toContainText of the regex) and writes every later string that holds
   -- it as a template on it (`${order} paid`), so it holds when the app
   -- gives another value in each run.  f:remembered(name) gives it back.

@@ -168,7 +168,10 @@ end
 -- whose steps are blocks).
 function pw.remembered_lines(name, pattern, locator_code, declare)
   local regex = pattern and ("/" .. pattern:gsub("\\?/", "\\/") .. "/") or "/\\S/"
-  local read = ("await %s.innerText()"):format(locator_code)
+  -- (Its text as the checks read it, textContent: a table row's innerText
+  -- parts its cells with tabs, and run ED's toHaveText of a remembered row
+  -- failed under Playwright.)
+  local read = ("await %s.textContent() ?? ''"):format(locator_code)
   local value = pattern and ("%s.exec(%s)?.[0] ?? ''"):format(regex, read)
     or ("(%s).replace(/\\s+/g, ' ').trim()"):format(read)
   return { ("await expect(%s).toContainText(%s);"):format(locator_code, regex),

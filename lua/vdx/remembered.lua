@@ -9,7 +9,7 @@
 -- the lines),
 --
 --   await expect(customer.getByTestId('confirmation')).toContainText(/#\d+/);
---   const order = /#\d+/.exec(await customer.getByTestId('confirmation').innerText())?.[0] ?? '';
+--   const order = /#\d+/.exec(await customer.getByTestId('confirmation').textContent() ?? '')?.[0] ?? '';
 --
 -- and writes every later string that held it as a template on the
 -- variable (`` getByText(`${order} paid`) ``).  The flake gate's replay

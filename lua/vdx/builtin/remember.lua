@@ -28,6 +28,21 @@ local function unpinned(page, t, value, pattern)
   return ok and f.count == 1 and loc or nil
 end
 
+-- A quoted text of locator that holds a digit and that value holds, or
+-- that holds value, white space aside: the element is found by what is
+-- remembered (run ED's row, `getByRole('row', { name: 'Ceramic Mug 2
+-- $10.80 $21.60' })`), or nil.
+local function pinned_by(locator, value)
+  -- (A value with no digit, a word, is the same next run.)
+  if not value:find("%d") then return nil end
+  local bare = value:gsub("%s+", "")
+  for q in locator:gmatch("'([^'\\]*)'") do
+    local b = q:gsub("%s+", "")
+    if b:find("%d") and #b >= 3 and (bare:find(b, 1, true) or b:find(bare, 1, true)) then return "'" .. q .. "'" end
+  end
+  return nil
+end
+
 return {
   {
     name = "browser_remember",
@@ -54,15 +69,17 @@ return {
         error(vdx.error("VerifyFailed", why, { field = args.pattern and "pattern" or "locator" }), 0)
       end
       if #value < remembered.MIN_LENGTH then
+        -- (Run ED's quantity "3", remembered with no pattern, was told of one.)
         error(vdx.error("InvalidArgument", ("the value %q is shorter than %d characters: it would stand for too "
-          .. "much in other texts; remember a longer part (the order's \"#1002\", not \"2\")")
-          :format(value, remembered.MIN_LENGTH), { field = "pattern" }), 0)
+          .. "much in other texts; remember a longer part (the order's \"#1002\", not \"2\"%s)")
+          :format(value, remembered.MIN_LENGTH, args.pattern and "" or ": an element that shows more, with pattern "
+            .. "for the part"), { field = args.pattern and "pattern" or (args.ref and "ref" or "locator") }), 0)
       end
       local free = unpinned(page, t, value, args.pattern)
       if free then t = { locator = free, relative = free } end
       local step = { kind = remembered.KIND, name = args.name, locator = t.locator, pattern = args.pattern,
         value = value, tool = "browser_remember" }
-      util.record(ctx, step)
+      local kept = util.record(ctx, step)
       -- The answer passes through the server, which shows the value as
       -- {name} from now on: here it is said once, as it reads, in the
       -- locator and pattern it was read by too (`getByText('{order}
@@ -73,11 +90,16 @@ return {
         return s and (s:gsub(remembered.plain(value), function(v) return verbatim(v) end))
       end
       local loc, pattern = as_read(t.locator), as_read(args.pattern)
-      return { text = ("Remembered {%s} = %s from %s%s. Later texts can say {%s} (answers show it so); the test "
-        .. "reads it here.%s"):format(args.name, verbatim(("%q"):format(value)), loc,
-        pattern and (" at /" .. pattern .. "/") or "", args.name,
+      local pinned = not free and pinned_by(t.locator, value)
+      return { text = ("Remembered {%s} = %s from %s%s%s. Later texts can say {%s} (answers show it so); the test "
+        .. "reads it here.%s%s"):format(args.name, verbatim(("%q"):format(value)), loc,
+        pattern and (" at /" .. pattern .. "/") or "",
+        type(kept) == "table" and kept.no and (" (step %d)"):format(kept.no) or "", args.name,
         free and " (The locator named the value itself, which the next run's differs from: it reads it through "
-          .. "the pattern.)" or ""),
+          .. "the pattern.)" or "",
+        pinned and ("\n⚠️ The locator finds the element by %s, which the value holds: the next run's value "
+          .. "differs and the locator would find nothing. Remember it through a locator of where it shows, by what "
+          .. "stays the same (locator=: a test id, a row by its product's name)"):format(verbatim(pinned)) or ""),
         structured = { name = args.name, value = verbatim(value), locator = loc, pattern = pattern } }
     end,
   },
