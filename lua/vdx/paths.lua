@@ -298,6 +298,14 @@ function Policy:write(rel, data, replace)
   return full
 end
 
+--- Whether nothing stands at rel in the output folder (a file deleted).
+function Policy:output_gone(rel)
+  local d = self:output_dir()
+  local kind, _, code = d:kind(rel)
+  d:close()
+  return kind == nil and code == "ENOENT"
+end
+
 --- The text of the file rel of the output folder, or nil when it cannot
 -- be read (gone, a link, too large).
 function Policy:read_output(rel)

@@ -22,6 +22,15 @@ function F:wrote(rel, text, tests, edited)
   self.files[rel] = { text = text, tests = tests, edited = edited or (was and was.edited) or nil }
 end
 
+--- Forgets the files the session wrote that gone(rel) says are gone
+-- (deleted by hand): an export to one writes it anew, and its tests share
+-- no account with later ones.
+function F:forget_gone(gone)
+  for rel in pairs(self.files or {}) do
+    if gone(rel) then self.files[rel] = nil end
+  end
+end
+
 --- The set of storageState files the tests written so far load (a path
 -- -> true): each test's auth_of for the roles of its steps.
 function F:loaded_states()

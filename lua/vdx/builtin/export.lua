@@ -10,6 +10,7 @@ local json = require "vdx.json"
 local util = require "vdx.builtin.util"
 local session_export = require "vdx.session_export"
 local export_gate = require "vdx.export_gate"
+local accounts = require "vdx.export_accounts"
 
 -- The requests a test waits for as the answer names them (the first
 -- session_export.MAX_RESPONSE_WAITS, "(and N more)"), and "those
@@ -124,127 +125,6 @@ local function suite_of(policy, log, rel, path, title)
   return before, name, { text = now, replace = written and mine or nil }
 end
 
--- What a recorded field's locator names when it asks who one is (an
--- email, a user name: a sign-in form's first field).
-local WHO = { "mail", "user", "login", "account" }
-
--- The accounts role signs in as in steps, as a set of keys: the role's
--- own when it has an auth or state file (auth_of), and each text it
--- fills into a field asking who one is (run EA's tests signed in on the
--- page, each as ann@market.test, and were told of no conflict).  A text
--- with {run} or a remembered {name} in it is the run's own.
-local function accounts(steps, role, auth_of)
-  local keys = {}
-  -- (A role's auth or test-start file, which each browser_start_test
-  -- writes anew, is its account: the role's name stands for it.)
-  if auth_of and auth_of(role) then keys["role " .. role] = true end
-  for _, st in ipairs(steps) do
-    if st.role == role and st.kind == "action" and (st.action == "fill" or st.action == "type")
-        and type(st.value) == "string" and st.value ~= "" and not st.value:find("{[%w_]+}")
-        and type(st.locator) == "string" then
-      local l = st.locator:lower()
-      for _, w in ipairs(WHO) do
-        if l:find(w, 1, true) then keys["as " .. st.value] = true break end
-      end
-    end
-  end
-  return keys
-end
-
--- Whether the test of steps signs in as an account of keys, as any role.
-local function signs_in_as(steps, keys, auth_of)
-  local seen = {}
-  for _, st in ipairs(steps) do
-    if st.role and not seen[st.role] then
-      seen[st.role] = true
-      for k in pairs(accounts(steps, st.role, auth_of)) do
-        if keys[k] then return true end
-      end
-    end
-  end
-  return false
-end
-
--- The roles of the test of steps that sign in as an account (an auth or
--- state file, or a sign-in form's who) that tests of the session's other
--- files sign in as too, and those files: { role, files = "a.spec.ts,
--- b.spec.ts" } in role order, or an empty list.
-local function shared_accounts(log, rel, steps, auth_of)
-  local mine, names = {}, {}
-  for _, st in ipairs(steps) do
-    if st.role and not mine[st.role] then
-      mine[st.role] = accounts(steps, st.role, auth_of)
-      if next(mine[st.role]) then names[#names + 1] = st.role end
-    end
-  end
-  table.sort(names)
-  local out = {}
-  for _, r in ipairs(names) do
-    local files = {}
-    for other, f in pairs(log.files or {}) do
-      if other ~= rel then
-        local uses = false
-        for _, t in ipairs(f.tests or {}) do
-          uses = uses or signs_in_as(t.steps or {}, mine[r], t.auth_of)
-        end
-        if uses then files[#files + 1] = other:match("[^/]*$") end
-      end
-    end
-    table.sort(files)
-    if #files > 0 then out[#out + 1] = { role = r, files = table.concat(files, ", ") } end
-  end
-  return out
-end
-
--- The first line of the config an export writes beside tests that share
--- an account.
-local CONFIG_MARK = "// Written by vdxlua: "
-
--- Makes the folder of the spec rel run its files one at a time, for
--- tests that share an account: writes playwright.config.ts there when it
--- has no Playwright config.  Returns "wrote", "ours" (one an export wrote
--- before) or "theirs" (the folder's own config, left as it is).
-local function one_at_a_time(policy, rel)
-  local folder = rel:match("^(.*)/[^/]*$")
-  local at = function(name) return folder and (folder .. "/" .. name) or name end
-  for _, ext in ipairs { "ts", "js", "mjs", "cjs", "mts", "cts" } do
-    local text = policy:read_output(at("playwright.config." .. ext))
-    if text then return text:sub(1, #CONFIG_MARK) == CONFIG_MARK and "ours" or "theirs" end
-  end
-  local ok = pcall(policy.write, policy, at("playwright.config.ts"), table.concat({
-    CONFIG_MARK .. "the tests in this folder sign in as the same accounts",
-    "// (a role's auth or state file), so Playwright runs them one file at a time:",
-    "// parallel workers would change one account's data (a cart, orders) at once.",
-    "import { defineConfig } from '@playwright/test';",
-    "",
-    "export default defineConfig({",
-    "  testDir: '.',",
-    "  workers: 1,",
-    "});",
-    "" }, "\n"), false)
-  return ok and "wrote" or "theirs"
-end
-
--- The folder above the output folder when it is a Playwright project
--- without a config of its own (it has @playwright/test in node_modules or
--- a package.json, and no playwright.config.*): a run from there reads no
--- config, so no workers: 1.  nil otherwise.
-local function configless_root(policy)
-  local d = require("vdx.paths").realpath(policy.output)
-  local up = type(d) == "string" and d:gsub("/+$", ""):match("^(.*)/[^/]+$")
-  if not up or up == "" then return nil end
-  local function has(rel)
-    local f = io.open(up .. "/" .. rel, "r")
-    if f then f:close() end
-    return f ~= nil
-  end
-  if not (has("node_modules/@playwright/test/package.json") or has("package.json")) then return nil end
-  for _, ext in ipairs { "ts", "js", "mjs", "cjs", "mts", "cts" } do
-    if has("playwright.config." .. ext) then return nil end
-  end
-  return up
-end
-
 -- The tests before of a file and the title name of the test going in:
 -- a test of the file with that title given (test_name) is an earlier
 -- recording of this one, which it replaces (Playwright refuses a file with
@@ -333,7 +213,10 @@ return {
       end
       local title = path:match("([^/]*)$"):gsub("%.spec%.[cm]?[jt]s$", ""):gsub("%.test%.[cm]?[jt]s$", "")
       -- A file this session wrote takes the test beside the ones it holds
-      -- (the same test again replaces its own), unless it was changed since.
+      -- (the same test again replaces its own), unless it was changed since;
+      -- one deleted since is no file of the session (run ED deleted one, and
+      -- its export was refused, then written into an empty file it made).
+      log:forget_gone(function(r) return policy:output_gone(r) end)
       local before, name, edited = suite_of(policy, log, rel, path, title)
       if edited and args.test_name and args.test_name ~= name then edited.replace, name = nil, nil end
       name = args.test_name or name or title
@@ -416,8 +299,8 @@ return {
       -- Files whose tests sign in as the same role's account run in
       -- parallel workers under Playwright's defaults: a config beside them
       -- runs them one at a time (the folder's own is said of once).
-      local shared = shared_accounts(log, rel, steps, auth_of)
-      local config = #shared > 0 and one_at_a_time(policy, rel)
+      local shared = accounts.shared(log, rel, steps, auth_of)
+      local config = #shared > 0 and accounts.one_at_a_time(policy, rel)
       local sum = session_export.summary(steps)
       -- The folder is in the Run line below.
       local out = { ("Wrote %s: %d steps (%d navigations, %d actions, %d assertions), roles %s"):format(
@@ -473,8 +356,12 @@ return {
                 .. "as the Run line does (run from another folder, add workers: 1 to its config or --workers=1)")
               or "This folder has a Playwright config of its own: set workers: 1 there, or run with --workers=1")
         end
-        local root = config ~= "theirs" and not log.told_root and configless_root(policy)
-        if root then
+        local root = config ~= "theirs" and not log.told_root and accounts.configless_root(policy)
+        if root and accounts.root_config(policy, root) then
+          log.told_root = true
+          out[#out + 1] = ("Wrote playwright.config.ts in %s too, the project above, which had none: workers: 1 "
+            .. "for a run from there."):format(root)
+        elseif root then
           log.told_root = true
           -- (From there, -c names this folder's config: eight play-tests
           -- ran from the project root as their briefs said.)
