@@ -183,6 +183,16 @@ describe("structure queries", function()
     assert.equal("page:read_html: argument #1: table expected, got string", err.message)
   end)
 
+  it("shows an open shadow root in read_html's full markup as declarative shadow DOM writes it", function()
+    page:navigate(srv.url .. "/explore/shadow.html")
+    local full = page:read_html { mode = "full" }
+    -- (Run EC's script, written from markup that showed none, missed it.)
+    assert.matches('<todo%-list[^>]*><template shadowrootmode="open">%s*<h2>Todos</h2>', full.html)
+    assert.matches('Add todo</button>%s*</template></todo%-list>', full.html)
+    -- The reductions leave the mark out.
+    assert.is_nil(page:read_html({ mode = "text" }).html:find("<template", 1, true))
+  end)
+
   it("names the frames read_html's markup holds, and reads a frame's document with frame=", function()
     page:navigate(srv.url .. "/frames/one.html")
     local snap = page:snapshot()

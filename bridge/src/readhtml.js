@@ -15,7 +15,8 @@
 // In every mode content the browser does not render is left out (computed
 // display: none, closed <details>, never-rendered tags; the text of
 // visibility: hidden elements), open shadow roots are read in place
-// (slots show what is assigned to them), and every element an agent can
+// (slots show what is assigned to them; in full mode inside a <template
+// shadowrootmode="open">), and every element an agent can
 // act on is kept with a data-ref attribute holding its ref.
 
 import * as N from './natives.js';
@@ -194,7 +195,13 @@ function children(w, el, tag, textOn) {
   }
   const details = tag === 'details' ? el : null;
   const shadow = N.shadowRoot(el);
+  // In full mode the shadow root shows as declarative shadow DOM writes it,
+  // so a script written from it reaches in through shadowRoot (run EC's
+  // querySelectorAll('vdx-rating button') found nothing).
+  const marked = shadow && w.mode === 'full';
+  if (marked) w.out.push('<template shadowrootmode="open">');
   for (let c = N.firstChild(shadow || el); c !== null; c = N.nextSibling(c)) child(w, c, details, textOn);
+  if (marked) w.out.push('</template>');
 }
 
 // Hidden elements named in the result, and the attributes that name one.
