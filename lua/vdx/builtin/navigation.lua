@@ -97,13 +97,10 @@ return {
       local quiet = require "vdx.quiet"
       local reload = reloads(ctx, page, args.url)
       local opts = { wait_until = args.wait_until }
-      local res, pending, held, late
-      if reload then
-        res, pending, held, late = quiet.around(not early and page or nil, { open_only = true }, page.reload, page, opts)
-      else
-        res, pending, held, late = quiet.around(not early and page or nil, { open_only = true }, page.navigate, page,
-          args.url, opts)
-      end
+      local res, pending, held, late = quiet.around(not early and page or nil, { open_only = true }, function()
+        if reload then return page:reload(opts) end
+        return page:navigate(args.url, opts)
+      end)
       local warnings = decide(ctx)
       local result = quiet.tell(nav_result(res, warnings, page_outline.small_snapshot(ctx, page), page:since(mark),
         ctx.role, page), pending, held)
