@@ -182,6 +182,12 @@ local function visible_step(page, loc, in_viewport, expected)
   return step
 end
 
+-- The check that expr shows one visible element, recorded by the first
+-- of candidates that singles it out (a frame's chain, the first of
+-- several, anchored on the run's token).  what(page) -> the lines of the
+-- page's nearest elements, a hint, and a function whose answer stands in
+-- for the failure (or nil): read when expr matches nothing.  prefer(f):
+-- candidates to try first; in_viewport: toBeInViewport.
 local function verify_visible(ctx, tool, expr, candidates, expected, what, prefer, in_viewport)
   local page = ctx:page()
   local f = assertions.facts(page, expr, { limit = 20 })
