@@ -476,7 +476,7 @@ end
 --- Forgets every step and proposal.
 function Log:clear()
   self.steps, self.proposed, self.starts, self.exported, self.keep_told, self.cut_told = {}, {}, nil, nil, nil, nil
-  self.test_no, self.files, self.token = 1, {}, nil
+  self.test_no, self.files, self.token, self.absent_told = 1, {}, nil, nil
 end
 
 --- The token `{run}` stands for in the current test (vdx.run_token),
