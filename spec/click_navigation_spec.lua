@@ -36,6 +36,13 @@ describe("a click that navigates", function()
         return '<title>links</title><a href="/next">Next page</a><a href="/order/1013">Order</a>'
       end,
       ["GET /order/1013"] = function() return "<title>order</title><h1>Order #1013</h1>" end,
+      ["GET /signin"] = function()
+        return '<title>in</title><h1>Sign in</h1><form method="post" action="/signin"><button>Sign in</button></form>'
+      end,
+      ["POST /signin"] = function()
+        return '<title>in</title><h1>Sign in</h1><div role="alert">Wrong email or password.</div>'
+          .. '<form method="post" action="/signin"><button>Sign in</button></form>'
+      end,
     }
     call, ctx, roles = helpers.tool_session()
   end)
@@ -71,6 +78,12 @@ describe("a click that navigates", function()
     _, text = call("browser_click", { element = "Order" })
     assert.is_true(text:find("Navigated to " .. srv.url .. "/order/1013", 1, true) ~= nil, text)
     assert.is_nil(text:find("Holds now", 1, true), text)
+    -- Back on the page it left, with an alert: what the alert says, not
+    -- the heading it showed before too (run EE's wrong password).
+    call("browser_navigate", { url = srv.url .. "/signin" })
+    _, text = call("browser_click", { element = "Sign in" })
+    assert.matches("\n%[a%d+%] getByRole%('alert'%) toHaveText%('Wrong email or password%.'%)", text)
+    assert.is_nil(text:find("getByRole('heading'", 1, true), text)
   end)
 
   it("whose handler leaves for another site answers with that site's page", function()

@@ -64,16 +64,39 @@ function M.moved(page, old_url, url)
 end
 
 --- The checks an action that loaded another document proposes (a link
--- followed, a form that signs in or out): the new URL as M.moved gives
--- it, and the page's first top-level heading shown, each left out when it
--- holds a number (an order's, which the next run's differs from).  Run EA's
--- Sign out, which landed on the home page, proposed nothing.
+-- followed, a form that signs in or out): what its alert or status says,
+-- the new URL as M.moved gives it, and the page's first top-level heading
+-- shown (not when the page is the one the action left), each left out
+-- when it holds a number (an order's, which the next run's differs
+-- from).  Run EA's Sign out, which landed on the home page, proposed
+-- nothing.
 function M.arrived(page, old_url, url, text)
   local out = {}
+  -- What the page says of the action first, an alert or a status (run
+  -- EE's wrong password came back to the sign-in page with one).
+  local said = {}
+  for role, line in (text or ""):gmatch("\n%s*%- (%a+)[^:\n]*: ([^\n]+)") do
+    if (role == "alert" or role == "status") and not said[role] then
+      said[role] = true
+      local value = line:gsub('^"(.*)"$', "%1")
+      if not value:find("%d") then
+        local step = { matcher = "toHaveText", locator = assertions.by_role(role), value = value }
+        if assertions.holds(page, step) then
+          step.code = assertions.code(step)
+          out[#out + 1] = step
+        end
+      end
+    end
+  end
   local path = type(url) == "string" and url:match("^%a[%w+.-]*://[^/]*([^#]*)") or ""
-  if not path:find("%d") then out = M.moved(page, old_url, url) end
+  if not path:find("%d") then
+    for _, c in ipairs(M.moved(page, old_url, url)) do out[#out + 1] = c end
+  end
+  -- The heading of the page it came from again says nothing of the action.
+  local function path_of(u) return type(u) == "string" and u:match("^%a[%w+.-]*://[^/?#]*([^?#]*)") or nil end
+  local same = path_of(old_url) ~= nil and path_of(old_url) == path_of(url)
   local name = (text or ""):match('heading "([^"\n]+)" %[level=1%]')
-  if name and not name:find("%d") then
+  if name and not name:find("%d") and not same then
     local step = { matcher = "toBeVisible", locator = assertions.by_role("heading", name) }
     if assertions.holds(page, step) then
       step.code = assertions.code(step)
