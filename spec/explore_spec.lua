@@ -119,6 +119,11 @@ describe("structure queries", function()
     for _, a in ipairs(c.ancestors) do crossed = crossed or a.crossed_shadow == true end
     assert.is_true(crossed)
     assert.equal(3, page:locator_count([[getByTestId("todo")]]).count)
+    -- An ancestor inside the shadow root says whose: a script reaches it
+    -- through that host's shadowRoot (run EE's querySelectorAll found none).
+    local inside = page:extract_anchors(ref, 1)
+    assert.equal("todo-list", inside.ancestor_at.in_shadow_root_of)
+    assert.is_nil(page:extract_anchors(ref, 4).ancestor_at.in_shadow_root_of)
   end)
 
   it("answers inside a cross-origin iframe with frame-qualified refs", function()

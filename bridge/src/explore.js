@@ -259,6 +259,10 @@ export function extractAnchors(env, ref, level, options) {
   const topUnshown = visit(anc, 1, true);
   const ancestorAt = { level, tag: N.localName(anc), attributes: shownAttributes(anc, ATTRIBUTE_MAX) };
   if (topUnshown > 0) ancestorAt.children_not_shown = topUnshown;
+  // Inside a shadow root: a script reaches it through its host's
+  // shadowRoot, not document.querySelector (run EE's evaluate found none).
+  const root = N.getRootNode(anc);
+  if (N.nodeType(root) === 11) ancestorAt.in_shadow_root_of = N.localName(N.shadowHost(root));
   return {
     ancestor_at: ancestorAt,
     descendants: list,
