@@ -76,7 +76,7 @@ return {
   {
     name = "browser_navigate",
     title = "Navigate to a URL",
-    description = "Open a URL; answers the final URL, status, title and a small page's outline.",
+    description = "Open a URL (the page's own: a reload); answers the final URL, status, title and a small page's outline.",
     input = { type = "object", required = { "url" }, properties = {
       url = { type = "string", minLength = 1, description = "URL" },
       wait_until = { type = "string", enum = { "commit", "domcontentloaded", "load", "networkidle" },

@@ -476,7 +476,7 @@ return {
   {
     name = "browser_verify_text_visible",
     title = "Verify text visible",
-    description = "Verify a text is visible (getByText), or in one element with ref or locator (toHaveText of its whole text, an element in it showing just that text, else toContainText), and record the assertion.",
+    description = "Verify a text is visible (getByText), or in the element of ref or locator (toHaveText of its whole text, an element in it showing just that text, else toContainText); records it.",
     input = { type = "object", required = { "text" }, properties = {
       text = { type = "string", minLength = 1, description = "Text as the snapshot shows it; {run} as in browser_type" },
       ref = { type = "string", description = "Ref of the element that holds it (a card, a row)" },
