@@ -780,6 +780,19 @@ f.src = '/export/framepay/form.html'; document.body.append(f)">Checkout</button>
     if pw then assert.is_true(has(out, "Playwright (1 runs of the file): ✅ 1 passed"), out) end
   end)
 
+  it("names a goto that another follows with nothing between, which drop takes out", function()
+    local s, call = start("--output-dir " .. q(dir .. "/out"))
+    call("browser_navigate", { url = srv.url .. "/export/cartrows.html" })
+    local _, second = call("browser_navigate", { url = srv.url .. "/export/disabled.html" })
+    call("browser_verify_element_visible", { role = "heading", accessibleName = "Your cart is empty" })
+    local _, third = call("browser_navigate", { url = srv.url .. "/export/cartrows.html" })
+    assert.equal(0, (s:close(30000)))
+    -- (Run EE's test opened / and then the sign-in page.)
+    assert.is_true(has(second, "\nStep 1, the goto right before, has nothing after it: browser_export_test drop=[1] "
+      .. "takes it out if it was only a look."), second)
+    assert.is_nil(third:find("the goto right before", 1, true), third)
+  end)
+
   it("writes anew a file of the session deleted by hand since", function()
     local s, call = start("--output-dir " .. q(dir .. "/out"))
     call("browser_navigate", { url = srv.url .. "/export/disabled.html" })

@@ -138,9 +138,20 @@ return {
         -- A load point the agent chose (networkidle: the page's late data)
         -- is the test's too (run Z's goto had left it out).
         local wait_until = args.wait_until ~= "load" and args.wait_until or nil
-        util.record(ctx, reload and { kind = "action", tool = "browser_navigate", action = "reload", loads = true,
-          late = late, wait_until = wait_until }
+        local log = ctx.session
+        local before = log and log:list()[#log:list()]
+        local st = util.record(ctx, reload and { kind = "action", tool = "browser_navigate", action = "reload",
+          loads = true, late = late, wait_until = wait_until }
           or { kind = "navigate", tool = "browser_navigate", url = args.url, late = late, wait_until = wait_until })
+        -- A goto of the role right before, with nothing after it, was
+        -- most likely a look (run EE's test opened / and then the sign-in
+        -- page); it may have set a cookie the next page needs, so it is
+        -- only named.
+        if type(st) == "table" and st.kind == "navigate" and before and before ~= st and before.kind == "navigate"
+            and before.role == st.role and before.no then
+          result.text = result.text .. ("\nStep %d, the goto right before, has nothing after it: browser_export_test "
+            .. "drop=[%d] takes it out if it was only a look."):format(before.no, before.no)
+        end
       end
       return result
     end,
