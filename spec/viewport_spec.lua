@@ -56,6 +56,15 @@ describe("checks of the viewport", function()
       local _, plain = ok("browser_verify_element_visible", { role = role, accessibleName = name })
       assert.is_true(has(plain, ".toBeVisible();"), plain)
     end
+    -- With absent: that it is out of view (run EG's heading a jump scrolled away).
+    local _, away = ok("browser_verify_element_visible", { role = "button", accessibleName = "Deep item",
+      in_viewport = true, absent = true })
+    assert.is_true(has(away, "Recorded: await expect(page.getByRole('button', { name: 'Deep item' }))"
+      .. ".not.toBeInViewport();"), away)
+    local r, shown = call("browser_verify_element_visible", { role = "button", accessibleName = "Near item",
+      in_viewport = true, absent = true })
+    assert.is_true(r.isError, shown)
+    assert.is_true(has(shown, "getByRole('button', { name: 'Near item' }) is in the viewport"), shown)
   end)
 
   it("proposes the URL and the part a link to #far scrolled to, and the exported test passes", function()
@@ -75,6 +84,9 @@ describe("checks of the viewport", function()
     local _, seen = ok("browser_verify_element_visible", { role = "region", accessibleName = "Far section",
       in_viewport = true })
     assert.is_true(has(seen, ".toBeInViewport();"), seen)
+    -- Going back proposes where it went back to, as a link's click does (run EG).
+    local _, back = ok("browser_navigate_back", {})
+    assert.matches("\n%[a%d+%] page toHaveURL%(/\\/loop\\/anchors\\%.html%$/%)", back)
     local _, out = ok("browser_export_test", { filename = "anchors", assertions = { url_id, view_id },
       runs = pw and 2 or nil })
     local file = assert(read(dir .. "/anchors.spec.ts"), out)

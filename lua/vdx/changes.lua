@@ -337,6 +337,19 @@ local function with_candidates(ctx, res, out, cands, structured)
   return { text = table.concat(out, "\n"), structured = structured }
 end
 
+--- result (a tool's answer, { text =, structured = }) with the checks
+-- cands proposed as a change report proposes them ("Holds now:", with the
+-- ids an export keeps), after the action the tool recorded; result as it
+-- was when there are none.
+function changes.proposed(ctx, result, cands)
+  if #cands == 0 then return result end
+  local r = with_candidates(ctx, nil, { result.text }, cands, { candidates = json.array {} })
+  result.text = r.text
+  result.structured = result.structured or {}
+  result.structured.candidates = r.structured.candidates
+  return result
+end
+
 -- What a live region without a name says now that it did not (a status,
 -- an alert; not a count that changed), in d: a function said(covered,
 -- recorded) -> { text, structured } of the verified check of one of them

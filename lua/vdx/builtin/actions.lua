@@ -107,7 +107,7 @@ return require("vdx.builtin.report").report_changes({
     title = "Fill form",
     description = "Fill several fields at once.",
     input = { type = "object", required = { "fields" }, properties = {
-      fields = { type = "array", minItems = 1, items = {
+      fields = { type = "array", minItems = 1, description = "The fields to set", items = {
         type = "object", required = { "ref", "value" }, properties = {
           name = { type = "string", description = "Field name" },
           type = { type = "string", enum = { "textbox", "checkbox", "radio", "combobox", "slider" },

@@ -166,6 +166,7 @@ return {
       local page = ctx:page()
       return util.from_start(ctx, function()
         local mark = page:mark()
+        local from = require("vdx.urls").of(page)
         -- The page gone back to is outlined as a navigation's is, once
         -- the data it fetched after its load came (run AI's shop, read
         -- before it had: "Cart (0)" of a cart of 2, and no products), and
@@ -178,7 +179,14 @@ return {
         local result = quiet.tell(nav_result(res or {}, decide(ctx), snap, since, ctx.role, page), pending, held)
         util.record(ctx, { kind = "action", tool = "browser_navigate_back", action = "back",
           loads = nav and nav.same_document == false or nil, late = late })
-        return result
+        -- Where it went back to, proposed as a link's click proposes it
+        -- (run EG's Back to #s42 proposed nothing, and its test had no
+        -- check of the URL).
+        local to = type(res) == "table" and res.url or nil
+        local urlp = require "vdx.proposals_url"
+        local cands = nav and nav.same_document and urlp.moved(page, from, to)
+          or urlp.arrived(page, from, to, snap and snap.text)
+        return changes.proposed(ctx, result, cands)
       end)
     end,
   },

@@ -208,7 +208,7 @@ return {
   {
     name = "browser_take_screenshot",
     title = "Take a screenshot",
-    description = "Save a screenshot of the viewport, page or an element (act through browser_snapshot).",
+    description = "Save a screenshot of the viewport, page or an element.",
     input = { type = "object", properties = {
       type = { type = "string", enum = { "png", "jpeg" }, description = "Default png" },
       filename = { type = "string", description = "Name in the output folder (default page-<time>-<n>.png)" },

@@ -176,7 +176,8 @@ local function visible_step(page, loc, in_viewport, expected)
   local ok, f = pcall(assertions.facts_for, page, step)
   if ok and not assertions.judge(step, f) then
     fail(("%s is visible but outside the viewport: bring it into view first (the link or key that scrolls to it, "
-      .. "or browser_hover on it), or check it without in_viewport"):format(loc),
+      .. "or browser_hover on it), or check it without in_viewport (with absent: true too, that it is out of view)")
+      :format(loc),
       { expected = expected .. " in the viewport", actual = { "outside the viewport" } })
   end
   return step
@@ -428,6 +429,9 @@ return {
     run = function(ctx, args)
       local role, name = args.role, args.accessibleName
       local expr = assertions.by_role(role, name)
+      if args.absent and args.in_viewport and not args.known_bug then
+        return absent.out_of_view(ctx, "browser_verify_element_visible", expr)
+      end
       local gone = args.absent and absent.role_step(role, name)
       if args.known_bug then
         return known_bug.check(ctx, "browser_verify_element_visible",

@@ -45,4 +45,23 @@ function M.check(ctx, tool, step)
     .. "misspelt one too: it counts beside a check, in this test or another, that it shows where it should.)") or nil)
 end
 
+--- The answer of tool called with absent and in_viewport for the one
+-- element of locator: `not.toBeInViewport()` recorded when it is out of
+-- view now (scrolled away, or hidden); a VerifyFailed error when it is in
+-- view, or when the locator does not single one element out.  Run EG
+-- meant to check that a jump scrolled the guide's first heading away.
+function M.out_of_view(ctx, tool, locator)
+  local step = { matcher = "not.toBeInViewport", locator = locator }
+  local f = assertions.facts_for(ctx:page(), step)
+  if f.count ~= 1 then
+    common.fail(("%s matches %d elements: not.toBeInViewport checks one"):format(locator, f.count),
+      { expected = "one element, out of view", actual = common.described(f), counts = f.count })
+  end
+  if not assertions.judge(step, f) then
+    common.fail(("%s is in the viewport"):format(locator),
+      { expected = "out of the viewport", actual = common.described(f), counts = f.count })
+  end
+  return common.agreed(ctx, tool, step)
+end
+
 return M
