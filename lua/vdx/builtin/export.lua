@@ -76,7 +76,7 @@ local function writes_of(steps)
       local method, path = tostring(r):match("^(%u+) (.*)$")
       if method and method ~= "GET" and method ~= "HEAD" and method ~= "OPTIONS"
           and not routed(path) and not refused[r] then
-        local shown = method .. " " .. path:gsub("/%d+(%f[/?#%z])", "/{id}%1")
+        local shown = method .. " " .. path:gsub("/%d+(%f[/?#\0])", "/{id}%1")
         if not seen[shown] then seen[shown], list[#list + 1] = true, shown end
       end
     end
