@@ -748,7 +748,7 @@ f.src = '/export/framepay/form.html'; document.body.append(f)">Checkout</button>
     call("browser_verify_text_visible", { text = "Added" })
     local _, again = call("browser_navigate", { url = srv.url .. "/export/postcart/shop.html" })
     assert.is_true(has(again, "Reloaded " .. srv.url .. "/export/postcart/shop.html (status 200): the test's page "
-      .. "was at this URL already, so it writes page.reload()\n"), again)
+      .. "was at this URL already, so it writes page.reload() (step 4)\n"), again)
     call("browser_verify_element_visible", { role = "button", accessibleName = "Add to cart" })
     local _, out = call("browser_export_test", { filename = "reload", runs = 1 })
     assert.equal(0, (s:close(30000)))

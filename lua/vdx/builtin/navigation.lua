@@ -104,10 +104,6 @@ return {
       local warnings = decide(ctx)
       local result = quiet.tell(nav_result(res, warnings, page_outline.small_snapshot(ctx, page), page:since(mark),
         ctx.role, page), pending, held)
-      if reload then
-        result.text = result.text:gsub("^Navigated to ([^\n]*)", "Reloaded %1: the test's page was at this URL "
-          .. "already, so it writes page.reload()", 1)
-      end
       local signin = signed_out(args.url, type(res) == "table" and res.url)
       if signin then
         -- The role whose own page this is (its URL on the command line, or a page under it).
@@ -143,6 +139,12 @@ return {
         local st = util.record(ctx, reload and { kind = "action", tool = "browser_navigate", action = "reload",
           loads = true, late = late, wait_until = wait_until }
           or { kind = "navigate", tool = "browser_navigate", url = args.url, late = late, wait_until = wait_until })
+        if reload then
+          -- (With its step, which drop takes: run EJ counted the gaps.)
+          result.text = result.text:gsub("^Navigated to ([^\n]*)", ("Reloaded %%1: the test's page was at this URL "
+            .. "already, so it writes page.reload()%s"):format(type(st) == "table" and st.no
+              and (" (step %d)"):format(st.no) or ""), 1)
+        end
         -- A goto of the role right before, with nothing after it, was
         -- most likely a look (run EE's test opened / and then the sign-in
         -- page); it may have set a cookie the next page needs, so it is
