@@ -4,7 +4,9 @@
 -- for a product a refused form must not add, a list a search left empty,
 -- an error that should have gone.  Runs CN, CR, DC and DD asked for it
 -- (a wait for the locator to be hidden records toBeHidden, which holds
--- for a locator that finds nothing too, and they were told so).
+-- for a locator that finds nothing too, and they were told so).  With
+-- in_viewport, the check that one element is out of view instead:
+-- `not.toBeInViewport()`.
 local assertions = require "vdx.assertions"
 local common = require "vdx.builtin.verify_common"
 
