@@ -335,7 +335,8 @@ c.onclick = () => { st.textContent = items.length ? 'Paying for ' + items.length
       end,
       ["GET /export/cartrows.html"] = function()
         return { headers = { ["Content-Type"] = "text/html" }, body = [[<!doctype html><title>Cart</title>
-<table><tr><th>Product</th><th>Qty</th><th>Total</th></tr><tr><td>Mug</td><td>2</td><td>$21.60</td></tr></table>]] }
+<table><tr><th>Product</th><th>Qty</th><th>Total</th></tr><tr><td>Mug</td><td>2</td><td>$21.60</td></tr>
+<tr><td>Tote</td><td>1</td><td>$24.00</td></tr></table>]] }
       end,
       ["GET /export/disabled.html"] = function()
         return { headers = { ["Content-Type"] = "text/html" }, body = [[<!doctype html><title>Cart</title>
@@ -809,6 +810,27 @@ f.src = '/export/framepay/form.html'; document.body.append(f)">Checkout</button>
     local file = read(dir .. "/out/gonefile.spec.ts")
     assert.is_true(has(file, "import { test, expect"), file)
     assert.is_nil(file:find("Your cart is empty", 1, true), file)
+  end)
+
+  it("checks a table's rows given as their cells, each row's cells through the row, and their count", function()
+    local pw = playwright_dir()
+    local s, call = start("--output-dir " .. q(dir .. "/out"), pw and ("VDX_PLAYWRIGHT_DIR=" .. q(pw)) or nil)
+    call("browser_navigate", { url = srv.url .. "/export/cartrows.html" })
+    -- As the outline shows rows (runs EC and EI were told to give the
+    -- run-together text, 'Mug2$21.60').
+    local _, text = call("browser_verify_list_visible", { locator = "getByRole('table')",
+      items = { "Mug 2 $21.60", "[Tote | 1 | $24.00]" } })
+    -- Each row by what it is, not by the texts checked (its name holds them all).
+    assert.matches("^✅ Page agrees%. Recorded: await expect%(page%.getByRole%('row'%)%.filter%({ hasText: 'Mug' }%)"
+      .. "%.getByRole%('cell'%)%)%.toHaveText%(%['Mug', '2', '%$21%.60'%]%); %(step %d+%)\n✅ And: await expect%(page%."
+      .. "getByRole%('row'%)%.filter%({ hasText: 'Tote' }%)%.getByRole%('cell'%)%)%.toHaveText%(%['Tote', '1', "
+      .. "'%$24%.00'%]%); %(step %d+%)\n✅ And the count: await "
+      .. "expect%(page%.getByRole%('table'%)%.getByRole%('row'%)%.filter%({ has: page%.getByRole%('cell'%) }%)%)%."
+      .. "toHaveCount%(2%); %(step %d+%)$", text)
+    local _, out = call("browser_export_test", { filename = "cellrows", runs = 1 })
+    assert.equal(0, (s:close(30000)))
+    assert.is_true(has(out, "every step passed 1/1"), out)
+    if pw then assert.is_true(has(out, "Playwright (1 runs of the file): ✅ 1 passed"), out) end
   end)
 
   it("replays a control's state, toBeDisabled and toBeEnabled, in the flake gate", function()

@@ -435,9 +435,15 @@ describe("the verify tools", function()
       assert.equal(2, page():locator_count(steps[1].locator).count)
     end)
 
-    it("says that a row's text joins its cells without spaces when an item is given with them", function()
-      local text = disagrees("browser_verify_list_visible", { locator = "getByRole('table', { name: 'Team' })",
+    it("checks a row given as its cells, apart, through its cells; says how a row's text reads otherwise", function()
+      local s, text = agrees("browser_verify_list_visible", { locator = "getByRole('table', { name: 'Team' })",
         items = { "Grace Hopper Admin" } })
+      assert.equal("getByRole('row').filter({ hasText: 'Grace Hopper' }).getByRole('cell')", s.locator, text)
+      assert.same({ "Grace Hopper", "Admin" }, s.value)
+      t.ctx.session:clear()
+      -- Not the row's cells from its start: the text as Playwright reads it is named.
+      text = disagrees("browser_verify_list_visible", { locator = "getByRole('table', { name: 'Team' })",
+        items = { "Hopper Admin" } })
       assert.matches("an item reads 'Grace HopperAdmin': its cells' texts join without spaces", text, 1, true)
     end)
 

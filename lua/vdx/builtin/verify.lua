@@ -17,6 +17,7 @@ local target, the_one, agreed = common.target, common.the_one, common.agreed
 local verify_value = require "vdx.builtin.verify_value"
 local known_bug = require "vdx.builtin.known_bug"
 local absent = require "vdx.builtin.verify_absent"
+local rows = require "vdx.builtin.verify_rows"
 local clip = require "vdx.clip"
 
 local ITEM_ROLE = assertions.ITEM_ROLE
@@ -248,30 +249,6 @@ end
 
 -- browser_verify_text_visible with ref or locator: the element's text
 -- holds args.text (as Playwright's toContainText reads it), recorded so.
--- The check of a table row's cells, when text is their texts as the
--- outline and snapshot show them, apart (`Teak Lamp 1 $30.00 $30.00` or
--- `[Teak Lamp | 1 | $30.00 | $30.00]`), while the row's own text runs
--- them together ('Teak Lamp1$30.00$30.00'): toHaveText of all its cells,
--- one text each, when text gives the first two or more of them (the
--- outline leaves out a last cell of controls), else nil.  Runs DE and DI
--- recorded the run-together text.
-local function row_cells(page, t, m, text)
-  if m.role ~= "row" then return nil end
-  local f = assertions.facts(page, t.relative .. ".getByRole('cell')", { frame = t.frame, limit = 50 })
-  if f.count < 2 or f.count > #f.matches then return nil end
-  local cells = {}
-  for i, c in ipairs(f.matches) do cells[i] = assertions.normalize(c.text) end
-  local given = assertions.normalize(text):gsub("^%[%s*(.-)%s*%]$", "%1")
-  for k = #cells, 2, -1 do
-    local first = { table.unpack(cells, 1, k) }
-    if given == table.concat(first, " ") or given == table.concat(first, " | ") then
-      return { matcher = "toHaveText", locator = t.locator .. ".getByRole('cell')", value = cells,
-        positional = t.positional }
-    end
-  end
-  return nil
-end
-
 local function verify_contains(ctx, args)
   local page = ctx:page()
   local t = target(page, args, args.text)
@@ -282,7 +259,7 @@ local function verify_contains(ctx, args)
     fail(t.locator .. " is not visible", { expected = "a visible element", actual = { describe(m) } })
   end
   if not have:find(assertions.normalize(args.text), 1, true) then
-    local cells = not t.elsewhere and row_cells(page, t, m, args.text)
+    local cells = not t.elsewhere and rows.cells(page, t, m, args.text)
     if cells then return agreed(ctx, "browser_verify_text_visible", cells) end
     fail(("%s does not contain %q"):format(t.locator, args.text),
       { expected = args.text, actual = { clip(have, 200) } })
@@ -378,6 +355,11 @@ local function verify_list(ctx, args)
       end
     end
   end
+  if missing and not t.elsewhere then
+    -- Table rows given as their cells, apart (runs EC and EI).
+    local res = rows.list(ctx, items_expr, items_rel, t, f, args.items)
+    if res then return res end
+  end
   if missing then
     local actual = {}
     for i, x in ipairs(texts) do
@@ -401,11 +383,8 @@ local function verify_list(ctx, args)
   if not full and not t.elsewhere and f.count <= #f.matches and #texts == #args.items and ctx.session then
     -- Every item named, each by part of its text: toContainText would
     -- pass with more items too, so their count is checked beside it.
-    local count = assertions.record(ctx, { locator = items_expr, matcher = "toHaveCount", value = #texts,
+    common.also(ctx, res, "And the count", { locator = items_expr, matcher = "toHaveCount", value = #texts,
       positional = t.positional }, "browser_verify_list_visible")
-    -- (With its step, which drop takes: run CQ worked it out.)
-    res.text = res.text .. "\n✅ And the count: " .. assertions.code(count)
-      .. (type(count) == "table" and count.no and (" (step %d)"):format(count.no) or "")
   end
   return res
 end

@@ -131,6 +131,15 @@ function M.in_child_frames(page, fn)
   return nil
 end
 
+--- Records step beside the check whose answer res is (res.text gains
+-- `✅ <what>: <code> (step N)`, the step drop takes: run CQ worked it out).
+function M.also(ctx, res, what, step, tool)
+  local kept = assertions.record(ctx, step, tool)
+  res.text = res.text .. ("\n✅ %s: %s"):format(what, assertions.code(kept))
+    .. (type(kept) == "table" and kept.no and (" (step %d)"):format(kept.no) or "")
+  return res
+end
+
 --- The answer of a check the page agreed with: step recorded as a
 -- Playwright line, or, when there is why_not, why it could not be.
 function M.agreed(ctx, tool, step, why_not, extra)
