@@ -195,5 +195,11 @@ describe("browser_emulate and browser_emulate_media", function()
     _, text = ok("browser_emulate", { device = "Pixel 7" })
     assert.is_nil(text:find("lays out", 1, true), text)
     ok("browser_emulate", { reset = { "device" } })
+    -- Nor a blank page, which has no tag either (run EK emulated a phone
+    -- right after browser_start_test had closed its page).
+    ok("browser_navigate", { url = "about:blank" })
+    _, text = ok("browser_emulate", { device = "iPhone 13" })
+    assert.is_nil(text:find("lays out", 1, true), text)
+    ok("browser_emulate", { reset = { "device" } })
   end)
 end)

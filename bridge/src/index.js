@@ -203,10 +203,11 @@ function create(options) {
     // Resolves once the page shows a new view (want: { width, height,
     // media: [queries] }, each optional: the viewport's size, media queries
     // that now match) and has rendered it, so the media query listeners and
-    // resize handlers the change fired have run: { holds, width, height },
-    // holds false after a second without it, width and height the layout's
-    // (a phone lays a page with no viewport meta tag out 980 pixels wide,
-    // its screen's size then).  The browser applies an emulation a frame
+    // resize handlers the change fired have run: { holds, width, height,
+    // viewport_meta }, holds false after a second without it, width and
+    // height the layout's (a phone lays a page with no viewport meta tag
+    // out 980 pixels wide, its screen's size then), viewport_meta whether
+    // the document has such a tag.  The browser applies an emulation a frame
     // or two after it answered.
     afterView(want) {
       const w = want || {};
@@ -221,7 +222,8 @@ function create(options) {
           const end = () => {
             if (done) return;
             done = true;
-            setTimeout(() => resolve({ holds: holds(), width: window.innerWidth, height: window.innerHeight }), 0);
+            setTimeout(() => resolve({ holds: holds(), width: window.innerWidth, height: window.innerHeight,
+              viewport_meta: N.docQuerySelectorAll(document, 'meta[name="viewport" i]').length > 0 }), 0);
           };
           // Two frames: Chromium reports a media query's change in the
           // update after the one that first matches it.

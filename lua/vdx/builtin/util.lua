@@ -93,7 +93,11 @@ function util.relaid(ctx, page, text, structured, want)
   want = want or {}
   local ok, view = pcall(page.bridge, page, "afterView", { want }, { frame = "main" })
   local laid = ok and type(view) == "table" and math.tointeger(view.width)
-  if laid and want.width and laid > want.width then
+  -- (Not of a blank page, which has no tag either: run EK emulated a
+  -- phone right after browser_start_test had closed its page.)
+  local url = laid and require("vdx.urls").of(page) or ""
+  local blank = url == "" or url:match("^about:") ~= nil
+  if laid and want.width and laid > want.width and view.viewport_meta == false and not blank then
     text = text .. ("\nThe page lays out %d CSS pixels wide, not the device's %d: it does not set <meta name=\"viewport\" "
       .. "content=\"width=device-width\">, so a phone shows it zoomed out and its media queries see %d.")
       :format(laid, want.width, laid)
