@@ -62,11 +62,14 @@ describe("vdx.clock times and durations #unit", function()
     assert.equal(90000, (clock.duration("01:30")))
     assert.equal(8000, (clock.duration("08")))
     assert.same({ 250, "250" }, { clock.duration(250) })
-    -- A number and a unit, written as its milliseconds (run AD's "5s").
-    assert.same({ 5000, "5000" }, { clock.duration("5s") })
-    assert.same({ 600000, "600000" }, { clock.duration("10 min") })
-    assert.same({ 7200000, "7200000" }, { clock.duration("2h") })
+    -- A number and a unit (run AD's "5s"), written in the clock's form
+    -- when whole seconds (run EK's "7m" read as 420000), else as its
+    -- milliseconds.
+    assert.same({ 5000, '"00:05"' }, { clock.duration("5s") })
+    assert.same({ 420000, '"07:00"' }, { clock.duration("7m") })
+    assert.same({ 7200000, '"02:00:00"' }, { clock.duration("2h") })
     assert.same({ 250, "250" }, { clock.duration("250ms") })
+    assert.same({ 600000, '"10:00"' }, { clock.duration("10 min") })
     for _, bad in ipairs { -1, "1:2:3:4", "1 fortnight", "h", "", "01:", 2.5, {} } do
       local kind, msg = kind_of(clock.duration, bad)
       assert.equal("InvalidArgument", kind, tostring(bad))

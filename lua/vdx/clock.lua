@@ -115,12 +115,18 @@ function clock.duration(d, what)
     end
     if ok then return ms * 1000, json.encode(d) end
     -- A number and a unit ("5s", "10 min", "2h", "250ms"), as a person
-    -- writes it (run AD's "5s"): its milliseconds, which Playwright takes.
+    -- writes it (run AD's "5s"): in whole seconds, the clock's form
+    -- Playwright takes ("07:00" for "7m": run EK read 420000 beside the
+    -- "03:00" it wrote), else its milliseconds.
     local n, unit = d:match("^%s*(%d+)%s*(%a+)%s*$")
     local scale = unit and UNITS[unit:lower()]
     if scale then
       local v = math.tointeger(tonumber(n) * scale)
-      return v, tostring(v)
+      if v % 1000 ~= 0 then return v, tostring(v) end
+      local s = v // 1000
+      local text = s < 3600 and ("%02d:%02d"):format(s // 60, s % 60)
+        or ("%02d:%02d:%02d"):format(s // 3600, s // 60 % 60, s % 60)
+      return v, json.encode(text)
     end
   end
   bad(("%s must be milliseconds (an integer >= 0), \"ss\", \"mm:ss\", \"hh:mm:ss\" or a number and a unit "
