@@ -413,6 +413,12 @@ describe("page actions", function()
     end
     assert.equal("-", text_of(page, "out"))
     assert.equal("Editor", page:evaluate_checked("document.title"))
+    -- The refusal names the pure reads the check refuses (run EK's
+    -- matchMedia) and those it lets through.
+    local mm = h.error_of(page.evaluate_checked, page, "() => matchMedia('(min-width: 1px)').matches")
+    assert.is_true(vdx.is_error(mm, "EvaluateRefused"))
+    assert.matches("matchMedia, new URL", mm.message, 1, true)
+    assert.is_string(page:evaluate_checked("() => getComputedStyle(document.body).display"))
     assert.equal(5, page:evaluate_checked("(a, b) => a + b.n", 2, { n = 3 }))
     assert.is_true(page:evaluate_checked("document.querySelector('#title').value === 'Old title'"))
     -- The source is compiled alone: a trailing comment, a comma
