@@ -336,8 +336,8 @@ describe("vdxlua mcp", function()
       assert.is_string(iframe)
       local own = call("browser_read_html", { ref = iframe })
       assert.is_nil(own.isError, own.content[1].text)
-      assert.matches("^HTML %(form%): %d+ %-> %d+ bytes\n<iframe[^\n]*\nFrame f1's document %(its refs start f1e%): "
-        .. "HTML %(form%): %d+ %-> %d+ bytes\n<button data%-ref=\"f1e%d+\">Inner button</button>$", own.content[1].text)
+      assert.matches("^HTML %(form%): %d+ bytes, of %d+ in the page\n<iframe[^\n]*\nFrame f1's document %(its refs "
+        .. "start f1e%): HTML %(form%): %d+ bytes, of %d+ in the page\n<button data%-ref=\"f1e%d+\">Inner button</button>$", own.content[1].text)
       local whole = call("browser_read_html", {})
       assert.matches(("\nFrames here whose documents this leaves out: f1 %%(<iframe> ref %s%%); browser_read_html ref= "
         .. "an <iframe>'s ref reads its document$"):format(iframe), whole.content[1].text)
@@ -366,7 +366,7 @@ describe("vdxlua mcp", function()
       local text = call("browser_read_html", { mode = "full" }).content[1].text
       assert.equal(0, (s:close(20000)))
       -- The editor holds a field and a button (the hidden input is no control).
-      assert.is_truthy(text:find("^HTML %(full%): %d+ %-> %d+ bytes; 4 hidden elements left out with all they hold "
+      assert.is_truthy(text:find("^HTML %(full%): %d+ bytes, of %d+ in the page; 4 hidden elements left out with all they hold "
         .. "%(display: none, a closed <details>: a tab panel or menu not open%), read once the page shows them: "
         .. '<div id="qty%-editor"> %(2 controls%), <p>, <a>, <input id="agree"> %(1 control%)\n'), text)
     end)

@@ -25,8 +25,10 @@ local function call(ctx, method, ...)
 end
 
 -- What browser_read_html says of one read (page:read_html's answer res,
--- in mode): a head line with the sizes and the hidden elements left out,
--- then the markup.
+-- in mode): a head line with the sizes (what it gives, then the page's own
+-- markup, which the refs it marks may make the smaller: runs EL and EN
+-- read "343 -> 865 bytes" as a reduction gone wrong) and the hidden
+-- elements left out, then the markup.
 local function html_text(res, mode)
   local hidden = math.tointeger(res.hidden_left_out) or 0
   -- The first few by name: `<div id="qty"> (2 controls)`.
@@ -36,8 +38,8 @@ local function html_text(res, mode)
     for i, s in ipairs(res.hidden_list) do list[i] = clip(tostring(s), 80) end
     named = ": " .. table.concat(list, ", ") .. (hidden > #list and (", and %d more"):format(hidden - #list) or "")
   end
-  return ("HTML (%s): %s -> %s bytes%s\n"):format(mode, tostring(res.size_before or "?"),
-    tostring(res.size_after or "?"), hidden > 0 and
+  return ("HTML (%s): %s bytes, of %s in the page%s\n"):format(mode, tostring(res.size_after or "?"),
+    tostring(res.size_before or "?"), hidden > 0 and
       ("; %d hidden element%s left out with all they hold (display: none, a closed <details>: a tab panel or "
         .. "menu not open), read once the page shows them%s"):format(hidden, hidden == 1 and "" or "s", named) or "")
     .. tostring(res.html or "")
