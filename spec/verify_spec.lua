@@ -572,7 +572,8 @@ describe("the verify tools", function()
       local res, bad = call("browser_verify_value", { locator = loc })
       assert.is_true(res.isError, bad)
       assert.matches("give value: the field's value, \"true\" or \"false\" for a checkbox or an ARIA state "
-        .. "(aria-expanded), \"\" for no text (without value only css reads the value now); " .. loc
+        .. "(aria-expanded), \"disabled\" or \"enabled\" for a control's state, \"\" for no text (without value only "
+        .. "css reads the value now); " .. loc
         .. ": its aria-pressed is 'true' now (value 'true' records toHaveAttribute)", bad, 1, true)
     end)
 
@@ -596,6 +597,11 @@ describe("the verify tools", function()
         value = "enabled" })
       assert.matches("getByRole('button', { name: 'Checkout' }) is disabled", text, 1, true)
       assert.matches("Page has: button 'Checkout' <button> disabled", text, 1, true)
+      -- Without value: refused, saying the state it has now (run EM's
+      -- Checkout took three calls to find "disabled").
+      local res, bad = call("browser_verify_value", { locator = "getByRole('button', { name: 'Checkout' })" })
+      assert.is_true(res.isError, bad)
+      assert.matches("getByRole('button', { name: 'Checkout' }): it is disabled now (value 'disabled')", bad, 1, true)
     end)
 
     it("records the current link of a navigation by its aria-current (run DB's selected filter)", function()

@@ -399,7 +399,7 @@ return {
     description = "Verify an element with this role and name is visible, and record the assertion.",
     input = { type = "object", required = { "role", "accessibleName" }, properties = {
       role = { type = "string", minLength = 1, description = 'ROLE in the snapshot\'s `- {ROLE} "Name"`' },
-      accessibleName = { type = "string", description = 'NAME in the snapshot\'s `- role "{NAME}"`' },
+      accessibleName = { type = "string", description = 'NAME in the snapshot\'s `- role "{NAME}"` ("": any)' },
       in_viewport = { type = "boolean", description = "Also scrolled into view (toBeInViewport)" },
       absent = absent.SCHEMA,
       known_bug = known_bug.SCHEMA,

@@ -64,7 +64,7 @@ end
 
 -- What element m (of target t) holds now, as a value= would name it:
 -- "it holds \"x\"", "it is checked (value \"true\")", "its aria-expanded
--- is \"false\"", or nil.
+-- is \"false\"", "it is disabled now (value \"disabled\")", or nil.
 local function value_now(page, t, m)
   if m.checked ~= nil then
     return ("it is %s now (value %s)"):format(m.checked == true and "checked" or m.checked == "mixed" and "mixed"
@@ -78,6 +78,12 @@ local function value_now(page, t, m)
       return ("its %s is %s now (value %s records toHaveAttribute)"):format(name, quote(v), quote(v))
     end
   end
+  -- A button, or anything disabled, is as enabled as it is (run EM's
+  -- Checkout took three calls to find "disabled").
+  if m.disabled == true or (m.disabled == false and m.role == "button") then
+    local st = m.disabled and "disabled" or "enabled"
+    return ("it is %s now (value %s)"):format(st, quote(st))
+  end
 end
 
 --- browser_verify_value's run: (ctx, args) -> its answer.
@@ -89,7 +95,8 @@ local function verify_value(ctx, args)
   if args.value == nil then
     local now = value_now(page, t, m)
     error(vdx.error("InvalidArgument", "give value: the field's value, \"true\" or \"false\" for a checkbox or an "
-      .. "ARIA state (aria-expanded), \"\" for no text (without value only css reads the value now)"
+      .. "ARIA state (aria-expanded), \"disabled\" or \"enabled\" for a control's state, \"\" for no text (without "
+      .. "value only css reads the value now)"
       .. (now and ("; %s: %s"):format(t.locator, now) or ""), { field = "value" }), 0)
   end
   local kind = args.type
