@@ -45,14 +45,15 @@ function M.clear(roles)
 end
 
 --- A line for each setting of the world the current test of log carried
--- over: its first statement as the export writes it, cut short.
+-- over: its summary (a route's, as browser_route said it) or its first
+-- statement as the export writes it, cut short.
 local WORLD_LINE = 110
 function M.lines(log)
   local out = {}
   for _, s in ipairs(log:list()) do
     if s.carried then
-      local first
-      for _, l in ipairs(s.lines or {}) do
+      local first = s.summary
+      for _, l in ipairs(first == nil and s.lines or {}) do
         if not l:match("^%s*//") then first = l break end
       end
       first = (first or (s.lines or {})[1] or s.tool or "?"):gsub("{context}", "context"):gsub("{page}", "page")

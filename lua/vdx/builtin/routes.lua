@@ -169,8 +169,10 @@ return {
       -- (One that answers hides an earlier route on its pattern: a new test
       -- keeps only it, Log:restart.)
       -- (One of a method answers only some: it hides none.)
+      -- (summary: what a start's list of the world kept says of it, where
+      -- its code's first line named no method, status or body: run EN.)
       util.record(ctx, { kind = "code", world = true, tool = "browser_route", route = args.pattern,
-        answers = answers,
+        answers = answers, summary = "route " .. describe { pattern = args.pattern, fulfil = desc },
         lines = rx.route_lines("{context}", args.pattern, a),
         replay = function(page) page:route(args.pattern, fn) end })
       -- What it does, said back (run BC's answer named only the pattern,
