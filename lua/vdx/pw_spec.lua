@@ -375,9 +375,11 @@ end
 
 --- The environment assignments that run a spec against base_url with the
 -- roles' auth files: "CHROMIUM_PATH=… BASE_URL=… AUTH_ADMIN=…" (no
--- BASE_URL when base_url is false; the roles with saved set are left out).
-function pw.env(base_url, roles)
-  local env = { "CHROMIUM_PATH=" .. pw.shell_word(pw.CHROMIUM) }
+-- BASE_URL when base_url is false; the roles with saved set are left out;
+-- no CHROMIUM_PATH for a file of pw.preamble, written, which falls back
+-- to pw.CHROMIUM itself: run EF read the variable as one to set).
+function pw.env(base_url, roles, written)
+  local env = { not written and "CHROMIUM_PATH=" .. pw.shell_word(pw.CHROMIUM) or nil }
   if base_url ~= false then
     env[#env + 1] = "BASE_URL=" .. pw.shell_word((base_url or "http://…"):gsub("/$", ""))
   end

@@ -415,7 +415,8 @@ function export.write(steps, path, opts)
   end
   local runner, why = pw_run.runner(dir)
   -- No BASE_URL: the file goes to the app it was recorded on by default.
-  local cmd = ("cd %s && %s %s test %s"):format(pw.shell_word(dir), pw.env(base and false, roles),
+  local env = pw.env(base and false, roles, true)
+  local cmd = ("cd %s && %s%s test %s"):format(pw.shell_word(dir), env ~= "" and env .. " " or "",
     runner or "npx playwright", pw.shell_word(path:match("[^/]*$")))
   local notes = { ("The test needs the app up at %s."):format(base or "BASE_URL") }
   if not runner then notes[2] = pw.install_hint(dir, why) end
