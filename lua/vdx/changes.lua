@@ -270,15 +270,22 @@ end
 -- does not start from it reads another.  nil when counted is nil, the
 -- action changed nothing on a server (a cart the page keeps: a fresh
 -- context starts it anew) or log said it already.
-function changes.count_note(log, counted, role)
+function changes.count_note(log, counted, role, dropped)
   if not log or log.count_told or type(counted) ~= "string" or not sent_writes(log, role) then return nil end
   log.count_told = true
   -- (A count alone is too short to remember: run BO's pattern \d+ was
   -- refused, so the words go with it.)
   local pattern = require("vdx.volatile").numbers_free(counted)
-  return ("(%s counts what the account holds now: a test that does not start from the same count "
+  return ("(%s %s what the account holds now: a test that does not start from the same count "
     .. "reads another. Check what the action added instead (the item itself), or browser_remember the count with "
-    .. "its words before the action (pattern %s) to check it did not change.)"):format(counted, pattern)
+    .. "its words before the action (pattern %s) to check it did not change.)"):format(counted,
+      dropped and "is not proposed: it counts" or "counts", pattern)
+end
+
+-- The count a proposal's locator names ('Cart (1)' of getByRole('link',
+-- { name: 'Cart (1)' })), or nil.
+local function counted_in(c)
+  return tostring(c.locator):match("name: '([^']-%(%d+%))'")
 end
 
 -- The report { text, structured } of lines out with the proposals cands
@@ -286,8 +293,24 @@ end
 -- by (no call of its own; outside a session its code line instead), in
 -- structured.candidates.
 local function with_candidates(ctx, res, out, cands, structured)
+  -- A count in a name ('Cart (1)') after an action that changed data on
+  -- the server is what this run's account holds: not proposed, and said
+  -- so once a session (runs BC, BE and BH kept such a check, and the next
+  -- run's cart held more; run EL read it proposed and warned of at once).
+  local log = ctx.session
+  local count_note
+  if log and sent_writes(log, ctx.role.name) then
+    local kept = {}
+    for _, c in ipairs(cands) do
+      if counted_in(c) then
+        count_note = count_note or changes.count_note(log, counted_in(c), ctx.role.name, true)
+      else
+        kept[#kept + 1] = c
+      end
+    end
+    cands = kept
+  end
   if #cands > 0 then
-    local log = ctx.session
     -- How to keep one is said once a session, and so is what a scope cut
     -- to `…` stands for (run AJ read its files to see that `getByRole(
     -- 'region', …)` was the section its clicks were scoped to).
@@ -310,14 +333,6 @@ local function with_candidates(ctx, res, out, cands, structured)
     out[#out + 1] = not log and "Holds now (browser_verify_* records one):"
       or #notes > 0 and ("Holds now (%s):"):format(table.concat(notes, "; ")) or "Holds now:"
     if log then log.keep_told = true end
-    -- A count in a name ('Cart (1)') is what this run's account holds:
-    -- said once a session (runs BC, BE and BH kept such a check, and the
-    -- next run's cart held more).
-    local count_note
-    for _, c in ipairs(cands) do
-      count_note = count_note or changes.count_note(log, tostring(c.locator):match("name: '([^']-%(%d+%))'"),
-        ctx.role.name)
-    end
     -- A check of what went is also one of what was there before the
     -- action, when the action is a step of the test (not a resize).
     local acted = log and log:last_action(ctx.role.name) ~= nil
@@ -332,8 +347,8 @@ local function with_candidates(ctx, res, out, cands, structured)
       structured.candidates[i] = { id = id, matcher = c.matcher, locator = c.locator, value = c.value,
         attribute = c.attribute, count = c.count, code = c.code }
     end
-    if count_note then out[#out + 1] = count_note end
   end
+  if count_note then out[#out + 1] = count_note end
   return { text = table.concat(out, "\n"), structured = structured }
 end
 
