@@ -491,9 +491,11 @@ f.src = '/export/framepay/form.html'; document.body.append(f)">Checkout</button>
     assert.is_nil(answer:find("\n  1. [", 1, true), answer)
     assert.is_nil(answer:find("Positional", 1, true))
     for i = 1, 10 do assert.equal(3, r.structuredContent.stability[i].passed) end
-    assert.is_true(has(answer, "\nRun: cd " .. dir .. "/out && CHROMIUM_PATH="), answer)
+    -- No CHROMIUM_PATH: the file falls back to the browser it was written
+    -- with (run EF read the variable as one to set).
+    assert.is_true(has(answer, "\nRun: cd " .. dir .. "/out && AUTH_ALICE="), answer)
     -- The Playwright the server found, by its absolute path, else npx.
-    assert.is_true(has(answer, " AUTH_ALICE=" .. auth .. (pw and (" NODE_PATH=" .. pw
+    assert.is_true(has(answer, "AUTH_ALICE=" .. auth .. (pw and (" NODE_PATH=" .. pw
       .. "/node_modules " .. pw .. "/node_modules/.bin/playwright") or " npx playwright") .. " test errands.spec.ts"), answer)
     assert.is_true(has(answer, "\nThe test needs the app up at " .. srv.url .. ".\nRun: "), answer)
     -- The file goes to that app unless BASE_URL says another.
@@ -788,10 +790,11 @@ f.src = '/export/framepay/form.html'; document.body.append(f)">Checkout</button>
     call("browser_verify_element_visible", { role = "heading", accessibleName = "Your cart is empty" })
     local _, third = call("browser_navigate", { url = srv.url .. "/export/cartrows.html" })
     assert.equal(0, (s:close(30000)))
-    -- (Run EE's test opened / and then the sign-in page.)
-    assert.is_true(has(second, "\nStep 1, the goto right before, has nothing after it: browser_export_test drop=[1] "
-      .. "takes it out if it was only a look."), second)
-    assert.is_nil(third:find("the goto right before", 1, true), third)
+    -- (Run EE's test opened / and then the sign-in page; run EN read
+    -- "right before" as the goto it had just made.)
+    assert.is_true(has(second, "\nStep 1, the goto before this one (step 2), has no step after it: "
+      .. "browser_export_test drop=[1] takes it out if it was only a look."), second)
+    assert.is_nil(third:find("the goto before this one", 1, true), third)
   end)
 
   it("writes anew a file of the session deleted by hand since", function()
@@ -1121,18 +1124,22 @@ f.src = '/export/framepay/form.html'; document.body.append(f)">Checkout</button>
       local m = s:wait_for(id, 60000)
       return m and m.result and m.result.isError and m.result.content[1].text or "(not refused)"
     end
-    local stray, lone = refused { role = "c", url = app }, refused { role = "b" }
+    local stray = refused { role = "c", url = app }
     os.execute("sleep 1")
     call("browser_verify_text_visible", { role = "b", text = "Who are you?" })
     call("browser_export_test", { filename = "opener-b" })
+    -- The role alone starts the next test as that role (run EM gave no url).
+    local _, alone = call("browser_start_test", { role = "a" })
+    local _, now = call("get_current_role", {})
     assert.equal(0, (s:close(30000)))
+    assert.is_true(has(alone, "\nCurrent role now: a"), alone)
+    assert.is_true(has(now, "Current role: a"), now)
     assert.is_nil(r.isError, text)
     assert.is_true(has(text, "- a on " .. app .. ", "), text)
     assert.is_true(has(text, "- b on " .. app .. "?b, "), text)
     assert.is_true(has(text, "\nCurrent role now: b"), text)
     assert.is_true(has(current, "Current role: b"), current)
     assert.is_true(has(stray, "\nRole: c\n") and has(stray, "there is no role 'c'"), stray)
-    assert.is_true(has(lone, "give url too, or leave role out"), lone)
     local file = read(dir .. "/out/opener-b.spec.ts")
     -- b alone acts in the test, on the page it opened at the start.
     assert.matches("\n  await page%.goto%(`%${BASE_URL}/export/app%.html%?b`%);\n  await expect%(page%.getByRole%('heading', "
@@ -1398,16 +1405,16 @@ f.src = '/export/framepay/form.html'; document.body.append(f)">Checkout</button>
     local _, first = call("browser_export_test", { filename = "sign-in" })
     -- An action after the export, never exported: the cut says so.
     call("browser_hover", { element = 'the "Add" button' })
-    local r, text = call("browser_start_test", {})
+    local r, text = call("browser_start_test", { keep_state = true })
     assert.is_true(has(text, "New test started: browser_export_test writes the steps from here.\n"
       .. "⚠️ 1 step was never exported and is dropped.\nEach role starts\n- guest on " .. app
       .. ", as it is (1 cookies, 0 origins with localStorage: test-start-guest-"), text)
     -- What the file is, once a session (runs DF and DK found out from the Run line).
     assert.is_true(has(text, "\n(A test-start file is the session the role has now, cookies and storage: the "
-      .. "exported test signs in from it, so its run needs that session alive on the app's server. keep_state: "
-      .. "false starts each role from its auth file or signed out, for a test that signs in itself.)\n"), text)
+      .. "exported test signs in from it, so its run needs that session alive on the app's server. Without "
+      .. "keep_state each role starts from its auth file or signed out, for a test that signs in itself.)\n"), text)
     assert.is_true(has(text, "\nKept: 1 setting of the roles' world still in effect, which the test starts with "), text)
-    assert.is_true(has(text, "\n- context.route('**/export/ping', "), text)
+    assert.is_true(has(text, "\n- route **/export/ping (status=200, body=pong)"), text)
     local state = read(r.structuredContent.states[1].file)
     assert.is_true(has(state, '"name":"sid"') and has(state, '"value":"bob"'), state)
     -- The second test starts signed in: it adds an errand and checks it.
@@ -1418,7 +1425,7 @@ f.src = '/export/framepay/form.html'; document.body.append(f)">Checkout</button>
       value = "1" })
     local _, second = call("browser_export_test", { filename = "errand", runs = 2 })
     -- A third start with the guest as it was: the same state file again.
-    local r3 = call("browser_start_test", {})
+    local r3 = call("browser_start_test", { keep_state = true })
     assert.equal(0, (s:close(30000)))
     assert.equal(r.structuredContent.states[1].file, r3.structuredContent.states[1].file)
     assert.is_true(has(second, "Wrote errand.spec.ts: 4 steps (1 navigations, 1 actions, 1 assertions), roles guest\n"),
@@ -1456,7 +1463,7 @@ f.src = '/export/framepay/form.html'; document.body.append(f)">Checkout</button>
     call("browser_export_test", { filename = "alice-one" })
     -- Signed in as the auth file signed her in: the next test loads that
     -- file, as the first did (four play-test agents expected it).
-    local r, text = call("browser_start_test", { url = app .. "?two" })
+    local r, text = call("browser_start_test", { url = app .. "?two", keep_state = true })
     assert.is_true(has(text, "\n- alice on " .. app .. "?two, as it is, still its auth file's (1 cookies, 0 origins "
       .. "with localStorage: " .. auth .. ")"), text)
     assert.equal(0, #r.structuredContent.states, text)
@@ -1465,7 +1472,7 @@ f.src = '/export/framepay/form.html'; document.body.append(f)">Checkout</button>
     assert.is_true(has(two, "Wrote alice-two.spec.ts: 1 steps (1 navigations"), two)
     -- Her cookie changed (another name signed in): a file of its own.
     call("browser_cookie_set", { name = "sid", value = "carol" })
-    local r3, three = call("browser_start_test", {})
+    local r3, three = call("browser_start_test", { keep_state = true })
     assert.equal(0, (s:close(30000)))
     assert.is_true(has(three, "\n- alice on " .. app .. "?two, as it is (1 cookies, 0 origins with localStorage: "
       .. "test-start-alice-"), three)
@@ -1481,13 +1488,13 @@ f.src = '/export/framepay/form.html'; document.body.append(f)">Checkout</button>
     local app = srv.url .. "/export/app.html"
     call("browser_navigate", { url = app })
     -- Nothing to carry over yet: the next test starts signed out.
-    local _, fresh = call("browser_start_test", {})
+    local _, fresh = call("browser_start_test", { keep_state = true })
     assert.is_true(has(fresh, "\n- default on " .. app .. ", signed out (no cookies, no localStorage)"), fresh)
     -- A wrong turn (a 404) is said and left out of the test.
     local _, lost = call("browser_navigate", { url = srv.url .. "/export/nope" })
     assert.is_true(has(lost, "\nNot in the test: the page answered 404."), lost)
     -- A test that would start there is warned of.
-    local _, there = call("browser_start_test", {})
+    local _, there = call("browser_start_test", { keep_state = true })
     assert.is_true(has(there, "\n- default on " .. srv.url .. "/export/nope ⚠️ (it answered 404: browser_navigate "
       .. "the role elsewhere, or give url), "), there)
     call("browser_navigate", { url = app })
@@ -1495,16 +1502,17 @@ f.src = '/export/framepay/form.html'; document.body.append(f)">Checkout</button>
     call("browser_click", { element = 'the "Sign in" button' })
     call("browser_export_test", { filename = "first" })
     assert.is_nil(read(dir .. "/out/first.spec.ts"):find("nope", 1, true))
-    local _, text = call("browser_start_test", { url = app .. "?again" })
+    local _, text = call("browser_start_test", { url = app .. "?again", keep_state = true })
     assert.is_true(has(text, "New test started: browser_export_test writes the steps from here.\n"), text)
     assert.is_true(has(text, "\n\nNavigated to " .. app .. "?again"), text)
     -- The role starts on the page it opens; a page looked at is no work lost.
     assert.is_true(has(text, "\n- default on " .. app .. "?again, as it is"), text)
     assert.is_nil(text:find("never exported", 1, true), text)
     local _, wrote = call("browser_export_test", { filename = "again" })
-    -- keep_state false: the live role is signed out too, as its test starts
-    -- (a play-test's provider stayed signed in and recorded on that page).
-    local _, out = call("browser_start_test", { keep_state = false, url = app })
+    -- By default the live role is signed out too, as its test starts (a
+    -- play-test's provider stayed signed in and recorded on that page; runs
+    -- EH, EI, EJ and EL started again with keep_state: false).
+    local _, out = call("browser_start_test", { url = app })
     assert.is_true(has(out, "\n- default on " .. app .. ", signed out, its storage reset to it"), out)
     assert.is_nil(out:find("Removed", 1, true), out)   -- again.spec.ts loads its start's state
     call("browser_wait_for", { text = "Who are you?" })
@@ -1512,10 +1520,10 @@ f.src = '/export/framepay/form.html'; document.body.append(f)">Checkout</button>
     -- (one of its own: a state an earlier start saved is that file again).
     call("browser_type", { element = "Name", text = "Zed" })
     call("browser_click", { element = 'the "Sign in" button' })
-    local r = call("browser_start_test", {})
+    local r = call("browser_start_test", { keep_state = true })
     local unused = r.structuredContent.states[1].file
     assert.is_string(read(unused))
-    local _, gone = call("browser_start_test", { keep_state = false })
+    local _, gone = call("browser_start_test", {})
     assert.is_true(has(gone, "\nRemoved 1 state file of the last start that no written test loads."), gone)
     assert.is_nil(read(unused))
     assert.equal(0, (s:close(30000)))
@@ -1533,7 +1541,7 @@ f.src = '/export/framepay/form.html'; document.body.append(f)">Checkout</button>
     call("browser_wait_for", { text = "Who are you?" })
     call("browser_click", { element = 'the "Sign in" button' })
     call("browser_export_test", { filename = "suite" })
-    call("browser_start_test", { url = app .. "?second" })
+    call("browser_start_test", { url = app .. "?second", keep_state = true })
     call("browser_wait_for", { text = "Who are you?" })
     local r2, second = call("browser_export_test", { filename = "suite", runs = 1 })
     assert.is_true(has(second, 'Wrote suite.spec.ts: 1 steps (1 navigations, 0 actions, 0 assertions), roles default; '
@@ -1560,7 +1568,7 @@ f.src = '/export/framepay/form.html'; document.body.append(f)">Checkout</button>
     local edited = read(dir .. "/out/suite.spec.ts")
     assert.is_true(has(edited, "\n// mine\ntest('suite', async ({ page }) => {"), edited)
     assert.equal(1, select(2, edited:gsub("test%('signs in again'", "")))
-    call("browser_start_test", { url = app .. "?third" })
+    call("browser_start_test", { url = app .. "?third", keep_state = true })
     local _, third = call("browser_export_test", { filename = "suite" })
     assert.is_true(has(third, 'test "suite 3", 3 of 3 in the file (beside "suite", "signs in again": test_name of '
       .. 'one puts this test in its place)'), third)
@@ -1569,7 +1577,7 @@ f.src = '/export/framepay/form.html'; document.body.append(f)">Checkout</button>
     assert.matches("test%('signs in again'.*\n}%);\n\ntest%('suite 3', async %({ browser }%) => {\n.*"
       .. "  await defaultPage%.goto%(`%${BASE_URL}/export/app%.html%?third`%);\n.*}%);\n$", edited)
     -- Another recording given an earlier test's title goes in its place.
-    call("browser_start_test", { url = app .. "?fourth" })
+    call("browser_start_test", { url = app .. "?fourth", keep_state = true })
     local _, fourth = call("browser_export_test", { filename = "suite", test_name = "suite 3" })
     assert.is_true(has(fourth, 'Replaced the file\'s earlier test "suite 3" with this one'), fourth)
     edited = read(dir .. "/out/suite.spec.ts")
@@ -1605,18 +1613,18 @@ f.src = '/export/framepay/form.html'; document.body.append(f)">Checkout</button>
     call("browser_type", { element = "Name", text = "Ada" })
     call("browser_click", { element = 'the "Sign in" button' })
     call("browser_export_test", { filename = "redo", test_name = "signs in" })
-    local r1 = call("browser_start_test", {})
+    local r1 = call("browser_start_test", { keep_state = true })
     local first_state = r1.structuredContent.states[1].file
     call("browser_type", { element = "New errand", text = "Tea", submit = true })
     call("browser_export_test", { filename = "redo", test_name = "adds an errand" })
     -- The same state again: the same file.
-    local same = call("browser_start_test", {}).structuredContent.states[1].file
+    local same = call("browser_start_test", { keep_state = true }).structuredContent.states[1].file
     -- Signed in as another, the next start saves a state of its own.
-    call("browser_start_test", { keep_state = false, url = app })
+    call("browser_start_test", { url = app })
     call("browser_wait_for", { text = "Who are you?" })
     call("browser_type", { element = "Name", text = "Bea" })
     call("browser_click", { element = 'the "Sign in" button' })
-    local r2 = call("browser_start_test", {})
+    local r2 = call("browser_start_test", { keep_state = true })
     assert.is_string(read(first_state), "a state file a written test loads stays")
     call("browser_type", { element = "New errand", text = "Milk", submit = true })
     call("browser_export_test", { filename = "redo", test_name = "adds an errand" })

@@ -119,8 +119,8 @@ return {
           .. "%s"):format(ctx.role.name, signin, owner
             and ("This is role %s's page: act as it (select_role %s)."):format(owner, owner)
             or (ctx.roles and ctx.roles:count() > 1) and "Another role may be (role: NAME), or sign this one in."
-            or "Sign in on this page as the test will; the next browser_start_test starts signed in as the "
-              .. "roles are then.")
+            or "Sign in on this page as the test will (browser_start_test {keep_state: true} starts the next "
+              .. "test signed in as the roles are then).")
       end
       local status = type(res) == "table" and math.tointeger(res.status)
       -- browser_start_test warns of a role left on an error page.
@@ -148,11 +148,19 @@ return {
         -- A goto of the role right before, with nothing after it, was
         -- most likely a look (run EE's test opened / and then the sign-in
         -- page); it may have set a cookie the next page needs, so it is
-        -- only named.
+        -- only named, beside this goto's own number (run EN read "right
+        -- before" as this one).
         if type(st) == "table" and st.kind == "navigate" and before and before ~= st and before.kind == "navigate"
             and before.role == st.role and before.no then
-          result.text = result.text .. ("\nStep %d, the goto right before, has nothing after it: browser_export_test "
-            .. "drop=[%d] takes it out if it was only a look."):format(before.no, before.no)
+          result.text = result.text .. ("\nStep %d, the goto before this one (step %d), has no step after it: "
+            .. "browser_export_test drop=[%d] takes it out if it was only a look."):format(before.no, st.no or 0,
+              before.no)
+        end
+        -- The sign-in page the app sent the role to is a check of its own
+        -- (a test that the page needs signing in: run EM found toHaveURL
+        -- only by trying browser_wait_for).
+        if signin and type(st) == "table" then
+          result = changes.proposed(ctx, result, require("vdx.proposals_url").moved(page, args.url, res.url))
         end
       end
       return result

@@ -12,7 +12,7 @@ return {
   {
     name = "select_role",
     title = "Select role",
-    description = "Act as another role (own context, login, pages, refs) in the calls sent after this one; it waits for that role's earlier calls.",
+    description = "Act as another role (own context, login, pages, refs) in the calls sent after this one, on its page (its URL, opened the first time); it waits for that role's earlier calls.",
     scope = "select",
     roles_only = true,
     input = { type = "object", required = { "role" }, properties = {

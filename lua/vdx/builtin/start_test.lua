@@ -1,8 +1,9 @@
 --- vdx.builtin.start_test: browser_start_test, which starts the next
--- test of the session where the roles are (signed in as they are: from
--- their auth files while their state is still those files', else from a
--- file the start saves) or from their auth files, and the
--- removal of the state files no written test loads any more.
+-- test of the session where the roles are, each from its auth file (or
+-- signed out), or with keep_state signed in as it is (from its auth file
+-- while its state is still that file's, else from a file the start
+-- saves), and the removal of the state files no written test loads any
+-- more.
 local vdx = require "vdx"
 local json = require "vdx.json"
 local world = require "vdx.session_world"
@@ -35,14 +36,13 @@ local defs = {
   {
     name = "browser_start_test",
     title = "Start the next test",
-    description = "Start the next test here (export the last first): each role on its page, signed in as now. Waits for earlier calls.",
+    description = "Start the next test here (export the last first): each role on its page, reset to its auth file. Waits for earlier calls.",
     scope = "server",
     input = { type = "object", properties = {
-      keep_state = { type = "boolean", description = "Default true; false: each role from its auth file" },
+      keep_state = { type = "boolean", description = "true: each role signed in as now" },
       keep_world = { type = "boolean", description = "false: routes, emulation, clock cleared" },
       url = { type = "string", description = "Open this URL as the first step" },
-      role = { type = "string", minLength = 1,
-        description = "Role that opens url, then current (default: the current)" },
+      role = { type = "string", minLength = 1, description = "Current role from the start (it opens url)" },
     } },
     annotations = { readOnlyHint = false, destructiveHint = true },
     run = function(ctx, args)
@@ -51,16 +51,15 @@ local defs = {
         error(vdx.error("InvalidArgument", "this server records no session, so there is no test to start: "
           .. "browser_export_test is not served either", { field = "keep_state" }), 0)
       end
-      local keep = args.keep_state ~= false
-      -- The role that opens url: named, else the current one.
+      -- Each role from its auth file (or signed out) unless asked: a test
+      -- that starts from the session a role has now needs that session
+      -- alive on the app's server (runs EH, EI, EJ and EL started again
+      -- with keep_state: false, for tests that sign in themselves).
+      local keep = args.keep_state == true
+      -- The role that opens url and acts first: named, else the current
+      -- one (run EM named the role alone, to start the test as it).
       local opener = ctx.role and ctx.role.name
-      if args.role ~= nil then
-        if args.url == nil then
-          error(vdx.error("InvalidArgument", "role names the role that opens url, and no url was given: give url "
-            .. "too, or leave role out (every role starts on its page as it is)", { field = "role" }), 0)
-        end
-        opener = ctx.roles:role(args.role).name
-      end
+      if args.role ~= nil then opener = ctx.roles:role(args.role).name end
       local unexported = log:unexported()
       local world_cleared = args.keep_world == false and world.clear(ctx.roles) or nil
       local starts, lines, policy = {}, {}, util.paths(ctx)
@@ -146,8 +145,8 @@ local defs = {
           -- signed in from those files only in the Run line's AUTH_*).
           log.saved_told = true
           out[#out + 1] = "(A test-start file is the session the role has now, cookies and storage: the exported "
-            .. "test signs in from it, so its run needs that session alive on the app's server. keep_state: false "
-            .. "starts each role from its auth file or signed out, for a test that signs in itself.)"
+            .. "test signs in from it, so its run needs that session alive on the app's server. Without keep_state "
+            .. "each role starts from its auth file or signed out, for a test that signs in itself.)"
         end
       else
         out[#out + 1] = "No role has a page yet: each starts where its test opens it, signed in from its auth file "
@@ -192,14 +191,14 @@ local defs = {
             .. "name single out; for the others browser_find gives new refs."
         end
         structured.navigate = res.structuredContent
-        -- The role named starts the test: the calls after act in it (run
-        -- AX's next call, with the provider page's refs, acted as the
-        -- customer it had left current).
-        if args.role ~= nil and ctx.roles:current().name ~= opener then
-          ctx.roles:select(opener)
-          out[#out + 1] = ("Current role now: %s"):format(opener)
-          structured.current_role = opener
-        end
+      end
+      -- The role named starts the test: the calls after act in it (run
+      -- AX's next call, with the provider page's refs, acted as the
+      -- customer it had left current).
+      if args.role ~= nil and ctx.roles:current().name ~= opener then
+        ctx.roles:select(opener)
+        out[#out + 1] = ("Current role now: %s"):format(opener)
+        structured.current_role = opener
       end
       return { text = table.concat(out, "\n"), structured = structured }
     end,
