@@ -298,8 +298,10 @@ local function with_candidates(ctx, res, out, cands, structured)
   -- so once a session (runs BC, BE and BH kept such a check, and the next
   -- run's cart held more; run EL read it proposed and warned of at once).
   local log = ctx.session
-  local count_note
-  if log and sent_writes(log, ctx.role.name) then
+  local count_note, counted = nil, false
+  for _, c in ipairs(cands) do counted = counted or counted_in(c) ~= nil end
+  -- (The log is walked only when a candidate names a count.)
+  if counted and log and ctx.role and sent_writes(log, ctx.role.name) then
     local kept = {}
     for _, c in ipairs(cands) do
       if counted_in(c) then

@@ -379,7 +379,8 @@ end
 -- no CHROMIUM_PATH for a file of pw.preamble, written, which falls back
 -- to pw.CHROMIUM itself: run EF read the variable as one to set).
 function pw.env(base_url, roles, written)
-  local env = { not written and "CHROMIUM_PATH=" .. pw.shell_word(pw.CHROMIUM) or nil }
+  local env = {}
+  if not written then env[1] = "CHROMIUM_PATH=" .. pw.shell_word(pw.CHROMIUM) end
   if base_url ~= false then
     env[#env + 1] = "BASE_URL=" .. pw.shell_word((base_url or "http://…"):gsub("/$", ""))
   end
