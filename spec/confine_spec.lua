@@ -93,15 +93,18 @@ describe("confinement of the MCP tools", function()
     local image
     for _, c in ipairs(r[4].result.content) do if c.type == "image" then image = c end end
     assert.equal("image/png", image.mimeType)
-    assert.equal(read(root .. "/vdx-output/shot.png"), vdx.base64_decode(image.data))
+    -- In screenshots/, away from the tests the folder holds (runs EB, ED,
+    -- EJ and EP deleted theirs from tests/).
+    assert.equal(read(root .. "/vdx-output/screenshots/shot.png"), vdx.base64_decode(image.data))
     assert.matches("exists already; files are never overwritten", client.text(r[5]), 1, true)
     assert.is_nil(r[6].result.isError, client.text(r[6]))
-    local files = names(root .. "/vdx-output")
+    assert.same({ "screenshots" }, names(root .. "/vdx-output"))
+    local files = names(root .. "/vdx-output/screenshots")
     assert.equal(2, #files)
     assert.equal("page-", files[1]:sub(1, 5))
     assert.equal("shot.png", files[2])
     for _, f in ipairs(files) do
-      assert.equal("\137PNG", read(root .. "/vdx-output/" .. f):sub(1, 4))
+      assert.equal("\137PNG", read(root .. "/vdx-output/screenshots/" .. f):sub(1, 4))
     end
   end)
 
@@ -110,8 +113,11 @@ describe("confinement of the MCP tools", function()
     local r = session("--output-dir " .. q(out), {
       { "browser_navigate", { url = srv.url .. "/actions/form.html" } },
       { "browser_take_screenshot", { filename = "a.png" } },
+      { "browser_take_screenshot", { filename = "shots/b.png" } },
     })
     assert.is_nil(r[2].result.isError, client.text(r[2]))
-    assert.same({ "a.png" }, names(out))
+    assert.same({ "a.png" }, names(out .. "/screenshots"))
+    -- A name with a folder goes where it says.
+    assert.same({ "b.png" }, names(out .. "/shots"))
   end)
 end)
