@@ -133,9 +133,17 @@ local function element_in(page, ref, name, ctx)
   local ok, node = pcall(page.send, page, "DOM.describeNode", { objectId = held }, { frame = name })
   pcall(page.send, page, "Runtime.releaseObject", { objectId = held }, { frame = name })
   if not ok then error(node, 0) end
-  local r = page:send("DOM.resolveNode", { backendNodeId = node.node.backendNodeId, executionContextId = ctx,
-    objectGroup = "vdx-evaluate" }, { frame = name })
-  return r.object.objectId
+  local okr, r = pcall(page.send, page, "DOM.resolveNode", { backendNodeId = node.node.backendNodeId,
+    executionContextId = ctx, objectGroup = "vdx-evaluate" }, { frame = name })
+  if okr then return r.object.objectId end
+  -- The browser could not give the node in that world (run EO's star
+  -- widget, after a reload: "Node with given id does not belong to the
+  -- document"): the caller tries once more in a world made anew, then
+  -- says so as a StaleRef, where the CDP error told the agent nothing.
+  if not vdx.is_error(r, "CDPError") or tostring(r.message):find("context", 1, true) then error(r, 0) end
+  error(vdx.error("StaleRef", ("%s: its element cannot be reached now (%s): the page may have made it anew; take a "
+    .. "new snapshot, or browser_find, for its ref"):format(ref, tostring(r.message):match("^[^\n]*")),
+    { ref = ref, unreachable = true }), 0)
 end
 
 -- One run of src (see readonly.run) in context ctx (nil: the main world
@@ -210,8 +218,10 @@ function readonly.run(page, src, opts)
         return run_in(page, src, o, name, ctx, el)
       end)
       if ok then out = res break end
-      -- The cached world died with its document: make a new one, once.
+      -- The cached world died with its document, or could not reach the
+      -- element: make a new one, once.
       local stale = vdx.is_error(res, "CDPError") and tostring(res.message):find("context", 1, true)
+        or vdx.is_error(res, "StaleRef") and res.unreachable
       if attempt == 2 or not stale then error(res, 0) end
     end
   else
