@@ -42,9 +42,11 @@ local function outline_told(role, url, lines, left, whole)
     seen = { n = 0 }
     role.outlines_shown = seen
   end
+  -- (Outline lines, not the page's: run EO read "5 lines" of a cart as
+  -- the page's.)
   if seen and url and seen[url] == body then
-    return ("\nOutline: not repeated, as shown before for this URL (%d lines, the same refs); browser_snapshot() "
-      .. "reads it again"):format(#lines)
+    return ("\nOutline: not repeated, as shown before for this URL (%d outline lines, the same refs); "
+      .. "browser_snapshot() reads it again"):format(#lines)
   end
   -- The page as the first look showed it, though actions changed it since
   -- (the latest picture): a test started again on its page loads that.
@@ -53,7 +55,7 @@ local function outline_told(role, url, lines, left, whole)
     seen[url] = body
     -- ("Not repeated": run DE read the one line as the outline skipped.)
     return ("\nOutline: not repeated, the page is as your first look at this URL showed it, before your actions "
-      .. "(%d lines, the same refs); browser_snapshot() reads it again"):format(#lines)
+      .. "(%d outline lines, the same refs); browser_snapshot() reads it again"):format(#lines)
   end
   if seen and url then
     if seen[url] == nil then seen.n = seen.n + 1 end
