@@ -762,6 +762,21 @@ f.src = '/export/framepay/form.html'; document.body.append(f)">Checkout</button>
     if pw then assert.is_true(has(out, "Playwright (1 runs of the file): ✅ 1 passed"), out) end
   end)
 
+  it("records no reload right after the goto of the same URL, which opens the page as it is", function()
+    -- (Run EO opened its sign-in page by browser_start_test {url}, then by
+    -- a navigate again, and could not tell whether a step was made.)
+    local s, call = start("--output-dir " .. q(dir .. "/out"))
+    local shop = srv.url .. "/export/postcart/shop.html"
+    call("browser_navigate", { url = shop })
+    local _, twice = call("browser_navigate", { url = shop })
+    local _, out = call("browser_export_test", { filename = "twice" })
+    assert.equal(0, (s:close(30000)))
+    assert.is_true(has(twice, "Reloaded " .. shop .. " (status 200): not in the test, whose goto right before "
+      .. "(step 1) opens this page already\n"), twice)
+    assert.is_true(has(out, "Wrote twice.spec.ts: 1 steps (1 navigations"), out)
+    assert.is_nil(read(dir .. "/out/twice.spec.ts"):find("reload", 1, true))
+  end)
+
   it("remembers a table row's text as the checks read it, and warns of a locator that holds the value", function()
     local pw = playwright_dir()
     local s, call = start("--output-dir " .. q(dir .. "/out"), pw and ("VDX_PLAYWRIGHT_DIR=" .. q(pw)) or nil)
@@ -781,6 +796,19 @@ f.src = '/export/framepay/form.html'; document.body.append(f)">Checkout</button>
       .. ".replace(/\\s+/g, ' ').trim();"), file)
     assert.is_true(has(out, "every step passed 1/1"), out)
     if pw then assert.is_true(has(out, "Playwright (1 runs of the file): ✅ 1 passed"), out) end
+  end)
+
+  it("keeps the check that a locator matches nothing, which browser_verify_locator proposes", function()
+    -- (Runs EM and EP found no tool that records an empty cart's lines.)
+    local s, call = start("--output-dir " .. q(dir .. "/out"))
+    call("browser_navigate", { url = srv.url .. "/export/cartrows.html" })
+    local _, none = call("browser_verify_locator", { locator = "getByTestId('no-such-line')" })
+    local id = assert(none:match("\n%[(a%d+)%] getByTestId%('no%-such%-line'%) toHaveCount%(0%)$"), none)
+    local _, out = call("browser_export_test", { filename = "empty", assertions = { id }, runs = 1 })
+    assert.equal(0, (s:close(30000)))
+    assert.is_true(has(out, "every step passed 1/1"), out)
+    assert.is_true(has(read(dir .. "/out/empty.spec.ts"),
+      "await expect(page.getByTestId('no-such-line')).toHaveCount(0);\n"), out)
   end)
 
   it("names a goto that another follows with nothing between, which drop takes out", function()

@@ -575,7 +575,7 @@ document.querySelector('[role=status]').textContent = 'Added Teak Lamp at $25.00
     it("tells an outline shown before for the URL in one line, and one that changed whole", function()
       open("small.html")
       local _, again = open("small.html")
-      assert.is_true(has(again, "\nOutline: not repeated, as shown before for this URL (4 lines, the same refs); "
+      assert.is_true(has(again, "\nOutline: not repeated, as shown before for this URL (4 outline lines, the same refs); "
         .. "browser_snapshot() reads it again"), again)
       local _, first = open("visits.html")
       local _, second = open("visits.html")
@@ -821,7 +821,7 @@ document.querySelector('[role=status]').textContent = 'Added Teak Lamp at $25.00
       local _, nav = ok("browser_snapshot", {})
       ok("browser_click", { ref = ref_of(nav, 'tab "Usage"') })
       local _, again = open("tabs.html?again")
-      assert.matches("\nOutline: not repeated, the page is as your first look at this URL showed it, before your actions %(%d+ lines, the same refs%); "
+      assert.matches("\nOutline: not repeated, the page is as your first look at this URL showed it, before your actions %(%d+ outline lines, the same refs%); "
         .. "browser_snapshot%(%) reads it again$", again)
     end)
   end)
@@ -923,11 +923,12 @@ document.querySelector('[role=status]').textContent = 'Added Teak Lamp at $25.00
       open("tabs.html")
       ok("browser_start_test", {})
       local _, nav = ok("browser_snapshot", {})
-      -- browser_verify_locator of no element says how a test checks it stays absent.
+      -- browser_verify_locator of no element proposes the check that none
+      -- shows (runs EM and EP found no tool that records an empty list's).
       local _, none = ok("browser_verify_locator", { locator = "getByText('Never here')" })
-      assert.is_true(has(none, "❌ Matches no element\nLocator: getByText('Never here')\nTo check in the test that it "
-        .. "stays absent: browser_wait_for {locator: \"getByText('Never here')\", state: \"hidden\"} records toBeHidden"),
-        none)
+      assert.is_true(has(none, "❌ Matches no element\nLocator: getByText('Never here')\nA typo's locator matches "
+        .. "nothing too: check what shows instead as well (a status, the rows left).\nHolds now"), none)
+      assert.matches("\n%[a%d+%] getByText%('Never here'%) toHaveCount%(0%)$", none)
       local _, never = ok("browser_wait_for", { locator = "getByText('Never here')", state = "hidden" })
       -- (The step's number, to drop it by: run DA could not.)
       local no = assert(never:match("toBeHidden%(%); %(step (%d+)%)\n"), never)

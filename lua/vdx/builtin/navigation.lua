@@ -136,10 +136,19 @@ return {
         local wait_until = args.wait_until ~= "load" and args.wait_until or nil
         local log = ctx.session
         local before = log and log:list()[#log:list()]
-        local st = util.record(ctx, reload and { kind = "action", tool = "browser_navigate", action = "reload",
-          loads = true, late = late, wait_until = wait_until }
+        -- A reload right after the role's goto of this URL adds nothing to
+        -- the test, which that goto opens as it is now (run EO opened the
+        -- sign-in page by browser_start_test {url} and by a navigate again,
+        -- and could not tell whether a step was made).
+        local again = reload and type(before) == "table" and before.kind == "navigate"
+          and before.role == ctx.role.name and shown(before.url) == shown(args.url) and before.no
+        local st = not again and util.record(ctx, reload and { kind = "action", tool = "browser_navigate",
+          action = "reload", loads = true, late = late, wait_until = wait_until }
           or { kind = "navigate", tool = "browser_navigate", url = args.url, late = late, wait_until = wait_until })
-        if reload then
+        if again then
+          result.text = result.text:gsub("^Navigated to ([^\n]*)", ("Reloaded %%1: not in the test, whose goto "
+            .. "right before (step %d) opens this page already"):format(again), 1)
+        elseif reload then
           -- (With its step, which drop takes: run EJ counted the gaps.)
           result.text = result.text:gsub("^Navigated to ([^\n]*)", ("Reloaded %%1: the test's page was at this URL "
             .. "already, so it writes page.reload()%s"):format(type(st) == "table" and st.no
@@ -186,6 +195,9 @@ return {
         local since = page:since(mark)
         local nav = type(since) == "table" and since.navigation
         local snap = page_outline.small_snapshot(ctx, page)
+        -- (A step back within the document loaded nothing: no status, which
+        -- run ER read as a load.)
+        if nav and nav.same_document and type(res) == "table" then res.status = nil end
         local result = quiet.tell(nav_result(res or {}, decide(ctx), snap, since, ctx.role, page), pending, held)
         util.record(ctx, { kind = "action", tool = "browser_navigate_back", action = "back",
           loads = nav and nav.same_document == false or nil, late = late })

@@ -517,7 +517,7 @@ return {
       ref = util.REF,
       locator = LOCATOR,
       target = TARGET,
-      value = { type = "string", description = 'Value; "true" or "false" for a checkbox or ARIA state; "" for no text (toBeEmpty)' },
+      value = { type = "string", description = 'Value; "true"/"false" for a checkbox or ARIA state, "disabled"/"enabled", "" for no text' },
       css = { type = "string",
         description = "A CSS property whose computed value to check instead (background-color; without value: as it is now)" },
     } },
