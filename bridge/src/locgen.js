@@ -81,6 +81,35 @@ export class LocatorGen {
     return m;
   }
 
+  // The elements outer.inner matches (inner: { expr, chain }, parsed),
+  // for a check that it matches el alone: inner run within each element
+  // outer matches, which are counted once (otherContainers counted them
+  // already), where the whole chain would count outer's again (a filter
+  // of 200 cards by their headings, twice a click).  The same elements as
+  // the whole chain's, in an order that may differ where outer's matches
+  // nest: kept for the next call only when there is at most one.  An inner
+  // step that works on the list as a whole (first, nth, and, or) runs the
+  // whole chain instead.
+  within(outer, inner) {
+    const expr = outer + '.' + inner.expr;
+    const known = this.counts.get(expr);
+    if (known !== undefined) return known;
+    if (inner.chain.steps.some((s) => LIST_STEPS.has(s.method))) return this.matches(expr);
+    const ev = this.engine();
+    const seen = new Set();
+    const m = [];
+    for (const o of this.matches(outer)) {
+      for (const e of ev.chain(inner.chain, o)) {
+        if (!seen.has(e)) {
+          seen.add(e);
+          m.push(e);
+        }
+      }
+    }
+    if (m.length <= 1) this.counts.set(expr, m);
+    return m;
+  }
+
   // The first verified locator of el that is not positional, or null.
   best(el) {
     for (const c of this.verified(el, [])) return c.locator;
@@ -341,7 +370,8 @@ export class LocatorGen {
       // the items apart by itself: no scope needed.
       const at = outer.lastIndexOf('hasText: ');
       if (at >= 0 && inner.includes(outer.slice(at + 10, -4))) return null;
-      const m = this.matches(outer + inner);
+      const m = inner === '' ? this.matches(outer)
+        : this.within(outer, { expr: inner.slice(1), chain: parseLocator(inner.slice(1)) });
       if (m.length === 1 && m[0] === el) return { locator: outer + inner, kind: 'container', count: 1 };
     }
     return null;
@@ -382,7 +412,7 @@ export class LocatorGen {
         const within = ev.chain(parseLocator(e), popup);
         if (within.indexOf(el) < 0) break;
         if (within.length !== 1) continue;
-        const m = this.matches(outer + '.' + e);
+        const m = this.within(outer, { expr: e, chain: parseLocator(e) });
         if (m.length === 1 && m[0] === el) return { locator: outer + '.' + e, kind: 'container', count: 1 };
         break;
       }
@@ -456,7 +486,7 @@ export class LocatorGen {
         const others = this.otherContainers(outer, c.el, peers);
         const p = within.find((q) => {
           if (others.some((o) => ev.chain(q.chain, o).some((x) => x !== el))) return false;
-          const m = this.matches(outer + '.' + q.expr);
+          const m = this.within(outer, q);
           return m.length === 1 && m[0] === el;
         });
         if (p !== undefined && !seen.has(outer + '.' + p.expr)) {
@@ -470,6 +500,9 @@ export class LocatorGen {
     }
   }
 }
+
+// The steps that work on a list as a whole, not on each element of it.
+const LIST_STEPS = new Set(['first', 'last', 'nth', 'and', 'or']);
 
 // A locator that starts with a role and no options (no name): a container
 // told by its structure only.
