@@ -281,7 +281,9 @@ document.querySelector('[role=status]').textContent = 'Added Teak Lamp at $25.00
       -- (Each with its step, as the verify tools' answers: run CJ worked out which to drop.)
       assert.matches("\n✅ Expected \"Saved\": recorded getByText%('Saved'%) toBeVisible %(step %d+%)\n"
         .. "✅ Expected \"Save\": recorded getByText%('Save', { exact: true }%) toBeVisible %(step %d+%)\n", text)
-      -- It showed before, once: the line may find what was there (the button).
+      -- It showed before, once: the line may find what was there (the
+      -- button); counted as the exact check finds it, not inside "Save
+      -- your work often." (run ER's "1" was said to have shown 727 times).
       assert.is_true(has(text, '\n⚠️ "Save" showed 1 time before the action: if that line finds what was there '
         .. "already, it proves nothing of the action"), text)
       assert.is_table(r.structuredContent.expected[2].assertion, text)
