@@ -25,11 +25,11 @@ local function call(ctx, method, ...)
 end
 
 -- What browser_read_html says of one read (page:read_html's answer res,
--- in mode): a head line with its size (alone: the element's own markup,
--- beside it, is the smaller where refs are marked and shadow roots
--- written out, and runs EL, EN and EO read "343 -> 865 bytes" and "767
--- bytes, of 267 in the page" as a reduction gone wrong) and the hidden
--- elements left out, then the markup.
+-- in mode): a head line with the size of what it answers and the hidden
+-- elements left out, then the markup.  (Not the element's own markup's
+-- size beside it: with its refs marked and its shadow roots written out
+-- the answer is often the larger, and runs EL, EN and EO read "343 -> 865
+-- bytes" and "767 bytes, of 267 in the page" as a reduction gone wrong.)
 local function html_text(res, mode)
   local hidden = math.tointeger(res.hidden_left_out) or 0
   -- The first few by name: `<div id="qty"> (2 controls)`.
