@@ -114,6 +114,12 @@ describe("find", function()
     local err = h.error_of(page.snapshot, page, { root = section })
     assert.is_true(vdx.is_error(err, "ElementNotVisible"))
     assert.truthy(err.reason:find("zero size", 1, true))
+    -- Through the tool, a root with nothing in it is what the page shows,
+    -- no element to open (run ER read the error's advice to open a menu).
+    local text, res = call("browser_snapshot", { root = section })
+    assert.is_falsy(res.isError, text)
+    assert.equal(section .. " shows nothing now (zero size, and nothing in it has a box: empty, or filled later; "
+      .. "browser_wait_for waits for what it should show)", text)
     local nav = ref_of(snap.text, 'navigation "Main" %[ref=(e%d+)%]')
     page:evaluate("document.querySelector('header').hidden = true")
     err = h.error_of(page.snapshot, page, { root = nav })

@@ -166,7 +166,16 @@ return {
       end
       if opts.root then opts.max_options = snapshot.ROOT_OPTIONS end
       -- The truncation notice names this tool's arguments.
-      local snap = snapshot.take(page, opts, tool_call, changes.whole_tokens(opts), true)
+      local ok, snap = pcall(snapshot.take, page, opts, tool_call, changes.whole_tokens(opts), true)
+      if not ok and vdx.is_error(snap, "ElementNotVisible") and tostring(snap.reason):find("^zero size") then
+        -- A root with nothing in it (an empty list, a main the app fills
+        -- later) is what the page shows, no element to open: run ER read
+        -- the error's advice to open a menu.
+        return { text = ("%s shows nothing now (%s: empty, or filled later; browser_wait_for waits for what it "
+          .. "should show)"):format(tostring(opts.root), tostring(snap.reason)),
+          structured = { empty = true, root = opts.root } }
+      end
+      if not ok then error(snap, 0) end
       local fatal, warnings = errors.decide(ctx.role.failures:drain())
       if fatal then error(fatal, 0) end
       for _, w in ipairs(snap.warnings or {}) do warnings[#warnings + 1] = w end
