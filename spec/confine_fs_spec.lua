@@ -96,11 +96,11 @@ setInterval(async () => {
       { "browser_take_screenshot", { filename = "a.png" } },
     })
     assert.is_nil(r[2].result.isError, client.text(r[2]))
-    assert.same({ "a.png" }, names(outside .. "/shots"))
+    assert.same({ "a.png" }, names(outside .. "/shots/screenshots"))
   end)
 
   it("never follows nor replaces a link planted at the screenshot's name during the capture", function()
-    os.execute("mkdir -p " .. q(root .. "/vdx-output"))
+    os.execute("mkdir -p " .. q(root .. "/vdx-output/screenshots"))
     local s = client.start("--workspace " .. q(root))
     s:send(client.initialize(1, "2025-06-18"))
     s:send(client.call(2, "browser_navigate", { url = srv.url .. "/busy.html" }))
@@ -116,15 +116,15 @@ setInterval(async () => {
     s:send(client.call(3, "browser_take_screenshot", { ref = ref, filename = "shot.png" }))
     vdx.sleep(600)
     assert.is_nil(s:wait_for(3, 1), "the screenshot answered before the page was free: no race to test")
-    os.execute(("ln -s %s %s"):format(q(outside .. "/victim.txt"), q(root .. "/vdx-output/shot.png")))
+    os.execute(("ln -s %s %s"):format(q(outside .. "/victim.txt"), q(root .. "/vdx-output/screenshots/shot.png")))
     local r = s:wait_for(3, 30000)
     busy_now = false
     assert.equal(0, s:close(30000))
     assert.is_true(r.result.isError, client.text(r))
     assert.matches("shot.png exists already; files are never overwritten", client.text(r), 1, true)
     assert.equal("victim-intact\n", read(outside .. "/victim.txt"))
-    assert.is_true(is_link(root .. "/vdx-output/shot.png"))
-    assert.same({ "shot.png" }, names(root .. "/vdx-output"))
+    assert.is_true(is_link(root .. "/vdx-output/screenshots/shot.png"))
+    assert.same({ "shot.png" }, names(root .. "/vdx-output/screenshots"))
   end)
 
   it("saves a nested name at its path, folders made, and refuses a link on the way", function()
@@ -188,7 +188,9 @@ setInterval(async () => {
     assert.is_true(r[2].result.isError, client.text(r[2]))
     assert.matches("^❌ The disk is full\n", client.text(r[2]))
     assert.matches("the disk is full; nothing was left behind. Free space", client.text(r[2]), 1, true)
-    assert.same({ "filler" }, names(full))
+    -- (Its folder, screenshots/, may stay, empty.)
+    assert.equal("filler", names(full)[1])
+    assert.same({}, names(full .. "/screenshots"))
     assert.same({}, r[3].result)
     os.remove(full .. "/filler")
     r = session(args, {
@@ -196,7 +198,7 @@ setInterval(async () => {
       { "browser_take_screenshot", { filename = "shot.png", fullPage = true } },
     })
     assert.is_nil(r[2].result.isError, client.text(r[2]))
-    assert.same({ "shot.png" }, names(full))
+    assert.same({ "shot.png" }, names(full .. "/screenshots"))
   end)
 
   for _, env in ipairs { "", "VDX_NO_OPENAT2=1" } do

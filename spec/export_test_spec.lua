@@ -769,12 +769,12 @@ f.src = '/export/framepay/form.html'; document.body.append(f)">Checkout</button>
     local shop = srv.url .. "/export/postcart/shop.html"
     call("browser_navigate", { url = shop })
     local _, twice = call("browser_navigate", { url = shop })
-    local _, out = call("browser_export_test", { filename = "twice" })
+    local _, out = call("browser_export_test", { filename = "goto-again" })
     assert.equal(0, (s:close(30000)))
     assert.is_true(has(twice, "Reloaded " .. shop .. " (status 200): not in the test, whose goto right before "
       .. "(step 1) opens this page already\n"), twice)
-    assert.is_true(has(out, "Wrote twice.spec.ts: 1 steps (1 navigations"), out)
-    assert.is_nil(read(dir .. "/out/twice.spec.ts"):find("reload", 1, true))
+    assert.is_true(has(out, "Wrote goto-again.spec.ts: 1 steps (1 navigations"), out)
+    assert.is_nil(read(dir .. "/out/goto-again.spec.ts"):find("reload", 1, true))
   end)
 
   it("remembers a table row's text as the checks read it, and warns of a locator that holds the value", function()
