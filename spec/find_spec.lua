@@ -114,6 +114,7 @@ describe("find", function()
     local err = h.error_of(page.snapshot, page, { root = section })
     assert.is_true(vdx.is_error(err, "ElementNotVisible"))
     assert.truthy(err.reason:find("zero size", 1, true))
+    assert.is_true(err.empty)
     -- Through the tool, a root with nothing in it is what the page shows,
     -- no element to open (run ER read the error's advice to open a menu).
     local text, res = call("browser_snapshot", { root = section })

@@ -156,7 +156,7 @@ function snapshotOnce(ctx, env, opts, budget) {
     const why = subtreeHiddenReason(ctx, rootEl);
     if (why !== null) throw hiddenRoot(opts.root, rootEl, why);
     if (ctx.hasBox(rootEl) === false && ctx.display(rootEl) !== 'contents' && !boxBelow(ctx, rootEl)) {
-      throw hiddenRoot(opts.root, rootEl, 'zero size, and nothing in it has a box');
+      throw hiddenRoot(opts.root, rootEl, 'zero size, and nothing in it has a box', true);
     }
   }
   collectOwned(walk, owners, opts.root != null ? rootEl : null);
@@ -227,10 +227,12 @@ function boxBelow(ctx, el) {
   return all.length > BOX_PROBES;
 }
 
-// The ElementNotVisible error of a snapshot root that shows nothing.
-function hiddenRoot(ref, el, why) {
+// The ElementNotVisible error of a snapshot root that shows nothing
+// (empty: it has no box and nothing in it has one, rather than hidden by
+// a style or an attribute).
+function hiddenRoot(ref, el, why, empty) {
   return bridgeError('ElementNotVisible', 'snapshot root ' + ref + ' is hidden: ' + why,
-    { ref: String(ref), tag: elementTag(el), reason: why });
+    { ref: String(ref), tag: elementTag(el), reason: why, empty: empty === true });
 }
 
 

@@ -267,9 +267,10 @@ end
 --- The note, once a session of log, on a check of counted, a text that
 -- names a count ('Cart (1)') after an action of role that sent the
 -- server a change: it is what this run's account holds, so a test that
--- does not start from it reads another.  nil when counted is nil, the
--- action changed nothing on a server (a cart the page keeps: a fresh
--- context starts it anew) or log said it already.
+-- does not start from it reads another (dropped: the check is not
+-- proposed, and the note says so).  nil when counted is nil, the action
+-- changed nothing on a server (a cart the page keeps: a fresh context
+-- starts it anew) or log said it already.
 function changes.count_note(log, counted, role, dropped)
   if not log or log.count_told or type(counted) ~= "string" or not sent_writes(log, role) then return nil end
   log.count_told = true

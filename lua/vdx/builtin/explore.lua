@@ -167,7 +167,7 @@ return {
       if opts.root then opts.max_options = snapshot.ROOT_OPTIONS end
       -- The truncation notice names this tool's arguments.
       local ok, snap = pcall(snapshot.take, page, opts, tool_call, changes.whole_tokens(opts), true)
-      if not ok and vdx.is_error(snap, "ElementNotVisible") and tostring(snap.reason):find("^zero size") then
+      if not ok and vdx.is_error(snap, "ElementNotVisible") and snap.empty == true then
         -- A root with nothing in it (an empty list, a main the app fills
         -- later) is what the page shows, no element to open: run ER read
         -- the error's advice to open a menu.

@@ -8,6 +8,11 @@ local common = require "vdx.builtin.verify_common"
 
 local M = {}
 
+-- A row as given, without the brackets around its cells' list.
+local function unbracketed(s)
+  return (s:gsub("^%[%s*(.-)%s*%]$", "%1"))
+end
+
 --- The check of a table row's cells (t: verify_common.target's, m: its
 -- facts), when text is their texts as the outline and snapshot show
 -- them, apart (`Teak Lamp 1 $30.00 $30.00` or `[Teak Lamp | 1 | $30.00 |
@@ -22,7 +27,7 @@ function M.cells(page, t, m, text)
   if f.count < 2 or f.count > #f.matches then return nil end
   local cells = {}
   for i, c in ipairs(f.matches) do cells[i] = assertions.normalize(c.text) end
-  local given = assertions.normalize(text):gsub("^%[%s*(.-)%s*%]$", "%1")
+  local given = unbracketed(assertions.normalize(text))
   for k = #cells, 2, -1 do
     local first = { table.unpack(cells, 1, k) }
     if given == table.concat(first, " ") or given == table.concat(first, " | ") then
@@ -53,7 +58,7 @@ function M.list(ctx, items_expr, items_rel, t, f, items)
     local want = bare(items[j])
     if m.visible and m.ref and want ~= "" and bare(m.text):sub(1, #want) == want then
       -- (Not found by the texts it checks, as a name of them all is.)
-      local said = items[j]:gsub("^%[%s*(.-)%s*%]$", "%1"):gsub("%s*|%s*", " ")
+      local said = unbracketed(items[j]):gsub("%s*|%s*", " ")
       local ok, l = pcall(assertions.locator_of, page, m.ref, nil, said)
       if not ok or not l or l.positional or not l.from_page then return nil end
       local step = M.cells(page, { relative = ("%s.nth(%d)"):format(items_rel, i - 1), locator = l.locator,
