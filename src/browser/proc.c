@@ -46,6 +46,9 @@
 #define MAX_GROUPS 256
 #define ERR_TAIL 4096
 #define DIR_MAX 512
+#define MAX_TREE 4096
+/* How long an exit waits at most for the group's stragglers. */
+#define WAIT_MS 2000
 
 static volatile sig_atomic_t groups[MAX_GROUPS];
 static char group_dirs[MAX_GROUPS][DIR_MAX];   /* owned profile, or "" */
@@ -190,17 +193,20 @@ static void install_handlers(void) {
   atexit(end_all_groups);
 }
 
-/* Kills every process whose parent chain leads to root (via /proc). */
-static void kill_descendants(pid_t root) {
-  pid_t pids[4096], ppids[4096];
-  int n = 0;
+/* The live processes of root's tree, root apart, into out (at most max):
+ * those of its session or group, and those whose parent chain leads to it
+ * (via /proc).  Zombies are left out: they have ended. */
+static int find_tree(pid_t root, pid_t *out, int max) {
+  enum { N = 4096 };
+  pid_t pids[N], ppids[N];
+  int n = 0, nt = 0;
   DIR *d = opendir("/proc");
   struct dirent *e;
-  if (d == NULL) return;
-  while ((e = readdir(d)) && n < 4096) {
+  if (d == NULL) return 0;
+  while ((e = readdir(d)) && n < N) {
     char path[64], buf[512];
     pid_t pid = (pid_t)atoi(e->d_name);
-    if (pid <= 0) continue;
+    if (pid <= 0 || pid == root) continue;
     snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
     FILE *f = fopen(path, "r");
     if (f == NULL) continue;
@@ -208,22 +214,32 @@ static void kill_descendants(pid_t root) {
     fclose(f);
     buf[got] = '\0';
     char *rp = strrchr(buf, ')');
-    int ppid;
+    int ppid, pgrp, session;
     char state;
-    if (rp && sscanf(rp + 1, " %c %d", &state, &ppid) == 2) {
-      pids[n] = pid;
-      ppids[n++] = (pid_t)ppid;
-    }
+    if (rp == NULL || sscanf(rp + 1, " %c %d %d %d", &state, &ppid, &pgrp,
+                             &session) != 4 || state == 'Z')
+      continue;
+    if ((pgrp == root || session == root) && nt < max) out[nt++] = pid;
+    else { pids[n] = pid; ppids[n++] = (pid_t)ppid; }
   }
   closedir(d);
-  /* Breadth-first over the parent links, marking with a set of roots. */
-  pid_t tree[4096];
-  int nt = 0;
-  tree[nt++] = root;
-  for (int i = 0; i < nt; i++)
+  /* Breadth-first over the parent links from root and the members found. */
+  for (int i = -1; i < nt; i++) {
+    pid_t parent = i < 0 ? root : out[i];
     for (int j = 0; j < n; j++)
-      if (ppids[j] == tree[i] && nt < 4096) tree[nt++] = pids[j];
-  for (int i = 1; i < nt; i++) kill(tree[i], SIGKILL);
+      if (ppids[j] == parent && nt < max) {
+        out[nt++] = pids[j];
+        ppids[j] = 0;
+      }
+  }
+  return nt;
+}
+
+/* Kills every process of root's tree (find_tree). */
+static void kill_descendants(pid_t root) {
+  pid_t tree[MAX_TREE];
+  int nt = find_tree(root, tree, MAX_TREE);
+  for (int i = 0; i < nt; i++) kill(tree[i], SIGKILL);
 }
 
 /* ---------------------------------------------------------- process */
@@ -282,16 +298,11 @@ static void close_stop_timer(vdx_proc *p) {
     uv_close((uv_handle_t *)&p->stop_timer, handle_closed);
 }
 
-static void exit_cb(uv_process_t *h, int64_t status, int sig) {
-  vdx_proc *p = h->data;
-  vdx__trace("browser exited");
-  p->exited = 1;
-  close_stop_timer(p);
-  p->exit_status = status;
-  p->term_signal = sig;
-  /* Stragglers of the group must not keep the profile busy. */
-  kill(-p->pid, SIGKILL);
-  kill_descendants(p->pid);
+/* The exit is complete: the group's processes are gone (or the wait for
+ * them gave up), so the profile is removed and the owner told. */
+static void exit_finish(vdx_proc *p) {
+  if (p->finished) return;
+  p->finished = 1;
   groups_remove(p->pid);
   if (p->owns_dir) {
     remove_profile(p->user_data_dir, 0, NULL);
@@ -300,10 +311,87 @@ static void exit_cb(uv_process_t *h, int64_t status, int sig) {
     if (p->singleton[0]) remove_at(AT_FDCWD, p->singleton, 0);
   }
   vdx__trace("browser's profile removed");
+  if (p->on_exit) p->on_exit(p->cb_data, p);
+}
+
+static void straggler_closed(uv_handle_t *h) {
+  vdx_proc *p = h->data;
+  int fd;
+  if (uv_fileno(h, &fd) == 0) close(fd);
+  for (int i = 0; i < p->nwait; i++)
+    if (p->wait[i] == (uv_poll_t *)h) p->wait[i] = NULL;
+  free(h);
+  p->handles--;
+  if (--p->waits == 0 && !p->finished) {
+    uv_close((uv_handle_t *)&p->wait_timer, handle_closed);
+    exit_finish(p);
+  }
+  maybe_free(p);
+}
+
+static void straggler_gone(uv_poll_t *h, int status, int events) {
+  (void)status; (void)events;
+  if (!uv_is_closing((uv_handle_t *)h)) uv_close((uv_handle_t *)h, straggler_closed);
+}
+
+/* Stops waiting for the stragglers (time is up, or the loop ends). */
+static void stop_waits(vdx_proc *p) {
+  for (int i = 0; i < p->nwait; i++)
+    if (p->wait[i] && !uv_is_closing((uv_handle_t *)p->wait[i]))
+      uv_close((uv_handle_t *)p->wait[i], straggler_closed);
+}
+
+static void wait_timeout(uv_timer_t *t) {
+  vdx_proc *p = t->data;
+  vdx__trace("browser's stragglers outlived the wait");
+  uv_close((uv_handle_t *)t, handle_closed);
+  exit_finish(p);
+  stop_waits(p);
+}
+
+/* Waits, without blocking the loop, until the processes left of the tree
+ * have ended: each is killed and watched through a pidfd, which becomes
+ * readable when it exits.  Returns the number awaited (0: none left, or
+ * pidfds are not available). */
+static int wait_stragglers(vdx_proc *p) {
+  pid_t tree[MAX_STRAGGLERS];
+  int nt = find_tree(p->pid, tree, MAX_STRAGGLERS);
+  uv_loop_t *loop = p->proc.loop;
+  for (int i = 0; i < nt; i++) {
+    kill(tree[i], SIGKILL);
+    int fd = (int)syscall(SYS_pidfd_open, tree[i], 0);
+    if (fd < 0) continue;
+    uv_poll_t *h = calloc(1, sizeof *h);
+    if (h == NULL || uv_poll_init(loop, h, fd) != 0) { free(h); close(fd); continue; }
+    h->data = p;
+    p->wait[p->nwait++] = h;
+    p->handles++;
+    p->waits++;
+    uv_poll_start(h, UV_READABLE, straggler_gone);
+  }
+  if (p->waits == 0) return 0;
+  vdx__trace("waiting for %d processes of the group", p->waits);
+  uv_timer_init(loop, &p->wait_timer);
+  p->wait_timer.data = p;
+  p->handles++;
+  uv_timer_start(&p->wait_timer, wait_timeout, WAIT_MS, 0);
+  return p->waits;
+}
+
+static void exit_cb(uv_process_t *h, int64_t status, int sig) {
+  vdx_proc *p = h->data;
+  vdx__trace("browser exited");
+  p->exited = 1;
+  close_stop_timer(p);
+  p->exit_status = status;
+  p->term_signal = sig;
   uv_close((uv_handle_t *)h, handle_closed);
   if (!uv_is_closing((uv_handle_t *)&p->err_pipe))
     uv_close((uv_handle_t *)&p->err_pipe, handle_closed);
-  if (p->on_exit) p->on_exit(p->cb_data, p);
+  /* Stragglers of the group must not keep the profile busy, nor outlive
+   * browser:close(). */
+  kill(-p->pid, SIGKILL);
+  if (wait_stragglers(p) == 0) exit_finish(p);
 }
 
 /* Kills the tree.  A temporary profile is removed at once, while the
@@ -380,6 +468,12 @@ static void proc_teardown(void *data) {
   vdx_proc *p = data;
   vdx__proc_finish(p);
   p->on_exit = NULL;
+  if (p->waits > 0) {
+    if (!uv_is_closing((uv_handle_t *)&p->wait_timer))
+      uv_close((uv_handle_t *)&p->wait_timer, handle_closed);
+    exit_finish(p);
+    stop_waits(p);
+  }
   p->on_stderr = NULL;
   p->released = 1;
   p->lp = NULL;               /* the hook list is being consumed */

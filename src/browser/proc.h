@@ -6,6 +6,10 @@
 
 #include "vdx.h"
 
+/* The stragglers of a group an exit waits for; the rest are killed and
+ * not awaited. */
+#define MAX_STRAGGLERS 64
+
 typedef struct vdx_proc_opts {
   char **argv;            /* argv[0] is the executable path */
   char **env;             /* NULL: inherit */
@@ -22,6 +26,10 @@ struct vdx_proc {
   int pid;
   int handles;            /* libuv handles not yet closed */
   int exited, killed, released, owns_dir, echo_stderr;
+  int finished;           /* the exit is complete: profile removed, owner told */
+  int waits, nwait;       /* stragglers awaited now, and slots of wait used */
+  uv_poll_t *wait[MAX_STRAGGLERS];
+  uv_timer_t wait_timer;  /* gives up on the stragglers (WAIT_MS) */
   int stop_stage;         /* vdx__proc_stop: 0 none, 1 waiting, 2 SIGTERM sent */
   int stop_grace_ms;
   uv_timer_t stop_timer;
