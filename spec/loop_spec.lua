@@ -751,7 +751,8 @@ document.querySelector('[role=status]').textContent = 'Added Teak Lamp at $25.00
     it("does not outline a page of more than 400 elements, and says how to read it", function()
       local _, text = open("big.html")
       assert.is_nil(text:find("Outline:", 1, true), text)
-      assert.is_true(has(text, "\nRead it: browser_find(text=…) or browser_snapshot()."), text)
+      assert.is_true(has(text, "\nRead it: browser_snapshot(depth=2) for its layout (alike parts folded), "
+        .. "browser_find(text=…) for one part, browser_snapshot() for all."), text)
       assert.is_nil(text:find("[ref=", 1, true), text)
       -- A test started again there says which refs read before still act.
       local _, found = ok("browser_find", { role = "button", name = "Finish" })

@@ -413,8 +413,12 @@ describe("page:snapshot", function()
 
   it("cuts a snapshot at a depth at its own smaller budget, naming the smaller depths with their sizes", function()
     -- (Run DB's depth 3 of a long guide held its 150 contents links: 48,000 characters.)
+    -- (Items of two kinds in turn: a run of alike ones would be folded.)
     local items = {}
-    for i = 1, 400 do items[i] = ("<li><a href='/s%d'>Section number %d</a></li>"):format(i, i) end
+    for i = 1, 400 do
+      items[i] = (i % 2 == 0 and "<li><a href='/s%d'>Section number %d</a></li>"
+        or "<li><button id=b%d>Section number %d</button></li>"):format(i, i)
+    end
     page:navigate("data:text/html,<nav aria-label=Contents><ul>" .. table.concat(items) .. "</ul></nav><main><h1>Guide</h1></main>")
     local snap = page:snapshot { depth = 3 }
     assert.is_true(snap.truncated)
@@ -424,6 +428,43 @@ describe("page:snapshot", function()
       .. "for less depth\"\n$", snap.text)
     -- Its own budget given, it is that.
     assert.is_false(page:snapshot { depth = 3, budget_tokens = 100000 }.truncated)
+  end)
+
+  it("folds a long run of alike parts at a depth into one line that names the first and last, and keeps their refs", function()
+    -- (Run ER read a guide's whole snapshot twice to learn it was a
+    -- contents list and 150 sections alike.)
+    local links, sections = {}, {}
+    for i = 1, 150 do
+      links[i] = ("<li><a href='/s%d'>%d. Topic</a></li>"):format(i, i)
+      sections[i] = ("<section id=s%d aria-labelledby=h%d><h2 id=h%d>%d. Topic</h2><p>Text of %d.</p>%s</section>")
+        :format(i, i, i, i, i, i % 7 == 0 and "<pre>code</pre>" or "")
+    end
+    page:navigate("data:text/html,<nav aria-label=Contents><ul>" .. table.concat(links) .. "</ul></nav><main><h1>Guide</h1>"
+      .. table.concat(sections) .. "<form aria-label=Ask><input aria-label=A><input aria-label=B><input aria-label=C>"
+      .. "<input aria-label=D><input aria-label=E><input aria-label=F></form></main>")
+    local one = page:snapshot { depth = 1 }
+    local first = one.text:match('region "1%. Topic" %[ref=(e%d+)%]')
+    assert.is_string(first, one.text)
+    assert.matches('\n  %- region "2%. Topic" %[ref=e%d+%] %[%+2%]\n  %- region ×148 more alike: "3%. Topic" %[ref=e%d+%] … '
+      .. '"150%. Topic" %[ref=e%d+%]\n', one.text)
+    assert.is_false(one.truncated)
+    assert.is_true(#one.text < 600, one.text)
+    -- At depth 2 the sections show their heading, those with more in them
+    -- alike still; each field of a form is no run to fold.
+    local two = page:snapshot { depth = 2 }
+    assert.matches('\n  %- region ×148 more alike: "3%. Topic" %[ref=e%d+%] … "150%. Topic" %[ref=e%d+%]\n', two.text)
+    for _, f in ipairs { "A", "B", "C", "D", "E", "F" } do
+      assert.matches('textbox "' .. f .. '" [ref=', two.text, 1, true)
+    end
+    -- At depth 3 the contents list's items fold too, with what each holds.
+    local three = page:snapshot { depth = 3 }
+    assert.matches('\n    %- listitem ×148 more alike %(each: link%): "3%. Topic" %[ref=e%d+%] … "150%. Topic" %[ref=e%d+%]\n',
+      three.text)
+    -- A folded section keeps its ref: a snapshot of it reads it.
+    local last = one.text:match('… "150%. Topic" %[ref=(e%d+)%]')
+    assert.matches('^%- region "150%. Topic" %[ref=' .. last .. '%]:\n  %- heading "150%. Topic"', page:snapshot { root = last }.text)
+    -- The whole snapshot folds nothing.
+    assert.matches('region "77. Topic"', page:snapshot { budget_tokens = 100000 }.text, 1, true)
   end)
 
   it("cuts a first line longer than the budget in the view only, not in the whole text of the same walk", function()

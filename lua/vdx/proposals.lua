@@ -387,8 +387,8 @@ function Proposer:changed(e)
 end
 
 -- A container whose children changed order: toContainText of their texts
--- in the new order.  When the labels name every match, their count is
--- kept beside it (step.count, Log:keep): toContainText alone passes with
+-- in the new order.  When the labels name every match (the header rows
+-- left out of them apart), their count is kept beside it (step.count, Log:keep): toContainText alone passes with
 -- a row added or doubled anywhere (run AF's sorted table).
 function Proposer:order(m)
   local kid = m.parent.children[1].role
@@ -397,7 +397,7 @@ function Proposer:order(m)
     if self:try { matcher = "toContainText", locator = loc .. ".getByRole('" .. kid .. "')", value = m.labels } then
       local step = self.out[#self.out]
       local f = self.read[step.locator]
-      if f and f.count == #m.labels then
+      if f and f.count == #m.labels + (m.head or 0) then
         step.count = f.count
         step.code = step.code .. " " .. assertions.code { locator = step.locator, matcher = "toHaveCount",
           value = f.count }

@@ -7,6 +7,7 @@
 -- names the next call differs (`how` below).
 local vdx = require "vdx"
 local json = require "vdx.json"
+local fold = require "vdx.snapshot_fold"
 
 local snapshot = {}
 
@@ -235,8 +236,9 @@ end
 -- `/value`), as Playwright's does, and says how many child lines it hid
 -- (` [+N]`); a run of the same line (alike items, each cut to `- listitem
 -- [+1]`, which have no ref) is told once with its count (`- listitem [+1]
--- ×150`, `- listitem ×150: Item text`).
--- Returns the number of refs on the lines kept.
+-- ×150`, `- listitem ×150: Item text`); a long run of alike siblings with
+-- refs (sections, cards) is folded into one line after its first two
+-- (vdx.snapshot_fold).  Returns the number of refs on the lines kept.
 local function cut_depth(lines, depth)
   local out, refs, i, n = {}, 0, 1, #lines
   local run = 1   -- how many times out's last line stands
@@ -269,7 +271,14 @@ local function cut_depth(lines, depth)
     end
   end
   if run > 1 then out[#out] = counted(out[#out], run) end
-  for k = 1, n do lines[k] = out[k] end
+  local folded = fold.runs(out)
+  if #folded < #out then
+    refs = 0
+    for _, l in ipairs(folded) do
+      for _ in l:gmatch(" %[ref=[%w_]+%]") do refs = refs + 1 end
+    end
+  end
+  for k = 1, n do lines[k] = folded[k] end
   return refs
 end
 

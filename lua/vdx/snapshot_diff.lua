@@ -355,9 +355,18 @@ local function refs_under(e, set)
   return set
 end
 
+-- Whether entry e is a table's header row: a row of column headers only.
+local function header_row(e)
+  if e.role ~= "row" or #e.children == 0 then return false end
+  for _, c in ipairs(e.children) do
+    if c.role ~= "columnheader" then return false end
+  end
+  return true
+end
+
 -- The containers whose children are the same but in another order (a
 -- sorted table, a moved list item): { parent = new entry, labels = {…},
--- rebuilt = bool }, rebuilt when its children have refs it did not have
+-- head = header rows left out of labels, rebuilt = bool }, rebuilt when its children have refs it did not have
 -- (the app made them again: the old refs are gone).  Only a container
 -- whose place is unique on both sides is compared.
 local function reordered(old, new)
@@ -389,14 +398,18 @@ local function reordered(old, new)
       local moved = false
       for i = 1, #now do moved = moved or now[i] ~= was[i] end
       if moved and #now >= 2 and #now >= #e.children - 1 then
-        local labels = {}
-        for i, c in ipairs(e.children) do labels[i] = label(c) or "?" end
+        -- (A header row is no item: run ES read "new order: Name, Ken
+        -- Thompson" of a sorted table.)
+        local labels, head = {}, 0
+        for _, c in ipairs(e.children) do
+          if header_row(c) then head = head + 1 else labels[#labels + 1] = label(c) or "?" end
+        end
         -- Rebuilt: all its children with a ref but one (a header row kept) have new ones.
         local had, with, fresh = refs_under(o), 0, 0
         for _, c in ipairs(e.children) do
           if c.ref then with, fresh = with + 1, fresh + (had[c.ref] and 0 or 1) end
         end
-        out[#out + 1] = { parent = e, labels = labels, rebuilt = fresh >= 2 and fresh >= with - 1 }
+        out[#out + 1] = { parent = e, labels = labels, head = head, rebuilt = fresh >= 2 and fresh >= with - 1 }
       end
     end
   end

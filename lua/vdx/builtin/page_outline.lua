@@ -72,13 +72,20 @@ local function outline_told(role, url, lines, left, whole)
   return text
 end
 
+-- How to read a page too big to outline.
+local BIG = "\nRead it: browser_snapshot(depth=2) for its layout (alike parts folded), browser_find(text=…) "
+  .. "for one part, browser_snapshot() for all."
+
 --- The outline's part of an answer for role's page at url, from snap
 -- (M.small_snapshot's, or nil for a page too big to outline): the
 -- outline, the one line that stands for one shown before, or how to read
--- a page not outlined.
+-- a page not outlined (for one too big, its layout first).
 function M.told(role, url, snap)
   local lines, left, whole = {}, 0, nil
   if snap then lines, left, whole = outline(snap.text or "") end
+  -- A page too big to outline: its layout first (run ER read the long
+  -- guide's whole snapshot twice to learn it was 150 sections alike).
+  if not snap then return BIG end
   if #lines == 0 then return "\nRead it: browser_find(text=…) or browser_snapshot()." end
   return outline_told(role, url, lines, left, whole)
 end
