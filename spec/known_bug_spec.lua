@@ -58,9 +58,13 @@ describe("a check of a known bug", function()
       .. "so it never runs. Drop it"), warned)
     local _, out = call("browser_export_test", { filename = "kb", drop = { 4 }, runs = 2 })
     local file = helpers.read(dir .. "/out/kb.spec.ts")
-    assert.is_true(has(file, "  test.fail(true, 'A failed Add to cart shows no error');\n"), file)
+    -- test.fail() right before the bug's check, not at the top, where it
+    -- passed the test whichever step failed (run ET).
     assert.is_true(has(file, "  // Known bug: A failed Add to cart shows no error\n"
+      .. "  test.fail(true, 'A failed Add to cart shows no error');\n"
       .. "  await expect(page.getByRole('alert')).toBeVisible();\n"), file)
+    assert.equal(1, select(2, file:gsub("test%.fail%(", "")), file)
+    assert.is_true(file:find("test.fail(", 1, true) > file:find("getByRole('button'", 1, true), file)
     -- The gate passes the check by its failing in each run.
     assert.is_true(has(out, "every step passed 2/2"), out)
     assert.is_nil(out:find("after the known bug", 1, true), out)

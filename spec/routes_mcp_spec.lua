@@ -107,6 +107,19 @@ describe("the route tools", function()
       .. "what the route answered, not what the app's server says"), text)
   end)
 
+  it("says when what the page shows is the status text of a route's answer, not its body", function()
+    -- (Run ET read its JSON body's "Internal Server Error" as what the
+    -- page showed, where the app showed the status's text.)
+    call("browser_route", { pattern = "**/api/pay", status = 503, body = "upstream down" })
+    call("browser_navigate", { url = srv.url .. "/routes/checkout.html" })
+    local _, text = call("browser_click", { element = 'the "Pay now" button' })
+    call("browser_unroute", {})
+    assert.is_true(has(text, "Payment refused: Service Unavailable"), text)
+    assert.is_true(has(text, '\nⓘ "Service Unavailable" is the status text of your route **/api/pay\'s 503: the page '
+      .. "shows the response's status, what the route answered, not what the app's server says"), text)
+    assert.is_nil(text:find("is the body of your route", 1, true), text)
+  end)
+
   it("says which of two routes on one pattern answers", function()
     local _, text = call("browser_route", { pattern = "**/api/status", status = 500, body = "down" })
     assert.is_nil(text:find("in place of", 1, true), text)

@@ -2,8 +2,9 @@
 -- not (the verify tools' `known_bug`).  An agent that found a bug (an
 -- error the shop never shows) states the check it means and why it fails;
 -- the check is recorded although the page disagrees, and the exported
--- test is marked `test.fail(true, why)`: Playwright passes it while the
--- bug is there and fails it once the app is mended, and the flake gate
+-- test calls `test.fail(true, why)` right before that check: Playwright
+-- passes it while the bug is there (a step before it that fails is a
+-- failure still) and fails it once the app is mended, and the flake gate
 -- expects that check to fail in each run.  Runs CF, CH and CK wrote that
 -- test by hand.
 local assertions = require "vdx.assertions"
@@ -35,9 +36,9 @@ function M.check(ctx, tool, step, why)
   local kept = assertions.record(ctx, step, tool)
   local no = ctx.session and type(kept) == "table" and kept.no
   return { text = ("❌ Page disagrees, as the bug does. Recorded as a known bug: %s%s\nThe test is written with "
-    .. "test.fail(): Playwright passes it while this check fails, and fails it once the app is mended. It "
-    .. "stops the test at this check (steps after it never run), and passes it whichever step fails: keep only "
-    .. "what leads to the bug in this test, and check the rest in another"):format(code,
+    .. "test.fail() right before this check: the steps before it must pass as ever; Playwright passes the test "
+    .. "while this check fails, and fails it once the app is mended. The test stops at this check: steps after "
+    .. "it never run, so check those in another test"):format(code,
       no and (" (step %d)"):format(no) or ""),
     structured = { verified = false, recorded = ctx.session ~= nil, known_bug = why,
       assertion = { matcher = step.matcher, locator = step.locator, value = step.value, no = no or nil } } }

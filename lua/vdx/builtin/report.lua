@@ -202,14 +202,27 @@ function report.quietly(ctx, run, args)
   return quiet.tell(res, pending, held)
 end
 
--- The texts a route of the role answers with, each at least 8
--- characters: its body's string values when it is JSON, else the body
--- itself; as { text, pattern }.
+-- The status texts Chromium gives a fulfilled response of these codes
+-- (a route names no phrase of its own), which an app may show in place
+-- of the body (run ET's cart showed "Internal Server Error" of a JSON
+-- body and "Service Unavailable" of a text one).
+local REASONS = { [400] = "Bad Request", [401] = "Unauthorized", [403] = "Forbidden", [404] = "Not Found",
+  [409] = "Conflict", [422] = "Unprocessable Entity", [429] = "Too Many Requests",
+  [500] = "Internal Server Error", [502] = "Bad Gateway", [503] = "Service Unavailable",
+  [504] = "Gateway Timeout" }
+
+-- The texts a route of the role answers with: its status text, then its
+-- body's string values when it is JSON, else the body itself (each of
+-- those at least 8 characters); as { text, pattern, status = code of a
+-- status text }.
 local function routed_texts(ctx)
   local okr, list = pcall(function() return ctx.role:context():routes() end)
   local out = {}
   for _, r in ipairs(okr and type(list) == "table" and list or {}) do
-    local body = type(r.fulfil) == "table" and r.fulfil.body
+    local f = type(r.fulfil) == "table" and r.fulfil
+    local reason = f and REASONS[f.status]
+    if reason then out[#out + 1] = { text = reason, pattern = r.pattern, status = f.status } end
+    local body = f and f.body
     if type(body) == "string" and #body >= 8 then
       local okj, v = pcall(require("vdx.json").decode, body)
       if okj and type(v) == "table" then
@@ -226,10 +239,15 @@ end
 
 -- The line that says a text of the change report is a route's answer,
 -- or nil: the page shows what the route said, not what the app's server
--- would (runs BC and BH checked their mock's message as the app's).
+-- would (runs BC and BH checked their mock's message as the app's).  A
+-- status text is said as one, whatever the body holds.
 local function route_echo(ctx, text)
   for _, t in ipairs(routed_texts(ctx)) do
     if text:find(t.text, 1, true) then
+      if t.status then
+        return ("ⓘ %q is the status text of your route %s's %d: the page shows the response's status, what the "
+          .. "route answered, not what the app's server says"):format(t.text, t.pattern, t.status)
+      end
       return ("ⓘ %q is the body of your route %s: the page shows what the route answered, not what the app's "
         .. "server says"):format(t.text, t.pattern)
     end
