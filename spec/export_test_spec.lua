@@ -1134,6 +1134,19 @@ f.src = '/export/framepay/form.html'; document.body.append(f)">Checkout</button>
       .. "'Who are you%?' }%)%)", file)
   end)
 
+  it("lists the role that opens the start's url though it had no page yet", function()
+    local app = srv.url .. "/export/app.html"
+    local s, call = start(("--output-dir %s --role a - %s --role b - %s"):format(q(dir .. "/out"), app, app))
+    call("browser_navigate", { url = app })
+    -- (Run ET's customer, which had no page, was left out of the list.)
+    local r, text = call("browser_start_test", { url = app .. "?first", role = "b" })
+    assert.equal(0, (s:close(30000)))
+    assert.is_nil(r.isError, text)
+    assert.is_true(has(text, "\nEach role starts\n"), text)
+    assert.is_true(has(text, "\n- b on " .. app .. "?first, signed out"), text)
+    assert.is_true(has(text, "\n- a on " .. app .. ", signed out"), text)
+  end)
+
   it("starts the next test with url opened by the role it names, not the current one", function()
     local app = srv.url .. "/export/app.html"
     local s, call = start(("--output-dir %s --role a - %s --role b - %s"):format(q(dir .. "/out"), app, app))

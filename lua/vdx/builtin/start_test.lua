@@ -64,7 +64,9 @@ local defs = {
       local world_cleared = args.keep_world == false and world.clear(ctx.roles) or nil
       local starts, lines, policy = {}, {}, util.paths(ctx)
       for _, info in ipairs(ctx.roles:list()) do
-        if info.active then
+        -- (The role that opens url is one, active yet or not: run ET's
+        -- customer, which had no page, was left out of the list.)
+        if info.active or (args.url ~= nil and info.name == opener) then
           local role = ctx.roles:role(info.name)
           -- (A new test's lists render anew: its reports say so again, once.)
           role.anew_told = nil
