@@ -387,9 +387,10 @@ function Proposer:changed(e)
 end
 
 -- A container whose children changed order: toContainText of their texts
--- in the new order.  When the labels name every match (the header rows
--- left out of them apart), their count is kept beside it (step.count, Log:keep): toContainText alone passes with
--- a row added or doubled anywhere (run AF's sorted table).
+-- in the new order.  When the labels name every match (bar the header
+-- rows, which they leave out), their count is kept beside it (step.count,
+-- Log:keep): toContainText alone passes with a row added or doubled
+-- anywhere (run AF's sorted table).
 function Proposer:order(m)
   local kid = m.parent.children[1].role
   if m.parent.in_frame or kid == "generic" then return end

@@ -203,11 +203,7 @@ end
 -- ---------------------------------------------------------------- depth
 
 -- The nesting level of a line (two spaces a level) and what follows "- ".
-local function level_of(line)
-  local lead, rest = line:match("^( *)%- (.*)$")
-  if not lead then return nil end
-  return #lead // 2, rest
-end
+local level_of = fold.level_of
 
 -- line, which stands k times in a row, with the count: before its text
 -- value (`- listitem ×150: Item text`), else at its end.

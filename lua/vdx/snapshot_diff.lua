@@ -366,9 +366,10 @@ end
 
 -- The containers whose children are the same but in another order (a
 -- sorted table, a moved list item): { parent = new entry, labels = {…},
--- head = header rows left out of labels, rebuilt = bool }, rebuilt when its children have refs it did not have
--- (the app made them again: the old refs are gone).  Only a container
--- whose place is unique on both sides is compared.
+-- head = the header rows left out of labels, rebuilt = bool }, rebuilt
+-- when its children have refs it did not have (the app made them again:
+-- the old refs are gone).  Only a container whose place is unique on
+-- both sides is compared.
 local function reordered(old, new)
   local function by_path(entries)
     local m = {}

@@ -14,12 +14,14 @@ fold.RUN = 4
 --- How many of a folded run are shown whole before its one line.
 fold.SHOWN = 2
 
--- The nesting level of a line (two spaces a level) and what follows "- ".
-local function level_of(line)
+--- The nesting level of a snapshot line (two spaces a level) and what
+-- follows its "- ", or nil for a line that is no element's.
+function fold.level_of(line)
   local lead, rest = line:match("^( *)%- (.*)$")
   if not lead then return nil end
   return #lead // 2, rest
 end
+local level_of = fold.level_of
 
 -- The role of a line's element ("region", "/url" for a property line).
 local function role_of(rest)

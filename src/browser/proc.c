@@ -350,15 +350,16 @@ static void wait_timeout(uv_timer_t *t) {
 }
 
 /* Waits, without blocking the loop, until the processes left of the tree
- * have ended: each is killed and watched through a pidfd, which becomes
- * readable when it exits.  Returns the number awaited (0: none left, or
+ * have ended: each is killed, and the first MAX_STRAGGLERS are watched
+ * through a pidfd, which becomes readable when it exits.  Returns the number awaited (0: none left, or
  * pidfds are not available). */
 static int wait_stragglers(vdx_proc *p) {
-  pid_t tree[MAX_STRAGGLERS];
-  int nt = find_tree(p->pid, tree, MAX_STRAGGLERS);
+  pid_t tree[MAX_TREE];
+  int nt = find_tree(p->pid, tree, MAX_TREE);
   uv_loop_t *loop = p->proc.loop;
   for (int i = 0; i < nt; i++) {
     kill(tree[i], SIGKILL);
+    if (p->nwait == MAX_STRAGGLERS) continue;
     int fd = (int)syscall(SYS_pidfd_open, tree[i], 0);
     if (fd < 0) continue;
     uv_poll_t *h = calloc(1, sizeof *h);

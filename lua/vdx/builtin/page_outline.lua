@@ -81,11 +81,10 @@ local BIG = "\nRead it: browser_snapshot(depth=2) for its layout (alike parts fo
 -- outline, the one line that stands for one shown before, or how to read
 -- a page not outlined (for one too big, its layout first).
 function M.told(role, url, snap)
-  local lines, left, whole = {}, 0, nil
-  if snap then lines, left, whole = outline(snap.text or "") end
   -- A page too big to outline: its layout first (run ER read the long
   -- guide's whole snapshot twice to learn it was 150 sections alike).
   if not snap then return BIG end
+  local lines, left, whole = outline(snap.text or "")
   if #lines == 0 then return "\nRead it: browser_find(text=…) or browser_snapshot()." end
   return outline_told(role, url, lines, left, whole)
 end
