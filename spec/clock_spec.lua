@@ -339,6 +339,27 @@ describe("the clock tools", function()
     assert.same({ "await defaultPage.clock.runFor(5000);" }, export.statements(t.ctx.session:list()[5]))
   end)
 
+  it("installs a clock paused at its time from the start, written as install a minute early and pauseAt", function()
+    local page = t.roles:current():context():new_page()
+    local was = t.ctx.page
+    t.ctx.page = function() return page end
+    -- (Run EW paused at its install time, which the clock had passed.)
+    local ok, res, text = pcall(t.call, "browser_clock_install", { time = T10, paused = true })
+    local missing = ok and { pcall(t.call, "browser_clock_install", { paused = true }) }
+    local pages_time = page:evaluate("Date.now()")
+    t.ctx.page = was
+    page:close()
+    assert(ok, res)
+    assert.equal("Installed: the page's time is 2026-12-24T10:00:00.000Z; paused (no timer runs until the clock is "
+      .. "moved or resumed); 0 timer callbacks ran, 0 pending.", text)
+    assert.equal(1798106400000, pages_time)
+    local step = t.ctx.session:list()[#t.ctx.session:list()]
+    assert.same({ 'await {page}.clock.install({ time: new Date("2026-12-24T09:59:00Z") }); // a minute early: '
+      .. "pauseAt cannot go back", 'await {page}.clock.pauseAt(new Date("2026-12-24T10:00:00Z"));' }, step.lines)
+    assert.is_true(missing[2].isError)
+    assert.matches("paused: give the time to pause at", missing[3], 1, true)
+  end)
+
   it("says that a page loaded before the install keeps its timers on the real clock", function()
     local page = t.roles:current():context():new_page()
     local was = t.ctx.page

@@ -96,7 +96,7 @@ describe("vdxlua mcp --caps", function()
     local text = client.by_id(msgs, 2).result.content[1].text
     -- Each in a line with its arguments: no tools/list needed to call one.
     assert.matches("^Now serving 8 more tools %(the client's next tools/list has their schemas%):\n"
-      .. "%- browser_clock_install%(time%?:string|int%): Install a controlled clock", text)
+      .. "%- browser_clock_install%(paused%?:bool, time%?:string|int%): Install a controlled clock", text)
     -- Its whole description: run BW listed every tool again to read a cut one.
     assert.matches("Install before browser_navigate so the page's own scripts see it from the start.\n", text, 1, true)
     assert.matches("\n%- browser_emulate_media%(colorScheme%?=dark|light|no%-preference, forcedColors%?=active|none, "

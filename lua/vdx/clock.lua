@@ -167,7 +167,9 @@ local function command(page, cs, cmd, arg)
         .. "clock was installed and not reloaded); navigate or reload, then call again"), 0)
     end
     if text:find("cannot pause at a time before", 1, true) then
-      bad("clock " .. cmd .. ": " .. text, { field = "time" })
+      -- (Run EW paused at its install time, which the clock had passed.)
+      bad("clock " .. cmd .. ": " .. text .. "; to stand still at a time from the start, install the clock "
+        .. "before it and pause there (browser_clock_install {time, paused: true} does both)", { field = "time" })
     end
     -- A timer that always sets another at once, or a page that broke the
     -- clock's object: the page's doing.
@@ -311,6 +313,29 @@ function clock.step(op, arg)
     return page["clock_" .. op](page, arg)
   end
   return line, run
+end
+
+--- How long before the time it pauses at clock.step_paused installs the
+-- clock.
+clock.EARLY_MS = 60000
+
+--- clock.step_paused(t) -> lines, run: the clock installed and paused at
+-- time t, as clock.step gives a step: installed clock.EARLY_MS before t
+-- and paused at t, the form a person writes in Playwright, whose pauseAt
+-- refuses a time the clock has passed (and an installed clock flows on
+-- in the moment between the two calls: run EW paused at its install
+-- time and was refused).  lines are the two statements.
+function clock.step_paused(t)
+  local epoch, literal = clock.time(t, "time")
+  local early = clock.iso(epoch - clock.EARLY_MS):gsub("%.000Z$", "Z")
+  local lines = { ("await {page}.clock.install({ time: new Date(%s) }); // a minute early: pauseAt cannot go back")
+      :format(json.encode(early)),
+    ("await {page}.clock.pauseAt(%s);"):format(literal) }
+  local function run(page)
+    page:clock { time = epoch - clock.EARLY_MS }
+    return page:clock_pause_at(epoch)
+  end
+  return lines, run
 end
 
 --- clock.iso(ms) -> "2026-12-24T10:00:00.000Z": a time as ISO 8601 UTC.

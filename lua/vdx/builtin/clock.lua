@@ -1,6 +1,7 @@
 --- vdx.builtin.clock: the controlled clock of the current tab
 -- (vdx.clock) as tools: install, fast-forward, run for, pause at, resume,
--- set a fixed or a system time.  Each records a "code" step, so the
+-- set a fixed or a system time (install with paused: true stands still at
+-- its time from the start).  Each records a "code" step, so the
 -- exported test calls page.clock the same way, and the flake gate's
 -- replay redoes it on its fresh page.
 local clock = require "vdx.clock"
@@ -33,12 +34,23 @@ local function tool(name, title, description, op, field, input, what)
     annotations = { readOnlyHint = false },
     run = function(ctx, args)
       local arg = field and args[field] or nil
-      local line, run = clock.step(op, arg)
+      local lines, run
+      if op == "install" and args.paused then
+        if arg == nil then
+          error(require("vdx").error("InvalidArgument", "paused: give the time to pause at (time), as "
+            .. "\"2026-12-24T10:00:00Z\"", { field = "time" }), 0)
+        end
+        lines, run = clock.step_paused(arg)
+      else
+        local line
+        line, run = clock.step(op, arg)
+        lines = { line }
+      end
       local page = ctx:page()
       -- A document loaded before the clock: its timers are the browser's.
       local loaded = op == "install" and not clock.installed(page) and util.page_url(ctx) ~= nil
       local st = run(page)
-      local step = util.record(ctx, { kind = "code", world = true, tool = name, lines = { line }, replay = run })
+      local step = util.record(ctx, { kind = "code", world = true, tool = name, lines = lines, replay = run })
       local text = told(what, st)
       if op == "fast_forward" and (st.pending or 0) > 0 then
         -- (Run T's countdown ticked once over ten minutes and still read 9:56.)
@@ -69,10 +81,13 @@ end
 local install = tool("browser_clock_install", "Install a controlled clock",
   "Install a controlled clock in the current tab, now and for every later page it loads: Date, "
     .. "performance.now, setTimeout, setInterval, requestAnimationFrame and requestIdleCallback follow it. "
-    .. "It starts at time (default: now) and flows with real time until paused (browser_clock_pause_at). "
+    .. "It starts at time (default: now) and flows with real time until paused (browser_clock_pause_at), "
+    .. "or with paused: true stands still at time from the start. "
     .. "Install before browser_navigate so the page's own scripts see it from the start.",
   "install", "time", nil, "Installed")
 install.input.properties.time = TIME
+install.input.properties.paused = { type = "boolean",
+  description = "Paused at time from the start (written as install a minute early, then pauseAt(time))" }
 
 return {
   install,
