@@ -914,6 +914,27 @@ f.src = '/export/framepay/form.html'; document.body.append(f)">Checkout</button>
     if pw then assert.is_true(has(out, "Playwright (2 runs of the file): ✅ 2 passed"), out) end
   end)
 
+  it("makes an action that wrote to the server wait for it when another role's step comes next", function()
+    -- (Run EV's customer added to the cart, then the provider changed the
+    -- price, with no wait between.)
+    local shop = srv.url .. "/export/postcart/shop.html"
+    local s, call = start(("--output-dir %s --role a - %s --role b - %s"):format(q(dir .. "/out"), shop, shop))
+    local _, b_nav = call("browser_navigate", { url = shop, role = "b" })
+    local _, a_nav = call("browser_navigate", { url = shop, role = "a" })
+    call("browser_click", { ref = assert(a_nav:match('button "Add to cart" %[ref=(e%d+)%]'), a_nav), role = "a" })
+    call("browser_click", { ref = assert(b_nav:match('button "Add to cart" %[ref=(e%d+)%]'), b_nav), role = "b" })
+    local _, out = call("browser_export_test", { filename = "handoff", runs = 1 })
+    assert.equal(0, (s:close(30000)))
+    assert.is_true(has(out, "\nStep 3 sent POST /export/postcart/add, and step 4 is role b's: the test waits for that "
+      .. "response before it (waitForResponse), so that role finds the app's server as this answer left it"), out)
+    assert.is_true(has(out, "every step passed 1/1"), out)
+    local file = read(dir .. "/out/handoff.spec.ts")
+    assert.is_true(has(file, "  const addResponse = a.waitForResponse((r) => r.request().method() === 'POST' && "
+      .. "new URL(r.url()).pathname === '/export/postcart/add');\n  await a.getByRole('button', { name: 'Add to "
+      .. "cart' }).click();\n  await addResponse;\n  await b.getByRole('button', { name: 'Add to cart' }).click();\n"),
+      file)
+  end)
+
   it("makes an action wait for its request when the next one waits for the same (Add to cart twice)", function()
     -- (Run DI's second click's wait took the first click's response, and
     -- its cart showed one.)

@@ -267,7 +267,7 @@ describe("find", function()
     assert.equal(2, select(2, call("browser_find", { text = "Walnut Tray" })).structuredContent.total)
     -- A role's word is part of its line (run CH's text "status" found none).
     local st = call("browser_find", { text = "status" })
-    assert.matches("%- status: Added “Walnut Tray” at %$25%.00%.", st)
+    assert.matches("%- status %[ref=e%d+%]: Added “Walnut Tray” at %$25%.00%.", st)
     -- Of matches in no item, one named by the text itself: the region
     -- "Offers", not the box "Search offers" (run CE's "Products").
     page:evaluate([[(() => { const b = document.createElement('input'); b.type = 'search';

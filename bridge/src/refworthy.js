@@ -15,14 +15,20 @@ const CONTAINER_ROLES = new Set([
   'dialog', 'alertdialog', 'tablist', 'tabpanel', 'group', 'radiogroup', 'menu', 'menubar', 'toolbar', 'tree',
 ]);
 
+// Live regions: what the page says of itself (a status, an alert), which
+// a test checks first.  They keep their ref though they hold only text
+// (run EW found a status line with no ref, and its check page-wide).
+const LIVE_ROLES = new Set(['status', 'alert', 'log', 'timer', 'marquee']);
+
 // Why el, which nothing acts on, still gets a ref as a container a
 // snapshot or a structure query may start from: 'role' for a landmark,
-// list, table part, dialog or other grouping role, 'testid' for an element
-// with a test id; null when it is none.  A <details> group is left out: it
+// list, table part, dialog or other grouping role, 'live' for a live
+// region, 'testid' for an element with a test id; null when it is none.  A <details> group is left out: it
 // carries its summary's ref (see tidy.js).  A 'role' container that ends
 // up holding only text loses its ref (see tidy.js).
 export function containerKind(tag, role, names) {
   if (CONTAINER_ROLES.has(role)) return role === 'group' && tag === 'details' ? null : 'role';
+  if (LIVE_ROLES.has(role)) return 'live';
   if (names === null) return null;
   for (let i = 0; i < TEST_ID_ATTRIBUTES.length; i++) {
     if (names.includes(TEST_ID_ATTRIBUTES[i])) return 'testid';

@@ -56,7 +56,7 @@ function outline.still_said(text)
   local said = {}
   for _, l in ipairs((outline.of(text))) do
     local role = l:match("^%- (%a+)")
-    if SAID[role] and l:find(": ", 1, true) then said[#said + 1] = l:sub(3) end
+    if SAID[role] and l:find(": ", 1, true) then said[#said + 1] = l:sub(3):gsub(" %[ref=[%w_]+%]", "", 1) end
   end
   return #said > 0 and table.concat(said, "; ") or nil
 end
@@ -155,8 +155,9 @@ function outline.of(text)
       said = nil
     end
     if e and SAID[e.role] then
-      local it = { line = "- " .. e.role .. (e.name and e.name ~= "" and (" %q"):format(e.name) or ""), n = 1,
-        said = true }
+      -- (With its ref: a check of what it says starts from it.)
+      local it = { line = "- " .. e.role .. (e.name and e.name ~= "" and (" %q"):format(e.name) or "")
+        .. (e.ref and (" [ref=%s]"):format(e.ref) or ""), n = 1, said = true }
       if (e.value or "") ~= "" then it.line = it.line .. ": " .. e.value
       else said = { indent = #indent, item = it } end
       items[#items + 1] = it

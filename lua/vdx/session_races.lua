@@ -89,15 +89,37 @@ function races.unsettled(steps)
   return out
 end
 
+--- The actions of a list of steps (a test's) that sent requests that
+-- write (not GET: an Add to cart's POST) whose next step is another
+-- role's: that role reads the app's server, which the writes may not
+-- have reached yet (run EV's customer added to the cart, then the
+-- provider changed the price, with no wait between).  { { action =,
+-- writes = { "POST /api/cart", … }, next = the other role's step } }, in
+-- order.
+function races.handoffs(steps)
+  local out = {}
+  for i, s in ipairs(steps) do
+    local t = steps[i + 1]
+    if s.kind == "action" and s.fetched and not s.carried and t and t.role ~= s.role and not t.carried then
+      local writes = {}
+      for _, l in ipairs(s.fetched) do
+        if not l:match("^GET ") and not l:match("^HEAD ") then writes[#writes + 1] = l end
+      end
+      if #writes > 0 then out[#out + 1] = { action = s, writes = writes, next = t } end
+    end
+  end
+  return out
+end
+
 --- The steps of a test whose next step waits for their responses, as a
 -- table from each such step to its requests ({ "GET /api/cart", … }): a load whose page fetched data after its
 -- load event, an action right after it (races.unready: what that
 -- load's answer waited for), and an action whose answer waited for the
 -- requests it made, a page load right after it with no check between
 -- (races.racing: an Add to cart's POST, then the cart's page) or a
--- check that would hold before they are answered (races.unsettled), and
--- an action before such an action that sent one of the requests it
--- waits for.
+-- check that would hold before they are answered (races.unsettled) or
+-- another role's step (its writes only, races.handoffs), and an action
+-- before such an action that sent one of the requests it waits for.
 function races.response_steps(steps)
   local waits = {}
   local function add(s, list)
@@ -114,6 +136,7 @@ function races.response_steps(steps)
     if u.action.fetched then add(u.action, u.action.fetched) end
   end
   for _, u in ipairs(races.unsettled(steps)) do add(u.action, u.action.fetched) end
+  for _, u in ipairs(races.handoffs(steps)) do add(u.action, u.writes) end
   -- An action that sent a request the next one waits for (Add to cart
   -- twice, then the cart): its own response would end that wait, so it
   -- waits for it too (run DI's second click's wait took the first's

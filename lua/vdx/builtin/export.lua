@@ -423,6 +423,13 @@ return {
           .. "whatever it answered"):format(u.action.no, u.action.unchanged and ("changed nothing on the page (it sent "
             .. list .. ")") or ("sent " .. list), u.check.no, those, u.check.no)
       end
+      for i, u in ipairs(require("vdx.session_races").handoffs(log:list())) do
+        if i > 2 then break end
+        local list, those = waited(u.writes)
+        out[#out + 1] = ("Step %d sent %s, and step %d is role %s's: the test waits for %s before it "
+          .. "(waitForResponse), so that role finds the app's server as this answer left it"):format(u.action.no, list,
+          u.next.no or 0, tostring(u.next.role), those)
+      end
       if sum.missing > 0 then
         out[#out + 1] = ("⚠️ %d actions have no locator and are left out of the test (a comment in the file says why)")
           :format(sum.missing)
