@@ -23,9 +23,10 @@ const LIVE_ROLES = new Set(['status', 'alert', 'log', 'timer', 'marquee']);
 // Why el, which nothing acts on, still gets a ref as a container a
 // snapshot or a structure query may start from: 'role' for a landmark,
 // list, table part, dialog or other grouping role, 'live' for a live
-// region, 'testid' for an element with a test id; null when it is none.  A <details> group is left out: it
-// carries its summary's ref (see tidy.js).  A 'role' container that ends
-// up holding only text loses its ref (see tidy.js).
+// region, 'testid' for an element with a test id; null when it is none.
+// A <details> group is left out: it carries its summary's ref (see
+// tidy.js).  A 'role' container that ends up holding only text loses its
+// ref (see tidy.js); a live region keeps it.
 export function containerKind(tag, role, names) {
   if (CONTAINER_ROLES.has(role)) return role === 'group' && tag === 'details' ? null : 'role';
   if (LIVE_ROLES.has(role)) return 'live';
