@@ -56,6 +56,13 @@ function helpers.alive(pid)
 end
 
 --- Number of processes in the process group pgid (zombies excluded).
+--- The non-empty lines of text, as a list.
+function helpers.lines(text)
+  local out = {}
+  for l in text:gmatch("[^\n]+") do out[#out + 1] = l end
+  return out
+end
+
 function helpers.group_size(pgid)
   local p = io.popen("ps -o pid=,stat= -g " .. pgid .. " 2>/dev/null")
   local n = 0

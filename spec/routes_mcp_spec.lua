@@ -95,12 +95,19 @@ describe("the route tools", function()
     assert.equal("No active routes", text)
   end)
 
-  it("says when what the page shows after an action is the body a route answered with", function()
-    call("browser_route", { pattern = "**/api/pay", status = 503, contentType = "application/json",
-      body = '{"error":"Payment service unavailable"}' })
+  -- The answer of Pay now on the checkout page with route (browser_route's
+  -- arguments) in place, the route removed after.
+  local function pay_with(route)
+    call("browser_route", route)
     call("browser_navigate", { url = srv.url .. "/routes/checkout.html" })
     local _, text = call("browser_click", { element = 'the "Pay now" button' })
     call("browser_unroute", {})
+    return text
+  end
+
+  it("says when what the page shows after an action is the body a route answered with", function()
+    local text = pay_with { pattern = "**/api/pay", status = 503, contentType = "application/json",
+      body = '{"error":"Payment service unavailable"}' }
     -- (Runs BC and BH checked their mock's message as the app's.)
     assert.is_true(has(text, "Payment refused: Payment service unavailable"), text)
     assert.is_true(has(text, '\nⓘ "Payment service unavailable" is the body of your route **/api/pay: the page shows '
@@ -110,10 +117,7 @@ describe("the route tools", function()
   it("says when what the page shows is the status text of a route's answer, not its body", function()
     -- (Run ET read its JSON body's "Internal Server Error" as what the
     -- page showed, where the app showed the status's text.)
-    call("browser_route", { pattern = "**/api/pay", status = 503, body = "upstream down" })
-    call("browser_navigate", { url = srv.url .. "/routes/checkout.html" })
-    local _, text = call("browser_click", { element = 'the "Pay now" button' })
-    call("browser_unroute", {})
+    local text = pay_with { pattern = "**/api/pay", status = 503, body = "upstream down" }
     assert.is_true(has(text, "Payment refused: Service Unavailable"), text)
     assert.is_true(has(text, '\nⓘ "Service Unavailable" is the status text of your route **/api/pay\'s 503: the page '
       .. "shows the response's status, what the route answered, not what the app's server says"), text)

@@ -2,12 +2,7 @@
 -- (vdx.snapshot_fold), on snapshot texts: what a run is, and what its one
 -- line says.
 local fold = require "vdx.snapshot_fold"
-
-local function lines(s)
-  local out = {}
-  for l in s:gmatch("[^\n]+") do out[#out + 1] = l end
-  return out
-end
+local lines = require("helpers").lines
 
 -- n cards, each a generic with a heading, a price and a button.
 local function cards(n, from)

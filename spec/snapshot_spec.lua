@@ -10,11 +10,7 @@ local function count(text, pattern)
   return n
 end
 
-local function lines(text)
-  local t = {}
-  for l in text:gmatch("[^\n]+") do t[#t + 1] = l end
-  return t
-end
+local lines = h.lines
 
 describe("page:snapshot", function()
   local browser, srv, page, base

@@ -236,7 +236,7 @@ end
 -- refs (sections, cards) is folded into one line after its first two
 -- (vdx.snapshot_fold).  Returns the number of refs on the lines kept.
 local function cut_depth(lines, depth)
-  local out, refs, i, n = {}, 0, 1, #lines
+  local out, i, n = {}, 1, #lines
   local run = 1   -- how many times out's last line stands
   while i <= n do
     local line = lines[i]
@@ -259,7 +259,6 @@ local function cut_depth(lines, depth)
         if run > 1 then out[#out] = counted(out[#out], run) end
         run = 1
         out[#out + 1] = line
-        if line:find(" %[ref=[%w_]+%]") then refs = refs + 1 end
         for _, p in ipairs(props) do out[#out + 1] = p end
         -- (A line with property lines after it is no longer the last.)
         if #props > 0 then run = 1 end
@@ -267,12 +266,9 @@ local function cut_depth(lines, depth)
     end
   end
   if run > 1 then out[#out] = counted(out[#out], run) end
-  local folded = fold.runs(out)
-  if #folded < #out then
-    refs = 0
-    for _, l in ipairs(folded) do
-      for _ in l:gmatch(" %[ref=[%w_]+%]") do refs = refs + 1 end
-    end
+  local folded, refs = fold.runs(out), 0
+  for _, l in ipairs(folded) do
+    for _ in l:gmatch(" %[ref=[%w_]+%]") do refs = refs + 1 end
   end
   for k = 1, n do lines[k] = folded[k] end
   return refs
