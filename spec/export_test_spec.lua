@@ -556,6 +556,27 @@ f.src = '/export/framepay/form.html'; document.body.append(f)">Checkout</button>
     assert.matches("1 passed", out)
   end)
 
+  it("starts the Run line in the project above the output folder, and it passes as printed", function()
+    -- The folder above is a project with no config: a person runs its
+    -- tests from there (five of six play-tests of stop 67 did, where the
+    -- line started in the output folder).
+    write(dir .. "/package.json", "{}")
+    local s, call, pw = start_out()
+    call("browser_navigate", { url = srv.url .. "/export/app.html" })
+    call("browser_wait_for", { text = "Who are you?" })
+    call("browser_verify_text_visible", { text = "Who are you?" })
+    local _, text = call("browser_export_test", { filename = "from-root" })
+    assert.equal(0, (s:close(30000)))
+    os.remove(dir .. "/package.json")
+    local printed = assert(text:match("\nRun: (cd [^\n]+)$"), text)
+    assert.equal(1, select(2, printed:gsub("^cd " .. dir:gsub("%p", "%%%0") .. " && ", "")), printed)
+    assert.matches(" test out/from%-root%.spec%.ts$", printed)
+    if not pw then return pending("no Playwright to run it") end
+    local rc, out = require("vdx.pw_run").shell("cd / && sh -c " .. q(printed), 300000)
+    assert.equal(0, rc, out)
+    assert.matches("1 passed", out)
+  end)
+
   it("names a step that does not pass in every run as flaky", function()
     local pw = playwright_dir()
     local s, call = start("--output-dir " .. q(dir .. "/out") .. " --tools spec/fixtures/export/record_assert.lua",
@@ -1225,21 +1246,47 @@ f.src = '/export/framepay/form.html'; document.body.append(f)">Checkout</button>
     assert.is_nil(one:find("sign in as", 1, true), one)
     assert.is_true(has(two, "⚠️ Tests of one.spec.ts (as shopper) sign in as this test does: Playwright runs files in "
       .. "parallel workers"), two)
-    assert.is_true(has(two, "Wrote playwright.config.ts in this folder with workers: 1"), two)
-    local config = read(dir .. "/out/playwright.config.ts")
+    -- One config, in the project above (it had none), where the Run line
+    -- starts: runs EV and EW found a second one in the output folder odd.
+    assert.is_true(has(two, "Wrote " .. dir .. "/playwright.config.ts with workers: 1: Playwright reads it in a run "
+      .. "from there, as the Run line does"), two)
+    assert.is_true(has(two, "\nRun: cd " .. dir .. " && "), two)
+    assert.is_true(has(two, " test out/two.spec.ts"), two)
+    assert.is_nil(read(dir .. "/out/playwright.config.ts"))
+    local config = read(dir .. "/playwright.config.ts")
     assert.is_true(has(config, "\n  workers: 1,\n"), config)
+    assert.is_nil(config:find("testDir", 1, true), config)
     -- Every later file that shares is told, in one line.
-    assert.is_true(has(three, "\nShares accounts with one.spec.ts, two.spec.ts (as shopper): this folder's "
-      .. "playwright.config.ts runs one file at a time."), three)
+    assert.is_true(has(three, "\nShares accounts with one.spec.ts, two.spec.ts (as shopper): the playwright.config.ts "
+      .. "of " .. dir .. ", where the Run line starts, runs one file at a time."), three)
     assert.is_nil(three:find("⚠️ Tests of", 1, true), three)
-    -- A run from the project above, which had no config, reads one
-    -- written there too, once (runs EA and EC wrote it by hand).
-    assert.is_true(has(two, "\nWrote playwright.config.ts in " .. dir .. " too, the project above, which had none: "
-      .. "workers: 1 for a run from there."), two)
-    assert.is_nil(three:find("the project above", 1, true), three)
-    local above = read(dir .. "/playwright.config.ts")
-    assert.is_true(has(above, "\n  workers: 1,\n"), above)
-    assert.is_nil(above:find("testDir", 1, true), above)
+    os.remove(dir .. "/playwright.config.ts")
+    os.remove(dir .. "/package.json")
+  end)
+
+  it("writes the config in the output folder when the folder above is no project, or has a config of its own", function()
+    local auth = write(dir .. "/walker.json", '{"cookies":[],"origins":[]}')
+    local app = srv.url .. "/export/app.html"
+    local s, call = start(("--output-dir %s --role walker %s %s"):format(q(dir .. "/out"), q(auth), app))
+    call("browser_navigate", { url = app })
+    call("browser_export_test", { filename = "walk-one" })
+    call("browser_start_test", { url = app .. "?two" })
+    local _, two = call("browser_export_test", { filename = "walk-two" })
+    -- The person's own config above: the Run line starts in the output
+    -- folder, whose config the first export wrote.
+    write(dir .. "/package.json", "{}")
+    write(dir .. "/playwright.config.ts", "export default {};\n")
+    call("browser_start_test", { url = app .. "?three" })
+    local _, three = call("browser_export_test", { filename = "walk-three" })
+    assert.equal(0, (s:close(30000)))
+    assert.is_true(has(two, "Wrote playwright.config.ts in this folder with workers: 1"), two)
+    assert.is_true(has(two, "\nRun: cd " .. dir .. "/out && "), two)
+    assert.is_true(has(three, "\nShares accounts with walk-one.spec.ts, walk-two.spec.ts (as walker): this folder's "
+      .. "playwright.config.ts runs one file at a time."), three)
+    assert.is_true(has(three, "\nRun: cd " .. dir .. "/out && "), three)
+    assert.equal("export default {};\n", read(dir .. "/playwright.config.ts"))
+    local config = read(dir .. "/out/playwright.config.ts")
+    assert.is_true(has(config, "\n  testDir: '.',\n  workers: 1,\n"), config)
     os.remove(dir .. "/playwright.config.ts")
     os.remove(dir .. "/out/playwright.config.ts")
     os.remove(dir .. "/package.json")
@@ -1269,9 +1316,8 @@ f.src = '/export/framepay/form.html'; document.body.append(f)">Checkout</button>
     assert.is_nil(fresh:find("sign in as", 1, true), fresh)
     assert.is_true(has(two, "⚠️ Tests of signin-one.spec.ts (as default) sign in as this test does: Playwright runs "
       .. "files in parallel workers"), two)
-    assert.is_true(has(two, "Wrote playwright.config.ts in this folder with workers: 1"), two)
+    assert.is_true(has(two, "Wrote " .. dir .. "/playwright.config.ts with workers: 1"), two)
     os.remove(dir .. "/playwright.config.ts")
-    os.remove(dir .. "/out/playwright.config.ts")
     os.remove(dir .. "/package.json")
   end)
 

@@ -1,7 +1,8 @@
 --- vdx.export_accounts: the accounts the tests of a session's files sign
 -- in as, and the Playwright config that runs files sharing one one at a
 -- time (browser_export_test): parallel workers would change one account's
--- data (a cart, orders) at once.
+-- data (a cart, orders) at once; and the folder the export's Run line
+-- starts in.
 local vdx = require "vdx"
 
 local M = {}
@@ -98,55 +99,77 @@ local function config_text(where, dir)
   return table.concat(lines, "\n")
 end
 
---- Makes the folder of the spec rel run its files one at a time, for
--- tests that share an account: writes playwright.config.ts there when it
--- has no Playwright config.  Returns "wrote", "ours" (one an export wrote
--- before) or "theirs" (the folder's own config, left as it is).
-function M.one_at_a_time(policy, rel)
-  local folder = rel:match("^(.*)/[^/]*$")
-  local at = function(name) return folder and (folder .. "/" .. name) or name end
-  for _, ext in ipairs { "ts", "js", "mjs", "cjs", "mts", "cts" } do
-    local text = policy:read_output(at("playwright.config." .. ext))
+local EXTS = { "ts", "js", "mjs", "cjs", "mts", "cts" }
+
+-- The state of the Playwright config in a folder, reading its files with
+-- read(name): "none", "ours" (one an export wrote) or "theirs".
+local function config_state(read)
+  for _, ext in ipairs(EXTS) do
+    local text = read("playwright.config." .. ext)
     if text then return text:sub(1, #CONFIG_MARK) == CONFIG_MARK and "ours" or "theirs" end
   end
-  local ok = pcall(policy.write, policy, at("playwright.config.ts"), config_text("in this folder", "  testDir: '.',"),
-    false)
-  return ok and "wrote" or "theirs"
+  return "none"
 end
 
---- Writes the config of config_text in root, the Playwright project above
--- the output folder that has none (configless_root), when root is in the
--- workspace or the server confines to none: a run from there reads it
--- (runs EA and EC, like five of stop 64, wrote it there by hand, though
--- told of -c).  True when written; a file there is never replaced.
-function M.root_config(policy, root)
-  local ws = policy.workspace_root
-  if ws and not (root == ws or root:sub(1, #ws + 1) == ws .. "/") then return false end
-  local d = vdx.open_dir(root, { follow = false })
-  if not d then return false end
-  local ok = d:write("playwright.config.ts", config_text("below this folder"))
-  d:close()
-  return ok ~= nil
-end
-
---- The folder above the output folder when it is a Playwright project
--- without a config of its own (it has @playwright/test in node_modules or
--- a package.json, and no playwright.config.*): a run from there reads no
--- config, so no workers: 1.  nil otherwise.
-function M.configless_root(policy)
+--- The folder above the output folder when it is a Playwright project (it
+-- has @playwright/test in node_modules or a package.json) in the
+-- workspace, and the state of its config ("none", "ours", "theirs"); nil
+-- otherwise.  A server that confines to no workspace takes any folder.
+function M.project_above(policy)
   local d = require("vdx.paths").realpath(policy.output)
   local up = type(d) == "string" and d:gsub("/+$", ""):match("^(.*)/[^/]+$")
   if not up or up == "" then return nil end
-  local function has(rel)
+  local ws = policy.workspace_root
+  if ws and not (up == ws or up:sub(1, #ws + 1) == ws .. "/") then return nil end
+  local function read(rel)
     local f = io.open(up .. "/" .. rel, "r")
-    if f then f:close() end
-    return f ~= nil
+    if not f then return nil end
+    local text = f:read(64) or ""
+    f:close()
+    return text
   end
-  if not (has("node_modules/@playwright/test/package.json") or has("package.json")) then return nil end
-  for _, ext in ipairs { "ts", "js", "mjs", "cjs", "mts", "cts" } do
-    if has("playwright.config." .. ext) then return nil end
+  if not (read("node_modules/@playwright/test/package.json") or read("package.json")) then return nil end
+  return up, config_state(read)
+end
+
+--- The folder the Run line of the spec rel starts in, when it is not the
+-- spec's own: the project above the output folder (project_above) whose
+-- config is none or one an export wrote, the spec's folder having no
+-- config of its own.  A person runs a project's tests from its root, as
+-- five of six play-tests of stop 67 did where the line said the output
+-- folder.  nil: the spec's folder.
+function M.run_from(policy, rel)
+  local folder = rel:match("^(.*)/[^/]*$")
+  local here = config_state(function(name) return policy:read_output(folder and (folder .. "/" .. name) or name) end)
+  if here ~= "none" then return nil end
+  local up, state = M.project_above(policy)
+  return up and state ~= "theirs" and up or nil
+end
+
+--- Makes the files of the spec rel run one at a time, for tests that share
+-- an account: where the Run line starts (run_from) or else the spec's
+-- folder, writes playwright.config.ts when that folder has no Playwright
+-- config.  Returns what it found ("wrote", "ours": one an export wrote
+-- before, or "theirs": the folder's own config, left as it is) and the
+-- folder of the project the Run line starts in, if that is where.  One
+-- config, where the run reads it: runs EV and EW found the two of stop
+-- 66 (the output folder's and the project's) odd.
+function M.one_at_a_time(policy, rel)
+  local root = M.run_from(policy, rel)
+  if root then
+    if select(2, M.project_above(policy)) == "ours" then return "ours", root end
+    local d = vdx.open_dir(root, { follow = false })
+    local ok = d and pcall(d.write, d, "playwright.config.ts", config_text("below this folder"))
+    if d then d:close() end
+    return ok and "wrote" or "theirs", root
   end
-  return up
+  local folder = rel:match("^(.*)/[^/]*$")
+  local at = function(name) return folder and (folder .. "/" .. name) or name end
+  local state = config_state(function(name) return policy:read_output(at(name)) end)
+  if state ~= "none" then return state end
+  local ok = pcall(policy.write, policy, at("playwright.config.ts"), config_text("in this folder", "  testDir: '.',"),
+    false)
+  return ok and "wrote" or "theirs"
 end
 
 return M

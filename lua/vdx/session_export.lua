@@ -376,8 +376,9 @@ end
 -- opts.before ({ { steps, name, auth_of, token }, … }: those the file
 -- held) when given, as a test named opts.name whose `{run}` was
 -- opts.token (vdx.run_token); returns the command
--- that runs it (from any folder: it starts with cd to the spec's folder,
--- and names the Playwright found, vdx.pw_run.runner, else npx), the roles
+-- that runs it (from any folder: it starts with cd to opts.run_from, the
+-- project's folder, with the spec's path from there, else to the spec's
+-- folder, and names the Playwright found, vdx.pw_run.runner, else npx), the roles
 -- and base URL it was written with, and the sentences that say what to
 -- start (the app at BASE_URL) and install first, the text written, and,
 -- with opts.edited ({ text, replace }: a file edited by hand since the
@@ -413,13 +414,16 @@ function export.write(steps, path, opts)
     local ok, rerr = os.rename(path .. ".tmp", path)
     if not ok then return nil, rerr end
   end
-  local runner, why = pw_run.runner(dir)
+  local from, file = dir, path:match("[^/]*$")
+  local up = opts.run_from
+  if up and path:sub(1, #up + 1) == up .. "/" then from, file = up, path:sub(#up + 2) end
+  local runner, why = pw_run.runner(from)
   -- No BASE_URL: the file goes to the app it was recorded on by default.
   local env = pw.env(base and false, roles, true)
-  local cmd = ("cd %s && %s%s test %s"):format(pw.shell_word(dir), env ~= "" and env .. " " or "",
-    runner or "npx playwright", pw.shell_word(path:match("[^/]*$")))
+  local cmd = ("cd %s && %s%s test %s"):format(pw.shell_word(from), env ~= "" and env .. " " or "",
+    runner or "npx playwright", pw.shell_word(file))
   local notes = { ("The test needs the app up at %s."):format(base or "BASE_URL") }
-  if not runner then notes[2] = pw.install_hint(dir, why) end
+  if not runner then notes[2] = pw.install_hint(from, why) end
   return cmd, roles, base, notes, text, block
 end
 

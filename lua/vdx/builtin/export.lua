@@ -283,7 +283,7 @@ return {
         -- The server's --browser-arg switches (a host mapping, a flag the
         -- app needs): the test's browser gets them too.
         browser_args = ctx.roles.launch_opts and ctx.roles.launch_opts.args,
-        write = function(t) return policy:write(rel, t, before ~= nil) end })
+        write = function(t) return policy:write(rel, t, before ~= nil) end, run_from = accounts.run_from(policy, rel) })
       if not cmd then
         error(vdx.error("IOError", "cannot write " .. path .. ": " .. tostring(roles), { file = path }), 0)
       end
@@ -297,10 +297,12 @@ return {
       -- replaced, one never exported) go: they hold the roles' cookies.
       require("vdx.builtin.start_test").forget_starts(log)
       -- Files whose tests sign in as the same role's account run in
-      -- parallel workers under Playwright's defaults: a config beside them
-      -- runs them one at a time (the folder's own is said of once).
+      -- parallel workers under Playwright's defaults: a config where the
+      -- Run line starts runs them one at a time (one of the person's own
+      -- is said of once).
       local shared = accounts.shared(log, rel, steps, auth_of)
-      local config = #shared > 0 and accounts.one_at_a_time(policy, rel)
+      local config, root
+      if #shared > 0 then config, root = accounts.one_at_a_time(policy, rel) end
       local sum = session_export.summary(steps)
       -- The folder is in the Run line below.
       local out = { ("Wrote %s: %d steps (%d navigations, %d actions, %d assertions), roles %s"):format(
@@ -344,31 +346,21 @@ return {
       if #shared > 0 then
         local who = {}
         for i, x in ipairs(shared) do who[i] = ("%s (as %s)"):format(x.files, x.role) end
+        local which = root and ("the playwright.config.ts of " .. root .. ", where the Run line starts,")
+          or "this folder's playwright.config.ts"
         if config == "ours" then
-          out[#out + 1] = ("Shares accounts with %s: this folder's playwright.config.ts runs one file at a time.")
-            :format(table.concat(who, "; "))
+          out[#out + 1] = ("Shares accounts with %s: %s runs one file at a time."):format(table.concat(who, "; "),
+            which)
         elseif config == "wrote" or not log.told_shared then
           log.told_shared = true
           out[#out + 1] = ("⚠️ Tests of %s sign in as this test does: Playwright runs files in parallel workers, so "
             .. "they would change the same account's data (a cart, orders) at once. %s, or give each file an "
             .. "account of its own."):format(table.concat(who, "; "), config == "wrote"
-              and ("Wrote playwright.config.ts in this folder with workers: 1: Playwright reads it when run from here, "
-                .. "as the Run line does (run from another folder, add workers: 1 to its config or --workers=1)")
-              or "This folder has a Playwright config of its own: set workers: 1 there, or run with --workers=1")
-        end
-        local root = config ~= "theirs" and not log.told_root and accounts.configless_root(policy)
-        if root and accounts.root_config(policy, root) then
-          log.told_root = true
-          out[#out + 1] = ("Wrote playwright.config.ts in %s too, the project above, which had none: workers: 1 "
-            .. "for a run from there."):format(root)
-        elseif root then
-          log.told_root = true
-          -- (From there, -c names this folder's config: eight play-tests
-          -- ran from the project root as their briefs said.)
-          local here = require("vdx.paths").realpath(policy.output):gsub("/+$", ""):match("([^/]+)$")
-          out[#out + 1] = ("⚠️ %s, the project above, has no Playwright config: a run from there reads none and "
-            .. "runs these files at once. Run from this folder, or from there with -c %s (this folder's config: "
-            .. "npx playwright test -c %s), or with --workers=1"):format(root, here, here)
+              and ("Wrote %s with workers: 1: Playwright reads it in a run from there, as the Run line does (from "
+                .. "another folder, add --workers=1)"):format(root and (root .. "/playwright.config.ts")
+                or "playwright.config.ts in this folder")
+              or ("%s has a Playwright config of its own: set workers: 1 there, or run with --workers=1")
+                :format(root or "This folder"))
         end
       end
       local warned, mended = 0, 0
