@@ -57,6 +57,22 @@ local function named_ancestor(text, ref)
   end
 end
 
+-- The line of ref in text and the lines of its ancestors, as one text
+-- (outermost first), or nil.
+local function place_of(text, ref)
+  local find = require "vdx.find"
+  local lines, parsed, at = {}, {}, nil
+  for line in (text or ""):gmatch("[^\n]+") do
+    lines[#lines + 1], parsed[#parsed + 1] = line, find.parse_line(line) or false
+    if not at and line:find("[ref=" .. ref .. "]", 1, true) then at = #lines end
+  end
+  if not at or not parsed[at] then return nil end
+  local out = {}
+  for _, k in ipairs(find.path_of(parsed, at)) do out[#out + 1] = lines[k] end
+  out[#out + 1] = lines[at]
+  return table.concat(out, "\n")
+end
+
 -- The page's URL without its fragment, or nil.
 local function url_of(page)
   local url = require("vdx.urls").of(page)
@@ -75,13 +91,17 @@ local function successor(ctx, ref)
   return nil
 end
 
---- The note a call renewed from old to now gives with its answer.
-function ref_renew.note(old, now, stale)
-  if stale then return ("Note: %s was re-rendered; used its successor %s (same role and name)"):format(old, now) end
+--- The note a call renewed from old to now gives with its answer; how:
+-- "stale" (a successor), "place" (an element of no name) or nil (its
+-- role and name), as ref_renew.renewed says.
+function ref_renew.note(old, now, how)
+  if how == "stale" then
+    return ("Note: %s was re-rendered; used its successor %s (same role and name)"):format(old, now)
+  end
   if old == now then
     -- (The page loaded again as it was: its refs are the agent's again.)
-    return ("Note: %s was a ref of the page before it loaded again; the page now gives its element (same role and "
-      .. "name) the same ref"):format(old)
+    return ("Note: %s was a ref of the page before it loaded again; the page now gives its element (same %s) the "
+      .. "same ref"):format(old, how == "place" and "place, same line" or "role and name")
   end
   return ("Note: %s was a ref of the page before it loaded again; used %s (same role and name)"):format(old, now)
 end
@@ -110,12 +130,14 @@ end
 -- the new snapshot has one element of that role and name; or one of
 -- several alike that is the only one of its role and name in its nearest
 -- named container (a region, a form), which the page's locator engine
--- finds again.  Returns the old ref too.
+-- finds again; or an element of no name that the new snapshot gives the
+-- same ref at the same place.  Returns the old ref too, and how it was
+-- found: "stale" (a successor), "place" (of no name) or nil.
 function ref_renew.renewed(ctx, err)
   local e = errors.normalize(err)
   if e.type == "StaleRef" and type(e.ref) == "string" and type(ctx.role) == "table" then
     local now, old = successor(ctx, e.ref)
-    if now then return now, old, true end
+    if now then return now, old, "stale" end
     return nil
   end
   local ref = e.type == "UnknownRef" and e.ref
@@ -132,7 +154,7 @@ function ref_renew.renewed(ctx, err)
     if l then last, text, line = base, base.whole_text, l end
   end
   local id = identity(line)
-  if not id then return nil end
+  if not line then return nil end
   local page = ctx:page()
   local url = url_of(page)
   if not url or url ~= (tostring(last.url or ""):gsub("#.*$", "")) then return nil end
@@ -147,6 +169,15 @@ function ref_renew.renewed(ctx, err)
     return nil
   end
   ctx.role.last_snapshot = changes.stamp(page, snap, { budget_tokens = changes.BUDGET_TOKENS }, ctx.role)
+  if not id then
+    -- An element of no name (a panel, a card): the new look gives the
+    -- same ref at the same place, its line and its ancestors' read alike
+    -- (run EU's e179, a guide's example panel, after browser_start_test
+    -- opened the guide again, was known only after a browser_find).
+    local was = place_of(text, ref)
+    if was and was == place_of(snap.whole_text or snap.text, ref) then return ref, ref, "place" end
+    return nil
+  end
   if #refs_of(text, id) ~= 1 then
     -- One of alike elements (a form in each of a guide's sections): the
     -- one of its role and name inside the same named container.

@@ -249,7 +249,7 @@ function Registry:call(name, args, ctx)
     -- page now (vdx.ref_renew): the call, which did nothing, again with
     -- the element's ref of now (each of a form's fields' in turn).
     tries = tries - 1
-    local okn, now, old, stale = pcall(ctx.renew_refs, ctx, v)
+    local okn, now, old, how = pcall(ctx.renew_refs, ctx, v)
     -- (A renewal that failed keeps the call's own error, unless cancelled.)
     if not okn and errors.normalize(now).type == "Cancelled" then v = now end
     if not (okn and now) then break end
@@ -273,7 +273,7 @@ function Registry:call(name, args, ctx)
     end
     if not hit then break end
     args = again
-    notes[#notes + 1] = require("vdx.ref_renew").note(old, now, stale)
+    notes[#notes + 1] = require("vdx.ref_renew").note(old, now, how)
     okr, v = xpcall(def.run, traceback, ctx, again)
   end
   if okr then
