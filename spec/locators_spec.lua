@@ -176,7 +176,7 @@ describe("page:generate_locator", function()
       set.locator)
   end)
 
-  it("scopes a panel by its section's name, not by the run's text it shows in one state", function()
+  it("scopes a panel by its section's name, not by what its status says in one state", function()
     page:evaluate([[document.body.innerHTML = ['One', 'Two'].map((n, i) => '<section aria-labelledby="h' + i
       + '"><h2 id="h' + i + '">' + n + ' guide</h2><div data-testid="live-example"><h3>Live example</h3>'
       + '<button>Subscribe</button><p role="status">' + (i ? 'Subscribed: Ada zq9x7k2m (weekly)' : '')
@@ -184,12 +184,38 @@ describe("page:generate_locator", function()
     local two = assert(page:snapshot().text:match('region "Two guide" %[ref=e%d+%]:(.*)$'))
     local panel = assert(two:match("%- generic %[ref=(e%d+)%]"), two)
     -- (Run EU's check of the panel's colour went through "Subscribed: Ada
-    -- ${run} (weekly)", which it shows only after the subscription.)
+    -- ${run} (weekly)", which its status shows only after the
+    -- subscription.)
     assert.equal("getByRole('region', { name: 'Two guide' }).getByTestId('live-example')",
       located(panel, { anchor = "zq9x7k2m" }).locator)
-    -- Without the run's token, its text is as good as any other.
+    assert.equal("getByRole('region', { name: 'Two guide' }).getByTestId('live-example')", located(panel).locator)
+    -- The same text outside a live region tells the panel apart.
+    page:evaluate("document.querySelectorAll('[role=status]')[1].removeAttribute('role')")
     assert.equal("getByTestId('live-example').filter({ hasText: 'Subscribed: Ada zq9x7k2m (weekly)' })",
       located(panel).locator)
+    page:navigate(srv.url .. PAGE)
+    snap = page:snapshot { budget_tokens = 100000 }.text
+  end)
+
+  it("scopes an element known by its bare role through the named part of the page it is in", function()
+    page:evaluate([[document.body.innerHTML = '<nav aria-label="Table of contents"><ul><li><a href="#a">A</a></li>'
+      + '</ul></nav><p>Intro</p>']])
+    local toc = assert(page:snapshot().text:match("%- list %[ref=(e%d+)%]"))
+    -- (Stop 66's run EQ: getByRole('list') is unique only while the
+    -- contents hold the page's one list.)
+    local loc = located(toc)
+    assert.equal("getByRole('navigation', { name: 'Table of contents' }).getByRole('list')", loc.locator)
+    assert.equal("getByRole('list')", loc.alternatives[#loc.alternatives].locator)
+    -- In no named part: its bare role.
+    page:evaluate("document.querySelector('nav').removeAttribute('aria-label')")
+    toc = assert(page:snapshot().text:match("%- list %[ref=(e%d+)%]"))
+    assert.equal("getByRole('list')", located(toc).locator)
+    -- A live region's text is the page's state: its role and scope first
+    -- (run EZ's counter was getByText('3', { exact: true })).
+    page:evaluate([[document.body.innerHTML = '<section aria-label="Cart"><p>Items: <output>3</output></p></section>'
+      + '<p>3</p>']])
+    local count = assert(page:snapshot().text:match("%- status %[ref=(e%d+)%]"))
+    assert.equal("getByRole('region', { name: 'Cart' }).getByRole('status')", located(count).locator)
     page:navigate(srv.url .. PAGE)
     snap = page:snapshot { budget_tokens = 100000 }.text
   end)

@@ -123,12 +123,7 @@ export class LocatorGen {
   // every other verified one, and before a positional locator, but the
   // one through the run's own item (anchored): another would be unique
   // only while the page holds no item of an earlier run (run AO's row,
-  // checked for its own name, was its test id alone).  A container
-  // filtered by a text that holds the token, but for the run's own item,
-  // comes after the others too: a panel that shows what the test typed
-  // ("Subscribed: Ada k3x9 (weekly)") shows it only in that state, where
-  // its section's name holds in every one (run EU's check of the panel's
-  // colour went through its text).
+  // checked for its own name, was its test id alone).
   generate(el, alternatives, anchor, avoid) {
     const near = [];
     const found = [];
@@ -137,7 +132,7 @@ export class LocatorGen {
     this.anchor = anchor || null;
     try {
       for (const c of this.verified(el, near)) {
-        if ((holds(c.locator) || (anchor && filtersBy(c.locator, anchor))) && !c.anchored) held.push(c);
+        if (holds(c.locator) && !c.anchored) held.push(c);
         else found.push(c);
         if (found.length > alternatives) break;
       }
@@ -308,7 +303,8 @@ export class LocatorGen {
           if (!seen.has(expr)) {
             seen.add(expr);
             const hit = { locator: expr, kind: c.kind, count: 1 };
-            if (c.late) late.push(hit);
+            if (c.scoped) inner.push(expr);
+            if (c.late || c.scoped) late.push(hit);
             else yield hit;
           }
           break;
@@ -512,14 +508,6 @@ const LIST_STEPS = new Set(['first', 'last', 'nth', 'and', 'or']);
 // A locator that starts with a role and no options (no name): a container
 // told by its structure only.
 const BARE_ROLE = /^getByRole\('[a-z]+'\)\./;
-
-// Whether a hasText filter of locator holds text.
-function filtersBy(locator, text) {
-  for (const m of locator.matchAll(/hasText: '((?:[^'\\]|\\.)*)'/g)) {
-    if (m[1].includes(text)) return true;
-  }
-  return false;
-}
 
 // A test of whether a locator holds text (normalized; as written in a
 // JavaScript string, or as it is): a function of the locator, false for

@@ -6,7 +6,7 @@
 
 import * as N from './natives.js';
 import { jsString } from './locparse.js';
-import { MAX_NAME, container, roleExpr, roleExprs } from './rolepath.js';
+import { MAX_NAME, container, inNamedScope, isLive, roleExpr, roleExprs } from './rolepath.js';
 import { TEST_ID_ATTRIBUTES, accessibleName, getRole, isStableId, normalize } from './facts.js';
 
 const UNLOCATABLE = new Set(['generic', 'none', 'presentation', 'iframe']);
@@ -20,9 +20,10 @@ const SIMPLE_VALUE = /^[^"'\\\n\r]{1,120}$/;
 // A name that ends in a count in brackets: its words before it.
 const COUNTED = /^(.*[^\s(\[])\s*([(\[])\d+[)\]]$/;
 
-// The own candidates of el, best first: [{ kind, exprs, late }], where
-// exprs is a ladder (the plain form, then the exact one when the plain one
-// matches others too) and late ones rank after the scoped candidates.
+// The own candidates of el, best first: [{ kind, exprs, late, scoped }],
+// where exprs is a ladder (the plain form, then the exact one when the
+// plain one matches others too), late ones rank after the scoped
+// candidates, and scoped ones too, and are tried within containers.
 export function ownCandidates(ev, el) {
   const out = [];
   const tag = N.localName(el);
@@ -65,6 +66,14 @@ export function ownCandidates(ev, el) {
   attributeCandidate(out, el, 'placeholder', 'getByPlaceholder', 'placeholder');
   if (ALT_TAGS.has(tag)) attributeCandidate(out, el, 'alt', 'getByAltText', 'alt-text');
   attributeCandidate(out, el, 'title', 'getByTitle', 'title');
+  // The bare role, inside a named part of the page, after that part's
+  // scope (scoped: it is one of the inner candidates there too).
+  const bare = locatable ? { kind: 'role', exprs: [roleExpr(role)], scoped: inNamedScope(ev, el) } : null;
+  // A live region's text is the page's state now ("3" in a counter's
+  // output): its role comes before it, and it ranks late (run EZ's
+  // counter was getByText('3', { exact: true })).
+  const live = bare !== null && isLive(el);
+  if (live) out.push(bare);
   // A card's or a row's whole text is a poor name: it is filtered by its
   // first texts instead (see self).
   if (!FIELD_TAGS.has(tag) && container(ev, el, null) === null) {
@@ -73,13 +82,13 @@ export function ownCandidates(ev, el) {
     // text other than its name (an icon's glyph, a state): scoping the
     // name comes first.
     if (text && text.length <= MAX_TEXT) {
-      out.push({ kind: 'text', exprs: textual('getByText', text), late: !!name && text !== name });
+      out.push({ kind: 'text', exprs: textual('getByText', text), late: live || (!!name && text !== name) });
     } else if (text) {
       // A long message by its first words: getByText matches a substring.
-      out.push({ kind: 'text', exprs: ['getByText(' + jsString(leadingWords(text)) + ')'], late: !!name });
+      out.push({ kind: 'text', exprs: ['getByText(' + jsString(leadingWords(text)) + ')'], late: live || !!name });
     }
   }
-  if (locatable) out.push({ kind: 'role', exprs: [roleExpr(role)] });
+  if (bare !== null && !live) out.push(bare);
   return out;
 }
 

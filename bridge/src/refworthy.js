@@ -18,7 +18,7 @@ const CONTAINER_ROLES = new Set([
 // Live regions: what the page says of itself (a status, an alert), which
 // a test checks first.  They keep their ref though they hold only text
 // (run EW found a status line with no ref, and its check page-wide).
-const LIVE_ROLES = new Set(['status', 'alert', 'log', 'timer', 'marquee']);
+export const LIVE_ROLES = new Set(['status', 'alert', 'log', 'timer', 'marquee']);
 
 // Why el, which nothing acts on, still gets a ref as a container a
 // snapshot or a structure query may start from: 'role' for a landmark,

@@ -12,14 +12,17 @@
 // Ancestors are taken nearest first, in the composed tree (open shadow
 // roots entered, hosts as parents).  A filter text is one a reader sees:
 // the container's heading, then its first visible text, then its other
-// short texts; never hidden text and never the target's own text (which
-// every sibling repeats, and which an action may change).
+// short texts; never hidden text, never the target's own text (which
+// every sibling repeats, and which an action may change), and never a
+// live region's (a status, an alert: what the page says of its state now,
+// "Count: 3", "Subscribed: Ada k3x9"; run EU's panel was filtered by it).
 
 import * as N from './natives.js';
 import {
   accessibleName, getRole, isHiddenFromAllUsers, isStableId, isTopElement, normalize, parentOrHost, skipsText,
 } from './facts.js';
 import { jsString, parseLocator } from './locparse.js';
+import { LIVE_ROLES } from './refworthy.js';
 
 const ROW_ROLES = new Set(['listitem', 'row', 'treeitem', 'article']);
 // Containers named by their role and name; the second set also serves
@@ -75,6 +78,25 @@ export function containersOf(ev, el) {
     if (c !== null) out.push(c);
   }
   return out;
+}
+
+// The containers a person names a part of the page by: landmarks,
+// regions, dialogs, forms and groups.
+const SCOPE_ROLES = new Set(['navigation', 'region', 'form', 'complementary', 'search', 'dialog', 'alertdialog',
+  'tabpanel', 'group', 'main', 'banner', 'contentinfo', 'toolbar']);
+
+// Whether el lies in a container of SCOPE_ROLES that has a name (within
+// MAX_ANCESTORS): an element known by its bare role (`getByRole('list')`)
+// is unique today only while the page holds no other, where through that
+// container it reads as the part of the page it is (stop 66's run EQ).
+export function inNamedScope(ev, el) {
+  let n = 0;
+  for (let a = parentOrHost(el).parent; a !== null && !isTopElement(a) && n < MAX_ANCESTORS;
+    a = parentOrHost(a).parent, n++) {
+    const role = getRole(a);
+    if (SCOPE_ROLES.has(role) && accessibleName(ev.ctx, a, role, false)) return true;
+  }
+  return false;
 }
 
 // Roles of the items a list or a table repeats; and the test ids that name
@@ -179,7 +201,8 @@ export function anchoredText(ev, a, target, anchor) {
       if (type === N.TEXT_NODE) {
         const t = normalize(N.nodeData(c));
         if (t.includes(anchor) && !isHiddenFromAllUsers(ev.ctx, node)) found = t;
-      } else if (type === N.ELEMENT_NODE && c !== target && !skipsText(c) && !isHiddenFromAllUsers(ev.ctx, c)) {
+      } else if (type === N.ELEMENT_NODE && c !== target && !skipsText(c) && !isLive(c)
+        && !isHiddenFromAllUsers(ev.ctx, c)) {
         walk(c);
       }
     }
@@ -253,6 +276,14 @@ function filterTexts(ev, a, target, heading) {
   return out;
 }
 
+// Whether el is a live region (LIVE_ROLES, or aria-live polite or
+// assertive), whose text says the page's state now.
+export function isLive(el) {
+  if (LIVE_ROLES.has(getRole(el))) return true;
+  const live = N.getAttribute(el, 'aria-live');
+  return live === 'polite' || live === 'assertive';
+}
+
 // The children of node in the composed tree: its open shadow root's,
 // then its own (a slotted child is reached through its host's light DOM).
 function* composedChildren(node) {
@@ -288,7 +319,8 @@ function visibleRuns(ev, node, target, out, budget) {
     if (type === N.TEXT_NODE) {
       const t = normalize(N.nodeData(c));
       if (t && !isHiddenFromAllUsers(ev.ctx, node)) out.push(t);
-    } else if (type === N.ELEMENT_NODE && c !== target && !skipsText(c) && !isHiddenFromAllUsers(ev.ctx, c)) {
+    } else if (type === N.ELEMENT_NODE && c !== target && !skipsText(c) && !isLive(c)
+      && !isHiddenFromAllUsers(ev.ctx, c)) {
       visibleRuns(ev, c, target, out, budget);
     }
   }
