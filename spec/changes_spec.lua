@@ -729,6 +729,9 @@ describe("the change report of the acting tools", function()
     assert.is_nil(text:find("+ text", 1, true), text)
     -- (toHaveValue('10') would say only what the test's fill did.)
     assert.same({}, candidates(changes))
+    -- Emptied again: no colon left open before the was (run EY).
+    local _, _, raw = act("browser_type", { ref = ref('textbox "Discount %(%%%)"'), text = "", clear = true })
+    assert.matches('\n~ textbox "Discount %(%%%)" %[ref=e%d+%] %(was "10"%)', raw)
   end)
 
   it("proposes the value a field shows when the page changed what was typed", function()

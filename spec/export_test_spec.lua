@@ -568,6 +568,7 @@ f.src = '/export/framepay/form.html'; document.body.append(f)">Checkout</button>
     local _, text = call("browser_export_test", { filename = "from-root" })
     assert.equal(0, (s:close(30000)))
     os.remove(dir .. "/package.json")
+    assert.is_true(has(text, "Wrote out/from-root.spec.ts: "), text)
     local printed = assert(text:match("\nRun: (cd [^\n]+)$"), text)
     assert.equal(1, select(2, printed:gsub("^cd " .. dir:gsub("%p", "%%%0") .. " && ", "")), printed)
     assert.matches(" test out/from%-root%.spec%.ts$", printed)

@@ -137,13 +137,14 @@ end
 -- config is none or one an export wrote, the spec's folder having no
 -- config of its own.  A person runs a project's tests from its root, as
 -- five of six play-tests of stop 67 did where the line said the output
--- folder.  nil: the spec's folder.
+-- folder.  nil: the spec's folder.  Returns the state of its config too.
 function M.run_from(policy, rel)
   local folder = rel:match("^(.*)/[^/]*$")
   local here = config_state(function(name) return policy:read_output(folder and (folder .. "/" .. name) or name) end)
   if here ~= "none" then return nil end
   local up, state = M.project_above(policy)
-  return up and state ~= "theirs" and up or nil
+  if up and state ~= "theirs" then return up, state end
+  return nil
 end
 
 --- Makes the files of the spec rel run one at a time, for tests that share
@@ -155,9 +156,9 @@ end
 -- config, where the run reads it: runs EV and EW found the two of stop
 -- 66 (the output folder's and the project's) odd.
 function M.one_at_a_time(policy, rel)
-  local root = M.run_from(policy, rel)
+  local root, state = M.run_from(policy, rel)
   if root then
-    if select(2, M.project_above(policy)) == "ours" then return "ours", root end
+    if state == "ours" then return "ours", root end
     local d = vdx.open_dir(root, { follow = false })
     local ok = d and pcall(d.write, d, "playwright.config.ts", config_text("below this folder"))
     if d then d:close() end
@@ -165,8 +166,8 @@ function M.one_at_a_time(policy, rel)
   end
   local folder = rel:match("^(.*)/[^/]*$")
   local at = function(name) return folder and (folder .. "/" .. name) or name end
-  local state = config_state(function(name) return policy:read_output(at(name)) end)
-  if state ~= "none" then return state end
+  local here = config_state(function(name) return policy:read_output(at(name)) end)
+  if here ~= "none" then return here end
   local ok = pcall(policy.write, policy, at("playwright.config.ts"), config_text("in this folder", "  testDir: '.',"),
     false)
   return ok and "wrote" or "theirs"

@@ -278,12 +278,15 @@ return {
             flaky = json.array(g.flaky), gate_ms = g.ms } }
         end
       end
+      -- The Run line starts in the project above the output folder, or in
+      -- the spec's own folder (export_accounts.run_from).
+      local run_from = accounts.run_from(policy, rel)
       local cmd, roles, base, notes, text, block = session_export.write(steps, path, { name = name,
         auth_of = auth_of, before = not edited and before or nil, token = token, edited = edited,
         -- The server's --browser-arg switches (a host mapping, a flag the
         -- app needs): the test's browser gets them too.
         browser_args = ctx.roles.launch_opts and ctx.roles.launch_opts.args,
-        write = function(t) return policy:write(rel, t, before ~= nil) end, run_from = accounts.run_from(policy, rel) })
+        write = function(t) return policy:write(rel, t, before ~= nil) end, run_from = run_from })
       if not cmd then
         error(vdx.error("IOError", "cannot write " .. path .. ": " .. tostring(roles), { file = path }), 0)
       end
@@ -304,9 +307,11 @@ return {
       local config, root
       if #shared > 0 then config, root = accounts.one_at_a_time(policy, rel) end
       local sum = session_export.summary(steps)
-      -- The folder is in the Run line below.
-      local out = { ("Wrote %s: %d steps (%d navigations, %d actions, %d assertions), roles %s"):format(
-        path:match("[^/]*$"),
+      -- The file as the Run line names it: from the project's folder, its
+      -- folder too (run EY looked for it with ls).
+      local shown = run_from and path:sub(1, #run_from + 1) == run_from .. "/" and path:sub(#run_from + 2)
+        or path:match("[^/]*$")
+      local out = { ("Wrote %s: %d steps (%d navigations, %d actions, %d assertions), roles %s"):format(shown,
         sum.steps, sum.navigations, sum.actions, sum.assertions, table.concat(log:roles(), ", ")) }
       if #tests > 1 then
         -- How to put this recording in another's place (run Y deleted an
