@@ -637,6 +637,19 @@ describe("the change report of the acting tools", function()
     -- In its named list, as the list's count is proposed (runs BF and BL).
     assert.same({ "await expect(page.getByRole('list', { name: 'Chores' }).getByRole('listitem').filter({ hasText: "
       .. "'Laundry' })).toHaveCount(0);" }, candidates(res.structuredContent.changes))
+    -- Two rows gone at once: both are said (run EZ's Clear completed took
+    -- two, and the answer named one).
+    t.ctx.role:page():evaluate([[document.body.innerHTML = '<ul aria-label="Todos"><li class="d">Buy milk</li>'
+      + '<li class="d">Pay rent</li><li>Walk dog</li></ul><p role="status">3 items</p><button onclick="'
+      + "document.querySelectorAll('.d').forEach(e => e.remove()); document.querySelector('p').textContent = "
+      + "'1 item'" + '">Clear done</button>']])
+    snap = select(2, call("browser_snapshot", {}))
+    local _, changes = act("browser_click", { ref = ref('button "Clear done"'), expect = { "1 item" } })
+    assert.same({
+      "await expect(page.getByRole('list', { name: 'Todos' }).getByRole('listitem').filter({ hasText: 'Buy milk' }))"
+        .. ".toHaveCount(0);",
+      "await expect(page.getByRole('list', { name: 'Todos' }).getByRole('listitem').filter({ hasText: 'Pay rent' }))"
+        .. ".toHaveCount(0);" }, candidates(changes))
   end)
 
   it("proposes an item gone from its own list when its text is still in another", function()

@@ -1,12 +1,15 @@
 --- vdx.proposals_brief: the proposals of a brief report (vdx.changes,
--- `expect=`), each of at most one check or two beside the texts the agent
--- expected: which item went or which dialog closed (gone), that a field
+-- `expect=`), a few checks beside the texts the agent expected: which
+-- items went or which dialog closed (gone), that a field
 -- is invalid (invalid), what a live region says now (said).
 -- install(proposals, one_more) adds them to vdx.proposals, whose
 -- one_more(page, acted) makes a checker of one candidate.
 local ITEM_OF = require("vdx.proposals_items").ITEM_OF
 
 local M = {}
+
+--- The most items a brief report proposes checks of their going.
+M.MAX_GONE = 3
 
 --- Adds gone, invalid and said to proposals (the vdx.proposals module),
 -- each starting from one_more(page, acted).
@@ -19,15 +22,17 @@ function M.install(proposals, one_more)
   -- toBeHidden by hand).  acted as proposals.propose takes it.
   function proposals.gone(page, d, acted)
     local p = one_more(page, acted)
-    local dialogs = {}
+    local dialogs, items = {}, 0
     for _, e in ipairs(d.removed or {}) do
       local root = not (e.parent and e.parent.removed)
       if root and (e.role == "dialog" or e.role == "alertdialog") and (e.name or "") ~= "" then
         dialogs[#dialogs + 1] = e
       end
+      if root and ITEM_OF[e.role] then items = items + 1 end
     end
-    -- (A dialog is one more candidate: which row went is the other.)
-    if #dialogs > 0 then p.max = 2 end
+    -- Each item that went, up to three (run EZ's Clear completed took two
+    -- rows, and the answer named one), and a dialog one more.
+    p.max = math.max(1, math.min(items, M.MAX_GONE)) + (#dialogs > 0 and 1 or 0)
     for _, e in ipairs(d.removed or {}) do
       if p:full() then break end
       if ITEM_OF[e.role] and not (e.parent and e.parent.removed) then p:gone(e) end
