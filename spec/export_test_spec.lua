@@ -646,7 +646,18 @@ f.src = '/export/framepay/form.html'; document.body.append(f)">Checkout</button>
     -- A locator without the value is kept as given.
     _, kept = call("browser_remember", { name = "conf", locator = "getByTestId('confirmation')", pattern = "#\\d+" })
     assert.is_nil(kept:find("named the value itself", 1, true), kept)
+    -- A proposal's id stands for its locator (run EY wrote [a12]'s by hand).
+    call("browser_navigate", { url = srv.url .. "/export/app.html" })
+    call("browser_wait_for", { text = "Who are you?" })
+    call("browser_type", { element = "Name", text = "bobby" })
+    local _, signed = call("browser_click", { element = "Sign in" })
+    local id = assert(signed:match("%[(a%d+)%] getByRole%('heading', { name: 'Welcome, bobby' }%)"), signed)
+    local _, by_id = call("browser_remember", { name = "user", pattern = "bob\\w+", locator = "[" .. id .. "]" })
+    s:send(client.call(900, "browser_remember", { name = "nope", locator = "a999" }))
+    local unknown = s:wait_for(900, 60000).result.content[1].text
     assert.equal(0, (s:close(30000)))
+    assert.is_true(has(by_id, "Remembered {user} = \"bobby\" from getByRole('heading', { name: 'Welcome, "), by_id)
+    assert.is_true(has(unknown, "no proposal a999 in this session"), unknown)
   end)
 
   it("remembers a value the app gives and uses it later as {name}, read again in each run", function()

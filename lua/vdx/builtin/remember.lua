@@ -52,7 +52,7 @@ return {
     input = { type = "object", required = { "name" }, properties = {
       name = { type = "string", minLength = 1, description = "Variable name (orderNo)" },
       ref = util.REF,
-      locator = { type = "string", minLength = 1, description = "Or a Playwright locator of one element" },
+      locator = { type = "string", minLength = 1, description = "Or a locator of one element, or an [aN] id" },
       pattern = { type = "string", minLength = 1,
         description = ("JavaScript regex of the part to keep (#\\d+; %d characters or more)")
           :format(remembered.MIN_LENGTH) },
@@ -62,6 +62,17 @@ return {
       local bad = remembered.bad_name(args.name)
       if bad then error(vdx.error("InvalidArgument", bad, { field = "name" }), 0) end
       local page = ctx:page()
+      local id = type(args.locator) == "string" and args.locator:match("^%[?(a%d+)%]?$")
+      if id then
+        -- A proposal's id: its locator (run EY wrote the order heading's
+        -- by hand, which proposal [a12] of the answer before held).
+        local p = ctx.session and ctx.session.proposed[id]
+        if not p then
+          error(vdx.error("InvalidArgument", ("no proposal %s in this session: give a ref or a Playwright locator")
+            :format(id), { field = "locator" }), 0)
+        end
+        args = { name = args.name, pattern = args.pattern, locator = p.step.locator }
+      end
       local t = util.checked_target(page, args)
       if t.elsewhere then error(vdx.error("InvalidArgument", "cannot remember from there: " .. t.elsewhere), 0) end
       local value, why = remembered.read(page, t.relative, args.pattern, t.frame)
