@@ -40,17 +40,25 @@ local function refs_of(text, id)
   return out
 end
 
+-- The lines of text, each parsed (vdx.find.parse_line, false where it
+-- reads none), and the index of ref's line, or nil when it has none.
+local function lines_at(text, ref)
+  local find = require "vdx.find"
+  local lines, parsed, at = {}, {}, nil
+  for line in (text or ""):gmatch("[^\n]+") do
+    lines[#lines + 1], parsed[#parsed + 1] = line, find.parse_line(line) or false
+    if not at and line:find("[ref=" .. ref .. "]", 1, true) then at = #lines end
+  end
+  if not at or not parsed[at] then return nil end
+  return lines, parsed, at
+end
+
 -- The role and name of the nearest ancestor of ref's line in text that
 -- has both (a region, a form, a dialog), as { role, name }, or nil.
 local function named_ancestor(text, ref)
-  local find = require "vdx.find"
-  local parsed, at = {}, nil
-  for line in (text or ""):gmatch("[^\n]+") do
-    parsed[#parsed + 1] = find.parse_line(line) or false
-    if not at and line:find("[ref=" .. ref .. "]", 1, true) then at = #parsed end
-  end
-  if not at or not parsed[at] then return nil end
-  local path = find.path_of(parsed, at)
+  local _, parsed, at = lines_at(text, ref)
+  if not at then return nil end
+  local path = require("vdx.find").path_of(parsed, at)
   for k = #path, 1, -1 do
     local p = parsed[path[k]]
     if p.role ~= "text" and p.name ~= "" then return { role = p.role, name = p.name } end
@@ -60,15 +68,10 @@ end
 -- The line of ref in text and the lines of its ancestors, as one text
 -- (outermost first), or nil.
 local function place_of(text, ref)
-  local find = require "vdx.find"
-  local lines, parsed, at = {}, {}, nil
-  for line in (text or ""):gmatch("[^\n]+") do
-    lines[#lines + 1], parsed[#parsed + 1] = line, find.parse_line(line) or false
-    if not at and line:find("[ref=" .. ref .. "]", 1, true) then at = #lines end
-  end
-  if not at or not parsed[at] then return nil end
+  local lines, parsed, at = lines_at(text, ref)
+  if not at then return nil end
   local out = {}
-  for _, k in ipairs(find.path_of(parsed, at)) do out[#out + 1] = lines[k] end
+  for _, k in ipairs(require("vdx.find").path_of(parsed, at)) do out[#out + 1] = lines[k] end
   out[#out + 1] = lines[at]
   return table.concat(out, "\n")
 end
@@ -153,8 +156,8 @@ function ref_renew.renewed(ctx, err)
     local l = line_of(base.whole_text, ref)
     if l then last, text, line = base, base.whole_text, l end
   end
-  local id = identity(line)
   if not line then return nil end
+  local id = identity(line)
   local page = ctx:page()
   local url = url_of(page)
   if not url or url ~= (tostring(last.url or ""):gsub("#.*$", "")) then return nil end

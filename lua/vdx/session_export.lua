@@ -414,9 +414,7 @@ function export.write(steps, path, opts)
     local ok, rerr = os.rename(path .. ".tmp", path)
     if not ok then return nil, rerr end
   end
-  local from, file = dir, path:match("[^/]*$")
-  local up = opts.run_from
-  if up and path:sub(1, #up + 1) == up .. "/" then from, file = up, path:sub(#up + 2) end
+  local from, file = export.run_path(path, opts.run_from)
   local runner, why = pw_run.runner(from)
   -- No BASE_URL: the file goes to the app it was recorded on by default.
   local env = pw.env(base and false, roles, true)
@@ -425,6 +423,14 @@ function export.write(steps, path, opts)
   local notes = { ("The test needs the app up at %s."):format(base or "BASE_URL") }
   if not runner then notes[2] = pw.install_hint(from, why) end
   return cmd, roles, base, notes, text, block
+end
+
+--- The folder the Run line of the spec at path starts in, run_from when
+-- path lies under it (else the spec's own folder), and the spec's path
+-- from there.
+function export.run_path(path, run_from)
+  if run_from and path:sub(1, #run_from + 1) == run_from .. "/" then return run_from, path:sub(#run_from + 2) end
+  return path:match("^(.*)/[^/]*$") or ".", path:match("[^/]*$")
 end
 
 --- The text of a spec edited by hand (edited) with a test's block added

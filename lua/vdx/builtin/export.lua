@@ -309,8 +309,7 @@ return {
       local sum = session_export.summary(steps)
       -- The file as the Run line names it: from the project's folder, its
       -- folder too (run EY looked for it with ls).
-      local shown = run_from and path:sub(1, #run_from + 1) == run_from .. "/" and path:sub(#run_from + 2)
-        or path:match("[^/]*$")
+      local shown = select(2, session_export.run_path(path, run_from))
       local out = { ("Wrote %s: %d steps (%d navigations, %d actions, %d assertions), roles %s"):format(shown,
         sum.steps, sum.navigations, sum.actions, sum.assertions, table.concat(log:roles(), ", ")) }
       if #tests > 1 then
