@@ -578,6 +578,23 @@ f.src = '/export/framepay/form.html'; document.body.append(f)">Checkout</button>
     assert.matches("1 passed", out)
   end)
 
+  it("says the steps passed the flake gate when they are exported again unchanged (a new title)", function()
+    local s, call = start("--output-dir " .. q(dir .. "/out"))
+    call("browser_navigate", { url = srv.url .. "/export/app.html" })
+    call("browser_wait_for", { text = "Who are you?" })
+    call("browser_verify_text_visible", { text = "Who are you?" })
+    local _, gated = call("browser_export_test", { filename = "regated", runs = 2 })
+    local _, renamed = call("browser_export_test", { filename = "regated", test_name = "asks who one is" })
+    call("browser_type", { element = "Name", text = "ann" })
+    local _, more = call("browser_export_test", { filename = "regated", test_name = "asks who one is" })
+    assert.equal(0, (s:close(30000)))
+    assert.is_true(has(gated, "Flake gate: 2 runs"), gated)
+    -- (Run EY exported again for a new title and was told to gate again.)
+    assert.is_true(has(renamed, "\nIts steps passed the flake gate (runs=2) at the export before: no need to run it "
+      .. "again."), renamed)
+    assert.is_true(has(more, "\nBefore you call it done: runs=3 (the flake gate)."), more)
+  end)
+
   it("names a step that does not pass in every run as flaky", function()
     local pw = playwright_dir()
     local s, call = start("--output-dir " .. q(dir .. "/out") .. " --tools spec/fixtures/export/record_assert.lua",

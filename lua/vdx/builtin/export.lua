@@ -96,6 +96,10 @@ local function auth_lookup(ctx, log)
   end
 end
 
+-- The steps of a test as one text, to tell the same steps again (nil
+-- when they do not encode).
+local function steps_key(steps) return (json.encode(steps)) end
+
 -- The tests a file this session wrote holds besides the current one
 -- (nil when the session never wrote rel: a new file), the name of the
 -- current test there when it was written before (else title numbered,
@@ -444,6 +448,9 @@ return {
           end
         end
         export_gate.finish({ steps = steps, runs = runs, path = path, env = env, line = line }, g, out, structured)
+        -- Steps that passed, kept for an export of them again (a new title).
+        log.gated = #g.flaky == 0 and g.unreached == 0 and structured.playwright ~= false
+          and { key = steps_key(steps), runs = runs } or nil
         -- What the runs changed on the app's server, said once a session
         -- (runs BC and BE saw their cart and shop grow with each export).
         local writes = not log.told_writes and writes_of(steps)
@@ -452,6 +459,11 @@ return {
           out[#out + 1] = ("The runs sent %s each time, for real: what they made (an item, an order) stays on the "
             .. "app's server, and the session's roles see it too."):format(writes)
         end
+      elseif log.gated and log.gated.key and log.gated.key == steps_key(steps) then
+        -- (Run EY exported again for a new title and was told to gate the
+        -- steps that had just passed.)
+        out[#out + 1] = ("Its steps passed the flake gate (runs=%d) at the export before: no need to run it again.")
+          :format(log.gated.runs)
       else
         out[#out + 1] = "Before you call it done: runs=3 (the flake gate)."
       end
