@@ -210,6 +210,19 @@ describe("find", function()
     assert.truthy(text:find("not regex and role together: a role's name takes no regex", 1, true), text)
   end)
 
+  it("says what the matches past those shown are: the kinds shown again, or the few others", function()
+    -- (Run EZ's regex found 65 buttons and fields of 13 alike examples,
+    -- showed 10, and could not tell whether the guide had a search box.)
+    page:navigate(srv.url .. "/verify/app.html")
+    page:evaluate([[document.body.innerHTML = [...Array(8).keys()].map(i => '<section aria-label="Part ' + i
+      + '"><button>Run</button><button>Stop</button></section>').join('') + '<input type="search" aria-label="Search">']])
+    local text = call("browser_find", { regex = "/button|searchbox/", max = 6 })
+    assert.truthy(text:find('\n… 11 more matched, among them searchbox "Search" (not shown above). Narrow it:', 1, true),
+      text)
+    text = call("browser_find", { role = "button", max = 6 })
+    assert.truthy(text:find("\n… 10 more matched, each a role and name shown above again. Narrow it:", 1, true), text)
+  end)
+
   it("finds a row by role and the name its cells give it, which its line leaves off", function()
     page:navigate(srv.url .. "/loop/products.html")
     local text, res = call("browser_find", { role = "row", name = "oak stool" })

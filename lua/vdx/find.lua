@@ -250,6 +250,32 @@ local function ref_for(page, parsed, i)
   return ok and type(r) == "string" and r or nil
 end
 
+-- What the matches not shown are (hits past the first shown): { kinds =
+-- the role and name of each kind the shown ones are not, in order, when
+-- at most REST_KINDS (run EZ's 65 buttons and fields of 13 alike
+-- examples hid whether the guide had a search box) } or { again = true }
+-- when each is a kind shown; nil when all were shown, or when they are
+-- more kinds than that.
+local REST_KINDS = 4
+local function rest_of(items, hits, shown)
+  if shown >= #hits then return nil end
+  local function kind(h)
+    local it = items[h]
+    return (it.name or "") ~= "" and ("%s %s"):format(it.role, json.encode(clip(it.name, 40))) or it.role
+  end
+  local seen, kinds = {}, {}
+  for k = 1, shown do seen[kind(hits[k])] = true end
+  for k = shown + 1, #hits do
+    local id = kind(hits[k])
+    if not seen[id] then
+      seen[id] = true
+      kinds[#kinds + 1] = id
+      if #kinds > REST_KINDS then return nil end
+    end
+  end
+  return #kinds == 0 and { again = true } or { kinds = kinds }
+end
+
 --- find.run(page, args) -> { url, title, total, shown, matches = [{ ref,
 -- line, path = [lines] }], lines = [the answer's lines] }: the snapshot
 -- lines that match args (text: a case-insensitive substring of a line's
@@ -401,6 +427,7 @@ function find.run(page, args)
       more = more > 0 and more or nil }
   end
   res.shown = #res.matches
+  res.rest = rest_of(items, hits, res.shown)
   res.snapshot = snap
   res.lines = {}
   local kept = {}
@@ -445,9 +472,11 @@ function find.text(res, args)
       json.encode(args.within), table.concat(names, ", "), #res.partly > 3 and ", …" or "")
   end
   if res.shown < res.total then
-    out[#out + 1] = ("… %d more matched%s. Narrow it: add role=… (with name=…), within=…, a longer text or a "
+    local rest = res.rest and (res.rest.again and ", each a role and name shown above again"
+      or (", among them %s (not shown above)"):format(table.concat(res.rest.kinds, ", "))) or ""
+    out[#out + 1] = ("… %d more matched%s%s. Narrow it: add role=… (with name=…), within=…, a longer text or a "
       .. "regex%s, or browser_snapshot(root=<container ref>) for one container."):format(res.total - res.shown,
-      res.cut and " (the answer's size bound)" or "", res.cut and "" or ", raise max")
+      res.cut and " (the answer's size bound)" or "", rest, res.cut and "" or ", raise max")
   end
   return table.concat(out, "\n")
 end
