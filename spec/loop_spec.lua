@@ -827,7 +827,13 @@ document.querySelector('[role=status]').textContent = 'Added Teak Lamp at $25.00
       ok("browser_click", { ref = ref_of(nav, 'tab "Usage"') })
       local _, again = open("tabs.html?again")
       assert.matches("\nOutline: not repeated, the page is as your first look at this URL showed it, before your actions %(%d+ outline lines, the same refs%); "
-        .. "browser_snapshot%(%) reads it again$", again)
+        .. "browser_snapshot%(%) reads it again\n", again)
+      -- And what reads otherwise than the last look before the load (run
+      -- FA took a find to see its cart back at 0).
+      assert.matches('\nChanged against your last look %(%+%d+ %-%d+ ~%d+%):\n~ tab "Overview" %[selected%] %[ref=e%d+%] '
+        .. '%(was not %[selected%]%)[^\n]*\n~ tab "Usage" %[ref=e%d+%] %(was %[selected%]%)\n', again)
+      -- (No colon left open for children the lines do not give.)
+      assert.matches('\n%+ tabpanel "Overview" %[ref=e%d+%]\n', again)
     end)
   end)
 

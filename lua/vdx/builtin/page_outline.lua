@@ -14,15 +14,41 @@ local SMALL_ELEMENTS = 400
 local outline = require("vdx.outline").of
 
 --- The snapshot of a small page, stamped as the role's baseline for the
--- next change report, or nil for a page too big to outline.
+-- next change report, or nil for a page too big to outline.  Its before
+-- is the role's look it replaces, which M.told compares with (and drops).
 function M.small_snapshot(ctx, page)
   local ok, n = pcall(page.bridge, page, "elementCount", {}, { frame = "main" })
   if not ok or type(n) ~= "number" or n > SMALL_ELEMENTS then return nil end
   local opts = { budget_tokens = changes.BUDGET_TOKENS }
   local oks, snap = pcall(snapshot.take, page, opts, nil, nil, true)
   if not oks or snap.truncated then return nil end
+  local before = ctx.role.last_snapshot
   ctx.role.last_snapshot = changes.stamp(page, snap, opts, ctx.role)
+  snap.before = before
   return snap
+end
+
+-- Most lines of what a page loaded again reads otherwise than the look
+-- before it.
+local SINCE_LINES = 3
+
+-- The lines that say how snap reads otherwise than snap.before, the
+-- role's look before this load, when both are of one URL; "" when they
+-- read alike or are not comparable.  Run FA's navigate to its shop's URL
+-- said the page was as its first look showed it, and took a find to see
+-- its cart back at 0.
+local function since_before(snap)
+  local before = snap.before
+  local function bare(u) return (tostring(u or ""):gsub("#.*$", "")) end
+  if not (before and before.whole_text and snap.text) or bare(before.url) ~= bare(snap.url) then return "" end
+  local d = require("vdx.snapshot_diff").compare(before.whole_text, snap.text, false, before.whole_lines, snap.lines)
+  if #d.added + #d.removed + #d.changed == 0 then return "" end
+  local shown = require("vdx.changes_lines").render(d, changes)
+  local out = { ("\nChanged against your last look (+%d -%d ~%d):"):format(#d.added, #d.removed, #d.changed) }
+  -- (A line's colon opens children not given here.)
+  for i = 1, math.min(SINCE_LINES, #shown) do out[#out + 1] = (shown[i]:gsub(":$", "")) end
+  if #shown > SINCE_LINES then out[#out + 1] = ("… %d more changed lines"):format(#shown - SINCE_LINES) end
+  return table.concat(out, "\n")
 end
 
 -- Outlines an agent was shown, by URL, per role: a page that outlines the
@@ -86,7 +112,11 @@ function M.told(role, url, snap)
   if not snap then return BIG end
   local lines, left, whole = outline(snap.text or "")
   if #lines == 0 then return "\nRead it: browser_find(text=…) or browser_snapshot()." end
-  return outline_told(role, url, lines, left, whole)
+  local text = outline_told(role, url, lines, left, whole)
+  -- Said where the outline is not repeated: what changed is news then.
+  if text:find("^\nOutline: not repeated") then text = text .. since_before(snap) end
+  snap.before = nil
+  return text
 end
 
 return M
