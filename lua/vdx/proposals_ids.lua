@@ -12,8 +12,8 @@ end
 
 --- step with the ids the app numbers ("#1001": an order, an invoice) left
 -- free: a role's name or a getByText text that holds one becomes a
--- regex (`{ name: /Payment for order #\d+/ }`), and a toHaveText value
--- toContainText of its longest part without one; step itself when it
+-- regex (`{ name: /Payment for order #\d+/ }`), and a toHaveText or
+-- toContainText value toContainText of its longest part without one; step itself when it
 -- holds none, or only ids of the set kept (those the test remembered,
 -- which the export writes as the value read in each run).  The next run's
 -- order is #1002.
@@ -28,7 +28,9 @@ function M.without_ids(step, kept)
     end
     return false
   end
-  if not has(loc) and not (step.matcher == "toHaveText" and has(value)) then return step end
+  if not has(loc) and not ((step.matcher == "toHaveText" or step.matcher == "toContainText") and has(value)) then
+    return step
+  end
   local out = {}
   for k, v in pairs(step) do out[k] = v end
   if has(loc) then
@@ -48,7 +50,7 @@ function M.without_ids(step, kept)
     out.locator = table.concat(parts):gsub("(name: /[^\n]-/), exact: true", "%1")
       :gsub("getByText%(/([^\n]-)/, { exact: true }%)", "getByText(/^%1$/)")
   end
-  if step.matcher == "toHaveText" and has(value) then
+  if (step.matcher == "toHaveText" or step.matcher == "toContainText") and has(value) then
     local best = ""
     for piece in (value .. "#0"):gmatch("(.-)#%d+") do
       piece = piece:match("^%s*(.-)%s*$")
