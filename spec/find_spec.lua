@@ -421,6 +421,11 @@ describe("find", function()
       if d.tag == "th" then sorts[#sorts + 1] = d.attributes["aria-sort"] end
     end
     assert.same({ "ascending", "none" }, sorts)
+    -- A custom element's own attributes are its API: all are shown.
+    page:evaluate([[document.body.innerHTML = '<star-rating product-id="7" value="4" votes="12" class="r">'
+      + '<button>Rate</button></star-rating>']])
+    _, res = call("resolve_container", { locator = "getByRole('button', { name: 'Rate' })" })
+    assert.same({ ["product-id"] = "7", value = "4", votes = "12", class = "r" }, res.structuredContent.ancestors[1].attributes)
   end)
 
   it("finds options of lists that fold them, and a snapshot of the list shows them", function()

@@ -56,8 +56,11 @@ export function truncate(s, max) {
   return s.slice(0, max) + '\u2026[+' + (s.length - max) + ' chars]';
 }
 
-// The shown attributes of el that are present, values truncated.
+// The shown attributes of el that are present, values truncated; all of
+// a custom element's own (its attributes are its API: run FB's
+// vdx-rating showed none of product-id, value and votes).
 export function shownAttributes(el, max) {
+  if (N.localName(el).includes('-')) return ownAttributes(el, max).attributes;
   const out = {};
   for (let i = 0; i < SHOWN_ATTRIBUTES.length; i++) {
     const v = attr(el, SHOWN_ATTRIBUTES[i]);
