@@ -6,6 +6,7 @@
 // Where this build lacks a tool of the loop (tools/list), the session
 // says so (a note in the report) and falls back on what exists:
 // browser_snapshot to find and to check, no export.
+import { resolve } from 'node:path';
 import { findAll, containerRef, names } from './answers.mjs';
 import { STORY } from './story.mjs';
 
@@ -119,6 +120,10 @@ async function exportTest(a, app, keep = []) {
   const args = { filename: `vdxlua-mcp-${app}.spec.ts` };
   if (keep.length) args.assertions = keep;
   const text = await a.call('browser_export_test', args);
+  // The Run line names the folder it starts in and the file from there
+  // (the project above the output folder, or the file's own).
+  const run = /^Run: cd (\S+) && .* test (\S+\.spec\.[cm]?[jt]s)$/m.exec(text);
+  if (run) return { path: resolve(run[1], run[2]) };
   const path = /(\S+\.spec\.[cm]?[jt]s)\b/.exec(text)?.[1];
   if (!path) return { missing: `browser_export_test named no file: ${text.slice(0, 200)}` };
   return { path: path.replace(/^["'`(]+|["'`),.]+$/g, '') };
