@@ -216,6 +216,13 @@ describe("page:generate_locator", function()
       + '<p>3</p>']])
     local count = assert(page:snapshot().text:match("%- status %[ref=(e%d+)%]"))
     assert.equal("getByRole('region', { name: 'Cart' }).getByRole('status')", located(count).locator)
+    -- Beside another status in its part: by its tag there (runs EZ and FD
+    -- wrote a section's counter by hand), with the text it shows or not.
+    page:evaluate([[document.body.innerHTML = ['One', 'Two'].map((n, i) => '<section aria-label="' + n + '"><p>Count: '
+      + '<output>' + (i + 1) + '</output></p><p role="status">Saved</p></section>').join('')]])
+    count = assert(page:snapshot().text:match('%- status %[ref=(e%d+)%]: "2"'))
+    assert.equal("getByRole('region', { name: 'Two' }).locator('output')", located(count).locator)
+    assert.equal("getByRole('region', { name: 'Two' }).locator('output')", located(count, { avoid = "2" }).locator)
     page:navigate(srv.url .. PAGE)
     snap = page:snapshot { budget_tokens = 100000 }.text
   end)

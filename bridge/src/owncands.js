@@ -17,6 +17,12 @@ const ALT_TAGS = new Set(['img', 'area', 'input']);
 const MAX_TEXT = 120;
 const LEAD = 60;
 const SIMPLE_VALUE = /^[^"'\\\n\r]{1,120}$/;
+// Tags rare enough on a page, and named for what they show, to locate
+// their element by within a container (`….locator('output')`): a value
+// that an output shows has no role or name of its own to go by (runs EZ
+// and FD wrote a section's counter as getByText('2') by hand).
+const SHOWN_TAGS = new Set(['output', 'progress', 'meter']);
+
 // A name that ends in a count in brackets: its words before it.
 const COUNTED = /^(.*[^\s(\[])\s*([(\[])\d+[)\]]$/;
 
@@ -73,7 +79,11 @@ export function ownCandidates(ev, el) {
   // output): its role comes before it, and it ranks late (run EZ's
   // counter was getByText('3', { exact: true })).
   const live = bare !== null && isLive(el);
+  // The tag, after the text of an element whose text is not the page's
+  // state, before it where it is (an output's).
+  const byTag = SHOWN_TAGS.has(tag) ? { kind: 'css', exprs: ['locator(' + jsString(tag) + ')'], late: true } : null;
   if (live) out.push(bare);
+  if (live && byTag !== null) out.push(byTag);
   // A card's or a row's whole text is a poor name: it is filtered by its
   // first texts instead (see self).
   if (!FIELD_TAGS.has(tag) && container(ev, el, null) === null) {
@@ -89,6 +99,7 @@ export function ownCandidates(ev, el) {
     }
   }
   if (bare !== null && !live) out.push(bare);
+  if (byTag !== null && !live) out.push(byTag);
   return out;
 }
 
