@@ -834,6 +834,12 @@ document.querySelector('[role=status]').textContent = 'Added Teak Lamp at $25.00
         .. '%(was not %[selected%]%)[^\n]*\n~ tab "Usage" %[ref=e%d+%] %(was %[selected%]%)\n', again)
       -- (No colon left open for children the lines do not give.)
       assert.matches('\n%+ tabpanel "Overview" %[ref=e%d+%]\n', again)
+      -- A new test starts anew by design: its start says nothing of it
+      -- (run FD read a start's "-10" as noise).
+      local _, nav2 = ok("browser_snapshot", {})
+      ok("browser_click", { ref = ref_of(nav2, 'tab "Usage"') })
+      local _, started = ok("browser_start_test", { url = srv.url .. "/loop/tabs.html?again" })
+      assert.is_nil(started:find("Changed against", 1, true), started)
     end)
   end)
 

@@ -24,7 +24,8 @@ function M.small_snapshot(ctx, page)
   if not oks or snap.truncated then return nil end
   local before = ctx.role.last_snapshot
   ctx.role.last_snapshot = changes.stamp(page, snap, opts, ctx.role)
-  snap.before = before
+  -- (Not when a new test starts: it starts anew by design.)
+  snap.before = not ctx.role.test_starting and before or nil
   return snap
 end
 

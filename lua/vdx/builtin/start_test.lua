@@ -170,8 +170,13 @@ local defs = {
       table.sort(files, function(a, b) return a.role < b.role end)
       local structured = { dropped = dropped, unexported = unexported, carried = carried, states = files }
       if args.url ~= nil then
-        -- The new test's first step, told as browser_navigate tells it.
+        -- The new test's first step, told as browser_navigate tells it,
+        -- but for what changed against the role's last look: a new test
+        -- starts anew by design (run FD read a start's -10 as noise).
+        local okr, r = pcall(ctx.roles.role, ctx.roles, opener)
+        if okr and r then r.test_starting = true end
         local res = ctx.tools:call("browser_navigate", { url = args.url, role = opener }, ctx)
+        if okr and r then r.test_starting = nil end
         local told = res.content and res.content[1] and res.content[1].text or ""
         -- A sign-in page the app sent the role to goes first: at the end
         -- of the outline run AE read past it (the admin opened the shop).
