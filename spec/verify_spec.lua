@@ -325,6 +325,22 @@ describe("the verify tools", function()
         { locator = "getByTestId('line').filter({ hasText: 'Linen Tote' }).getByRole('cell', { name: '1', exact: true })",
           text = "1" })
       assert.is_nil(scoped:find("⚠️", 1, true), scoped)
+      -- "0" of a section's name ('90. Queues') is no text the locator finds
+      -- it by; a scope that finds thirteen panels tells none apart (run FD).
+      page():evaluate([[document.body.insertAdjacentHTML('beforeend', ['10. Intro', '90. Queues'].map((n, i) =>
+        '<section aria-label="' + n + '"><div data-testid="panel"><output>' + (i ? 2 : 0) + '</output></div></section>')
+        .join(''))]])
+      t.ctx.session:clear()
+      local _, zero = agrees("browser_verify_text_visible",
+        { locator = "getByRole('region', { name: '10. Intro' }).getByRole('status')", text = "0" })
+      assert.is_nil(zero:find("⚠️", 1, true), zero)
+      t.ctx.session:clear()
+      local _, two = agrees("browser_verify_text_visible",
+        { locator = "getByRole('region', { name: '90. Queues' }).getByRole('status')", text = "2" })
+      assert.is_nil(two:find("⚠️", 1, true), two)
+      t.ctx.session:clear()
+      local _, loose = agrees("browser_verify_text_visible", { locator = "getByTestId('panel').getByText('2')", text = "2" })
+      assert.matches("\n⚠️ The locator finds the element by the text it checks", loose, 1, true)
     end)
 
     it("anchors a locator on the test's next token where the check's text holds the first", function()

@@ -236,15 +236,39 @@ end
 -- Calls that narrow the element a chain found rather than go into it.
 local NARROWS = { filter = true, first = true, last = true, nth = true, ["and"] = true, ["or"] = true }
 
+-- Whether a quoted string of locator holds needle as words of its own
+-- (not "0" in '90. Queues reference': run FD's counter in that section
+-- was warned of as found by its text).
+local function mentions(locator, needle)
+  local head, tail = needle:find("^%w") ~= nil, needle:find("%w$") ~= nil
+  for _, body in locator:gmatch("([\"'`])(.-)%1") do
+    local from = 1
+    while true do
+      local a, b = body:find(needle, from, true)
+      if not a then break end
+      if not (head and body:sub(a - 1, a - 1):find("^%w")) and not (tail and body:sub(b + 1, b + 1):find("^%w")) then
+        return true
+      end
+      from = a + 1
+    end
+  end
+  return false
+end
+
 -- The scope locator goes through (the chain before the calls that find
--- and narrow its element) when that does not hold needle, else nil.
-local function outer_scope_without(locator, needle)
+-- and narrow its element) when that does not mention needle and finds one
+-- element (a scope of thirteen panels tells none apart: run FD's
+-- getByTestId('live-example').getByText('2')), else nil.
+local function outer_scope_without(page, locator, needle)
   local segs = assertions.segments(locator)
   if not segs then return false end
   local i = #segs
   while i > 1 and NARROWS[segs[i]:match("^%a+")] do i = i - 1 end
   local outer = i > 1 and table.concat(segs, ".", 1, i - 1)
-  return outer and not outer:find(needle, 1, true) and outer or nil
+  if not outer or mentions(outer, needle) then return nil end
+  local ok, f = pcall(assertions.facts, page, outer, { limit = 1 })
+  if not ok and vdx.is_error(f, "Cancelled") then error(f, 0) end
+  return ok and f.count == 1 and outer or nil
 end
 
 -- browser_verify_text_visible with ref or locator: the element's text
@@ -271,8 +295,8 @@ local function verify_contains(ctx, args)
   -- order's row, by its number) makes it a check of what that scope shows
   -- (run BE's 'Paid' cell in its order's row was warned of).
   local needle = assertions.normalize(args.text)
-  local named = t.locator:find(needle, 1, true)
-  local outer = named and outer_scope_without(t.locator, needle)
+  local named = mentions(t.locator, needle)
+  local outer = named and outer_scope_without(page, t.locator, needle)
   if named and not outer then
     circular = "⚠️ The locator finds the element by the text it checks, so the check holds wherever it finds one: "
       .. "give the locator of its container without that text (locator=…) to check what it shows"
