@@ -283,10 +283,13 @@ function changes.count_note(log, counted, role, dropped)
       dropped and "is not proposed: it counts" or "counts", pattern)
 end
 
--- The count a proposal's locator names ('Cart (1)' of getByRole('link',
--- { name: 'Cart (1)' })), or nil.
+-- The count a proposal names ('Cart (1)' of getByRole('link', { name:
+-- 'Cart (1)' }), '4.7 (8 reviews)' of a getByText or a toHaveText: run
+-- FC's rating count was proposed, and the next run reads 9), or nil.
 local function counted_in(c)
-  return tostring(c.locator):match("name: '([^']-%(%d+%))'")
+  local loc = tostring(c.locator)
+  return loc:match("name: '([^']-%(%d+%))'") or loc:match("'([^']-%(%d+ %a+%))'")
+    or (type(c.value) == "string" and c.value:match("%(%d+ %a+%)$") and c.value) or nil
 end
 
 -- The report { text, structured } of lines out with the proposals cands
