@@ -460,6 +460,12 @@ describe("the verify tools", function()
       assert.equal(table_ .. ".getByRole('row').filter({ has: getByRole('cell') })", steps[1].locator)
       assert.same({ "toHaveCount", 2 }, { steps[2].matcher, steps[2].value })
       assert.equal(2, page():locator_count(steps[1].locator).count)
+      -- Given first, the header row is said to be no item (run FC read
+      -- the answer's joined cells as the form to type).
+      t.ctx.session:clear()
+      local head = page():evaluate("[...document.querySelectorAll('th')].map(h => h.textContent.trim()).join(' ')")
+      text = disagrees("browser_verify_list_visible", { locator = table_, items = { head, "Oak Stool" } })
+      assert.matches("it is the table's header row, which is no item: leave it out", text, 1, true)
     end)
 
     it("checks a row given as its cells, apart, through its cells; says how a row's text reads otherwise", function()
