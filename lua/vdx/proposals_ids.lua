@@ -10,13 +10,16 @@ local function id_regex(text)
   return (require("vdx.volatile").escape(text):gsub("#%d+", "#\\d+"))
 end
 
+-- The matchers whose value is a text an id may be in.
+local TEXT_MATCHERS = { toHaveText = true, toContainText = true }
+
 --- step with the ids the app numbers ("#1001": an order, an invoice) left
 -- free: a role's name or a getByText text that holds one becomes a
 -- regex (`{ name: /Payment for order #\d+/ }`), and a toHaveText or
--- toContainText value toContainText of its longest part without one; step itself when it
--- holds none, or only ids of the set kept (those the test remembered,
--- which the export writes as the value read in each run).  The next run's
--- order is #1002.
+-- toContainText value toContainText of its longest part without one; step
+-- itself when it holds none, or only ids of the set kept (those the test
+-- remembered, which the export writes as the value read in each run).
+-- The next run's order is #1002.
 function M.without_ids(step, kept)
   local loc, value = step.locator, step.value
   local has = function(x)
@@ -28,9 +31,8 @@ function M.without_ids(step, kept)
     end
     return false
   end
-  if not has(loc) and not ((step.matcher == "toHaveText" or step.matcher == "toContainText") and has(value)) then
-    return step
-  end
+  local text_value = TEXT_MATCHERS[step.matcher] and has(value)
+  if not has(loc) and not text_value then return step end
   local out = {}
   for k, v in pairs(step) do out[k] = v end
   if has(loc) then
@@ -50,7 +52,7 @@ function M.without_ids(step, kept)
     out.locator = table.concat(parts):gsub("(name: /[^\n]-/), exact: true", "%1")
       :gsub("getByText%(/([^\n]-)/, { exact: true }%)", "getByText(/^%1$/)")
   end
-  if (step.matcher == "toHaveText" or step.matcher == "toContainText") and has(value) then
+  if text_value then
     local best = ""
     for piece in (value .. "#0"):gmatch("(.-)#%d+") do
       piece = piece:match("^%s*(.-)%s*$")
