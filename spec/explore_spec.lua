@@ -59,6 +59,13 @@ describe("structure queries", function()
     assert.is_number(err.column)
     err = h.error_of(page.locator_count, page, [[getByNothing("x")]])
     assert.is_true(vdx.is_error(err, "LocatorSyntax"), tostring(err))
+    assert.is_nil(tostring(err):find("CSS selector", 1, true), tostring(err))
+    -- A CSS selector given bare is told the call that takes it (run FF
+    -- gave "body").
+    for _, css in ipairs { "body", "#cart" } do
+      err = h.error_of(page.locator_count, page, css)
+      assert.matches("a CSS selector goes in locator(): locator('" .. css .. "')", tostring(err), 1, true)
+    end
   end)
 
   it("matches hidden elements by the name they would have with includeHidden, as Playwright does", function()

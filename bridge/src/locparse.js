@@ -58,6 +58,13 @@ class Parser {
       { column: col, expression: this.src });
   }
 
+  // What to write for a source that calls no method at all, as a CSS
+  // selector reads ("body", "#cart"): run FF gave locator "body".
+  cssHint() {
+    if (this.src.includes('(')) return '';
+    return '; a CSS selector goes in locator(): ' + 'locator(' + jsString(this.src.trim()) + ')';
+  }
+
   ws() {
     while (this.pos < this.src.length && /\s/.test(this.src[this.pos])) this.pos++;
   }
@@ -102,11 +109,11 @@ class Parser {
     this.ws();
     const col = this.pos;
     const name = this.ident();
-    if (name === null) this.fail('expected a locator method, found ' + this.found());
+    if (name === null) this.fail('expected a locator method, found ' + this.found() + this.cssHint());
     const spec = Object.prototype.hasOwnProperty.call(METHODS, name) ? METHODS[name] : null;
     if (spec === null) {
       this.fail('unknown method ' + JSON.stringify(name) + ' (expected one of ' +
-        Object.keys(METHODS).join(', ') + ')', col);
+        Object.keys(METHODS).join(', ') + ')' + this.cssHint(), col);
     }
     this.expect('(', 'after ' + name);
     const args = [];
