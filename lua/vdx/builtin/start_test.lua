@@ -40,7 +40,7 @@ local defs = {
     scope = "server",
     input = { type = "object", properties = {
       keep_state = { type = "boolean", description = "true: each role signed in as now" },
-      keep_world = { type = "boolean", description = "false: routes, emulation, clock cleared" },
+      keep_world = { type = "boolean", description = "Default true; false clears routes, emulation, clock" },
       url = { type = "string", description = "Open this URL as the first step" },
       role = { type = "string", minLength = 1, description = "Current role from the start (it opens url)" },
     } },

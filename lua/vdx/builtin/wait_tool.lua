@@ -116,7 +116,7 @@ return {
     ["function"] = { type = "string", description = "Read-only predicate () => … to be truthy" },
     frame = { type = "string", description = "Frame (f1, …) of text or locator (default main)" },
     timeout = { type = "integer", minimum = 0, maximum = 120000,
-      description = "Milliseconds at most (default: the page's timeout)" },
+      description = "Milliseconds (default: the page's)" },
   } },
   annotations = { readOnlyHint = true },
   run = function(ctx, args)
