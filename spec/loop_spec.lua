@@ -606,7 +606,8 @@ document.querySelector('[role=status]').textContent = 'Added Teak Lamp at $25.00
       assert.matches("reviews%)", rated)
       assert.is_nil(rated:match("%[a%d+%][^\n]*reviews%)"), rated)
       local _, back = open("counted.html")
-      assert.matches("\nOutline: not repeated, the page is as your first look at this URL showed it, before your actions", back)
+      assert.matches("\nOutline: not repeated, its %d+ lines read as your first look at this URL showed them, before your "
+        .. "actions", back)
       local _, same = open("counted.html")
       assert.matches("\nOutline: not repeated, as shown before for this URL", same)
     end)
@@ -831,8 +832,8 @@ document.querySelector('[role=status]').textContent = 'Added Teak Lamp at $25.00
       local _, nav = ok("browser_snapshot", {})
       ok("browser_click", { ref = ref_of(nav, 'tab "Usage"') })
       local _, again = open("tabs.html?again")
-      assert.matches("\nOutline: not repeated, the page is as your first look at this URL showed it, before your actions %(%d+ outline lines, the same refs%); "
-        .. "browser_snapshot%(%) reads it again\n", again)
+      assert.matches("\nOutline: not repeated, its %d+ lines read as your first look at this URL showed them, before your "
+        .. "actions %(the same refs%); browser_snapshot%(%) reads the whole page\n", again)
       -- And what reads otherwise than the last look before the load (run
       -- FA took a find to see its cart back at 0).
       assert.matches('\nChanged against your last look %(%+%d+ %-%d+ ~%d+%):\n~ tab "Overview" %[selected%] %[ref=e%d+%] '

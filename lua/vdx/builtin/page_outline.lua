@@ -80,9 +80,11 @@ local function outline_told(role, url, lines, left, whole)
   local first = role and role.outlines_first
   if first and url and first[url] == body then
     seen[url] = body
-    -- ("Not repeated": run DE read the one line as the outline skipped.)
-    return ("\nOutline: not repeated, the page is as your first look at this URL showed it, before your actions "
-      .. "(%d outline lines, the same refs); browser_snapshot() reads it again"):format(#lines)
+    -- ("Not repeated": run DE read the one line as the outline skipped;
+    -- "its lines": run FF read it as the whole page's, whose countdown
+    -- had moved on.)
+    return ("\nOutline: not repeated, its %d lines read as your first look at this URL showed them, before your "
+      .. "actions (the same refs); browser_snapshot() reads the whole page"):format(#lines)
   end
   if seen and url then
     if seen[url] == nil then seen.n = seen.n + 1 end
