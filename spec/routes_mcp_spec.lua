@@ -124,6 +124,22 @@ describe("the route tools", function()
     assert.is_nil(text:find("is the body of your route", 1, true), text)
   end)
 
+  it("names the route that answered this time, not what the page said before", function()
+    -- (Run FE's note, after a 503 whose body the page showed, named the
+    -- 500 of the route before, from its `(was "Internal Server Error")`.)
+    call("browser_route", { pattern = "**/api/pay", status = 500, body = "oops" })
+    call("browser_navigate", { url = srv.url .. "/routes/checkout.html" })
+    local _, first = call("browser_click", { element = 'the "Pay now" button' })
+    call("browser_route", { pattern = "**/api/pay", status = 503, contentType = "application/json",
+      body = '{"error":"Checkout service down"}' })
+    local _, second = call("browser_click", { element = 'the "Pay now" button' })
+    call("browser_unroute", {})
+    assert.is_true(has(first, '\nⓘ "Internal Server Error" is the status text of your route **/api/pay\'s 500'), first)
+    assert.is_true(has(second, "Payment refused: Checkout service down"), second)
+    assert.is_true(has(second, '\nⓘ "Checkout service down" is the body of your route **/api/pay: '), second)
+    assert.is_nil(second:find("Internal Server Error\" is", 1, true), second)
+  end)
+
   it("says which of two routes on one pattern answers", function()
     local _, text = call("browser_route", { pattern = "**/api/status", status = 500, body = "down" })
     assert.is_nil(text:find("in place of", 1, true), text)

@@ -217,8 +217,11 @@ local REASONS = { [400] = "Bad Request", [401] = "Unauthorized", [403] = "Forbid
 -- status text }.
 local function routed_texts(ctx)
   local okr, list = pcall(function() return ctx.role:context():routes() end)
+  list = okr and type(list) == "table" and list or {}
   local out = {}
-  for _, r in ipairs(okr and type(list) == "table" and list or {}) do
+  -- The latest route first: it answers before those added earlier.
+  for i = #list, 1, -1 do
+    local r = list[i]
     local f = type(r.fulfil) == "table" and r.fulfil
     local reason = f and REASONS[f.status]
     if reason then out[#out + 1] = { text = reason, pattern = r.pattern, status = f.status } end
@@ -242,6 +245,10 @@ end
 -- would (runs BC and BH checked their mock's message as the app's).  A
 -- status text is said as one, whatever the body holds.
 local function route_echo(ctx, text)
+  -- What the page says now, not what a line says it was (run FE's note
+  -- named the 500 of the route before, from `(was "Internal Server
+  -- Error")`).
+  text = text:gsub(' %(was "[^\n]-"%)', "")
   for _, t in ipairs(routed_texts(ctx)) do
     if text:find(t.text, 1, true) then
       if t.status then
