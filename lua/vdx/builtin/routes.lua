@@ -9,6 +9,12 @@ local routes = require "vdx.routes"
 local rx = require "vdx.route_export"
 local util = require "vdx.builtin.util"
 
+-- " (step N)" of the step st a change was recorded as, which drop takes
+-- (run FE guessed the numbers of its routes to plan drop=), or "".
+local function step_no(st)
+  return type(st) == "table" and st.no and (" (step %d)"):format(st.no) or ""
+end
+
 local function bad(msg, field)
   error(vdx.error("InvalidArgument", msg, { field = field }), 0)
 end
@@ -171,13 +177,13 @@ return {
       -- (One of a method answers only some: it hides none.)
       -- (summary: what a start's list of the world kept says of it, where
       -- its code's first line named no method, status or body: run EN.)
-      util.record(ctx, { kind = "code", world = true, tool = "browser_route", route = args.pattern,
+      local st = util.record(ctx, { kind = "code", world = true, tool = "browser_route", route = args.pattern,
         answers = answers, summary = "route " .. describe { pattern = args.pattern, fulfil = desc },
         lines = rx.route_lines("{context}", args.pattern, a),
         replay = function(page) page:route(args.pattern, fn) end })
       -- What it does, said back (run BC's answer named only the pattern,
       -- and it listed the routes to see the rest).
-      return "Route added: " .. describe { pattern = args.pattern, fulfil = desc }
+      return "Route added: " .. describe { pattern = args.pattern, fulfil = desc } .. step_no(st)
         .. (hides and "\nIt answers in place of the route added before on this pattern (no browser_unroute needed); "
           .. "a test started now keeps only it" or "")
     end,
@@ -226,16 +232,16 @@ return {
       local c = ctx.role:context()
       if args.pattern then
         local n = c:unroute(args.pattern)
-        util.record(ctx, { kind = "code", world = true, tool = "browser_unroute", unroute = args.pattern,
+        local st = util.record(ctx, { kind = "code", world = true, tool = "browser_unroute", unroute = args.pattern,
           lines = { "await {context}.unroute(" .. rx.js(args.pattern) .. ");" },
           replay = function(page) page:unroute(args.pattern) end })
-        return ("Removed %d route(s) for pattern: %s"):format(n, args.pattern)
+        return ("Removed %d route(s) for pattern: %s"):format(n, args.pattern) .. step_no(st)
       end
       local n = c:unroute_all()
-      util.record(ctx, { kind = "code", world = true, tool = "browser_unroute", unroute = true,
+      local st = util.record(ctx, { kind = "code", world = true, tool = "browser_unroute", unroute = true,
         lines = { "await {context}.unrouteAll();" },
         replay = function(page) page:unroute_all() end })
-      return ("Removed all %d route(s)"):format(n)
+      return ("Removed all %d route(s)"):format(n) .. step_no(st)
     end,
   },
 }
