@@ -303,8 +303,9 @@ export class LocatorGen {
           if (!seen.has(expr)) {
             seen.add(expr);
             const hit = { locator: expr, kind: c.kind, count: 1 };
-            if (c.scoped) inner.push(expr);
-            if (c.late || c.scoped) late.push(hit);
+            const scoped = c.scoped !== undefined && c.scoped();
+            if (scoped) inner.push(expr);
+            if (c.late || scoped) late.push(hit);
             else yield hit;
           }
           break;

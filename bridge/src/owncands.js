@@ -29,7 +29,8 @@ const COUNTED = /^(.*[^\s(\[])\s*([(\[])\d+[)\]]$/;
 // The own candidates of el, best first: [{ kind, exprs, late, scoped }],
 // where exprs is a ladder (the plain form, then the exact one when the
 // plain one matches others too), late ones rank after the scoped
-// candidates, and scoped ones too, and are tried within containers.
+// candidates, and those whose scoped() is true too, and are tried within
+// containers.
 export function ownCandidates(ev, el) {
   const out = [];
   const tag = N.localName(el);
@@ -73,8 +74,9 @@ export function ownCandidates(ev, el) {
   if (ALT_TAGS.has(tag)) attributeCandidate(out, el, 'alt', 'getByAltText', 'alt-text');
   attributeCandidate(out, el, 'title', 'getByTitle', 'title');
   // The bare role, inside a named part of the page, after that part's
-  // scope (scoped: it is one of the inner candidates there too).
-  const bare = locatable ? { kind: 'role', exprs: [roleExpr(role)], scoped: inNamedScope(ev, el) } : null;
+  // scope (scoped(): it is one of the inner candidates there too; asked
+  // only of a bare role that is unique, seldom reached).
+  const bare = locatable ? { kind: 'role', exprs: [roleExpr(role)], scoped: () => inNamedScope(ev, el) } : null;
   // A live region's text is the page's state now ("3" in a counter's
   // output): its role comes before it, and it ranks late (run EZ's
   // counter was getByText('3', { exact: true })).

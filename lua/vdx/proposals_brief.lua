@@ -1,7 +1,7 @@
 --- vdx.proposals_brief: the proposals of a brief report (vdx.changes,
 -- `expect=`), a few checks beside the texts the agent expected: which
--- items went or which dialog closed (gone), that a field
--- is invalid (invalid), what a live region says now (said).
+-- items went or which dialog closed (gone), that a field is invalid
+-- (invalid), what a live region says now (said).
 -- install(proposals, one_more) adds them to vdx.proposals, whose
 -- one_more(page, acted) makes a checker of one candidate.
 local ITEM_OF = require("vdx.proposals_items").ITEM_OF
