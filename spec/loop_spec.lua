@@ -35,6 +35,17 @@ describe("the agent's loop over the MCP wire", function()
       ["GET /loop/account"] = function()
         return { status = 302, headers = { Location = "/loop/account/login" } }
       end,
+      -- A members' page: its cookie from /loop/join, else off to sign in.
+      ["GET /loop/join"] = function()
+        return { headers = { ["Content-Type"] = "text/html", ["Set-Cookie"] = "member=1; Path=/" },
+          body = "<title>Joined</title><h1>Joined</h1>" }
+      end,
+      ["GET /loop/members"] = function(req)
+        if req.cookies and req.cookies.member then
+          return { headers = { ["Content-Type"] = "text/html" }, body = "<title>Members</title><h1>Members</h1>" }
+        end
+        return { status = 302, headers = { Location = "/loop/account/login" } }
+      end,
       -- A list the page fetches after its load event, slowly.
       ["GET /loop/late-list"] = function()
         return { headers = { ["Content-Type"] = "text/html" }, body = [[<title>Late</title><ul id=l></ul><script>
@@ -605,6 +616,12 @@ document.querySelector('[role=status]').textContent = 'Added Teak Lamp at $25.00
       local _, rated = ok("browser_click", { ref = ref_of(shop, 'button "Rate"') })
       assert.matches("reviews%)", rated)
       assert.is_nil(rated:match("%[a%d+%][^\n]*reviews%)"), rated)
+      -- But the count of the run's own item, found through its token, is
+      -- that item's alone (run FG's new product's "4.0 (1 reviews)").
+      ok("browser_type", { element = "New item", text = "Lamp {run}" })
+      ok("browser_click", { element = 'the "Add item" button' })
+      local _, mine = ok("browser_click", { element = 'the "Rate it" button' })
+      assert.matches("%[a%d+%][^\n]*Lamp {run}[^\n]*4%.0 %(1 reviews%)", mine)
       local _, back = open("counted.html")
       assert.matches("\nOutline: not repeated, its %d+ lines read as your first look at this URL showed them, before your "
         .. "actions", back)
@@ -718,6 +735,15 @@ document.querySelector('[role=status]').textContent = 'Added Teak Lamp at $25.00
         .. "line (vdxlua mcp --role NAME AUTH_FILE URL) or config: leave role out"), bad)
       local _, plain = open("small.html")
       assert.is_nil(plain:find("sign-in page", 1, true), plain)
+      -- A start signs the role out and loads its page again: where the
+      -- app sent it then is said (run FG's customer, said to be on
+      -- /shop/cart, was on /customer/login).
+      open("join")
+      local _, members = open("members")
+      assert.is_true(has(members, "Members"), members)
+      local _, started = ok("browser_start_test", {})
+      assert.is_true(has(started, "\n- default on " .. srv.url .. "/loop/members, signed out, its storage reset to it, "
+        .. "and the app sent it on to " .. srv.url .. "/loop/account/login"), started)
       -- Another role's own page: the answer names the role to act as.
       local s2 = client.start(("--role guest - %s/loop/small.html --role member - %s/loop/account"):format(srv.url,
         srv.url))

@@ -307,8 +307,11 @@ local function with_candidates(ctx, res, out, cands, structured)
   -- (The log is walked only when a candidate names a count.)
   if counted and log and ctx.role and sent_writes(log, ctx.role.name) then
     local kept = {}
+    -- (A count in the run's own item, found through the run's token, is
+    -- that item's alone: run FG's new product's "4.0 (1 reviews)".)
+    local token = log:run_token()
     for _, c in ipairs(cands) do
-      if counted_in(c) then
+      if counted_in(c) and not (token and tostring(c.locator):find(token, 1, true)) then
         count_note = count_note or changes.count_note(log, counted_in(c), ctx.role.name, true)
       else
         kept[#kept + 1] = c

@@ -118,6 +118,10 @@ local defs = {
             end)
             line = line .. (role.auth and ("from its auth file " .. role.auth) or "signed out")
               .. (okr and ", its storage reset to it" or (": its storage could not be reset (" .. tostring(why) .. ")"))
+            -- Where the load went, signed out (run FG's customer, said to be
+            -- on /shop/cart, was on /customer/login).
+            local now = okr and page and not (args.url and info.name == opener) and require("vdx.urls").of(page)
+            if now and now ~= url then line = line .. (", and the app sent it on to %s"):format(now) end
           end
           lines[#lines + 1] = line
         end
