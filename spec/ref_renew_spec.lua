@@ -12,14 +12,26 @@ describe("a ref of the page before it loaded again", function()
 
   local function ref_of(text, pattern) return assert(text:match(pattern), text) end
 
-  -- A server of one page at /twins: a section named by each of names,
-  -- each holding the markup inner.
-  local function sections(names, inner)
-    return h.serve { ["GET /twins"] = function()
+  -- fn(url) on a page served at url: a section named by each of names,
+  -- each holding the markup inner; the server is closed after fn, which
+  -- raises or not.
+  local function in_sections(names, inner, fn)
+    local srv = h.serve { ["GET /twins"] = function()
       local body = ""
       for _, n in ipairs(names) do body = body .. ('<section aria-label="%s">%s</section>'):format(n, inner) end
       return { headers = { ["Content-Type"] = "text/html" }, body = body }
     end }
+    local ok, err = pcall(fn, srv.url .. "/twins")
+    srv:close()
+    assert(ok, err)
+  end
+
+  -- The snapshot lines in region name of the page at url, opened and
+  -- looked at whole.
+  local function region_at(url, name)
+    t.call("browser_navigate", { url = url })
+    local _, snap = t.call("browser_snapshot", {})
+    return ref_of(snap, 'region "' .. name:gsub("%p", "%%%0") .. '" %[ref=e%d+%]:(.*)$')
   end
 
   -- Opens the long page, finds a button, loads the page again without a
@@ -65,10 +77,8 @@ describe("a ref of the page before it loaded again", function()
   it("finds one of alike buttons again from a look at its container that a look at another followed", function()
     -- (Run BX read section 6's example, then section 150's, started its
     -- test anew and clicked section 6's Dark mode: UnknownRef.)
-    local srv = sections({ "6. Internals", "150. Metrics" },
-      '<div class="ex"><h3>Example</h3><button>Dark mode</button></div>')
-    local ok, err = pcall(function()
-      local url = srv.url .. "/twins"
+    in_sections({ "6. Internals", "150. Metrics" }, '<div class="ex"><h3>Example</h3><button>Dark mode</button></div>',
+      function(url)
       t.call("browser_navigate", { url = url })
       local _, found = t.call("browser_find", { text = "Example" })
       local roots = {}
@@ -83,8 +93,6 @@ describe("a ref of the page before it loaded again", function()
       assert.matches("getByRole('region', { name: '6. Internals', exact: true }).getByRole('button', { name: 'Dark mode' })",
         text, 1, true)
     end)
-    srv:close()
-    assert(ok, err)
   end)
 
   it("outlines the page browser_navigate_back returns to, whose refs act", function()
@@ -99,13 +107,9 @@ describe("a ref of the page before it loaded again", function()
   end)
 
   it("finds one of alike fields again in its named container, each of a form's fields", function()
-    local srv = sections({ "1. Intro", "30. Routing" },
-      '<label>Name <input></label><label><input type="checkbox"> Weekly</label>')
-    local ok, err = pcall(function()
-      local url = srv.url .. "/twins"
-      t.call("browser_navigate", { url = url })
-      local _, snap = t.call("browser_snapshot", {})
-      local region = ref_of(snap, 'region "30%. Routing" %[ref=e%d+%]:(.*)$')
+    in_sections({ "1. Intro", "30. Routing" }, '<label>Name <input></label><label><input type="checkbox"> Weekly</label>',
+      function(url)
+      local region = region_at(url, "30. Routing")
       local name = ref_of(region, 'textbox "Name" %[ref=(e%d+)%]')
       local weekly = ref_of(region, 'checkbox "Weekly" %[ref=(e%d+)%]')
       local page = t.ctx.role:page()
@@ -131,19 +135,14 @@ describe("a ref of the page before it loaded again", function()
       local steps = t.ctx.session:list()
       assert.same({ "fill", "check" }, { steps[#steps - 1].action, steps[#steps].action })
     end)
-    srv:close()
-    assert.is_true(ok, tostring(err))
   end)
 
   it("reads a panel of no name by its ref where the page loaded again gives it the same ref at the same place", function()
     -- (Run EU's e179, a guide's example panel read before
     -- browser_start_test opened the guide again: UnknownRef.)
-    local srv = sections({ "1. Intro", "2. Routing" }, '<div data-testid="panel"><p>Count: 0</p><button>Add</button></div>')
-    local ok, err = pcall(function()
-      local url = srv.url .. "/twins"
-      t.call("browser_navigate", { url = url })
-      local _, snap = t.call("browser_snapshot", {})
-      local region = ref_of(snap, 'region "2%. Routing" %[ref=e%d+%]:(.*)$')
+    in_sections({ "1. Intro", "2. Routing" }, '<div data-testid="panel"><p>Count: 0</p><button>Add</button></div>',
+      function(url)
+      local region = region_at(url, "2. Routing")
       local panel = ref_of(region, '%- generic %[ref=(e%d+)%]')
       local page = t.ctx.role:page()
       page:navigate(url)
@@ -162,8 +161,6 @@ describe("a ref of the page before it loaded again", function()
       assert.is_true(res.isError, text)
       assert.matches("Unknown element reference", text, 1, true)
     end)
-    srv:close()
-    assert.is_true(ok, tostring(err))
   end)
 
   it("fails as before when two elements could be it, or the page is another", function()
