@@ -243,8 +243,7 @@ end
 local function sent_writes(log, role)
   for _, st in ipairs(last_call(log, role)) do
     for _, line in ipairs(type(st.fetched) == "table" and st.fetched or {}) do
-      local method = tostring(line):match("^(%u+) ")
-      if method and method ~= "GET" and method ~= "HEAD" and method ~= "OPTIONS" then return true end
+      if require("vdx.session_races").write_of(line) then return true end
     end
   end
   return false

@@ -89,6 +89,18 @@ function races.unsettled(steps)
   return out
 end
 
+-- The methods of requests that change nothing on the server.
+local READS = { GET = true, HEAD = true, OPTIONS = true }
+
+--- The method and path of a request line ("POST /api/cart", as a step's
+-- fetched lists them) when it changes data on the server (any method but
+-- GET, HEAD and OPTIONS), else nil.
+function races.write_of(line)
+  local method, path = tostring(line):match("^(%u+) (.*)$")
+  if method and not READS[method] then return method, path end
+  return nil
+end
+
 --- The actions of a list of steps (a test's) that sent requests that
 -- write (not GET: an Add to cart's POST) whose next step is another
 -- role's: that role reads the app's server, which the writes may not
@@ -103,7 +115,7 @@ function races.handoffs(steps)
     if s.kind == "action" and s.fetched and not s.carried and t and t.role ~= s.role and not t.carried then
       local writes = {}
       for _, l in ipairs(s.fetched) do
-        if not l:match("^GET ") and not l:match("^HEAD ") then writes[#writes + 1] = l end
+        if races.write_of(l) then writes[#writes + 1] = l end
       end
       if #writes > 0 then out[#out + 1] = { action = s, writes = writes, next = t } end
     end

@@ -73,9 +73,8 @@ local function writes_of(steps)
       refused[tostring(f):gsub(" %(%w+%)$", "")] = true
     end
     for _, r in ipairs(type(s.fetched) == "table" and s.fetched or {}) do
-      local method, path = tostring(r):match("^(%u+) (.*)$")
-      if method and method ~= "GET" and method ~= "HEAD" and method ~= "OPTIONS"
-          and not routed(path) and not refused[r] then
+      local method, path = require("vdx.session_races").write_of(r)
+      if method and not routed(path) and not refused[r] then
         local shown = method .. " " .. path:gsub("/%d+(%f[/?#\0])", "/{id}%1")
         if not seen[shown] then seen[shown], list[#list + 1] = true, shown end
       end
