@@ -236,12 +236,13 @@ end
 -- Calls that narrow the element a chain found rather than go into it.
 local NARROWS = { filter = true, first = true, last = true, nth = true, ["and"] = true, ["or"] = true }
 
--- Whether a quoted string of locator holds needle as words of its own
+-- Whether a string literal of locator holds needle as words of its own
 -- (not "0" in '90. Queues reference': run FD's counter in that section
 -- was warned of as found by its text).
 local function mentions(locator, needle)
   local head, tail = needle:find("^%w") ~= nil, needle:find("%w$") ~= nil
-  for _, body in locator:gmatch("([\"'`])(.-)%1") do
+  for _, p in ipairs(require("vdx.pw_spec").pieces(locator)) do
+    local body = p.quote and p.quote ~= "/" and p.text:sub(2, -2) or ""
     local from = 1
     while true do
       local a, b = body:find(needle, from, true)
