@@ -337,6 +337,38 @@ describe("page:generate_locator", function()
     snap = page:snapshot { budget_tokens = 100000 }.text
   end)
 
+  it("filters many cards by what they hold as it filters each one alone", function()
+    -- Seven cards: a heading of its own, one in a shadow root, one named
+    -- otherwise, two nested (both hold the inner one's), a hidden one, and
+    -- a card whose own text is the word (it holds no element that says it).
+    page:evaluate([[document.body.innerHTML =
+      '<div data-testid=card><h3>Lamp</h3></div>' +
+      '<div data-testid=card><span id=host></span></div>' +
+      '<div data-testid=card><h3>Desk</h3></div>' +
+      '<div data-testid=card><div data-testid=card><h3>Lamp</h3></div></div>' +
+      '<div data-testid=card><h3 hidden>Lamp</h3></div>' +
+      '<div data-testid=card>Lamp</div>';
+      document.getElementById('host').attachShadow({ mode: 'open' }).innerHTML = '<h3>Lamp</h3>']])
+    local cases = {
+      { "{ has: page.getByRole('heading', { name: 'Lamp' }) }", 4 },
+      { "{ hasNot: page.getByRole('heading', { name: 'Lamp' }) }", 3 },
+      { "{ has: page.getByText('Lamp', { exact: true }) }", 5 },
+      { "{ hasNot: page.getByText('Lamp', { exact: true }) }", 2 },
+      { "{ has: page.getByTestId('card') }", 1 },
+    }
+    for _, c in ipairs(cases) do
+      -- All seven at once (one search of the document), then each alone.
+      local all = page:locator_count("getByTestId('card').filter(" .. c[1] .. ")").count
+      local one = 0
+      for i = 0, 6 do
+        one = one + page:locator_count(("getByTestId('card').nth(%d).filter(%s)"):format(i, c[1])).count
+      end
+      assert.same({ c[1], c[2], c[2] }, { c[1], all, one })
+    end
+    page:navigate(srv.url .. PAGE)
+    snap = page:snapshot { budget_tokens = 100000 }.text
+  end)
+
   it("takes a few milliseconds a ref on the shop page of 200 products (measured, not asserted)", function()
     page:navigate(srv.url .. "/snapshot/shop.html")
     local text = page:snapshot { budget_tokens = 200000 }.text

@@ -25,7 +25,8 @@ import { idRefs, normalize } from './dom.js';
 import { parseLocator } from './locparse.js';
 import { ariaRoleName, mayHaveRole } from './roles.js';
 import {
-  Ctx, ElementText, TextCache, accessibleName, getRole, headingLevel, intOption, isHiddenForAria, refFor, skipsText,
+  Ctx, ElementText, TextCache, accessibleName, getRole, headingLevel, intOption, isHiddenForAria, parentOrHost, refFor,
+  skipsText,
 } from './facts.js';
 
 // { count, refs, matches }: the number of elements the expression
@@ -398,12 +399,12 @@ export class Evaluator {
       out = out.filter((e) => this.texts.skips(e) || !m(this.texts.get(e)));
     }
     if (o.has('has')) {
-      const inner = o.get('has').chain;
-      out = out.filter((e) => this.chain(inner, e).some((x) => x !== e));
+      const holds = this.holder(o.get('has').chain, out);
+      out = out.filter((e) => holds(e));
     }
     if (o.has('hasNot')) {
-      const inner = o.get('hasNot').chain;
-      out = out.filter((e) => !this.chain(inner, e).some((x) => x !== e));
+      const holds = this.holder(o.get('hasNot').chain, out);
+      out = out.filter((e) => !holds(e));
     }
     if (o.has('visible')) {
       const want = o.get('visible').value;
@@ -411,7 +412,33 @@ export class Evaluator {
     }
     return out;
   }
+
+  // A test of whether an element of list holds a match of inner (a
+  // `has`): see HAS_SEARCHES.
+  holder(inner, list) {
+    if (list.length <= HAS_SEARCHES || inner.steps.length !== 1 || !SCOPE_FREE.has(inner.steps[0].method)) {
+      return (e) => this.chain(inner, e).some((x) => x !== e);
+    }
+    // A filter of 200 cards by a heading in each searched every card's
+    // elements; the ancestors of the heading's matches are the cards that
+    // hold one.
+    const above = new Set();
+    for (const m of this.chain(inner, document)) {
+      for (let a = parentOrHost(m).parent; a !== null && !above.has(a); a = parentOrHost(a).parent) above.add(a);
+    }
+    return (e) => above.has(e);
+  }
 }
+
+// The steps whose match of an element depends on that element alone (its
+// role and name, text, label, attributes), not on the scope searched: run
+// from a scope they match the document's matches that lie under it.
+const SCOPE_FREE = new Set(['getByRole', 'getByText', 'getByLabel', 'getByPlaceholder', 'getByAltText',
+  'getByTitle', 'getByTestId']);
+
+// Past this many elements to filter, a `has` of one scope-free step is
+// run once over the document, not once under each of them.
+const HAS_SEARCHES = 4;
 
 function queryIn(root, sel) {
   const type = N.nodeType(root);
