@@ -336,6 +336,14 @@ local function children(page, t)
   return g.count == f.count and by_id or all
 end
 
+-- Whether the locator expr ends in a getByRole step (and filters of
+-- it), which finds only elements the accessibility tree shows.
+local function by_role(expr)
+  local s, n = expr, 1
+  while n > 0 do s, n = s:gsub("%.filter%b()$", "") end
+  return s:match("getByRole%b()$") ~= nil and not s:match("includeHidden[^%)]*%)$")
+end
+
 local function verify_list(ctx, args)
   local page = ctx:page()
   local t = target(page, args)
@@ -410,10 +418,16 @@ local function verify_list(ctx, args)
   end
   -- Items the page hides (a search's misses, left in the DOM) are no part
   -- of what was checked: the test reads the visible ones, or its
-  -- assertion holds before the action too.
+  -- assertion holds before the action too.  Items found by a role are
+  -- visible ones already (getByRole leaves hidden elements out); others
+  -- (cards by their test id) are filtered even when all show now, so that
+  -- a page that hides them later fails the check (run FH's grid, whose
+  -- cards a search hides and its clear should show again).
   local visible = {}
   for _, m in ipairs(f.matches) do if m.visible then visible[#visible + 1] = m.text end end
-  if #visible < #f.matches then items_expr, texts = items_expr .. ".filter({ visible: true })", visible end
+  if #visible < #f.matches or not by_role(items_rel) then
+    items_expr, texts = items_expr .. ".filter({ visible: true })", visible
+  end
   local full = f.count <= #f.matches and assertions.texts_match(texts, args.items, false)
   local step = { locator = items_expr, matcher = full and "toHaveText" or "toContainText",
     value = args.items, positional = t.positional }
