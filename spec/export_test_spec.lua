@@ -875,6 +875,19 @@ f.src = '/export/framepay/form.html'; document.body.append(f)">Checkout</button>
     assert.is_nil(third:find("the goto before this one", 1, true), third)
   end)
 
+  it("names the check proposed on a goto's page, not drop, when another goto follows it", function()
+    -- (Run FI's goto of /provider, which the app sent to its sign-in page,
+    -- was proposed toHaveURL and then told it had no step after it.)
+    local s, call = start("--output-dir " .. q(dir .. "/out"))
+    call("browser_navigate", { url = srv.url .. "/export/cartrows.html" })
+    local _, none = call("browser_verify_locator", { locator = "getByTestId('no-such-line')" })
+    local id = assert(none:match("\n%[(a%d+)%] getByTestId"), none)
+    local _, second = call("browser_navigate", { url = srv.url .. "/export/disabled.html" })
+    assert.equal(0, (s:close(30000)))
+    assert.is_true(has(second, ("\nStep 1, the goto before this one (step 2), has no step after it but the check "
+      .. "proposed on its page, %s: browser_export_test assertions=[\"%s\"] keeps it."):format(id, id)), second)
+  end)
+
   it("writes anew a file of the session deleted by hand since", function()
     local s, call = start("--output-dir " .. q(dir .. "/out"))
     call("browser_navigate", { url = srv.url .. "/export/disabled.html" })

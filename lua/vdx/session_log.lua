@@ -88,6 +88,16 @@ function Log:propose(step)
   return id
 end
 
+--- The id of the first proposal still not kept that was made right after
+-- the step at index pos of the log, for role, or nil.
+function Log:proposed_after(pos, role)
+  local best
+  for id, p in pairs(self.proposed) do
+    if p.at == pos and p.step.role == role and (not best or p.n < best.n) then best = { id = id, n = p.n } end
+  end
+  return best and best.id
+end
+
 --- Whether step loads a page: a navigation, or an action that led to
 -- another document (a link clicked: its step's loads).
 function session_log.loads(step)

@@ -135,7 +135,8 @@ return {
         -- is the test's too (run Z's goto had left it out).
         local wait_until = args.wait_until ~= "load" and args.wait_until or nil
         local log = ctx.session
-        local before = log and log:list()[#log:list()]
+        local before_at = log and #log:list()
+        local before = log and log:list()[before_at]
         -- A reload right after the role's goto of this URL adds nothing to
         -- the test, which that goto opens as it is now (run EO opened the
         -- sign-in page by browser_start_test {url} and by a navigate again,
@@ -159,11 +160,18 @@ return {
         -- page); it may have set a cookie the next page needs, so it is
         -- only named, beside this goto's own number (run EN read "right
         -- before" as this one).
+        -- One whose page was proposed a check (the sign-in page the app
+        -- sent the role to) was a check itself (run FI's goto of /provider,
+        -- told it had no step after it).
+        local checked = before and log:proposed_after(before_at, ctx.role.name)
         if type(st) == "table" and st.kind == "navigate" and before and before ~= st and before.kind == "navigate"
             and before.role == st.role and before.no then
-          result.text = result.text .. ("\nStep %d, the goto before this one (step %d), has no step after it: "
+          result.text = result.text .. (checked and ("\nStep %d, the goto before this one (step %d), has no step "
+            .. "after it but the check proposed on its page, %s: browser_export_test assertions=[\"%s\"] keeps it.")
+              :format(before.no, st.no or 0, checked, checked)
+            or ("\nStep %d, the goto before this one (step %d), has no step after it: "
             .. "browser_export_test drop=[%d] takes it out if it was only a look."):format(before.no, st.no or 0,
-              before.no)
+              before.no))
         end
         -- The sign-in page the app sent the role to is a check of its own
         -- (a test that the page needs signing in: run EM found toHaveURL
