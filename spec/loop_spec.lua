@@ -544,8 +544,9 @@ document.querySelector('[role=status]').textContent = 'Added Teak Lamp at $25.00
       -- The kept check's step number, which drop takes: numbered after the
       -- steps recorded before it, not by its line (run BL dropped by line).
       -- What the number is, said once a session (runs BQ, BR and BS read it as a place in the file).
-      local n = tonumber(out:match("\nKept " .. id .. " as step (%d+) %(its number for drop, not its place in the "
-        .. "file%)\n"))
+      -- With what it checks, in short (run FI had cut the answer that proposed it).
+      local n = tonumber(out:match("\nKept " .. id .. " %(toHaveText%('1 items'%)%) as step (%d+) %(its number for "
+        .. "drop, not its place in the file%)\n"))
       assert.is_number(n, out)
       local file = exported("cart.spec.ts")
       assert.is_true(has(file, "  await page.getByRole('button', { name: 'Add to cart' }).click();\n"
@@ -554,7 +555,7 @@ document.querySelector('[role=status]').textContent = 'Added Teak Lamp at $25.00
       local _, again = ok("browser_export_test", { filename = "cart_again", assertions = { id } })
       assert.equal(out:match(": (%d+) steps"), again:match(": (%d+) steps"), again)
       -- Said in short the next times (run CG had forgotten it by its third export).
-      assert.matches("\nKept " .. id .. " as step %d+ %(drop numbers%)\n", again)
+      assert.matches("\nKept " .. id .. " %(toHaveText%('1 items'%)%) as step %d+ %(drop numbers%)\n", again)
       assert.equal(1, select(2, exported("cart_again.spec.ts"):gsub("toHaveText%('1 items'%)", "")))
       assert.is_nil(again:find("since your last export", 1, true), again)
       -- A step recorded after an export joins the next one of the test,

@@ -11,6 +11,8 @@ local util = require "vdx.builtin.util"
 local session_export = require "vdx.session_export"
 local export_gate = require "vdx.export_gate"
 local accounts = require "vdx.export_accounts"
+local assertions = require "vdx.assertions"
+local clip = require "vdx.clip"
 
 -- The requests a test waits for as the answer names them (the first
 -- session_export.MAX_RESPONSE_WAITS, "(and N more)"), and "those
@@ -28,6 +30,15 @@ local function step_word(st)
   if st.kind == "action" then return tostring(st.action or st.tool or "action") end
   if st.kind == "assert" then return tostring(st.matcher or "check") end
   return tostring(st.kind)
+end
+
+-- What a kept check checks, in short: its matcher, and its argument cut
+-- (run FI kept a47 by id from an answer it had cut, and opened the file
+-- to see it was the URL's check).
+local function checks(st)
+  if st.kind ~= "assert" then return step_word(st) end
+  if st.locator == nil or st.value == nil then return tostring(st.matcher) end
+  return ("%s(%s)"):format(st.matcher, clip(assertions.args(st), 40))
 end
 
 -- The file name of the spec: name as given when it is a spec file name,
@@ -249,7 +260,9 @@ return {
         log:keep(args.assertions)
         for _, id in ipairs(args.assertions) do
           local st = log.kept and log.kept[id]
-          if type(st) == "table" and st.no then kept_as[#kept_as + 1] = ("%s as step %d"):format(id, st.no) end
+          if type(st) == "table" and st.no then
+            kept_as[#kept_as + 1] = ("%s (%s) as step %d"):format(id, checks(st), st.no)
+          end
         end
       end
       local steps = log:test_steps()
