@@ -819,6 +819,38 @@ describe("the change report of the acting tools", function()
     assert.equal("Focus still on: " .. now, raw:match("[^\n]+$"), raw)
   end)
 
+  it("says what a widget's key does in its WAI-ARIA pattern when the press changed nothing", function()
+    -- (Run FJ pressed ArrowRight on a tab and Escape in a menu, saw no
+    -- change, and dropped them, unsure whether the app lacked them.)
+    t.ctx.role:page():navigate(t.srv.url .. "/verify/app.html")
+    t.ctx.role:page():evaluate([==[(() => {
+      const mk = (label, keys) => {
+        const l = document.createElement('div'); l.setAttribute('role', 'tablist'); l.setAttribute('aria-label', label);
+        for (const n of ['One', 'Two']) {
+          const b = document.createElement('button'); b.setAttribute('role', 'tab'); b.textContent = label + ' ' + n;
+          if (keys) b.addEventListener('keydown', (e) => { if (e.key === 'ArrowRight') l.lastChild.focus(); });
+          l.append(b); }
+        document.body.append(l); };
+      mk('Deaf', false); mk('Keyed', true); })()]==])
+    local _, snap = call("browser_snapshot", {})
+    local deaf = assert(snap:match('tab "Deaf One"[^\n]-%[ref=(e%d+)%]'), snap)
+    local keyed = assert(snap:match('tab "Keyed One"[^\n]-%[ref=(e%d+)%]'), snap)
+    local _, _, raw = act("browser_press_key", { key = "ArrowRight", ref = deaf })
+    assert.matches("\nFocus now: tab \"Deaf One\"[^\n]*\nIn the WAI%-ARIA Authoring Practices, ArrowRight on a tab "
+      .. "moves focus to the next tab; here nothing changed, and focus stayed on it%. If the app means to follow them, "
+      .. "that is its bug %(known_bug on a browser_verify_%* check records it%)", raw)
+    -- Pressed again with focus where it was, no ref.
+    _, _, raw = act("browser_press_key", { key = "ArrowLeft" })
+    assert.matches("\nFocus still on: tab \"Deaf One\"[^\n]*\nIn the WAI%-ARIA Authoring Practices, ArrowLeft on a tab "
+      .. "moves focus to the previous tab;", raw)
+    -- A key the pattern gives the tab nothing to do, and a tab that follows it.
+    _, _, raw = act("browser_press_key", { key = "b", ref = deaf })
+    assert.is_nil(raw:find("Authoring Practices", 1, true), raw)
+    _, _, raw = act("browser_press_key", { key = "ArrowRight", ref = keyed })
+    assert.matches('\nFocus now: tab "Keyed Two"', raw)
+    assert.is_nil(raw:find("Authoring Practices", 1, true), raw)
+  end)
+
   it("lists the options of a list an action opened, which the snapshot folds", function()
     open("/verify/picker.html")
     local _, _, text = act("browser_click", { ref = ref('combobox "Country"') })

@@ -409,7 +409,10 @@ end
 -- in the result's `said` the check of a live region's new text, for
 -- after the expected texts (said_later); opts.view: a new
 -- view of the page, which says nothing when there is no earlier look to
--- compare with); nil when the page is gone.  A frame added since the last
+-- compare with; opts.focus: where focus is, after a press of the key
+-- opts.key (on the element of opts.ref, or on what had focus), which
+-- vdx.key_patterns tells of when nothing changed); nil
+-- when the page is gone.  A frame added since the last
 -- look is waited for first (vdx.frames_ready).  Keeps the snapshot it takes
 -- as the role's last_snapshot.
 function changes.report(ctx, res, opts)
@@ -523,7 +526,12 @@ function changes.report(ctx, res, opts)
   -- leaves aside: said when asked (a key press), moved or not.
   local focus = opts and opts.focus and focused_line(snap.text)
   if focus then
-    out[#out + 1] = (focus ~= focused_line(base.whole_text) and "Focus now: " or "Focus still on: ") .. focus
+    local still = focus == focused_line(base.whole_text)
+    out[#out + 1] = (still and "Focus still on: " or "Focus now: ") .. focus
+    -- A widget's key that did nothing, where its pattern has it do something
+    -- (focus on the element pressed, which the press focused first).
+    local on = still or (opts.ref and focus:find("[ref=" .. opts.ref .. "]", 1, true))
+    out[#out + 1] = on and n == 0 and not nav and require("vdx.key_patterns").note(opts.key, focus) or nil
   end
   local refused
   if not focus and not nav then

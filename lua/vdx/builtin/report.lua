@@ -96,7 +96,7 @@ function report.report_changes(defs, acting)
         mark = okm and mark or nil
         local result = util.from_start(ctx, report.quietly, ctx, run, args)
         if not args.expect then
-          result = report.with_changes(ctx, result, focus and { focus = true })
+          result = report.with_changes(ctx, result, focus and { focus = true, key = args.key, ref = args.ref })
           -- An action that changed nothing: a check right after it holds
           -- before its requests are answered (session_races.unsettled).
           local c = type(result) == "table" and type(result.structured) == "table" and result.structured.changes
