@@ -343,6 +343,23 @@ describe("the verify tools", function()
       assert.matches("\n⚠️ The locator finds the element by the text it checks", loose, 1, true)
     end)
 
+    it("checks a status that shares its part with another by its place there, not by the text checked", function()
+      -- (Run FL's subscription status beside a counter's <output>: the
+      -- check of its text was recorded through getByText of that text.)
+      page():evaluate([[document.body.insertAdjacentHTML('beforeend', ['1. Guide', '2. Guide'].map((n, i) =>
+        '<section aria-label="' + n + '"><p>Count: <output>0</output></p><form><button>Subscribe</button>' +
+        '<p role="status">' + (i ? '' : 'Subscribed: Ada (weekly)') + '</p></form></section>').join(''))]])
+      snap = select(2, call("browser_snapshot", {}))
+      local ref = assert(snap:match('status %[ref=(e%d+)%]: "Subscribed'), snap)
+      local s, text = agrees("browser_verify_text_visible", { ref = ref, text = "Subscribed: Ada (weekly)" })
+      assert.equal("getByRole('region', { name: '1. Guide', exact: true }).getByRole('status').nth(1)", s.locator)
+      assert.equal("toHaveText", s.matcher)
+      assert.matches("\n⚠️ The locator is positional", text, 1, true)
+      assert.is_nil(text:find("finds the element by the text it checks", 1, true), text)
+      -- Its locator for an action is the text's, which finds it alone.
+      assert.equal("getByText('Subscribed: Ada (weekly)')", page():generate_locator(ref, { alternatives = 0 }).locator)
+    end)
+
     it("anchors a locator on the test's next token where the check's text holds the first", function()
       page():evaluate([=[(() => { for (const [item, no] of [['Stool tokA1234 x 1', '#1002'], ['Stool x 1', '#1001']]) {
         const d = document.createElement('div'); d.dataset.testid = 'ord';

@@ -25,7 +25,9 @@
 //      then differs from the name: a glyph, a state), and its stable id,
 //      as CSS;
 //   4. only when nothing else is unique: the candidate that matched it
-//      among the fewest others, with .nth(i), and positional set.
+//      among the fewest others, with .nth(i), and positional set (for a
+//      check of the text every verified one holds, its place in its
+//      nearest part of the page comes first: locplace.js).
 // Before all of these, for an element in (or being) the only item of a
 // list or table (rolepath.js soleItem): the item filtered by its text,
 // and the element's own candidate within it, so the locator still holds
@@ -43,6 +45,7 @@ import { shared } from './batch.js';
 import { describedOther } from './ladder.js';
 import { refOfIn } from './actions.js';
 import { ownCandidates } from './owncands.js';
+import { placeIn } from './locplace.js';
 
 // What the page opens over itself and closes again: an element in one is
 // located through it (inPopup), as far up as this many ancestors.
@@ -138,6 +141,12 @@ export class LocatorGen {
       }
     } finally {
       this.anchor = null;
+    }
+    if (found.length === 0 && held.length > 0) {
+      // Each verified locator finds el by the text checked: its place in
+      // its part of the page, where one tells (locplace.js).
+      const place = placeIn(this, el, holds);
+      if (place !== null) return { ...place, alternatives: held.slice(0, alternatives) };
     }
     for (const c of held) found.push(c);
     if (found.length > 0) {
