@@ -283,6 +283,13 @@ function export.suite_text(tests, opts)
         -- a failure still (at the top it passed the test whichever step
         -- failed: run ET moved it by hand).
         if not bug then table.insert(lines, 1, "test.fail(true, " .. q(s.known_bug) .. ");") end
+        -- Soft, so that the steps after it run (runs FE and FK made it so
+        -- by hand, to reach a second bug and the payment that empties
+        -- the shared cart).
+        for i, l in ipairs(lines) do
+          local soft, n = l:gsub("^await expect%(", "await expect.soft(", 1)
+          if n > 0 then lines[i] = soft break end
+        end
         bug = bug or s.known_bug
         table.insert(lines, 1, "// Known bug: " .. s.known_bug:gsub("[\r\n]+", " "))
       end
@@ -325,8 +332,9 @@ function export.suite_text(tests, opts)
 end
 
 --- The line that says which steps come after the test's first check of
--- a known bug (vdx.builtin.known_bug), which Playwright never runs since
--- the test stops there, or nil when none does.
+-- a known bug (vdx.builtin.known_bug): they run, the check being soft,
+-- and once it failed a failure of theirs passes as the test's expected
+-- one too; nil when none does.
 function export.after_known_bug(steps)
   local at
   local later = {}
@@ -336,10 +344,10 @@ function export.after_known_bug(steps)
   end
   if #later == 0 then return nil end
   local many = #later > 1
-  return ("⚠️ Step%s %s come%s after the known bug's check (step %s): Playwright stops the test there, so %s never "
-    .. "run%s. Drop %s, or check %s in a test of their own"):format(many and "s" or "", table.concat(later, ", "),
-    many and "" or "s", tostring(at.no or "?"), many and "they" or "it", many and "" or "s",
-    many and "them" or "it", many and "them" or "it")
+  return ("Step%s %s run%s after the known bug's check (step %s), which is soft: a failure of %s would pass as "
+    .. "the test's expected failure too, so a check that matters goes in a test of its own"):format(
+    many and "s" or "", table.concat(later, ", "), many and "" or "s", tostring(at.no or "?"),
+    many and "theirs" or "its")
 end
 
 --- The text of the spec of one test.  opts: name (the test's title),

@@ -2,7 +2,8 @@
 -- not (the verify tools' `known_bug`).  An agent that found a bug (an
 -- error the shop never shows) states the check it means and why it fails;
 -- the check is recorded although the page disagrees, and the exported
--- test calls `test.fail(true, why)` right before that check: Playwright
+-- test calls `test.fail(true, why)` right before that check, which it
+-- writes as `expect.soft` so that the steps after it run: Playwright
 -- passes it while the bug is there (a step before it that fails is a
 -- failure still) and fails it once the app is mended, and the flake gate
 -- expects that check to fail in each run.  Runs CF, CH and CK wrote that
@@ -36,9 +37,10 @@ function M.check(ctx, tool, step, why)
   local kept = assertions.record(ctx, step, tool)
   local no = ctx.session and type(kept) == "table" and kept.no
   return { text = ("❌ Page disagrees, as the bug does. Recorded as a known bug: %s%s\nThe test is written with "
-    .. "test.fail() right before this check: the steps before it must pass as ever; Playwright passes the test "
-    .. "while this check fails, and fails it once the app is mended. The test stops at this check: steps after "
-    .. "it never run, so check those in another test"):format(code,
+    .. "test.fail() right before this check, and the check as expect.soft: the steps before it must pass as ever; "
+    .. "Playwright passes the test while this check fails, and fails it once the app is mended. The steps after "
+    .. "it run, but a failure of theirs would pass as the expected one: check what matters in another test")
+    :format(code,
       no and (" (step %d)"):format(no) or ""),
     structured = { verified = false, recorded = ctx.session ~= nil, known_bug = why,
       assertion = { matcher = step.matcher, locator = step.locator, value = step.value, no = no or nil } } }
