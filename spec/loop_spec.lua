@@ -1207,9 +1207,10 @@ document.querySelector('[role=status]').textContent = 'Added Teak Lamp at $25.00
       -- The request that failed, and that the page says nothing of it
       -- (run BM made six calls to be sure the app shows no message).
       -- What its status says is from before (run BO read it as this try's).
-      assert.is_true(has(text, "\nRequest GET /loop/pay-500 (500) failed, and the page shows nothing of it: no text, "
-        .. "status or alert changed (it still says, from before: status: The card was declined). A test can wait for "
-        .. "that response (page.waitForResponse), not for a message\n"), text)
+      assert.is_true(has(text, "\nRequest GET /loop/pay-500 (500) failed, and nothing on the page changed: no text, "
+        .. "status or alert (it still says, from before: status: The card was declined). A message of this failure, "
+        .. "if any, was there before: a test can wait for that response (page.waitForResponse), not for a message\n"),
+        text)
       assert.same({ "GET /loop/pay-500 (500)" }, r.structuredContent.failed_requests)
       -- (The error came from the response the click brought, after the click itself.)
       assert.matches("\nPage errors since the action %(1; browser_console_messages lists every message%):\n"

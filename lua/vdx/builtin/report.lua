@@ -277,8 +277,11 @@ function report.silent_failure(result)
   -- What the page says still, from before (run BO's status held the
   -- message of its try before, and it nearly read it as this one's).
   local still = type(c.still_said) == "string" and (" (it still says, from before: %s)"):format(c.still_said) or ""
-  result.text = result.text .. ("\n%s %s failed, and the page shows nothing of it: no text, status or alert changed%s. "
-    .. "A test can wait for that response (page.waitForResponse), not for a message"):format(#failed == 1
+  -- (Not "shows nothing of it": run FK's form showed the same message
+  -- from its try before, and read the line as false.)
+  result.text = result.text .. ("\n%s %s failed, and nothing on the page changed: no text, status or alert%s. "
+    .. "A message of this failure, if any, was there before: a test can wait for that response "
+    .. "(page.waitForResponse), not for a message"):format(#failed == 1
     and "Request" or "Requests", table.concat(failed, ", "), still)
   return result
 end
