@@ -124,6 +124,13 @@ describe("the route tools", function()
     assert.is_true(has(text, '\nⓘ "Service Unavailable" is the status text of your route **/api/pay\'s 503: the page '
       .. "shows the response's status, what the route answered, not what the app's server says"), text)
     assert.is_nil(text:find("is the body of your route", 1, true), text)
+    -- A body that says the status text too: either may be what shows
+    -- (run FK needed a second route of its own words to tell).
+    text = pay_with { pattern = "**/api/pay", status = 503, contentType = "application/json",
+      body = '{"error":"Service Unavailable"}' }
+    assert.is_true(has(text, '\nⓘ "Service Unavailable" is both the status text of your route **/api/pay\'s 503 and '
+      .. "its body's: the page shows what the route answered, not what the app's server says, and a body of other "
+      .. "words tells which of the two it reads"), text)
   end)
 
   it("names the route that answered this time, not what the page said before", function()

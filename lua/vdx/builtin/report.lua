@@ -214,7 +214,7 @@ local REASONS = { [400] = "Bad Request", [401] = "Unauthorized", [403] = "Forbid
 -- The texts a route of the role answers with: its status text, then its
 -- body's string values when it is JSON, else the body itself (each of
 -- those at least 8 characters); as { text, pattern, status = code of a
--- status text }.
+-- status text, body = true when the body says it too }.
 local function routed_texts(ctx)
   local okr, list = pcall(function() return ctx.role:context():routes() end)
   list = okr and type(list) == "table" and list or {}
@@ -224,13 +224,17 @@ local function routed_texts(ctx)
     local r = list[i]
     local f = type(r.fulfil) == "table" and r.fulfil
     local reason = f and REASONS[f.status]
-    if reason then out[#out + 1] = { text = reason, pattern = r.pattern, status = f.status } end
+    local said = reason and { text = reason, pattern = r.pattern, status = f.status }
+    out[#out + 1] = said
     local body = f and f.body
     if type(body) == "string" and #body >= 8 then
       local okj, v = pcall(require("vdx.json").decode, body)
       if okj and type(v) == "table" then
         for _, x in pairs(v) do
-          if type(x) == "string" and #x >= 8 then out[#out + 1] = { text = x, pattern = r.pattern } end
+          -- A body that says the status text too: the page may show either
+          -- (run FK needed a second route of its own words to tell).
+          if said and x == reason then said.body = true
+          elseif type(x) == "string" and #x >= 8 then out[#out + 1] = { text = x, pattern = r.pattern } end
         end
       elseif #body <= 200 then
         out[#out + 1] = { text = body, pattern = r.pattern }
@@ -251,7 +255,11 @@ local function route_echo(ctx, text)
   text = text:gsub(' %(was "[^\n]-"%)', "")
   for _, t in ipairs(routed_texts(ctx)) do
     if text:find(t.text, 1, true) then
-      if t.status then
+      if t.body then
+        return ("ⓘ %q is both the status text of your route %s's %d and its body's: the page shows what the route "
+          .. "answered, not what the app's server says, and a body of other words tells which of the two it reads")
+          :format(t.text, t.pattern, t.status)
+      elseif t.status then
         return ("ⓘ %q is the status text of your route %s's %d: the page shows the response's status, what the "
           .. "route answered, not what the app's server says"):format(t.text, t.pattern, t.status)
       end
