@@ -339,9 +339,11 @@ end
 -- Whether the locator expr ends in a getByRole step (and filters of
 -- it), which finds only elements the accessibility tree shows.
 local function by_role(expr)
-  local s, n = expr, 1
-  while n > 0 do s, n = s:gsub("%.filter%b()$", "") end
-  return s:match("getByRole%b()$") ~= nil and not s:match("includeHidden[^%)]*%)$")
+  local segs = assertions.segments(expr) or {}
+  local i = #segs
+  while i > 1 and segs[i]:match("^filter%(") do i = i - 1 end
+  local last = segs[i] or ""
+  return last:match("^getByRole%(") ~= nil and not last:find("includeHidden", 1, true)
 end
 
 local function verify_list(ctx, args)
