@@ -36,6 +36,9 @@ describe("vdxlua mcp", function()
         assert.equal("vdxlua", init.serverInfo.name)
         assert.is_true(init.capabilities.tools.listChanged)
         assert.is_nil(init.resultType)
+        -- Where the specs go, before the first export (runs FJ and FL
+        -- learned it only from its answer).
+        assert.matches(" Specs are written to [^\n]*vdx%-output%.$", init.instructions)
         local tools = client.by_id(msgs, 2).result.tools
         assert.is_true(#tools >= 29)
         local nav

@@ -52,10 +52,14 @@ local INSTRUCTIONS = "vdxlua drives a real Chromium and writes Playwright tests 
   "prompt vdx-selector-authoring (skill://vdx-selector-authoring/SKILL.md); the tools alone do the job."
 
 --- What the server tells a client in initialize: the agent loop in brief,
--- and the role tools when it has roles to choose among (more than one).
-function mcp.instructions(roles)
+-- the role tools when it has roles to choose among (more than one), and
+-- the folder the specs are written to, when given (output: a path; runs
+-- FJ and FL learned it only from their first export).
+function mcp.instructions(roles, output)
   local told = roles > 1 and " Roles: list_roles, select_role, or role= on a page tool." or ""
-  return (INSTRUCTIONS:gsub("{roles}", told))
+  local text = INSTRUCTIONS:gsub("{roles}", told)
+  if type(output) == "string" then text = text .. " Specs are written to " .. output .. "." end
+  return text
 end
 
 -- Tools that only read (list_roles): they wait for the calls before them at
@@ -180,13 +184,13 @@ handlers["initialize"] = function(self, rq)
   self.client = p.clientInfo
   self.log("info", "initialize: client asked %s, serving %s", p.protocolVersion, v)
   return { protocolVersion = v, capabilities = self:capabilities(), serverInfo = self.info,
-    instructions = mcp.instructions(self.roles:count()) }
+    instructions = mcp.instructions(self.roles:count(), self.paths.output) }
 end
 
 handlers["server/discover"] = function(self)
   return { supportedVersions = json.array { table.unpack(mcp.SUPPORTED) },
     capabilities = self:capabilities(), serverInfo = self.info,
-    instructions = mcp.instructions(self.roles:count()) }
+    instructions = mcp.instructions(self.roles:count(), self.paths.output) }
 end
 
 handlers["tools/list"] = function(self, rq)
