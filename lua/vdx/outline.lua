@@ -24,6 +24,12 @@ local SAID = { status = true, alert = true }
 local SAID_CHARS = 120
 local SAID_MAX = 3
 
+-- A named region without a heading of its own (a banner `region
+-- "Maintenance"` of one line) is outlined with its first text, when the
+-- page has at most this many (a guide of 150 sections outlines its
+-- headings): nothing else there names it (run FN's countdown, left out).
+local REGIONS_MAX = 3
+
 -- The containers an outline lists with a count, and the role counted:
 -- tables, with their header rows (a list is left out: its links and
 -- buttons are outlined already, a menu's as a nav's).
@@ -131,6 +137,7 @@ function outline.of(text)
   local open = {}   -- the tables the lines are in: { indent, item }
   local said        -- a live region whose text is on the lines under it
   local up = {}     -- the line's ancestors: { indent, role, title, heading }
+  local regions, region = {}, nil   -- the named regions; the one the lines are in
   for line in text:gmatch("[^\n]+") do
     local indent, content = line:match("^(%s*)%- (.*)$")
     local e = content and diff.parse(content)
@@ -153,6 +160,17 @@ function outline.of(text)
     if said and e and (e.value or "") ~= "" then
       said.item.line = said.item.line .. ": " .. e.value
       said = nil
+    end
+    if region and e and #indent <= region.indent then region = nil end
+    if region and e then
+      if e.role == "heading" then region.item.headed = true end
+      if not region.item.text and (e.value or "") ~= "" then region.item.text = e.value end
+    end
+    if e and e.role == "region" and (e.name or "") ~= "" and e.ref then
+      local it = { line = ("- region %q [ref=%s]"):format(e.name, e.ref), n = 1, region = true,
+        text = (e.value or "") ~= "" and e.value or nil }
+      items[#items + 1], regions[#regions + 1] = it, it
+      region = { indent = #indent, item = it }
     end
     if e and SAID[e.role] then
       -- (With its ref: a check of what it says starts from it.)
@@ -200,6 +218,14 @@ function outline.of(text)
     end
   end
   fold_alike(items)
+  -- The named regions that no heading names, each with its first text,
+  -- when they are few.
+  local bare = 0
+  for _, it in ipairs(regions) do if not it.headed then bare = bare + 1 end end
+  for _, it in ipairs(regions) do
+    if it.headed or bare > REGIONS_MAX then it.folded = true
+    elseif it.text then it.line = clip(it.line .. ": " .. it.text, SAID_CHARS) end
+  end
   -- What the page says first within the bound, each where it stands; an
   -- empty live region says nothing.
   local len, left, said_n = 0, 0, 0
