@@ -101,8 +101,9 @@ return {
         o.viewport = viewport
       end
       if next(o) == nil then return "Nothing to change: name a device, viewport, geolocation, timezone, locale or userAgent." end
-      record(ctx, "browser_emulate", o)
-      return util.relaid(ctx, page, "Emulating: " .. told(page) .. ".", { emulation = page:emulation() },
+      local st = record(ctx, "browser_emulate", o)
+      return util.relaid(ctx, page, "Emulating: " .. told(page) .. util.step_no(st) .. ".",
+        { emulation = page:emulation() },
         view_of(page, before))
     end,
   },
@@ -128,8 +129,9 @@ return {
       local page = ctx:page()
       local before = page:emulation()
       page:emulate(o)
-      record(ctx, "browser_emulate_media", o)
-      return util.relaid(ctx, page, "Emulating: " .. told(page) .. ".", { emulation = page:emulation() },
+      local st = record(ctx, "browser_emulate_media", o)
+      return util.relaid(ctx, page, "Emulating: " .. told(page) .. util.step_no(st) .. ".",
+        { emulation = page:emulation() },
         view_of(page, before))
     end,
   },

@@ -9,11 +9,7 @@ local routes = require "vdx.routes"
 local rx = require "vdx.route_export"
 local util = require "vdx.builtin.util"
 
--- " (step N)" of the step st a change was recorded as, which drop takes
--- (run FE guessed the numbers of its routes to plan drop=), or "".
-local function step_no(st)
-  return type(st) == "table" and st.no and (" (step %d)"):format(st.no) or ""
-end
+local step_no = util.step_no
 
 local function bad(msg, field)
   error(vdx.error("InvalidArgument", msg, { field = field }), 0)

@@ -77,8 +77,15 @@ end
 -- (vdx.emulation_export), and the replay sets it again.
 function util.record_emulation(ctx, name, o)
   local change = require("vdx.emulation_export").change(o)
-  util.record(ctx, { kind = "code", world = true, emulation = true, tool = name, lines = change.lines,
+  return util.record(ctx, { kind = "code", world = true, emulation = true, tool = name, lines = change.lines,
     context_emulate = change.context, replay = function(page) page:emulate(o) end })
+end
+
+--- " (step N)" of the step st (util.record's) that a change of the page's
+-- world was recorded as, which drop takes (runs FE and FN guessed the
+-- numbers of their routes and media changes to plan drop=), or "".
+function util.step_no(st)
+  return type(st) == "table" and st.no and (" (step %d)"):format(st.no) or ""
 end
 
 --- The answer { text, structured } of a change to how page is shown (a
