@@ -691,10 +691,20 @@ describe("the verify tools", function()
       -- The gate's road reads the same property.
       local f = require("vdx.assertions").facts_for(t.ctx:page(), s)
       assert.is_true(require("vdx.assertions").judge(s, f))
-      -- Without value: the computed value as it is now.
+      -- Without value: a read of the value as it is now, its check proposed,
+      -- not recorded (runs EW, FD and FN dropped the reads it recorded).
       t.ctx.session:clear()
-      s = agrees("browser_verify_value", { locator = loc, css = "background-color" })
+      local r, read = call("browser_verify_value", { locator = loc, css = "background-color" })
+      assert.is_nil(r.isError, read)
+      assert.matches("^" .. loc:gsub("%p", "%%%0") .. " has background%-color 'rgb%(17, 24, 39%)' now%. Nothing recorded: "
+        .. "value= records it, or keep the check by id\nHolds now[^\n]*\n%[(a%d+)%] [^\n]*toHaveCSS%('background%-color', "
+        .. "'rgb%(17, 24, 39%)'%)$", read)
+      assert.equal(0, #t.ctx.session:list())
+      local id = read:match("%[(a%d+)%]")
+      assert.is_true(t.ctx.session:keep { id })
+      s = t.ctx.session:list()[1]
       assert.same({ "toHaveCSS", "background-color", "rgb(17, 24, 39)" }, { s.matcher, s.attribute, s.value })
+      t.ctx.session:clear()
       local res, bad = call("browser_verify_value", { locator = loc, value = nil })
       assert.is_true(res.isError, bad)
       assert.matches("give value", bad, 1, true)

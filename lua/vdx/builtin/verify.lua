@@ -573,7 +573,7 @@ return {
       target = TARGET,
       value = { type = "string", description = 'Value; "true"/"false" for a checkbox or ARIA state, "disabled"/"enabled", "" for no text' },
       css = { type = "string",
-        description = "A CSS property whose computed value to check instead (background-color; without value: as it is now)" },
+        description = "A CSS property whose computed value to check instead (background-color; without value: read only)" },
     } },
     annotations = { readOnlyHint = true },
     run = verify_value,

@@ -51,14 +51,22 @@ local function verify_css(ctx, args, page, t)
       .. "no css: browser_verify_value records toHaveAttribute"):format(quote(name), t.locator),
       { field = "css", expected = "a CSS property's name (background-color, display)" }), 0)
   end
-  -- Without value: the computed value now, which an agent cannot know
-  -- before (run U read it with browser_evaluate), is the one checked.
   local want = args.value ~= nil and computed_colour(args.value) or (m and m.css)
   if (m and m.css) ~= want then
     fail(("%s has %s %s"):format(t.locator, name, quote(m and m.css or "")),
       { expected = ("%s %s"):format(name, quote(want)), actual = { describe(m) } })
   end
   local step = { locator = t.locator, positional = t.positional, matcher = "toHaveCSS", attribute = name, value = want }
+  if args.value == nil and ctx.session and not t.elsewhere then
+    -- Without value: a read of the computed value now, which an agent
+    -- cannot know before (run U read it with browser_evaluate), its check
+    -- proposed, not recorded (runs EW, FD and FN dropped the reads it had
+    -- recorded).
+    step.code = assertions.code(step)
+    return require("vdx.changes").proposed(ctx, { text = ("%s has %s %s now. Nothing recorded: value= records "
+      .. "it, or keep the check by id"):format(t.locator, name, quote(want)),
+      structured = { verified = true, recorded = false, css = want } }, { step })
+  end
   return agreed(ctx, "browser_verify_value", step, t.elsewhere)
 end
 
