@@ -449,9 +449,13 @@ function changes.report(ctx, res, opts)
   if shown and snap.url and shown[snap.url] then
     -- The page as the agent knows it now (the outline browser_navigate
     -- showed, and what the reports said since): a navigation answers "as
-    -- shown before" only for this picture, not an older one.
+    -- shown before" only for this picture, not an older one.  A report
+    -- that leaves changes out (cut, or brief) forgets it below.
     shown[snap.url] = select(3, outline.of(snap.text or ""))
   end
+  -- (Run FM, after a report cut at "… 9 more changed lines", was told a
+  -- reload of the cart was "as shown before", with its Checkout moved.)
+  local function unseen() if shown and snap.url then shown[snap.url] = nil end end
   local lines = snap.lines and #snap.lines or select(2, (snap.text or ""):gsub("\n", "\n"))
   if nav and nav.same_document == false then
     -- The new page's outline, from the snapshot just taken, as
@@ -496,6 +500,7 @@ function changes.report(ctx, res, opts)
       -- What went no expected text can say: which row a Delete took.
       local gone = proposals.gone(page, d, acted_of(res))
       local named = report_lines.brief(d, changes, told_anew(role))
+      unseen()
       if named ~= "" then out[#out] = out[#out] .. " " .. named
       elseif #gone == 0 then out[#out] = nil
       else out[#out] = out[#out]:gsub(":$", "") end
@@ -518,7 +523,10 @@ function changes.report(ctx, res, opts)
     local shown_lines, more = report_lines.render(d, changes)
     for _, l in ipairs(shown_lines) do out[#out + 1] = l end
     for _, l in ipairs(report_lines.left(d)) do out[#out + 1] = l end
-    if more > 0 then out[#out + 1] = ("… %d more changed lines (browser_find or browser_snapshot reads them)"):format(more) end
+    if more > 0 then
+      out[#out + 1] = ("… %d more changed lines (browser_find or browser_snapshot reads them)"):format(more)
+      unseen()
+    end
     for _, l in ipairs(opened_options.lines(page, d)) do out[#out + 1] = l end
     out[#out + 1] = report_lines.renewed(d, snap.text, told_anew(role))
   end
