@@ -623,7 +623,19 @@ describe("page actions", function()
     err = h.error_of(page.click, page, buy, { timeout_ms = 300 })
     assert.is_true(vdx.is_error(err, "ElementNotVisible"), tostring(err))
     assert.equal("is not visible", err.reason)
-    assert.equal(buy .. " is not visible after 300 ms", err.message)
+    assert.equal(buy .. " is not visible after 300 ms: visibility:hidden", err.message)
+    -- Hidden by an ancestor, waited for only hidden_ms (an agent's ref of a
+    -- part the page hid: run FM waited out 30 s), and said where.
+    page:evaluate([[{ const b = document.getElementById('buy'); b.style.visibility = '';
+      const w = document.createElement('section'); w.id = 'pay'; b.before(w); w.append(b); w.style.display = 'none' }]])
+    err = h.error_of(page.click, page, buy, { timeout_ms = 20000, hidden_ms = 200 })
+    assert.is_true(vdx.is_error(err, "ElementNotVisible"), tostring(err))
+    assert.equal(buy .. " is not visible after 200 ms: display:none on its ancestor <section#pay>", err.message)
+    require("vdx.action").hidden_wait(page, 150)
+    err = h.error_of(page.click, page, buy, { timeout_ms = 20000 })
+    assert.equal(buy .. " is not visible after 150 ms: display:none on its ancestor <section#pay>", err.message)
+    require("vdx.action").hidden_wait(page, nil)
+    page:evaluate("document.getElementById('pay').replaceWith(document.getElementById('buy'))")
     -- a disabled one: ElementNotEnabled
     page:evaluate("const b = document.getElementById('buy'); b.style.visibility = ''; b.disabled = true")
     err = h.error_of(page.click, page, buy, { timeout_ms = 300 })

@@ -839,6 +839,11 @@ document.querySelector('[role=status]').textContent = 'Added Teak Lamp at $25.00
       assert.matches("\n%[a%d+%] getByRole%('tabpanel', { name: 'Usage' }%) toContainText%('Storage used: 41 GB%.'%)", text)
       -- The panel that went says what it showed.
       assert.matches('\n%- tabpanel "Overview" %[ref=e%d+%]: …%(%+1 lines inside, the first "Team plan with 12 seats%."%)', text)
+      -- A click of the panel the page hid waits 5 s for it, not the
+      -- action's 30 s, and says what hides it (run FM's moved Checkout).
+      local hid, said = call("browser_click", { ref = panel })
+      assert.is_true(hid.isError, said)
+      assert.is_true(has(said, panel .. " is not visible after 5000 ms: the hidden attribute (display:none)"), said)
       local _, waited = ok("browser_wait_for", { ref_gone = panel })
       -- Hidden already: its locator is one that matches hidden elements too.
       assert.is_true(has(waited, "Recorded: await expect(page.locator('#p1')).toBeHidden();"), waited)

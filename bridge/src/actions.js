@@ -12,7 +12,7 @@ import * as N from './natives.js';
 import { flatParent, isElement, normalize } from './dom.js';
 import { getRole } from './roles.js';
 import { accessibleName } from './name.js';
-import { Ctx } from './visibility.js';
+import { Ctx, subtreeHiddenReason } from './visibility.js';
 import { badArgument, bridgeError } from './errors.js';
 import { boxBeforeFrame } from './still.js';
 import { eq, findByDescription } from './ladder.js';
@@ -107,6 +107,20 @@ export function isVisible(el) {
   return r.width > 0 && r.height > 0;
 }
 
+// Why el is not visible, in words: what hides it or its ancestor
+// (display:none, the hidden attribute, a closed <details>), else its
+// visibility, else its empty box.
+function whyHidden(el) {
+  const why = subtreeHiddenReason(new Ctx(), el);
+  if (why !== null && !/^(aria-hidden|inert)/.test(why)) return why;
+  try {
+    if (!N.checkVisibility(el, { visibilityProperty: true })) return 'visibility:hidden';
+  } catch (e) {
+    // older engines: the box says the rest
+  }
+  return 'its box is empty (no width or height)';
+}
+
 function isDisabled(el) {
   try {
     if (N.matches(el, ':disabled')) return true;
@@ -194,6 +208,11 @@ const WAIT_ERRORS = { 'is not visible': 'ElementNotVisible', 'is disabled': 'Ele
 // or StaleRef when the element goes away meanwhile.
 async function waitActionable(env, ref, opts) {
   const { t, at } = deadlineOf(opts);
+  // opts.hidden: ms an element not visible is waited for, at most (an
+  // agent's ref of a part the page hid: run FM's Checkout, moved, whose
+  // old ref was the hidden payment section, waited out the whole 30 s).
+  const hiddenFor = opts.hidden != null ? opts.hidden : null;
+  let hiddenAt = null;
   let last = null;
   let lastTime = null;   // the animation time when last was read
   let lastAt = 0;        // and the wall time
@@ -206,7 +225,13 @@ async function waitActionable(env, ref, opts) {
       throw bridgeError('NotEditable', ref + ' (' + (d.role || d.tag) + (d.name ? ' "' + d.name + '"' : '') + ') '
         + never, { ref, role: d.role, name: d.name, tag: d.tag });
     }
-    if (!isVisible(el)) reason = 'is not visible';
+    const visible = isVisible(el);
+    hiddenAt = visible ? null : hiddenAt === null ? Date.now() : hiddenAt;
+    if (!visible && hiddenFor !== null && Date.now() - hiddenAt >= hiddenFor) {
+      throw bridgeError('ElementNotVisible', ref + ' is not visible after ' + hiddenFor + ' ms: ' + whyHidden(el),
+        { ref, reason: 'is not visible', timeout_ms: hiddenFor });
+    }
+    if (!visible) reason = 'is not visible';
     else if (opts.enabled && isDisabled(el)) reason = 'is disabled';
     else if (opts.editable && !isEditable(el)) reason = 'is not editable';
     else reason = '';
@@ -240,11 +265,19 @@ async function waitActionable(env, ref, opts) {
       // The message names the action's own timeout (opts.asked), not what
       // was left of it when this wait began.
       const said = opts.asked != null ? opts.asked : t;
-      throw bridgeError(WAIT_ERRORS[reason] || 'Timeout', ref + ' ' + reason + ' after ' + said + ' ms',
+      const why = reason === 'is not visible' ? ': ' + whyHidden(el) : '';
+      throw bridgeError(WAIT_ERRORS[reason] || 'Timeout', ref + ' ' + reason + ' after ' + said + ' ms' + why,
         { ref, reason, timeout_ms: said });
     }
     await nextFrame();
   }
+}
+
+// The options of waitActionable from a bridge call's opts (the host's
+// timeout, asked and hidden: see Action:call) and the wait's own.
+function waits(opts, own) {
+  const o = opts || {};
+  return Object.assign({ timeout: o.timeout, asked: o.asked, hidden: o.hidden }, own);
 }
 
 function describeEl(el) {
@@ -284,7 +317,7 @@ export function actionMethods(env) {
     // arrival (arrival.js).
     async actionPoint(ref, opts) {
       const o = opts || {};
-      const { el, rect, stillBy } = await waitActionable(env, ref, { timeout: o.timeout, asked: o.asked, enabled: o.enabled !== false });
+      const { el, rect, stillBy } = await waitActionable(env, ref, waits(o, { enabled: o.enabled !== false }));
       let x;
       let y;
       if (o.position) {
@@ -332,7 +365,7 @@ export function actionMethods(env) {
 
     // Scrolls ref into view and gives its rectangle in this viewport.
     async rect(ref, opts) {
-      const { rect } = await waitActionable(env, ref, { timeout: (opts || {}).timeout, asked: (opts || {}).asked });
+      const { rect } = await waitActionable(env, ref, waits(opts, {}));
       return { x: rect.x, y: rect.y, width: rect.width, height: rect.height };
     },
 
@@ -341,7 +374,7 @@ export function actionMethods(env) {
     // caret at its end.  { had_text }.
     async prepareType(ref, opts) {
       const o = opts || {};
-      const { el } = await waitActionable(env, ref, { timeout: o.timeout, asked: o.asked, enabled: true, editable: true, still: false });
+      const { el } = await waitActionable(env, ref, waits(o, { enabled: true, editable: true, still: false }));
       el.focus();
       const tag = N.localName(el);
       let hadText;
@@ -369,7 +402,7 @@ export function actionMethods(env) {
 
     // Focuses ref (for keys pressed at it).
     async focus(ref, opts) {
-      const { el } = await waitActionable(env, ref, { timeout: (opts || {}).timeout, asked: (opts || {}).asked, still: false });
+      const { el } = await waitActionable(env, ref, waits(opts, { still: false }));
       el.focus();
       return true;
     },
@@ -411,7 +444,7 @@ export function actionMethods(env) {
     // are.
     async selectOption(ref, values, opts) {
       const o = opts || {};
-      const { el } = await waitActionable(env, ref, { timeout: o.timeout, asked: o.asked, enabled: true });
+      const { el } = await waitActionable(env, ref, waits(o, { enabled: true }));
       if (N.localName(el) !== 'select') {
         throw bridgeError('NotSelect', ref + ' is a <' + N.localName(el) + '>, not a <select>; ' +
           'click it and then click the option', { ref, tag: N.localName(el) });
@@ -442,7 +475,7 @@ export function actionMethods(env) {
 
     // Sets a range input (slider) to value, firing input and change.
     async setSlider(ref, value, opts) {
-      const { el } = await waitActionable(env, ref, { timeout: (opts || {}).timeout, asked: (opts || {}).asked, enabled: true });
+      const { el } = await waitActionable(env, ref, waits(opts, { enabled: true }));
       if (N.localName(el) !== 'input' || N.inputType(el) !== 'range') {
         throw bridgeError('NotSlider', ref + ' is not an <input type=range>', { ref });
       }

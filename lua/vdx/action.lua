@@ -82,19 +82,42 @@ end
 local Action = {}
 Action.__index = Action
 
+-- The pages whose actions wait for an element that is not visible at
+-- most so many ms (action.hidden_wait), weakly.
+local hidden_waits = setmetatable({}, { __mode = "k" })
+
+--- action.hidden_wait(page, ms): the actions on page wait for an element
+-- that is not visible at most ms (an integer, or nil for the whole
+-- timeout), each a page's option as opts.hidden_ms is an action's.  The
+-- MCP server sets it for its agents' pages: a ref of a part the page hid
+-- since is a mistake far more often than an element about to show, and
+-- waited out the whole timeout (run FM).
+function action.hidden_wait(page, ms)
+  if ms ~= nil and math.type(ms) ~= "integer" then
+    error(vdx.error("InvalidArgument", "action.hidden_wait: ms must be an integer or nil"), 2)
+  end
+  hidden_waits[page] = ms
+end
+
 --- Starts an action on page: checks that it is open, fixes the deadline
--- (opts.timeout_ms, else the page's default) and marks the page's
--- counters.  Returns the action, whose methods below do the steps.
+-- (opts.timeout_ms, else the page's default) and how long an element not
+-- visible is waited for (opts.hidden_ms, else action.hidden_wait's, else
+-- to the deadline), and marks the page's counters.  Returns the action,
+-- whose methods below do the steps.
 function action.begin(page, opts)
   opts = opts or {}
   local timeout = opts.timeout_ms or page:default_timeout()
   if math.type(timeout) ~= "integer" then
     error(vdx.error("InvalidArgument", "option 'timeout_ms' must be an integer"), 3)
   end
+  local hidden = opts.hidden_ms or hidden_waits[page]
+  if hidden ~= nil and math.type(hidden) ~= "integer" then
+    error(vdx.error("InvalidArgument", "option 'hidden_ms' must be an integer"), 3)
+  end
   if opts.alongside ~= nil and (getmetatable(opts.alongside) or {}).__name ~= "vdx.Task" then
     error(vdx.error("InvalidArgument", "option 'alongside' must be a task (vdx.spawn)", { field = "alongside" }), 3)
   end
-  return setmetatable({ page = page, deadline = vdx.now() + timeout, timeout = timeout,
+  return setmetatable({ page = page, deadline = vdx.now() + timeout, timeout = timeout, hidden = hidden,
     snapshot = opts.snapshot, mark = page:mark(), extra = {}, frames = {}, alongside = opts.alongside }, Action)
 end
 
@@ -143,7 +166,8 @@ end
 
 --- Calls a bridge method in the frame of ref with (ref, opts + {timeout =
 -- what is left of the action's time, asked = its whole timeout, which
--- an actionability error names}); one that waits for the element to hold
+-- an actionability error names, hidden = how long an element not visible
+-- is waited for, when set}); one that waits for the element to hold
 -- still brings its frame into view first (Action:reveal).
 function Action:call(ref, method, opts, ...)
   if not READS[method] then self:join() end
@@ -151,6 +175,7 @@ function Action:call(ref, method, opts, ...)
   local o = opts or {}
   o.timeout = self:left()
   o.asked = self.timeout          -- what an actionability error names
+  if self.hidden then o.hidden = self.hidden end
   local args = { ref, ... }
   args[#args + 1] = o
   return self.page:bridge(method, args, { frame = self.frames[ref] or ref, timeout_ms = self:left() + 1000 })

@@ -27,7 +27,7 @@ actions.begin = action.begin
 
 -- ----------------------------------------------------------- options
 
-local COMMON = { timeout_ms = true, snapshot = true, alongside = true }
+local COMMON = { timeout_ms = true, hidden_ms = true, snapshot = true, alongside = true }
 
 -- Raises InvalidArgument naming the first key of opts that is not allowed.
 local function check_opts(what, opts, allowed)

@@ -19,6 +19,7 @@ local secrets = require "vdx.secrets"
 local run_token = require "vdx.run_token"
 local remembered = require "vdx.remembered"
 local locators = require "vdx.locators"
+local action = require "vdx.action"
 local pw_spec = require "vdx.pw_spec"
 local lanes = require "vdx.mcp_lanes"
 local notes = require "vdx.mcp_notes"
@@ -31,6 +32,11 @@ mcp.LEGACY = { "2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05" }
 mcp.MODERN = { "2026-07-28" }
 --- Every revision served, newest first.
 mcp.SUPPORTED = { "2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05" }
+
+--- How long an agent's action waits for its element to show, when it is
+-- not visible (vdx.action.hidden_wait): 5 s, the time Playwright gives an
+-- expect, where the action's whole timeout is 30 s.
+mcp.HIDDEN_MS = 5000
 
 local META_VERSION = "io.modelcontextprotocol/protocolVersion"
 local META_CAPS = "io.modelcontextprotocol/clientCapabilities"
@@ -331,6 +337,7 @@ function Server:call_tool(rq, name, args)
     -- The locators of the test's own data go through it (vdx.run_token),
     -- else through the value it remembered last (vdx.remembered).
     locators.anchor(page, ctx.session and ctx.session.token, ctx.session and remembered.anchor(ctx.session))
+    action.hidden_wait(page, mcp.HIDDEN_MS)
     return page
   end
   function ctx:cancelled() own(self, "cancelled"); return rq.cancelled end
