@@ -856,12 +856,12 @@ describe("the change report of the acting tools", function()
     local keyed = assert(snap:match('tab "Keyed One"[^\n]-%[ref=(e%d+)%]'), snap)
     local _, _, raw = act("browser_press_key", { key = "ArrowRight", ref = deaf })
     assert.matches("\nFocus now: tab \"Deaf One\"[^\n]*\nIn the WAI%-ARIA Authoring Practices, ArrowRight on a tab "
-      .. "moves focus to the next tab; here nothing changed, and focus stayed on it%. If the app means to follow them, "
-      .. "that is its bug %(known_bug on a browser_verify_%* check records it%)", raw)
+      .. "moves focus to the next tab %(the first, from the last%); here nothing changed, and focus stayed on it%. If the "
+      .. "app means to follow them, that is its bug %(known_bug on a browser_verify_%* check records it%)", raw)
     -- Pressed again with focus where it was, no ref.
     _, _, raw = act("browser_press_key", { key = "ArrowLeft" })
     assert.matches("\nFocus still on: tab \"Deaf One\"[^\n]*\nIn the WAI%-ARIA Authoring Practices, ArrowLeft on a tab "
-      .. "moves focus to the previous tab;", raw)
+      .. "moves focus to the previous tab %(the last, from the first%);", raw)
     -- A key the pattern gives the tab nothing to do, and a tab that follows it.
     _, _, raw = act("browser_press_key", { key = "b", ref = deaf })
     assert.is_nil(raw:find("Authoring Practices", 1, true), raw)

@@ -5,25 +5,21 @@
 -- tab; an app whose tabs take no key changes nothing, and the answer said
 -- only that the press was recorded (run FJ found three such keys and
 -- dropped them, unsure whether they were the app's gaps).  Only keys the
--- patterns require of the focused element's own role are named, in the
--- orientation most such widgets have (horizontal tabs, vertical menus and
--- lists); a key that does nothing where the pattern says it need not
--- (Home on tabs) is not.
+-- patterns require of the focused element's own role, whatever its
+-- place, are named: the arrows of tabs and radio buttons, which wrap at
+-- the ends, and Escape in an open menu.  Keys that may rightly do nothing
+-- at an end or a bound (a menu's or a list's arrows, which wrap only
+-- optionally, a slider's at its maximum) or that are optional (a
+-- combobox's ArrowDown) are not.
 local key_patterns = {}
 
 -- role -> key -> what the pattern says the key does there.
 local DOES = {
-  tab = { ArrowRight = "moves focus to the next tab", ArrowLeft = "moves focus to the previous tab" },
-  menuitem = { ArrowDown = "moves focus to the next item", ArrowUp = "moves focus to the previous item",
-    Escape = "closes the menu" },
-  option = { ArrowDown = "moves to the next option", ArrowUp = "moves to the previous option" },
+  tab = { ArrowRight = "moves focus to the next tab (the first, from the last)",
+    ArrowLeft = "moves focus to the previous tab (the last, from the first)" },
   radio = { ArrowDown = "checks the next radio button", ArrowRight = "checks the next radio button",
     ArrowUp = "checks the previous radio button", ArrowLeft = "checks the previous radio button" },
-  slider = { ArrowRight = "raises the value", ArrowUp = "raises the value", ArrowLeft = "lowers the value",
-    ArrowDown = "lowers the value", Home = "sets the minimum", End = "sets the maximum" },
-  spinbutton = { ArrowUp = "raises the value", ArrowDown = "lowers the value" },
-  treeitem = { ArrowDown = "moves focus to the next item", ArrowUp = "moves focus to the previous item" },
-  combobox = { ArrowDown = "opens the list or moves to its next option", Escape = "closes the list" },
+  menuitem = { Escape = "closes the menu" },
 }
 DOES.menuitemcheckbox, DOES.menuitemradio = DOES.menuitem, DOES.menuitem
 
