@@ -163,9 +163,9 @@ return {
         -- One whose page was proposed a check (the sign-in page the app
         -- sent the role to) was a check itself (run FI's goto of /provider,
         -- told it had no step after it).
-        local checked = before and log:proposed_after(before_at, ctx.role.name)
         if type(st) == "table" and st.kind == "navigate" and before and before ~= st and before.kind == "navigate"
             and before.role == st.role and before.no then
+          local checked = log:proposed_after(before_at, ctx.role.name)
           result.text = result.text .. (checked and ("\nStep %d, the goto before this one (step %d), has no step "
             .. "after it but the check proposed on its page, %s: browser_export_test assertions=[\"%s\"] keeps it.")
               :format(before.no, st.no or 0, checked, checked)
