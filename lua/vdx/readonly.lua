@@ -63,8 +63,8 @@ function readonly.refusal()
     .. "prove it free of side effects (EvalError: Possible side-effect), so it was stopped before it acted and "
     .. "nothing it did is left.  The engine's check is strict: any write to an object that existed before the "
     .. "call, any timer, request, promise or event is refused, and so are some pure reads "
-    .. "(getElementById, closest, matches, matchMedia, new URL, and on some pages getBoundingClientRect; "
-    .. "property reads and getComputedStyle pass).  " .. NEXT,
+    .. "(getElementById, closest, matches, getRootNode, matchMedia, new URL, and on some pages "
+    .. "getBoundingClientRect; property reads such as parentNode and host, and getComputedStyle, pass).  " .. NEXT,
     { pattern = "side effect" })
 end
 
