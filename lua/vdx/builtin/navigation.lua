@@ -154,6 +154,14 @@ return {
           result.text = result.text:gsub("^Navigated to ([^\n]*)", ("Reloaded %%1: the test's page was at this URL "
             .. "already, so it writes page.reload()%s"):format(type(st) == "table" and st.no
               and (" (step %d)"):format(st.no) or ""), 1)
+        elseif type(st) == "table" and st.no then
+          -- Its step's number, as an action's first line says it (run FP
+          -- counted the steps a start dropped one off, its gotos unnumbered).
+          local n = st.no
+          result.text = result.text:gsub("^Navigated to [^\n]*", function(l)
+            if l:find("%(status [^)]*%)$") then return (l:gsub("%)$", (", step %d)"):format(n))) end
+            return ("%s (step %d)"):format(l, n)
+          end, 1)
         end
         -- A goto of the role right before, with nothing after it, was
         -- most likely a look (run EE's test opened / and then the sign-in
