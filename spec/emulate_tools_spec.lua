@@ -73,7 +73,8 @@ describe("browser_emulate and browser_emulate_media", function()
     ok("browser_navigate", { url = srv.url .. "/layout" })
     ok("browser_snapshot", {})
     local _, text = ok("browser_resize", { width = 375, height = 667 })
-    assert.matches('^Resized the viewport to 375x667\nChanges %(%+1 %-%d+ ~0%):\n%+ button "Menu" %[ref=e%d+%]\n%- navigation "Site"', text)
+    assert.matches('^Resized the viewport to 375x667 %(step %d+%)\nChanges %(%+1 %-%d+ ~0%):\n%+ button "Menu" %[ref=e%d+%]\n'
+      .. '%- navigation "Site"', text)
     assert.matches("getByRole('button', { name: 'Menu' }) toBeVisible", text, 1, true)
     -- The navigation the narrow screen folded away is proposed hidden.
     assert.matches("getByRole('navigation', { name: 'Site' }) toBeHidden", text, 1, true)

@@ -95,8 +95,9 @@ return {
       local o = { viewport = { width = args.width, height = args.height } }
       page:emulate(o)
       local util = require "vdx.builtin.util"
-      util.record_emulation(ctx, "browser_resize", o)
-      return util.relaid(ctx, page, ("Resized the viewport to %dx%d"):format(args.width, args.height), nil, o.viewport)
+      local st = util.record_emulation(ctx, "browser_resize", o)
+      return util.relaid(ctx, page, ("Resized the viewport to %dx%d%s"):format(args.width, args.height,
+        util.step_no(st)), nil, o.viewport)
     end,
   },
   {
