@@ -688,6 +688,12 @@ describe("the verify tools", function()
       local s, said = agrees("browser_verify_value", { locator = loc, css = "background-color", value = "#111827" })
       assert.same({ "toHaveCSS", "background-color", "rgb(17, 24, 39)" }, { s.matcher, s.attribute, s.value })
       assert.matches(".toHaveCSS('background-color', 'rgb(17, 24, 39)');", said, 1, true)
+      -- A locator written as the test writes it, page and all: taken
+      -- without its page (run FR's was recorded as page.page.locator).
+      t.ctx.session:clear()
+      s, said = agrees("browser_verify_value", { locator = "page." .. loc, css = "background-color", value = "#111827" })
+      assert.equal(loc, s.locator)
+      assert.matches("await expect(page." .. loc .. ").toHaveCSS(", said, 1, true)
       -- The gate's road reads the same property.
       local f = require("vdx.assertions").facts_for(t.ctx:page(), s)
       assert.is_true(require("vdx.assertions").judge(s, f))

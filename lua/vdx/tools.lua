@@ -189,6 +189,25 @@ function tools.error_result(err, extra)
   }
 end
 
+-- args with a locator written as a test writes it, `page.getByRole(…)`,
+-- taken without its `page.`, which the recorded line puts before it
+-- itself (run FR's `page.locator("body")` was recorded as
+-- `page.page.locator('body')`); args itself when none is.
+local function bare_locators(args)
+  local out = args
+  for _, k in ipairs { "locator", "target" } do
+    local rest = type(args[k]) == "string" and args[k]:match("^%s*page%s*%.%s*(%a.*)$")
+    if rest then
+      if out == args then
+        out = {}
+        for a, v in pairs(args) do out[a] = v end
+      end
+      out[k] = rest
+    end
+  end
+  return out
+end
+
 local function traceback(e)
   if type(e) == "table" then return e end
   return debug.traceback(tostring(e), 2)
@@ -208,7 +227,7 @@ function Registry:call(name, args, ctx)
     return tools.error_result({ type = "InvalidArgument", message = msg, tool = name,
       field = msg:match("^field ([^:]+):") })
   end
-  args = schema.integers(def.input, args)
+  args = bare_locators(schema.integers(def.input, args))
   -- The role the call names, when its caller (a host calling the registry
   -- itself) did not bind it as the MCP server does: ctx stays the
   -- caller's, the call sees that role through a view of it.
