@@ -1284,7 +1284,14 @@ f.src = '/export/framepay/form.html'; document.body.append(f)">Checkout</button>
     local _, two = call("browser_export_test", { filename = "two" })
     call("browser_start_test", { url = app .. "?three" })
     local _, three = call("browser_export_test", { filename = "three" })
+    -- A name given from the project, as the Run line names the files (run
+    -- FQ's tests/x.spec.ts went to tests/tests/).
+    call("browser_start_test", { url = app .. "?four" })
+    local _, four = call("browser_export_test", { filename = "out/four.spec.ts" })
     assert.equal(0, (s:close(30000)))
+    assert.is_true(has(four, " test out/four.spec.ts"), four)
+    assert.is_string(read(dir .. "/out/four.spec.ts"))
+    assert.is_nil(read(dir .. "/out/out/four.spec.ts"))
     assert.is_nil(one:find("sign in as", 1, true), one)
     assert.is_true(has(two, "⚠️ Tests of one.spec.ts (as shopper) sign in as this test does: Playwright runs files in "
       .. "parallel workers"), two)

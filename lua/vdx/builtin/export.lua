@@ -55,6 +55,18 @@ local function spec_name(name)
   return name .. ".spec.ts"
 end
 
+-- name, a spec's name, without the output folder's own name before it
+-- (tests/cart.spec.ts, the folder being tests): the project's path of a
+-- file in it, as the export's Run line names it (run FQ's went to
+-- tests/tests/), unless the folder holds one of that name.
+local function from_project(policy, name)
+  local dir = type(name) == "string" and policy.output
+  local own = dir and dir:match("([^/]+)/*$")
+  local inner = own and name:sub(1, #own + 1) == own .. "/" and name:sub(#own + 2)
+  if not inner or inner == "" or require("vdx.paths").kind(dir .. "/" .. own) ~= nil then return name end
+  return inner
+end
+
 -- The requests of steps that may change the app's data (any method but
 -- GET, HEAD and OPTIONS), at most two named ("POST /api/cart, POST
 -- /api/pay and 1 more"), or nil when there is none.  A path's number
@@ -194,7 +206,7 @@ return {
       -- went through in a call refused for its assertions, and again in
       -- the next).
       local policy = util.paths(ctx)
-      local rel, path = policy:output_name(spec_name(args.filename), "session", "spec.ts")
+      local rel, path = policy:output_name(from_project(policy, spec_name(args.filename)), "session", "spec.ts")
       local had = log and log:test_steps() or {}
       local gone, adding = {}, {}
       if args.drop and log then
