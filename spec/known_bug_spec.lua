@@ -56,7 +56,7 @@ describe("a check of a known bug", function()
     -- hand to reach what came after it).
     call("browser_verify_text_visible", { text = "Shop" })
     local _, out = call("browser_export_test", { filename = "kb", runs = 2 })
-    assert.is_true(has(out, "\nStep 4 runs after the known bug's check (step 3), which is soft: a failure of its "
+    assert.is_true(has(out, "\nStep 4 runs after the known bug's check (step 3), which is soft: a failure there "
       .. "would pass as the test's expected failure too, so a check that matters goes in a test of its own"), out)
     local file = helpers.read(dir .. "/out/kb.spec.ts")
     -- test.fail() right before the bug's check, not at the top, where it

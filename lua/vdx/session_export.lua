@@ -344,10 +344,9 @@ function export.after_known_bug(steps)
   end
   if #later == 0 then return nil end
   local many = #later > 1
-  return ("Step%s %s run%s after the known bug's check (step %s), which is soft: a failure of %s would pass as "
+  return ("Step%s %s run%s after the known bug's check (step %s), which is soft: a failure there would pass as "
     .. "the test's expected failure too, so a check that matters goes in a test of its own"):format(
-    many and "s" or "", table.concat(later, ", "), many and "" or "s", tostring(at.no or "?"),
-    many and "theirs" or "its")
+    many and "s" or "", table.concat(later, ", "), many and "" or "s", tostring(at.no or "?"))
 end
 
 --- The text of the spec of one test.  opts: name (the test's title),
