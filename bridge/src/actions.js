@@ -111,8 +111,8 @@ export function isVisible(el) {
 // (display:none, the hidden attribute, a closed <details>), else its
 // visibility, else its empty box.
 function whyHidden(el) {
-  const why = subtreeHiddenReason(new Ctx(), el);
-  if (why !== null && !/^(aria-hidden|inert)/.test(why)) return why;
+  const why = subtreeHiddenReason(new Ctx(), el, true);
+  if (why !== null) return why;
   try {
     if (!N.checkVisibility(el, { visibilityProperty: true })) return 'visibility:hidden';
   } catch (e) {

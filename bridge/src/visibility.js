@@ -415,14 +415,16 @@ export function isHiddenForAria(ctx, el) {
 // Why el is hidden from the accessibility tree with its whole subtree,
 // in words ("display:none on <div#menu>"), or null when it is not: it or
 // a flat-tree ancestor is aria-hidden, inert, not rendered, or closed
-// <details> content.
-export function subtreeHiddenReason(ctx, el) {
+// <details> content.  With visual true, only what keeps it off the
+// screen counts (not aria-hidden or inert, which hide it from assistive
+// technology alone).
+export function subtreeHiddenReason(ctx, el, visual) {
   for (let n = el, child = null; n; child = n, n = flatParent(n)) {
     if (!isElement(n)) continue;
     const on = n === el ? '' : ' on its ancestor ' + describeElement(n);
     if (isNeverRendered(n)) return 'never rendered (' + describeElement(n) + ')';
-    if (ariaToken(n, 'aria-hidden') === 'true') return 'aria-hidden="true"' + on;
-    if (N.hasAttribute(n, 'inert')) return 'inert' + on;
+    if (!visual && ariaToken(n, 'aria-hidden') === 'true') return 'aria-hidden="true"' + on;
+    if (!visual && N.hasAttribute(n, 'inert')) return 'inert' + on;
     if (isDisplayNone(ctx, n)) {
       return (N.hasAttribute(n, 'hidden') ? 'the hidden attribute (display:none)' : 'display:none') + on;
     }
